@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sluice's verbs as one table. Adding a verb is one row here and one
+ * cmd-<verb>.c file.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "cleanup.h"
+#include "verbs.h"
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("%s\n", PACKAGE_STRING);
+	return 0;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	verbs_print_usage(stdout);
+	return 0;
+}
+
+static const struct verb verbs[] = {
+	{ "help", cmd_help, "", "print this list" },
+	{ "version", cmd_version, "", "print the version" },
+};
+
+const struct verb *verb_find(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		if (strcmp(verbs[i].name, name) == 0)
+			return &verbs[i];
+	return NULL;
+}
+
+void verbs_print_usage(FILE *out)
+{
+	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n\nVerbs:\n");
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		fprintf(out, "  %-9s %-40s %s\n", verbs[i].name, verbs[i].usage, verbs[i].summary);
+	fprintf(out, "\nRun 'sluice VERB --help' for a verb's options.\n");
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * read/write loops and descriptor flags. Nothing here allocates or logs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "errors.h"
+#include "fd-util.h"
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return neg_errno();
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = read(fd, p + done, len - done);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return neg_errno();
+		}
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+int fd_set_cloexec(int fd, bool cloexec)
+{
+	int flags = fcntl(fd, F_GETFD);
+	if (flags < 0)
+		return neg_errno();
+	int want = cloexec ? (flags | FD_CLOEXEC) : (flags & ~FD_CLOEXEC);
+	if (want != flags && fcntl(fd, F_SETFD, want) < 0)
+		return neg_errno();
+	return 0;
+}
+
+int safe_close(int fd)
+{
+	if (fd >= 0) {
+		int saved = errno;
+		(void)close(fd);
+		errno = saved;
+	}
+	return -1;
+}

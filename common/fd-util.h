@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * File-descriptor helpers shared by both programs: whole reads and writes
+ * that survive EINTR and short transfers, and close-on-exec control.
+ * All return >= 0 on success and -errno on failure.
+ */
+#ifndef SLUICE_FD_UTIL_H
+#define SLUICE_FD_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Write all of buf; -EPIPE etc. on failure. */
+int write_full(int fd, const void *buf, size_t len);
+
+/* Read until len bytes or end of file; returns the count read. */
+ssize_t read_full(int fd, void *buf, size_t len);
+
+/* Set or clear FD_CLOEXEC. */
+int fd_set_cloexec(int fd, bool cloexec);
+
+/* Close fd if >= 0, keeping errno; returns -1 for "p = safe_close(p)". */
+int safe_close(int fd);
+
+#endif

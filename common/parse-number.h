@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Bounded parsing of the numbers users write: plain integers, sizes
+ * ("128KiB", "1M", "4096") and durations ("500ms", "30s", "15m", "1h").
+ * Every function rejects empty text, signs, trailing garbage and overflow.
+ * Returns 0 on success, -EINVAL for malformed text, -ERANGE past the maximum.
+ */
+#ifndef SLUICE_PARSE_NUMBER_H
+#define SLUICE_PARSE_NUMBER_H
+
+#include <stdint.h>
+
+/* Decimal digits only; the value must be <= max. */
+int parse_uint64(const char *text, uint64_t max, uint64_t *ret);
+
+/* Bytes: a number with an optional unit K, KB, KiB, M, MB, MiB, G, GB, GiB,
+ * T, TB, TiB (all powers of 1024) or B; the result must be <= max. */
+int parse_size(const char *text, uint64_t max, uint64_t *ret);
+
+/* Milliseconds: a number with a unit ms, s, m or h (a bare number means
+ * seconds, as timeout(1) reads it); the result must be <= max_ms. */
+int parse_duration_ms(const char *text, uint64_t max_ms, uint64_t *ret);
+
+/* Write a duration in the largest unit that divides it exactly ("15m",
+ * "30s", "1500ms") into buf; returns buf. */
+char *format_duration_ms(uint64_t ms, char *buf, unsigned size);
+
+#endif

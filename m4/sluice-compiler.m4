@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: MIT
+# SLUICE_APPEND_CFLAGS(VARIABLE, FLAGS...)
+# Probe each flag with the C compiler (warnings as errors, so an unknown flag
+# is rejected) and append the ones it accepts to VARIABLE.
+AC_DEFUN([SLUICE_APPEND_CFLAGS], [
+  for sluice_flag in $2; do
+    AS_VAR_PUSHDEF([sluice_cache], [sluice_cv_cflag_$sluice_flag])
+    AC_CACHE_CHECK([whether $CC accepts $sluice_flag], [sluice_cache], [
+      sluice_save_CFLAGS=$CFLAGS
+      CFLAGS="$CFLAGS -Werror $sluice_flag"
+      AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])],
+        [AS_VAR_SET([sluice_cache], [yes])], [AS_VAR_SET([sluice_cache], [no])])
+      CFLAGS=$sluice_save_CFLAGS
+    ])
+    AS_VAR_IF([sluice_cache], [yes], [$1="$$1 $sluice_flag"])
+    AS_VAR_POPDEF([sluice_cache])
+  done
+])
+
+# SLUICE_REQUIRE_MODULE(VARIABLE-PREFIX, PKG-CONFIG-MODULE, DEBIAN-PACKAGE)
+# PKG_CHECK_MODULES whose failure names the Debian package to install.
+AC_DEFUN([SLUICE_REQUIRE_MODULE], [
+  PKG_CHECK_MODULES([$1], [$2], [],
+    [AC_MSG_ERROR([$2 not found by pkg-config: install the Debian package '$3' (or run scripts/setup.sh)])])
+])

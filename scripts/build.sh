@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Set up (scripts/setup.sh), then configure and build sluice out of tree in
+# build/release. Extra arguments go to configure.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup.sh"
+cd "$top"
+[ -x configure ] || ./autogen.sh
+mkdir -p build/release
+cd build/release
+[ -f Makefile ] || "$top/configure" --enable-werror "$@"
+make -j"$(nproc)"

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Install what building and testing sluice needs on Debian 12, then fetch the
+# bash grammar. Idempotent: installs only the packages that are missing; as
+# root it calls apt-get directly, otherwise through sudo. Never prompts.
+# Not for: building (scripts/build.sh) or testing (scripts/test.sh).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+
+packages=(
+  # build
+  build-essential autoconf automake libtool pkg-config xz-utils git
+  # libraries (configure names each one when it is missing)
+  libtree-sitter-dev libinih-dev libcap-ng-dev libseccomp-dev libjansson-dev
+  libpcre2-dev libcriterion-dev
+  # the grammar comes from the npm registry (scripts/fetch-grammar.sh)
+  npm
+  # fuzzing (libFuzzer) and the escape suite's tools
+  clang libclang-rt-14-dev util-linux procps
+  # benchmarks compare against bwrap
+  bubblewrap
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  if [ "$(id -u)" -eq 0 ]; then
+    as_root=()
+  elif command -v sudo >/dev/null 2>&1; then
+    as_root=(sudo -n)
+  else
+    echo "setup: missing packages ${missing[*]}, and neither root nor sudo is available" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${as_root[@]}" apt-get update -qq </dev/null
+  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+else
+  echo "setup: all Debian packages present"
+fi
+
+"$here/fetch-grammar.sh"

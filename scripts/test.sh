@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The README's second command, and what CI runs: set up, build everything with
+# AddressSanitizer, UndefinedBehaviorSanitizer and -Werror, run make check,
+# then make distcheck (a tarball that builds and passes offline).
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup.sh"
+cd "$top"
+./autogen.sh
+rm -rf build/test
+mkdir -p build/test
+cd build/test
+"$top/configure" --enable-sanitizers --enable-werror
+jobs=$(nproc)
+make -j"$jobs"
+make -j"$jobs" check VERBOSE=1
+make check-format
+make -j"$jobs" distcheck
+echo "test: make check and make distcheck passed"

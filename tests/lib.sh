@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: MIT
+# TAP helpers for the integration scripts: plan-less "ok N - name" lines,
+# a closing plan, and loud skips. Sourced, not run.
+# Not for: unit tests (Criterion does those).
+set -u
+
+: "${SLUICE:?run through make check, which sets SLUICE}"
+: "${SLUICE_LAUNCH:?run through make check, which sets SLUICE_LAUNCH}"
+
+tap_count=0
+tap_failed=0
+
+# A private scratch directory per script, removed at exit.
+TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX")
+trap 'rm -rf "$TEST_TMP"; echo "1..$tap_count"' EXIT
+
+ok() {
+  tap_count=$((tap_count + 1))
+  echo "ok $tap_count - $1"
+}
+
+not_ok() {
+  tap_count=$((tap_count + 1))
+  tap_failed=$((tap_failed + 1))
+  echo "not ok $tap_count - $1"
+  shift
+  for line in "$@"; do echo "# $line"; done
+}
+
+skip() {
+  tap_count=$((tap_count + 1))
+  if [ -n "${SLUICE_TESTS_STRICT:-}" ]; then
+    echo "not ok $tap_count - $1 # strict mode: would skip: $2"
+  else
+    echo "ok $tap_count - $1 # SKIP $2"
+  fi
+}
+
+# run CMD...: run it, keeping stdout, stderr and the status in out, err, rc.
+run() {
+  out=$("$@" 2>"$TEST_TMP/.stderr") && rc=0 || rc=$?
+  err=$(cat "$TEST_TMP/.stderr")
+}
+
+# expect NAME WANT-STATUS [GREP-PATTERN-ON-STDOUT [GREP-PATTERN-ON-STDERR]]
+expect() {
+  local name=$1 want=$2 out_pat=${3:-} err_pat=${4:-}
+  if [ "$rc" -ne "$want" ]; then
+    not_ok "$name" "exit status $rc, wanted $want" "stdout: $out" "stderr: $err"
+  elif [ -n "$out_pat" ] && ! grep -qE -- "$out_pat" <<<"$out"; then
+    not_ok "$name" "stdout lacks /$out_pat/" "stdout: $out"
+  elif [ -n "$err_pat" ] && ! grep -qE -- "$err_pat" <<<"$err"; then
+    not_ok "$name" "stderr lacks /$err_pat/" "stderr: $err"
+  else
+    ok "$name"
+  fi
+}
