@@ -43,17 +43,17 @@ static inline void fclosep(FILE **f)
 #define _cleanup_fclose_ _cleanup_(fclosep)
 
 /* Hand an owned pointer or descriptor out of a cleanup scope. */
-#define TAKE_PTR(p)                                                                                \
-	({                                                                                         \
-		__typeof__(p) take_ptr_tmp_ = (p);                                                 \
-		(p) = NULL;                                                                        \
-		take_ptr_tmp_;                                                                     \
+#define TAKE_PTR(p)                                \
+	({                                         \
+		__typeof__(p) take_ptr_tmp_ = (p); \
+		(p) = NULL;                        \
+		take_ptr_tmp_;                     \
 	})
-#define TAKE_FD(fd)                                                                                \
-	({                                                                                         \
-		int take_fd_tmp_ = (fd);                                                           \
-		(fd) = -1;                                                                         \
-		take_fd_tmp_;                                                                      \
+#define TAKE_FD(fd)                      \
+	({                               \
+		int take_fd_tmp_ = (fd); \
+		(fd) = -1;               \
+		take_fd_tmp_;            \
 	})
 
 #define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))

@@ -14,8 +14,8 @@
 
 /* The detail of an error; a fixed buffer so filling it can never fail. */
 struct sluice_error {
-	int code;          /* -errno, or 0 when nothing was recorded */
-	char detail[512];  /* human-readable, without a trailing newline */
+	int code;         /* -errno, or 0 when nothing was recorded */
+	char detail[512]; /* human-readable, without a trailing newline */
 };
 
 /* -errno from the errno a libc call just set; never 0 (a call that failed
@@ -32,12 +32,12 @@ static inline int neg_errno(void)
  * A detail longer than the buffer is cut and ends in "...".
  */
 int sluice_error_set(struct sluice_error *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+        __attribute__((format(printf, 3, 4)));
 int sluice_error_setv(struct sluice_error *err, int code, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+        __attribute__((format(printf, 3, 0)));
 
 /* Put context in front of an error's detail: "context: old detail". */
 void sluice_error_prefix(struct sluice_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -63,7 +63,7 @@ void log_sluice_error(const struct sluice_error *err, const char *fmt, ...)
 		len += snprintf(line + len, sizeof(line) - 1 - (size_t)len, ": %s", err->detail);
 	if ((size_t)len < sizeof(line) - 1 && err && err->code < 0)
 		len += snprintf(line + len, sizeof(line) - 1 - (size_t)len, ": %s",
-				strerror(-err->code));
+		                strerror(-err->code));
 	if ((size_t)len >= sizeof(line) - 1)
 		len = (int)sizeof(line) - 2;
 	line[len++] = '\n';

@@ -18,6 +18,6 @@ void log_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "sluice: <message>: <err->detail>: <strerror(-err->code)>\n"; parts that
  * are empty are left out. */
 void log_sluice_error(const struct sluice_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+        __attribute__((format(printf, 2, 3)));
 
 #endif

@@ -53,7 +53,7 @@ struct unit {
 };
 
 static int parse_with_units(const char *text, const struct unit *units, size_t n_units,
-			    uint64_t default_factor, uint64_t max, uint64_t *ret)
+                            uint64_t default_factor, uint64_t max, uint64_t *ret)
 {
 	uint64_t v;
 	const char *end;
@@ -84,10 +84,18 @@ int parse_size(const char *text, uint64_t max, uint64_t *ret)
 {
 	static const struct unit units[] = {
 		{ "B", 1 },
-		{ "K", 1ULL << 10 },   { "KB", 1ULL << 10 }, { "KiB", 1ULL << 10 },
-		{ "M", 1ULL << 20 },   { "MB", 1ULL << 20 }, { "MiB", 1ULL << 20 },
-		{ "G", 1ULL << 30 },   { "GB", 1ULL << 30 }, { "GiB", 1ULL << 30 },
-		{ "T", 1ULL << 40 },   { "TB", 1ULL << 40 }, { "TiB", 1ULL << 40 },
+		{ "K", 1ULL << 10 },
+		{ "KB", 1ULL << 10 },
+		{ "KiB", 1ULL << 10 },
+		{ "M", 1ULL << 20 },
+		{ "MB", 1ULL << 20 },
+		{ "MiB", 1ULL << 20 },
+		{ "G", 1ULL << 30 },
+		{ "GB", 1ULL << 30 },
+		{ "GiB", 1ULL << 30 },
+		{ "T", 1ULL << 40 },
+		{ "TB", 1ULL << 40 },
+		{ "TiB", 1ULL << 40 },
 	};
 	return parse_with_units(text, units, ELEMENTSOF(units), 1, max, ret);
 }

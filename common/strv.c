@@ -13,7 +13,7 @@
 
 char **strv_free(char **l)
 {
-	STRV_FOREACH(s, l)
+	STRV_FOREACH (s, l)
 		free(*s);
 	free(l);
 	return NULL;

@@ -13,9 +13,9 @@ Test(grammar, has_a_language_abi_the_runtime_accepts)
 {
 	uint32_t abi = ts_language_version(tree_sitter_bash());
 	cr_assert(abi >= TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION &&
-			  abi <= TREE_SITTER_LANGUAGE_VERSION,
-		  "grammar ABI %u outside the runtime's %d..%d", abi,
-		  TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION, TREE_SITTER_LANGUAGE_VERSION);
+	                  abi <= TREE_SITTER_LANGUAGE_VERSION,
+	          "grammar ABI %u outside the runtime's %d..%d", abi,
+	          TREE_SITTER_MIN_COMPATIBLE_LANGUAGE_VERSION, TREE_SITTER_LANGUAGE_VERSION);
 	TSParser *parser = ts_parser_new();
 	cr_assert(ts_parser_set_language(parser, tree_sitter_bash()));
 	ts_parser_delete(parser);
