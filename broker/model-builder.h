@@ -58,6 +58,11 @@ bool builder_push_frame(struct builder *b, enum command_frame frame);
 void builder_pop_frame(struct builder *b);
 bool builder_subtree_has_error(const struct shell_node *n);
 
+/* Forget the variables assigned (and the cd directory, if changed) anywhere
+ * in n: used where n may run in an order or a number of times not known. */
+void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
+                             struct model_state *st);
+
 void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
                              const struct shell_node *n, struct model_state *st);
 void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +178,33 @@ static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
 		return -ENOMEM;
 	}
 	c->argv[c->argc++] = *w;
+	return 0;
+}
+
+/* Two nodes with nothing between them are one word to bash (the grammar
+ * sometimes splits `${A}-$1`): append in to into, which then spans
+ * ctx->src[start..end). Consumes in. */
+static int merge_word(struct model_word *into, struct model_word *in, const struct walk_ctx *ctx,
+                      uint32_t start, uint32_t end)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = asprintf(&text, "%s%s", into->w.text, in->w.text);
+	char *source = strndup(ctx->src + start, end - start);
+	if (r < 0 || !source) {
+		free(source);
+		model_word_done(in);
+		return -ENOMEM;
+	}
+	free(into->w.text);
+	into->w.text = TAKE_PTR(text);
+	into->w.len = strlen(into->w.text);
+	free(into->source);
+	into->source = source;
+	into->w.flags |= in->w.flags;
+	into->w.lone_unquoted_var = false;
+	for (size_t i = 0; i < in->w.n_vars && into->w.n_vars < SHELL_WORD_MAX_VARS; i++)
+		into->w.vars[into->w.n_vars++] = TAKE_PTR(in->w.vars[i]);
+	model_word_done(in);
 	return 0;
 }
 
@@ -466,6 +495,7 @@ static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct s
 	if (n == 0)
 		return;
 	size_t saved = b->n_prefix;
+	b->n_prefix = 0; /* c's wrappers already begin with the inherited ones */
 	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
 		b->prefix[b->n_prefix++] = &c->wrappers[i];
 	struct model_wrapper self = { 0 };
@@ -725,13 +755,27 @@ static bool is_redirect_node(const struct shell_node *n)
 	       n->kind == SN_HERESTRING_REDIRECT;
 }
 
+/* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
+static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell_node *n)
+{
+	const struct shell_node *name = shell_node_find(n, SN_COMMAND_NAME);
+	return n->n_children == 1 && name && name->n_children == 1 &&
+	       name->children[0].kind == SN_ARITH_EXPANSION && ctx->src[name->start] == '(';
+}
+
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                      struct model_state *st)
 {
+	if (is_arithmetic_command(ctx, n)) {
+		builder_forget_assigned(ctx, n, st);
+		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
+		return;
+	}
 	struct simple_command *c = command_new(b, ctx, n);
 	if (!c)
 		return;
 	size_t alloc = 0;
+	uint32_t prev_start = 0, prev_end = UINT32_MAX;
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
@@ -748,10 +792,16 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 			}
 			struct model_word w;
 			b->error = word_from_node(&w, ctx, wn, st);
-			if (!b->error)
+			if (!b->error && c->argc > 0 && wn->start == prev_end)
+				b->error = merge_word(&c->argv[c->argc - 1], &w, ctx, prev_start,
+				                      wn->end);
+			else if (!b->error)
 				b->error = push_split(b, c, &alloc, &w);
 			else
 				model_word_done(&w);
+			if (!(wn->start == prev_end && c->argc > 0))
+				prev_start = wn->start;
+			prev_end = wn->end;
 		}
 	}
 	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
