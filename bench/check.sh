@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# sluice check: batch throughput on generated agent commands, and the wall
+# time of one `sluice check -- 'git status'` process as a ratio to /bin/true,
+# both measured in this run (the machine is shared: compare ratios).
+# Usage: bench/check.sh [SLUICE] [N]   (SLUICE: a built sluice, best without
+# sanitizers; N: commands in the batch, default 5000)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+sluice=${1:-${SLUICE:-./sluice}}
+n=${2:-5000}
+runs=${RUNS:-201}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+awk -v n="$n" -v seed=42 -f "$here/gen-commands.awk" >"$tmp/batch.jsonl"
+
+# --- throughput: best of 3 runs of the whole batch
+best=
+for _ in 1 2 3; do
+  t0=$EPOCHREALTIME
+  "$sluice" check --batch <"$tmp/batch.jsonl" >"$tmp/out.jsonl" || true
+  t1=$EPOCHREALTIME
+  el=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.6f", b - a }')
+  if [ -z "$best" ] || awk -v a="$el" -v b="$best" 'BEGIN { exit !(a < b) }'; then best=$el; fi
+done
+results=$(wc -l <"$tmp/out.jsonl")
+asks=$(grep -c '"verdict":"ask"' "$tmp/out.jsonl" || true)
+errors=$(grep -c '"error"' "$tmp/out.jsonl" || true)
+awk -v n="$n" -v t="$best" -v r="$results" -v a="$asks" -v e="$errors" 'BEGIN {
+  printf "check --batch: %d commands in %.3f s = %.0f commands/s (target >= 50000); %d results, %d ask, %d errors\n", n, t, n / t, r, a, e }'
+
+# --- startup: one process per check, alternating with /bin/true
+: >"$tmp/sluice.t"
+: >"$tmp/true.t"
+for ((i = 0; i < runs; i++)); do
+  t0=$EPOCHREALTIME; "$sluice" check -- 'git status' >/dev/null; t1=$EPOCHREALTIME
+  echo "$t0 $t1" >>"$tmp/sluice.t"
+  t0=$EPOCHREALTIME; /bin/true; t1=$EPOCHREALTIME
+  echo "$t0 $t1" >>"$tmp/true.t"
+done
+median() { awk '{ print ($2 - $1) * 1e6 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ms=$(median "$tmp/sluice.t")
+mt=$(median "$tmp/true.t")
+awk -v s="$ms" -v t="$mt" -v r="$runs" 'BEGIN {
+  printf "check -- '\''git status'\'': median %.0f us vs /bin/true %.0f us = %.2fx (target <= 3x; %d runs each)\n", s, t, s / t, r }'
