@@ -15,9 +15,9 @@ trap 'rm -rf "$tmp"' EXIT
 
 awk -v n="$n" -v seed=42 -f "$here/gen-commands.awk" >"$tmp/batch.jsonl"
 
-# --- throughput: best of 3 runs of the whole batch
+# --- throughput: best of 5 runs of the whole batch
 best=
-for _ in 1 2 3; do
+for _ in 1 2 3 4 5; do
   t0=$EPOCHREALTIME
   "$sluice" check --batch <"$tmp/batch.jsonl" >"$tmp/out.jsonl" || true
   t1=$EPOCHREALTIME

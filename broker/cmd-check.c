@@ -70,7 +70,20 @@ static json_t *result_json(const struct command_model *m, const struct verdict *
 
 static int print_json(json_t *o)
 {
-	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0 || fputc('\n', stdout) == EOF)
+	/* rendered in one piece, then written once (a batch prints many) */
+	char small[4096];
+	size_t need = o ? json_dumpb(o, small, sizeof(small), JSON_COMPACT) : 0;
+	if (need == 0)
+		return -EIO;
+	_cleanup_free_ char *big = NULL;
+	const char *text = small;
+	if (need > sizeof(small)) {
+		big = malloc(need);
+		if (!big || json_dumpb(o, big, need, JSON_COMPACT) != need)
+			return -ENOMEM;
+		text = big;
+	}
+	if (fwrite(text, 1, need, stdout) != need || fputc('\n', stdout) == EOF)
 		return -EIO;
 	return 0;
 }
@@ -130,17 +143,25 @@ static int read_line(FILE *in, struct strbuf *sb)
 		sb->buf[0] = '\0';
 	int c, r = 0;
 	bool any = false;
+	char chunk[512];
+	size_t n = 0;
 	while ((c = getc_unlocked(in)) != EOF) {
 		any = true;
 		if (c == '\n')
 			break;
-		if (r == 0) {
-			char ch = (char)c;
-			r = strbuf_append(sb, &ch, 1);
+		chunk[n++] = (char)c;
+		if (n == sizeof(chunk)) {
+			if (r == 0)
+				r = strbuf_append(sb, chunk, n);
 			if (r == -ENOMEM)
 				return r;
+			n = 0;
 		}
 	}
+	if (n > 0 && r == 0)
+		r = strbuf_append(sb, chunk, n);
+	if (r == -ENOMEM)
+		return r;
 	if (!any)
 		return 0;
 	return r < 0 ? r : 1;

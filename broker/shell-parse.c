@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,18 +153,45 @@ int shell_parser_new(struct shell_parser **ret)
 	return 0;
 }
 
-static void node_done(struct shell_node *n)
+/* The node arrays of one tree, carved from a few growing blocks: a parse
+ * makes one allocation per block instead of one per node. */
+struct shell_arena {
+	struct shell_arena *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+#define ARENA_FIRST_BLOCK 4096
+
+static void *arena_alloc(struct shell_tree *tree, size_t bytes)
 {
-	for (uint32_t i = 0; i < n->n_children; i++)
-		node_done(&n->children[i]);
-	free(n->children);
-	n->children = NULL;
-	n->n_children = 0;
+	struct shell_arena *a = tree->arena;
+	bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (!a || a->size - a->used < bytes) {
+		size_t size = a ? a->size * 2 : ARENA_FIRST_BLOCK;
+		while (size < bytes)
+			size *= 2;
+		struct shell_arena *b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		*b = (struct shell_arena){ .next = a, .size = size };
+		tree->arena = a = b;
+	}
+	void *p = (char *)a->data + a->used;
+	a->used += bytes;
+	memset(p, 0, bytes);
+	return p;
 }
 
 void shell_tree_done(struct shell_tree *tree)
 {
-	node_done(&tree->root);
+	while (tree->arena) {
+		struct shell_arena *next = tree->arena->next;
+		free(tree->arena);
+		tree->arena = next;
+	}
+	tree->root.children = NULL;
+	tree->root.n_children = 0;
 }
 
 struct copy_state {
@@ -200,7 +228,7 @@ static int copy_node(struct copy_state *st, TSNode ts, struct shell_node *out, u
 		st->tree->depth_limited = true;
 		return 0;
 	}
-	out->children = calloc(n, sizeof(*out->children));
+	out->children = arena_alloc(st->tree, (size_t)n * sizeof(*out->children));
 	if (!out->children)
 		return -ENOMEM;
 	out->n_children = n;

@@ -22,14 +22,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct command_model_parser *parser;
-	if (!parser && command_model_parser_new(&parser) < 0)
-		abort();
 	struct command_model_limits limits;
 	command_model_limits_default(&limits);
 	limits.max_command_bytes = 16 * 1024;
 	struct command_model *m = NULL;
-	if (command_model_parse(parser, (const char *)data, size, &limits, &m, NULL) < 0)
+	/* a parser per input: nothing survives between inputs, so libFuzzer can
+	 * check for leaks after every one */
+	if (command_model_parse(NULL, (const char *)data, size, &limits, &m, NULL) < 0)
 		return 0; /* a NUL byte: refused, nothing to free */
 
 	char *buf = NULL;
