@@ -434,11 +434,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 				model_word_done(&value);
 		}
 		if (m.chdir_word >= 0) {
-			const char *dir = texts[m.chdir_word];
-			if (strncmp(dir, "--", 2) == 0 && strchr(dir, '='))
-				dir = strchr(dir, '=') + 1;
-			else if (dir[0] == '-' && (size_t)m.chdir_word == i + 1)
-				dir += 2; /* -Cdir */
+			const char *dir = texts[m.chdir_word] + m.chdir_offset;
 			free(*chdir);
 			*chdir = strdup(dir);
 		}
@@ -570,11 +566,9 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 				from = (size_t)m.string_word;
 			}
 			script = join_words(c, from, c->argc, &dynamic);
-			if (m.string_word >= 0 && texts[from][0] == '-') {
-				/* "-Sstring": drop the option letters */
-				char *s = script;
-				memmove(s, s + 2, strlen(s + 2) + 1);
-			}
+			if (script && m.string_word >= 0 && m.string_offset > 0)
+				memmove(script, script + m.string_offset,
+				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
 			b->error = copy_wrapper(&self, w->name, texts, from);
 			with_self = true;
 		}

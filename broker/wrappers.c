@@ -132,11 +132,13 @@ static void match_long(const struct wrapper *w, const char *const *words, size_t
 		m->stops = true;
 	if (!in_list(w->longopts, opt, len, &with_arg) && !m->stops)
 		m->unknown_opt = true;
-	size_t arg = *i;
+	size_t arg = *i, offset = eq ? (size_t)(eq + 1 - words[*i]) : 0;
 	if (with_arg && !eq && *i + 1 < n)
 		arg = ++*i;
-	if (in_list(w->chdir_longopts, opt, len, NULL))
-		m->chdir_word = (long)arg; /* "--chdir=DIR": the caller strips "--chdir=" */
+	if (in_list(w->chdir_longopts, opt, len, NULL)) {
+		m->chdir_word = (long)arg;
+		m->chdir_offset = offset;
+	}
 }
 
 /* A cluster of short options at words[*i] ("-u", "-uroot", "-nb"). */
@@ -155,13 +157,19 @@ static void match_short(const struct wrapper *w, const char *const *words, size_
 		if (has_char(w->short_attached, c))
 			return; /* the rest of the cluster is its argument */
 		if (has_char(w->short_with_arg, c)) {
-			size_t arg = *i;
-			if (s[k + 1] == '\0' && *i + 1 < n)
+			size_t arg = *i, offset = k + 2; /* "-Cdir": the value after 'C' */
+			if (s[k + 1] == '\0' && *i + 1 < n) {
 				arg = ++*i;
-			if (has_char(w->chdir_opts, c))
+				offset = 0;
+			}
+			if (has_char(w->chdir_opts, c)) {
 				m->chdir_word = (long)arg;
-			if (has_char(w->string_opts, c))
+				m->chdir_offset = offset;
+			}
+			if (has_char(w->string_opts, c)) {
 				m->string_word = (long)arg;
+				m->string_offset = offset;
+			}
 			return;
 		}
 		if (!has_char(w->short_flags, c) && !has_char(w->stop_opts, c))

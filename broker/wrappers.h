@@ -45,8 +45,10 @@ struct wrapper_match {
 	size_t end;          /* index of the wrapped command's first word (n: none) */
 	size_t assign_begin; /* NAME=VALUE words are [assign_begin, assign_end) */
 	size_t assign_end;
-	long chdir_word;  /* the word naming a new working directory, or -1 */
-	long string_word; /* the word env -S splits into a command, or -1 */
+	long chdir_word;                    /* the word naming a new working directory, or -1 */
+	long string_word;                   /* the word env -S splits into a command, or -1 */
+	size_t chdir_offset, string_offset; /* where the value starts in that word
+	                                       ("-Cdir": 2, "--chdir=dir": 8) */
 	bool unknown_opt; /* an option the table does not know (taken as a flag) */
 	bool stops;       /* an option means no command is run (command -v, sudo -l) */
 	bool shell_join;  /* the rest is joined and run by sh -c (watch without -x) */
