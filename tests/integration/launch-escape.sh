@@ -17,6 +17,7 @@ chmod 755 "$TEST_TMP" # --user nobody must reach the fixtures
 # must not signal, trace or read. It exits when its stdin closes.
 abstract=sluice-test-$$
 coproc SERVE { exec "$PROBE" serve "$abstract" "$TEST_TMP/listen.sock"; }
+serve_job=$SERVE_PID
 if ! read -r -t 20 serve_pid tcp_port udp_port <&"${SERVE[0]}" || [ -z "${udp_port:-}" ]; then
   not_ok "the listener starts" "got '${serve_pid:-}'"
   exit 1
@@ -126,9 +127,9 @@ escape "workspace-write: TCP connect" "EACCES socket" "OK" --profile workspace-w
 escape "known gap: --unix-connect allow reaches a pathname socket" "OK" "OK" \
   --unix-connect allow -- unix-connect "$TEST_TMP/listen.sock"
 
-run timeout 20 "$BASH_SHELL" -c "echo hi >/dev/tcp/127.0.0.1/$tcp_port"
+run timeout 20 "$BASH" -c "echo hi >/dev/tcp/127.0.0.1/$tcp_port"
 plain_rc=$rc
-run timeout 20 "$LAUNCH" --workspace "$TEST_TMP" -- "$BASH_SHELL" -c "echo hi >/dev/tcp/127.0.0.1/$tcp_port"
+run timeout 20 "$LAUNCH" --workspace "$TEST_TMP" -- "$BASH" -c "echo hi >/dev/tcp/127.0.0.1/$tcp_port"
 if [ "$plain_rc" -ne 0 ]; then
   not_ok "bash /dev/tcp" "positive control failed: status $plain_rc"
 elif [ "$rc" -ne 1 ] || ! grep -q "Permission denied" <<<"$err"; then
@@ -249,4 +250,4 @@ escape "a file-size bomb is stopped" "EFBIG write" "OK" --rlimit fsize=64KiB --r
   bigfile @D@/sub/big 128
 
 exec {SERVE[1]}>&-
-wait "$SERVE_PID" 2>/dev/null || true
+wait "$serve_job" 2>/dev/null || true

@@ -28,30 +28,30 @@ for profile in restricted workspace-write; do
   expect "$profile: ls /" 0 '^(bin|usr)$'
   box "$profile" cat src/greeting.txt
   expect "$profile: cat a workspace file" 0 '^hello$'
-  box "$profile" "$BASH_SHELL" -c 'cat src/greeting.txt | tr a-z A-Z | sed s/L/l/g'
+  box "$profile" "$BASH" -c 'cat src/greeting.txt | tr a-z A-Z | sed s/L/l/g'
   expect "$profile: a pipeline" 0 '^HEllO$'
   box "$profile" git status --short --branch
   expect "$profile: git status" 0 '^## '
   box "$profile" ./script.sh
   expect "$profile: a bash script" 0 '^3$'
-  box "$profile" "$BASH_SHELL" -c 'ls /nonexistent 2>/dev/null; echo quiet >/dev/null; echo done'
+  box "$profile" "$BASH" -c 'ls /nonexistent 2>/dev/null; echo quiet >/dev/null; echo done'
   expect "$profile: 2>/dev/null and >/dev/null" 0 '^done$'
-  box "$profile" "$BASH_SHELL" -c 'f=$(mktemp) && echo x >"$f" && cat "$f" && echo "$f"'
+  box "$profile" "$BASH" -c 'f=$(mktemp) && echo x >"$f" && cat "$f" && echo "$f"'
   expect "$profile: mktemp in the private TMPDIR" 0 "^$tmp/tmp\\."
   box "$profile" head -c 4 /dev/urandom
   expect "$profile: /dev/urandom readable" 0
-  box "$profile" "$BASH_SHELL" -c 'exit 7'
+  box "$profile" "$BASH" -c 'exit 7'
   expect "$profile: the program's own exit status" 7
 done
 
-box workspace-write "$BASH_SHELL" -c 'echo new >src/new.txt && mkdir -p src/d/e && mv src/new.txt src/d/e/ && cat src/d/e/new.txt'
+box workspace-write "$BASH" -c 'echo new >src/new.txt && mkdir -p src/d/e && mv src/new.txt src/d/e/ && cat src/d/e/new.txt'
 expect "workspace-write: create, mkdir and rename in the workspace" 0 '^new$'
-box restricted "$BASH_SHELL" -c 'echo new >src/new2.txt'
+box restricted "$BASH" -c 'echo new >src/new2.txt'
 expect "restricted: the same write is refused" 1 '' 'Permission denied'
-box workspace-write "$BASH_SHELL" -c 'echo top >top.txt'
+box workspace-write "$BASH" -c 'echo top >top.txt'
 expect "workspace-write with .git: no new top-level entry (documented)" 1 '' 'Permission denied'
 run timeout 20 "$SLUICE_LAUNCH" --profile workspace-write --git-writable --workspace "$ws" \
   --chdir "$ws" -- git -c user.name=t -c user.email=t@t commit -q -am change --allow-empty
 expect "workspace-write --git-writable: git commit works" 0
-box unrestricted "$BASH_SHELL" -c 'echo free >"$0"' "$TEST_TMP/outside.txt"
+box unrestricted "$BASH" -c 'echo free >"$0"' "$TEST_TMP/outside.txt"
 expect "unrestricted: writes anywhere the user can" 0
