@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Step "privileges": no_new_privs, the optional switch to --user (as root),
- * and every capability set emptied with libcap-ng.
+ * and every capability set emptied (libcap-ng for the capability sets, PR_CAPBSET_DROP for the bounding set).
  * Not for: rlimits (rlimits.c), even though the process limit only binds
  * once the uid is not 0.
  */

@@ -134,3 +134,26 @@ if [ "$out" = OK ] && ! grep -q 'seccomp-sockets\|landlock-tcp' "$TEST_TMP/repor
 else
   not_ok "--network allow" "probe: $out" "$(cat "$TEST_TMP/report6")"
 fi
+
+# Every capability set is empty after the privileges step, as root (all of
+# them held before) and as an ordinary user (none held).
+run "$L" "${W[@]}" -- grep '^Cap' /proc/self/status
+caps=$(awk '{ print $2 }' <<<"$out" | sort -u)
+if [ "$rc" -eq 0 ] && [ "$caps" = 0000000000000000 ] && [ "$(wc -l <<<"$out")" -eq 5 ] ||
+  { [ "$(id -u)" -ne 0 ] && [ "$rc" -eq 0 ] && grep -q '^CapEff:.0000000000000000' <<<"$out"; }; then
+  ok "no capability is left (uid $(id -u))"
+else
+  not_ok "no capability is left" "status $rc" "$out"
+fi
+if [ "$(id -u)" -eq 0 ] && command -v capsh >/dev/null; then
+  run capsh --caps="cap_net_raw,cap_setpcap+eip" --addamb=cap_net_raw -- -c \
+    "grep '^CapAmb' /proc/self/status; exec \"\$0\" --workspace /tmp -- grep '^Cap' /proc/self/status" "$L"
+  if [ "$rc" -eq 0 ] && grep -q '^CapAmb:.0000000000002000' <<<"$out" &&
+    [ "$(grep -c ':.0000000000000000$' <<<"$out")" -eq 5 ]; then
+    ok "ambient and bounding sets held before are emptied"
+  else
+    not_ok "ambient and bounding sets held before are emptied" "status $rc" "$out" "$err"
+  fi
+elif [ "$(id -u)" -eq 0 ]; then
+  skip "ambient and bounding sets held before are emptied" "capsh (libcap2-bin) is missing"
+fi
