@@ -172,6 +172,16 @@ else
   else
     ok "/dev/tty unreachable: ENXIO (without the sandbox: OK)"
   fi
+  # As a process group leader (an interactive shell's foreground job),
+  # setsid() is refused and the launcher detaches with TIOCNOTTY instead.
+  leader="perl -e 'setpgrp(0, 0); exec @ARGV'"
+  plain=$(in_pty "$leader $PROBE tty; true")
+  boxed=$(in_pty "$leader $LAUNCH --profile unrestricted -- $PROBE tty; true")
+  if [ "$plain" != OK ] || [ "$boxed" != ENXIO ]; then
+    not_ok "/dev/tty unreachable from a process group leader" "without: '$plain', sandboxed: '$boxed'"
+  else
+    ok "/dev/tty unreachable from a process group leader: ENXIO (without the sandbox: OK)"
+  fi
   plain=$(in_pty "sh -c 'test -t 0 && echo tty || echo not-a-tty'")
   boxed=$(in_pty "$LAUNCH -- sh -c 'test -t 0 && echo tty || echo not-a-tty'; true")
   if [ "$plain" != tty ] || [ "$boxed" != not-a-tty ]; then
