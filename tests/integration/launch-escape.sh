@@ -90,6 +90,23 @@ escape "reopen a read-only file for writing via /proc/self/fd" "EACCES" "OK" -- 
 escape "restricted: the workspace is read-only" "EACCES" "OK" -- write @D@/ws/src/file.c
 escape "a new user namespace does not lift the rules" "EACCES create" "OK" -- \
   unshare-create @D@/userns
+# The same with unshare(1), which also maps the uid (a write to
+# /proc/self/uid_map, itself refused inside the sandbox).
+if command -v unshare >/dev/null && unshare -Ur true 2>/dev/null; then
+  mkdir -p "$TEST_TMP/ur"
+  run timeout 20 unshare -Ur "$BASH" -c "echo x >'$TEST_TMP/ur/plain'"
+  plain_rc=$rc
+  run timeout 20 "$LAUNCH" --workspace "$TEST_TMP" -- unshare -Ur "$BASH" -c "echo x >'$TEST_TMP/ur/boxed'"
+  if [ "$plain_rc" -ne 0 ] || [ ! -e "$TEST_TMP/ur/plain" ]; then
+    not_ok "unshare -Ur then write" "positive control: status $plain_rc"
+  elif [ "$rc" -eq 0 ] || [ -e "$TEST_TMP/ur/boxed" ]; then
+    not_ok "unshare -Ur then write" "sandboxed: status $rc" "stderr: $err"
+  else
+    ok "unshare -Ur then write: refused (status $rc: ${err%%$'\n'*})"
+  fi
+else
+  skip "unshare -Ur then write" "unshare -Ur does not work here even without the sandbox"
+fi
 escape "device ioctls are denied" "EACCES" "ENOTTY" -- ioctl-dev /dev/null
 
 # ---------------------------------------------------------- workspace-write
