@@ -17,7 +17,7 @@ packages=(
   # the grammar comes from the npm registry (scripts/fetch-grammar.sh)
   npm
   # fuzzing (libFuzzer) and the escape suite's tools
-  clang libclang-rt-14-dev util-linux procps
+  clang libclang-rt-14-dev util-linux procps jq git libcap2-bin
   # benchmarks compare against bwrap
   bubblewrap
 )
