@@ -30,7 +30,7 @@ static const char *const denial_patterns[] = {
 	"Operation not permitted", /* EPERM */
 	"Read-only file system",   /* EROFS */
 	"Connection refused",      /* a refused connect() */
-	"Network is unreachable",  "Address family not supported",
+	"Couldn't connect",        "Network is unreachable", "Address family not supported",
 };
 
 /* What each sandboxed mode forbids, as told to the model. */
@@ -38,9 +38,9 @@ static const struct {
 	const char *mode;
 	const char *forbids;
 } sandbox_rules[] = {
-	{ "workspace-write", "writing outside the workspace and its temporary directory, and "
-	                     "network access unless configured" },
-	{ "restricted", "writing anywhere except the temporary directory, and network access" },
+	{ "workspace-write",
+	  "writing outside the workspace (and to its .git), and network access" },
+	{ "restricted", "writing anywhere, the workspace included, and network access" },
 };
 
 const char *result_sandbox_forbids(const char *mode)
