@@ -210,8 +210,7 @@ static void monitor_kill_tree(pid_t pid, uint64_t grace_ms, const sigset_t *set,
 	(void)spawn_tree_signal(getpid(), pid, SIGTERM);
 	uint64_t deadline = mono_ms() + grace_ms;
 	for (;;) {
-		spawn_reap(pid, status, reaped);
-		if (spawn_tree_list(getpid(), NULL, 0) == 0)
+		if (!spawn_reap(pid, status, reaped))
 			break;
 		uint64_t now = mono_ms();
 		if (now >= deadline)

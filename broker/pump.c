@@ -160,7 +160,7 @@ static void handle_signals(struct pump *p, struct pump_loop *l)
 	struct signalfd_siginfo si;
 	while (read(p->signal_fd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
 		if (si.ssi_signo == SIGCHLD) {
-			spawn_reap(p->pid, &p->status, &p->reaped);
+			(void)spawn_reap(p->pid, &p->status, &p->reaped);
 			continue;
 		}
 		if (p->interrupted_by == 0)
@@ -179,10 +179,10 @@ static int step(struct pump *p, struct pump_loop *l)
 		start_kill(p, l);
 	}
 	if (l->state == PUMP_KILLING) {
-		spawn_reap(p->pid, &p->status, &p->reaped);
+		bool left = spawn_reap(p->pid, &p->status, &p->reaped);
 		if (now >= l->kill_deadline)
 			finish_kill(p, l);
-		else if (p->reaped && spawn_tree_list(getpid(), NULL, 0) == 0) {
+		else if (!left) {
 			l->killed = true;
 			l->state = PUMP_OVER;
 		}
@@ -228,6 +228,9 @@ static void drain_rest(struct pump *p, char *buf)
 
 static void collect_survivors(struct pump *p, struct pump_loop *l)
 {
+	/* The common case costs one waitpid: nothing is left. */
+	if (!spawn_reap(p->pid, &p->status, &p->reaped))
+		return;
 	int n = spawn_tree_list(getpid(), p->survivors, ELEMENTSOF(p->survivors));
 	if (n <= 0)
 		return;

@@ -284,13 +284,15 @@ int spawn_tree_signal(pid_t ancestor, pid_t pgid, int sig)
 	return n;
 }
 
-void spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped)
+bool spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped)
 {
 	for (;;) {
 		int status;
 		pid_t pid = waitpid(-1, &status, WNOHANG);
-		if (pid <= 0)
-			return;
+		if (pid == 0)
+			return true;
+		if (pid < 0)
+			return errno != ECHILD;
 		if (pid == watch_pid) {
 			*ret_status = status;
 			*ret_reaped = true;
@@ -310,9 +312,10 @@ int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status
 {
 	uint64_t deadline = now_ms() + timeout_ms;
 	for (;;) {
+		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
+			return 0;
 		int n = spawn_tree_signal(ancestor, pgid, SIGKILL);
-		spawn_reap(watch_pid, ret_status, ret_reaped);
-		if (n == 0)
+		if (!spawn_reap(watch_pid, ret_status, ret_reaped) || n == 0)
 			return 0;
 		if (now_ms() >= deadline)
 			return -ETIMEDOUT;

@@ -68,8 +68,11 @@ int spawn_tree_signal(pid_t ancestor, pid_t pgid, int sig);
 /*
  * Reap every exited child of the caller without blocking; when one of them
  * is watch_pid, store its wait status in *ret_status and set *ret_reaped.
+ * Returns whether children remain. For a subreaper whose tree this is, no
+ * child left means no descendant left: orphans are re-parented to it, so
+ * this answers "is anything of the tree alive?" without scanning /proc.
  */
-void spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped);
+bool spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped);
 
 /*
  * SIGKILL the tree of ancestor (and group pgid) in rounds until nothing of
