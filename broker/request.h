@@ -56,21 +56,21 @@ int run_mode_from_name(const char *name, enum run_mode *ret);
  * *req is left zeroed.
  */
 int request_from_json(const json_t *obj, size_t max_command_size, struct run_request *req,
-		      struct sluice_error *reterr);
+                      struct sluice_error *reterr);
 
 /*
  * Parse text[0..len) as one JSON request document, then as request_from_json.
  * JSON syntax errors name the line and column.
  */
-int request_parse(const char *text, size_t len, size_t max_command_size,
-		  struct run_request *req, struct sluice_error *reterr);
+int request_parse(const char *text, size_t len, size_t max_command_size, struct run_request *req,
+                  struct sluice_error *reterr);
 
 /*
  * A request from the command line: command as given, the other fields
  * already parsed by the verb's options. Applies the same command checks as
  * JSON (size, UTF-8, emptiness).
  */
-int request_from_command(const char *command, size_t max_command_size,
-			 struct run_request *req, struct sluice_error *reterr);
+int request_from_command(const char *command, size_t max_command_size, struct run_request *req,
+                         struct sluice_error *reterr);
 
 #endif

@@ -21,9 +21,9 @@ Test(request, reads_every_field)
 	struct run_request req;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(parse("{\"command\":\"make test\",\"mode\":\"slow\",\"directory\":\"sub/dir\","
-			   "\"description\":\"run the tests\",\"timeout_ms\":90000}",
-			   &req, &err),
-		     0, "%s", err.detail);
+	                   "\"description\":\"run the tests\",\"timeout_ms\":90000}",
+	                   &req, &err),
+	             0, "%s", err.detail);
 	cr_assert_str_eq(req.command, "make test");
 	cr_assert_eq(req.command_len, 9);
 	cr_assert_eq(req.mode, RUN_MODE_SLOW);
@@ -51,13 +51,13 @@ Test(request, accepts_the_older_boolean_mode_aliases)
 	cr_assert_eq(parse("{\"command\":\"ls\",\"slow_ok\":true}", &req, NULL), 0);
 	cr_assert_eq(req.mode, RUN_MODE_SLOW);
 	run_request_done(&req);
-	cr_assert_eq(parse("{\"command\":\"ls\",\"background\":true,\"slow_ok\":false}", &req, NULL),
-		     0);
+	cr_assert_eq(
+	        parse("{\"command\":\"ls\",\"background\":true,\"slow_ok\":false}", &req, NULL), 0);
 	cr_assert_eq(req.mode, RUN_MODE_BACKGROUND);
 	run_request_done(&req);
 	cr_assert_eq(parse("{\"command\":\"ls\",\"mode\":\"background\",\"background\":true}", &req,
-			   NULL),
-		     0);
+	                   NULL),
+	             0);
 	cr_assert_eq(req.mode, RUN_MODE_BACKGROUND);
 	run_request_done(&req);
 }
@@ -111,7 +111,8 @@ static struct refusal refusals[] = {
 
 ParameterizedTestParameters(request, refuses_bad_requests_naming_the_problem)
 {
-	return cr_make_param_array(struct refusal, refusals, sizeof(refusals) / sizeof(refusals[0]));
+	return cr_make_param_array(struct refusal, refusals,
+	                           sizeof(refusals) / sizeof(refusals[0]));
 }
 
 ParameterizedTest(struct refusal *c, request, refuses_bad_requests_naming_the_problem)
@@ -120,7 +121,7 @@ ParameterizedTest(struct refusal *c, request, refuses_bad_requests_naming_the_pr
 	struct sluice_error err = { 0 };
 	cr_assert_eq(parse(c->json, &req, &err), -EINVAL, "accepted: %s", c->json);
 	cr_assert_not_null(strstr(err.detail, c->detail), "for %s: got '%s', wanted '%s'", c->json,
-			   err.detail, c->detail);
+	                   err.detail, c->detail);
 	cr_assert_null(req.command, "a refused request must be left empty");
 }
 
@@ -145,5 +146,5 @@ Test(request, refuses_invalid_utf8_on_the_command_line)
 	cr_assert_eq(request_from_command("echo \xc3\x28", MAX_COMMAND, &req, &err), -EINVAL);
 	cr_assert_str_eq(err.detail, "field 'command' is not valid UTF-8");
 	cr_assert_eq(request_from_command("echo \xed\xa0\x80", MAX_COMMAND, &req, &err), -EINVAL,
-		     "a UTF-16 surrogate is not UTF-8");
+	             "a UTF-16 surrogate is not UTF-8");
 }

@@ -32,9 +32,13 @@ Test(utf8, rejects_malformed_sequences)
 Test(utf8, replaces_each_bad_byte_and_nul)
 {
 	size_t len;
-	char *out = utf8_sanitize(S("a\xff" "b\0c\xe2\x82"), &len);
+	char *out = utf8_sanitize(S("a\xff"
+	                            "b\0c\xe2\x82"),
+	                          &len);
 	cr_assert_not_null(out);
-	cr_assert_str_eq(out, "a\xef\xbf\xbd" "b\xef\xbf\xbd" "c\xef\xbf\xbd\xef\xbf\xbd");
+	cr_assert_str_eq(out, "a\xef\xbf\xbd"
+	                      "b\xef\xbf\xbd"
+	                      "c\xef\xbf\xbd\xef\xbf\xbd");
 	cr_assert_eq(len, strlen(out));
 	cr_assert(utf8_valid(out, len));
 	free(out);
