@@ -15,7 +15,7 @@ packages=(
   libtree-sitter-dev libinih-dev libcap-ng-dev libseccomp-dev libjansson-dev
   libpcre2-dev libcriterion-dev
   # fuzzing (libFuzzer) and the escape suite's tools
-  clang libclang-rt-14-dev util-linux procps
+  clang libclang-rt-14-dev util-linux procps jq git libcap2-bin
   # benchmarks compare against bwrap
   bubblewrap
 )
