@@ -200,10 +200,14 @@ struct copy_state {
 	unsigned max_depth;
 };
 
-/* Copy one tree-sitter node and, below the depth cap, its children. The
- * recursion is bounded by max_depth; deeper nodes are dropped and counted. */
-static int copy_node(struct copy_state *st, TSNode ts, struct shell_node *out, unsigned depth)
+/* Copy the cursor's node and, below the depth cap, its children; the cursor
+ * is back on the node when this returns. One cursor walks the whole tree
+ * (a cursor per node would cost an allocation each). The recursion is
+ * bounded by max_depth; deeper nodes are dropped and counted. */
+static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_node *out,
+                     unsigned depth)
 {
+	TSNode ts = ts_tree_cursor_current_node(cursor);
 	TSSymbol sym = ts_node_symbol(ts);
 	if (sym == (TSSymbol)-1) /* tree-sitter's builtin ERROR symbol */
 		out->kind = SN_ERROR;
@@ -232,17 +236,15 @@ static int copy_node(struct copy_state *st, TSNode ts, struct shell_node *out, u
 	if (!out->children)
 		return -ENOMEM;
 	out->n_children = n;
-	TSTreeCursor cursor = ts_tree_cursor_new(ts);
 	int r = 0;
-	if (ts_tree_cursor_goto_first_child(&cursor)) {
+	if (ts_tree_cursor_goto_first_child(cursor)) {
 		uint32_t i = 0;
 		do {
-			r = copy_node(st, ts_tree_cursor_current_node(&cursor), &out->children[i],
-			              depth + 1);
+			r = copy_node(st, cursor, &out->children[i], depth + 1);
 			i++;
-		} while (r >= 0 && i < n && ts_tree_cursor_goto_next_sibling(&cursor));
+		} while (r >= 0 && i < n && ts_tree_cursor_goto_next_sibling(cursor));
+		(void)ts_tree_cursor_goto_parent(cursor);
 	}
-	ts_tree_cursor_delete(&cursor);
 	return r;
 }
 
@@ -266,7 +268,9 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 	}
 	struct copy_state st = { .p = p, .tree = tree, .max_depth = max_depth ? max_depth : 1 };
 	TSNode root = ts_tree_root_node(ts);
-	int r = copy_node(&st, root, &tree->root, 0);
+	TSTreeCursor cursor = ts_tree_cursor_new(root);
+	int r = copy_node(&st, &cursor, &tree->root, 0);
+	ts_tree_cursor_delete(&cursor);
 	if (ts_node_has_error(root))
 		tree->has_error = true;
 	ts_tree_delete(ts);

@@ -399,6 +399,16 @@ int shell_word_expand(const char *src, const struct shell_node *n, shell_var_loo
 		.mask = strbuf_init(SHELL_WORD_MAX_BYTES),
 		.w = ret,
 	};
+	/* quote removal only shortens a word: one allocation each, unless a
+	 * resolved variable makes it longer */
+	size_t guess = (size_t)(n->end - n->start) + 1;
+	if (guess <= SHELL_WORD_MAX_BYTES) {
+		if (strbuf_reserve(&e.text, guess) < 0 || strbuf_reserve(&e.mask, guess) < 0) {
+			strbuf_done(&e.text);
+			strbuf_done(&e.mask);
+			return -ENOMEM;
+		}
+	}
 	expand(&e, n, false);
 	ret->lone_unquoted_var =
 	        (n->kind == SN_SIMPLE_EXPANSION || n->kind == SN_EXPANSION) && !e.error;
