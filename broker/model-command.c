@@ -586,6 +586,11 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
 			script = strdup(c->argv[script_word].w.text);
+			if (wrapper_is_user_switch(name)) {
+				/* su -c CMD user: CMD runs under su, like sudo's */
+				b->error = copy_wrapper(&self, name, texts, script_word - 1);
+				with_self = true;
+			}
 			break;
 		case SHELL_SCRIPT_STDIN:
 			for (size_t i = c->n_redirects; i > 0 && !script; i--) {

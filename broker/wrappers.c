@@ -256,9 +256,35 @@ static int name_cmp(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
+/* su / runuser [options] [-] [user] -c COMMAND: COMMAND runs in the user's
+ * shell. Only -c / --command / --command=X name the script. */
+static enum shell_script_source su_script(const char *const *words, size_t n, size_t start,
+                                          size_t *script_word)
+{
+	for (size_t i = start + 1; i < n; i++) {
+		const char *w = words[i];
+		if ((strcmp(w, "-c") == 0 || strcmp(w, "--command") == 0) && i + 1 < n) {
+			*script_word = i + 1;
+			return SHELL_SCRIPT_ARG;
+		}
+		if (strncmp(w, "--command=", 10) == 0) {
+			*script_word = i; /* the caller cannot strip it: treat as unknown */
+			return SHELL_SCRIPT_FILE;
+		}
+	}
+	return SHELL_SCRIPT_NONE;
+}
+
+bool wrapper_is_user_switch(const char *name)
+{
+	return strcmp(name, "su") == 0 || strcmp(name, "runuser") == 0;
+}
+
 enum shell_script_source wrapper_shell_script(const char *const *words, size_t n, size_t start,
                                               size_t *script_word)
 {
+	if (wrapper_is_user_switch(words[start]))
+		return su_script(words, n, start, script_word);
 	if (!bsearch(words[start], shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
 		return SHELL_SCRIPT_NONE;
 	size_t i = start + 1;

@@ -75,11 +75,14 @@ size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
 
 /* How a shell command (bash, sh, dash, zsh, ksh, ...) gets its commands. */
 enum shell_script_source {
-	SHELL_SCRIPT_NONE = 0, /* not a shell */
+	SHELL_SCRIPT_NONE = 0, /* not a shell (or su / runuser without -c) */
 	SHELL_SCRIPT_ARG,      /* -c STRING: *script_word is its index */
 	SHELL_SCRIPT_STDIN,    /* reads commands from stdin (no -c, no file, or -s) */
 	SHELL_SCRIPT_FILE,     /* runs a script file: not known to the model */
 };
+
+/* su and runuser: a shell command as another user (`su -c CMD root`). */
+bool wrapper_is_user_switch(const char *name);
 
 /* Classify words[start..n) (words[start] is the command name, directory
  * removed) as a shell invocation. */

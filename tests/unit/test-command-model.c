@@ -352,6 +352,11 @@ static const struct model_case cases[] = {
 	  "bash -c <\ncd /\nrm -rf *\n>\nN: cd /\nN: rm -rf *^G @/" },
 	{ "echo one; \\\necho two", "echo one\necho two" },
 	{ "x=1 \\\n  y=2 \\\n  cmd", "{x=1 y=2} cmd" },
+	{ "su -c 'rm -rf /' root", "su -c <rm -rf /> root\nN: (su) rm -rf /" },
+	{ "su - root -c 'git push -f'", "su - root -c <git push -f>\nN: (su - root) git push -f" },
+	{ "su root", "su root" },
+	{ "sudo su -c 'bash -c \"rm x\"'",
+	  "(sudo) su -c <bash -c \"rm x\">\nN: (sudo) (su) bash -c <rm x>\nN>N: (sudo) (su) rm x" },
 };
 
 Test(command_model, corpus_has_the_expected_models)
