@@ -643,6 +643,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 		.lim = limits,
 		.parser = parser,
 		.deadline = deadline_us,
+		.resolve_budget = BUILDER_RESOLVE_BUDGET,
 	};
 	struct walk_ctx ctx = {
 		.src = m->source,

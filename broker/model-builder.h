@@ -17,6 +17,8 @@
 #define BUILDER_MAX_CLAUSES 8
 /* Levels of syntax nodes kept from one parse (normal commands use ~15). */
 #define BUILDER_TREE_DEPTH 200
+/* Bytes of literal variable values substituted into words, per model. */
+#define BUILDER_RESOLVE_BUDGET ((size_t)1024 * 1024)
 
 /* A redirection of a compound statement, applied to the commands inside. */
 struct inherited_redirect {
@@ -41,7 +43,8 @@ struct builder {
 	size_t n_prefix;
 	char *functions[BUILDER_MAX_FUNCTIONS]; /* names defined so far (owned) */
 	size_t n_functions;
-	int error; /* first -errno; stops the walk */
+	size_t resolve_budget; /* bytes of variable values still to substitute */
+	int error;             /* first -errno; stops the walk */
 };
 
 /* Where the walk is. Passed by value into deeper levels. */

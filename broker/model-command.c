@@ -32,9 +32,24 @@ static bool word_static(const struct model_word *w)
 	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
 }
 
+struct lookup {
+	struct builder *b;
+	struct model_state *st;
+};
+
+/* A literal variable's value, within the model's budget of resolved bytes
+ * (past it, a variable stays unresolved: a dynamic word, never a wrong one). */
 static const char *lookup_var(void *userdata, const char *name)
 {
-	return model_state_get(userdata, name);
+	struct lookup *l = userdata;
+	const char *value = model_state_get(l->st, name);
+	if (!value)
+		return NULL;
+	size_t len = strlen(value);
+	if (len > l->b->resolve_budget)
+		return NULL;
+	l->b->resolve_budget -= len;
+	return value;
 }
 
 /* Grow an array of elem-sized items to hold one more. */
@@ -128,11 +143,12 @@ static struct simple_command *command_new(struct builder *b, const struct walk_c
 	return b->error ? NULL : c;
 }
 
-static int word_from_node(struct model_word *out, const struct walk_ctx *ctx,
+static int word_from_node(struct builder *b, struct model_word *out, const struct walk_ctx *ctx,
                           const struct shell_node *n, struct model_state *st)
 {
 	*out = (struct model_word){ 0 };
-	int r = shell_word_expand(ctx->src, n, lookup_var, st, &out->w);
+	struct lookup l = { b, st };
+	int r = shell_word_expand(ctx->src, n, lookup_var, &l, &out->w);
 	if (r < 0)
 		return r;
 	out->source = strndup(ctx->src + n->start, n->end - n->start);
@@ -267,7 +283,7 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 		struct shell_node as_word = *target;
 		if (as_word.kind == SN_HEREDOC_START)
 			as_word.kind = SN_WORD;
-		if (word_from_node(&rd.target, &wctx, &as_word, st) < 0)
+		if (word_from_node(b, &rd.target, &wctx, &as_word, st) < 0)
 			goto fail;
 		if (target->kind == SN_HEREDOC_START) {
 			/* the delimiter, its quotes removed; the body stays literal if quoted */
@@ -333,7 +349,7 @@ static int add_assign(struct simple_command *c, const char *name, size_t name_le
 
 /* NAME=VALUE node -> the command's assignment; persist: a statement of its
  * own, so the variable is set for what follows. */
-static int assignment_node(struct simple_command *c, const struct walk_ctx *ctx,
+static int assignment_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
                            const struct shell_node *n, struct model_state *st, bool persist)
 {
 	const struct shell_node *name = shell_node_find(n, SN_VAR_NAME);
@@ -349,7 +365,7 @@ static int assignment_node(struct simple_command *c, const struct walk_ctx *ctx,
 	if (!name)
 		return 0;
 	struct model_word w;
-	int r = value ? word_from_node(&w, ctx, value, st) : word_from_text(&w, "", 0);
+	int r = value ? word_from_node(b, &w, ctx, value, st) : word_from_text(&w, "", 0);
 	if (r < 0) {
 		model_word_done(&w);
 		return r;
@@ -778,7 +794,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
-			b->error = assignment_node(c, ctx, k, st, false);
+			b->error = assignment_node(b, c, ctx, k, st, false);
 		} else if (is_redirect_node(k)) {
 			b->error = add_redirect(b, c, ctx->src, k, st);
 		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
@@ -790,7 +806,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 				wn = &k->children[0];
 			}
 			struct model_word w;
-			b->error = word_from_node(&w, ctx, wn, st);
+			b->error = word_from_node(b, &w, ctx, wn, st);
 			if (!b->error && c->argc > 0 && wn->start == prev_end)
 				b->error = merge_word(&c->argv[c->argc - 1], &w, ctx, prev_start,
 				                      wn->end);
@@ -832,10 +848,10 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 			break;
 		if (k->kind == SN_VAR_ASSIGN) {
 			if (assigns_only) {
-				b->error = assignment_node(c, ctx, k, st, true);
+				b->error = assignment_node(b, c, ctx, k, st, true);
 				continue;
 			}
-			b->error = assignment_node(NULL, ctx, k, st, true);
+			b->error = assignment_node(b, NULL, ctx, k, st, true);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
 			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
 			if (v)
@@ -850,14 +866,14 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 		if (b->error || assigns_only)
 			continue;
 		struct model_word w;
-		b->error = word_from_node(&w, ctx, k, st);
+		b->error = word_from_node(b, &w, ctx, k, st);
 		if (!b->error)
 			b->error = push_arg(b, c, &alloc, &w);
 		else
 			model_word_done(&w);
 	}
 	if (only && !b->error)
-		b->error = assignment_node(c, ctx, only, st, true);
+		b->error = assignment_node(b, c, ctx, only, st, true);
 	if (b->error)
 		return;
 	finish_command(b, ctx, c, st, NULL);
