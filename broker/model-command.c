@@ -140,6 +140,7 @@ static struct simple_command *command_new(struct builder *b, const struct walk_c
 	for (size_t i = 0; i < b->n_prefix && !b->error; i++)
 		b->error =
 		        add_wrapper(c, b->prefix[i]->name, b->prefix[i]->argv, b->prefix[i]->argc);
+	c->n_inherited_wrappers = c->n_wrappers;
 	return b->error ? NULL : c;
 }
 
@@ -665,8 +666,8 @@ static void effects(struct builder *b, struct simple_command *c, struct model_st
 	const char *name = c->name;
 	if (c->flags & CMD_NAME_DYNAMIC)
 		return;
-	bool only_builtin = true;
-	for (size_t i = 0; i < c->n_wrappers; i++)
+	bool only_builtin = true; /* `sudo cd x` changes nothing here */
+	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
 		if (strcmp(c->wrappers[i].name, "builtin") != 0 &&
 		    strcmp(c->wrappers[i].name, "command") != 0)
 			only_builtin = false;
