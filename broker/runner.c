@@ -41,7 +41,11 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 {
 	*o = (struct run_outcome){ .settings = *settings };
 	o->pump = (struct pump){
-		.out_fd = -1, .err_fd = -1, .report_fd = -1, .signal_fd = -1, .spill_fd = -1,
+		.out_fd = -1,
+		.err_fd = -1,
+		.report_fd = -1,
+		.signal_fd = -1,
+		.spill_fd = -1,
 		.cancel_fd = -1,
 	};
 	o->result.settings = &o->settings;
@@ -86,7 +90,8 @@ static int apply_limits(const struct run_request *req, const struct runner_optio
 		if (req->timeout_ms > s->max_timeout_ms)
 			return fail(o, ERROR_KIND_INVALID_REQUEST,
 			            "%s is more than the configured maximum of %s",
-			            opt->timeout_source ? opt->timeout_source : "field 'timeout_ms'",
+			            opt->timeout_source ? opt->timeout_source
+			                                : "field 'timeout_ms'",
 			            format_duration_ms(s->max_timeout_ms, max, sizeof(max)));
 		t = req->timeout_ms;
 	}
@@ -326,8 +331,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	r = pump_run(&o->pump);
 	safe_close(sigfd);
 	if (r < 0)
-		return fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
-		            strerror(-r));
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s", strerror(-r));
 	evaluate(o);
 	return 0;
 }

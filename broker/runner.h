@@ -52,7 +52,10 @@ struct runner_options {
 };
 
 /* A runner_options with no cancel descriptor and no progress. */
-#define RUNNER_OPTIONS_INIT { .cancel_fd = -1 }
+#define RUNNER_OPTIONS_INIT     \
+	{                       \
+		.cancel_fd = -1 \
+	}
 
 /* Start an outcome with a copy of settings and no error. */
 void run_outcome_init(struct run_outcome *o, const struct run_settings *settings);
