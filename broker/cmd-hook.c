@@ -110,6 +110,23 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 	return 0;
 }
 
+/* Print the protocol's answer; the exit status. */
+static int answer(const struct hook_options *o, const struct hook_call *call,
+                  const struct run_policy *verdict, const char *routed)
+{
+	bool silent;
+	json_t *a = hook_answer(o->protocol, call, verdict, routed, &silent);
+	if (silent)
+		return 0;
+	if (!a)
+		return block("out of memory");
+	int r = json_dumpf(a, stdout, JSON_COMPACT);
+	json_decref(a);
+	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+		return block("the answer could not be written");
+	return 0;
+}
+
 static int parse_options(int argc, char **argv, struct hook_options *o)
 {
 	enum { OPT_ROUTE = 256, OPT_SANDBOX };
@@ -122,7 +139,7 @@ static int parse_options(int argc, char **argv, struct hook_options *o)
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", options, NULL)) >= 0) {
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
 		if (c == 'h')
 			return 1;
 		if (c == OPT_ROUTE)
@@ -163,8 +180,9 @@ int cmd_hook(int argc, char **argv)
 	_cleanup_(hook_call_done) struct hook_call call = { 0 };
 	if (hook_parse(o.protocol, buf, (size_t)n, &call, &err) < 0)
 		return block("%s", err.detail);
-	if (!call.command)
-		return 0; /* not a shell tool: no objection */
+	struct run_policy verdict = { .verdict = RUN_VERDICT_ALLOW };
+	if (!call.command) /* not a shell tool: no objection */
+		return answer(&o, &call, &verdict, NULL);
 
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	if (request_from_command(call.command, s.max_command_size, &req, &err) < 0)
@@ -173,7 +191,6 @@ int cmd_hook(int argc, char **argv)
 	if (workdir_resolve(call.cwd ? call.cwd : ".", NULL, &root, &workdir, &err) < 0)
 		return block("the working directory '%s': %s", call.cwd ? call.cwd : ".",
 		             err.detail);
-	struct run_policy verdict;
 	if (hook_check_policy(&req, &s, workdir, &verdict, &err) < 0)
 		return block("the policies could not decide: %s", err.detail);
 
@@ -184,15 +201,5 @@ int cmd_hook(int argc, char **argv)
 			return block("routing the command through sluice run failed: %s",
 			             strerror(-r));
 	}
-	bool silent;
-	json_t *answer = hook_answer(o.protocol, &call, &verdict, routed, &silent);
-	if (silent)
-		return 0;
-	if (!answer)
-		return block("out of memory");
-	r = json_dumpf(answer, stdout, JSON_COMPACT);
-	json_decref(answer);
-	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
-		return block("the answer could not be written");
-	return 0;
+	return answer(&o, &call, &verdict, routed);
 }

@@ -46,7 +46,7 @@ struct mcp_server {
 	struct mcp_worker workers[MCP_WORKERS_MAX];
 	size_t n_workers;
 	struct rpc_lines input;
-	bool eof;         /* the input ended (or the output broke): no more answers */
+	bool eof;        /* the input ended (or the output broke): no more answers */
 	char error[512]; /* the message of a handler's error code */
 };
 
@@ -254,11 +254,11 @@ static void on_worker_line(void *userdata, const char *text, size_t len, bool ov
 	snprintf(message, sizeof(message), "running for %llds, %lld bytes of output",
 	         (long long)json_integer_value(ms) / 1000, (long long)bytes);
 	if (w->progress_token && !w->cancelled && json_is_integer(ms))
-		send(ref->srv, rpc_notification("notifications/progress",
-		                                json_pack("{s:O, s:I, s:s}", "progressToken",
-		                                          w->progress_token, "progress",
-		                                          json_integer_value(ms), "message",
-		                                          message)));
+		send(ref->srv,
+		     rpc_notification("notifications/progress",
+		                      json_pack("{s:O, s:I, s:s}", "progressToken",
+		                                w->progress_token, "progress",
+		                                json_integer_value(ms), "message", message)));
 	json_decref(progress);
 }
 
@@ -316,7 +316,8 @@ static int serve(struct mcp_server *srv)
 		struct pollfd fds[MCP_WORKERS_MAX + 1];
 		nfds_t n = 0;
 		for (size_t i = 0; i < srv->n_workers; i++)
-			fds[n++] = (struct pollfd){ .fd = srv->workers[i].result_fd, .events = POLLIN };
+			fds[n++] = (struct pollfd){ .fd = srv->workers[i].result_fd,
+				                    .events = POLLIN };
 		if (!srv->eof)
 			fds[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
 		if (poll(fds, n, -1) < 0) {
@@ -336,9 +337,10 @@ static int serve(struct mcp_server *srv)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: sluice mcp [-C DIR] [--sandbox unrestricted|workspace-write|restricted]\n"
-	           "                  [--progress-interval DURATION]\n"
-	           "A Model Context Protocol server on standard input and output.\n");
+	fprintf(f,
+	        "Usage: sluice mcp [-C DIR] [--sandbox unrestricted|workspace-write|restricted]\n"
+	        "                  [--progress-interval DURATION]\n"
+	        "A Model Context Protocol server on standard input and output.\n");
 }
 
 int cmd_mcp(int argc, char **argv)
@@ -367,7 +369,8 @@ int cmd_mcp(int argc, char **argv)
 		} else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg)) {
 			srv.ctx.settings.sandbox_mode = optarg;
 		} else if (c == OPT_PROGRESS &&
-		           parse_duration_ms(optarg, UINT64_MAX / 2, &srv.progress_interval_ms) == 0 &&
+		           parse_duration_ms(optarg, UINT64_MAX / 2, &srv.progress_interval_ms) ==
+		                   0 &&
 		           srv.progress_interval_ms > 0) {
 			continue;
 		} else {

@@ -62,18 +62,18 @@ static json_t *answer_claude(const struct hook_call *call, const struct run_poli
 }
 
 /* Gemini CLI: decision and reason; it has no "ask", so approval that cannot
- * be given here is a deny that says so. A routed command overrides
+ * be given here is a deny that says so. No objection is an empty object (its
+ * documentation's own example). A routed command overrides
  * tool_input.command through hookSpecificOutput.tool_input. */
 static json_t *answer_gemini(const struct hook_call *call, const struct run_policy *v,
                              const char *reason, const char *routed, bool *ret_silent)
 {
 	(void)call;
+	(void)ret_silent;
 	if (v->verdict == RUN_VERDICT_DENY || v->verdict == RUN_VERDICT_ASK)
 		return json_pack("{s:s, s:s}", "decision", "deny", "reason", reason);
-	if (!routed) {
-		*ret_silent = true;
-		return NULL;
-	}
+	if (!routed)
+		return json_object();
 	return json_pack("{s:s, s:{s:{s:s}}}", "decision", "allow", "hookSpecificOutput",
 	                 "tool_input", "command", routed);
 }
@@ -139,7 +139,8 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 	ret->command = json_string_value(json_object_get(ret->tool_input, "command"));
 	if (!ret->command)
 		return sluice_error_set(reterr, -EINVAL,
-		                        "'tool_input.command' of tool %s is not a string", ret->tool);
+		                        "'tool_input.command' of tool %s is not a string",
+		                        ret->tool);
 	return 0;
 }
 

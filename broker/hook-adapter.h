@@ -25,9 +25,9 @@ const char *hook_protocol_names(void);
 
 /* One parsed hook payload; everything borrowed from doc. */
 struct hook_call {
-	json_t *doc;        /* owned */
-	const char *tool;   /* tool_name */
-	json_t *tool_input; /* the tool's arguments (an object) */
+	json_t *doc;         /* owned */
+	const char *tool;    /* tool_name */
+	json_t *tool_input;  /* the tool's arguments (an object) */
 	const char *command; /* the shell command, or NULL when the tool is not a shell */
 	const char *cwd;     /* the agent's working directory, or NULL */
 };

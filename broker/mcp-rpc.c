@@ -28,7 +28,8 @@ int rpc_lines_feed(struct rpc_lines *l, const char *data, size_t len, rpc_line_f
 		}
 		if (!l->overlong) {
 			if (l->len + take + 1 > l->cap) {
-				size_t want = l->cap * 2 > RPC_LINES_STEP ? l->cap * 2 : RPC_LINES_STEP;
+				size_t want =
+				        l->cap * 2 > RPC_LINES_STEP ? l->cap * 2 : RPC_LINES_STEP;
 				while (want < l->len + take + 1)
 					want *= 2;
 				char *p = realloc(l->buf, want);
@@ -78,7 +79,7 @@ __attribute__((format(printf, 3, 4))) static int invalid(struct rpc_message *m, 
 static int classify(const char *text, size_t len, struct rpc_message *m)
 {
 	json_error_t jerr;
-	m->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	m->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!m->doc)
 		return invalid(m, RPC_PARSE_ERROR, "parse error at column %d: %s", jerr.column,
 		               jerr.text);

@@ -34,10 +34,10 @@
 static json_t *tool_result(const char *text, size_t len, json_t *structured, bool is_error)
 {
 	_cleanup_free_ char *clean = utf8_sanitize(text, len, &len);
-	json_t *content = clean ? json_pack("[{s:s, s:s%}]", "type", "text", "text", clean, len)
-	                        : NULL;
-	json_t *res = content ? json_pack("{s:o, s:b}", "content", content, "isError", is_error)
-	                      : NULL;
+	json_t *content =
+	        clean ? json_pack("[{s:s, s:s%}]", "type", "text", "text", clean, len) : NULL;
+	json_t *res =
+	        content ? json_pack("{s:o, s:b}", "content", content, "isError", is_error) : NULL;
 	if (res && structured)
 		json_object_set_new(res, "structuredContent", structured);
 	else
@@ -53,12 +53,14 @@ __attribute__((format(printf, 2, 3))) static json_t *tool_refusal(json_t *struct
 	va_start(ap, fmt);
 	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return tool_result(msg, n < 0 ? 0 : (size_t)n >= sizeof(msg) ? sizeof(msg) - 1 : (size_t)n,
+	return tool_result(msg,
+	                   n < 0                      ? 0
+	                   : (size_t)n >= sizeof(msg) ? sizeof(msg) - 1
+	                                              : (size_t)n,
 	                   structured, true);
 }
 
-static json_t *call_bash(const struct mcp_context *ctx, json_t *args,
-                         const struct mcp_call_io *io)
+static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
 {
 	_cleanup_(run_outcome_done) struct run_outcome o;
 	_cleanup_(run_request_done) struct run_request req = { 0 };
@@ -100,7 +102,8 @@ static const char *unknown_argument(json_t *args, const char *const *allowed, si
 {
 	const char *key;
 	json_t *v;
-	json_object_foreach (args, key, v) {
+	json_object_foreach(args, key, v)
+	{
 		bool ok = false;
 		for (size_t i = 0; i < n && !ok; i++)
 			ok = strcmp(key, allowed[i]) == 0;
@@ -115,7 +118,8 @@ static int open_jobs(const struct mcp_context *ctx, char **dir, json_t **refusal
 	struct sluice_error err = { 0 };
 	int r = jobs_dir(&ctx->settings, dir, &err);
 	if (r < 0)
-		*refusal = tool_refusal(NULL, "the jobs directory: %s: %s", err.detail, strerror(-r));
+		*refusal =
+		        tool_refusal(NULL, "the jobs directory: %s: %s", err.detail, strerror(-r));
 	return r;
 }
 
@@ -130,13 +134,12 @@ static int add_job(const struct job_info *job, void *userdata)
 	json_t *o = jobs_info_to_json(job);
 	if (!o || json_array_append_new(l->arr, o) < 0)
 		return -ENOMEM;
-	fprintf(l->text, "%s  %s  pid %d  %s\n", job->id, job_state_name(job->state),
-	        (int)job->pid, job->command);
+	fprintf(l->text, "%s  %s  pid %d  %s\n", job->id, job_state_name(job->state), (int)job->pid,
+	        job->command);
 	return 0;
 }
 
-static json_t *call_jobs(const struct mcp_context *ctx, json_t *args,
-                         const struct mcp_call_io *io)
+static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
 {
 	(void)io;
 	const char *bad = args ? unknown_argument(args, NULL, 0) : NULL;
@@ -191,8 +194,9 @@ static json_t *call_job_output(const struct mcp_context *ctx, json_t *args,
 	json_t *tail_v = json_object_get(args, "tail");
 	json_int_t tail = tail_v ? json_integer_value(tail_v) : JOB_OUTPUT_TAIL_DEFAULT;
 	if (tail_v && (!json_is_integer(tail_v) || tail < 1 || tail > JOB_OUTPUT_TAIL_MAX))
-		return tool_refusal(NULL, "invalid_request: field 'tail' must be an integer from 1 "
-		                          "to %d",
+		return tool_refusal(NULL,
+		                    "invalid_request: field 'tail' must be an integer from 1 "
+		                    "to %d",
 		                    JOB_OUTPUT_TAIL_MAX);
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs(ctx, &dir, &refusal) < 0)
@@ -258,7 +262,7 @@ typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
 static const struct tool {
 	const char *name;
 	tool_fn call;
-	const char *description; /* NULL: built from the settings */
+	const char *description;  /* NULL: built from the settings */
 	const char *input_schema; /* JSON; NULL: the request schema */
 } tools[] = {
 	{ "bash", call_bash, NULL, NULL },
@@ -296,9 +300,10 @@ static json_t *tool_definition(const struct mcp_context *ctx, const struct tool 
 {
 	if (!t->input_schema) {
 		_cleanup_free_ char *desc = tool_schema_description(&ctx->settings, ctx->root);
-		json_t *def = desc ? json_pack("{s:s, s:s, s:o}", "name", t->name, "description",
-		                               desc, "inputSchema", tool_schema_input(&ctx->settings))
-		                   : NULL;
+		json_t *def =
+		        desc ? json_pack("{s:s, s:s, s:o}", "name", t->name, "description", desc,
+		                         "inputSchema", tool_schema_input(&ctx->settings))
+		             : NULL;
 		if (def && ctx->structured)
 			json_object_set_new(def, "outputSchema", tool_schema_output());
 		return def;

@@ -20,8 +20,8 @@
 /* What every tool call works from; fixed when the server starts. */
 struct mcp_context {
 	struct run_settings settings;
-	const char *root;     /* the workspace root, absolute */
-	bool structured;      /* the negotiated version has outputSchema/structuredContent */
+	const char *root; /* the workspace root, absolute */
+	bool structured;  /* the negotiated version has outputSchema/structuredContent */
 };
 
 /* The tools/list result (a new reference), or NULL on allocation failure. */

@@ -49,7 +49,8 @@ static void worker_main(int line_fd, int cancel_fd, mcp_worker_fn fn, void *user
 	int line_hi = fcntl(line_fd, F_DUPFD_CLOEXEC, 10);
 	int cancel_hi = fcntl(cancel_fd, F_DUPFD_CLOEXEC, 10);
 	if (null_fd < 0 || line_hi < 0 || cancel_hi < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
-	    dup2(STDERR_FILENO, STDOUT_FILENO) < 0 || dup3(line_hi, WORKER_LINE_FD, O_CLOEXEC) < 0 ||
+	    dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
+	    dup3(line_hi, WORKER_LINE_FD, O_CLOEXEC) < 0 ||
 	    dup3(cancel_hi, WORKER_CANCEL_FD, O_CLOEXEC) < 0)
 		_exit(EXIT_FAILURE);
 	(void)syscall(SYS_close_range, WORKER_CANCEL_FD + 1, ~0U, 0);

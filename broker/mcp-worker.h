@@ -23,9 +23,9 @@ typedef json_t *(*mcp_worker_fn)(void *userdata, int cancel_fd, pump_progress_fn
 
 struct mcp_worker {
 	pid_t pid;
-	int result_fd; /* the read end of the worker's lines; -1 once at EOF */
-	int cancel_fd; /* the write end of the cancel pipe; -1 once cancelled */
-	json_t *id;    /* owned: the request's id */
+	int result_fd;          /* the read end of the worker's lines; -1 once at EOF */
+	int cancel_fd;          /* the write end of the cancel pipe; -1 once cancelled */
+	json_t *id;             /* owned: the request's id */
 	json_t *progress_token; /* owned, or NULL */
 	bool cancelled;         /* no answer is sent */
 	struct rpc_lines lines;
