@@ -234,6 +234,21 @@ static void on_line(void *userdata, const char *text, size_t len, bool overlong)
 	rpc_message_done(&msg);
 }
 
+/* The answer goes out as soon as the result line is in, before the worker
+ * has finished exiting; a worker that ends without one failed. */
+static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
+{
+	if (w->answered)
+		return;
+	w->answered = true;
+	if (w->cancelled)
+		return;
+	if (w->result)
+		send(srv, rpc_result(w->id, json_incref(w->result)));
+	else
+		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
+}
+
 struct worker_ref {
 	struct mcp_server *srv;
 	struct mcp_worker *w;
@@ -246,6 +261,8 @@ static void on_worker_line(void *userdata, const char *text, size_t len, bool ov
 	if (overlong)
 		return;
 	json_t *progress = mcp_worker_line(w, text, len);
+	if (w->result)
+		answer_worker(ref->srv, w);
 	if (!progress)
 		return;
 	json_t *ms = json_object_get(progress, "progress");
@@ -262,15 +279,11 @@ static void on_worker_line(void *userdata, const char *text, size_t len, bool ov
 	json_decref(progress);
 }
 
-/* The call is over: answer (unless cancelled) and forget the worker. */
+/* The worker is gone: answer if not yet, and forget it. */
 static void finish_worker(struct mcp_server *srv, size_t i)
 {
-	struct mcp_worker *w = &srv->workers[i];
-	if (!w->cancelled && w->result)
-		send(srv, rpc_result(w->id, json_incref(w->result)));
-	else if (!w->cancelled)
-		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
-	mcp_worker_done(w);
+	answer_worker(srv, &srv->workers[i]);
+	mcp_worker_done(&srv->workers[i]);
 	srv->workers[i] = srv->workers[--srv->n_workers];
 }
 

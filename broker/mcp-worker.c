@@ -23,16 +23,21 @@
 #define WORKER_LINE_FD 3
 #define WORKER_CANCEL_FD 4
 
-/* Send obj (stolen) as one line on fd; in the worker. */
+/* Send obj (stolen) as one line on fd, in one write; in the worker. */
 static void send_line(int fd, json_t *obj)
 {
-	_cleanup_free_ char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
 	json_decref(obj);
 	if (!text)
 		return;
 	size_t len = strlen(text);
-	(void)write_full(fd, text, len);
-	(void)write_full(fd, "\n", 1);
+	_cleanup_free_ char *line = realloc(text, len + 1);
+	if (!line) {
+		free(text);
+		return;
+	}
+	line[len] = '\n';
+	(void)write_full(fd, line, len + 1);
 }
 
 static void send_progress(void *userdata, uint64_t elapsed_ms, uint64_t output_bytes)

@@ -28,6 +28,7 @@ struct mcp_worker {
 	json_t *id;             /* owned: the request's id */
 	json_t *progress_token; /* owned, or NULL */
 	bool cancelled;         /* no answer is sent */
+	bool answered;          /* the answer (or its suppression) is done */
 	struct rpc_lines lines;
 	json_t *result; /* owned: the result line, once read */
 };
