@@ -103,8 +103,8 @@ Test(hook_adapter, gemini_deny_ask_allow_route)
 	json_decref(a);
 	a = answer("gemini", gemini_shell, RUN_VERDICT_ALLOW, "ROUTED", &silent);
 	cr_assert_str_eq(get(a, "decision", NULL), "allow");
-	cr_assert_str_eq(
-	        get(json_object_get(a, "hookSpecificOutput"), "tool_input", "command"), "ROUTED");
+	cr_assert_str_eq(get(json_object_get(a, "hookSpecificOutput"), "tool_input", "command"),
+	                 "ROUTED");
 	json_decref(a);
 }
 
