@@ -80,6 +80,7 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 	int r = jobs_dir(s, &dir, &err);
 	if (r < 0)
 		return r;
+	(void)jobs_cleanup(dir, s->jobs_max_age_ms);
 	self = realpath("/proc/self/exe", NULL);
 	if (!self || asprintf(&path, "%s/route-XXXXXX", dir) < 0)
 		return -ENOMEM;

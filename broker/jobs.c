@@ -522,8 +522,11 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 			id[len - 7] = '\0';
 			remove_job(dir, id);
 			removed++;
-		} else if (strncmp(de->d_name, "run-", 4) == 0 && len > 4 &&
-		           strcmp(de->d_name + len - 4, ".out") == 0) {
+		} else if ((strncmp(de->d_name, "run-", 4) == 0 && len > 4 &&
+		            strcmp(de->d_name + len - 4, ".out") == 0) ||
+		           strncmp(de->d_name, "route-", 6) == 0) {
+			/* A cut run's full output, or a hook's routed request
+			 * that was never run. */
 			(void)unlinkat(dirfd(d), de->d_name, 0);
 			removed++;
 		}

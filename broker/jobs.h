@@ -84,8 +84,9 @@ int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *us
  * job is no longer running. */
 int jobs_kill(const char *dir, const char *id, uint64_t wait_ms);
 
-/* Remove the files of jobs that finished more than max_age_ms ago, and of
- * full-output files as old. Returns the number removed. */
+/* Remove the files of jobs that finished more than max_age_ms ago, and
+ * full-output files and routed hook requests (route-*) as old. Returns the
+ * number removed. */
 int jobs_cleanup(const char *dir, uint64_t max_age_ms);
 
 /* The path of the job's output file (owned), or NULL on allocation failure. */

@@ -10,6 +10,7 @@ node_dir="$SLUICE_BUILDDIR/tests/node"
 sdk="$node_dir/node_modules/@modelcontextprotocol/sdk"
 
 install_sdk() {
+  [ -f "$sdk/package.json" ] && return 0
   command -v node >/dev/null && command -v npm >/dev/null || return 1
   mkdir -p "$node_dir"
   (
