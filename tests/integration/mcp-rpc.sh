@@ -143,3 +143,47 @@ else
   wait "$server"
   not_ok "end of input: the server ends the running command's tree and exits 0" "the command did not start" "$(cat "$TEST_TMP/eof.out")"
 fi
+
+# Calls run at once: the second is answered while the first still waits on a
+# gate; then the server is killed with SIGTERM and the first call's tree goes
+# with it (its worker sees the server gone).
+gate="$TEST_TMP/gate"
+mkfifo "$gate"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP" "$gate" <<'PY'
+import json, os, signal, subprocess, sys, time
+sluice, root, gate = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+def call(i, cmd):
+    srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+        "params": {"name": "bash", "arguments": {"command": cmd}}}) + "\n").encode())
+pidfile = os.path.join(root, "gated.pid")
+call(1, f"read x < {gate}; echo first")
+call(2, "echo second")
+order = [json.loads(srv.stdout.readline())["id"]]
+with open(gate, "w") as g:
+    g.write("go\n")
+order.append(json.loads(srv.stdout.readline())["id"])
+print("order", order)
+call(3, f"sleep 60 & echo $! > {pidfile}.2; wait")
+for _ in range(200):
+    if os.path.exists(pidfile + ".2") and open(pidfile + ".2").read().strip():
+        break
+    time.sleep(0.05)
+child = int(open(pidfile + ".2").read())
+srv.send_signal(signal.SIGTERM)
+srv.wait()
+for _ in range(200):
+    try:
+        if open(f"/proc/{child}/stat").read().split(") ")[1][0] == "Z":
+            break
+    except FileNotFoundError:
+        break
+    time.sleep(0.05)
+else:
+    print("child alive")
+    sys.exit(0)
+print("child gone")
+PY
+)
+grep -q '^order \[2, 1\]$' <<<"$res" && ok "calls run at once: a quick one is answered while a slow one waits" || not_ok "calls run at once: a quick one is answered while a slow one waits" "$res"
+grep -q '^child gone$' <<<"$res" && ok "a server killed by SIGTERM takes its running commands' trees with it" || not_ok "a server killed by SIGTERM takes its running commands' trees with it" "$res"

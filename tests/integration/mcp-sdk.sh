@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `sluice mcp` with the real client: the official MCP TypeScript SDK, installed
 # with npm into the build tree (tests/node, removed by distclean), drives
-# tests/mcp/sdk-client.mjs. No node, or no package (no network): a loud skip.
+# tests/mcp/sdk-client.mjs. No node, or no package (no network): a loud skip
+# (a failure under SLUICE_TESTS_STRICT=1).
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
@@ -16,8 +17,10 @@ install_sdk() {
   (
     flock 9
     [ -f "$sdk/package.json" ] && exit 0
-    timeout 300 npm install --prefix "$node_dir" --no-audit --no-fund --no-package-lock \
-      --loglevel=error '@modelcontextprotocol/sdk@1' >"$TEST_TMP/npm.log" 2>&1
+    # The cache and npm's logs stay in the build tree too, not in $HOME.
+    timeout 300 npm install --prefix "$node_dir" --cache "$node_dir/.npm-cache" \
+      --no-audit --no-fund --no-package-lock --fetch-retries=1 --loglevel=error \
+      '@modelcontextprotocol/sdk@1' >"$TEST_TMP/npm.log" 2>&1
   ) 9>"$node_dir/.lock"
   [ -f "$sdk/package.json" ]
 }
