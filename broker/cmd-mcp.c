@@ -366,7 +366,7 @@ int cmd_mcp(int argc, char **argv)
 		{ "progress-interval", required_argument, NULL, OPT_PROGRESS },
 		{},
 	};
-	static struct mcp_server srv;
+	struct mcp_server srv = { 0 };
 	run_settings_init_defaults(&srv.ctx.settings);
 	srv.progress_interval_ms = 1000;
 	const char *root = ".";
