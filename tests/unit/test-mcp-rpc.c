@@ -74,10 +74,10 @@ Test(mcp_rpc, classification_and_codes)
 		bool has_id;
 	} cases[] = {
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", RPC_REQUEST, 0, true },
-		{ "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"x\",\"params\":{}}", RPC_REQUEST, 0,
-		  true },
-		{ "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", RPC_NOTIFICATION,
-		  0, false },
+		{ "{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"method\":\"x\",\"params\":{}}", RPC_REQUEST,
+		  0, true },
+		{ "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}",
+		  RPC_NOTIFICATION, 0, false },
 		{ "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}", RPC_RESPONSE, 0, true },
 		{ "nope", RPC_ERROR, RPC_PARSE_ERROR, false },
 		{ "{\"jsonrpc\":\"2.0\",\"id\":1,\"id\":2,\"method\":\"x\"}", RPC_ERROR,
