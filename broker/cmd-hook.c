@@ -87,10 +87,7 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 	_cleanup_close_ int fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0)
 		return neg_errno();
-	json_t *description = json_object_get(call->tool_input, "description");
-	json_t *req = json_pack("{s:s}", "command", call->command);
-	if (req && json_is_string(description))
-		json_object_set(req, "description", description);
+	json_t *req = hook_route_request(o->protocol, call, s->max_timeout_ms);
 	r = req ? json_dumpfd(req, fd, JSON_COMPACT) : -1;
 	json_decref(req);
 	if (r < 0) {

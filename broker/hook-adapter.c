@@ -21,6 +21,9 @@ struct hook_protocol {
 	const char *event; /* hook_event_name */
 	const char *const *shell_tools;
 	answer_fn answer;
+	/* The shell tool's own fields a routed request carries over, or NULL. */
+	const char *timeout_ms_field; /* an integer of milliseconds -> timeout_ms */
+	const char *background_field; /* true -> mode background */
 };
 
 /* The first reason as one sentence for the model. */
@@ -82,8 +85,9 @@ static const char *const claude_shell_tools[] = { "Bash", NULL };
 static const char *const gemini_shell_tools[] = { "run_shell_command", NULL };
 
 static const struct hook_protocol protocols[] = {
-	{ "claude-code", "PreToolUse", claude_shell_tools, answer_claude },
-	{ "gemini", "BeforeTool", gemini_shell_tools, answer_gemini },
+	{ "claude-code", "PreToolUse", claude_shell_tools, answer_claude, "timeout",
+	  "run_in_background" },
+	{ "gemini", "BeforeTool", gemini_shell_tools, answer_gemini, NULL, NULL },
 };
 
 const struct hook_protocol *hook_protocol_find(const char *name)
@@ -157,4 +161,25 @@ json_t *hook_answer(const struct hook_protocol *p, const struct hook_call *call,
 	*ret_silent = false;
 	reason_text(verdict, reason, sizeof(reason));
 	return p->answer(call, verdict, reason, routed, ret_silent);
+}
+
+json_t *hook_route_request(const struct hook_protocol *p, const struct hook_call *call,
+                           uint64_t max_timeout_ms)
+{
+	json_t *req = json_pack("{s:s}", "command", call->command);
+	json_t *description = json_object_get(call->tool_input, "description");
+	if (req && json_is_string(description))
+		json_object_set(req, "description", description);
+	json_t *t =
+	        p->timeout_ms_field ? json_object_get(call->tool_input, p->timeout_ms_field) : NULL;
+	if (req && json_is_integer(t) && json_integer_value(t) > 0)
+		json_object_set_new(req, "timeout_ms",
+		                    json_integer((uint64_t)json_integer_value(t) > max_timeout_ms
+		                                         ? (json_int_t)max_timeout_ms
+		                                         : json_integer_value(t)));
+	json_t *bg =
+	        p->background_field ? json_object_get(call->tool_input, p->background_field) : NULL;
+	if (req && json_is_true(bg))
+		json_object_set_new(req, "mode", json_string("background"));
+	return req;
 }

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "errors.h"
 #include "run-policy.h"
@@ -52,5 +53,14 @@ void hook_call_done(struct hook_call *call);
  */
 json_t *hook_answer(const struct hook_protocol *p, const struct hook_call *call,
                     const struct run_policy *verdict, const char *routed, bool *ret_silent);
+
+/*
+ * The `sluice run --json` request for a routed command (a new reference, or
+ * NULL): the command exactly as given, its description, and what the
+ * agent's shell tool said about time (its timeout, cut to max_timeout_ms;
+ * running in the background -> mode background).
+ */
+json_t *hook_route_request(const struct hook_protocol *p, const struct hook_call *call,
+                           uint64_t max_timeout_ms);
 
 #endif

@@ -146,3 +146,33 @@ Test(hook_adapter, other_tools_have_no_command)
 	hook_call_done(&call);
 	cr_assert_null(hook_protocol_find("other-agent"));
 }
+
+Test(hook_adapter, a_routed_request_carries_the_command_and_the_tools_timing)
+{
+	const struct hook_protocol *p = hook_protocol_find("claude-code");
+	struct hook_call call;
+	cr_assert_eq(hook_parse(p, claude_bash, strlen(claude_bash), &call, NULL), 0);
+	json_t *req = hook_route_request(p, &call, 900000);
+	cr_assert_str_eq(get(req, "command", NULL), "git push --force origin main");
+	cr_assert_str_eq(get(req, "description", NULL), "Push the branch");
+	cr_assert_eq(json_integer_value(json_object_get(req, "timeout_ms")), 120000);
+	cr_assert_null(json_object_get(req, "mode"), "run_in_background is false");
+	json_decref(req);
+	req = hook_route_request(p, &call, 60000);
+	cr_assert_eq(json_integer_value(json_object_get(req, "timeout_ms")), 60000,
+	             "cut to the configured maximum");
+	json_decref(req);
+	json_object_set_new(call.tool_input, "run_in_background", json_true());
+	req = hook_route_request(p, &call, 900000);
+	cr_assert_str_eq(get(req, "mode", NULL), "background");
+	json_decref(req);
+	hook_call_done(&call);
+
+	p = hook_protocol_find("gemini");
+	cr_assert_eq(hook_parse(p, gemini_shell, strlen(gemini_shell), &call, NULL), 0);
+	req = hook_route_request(p, &call, 900000);
+	cr_assert_str_eq(get(req, "command", NULL), "rm -rf /");
+	cr_assert_eq(json_object_size(req), 2, "command and description only");
+	json_decref(req);
+	hook_call_done(&call);
+}
