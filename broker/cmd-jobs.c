@@ -25,7 +25,7 @@
 #include "run-settings.h"
 #include "run-verbs.h"
 
-/* The most lines `logs --tail` shows, and the block it reads backwards. */
+/* The most lines `logs --tail` shows, and the block it copies with. */
 #define LOGS_TAIL_MAX 1000000
 #define LOGS_BLOCK 65536
 
@@ -54,15 +54,8 @@ static int print_job_text(const struct job_info *job, void *userdata)
 
 static int add_job_json(const struct job_info *job, void *userdata)
 {
-	json_t *arr = userdata;
-	json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:I, s:o, s:o}", "id", job->id, "status",
-	                      job_state_name(job->state), "pid", (int)job->pid, "command",
-	                      job->command, "started", (json_int_t)job->started_ms, "exitCode",
-	                      job->state == JOB_COMPLETED || job->state == JOB_FAILED
-	                              ? json_integer(job->exit_code)
-	                              : json_null(),
-	                      "signal", job->signal ? json_integer(job->signal) : json_null());
-	return o && json_array_append_new(arr, o) == 0 ? 0 : -ENOMEM;
+	json_t *o = jobs_info_to_json(job);
+	return o && json_array_append_new(userdata, o) == 0 ? 0 : -ENOMEM;
 }
 
 int cmd_jobs(int argc, char **argv)
@@ -90,33 +83,6 @@ int cmd_jobs(int argc, char **argv)
 	}
 	json_decref(arr);
 	return r < 0 ? EXIT_SLUICE_ERROR : 0;
-}
-
-/* The offset where the last n lines of fd (size bytes) begin. */
-static off_t tail_offset(int fd, off_t size, uint64_t n)
-{
-	char buf[LOGS_BLOCK];
-	off_t pos = size;
-	uint64_t newlines = 0;
-	bool skip_final = true; /* a final newline ends the last line, not starts one */
-	while (pos > 0) {
-		size_t want = pos > (off_t)sizeof(buf) ? sizeof(buf) : (size_t)pos;
-		pos -= (off_t)want;
-		if (pread(fd, buf, want, pos) != (ssize_t)want)
-			return 0;
-		for (size_t i = want; i > 0; i--) {
-			if (buf[i - 1] != '\n')
-				continue;
-			if (skip_final && pos + (off_t)i == size) {
-				skip_final = false;
-				continue;
-			}
-			if (++newlines == n)
-				return pos + (off_t)i;
-		}
-		skip_final = false;
-	}
-	return 0;
 }
 
 static int copy_out(int fd, off_t from)
@@ -180,7 +146,7 @@ int cmd_logs(int argc, char **argv)
 		log_error("logs: cannot read the output of job '%s'", id);
 		return EXIT_SLUICE_ERROR;
 	}
-	int r = copy_out(fd, tail ? tail_offset(fd, st.st_size, tail) : 0);
+	int r = copy_out(fd, tail ? jobs_tail_offset(fd, st.st_size, tail) : 0);
 	if (r < 0) {
 		log_error("logs: %s", strerror(-r));
 		return EXIT_SLUICE_ERROR;

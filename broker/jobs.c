@@ -522,12 +522,55 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 			id[len - 7] = '\0';
 			remove_job(dir, id);
 			removed++;
-		} else if (strncmp(de->d_name, "run-", 4) == 0 && len > 4 &&
-		           strcmp(de->d_name + len - 4, ".out") == 0) {
+		} else if ((strncmp(de->d_name, "run-", 4) == 0 && len > 4 &&
+		            strcmp(de->d_name + len - 4, ".out") == 0) ||
+		           strncmp(de->d_name, "route-", 6) == 0) {
+			/* A cut run's full output, or a hook's routed request
+			 * that was never run. */
 			(void)unlinkat(dirfd(d), de->d_name, 0);
 			removed++;
 		}
 	}
 	closedir(d);
 	return removed;
+}
+
+json_t *jobs_info_to_json(const struct job_info *job)
+{
+	return json_pack("{s:s, s:s, s:i, s:s, s:I, s:o, s:o}", "id", job->id, "status",
+	                 job_state_name(job->state), "pid", (int)job->pid, "command", job->command,
+	                 "started", (json_int_t)job->started_ms, "exitCode",
+	                 job->state == JOB_COMPLETED || job->state == JOB_FAILED
+	                         ? json_integer(job->exit_code)
+	                         : json_null(),
+	                 "signal", job->signal ? json_integer(job->signal) : json_null());
+}
+
+/* The block the tail is searched backwards in. */
+#define JOBS_TAIL_BLOCK 65536
+
+off_t jobs_tail_offset(int fd, off_t size, uint64_t n)
+{
+	char buf[JOBS_TAIL_BLOCK];
+	off_t pos = size;
+	uint64_t newlines = 0;
+	bool skip_final = true; /* a final newline ends the last line, not starts one */
+	while (pos > 0) {
+		size_t want = pos > (off_t)sizeof(buf) ? sizeof(buf) : (size_t)pos;
+		pos -= (off_t)want;
+		if (pread(fd, buf, want, pos) != (ssize_t)want)
+			return 0;
+		for (size_t i = want; i > 0; i--) {
+			if (buf[i - 1] != '\n')
+				continue;
+			if (skip_final && pos + (off_t)i == size) {
+				skip_final = false;
+				continue;
+			}
+			if (++newlines == n)
+				return pos + (off_t)i;
+		}
+		skip_final = false;
+	}
+	return 0;
 }

@@ -11,6 +11,7 @@
 #ifndef SLUICE_JOBS_H
 #define SLUICE_JOBS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -83,11 +84,20 @@ int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *us
  * job is no longer running. */
 int jobs_kill(const char *dir, const char *id, uint64_t wait_ms);
 
-/* Remove the files of jobs that finished more than max_age_ms ago, and of
- * full-output files as old. Returns the number removed. */
+/* Remove the files of jobs that finished more than max_age_ms ago, and
+ * full-output files and routed hook requests (route-*) as old. Returns the
+ * number removed. */
 int jobs_cleanup(const char *dir, uint64_t max_age_ms);
 
 /* The path of the job's output file (owned), or NULL on allocation failure. */
 char *jobs_output_path(const char *dir, const char *id);
+
+/* A job as the JSON object `sluice jobs --format json` lists (a new
+ * reference), or NULL on allocation failure. */
+json_t *jobs_info_to_json(const struct job_info *job);
+
+/* The offset where the last n lines of fd (size bytes long) begin; 0 when
+ * it has fewer lines or cannot be read. */
+off_t jobs_tail_offset(int fd, off_t size, uint64_t n);
 
 #endif

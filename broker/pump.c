@@ -104,7 +104,8 @@ struct pump_loop {
 	uint64_t deadline;       /* the timeout, or 0 */
 	uint64_t drain_deadline; /* set when the shell exits with pipes open */
 	uint64_t kill_deadline;
-	bool killed; /* the tree was killed, so every writer is gone */
+	uint64_t progress_deadline; /* the next progress call, or 0 */
+	bool killed;                /* the tree was killed, so every writer is gone */
 	char *buf;
 };
 
@@ -170,6 +171,13 @@ static void handle_signals(struct pump *p, struct pump_loop *l)
 	}
 }
 
+static void cancel(struct pump *p, struct pump_loop *l)
+{
+	p->cancelled = true;
+	if (l->state == PUMP_RUNNING)
+		start_kill(p, l);
+}
+
 /* Decide on time and exit; returns the poll timeout (-1: none). */
 static int step(struct pump *p, struct pump_loop *l)
 {
@@ -187,6 +195,10 @@ static int step(struct pump *p, struct pump_loop *l)
 			l->state = PUMP_OVER;
 		}
 	}
+	if (l->state == PUMP_RUNNING && l->progress_deadline && now >= l->progress_deadline) {
+		p->progress(p->progress_userdata, now - p->start_ms, outbuf_total(p->combined));
+		l->progress_deadline = now + p->progress_interval_ms;
+	}
 	if (l->state == PUMP_RUNNING && p->reaped) {
 		if (p->out_fd < 0 && p->err_fd < 0)
 			l->state = PUMP_OVER;
@@ -203,6 +215,8 @@ static int step(struct pump *p, struct pump_loop *l)
 		until = l->deadline;
 	if (l->state == PUMP_RUNNING && l->drain_deadline && l->drain_deadline < until)
 		until = l->drain_deadline;
+	if (l->state == PUMP_RUNNING && l->progress_deadline && l->progress_deadline < until)
+		until = l->progress_deadline;
 	if (l->state == PUMP_KILLING)
 		until = l->kill_deadline < now + PUMP_TICK_MS ? l->kill_deadline
 		                                              : now + PUMP_TICK_MS;
@@ -257,6 +271,9 @@ int pump_run(struct pump *p)
 	struct pump_loop l = {
 		.state = PUMP_RUNNING,
 		.deadline = p->timeout_ms ? p->start_ms + p->timeout_ms : 0,
+		.progress_deadline = p->progress && p->progress_interval_ms
+		                             ? p->start_ms + p->progress_interval_ms
+		                             : 0,
 		.buf = buf,
 	};
 	p->spill_fd = -1;
@@ -270,11 +287,14 @@ int pump_run(struct pump *p)
 		int timeout = step(p, &l);
 		if (l.state == PUMP_OVER)
 			break;
-		struct pollfd fds[4];
-		int which[4];
+		struct pollfd fds[5];
+		int which[5];
 		nfds_t n = 0;
-		const int *streams[] = { &p->out_fd, &p->err_fd, &p->report_fd, &p->signal_fd };
-		for (int i = 0; i < 4; i++) {
+		/* The cancel descriptor counts until it fires once. */
+		int cancel_fd = p->cancelled ? -1 : p->cancel_fd;
+		const int *streams[] = { &p->out_fd, &p->err_fd, &p->report_fd, &p->signal_fd,
+			                 &cancel_fd };
+		for (int i = 0; i < 5; i++) {
 			if (*streams[i] < 0)
 				continue;
 			fds[n] = (struct pollfd){ .fd = *streams[i], .events = POLLIN };
@@ -294,8 +314,10 @@ int pump_run(struct pump *p)
 				(void)read_stream(p, &p->err_fd, p->err, buf);
 			else if (which[i] == 2)
 				read_report(p, buf);
-			else
+			else if (which[i] == 3)
 				handle_signals(p, &l);
+			else
+				cancel(p, &l);
 		}
 	}
 	if (l.killed)

@@ -25,6 +25,10 @@
  * descriptor and its path (owned, in *ret_path), or -errno. */
 typedef int (*pump_spill_open_fn)(void *userdata, char **ret_path);
 
+/* Told, every progress_interval_ms while the command runs, how long it has
+ * run and how many output bytes it produced. */
+typedef void (*pump_progress_fn)(void *userdata, uint64_t elapsed_ms, uint64_t output_bytes);
+
 struct pump {
 	/* in: */
 	int out_fd, err_fd, report_fd; /* read ends; owned and closed by the pump; -1 none */
@@ -39,11 +43,18 @@ struct pump {
 	uint64_t spill_cap;                  /* the full-output file stops here */
 	pump_spill_open_fn spill_open;
 	void *spill_userdata;
+	/* Readable or hung up: the caller cancels; the tree is ended as on a
+	 * timeout. Borrowed, not closed; -1 for none (set it: 0 is stdin). */
+	int cancel_fd;
+	pump_progress_fn progress; /* NULL: none */
+	uint64_t progress_interval_ms;
+	void *progress_userdata;
 
 	/* out: */
 	bool reaped;
 	int status; /* the shell's wait status when reaped */
 	bool timed_out;
+	bool cancelled;     /* ended because cancel_fd fired */
 	int interrupted_by; /* a signal sluice itself received, or 0 */
 	char report[PUMP_REPORT_MAX];
 	size_t report_len;

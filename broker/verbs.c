@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "mcp-verbs.h"
 #include "run-verbs.h"
 #include "verbs.h"
 
@@ -39,6 +40,8 @@ static const struct verb verbs[] = {
 	{ "kill", cmd_kill, "JOB", "end a background job's whole tree" },
 	{ "schema", cmd_schema, "[-C DIR] [--sandbox MODE]", "print the tool definition" },
 	{ "doctor", cmd_doctor, "", "report what this machine supports" },
+	{ "mcp", cmd_mcp, "[-C DIR] [--sandbox MODE]", "serve the bash tool over MCP (stdio)" },
+	{ "hook", cmd_hook, "claude-code|gemini [--route]", "answer an agent's pre-tool hook" },
 };
 
 const struct verb *verb_find(const char *name)

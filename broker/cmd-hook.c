@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice hook claude-code|gemini [--route] [--sandbox MODE]`: an agent's
+ * pre-tool hook. Reads the payload on stdin; for the agent's shell tool,
+ * answers with the policy's verdict; other tools pass. Fails closed: any
+ * error exits 2, the one status both protocols read as "block".
+ * With --route an allowed command is replaced by a `sluice run` of the very
+ * same text, passed through a private request file, never re-quoted.
+ * Not for: the protocols' shapes (hook-adapter.c) or the verdict (the seam).
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "hook-adapter.h"
+#include "hook-policy.h"
+#include "jobs.h"
+#include "log.h"
+#include "mcp-verbs.h"
+#include "request.h"
+#include "run-settings.h"
+#include "runner.h"
+#include "workdir.h"
+
+/* The only status that blocks in both protocols. */
+#define EXIT_HOOK_BLOCK 2
+
+struct hook_options {
+	const struct hook_protocol *protocol;
+	bool route;
+	const char *sandbox; /* passed on to the routed `sluice run` */
+};
+
+/* Block with a message for the model (stderr is shown as the reason). */
+__attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "sluice hook: blocked, because ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return EXIT_HOOK_BLOCK;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: sluice hook %s [--route] [--sandbox MODE] < payload.json\n",
+	        hook_protocol_names());
+}
+
+/* A string of ours in single quotes; refused when it holds a quote (no
+ * escaping layer at all, so nothing to get wrong). */
+static int quoted(const char *s, char *buf, size_t size)
+{
+	if (strchr(s, '\'') || strchr(s, '\n'))
+		return -EINVAL;
+	int n = snprintf(buf, size, "'%s'", s);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * The routed command: the request (the original text, untouched) goes to a
+ * private file; the command opens it as stdin, removes it, and execs
+ * `sluice run --json`, so the exit status is sluice run's.
+ */
+static int route(const struct hook_options *o, const struct hook_call *call,
+                 const struct run_settings *s, char **ret)
+{
+	struct sluice_error err = { 0 };
+	_cleanup_free_ char *dir = NULL, *path = NULL, *self = NULL;
+	int r = jobs_dir(s, &dir, &err);
+	if (r < 0)
+		return r;
+	(void)jobs_cleanup(dir, s->jobs_max_age_ms);
+	self = realpath("/proc/self/exe", NULL);
+	if (!self || asprintf(&path, "%s/route-XXXXXX", dir) < 0)
+		return -ENOMEM;
+	_cleanup_close_ int fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	json_t *req = hook_route_request(o->protocol, call, s->max_timeout_ms);
+	r = req ? json_dumpfd(req, fd, JSON_COMPACT) : -1;
+	json_decref(req);
+	if (r < 0) {
+		(void)unlink(path);
+		return -EIO;
+	}
+	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "";
+	if (quoted(self, qself, sizeof(qself)) < 0 || quoted(path, qpath, sizeof(qpath)) < 0 ||
+	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0)) {
+		(void)unlink(path);
+		return -EINVAL;
+	}
+	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s; } < %s", qpath, qself,
+	             o->sandbox ? " --sandbox " : "", qmode, qpath) < 0) {
+		(void)unlink(path);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Print the protocol's answer; the exit status. */
+static int answer(const struct hook_options *o, const struct hook_call *call,
+                  const struct run_policy *verdict, const char *routed)
+{
+	bool silent;
+	json_t *a = hook_answer(o->protocol, call, verdict, routed, &silent);
+	if (silent)
+		return 0;
+	if (!a)
+		return block("out of memory");
+	int r = json_dumpf(a, stdout, JSON_COMPACT);
+	json_decref(a);
+	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+		return block("the answer could not be written");
+	return 0;
+}
+
+static int parse_options(int argc, char **argv, struct hook_options *o)
+{
+	enum { OPT_ROUTE = 256, OPT_SANDBOX };
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "route", no_argument, NULL, OPT_ROUTE },
+		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
+		{},
+	};
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
+		if (c == 'h')
+			return 1;
+		if (c == OPT_ROUTE)
+			o->route = true;
+		else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg))
+			o->sandbox = optarg;
+		else
+			return -EINVAL;
+	}
+	if (optind != argc - 1 || !(o->protocol = hook_protocol_find(argv[optind])))
+		return -EINVAL;
+	return 0;
+}
+
+int cmd_hook(int argc, char **argv)
+{
+	struct hook_options o = { 0 };
+	int r = parse_options(argc, argv, &o);
+	if (r == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (r < 0) {
+		usage(stderr);
+		return block("the hook's options are wrong");
+	}
+	struct run_settings s;
+	run_settings_init_defaults(&s);
+
+	size_t cap = REQUEST_DOCUMENT_MAX + 1;
+	_cleanup_free_ char *buf = malloc(cap);
+	ssize_t n = buf ? read_full(STDIN_FILENO, buf, cap) : -ENOMEM;
+	if (n < 0)
+		return block("the hook input could not be read: %s", strerror((int)-n));
+	if ((size_t)n == cap)
+		return block("the hook input is larger than %zu bytes", cap - 1);
+	struct sluice_error err = { 0 };
+	_cleanup_(hook_call_done) struct hook_call call = { 0 };
+	if (hook_parse(o.protocol, buf, (size_t)n, &call, &err) < 0)
+		return block("%s", err.detail);
+	struct run_policy verdict = { .verdict = RUN_VERDICT_ALLOW };
+	if (!call.command) /* not a shell tool: no objection */
+		return answer(&o, &call, &verdict, NULL);
+
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	if (request_from_command(call.command, s.max_command_size, &req, &err) < 0)
+		return block("invalid_request: %s", err.detail);
+	_cleanup_free_ char *root = NULL, *workdir = NULL;
+	if (workdir_resolve(call.cwd ? call.cwd : ".", NULL, &root, &workdir, &err) < 0)
+		return block("the working directory '%s': %s", call.cwd ? call.cwd : ".",
+		             err.detail);
+	if (hook_check_policy(&req, &s, workdir, &verdict, &err) < 0)
+		return block("the policies could not decide: %s", err.detail);
+
+	_cleanup_free_ char *routed = NULL;
+	if (o.route && verdict.verdict == RUN_VERDICT_ALLOW) {
+		r = route(&o, &call, &s, &routed);
+		if (r < 0)
+			return block("routing the command through sluice run failed: %s",
+			             strerror(-r));
+	}
+	return answer(&o, &call, &verdict, routed);
+}

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The MCP server's tools: `bash` (one request of the interface, run through
+ * runner_execute()) and the background-job tools `jobs`, `job_output` and
+ * `job_kill`. Builds the tools/list answer and a tools/call result (content
+ * for the model, structuredContent matching the output schema, isError for
+ * a failed or refused command).
+ * Not for: the protocol (mcp-rpc.c) or where a call runs (mcp-worker.c).
+ */
+#ifndef SLUICE_MCP_TOOLS_H
+#define SLUICE_MCP_TOOLS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pump.h"
+#include "run-settings.h"
+
+/* What every tool call works from; fixed when the server starts. */
+struct mcp_context {
+	struct run_settings settings;
+	const char *root; /* the workspace root, absolute */
+	bool structured;  /* the negotiated version has outputSchema/structuredContent */
+};
+
+/* The tools/list result (a new reference), or NULL on allocation failure. */
+json_t *mcp_tools_list(const struct mcp_context *ctx);
+
+/* Whether name is one of the tools. */
+bool mcp_tools_known(const char *name);
+
+/* How a running call reports: cancel_fd ends it (see runner_options),
+ * progress is called while a command runs (NULL: never). */
+struct mcp_call_io {
+	int cancel_fd;
+	pump_progress_fn progress;
+	uint64_t progress_interval_ms;
+	void *progress_userdata;
+};
+
+/* Run tool name with arguments (an object, or NULL) and return the
+ * CallToolResult (a new reference), or NULL on allocation failure. Blocks
+ * while a command runs; call it in a process of its own (mcp-worker.c). */
+json_t *mcp_tools_call(const struct mcp_context *ctx, const char *name, json_t *arguments,
+                       const struct mcp_call_io *io);
+
+#endif

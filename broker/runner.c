@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One run, top to bottom as the order of checks: limits, working directory,
+ * policy, spawn, then the watch or the background job, then the evaluation
+ * of how it ended. Shared by `sluice run` and the MCP server.
+ * Not for: the mechanics (pump.c, spawner.c, jobs.c, result.c do those).
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "environment.h"
+#include "fd-util.h"
+#include "parse-number.h"
+#include "runner.h"
+#include "spawner.h"
+#include "strv.h"
+#include "workdir.h"
+
+extern char **environ;
+
+/* The sandbox modes the interface names; the launcher's profile names. */
+static const char *const sandbox_modes[] = { "unrestricted", "workspace-write", "restricted" };
+
+bool runner_known_sandbox_mode(const char *mode)
+{
+	for (size_t i = 0; i < ELEMENTSOF(sandbox_modes); i++)
+		if (strcmp(sandbox_modes[i], mode) == 0)
+			return true;
+	return false;
+}
+
+void run_outcome_init(struct run_outcome *o, const struct run_settings *settings)
+{
+	*o = (struct run_outcome){ .settings = *settings };
+	o->pump = (struct pump){
+		.out_fd = -1,
+		.err_fd = -1,
+		.report_fd = -1,
+		.signal_fd = -1,
+		.spill_fd = -1,
+		.cancel_fd = -1,
+	};
+	o->result.settings = &o->settings;
+	o->result.sandbox_mode = o->settings.sandbox_mode;
+}
+
+void run_outcome_done(struct run_outcome *o)
+{
+	free(o->root);
+	free(o->workdir);
+	free(o->display);
+	free(o->launcher);
+	free(o->jobs_dir);
+	free(o->job.output_file);
+	strv_free(o->env);
+	outbuf_free(o->output);
+	outbuf_free(o->out);
+	outbuf_free(o->err);
+	pump_done(&o->pump);
+}
+
+int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	o->result.error = kind;
+	vsnprintf(o->result.error_message, sizeof(o->result.error_message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#define fail run_outcome_fail
+
+/* The timeout that applies, checked against the configured maximum. */
+static int apply_limits(const struct run_request *req, const struct runner_options *opt,
+                        struct run_outcome *o)
+{
+	const struct run_settings *s = &o->settings;
+	uint64_t t = run_settings_mode_timeout(s, req->mode);
+	if (req->has_timeout) {
+		char max[32];
+		if (req->timeout_ms > s->max_timeout_ms)
+			return fail(o, ERROR_KIND_INVALID_REQUEST,
+			            "%s is more than the configured maximum of %s",
+			            opt->timeout_source ? opt->timeout_source
+			                                : "field 'timeout_ms'",
+			            format_duration_ms(s->max_timeout_ms, max, sizeof(max)));
+		t = req->timeout_ms;
+	}
+	o->result.timeout_ms = t;
+	o->result.mode = req->mode;
+	return 0;
+}
+
+static int resolve_directory(const struct run_request *req, const struct runner_options *opt,
+                             struct run_outcome *o)
+{
+	struct sluice_error err = { 0 };
+	int r = workdir_resolve(opt->workspace_root ? opt->workspace_root : ".", req->directory,
+	                        &o->root, &o->workdir, &err);
+	if (r == -EXDEV)
+		return fail(o, ERROR_KIND_OUTSIDE_WORKSPACE, "%s", err.detail);
+	if (r == -ENOENT || r == -ENOTDIR)
+		return fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s", err.detail);
+	if (r < 0)
+		return fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s: %s", err.detail, strerror(-r));
+	return 0;
+}
+
+/* The policy chain decides before anything is spawned. */
+static int decide(const struct run_request *req, struct run_outcome *o)
+{
+	struct sluice_error err = { 0 };
+	o->display = run_display(req, o->workdir);
+	if (!o->display)
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "out of memory");
+	o->result.display = o->display;
+	int r = run_check_policy(req, &o->settings, o->workdir, &o->policy, &err);
+	if (r < 0)
+		return fail(o, ERROR_KIND_PERMISSION_DENIED,
+		            "the policies could not decide, so the command was refused: %s",
+		            err.detail);
+	o->result.policy = &o->policy;
+	if (o->policy.verdict == RUN_VERDICT_ALLOW)
+		return 0;
+	const struct run_reason *why = o->policy.n_reasons > 0 ? &o->policy.reasons[0] : NULL;
+	if (o->policy.verdict == RUN_VERDICT_ASK)
+		return fail(o, ERROR_KIND_PERMISSION_DENIED,
+		            "approval required by %s and not given: %s",
+		            why ? why->plugin : "policy", why ? why->message : "");
+	return fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s: %s",
+	            why ? why->plugin : "?", why ? why->message : "");
+}
+
+static int prepare_spawn(const struct run_request *req, struct run_outcome *o,
+                         struct spawn_request *sr)
+{
+	const struct run_settings *s = &o->settings;
+	int r = environment_build(environ, s->env_drop, s->n_env_drop, s->env_set, s->n_env_set,
+	                          &o->env);
+	if (r < 0)
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "building the environment: %s",
+		            strerror(-r));
+	r = spawn_find_launcher(&o->launcher);
+	if (r < 0)
+		return fail(
+		        o, ERROR_KIND_COMMAND_FAILED,
+		        "sluice-launch was not found (set SLUICE_LAUNCH or install it next to sluice)");
+	*sr = (struct spawn_request){
+		.launcher = o->launcher,
+		.settings = s,
+		.workspace = o->root,
+		.chdir = o->workdir,
+		.command = req->command,
+		.env = o->env,
+		.stdout_fd = -1,
+		.stderr_fd = -1,
+		.report_fd = -1,
+	};
+	return 0;
+}
+
+static int start_background(const struct run_request *req, struct run_outcome *o,
+                            const struct spawn_request *sr)
+{
+	struct sluice_error err = { 0 };
+	int r = jobs_dir(&o->settings, &o->jobs_dir, &err);
+	if (r < 0)
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "the jobs directory: %s: %s", err.detail,
+		            strerror(-r));
+	uint64_t timeout = req->has_timeout ? req->timeout_ms : o->settings.background_timeout_ms;
+	r = jobs_start(o->jobs_dir, sr, timeout, o->settings.kill_grace_ms, &o->job, &err);
+	if (r < 0)
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "%s: %s", err.detail, strerror(-r));
+	o->result.ran = true;
+	o->result.pid = o->job.pid;
+	o->result.job_id = o->job.id;
+	o->result.output_file = o->job.output_file;
+	return 0;
+}
+
+static int spill_open(void *userdata, char **ret_path)
+{
+	struct run_outcome *o = userdata;
+	if (!o->jobs_dir) {
+		int r = jobs_dir(&o->settings, &o->jobs_dir, NULL);
+		if (r < 0)
+			return r;
+	}
+	return jobs_spill_open(o->jobs_dir, ret_path);
+}
+
+/* The launcher's own failure: exit 125 before it reported, its message on
+ * stderr ("sluice-launch: <step>: ..."). */
+static void launcher_failed(struct run_outcome *o)
+{
+	size_t len;
+	const char *text = outbuf_data(o->err, &len);
+	_cleanup_free_ char *line =
+	        strndup(text, strcspn(text, "\n") < len ? strcspn(text, "\n") : len);
+	const char *msg =
+	        line && line[0] ? line : "sluice-launch failed before running the command";
+	if (strstr(msg, "landlock") || strstr(msg, "Landlock"))
+		fail(o, ERROR_KIND_SANDBOX_UNAVAILABLE, "%s", msg);
+	else
+		fail(o, ERROR_KIND_COMMAND_FAILED, "%s", msg);
+}
+
+static void evaluate(struct run_outcome *o)
+{
+	struct pump *p = &o->pump;
+	struct run_result *r = &o->result;
+	r->duration_ms = p->duration_ms;
+	r->sandbox_report = p->report;
+	r->background_pids = p->survivors;
+	r->n_background_pids = p->n_survivors;
+	r->background_killed = o->settings.background_survivors == SURVIVORS_KILL;
+	r->output_file = p->spill_path;
+	r->output_file_cut = p->spill_cut;
+	if (p->interrupted_by) {
+		r->interrupted_by = p->interrupted_by;
+		fail(o, ERROR_KIND_COMMAND_FAILED, "sluice run was interrupted by signal %d",
+		     p->interrupted_by);
+		return;
+	}
+	if (p->cancelled) {
+		fail(o, ERROR_KIND_COMMAND_FAILED,
+		     "the run was cancelled by its caller; the command's process tree was ended");
+		return;
+	}
+	if (p->timed_out) {
+		char limit[32];
+		fail(o, ERROR_KIND_TIMEOUT, "the command timed out after %s (%s mode)",
+		     format_duration_ms(r->timeout_ms, limit, sizeof(limit)),
+		     run_mode_name(r->mode));
+		r->timed_out = true;
+		return;
+	}
+	bool reported = p->report_len > 0 && strstr(p->report, "\"error\"") == NULL;
+	int status = p->status;
+	if (!reported && WIFEXITED(status) && WEXITSTATUS(status) == 125) {
+		launcher_failed(o);
+		return;
+	}
+	if (p->report_len > 0 && !reported) {
+		fail(o, ERROR_KIND_COMMAND_FAILED, "could not execute the shell '%s'",
+		     o->settings.shell);
+		return;
+	}
+	r->ran = true;
+	if (WIFSIGNALED(status)) {
+		r->signal = WTERMSIG(status);
+	} else {
+		r->has_exit_code = true;
+		r->exit_code = WEXITSTATUS(status);
+	}
+}
+
+static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
+                          struct spawn_request *sr)
+{
+	const struct run_settings *s = &o->settings;
+	o->output = outbuf_new(s->output_cap, s->output_head, s->output_tail);
+	o->out = outbuf_new(s->output_cap, s->output_head, s->output_tail);
+	o->err = outbuf_new(s->output_cap, s->output_head, s->output_tail);
+	if (!o->output || !o->out || !o->err)
+		return fail(o, ERROR_KIND_CONFIG_ERROR,
+		            "the output caps do not fit: head + tail must not exceed the cap");
+	o->result.output = o->output;
+	o->result.out = o->out;
+	o->result.err = o->err;
+
+	int sigfd = pump_block_signals();
+	int r = sigfd < 0 ? sigfd : spawn_become_subreaper();
+	_cleanup_close_ int out_r = -1, out_w = -1, err_r = -1, err_w = -1, rep_r = -1, rep_w = -1;
+	int fds[2];
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (err_r = fds[0], err_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
+	sr->stdout_fd = out_w;
+	sr->stderr_fd = err_w;
+	sr->report_fd = rep_w;
+	pid_t pid = -1;
+	uint64_t start = pump_now_ms();
+	if (r >= 0)
+		r = spawn_start(sr, &pid);
+	if (r < 0) {
+		safe_close(sigfd);
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s", o->launcher,
+		            strerror(-r));
+	}
+	/* Only the child keeps the write ends: EOF then means it is done. */
+	out_w = safe_close(out_w);
+	err_w = safe_close(err_w);
+	rep_w = safe_close(rep_w);
+	o->result.pid = pid;
+	o->pump = (struct pump){
+		.out_fd = TAKE_FD(out_r),
+		.err_fd = TAKE_FD(err_r),
+		.report_fd = TAKE_FD(rep_r),
+		.signal_fd = sigfd,
+		.pid = pid,
+		.start_ms = start,
+		.timeout_ms = o->result.timeout_ms,
+		.kill_grace_ms = s->kill_grace_ms,
+		.drain_window_ms = s->drain_window_ms,
+		.kill_survivors = s->background_survivors == SURVIVORS_KILL,
+		.combined = o->output,
+		.out = o->out,
+		.err = o->err,
+		.spill_cap = s->output_file_cap,
+		.spill_open = spill_open,
+		.spill_userdata = o,
+		.spill_fd = -1,
+		.cancel_fd = opt->cancel_fd,
+		.progress = opt->progress,
+		.progress_interval_ms = opt->progress_interval_ms,
+		.progress_userdata = opt->progress_userdata,
+	};
+	r = pump_run(&o->pump);
+	safe_close(sigfd);
+	if (r < 0)
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s", strerror(-r));
+	evaluate(o);
+	return 0;
+}
+
+int runner_execute(const struct run_request *req, const struct runner_options *opt,
+                   struct run_outcome *o)
+{
+	struct spawn_request sr;
+	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0 ||
+	    decide(req, o) < 0 || prepare_spawn(req, o, &sr) < 0)
+		return -1;
+	if (req->mode == RUN_MODE_BACKGROUND)
+		return start_background(req, o, &sr);
+	if (run_foreground(opt, o, &sr) < 0)
+		return -1;
+	return o->result.error == ERROR_KIND_NONE ? 0 : -1;
+}

@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `sluice mcp` at the JSON-RPC level: every malformed message gets its
+# standard error code and the server keeps serving; version negotiation;
+# end of input ends the server and the commands it runs.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+init='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
+
+# session LINE...: the server's answers to these lines, one per line. The
+# input stays open until the last line's request is answered (end of input
+# would cancel it), then closes; the server's status is the session's.
+session() {
+  timeout 20 python3 - "$SLUICE" "$TEST_TMP" "$@" 2>"$TEST_TMP/.stderr" <<'PY'
+import json, subprocess, sys
+sluice, root, lines = sys.argv[1], sys.argv[2], sys.argv[3:]
+try:
+    last = json.loads(lines[-1]).get("id")
+except ValueError:
+    last = None
+p = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+p.stdin.write("".join(l + "\n" for l in lines).encode())
+p.stdin.flush()
+if last is None:
+    p.stdin.close()
+for raw in p.stdout:
+    sys.stdout.write(raw.decode())
+    if last is not None and json.loads(raw).get("id") == last:
+        p.stdin.close()
+        last = None
+sys.exit(p.wait())
+PY
+}
+
+# answer OUTPUT ID EXPR: EXPR (Python, on the answer r with that id) holds.
+answer() {
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+out, want, expr = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3]
+for line in out.splitlines():
+    r = json.loads(line)
+    if "id" in r and r["id"] == want:
+        sys.exit(0 if eval(expr) else 1)
+sys.exit(2)
+PY
+}
+
+# check NAME ID EXPR: on $out.
+check() {
+  if answer "$out" "$2" "$3"; then ok "$1"; else not_ok "$1" "wanted: id $2 with $3" "$out"; fi
+}
+
+out=$(session "$init" \
+  'this is not json' \
+  '{"jsonrpc":"2.0","id":1,"method":' \
+  '[{"jsonrpc":"2.0","id":2,"method":"ping"}]' \
+  '"a string"' \
+  '{"id":3,"method":"ping"}' \
+  '{"jsonrpc":"1.0","id":4,"method":"ping"}' \
+  '{"jsonrpc":"2.0","id":true,"method":"ping"}' \
+  '{"jsonrpc":"2.0","id":5,"method":7}' \
+  '{"jsonrpc":"2.0","id":6,"method":"no/such/method"}' \
+  '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}' \
+  '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"nope","arguments":{}}}' \
+  '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"bash","arguments":[1]}}' \
+  '{"jsonrpc":"2.0","id":10,"method":"ping","params":[1]}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","method":"notifications/unknown"}' \
+  '{"jsonrpc":"2.0","id":99,"result":{}}' \
+  '{"jsonrpc":"2.0","id":"s","method":"ping"}' \
+  '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo served"}}}') && rc=0 || rc=$?
+[ "$rc" -eq 0 ] && ok "the server exits 0 at end of input" || not_ok "the server exits 0 at end of input" "status $rc" "$(cat "$TEST_TMP/.stderr")"
+
+nulls=$(python3 -c '
+import json, sys
+rs = [json.loads(l) for l in sys.argv[1].splitlines()]
+print(" ".join(str(r["error"]["code"]) for r in rs if r.get("id", 0) is None))' "$out")
+want="not JSON, a cut message: -32700; a batch, a non-object, a boolean id: -32600 (id null)"
+if [ "$nulls" = "-32700 -32700 -32600 -32600 -32600" ]; then
+  ok "$want"
+else
+  not_ok "$want" "codes: $nulls" "$out"
+fi
+check "no jsonrpc member: -32600" 3 'r["error"]["code"] == -32600'
+check "jsonrpc 1.0: -32600" 4 'r["error"]["code"] == -32600'
+check "a method that is not a string: -32600" 5 'r["error"]["code"] == -32600'
+check "an unknown method: -32601" 6 'r["error"]["code"] == -32601'
+check "tools/call without a name: -32602" 7 'r["error"]["code"] == -32602'
+check "tools/call of an unknown tool: -32602" 8 'r["error"]["code"] == -32602'
+check "tools/call with arguments not an object: -32602" 9 'r["error"]["code"] == -32602'
+check "params that are not an object: -32602" 10 'r["error"]["code"] == -32602'
+check "a string id is answered with the same id" '"s"' 'r["result"] == {}'
+check "after all of that the server still runs commands" 12 'r["result"]["structuredContent"]["stdout"] == "served\n" and not r["result"]["isError"]'
+n=$(grep -c . <<<"$out")
+[ "$n" -eq 16 ] && ok "notifications and responses get no answer; every request one" || not_ok "notifications and responses get no answer; every request one" "$n lines" "$out"
+
+# Version negotiation.
+ver() {
+  session "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\",\"params\":{\"protocolVersion\":\"$1\",\"capabilities\":{},\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}" \
+    '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
+}
+for v in 2025-11-25 2025-06-18 2025-03-26 2024-11-05; do
+  out=$(ver "$v")
+  check "protocol version $v is accepted as asked" 1 "r['result']['protocolVersion'] == '$v'"
+done
+out=$(ver 1999-01-01)
+check "an unknown version is answered with the newest" 1 "r['result']['protocolVersion'] == '2025-11-25'"
+out=$(ver 2024-11-05)
+check "2024-11-05: tools without outputSchema" 2 "'outputSchema' not in r['result']['tools'][0]"
+out=$(ver 2025-06-18)
+check "2025-06-18: bash has an outputSchema" 2 "'outputSchema' in r['result']['tools'][0]"
+out=$(session '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
+check "initialize without protocolVersion: -32602" 1 'r["error"]["code"] == -32602'
+
+# A message longer than the cap is a parse error, and the next one is served.
+out=$( { printf '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'; head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' a; printf '"}}\n'; echo '{"jsonrpc":"2.0","id":2,"method":"ping"}'; } | timeout 30 "$SLUICE" mcp 2>/dev/null)
+if grep -q '"code":-32700' <<<"$out" && answer "$out" 2 'r["result"] == {}'; then
+  ok "an over-long message is refused (-32700) and the next one answered"
+else
+  not_ok "an over-long message is refused (-32700) and the next one answered" "$(cut -c1-300 <<<"$out")"
+fi
+
+# End of input while a command runs: the server ends it and exits.
+fifo="$TEST_TMP/in"
+mkfifo "$fifo"
+pidfile="$TEST_TMP/child.pid"
+timeout 30 "$SLUICE" mcp -C "$TEST_TMP" <"$fifo" >"$TEST_TMP/eof.out" 2>"$TEST_TMP/eof.err" &
+server=$!
+exec 3>"$fifo"
+printf '%s\n' "$init" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"bash\",\"arguments\":{\"command\":\"sleep 60 & echo \$! > $pidfile; wait\"}}}" >&3
+if wait_for 10 test -s "$pidfile"; then
+  child=$(cat "$pidfile")
+  exec 3>&-
+  wait "$server" && rc=0 || rc=$?
+  if [ "$rc" -eq 0 ] && ! alive "$child"; then
+    ok "end of input: the server ends the running command's tree and exits 0"
+  else
+    not_ok "end of input: the server ends the running command's tree and exits 0" "status $rc, child alive: $(alive "$child" && echo yes)" "$(cat "$TEST_TMP/eof.err")"
+  fi
+else
+  exec 3>&-
+  wait "$server"
+  not_ok "end of input: the server ends the running command's tree and exits 0" "the command did not start" "$(cat "$TEST_TMP/eof.out")"
+fi
+
+# Calls run at once: the second is answered while the first still waits on a
+# gate; then the server is killed with SIGTERM and the first call's tree goes
+# with it (its worker sees the server gone).
+gate="$TEST_TMP/gate"
+mkfifo "$gate"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP" "$gate" <<'PY'
+import json, os, signal, subprocess, sys, time
+sluice, root, gate = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+def call(i, cmd):
+    srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+        "params": {"name": "bash", "arguments": {"command": cmd}}}) + "\n").encode())
+pidfile = os.path.join(root, "gated.pid")
+call(1, f"read x < {gate}; echo first")
+call(2, "echo second")
+order = [json.loads(srv.stdout.readline())["id"]]
+with open(gate, "w") as g:
+    g.write("go\n")
+order.append(json.loads(srv.stdout.readline())["id"])
+print("order", order)
+call(3, f"sleep 60 & echo $! > {pidfile}.2; wait")
+for _ in range(200):
+    if os.path.exists(pidfile + ".2") and open(pidfile + ".2").read().strip():
+        break
+    time.sleep(0.05)
+child = int(open(pidfile + ".2").read())
+srv.send_signal(signal.SIGTERM)
+srv.wait()
+for _ in range(200):
+    try:
+        if open(f"/proc/{child}/stat").read().split(") ")[1][0] == "Z":
+            break
+    except FileNotFoundError:
+        break
+    time.sleep(0.05)
+else:
+    print("child alive")
+    sys.exit(0)
+print("child gone")
+PY
+)
+grep -q '^order \[2, 1\]$' <<<"$res" && ok "calls run at once: a quick one is answered while a slow one waits" || not_ok "calls run at once: a quick one is answered while a slow one waits" "$res"
+grep -q '^child gone$' <<<"$res" && ok "a server killed by SIGTERM takes its running commands' trees with it" || not_ok "a server killed by SIGTERM takes its running commands' trees with it" "$res"
