@@ -26,6 +26,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "jobs.h"
+#include "run-tmpdir.h"
 #include "parse-number.h"
 
 #define JOB_META_MAX 8192
@@ -328,6 +329,8 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		}
 	}
 	job_finish(dir, id, log_fd, &end);
+	if (req->tmpdir)
+		(void)run_tmpdir_remove(req->tmpdir);
 	_exit(0);
 }
 

@@ -19,6 +19,7 @@
 #include "environment.h"
 #include "fd-util.h"
 #include "parse-number.h"
+#include "run-tmpdir.h"
 #include "runner.h"
 #include "spawner.h"
 #include "strv.h"
@@ -58,6 +59,9 @@ void run_outcome_done(struct run_outcome *o)
 	free(o->workdir);
 	free(o->display);
 	free(o->launcher);
+	if (o->tmpdir && !o->tmpdir_handed)
+		(void)run_tmpdir_remove(o->tmpdir);
+	free(o->tmpdir);
 	free(o->jobs_dir);
 	free(o->job.output_file);
 	strv_free(o->env);
@@ -140,10 +144,28 @@ static int decide(const struct run_request *req, struct run_outcome *o)
 	            why ? why->plugin : "?", why ? why->message : "");
 }
 
+/* A sandboxed command may write nowhere outside the workspace but here, so
+ * mktemp and compilers' scratch files keep working. */
+static int prepare_tmpdir(struct run_outcome *o)
+{
+	if (strcmp(o->settings.sandbox_mode, "unrestricted") == 0)
+		return 0;
+	struct sluice_error err = { 0 };
+	int r = o->jobs_dir ? 0 : jobs_dir(&o->settings, &o->jobs_dir, &err);
+	if (r >= 0)
+		r = run_tmpdir_create(o->jobs_dir, &o->tmpdir, &err);
+	if (r < 0)
+		return fail(o, ERROR_KIND_COMMAND_FAILED, "the private TMPDIR: %s: %s", err.detail,
+		            strerror(-r));
+	return 0;
+}
+
 static int prepare_spawn(const struct run_request *req, struct run_outcome *o,
                          struct spawn_request *sr)
 {
 	const struct run_settings *s = &o->settings;
+	if (prepare_tmpdir(o) < 0)
+		return -1;
 	int r = environment_build(environ, s->env_drop, s->n_env_drop, s->env_set, s->n_env_set,
 	                          &o->env);
 	if (r < 0)
@@ -159,6 +181,7 @@ static int prepare_spawn(const struct run_request *req, struct run_outcome *o,
 		.settings = s,
 		.workspace = o->root,
 		.chdir = o->workdir,
+		.tmpdir = o->tmpdir,
 		.command = req->command,
 		.env = o->env,
 		.stdout_fd = -1,
@@ -180,6 +203,7 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 	r = jobs_start(o->jobs_dir, sr, timeout, o->settings.kill_grace_ms, &o->job, &err);
 	if (r < 0)
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "%s: %s", err.detail, strerror(-r));
+	o->tmpdir_handed = true;
 	o->result.ran = true;
 	o->result.pid = o->job.pid;
 	o->result.job_id = o->job.id;

@@ -32,6 +32,8 @@ struct run_outcome {
 	/* private: */
 	struct run_policy policy;
 	char *root, *workdir, *display, *launcher, *jobs_dir;
+	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
+	bool tmpdir_handed; /* a background job's monitor removes it instead */
 	char **env;
 	struct outbuf *output, *out, *err;
 	struct pump pump;

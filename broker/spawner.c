@@ -105,6 +105,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add2(&argv, LAUNCH_OPT_WORKSPACE, req->workspace);
 	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_writable; i++)
 		r = add2(&argv, LAUNCH_OPT_RW, s->writable[i]);
+	if (r >= 0 && sandboxed && req->tmpdir)
+		r = add2(&argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
 	if (r >= 0 && sandboxed)
 		r = add2(&argv, LAUNCH_OPT_NETWORK,
 		         s->network ? LAUNCH_NETWORK_ALLOW : LAUNCH_NETWORK_DENY);

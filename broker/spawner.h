@@ -36,6 +36,7 @@ struct spawn_request {
 	const char *sandbox_mode;            /* overrides settings->sandbox_mode when not NULL */
 	const char *workspace;               /* absolute root */
 	const char *chdir;                   /* absolute working directory */
+	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
 	const char *command;                 /* the shell's -c text */
 	char *const *env;                    /* the command's environment */
 	int stdout_fd, stderr_fd;            /* become the child's 1 and 2 */

@@ -43,3 +43,36 @@ if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["sandbox"]["mode"] == "restricted"
 else
   not_ok "the result says what was enforced" "$out"
 fi
+
+# A private TMPDIR: the one place outside the workspace a sandboxed command
+# may write, gone when the run is done.
+for mode in restricted workspace-write; do
+  run "$SLUICE" run -C "$ws" --sandbox "$mode" -- 'f=$(mktemp) && echo scratch >"$f" && cat "$f" && echo "tmpdir=$TMPDIR"'
+  tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
+  if [ "$rc" -eq 0 ] && grep -q '^scratch$' <<<"$out" && [ -n "$tmp" ] && [ "$tmp" != /tmp ] && [ ! -e "$tmp" ]; then
+    ok "$mode: mktemp works in a private TMPDIR, removed after the run"
+  else
+    not_ok "$mode: mktemp works in a private TMPDIR, removed after the run" "rc=$rc tmp='$tmp'" "$out" "$err"
+  fi
+done
+
+# Another run's TMPDIR is not writable from inside the sandbox.
+run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; touch "$(dirname "$TMPDIR")/planted"'
+if [ "$rc" -ne 0 ] && [ ! -e "$(dirname "$(sed -n 's/^tmpdir=//p' <<<"$out")")/planted" ]; then
+  ok "restricted: the directory around the private TMPDIR stays read-only"
+else
+  not_ok "restricted: the directory around the private TMPDIR stays read-only" "rc=$rc" "$out"
+fi
+
+# A background job's TMPDIR lasts until the job ends, then goes.
+run "$SLUICE" run -C "$ws" --sandbox restricted --mode background --format json -- 'echo "tmpdir=$TMPDIR"; test -d "$TMPDIR" && touch "$TMPDIR/x" && echo alive'
+job=$(json_get "$out" 'd["jobId"]')
+file=$(json_get "$out" 'd["outputFile"]')
+wait_for 10 grep -q "^\[sluice: job $job completed\]$" "$file"
+tmp=$(sed -n 's/^tmpdir=//p' "$file")
+# The monitor removes the directory just after it writes the completion line.
+if grep -q '^alive$' "$file" && [ -n "$tmp" ] && wait_for 10 test ! -e "$tmp"; then
+  ok "background: the job had its private TMPDIR, removed when it ended"
+else
+  not_ok "background: the job had its private TMPDIR, removed when it ended" "tmp='$tmp'" "$(cat "$file")"
+fi

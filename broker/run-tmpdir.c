@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private per-run temporary directories. Removal walks with FTW_PHYS, so a
+ * symlink the command left behind is removed itself, never followed out of
+ * the directory.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "run-tmpdir.h"
+
+int run_tmpdir_create(const char *jobs_dir, char **ret, struct sluice_error *reterr)
+{
+	char *path = NULL;
+	if (asprintf(&path, "%s/tmp-XXXXXX", jobs_dir) < 0)
+		return sluice_error_set(reterr, -ENOMEM, "the private TMPDIR's name");
+	if (!mkdtemp(path)) {
+		int r = neg_errno();
+		sluice_error_set(reterr, r, "creating the private TMPDIR '%s'", path);
+		free(path);
+		return r;
+	}
+	*ret = path;
+	return 0;
+}
+
+/* A command may have taken the write bit off a directory it made; give it
+ * back (to the owner only) so its entries can be removed. */
+static int make_removable(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)ftw;
+	if ((type == FTW_D || type == FTW_DNR) && (st->st_mode & 0700) != 0700)
+		(void)chmod(path, 0700);
+	return 0;
+}
+
+/* Failures are not fatal to the walk: remove what can be removed, and let
+ * the caller see what is left. */
+static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	(void)(type == FTW_DP ? rmdir(path) : unlink(path));
+	return 0;
+}
+
+int run_tmpdir_remove(const char *path)
+{
+	if (nftw(path, make_removable, 16, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+		return neg_errno();
+	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+		return neg_errno();
+	return access(path, F_OK) == 0 ? -ENOTEMPTY : 0;
+}

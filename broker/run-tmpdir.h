@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The private TMPDIR of one sandboxed run: a fresh 0700 directory under the
+ * per-user jobs directory, the one place outside the workspace that the
+ * sandboxed command may write, removed with everything in it when the run
+ * (or, for a background job, its monitor) is done.
+ * Not for: the jobs directory itself (jobs.c makes it).
+ */
+#ifndef SLUICE_RUN_TMPDIR_H
+#define SLUICE_RUN_TMPDIR_H
+
+#include "errors.h"
+
+/* Create DIR/tmp-XXXXXX (0700). *ret is owned by the caller. */
+int run_tmpdir_create(const char *jobs_dir, char **ret, struct sluice_error *reterr);
+
+/* Remove path and everything beneath it, never following a symlink.
+ * Returns 0, or the first -errno met (removal goes on past it). */
+int run_tmpdir_remove(const char *path);
+
+#endif
