@@ -194,6 +194,16 @@ enum simple_command_flag {
 /* enum simple_command_flag bits. */
 uint32_t simple_command_flags(const struct simple_command *c);
 
+/* A stable name for one flag bit, or NULL for an unknown bit:
+ * word flags: "param", "tilde", "glob", "command-substitution",
+ * "process-substitution", "arithmetic", "brace", "quoted", "resolved",
+ * "unknown", "split", "ansi-c", "translated";
+ * command flags: "name-dynamic", "argv-incomplete", "partial", "negated",
+ * "background", "cwd-unknown", "nested-dynamic", "nested-unparsed",
+ * "wrapper-unknown-option", "function-call". */
+const char *shell_word_flag_name(uint32_t flag_bit);
+const char *simple_command_flag_name(uint32_t flag_bit);
+
 /* --- nesting: where the command sits, outermost first --- */
 
 enum command_frame {

@@ -20,6 +20,10 @@ struct verb {
 	const char *summary; /* one line: what it does */
 };
 
+/* The verbs (cmd-<verb>.c). */
+int cmd_check(int argc, char **argv);
+int cmd_display(int argc, char **argv);
+
 /* The verb named name, or NULL. The returned row is static. */
 const struct verb *verb_find(const char *name);
 

@@ -1,0 +1,326 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice check`: the policy verdict for one command (or a JSON Lines batch)
+ * without running anything; --explain shows the command model.
+ * Not for: running commands (cmd-run.c), or the rules themselves: the verdict
+ * is decided in check_decide(), the one place the policy chain plugs in.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "command-model.h"
+#include "display.h"
+#include "log.h"
+#include "model-explain.h"
+#include "strbuf.h"
+#include "verb-options.h"
+#include "verbs.h"
+#include "verdict.h"
+
+#define EXIT_SLUICE_ERROR 125
+
+enum { OPT_EXPLAIN, OPT_FORMAT, OPT_BATCH, OPT_CONFIG };
+
+static const struct verb_option check_options[] = {
+	[OPT_EXPLAIN] = { "explain", NULL, "also show how the command was understood" },
+	[OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
+	[OPT_BATCH] = { "batch", NULL,
+	                "read JSON Lines requests on stdin, print one JSON result per line" },
+	[OPT_CONFIG] = { "config", "FILE", "a configuration file (not yet supported: refused)" },
+};
+
+static const char check_usage[] =
+        "check [--explain] [--format text|json] [--] COMMAND\n"
+        "       sluice check --batch < requests.jsonl\n\n"
+        "Prints the verdict (allow, ask or deny) and the reasons. Exit status: 0 allow,\n"
+        "1 deny, 2 ask, 125 error; with --batch: 0, or 125 when any line got an error.";
+
+struct check_settings {
+	bool explain;
+	bool json;
+	const char *cwd; /* for the display form */
+};
+
+/* The verdict for a parsed command. This is the one place where policies
+ * decide: the plugin chain is called from here once it exists; until then
+ * the model's own concerns (limits, dynamic names, ...) make it ask. */
+static int check_decide(const struct command_model *m, struct verdict *v)
+{
+	return verdict_from_model(v, m);
+}
+
+/* The result object: {"verdict", "reasons", "display"} (+ "model"). */
+static json_t *result_json(const struct command_model *m, const struct verdict *v,
+                           const char *display, bool explain)
+{
+	json_t *o = verdict_to_json(v);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "display", explain_json_string(display));
+	if (explain)
+		json_object_set_new(o, "model", model_explain_json(m));
+	return o;
+}
+
+static int print_json(json_t *o)
+{
+	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0 || fputc('\n', stdout) == EOF)
+		return -EIO;
+	return 0;
+}
+
+/* Parse, decide and print one command. Returns the verdict's exit status. */
+static int check_one(struct command_model_parser *parser, const char *command, size_t len,
+                     const struct check_settings *s)
+{
+	struct sluice_error err = { 0 };
+	_cleanup_(command_model_freep) struct command_model *m = NULL;
+	int r = command_model_parse(parser, command, len, NULL, &m, &err);
+	if (r < 0) {
+		log_sluice_error(&err, "check");
+		return EXIT_SLUICE_ERROR;
+	}
+	struct verdict v;
+	verdict_init(&v);
+	_cleanup_free_ char *display = NULL;
+	r = check_decide(m, &v);
+	if (r >= 0)
+		r = display_form(m, s->cwd, &display);
+	if (r < 0) {
+		verdict_done(&v);
+		log_error("check: %s", strerror(-r));
+		return EXIT_SLUICE_ERROR;
+	}
+	if (s->json) {
+		json_t *o = result_json(m, &v, display, s->explain);
+		r = print_json(o);
+		json_decref(o);
+	} else {
+		if (s->explain) {
+			r = model_explain_text(m, stdout);
+			printf("\ndisplay: %s\nverdict: ", display);
+		}
+		if (r >= 0)
+			r = verdict_print_text(&v, stdout);
+	}
+	int status = verdict_exit_status(&v);
+	verdict_done(&v);
+	if (r < 0) {
+		log_error("check: writing the result: %s", strerror(-r));
+		return EXIT_SLUICE_ERROR;
+	}
+	return status;
+}
+
+/* ---------------------------------------------------------------- batch */
+
+/* Read one line (without its newline) into sb, whatever its length up to the
+ * cap. Returns 1 for a line, 0 at the end, -E2BIG for a line past the cap
+ * (consumed to its end), -ENOMEM. */
+static int read_line(FILE *in, struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+	int c, r = 0;
+	bool any = false;
+	while ((c = getc_unlocked(in)) != EOF) {
+		any = true;
+		if (c == '\n')
+			break;
+		if (r == 0) {
+			char ch = (char)c;
+			r = strbuf_append(sb, &ch, 1);
+			if (r == -ENOMEM)
+				return r;
+		}
+	}
+	if (!any)
+		return 0;
+	return r < 0 ? r : 1;
+}
+
+/* The request fields (interface: `sluice run`'s request JSON) and their JSON
+ * types. Only `command` (and `directory`, for the display form) matter to a
+ * check; the others are validated and ignored. */
+static const struct {
+	const char *name;
+	json_type type;
+} request_fields[] = {
+	{ "command", JSON_STRING },     { "mode", JSON_STRING },
+	{ "directory", JSON_STRING },   { "description", JSON_STRING },
+	{ "timeout_ms", JSON_INTEGER }, { "slow_ok", JSON_TRUE },
+	{ "background", JSON_TRUE },
+};
+
+static bool type_ok(json_t *value, json_type want)
+{
+	if (want == JSON_TRUE)
+		return json_is_boolean(value);
+	return json_typeof(value) == want;
+}
+
+/* Until the broker's request module lands: the request's command (borrowed
+ * from root) and directory, checked field by field. */
+static int request_command(json_t *root, const char **command, const char **directory,
+                           struct sluice_error *err)
+{
+	if (!json_is_object(root))
+		return sluice_error_set(err, -EINVAL, "a request must be a JSON object");
+	const char *key;
+	json_t *value;
+	json_object_foreach(root, key, value)
+	{
+		size_t i = 0;
+		while (i < ELEMENTSOF(request_fields) && strcmp(request_fields[i].name, key) != 0)
+			i++;
+		if (i == ELEMENTSOF(request_fields))
+			return sluice_error_set(err, -EINVAL, "unknown field '%s'", key);
+		if (!type_ok(value, request_fields[i].type))
+			return sluice_error_set(err, -EINVAL, "field '%s' has the wrong type", key);
+	}
+	json_t *cmd = json_object_get(root, "command");
+	if (!cmd)
+		return sluice_error_set(err, -EINVAL, "field 'command' is required");
+	if (json_string_length(cmd) > COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES)
+		return sluice_error_set(err, -E2BIG, "field 'command' is longer than %zu bytes",
+		                        COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES);
+	json_t *mode = json_object_get(root, "mode");
+	if (mode && strcmp(json_string_value(mode), "default") != 0 &&
+	    strcmp(json_string_value(mode), "slow") != 0 &&
+	    strcmp(json_string_value(mode), "background") != 0)
+		return sluice_error_set(err, -EINVAL,
+		                        "field 'mode' must be default, slow or background");
+	*command = json_string_value(cmd);
+	json_t *dir = json_object_get(root, "directory");
+	*directory = dir ? json_string_value(dir) : NULL;
+	return 0;
+}
+
+static int print_error_line(const char *message)
+{
+	json_t *o = json_pack("{s:{s:s, s:o}}", "error", "kind", "invalid_request", "message",
+	                      explain_json_string(message));
+	int r = print_json(o);
+	json_decref(o);
+	return r;
+}
+
+/* One request line: its result line. Returns 1 when the line was refused,
+ * 0 when checked, -errno on sluice's own failure. */
+static int batch_line(struct command_model_parser *parser, const char *line, size_t len,
+                      const struct check_settings *s)
+{
+	json_error_t jerr;
+	struct sluice_error err = { 0 };
+	_cleanup_(json_decrefp) json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+	const char *command = NULL, *directory = NULL;
+	if (!root)
+		sluice_error_set(&err, -EINVAL, "not JSON: %s", jerr.text);
+	else
+		(void)request_command(root, &command, &directory, &err);
+	if (!command) {
+		int r = print_error_line(err.detail);
+		return r < 0 ? r : 1;
+	}
+	_cleanup_(command_model_freep) struct command_model *m = NULL;
+	int r = command_model_parse(parser, command, strlen(command), NULL, &m, &err);
+	if (r == -EINVAL) {
+		r = print_error_line(err.detail);
+		return r < 0 ? r : 1;
+	}
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *cwd = NULL;
+	if (directory && directory[0] != '/' && s->cwd)
+		(void)!asprintf(&cwd, "%s/%s", s->cwd, directory);
+	struct verdict v;
+	verdict_init(&v);
+	_cleanup_free_ char *display = NULL;
+	r = check_decide(m, &v);
+	if (r >= 0)
+		r = display_form(m, cwd ? cwd : s->cwd, &display);
+	if (r >= 0) {
+		json_t *o = result_json(m, &v, display, s->explain);
+		r = print_json(o);
+		json_decref(o);
+	}
+	verdict_done(&v);
+	return r < 0 ? r : 0;
+}
+
+static int check_batch(struct command_model_parser *parser, const struct check_settings *s)
+{
+	/* a request holds the command JSON-escaped (up to 6 bytes per byte) */
+	struct strbuf line = strbuf_init(COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES * 6 + 65536);
+	int status = 0, r;
+	while ((r = read_line(stdin, &line)) != 0) {
+		if (r == -E2BIG) {
+			r = print_error_line("the request line is too long");
+			status = EXIT_SLUICE_ERROR;
+		} else if (r > 0) {
+			r = batch_line(parser, strbuf_str(&line), line.len, s);
+			if (r > 0)
+				status = EXIT_SLUICE_ERROR;
+		}
+		if (r < 0)
+			break;
+		(void)fflush(stdout);
+	}
+	strbuf_done(&line);
+	if (r < 0) {
+		log_error("check --batch: %s", strerror(-r));
+		return EXIT_SLUICE_ERROR;
+	}
+	return status;
+}
+
+int cmd_check(int argc, char **argv)
+{
+	struct sluice_error err = { 0 };
+	struct verb_args args;
+	if (verb_options_parse(check_options, ELEMENTSOF(check_options), argc, argv, &args, &err) <
+	    0) {
+		log_sluice_error(&err, "check");
+		return EXIT_SLUICE_ERROR;
+	}
+	int status = EXIT_SLUICE_ERROR;
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	struct check_settings s = {
+		.explain = args.values[OPT_EXPLAIN] != NULL,
+		.cwd = cwd,
+	};
+	const char *format = args.values[OPT_FORMAT];
+	bool batch = args.values[OPT_BATCH] != NULL;
+	struct command_model_parser *parser = NULL;
+	if (args.help) {
+		verb_options_help(stdout, check_usage, check_options, ELEMENTSOF(check_options));
+		status = 0;
+	} else if (args.values[OPT_CONFIG]) {
+		log_error("check: --config is not yet supported");
+	} else if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
+		log_error("check: unknown format '%s' (text or json)", format);
+	} else if (batch && args.n_positionals > 0) {
+		log_error("check: --batch reads its commands from stdin, not the command line");
+	} else if (!batch && args.n_positionals != 1) {
+		log_error("check: expected one COMMAND (quote it as one argument); see 'sluice "
+		          "check --help'");
+	} else if (command_model_parser_new(&parser) < 0) {
+		log_error("check: cannot create the shell parser");
+	} else if (batch) {
+		s.json = true;
+		status = check_batch(parser, &s);
+	} else {
+		s.json = format && strcmp(format, "json") == 0;
+		status = check_one(parser, args.positionals[0], strlen(args.positionals[0]), &s);
+	}
+	command_model_parser_free(parser);
+	verb_args_done(&args);
+	return status;
+}

@@ -1,0 +1,816 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One simple command of the model: its words expanded (shell-words), its
+ * assignments and redirections, the wrappers taken off (wrappers.c), and
+ * what it starts in turn: the string of a nested shell or eval, find's
+ * -exec clauses; and what it changes for later commands (cd, variables).
+ * Not for: walking statements (model-builder.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "model-builder.h"
+#include "strbuf.h"
+#include "wrappers.h"
+
+#define NORMALIZED_MAX_BYTES ((size_t)256 * 1024)
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static bool word_static(const struct model_word *w)
+{
+	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
+}
+
+static const char *lookup_var(void *userdata, const char *name)
+{
+	return model_state_get(userdata, name);
+}
+
+/* Grow an array of elem-sized items to hold one more. */
+static int grow(void **array, size_t n, size_t *alloc, size_t elem)
+{
+	if (n < *alloc)
+		return 0;
+	size_t want = *alloc ? *alloc * 2 : 4;
+	void *p = reallocarray(*array, want, elem);
+	if (!p)
+		return -ENOMEM;
+	*array = p;
+	*alloc = want;
+	return 0;
+}
+
+/* ------------------------------------------------------------ creation */
+
+static int copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv, size_t argc)
+{
+	*dst = (struct model_wrapper){ 0 };
+	dst->name = strdup(name);
+	dst->argv = calloc(argc ? argc : 1, sizeof(char *));
+	if (!dst->name || !dst->argv)
+		return -ENOMEM;
+	for (size_t i = 0; i < argc; i++) {
+		dst->argv[i] = strdup(argv[i]);
+		if (!dst->argv[i])
+			return -ENOMEM;
+		dst->argc++;
+	}
+	return 0;
+}
+
+static int add_wrapper(struct simple_command *c, const char *name, char *const *argv, size_t argc)
+{
+	struct model_wrapper *w = reallocarray(c->wrappers, c->n_wrappers + 1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	c->wrappers = w;
+	int r = copy_wrapper(&w[c->n_wrappers], name, argv, argc);
+	c->n_wrappers++; /* counted even when half-built, so that it is freed */
+	return r;
+}
+
+/* A new command at the current point of the walk, appended to the model; NULL
+ * when the model is full (flagged) or on -ENOMEM (b->error). */
+static struct simple_command *command_new(struct builder *b, const struct walk_ctx *ctx,
+                                          const struct shell_node *n)
+{
+	struct command_model *m = b->m;
+	if (m->n_commands >= b->lim->max_commands) {
+		m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
+		return NULL;
+	}
+	if (grow((void **)&m->commands, m->n_commands, &m->alloc_commands, sizeof(*m->commands)) <
+	    0) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	struct simple_command *c = calloc(1, sizeof(*c));
+	if (!c) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	m->commands[m->n_commands] = c;
+	c->index = m->n_commands++;
+	c->parent = ctx->parent;
+	c->depth = b->depth;
+	c->frames = malloc(b->depth ? b->depth : 1);
+	c->text = strndup(ctx->src + n->start, n->end - n->start);
+	c->function = b->function ? strdup(b->function) : NULL;
+	if (!c->frames || !c->text || (b->function && !c->function)) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	memcpy(c->frames, b->frames, b->depth);
+	c->span_start = ctx->nested ? ctx->span_start : n->start;
+	c->span_end = ctx->nested ? ctx->span_end : n->end;
+	if (ctx->negated)
+		c->flags |= CMD_NEGATED;
+	if (ctx->background)
+		c->flags |= CMD_BACKGROUND;
+	if (ctx->has_error && builder_subtree_has_error(n)) {
+		c->flags |= CMD_PARTIAL;
+		m->partial = true;
+	}
+	for (size_t i = 0; i < b->n_prefix && !b->error; i++)
+		b->error =
+		        add_wrapper(c, b->prefix[i]->name, b->prefix[i]->argv, b->prefix[i]->argc);
+	return b->error ? NULL : c;
+}
+
+static int word_from_node(struct model_word *out, const struct walk_ctx *ctx,
+                          const struct shell_node *n, struct model_state *st)
+{
+	*out = (struct model_word){ 0 };
+	int r = shell_word_expand(ctx->src, n, lookup_var, st, &out->w);
+	if (r < 0)
+		return r;
+	out->source = strndup(ctx->src + n->start, n->end - n->start);
+	return out->source ? 0 : -ENOMEM;
+}
+
+static int word_from_text(struct model_word *out, const char *text, uint32_t flags)
+{
+	*out = (struct model_word){ .w.flags = flags };
+	out->w.text = strdup(text);
+	out->source = strdup(text);
+	out->w.len = strlen(text);
+	return out->w.text && out->source ? 0 : -ENOMEM;
+}
+
+static int word_copy(struct model_word *out, const struct model_word *in)
+{
+	*out = (struct model_word){ .w.flags = in->w.flags, .w.len = in->w.len };
+	out->w.text = strdup(in->w.text);
+	out->source = strdup(in->source);
+	if (!out->w.text || !out->source)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->w.n_vars; i++) {
+		out->w.vars[i] = strdup(in->w.vars[i]);
+		if (!out->w.vars[i])
+			return -ENOMEM;
+		out->w.n_vars++;
+	}
+	return 0;
+}
+
+/* Append one argv word; past max_words the word is dropped and flagged. */
+static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
+                    struct model_word *w)
+{
+	if (c->argc >= b->lim->max_words) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_WORDS;
+		model_word_done(w);
+		return 0;
+	}
+	if (grow((void **)&c->argv, c->argc, alloc, sizeof(*c->argv)) < 0) {
+		model_word_done(w);
+		return -ENOMEM;
+	}
+	c->argv[c->argc++] = *w;
+	return 0;
+}
+
+/* `$X` unquoted, resolved to a value with blanks, is split like bash does. */
+static int push_split(struct builder *b, struct simple_command *c, size_t *alloc,
+                      struct model_word *w)
+{
+	const char *ifs = " \t\n";
+	if (!(w->w.lone_unquoted_var && (w->w.flags & WORD_RESOLVED)) ||
+	    !w->w.text[strcspn(w->w.text, ifs)])
+		return push_arg(b, c, alloc, w);
+	_cleanup_free_ char *text = TAKE_PTR(w->w.text);
+	uint32_t flags = w->w.flags & ~WORD_SPLIT;
+	model_word_done(w);
+	int r = 0;
+	for (char *save = NULL, *tok = strtok_r(text, ifs, &save); tok && r >= 0;
+	     tok = strtok_r(NULL, ifs, &save)) {
+		struct model_word part;
+		r = word_from_text(&part, tok, flags);
+		if (r >= 0)
+			r = push_arg(b, c, alloc, &part);
+		else
+			model_word_done(&part);
+	}
+	return r;
+}
+
+/* -------------------------------------------------------- redirections */
+
+static int add_redirect(struct builder *b, struct simple_command *c, const char *src,
+                        const struct shell_node *n, struct model_state *st)
+{
+	struct model_redirect rd = { .fd = -1 };
+	struct walk_ctx wctx = { .src = src };
+	const struct shell_node *target = NULL, *body = NULL;
+	bool quoted_delim = false;
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (k->kind == SN_FILE_DESCRIPTOR) {
+			rd.fd = atoi(src + k->start);
+		} else if (k->kind == SN_TOKEN && !rd.op) {
+			rd.op = strndup(src + k->start, k->end - k->start);
+			if (!rd.op)
+				goto fail;
+		} else if (k->kind == SN_HEREDOC_START) {
+			target = k;
+			quoted_delim = memchr(src + k->start, '\'', k->end - k->start) ||
+			               memchr(src + k->start, '"', k->end - k->start) ||
+			               memchr(src + k->start, '\\', k->end - k->start);
+		} else if (k->kind == SN_HEREDOC_BODY) {
+			body = k;
+		} else if (!target && shell_word_node_is_word(k)) {
+			target = k;
+		}
+	}
+	if (!rd.op && !(rd.op = strdup("")))
+		goto fail;
+	if (target) {
+		/* a heredoc's delimiter is a word: expanding it removes its quotes */
+		struct shell_node as_word = *target;
+		if (as_word.kind == SN_HEREDOC_START)
+			as_word.kind = SN_WORD;
+		if (word_from_node(&rd.target, &wctx, &as_word, st) < 0)
+			goto fail;
+		if (target->kind == SN_HEREDOC_START) {
+			/* the delimiter, its quotes removed; the body stays literal if quoted */
+			char *d = rd.target.w.text;
+			size_t o = 0;
+			for (size_t i = 0; d[i]; i++)
+				if (d[i] != '\'' && d[i] != '"' && d[i] != '\\')
+					d[o++] = d[i];
+			d[o] = '\0';
+			rd.target.w.len = o;
+			rd.target.w.flags = quoted_delim ? WORD_QUOTED : 0;
+		}
+	} else if (word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
+		goto fail;
+	}
+	if (body) {
+		rd.body = strndup(src + body->start, body->end - body->start);
+		if (!rd.body)
+			goto fail;
+		/* an unquoted delimiter leaves $X and $(...) live in the body */
+		if (!quoted_delim)
+			for (uint32_t i = 0; i < body->n_children; i++)
+				if (body->children[i].kind != SN_HEREDOC_CONTENT)
+					rd.target.w.flags |= WORD_PARAM;
+	} else if (n->kind == SN_HERESTRING_REDIRECT) {
+		rd.body = strdup(rd.target.w.text);
+		if (!rd.body)
+			goto fail;
+	}
+	struct model_redirect *arr = reallocarray(c->redirects, c->n_redirects + 1, sizeof(*arr));
+	if (!arr)
+		goto fail;
+	c->redirects = arr;
+	c->redirects[c->n_redirects++] = rd;
+	(void)b;
+	return 0;
+fail:
+	free(rd.op);
+	free(rd.body);
+	model_word_done(&rd.target);
+	return -ENOMEM;
+}
+
+/* --------------------------------------------------------- assignments */
+
+static int add_assign(struct simple_command *c, const char *name, size_t name_len,
+                      struct model_word *value)
+{
+	struct model_assign *arr = reallocarray(c->assigns, c->n_assigns + 1, sizeof(*arr));
+	if (!arr) {
+		model_word_done(value);
+		return -ENOMEM;
+	}
+	c->assigns = arr;
+	char *n = strndup(name, name_len);
+	if (!n) {
+		model_word_done(value);
+		return -ENOMEM;
+	}
+	c->assigns[c->n_assigns++] = (struct model_assign){ .name = n, .value = *value };
+	return 0;
+}
+
+/* NAME=VALUE node -> the command's assignment; persist: a statement of its
+ * own, so the variable is set for what follows. */
+static int assignment_node(struct simple_command *c, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st, bool persist)
+{
+	const struct shell_node *name = shell_node_find(n, SN_VAR_NAME);
+	const struct shell_node *value = NULL;
+	bool plain = false;
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (k->kind == SN_TOKEN && k->end - k->start == 1 && ctx->src[k->start] == '=')
+			plain = true;
+		else if (k != name && k->kind != SN_TOKEN)
+			value = k;
+	}
+	if (!name)
+		return 0;
+	struct model_word w;
+	int r = value ? word_from_node(&w, ctx, value, st) : word_from_text(&w, "", 0);
+	if (r < 0) {
+		model_word_done(&w);
+		return r;
+	}
+	_cleanup_free_ char *var = strndup(ctx->src + name->start, name->end - name->start);
+	if (!var) {
+		model_word_done(&w);
+		return -ENOMEM;
+	}
+	bool literal = plain && (!value || shell_word_node_is_word(value)) && word_static(&w);
+	if (persist) {
+		if (literal)
+			r = model_state_set(st, var, w.w.text);
+		else
+			model_state_unset(st, var);
+	}
+	if (r >= 0 && c)
+		return add_assign(c, var, strlen(var), &w);
+	model_word_done(&w);
+	return r;
+}
+
+/* ------------------------------------------------------ normalised text */
+
+static void norm_word(struct strbuf *sb, const char *w)
+{
+	if (sb->len > 0)
+		(void)strbuf_append_char(sb, ' ');
+	bool quote = w[0] == '\0' || w[strcspn(w, " \t\n")] != '\0';
+	if (quote)
+		(void)strbuf_append_char(sb, '\'');
+	(void)strbuf_append_str(sb, w);
+	if (quote)
+		(void)strbuf_append_char(sb, '\'');
+}
+
+static int normalize(struct simple_command *c)
+{
+	struct strbuf sb = strbuf_init(NORMALIZED_MAX_BYTES);
+	for (size_t i = 0; i < c->n_wrappers; i++)
+		for (size_t j = 0; j < c->wrappers[i].argc; j++)
+			norm_word(&sb, c->wrappers[i].argv[j]);
+	for (size_t i = 0; i < c->n_assigns; i++) {
+		_cleanup_free_ char *a = NULL;
+		if (asprintf(&a, "%s=%s", c->assigns[i].name, c->assigns[i].value.w.text) < 0) {
+			strbuf_done(&sb);
+			return -ENOMEM;
+		}
+		norm_word(&sb, a);
+	}
+	for (size_t i = 0; i < c->argc; i++)
+		norm_word(&sb, c->argv[i].w.text);
+	c->normalized = strbuf_take(&sb);
+	return c->normalized ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------------ unwrapping */
+
+/* Take the wrappers off the front of argv (sudo -u root env A=1 nice rm ...).
+ * Returns the index of the real command's first word. */
+static size_t unwrap(struct builder *b, struct simple_command *c, char *const *texts, char **chdir)
+{
+	size_t i = 0;
+	while (i < c->argc && !b->error) {
+		if (!word_static(&c->argv[i]))
+			break;
+		const struct wrapper *w = wrapper_find(base_name(texts[i]));
+		if (!w || w->flags & WRAP_EXEC_CLAUSES)
+			break;
+		struct wrapper_match m;
+		wrapper_match(w, (const char *const *)texts, c->argc, i, &m);
+		if (m.stops || m.end >= c->argc || m.shell_join || m.string_word >= 0)
+			break; /* the wrapper is the command itself (or runs a shell string) */
+		b->error = add_wrapper(c, w->name, texts + i, m.end - i);
+		for (size_t k = m.assign_begin; k < m.assign_end && !b->error; k++) {
+			const char *eq = strchr(texts[k], '=');
+			struct model_word value;
+			b->error = word_from_text(&value, eq + 1, c->argv[k].w.flags);
+			if (!b->error)
+				b->error = add_assign(c, texts[k], (size_t)(eq - texts[k]), &value);
+			else
+				model_word_done(&value);
+		}
+		if (m.chdir_word >= 0) {
+			const char *dir = texts[m.chdir_word];
+			if (strncmp(dir, "--", 2) == 0 && strchr(dir, '='))
+				dir = strchr(dir, '=') + 1;
+			else if (dir[0] == '-' && (size_t)m.chdir_word == i + 1)
+				dir += 2; /* -Cdir */
+			free(*chdir);
+			*chdir = strdup(dir);
+		}
+		if (w->flags & WRAP_ARGV_INCOMPLETE)
+			c->flags |= CMD_ARGV_INCOMPLETE;
+		if (m.unknown_opt)
+			c->flags |= CMD_WRAPPER_UNKNOWN_OPT;
+		i = m.end;
+	}
+	return i;
+}
+
+/* Drop argv[0..n) (moved into the wrappers). */
+static void drop_front(struct simple_command *c, size_t n)
+{
+	if (n == 0)
+		return;
+	for (size_t i = 0; i < n; i++)
+		model_word_done(&c->argv[i]);
+	memmove(c->argv, c->argv + n, (c->argc - n) * sizeof(*c->argv));
+	c->argc -= n;
+}
+
+static char *join_words(const struct simple_command *c, size_t from, size_t to, bool *dynamic)
+{
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	*dynamic = false;
+	for (size_t i = from; i < to; i++) {
+		if (i > from)
+			(void)strbuf_append_char(&sb, ' ');
+		(void)strbuf_append_str(&sb, c->argv[i].w.text);
+		if (!word_static(&c->argv[i]))
+			*dynamic = true;
+	}
+	if (sb.capped)
+		*dynamic = true;
+	return strbuf_take(&sb);
+}
+
+static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                           struct model_state *st, const char *inherited_chdir);
+
+/* find ... -exec CMD {} ; : each clause is a command of its own. */
+static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                         char *const *texts, struct model_state *st)
+{
+	struct wrapper_clause clauses[BUILDER_MAX_CLAUSES];
+	size_t n = wrapper_exec_clauses((const char *const *)texts, c->argc, 0, clauses,
+	                                BUILDER_MAX_CLAUSES);
+	if (n > BUILDER_MAX_CLAUSES) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
+		n = BUILDER_MAX_CLAUSES;
+	}
+	if (n == 0)
+		return;
+	size_t saved = b->n_prefix;
+	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
+		b->prefix[b->n_prefix++] = &c->wrappers[i];
+	struct model_wrapper self = { 0 };
+	/* find's own words up to its first action */
+	b->error = copy_wrapper(&self, c->name, texts, clauses[0].begin - 1);
+	if (!b->error && b->n_prefix < BUILDER_MAX_PREFIX)
+		b->prefix[b->n_prefix++] = &self;
+	struct walk_ctx sub = *ctx;
+	sub.parent = (long)c->index;
+	sub.negated = sub.background = sub.stdin_piped = false;
+	for (size_t k = 0; k < n && !b->error; k++) {
+		if (!builder_push_frame(b, FRAME_WRAPPER_EXEC))
+			break;
+		struct shell_node span = { .start = 0, .end = 0 };
+		struct walk_ctx cctx = sub;
+		cctx.src = c->text;
+		cctx.nested = true;
+		cctx.span_start = c->span_start;
+		cctx.span_end = c->span_end;
+		cctx.has_error = false;
+		span.end = (uint32_t)strlen(c->text);
+		struct simple_command *e = command_new(b, &cctx, &span);
+		size_t alloc = 0;
+		for (size_t i = clauses[k].begin; e && i < clauses[k].end && !b->error; i++) {
+			struct model_word w;
+			b->error = word_copy(&w, &c->argv[i]);
+			if (!b->error && strstr(w.w.text, "{}"))
+				e->flags |= CMD_ARGV_INCOMPLETE;
+			if (!b->error)
+				b->error = push_arg(b, e, &alloc, &w);
+			else
+				model_word_done(&w);
+		}
+		if (e && !b->error) {
+			struct model_state copy;
+			b->error = model_state_copy(&copy, st);
+			if (!b->error)
+				finish_command(b, &cctx, e, &copy, c->cwd);
+			model_state_done(&copy);
+		}
+		builder_pop_frame(b);
+	}
+	for (size_t j = 0; j < self.argc; j++)
+		free(self.argv[j]);
+	free(self.argv);
+	free(self.name);
+	b->n_prefix = saved;
+}
+
+/* The nested shell a command starts: bash -c STRING, eval ARGS, a shell fed
+ * a heredoc or here-string, watch CMD, env -S STRING. */
+static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                          char *const *texts, struct model_state *st)
+{
+	_cleanup_free_ char *script = NULL;
+	bool dynamic = false, same_shell = false;
+	const char *name = c->name;
+	const struct wrapper *w = wrapper_find(name);
+	struct model_wrapper self = { 0 };
+	bool with_self = false;
+
+	if (strcmp(name, "eval") == 0 && c->argc > 1) {
+		script = join_words(c, 1, c->argc, &dynamic);
+		same_shell = true; /* eval runs in this shell: its effects stay */
+	} else if (w && c->argc > 1) {
+		struct wrapper_match m;
+		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
+		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
+			size_t from = m.end;
+			if (m.string_word >= 0) {
+				/* env -S 'a b' rest: the string, then the rest */
+				from = (size_t)m.string_word;
+			}
+			script = join_words(c, from, c->argc, &dynamic);
+			if (m.string_word >= 0 && texts[from][0] == '-') {
+				/* "-Sstring": drop the option letters */
+				char *s = script;
+				memmove(s, s + 2, strlen(s + 2) + 1);
+			}
+			b->error = copy_wrapper(&self, w->name, texts, from);
+			with_self = true;
+		}
+	} else {
+		size_t script_word = 0;
+		_cleanup_free_ const char **names = calloc(c->argc ? c->argc : 1, sizeof(char *));
+		if (!names) {
+			b->error = -ENOMEM;
+			return;
+		}
+		for (size_t i = 0; i < c->argc; i++)
+			names[i] = texts[i];
+		names[0] = name;
+		switch (wrapper_shell_script(names, c->argc, 0, &script_word)) {
+		case SHELL_SCRIPT_ARG:
+			dynamic = !word_static(&c->argv[script_word]);
+			script = strdup(c->argv[script_word].w.text);
+			break;
+		case SHELL_SCRIPT_STDIN:
+			for (size_t i = c->n_redirects; i > 0 && !script; i--) {
+				const struct model_redirect *rd = &c->redirects[i - 1];
+				if (!rd->body || (rd->fd != -1 && rd->fd != 0))
+					continue;
+				script = strdup(rd->body);
+				dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK &
+				           ~(uint32_t)WORD_PARAM) != 0 ||
+				          (strcmp(rd->op, "<<<") == 0 &&
+				           (rd->target.w.flags & WORD_DYNAMIC_MASK));
+			}
+			if (!script && ctx->stdin_piped)
+				c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
+			break;
+		default:
+			break;
+		}
+	}
+	if (b->error || !script)
+		goto out;
+	if (dynamic) {
+		c->flags |= CMD_NESTED_DYNAMIC;
+		goto out;
+	}
+	if (same_shell) {
+		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
+	} else {
+		/* a new shell: the cwd is inherited, unexported variables are not */
+		struct model_state fresh = { 0 };
+		fresh.cwd_unknown = st->cwd_unknown;
+		if (c->cwd && !(fresh.cwd = strdup(c->cwd)))
+			b->error = -ENOMEM;
+		if (!b->error)
+			b->error = builder_walk_nested(b, ctx, c, script, strlen(script), &fresh,
+			                               with_self ? &self : NULL);
+		model_state_done(&fresh);
+	}
+out:
+	for (size_t j = 0; j < self.argc; j++)
+		free(self.argv[j]);
+	free(self.argv);
+	free(self.name);
+}
+
+/* $HOME written alone: cd there is cd ~. */
+static bool is_home(const char *source)
+{
+	return strcmp(source, "$HOME") == 0 || strcmp(source, "\"$HOME\"") == 0 ||
+	       strcmp(source, "${HOME}") == 0 || strcmp(source, "\"${HOME}\"") == 0;
+}
+
+/* What the command changes for the commands after it. */
+static void effects(struct builder *b, struct simple_command *c, struct model_state *st)
+{
+	const char *name = c->name;
+	if (c->flags & CMD_NAME_DYNAMIC)
+		return;
+	bool only_builtin = true;
+	for (size_t i = 0; i < c->n_wrappers; i++)
+		if (strcmp(c->wrappers[i].name, "builtin") != 0 &&
+		    strcmp(c->wrappers[i].name, "command") != 0)
+			only_builtin = false;
+	if ((strcmp(name, "cd") == 0 || strcmp(name, "pushd") == 0) && only_builtin) {
+		size_t i = 1;
+		while (i < c->argc && c->argv[i].w.text[0] == '-' && c->argv[i].w.text[1] &&
+		       strcmp(c->argv[i].w.text, "--") != 0)
+			i++;
+		if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
+			i++;
+		const char *dir = "~";
+		uint32_t flags = 0;
+		if (i < c->argc) {
+			dir = c->argv[i].w.text;
+			flags = c->argv[i].w.flags & WORD_DYNAMIC_MASK;
+		}
+		if (flags == WORD_PARAM && is_home(c->argv[i].source)) {
+			dir = "~";
+			flags = 0;
+		}
+		bool known = (flags == 0 || flags == WORD_TILDE) && strcmp(dir, "-") != 0;
+		b->error = model_state_cd(st, known ? dir : NULL);
+	} else if (strcmp(name, "popd") == 0) {
+		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0 ||
+	           c->flags & CMD_FUNCTION_CALL) {
+		model_state_forget_all(st);
+		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
+	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
+	           strcmp(name, "readarray") == 0) {
+		/* they assign variables named by their words: forget them all */
+		for (size_t i = 1; i < c->argc; i++)
+			model_state_unset(st, c->argv[i].w.text);
+	}
+}
+
+static bool is_function(const struct builder *b, const char *name)
+{
+	for (size_t i = 0; i < b->n_functions; i++)
+		if (strcmp(b->functions[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                           struct model_state *st, const char *inherited_chdir)
+{
+	_cleanup_free_ char **texts = calloc(c->argc + 1, sizeof(char *));
+	_cleanup_free_ char *chdir = NULL;
+	if (!texts) {
+		b->error = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < c->argc; i++)
+		texts[i] = c->argv[i].w.text;
+	size_t first = unwrap(b, c, texts, &chdir);
+	if (b->error)
+		return;
+	drop_front(c, first);
+	for (size_t i = 0; i < c->argc; i++)
+		texts[i] = c->argv[i].w.text;
+
+	if (c->argc > 0) {
+		c->name = strdup(base_name(c->argv[0].w.text));
+		if (!word_static(&c->argv[0]))
+			c->flags |= CMD_NAME_DYNAMIC;
+		else if (is_function(b, c->name))
+			c->flags |= CMD_FUNCTION_CALL;
+	} else {
+		c->name = strdup("");
+	}
+	if (!c->name) {
+		b->error = -ENOMEM;
+		return;
+	}
+	const char *base = inherited_chdir ? inherited_chdir : st->cwd;
+	if (st->cwd_unknown && !inherited_chdir)
+		c->flags |= CMD_CWD_UNKNOWN;
+	else if (chdir)
+		c->cwd = model_state_join(base, chdir);
+	else if (base)
+		c->cwd = strdup(base);
+	b->error = normalize(c);
+	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
+		return;
+	const struct wrapper *w = wrapper_find(c->name);
+	if (w && w->flags & WRAP_EXEC_CLAUSES)
+		exec_clauses(b, ctx, c, texts, st);
+	else
+		nested_shells(b, ctx, c, texts, st);
+	if (!b->error)
+		effects(b, c, st);
+}
+
+/* ------------------------------------------------------------- commands */
+
+static bool is_redirect_node(const struct shell_node *n)
+{
+	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
+	       n->kind == SN_HERESTRING_REDIRECT;
+}
+
+void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                     struct model_state *st)
+{
+	struct simple_command *c = command_new(b, ctx, n);
+	if (!c)
+		return;
+	size_t alloc = 0;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (k->kind == SN_VAR_ASSIGN) {
+			b->error = assignment_node(c, ctx, k, st, false);
+		} else if (is_redirect_node(k)) {
+			b->error = add_redirect(b, c, ctx->src, k, st);
+		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
+		           k->kind == SN_OTHER) {
+			const struct shell_node *wn = k;
+			if (k->kind == SN_COMMAND_NAME) {
+				if (k->n_children == 0)
+					continue;
+				wn = &k->children[0];
+			}
+			struct model_word w;
+			b->error = word_from_node(&w, ctx, wn, st);
+			if (!b->error)
+				b->error = push_split(b, c, &alloc, &w);
+			else
+				model_word_done(&w);
+		}
+	}
+	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
+		if (b->inherited[i].active)
+			b->error =
+			        add_redirect(b, c, b->inherited[i].src, b->inherited[i].node, st);
+	if (b->error)
+		return;
+	finish_command(b, ctx, c, st, NULL);
+	/* substitutions in the words and redirections run before the command */
+	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++)
+		builder_walk_heredoc_tail(b, ctx, &n->children[i], st);
+}
+
+/* export A=b / declare -x A / local x / readonly / unset / A=1 B=2. */
+void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                         struct model_state *st)
+{
+	struct simple_command *c = command_new(b, ctx, n);
+	if (!c)
+		return;
+	size_t alloc = 0;
+	bool assigns_only = n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_ASSIGNS;
+	const struct shell_node *only = n->kind == SN_VAR_ASSIGN ? n : NULL;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (only)
+			break;
+		if (k->kind == SN_VAR_ASSIGN) {
+			if (assigns_only) {
+				b->error = assignment_node(c, ctx, k, st, true);
+				continue;
+			}
+			b->error = assignment_node(NULL, ctx, k, st, true);
+		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
+			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
+			if (v)
+				model_state_unset(st, v);
+		} else if (k->kind == SN_VAR_NAME && n->kind == SN_DECLARATION) {
+			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
+			if (v && ctx->src[n->start] == 'l') /* local X: unset here */
+				model_state_unset(st, v);
+		} else if (k->kind == SN_TOKEN && i > 0) {
+			continue;
+		}
+		if (b->error || assigns_only)
+			continue;
+		struct model_word w;
+		b->error = word_from_node(&w, ctx, k, st);
+		if (!b->error)
+			b->error = push_arg(b, c, &alloc, &w);
+		else
+			model_word_done(&w);
+	}
+	if (only && !b->error)
+		b->error = assignment_node(c, ctx, only, st, true);
+	if (b->error)
+		return;
+	finish_command(b, ctx, c, st, NULL);
+	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
+}

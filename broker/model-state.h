@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the model builder knows at one point of a command line: the variables
+ * assigned a literal so far and the directory the literal `cd` steps lead to.
+ * Copied into subshells, merged after branches (a value that differs between
+ * two ways of getting there becomes unknown).
+ * Not for: anything bash knows that sluice cannot (the environment).
+ */
+#ifndef SLUICE_MODEL_STATE_H
+#define SLUICE_MODEL_STATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MODEL_STATE_MAX_VARS 32
+
+struct model_var {
+	char *name;
+	char *value;
+};
+
+struct model_state {
+	struct model_var vars[MODEL_STATE_MAX_VARS];
+	size_t n_vars;
+	char *cwd;        /* owned; NULL: the starting directory (or unknown) */
+	bool cwd_unknown; /* a cd whose target is not known came before */
+};
+
+/* Deep copy; -ENOMEM leaves dst empty. */
+int model_state_copy(struct model_state *dst, const struct model_state *src);
+void model_state_done(struct model_state *s);
+
+/* The value of name, or NULL. */
+const char *model_state_get(const struct model_state *s, const char *name);
+
+/* Set name to value (copied). Past MODEL_STATE_MAX_VARS the variable simply
+ * stays unknown (a dynamic word, never a wrong value). */
+int model_state_set(struct model_state *s, const char *name, const char *value);
+void model_state_unset(struct model_state *s, const char *name);
+void model_state_forget_all(struct model_state *s);
+
+/* Change directory to dir (relative to the current one; NULL: unknown). */
+int model_state_cd(struct model_state *s, const char *dir);
+
+/* Keep in s only what other agrees with. */
+void model_state_merge(struct model_state *s, const struct model_state *other);
+
+/* dir joined onto base ("a" + "b" -> "a/b"; absolute or ~ dirs replace). */
+char *model_state_join(const char *base, const char *dir);
+
+#endif

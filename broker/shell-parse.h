@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shell text -> a small syntax tree of our own (struct shell_node), through
+ * tree-sitter-bash. The only module that sees tree-sitter: the rest of the
+ * broker walks shell_node, so the parser can change without touching them.
+ * Not for: meaning (command-model builds that), quote removal (shell-words).
+ */
+#ifndef SLUICE_SHELL_PARSE_H
+#define SLUICE_SHELL_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The node kinds the model relies on; every other grammar symbol is
+ * SN_OTHER (named) or SN_TOKEN (anonymous: operators, keywords, quotes). */
+enum shell_node_kind {
+	SN_OTHER = 0,
+	SN_TOKEN,
+	SN_ERROR,
+	SN_PROGRAM,
+	SN_COMMAND,
+	SN_COMMAND_NAME,
+	SN_LIST,
+	SN_PIPELINE,
+	SN_SUBSHELL,
+	SN_COMPOUND,
+	SN_REDIRECTED,
+	SN_NEGATED,
+	SN_IF,
+	SN_ELIF,
+	SN_ELSE,
+	SN_WHILE,
+	SN_FOR,
+	SN_C_FOR,
+	SN_DO_GROUP,
+	SN_CASE,
+	SN_CASE_ITEM,
+	SN_FUNCTION,
+	SN_DECLARATION,
+	SN_UNSET,
+	SN_TEST,
+	SN_VAR_ASSIGN,
+	SN_VAR_ASSIGNS,
+	SN_VAR_NAME,
+	SN_SPECIAL_VAR,
+	SN_FILE_REDIRECT,
+	SN_HEREDOC_REDIRECT,
+	SN_HERESTRING_REDIRECT,
+	SN_HEREDOC_START,
+	SN_HEREDOC_BODY,
+	SN_HEREDOC_END,
+	SN_FILE_DESCRIPTOR,
+	SN_WORD,
+	SN_NUMBER,
+	SN_STRING,
+	SN_STRING_CONTENT,
+	SN_RAW_STRING,
+	SN_ANSI_C_STRING,
+	SN_TRANSLATED_STRING,
+	SN_CONCATENATION,
+	SN_SIMPLE_EXPANSION,
+	SN_EXPANSION,
+	SN_CMD_SUBST,
+	SN_PROC_SUBST,
+	SN_ARITH_EXPANSION,
+	SN_BRACE_EXPRESSION,
+	SN_EXTGLOB,
+	SN_COMMENT,
+	SN_ARRAY,
+	SN_HEREDOC_CONTENT,
+	SN__COUNT
+};
+
+struct shell_node {
+	uint16_t kind;       /* enum shell_node_kind */
+	bool error;          /* this node is ERROR or MISSING */
+	uint32_t start, end; /* byte offsets into the parsed text */
+	uint32_t n_children;
+	struct shell_node *children; /* owned array of n_children */
+};
+
+/* A parsed text: the tree borrows nothing (offsets refer to the text the
+ * caller passed, which the caller keeps). */
+struct shell_tree {
+	struct shell_node root;
+	bool has_error;     /* an ERROR or MISSING node somewhere */
+	bool timed_out;     /* the time limit stopped the parse: root is empty */
+	bool depth_limited; /* nodes deeper than the cap were left out */
+	size_t n_nodes;
+};
+
+struct shell_parser;
+
+/* -ENOMEM, or -EPROTO when the grammar's ABI is not the runtime's. */
+int shell_parser_new(struct shell_parser **ret);
+struct shell_parser *shell_parser_free(struct shell_parser *p);
+
+/*
+ * Parse text[0..len) within timeout_us microseconds (0: no limit), keeping at
+ * most max_depth levels of nodes. Fills *tree (release with shell_tree_done).
+ * A timeout is not an error: tree->timed_out is set and the root is empty.
+ * Returns 0, -ENOMEM, or -E2BIG when len does not fit the parser (4 GiB).
+ */
+int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
+                unsigned max_depth, struct shell_tree *tree);
+
+void shell_tree_done(struct shell_tree *tree);
+
+/* The i-th child, or NULL. */
+static inline const struct shell_node *shell_node_child(const struct shell_node *n, size_t i)
+{
+	return i < n->n_children ? &n->children[i] : NULL;
+}
+
+/* The first child of the given kind, or NULL. */
+const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind);
+
+/* True for the kinds that are statements (command, list, pipeline, compound
+ * statements, function definitions, ...). */
+bool shell_node_is_statement(const struct shell_node *n);
+
+/* The kind's grammar name ("command", ...), for debugging and tests. */
+const char *shell_node_kind_name(enum shell_node_kind kind);
+
+#endif

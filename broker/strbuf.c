@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct strbuf: append with a cap, geometric growth. See strbuf.h.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strbuf.h"
+
+int strbuf_append(struct strbuf *sb, const char *s, size_t n)
+{
+	if (n > sb->cap - sb->len) {
+		sb->capped = true;
+		return -E2BIG;
+	}
+	if (sb->len + n + 1 > sb->alloc) {
+		size_t want = sb->alloc ? sb->alloc : 32;
+		while (want < sb->len + n + 1)
+			want *= 2;
+		char *p = realloc(sb->buf, want);
+		if (!p)
+			return -ENOMEM;
+		sb->buf = p;
+		sb->alloc = want;
+	}
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+int strbuf_append_char(struct strbuf *sb, char c)
+{
+	return strbuf_append(sb, &c, 1);
+}
+
+int strbuf_append_str(struct strbuf *sb, const char *s)
+{
+	return strbuf_append(sb, s, strlen(s));
+}
+
+const char *strbuf_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+char *strbuf_take(struct strbuf *sb)
+{
+	char *p = sb->buf ? sb->buf : strdup("");
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	sb->capped = false;
+	return p;
+}
+
+void strbuf_done(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The wrapper table and the reading of a wrapper's own options (see
+ * wrappers.h). Option letters follow the GNU coreutils, sudo, doas and
+ * util-linux manuals; an option not in a row is taken as a flag and the
+ * match says so, so that a policy can be careful.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "shell-words.h"
+#include "wrappers.h"
+
+/* One row per wrapper. Keep sorted by name (bsearch). */
+static const struct wrapper wrappers[] = {
+	{ .name = "builtin" },
+	{ .name = "command", .short_flags = "p", .stop_opts = "vV" },
+	{ .name = "doas", .short_with_arg = "uC", .short_flags = "nsL", .stop_opts = "CL" },
+	{ .name = "env",
+	  .short_with_arg = "uCS",
+	  .short_flags = "i0v",
+	  .longopts = "ignore-environment,null,unset=,chdir=,split-string=,debug,block-signal,"
+	              "default-signal,ignore-signal,list-signal-handling",
+	  .chdir_opts = "C",
+	  .chdir_longopts = "chdir",
+	  .string_opts = "S",
+	  .flags = WRAP_ASSIGNMENTS },
+	{ .name = "exec", .short_with_arg = "a", .short_flags = "cl" },
+	{ .name = "find", .flags = WRAP_EXEC_CLAUSES | WRAP_ARGV_INCOMPLETE },
+	{ .name = "ionice",
+	  .short_with_arg = "cnpPu",
+	  .short_flags = "t",
+	  .longopts = "class=,classdata=,pid=,pgid=,uid=,ignore",
+	  .stop_opts = "pPu",
+	  .stop_longopts = "pid,pgid,uid" },
+	{ .name = "nice",
+	  .short_with_arg = "n",
+	  .longopts = "adjustment=",
+	  .flags = WRAP_NUMERIC_OPT },
+	{ .name = "nohup" },
+	{ .name = "setsid", .short_flags = "cfw", .longopts = "ctty,fork,wait" },
+	{ .name = "stdbuf", .short_with_arg = "ioe", .longopts = "input=,output=,error=" },
+	{ .name = "sudo",
+	  .short_with_arg = "CDghpRrTtUu",
+	  .short_flags = "AbEHiKknPSs",
+	  .longopts = "user=,group=,prompt=,chdir=,chroot=,close-from=,host=,role=,type=,"
+	              "command-timeout=,other-user=,preserve-env,login,shell,non-interactive,"
+	              "background,stdin,set-home,askpass,preserve-groups,reset-timestamp,"
+	              "remove-timestamp,bell",
+	  .stop_opts = "elvVh",
+	  .stop_longopts = "edit,list,validate,version,help",
+	  .chdir_opts = "D",
+	  .chdir_longopts = "chdir",
+	  .flags = WRAP_ASSIGNMENTS },
+	{ .name = "time",
+	  .short_with_arg = "fo",
+	  .short_flags = "pvaq",
+	  .longopts = "format=,output=,append,verbose,portability,quiet" },
+	{ .name = "timeout",
+	  .short_with_arg = "sk",
+	  .short_flags = "v",
+	  .longopts = "signal=,kill-after=,preserve-status,foreground,verbose",
+	  .positionals = 1 },
+	{ .name = "watch",
+	  .short_with_arg = "nq",
+	  .short_flags = "tbegcCxpw",
+	  .short_attached = "d",
+	  .longopts = "interval=,equexit=,differences,no-title,beep,errexit,chgexit,color,"
+	              "no-color,exec,precise,no-wrap,no-linewrap",
+	  .direct_opts = "x",
+	  .flags = WRAP_SHELL_JOIN },
+	{ .name = "xargs",
+	  .short_with_arg = "adEILnPs",
+	  .short_flags = "0prtx",
+	  .short_attached = "eil",
+	  .longopts = "arg-file=,delimiter=,eof,replace,max-lines,max-args=,max-procs=,max-chars=,"
+	              "null,no-run-if-empty,verbose,interactive,exit,open-tty,process-slot-var=,"
+	              "show-limits",
+	  .stop_longopts = "show-limits,help,version",
+	  .flags = WRAP_ARGV_INCOMPLETE },
+};
+
+static int wrapper_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct wrapper *)elem)->name);
+}
+
+const struct wrapper *wrapper_find(const char *name)
+{
+	return bsearch(name, wrappers, ELEMENTSOF(wrappers), sizeof(wrappers[0]), wrapper_cmp);
+}
+
+static bool has_char(const char *set, char c)
+{
+	return set && c && strchr(set, c);
+}
+
+/* Is name[0..len) in the comma list? *with_arg: it is written "name=". */
+static bool in_list(const char *list, const char *name, size_t len, bool *with_arg)
+{
+	if (!list)
+		return false;
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t item = end ? (size_t)(end - p) : strlen(p);
+		bool arg = item > 0 && p[item - 1] == '=';
+		size_t nlen = arg ? item - 1 : item;
+		if (nlen == len && strncmp(p, name, len) == 0) {
+			if (with_arg)
+				*with_arg = arg;
+			return true;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+/* A long option at words[*i] ("--name" or "--name=value"). */
+static void match_long(const struct wrapper *w, const char *const *words, size_t n, size_t *i,
+                       struct wrapper_match *m)
+{
+	const char *opt = words[*i] + 2;
+	const char *eq = strchr(opt, '=');
+	size_t len = eq ? (size_t)(eq - opt) : strlen(opt);
+	bool with_arg = false;
+	if (in_list(w->stop_longopts, opt, len, NULL))
+		m->stops = true;
+	if (!in_list(w->longopts, opt, len, &with_arg) && !m->stops)
+		m->unknown_opt = true;
+	size_t arg = *i;
+	if (with_arg && !eq && *i + 1 < n)
+		arg = ++*i;
+	if (in_list(w->chdir_longopts, opt, len, NULL))
+		m->chdir_word = (long)arg; /* "--chdir=DIR": the caller strips "--chdir=" */
+}
+
+/* A cluster of short options at words[*i] ("-u", "-uroot", "-nb"). */
+static void match_short(const struct wrapper *w, const char *const *words, size_t n, size_t *i,
+                        struct wrapper_match *m)
+{
+	const char *s = words[*i] + 1;
+	if (w->flags & WRAP_NUMERIC_OPT && s[0] >= '0' && s[0] <= '9')
+		return; /* nice -10 */
+	for (size_t k = 0; s[k]; k++) {
+		char c = s[k];
+		if (has_char(w->stop_opts, c))
+			m->stops = true;
+		if (has_char(w->direct_opts, c))
+			m->shell_join = false;
+		if (has_char(w->short_attached, c))
+			return; /* the rest of the cluster is its argument */
+		if (has_char(w->short_with_arg, c)) {
+			size_t arg = *i;
+			if (s[k + 1] == '\0' && *i + 1 < n)
+				arg = ++*i;
+			if (has_char(w->chdir_opts, c))
+				m->chdir_word = (long)arg;
+			if (has_char(w->string_opts, c))
+				m->string_word = (long)arg;
+			return;
+		}
+		if (!has_char(w->short_flags, c) && !has_char(w->stop_opts, c))
+			m->unknown_opt = true;
+	}
+}
+
+static bool is_assignment(const char *word)
+{
+	const char *eq = strchr(word, '=');
+	return eq && shell_word_is_name(word, (size_t)(eq - word));
+}
+
+void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, size_t start,
+                   struct wrapper_match *ret)
+{
+	*ret = (struct wrapper_match){
+		.chdir_word = -1,
+		.string_word = -1,
+		.shell_join = (w->flags & WRAP_SHELL_JOIN) != 0,
+	};
+	size_t i = start + 1;
+	for (; i < n; i++) {
+		const char *word = words[i];
+		if (strcmp(word, "--") == 0) {
+			i++;
+			break;
+		}
+		if (word[0] != '-' || word[1] == '\0') {
+			if (strcmp(word, "-") == 0 && strcmp(w->name, "env") == 0)
+				continue; /* env - : same as -i */
+			break;
+		}
+		if (word[1] == '-')
+			match_long(w, words, n, &i, ret);
+		else
+			match_short(w, words, n, &i, ret);
+	}
+	ret->assign_begin = ret->assign_end = i;
+	if (w->flags & WRAP_ASSIGNMENTS) {
+		while (i < n && is_assignment(words[i]))
+			i++;
+		ret->assign_end = i;
+	}
+	for (unsigned p = 0; p < w->positionals && i < n; p++)
+		i++;
+	ret->end = i < n ? i : n;
+}
+
+static bool is_exec_action(const char *word)
+{
+	return strcmp(word, "-exec") == 0 || strcmp(word, "-execdir") == 0 ||
+	       strcmp(word, "-ok") == 0 || strcmp(word, "-okdir") == 0;
+}
+
+size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
+                            struct wrapper_clause *clauses, size_t max)
+{
+	size_t count = 0;
+	for (size_t i = start + 1; i < n; i++) {
+		if (!is_exec_action(words[i]))
+			continue;
+		size_t begin = i + 1, end = begin;
+		while (end < n && strcmp(words[end], ";") != 0 &&
+		       !(strcmp(words[end], "+") == 0 && strcmp(words[end - 1], "{}") == 0))
+			end++;
+		if (end > begin) {
+			if (count < max)
+				clauses[count] = (struct wrapper_clause){ begin, end };
+			count++;
+		}
+		i = end;
+	}
+	return count;
+}
+
+/* The shells whose -c string is a command; options that take an argument. */
+static const char *const shells[] = {
+	"ash", "bash", "busybox", "dash", "ksh", "mksh", "sh", "zsh"
+};
+
+static int name_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+enum shell_script_source wrapper_shell_script(const char *const *words, size_t n, size_t start,
+                                              size_t *script_word)
+{
+	if (!bsearch(words[start], shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
+		return SHELL_SCRIPT_NONE;
+	size_t i = start + 1;
+	if (strcmp(words[start], "busybox") == 0) {
+		/* busybox sh -c ...: only its shell applets count */
+		if (i >= n || (strcmp(words[i], "sh") != 0 && strcmp(words[i], "ash") != 0))
+			return SHELL_SCRIPT_NONE;
+		i++;
+	}
+	bool dash_c = false, dash_s = false;
+	for (; i < n; i++) {
+		const char *w = words[i];
+		if (strcmp(w, "--") == 0 || strcmp(w, "-") == 0) {
+			i++;
+			break;
+		}
+		if (w[0] != '-' && w[0] != '+')
+			break;
+		if (w[1] == '-') {
+			/* --rcfile FILE / --init-file FILE take an argument */
+			if ((strcmp(w, "--rcfile") == 0 || strcmp(w, "--init-file") == 0) &&
+			    i + 1 < n)
+				i++;
+			continue;
+		}
+		bool takes_arg = false;
+		for (size_t k = 1; w[k]; k++) {
+			if (w[k] == 'c')
+				dash_c = true;
+			else if (w[k] == 's')
+				dash_s = true;
+			else if (w[k] == 'o' || w[k] == 'O')
+				takes_arg = true;
+		}
+		if (takes_arg && i + 1 < n)
+			i++;
+	}
+	if (dash_c) {
+		if (i >= n)
+			return SHELL_SCRIPT_STDIN; /* bash -c with no string: an error in bash */
+		*script_word = i;
+		return SHELL_SCRIPT_ARG;
+	}
+	if (dash_s || i >= n)
+		return SHELL_SCRIPT_STDIN;
+	return SHELL_SCRIPT_FILE;
+}

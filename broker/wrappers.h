@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The wrappers a command can run under (sudo, env, nice, timeout, xargs,
+ * find -exec, watch, ...) as one table, and the shells whose -c string,
+ * here-string or heredoc is itself a command. Adding a wrapper is one row:
+ * its options (which take an argument), positional words before the
+ * command, and what it does to the command (assignments, cwd, argv).
+ * Not for: deciding what a wrapped command means (the model and policies do).
+ */
+#ifndef SLUICE_WRAPPERS_H
+#define SLUICE_WRAPPERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum wrapper_flag {
+	WRAP_ASSIGNMENTS = 1u << 0,     /* NAME=VALUE words before the command (env, sudo) */
+	WRAP_ARGV_INCOMPLETE = 1u << 1, /* arguments are appended at run time (xargs) */
+	WRAP_EXEC_CLAUSES = 1u << 2,    /* find: commands in -exec ... ; clauses; find stays */
+	WRAP_SHELL_JOIN = 1u << 3,      /* watch: the words are joined and run by sh -c */
+	WRAP_NUMERIC_OPT = 1u << 4,     /* -N is an option (nice -10) */
+};
+
+struct wrapper {
+	const char *name;
+	const char *short_with_arg; /* short options that take an argument */
+	const char *short_flags;    /* short options without one */
+	const char *short_attached; /* options whose argument can only be attached (xargs -i{}) */
+	const char *longopts;       /* "user=,login,...": '=' marks an argument */
+	const char *stop_opts;      /* short options with which nothing is run (command -v) */
+	const char *stop_longopts;  /* the same, long ("list,edit,...") */
+	const char *chdir_opts;     /* short options whose argument is the new cwd (env -C) */
+	const char *chdir_longopts; /* the same, long */
+	const char *direct_opts;    /* WRAP_SHELL_JOIN off: run argv directly (watch -x) */
+	const char *string_opts;    /* the argument is split into words (env -S) */
+	unsigned positionals;       /* words between the options and the command (timeout 5) */
+	unsigned flags;             /* enum wrapper_flag */
+};
+
+/* The wrapper row for a command name (directory already removed), or NULL. */
+const struct wrapper *wrapper_find(const char *name);
+
+/* What wrapper_match() found in a wrapper's own words. */
+struct wrapper_match {
+	size_t end;          /* index of the wrapped command's first word (n: none) */
+	size_t assign_begin; /* NAME=VALUE words are [assign_begin, assign_end) */
+	size_t assign_end;
+	long chdir_word;  /* the word naming a new working directory, or -1 */
+	long string_word; /* the word env -S splits into a command, or -1 */
+	bool unknown_opt; /* an option the table does not know (taken as a flag) */
+	bool stops;       /* an option means no command is run (command -v, sudo -l) */
+	bool shell_join;  /* the rest is joined and run by sh -c (watch without -x) */
+};
+
+/*
+ * Read the wrapper's words: words[start] is the wrapper's name; its options,
+ * assignments and positionals follow. words[i] is the quote-removed text of
+ * word i; n the count.
+ */
+void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, size_t start,
+                   struct wrapper_match *ret);
+
+/* One `-exec CMD... ;` (or `+`) clause of find: words [begin, end). */
+struct wrapper_clause {
+	size_t begin, end;
+};
+
+/* The exec clauses of a WRAP_EXEC_CLAUSES wrapper whose name is words[start],
+ * at most max; returns how many there are (may exceed max: the rest were not
+ * stored). */
+size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
+                            struct wrapper_clause *clauses, size_t max);
+
+/* How a shell command (bash, sh, dash, zsh, ksh, ...) gets its commands. */
+enum shell_script_source {
+	SHELL_SCRIPT_NONE = 0, /* not a shell */
+	SHELL_SCRIPT_ARG,      /* -c STRING: *script_word is its index */
+	SHELL_SCRIPT_STDIN,    /* reads commands from stdin (no -c, no file, or -s) */
+	SHELL_SCRIPT_FILE,     /* runs a script file: not known to the model */
+};
+
+/* Classify words[start..n) (words[start] is the command name, directory
+ * removed) as a shell invocation. */
+enum shell_script_source wrapper_shell_script(const char *const *words, size_t n, size_t start,
+                                              size_t *script_word);
+
+#endif
