@@ -37,12 +37,6 @@ struct policy_chain {
 	uint64_t timeout_ms;
 };
 
-const char *policy_verdict_name(int verdict)
-{
-	static const char *const names[] = { "allow", "ask", "deny" };
-	return verdict >= 0 && verdict <= SLUICE_DENY ? names[verdict] : "deny";
-}
-
 int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
                      struct sluice_error *reterr)
 {
@@ -88,40 +82,6 @@ const struct loaded_plugin *policy_chain_get(const struct policy_chain *c, size_
 	return i < c->n ? &c->plugins[i] : NULL;
 }
 
-/* ------------------------------------------------------------ results */
-
-int policy_result_add(struct policy_result *res, int verdict, const char *plugin,
-                      const char *message, const char *suggestion)
-{
-	if (verdict > res->verdict)
-		res->verdict = verdict;
-	if (res->n_reasons >= POLICY_MAX_REASONS) {
-		res->n_cut++;
-		return 0;
-	}
-	struct policy_reason *r = &res->reasons[res->n_reasons];
-	r->verdict = verdict;
-	r->plugin = strdup(plugin);
-	r->message = strdup(message);
-	r->suggestion = strdup(suggestion ? suggestion : "");
-	res->n_reasons++;
-	if (!r->plugin || !r->message || !r->suggestion)
-		return -ENOMEM;
-	return 0;
-}
-
-void policy_result_done(struct policy_result *res)
-{
-	for (size_t i = 0; i < res->n_reasons; i++) {
-		free(res->reasons[i].plugin);
-		free(res->reasons[i].message);
-		free(res->reasons[i].suggestion);
-	}
-	free(res->rewrite);
-	free(res->rewrite_plugin);
-	*res = (struct policy_result){ 0 };
-}
-
 /* ------------------------------------------------------------ the child */
 
 static const char *conf_where(const struct loaded_plugin *p)
@@ -132,12 +92,24 @@ static const char *conf_where(const struct loaded_plugin *p)
 /* The child: every plugin in order; never returns. */
 static _Noreturn void run_child(struct policy_chain *c, const struct command_model *m, int fd)
 {
-	/* A plugin must not write into the broker's output. */
+	/* A plugin must not write into the broker's output, nor reach any of
+	 * its descriptors: the pipe becomes fd 3 and everything above closes. */
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null >= 0) {
 		(void)dup2(null, STDIN_FILENO);
 		(void)dup2(null, STDOUT_FILENO);
 	}
+	if (fd != 3) {
+		if (dup2(fd, 3) < 0)
+			_exit(1);
+		fd = 3;
+	}
+	(void)close_range(4, ~0U, 0);
+	/* A crash must end the child with its signal, so that the parent can
+	 * say so (a sanitizer's handler would turn it into an exit status). */
+	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	for (size_t i = 0; i < ELEMENTSOF(crash_signals); i++)
+		(void)signal(crash_signals[i], SIG_DFL);
 	const struct sluice_host *host = policy_host();
 	for (size_t i = 0; i < c->n; i++) {
 		const struct loaded_plugin *p = &c->plugins[i];
@@ -177,10 +149,14 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 
 struct reading {
 	struct policy_chain *chain;
-	struct policy_result *res;
-	size_t current;   /* plugin the child last began */
-	int phase;        /* POLICY_PHASE_* of that plugin, -1 before any */
-	bool result_seen; /* RESULT of the current plugin arrived */
+	struct verdict *v;
+	char *rewrite;       /* the first proposal (owned) */
+	size_t rewrite_from; /* the plugin that made it */
+	size_t failed;       /* plugins that failed */
+	int current_max;     /* highest verdict among the current plugin's reasons */
+	size_t current;      /* plugin the child last began */
+	int phase;           /* POLICY_PHASE_* of that plugin, -1 before any */
+	bool result_seen;    /* RESULT of the current plugin arrived */
 	bool done;
 	char fault[512]; /* why the child's output was refused */
 };
@@ -224,6 +200,8 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 		            h->value == POLICY_PHASE_CHECK;
 		if (h->plugin >= n || (!(next && h->value == POLICY_PHASE_OPEN) && !same))
 			return fault(st, "out of order");
+		if (h->plugin != st->current || st->phase < 0)
+			st->current_max = SLUICE_ALLOW;
 		st->current = h->plugin;
 		st->phase = h->value;
 		st->result_seen = false;
@@ -238,21 +216,24 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 		if (st->phase != POLICY_PHASE_OPEN)
 			return fault(st, "out of order");
 		snprintf(msg, sizeof(msg), "plugin '%s' could not start: %s", name, s[0]);
-		st->res->failed = true;
-		return policy_result_add(st->res, SLUICE_DENY, name, msg,
-		                         "fix the configuration of the plugin");
+		st->failed++;
+		return verdict_add(st->v, VERDICT_DENY, name, msg,
+		                   "the administrator must fix the plugin's configuration");
 	case POLICY_MSG_REASON:
 		if (st->phase != POLICY_PHASE_CHECK || st->result_seen)
 			return fault(st, "out of order");
-		return policy_result_add(st->res, h->value, name, s[0], s[1]);
+		if (h->value > st->current_max)
+			st->current_max = h->value;
+		return verdict_add(st->v, (enum verdict_kind)h->value, name, s[0],
+		                   s[1][0] ? s[1] : NULL);
 	case POLICY_MSG_REWRITE:
 		if (st->phase != POLICY_PHASE_CHECK || st->result_seen)
 			return fault(st, "out of order");
-		if (st->res->rewrite)
+		if (st->rewrite)
 			return 0; /* the first proposal is applied; the rest see it next round */
-		st->res->rewrite = strdup(s[0]);
-		st->res->rewrite_plugin = strdup(name);
-		return st->res->rewrite && st->res->rewrite_plugin ? 0 : -ENOMEM;
+		st->rewrite = strdup(s[0]);
+		st->rewrite_from = st->current;
+		return st->rewrite ? 0 : -ENOMEM;
 	case POLICY_MSG_RESULT:
 		if (st->phase != POLICY_PHASE_CHECK || st->result_seen)
 			return fault(st, "out of order");
@@ -260,23 +241,16 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 		if (h->value < 0) {
 			snprintf(msg, sizeof(msg), "plugin '%s' failed while checking: %s", name,
 			         h->value >= -4095 ? strerror(-h->value) : "unknown error");
-			st->res->failed = true;
-			return policy_result_add(st->res, SLUICE_DENY, name, msg, NULL);
+			st->failed++;
+			return verdict_add(st->v, VERDICT_DENY, name, msg, NULL);
 		}
 		if (h->value > SLUICE_DENY)
 			return fault(st, "invalid verdict %d", h->value);
-		if (h->value > SLUICE_ALLOW) {
-			/* a verdict without any reason still gets one */
-			bool has = false;
-			for (size_t i = 0; i < st->res->n_reasons; i++)
-				has |= strcmp(st->res->reasons[i].plugin, name) == 0 &&
-				       st->res->reasons[i].verdict == h->value;
-			if (!has) {
-				snprintf(msg, sizeof(msg), "%s by plugin '%s'",
-				         h->value == SLUICE_DENY ? "denied" : "approval required",
-				         name);
-				return policy_result_add(st->res, h->value, name, msg, NULL);
-			}
+		if (h->value > st->current_max) {
+			/* a verdict above what its reasons said still gets a reason */
+			snprintf(msg, sizeof(msg), "%s by plugin '%s'",
+			         h->value == SLUICE_DENY ? "denied" : "approval required", name);
+			return verdict_add(st->v, (enum verdict_kind)h->value, name, msg, NULL);
 		}
 		return 0;
 	}
@@ -356,12 +330,10 @@ static int wait_child(pid_t pid, int *status)
 	return 0;
 }
 
-int policy_chain_check(struct policy_chain *c, const struct command_model *m,
-                       struct policy_result *res)
+/* Fork the child, read its messages, and fail closed on anything else.
+ * Returns the count of failed plugins, or -errno. */
+static int run_chain(struct policy_chain *c, const struct command_model *m, struct reading *st)
 {
-	*res = (struct policy_result){ 0 };
-	if (c->n == 0)
-		return 0;
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
@@ -378,40 +350,107 @@ int policy_chain_check(struct policy_chain *c, const struct command_model *m,
 		run_child(c, m, fds[1]);
 	}
 	safe_close(fds[1]);
-	struct reading st = { .chain = c, .res = res, .phase = -1 };
 	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
-	int r = read_messages(&st, fds[0], now_ms() + timeout);
+	int r = read_messages(st, fds[0], now_ms() + timeout);
 	safe_close(fds[0]);
-	if (r < 0 || !st.done)
+	if (r < 0 || !st->done)
 		(void)kill(pid, SIGKILL); /* a child we no longer believe gets no more time */
 	int status = 0;
 	int w = wait_child(pid, &status);
 	if (r == -ENOMEM)
 		return r;
-	if (r == 0 && st.done && w == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
+	if (r == 0 && st->done && w == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return (int)st->failed;
 
 	/* Fail closed, naming the plugin that was running. */
-	const char *name = plugin_name(&st);
-	const char *phase = st.phase == POLICY_PHASE_OPEN ? "starting" : "checking";
+	const char *name = plugin_name(st);
+	const char *phase = st->phase == POLICY_PHASE_OPEN ? "starting" : "checking";
 	char msg[1024];
 	if (r == -ETIMEDOUT)
 		snprintf(msg, sizeof(msg), "plugin '%s' did not answer within %llums while %s",
 		         name, (unsigned long long)timeout, phase);
 	else if (r == -EBADMSG)
 		snprintf(msg, sizeof(msg), "plugin '%s' sent an invalid reply while %s: %s", name,
-		         phase, st.fault);
+		         phase, st->fault);
 	else if (w == 0 && WIFSIGNALED(status))
 		snprintf(msg, sizeof(msg), "plugin '%s' crashed (%s) while %s", name,
 		         strsignal(WTERMSIG(status)), phase);
 	else if (r < 0)
 		snprintf(msg, sizeof(msg), "policy check failed while plugin '%s' was %s: %s", name,
 		         phase, strerror(-r));
+	else if (w == 0 && WIFEXITED(status))
+		snprintf(msg, sizeof(msg), "plugin '%s' exited (status %d) while %s", name,
+		         WEXITSTATUS(status), phase);
 	else
-		snprintf(msg, sizeof(msg), "plugin '%s' exited while %s", name, phase);
-	res->failed = true;
-	int a = policy_result_add(res, SLUICE_DENY, name, msg,
-	                          "the command was refused because a policy plugin failed; "
-	                          "report this to the administrator");
-	return a < 0 ? a : 0;
+		snprintf(msg, sizeof(msg), "plugin '%s' stopped answering while %s", name, phase);
+	st->failed++;
+	int a = verdict_add(st->v, VERDICT_DENY, name, msg,
+	                    "the command was refused because a policy plugin failed; report this "
+	                    "to the administrator");
+	return a < 0 ? a : (int)st->failed;
+}
+
+int policy_chain_check(struct policy_chain *c, const struct command_model *m, struct verdict *v,
+                       char **ret_rewrite, char **ret_rewrite_plugin)
+{
+	if (ret_rewrite)
+		*ret_rewrite = NULL;
+	if (ret_rewrite_plugin)
+		*ret_rewrite_plugin = NULL;
+	if (c->n == 0)
+		return 0;
+	struct reading st = { .chain = c, .v = v, .phase = -1 };
+	int r = run_chain(c, m, &st);
+	if (r >= 0 && st.rewrite && ret_rewrite_plugin) {
+		*ret_rewrite_plugin = strdup(c->plugins[st.rewrite_from].conf->name);
+		if (!*ret_rewrite_plugin)
+			r = -ENOMEM;
+	}
+	if (r >= 0 && ret_rewrite)
+		*ret_rewrite = TAKE_PTR(st.rewrite);
+	free(st.rewrite);
+	return r;
+}
+
+int policy_chain_decide(struct policy_chain *c, struct command_model_parser *parser,
+                        const struct command_model *m, struct verdict *v, char **ret_command)
+{
+	*ret_command = NULL;
+	int r = verdict_from_model(v, m);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *rewrite = NULL, *by = NULL;
+	r = policy_chain_check(c, m, v, &rewrite, &by);
+	if (r < 0 || !rewrite)
+		return r;
+	/* Decide the rewrite from scratch: it is what would run. */
+	struct sluice_error err = { 0 };
+	_cleanup_(command_model_freep) struct command_model *m2 = NULL;
+	verdict_done(v);
+	verdict_init(v);
+	r = command_model_parse(parser, rewrite, strlen(rewrite), NULL, &m2, &err);
+	if (r < 0) {
+		char msg[VERDICT_MAX_TEXT];
+		snprintf(msg, sizeof(msg),
+		         "plugin '%s' proposed a rewrite that cannot be parsed: %s", by,
+		         err.detail);
+		return verdict_add(v, VERDICT_DENY, by, msg, NULL) < 0 ? -ENOMEM : 1;
+	}
+	r = verdict_from_model(v, m2);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *again = NULL;
+	r = policy_chain_check(c, m2, v, &again, NULL);
+	if (r < 0)
+		return r;
+	if (again && strcmp(again, rewrite) != 0) {
+		char msg[VERDICT_MAX_TEXT];
+		snprintf(msg, sizeof(msg), "the command was rewritten twice (by '%s', then again)",
+		         by);
+		if (verdict_add(v, VERDICT_DENY, by, msg, NULL) < 0)
+			return -ENOMEM;
+		return r + 1;
+	}
+	*ret_command = TAKE_PTR(rewrite);
+	return r;
 }

@@ -18,27 +18,7 @@
 #include "command-model.h"
 #include "errors.h"
 #include "plugin-loader.h"
-
-/* Reasons kept per request; past it, one reason says how many were cut. */
-#define POLICY_MAX_REASONS 64
-
-struct policy_reason {
-	int verdict;      /* SLUICE_ALLOW / SLUICE_ASK / SLUICE_DENY */
-	char *plugin;     /* owned */
-	char *message;    /* owned */
-	char *suggestion; /* owned; "" when none */
-};
-
-/* What the chain decided for one request. */
-struct policy_result {
-	int verdict; /* SLUICE_*: the highest of all reasons */
-	struct policy_reason reasons[POLICY_MAX_REASONS];
-	size_t n_reasons;
-	size_t n_cut;  /* reasons past the cap */
-	char *rewrite; /* a plugin's proposed rewrite of the command, or NULL (owned) */
-	char *rewrite_plugin;
-	bool failed; /* a plugin failed (crash, timeout, error, garbage): a deny */
-};
+#include "verdict.h"
 
 struct policy_chain;
 
@@ -62,25 +42,30 @@ size_t policy_chain_count(const struct policy_chain *chain);
 const struct loaded_plugin *policy_chain_get(const struct policy_chain *chain, size_t i);
 
 /*
- * Run every plugin on model in a forked child; fill *result (release with
- * policy_result_done()). Returns 0 when a decision was reached, which
- * includes a plugin that crashed, hung or misbehaved (then result->verdict
- * is SLUICE_DENY with a reason naming it, and result->failed is set).
- * Returns -errno only when the child could not be run at all (pipe, fork):
+ * Run every plugin on model in ONE forked child and combine what they say
+ * into v (which may already hold reasons; it is never loosened). When a
+ * plugin proposes a rewrite of the command, *ret_rewrite gets a copy (owned
+ * by the caller; the first proposal wins) and *ret_rewrite_plugin its name
+ * (either may be NULL when not wanted).
+ * Returns the number of plugins that failed -- crashed, hung past [broker]
+ * plugin_timeout, returned an error or an invalid verdict, sent garbage or
+ * could not start; each is a deny reason in v naming the plugin. Returns
+ * -errno only when the child could not be run at all (pipe, fork, -ENOMEM):
  * the caller must then refuse the command.
  */
 int policy_chain_check(struct policy_chain *chain, const struct command_model *model,
-                       struct policy_result *result);
+                       struct verdict *v, char **ret_rewrite, char **ret_rewrite_plugin);
 
-/* Add a reason (strings copied); keeps result->verdict the highest.
- * Returns 0 or -ENOMEM. */
-int policy_result_add(struct policy_result *result, int verdict, const char *plugin,
-                      const char *message, const char *suggestion);
-
-/* "allow", "ask" or "deny". */
-const char *policy_verdict_name(int verdict);
-
-/* Release a result's strings; the struct may be reused after. */
-void policy_result_done(struct policy_result *result);
+/*
+ * The whole decision for one command, as `sluice check` and `sluice run`
+ * need it: the model's own concerns (verdict_from_model: limits, partial
+ * parse, dynamic names) plus every plugin. When a plugin rewrites the
+ * command, the rewrite is parsed and decided again from scratch (v is reset)
+ * and *ret_command gets it (owned by the caller); otherwise *ret_command is
+ * NULL and the command runs as given. A second, different rewrite is refused
+ * (deny). Returns policy_chain_check()'s count of failed plugins, or -errno.
+ */
+int policy_chain_decide(struct policy_chain *chain, struct command_model_parser *parser,
+                        const struct command_model *model, struct verdict *v, char **ret_command);
 
 #endif

@@ -144,25 +144,24 @@ static int check_target(const struct state *st, const struct sluice_simple_comma
 {
 	char t[PATH_CAP];
 	normalise(arg, t, sizeof(t));
+	/* a literal cd before it: judge the path it really names first */
+	const char *cwd = sluice_cwd(sc);
+	if (cwd && t[0] != '/' && t[0] != '~') {
+		char c[PATH_CAP], joined[PATH_CAP * 2 + 2], j[PATH_CAP];
+		normalise(cwd, c, sizeof(c));
+		snprintf(joined, sizeof(joined), "%s/%s", c, t);
+		normalise(joined, j, sizeof(j));
+		const char *what = forbidden(j);
+		if (what && strcmp(c, ".") != 0)
+			return refuse(v, arg, what, cwd);
+		if (protected_by_admin(st, j))
+			return refuse(v, arg, "a path the administrator protects", cwd);
+	}
 	const char *what = forbidden(t);
 	if (what)
 		return refuse(v, arg, what, NULL);
 	if (protected_by_admin(st, t))
 		return refuse(v, arg, "a path the administrator protects", NULL);
-	/* a literal cd before it: judge the path it really names */
-	const char *cwd = sluice_cwd(sc);
-	if (cwd && t[0] != '/' && t[0] != '~') {
-		char c[PATH_CAP], joined[PATH_CAP * 2 + 2];
-		normalise(cwd, c, sizeof(c));
-		snprintf(joined, sizeof(joined), "%s/%s", c, t);
-		char j[PATH_CAP];
-		normalise(joined, j, sizeof(j));
-		what = forbidden(j);
-		if (what)
-			return refuse(v, arg, what, cwd);
-		if (protected_by_admin(st, j))
-			return refuse(v, arg, "a path the administrator protects", cwd);
-	}
 	return SLUICE_ALLOW;
 }
 
