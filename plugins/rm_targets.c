@@ -72,13 +72,16 @@ static void normalise(const char *in, char *out, size_t size)
 		out[o++] = tmp[i];
 	}
 	out[o] = '\0';
+	/* "/./" inside is "/" */
+	for (char *dot; (dot = strstr(out, "/./"));)
+		memmove(dot, dot + 2, strlen(dot + 2) + 1);
 	/* trailing "/." and "/" (but keep a lone "/") */
 	for (;;) {
 		size_t n = strlen(out);
 		if (n > 1 && out[n - 1] == '/')
 			out[n - 1] = '\0';
-		else if (n > 2 && out[n - 1] == '.' && out[n - 2] == '/')
-			out[n - 2] = '\0';
+		else if (n >= 2 && out[n - 1] == '.' && out[n - 2] == '/')
+			out[n > 2 ? n - 2 : 1] = '\0';
 		else
 			break;
 	}
