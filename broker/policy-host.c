@@ -134,6 +134,11 @@ static const char *h_assign_value(const struct sluice_simple_command *sc, size_t
 	return simple_command_assign_value(SC(sc), i);
 }
 
+static uint32_t h_assign_flags(const struct sluice_simple_command *sc, size_t i)
+{
+	return simple_command_assign_flags(SC(sc), i);
+}
+
 static size_t h_redirect_count(const struct sluice_simple_command *sc)
 {
 	return simple_command_redirect_count(SC(sc));
@@ -335,6 +340,7 @@ static const struct sluice_host host_table = {
 	.assign_count = h_assign_count,
 	.assign_name = h_assign_name,
 	.assign_value = h_assign_value,
+	.assign_flags = h_assign_flags,
 	.redirect_count = h_redirect_count,
 	.redirect_op = h_redirect_op,
 	.redirect_fd = h_redirect_fd,

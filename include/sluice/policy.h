@@ -234,6 +234,7 @@ struct sluice_host {
 	size_t (*assign_count)(const struct sluice_simple_command *sc);
 	const char *(*assign_name)(const struct sluice_simple_command *sc, size_t i);
 	const char *(*assign_value)(const struct sluice_simple_command *sc, size_t i);
+	uint32_t (*assign_flags)(const struct sluice_simple_command *sc, size_t i);
 	/* Redirections, its own then those of enclosing compound commands:
 	 * operator (">", ">>", "&>", "<", ...), fd written before it or -1,
 	 * target after quote removal, the target's SLUICE_WORD_* bits. */
@@ -413,6 +414,10 @@ static inline const char *sluice_assign_name(const struct sluice_simple_command 
 static inline const char *sluice_assign_value(const struct sluice_simple_command *sc, size_t i)
 {
 	return sluice_host_api_->assign_value(sc, i);
+}
+static inline uint32_t sluice_assign_flags(const struct sluice_simple_command *sc, size_t i)
+{
+	return sluice_host_api_->assign_flags(sc, i);
 }
 static inline size_t sluice_redirect_count(const struct sluice_simple_command *sc)
 {

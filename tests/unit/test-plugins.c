@@ -402,6 +402,206 @@ ParameterizedTest(struct vcase *c, plugins, regex, .timeout = 30)
 	run_case("regex", regex_rules, c);
 }
 
+/* ------------------------------------------------------------ commands */
+
+static const char commands_settings[] = "deny = shutdown reboot curl\n"
+                                        "deny = mkfs*\n"
+                                        "allow = git make ls cat grep\n"
+                                        "allow = python3* npm sudo\n"
+                                        "unlisted = ask\n"
+                                        "dynamic = deny\n";
+
+static struct vcase commands_cases[] = {
+	{ "shutdown -h now", D, "denied name" },
+	{ "reboot", D, "denied name alone" },
+	{ "curl https://x", D, "denied even if useful" },
+	{ "sudo reboot", D, "under an allowed wrapper" },
+	{ "mkfs.ext4 /dev/x", D, "glob on the deny list" },
+	{ "bash -c 'reboot'", D, "nested shell: bash itself is unlisted, reboot denied" },
+	{ "echo $(curl x)", D, "in a substitution" },
+	{ "$CMD args", D, "dynamic name" },
+	{ "\"$(which rm)\" -rf x", D, "dynamic name by substitution" },
+	{ "ls; reboot", D, "second in a list" },
+	{ "ls | curl -d @- x", D, "in a pipeline" },
+	{ "/sbin/shutdown now", D, "absolute path" },
+	{ "env X=1 reboot", D, "under env (unlisted) and denied" },
+	{ "nohup curl x &", D, "background" },
+	{ "(reboot)", D, "subshell" },
+	{ "git status && $X", D, "dynamic after an allowed command" },
+	{ "make && shutdown", D, "after make" },
+	{ "cat x | $PAGER", D, "dynamic pager" },
+	{ "rm -rf build", Q, "unlisted asks" },
+	{ "vim x", Q, "unlisted editor" },
+	{ "env X=1 ls", Q, "env is unlisted" },
+	{ "docker run x", Q, "unlisted" },
+	{ "xargs ls", Q, "xargs is unlisted" },
+	{ "bash -c 'ls'", Q, "bash is unlisted" },
+	{ "find . -name x", Q, "find is unlisted" },
+	{ "git status", A, "allowed" },
+	{ "make -j2", A, "allowed" },
+	{ "ls -la", A, "allowed" },
+	{ "cat a | grep b", A, "a pipeline of allowed commands" },
+	{ "python3 -m pytest", A, "glob on the allow list" },
+	{ "python3.11 x.py", A, "glob from a second allow line" },
+	{ "npm test", A, "allowed from a second line" },
+	{ "sudo ls", A, "allowed wrapper and command" },
+	{ "cd src && make", A, "builtin cd" },
+	{ "echo hi", A, "builtin echo" },
+	{ "true", A, "builtin true" },
+	{ "test -f x && cat x", A, "builtin test" },
+	{ "X=1", A, "only an assignment" },
+	{ "printf '%s' x", A, "builtin printf" },
+	{ "/usr/bin/git log", A, "absolute path of an allowed command" },
+	{ "g'i't status", A, "quotes in the name" },
+	{ "git commit -m 'reboot'", A, "a denied word as an argument" },
+	{ "grep curl notes", A, "a denied word as an argument" },
+};
+
+ParameterizedTestParameters(plugins, commands)
+{
+	return cr_make_param_array(struct vcase, commands_cases, ELEMENTSOF(commands_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, commands, .timeout = 30)
+{
+	run_case("commands", commands_settings, c);
+}
+
+/* ------------------------------------------------------------ substitution */
+
+static struct vcase substitution_cases[] = {
+	{ "echo $(whoami)", D, "command substitution" },
+	{ "echo `whoami`", D, "backticks" },
+	{ "diff <(ls a) <(ls b)", D, "process substitution" },
+	{ "tee >(gzip > x.gz)", D, "output process substitution" },
+	{ "X=$(date) make", D, "in an assignment" },
+	{ "cd $(git rev-parse --show-toplevel)", D, "in cd" },
+	{ "echo \"$(id -u)\"", D, "quoted substitution" },
+	{ "ls \"$(pwd)/src\"", D, "inside a word" },
+	{ "sudo echo $(id)", D, "under sudo" },
+	{ "bash -c 'echo $(id)'", D, "in a nested shell" },
+	{ "git commit -m \"$(cat msg)\"", D, "message from a file" },
+	{ "for f in $(ls); do echo $f; done", D, "in a for list" },
+	{ "if [ $(id -u) = 0 ]; then echo r; fi", D, "in a condition" },
+	{ "echo $(echo $(id))", D, "nested substitutions" },
+	{ "cat < <(ls)", D, "redirected process substitution" },
+	{ "echo x > >(cat)", D, "output to process substitution" },
+	{ "(echo `id`)", D, "backticks in a subshell" },
+	{ "make && echo $(date)", D, "second in a list" },
+	{ "echo $(( 1 + 2 ))", A, "arithmetic" },
+	{ "echo $HOME", A, "a variable" },
+	{ "echo ${HOME}", A, "braced variable" },
+	{ "echo '$(whoami)'", A, "single-quoted text" },
+	{ "echo '`id`'", A, "single-quoted backticks" },
+	{ "echo \\$(id)", A, "escaped dollar" },
+	{ "ls", A, "plain" },
+	{ "git status", A, "plain git" },
+	{ "cat <<'EOF'\n$(id)\nEOF", A, "quoted heredoc body" },
+	{ "echo a | grep a", A, "a pipeline" },
+	{ "echo ${X:-default}", A, "default value" },
+	{ "x=1; echo $x", A, "assignment then use" },
+	{ "echo $((x*2))", A, "arithmetic with a variable" },
+	{ "test -d src && cd src", A, "a test" },
+	{ "echo \"a b\"", A, "double quotes" },
+	{ "printf '%s\\n' x", A, "printf" },
+	{ "echo {a,b}", A, "brace expansion" },
+	{ "ls *.c", A, "a glob" },
+	{ "echo ~", A, "tilde" },
+	{ "echo $1 $@", A, "positional parameters" },
+	{ "make CFLAGS=-O2", A, "make variable" },
+	{ "echo done > log.txt", A, "redirect to a file" },
+};
+
+ParameterizedTestParameters(plugins, substitution)
+{
+	return cr_make_param_array(struct vcase, substitution_cases,
+	                           ELEMENTSOF(substitution_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, substitution, .timeout = 30)
+{
+	run_case("substitution", "", c);
+}
+
+/* ------------------------------------------------------------ git_trailer */
+
+struct rcase {
+	char command[96];
+	char rewrite[160]; /* "" when the command is left alone */
+};
+
+#define T " --trailer 'Co-authored-by: Bot <bot@example.com>'"
+
+static struct rcase trailer_cases[] = {
+	{ "git commit -m x", "git commit -m x" T },
+	{ "git commit", "git commit" T },
+	{ "git commit -am 'fix it'", "git commit -am 'fix it'" T },
+	{ "git commit -m \"a b\"", "git commit -m \"a b\"" T },
+	{ "git -C sub commit -m x", "git -C sub commit -m x" T },
+	{ "git -c user.name=x commit -m y", "git -c user.name=x commit -m y" T },
+	{ "git add a && git commit -m x", "git add a && git commit -m x" T },
+	{ "git commit -m x && git push", "git commit -m x" T " && git push" },
+	{ "git commit -m x; git log", "git commit -m x" T "; git log" },
+	{ "git commit -m a && git commit -m b", "git commit -m a" T " && git commit -m b" T },
+	{ "git commit --amend --no-edit", "git commit --amend --no-edit" T },
+	{ "git commit -m x 2>&1", "git commit -m x" T " 2>&1" },
+	{ "sudo git commit -m x", "sudo git commit -m x" T },
+	{ "env A=1 git commit -m x", "env A=1 git commit -m x" T },
+	{ "/usr/bin/git commit -m x", "/usr/bin/git commit -m x" T },
+	{ "git commit -m x || echo failed", "git commit -m x" T " || echo failed" },
+	{ "git commit -s -m x", "git commit -s -m x" T },
+	{ "git commit --allow-empty -m x", "git commit --allow-empty -m x" T },
+	{ "git commit -m 'it'\"'\"'s'", "git commit -m 'it'\"'\"'s'" T },
+	{ "git commit -F msg.txt", "git commit -F msg.txt" T },
+	{ "git commit -m x --trailer 'Co-authored-by: Bot <bot@example.com>'", "" },
+	{ "git commit -m x --trailer='Co-authored-by: Bot <bot@example.com>'", "" },
+	{ "git status", "" },
+	{ "git log --grep commit", "" },
+	{ "echo git commit -m x", "" },
+	{ "git commit -m x -- file.c", "" },
+	{ "bash -c 'git commit -m x'", "" },
+	{ "echo $(git commit -m x)", "" },
+	{ "git commit -m x | tee log", "" },
+	{ "(git commit -m x)", "" },
+	{ "git commit -F - <<EOF\nmsg\nEOF", "" },
+	{ "git add -p", "" },
+	{ "git commit-tree x", "" },
+	{ "git show HEAD", "" },
+	{ "ls", "" },
+	{ "make commit", "" },
+	{ "git stash", "" },
+	{ "git rebase --continue", "" },
+	{ "git merge --no-ff x", "" },
+	{ "git revert HEAD", "" },
+};
+
+ParameterizedTestParameters(plugins, git_trailer)
+{
+	return cr_make_param_array(struct rcase, trailer_cases, ELEMENTSOF(trailer_cases));
+}
+
+ParameterizedTest(struct rcase *c, plugins, git_trailer, .timeout = 30)
+{
+	ptu_setup();
+	struct broker_config *cfg = ptu_config("[plugin git_trailer]\nenabled = yes\n"
+	                                       "trailer = Co-authored-by: Bot <bot@example.com>\n",
+	                                       true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	char *rewrite = NULL;
+	cr_assert_geq(ptu_decide(chain, c->command, &v, &rewrite), 0);
+	cr_assert_neq(v.kind, VERDICT_DENY, "[%s] the rewrite was refused: %s", c->command,
+	              v.n_reasons ? v.reasons[0].message : "");
+	cr_assert_str_eq(rewrite ? rewrite : "", c->rewrite, "[%s]", c->command);
+	free(rewrite);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+	ptu_teardown();
+}
+
 #undef A
 #undef Q
 #undef D
