@@ -31,6 +31,8 @@ static const struct verb verbs[] = {
 	  "the policy verdict for a command, without running it" },
 	{ "display", cmd_display, "[--] COMMAND", "print the display form of a command" },
 	{ "help", cmd_help, "", "print this list" },
+	{ "plugins", cmd_plugins, "[--config FILE]",
+	  "list the plugins, where each came from, and its settings" },
 	{ "version", cmd_version, "", "print the version" },
 };
 
