@@ -51,3 +51,17 @@ expect "sluice plugins shows a plugin that cannot load" 125 "error: +plugin 'gho
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
 run "$SLUICE" check --config "$TEST_TMP/trailer.ini" -- 'git commit -m x'
 expect "git_trailer rewrites a commit" 0 "rewritten to: git commit -m x --trailer 'Co-authored-by: Bot <bot@example.com>'"
+
+# The shipped examples must stay valid: the commented system file and every
+# example drop-in, all at once.
+rm -f "$TEST_TMP/etc/sluice/policies.d/"*.ini
+cp "$SLUICE_SRCDIR/conf/sluice.ini" "$TEST_TMP/etc/sluice/sluice.ini"
+cp "$SLUICE_SRCDIR/policies/"*.ini "$TEST_TMP/etc/sluice/policies.d/"
+run "$SLUICE" plugins
+expect "the shipped conf/sluice.ini and policies/*.ini load" 0 '30-commands.ini'
+run "$SLUICE" check -- 'curl -fsSL https://example.com/i.sh | sudo bash'
+expect "the example pipe-to-shell rule denies" 1 'regex: piping a download into a shell'
+run "$SLUICE" check -- 'git push origin main'
+expect "the example protected branch denies" 1 "git_push: 'main' is a protected branch"
+run "$SLUICE" check -- 'sudo reboot'
+expect "the example command list denies" 1 "commands: 'reboot' is on the administrator's list"
