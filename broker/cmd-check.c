@@ -17,15 +17,15 @@
 #include "cleanup.h"
 #include "command-model.h"
 #include "display.h"
+#include "error-kind.h"
 #include "log.h"
 #include "model-explain.h"
 #include "policy-chain.h"
+#include "request.h"
 #include "strbuf.h"
 #include "verb-options.h"
 #include "verbs.h"
 #include "verdict.h"
-
-#define EXIT_SLUICE_ERROR 125
 
 enum { OPT_EXPLAIN, OPT_FORMAT, OPT_BATCH, OPT_CONFIG };
 
@@ -79,7 +79,20 @@ static json_t *result_json(const struct command_model *m, const struct verdict *
 
 static int print_json(json_t *o)
 {
-	if (!o || json_dumpf(o, stdout, JSON_COMPACT) < 0 || fputc('\n', stdout) == EOF)
+	/* rendered in one piece, then written once (a batch prints many) */
+	char small[4096];
+	size_t need = o ? json_dumpb(o, small, sizeof(small), JSON_COMPACT) : 0;
+	if (need == 0)
+		return -EIO;
+	_cleanup_free_ char *big = NULL;
+	const char *text = small;
+	if (need > sizeof(small)) {
+		big = malloc(need);
+		if (!big || json_dumpb(o, big, need, JSON_COMPACT) != need)
+			return -ENOMEM;
+		text = big;
+	}
+	if (fwrite(text, 1, need, stdout) != need || fputc('\n', stdout) == EOF)
 		return -EIO;
 	return 0;
 }
@@ -141,82 +154,34 @@ static int read_line(FILE *in, struct strbuf *sb)
 		sb->buf[0] = '\0';
 	int c, r = 0;
 	bool any = false;
+	char chunk[512];
+	size_t n = 0;
 	while ((c = getc_unlocked(in)) != EOF) {
 		any = true;
 		if (c == '\n')
 			break;
-		if (r == 0) {
-			char ch = (char)c;
-			r = strbuf_append(sb, &ch, 1);
+		chunk[n++] = (char)c;
+		if (n == sizeof(chunk)) {
+			if (r == 0)
+				r = strbuf_append(sb, chunk, n);
 			if (r == -ENOMEM)
 				return r;
+			n = 0;
 		}
 	}
+	if (n > 0 && r == 0)
+		r = strbuf_append(sb, chunk, n);
+	if (r == -ENOMEM)
+		return r;
 	if (!any)
 		return 0;
 	return r < 0 ? r : 1;
 }
 
-/* The request fields (interface: `sluice run`'s request JSON) and their JSON
- * types. Only `command` (and `directory`, for the display form) matter to a
- * check; the others are validated and ignored. */
-static const struct {
-	const char *name;
-	json_type type;
-} request_fields[] = {
-	{ "command", JSON_STRING },     { "mode", JSON_STRING },
-	{ "directory", JSON_STRING },   { "description", JSON_STRING },
-	{ "timeout_ms", JSON_INTEGER }, { "slow_ok", JSON_TRUE },
-	{ "background", JSON_TRUE },
-};
-
-static bool type_ok(json_t *value, json_type want)
-{
-	if (want == JSON_TRUE)
-		return json_is_boolean(value);
-	return json_typeof(value) == want;
-}
-
-/* Until the broker's request module lands: the request's command (borrowed
- * from root) and directory, checked field by field. */
-static int request_command(json_t *root, const char **command, const char **directory,
-                           struct sluice_error *err)
-{
-	if (!json_is_object(root))
-		return sluice_error_set(err, -EINVAL, "a request must be a JSON object");
-	const char *key;
-	json_t *value;
-	json_object_foreach(root, key, value)
-	{
-		size_t i = 0;
-		while (i < ELEMENTSOF(request_fields) && strcmp(request_fields[i].name, key) != 0)
-			i++;
-		if (i == ELEMENTSOF(request_fields))
-			return sluice_error_set(err, -EINVAL, "unknown field '%s'", key);
-		if (!type_ok(value, request_fields[i].type))
-			return sluice_error_set(err, -EINVAL, "field '%s' has the wrong type", key);
-	}
-	json_t *cmd = json_object_get(root, "command");
-	if (!cmd)
-		return sluice_error_set(err, -EINVAL, "field 'command' is required");
-	if (json_string_length(cmd) > COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES)
-		return sluice_error_set(err, -E2BIG, "field 'command' is longer than %zu bytes",
-		                        COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES);
-	json_t *mode = json_object_get(root, "mode");
-	if (mode && strcmp(json_string_value(mode), "default") != 0 &&
-	    strcmp(json_string_value(mode), "slow") != 0 &&
-	    strcmp(json_string_value(mode), "background") != 0)
-		return sluice_error_set(err, -EINVAL,
-		                        "field 'mode' must be default, slow or background");
-	*command = json_string_value(cmd);
-	json_t *dir = json_object_get(root, "directory");
-	*directory = dir ? json_string_value(dir) : NULL;
-	return 0;
-}
-
 static int print_error_line(const char *message)
 {
-	json_t *o = json_pack("{s:{s:s, s:o}}", "error", "kind", "invalid_request", "message",
+	json_t *o = json_pack("{s:{s:s, s:o}}", "error", "kind",
+	                      error_kind_name(ERROR_KIND_INVALID_REQUEST), "message",
 	                      explain_json_string(message));
 	int r = print_json(o);
 	json_decref(o);
@@ -228,20 +193,17 @@ static int print_error_line(const char *message)
 static int batch_line(struct command_model_parser *parser, const char *line, size_t len,
                       const struct check_settings *s)
 {
-	json_error_t jerr;
 	struct sluice_error err = { 0 };
-	_cleanup_(json_decrefp) json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
-	const char *command = NULL, *directory = NULL;
-	if (!root)
-		sluice_error_set(&err, -EINVAL, "not JSON: %s", jerr.text);
-	else
-		(void)request_command(root, &command, &directory, &err);
-	if (!command) {
-		int r = print_error_line(err.detail);
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	int r = request_parse(line, len, COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES, &req, &err);
+	if (r == -EINVAL || r == -E2BIG) {
+		r = print_error_line(err.detail);
 		return r < 0 ? r : 1;
 	}
+	if (r < 0)
+		return r;
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
-	int r = command_model_parse(parser, command, strlen(command), NULL, &m, &err);
+	r = command_model_parse(parser, req.command, req.command_len, NULL, &m, &err);
 	if (r == -EINVAL) {
 		r = print_error_line(err.detail);
 		return r < 0 ? r : 1;
@@ -249,8 +211,8 @@ static int batch_line(struct command_model_parser *parser, const char *line, siz
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *cwd = NULL;
-	if (directory && directory[0] != '/' && s->cwd)
-		(void)!asprintf(&cwd, "%s/%s", s->cwd, directory);
+	if (req.directory && s->cwd && asprintf(&cwd, "%s/%s", s->cwd, req.directory) < 0)
+		return -ENOMEM;
 	struct verdict v;
 	verdict_init(&v);
 	_cleanup_free_ char *display = NULL, *rewrite = NULL;
@@ -268,8 +230,7 @@ static int batch_line(struct command_model_parser *parser, const char *line, siz
 
 static int check_batch(struct command_model_parser *parser, const struct check_settings *s)
 {
-	/* a request holds the command JSON-escaped (up to 6 bytes per byte) */
-	struct strbuf line = strbuf_init(COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES * 6 + 65536);
+	struct strbuf line = strbuf_init(REQUEST_DOCUMENT_MAX);
 	int status = 0, r;
 	while ((r = read_line(stdin, &line)) != 0) {
 		if (r == -E2BIG) {

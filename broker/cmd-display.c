@@ -12,11 +12,10 @@
 #include "cleanup.h"
 #include "command-model.h"
 #include "display.h"
+#include "error-kind.h"
 #include "log.h"
 #include "verb-options.h"
 #include "verbs.h"
-
-#define EXIT_SLUICE_ERROR 125
 
 int cmd_display(int argc, char **argv)
 {

@@ -46,6 +46,7 @@ struct simple_command {
 	char *function;
 	size_t n_wrappers;
 	struct model_wrapper *wrappers;
+	size_t n_inherited_wrappers; /* the first ones, from the shell that ran it */
 	size_t n_assigns;
 	struct model_assign *assigns;
 	size_t n_redirects;

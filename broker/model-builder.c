@@ -64,26 +64,31 @@ void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
                                 const struct shell_node *n, const struct model_state *st,
                                 long parent)
 {
-	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
-		const struct shell_node *c = &n->children[i];
-		if (shell_node_is_statement(c))
-			continue; /* walked as statements by the caller */
-		if (c->kind != SN_CMD_SUBST && c->kind != SN_PROC_SUBST) {
-			builder_walk_substitutions(b, ctx, c, st, parent);
-			continue;
-		}
-		enum command_frame f = c->kind == SN_CMD_SUBST ? FRAME_CMDSUBST : FRAME_PROCSUBST;
+	if (b->error)
+		return;
+	if (n->kind == SN_CMD_SUBST || n->kind == SN_PROC_SUBST) {
+		enum command_frame f = n->kind == SN_CMD_SUBST ? FRAME_CMDSUBST : FRAME_PROCSUBST;
 		if (!builder_push_frame(b, f))
-			continue;
+			return;
 		struct walk_ctx sub = *ctx;
 		sub.parent = parent;
 		sub.negated = sub.background = sub.stdin_piped = false;
 		struct model_state copy;
 		b->error = model_state_copy(&copy, st);
 		if (!b->error)
-			builder_walk_statements(b, &sub, c, &copy);
+			builder_walk_statements(b, &sub, n, &copy);
 		model_state_done(&copy);
 		builder_pop_frame(b);
+		return;
+	}
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		/* statements (the grammar's heredoc tails) are walked as such by the
+		 * caller; assignments inside a command are words here */
+		if (shell_node_is_statement(c) && c->kind != SN_VAR_ASSIGN &&
+		    c->kind != SN_VAR_ASSIGNS)
+			continue;
+		builder_walk_substitutions(b, ctx, c, st, parent);
 	}
 }
 
@@ -152,20 +157,19 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 		return;
 	const struct shell_node *left = first_statement(n);
 	const struct shell_node *right = last_statement(n);
-	bool or = false;
+	bool is_or = false;
 	for (uint32_t i = 0; i < n->n_children; i++)
 		if (token_is(ctx, &n->children[i], "||"))
-			or = true;
+			is_or = true;
 	struct model_state before = { 0 }, other = { 0 };
 	b->error = model_state_copy(&before, st);
 	if (left && !b->error)
 		walk_statement(b, ctx, left, st);
 	if (right && right != left && !b->error) {
-		if (! or) {
-			b->error = model_state_copy(&other, st); /* a ran, b did not */
-			if (!b->error)
-				walk_statement(b, ctx, right, st);
-			model_state_merge(st, &other);
+		if (!is_or) {
+			/* b runs only once a succeeded; what follows an && chain is
+			 * read as the chain having succeeded (`cd x && a; b` runs b in x) */
+			walk_statement(b, ctx, right, st);
 		} else {
 			b->error = model_state_copy(&other, &before);
 			model_state_merge(&other, st); /* a ran to its failure */
@@ -358,16 +362,49 @@ static void walk_if(struct builder *b, const struct walk_ctx *ctx, const struct 
 	builder_pop_frame(b);
 }
 
+/* A loop's body can see what its own later steps did in an earlier round:
+ * forget every variable assigned anywhere in it, and the directory when it
+ * has a cd (a syntactic over-approximation, so never a wrong value). */
+void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
+                             struct model_state *st)
+{
+	if (n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_NAME) {
+		const struct shell_node *name =
+		        n->kind == SN_VAR_NAME ? n : shell_node_find(n, SN_VAR_NAME);
+		_cleanup_free_ char *v =
+		        name ? strndup(ctx->src + name->start, name->end - name->start) : NULL;
+		if (v)
+			model_state_unset(st, v);
+	} else if (n->kind == SN_COMMAND_NAME) {
+		size_t len = n->end - n->start;
+		const char *s = ctx->src + n->start;
+		if ((len == 2 && memcmp(s, "cd", 2) == 0) ||
+		    (len == 5 && memcmp(s, "pushd", 5) == 0) ||
+		    (len == 4 && memcmp(s, "popd", 4) == 0))
+			(void)model_state_cd(st, NULL);
+	} else if (n->kind == SN_WORD && st->n_vars > 0) {
+		/* read X, printf -v X, ...: any word naming a known variable */
+		_cleanup_free_ char *v = strndup(ctx->src + n->start, n->end - n->start);
+		if (v)
+			model_state_unset(st, v);
+	}
+	for (uint32_t i = 0; i < n->n_children; i++)
+		builder_forget_assigned(ctx, &n->children[i], st);
+}
+
 /* while / until / for / for ((;;)): the body may run any number of times. */
 static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                       struct model_state *st)
 {
 	if (!builder_push_frame(b, FRAME_LOOP))
 		return;
+	builder_forget_assigned(ctx, n, st);
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (c->kind == SN_DO_GROUP || (c->kind == SN_COMPOUND && n->kind != SN_WHILE)) {
 			walk_in_copy(b, ctx, c, st, true);
+		} else if (n->kind == SN_C_FOR) {
+			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
 		} else if (c->kind == SN_VAR_NAME && n->kind == SN_FOR) {
 			_cleanup_free_ char *name = strndup(ctx->src + c->start, c->end - c->start);
 			if (name)
@@ -507,6 +544,8 @@ static void walk_statement(struct builder *b, const struct walk_ctx *ctx,
 		walk_function(b, ctx, n);
 		break;
 	case SN_TEST:
+		/* [[ ... ]] and (( ... )): no command, but (( x = 1 )) assigns */
+		builder_forget_assigned(ctx, n, st);
 		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
 		break;
 	default:
@@ -556,6 +595,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 		b->m->partial = true;
 
 	size_t saved_prefix = b->n_prefix;
+	b->n_prefix = 0; /* cmd's wrappers already begin with the inherited ones */
 	for (size_t i = 0; i < cmd->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
 		b->prefix[b->n_prefix++] = &cmd->wrappers[i];
 	if (extra && b->n_prefix < BUILDER_MAX_PREFIX)
@@ -603,6 +643,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 		.lim = limits,
 		.parser = parser,
 		.deadline = deadline_us,
+		.resolve_budget = BUILDER_RESOLVE_BUDGET,
 	};
 	struct walk_ctx ctx = {
 		.src = m->source,

@@ -17,6 +17,8 @@
 #define BUILDER_MAX_CLAUSES 8
 /* Levels of syntax nodes kept from one parse (normal commands use ~15). */
 #define BUILDER_TREE_DEPTH 200
+/* Bytes of literal variable values substituted into words, per model. */
+#define BUILDER_RESOLVE_BUDGET ((size_t)1024 * 1024)
 
 /* A redirection of a compound statement, applied to the commands inside. */
 struct inherited_redirect {
@@ -41,7 +43,8 @@ struct builder {
 	size_t n_prefix;
 	char *functions[BUILDER_MAX_FUNCTIONS]; /* names defined so far (owned) */
 	size_t n_functions;
-	int error; /* first -errno; stops the walk */
+	size_t resolve_budget; /* bytes of variable values still to substitute */
+	int error;             /* first -errno; stops the walk */
 };
 
 /* Where the walk is. Passed by value into deeper levels. */
@@ -57,6 +60,11 @@ struct walk_ctx {
 bool builder_push_frame(struct builder *b, enum command_frame frame);
 void builder_pop_frame(struct builder *b);
 bool builder_subtree_has_error(const struct shell_node *n);
+
+/* Forget the variables assigned (and the cd directory, if changed) anywhere
+ * in n: used where n may run in an order or a number of times not known. */
+void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
+                             struct model_state *st);
 
 void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
                              const struct shell_node *n, struct model_state *st);

@@ -9,6 +9,8 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,9 +32,24 @@ static bool word_static(const struct model_word *w)
 	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
 }
 
+struct lookup {
+	struct builder *b;
+	struct model_state *st;
+};
+
+/* A literal variable's value, within the model's budget of resolved bytes
+ * (past it, a variable stays unresolved: a dynamic word, never a wrong one). */
 static const char *lookup_var(void *userdata, const char *name)
 {
-	return model_state_get(userdata, name);
+	struct lookup *l = userdata;
+	const char *value = model_state_get(l->st, name);
+	if (!value)
+		return NULL;
+	size_t len = strlen(value);
+	if (len > l->b->resolve_budget)
+		return NULL;
+	l->b->resolve_budget -= len;
+	return value;
 }
 
 /* Grow an array of elem-sized items to hold one more. */
@@ -123,14 +140,16 @@ static struct simple_command *command_new(struct builder *b, const struct walk_c
 	for (size_t i = 0; i < b->n_prefix && !b->error; i++)
 		b->error =
 		        add_wrapper(c, b->prefix[i]->name, b->prefix[i]->argv, b->prefix[i]->argc);
+	c->n_inherited_wrappers = c->n_wrappers;
 	return b->error ? NULL : c;
 }
 
-static int word_from_node(struct model_word *out, const struct walk_ctx *ctx,
+static int word_from_node(struct builder *b, struct model_word *out, const struct walk_ctx *ctx,
                           const struct shell_node *n, struct model_state *st)
 {
 	*out = (struct model_word){ 0 };
-	int r = shell_word_expand(ctx->src, n, lookup_var, st, &out->w);
+	struct lookup l = { b, st };
+	int r = shell_word_expand(ctx->src, n, lookup_var, &l, &out->w);
 	if (r < 0)
 		return r;
 	out->source = strndup(ctx->src + n->start, n->end - n->start);
@@ -176,6 +195,33 @@ static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
 		return -ENOMEM;
 	}
 	c->argv[c->argc++] = *w;
+	return 0;
+}
+
+/* Two nodes with nothing between them are one word to bash (the grammar
+ * sometimes splits `${A}-$1`): append in to into, which then spans
+ * ctx->src[start..end). Consumes in. */
+static int merge_word(struct model_word *into, struct model_word *in, const struct walk_ctx *ctx,
+                      uint32_t start, uint32_t end)
+{
+	_cleanup_free_ char *text = NULL;
+	int r = asprintf(&text, "%s%s", into->w.text, in->w.text);
+	char *source = strndup(ctx->src + start, end - start);
+	if (r < 0 || !source) {
+		free(source);
+		model_word_done(in);
+		return -ENOMEM;
+	}
+	free(into->w.text);
+	into->w.text = TAKE_PTR(text);
+	into->w.len = strlen(into->w.text);
+	free(into->source);
+	into->source = source;
+	into->w.flags |= in->w.flags;
+	into->w.lone_unquoted_var = false;
+	for (size_t i = 0; i < in->w.n_vars && into->w.n_vars < SHELL_WORD_MAX_VARS; i++)
+		into->w.vars[into->w.n_vars++] = TAKE_PTR(in->w.vars[i]);
+	model_word_done(in);
 	return 0;
 }
 
@@ -238,7 +284,7 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 		struct shell_node as_word = *target;
 		if (as_word.kind == SN_HEREDOC_START)
 			as_word.kind = SN_WORD;
-		if (word_from_node(&rd.target, &wctx, &as_word, st) < 0)
+		if (word_from_node(b, &rd.target, &wctx, &as_word, st) < 0)
 			goto fail;
 		if (target->kind == SN_HEREDOC_START) {
 			/* the delimiter, its quotes removed; the body stays literal if quoted */
@@ -304,7 +350,7 @@ static int add_assign(struct simple_command *c, const char *name, size_t name_le
 
 /* NAME=VALUE node -> the command's assignment; persist: a statement of its
  * own, so the variable is set for what follows. */
-static int assignment_node(struct simple_command *c, const struct walk_ctx *ctx,
+static int assignment_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
                            const struct shell_node *n, struct model_state *st, bool persist)
 {
 	const struct shell_node *name = shell_node_find(n, SN_VAR_NAME);
@@ -320,7 +366,7 @@ static int assignment_node(struct simple_command *c, const struct walk_ctx *ctx,
 	if (!name)
 		return 0;
 	struct model_word w;
-	int r = value ? word_from_node(&w, ctx, value, st) : word_from_text(&w, "", 0);
+	int r = value ? word_from_node(b, &w, ctx, value, st) : word_from_text(&w, "", 0);
 	if (r < 0) {
 		model_word_done(&w);
 		return r;
@@ -405,11 +451,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 				model_word_done(&value);
 		}
 		if (m.chdir_word >= 0) {
-			const char *dir = texts[m.chdir_word];
-			if (strncmp(dir, "--", 2) == 0 && strchr(dir, '='))
-				dir = strchr(dir, '=') + 1;
-			else if (dir[0] == '-' && (size_t)m.chdir_word == i + 1)
-				dir += 2; /* -Cdir */
+			const char *dir = texts[m.chdir_word] + m.chdir_offset;
 			free(*chdir);
 			*chdir = strdup(dir);
 		}
@@ -466,6 +508,7 @@ static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct s
 	if (n == 0)
 		return;
 	size_t saved = b->n_prefix;
+	b->n_prefix = 0; /* c's wrappers already begin with the inherited ones */
 	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
 		b->prefix[b->n_prefix++] = &c->wrappers[i];
 	struct model_wrapper self = { 0 };
@@ -540,11 +583,9 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 				from = (size_t)m.string_word;
 			}
 			script = join_words(c, from, c->argc, &dynamic);
-			if (m.string_word >= 0 && texts[from][0] == '-') {
-				/* "-Sstring": drop the option letters */
-				char *s = script;
-				memmove(s, s + 2, strlen(s + 2) + 1);
-			}
+			if (script && m.string_word >= 0 && m.string_offset > 0)
+				memmove(script, script + m.string_offset,
+				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
 			b->error = copy_wrapper(&self, w->name, texts, from);
 			with_self = true;
 		}
@@ -562,6 +603,11 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
 			script = strdup(c->argv[script_word].w.text);
+			if (wrapper_is_user_switch(name)) {
+				/* su -c CMD user: CMD runs under su, like sudo's */
+				b->error = copy_wrapper(&self, name, texts, script_word - 1);
+				with_self = true;
+			}
 			break;
 		case SHELL_SCRIPT_STDIN:
 			for (size_t i = c->n_redirects; i > 0 && !script; i--) {
@@ -620,8 +666,8 @@ static void effects(struct builder *b, struct simple_command *c, struct model_st
 	const char *name = c->name;
 	if (c->flags & CMD_NAME_DYNAMIC)
 		return;
-	bool only_builtin = true;
-	for (size_t i = 0; i < c->n_wrappers; i++)
+	bool only_builtin = true; /* `sudo cd x` changes nothing here */
+	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
 		if (strcmp(c->wrappers[i].name, "builtin") != 0 &&
 		    strcmp(c->wrappers[i].name, "command") != 0)
 			only_builtin = false;
@@ -725,17 +771,31 @@ static bool is_redirect_node(const struct shell_node *n)
 	       n->kind == SN_HERESTRING_REDIRECT;
 }
 
+/* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
+static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell_node *n)
+{
+	const struct shell_node *name = shell_node_find(n, SN_COMMAND_NAME);
+	return n->n_children == 1 && name && name->n_children == 1 &&
+	       name->children[0].kind == SN_ARITH_EXPANSION && ctx->src[name->start] == '(';
+}
+
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                      struct model_state *st)
 {
+	if (is_arithmetic_command(ctx, n)) {
+		builder_forget_assigned(ctx, n, st);
+		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
+		return;
+	}
 	struct simple_command *c = command_new(b, ctx, n);
 	if (!c)
 		return;
 	size_t alloc = 0;
+	uint32_t prev_start = 0, prev_end = UINT32_MAX;
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
-			b->error = assignment_node(c, ctx, k, st, false);
+			b->error = assignment_node(b, c, ctx, k, st, false);
 		} else if (is_redirect_node(k)) {
 			b->error = add_redirect(b, c, ctx->src, k, st);
 		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
@@ -747,11 +807,17 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 				wn = &k->children[0];
 			}
 			struct model_word w;
-			b->error = word_from_node(&w, ctx, wn, st);
-			if (!b->error)
+			b->error = word_from_node(b, &w, ctx, wn, st);
+			if (!b->error && c->argc > 0 && wn->start == prev_end)
+				b->error = merge_word(&c->argv[c->argc - 1], &w, ctx, prev_start,
+				                      wn->end);
+			else if (!b->error)
 				b->error = push_split(b, c, &alloc, &w);
 			else
 				model_word_done(&w);
+			if (!(wn->start == prev_end && c->argc > 0))
+				prev_start = wn->start;
+			prev_end = wn->end;
 		}
 	}
 	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
@@ -783,10 +849,10 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 			break;
 		if (k->kind == SN_VAR_ASSIGN) {
 			if (assigns_only) {
-				b->error = assignment_node(c, ctx, k, st, true);
+				b->error = assignment_node(b, c, ctx, k, st, true);
 				continue;
 			}
-			b->error = assignment_node(NULL, ctx, k, st, true);
+			b->error = assignment_node(b, NULL, ctx, k, st, true);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
 			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
 			if (v)
@@ -801,14 +867,14 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 		if (b->error || assigns_only)
 			continue;
 		struct model_word w;
-		b->error = word_from_node(&w, ctx, k, st);
+		b->error = word_from_node(b, &w, ctx, k, st);
 		if (!b->error)
 			b->error = push_arg(b, c, &alloc, &w);
 		else
 			model_word_done(&w);
 	}
 	if (only && !b->error)
-		b->error = assignment_node(c, ctx, only, st, true);
+		b->error = assignment_node(b, c, ctx, only, st, true);
 	if (b->error)
 		return;
 	finish_command(b, ctx, c, st, NULL);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "model-explain.h"
+#include "utf8.h"
 
 typedef const char *(*flag_name_fn)(uint32_t bit);
 
@@ -17,14 +18,12 @@ json_t *explain_json_string(const char *s)
 	json_t *j = json_string(s ? s : "");
 	if (j)
 		return j;
-	/* not UTF-8: every byte outside ASCII becomes '?' (lossy, but valid JSON) */
-	char *copy = strdup(s);
+	/* not UTF-8: the invalid bytes become U+FFFD (JSON must be UTF-8) */
+	size_t len = 0;
+	char *copy = utf8_sanitize(s, strlen(s), &len);
 	if (!copy)
 		return NULL;
-	for (char *p = copy; *p; p++)
-		if ((unsigned char)*p >= 0x80)
-			*p = '?';
-	j = json_string(copy);
+	j = json_stringn(copy, len);
 	free(copy);
 	return j;
 }

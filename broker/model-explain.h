@@ -20,8 +20,8 @@ int model_explain_text(const struct command_model *m, FILE *out);
  * or NULL on -ENOMEM. The caller owns the reference. */
 json_t *model_explain_json(const struct command_model *m);
 
-/* A new JSON string for s; bytes that are not valid UTF-8 make every
- * non-ASCII byte '?' (JSON must be UTF-8). NULL on -ENOMEM. */
+/* A new JSON string for s; bytes that are not valid UTF-8 are replaced by
+ * U+FFFD (JSON must be UTF-8). NULL on -ENOMEM. */
 json_t *explain_json_string(const char *s);
 
 #endif

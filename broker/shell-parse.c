@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -152,18 +153,45 @@ int shell_parser_new(struct shell_parser **ret)
 	return 0;
 }
 
-static void node_done(struct shell_node *n)
+/* The node arrays of one tree, carved from a few growing blocks: a parse
+ * makes one allocation per block instead of one per node. */
+struct shell_arena {
+	struct shell_arena *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+#define ARENA_FIRST_BLOCK 4096
+
+static void *arena_alloc(struct shell_tree *tree, size_t bytes)
 {
-	for (uint32_t i = 0; i < n->n_children; i++)
-		node_done(&n->children[i]);
-	free(n->children);
-	n->children = NULL;
-	n->n_children = 0;
+	struct shell_arena *a = tree->arena;
+	bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (!a || a->size - a->used < bytes) {
+		size_t size = a ? a->size * 2 : ARENA_FIRST_BLOCK;
+		while (size < bytes)
+			size *= 2;
+		struct shell_arena *b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		*b = (struct shell_arena){ .next = a, .size = size };
+		tree->arena = a = b;
+	}
+	void *p = (char *)a->data + a->used;
+	a->used += bytes;
+	memset(p, 0, bytes);
+	return p;
 }
 
 void shell_tree_done(struct shell_tree *tree)
 {
-	node_done(&tree->root);
+	while (tree->arena) {
+		struct shell_arena *next = tree->arena->next;
+		free(tree->arena);
+		tree->arena = next;
+	}
+	tree->root.children = NULL;
+	tree->root.n_children = 0;
 }
 
 struct copy_state {
@@ -172,10 +200,14 @@ struct copy_state {
 	unsigned max_depth;
 };
 
-/* Copy one tree-sitter node and, below the depth cap, its children. The
- * recursion is bounded by max_depth; deeper nodes are dropped and counted. */
-static int copy_node(struct copy_state *st, TSNode ts, struct shell_node *out, unsigned depth)
+/* Copy the cursor's node and, below the depth cap, its children; the cursor
+ * is back on the node when this returns. One cursor walks the whole tree
+ * (a cursor per node would cost an allocation each). The recursion is
+ * bounded by max_depth; deeper nodes are dropped and counted. */
+static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_node *out,
+                     unsigned depth)
 {
+	TSNode ts = ts_tree_cursor_current_node(cursor);
 	TSSymbol sym = ts_node_symbol(ts);
 	if (sym == (TSSymbol)-1) /* tree-sitter's builtin ERROR symbol */
 		out->kind = SN_ERROR;
@@ -200,21 +232,19 @@ static int copy_node(struct copy_state *st, TSNode ts, struct shell_node *out, u
 		st->tree->depth_limited = true;
 		return 0;
 	}
-	out->children = calloc(n, sizeof(*out->children));
+	out->children = arena_alloc(st->tree, (size_t)n * sizeof(*out->children));
 	if (!out->children)
 		return -ENOMEM;
 	out->n_children = n;
-	TSTreeCursor cursor = ts_tree_cursor_new(ts);
 	int r = 0;
-	if (ts_tree_cursor_goto_first_child(&cursor)) {
+	if (ts_tree_cursor_goto_first_child(cursor)) {
 		uint32_t i = 0;
 		do {
-			r = copy_node(st, ts_tree_cursor_current_node(&cursor), &out->children[i],
-			              depth + 1);
+			r = copy_node(st, cursor, &out->children[i], depth + 1);
 			i++;
-		} while (r >= 0 && i < n && ts_tree_cursor_goto_next_sibling(&cursor));
+		} while (r >= 0 && i < n && ts_tree_cursor_goto_next_sibling(cursor));
+		(void)ts_tree_cursor_goto_parent(cursor);
 	}
-	ts_tree_cursor_delete(&cursor);
 	return r;
 }
 
@@ -238,7 +268,9 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 	}
 	struct copy_state st = { .p = p, .tree = tree, .max_depth = max_depth ? max_depth : 1 };
 	TSNode root = ts_tree_root_node(ts);
-	int r = copy_node(&st, root, &tree->root, 0);
+	TSTreeCursor cursor = ts_tree_cursor_new(root);
+	int r = copy_node(&st, &cursor, &tree->root, 0);
+	ts_tree_cursor_delete(&cursor);
 	if (ts_node_has_error(root))
 		tree->has_error = true;
 	ts_tree_delete(ts);

@@ -88,9 +88,11 @@ struct shell_tree {
 	bool timed_out;     /* the time limit stopped the parse: root is empty */
 	bool depth_limited; /* nodes deeper than the cap were left out */
 	size_t n_nodes;
+	struct shell_arena *arena; /* owns every node array (one free per tree) */
 };
 
 struct shell_parser;
+struct shell_arena;
 
 /* -ENOMEM, or -EPROTO when the grammar's ABI is not the runtime's. */
 int shell_parser_new(struct shell_parser **ret);

@@ -237,7 +237,7 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 		if (!quoted)
 			e->w->flags |= WORD_SPLIT;
 		flag_nested(e, n);
-		put_source(e, n, quoted);
+		put_source(e, n, true);
 		return;
 	}
 	_cleanup_free_ char *var = strndup(e->src + name->start, name->end - name->start);
@@ -255,7 +255,7 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 	if (!quoted)
 		e->w->flags |= WORD_SPLIT;
 	flag_nested(e, n);
-	put_source(e, n, quoted);
+	put_source(e, n, true); /* its text is not the value: no glob / brace here */
 }
 
 static void expand_children(struct expander *e, const struct shell_node *n, bool quoted)
@@ -333,16 +333,16 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 		break;
 	case SN_CMD_SUBST:
 		e->w->flags |= WORD_CMDSUBST | (quoted ? 0 : WORD_SPLIT);
-		put_source(e, n, quoted);
+		put_source(e, n, true);
 		break;
 	case SN_PROC_SUBST:
 		e->w->flags |= WORD_PROCSUBST;
-		put_source(e, n, quoted);
+		put_source(e, n, true);
 		break;
 	case SN_ARITH_EXPANSION:
 		e->w->flags |= WORD_ARITH;
 		flag_nested(e, n);
-		put_source(e, n, quoted);
+		put_source(e, n, true);
 		break;
 	case SN_BRACE_EXPRESSION:
 		e->w->flags |= WORD_BRACE;
@@ -399,6 +399,16 @@ int shell_word_expand(const char *src, const struct shell_node *n, shell_var_loo
 		.mask = strbuf_init(SHELL_WORD_MAX_BYTES),
 		.w = ret,
 	};
+	/* quote removal only shortens a word: one allocation each, unless a
+	 * resolved variable makes it longer */
+	size_t guess = (size_t)(n->end - n->start) + 1;
+	if (guess <= SHELL_WORD_MAX_BYTES) {
+		if (strbuf_reserve(&e.text, guess) < 0 || strbuf_reserve(&e.mask, guess) < 0) {
+			strbuf_done(&e.text);
+			strbuf_done(&e.mask);
+			return -ENOMEM;
+		}
+	}
 	expand(&e, n, false);
 	ret->lone_unquoted_var =
 	        (n->kind == SN_SIMPLE_EXPANSION || n->kind == SN_EXPANSION) && !e.error;

@@ -10,6 +10,20 @@
 
 #include "strbuf.h"
 
+int strbuf_reserve(struct strbuf *sb, size_t n)
+{
+	if (n + 1 <= sb->alloc)
+		return 0;
+	char *p = realloc(sb->buf, n + 1);
+	if (!p)
+		return -ENOMEM;
+	if (!sb->buf)
+		p[0] = '\0';
+	sb->buf = p;
+	sb->alloc = n + 1;
+	return 0;
+}
+
 int strbuf_append(struct strbuf *sb, const char *s, size_t n)
 {
 	if (n > sb->cap - sb->len) {

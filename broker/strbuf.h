@@ -25,6 +25,9 @@ static inline struct strbuf strbuf_init(size_t cap)
 	return (struct strbuf){ .cap = cap };
 }
 
+/* Make room for n bytes (a hint; the cap still applies). -ENOMEM. */
+int strbuf_reserve(struct strbuf *sb, size_t n);
+
 /* Append n bytes; -E2BIG past the cap (nothing appended), -ENOMEM. */
 int strbuf_append(struct strbuf *sb, const char *s, size_t n);
 int strbuf_append_char(struct strbuf *sb, char c);

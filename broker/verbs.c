@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "run-verbs.h"
 #include "verbs.h"
 
 static int cmd_version(int argc, char **argv)
@@ -34,6 +35,12 @@ static const struct verb verbs[] = {
 	{ "plugins", cmd_plugins, "[--config FILE]",
 	  "list the plugins, where each came from, and its settings" },
 	{ "version", cmd_version, "", "print the version" },
+	{ "run", cmd_run, "[OPTIONS] [--] COMMAND", "run one command" },
+	{ "jobs", cmd_jobs, "[--format json]", "list background jobs" },
+	{ "logs", cmd_logs, "JOB [--tail N]", "print a background job's output" },
+	{ "kill", cmd_kill, "JOB", "end a background job's whole tree" },
+	{ "schema", cmd_schema, "[-C DIR] [--sandbox MODE]", "print the tool definition" },
+	{ "doctor", cmd_doctor, "", "report what this machine supports" },
 };
 
 const struct verb *verb_find(const char *name)

@@ -132,11 +132,13 @@ static void match_long(const struct wrapper *w, const char *const *words, size_t
 		m->stops = true;
 	if (!in_list(w->longopts, opt, len, &with_arg) && !m->stops)
 		m->unknown_opt = true;
-	size_t arg = *i;
+	size_t arg = *i, offset = eq ? (size_t)(eq + 1 - words[*i]) : 0;
 	if (with_arg && !eq && *i + 1 < n)
 		arg = ++*i;
-	if (in_list(w->chdir_longopts, opt, len, NULL))
-		m->chdir_word = (long)arg; /* "--chdir=DIR": the caller strips "--chdir=" */
+	if (in_list(w->chdir_longopts, opt, len, NULL)) {
+		m->chdir_word = (long)arg;
+		m->chdir_offset = offset;
+	}
 }
 
 /* A cluster of short options at words[*i] ("-u", "-uroot", "-nb"). */
@@ -155,13 +157,19 @@ static void match_short(const struct wrapper *w, const char *const *words, size_
 		if (has_char(w->short_attached, c))
 			return; /* the rest of the cluster is its argument */
 		if (has_char(w->short_with_arg, c)) {
-			size_t arg = *i;
-			if (s[k + 1] == '\0' && *i + 1 < n)
+			size_t arg = *i, offset = k + 2; /* "-Cdir": the value after 'C' */
+			if (s[k + 1] == '\0' && *i + 1 < n) {
 				arg = ++*i;
-			if (has_char(w->chdir_opts, c))
+				offset = 0;
+			}
+			if (has_char(w->chdir_opts, c)) {
 				m->chdir_word = (long)arg;
-			if (has_char(w->string_opts, c))
+				m->chdir_offset = offset;
+			}
+			if (has_char(w->string_opts, c)) {
 				m->string_word = (long)arg;
+				m->string_offset = offset;
+			}
 			return;
 		}
 		if (!has_char(w->short_flags, c) && !has_char(w->stop_opts, c))
@@ -248,9 +256,35 @@ static int name_cmp(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
+/* su / runuser [options] [-] [user] -c COMMAND: COMMAND runs in the user's
+ * shell. Only -c / --command / --command=X name the script. */
+static enum shell_script_source su_script(const char *const *words, size_t n, size_t start,
+                                          size_t *script_word)
+{
+	for (size_t i = start + 1; i < n; i++) {
+		const char *w = words[i];
+		if ((strcmp(w, "-c") == 0 || strcmp(w, "--command") == 0) && i + 1 < n) {
+			*script_word = i + 1;
+			return SHELL_SCRIPT_ARG;
+		}
+		if (strncmp(w, "--command=", 10) == 0) {
+			*script_word = i; /* the caller cannot strip it: treat as unknown */
+			return SHELL_SCRIPT_FILE;
+		}
+	}
+	return SHELL_SCRIPT_NONE;
+}
+
+bool wrapper_is_user_switch(const char *name)
+{
+	return strcmp(name, "su") == 0 || strcmp(name, "runuser") == 0;
+}
+
 enum shell_script_source wrapper_shell_script(const char *const *words, size_t n, size_t start,
                                               size_t *script_word)
 {
+	if (wrapper_is_user_switch(words[start]))
+		return su_script(words, n, start, script_word);
 	if (!bsearch(words[start], shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
 		return SHELL_SCRIPT_NONE;
 	size_t i = start + 1;

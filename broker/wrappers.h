@@ -45,8 +45,10 @@ struct wrapper_match {
 	size_t end;          /* index of the wrapped command's first word (n: none) */
 	size_t assign_begin; /* NAME=VALUE words are [assign_begin, assign_end) */
 	size_t assign_end;
-	long chdir_word;  /* the word naming a new working directory, or -1 */
-	long string_word; /* the word env -S splits into a command, or -1 */
+	long chdir_word;                    /* the word naming a new working directory, or -1 */
+	long string_word;                   /* the word env -S splits into a command, or -1 */
+	size_t chdir_offset, string_offset; /* where the value starts in that word
+	                                       ("-Cdir": 2, "--chdir=dir": 8) */
 	bool unknown_opt; /* an option the table does not know (taken as a flag) */
 	bool stops;       /* an option means no command is run (command -v, sudo -l) */
 	bool shell_join;  /* the rest is joined and run by sh -c (watch without -x) */
@@ -73,11 +75,14 @@ size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
 
 /* How a shell command (bash, sh, dash, zsh, ksh, ...) gets its commands. */
 enum shell_script_source {
-	SHELL_SCRIPT_NONE = 0, /* not a shell */
+	SHELL_SCRIPT_NONE = 0, /* not a shell (or su / runuser without -c) */
 	SHELL_SCRIPT_ARG,      /* -c STRING: *script_word is its index */
 	SHELL_SCRIPT_STDIN,    /* reads commands from stdin (no -c, no file, or -s) */
 	SHELL_SCRIPT_FILE,     /* runs a script file: not known to the model */
 };
+
+/* su and runuser: a shell command as another user (`su -c CMD root`). */
+bool wrapper_is_user_switch(const char *name);
 
 /* Classify words[start..n) (words[start] is the command name, directory
  * removed) as a shell invocation. */

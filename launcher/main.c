@@ -1,20 +1,108 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sluice-launch: builds the sandbox around itself, then execs the command.
+ * sluice-launch: builds the sandbox around itself, then execs the program.
+ * main() is the step table below, in order, then exec: the order of the
+ * table is the security argument. Any failed step ends the launcher with
+ * status 125 and "sluice-launch: STEP: DETAIL: ERROR"; no path from a
+ * failed step reaches exec. Not for: parsing shell text or loading plugins.
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "protections.h"
+#include "landlock.h"
+#include "launch-spec.h"
 #include "log.h"
+#include "options.h"
+#include "privileges.h"
+#include "rlimits.h"
+#include "seccomp-filter.h"
+#include "session.h"
+
+/* Step "chdir": --chdir, after Landlock (which does not restrict chdir)
+ * so that relative --workspace and --rw paths mean the caller's directory. */
+static int apply_chdir(const struct launch_spec *spec, struct launch_state *state,
+                       struct sluice_error *err)
+{
+	(void)state;
+	if (spec->chdir && chdir(spec->chdir) < 0)
+		return sluice_error_set(err, neg_errno(), "'%s'", spec->chdir);
+	return 0;
+}
+
+/* Step "tmpdir": export --tmpdir as TMPDIR; the rest of the environment is
+ * the caller's business. */
+static int apply_tmpdir(const struct launch_spec *spec, struct launch_state *state,
+                        struct sluice_error *err)
+{
+	(void)state;
+	if (spec->tmpdir && setenv("TMPDIR", spec->tmpdir, 1) < 0)
+		return sluice_error_set(err, neg_errno(), "setting TMPDIR");
+	return 0;
+}
+
+struct launch_step {
+	const char *name;
+	int (*apply)(const struct launch_spec *spec, struct launch_state *state,
+	             struct sluice_error *err);
+};
+
+static const struct launch_step steps[] = {
+	{ "features", apply_features },       /* refuse what this kernel cannot enforce */
+	{ "session", apply_session },         /* setsid (no tty), stdin </dev/null */
+	{ "close-fds", apply_close_fds },     /* close_range(3, ~0U) but --report-fd */
+	{ "rlimits", apply_rlimits },         /* all but the address space; core 0 */
+	{ "privileges", apply_privileges },   /* no_new_privs, --user, drop capabilities */
+	{ "landlock", apply_landlock },       /* filesystem, TCP, ioctl, scopes */
+	{ "seccomp", apply_seccomp },         /* socket families, connect, io_uring */
+	{ "chdir", apply_chdir },             /* --chdir */
+	{ "tmpdir", apply_tmpdir },           /* TMPDIR=--tmpdir */
+	{ "address-space", apply_rlimit_as }, /* RLIMIT_AS, last: nothing allocates after */
+	{ "report", apply_report },           /* one JSON line on --report-fd */
+};
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("sluice-launch %s\n", PACKAGE_VERSION);
-		return 0;
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	if (options_parse(argc, argv, &spec, &err) < 0) {
+		log_sluice_error(&err, "options");
+		return LAUNCH_EXIT_FAILURE;
 	}
-	log_error("not implemented yet");
-	return 125;
+	switch (spec.action) {
+	case LAUNCH_HELP:
+		options_help(stdout);
+		return fflush(stdout) == 0 ? 0 : LAUNCH_EXIT_FAILURE;
+	case LAUNCH_VERSION:
+		printf("sluice-launch %s\n", PACKAGE_VERSION);
+		return fflush(stdout) == 0 ? 0 : LAUNCH_EXIT_FAILURE;
+	case LAUNCH_PRINT_FEATURES:
+		return protections_print(stdout) < 0 ? LAUNCH_EXIT_FAILURE : 0;
+	case LAUNCH_RUN:
+		break;
+	}
+
+	struct launch_state state = { 0 };
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		err = (struct sluice_error){ 0 };
+		int r = steps[i].apply(&spec, &state, &err);
+		if (r < 0) {
+			if (err.code == 0)
+				err.code = r;
+			log_sluice_error(&err, "%s", steps[i].name);
+			_exit(LAUNCH_EXIT_FAILURE);
+		}
+	}
+
+	execvp(spec.argv[0], spec.argv);
+	int errnum = errno;
+	protections_report_exec_error(&spec, errnum);
+	err = (struct sluice_error){ 0 };
+	sluice_error_set(&err, -errnum, "'%s'", spec.argv[0]);
+	log_sluice_error(&err, "exec");
+	_exit(LAUNCH_EXIT_FAILURE);
 }

@@ -15,3 +15,11 @@ show() {
 
 show "$bin/sluice" --version
 show "$bin/sluice" --help
+
+# The main job: a harmless command through `sluice run`, and a blocked one
+# with its message (a write the workspace-write sandbox forbids; with the
+# policy chain wired in, `git push --force` shows a policy denial too).
+demo=$(mktemp -d)
+trap 'rm -rf "$demo"' EXIT
+show "$bin/sluice" run -C "$demo" -- 'echo hello from sluice; pwd'
+show "$bin/sluice" run -C "$demo" --sandbox workspace-write -- 'touch /etc/sluice-demo'

@@ -14,12 +14,17 @@ packages=(
   # libraries (configure names each one when it is missing)
   libtree-sitter-dev libinih-dev libcap-ng-dev libseccomp-dev libjansson-dev
   libpcre2-dev libcriterion-dev
-  # the grammar comes from the npm registry (scripts/fetch-grammar.sh)
-  npm
   # fuzzing (libFuzzer) and the escape suite's tools
-  clang libclang-rt-14-dev util-linux procps
+  clang libclang-rt-14-dev util-linux procps jq git libcap2-bin
   # benchmarks compare against bwrap
   bubblewrap
+)
+
+# Tools wanted as commands: any provider will do (npm, for one, may come
+# bundled with a nodejs package from elsewhere, which Debian's npm would
+# conflict with).
+commands=(
+  npm=npm   # the grammar comes from the npm registry (scripts/fetch-grammar.sh)
 )
 
 missing=()
@@ -27,6 +32,9 @@ for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$'; then
     missing+=("$p")
   fi
+done
+for c in "${commands[@]}"; do
+  command -v "${c%%=*}" >/dev/null 2>&1 || missing+=("${c#*=}")
 done
 
 if [ ${#missing[@]} -gt 0 ]; then

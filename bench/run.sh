@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The figures of `sluice run` (issue 6), measured in one run:
+#   startup: `sluice run -- true` against `bash -c true`, alternately, in the
+#            unrestricted and restricted modes (medians; targets <= 2x, 2.2x);
+#   output:  1 GiB through `sluice run` against the same through a plain pipe
+#            to `cat > /dev/null` (target >= 70 %), with the peak RSS of the
+#            sluice process from /usr/bin/time -v (target <= 8 MiB);
+#   background: the time for `--mode background` to return (target <= 5 ms).
+# Usage: bench/run.sh [ROUNDS] (default 300) from a build directory built
+# without sanitizers; SLUICE and SLUICE_LAUNCH select the binaries.
+set -euo pipefail
+
+rounds=${1:-300}
+sluice=${SLUICE:-./sluice}
+export SLUICE_LAUNCH=${SLUICE_LAUNCH:-$(dirname "$sluice")/sluice-launch}
+[ -x "$sluice" ] || { echo "bench: no sluice at '$sluice' (set SLUICE)" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (Debian: time)" >&2; exit 1; }
+if nm -D "$sluice" 2>/dev/null | grep -q '__asan_init'; then
+  echo "bench: warning: '$sluice' is sanitizer-instrumented; its figures are not representative" >&2
+fi
+scratch=$(mktemp -d)
+export XDG_RUNTIME_DIR=$scratch
+trap 'rm -rf "$scratch"' EXIT
+
+median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+
+# --- startup
+cmds=("bash -c true" "$sluice run -- true" "$sluice run --sandbox restricted -- true")
+for c in "${cmds[@]}"; do $c >/dev/null || { echo "bench: '$c' fails here" >&2; exit 1; }; done
+declare -a s0 s1 s2
+for ((r = 0; r < rounds; r++)); do
+  for i in 0 1 2; do
+    t0=$EPOCHREALTIME
+    ${cmds[$i]} >/dev/null
+    t1=$EPOCHREALTIME
+    eval "s$i+=($((${t1/./} - ${t0/./})))"
+  done
+done
+m0=$(median "${s0[@]}") m1=$(median "${s1[@]}") m2=$(median "${s2[@]}")
+echo "startup, $rounds rounds alternating, kernel $(uname -r)"
+awk -v m0="$m0" -v m1="$m1" -v m2="$m2" 'BEGIN {
+  printf "  bash -c true                     median %7.3f ms\n", m0 / 1000
+  printf "  sluice run -- true               median %7.3f ms  %5.2f x  (target <= 2.0 x)\n", m1 / 1000, m1 / m0
+  printf "  sluice run --sandbox restricted  median %7.3f ms  %5.2f x  (target <= 2.2 x)\n", m2 / 1000, m2 / m0
+}'
+
+# --- output: 1 GiB, each way three times, alternately; best of each
+gen='head -c 1073741824 /dev/zero'
+best_pipe=999999 best_run=999999 rss=0
+for ((r = 0; r < 3; r++)); do
+  t0=$EPOCHREALTIME
+  bash -c "$gen" | cat >/dev/null
+  t1=$EPOCHREALTIME
+  us=$((${t1/./} - ${t0/./}))
+  [ "$us" -lt "$best_pipe" ] && best_pipe=$us
+  t0=$EPOCHREALTIME
+  /usr/bin/time -v -o "$scratch/time" "$sluice" run --timeout 5m -- "$gen" >/dev/null
+  t1=$EPOCHREALTIME
+  us=$((${t1/./} - ${t0/./}))
+  [ "$us" -lt "$best_run" ] && best_run=$us
+  kb=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$scratch/time")
+  [ "$kb" -gt "$rss" ] && rss=$kb
+done
+kb_small=$( /usr/bin/time -v "$sluice" run -- 'head -c 1024 /dev/zero' 2>&1 >/dev/null | sed -n 's/.*Maximum resident set size (kbytes): //p')
+echo "output, 1 GiB (best of 3 each)"
+awk -v p="$best_pipe" -v s="$best_run" -v rss="$rss" -v small="$kb_small" 'BEGIN {
+  printf "  plain pipe to cat > /dev/null    %7.0f MiB/s\n", 1024 / (p / 1e6)
+  printf "  sluice run                       %7.0f MiB/s  %5.1f %%  (target >= 70 %%)\n", 1024 / (s / 1e6), 100 * p / s
+  printf "  peak RSS (/usr/bin/time -v)      %7.2f MiB for 1 GiB, %.2f MiB for 1 KiB  (target <= 8 MiB)\n", rss / 1024, small / 1024
+}'
+
+# --- background mode: time to return
+declare -a sb
+for ((r = 0; r < 30; r++)); do
+  t0=$EPOCHREALTIME
+  "$sluice" run --mode background -- 'exit 0' >/dev/null
+  t1=$EPOCHREALTIME
+  sb+=($((${t1/./} - ${t0/./})))
+done
+mb=$(median "${sb[@]}")
+awk -v m="$mb" 'BEGIN { printf "background mode returns           median %7.3f ms  (target <= 5 ms)\n", m / 1000 }'

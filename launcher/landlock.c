@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Landlock for the sandboxed profiles. The ruleset handles every right the
+ * plan asks for and this ABI knows; rules then grant back what the profile
+ * allows. Rights on a directory apply to everything beneath it, and
+ * Landlock has no "deny" rule: a read-only hole inside a writable tree can
+ * only be made by granting the tree's entries one by one.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <linux/landlock.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "protections.h"
+#include "landlock.h"
+#include "options.h"
+
+/* The build machine's <linux/landlock.h> may predate the rights below;
+ * these values are kernel ABI and never change. */
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+
+/* struct landlock_ruleset_attr as of ABI 6; older kernels accept the larger
+ * struct as long as the fields they do not know are zero. */
+struct ruleset_attr {
+	__u64 handled_access_fs;
+	__u64 handled_access_net; /* ABI 4 */
+	__u64 scoped;             /* ABI 6 */
+};
+
+/* The rights of ABI 1 (Linux 5.13). */
+#define ACCESS_FS_ABI1                                                    \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |     \
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |     \
+	 LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | \
+	 LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |     \
+	 LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |     \
+	 LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |   \
+	 LANDLOCK_ACCESS_FS_MAKE_SYM)
+
+/* Rights that make sense on a file (the kernel refuses others there). */
+#define ACCESS_FILE                                                   \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | \
+	 LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | \
+	 LANDLOCK_ACCESS_FS_IOCTL_DEV)
+
+/* What everything gets: read and execute. */
+#define ACCESS_READ \
+	(LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR)
+
+/* What writable paths get: everything but device ioctls. */
+#define ACCESS_WRITE (ACCESS_FS_ABI1 | LANDLOCK_ACCESS_FS_REFER | LANDLOCK_ACCESS_FS_TRUNCATE)
+
+/* What the null-like devices get. */
+#define ACCESS_DEVICE \
+	(LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE)
+
+/* Usable in every sandboxed profile; missing ones are skipped (a container
+ * may lack /dev/full). */
+static const char *const usable_devices[] = { "/dev/null", "/dev/zero", "/dev/full",
+	                                      "/dev/urandom" };
+
+int landlock_abi_version(void)
+{
+	long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+	return abi < 0 ? 0 : (int)abi;
+}
+
+/* The handled rights for the plan, each limited to the ABI that has it. */
+static struct ruleset_attr ruleset_for_plan(uint32_t planned)
+{
+	struct ruleset_attr attr = { 0 };
+	if (planned & PROT_LANDLOCK_FS)
+		attr.handled_access_fs = ACCESS_FS_ABI1;
+	/* ABI 2 (Linux 5.19) added REFER; without it, renames and links across
+	 * directories are always denied, which is stricter, not weaker. */
+	if (planned & PROT_LANDLOCK_REFER)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_REFER;
+	/* ABI 3 (Linux 6.2) added TRUNCATE. */
+	if (planned & PROT_LANDLOCK_TRUNCATE)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_TRUNCATE;
+	/* ABI 4 (Linux 6.7) added TCP bind and connect. No rule grants a port:
+	 * with the network denied, every TCP bind and connect is refused. */
+	if (planned & PROT_LANDLOCK_TCP)
+		attr.handled_access_net =
+		        LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+	/* ABI 5 (Linux 6.10) added IOCTL_DEV; no rule grants it. */
+	if (planned & PROT_LANDLOCK_IOCTL_DEV)
+		attr.handled_access_fs |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+	/* ABI 6 (Linux 6.12) added scoping of abstract unix sockets and signals
+	 * to the sandbox. ABI 7 (Linux 6.15) only adds audit-log flags. */
+	if (planned & PROT_LANDLOCK_SCOPE_UNIX)
+		attr.scoped |= LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET;
+	if (planned & PROT_LANDLOCK_SCOPE_SIGNAL)
+		attr.scoped |= LANDLOCK_SCOPE_SIGNAL;
+	return attr;
+}
+
+/* Grant access (limited to what the ruleset handles, and to file rights for
+ * a non-directory) on the object fd refers to. */
+static int add_rule_fd(int ruleset, int fd, __u64 access, __u64 handled, const char *what,
+                       struct sluice_error *err)
+{
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return sluice_error_set(err, neg_errno(), "stat '%s'", what);
+	if (!S_ISDIR(st.st_mode))
+		access &= ACCESS_FILE;
+	struct landlock_path_beneath_attr rule = {
+		.allowed_access = access & handled,
+		.parent_fd = fd,
+	};
+	if (rule.allowed_access == 0)
+		return 0;
+	if (syscall(__NR_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "adding a rule for '%s'", what);
+	return 0;
+}
+
+/* The same for a path; O_PATH, so opening grants nothing by itself. */
+static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __u64 access,
+                         __u64 handled, struct sluice_error *err)
+{
+	_cleanup_close_ int fd = openat(dirfd, path, O_PATH | O_CLOEXEC | flags);
+	if (fd < 0)
+		return sluice_error_set(err, neg_errno(), "opening '%s'", path);
+	return add_rule_fd(ruleset, fd, access, handled, path, err);
+}
+
+/* Workspace-write with a workspace/.git directory: each entry of the
+ * workspace but .git is writable; the workspace directory itself and .git
+ * are not, because rights on a directory would reach .git/hooks and
+ * .git/config beneath it. Symlinks get a rule on the link, not its target. */
+static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sluice_error *err)
+{
+	int dupfd = fcntl(wsfd, F_DUPFD_CLOEXEC, 3);
+	if (dupfd < 0)
+		return sluice_error_set(err, neg_errno(), "reading the workspace");
+	DIR *dir = fdopendir(dupfd);
+	if (!dir) {
+		int r = neg_errno();
+		(void)close(dupfd);
+		return sluice_error_set(err, r, "reading the workspace");
+	}
+	int r = 0;
+	for (;;) {
+		errno = 0;
+		const struct dirent *de = readdir(dir);
+		if (!de) {
+			if (errno)
+				r = sluice_error_set(err, neg_errno(), "reading the workspace");
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
+		    strcmp(de->d_name, ".git") == 0)
+			continue;
+		r = add_rule_path(ruleset, dirfd(dir), de->d_name, O_NOFOLLOW, ACCESS_WRITE,
+		                  handled, err);
+		if (r < 0)
+			break;
+	}
+	(void)closedir(dir);
+	return r;
+}
+
+static int add_workspace(int ruleset, const struct launch_spec *spec, __u64 handled,
+                         struct sluice_error *err)
+{
+	const char *ws = spec->workspace ? spec->workspace : ".";
+	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (wsfd < 0)
+		return sluice_error_set(err, neg_errno(), "opening the workspace '%s'", ws);
+	struct stat st;
+	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+	if (!has_git || spec->git_writable)
+		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
+	return add_workspace_entries(ruleset, wsfd, handled, err);
+}
+
+static int add_rules(int ruleset, const struct launch_spec *spec, __u64 handled,
+                     struct sluice_error *err)
+{
+	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ELEMENTSOF(usable_devices); i++) {
+		r = add_rule_path(ruleset, AT_FDCWD, usable_devices[i], 0, ACCESS_DEVICE, handled,
+		                  err);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0)
+			return r;
+	}
+	if (spec->tmpdir) {
+		r = add_rule_path(ruleset, AT_FDCWD, spec->tmpdir, O_DIRECTORY, ACCESS_WRITE,
+		                  handled, err);
+		if (r < 0)
+			return r;
+	}
+	for (unsigned i = 0; i < spec->n_rw; i++) {
+		r = add_rule_path(ruleset, AT_FDCWD, spec->rw[i], 0, ACCESS_WRITE, handled, err);
+		if (r < 0)
+			return r;
+	}
+	if (spec->profile->workspace == WORKSPACE_WRITABLE)
+		return add_workspace(ruleset, spec, handled, err);
+	return 0;
+}
+
+int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
+                   struct sluice_error *err)
+{
+	uint32_t planned = state->planned & PROT_LANDLOCK_ANY;
+	if (planned == 0)
+		return 0; /* unrestricted, or no Landlock and --best-effort */
+
+	struct ruleset_attr attr = ruleset_for_plan(planned);
+	_cleanup_close_ int ruleset =
+	        (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	if (ruleset < 0)
+		return sluice_error_set(err, neg_errno(), "creating the ruleset (ABI %d)",
+		                        state->landlock_abi);
+	int r = add_rules(ruleset, spec, attr.handled_access_fs, err);
+	if (r < 0)
+		return r;
+	/* no_new_privs was set by the privileges step; restrict_self needs it. */
+	if (syscall(__NR_landlock_restrict_self, ruleset, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "restricting this process");
+	state->enforced |= planned;
+	return 0;
+}

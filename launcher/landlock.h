@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Step "landlock": the profile's filesystem, TCP and scoping rules, best
+ * effort by ABI as samples/landlock/sandboxer.c does it.
+ * Not for: sockets other than TCP (seccomp-filter.c).
+ */
+#ifndef SLUICE_LAUNCHER_LANDLOCK_H
+#define SLUICE_LAUNCHER_LANDLOCK_H
+
+#include "errors.h"
+
+struct launch_spec;
+struct launch_state;
+
+/* The running kernel's Landlock ABI version; 0 when Landlock is missing or
+ * disabled at boot. */
+int landlock_abi_version(void);
+
+/* Apply the rights state->planned asks for: read and execute everywhere;
+ * /dev/null, /dev/zero, /dev/full, /dev/urandom readable and writable;
+ * --tmpdir and --rw paths writable; under workspace-write the workspace
+ * writable, except that a workspace/.git directory stays read-only (unless
+ * --git-writable), which also keeps the workspace directory itself from
+ * gaining entries (see docs/launcher.md). TCP bind/connect, device ioctls,
+ * signals and abstract unix sockets are confined when planned. Sets the
+ * PROT_LANDLOCK_* bits it enforced. -ENOENT etc. name the path. */
+int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
+                   struct sluice_error *err);
+
+#endif

@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The option table of sluice-launch: one row per option with its argument,
+ * handler and help line. Parsing and --help both walk this table.
+ * Not for: anything that touches the system; this file only fills a spec.
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "launch-spec.h"
+#include "options.h"
+#include "parse-number.h"
+
+struct option_def {
+	const char *name;    /* LAUNCH_OPT_* */
+	const char *metavar; /* NULL: the option takes no argument */
+	int (*handle)(struct launch_spec *spec, const char *arg, struct sluice_error *err);
+	const char *help;
+};
+
+static int opt_profile(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	const struct profile *p = profile_find(arg);
+	if (!p)
+		return sluice_error_set(err, -EINVAL, "unknown profile '%s'", arg);
+	spec->profile = p;
+	return 0;
+}
+
+static int opt_workspace(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)err;
+	spec->workspace = arg;
+	return 0;
+}
+
+static int opt_rw(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (spec->n_rw >= LAUNCH_MAX_RW)
+		return sluice_error_set(err, -E2BIG, "more than %d writable paths", LAUNCH_MAX_RW);
+	spec->rw[spec->n_rw++] = arg;
+	return 0;
+}
+
+static int opt_tmpdir(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)err;
+	spec->tmpdir = arg;
+	return 0;
+}
+
+/* "allow" -> true, "deny" -> false. */
+static int parse_allow(const char *arg, bool *ret, struct sluice_error *err)
+{
+	if (strcmp(arg, LAUNCH_NETWORK_ALLOW) == 0)
+		*ret = true;
+	else if (strcmp(arg, LAUNCH_NETWORK_DENY) == 0)
+		*ret = false;
+	else
+		return sluice_error_set(err, -EINVAL, "'%s' is neither '%s' nor '%s'", arg,
+		                        LAUNCH_NETWORK_ALLOW, LAUNCH_NETWORK_DENY);
+	return 0;
+}
+
+static int opt_network(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_allow(arg, &spec->network_allow, err);
+}
+
+static int opt_unix_connect(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_allow(arg, &spec->unix_connect_allow, err);
+}
+
+static int opt_git_writable(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->git_writable = true;
+	return 0;
+}
+
+static int opt_rlimit(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	enum rlimit_index i;
+	uint64_t v;
+	int r = rlimits_parse(arg, &i, &v, err);
+	if (r < 0)
+		return r;
+	spec->rlimit_set[i] = true;
+	spec->rlimit_value[i] = v;
+	return 0;
+}
+
+static int opt_keep_stdin(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->keep_stdin = true;
+	return 0;
+}
+
+static int opt_user(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] == '\0')
+		return sluice_error_set(err, -EINVAL, "empty user name");
+	spec->user = arg;
+	return 0;
+}
+
+static int opt_chdir(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)err;
+	spec->chdir = arg;
+	return 0;
+}
+
+static int opt_best_effort(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->best_effort = true;
+	return 0;
+}
+
+static int opt_report_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	uint64_t v;
+	int r = parse_uint64(arg, INT_MAX, &v);
+	if (r < 0)
+		return sluice_error_set(err, r, "bad descriptor '%s'", arg);
+	if (v <= 2)
+		return sluice_error_set(err, -EINVAL, "descriptor %s is stdin, stdout or stderr",
+		                        arg);
+	spec->report_fd = (int)v;
+	return 0;
+}
+
+static int opt_print_features(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->action = LAUNCH_PRINT_FEATURES;
+	return 0;
+}
+
+static int opt_help(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->action = LAUNCH_HELP;
+	return 0;
+}
+
+static int opt_version(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->action = LAUNCH_VERSION;
+	return 0;
+}
+
+static const struct option_def options[] = {
+	{ LAUNCH_OPT_PROFILE, "PROFILE", opt_profile,
+	  "unrestricted, workspace-write or restricted (default: restricted)" },
+	{ LAUNCH_OPT_WORKSPACE, "DIR", opt_workspace,
+	  "the workspace; workspace-write makes it writable (default: the current directory)" },
+	{ LAUNCH_OPT_RW, "PATH", opt_rw, "another writable path (repeatable)" },
+	{ LAUNCH_OPT_TMPDIR, "DIR", opt_tmpdir,
+	  "an existing private directory, made writable and exported as TMPDIR" },
+	{ LAUNCH_OPT_NETWORK, "allow|deny", opt_network,
+	  "network access (default: deny; unrestricted ignores it)" },
+	{ LAUNCH_OPT_UNIX_CONNECT, "allow|deny", opt_unix_connect,
+	  "connect(2) to unix sockets outside the sandbox when the network is denied (default: "
+	  "deny)" },
+	{ LAUNCH_OPT_GIT_WRITABLE, NULL, opt_git_writable,
+	  "workspace-write: make the workspace's .git writable too (hooks and config included)" },
+	{ LAUNCH_OPT_RLIMIT, "NAME=VALUE", opt_rlimit,
+	  "as, fsize, core (sizes), cpu (duration), nproc, nofile (counts); repeatable" },
+	{ LAUNCH_OPT_KEEP_STDIN, NULL, opt_keep_stdin, "do not replace stdin with /dev/null" },
+	{ LAUNCH_OPT_USER, "NAME", opt_user,
+	  "when started as root: run as this user (needed for nproc to bind)" },
+	{ LAUNCH_OPT_CHDIR, "DIR", opt_chdir, "change to DIR before exec" },
+	{ LAUNCH_OPT_BEST_EFFORT, NULL, opt_best_effort,
+	  "run even when this kernel cannot enforce all of the profile" },
+	{ LAUNCH_OPT_REPORT_FD, "N", opt_report_fd,
+	  "write one JSON line of what was enforced to descriptor N before exec" },
+	{ LAUNCH_OPT_PRINT_FEATURES, NULL, opt_print_features,
+	  "print what each profile enforces on this kernel as JSON, and exit" },
+	{ LAUNCH_OPT_HELP, NULL, opt_help, "print this help and exit" },
+	{ LAUNCH_OPT_VERSION, NULL, opt_version, "print the version and exit" },
+};
+
+/* The row for "--name" or "--name=value" (then *ret_value points past '='). */
+static const struct option_def *option_find(const char *word, const char **ret_value)
+{
+	*ret_value = NULL;
+	for (size_t i = 0; i < ELEMENTSOF(options); i++) {
+		size_t len = strlen(options[i].name);
+		if (strncmp(word, options[i].name, len) != 0)
+			continue;
+		if (word[len] == '\0')
+			return &options[i];
+		if (word[len] == '=' && options[i].metavar) {
+			*ret_value = word + len + 1;
+			return &options[i];
+		}
+	}
+	return NULL;
+}
+
+int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice_error *err)
+{
+	*spec = (struct launch_spec){
+		.action = LAUNCH_RUN,
+		.profile = profile_default(),
+		.report_fd = -1,
+	};
+	int i = 1;
+	while (i < argc) {
+		const char *word = argv[i];
+		if (strcmp(word, LAUNCH_OPT_END) == 0) {
+			i++;
+			break;
+		}
+		if (word[0] != '-')
+			break;
+		const char *value;
+		const struct option_def *o = option_find(word, &value);
+		if (!o)
+			return sluice_error_set(err, -EINVAL, "unknown option '%s'", word);
+		if (o->metavar && !value) {
+			if (i + 1 >= argc)
+				return sluice_error_set(err, -EINVAL, "option '%s' needs %s",
+				                        o->name, o->metavar);
+			value = argv[++i];
+		}
+		int r = o->handle(spec, value, err);
+		if (r < 0) {
+			sluice_error_prefix(err, "%s", o->name);
+			return r;
+		}
+		i++;
+	}
+	if (spec->action != LAUNCH_RUN)
+		return 0;
+	if (i >= argc)
+		return sluice_error_set(err, -EINVAL, "no program given (try '%s')",
+		                        LAUNCH_OPT_HELP);
+	spec->argv = argv + i;
+	return 0;
+}
+
+void options_help(FILE *f)
+{
+	fprintf(f, "Usage: sluice-launch [OPTIONS] -- PROGRAM [ARG...]\n"
+	           "Build a sandbox around this process, then exec PROGRAM.\n\nOptions:\n");
+	for (size_t i = 0; i < ELEMENTSOF(options); i++) {
+		char left[64];
+		snprintf(left, sizeof(left), "%s%s%s", options[i].name,
+		         options[i].metavar ? " " : "",
+		         options[i].metavar ? options[i].metavar : "");
+		fprintf(f, "  %-26s %s\n", left, options[i].help);
+	}
+	unsigned n;
+	const struct profile *p = profile_table(&n);
+	fprintf(f, "\nProfiles:\n");
+	for (unsigned k = 0; k < n; k++)
+		fprintf(f, "  %-26s %s\n", p[k].name, p[k].summary);
+	fprintf(f,
+	        "\nExit status: PROGRAM's own once exec'd; %d for every failure of "
+	        "sluice-launch's own\n(stderr: \"sluice-launch: STEP: DETAIL: ERROR\").\n",
+	        LAUNCH_EXIT_FAILURE);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * argv -> struct launch_spec, through one option table that also prints
+ * --help. The spec borrows its strings from argv (valid for the whole run).
+ * Not for: checking paths or the kernel; the steps do that.
+ */
+#ifndef SLUICE_LAUNCHER_OPTIONS_H
+#define SLUICE_LAUNCHER_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "errors.h"
+#include "profiles.h"
+#include "rlimits.h"
+
+/* A cap on repeated --rw options. */
+#define LAUNCH_MAX_RW 64
+
+enum launch_action {
+	LAUNCH_RUN,
+	LAUNCH_HELP,
+	LAUNCH_VERSION,
+	LAUNCH_PRINT_FEATURES,
+};
+
+/* What the caller asked for. Strings are borrowed from argv. */
+struct launch_spec {
+	enum launch_action action;
+	const struct profile *profile;
+	const char *workspace; /* NULL: the current directory */
+	const char *rw[LAUNCH_MAX_RW];
+	unsigned n_rw;
+	const char *tmpdir;
+	bool network_allow;      /* --network allow */
+	bool unix_connect_allow; /* --unix-connect allow */
+	bool git_writable;
+	bool rlimit_set[RLIMIT_INDEX_N];
+	uint64_t rlimit_value[RLIMIT_INDEX_N];
+	bool keep_stdin;
+	const char *user;
+	const char *chdir;
+	bool best_effort;
+	int report_fd; /* -1: none */
+	char **argv;   /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
+};
+
+/* Fill spec from argv (argv[0] is the launcher's name). -EINVAL with a
+ * detail naming the option on any error; a missing PROGRAM is an error only
+ * for LAUNCH_RUN. */
+int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice_error *err);
+
+/* Print the usage, generated from the option table, to f. */
+void options_help(FILE *f);
+
+#endif

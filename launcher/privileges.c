@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Privileges: nothing to gain at exec (no_new_privs makes setuid bits and
+ * file capabilities inert), nothing held (capabilities dropped), and, as
+ * root, optionally another uid, which is also what makes RLIMIT_NPROC bind.
+ * libcap-ng's own return codes are translated here and never leak out.
+ */
+#include "config.h"
+
+#include <cap-ng.h>
+#include <grp.h>
+#include <linux/capability.h>
+#include <pwd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "protections.h"
+#include "options.h"
+#include "privileges.h"
+
+/* capng_apply() returns -1 ... -9 of its own (capng_apply(3)), not errnos. */
+static int capng_failed(int rc, const char *what, struct sluice_error *err)
+{
+	return sluice_error_set(err, -EPERM, "libcap-ng: %s (code %d)", what, rc);
+}
+
+/* Whether any capability is held in the effective, permitted or inheritable
+ * sets (ambient is a subset of permitted). capget(2) directly: libcap-ng
+ * would parse /proc/self/status, which costs more than the rest of the
+ * launcher together. */
+static int caps_held(bool *ret, struct sluice_error *err)
+{
+	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
+	if (syscall(SYS_capget, &header, data) < 0)
+		return sluice_error_set(err, neg_errno(), "capget");
+	*ret = false;
+	for (size_t i = 0; i < ELEMENTSOF(data); i++)
+		if (data[i].effective | data[i].permitted | data[i].inheritable)
+			*ret = true;
+	return 0;
+}
+
+/* Whether the bounding set is empty: PR_CAPBSET_READ up to the first
+ * capability this kernel does not know (EINVAL). */
+static bool bounding_set_empty(void)
+{
+	for (unsigned long cap = 0; cap < 64; cap++) {
+		int r = prctl(PR_CAPBSET_READ, cap, 0, 0, 0);
+		if (r < 0)
+			return true;
+		if (r > 0)
+			return false;
+	}
+	return true;
+}
+
+/* Empty the bounding set: PR_CAPBSET_DROP for every capability this kernel
+ * knows (EINVAL past the last one); needs CAP_SETPCAP. By hand, because
+ * libcap-ng's capng_apply(CAPNG_SELECT_BOUNDS) parses /proc/self/status
+ * twice, about 100 us: a fifth of the launcher's whole time budget. */
+static int drop_bounding_set(struct sluice_error *err)
+{
+	for (unsigned long cap = 0; cap < 64; cap++)
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
+			if (errno == EINVAL)
+				return 0;
+			return sluice_error_set(err, neg_errno(),
+			                        "dropping capability %lu from the bounding set",
+			                        cap);
+		}
+	return 0;
+}
+
+/* As root: become pw, groups first (they need CAP_SETGID, which setresuid
+ * takes away), uid last. The kernel clears the permitted, effective and
+ * ambient sets when uid 0 becomes another uid (no SECBIT_KEEP_CAPS). */
+static int switch_user(const struct passwd *pw, struct sluice_error *err)
+{
+	if (initgroups(pw->pw_name, pw->pw_gid) < 0)
+		return sluice_error_set(err, neg_errno(), "initgroups '%s'", pw->pw_name);
+	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0)
+		return sluice_error_set(err, neg_errno(), "setresgid %u", (unsigned)pw->pw_gid);
+	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0)
+		return sluice_error_set(err, neg_errno(), "setresuid %u", (unsigned)pw->pw_uid);
+	uid_t r, e, s;
+	if (getresuid(&r, &e, &s) < 0 || r != pw->pw_uid || e != pw->pw_uid || s != pw->pw_uid)
+		return sluice_error_set(err, -EPERM, "uid is not %u after setresuid",
+		                        (unsigned)pw->pw_uid);
+	return 0;
+}
+
+int apply_privileges(const struct launch_spec *spec, struct launch_state *state,
+                     struct sluice_error *err)
+{
+	const struct passwd *pw = NULL;
+	if (spec->user) {
+		errno = 0;
+		pw = getpwnam(spec->user);
+		if (!pw)
+			return sluice_error_set(err, errno ? neg_errno() : -ENOENT,
+			                        "unknown user '%s'", spec->user);
+		if (getuid() != 0 && pw->pw_uid != getuid())
+			return sluice_error_set(err, -EPERM, "only root can run as user '%s'",
+			                        spec->user);
+		if (getuid() != 0)
+			pw = NULL; /* already that user */
+	}
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "PR_SET_NO_NEW_PRIVS");
+	state->enforced |= PROT_NO_NEW_PRIVS;
+
+	bool held;
+	int r = caps_held(&held, err);
+	if (r < 0)
+		return r;
+	bool dropped = held;
+	if (held) {
+		/* The bounding set first: dropping it needs CAP_SETPCAP, which
+		 * the switch of uid takes away with the other sets. */
+		r = drop_bounding_set(err);
+		if (r < 0)
+			return r;
+	}
+	if (pw) {
+		r = switch_user(pw, err);
+		if (r < 0)
+			return r;
+		r = caps_held(&held, err);
+		if (r < 0)
+			return r;
+	}
+	if (held) {
+		capng_clear(CAPNG_SELECT_ALL);
+		int rc = capng_apply(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT);
+		if (rc < 0)
+			return capng_failed(rc, "emptying the capability sets", err);
+		r = caps_held(&held, err);
+		if (r < 0)
+			return r;
+	}
+	if (held || (dropped && !bounding_set_empty()))
+		return sluice_error_set(err, -EPERM, "capabilities remain after dropping them");
+	state->enforced |= PROT_NO_CAPS;
+	if (spec->rlimit_set[RLIMIT_INDEX_NPROC] && getuid() != 0)
+		state->enforced |= PROT_RLIMIT_NPROC;
+	return 0;
+}

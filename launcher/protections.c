@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The plan: which protections a profile asks for, which this kernel (and
+ * uid) can give, and the JSON that reports both. The table below is the
+ * single list of protection names; every report is generated from it.
+ * Not for: applying protections; the steps set bits in state->enforced.
+ */
+#include "config.h"
+
+#include <linux/seccomp.h>
+#include <pwd.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "protections.h"
+#include "landlock.h"
+#include "launch-spec.h"
+#include "options.h"
+#include "profiles.h"
+
+struct protection_def {
+	uint32_t bit;
+	const char *name;
+	int min_landlock_abi; /* 0: not a Landlock right */
+	bool needs_seccomp;
+};
+
+/* In the order they are applied. Landlock rows give the ABI that added the
+ * right (see landlock.c for the kernel versions). */
+static const struct protection_def protections[] = {
+	{ PROT_SESSION, LAUNCH_PROT_SESSION, 0, false },
+	{ PROT_CLOSE_FDS, LAUNCH_PROT_CLOSE_FDS, 0, false },
+	{ PROT_RLIMIT_NPROC, LAUNCH_PROT_RLIMIT_NPROC, 0, false },
+	{ PROT_NO_NEW_PRIVS, LAUNCH_PROT_NO_NEW_PRIVS, 0, false },
+	{ PROT_NO_CAPS, LAUNCH_PROT_NO_CAPS, 0, false },
+	{ PROT_LANDLOCK_FS, LAUNCH_PROT_LANDLOCK_FS, 1, false },
+	{ PROT_LANDLOCK_REFER, LAUNCH_PROT_LANDLOCK_REFER, 2, false },
+	{ PROT_LANDLOCK_TRUNCATE, LAUNCH_PROT_LANDLOCK_TRUNCATE, 3, false },
+	{ PROT_LANDLOCK_TCP, LAUNCH_PROT_LANDLOCK_TCP, 4, false },
+	{ PROT_LANDLOCK_IOCTL_DEV, LAUNCH_PROT_LANDLOCK_IOCTL_DEV, 5, false },
+	{ PROT_LANDLOCK_SCOPE_UNIX, LAUNCH_PROT_LANDLOCK_SCOPE_UNIX, 6, false },
+	{ PROT_LANDLOCK_SCOPE_SIGNAL, LAUNCH_PROT_LANDLOCK_SCOPE_SIGNAL, 6, false },
+	{ PROT_SECCOMP_SOCKETS, LAUNCH_PROT_SECCOMP_SOCKETS, 0, true },
+	{ PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true },
+	{ PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true },
+};
+
+/* Whether this kernel accepts seccomp filters that return an errno. */
+static bool seccomp_filters_available(void)
+{
+	uint32_t action = SECCOMP_RET_ERRNO;
+	return syscall(__NR_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) == 0;
+}
+
+/* What a profile with these options asks for. */
+static uint32_t protections_asked(const struct profile *p, bool network_allow,
+                                  bool unix_connect_allow, bool nproc)
+{
+	uint32_t asked = PROT_SESSION | PROT_CLOSE_FDS | PROT_NO_NEW_PRIVS | PROT_NO_CAPS;
+	if (nproc)
+		asked |= PROT_RLIMIT_NPROC;
+	if (!p->sandboxed)
+		return asked;
+	asked |= PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE |
+	         PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL |
+	         PROT_SECCOMP_IO_URING;
+	if (!network_allow) {
+		asked |= PROT_LANDLOCK_TCP | PROT_SECCOMP_SOCKETS;
+		if (!unix_connect_allow)
+			asked |= PROT_SECCOMP_UNIX_CONNECT;
+	}
+	return asked;
+}
+
+/* What this kernel can give; nproc_binds says whether RLIMIT_NPROC applies
+ * to the uid the program will run as (the kernel exempts uid 0). */
+static uint32_t protections_possible(int abi, bool seccomp, bool nproc_binds)
+{
+	uint32_t possible = 0;
+	for (size_t i = 0; i < ELEMENTSOF(protections); i++) {
+		const struct protection_def *d = &protections[i];
+		if (d->min_landlock_abi > abi)
+			continue;
+		if (d->needs_seccomp && !seccomp)
+			continue;
+		if (d->bit == PROT_RLIMIT_NPROC && !nproc_binds)
+			continue;
+		possible |= d->bit;
+	}
+	return possible;
+}
+
+/* The uid the program will run as: --user's, or ours. */
+static bool runs_as_root(const struct launch_spec *spec)
+{
+	if (getuid() != 0)
+		return false;
+	if (!spec->user)
+		return true;
+	const struct passwd *pw = getpwnam(spec->user);
+	return !pw || pw->pw_uid == 0;
+}
+
+int apply_features(const struct launch_spec *spec, struct launch_state *state,
+                   struct sluice_error *err)
+{
+	state->landlock_abi = landlock_abi_version();
+	state->seccomp = seccomp_filters_available();
+	state->asked =
+	        protections_asked(spec->profile, spec->network_allow, spec->unix_connect_allow,
+	                          spec->rlimit_set[RLIMIT_INDEX_NPROC]);
+	uint32_t possible =
+	        protections_possible(state->landlock_abi, state->seccomp, !runs_as_root(spec));
+	state->planned = state->asked & possible;
+	uint32_t missing = state->asked & ~possible;
+	if (missing == 0 || spec->best_effort)
+		return 0;
+
+	char names[256] = "";
+	for (size_t i = 0; i < ELEMENTSOF(protections); i++)
+		if (missing & protections[i].bit) {
+			if (names[0])
+				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+			strncat(names, protections[i].name, sizeof(names) - strlen(names) - 1);
+		}
+	return sluice_error_set(err, -EOPNOTSUPP,
+	                        "profile '%s' cannot be fully enforced (Landlock ABI %d%s): "
+	                        "missing %s; use %s to run anyway",
+	                        spec->profile->name, state->landlock_abi,
+	                        (missing & PROT_RLIMIT_NPROC) ? ", uid 0 ignores nproc; use --user"
+	                                                      : "",
+	                        names, LAUNCH_OPT_BEST_EFFORT);
+}
+
+/* A bounded JSON writer: text that does not fit sets overflow. */
+struct json_buf {
+	char text[2048];
+	size_t len;
+	bool overflow;
+};
+
+__attribute__((format(printf, 2, 3))) static void json_add(struct json_buf *j, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(j->text + j->len, sizeof(j->text) - j->len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(j->text) - j->len) {
+		j->overflow = true;
+		return;
+	}
+	j->len += (size_t)n;
+}
+
+/* A JSON string; escapes quotes, backslashes and control characters. */
+static void json_add_string(struct json_buf *j, const char *s)
+{
+	json_add(j, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			json_add(j, "\\%c", c);
+		else if (c < 0x20)
+			json_add(j, "\\u%04x", c);
+		else
+			json_add(j, "%c", c);
+	}
+	json_add(j, "\"");
+}
+
+/* "key":["name",...] for the protections in bits, in table order. */
+static void json_add_protections(struct json_buf *j, const char *key, uint32_t bits)
+{
+	json_add(j, "\"%s\":[", key);
+	bool first = true;
+	for (size_t i = 0; i < ELEMENTSOF(protections); i++)
+		if (bits & protections[i].bit) {
+			json_add(j, "%s", first ? "" : ",");
+			json_add_string(j, protections[i].name);
+			first = false;
+		}
+	json_add(j, "]");
+}
+
+int protections_print(FILE *f)
+{
+	int abi = landlock_abi_version();
+	bool seccomp = seccomp_filters_available();
+	/* Profiles with their defaults: network and unix connect denied, and no
+	 * process limit (which depends on the uid, not the kernel). */
+	uint32_t possible = protections_possible(abi, seccomp, true);
+	struct json_buf j = { .len = 0 };
+	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"profiles\":{", abi,
+	         seccomp ? "true" : "false");
+	unsigned n;
+	const struct profile *p = profile_table(&n);
+	for (unsigned i = 0; i < n; i++) {
+		uint32_t asked = protections_asked(&p[i], false, false, false);
+		json_add(&j, "%s", i ? "," : "");
+		json_add_string(&j, p[i].name);
+		json_add(&j, ":{");
+		json_add_protections(&j, "enforced", asked & possible);
+		json_add(&j, ",");
+		json_add_protections(&j, "missing", asked & ~possible);
+		json_add(&j, "}");
+	}
+	json_add(&j, "}}\n");
+	if (j.overflow)
+		return -ENOBUFS;
+	if (fputs(j.text, f) == EOF || fflush(f) == EOF)
+		return -EIO;
+	return 0;
+}
+
+int apply_report(const struct launch_spec *spec, struct launch_state *state,
+                 struct sluice_error *err)
+{
+	if (spec->report_fd < 0)
+		return 0;
+	struct json_buf j = { .len = 0 };
+	json_add(&j, "{\"profile\":");
+	json_add_string(&j, spec->profile->name);
+	json_add(&j, ",\"landlock_abi\":%d,", state->landlock_abi);
+	json_add_protections(&j, "enforced", state->enforced);
+	json_add(&j, ",");
+	json_add_protections(&j, "missing", state->asked & ~state->enforced);
+	json_add(&j, "}\n");
+	if (j.overflow)
+		return sluice_error_set(err, -ENOBUFS, "report longer than %zu bytes",
+		                        sizeof(j.text));
+	int r = write_full(spec->report_fd, j.text, j.len);
+	if (r < 0)
+		return sluice_error_set(err, r, "writing to descriptor %d", spec->report_fd);
+	return 0;
+}
+
+void protections_report_exec_error(const struct launch_spec *spec, int errnum)
+{
+	if (spec->report_fd < 0)
+		return;
+	struct json_buf j = { .len = 0 };
+	json_add(&j, "{\"error\":\"exec\",\"errno\":%d,\"message\":", errnum);
+	json_add_string(&j, strerror(errnum));
+	json_add(&j, "}\n");
+	if (!j.overflow)
+		(void)write_full(spec->report_fd, j.text, j.len);
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What this kernel can enforce, what a profile asks for, and what was
+ * enforced: the protection bits every step reports into, the "features"
+ * step that refuses a profile the kernel cannot fully enforce (unless
+ * --best-effort), --print-features, and the --report-fd lines.
+ * Not for: applying any protection (each step's own file does that).
+ */
+#ifndef SLUICE_LAUNCHER_PROTECTIONS_H
+#define SLUICE_LAUNCHER_PROTECTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "errors.h"
+
+/* One bit per protection; names (LAUNCH_PROT_*) in protections.c's table. */
+enum protection {
+	PROT_SESSION = 1u << 0,
+	PROT_CLOSE_FDS = 1u << 1,
+	PROT_NO_NEW_PRIVS = 1u << 2,
+	PROT_NO_CAPS = 1u << 3,
+	PROT_RLIMIT_NPROC = 1u << 4,
+	PROT_LANDLOCK_FS = 1u << 5,
+	PROT_LANDLOCK_REFER = 1u << 6,
+	PROT_LANDLOCK_TRUNCATE = 1u << 7,
+	PROT_LANDLOCK_TCP = 1u << 8,
+	PROT_LANDLOCK_IOCTL_DEV = 1u << 9,
+	PROT_LANDLOCK_SCOPE_UNIX = 1u << 10,
+	PROT_LANDLOCK_SCOPE_SIGNAL = 1u << 11,
+	PROT_SECCOMP_SOCKETS = 1u << 12,
+	PROT_SECCOMP_UNIX_CONNECT = 1u << 13,
+	PROT_SECCOMP_IO_URING = 1u << 14,
+};
+
+#define PROT_LANDLOCK_ANY                                                                      \
+	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
+	 PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL)
+#define PROT_SECCOMP_ANY (PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT | PROT_SECCOMP_IO_URING)
+
+/* What the steps share while they run: the plan, and what was applied. */
+struct launch_state {
+	int landlock_abi;  /* 0: no Landlock */
+	bool seccomp;      /* the kernel has seccomp filters */
+	uint32_t asked;    /* what the profile and options ask for */
+	uint32_t planned;  /* asked & what this kernel and uid can do */
+	uint32_t enforced; /* set by each step as it succeeds */
+};
+
+struct launch_spec;
+struct profile;
+
+/* Step "features": probe the kernel, compute what the spec asks for, and
+ * refuse (-EOPNOTSUPP, the detail naming each missing protection) when
+ * something cannot be enforced, unless spec->best_effort. */
+int apply_features(const struct launch_spec *spec, struct launch_state *state,
+                   struct sluice_error *err);
+
+/* --print-features: one JSON object on f. Returns 0 or -errno. */
+int protections_print(FILE *f);
+
+/* Step "report": when --report-fd N was given, write one JSON line on N:
+ * {"profile","landlock_abi","enforced":[...],"missing":[...]}, and leave N
+ * open with FD_CLOEXEC so the reader sees EOF once exec succeeds. */
+int apply_report(const struct launch_spec *spec, struct launch_state *state,
+                 struct sluice_error *err);
+
+/* After a failed execvp(): the second line {"error":"exec","errno":N,
+ * "message":"..."} on the report descriptor, if any. Errors are ignored:
+ * the launcher exits 125 either way. */
+void protections_report_exec_error(const struct launch_spec *spec, int errnum);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Step "seccomp": loads the BPF program that seccomp-gen compiled at build
+ * time from seccomp-rules.c (libseccomp), for the parts the plan asks for.
+ * Loading a ready program costs the kernel's check and JIT only.
+ */
+#include "config.h"
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "options.h"
+#include "protections.h"
+#include "seccomp-filter.h"
+#include "seccomp-programs.h"
+#include "seccomp-rules.h"
+
+int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
+                  struct sluice_error *err)
+{
+	(void)spec;
+	uint32_t planned = state->planned & PROT_SECCOMP_ANY;
+	if (planned == 0)
+		return 0;
+	uint32_t parts = 0;
+	if (planned & PROT_SECCOMP_SOCKETS)
+		parts |= SECCOMP_PART_SOCKETS;
+	if (planned & PROT_SECCOMP_UNIX_CONNECT)
+		parts |= SECCOMP_PART_CONNECT;
+	if (planned & PROT_SECCOMP_IO_URING)
+		parts |= SECCOMP_PART_IO_URING;
+	if (parts >= ELEMENTSOF(seccomp_programs))
+		return sluice_error_set(err, -EINVAL, "no program for parts %u", parts);
+	/* no_new_privs is already set, so loading needs no privilege. */
+	struct sock_fprog prog = seccomp_programs[parts];
+	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
+		return sluice_error_set(err, neg_errno(), "loading the filter");
+	state->enforced |= planned;
+	return 0;
+}

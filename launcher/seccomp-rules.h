@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The seccomp rules, written with libseccomp. Used at build time by
+ * seccomp-gen (which compiles them to BPF for seccomp-programs.h) and by the
+ * unit test that checks the generated programs are current.
+ * Not for: the launcher at run time, which loads the generated programs.
+ */
+#ifndef SLUICE_LAUNCHER_SECCOMP_RULES_H
+#define SLUICE_LAUNCHER_SECCOMP_RULES_H
+
+#include <seccomp.h>
+#include <stdint.h>
+
+/* The independent parts of the filter; a program exists for every
+ * combination (index = the OR of these bits). */
+enum seccomp_part {
+	SECCOMP_PART_SOCKETS = 1u << 0,  /* socket/socketpair: only AF_UNIX (EACCES) */
+	SECCOMP_PART_CONNECT = 1u << 1,  /* connect: refused (EACCES) */
+	SECCOMP_PART_IO_URING = 1u << 2, /* io_uring_*: ENOSYS */
+	SECCOMP_PART_ALL = (1u << 3) - 1,
+};
+
+/* A new filter (native architecture only; other architectures' calls kill
+ * the process) holding the parts asked for. Returns NULL on failure
+ * (libseccomp gives no errno); release with seccomp_release(). */
+scmp_filter_ctx seccomp_rules_build(uint32_t parts);
+
+/* The filter for parts as classic BPF, written into buf (at most size
+ * instructions' worth of bytes); returns the byte count or -errno. */
+long seccomp_rules_export(uint32_t parts, void *buf, unsigned long size);
+
+#endif

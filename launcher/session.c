@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * No controlling terminal, no inherited stdin, no inherited descriptors:
+ * a sandboxed program must not push keystrokes into the caller's terminal
+ * (TIOCSTI needs the terminal to be the caller's controlling one) or use a
+ * descriptor the caller forgot to close.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <linux/close_range.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "protections.h"
+#include "options.h"
+#include "session.h"
+
+/* Give up the controlling terminal, if any, without being a session leader:
+ * TIOCNOTTY then only detaches this process (a session leader would also
+ * hang up its foreground group, so that case is refused). */
+static int detach_terminal(struct sluice_error *err)
+{
+	_cleanup_close_ int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (tty < 0) {
+		if (errno == ENXIO)
+			return 0; /* no controlling terminal */
+		return sluice_error_set(err, neg_errno(), "opening /dev/tty");
+	}
+	if (getsid(0) == getpid())
+		return sluice_error_set(err, -EPERM,
+		                        "a session leader with a controlling terminal "
+		                        "(start sluice-launch from a child process)");
+	if (ioctl(tty, TIOCNOTTY) < 0)
+		return sluice_error_set(err, neg_errno(), "TIOCNOTTY");
+	return 0;
+}
+
+int apply_session(const struct launch_spec *spec, struct launch_state *state,
+                  struct sluice_error *err)
+{
+	if (setsid() < 0) {
+		if (errno != EPERM)
+			return sluice_error_set(err, neg_errno(), "setsid");
+		int r = detach_terminal(err);
+		if (r < 0)
+			return r;
+	}
+	/* Belt and braces: whatever happened above, the terminal must be gone. */
+	_cleanup_close_ int tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (tty >= 0)
+		return sluice_error_set(err, -EBUSY, "/dev/tty is still reachable");
+
+	if (!spec->keep_stdin) {
+		_cleanup_close_ int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		if (null < 0)
+			return sluice_error_set(err, neg_errno(), "opening /dev/null");
+		if (dup2(null, STDIN_FILENO) < 0)
+			return sluice_error_set(err, neg_errno(), "stdin from /dev/null");
+	}
+	state->enforced |= PROT_SESSION;
+	return 0;
+}
+
+static int close_from_to(unsigned first, unsigned last)
+{
+	if (first > last)
+		return 0;
+	if (syscall(__NR_close_range, first, last, 0) < 0)
+		return neg_errno();
+	return 0;
+}
+
+int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
+                    struct sluice_error *err)
+{
+	int r;
+	if (spec->report_fd >= 0) {
+		if (fcntl(spec->report_fd, F_GETFD) < 0)
+			return sluice_error_set(err, neg_errno(), "report descriptor %d",
+			                        spec->report_fd);
+		r = fd_set_cloexec(spec->report_fd, true);
+		if (r < 0)
+			return sluice_error_set(err, r, "report descriptor %d", spec->report_fd);
+		r = close_from_to(3, (unsigned)spec->report_fd - 1);
+		if (r >= 0)
+			r = close_from_to((unsigned)spec->report_fd + 1, ~0U);
+	} else {
+		r = close_from_to(3, ~0U);
+	}
+	if (r < 0)
+		return sluice_error_set(err, r, "close_range");
+	state->enforced |= PROT_CLOSE_FDS;
+	return 0;
+}

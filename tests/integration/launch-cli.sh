@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# sluice-launch's own interface: --help and docs/launcher.md name every
+# option of launcher/launch-spec.h, errors exit 125 naming the step, and the
+# --report-fd and --print-features JSON.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+PROBE=$SLUICE_BUILDDIR/tests/launcher/probe
+L=$SLUICE_LAUNCH
+W=(--workspace "$TEST_TMP")
+
+run "$L" --version
+expect "--version prints the package version" 0 '^sluice-launch [0-9]+\.[0-9]+\.[0-9]+$'
+
+options=$(sed -n 's/^#define LAUNCH_OPT_[A-Z_]* "\(--[a-z-]*\)".*/\1/p' "$SLUICE_SRCDIR/launcher/launch-spec.h")
+run "$L" --help
+help=$out
+missing_help= missing_doc=
+for o in $options; do
+  [ "$o" = -- ] && continue
+  grep -qE -- "^  $o( |$)" <<<"$help" || missing_help+=" $o"
+  grep -qF -- "\`$o" "$SLUICE_SRCDIR/docs/launcher.md" || missing_doc+=" $o"
+done
+if [ -z "$options" ] || [ -n "$missing_help" ]; then
+  not_ok "--help lists every option of launch-spec.h" "missing:$missing_help"
+else
+  ok "--help lists every option of launch-spec.h"
+fi
+if [ -n "$missing_doc" ]; then
+  not_ok "docs/launcher.md documents every option" "missing:$missing_doc"
+else
+  ok "docs/launcher.md documents every option"
+fi
+
+run "$L" --frobnicate -- true
+expect "an unknown option is refused" 125 '' "^sluice-launch: options: unknown option '--frobnicate'"
+run "$L"
+expect "no program is refused" 125 '' '^sluice-launch: options: no program given'
+run "$L" --profile lax -- true
+expect "an unknown profile is refused" 125 '' "^sluice-launch: options: --profile: unknown profile 'lax'"
+run "$L" --rlimit stack=1 -- true
+expect "an unknown rlimit is refused" 125 '' "unknown limit 'stack'"
+run "$L" --rlimit as=lots -- true
+expect "a bad rlimit value is refused" 125 '' "bad value 'lots' for as"
+run "$L" --report-fd 2 -- true
+expect "--report-fd cannot be stderr" 125 '' 'stdin, stdout or stderr'
+run "$L" "${W[@]}" --report-fd 9 -- true
+expect "a report descriptor that is not open fails the close-fds step" 125 '' \
+  '^sluice-launch: close-fds: report descriptor 9: Bad file descriptor$'
+run "$L" "${W[@]}" --rw "$TEST_TMP/missing" -- true
+expect "a missing --rw path fails the landlock step" 125 '' \
+  "^sluice-launch: landlock: opening '$TEST_TMP/missing': No such file or directory$"
+run "$L" "${W[@]}" --chdir "$TEST_TMP/missing" -- true
+expect "a missing --chdir fails the chdir step" 125 '' "^sluice-launch: chdir: '$TEST_TMP/missing'"
+run "$L" "${W[@]}" --user no-such-user-here -- true
+expect "an unknown --user fails the privileges step" 125 '' \
+  "^sluice-launch: privileges: unknown user 'no-such-user-here'"
+
+# The report: one JSON line, then end of file once exec succeeds; the
+# descriptor is close-on-exec, so the program does not see it.
+run "$L" "${W[@]}" --report-fd 3 -- "$PROBE" fds 3>"$TEST_TMP/report"
+expect "the report descriptor is closed at exec" 0 '^fds 0 1 2$'
+report=$(cat "$TEST_TMP/report")
+if [ "$(wc -l <"$TEST_TMP/report")" -ne 1 ] ||
+  ! jq -e '.profile == "restricted" and (.landlock_abi | type == "number") and
+           (.enforced | index("close-fds")) and (.missing | type == "array")' \
+    <<<"$report" >/dev/null; then
+  not_ok "--report-fd writes one JSON line" "report: $report"
+else
+  ok "--report-fd writes one JSON line"
+fi
+run "$L" "${W[@]}" --report-fd 3 -- "$TEST_TMP/no-such-program" 3>"$TEST_TMP/report2"
+expect "a failed exec exits 125" 125 '' "^sluice-launch: exec: '$TEST_TMP/no-such-program': No such file or directory$"
+if [ "$(wc -l <"$TEST_TMP/report2")" -eq 2 ] &&
+  tail -1 "$TEST_TMP/report2" | jq -e '.error == "exec" and .errno == 2 and (.message | length > 0)' >/dev/null; then
+  ok "a failed exec adds an error line to the report"
+else
+  not_ok "a failed exec adds an error line to the report" "report: $(cat "$TEST_TMP/report2")"
+fi
+
+run "$L" --print-features
+features=$out
+abi=$(jq -r .landlock_abi <<<"$features" 2>/dev/null)
+if [ "$rc" -ne 0 ] || ! jq -e '.profiles | has("restricted") and has("workspace-write") and has("unrestricted")' \
+  <<<"$features" >/dev/null; then
+  not_ok "--print-features prints JSON for each profile" "$features"
+else
+  ok "--print-features prints JSON for each profile (Landlock ABI $abi)"
+fi
+# What --print-features promises is what a run reports as enforced.
+run "$L" "${W[@]}" --report-fd 3 -- true 3>"$TEST_TMP/report3"
+if [ "$(jq -c .enforced "$TEST_TMP/report3")" = "$(jq -c .profiles.restricted.enforced <<<"$features")" ]; then
+  ok "a restricted run enforces what --print-features lists"
+else
+  not_ok "a restricted run enforces what --print-features lists" "run: $(cat "$TEST_TMP/report3")" "features: $features"
+fi
+if [ "${abi:-0}" -ge 6 ]; then
+  if jq -e '.profiles.restricted.missing == []' <<<"$features" >/dev/null; then
+    ok "Landlock ABI $abi: nothing is missing from the restricted profile"
+  else
+    not_ok "Landlock ABI $abi: nothing is missing" "$features"
+  fi
+else
+  skip "Landlock ABI >= 6: nothing missing" "Landlock ABI here is ${abi:-none}"
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+  run "$L" "${W[@]}" --rlimit nproc=100 --best-effort --report-fd 3 -- true 3>"$TEST_TMP/report4"
+  if [ "$rc" -eq 0 ] && jq -e '.missing == ["rlimit-nproc"]' "$TEST_TMP/report4" >/dev/null; then
+    ok "as root, --best-effort runs and reports rlimit-nproc missing"
+  else
+    not_ok "as root, --best-effort reports rlimit-nproc missing" "status $rc: $(cat "$TEST_TMP/report4")" "$err"
+  fi
+else
+  run "$L" "${W[@]}" --rlimit nproc=1000 --report-fd 3 -- true 3>"$TEST_TMP/report4"
+  if [ "$rc" -eq 0 ] && jq -e '(.enforced | index("rlimit-nproc")) and .missing == []' "$TEST_TMP/report4" >/dev/null; then
+    ok "as uid $(id -u), nproc is enforced"
+  else
+    not_ok "as uid $(id -u), nproc is enforced" "status $rc: $(cat "$TEST_TMP/report4")" "$err"
+  fi
+  run "$L" "${W[@]}" --user root -- true
+  expect "as an ordinary user, --user root is refused" 125 '' "^sluice-launch: privileges: only root can run as user 'root'"
+fi
+
+run "$L" "${W[@]}" --profile unrestricted --report-fd 3 -- true 3>"$TEST_TMP/report5"
+if jq -e '.enforced == ["session","close-fds","no-new-privs","no-capabilities"]' "$TEST_TMP/report5" >/dev/null; then
+  ok "unrestricted: session, descriptors, no_new_privs and capabilities only"
+else
+  not_ok "unrestricted reports its protections" "$(cat "$TEST_TMP/report5")"
+fi
+run "$L" "${W[@]}" --network allow --report-fd 3 -- "$PROBE" tcp6-socket 3>"$TEST_TMP/report6"
+if [ "$out" = OK ] && ! grep -q 'seccomp-sockets\|landlock-tcp' "$TEST_TMP/report6"; then
+  ok "--network allow lifts the socket filter and the TCP rules"
+else
+  not_ok "--network allow" "probe: $out" "$(cat "$TEST_TMP/report6")"
+fi
+
+# Every capability set is empty after the privileges step, as root (all of
+# them held before) and as an ordinary user (none held).
+run "$L" "${W[@]}" -- grep '^Cap' /proc/self/status
+caps=$(awk '{ print $2 }' <<<"$out" | sort -u)
+if [ "$rc" -eq 0 ] && [ "$caps" = 0000000000000000 ] && [ "$(wc -l <<<"$out")" -eq 5 ] ||
+  { [ "$(id -u)" -ne 0 ] && [ "$rc" -eq 0 ] && grep -q '^CapEff:.0000000000000000' <<<"$out"; }; then
+  ok "no capability is left (uid $(id -u))"
+else
+  not_ok "no capability is left" "status $rc" "$out"
+fi
+if [ "$(id -u)" -eq 0 ] && command -v capsh >/dev/null; then
+  run capsh --caps="cap_net_raw,cap_setpcap+eip" --addamb=cap_net_raw -- -c \
+    "grep '^CapAmb' /proc/self/status; exec \"\$0\" --workspace /tmp -- grep '^Cap' /proc/self/status" "$L"
+  if [ "$rc" -eq 0 ] && grep -q '^CapAmb:.0000000000002000' <<<"$out" &&
+    [ "$(grep -c ':.0000000000000000$' <<<"$out")" -eq 5 ]; then
+    ok "ambient and bounding sets held before are emptied"
+  else
+    not_ok "ambient and bounding sets held before are emptied" "status $rc" "$out" "$err"
+  fi
+elif [ "$(id -u)" -eq 0 ]; then
+  skip "ambient and bounding sets held before are emptied" "capsh (libcap2-bin) is missing"
+fi

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What must keep working inside the sandbox: ls, cat, pipes, git status, a
+# bash script, writing in the workspace under workspace-write, 2>/dev/null,
+# mktemp in the private TMPDIR, and the program's own exit status.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+ws=$TEST_TMP/ws
+tmp=$TEST_TMP/tmp
+mkdir -p "$ws/src" "$tmp"
+echo hello >"$ws/src/greeting.txt"
+git -C "$ws" init -q
+git -C "$ws" -c user.name=t -c user.email=t@t add src
+git -C "$ws" -c user.name=t -c user.email=t@t commit -q -m init
+printf '#!/bin/bash\nset -e\nfor i in 1 2 3; do echo "line $i"; done | wc -l\n' >"$ws/script.sh"
+chmod +x "$ws/script.sh"
+
+# box PROFILE CMD...: run CMD under PROFILE with the workspace and TMPDIR.
+box() {
+  local profile=$1
+  shift
+  run timeout 20 "$SLUICE_LAUNCH" --profile "$profile" --workspace "$ws" --tmpdir "$tmp" \
+    --chdir "$ws" -- "$@"
+}
+
+for profile in restricted workspace-write; do
+  box "$profile" ls /
+  expect "$profile: ls /" 0 '^(bin|usr)$'
+  box "$profile" cat src/greeting.txt
+  expect "$profile: cat a workspace file" 0 '^hello$'
+  box "$profile" "$BASH" -c 'cat src/greeting.txt | tr a-z A-Z | sed s/L/l/g'
+  expect "$profile: a pipeline" 0 '^HEllO$'
+  box "$profile" git status --short --branch
+  expect "$profile: git status" 0 '^## '
+  box "$profile" ./script.sh
+  expect "$profile: a bash script" 0 '^3$'
+  box "$profile" "$BASH" -c 'ls /nonexistent 2>/dev/null; echo quiet >/dev/null; echo done'
+  expect "$profile: 2>/dev/null and >/dev/null" 0 '^done$'
+  box "$profile" "$BASH" -c 'f=$(mktemp) && echo x >"$f" && cat "$f" && echo "$f"'
+  expect "$profile: mktemp in the private TMPDIR" 0 "^$tmp/tmp\\."
+  box "$profile" head -c 4 /dev/urandom
+  expect "$profile: /dev/urandom readable" 0
+  box "$profile" "$BASH" -c 'exit 7'
+  expect "$profile: the program's own exit status" 7
+done
+
+box workspace-write "$BASH" -c 'echo new >src/new.txt && mkdir -p src/d/e && mv src/new.txt src/d/e/ && cat src/d/e/new.txt'
+expect "workspace-write: create, mkdir and rename in the workspace" 0 '^new$'
+box restricted "$BASH" -c 'echo new >src/new2.txt'
+expect "restricted: the same write is refused" 1 '' 'Permission denied'
+box workspace-write "$BASH" -c 'echo top >top.txt'
+expect "workspace-write with .git: no new top-level entry (documented)" 1 '' 'Permission denied'
+run timeout 20 "$SLUICE_LAUNCH" --profile workspace-write --git-writable --workspace "$ws" \
+  --chdir "$ws" -- git -c user.name=t -c user.email=t@t commit -q -am change --allow-empty
+expect "workspace-write --git-writable: git commit works" 0
+box unrestricted "$BASH" -c 'echo free >"$0"' "$TEST_TMP/outside.txt"
+expect "unrestricted: writes anywhere the user can" 0

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# A shell that exits while a child it backgrounded holds the pipe must not
+# make `sluice run` wait for the timeout: it returns after the drain window
+# and lists the survivors in backgroundPids.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+start=$(date +%s%N)
+out=$(timeout 20 "$SLUICE" run --format json --timeout 10s -- 'sleep 60 & echo shell done') && rc=0 || rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
+if [ "$rc" -eq 0 ] && [ "$ms" -lt 5000 ] && [ -n "$pid" ] &&
+  [ "$(json_get "$out" 'd["output"]')" = "shell done" ]; then
+  ok "returns after the shell exits (${ms}ms), not at the timeout"
+else
+  not_ok "returns after the shell exits, not at the timeout" "rc=$rc ${ms}ms" "$out"
+fi
+if [ -n "$pid" ] && alive "$pid" && grep -q '^sleep' "/proc/$pid/cmdline"; then
+  ok "the survivor is listed in backgroundPids and left running (the default)"
+else
+  not_ok "the survivor is listed in backgroundPids and left running (the default)" "pid=$pid"
+fi
+[ -n "$pid" ] && kill "$pid" 2>/dev/null
+
+run timeout 20 "$SLUICE" run -- 'sleep 60 & echo shell done'
+grep -q '^\[still running after the shell exited: [0-9]' <<<"$out" && ok "the text lists the survivors" ||
+  not_ok "the text lists the survivors" "$out"
+pid=$(sed -n 's/^\[still running after the shell exited: \([0-9]*\).*/\1/p' <<<"$out")
+[ -n "$pid" ] && kill "$pid" 2>/dev/null
+
+out=$(timeout 20 "$SLUICE" run --format json -- 'sleep 60 >/dev/null 2>&1 & echo quick') && rc=0 || rc=$?
+pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
+if [ "$rc" -eq 0 ] && [ -n "$pid" ]; then
+  ok "a backgrounded child without the pipe is listed too"
+else
+  not_ok "a backgrounded child without the pipe is listed too" "$out"
+fi
+[ -n "$pid" ] && kill "$pid" 2>/dev/null
+true

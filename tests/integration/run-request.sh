@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `sluice run` requests: from arguments and from JSON on stdin; every invalid
+# request is refused with invalid_request naming the field, exit status 125.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+run "$SLUICE" run -- 'echo hello'
+expect "a command from the arguments runs" 0 '^hello$'
+
+run "$SLUICE" run -- 'exit 3'
+expect "the command's exit code is sluice's, with a first line saying so" 3 '^\[command failed: exit code 3\]$'
+
+run "$SLUICE" run -- 'kill -9 $$'
+expect "a signal N is 128+N" 137 '^\[command killed by signal 9 \(SIGKILL\)\]$'
+
+out=$(echo '{"command":"echo from json","mode":"default"}' | "$SLUICE" run --json --format json) && rc=0 || rc=$?
+if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"]')" = "from json" ] &&
+  [ "$(json_get "$out" 'd["ok"] and d["exitCode"] == 0 and d["error"] is None')" = True ]; then
+  ok "a JSON request from stdin gives a JSON result"
+else
+  not_ok "a JSON request from stdin gives a JSON result" "rc=$rc" "$out"
+fi
+
+refused() { # NAME FIELD-PATTERN (reads the request on stdin)
+  local out rc
+  out=$("$SLUICE" run --json --format json) && rc=0 || rc=$?
+  if [ "$rc" -eq 125 ] && [ "$(json_get "$out" 'd["error"]["kind"]')" = invalid_request ] &&
+    json_get "$out" 'd["error"]["message"]' | grep -q -- "$2" &&
+    [ "$(json_get "$out" 'd["ok"]')" = False ]; then
+    ok "$1"
+  else
+    not_ok "$1" "rc=$rc" "$out"
+  fi
+}
+refused "an unknown field is refused by name" colour <<<'{"command":"true","colour":"red"}'
+refused "a bad mode is refused by name" mode <<<'{"command":"true","mode":"fast"}'
+refused "a wrong type is refused by name" command <<<'{"command":42}'
+refused "a NUL byte in the command is refused" command <<<'{"command":"a\u0000b"}'
+refused "a missing command is refused" command <<<'{"mode":"slow"}'
+refused "a timeout above the maximum is refused" timeout_ms <<<'{"command":"true","timeout_ms":3600000}'
+refused "broken JSON is refused with its position" line <<<'{"command":'
+big=$(python3 -c 'import json; print(json.dumps({"command": "x" * 70000}))')
+refused "an oversized command is refused" command <<<"$big"
+
+run "$SLUICE" run --timeout 2h -- true
+expect "--timeout above the maximum is refused" 125 'invalid_request.*--timeout'
+
+run "$SLUICE" run --sandbox bogus -- true
+expect "an unknown sandbox mode is refused" 125 "invalid_request.*--sandbox"
+
+run "$SLUICE" run --config "$TEST_TMP/x.ini" -- true
+expect "--config is refused until the configuration lands" 125 'config_error'
+
+run "$SLUICE" run
+expect "no command at all is refused" 125 "invalid_request.*command"

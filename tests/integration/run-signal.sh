@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# SIGINT or SIGTERM to `sluice run` itself kills the command's whole tree,
+# escapees included, and sluice exits with 128+N.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+has_lines() { [ "$(wc -l <"$1")" -ge "$2" ]; }
+
+for sig in TERM INT; do
+  pids="$TEST_TMP/pids-$sig"
+  : >"$pids"
+  timeout 30 "$SLUICE" run --timeout 20s -- "setsid sleep 310 & echo \$! >> '$pids'; sleep 311 & echo \$! >> '$pids'; wait" \
+    >"$TEST_TMP/out-$sig" 2>&1 &
+  sluice_pid=$!
+  # The command has started both children once both pids are written.
+  if ! wait_for 10 has_lines "$pids" 2; then
+    not_ok "SIG$sig: the command started" "$(cat "$pids")"
+    kill -s TERM "$sluice_pid"
+    wait "$sluice_pid"
+    continue
+  fi
+  kill -s "$sig" "$sluice_pid"
+  wait "$sluice_pid" && rc=0 || rc=$?
+  want=$((128 + $(kill -l "$sig")))
+  survivors=""
+  while read -r pid; do alive "$pid" && survivors="$survivors $pid"; done <"$pids"
+  if [ "$rc" -eq "$want" ] && [ -z "$survivors" ] && grep -q "interrupted by SIG$sig" "$TEST_TMP/out-$sig"; then
+    ok "SIG$sig to sluice run kills the whole tree and exits $want"
+  else
+    not_ok "SIG$sig to sluice run kills the whole tree and exits $want" "rc=$rc alive:$survivors" "$(cat "$TEST_TMP/out-$sig")"
+    for p in $survivors; do kill -9 "$p"; done
+  fi
+done

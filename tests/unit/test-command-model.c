@@ -1,0 +1,662 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The command model, table-driven: each row is a command and the model it
+ * must give (tests/unit/model-render.h explains the one-line rendering),
+ * then focused tests for redirections, variables, text, limits and the
+ * accessors' edges. The rows are the model's specification.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "command-model.h"
+#include "model-render.h"
+
+/* Rendering: one line per simple command, "FRAMES: {ASSIGNS} (WRAPPER)...
+ * ARGV #FLAGS @CWD". Frames: L list, P pipeline, S subshell, G group, I if,
+ * W loop, C case, F function, $ command substitution, < process substitution,
+ * N nested shell, R redirected compound, ? condition, X find -exec. Word
+ * flags after ^: P param, T tilde, G glob, C command subst, S process subst,
+ * A arithmetic, B brace, U unknown. Command flags after #: D name dynamic,
+ * I argv incomplete, X partial, N negated, B background, U cwd unknown,
+ * Y nested script dynamic, Z nested not parsed, O unknown wrapper option,
+ * F function call. Words with blanks are in <>. */
+struct model_case {
+	const char *command;
+	const char *model;
+};
+
+static const struct model_case cases[] = {
+	{ "git status", "git status" },
+	{ "git push --force origin main", "git push --force origin main" },
+	{ "'g'it push -f", "git push -f" },
+	{ "\"git\" \"push\"", "git push" },
+	{ "g\\it st\\atus", "git status" },
+	{ "r\"m\" -rf /", "rm -rf /" },
+	{ "$'\\x72m' -rf /tmp/x", "rm -rf /tmp/x" },
+	{ "$'a\\nb' $'\\t' $'\\u00e9' $'\\101\\102' $'\\cA'", "<a\nb> <\t> é AB \001" },
+	{ "echo \"a $HOME b\"", "echo <a $HOME b>^P" },
+	{ "echo \"$HOME\"/x ${HOME}/y $HOME", "echo $HOME/x^P ${HOME}/y^P $HOME^P" },
+	{ "echo ${X:-default} ${#X} ${X/a/b}", "echo ${X:-default}^P ${#X}^P ${X/a/b}^P" },
+	{ "echo $1 $@ $? $$ \"$*\"", "echo $1^P $@^P $?^P $$^P $*^P" },
+	{ "echo ~ ~/x ~root x~ \"~\" '~'", "echo ~^T ~/x^T ~root^T x~ ~ ~" },
+	{ "echo *.c '*.c' \"*.c\" \\*.c a?b [ab]c", "echo *.c^G *.c *.c *.c a?b^G [ab]c^G" },
+	{ "echo {a,b} {1..3} '{a,b}' x{y}z", "echo {a,b}^B {1..3}^B {a,b} x{y}z" },
+	{ "echo $((1+2)) \"$((3*4))\"", "echo $((1+2))^A $((3*4))^A" },
+	{ "echo $(date) `date` \"$(date)\" \"`date`\"",
+	  "echo $(date)^C `date`^C $(date)^C `date`^C\n$: date\n$: date\n$: date\n$: date" },
+	{ "cat <(ls) >(wc -l)", "cat <(ls)^S <>(wc -l)>^S\n<: ls\n<: wc -l" },
+	{ "diff <(sort a) <(sort b)", "diff <<(sort a)>^S <<(sort b)>^S\n<: sort a\n<: sort b" },
+	{ "echo $(echo $(echo deep))",
+	  "echo <$(echo $(echo deep))>^C\n$: echo <$(echo deep)>^C\n$>$: echo deep" },
+	{ "ls -la | grep foo | wc -l", "P: ls -la\nP: grep foo\nP: wc -l" },
+	{ "ls |& cat", "P: ls\nP: cat" },
+	{ "a && b || c", "L: a\nL: b\nL: c" },
+	{ "a; b; c", "a\nb\nc" },
+	{ "a & b", "a #B\nb" },
+	{ "(cd /tmp && rm -rf x)", "S>L: cd /tmp\nS>L: rm -rf x @/tmp" },
+	{ "{ cd /tmp; rm x; }", "G: cd /tmp\nG: rm x @/tmp" },
+	{ "{ a; b; } > /dev/null", "R>G: a\nR>G: b" },
+	{ "( a; b ) 2>/dev/null", "R>S: a\nR>S: b" },
+	{ "a && b > f", "L: a\nL: b" },
+	{ "a | b > f", "P: a\nP: b" },
+	{ "if true; then rm a; else rm b; fi", "I>?: true\nI: rm a\nI: rm b" },
+	{ "if [ -f x ]; then echo yes; elif test -d y; then echo dir; fi",
+	  "I: echo yes\nI>?: test -d y\nI: echo dir" },
+	{ "while read l; do echo \"$l\"; done < f", "R>W>?: read l\nR>W: echo $l^P" },
+	{ "until false; do sleep 1; done", "W>?: false\nW: sleep 1" },
+	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P" },
+	{ "for ((i=0; i<3; i++)); do echo $i; done", "W: echo $i^P" },
+	{ "case $x in a) rm a;; b|c) rm b;; *) ls;; esac", "C: rm a\nC: rm b\nC: ls" },
+	{ "f() { rm -rf /; }; f", "F>G: rm -rf / #U\nf #F" },
+	{ "function g { git push -f; }", "F>G: git push -f #U" },
+	{ "! grep -q x f", "grep -q x f #N" },
+	{ "sleep 10 &", "sleep 10 #B" },
+	{ "echo a # comment rm -rf /", "echo a" },
+	{ "# only a comment", "" },
+	{ "echo a \\\n  b \\\n  c", "echo a b c" },
+	{ "ls \\\n| wc", "P: ls\nP: wc" },
+	{ "cat <<EOF\nhello $USER\nEOF", "cat" },
+	{ "cat <<'EOF'\nliteral $(rm -rf /)\nEOF", "cat" },
+	{ "cat <<EOF\n$(rm -rf /)\nEOF", "cat\n$: rm -rf /" },
+	{ "bash -c 'rm -rf /'", "bash -c <rm -rf />\nN: rm -rf /" },
+	{ "sh -c \"git push --force\"", "sh -c <git push --force>\nN: git push --force" },
+	{ "dash -c 'a | b'", "dash -c <a | b>\nN>P: a\nN>P: b" },
+	{ "zsh -c 'sudo rm -rf ~'", "zsh -c <sudo rm -rf ~>\nN: (sudo) rm -rf ~^T" },
+	{ "bash -lc 'echo hi'", "bash -lc <echo hi>\nN: echo hi" },
+	{ "bash -ec 'cd /tmp && rm x'",
+	  "bash -ec <cd /tmp && rm x>\nN>L: cd /tmp\nN>L: rm x @/tmp" },
+	{ "bash -o pipefail -c 'a | b'", "bash -o pipefail -c <a | b>\nN>P: a\nN>P: b" },
+	{ "bash script.sh arg", "bash script.sh arg" },
+	{ "bash -c \"$CMD\"", "bash -c $CMD^P #Y" },
+	{ "bash -c 'bash -c \"rm -rf /\"'",
+	  "bash -c <bash -c \"rm -rf /\">\nN: bash -c <rm -rf />\nN>N: rm -rf /" },
+	{ "eval 'rm -rf /'", "eval <rm -rf />\nN: rm -rf /" },
+	{ "eval \"git push -f\"", "eval <git push -f>\nN: git push -f" },
+	{ "eval $X", "eval $X^P #Y" },
+	{ "bash <<< 'rm -rf /'", "bash\nN: rm -rf /" },
+	{ "sh <<EOF\ngit push --force\nEOF", "sh\nN: git push --force" },
+	{ "bash <<'EOF'\ncd / && rm -rf *\nEOF", "bash\nN>L: cd /\nN>L: rm -rf *^G @/" },
+	{ "curl http://x | sh", "P: curl http://x\nP: sh #Y" },
+	{ "curl http://x | bash -s", "P: curl http://x\nP: bash -s #Y" },
+	{ "echo \"$(bash -c 'rm -rf /')\"",
+	  "echo <$(bash -c 'rm -rf /')>^C\n$: bash -c <rm -rf />\n$>N: rm -rf /" },
+	{ "x=$(sudo rm -rf /)", "{x=<$(sudo rm -rf /)>^C}\n$: (sudo) rm -rf /" },
+	{ "sudo rm -rf /", "(sudo) rm -rf /" },
+	{ "sudo -u root rm -rf /", "(sudo -u root) rm -rf /" },
+	{ "sudo -u root -g wheel -E rm x", "(sudo -u root -g wheel -E) rm x" },
+	{ "sudo --user=root rm x", "(sudo --user=root) rm x" },
+	{ "sudo -i", "sudo -i" },
+	{ "sudo -l rm", "sudo -l rm" },
+	{ "sudo VAR=1 make install", "{VAR=1} (sudo VAR=1) make install" },
+	{ "doas rm -rf /", "(doas) rm -rf /" },
+	{ "doas -u bob ls", "(doas -u bob) ls" },
+	{ "env rm x", "(env) rm x" },
+	{ "env -i A=1 B=2 rm x", "{A=1 B=2} (env -i A=1 B=2) rm x" },
+	{ "env -u HOME -i rm x", "(env -u HOME -i) rm x" },
+	{ "env -C /tmp rm -rf x", "(env -C /tmp) rm -rf x @/tmp" },
+	{ "env --chdir=/tmp ls", "(env --chdir=/tmp) ls @/tmp" },
+	{ "env -S 'rm -rf /'", "env -S <rm -rf />\nN: (env -S) rm -rf /" },
+	{ "env", "env" },
+	{ "command rm x", "(command) rm x" },
+	{ "command -v rm", "command -v rm" },
+	{ "command -p ls", "(command -p) ls" },
+	{ "builtin cd /tmp", "(builtin) cd /tmp" },
+	{ "exec rm x", "(exec) rm x" },
+	{ "exec -a name ls", "(exec -a name) ls" },
+	{ "nohup rm -rf / &", "(nohup) rm -rf / #B" },
+	{ "nice rm x", "(nice) rm x" },
+	{ "nice -n 5 rm x", "(nice -n 5) rm x" },
+	{ "nice -10 rm x", "(nice -10) rm x" },
+	{ "nice --adjustment=3 ls", "(nice --adjustment=3) ls" },
+	{ "ionice -c 3 rm x", "(ionice -c 3) rm x" },
+	{ "ionice -c2 -n7 ls", "(ionice -c2 -n7) ls" },
+	{ "ionice -p 123", "ionice -p 123" },
+	{ "time rm x", "(time) rm x" },
+	{ "time -p ls", "(time -p) ls" },
+	{ "timeout 5 rm x", "(timeout 5) rm x" },
+	{ "timeout -s KILL 5 rm x", "(timeout -s KILL 5) rm x" },
+	{ "timeout --signal=TERM -k 1 10s ls", "(timeout --signal=TERM -k 1 10s) ls" },
+	{ "stdbuf -oL grep x", "(stdbuf -oL) grep x" },
+	{ "stdbuf -o L -e 0 ls", "(stdbuf -o L -e 0) ls" },
+	{ "xargs rm", "(xargs) rm #I" },
+	{ "xargs -0 rm -f", "(xargs -0) rm -f #I" },
+	{ "find . -name '*.o' | xargs -n 1 -P 4 rm",
+	  "P: find . -name *.o\nP: (xargs -n 1 -P 4) rm #I" },
+	{ "xargs -I{} rm {}", "(xargs -I{}) rm {} #I" },
+	{ "xargs sh -c 'rm \"$@\"' _", "(xargs) sh -c <rm \"$@\"> _ #I\nN: (xargs) rm $@^P" },
+	{ "find . -name '*.tmp' -exec rm {} \\;",
+	  "find . -name *.tmp -exec rm {} ;\nX: (find . -name *.tmp) rm {} #I" },
+	{ "find . -exec rm -rf {} +", "find . -exec rm -rf {} +\nX: (find .) rm -rf {} #I" },
+	{ "find / -type f -execdir sh -c 'rm \"$1\"' _ {} \\;",
+	  "find / -type f -execdir sh -c <rm \"$1\"> _ {} ;\nX: (find / -type f) sh -c <rm \"$1\"> _ {} #I\nX>N: (find / -type f) rm $1^P" },
+	{ "find . -ok rm {} \\;", "find . -ok rm {} ;\nX: (find .) rm {} #I" },
+	{ "find . -delete", "find . -delete" },
+	{ "find . -name x -exec echo {} \\; -exec rm {} \\;",
+	  "find . -name x -exec echo {} ; -exec rm {} ;\nX: (find . -name x) echo {} #I\nX: (find . -name x) rm {} #I" },
+	{ "watch ls", "watch ls\nN: (watch) ls" },
+	{ "watch -n 1 'git status; rm x'",
+	  "watch -n 1 <git status; rm x>\nN: (watch -n 1) git status\nN: (watch -n 1) rm x" },
+	{ "watch -x rm x", "(watch -x) rm x" },
+	{ "sudo env A=1 nice -n 5 timeout 10 rm -rf /",
+	  "{A=1} (sudo) (env A=1) (nice -n 5) (timeout 10) rm -rf /" },
+	{ "sudo -u root timeout -s KILL 5 nohup stdbuf -oL rm x",
+	  "(sudo -u root) (timeout -s KILL 5) (nohup) (stdbuf -oL) rm x" },
+	{ "time sudo rm x", "(time) (sudo) rm x" },
+	{ "sudo sh -c 'cd / && rm -rf *'",
+	  "(sudo) sh -c <cd / && rm -rf *>\nN>L: (sudo) cd /\nN>L: (sudo) rm -rf *^G @/" },
+	{ "sudo bash -c \"git push -f\"", "(sudo) bash -c <git push -f>\nN: (sudo) git push -f" },
+	{ "nohup bash -c 'rm x' &", "(nohup) bash -c <rm x> #B\nN: (nohup) rm x" },
+	{ "xargs -0 sudo rm", "(xargs -0) (sudo) rm #I" },
+	{ "G=git; $G push -f", "{G=git}\ngit push -f" },
+	{ "S=sudo; $S rm -rf /", "{S=sudo}\n(sudo) rm -rf /" },
+	{ "C=\"rm -rf\"; $C /", "{C=<rm -rf>}\nrm -rf /" },
+	{ "G=git; \"$G\" push", "{G=git}\ngit push" },
+	{ "G=git && $G push", "L: {G=git}\nL: git push" },
+	{ "G=git; G=ls; $G", "{G=git}\n{G=ls}\nls" },
+	{ "G=git; unset G; $G push", "{G=git}\nunset G\n$G^P push #D" },
+	{ "G=git; true || G=rm; $G x", "{G=git}\nL: true\nL: {G=rm}\n$G^P x #D" },
+	{ "G=git; if x; then G=rm; fi; $G x", "{G=git}\nI>?: x\nI: {G=rm}\n$G^P x #D" },
+	{ "G=git; (G=rm); $G x", "{G=git}\nS: {G=rm}\ngit x" },
+	{ "G=git; bash -c '$G push'", "{G=git}\nbash -c <$G push>\nN: $G^P push #D" },
+	{ "G=git; export G; $G push", "{G=git}\nexport G\ngit push" },
+	{ "export G=git; $G push", "export G=git\ngit push" },
+	{ "local G=git; $G", "local G=git\ngit" },
+	{ "declare -x A=1", "declare -x A=1" },
+	{ "readonly R=1", "readonly R=1" },
+	{ "G=$(which git); $G push", "{G=<$(which git)>^C}\n$: which git\n$G^P push #D" },
+	{ "$CMD args", "$CMD^P args #D" },
+	{ "\"$(which rm)\" -rf /", "<$(which rm)>^C -rf / #D\n$: which rm" },
+	{ "$(echo rm) x", "<$(echo rm)>^C x #D\n$: echo rm" },
+	{ "*.sh", "*.sh^G #D" },
+	{ "~/bin/tool", "~/bin/tool^T #D" },
+	{ "./script.sh", "./script.sh" },
+	{ "/usr/bin/git push -f", "/usr/bin/git push -f" },
+	{ "/bin/rm -rf /", "/bin/rm -rf /" },
+	{ "cd ~ && rm -rf *", "L: cd ~^T\nL: rm -rf *^G @~" },
+	{ "cd /tmp; rm x", "cd /tmp\nrm x @/tmp" },
+	{ "cd a && cd b && ls", "L: cd a\nL: cd b @a\nL: ls @a/b" },
+	{ "cd /x && cd y && pwd", "L: cd /x\nL: cd y @/x\nL: pwd @/x/y" },
+	{ "cd $HOME && ls", "L: cd $HOME^P\nL: ls @~" },
+	{ "cd \"$DIR\" && rm -rf *", "L: cd $DIR^P\nL: rm -rf *^G #U" },
+	{ "cd - && ls", "L: cd -\nL: ls #U" },
+	{ "cd && ls", "L: cd\nL: ls @~" },
+	{ "cd .. && ls", "L: cd ..\nL: ls @.." },
+	{ "cd /tmp || exit 1; rm x", "L: cd /tmp\nL: exit 1 #U\nrm x @/tmp" },
+	{ "cd /tmp || echo fail", "L: cd /tmp\nL: echo fail #U" },
+	{ "(cd /tmp); rm x", "S: cd /tmp\nrm x" },
+	{ "cd /tmp | cat; ls", "P: cd /tmp\nP: cat\nls" },
+	{ "pushd /tmp && ls", "L: pushd /tmp\nL: ls @/tmp" },
+	{ "cd /a && ls; ls", "L: cd /a\nL: ls @/a\nls @/a" },
+	{ "cd /a && { cd b; ls; }; ls", "L: cd /a\nL>G: cd b @/a\nL>G: ls @/a/b\nls @/a/b" },
+	{ "echo $(cd /tmp && ls); ls",
+	  "echo <$(cd /tmp && ls)>^C\n$>L: cd /tmp\n$>L: ls @/tmp\nls" },
+	{ "A=1 B=2 cmd", "{A=1 B=2} cmd" },
+	{ "A=1 ls", "{A=1} ls" },
+	{ "A=\"x y\" B='z' cmd", "{A=<x y> B=z} cmd" },
+	{ "PATH=/x:$PATH ls", "{PATH=/x:$PATH^P} ls" },
+	{ "arr=(a b c)", "{arr=<(a b c)>^U}" },
+	{ "x+=y", "{x=y}" },
+	{ "FOO=$(id) ls", "{FOO=$(id)^C} ls\n$: id" },
+	{ "ls > out.txt", "ls" },
+	{ "ls >> out.txt", "ls" },
+	{ "ls 2> err.txt", "ls" },
+	{ "ls 2>&1", "ls" },
+	{ "ls &> all.txt", "ls" },
+	{ "ls &>> all.txt", "ls" },
+	{ "cat < in.txt", "cat" },
+	{ "ls >| f", "ls" },
+	{ "exec 3<> /dev/tcp/x/80", "!partial\nexec" },
+	{ "ls > \"$OUT\"", "ls" },
+	{ "ls > ~/x", "ls" },
+	{ "echo x > /dev/sda", "echo x" },
+	{ "dd if=/dev/zero of=/dev/sda", "dd if=/dev/zero of=/dev/sda" },
+	{ "cat <<< \"here $x\"", "cat" },
+	{ "tr a b <<< hi", "tr a b" },
+	{ "echo héllo wörld", "echo héllo wörld" },
+	{ "echo \"ünïcödé\" 'ß'", "echo ünïcödé ß" },
+	{ "echo 日本語 && ls 目录", "L: echo 日本語\nL: ls 目录" },
+	{ "rm -rf -- -x", "rm -rf -- -x" },
+	{ "rm -rf \"a b\" 'c d'", "rm -rf <a b> <c d>" },
+	{ "git commit -m \"msg with $(rm -rf /) inside\"",
+	  "git commit -m <msg with $(rm -rf /) inside>^C\n$: rm -rf /" },
+	{ "git commit -m 'msg with $(rm -rf /) literal'",
+	  "git commit -m <msg with $(rm -rf /) literal>" },
+	{ "echo \"a\"'b'c\"d\"", "echo abcd" },
+	{ "echo a\"$x\"b", "echo a$xb^P" },
+	{ "echo ''", "echo <>" },
+	{ "echo \"\"", "echo <>" },
+	{ "printf '%s\\n' a b", "printf %s\\n a b" },
+	{ "echo \\$HOME", "echo $HOME" },
+	{ "echo \"\\$HOME\"", "echo $HOME" },
+	{ "echo \"a\\\"b\"", "echo a\"b" },
+	{ "echo 'it'\\''s'", "echo it's" },
+	{ "echo x\\ y", "echo <x y>" },
+	{ "git add -A && git commit -m x && git push -f",
+	  "L: git add -A\nL: git commit -m x\nL: git push -f" },
+	{ "git -C sub push --force", "git -C sub push --force" },
+	{ "make -j2 && make check", "L: make -j2\nL: make check" },
+	{ "npm install && npm test", "L: npm install\nL: npm test" },
+	{ "python3 -c 'import os; os.system(\"rm -rf /\")'",
+	  "python3 -c <import os; os.system(\"rm -rf /\")>" },
+	{ "perl -e 'print 1'", "perl -e <print 1>" },
+	{ "ssh host 'rm -rf /'", "ssh host <rm -rf />" },
+	{ "[ -f x ] && rm x", "L: rm x" },
+	{ "[[ -n $x ]] || exit", "L: exit" },
+	{ "(( x > 1 )) && echo big", "L: echo big" },
+	{ "test -d x", "test -d x" },
+	{ "true", "true" },
+	{ ":", ":" },
+	{ "f() { :; }", "F>G: : #U" },
+	{ "if then fi (", "!partial\nthen fi" },
+	{ "echo \"unterminated", "!partial\necho" },
+	{ "rm -rf / 'x", "!partial\nrm -rf /" },
+	{ "echo $(", "!partial\necho" },
+	{ "for x in; do", "!partial\n" },
+	{ "a &&", "!partial\nL: a\nL: <> #X" },
+	{ "| b", "!partial\nb" },
+	{ "a || || b", "!partial\nL: a\nL: b" },
+	{ "echo ${", "!partial\necho" },
+	{ "{ a", "!partial\n" },
+	{ "rm -rf / &&& ls", "!partial\nL: rm -rf /\nL: ls" },
+	{ "echo \"$(sudo bash -c 'nice rm -rf /')\"",
+	  "echo <$(sudo bash -c 'nice rm -rf /')>^C\n$: (sudo) bash -c <nice rm -rf />\n$>N: (sudo) (nice) rm -rf /" },
+	{ "x=$(bash -c \"env -i sudo -u root git push --force\")",
+	  "{x=<$(bash -c \"env -i sudo -u root git push --force\")>^C}\n$: bash -c <env -i sudo -u root git push --force>\n$>N: (env -i) (sudo -u root) git push --force" },
+	{ "echo `sudo rm x`", "echo <`sudo rm x`>^C\n$: (sudo) rm x" },
+	{ "cat $(find . -exec rm {} \\;)",
+	  "cat <$(find . -exec rm {} \\;)>^C\n$: find . -exec rm {} ;\n$>X: (find .) rm {} #I" },
+	{ "ls \"$(printf '%s' \"$(rm -rf /)\")\"",
+	  "ls <$(printf '%s' \"$(rm -rf /)\")>^C\n$: printf %s <$(rm -rf /)>^C\n$>$: rm -rf /" },
+	{ "echo ${X:-$(rm -rf /)}", "echo <${X:-$(rm -rf /)}>^PC\n$: rm -rf /" },
+	{ "[[ $(rm -rf /) ]]", "$: rm -rf /" },
+	{ "for f in $(ls); do :; done", "W>$: ls\nW: :" },
+	{ "case $(rm x) in *) ;; esac", "C>$: rm x" },
+	{ "ls > $(rm x)", "ls\n$: rm x" },
+	{ "A=$(rm x) B=1 ls", "{A=<$(rm x)>^C B=1} ls\n$: rm x" },
+	{ "echo <(sudo rm x)", "echo <<(sudo rm x)>^S\n<: (sudo) rm x" },
+	{ "f() { sudo rm -rf /; }", "F>G: (sudo) rm -rf / #U" },
+	{ "while true; do G=rm; done; $G", "W>?: true\nW: {G=rm}\n$G^P #D" },
+	{ "G=ls; for i in 1 2; do $G x; G=rm; done", "{G=ls}\nW: $G^P x #D\nW: {G=rm}" },
+	{ "cd /a && for i in 1; do cd b; ls; done", "L: cd /a\nL>W: cd b #U\nL>W: ls #U" },
+	{ "sudo -- rm x", "(sudo --) rm x" },
+	{ "env - rm x", "(env -) rm x" },
+	{ "timeout 5", "timeout 5" },
+	{ "nice", "nice" },
+	{ "xargs", "xargs" },
+	{ "sudo -u", "sudo -u" },
+	{ "command -- rm x", "(command --) rm x" },
+	{ "sudo -k rm x", "(sudo -k) rm x" },
+	{ "sudo --frobnicate rm x", "(sudo --frobnicate) rm x #O" },
+	{ "env -S\"rm -rf /\"", "env <-Srm -rf />\nN: (env) rm -rf /" },
+	{ "bash -c 'eval \"rm -rf /\"'",
+	  "bash -c <eval \"rm -rf /\">\nN: eval <rm -rf />\nN>N: rm -rf /" },
+	{ "eval 'G=rm'; $G x", "eval G=rm\nN: {G=rm}\nrm x" },
+	{ "G=ls; source ./env.sh; $G", "{G=ls}\nsource ./env.sh\n$G^P #DU" },
+	{ ". ~/.bashrc && ls", "L: . ~/.bashrc^T\nL: ls #U" },
+	{ "exec bash -c 'rm x'", "(exec) bash -c <rm x>\nN: (exec) rm x" },
+	{ "sudo \"$(which rm)\" x", "(sudo) <$(which rm)>^C x #D\n$: which rm" },
+	{ "\\rm x", "rm x" },
+	{ "'/bin/rm' -rf x", "/bin/rm -rf x" },
+	{ "echo $'it\\'s'", "echo it's" },
+	{ "echo \"$(echo \"nested \\\"quotes\\\"\")\"",
+	  "echo <$(echo \"nested \\\"quotes\\\"\")>^C\n$: echo <nested \"quotes\">" },
+	{ "git log --format='%H %s' | head -5", "P: git log <--format=%H %s>\nP: head -5" },
+	{ "grep -rn 'TODO' src/ | wc -l", "P: grep -rn TODO src/\nP: wc -l" },
+	{ "docker run --rm -v \"$PWD\":/w img make", "docker run --rm -v $PWD:/w^P img make" },
+	{ "kubectl get pods -o json | jq '.items[]'",
+	  "P: kubectl get pods -o json\nP: jq .items[]" },
+	{ "npx prettier --write \"src/**/*.ts\"", "npx prettier --write src/**/*.ts" },
+	{ "python3 -m pytest -x tests/ 2>&1 | tail -20",
+	  "P: python3 -m pytest -x tests/\nP: tail -20" },
+	{ "cargo build --release && ./target/release/app",
+	  "L: cargo build --release\nL: ./target/release/app" },
+	{ "rm -rf node_modules && npm ci", "L: rm -rf node_modules\nL: npm ci" },
+	{ "git stash && git pull --rebase && git stash pop",
+	  "L: git stash\nL: git pull --rebase\nL: git stash pop" },
+	{ "tar czf out.tgz --exclude=.git .", "tar czf out.tgz --exclude=.git ." },
+	{ "sed -i 's/foo/bar/g' *.c", "sed -i s/foo/bar/g *.c^G" },
+	{ "awk '{print $1}' file | sort | uniq -c",
+	  "P: awk <{print $1}> file\nP: sort\nP: uniq -c" },
+	{ "mkdir -p build && cd build && cmake .. && make",
+	  "L: mkdir -p build\nL: cd build\nL: cmake .. @build\nL: make @build" },
+	{ "cat <<EOF\nno end", "!partial\ncat" },
+	{ "cat <<EOF && rm -rf /tmp/x\nbody\nEOF", "cat\nL: rm -rf /tmp/x" },
+	{ "sh <<EOF\ncd /tmp\nrm -rf *\nEOF", "sh\nN: cd /tmp\nN: rm -rf *^G @/tmp" },
+	{ "if true\nthen\n  rm x\nfi", "I>?: true\nI: rm x" },
+	{ "for i in 1 2\ndo\n  echo $i\ndone", "W: echo $i^P" },
+	{ "G=git\n$G push -f", "{G=git}\ngit push -f" },
+	{ "cd /tmp\nrm -rf *", "cd /tmp\nrm -rf *^G @/tmp" },
+	{ "bash -c '\ncd /\nrm -rf *\n'",
+	  "bash -c <\ncd /\nrm -rf *\n>\nN: cd /\nN: rm -rf *^G @/" },
+	{ "echo one; \\\necho two", "echo one\necho two" },
+	{ "x=1 \\\n  y=2 \\\n  cmd", "{x=1 y=2} cmd" },
+	{ "su -c 'rm -rf /' root", "su -c <rm -rf /> root\nN: (su) rm -rf /" },
+	{ "su - root -c 'git push -f'", "su - root -c <git push -f>\nN: (su - root) git push -f" },
+	{ "su root", "su root" },
+	{ "sudo su -c 'bash -c \"rm x\"'",
+	  "(sudo) su -c <bash -c \"rm x\">\nN: (sudo) (su) bash -c <rm x>\nN>N: (sudo) (su) rm x" },
+	{ "echo \"a # not a comment\"", "echo <a # not a comment>" },
+	{ "ls # comment; rm -rf /", "ls" },
+	{ "echo 'é'\"ü\"$'\\u00e9'", "echo éüé" },
+	{ "printf '%s' \"$(sudo -u root env -i bash -c 'timeout 5 rm -rf /')\"",
+	  "printf %s <$(sudo -u root env -i bash -c 'timeout 5 rm -rf /')>^C\n$: (sudo -u root) (env -i) bash -c <timeout 5 rm -rf />\n$>N: (sudo -u root) (env -i) (timeout 5) rm -rf /" },
+	{ "echo $(( $(wc -l < f) + 1 ))", "echo <$(( $(wc -l < f) + 1 ))>^CA\n$: wc -l" },
+	{ "a=1; b=$a; $b", "{a=1}\n{b=1}\n1" },
+	{ "G=git; G=\"$G push\"; $G -f", "{G=git}\n{G=<git push>}\ngit push -f" },
+	{ "cat <<-EOF\n\tindented $(id)\n\tEOF", "cat\n$: id" },
+	{ "ls -la | grep -v \"^d\" | sort -k5 -n | tail -3",
+	  "P: ls -la\nP: grep -v ^d\nP: sort -k5 -n\nP: tail -3" },
+	{ "sudo -u www-data -- sh -c \"cd /srv && git pull\"",
+	  "(sudo -u www-data --) sh -c <cd /srv && git pull>\nN>L: (sudo -u www-data --) cd /srv\nN>L: (sudo -u www-data --) git pull @/srv" },
+	{ "sudo cd /tmp && ls", "L: (sudo) cd /tmp\nL: ls" },
+};
+
+Test(command_model, corpus_has_the_expected_models)
+{
+	cr_assert_geq(sizeof(cases) / sizeof(cases[0]), 200, "the corpus must hold 200 commands");
+	struct command_model_parser *p = NULL;
+	cr_assert_eq(command_model_parser_new(&p), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct command_model *m = NULL;
+		const char *cmd = cases[i].command;
+		cr_assert_eq(command_model_parse(p, cmd, strlen(cmd), NULL, &m, NULL), 0);
+		char *got = render_model(m);
+		cr_expect_str_eq(got, cases[i].model, "row %zu: %s\n  got:  %s\n  want: %s", i, cmd,
+		                 got, cases[i].model);
+		free(got);
+		command_model_free(m);
+	}
+	command_model_parser_free(p);
+}
+
+/* ---------------------------------------------------------- focused tests */
+
+static struct command_model *parse(const char *command)
+{
+	struct command_model *m = NULL;
+	cr_assert_eq(command_model_parse(NULL, command, strlen(command), NULL, &m, NULL), 0);
+	return m;
+}
+
+Test(command_model, gives_redirections_with_operator_fd_and_target)
+{
+	struct command_model *m = parse("ls 2>&1 >>out <in &>all 3>\"$F\" >| ~/x");
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_assert_eq(simple_command_redirect_count(c), 6);
+	cr_expect_str_eq(simple_command_redirect_op(c, 0), ">&");
+	cr_expect_eq(simple_command_redirect_fd(c, 0), 2);
+	cr_expect_str_eq(simple_command_redirect_target(c, 0), "1");
+	cr_expect_str_eq(simple_command_redirect_op(c, 1), ">>");
+	cr_expect_eq(simple_command_redirect_fd(c, 1), -1);
+	cr_expect_str_eq(simple_command_redirect_target(c, 1), "out");
+	cr_expect_str_eq(simple_command_redirect_op(c, 2), "<");
+	cr_expect_str_eq(simple_command_redirect_op(c, 3), "&>");
+	cr_expect_eq(simple_command_redirect_fd(c, 4), 3);
+	cr_expect(simple_command_redirect_target_flags(c, 4) & WORD_PARAM);
+	cr_expect_str_eq(simple_command_redirect_op(c, 5), ">|");
+	cr_expect(simple_command_redirect_target_flags(c, 5) & WORD_TILDE);
+	cr_expect_null(simple_command_redirect_op(c, 6));
+	cr_expect_eq(simple_command_redirect_fd(c, 6), -1);
+	command_model_free(m);
+}
+
+Test(command_model, gives_heredoc_and_herestring_bodies)
+{
+	struct command_model *m = parse("cat <<'EOF'\nliteral $(x)\nEOF\ntr a b <<< \"hi there\"");
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_assert_eq(simple_command_redirect_count(c), 1);
+	cr_expect_str_eq(simple_command_redirect_op(c, 0), "<<");
+	cr_expect_str_eq(simple_command_redirect_target(c, 0), "EOF");
+	cr_expect_str_eq(simple_command_redirect_body(c, 0), "literal $(x)\n");
+	cr_expect_eq(command_model_count(m), 2, "a quoted heredoc runs nothing");
+	c = command_model_get(m, 1);
+	cr_expect_str_eq(simple_command_redirect_op(c, 0), "<<<");
+	cr_expect_str_eq(simple_command_redirect_body(c, 0), "hi there");
+	command_model_free(m);
+}
+
+Test(command_model, gives_a_list_redirection_to_its_last_command_only)
+{
+	struct command_model *m = parse("a && b > f; { c; d; } 2>/dev/null");
+	cr_assert_eq(command_model_count(m), 4);
+	cr_expect_eq(simple_command_redirect_count(command_model_get(m, 0)), 0);
+	cr_expect_eq(simple_command_redirect_count(command_model_get(m, 1)), 1);
+	cr_expect_eq(simple_command_redirect_count(command_model_get(m, 2)), 1);
+	cr_expect_eq(simple_command_redirect_count(command_model_get(m, 3)), 1);
+	cr_expect_str_eq(simple_command_redirect_target(command_model_get(m, 3), 0), "/dev/null");
+	cr_expect(simple_command_in(command_model_get(m, 2), FRAME_REDIRECTED));
+	command_model_free(m);
+}
+
+Test(command_model, names_the_variables_a_word_expands)
+{
+	struct command_model *m = parse("echo \"$HOME\"/x ${USER}-$1 plain ~");
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_expect_eq(simple_command_arg_var_count(c, 1), 1);
+	cr_expect_str_eq(simple_command_arg_var(c, 1, 0), "HOME");
+	cr_expect_str_eq(simple_command_arg(c, 1), "$HOME/x");
+	cr_expect_str_eq(simple_command_arg_source(c, 1), "\"$HOME\"/x");
+	/* the grammar reads `-$1` after ${USER} as a `$` token and a number:
+	 * the word is still one, and still marked as a parameter expansion */
+	cr_expect_str_eq(simple_command_arg(c, 2), "${USER}-$1");
+	cr_expect_str_eq(simple_command_arg_var(c, 2, 0), "USER");
+	cr_expect(simple_command_arg_flags(c, 2) & WORD_PARAM);
+	cr_expect(simple_command_arg_is_static(c, 3));
+	cr_expect_not(simple_command_arg_is_static(c, 4));
+	cr_expect_null(simple_command_arg_var(c, 1, 1));
+	command_model_free(m);
+}
+
+Test(command_model, keeps_text_spans_and_a_normalized_form)
+{
+	const char *src = "sudo -u root  'g'it push  -f; bash -c 'rm  -rf /'";
+	struct command_model *m = parse(src);
+	cr_assert_eq(command_model_count(m), 3);
+	const struct simple_command *c = command_model_get(m, 0);
+	size_t start, end;
+	simple_command_span(c, &start, &end);
+	cr_expect_eq(start, 0);
+	cr_expect_eq(end, strlen("sudo -u root  'g'it push  -f"));
+	cr_expect_str_eq(simple_command_text(c), "sudo -u root  'g'it push  -f");
+	cr_expect_str_eq(simple_command_normalized(c), "sudo -u root git push -f");
+	const struct simple_command *inner = command_model_get(m, 2);
+	cr_expect_str_eq(simple_command_text(inner), "rm  -rf /");
+	cr_expect_str_eq(simple_command_normalized(inner), "rm -rf /");
+	simple_command_span(inner, &start, &end);
+	cr_expect_eq(start, strlen("sudo -u root  'g'it push  -f; "), "nested: the outer span");
+	cr_expect_eq(simple_command_parent(inner), 1);
+	cr_expect_eq(simple_command_parent(c), -1);
+	cr_expect_str_eq(command_model_source(m), src);
+	cr_expect_eq(command_model_source_len(m), strlen(src));
+	command_model_free(m);
+}
+
+Test(command_model, names_the_function_a_command_sits_in)
+{
+	struct command_model *m = parse("deploy() { git push -f; }; deploy");
+	cr_assert_eq(command_model_count(m), 2);
+	cr_expect_str_eq(simple_command_function(command_model_get(m, 0)), "deploy");
+	cr_expect(simple_command_in(command_model_get(m, 0), FRAME_FUNCTION));
+	cr_expect_null(simple_command_function(command_model_get(m, 1)));
+	cr_expect(simple_command_flags(command_model_get(m, 1)) & CMD_FUNCTION_CALL);
+	command_model_free(m);
+}
+
+Test(command_model, gives_wrapper_words_and_env_assignments)
+{
+	struct command_model *m = parse("sudo -u root env -i -- A=1 nice -n 5 rm x");
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_assert_eq(simple_command_wrapper_count(c), 3);
+	cr_expect_str_eq(simple_command_wrapper_name(c, 0), "sudo");
+	cr_expect_eq(simple_command_wrapper_argc(c, 0), 3);
+	cr_expect_str_eq(simple_command_wrapper_arg(c, 0, 2), "root");
+	cr_expect_str_eq(simple_command_wrapper_name(c, 1), "env");
+	cr_expect_str_eq(simple_command_wrapper_name(c, 2), "nice");
+	cr_expect_null(simple_command_wrapper_name(c, 3));
+	cr_expect_str_eq(simple_command_name(c), "rm");
+	cr_expect_eq(simple_command_assign_count(c), 1);
+	cr_expect_str_eq(simple_command_assign_name(c, 0), "A");
+	cr_expect_str_eq(simple_command_assign_value(c, 0), "1");
+	command_model_free(m);
+}
+
+Test(command_model, strips_the_directory_from_the_name)
+{
+	struct command_model *m = parse("/usr/bin/sudo /bin/rm -rf x");
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_expect_str_eq(simple_command_name(c), "rm");
+	cr_expect_str_eq(simple_command_arg(c, 0), "/bin/rm");
+	cr_expect_str_eq(simple_command_wrapper_name(c, 0), "sudo");
+	command_model_free(m);
+}
+
+Test(command_model, answers_out_of_range_without_crashing)
+{
+	struct command_model *m = parse("true");
+	cr_expect_null(command_model_get(m, 1));
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_expect_null(simple_command_arg(c, 1));
+	cr_expect_null(simple_command_arg_source(c, 5));
+	cr_expect_eq(simple_command_arg_flags(c, 9), 0);
+	cr_expect_eq(simple_command_frame(c, 0), 0);
+	cr_expect_null(simple_command_assign_name(c, 0));
+	cr_expect_null(simple_command_redirect_target(c, 0));
+	cr_expect_null(simple_command_wrapper_arg(c, 0, 0));
+	cr_expect_null(command_frame_name(0));
+	cr_expect_null(command_frame_name(99));
+	cr_expect_null(command_model_limit_name(0));
+	cr_expect_null(shell_word_flag_name(1u << 31));
+	cr_expect_str_eq(command_frame_name(FRAME_NESTED_SHELL), "nested-shell");
+	cr_expect_str_eq(simple_command_flag_name(CMD_NAME_DYNAMIC), "name-dynamic");
+	command_model_free(m);
+	cr_expect_null(command_model_free(NULL));
+}
+
+Test(command_model, refuses_a_nul_byte)
+{
+	struct command_model *m = NULL;
+	struct sluice_error err = { 0 };
+	cr_expect_eq(command_model_parse(NULL, "ls\0rm", 6, NULL, &m, &err), -EINVAL);
+	cr_expect_null(m);
+	cr_expect_str_eq(err.detail, "the command holds a NUL byte");
+}
+
+static struct command_model *parse_limited(const char *text, size_t len,
+                                           const struct command_model_limits *limits)
+{
+	struct command_model *m = NULL;
+	cr_assert_eq(command_model_parse(NULL, text, len, limits, &m, NULL), 0);
+	return m;
+}
+
+Test(command_model, flags_a_command_over_the_size_limit)
+{
+	struct command_model_limits l;
+	command_model_limits_default(&l);
+	l.max_command_bytes = 8;
+	struct command_model *m = parse_limited("echo 123456789", 14, &l);
+	cr_expect_eq(command_model_limits_reached(m), COMMAND_MODEL_LIMIT_SIZE);
+	cr_expect_eq(command_model_count(m), 0);
+	cr_expect_str_eq(command_model_limit_name(COMMAND_MODEL_LIMIT_SIZE), "max-command-size");
+	command_model_free(m);
+}
+
+Test(command_model, flags_nesting_past_the_depth_limit)
+{
+	char buf[512] = "";
+	for (int i = 0; i < 30; i++)
+		strcat(buf, "$(");
+	strcat(buf, "rm x");
+	for (int i = 0; i < 30; i++)
+		strcat(buf, ")");
+	struct command_model *m = parse(buf);
+	cr_expect(command_model_limits_reached(m) & COMMAND_MODEL_LIMIT_DEPTH);
+	command_model_free(m);
+	m = parse("bash -c \"bash -c 'bash -c \\\"rm x\\\"'\"");
+	cr_expect_eq(command_model_limits_reached(m), 0);
+	cr_expect_str_eq(simple_command_name(command_model_get(m, 3)), "rm");
+	command_model_free(m);
+}
+
+Test(command_model, flags_too_many_commands_and_words)
+{
+	struct command_model_limits l;
+	command_model_limits_default(&l);
+	l.max_commands = 3;
+	l.max_words = 2;
+	const char *src = "a; b; c; d; e x y z";
+	struct command_model *m = parse_limited(src, strlen(src), &l);
+	cr_expect(command_model_limits_reached(m) & COMMAND_MODEL_LIMIT_COMMANDS);
+	cr_expect_eq(command_model_count(m), 3);
+	command_model_free(m);
+	src = "echo 1 2 3";
+	m = parse_limited(src, strlen(src), &l);
+	cr_expect_eq(command_model_limits_reached(m), COMMAND_MODEL_LIMIT_WORDS);
+	cr_expect_eq(simple_command_argc(command_model_get(m, 0)), 2);
+	command_model_free(m);
+}
+
+Test(command_model, flags_the_parse_time_limit)
+{
+	struct command_model_limits l;
+	command_model_limits_default(&l);
+	l.parse_timeout_us = 1;
+	size_t n = 60000;
+	char *big = malloc(n + 1);
+	cr_assert_not_null(big);
+	for (size_t i = 0; i < n; i += 6)
+		memcpy(big + i, "a && (", 6);
+	big[n] = '\0';
+	struct command_model *m = parse_limited(big, n, &l);
+	cr_expect(command_model_limits_reached(m) & COMMAND_MODEL_LIMIT_TIME, "limits: %#x",
+	          command_model_limits_reached(m));
+	command_model_free(m);
+	free(big);
+}
+
+Test(command_model, marks_broken_syntax_as_partially_understood)
+{
+	struct command_model *m = parse("rm -rf / 'unterminated");
+	cr_expect(command_model_is_partial(m));
+	cr_expect_str_eq(simple_command_name(command_model_get(m, 0)), "rm");
+	command_model_free(m);
+	m = parse("git status");
+	cr_expect_not(command_model_is_partial(m));
+	command_model_free(m);
+}
+
+Test(command_model, reuses_one_parser_for_many_commands)
+{
+	struct command_model_parser *p = NULL;
+	cr_assert_eq(command_model_parser_new(&p), 0);
+	for (int i = 0; i < 100; i++) {
+		struct command_model *m = NULL;
+		const char *cmd = i % 2 ? "bash -c 'a | b'" : "x $(y) <(z)";
+		cr_assert_eq(command_model_parse(p, cmd, strlen(cmd), NULL, &m, NULL), 0);
+		cr_assert_eq(command_model_count(m), 3);
+		command_model_free(m);
+	}
+	command_model_parser_free(p);
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker/environment.c: secrets are dropped by pattern, the rest is kept,
+ * the non-interactive settings and the marker are always there, and the
+ * configured [env] set wins.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "environment.h"
+#include "run-settings.h"
+#include "strv.h"
+
+static const char *get(char **env, const char *name)
+{
+	size_t n = strlen(name);
+	STRV_FOREACH (e, env)
+		if (strncmp(*e, name, n) == 0 && (*e)[n] == '=')
+			return *e + n + 1;
+	return NULL;
+}
+
+Test(environment, drops_secrets_by_default_patterns)
+{
+	struct run_settings s;
+	run_settings_init_defaults(&s);
+	char *parent[] = { "PATH=/usr/bin",
+		           "HOME=/home/u",
+		           "OPENAI_API_KEY=sk",
+		           "GITHUB_TOKEN=ghp",
+		           "AWS_SECRET_ACCESS_KEY=a",
+		           "ANTHROPIC_BASE_URL=x",
+		           "GEMINI_API_KEY=g",
+		           "MY_SECRET_THING=s",
+		           "TOKENIZER=keep",
+		           "LANG=C.UTF-8",
+		           NULL };
+	_cleanup_strv_free_ char **env = NULL;
+	cr_assert_eq(environment_build(parent, s.env_drop, s.n_env_drop, NULL, 0, &env), 0);
+	cr_assert_str_eq(get(env, "PATH"), "/usr/bin");
+	cr_assert_str_eq(get(env, "HOME"), "/home/u");
+	cr_assert_str_eq(get(env, "LANG"), "C.UTF-8");
+	cr_assert_str_eq(get(env, "TOKENIZER"), "keep", "a look-alike is kept");
+	cr_assert_null(get(env, "OPENAI_API_KEY"));
+	cr_assert_null(get(env, "GITHUB_TOKEN"));
+	cr_assert_null(get(env, "AWS_SECRET_ACCESS_KEY"));
+	cr_assert_null(get(env, "ANTHROPIC_BASE_URL"));
+	cr_assert_null(get(env, "GEMINI_API_KEY"));
+	cr_assert_null(get(env, "MY_SECRET_THING"));
+}
+
+Test(environment, sets_non_interactive_variables_and_marker)
+{
+	char *parent[] = { "PAGER=less", "GIT_TERMINAL_PROMPT=1", NULL };
+	_cleanup_strv_free_ char **env = NULL;
+	cr_assert_eq(environment_build(parent, NULL, 0, NULL, 0, &env), 0);
+	cr_assert_str_eq(get(env, "PAGER"), "cat", "the parent's pager is replaced");
+	cr_assert_str_eq(get(env, "GIT_PAGER"), "cat");
+	cr_assert_str_eq(get(env, "GIT_TERMINAL_PROMPT"), "0");
+	cr_assert_str_eq(get(env, "DEBIAN_FRONTEND"), "noninteractive");
+	cr_assert_str_eq(get(env, ENVIRONMENT_MARKER), "1");
+	cr_assert(strstr(get(env, "EDITOR"), "false"));
+	cr_assert(strstr(get(env, "GIT_SEQUENCE_EDITOR"), "background"));
+	size_t pagers = 0;
+	STRV_FOREACH (e, env)
+		pagers += strncmp(*e, "PAGER=", 6) == 0;
+	cr_assert_eq(pagers, 1, "each variable appears once");
+}
+
+Test(environment, configured_set_wins_and_is_checked)
+{
+	const char *set[] = { "PAGER=more", "EXTRA=1" };
+	_cleanup_strv_free_ char **env = NULL;
+	cr_assert_eq(environment_build(NULL, NULL, 0, set, 2, &env), 0);
+	cr_assert_str_eq(get(env, "PAGER"), "more");
+	cr_assert_str_eq(get(env, "EXTRA"), "1");
+	const char *bad[] = { "NOEQUALS" };
+	char **env2 = NULL;
+	cr_assert_eq(environment_build(NULL, NULL, 0, bad, 1, &env2), -EINVAL);
+	cr_assert_null(env2);
+}
+
+Test(environment, pattern_matching)
+{
+	const char *drop[] = { "*_TOKEN", "AWS_SECRET*" };
+	cr_assert(environment_is_dropped("NPM_TOKEN", drop, 2));
+	cr_assert(environment_is_dropped("AWS_SECRET_ACCESS_KEY", drop, 2));
+	cr_assert_not(environment_is_dropped("TOKEN_PATH", drop, 2));
+	cr_assert_not(environment_is_dropped("AWS_REGION", drop, 2));
+}

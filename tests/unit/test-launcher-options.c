@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launcher/options.c and rlimits.c: the sluice-launch command line, parsed
+ * through the option table, and the --rlimit values.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "launch-spec.h"
+#include "options.h"
+#include "rlimits.h"
+
+/* Parse a NULL-terminated argument list (argv[0] added). */
+static int parse(struct launch_spec *spec, struct sluice_error *err, const char *const *args)
+{
+	static char *argv[2 * LAUNCH_MAX_RW + 8];
+	int argc = 0;
+	argv[argc++] = (char *)"sluice-launch";
+	for (; *args; args++)
+		argv[argc++] = (char *)*args;
+	argv[argc] = NULL;
+	return options_parse(argc, argv, spec, err);
+}
+
+Test(launcher_options, defaults_to_restricted_with_the_network_denied)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--", "true", NULL };
+	cr_assert_eq(parse(&spec, &err, args), 0, "%s", err.detail);
+	cr_assert_str_eq(spec.profile->name, LAUNCH_PROFILE_RESTRICTED);
+	cr_assert(!spec.network_allow);
+	cr_assert(!spec.unix_connect_allow);
+	cr_assert_eq(spec.report_fd, -1);
+	cr_assert_str_eq(spec.argv[0], "true");
+}
+
+Test(launcher_options, reads_every_option_in_both_spellings)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--profile=workspace-write",
+		               "--workspace",
+		               "/w",
+		               "--rw",
+		               "/a",
+		               "--rw=/b",
+		               "--tmpdir",
+		               "/t",
+		               "--network",
+		               "allow",
+		               "--unix-connect=allow",
+		               "--git-writable",
+		               "--rlimit",
+		               "as=1MiB",
+		               "--rlimit=cpu=1500ms",
+		               "--rlimit",
+		               "nproc=10",
+		               "--keep-stdin",
+		               "--user",
+		               "nobody",
+		               "--chdir",
+		               "/c",
+		               "--best-effort",
+		               "--report-fd=7",
+		               "prog",
+		               "--not-an-option",
+		               NULL };
+	cr_assert_eq(parse(&spec, &err, args), 0, "%s", err.detail);
+	cr_assert_str_eq(spec.profile->name, LAUNCH_PROFILE_WORKSPACE_WRITE);
+	cr_assert_str_eq(spec.workspace, "/w");
+	cr_assert_eq(spec.n_rw, 2);
+	cr_assert_str_eq(spec.rw[1], "/b");
+	cr_assert_str_eq(spec.tmpdir, "/t");
+	cr_assert(spec.network_allow && spec.unix_connect_allow && spec.git_writable);
+	cr_assert(spec.rlimit_set[RLIMIT_INDEX_AS]);
+	cr_assert_eq(spec.rlimit_value[RLIMIT_INDEX_AS], 1 << 20);
+	cr_assert_eq(spec.rlimit_value[RLIMIT_INDEX_CPU], 2, "CPU time rounds up to seconds");
+	cr_assert_eq(spec.rlimit_value[RLIMIT_INDEX_NPROC], 10);
+	cr_assert(!spec.rlimit_set[RLIMIT_INDEX_FSIZE]);
+	cr_assert(spec.keep_stdin && spec.best_effort);
+	cr_assert_str_eq(spec.user, "nobody");
+	cr_assert_str_eq(spec.chdir, "/c");
+	cr_assert_eq(spec.report_fd, 7);
+	cr_assert_str_eq(spec.argv[0], "prog");
+	cr_assert_str_eq(spec.argv[1], "--not-an-option", "options end at the program");
+}
+
+struct bad_case {
+	const char *args[4];
+	const char *detail;
+};
+
+static const struct bad_case bad_cases[] = {
+	{ { "--frob", "--", "x", NULL }, "unknown option '--frob'" },
+	{ { "--profile", NULL }, "option '--profile' needs PROFILE" },
+	{ { "--profile", "lax", "x", NULL }, "--profile: unknown profile 'lax'" },
+	{ { "--network", "maybe", "x", NULL }, "'maybe' is neither 'allow' nor 'deny'" },
+	{ { "--rlimit", "as", "x", NULL }, "'as' is not NAME=VALUE" },
+	{ { "--rlimit", "stack=1", "x", NULL }, "unknown limit 'stack'" },
+	{ { "--rlimit", "nofile=1k", "x", NULL }, "bad value '1k' for nofile" },
+	{ { "--report-fd", "1", "x", NULL }, "stdin, stdout or stderr" },
+	{ { "--report-fd", "-3", "x", NULL }, "bad descriptor '-3'" },
+	{ { "--user", "", "x", NULL }, "empty user name" },
+	{ { "--keep-stdin=yes", "x", NULL }, "unknown option '--keep-stdin=yes'" },
+	{ { "--", NULL }, "no program given" },
+};
+
+/* A loop, not a ParameterizedTest: Criterion's workers may be new
+ * processes, where pointers inside copied parameters would dangle. */
+Test(launcher_options, refuses_bad_command_lines)
+{
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		struct launch_spec spec;
+		struct sluice_error err = { 0 };
+		cr_assert_lt(parse(&spec, &err, c->args), 0, "case %zu accepted", i);
+		cr_assert(strstr(err.detail, c->detail), "case %zu: detail '%s' lacks '%s'", i,
+		          err.detail, c->detail);
+	}
+}
+
+Test(launcher_options, caps_repeated_writable_paths)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	static const char *args[2 * LAUNCH_MAX_RW + 4];
+	int n = 0;
+	for (int i = 0; i <= LAUNCH_MAX_RW; i++) {
+		args[n++] = "--rw";
+		args[n++] = "/x";
+	}
+	args[n++] = "true";
+	args[n] = NULL;
+	cr_assert_eq(parse(&spec, &err, args), -E2BIG);
+}
+
+Test(launcher_options, help_and_version_need_no_program)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *help[] = { "--help", NULL };
+	cr_assert_eq(parse(&spec, &err, help), 0);
+	cr_assert_eq(spec.action, LAUNCH_HELP);
+	const char *features[] = { "--print-features", NULL };
+	cr_assert_eq(parse(&spec, &err, features), 0);
+	cr_assert_eq(spec.action, LAUNCH_PRINT_FEATURES);
+}
+
+Test(launcher_options, help_comes_from_the_option_table)
+{
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+	cr_assert_not_null(f);
+	options_help(f);
+	cr_assert_eq(fclose(f), 0);
+	const char *names[] = { LAUNCH_OPT_PROFILE,        LAUNCH_OPT_RW,
+		                LAUNCH_OPT_RLIMIT,         LAUNCH_OPT_REPORT_FD,
+		                LAUNCH_OPT_PRINT_FEATURES, LAUNCH_PROFILE_WORKSPACE_WRITE };
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		cr_assert(strstr(text, names[i]), "--help lacks '%s'", names[i]);
+	free(text);
+}
+
+Test(launcher_rlimits, names_follow_the_index_order)
+{
+	cr_assert_str_eq(rlimits_name(RLIMIT_INDEX_AS), LAUNCH_RLIMIT_AS);
+	cr_assert_str_eq(rlimits_name(RLIMIT_INDEX_CORE), LAUNCH_RLIMIT_CORE);
+	enum rlimit_index i;
+	uint64_t v;
+	cr_assert_eq(rlimits_parse("fsize=2KiB", &i, &v, NULL), 0);
+	cr_assert_eq(i, RLIMIT_INDEX_FSIZE);
+	cr_assert_eq(v, 2048);
+	cr_assert_eq(rlimits_parse("cpu=2m", &i, &v, NULL), 0);
+	cr_assert_eq(v, 120);
+}
