@@ -73,9 +73,10 @@ static int judge_name(const struct state *st, const char *name, struct sluice_ve
 	return sluice_verdict_add(v, st->unlisted, msg, "use one of the allowed commands");
 }
 
-static int check_one(const struct state *st, const struct sluice_simple_command *sc,
+static int check_one(const void *state, const struct sluice_simple_command *sc,
                      struct sluice_verdict *v)
 {
+	const struct state *st = state;
 	int verdict = SLUICE_ALLOW, r;
 	for (size_t w = 0; w < sluice_wrapper_count(sc); w++) {
 		r = judge_name(st, sluice_wrapper_name(sc, w), v);
@@ -146,13 +147,7 @@ static int cm_open(const struct sluice_host *host, const struct sluice_settings 
 
 static int cm_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	int verdict = SLUICE_ALLOW;
-	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		int r = check_one(state, sluice_command_get(cmd, i), v);
-		if (r > verdict)
-			verdict = r;
-	}
-	return verdict;
+	return check_each(state, cmd, v, check_one);
 }
 
 static void cm_close(void *state)

@@ -82,8 +82,10 @@ static bool targets_root(const struct sluice_simple_command *sc)
 	return false;
 }
 
-static int check_one(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
 {
+	(void)state;
 	int r = check_redirects(sc, v);
 	if (r)
 		return r;
@@ -160,28 +162,15 @@ static bool contains_ignoring_blanks(const char *s, const char *pat)
 	return false;
 }
 
-static int dv_open(const struct sluice_host *host, const struct sluice_settings *settings,
-                   void **ret_state)
-{
-	sluice_init(host);
-	(void)settings;
-	*ret_state = NULL;
-	return 0;
-}
-
 static int dv_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
 	int verdict = SLUICE_ALLOW;
-	(void)state;
 	/* The bomb's text, in case the parse of the definition was partial. */
 	if (contains_ignoring_blanks(sluice_command_source(cmd), ":(){:|:&};:"))
 		verdict = refuse(v, "the classic fork bomb",
 		                 "do not start unbounded numbers of processes");
-	for (size_t i = 0; i < sluice_command_count(cmd) && verdict < SLUICE_DENY; i++) {
-		int r = check_one(sluice_command_get(cmd, i), v);
-		if (r > verdict)
-			verdict = r;
-	}
+	if (verdict == SLUICE_ALLOW)
+		verdict = check_each(state, cmd, v, check_one);
 	return verdict;
 }
 
@@ -191,6 +180,6 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
 	.name = "devices",
 	.description =
 	        "refuses writes to block devices, mkfs, recursive chmod/chown of /, fork bombs",
-	.open = dv_open,
+	.open = open_keep_settings,
 	.check = dv_check,
 };

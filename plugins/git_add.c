@@ -90,8 +90,10 @@ static bool pathspec_is_blind(const char *spec)
 	return false;
 }
 
-static int check_one(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
 {
+	(void)state;
 	size_t sub = git_subcommand_is(sc, add_names);
 	if (!sub)
 		return SLUICE_ALLOW;
@@ -114,6 +116,8 @@ static int check_one(const struct sluice_simple_command *sc, struct sluice_verdi
 	if (!why && sluice_has_short_flag(sc, sub + 1, 'u'))
 		why = "-u";
 	bool dashdash = false;
+	size_t positive = 0;
+	const char *exclusion = NULL;
 	for (size_t i = sub + 1; i < sluice_argc(sc) && !why; i++) {
 		const char *a = sluice_arg(sc, i);
 		if (!dashdash && strcmp(a, "--") == 0) {
@@ -123,12 +127,22 @@ static int check_one(const struct sluice_simple_command *sc, struct sluice_verdi
 		if (!dashdash && a[0] == '-')
 			continue;
 		uint32_t f = sluice_arg_flags(sc, i);
+		bool top, exclude;
+		(void)strip_magic(a, &top, &exclude);
+		if (exclude) {
+			exclusion = a;
+			continue;
+		}
+		positive++;
 		/* an unquoted glob is expanded by the shell before git sees it;
 		 * "*" alone (quoted or not) still means everything */
 		if ((f & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN)) == 0 &&
 		    pathspec_is_blind(a))
 			why = a;
 	}
+	/* only exclusions (":!vendor") mean "everything but these" to git */
+	if (!why && exclusion && positive == 0)
+		why = exclusion;
 	if (!why)
 		return SLUICE_ALLOW;
 	char msg[256];
@@ -140,25 +154,9 @@ static int check_one(const struct sluice_simple_command *sc, struct sluice_verdi
 	                          "add the files you changed by name: git add path/to/file ...");
 }
 
-static int ga_open(const struct sluice_host *host, const struct sluice_settings *settings,
-                   void **ret_state)
-{
-	sluice_init(host);
-	(void)settings;
-	*ret_state = NULL;
-	return 0;
-}
-
 static int ga_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	int verdict = SLUICE_ALLOW;
-	(void)state;
-	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		int r = check_one(sluice_command_get(cmd, i), v);
-		if (r > verdict)
-			verdict = r;
-	}
-	return verdict;
+	return check_each(state, cmd, v, check_one);
 }
 
 SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
@@ -166,6 +164,6 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "git_add",
 	.description = "refuses blind adds (git add -A, --all, ., *, :/)",
-	.open = ga_open,
+	.open = open_keep_settings,
 	.check = ga_check,
 };

@@ -8,12 +8,10 @@
  * Not for: pushes without a refspec to a protected branch (the current
  * branch is not known before the command runs).
  */
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plugin-util.h"
@@ -24,10 +22,6 @@ static const char *const push_names[] = { "push", NULL };
 /* push options that take the next word as their value */
 static const char *const push_options_with_value[] = { "--repo", "--receive-pack", "--exec",
 	                                               "-o",     "--push-option",  NULL };
-
-struct state {
-	const struct sluice_settings *settings;
-};
 
 static const char *const suggestion =
         "push without force; if history really must be replaced, use "
@@ -40,14 +34,14 @@ static bool is_mirror(const char *a)
 	return n >= 4 && n <= 8 && strncmp(a, "--mirror", n) == 0;
 }
 
-static bool branch_protected(const struct state *st, const char *ref)
+static bool branch_protected(const struct sluice_settings *settings, const char *ref)
 {
 	if (strncmp(ref, "refs/heads/", 11) == 0)
 		ref += 11;
-	for (size_t i = 0; i < sluice_settings_count(st->settings); i++) {
-		if (strcmp(sluice_settings_key(st->settings, i), "protected_branch") != 0)
+	for (size_t i = 0; i < sluice_settings_count(settings); i++) {
+		if (strcmp(sluice_settings_key(settings, i), "protected_branch") != 0)
 			continue;
-		if (fnmatch(sluice_settings_value(st->settings, i), ref, 0) == 0)
+		if (fnmatch(sluice_settings_value(settings, i), ref, 0) == 0)
 			return true;
 	}
 	return false;
@@ -72,9 +66,10 @@ static int deny_protected(struct sluice_verdict *v, const char *branch)
 	                          "push to a feature branch and open a merge request");
 }
 
-static int check_one(const struct state *st, const struct sluice_simple_command *sc,
+static int check_one(const void *state, const struct sluice_simple_command *sc,
                      struct sluice_verdict *v)
 {
+	const struct sluice_settings *settings = state;
 	size_t sub = git_subcommand_is(sc, push_names);
 	if (!sub)
 		return SLUICE_ALLOW;
@@ -106,40 +101,17 @@ static int check_one(const struct state *st, const struct sluice_simple_command 
 		/* the destination of a refspec: after ':' or the whole of it */
 		const char *colon = strrchr(a, ':');
 		const char *dst = colon ? colon + 1 : a;
-		if (*dst && branch_protected(st, dst))
+		if (*dst && branch_protected(settings, dst))
 			return deny_protected(v, dst);
-		if (deleting && branch_protected(st, a))
+		if (deleting && branch_protected(settings, a))
 			return deny_protected(v, a);
 	}
 	return SLUICE_ALLOW;
 }
 
-static int gp_open(const struct sluice_host *host, const struct sluice_settings *settings,
-                   void **ret_state)
-{
-	sluice_init(host);
-	struct state *st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	st->settings = settings;
-	*ret_state = st;
-	return 0;
-}
-
 static int gp_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	int verdict = SLUICE_ALLOW;
-	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		int r = check_one(state, sluice_command_get(cmd, i), v);
-		if (r > verdict)
-			verdict = r;
-	}
-	return verdict;
-}
-
-static void gp_close(void *state)
-{
-	free(state);
+	return check_each(state, cmd, v, check_one);
 }
 
 static const struct sluice_key keys[] = {
@@ -153,7 +125,6 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
 	.name = "git_push",
 	.description = "refuses force pushes and pushes to protected branches",
 	.keys = keys,
-	.open = gp_open,
+	.open = open_keep_settings,
 	.check = gp_check,
-	.close = gp_close,
 };

@@ -64,4 +64,33 @@ static inline int verdict_from_word(const char *w)
 	return -1;
 }
 
+/* open() of a plugin whose only state is its settings: the state is the
+ * settings handle itself (valid until close). */
+static inline int open_keep_settings(const struct sluice_host *host,
+                                     const struct sluice_settings *settings, void **ret_state)
+{
+	sluice_init(host);
+	*ret_state = (void *)settings;
+	return 0;
+}
+
+/* A check of one simple command; state is what open() made. */
+typedef int (*check_one_fn)(const void *state, const struct sluice_simple_command *sc,
+                            struct sluice_verdict *v);
+
+/* The highest verdict of fn over every simple command of cmd. */
+static inline int check_each(const void *state, const struct sluice_command *cmd,
+                             struct sluice_verdict *v, check_one_fn fn)
+{
+	int verdict = SLUICE_ALLOW;
+	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
+		int r = fn(state, sluice_command_get(cmd, i), v);
+		if (r < 0)
+			return r;
+		if (r > verdict)
+			verdict = r;
+	}
+	return verdict;
+}
+
 #endif

@@ -9,22 +9,16 @@
  * the list is followed: `cd ~ && rm -rf *` names the home directory.
  * Not for: non-recursive rm, or other deleting commands (find -delete).
  */
-#include <errno.h>
 #include <fnmatch.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "plugin-util.h"
 #include "sluice/policy.h"
 
 #define PATH_CAP 1024
-
-struct state {
-	const struct sluice_settings *settings;
-};
 
 static bool is_recursive(const struct sluice_simple_command *sc)
 {
@@ -120,11 +114,11 @@ static const char *forbidden(const char *t)
 	return NULL;
 }
 
-static bool protected_by_admin(const struct state *st, const char *t)
+static bool protected_by_admin(const struct sluice_settings *settings, const char *t)
 {
-	for (size_t i = 0; i < sluice_settings_count(st->settings); i++)
-		if (strcmp(sluice_settings_key(st->settings, i), "protect") == 0 &&
-		    fnmatch(sluice_settings_value(st->settings, i), t, 0) == 0)
+	for (size_t i = 0; i < sluice_settings_count(settings); i++)
+		if (strcmp(sluice_settings_key(settings, i), "protect") == 0 &&
+		    fnmatch(sluice_settings_value(settings, i), t, 0) == 0)
 			return true;
 	return false;
 }
@@ -142,8 +136,9 @@ static int refuse(struct sluice_verdict *v, const char *target, const char *what
 	                          "(rm -r build/), never a whole tree");
 }
 
-static int check_target(const struct state *st, const struct sluice_simple_command *sc,
-                        const char *arg, struct sluice_verdict *v)
+static int check_target(const struct sluice_settings *settings,
+                        const struct sluice_simple_command *sc, const char *arg,
+                        struct sluice_verdict *v)
 {
 	char t[PATH_CAP];
 	normalise(arg, t, sizeof(t));
@@ -157,20 +152,21 @@ static int check_target(const struct state *st, const struct sluice_simple_comma
 		const char *what = forbidden(j);
 		if (what && strcmp(c, ".") != 0)
 			return refuse(v, arg, what, cwd);
-		if (protected_by_admin(st, j))
+		if (protected_by_admin(settings, j))
 			return refuse(v, arg, "a path the administrator protects", cwd);
 	}
 	const char *what = forbidden(t);
 	if (what)
 		return refuse(v, arg, what, NULL);
-	if (protected_by_admin(st, t))
+	if (protected_by_admin(settings, t))
 		return refuse(v, arg, "a path the administrator protects", NULL);
 	return SLUICE_ALLOW;
 }
 
-static int check_one(const struct state *st, const struct sluice_simple_command *sc,
+static int check_one(const void *state, const struct sluice_simple_command *sc,
                      struct sluice_verdict *v)
 {
+	const struct sluice_settings *settings = state;
 	if (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc))
 		return SLUICE_ALLOW;
 	int verdict = SLUICE_ALLOW;
@@ -183,39 +179,16 @@ static int check_one(const struct state *st, const struct sluice_simple_command 
 		}
 		if (!dashdash && a[0] == '-' && a[1])
 			continue;
-		int r = check_target(st, sc, a, v);
+		int r = check_target(settings, sc, a, v);
 		if (r > verdict)
 			verdict = r;
 	}
 	return verdict;
-}
-
-static int rt_open(const struct sluice_host *host, const struct sluice_settings *settings,
-                   void **ret_state)
-{
-	sluice_init(host);
-	struct state *st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	st->settings = settings;
-	*ret_state = st;
-	return 0;
 }
 
 static int rt_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	int verdict = SLUICE_ALLOW;
-	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		int r = check_one(state, sluice_command_get(cmd, i), v);
-		if (r > verdict)
-			verdict = r;
-	}
-	return verdict;
-}
-
-static void rt_close(void *state)
-{
-	free(state);
+	return check_each(state, cmd, v, check_one);
 }
 
 static const struct sluice_key keys[] = {
@@ -229,7 +202,6 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
 	.name = "rm_targets",
 	.description = "refuses recursive rm of /, ~, $HOME, .git, *, .., the working directory",
 	.keys = keys,
-	.open = rt_open,
+	.open = open_keep_settings,
 	.check = rt_check,
-	.close = rt_close,
 };

@@ -113,6 +113,8 @@ static struct vcase git_add_cases[] = {
 	{ "grep -r 'git add -A' .", A, "a search for the text" },
 	{ "git add .gitignore", A, "a dotfile" },
 	{ "git add ./src", A, "dot slash directory" },
+	{ "git add ':!vendor'", D, "only an exclusion: everything else" },
+	{ "git add src ':!src/gen'", A, "a directory minus an exclusion" },
 };
 
 ParameterizedTestParameters(plugins, git_add)
