@@ -323,3 +323,23 @@ Test(broker_config, documentation_mentions_every_key)
 		                   sect);
 	}
 }
+
+Test(broker_config, warns_about_system_files_others_could_change)
+{
+	put("etc/sluice/sluice.ini", "[broker]\ntimeout = 10s\n");
+	char path[600];
+	snprintf(path, sizeof(path), "%s/etc/sluice/sluice.ini", tmp);
+	cr_assert_eq(chmod(path, 0644), 0);
+	{
+		_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+		if (getuid() == 0)
+			cr_assert_eq(strv_length(cfg->warnings), 0, "root-owned 0644 is safe");
+		else
+			cr_assert(cfg->warnings && strstr(cfg->warnings[0], "not owned by root"),
+			          "a system file owned by uid %u must be reported", getuid());
+	}
+	cr_assert_eq(chmod(path, 0664), 0);
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+	cr_assert_eq(strv_length(cfg->warnings), 1, "group-writable, whoever owns it");
+	cr_assert(strstr(cfg->warnings[0], "/etc/sluice/sluice.ini: not owned by root, or writable"));
+}
