@@ -198,9 +198,9 @@ int approval_ask(const struct broker_config *cfg, const struct approval_request 
 	char rule[VERDICT_MAX_TEXT + 64];
 	first_ask(req->verdict, rule, sizeof(rule));
 	switch (cfg->approval_method) {
-	case APPROVAL_PROGRAM:
+	case CONFIG_APPROVAL_PROGRAM:
 		return ask_program(cfg, req, rule, ret_why);
-	case APPROVAL_TERMINAL:
+	case CONFIG_APPROVAL_TERMINAL:
 		return ask_terminal(cfg, req, rule, ret_why);
 	default:
 		return answer(ret_why, 0,

@@ -47,7 +47,7 @@ static const char *approver(const char *body)
 	return path;
 }
 
-static int ask(enum approval_method method, const char *program, uint64_t timeout_ms, char **why)
+static int ask(enum config_approval method, const char *program, uint64_t timeout_ms, char **why)
 {
 	struct broker_config *cfg = NULL;
 	cr_assert_eq(config_new_defaults(&cfg), 0);
@@ -72,7 +72,7 @@ static int ask(enum approval_method method, const char *program, uint64_t timeou
 Test(approval, refuses_by_default_naming_the_rule)
 {
 	char *why = NULL;
-	cr_assert_eq(ask(APPROVAL_DENY, NULL, 1000, &why), 0);
+	cr_assert_eq(ask(CONFIG_APPROVAL_DENY, NULL, 1000, &why), 0);
 	cr_assert_str_eq(why, "approval required (regex: publishing needs a human), and no "
 	                      "approver is configured ([approval] method = deny)");
 	free(why);
@@ -84,7 +84,7 @@ Test(approval, a_program_gets_the_request_and_exit_zero_approves)
 	snprintf(body, sizeof(body), "cat > '%s/request.json'; exit 0", tmp);
 	char *why = NULL;
 	const char *prog = approver(body);
-	cr_assert_eq(ask(APPROVAL_PROGRAM, prog, 10000, &why), 1, "%s", why);
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, prog, 10000, &why), 1, "%s", why);
 	free(why);
 	char path[600];
 	snprintf(path, sizeof(path), "%s/request.json", tmp);
@@ -104,7 +104,7 @@ Test(approval, a_program_gets_the_request_and_exit_zero_approves)
 Test(approval, a_program_that_exits_nonzero_refuses)
 {
 	char *why = NULL;
-	cr_assert_eq(ask(APPROVAL_PROGRAM, approver("cat >/dev/null; exit 3"), 10000, &why), 0);
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("cat >/dev/null; exit 3"), 10000, &why), 0);
 	cr_assert(strstr(why, "said no (exit 3)"), "%s", why);
 	free(why);
 }
@@ -112,7 +112,7 @@ Test(approval, a_program_that_exits_nonzero_refuses)
 Test(approval, a_silent_program_is_killed_at_the_timeout)
 {
 	char *why = NULL;
-	cr_assert_eq(ask(APPROVAL_PROGRAM, approver("exec sleep 60"), 200, &why), 0);
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("exec sleep 60"), 200, &why), 0);
 	cr_assert(strstr(why, "did not answer in time"), "%s", why);
 	free(why);
 }
@@ -120,7 +120,7 @@ Test(approval, a_silent_program_is_killed_at_the_timeout)
 Test(approval, a_missing_program_refuses)
 {
 	char *why = NULL;
-	cr_assert_eq(ask(APPROVAL_PROGRAM, "/nonexistent/approver", 5000, &why), 0);
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, "/nonexistent/approver", 5000, &why), 0);
 	cr_assert(strstr(why, "said no (exit 127)"), "%s", why);
 	free(why);
 }
@@ -134,7 +134,7 @@ Test(approval, without_a_terminal_the_answer_is_no)
 		if (setsid() < 0)
 			_exit(2);
 		char *why = NULL;
-		int r = ask(APPROVAL_TERMINAL, NULL, 1000, &why);
+		int r = ask(CONFIG_APPROVAL_TERMINAL, NULL, 1000, &why);
 		_exit(r == 0 && why && strstr(why, "no terminal to ask on") ? 0 : 1);
 	}
 	int status;

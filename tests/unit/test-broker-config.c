@@ -109,9 +109,9 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 	cr_assert_eq(cfg->broker_slow_timeout, 15 * 60000);
 	cr_assert_eq(cfg->broker_output_cap, 128 * 1024);
 	cr_assert_eq(cfg->broker_background_timeout, 0);
-	cr_assert_eq(cfg->sandbox_mode, SANDBOX_UNRESTRICTED);
+	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_UNRESTRICTED);
 	cr_assert_eq(cfg->sandbox_rlimit_as, CONFIG_UNSET);
-	cr_assert_eq(cfg->approval_method, APPROVAL_DENY);
+	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_DENY);
 	cr_assert(strv_length(cfg->env_drop) >= 7);
 	cr_assert_str_eq(cfg->env_drop[0], "*_API_KEY");
 	static const struct {
@@ -127,13 +127,13 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 
 Test(broker_config, enum_constants_match_the_key_table)
 {
-	cr_assert_str_eq(config_choice_name("sandbox", "mode", SANDBOX_WORKSPACE_WRITE),
+	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_WORKSPACE_WRITE),
 	                 "workspace-write");
-	cr_assert_str_eq(config_choice_name("sandbox", "mode", SANDBOX_RESTRICTED), "restricted");
-	cr_assert_str_eq(config_choice_name("sandbox", "network", NETWORK_DENY), "deny");
-	cr_assert_str_eq(config_choice_name("broker", "background_survivors", SURVIVORS_KILL),
+	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_RESTRICTED), "restricted");
+	cr_assert_str_eq(config_choice_name("sandbox", "network", CONFIG_NETWORK_DENY), "deny");
+	cr_assert_str_eq(config_choice_name("broker", "background_survivors", CONFIG_SURVIVORS_KILL),
 	                 "kill");
-	cr_assert_str_eq(config_choice_name("approval", "method", APPROVAL_TERMINAL), "terminal");
+	cr_assert_str_eq(config_choice_name("approval", "method", CONFIG_APPROVAL_TERMINAL), "terminal");
 	cr_assert_null(config_choice_name("approval", "method", 3));
 }
 
