@@ -28,7 +28,8 @@ static int cmd_help(int argc, char **argv)
 }
 
 static const struct verb verbs[] = {
-	{ "check", cmd_check, "[--explain] [--format text|json] [--batch] [--] COMMAND",
+	{ "check", cmd_check,
+	  "[--explain] [--format text|json] [--batch] [--config FILE] [--] COMMAND",
 	  "the policy verdict for a command, without running it" },
 	{ "display", cmd_display, "[--] COMMAND", "print the display form of a command" },
 	{ "help", cmd_help, "", "print this list" },

@@ -104,7 +104,8 @@ Test(approval, a_program_gets_the_request_and_exit_zero_approves)
 Test(approval, a_program_that_exits_nonzero_refuses)
 {
 	char *why = NULL;
-	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("cat >/dev/null; exit 3"), 10000, &why), 0);
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("cat >/dev/null; exit 3"), 10000, &why),
+	             0);
 	cr_assert(strstr(why, "said no (exit 3)"), "%s", why);
 	free(why);
 }

@@ -129,11 +129,14 @@ Test(broker_config, enum_constants_match_the_key_table)
 {
 	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_WORKSPACE_WRITE),
 	                 "workspace-write");
-	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_RESTRICTED), "restricted");
+	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_RESTRICTED),
+	                 "restricted");
 	cr_assert_str_eq(config_choice_name("sandbox", "network", CONFIG_NETWORK_DENY), "deny");
-	cr_assert_str_eq(config_choice_name("broker", "background_survivors", CONFIG_SURVIVORS_KILL),
-	                 "kill");
-	cr_assert_str_eq(config_choice_name("approval", "method", CONFIG_APPROVAL_TERMINAL), "terminal");
+	cr_assert_str_eq(
+	        config_choice_name("broker", "background_survivors", CONFIG_SURVIVORS_KILL),
+	        "kill");
+	cr_assert_str_eq(config_choice_name("approval", "method", CONFIG_APPROVAL_TERMINAL),
+	                 "terminal");
 	cr_assert_null(config_choice_name("approval", "method", 3));
 }
 
@@ -341,5 +344,6 @@ Test(broker_config, warns_about_system_files_others_could_change)
 	cr_assert_eq(chmod(path, 0664), 0);
 	_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
 	cr_assert_eq(strv_length(cfg->warnings), 1, "group-writable, whoever owns it");
-	cr_assert(strstr(cfg->warnings[0], "/etc/sluice/sluice.ini: not owned by root, or writable"));
+	cr_assert(
+	        strstr(cfg->warnings[0], "/etc/sluice/sluice.ini: not owned by root, or writable"));
 }
