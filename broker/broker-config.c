@@ -450,6 +450,8 @@ static void plugin_entry(struct parse *p, struct config_plugin *pl, const char *
 		}
 		free(pl->path);
 		pl->path = strdup(value);
+		if (!pl->path)
+			add_error(p, line, "out of memory");
 		return;
 	}
 	if (pl->n_settings >= CONFIG_MAX_SETTINGS) {
@@ -470,6 +472,14 @@ static void plugin_entry(struct parse *p, struct config_plugin *pl, const char *
 		                      .file = strdup(p->file),
 		                      .line = line,
 		                      .layer = p->layer };
+	if (!s->key || !s->value || !s->file) {
+		free(s->key);
+		free(s->value);
+		free(s->file);
+		pl->n_settings--;
+		add_error(p, line, "out of memory");
+		return;
+	}
 	p->cont_kind = CONT_SETTING;
 	p->cont_key = s->key;
 }
