@@ -818,6 +818,35 @@ int config_load(const struct config_paths *paths, struct broker_config **ret, ch
 	return 0;
 }
 
+int config_load_text(const char *text, size_t len, const char *name, struct broker_config **ret,
+                     char ***ret_errors)
+{
+	_cleanup_(config_freep) struct broker_config *cfg = NULL;
+	int r = config_new_defaults(&cfg);
+	if (r < 0)
+		return r;
+	struct parse p = { .cfg = cfg, .file = name, .layer = CONFIG_LAYER_CLI };
+	r = ini_source_parse(text, len, &ops, &p);
+	for (size_t i = 0; i < N_KEYS; i++)
+		free(p.keys[i].file);
+	strv_free(p.file_plugins);
+	if (r == -EFBIG) {
+		add_error(&p, 0, "larger than %d bytes", INI_SOURCE_MAX_FILE);
+		r = 0;
+	}
+	if (r >= 0 && p.n_errors > 0)
+		r = -EINVAL;
+	if (r < 0) {
+		if (ret_errors)
+			*ret_errors = TAKE_PTR(p.errors);
+		strv_free(p.errors);
+		return r;
+	}
+	strv_free(p.errors);
+	*ret = TAKE_PTR(cfg);
+	return 0;
+}
+
 int config_load_or_log(const char *cli_file, struct broker_config **ret)
 {
 	struct config_paths paths = { .cli_file = cli_file };

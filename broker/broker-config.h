@@ -143,6 +143,11 @@ struct config_paths {
  */
 int config_load(const struct config_paths *paths, struct broker_config **ret, char ***ret_errors);
 
+/* The defaults with text (len bytes, named name in errors) read over them
+ * as one --config layer; no file is opened. Returns as config_load(). */
+int config_load_text(const char *text, size_t len, const char *name, struct broker_config **ret,
+                     char ***ret_errors);
+
 /* The built-in defaults alone. */
 int config_new_defaults(struct broker_config **ret);
 
