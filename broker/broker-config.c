@@ -754,11 +754,28 @@ static char *user_file_default(void)
 	return s;
 }
 
+bool config_env_overrides_allowed(void)
+{
+	/* The test overrides must not let a user step around the system
+	 * layer's locks: once an administrator has installed a system
+	 * configuration, they are ignored. */
+	struct stat st;
+	return stat(SLUICE_SYSCONFDIR "/sluice/sluice.ini", &st) < 0 &&
+	       stat(SLUICE_SYSCONFDIR "/sluice/policies.d", &st) < 0;
+}
+
 static int load_layers(struct parse *p, const struct config_paths *paths)
 {
 	const char *sysconf = paths->sysconfdir;
-	if (!sysconf)
-		sysconf = getenv("SLUICE_SYSCONFDIR");
+	const char *env = getenv("SLUICE_SYSCONFDIR");
+	if (!sysconf && env && *env) {
+		if (config_env_overrides_allowed())
+			sysconf = env;
+		else
+			(void)strv_extend(
+			        &p->cfg->warnings,
+			        "SLUICE_SYSCONFDIR ignored: a system configuration exists");
+	}
 	if (!sysconf || !*sysconf)
 		sysconf = SLUICE_SYSCONFDIR;
 	_cleanup_free_ char *sys_file = NULL, *dropins = NULL;

@@ -127,9 +127,16 @@ struct config_builtin {
 };
 const struct config_builtin *config_builtins(size_t *ret_n);
 
+/* Whether the test overrides SLUICE_SYSCONFDIR and SLUICE_PLUGIN_DIR may be
+ * honoured: only while no system configuration is installed
+ * ($(sysconfdir)/sluice/sluice.ini or policies.d), so that they can never
+ * be used to step around the system layer's locks. */
+bool config_env_overrides_allowed(void);
+
 /* Where the layers come from; NULL members take the defaults below. */
 struct config_paths {
-	const char *sysconfdir; /* default: env SLUICE_SYSCONFDIR, else SLUICE_SYSCONFDIR */
+	const char *sysconfdir; /* default: env SLUICE_SYSCONFDIR (see
+	                         * config_env_overrides_allowed), else SLUICE_SYSCONFDIR */
 	const char *user_file;  /* default: $XDG_CONFIG_HOME (else ~/.config)/sluice/sluice.ini */
 	const char *cli_file;   /* --config FILE; must exist when given */
 };

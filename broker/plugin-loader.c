@@ -25,7 +25,7 @@
 char *plugin_loader_dir(void)
 {
 	const char *env = getenv("SLUICE_PLUGIN_DIR");
-	if (env && *env)
+	if (env && *env && config_env_overrides_allowed())
 		return strdup(env);
 	/* Running from the build tree: libtool leaves the plugins in
 	 * plugins/.libs beside the sluice binary. */

@@ -26,8 +26,10 @@ struct loaded_plugin {
 };
 
 /* The directory plugins are taken from when no path is configured: env
- * SLUICE_PLUGIN_DIR, else plugins/.libs next to the running program when it
- * runs from the build tree, else SLUICE_PLUGINDIR. Returns a new string. */
+ * SLUICE_PLUGIN_DIR (only while no system configuration is installed, see
+ * config_env_overrides_allowed), else plugins/.libs next to the running
+ * program when it runs from the build tree, else SLUICE_PLUGINDIR. Returns a
+ * new string. */
 char *plugin_loader_dir(void);
 
 /*
