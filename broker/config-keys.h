@@ -23,9 +23,10 @@
 #ifndef SLUICE_CONFIG_KEYS_H
 #define SLUICE_CONFIG_KEYS_H
 
-#define CONFIG_DEFAULT_ENV_DROP                                                                   \
-	"*_API_KEY *_APIKEY *_TOKEN *_SECRET* *_PASSWORD *_PASSWD AWS_SECRET* AWS_SESSION_TOKEN " \
-	"ANTHROPIC_* OPENAI_* GEMINI_* GOOGLE_API_KEY GH_TOKEN GITHUB_TOKEN NPM_TOKEN"
+#define CONFIG_DEFAULT_ENV_DROP                                                                  \
+	"*_API_KEY *_APIKEY *_TOKEN *_SECRET* *_PASSWORD *_PASSWD *_ACCESS_KEY* *_PRIVATE_KEY* " \
+	"AWS_SECRET* AWS_SESSION_TOKEN ANTHROPIC_* OPENAI_* GEMINI_* GOOGLE_API_KEY GH_TOKEN "   \
+	"GITHUB_TOKEN NPM_TOKEN"
 
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \
