@@ -3,8 +3,8 @@
  * `sluice plugins`: the configuration files read, then every plugin --
  * enabled or not, where it came from (built-in default or FILE:LINE), the
  * .so it loads from, what it says it does, and its settings with their
- * FILE:LINE. An enabled plugin that cannot be loaded is shown with the
- * loader's error and makes the exit status 125.
+ * FILE:LINE. An enabled plugin that cannot be loaded, or cannot start with
+ * its settings, is shown with the error and makes the exit status 125.
  * Not for: running plugins (sluice check does that).
  */
 #include "config.h"
@@ -18,6 +18,7 @@
 #include "cleanup.h"
 #include "log.h"
 #include "plugin-loader.h"
+#include "policy-chain.h"
 #include "verb-options.h"
 #include "verbs.h"
 
@@ -95,6 +96,13 @@ int cmd_plugins(int argc, char **argv)
 		for (size_t i = 0; i < cfg->n_plugins; i++)
 			if (!print_plugin(&cfg->plugins[i], dir))
 				status = EXIT_SLUICE_ERROR;
+		/* every plugin loads: can each start with its settings? */
+		struct policy_chain *chain = NULL;
+		if (status == 0 && policy_chain_new(cfg, &chain, &err) < 0) {
+			printf("\nerror: %s\n", err.detail);
+			status = EXIT_SLUICE_ERROR;
+		}
+		policy_chain_free(chain);
 	}
 	verb_args_done(&args);
 	return status;

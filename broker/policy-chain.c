@@ -37,6 +37,8 @@ struct policy_chain {
 	uint64_t timeout_ms;
 };
 
+static int validate(struct policy_chain *c, struct sluice_error *reterr);
+
 int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
                      struct sluice_error *reterr)
 {
@@ -57,6 +59,9 @@ int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
 			return r;
 		c->n++;
 	}
+	int r = validate(c, reterr);
+	if (r < 0)
+		return r;
 	*ret = TAKE_PTR(c);
 	return 0;
 }
@@ -89,7 +94,8 @@ static const char *conf_where(const struct loaded_plugin *p)
 	return p->where;
 }
 
-/* The child: every plugin in order; never returns. */
+/* The child: every plugin in order (m NULL: open and close only, to
+ * validate the settings); never returns. */
 static _Noreturn void run_child(struct policy_chain *c, const struct command_model *m, int fd)
 {
 	/* A plugin must not write into the broker's output, nor reach any of
@@ -124,6 +130,11 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 			int32_t err = r < -4095 ? -EINVAL : r;
 			if (policy_msg_send(fd, POLICY_MSG_OPEN_FAILED, idx, err, text, 1) < 0)
 				_exit(1);
+			continue;
+		}
+		if (!m) { /* validating: open and close only */
+			if (p->desc.close)
+				p->desc.close(state);
 			continue;
 		}
 		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_CHECK, NULL, 0) < 0)
@@ -388,6 +399,28 @@ static int run_chain(struct policy_chain *c, const struct command_model *m, stru
 	                    "the command was refused because a policy plugin failed; report this "
 	                    "to the administrator");
 	return a < 0 ? a : (int)st->failed;
+}
+
+/* Open and close every plugin once in a child, so that a setting only the
+ * plugin can judge (a regular expression, a choice) is a configuration
+ * error before any request, not a refusal of every request after. */
+static int validate(struct policy_chain *c, struct sluice_error *reterr)
+{
+	if (c->n == 0)
+		return 0;
+	struct verdict v;
+	verdict_init(&v);
+	struct reading st = { .chain = c, .v = &v, .phase = -1 };
+	int r = run_chain(c, NULL, &st);
+	if (r > 0)
+		r = sluice_error_set(reterr, -EINVAL, "%s",
+		                     v.n_reasons ? v.reasons[0].message
+		                                 : "a plugin failed to start");
+	else if (r < 0)
+		r = sluice_error_set(reterr, r, "starting the policy plugins");
+	free(st.rewrite);
+	verdict_done(&v);
+	return r;
 }
 
 int policy_chain_check(struct policy_chain *c, const struct command_model *m, struct verdict *v,

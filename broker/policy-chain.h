@@ -23,9 +23,13 @@
 struct policy_chain;
 
 /*
- * Load every enabled plugin of cfg (cfg must outlive the chain). Returns 0
- * and *ret, or the first plugin_load() error (-ENOENT, -ENOEXEC, -EPROTO,
- * -EINVAL) with reterr naming the plugin and FILE:LINE, or -ENOMEM.
+ * Load every enabled plugin of cfg (cfg must outlive the chain), then open
+ * and close each once in a child to validate the settings only the plugin
+ * can judge (a bad regular expression...). Returns 0 and *ret, or the first
+ * plugin_load() error (-ENOENT, -ENOEXEC, -EPROTO, -EINVAL), or -EINVAL when
+ * a plugin cannot start (reterr: "plugin 'regex' could not start:
+ * FILE:LINE: ..."), each naming the plugin; or -ENOMEM. All of these are
+ * configuration errors (config_error, exit status 125).
  */
 int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
                      struct sluice_error *reterr);

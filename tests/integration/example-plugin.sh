@@ -70,7 +70,7 @@ expect "the installed built-in plugins still apply" 1 'git_push: force push'
 
 echo "allow_sudo = perhaps" >>"$TEST_TMP/sluice.ini"
 check "ls"
-expect "a bad setting is refused with its file and line" 1 "example: plugin 'example' could not start: $TEST_TMP/sluice.ini:5: allow_sudo must be yes or no"
+expect "a bad setting is a configuration error with its file and line" 125 '' "plugin 'example' could not start: $TEST_TMP/sluice.ini:5: allow_sudo must be yes or no"
 
 echo "typo = 1" >>"$TEST_TMP/sluice.ini"
 check "ls"

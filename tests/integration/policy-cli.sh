@@ -48,6 +48,12 @@ expect "sluice plugins lists where each plugin came from" 0 '50-regex.ini:1'
 run "$SLUICE" plugins --config "$TEST_TMP/ghost.ini"
 expect "sluice plugins shows a plugin that cannot load" 125 "error: +plugin 'ghost'"
 
+printf '[plugin regex]\nrule = broken\npattern = (ab\n' >"$TEST_TMP/badre.ini"
+run "$SLUICE" check --config "$TEST_TMP/badre.ini" -- 'ls'
+expect "a bad regex is a configuration error with file:line and offset" 125 '' "badre.ini:3: bad regular expression in rule 'broken' at offset 3"
+run "$SLUICE" plugins --config "$TEST_TMP/badre.ini"
+expect "sluice plugins shows a plugin that cannot start" 125 "error: plugin 'regex' could not start"
+
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
 run "$SLUICE" check --config "$TEST_TMP/trailer.ini" -- 'git commit -m x'
 expect "git_trailer rewrites a commit" 0 "rewritten to: git commit -m x --trailer 'Co-authored-by: Bot <bot@example.com>'"

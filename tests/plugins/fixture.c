@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,9 +21,16 @@ static int fx_open(const struct sluice_host *host, const struct sluice_settings 
 {
 	sluice_init(host);
 	*ret_state = (void *)settings;
-#ifdef FIXTURE_OPEN_FAILS
+#if defined(FIXTURE_OPEN_FAILS)
 	sluice_settings_error(settings, 0, "broken value");
 	return -EINVAL;
+#elif defined(FIXTURE_OPEN_FAILS_LATE)
+	/* fails only once the test says so: after the chain was validated */
+	if (getenv("SLUICE_FX_FAIL_OPEN")) {
+		sluice_settings_error(settings, 0, "broken later");
+		return -EINVAL;
+	}
+	return 0;
 #else
 	return 0;
 #endif

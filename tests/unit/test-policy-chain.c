@@ -73,19 +73,45 @@ Test(policy_chain, a_check_error_is_a_deny)
 	expect_refusal("error", NULL, "plugin 'broken' failed while checking: Input/output error");
 }
 
-Test(policy_chain, a_plugin_that_cannot_open_names_the_setting)
+Test(policy_chain, a_plugin_that_cannot_open_is_a_configuration_error)
 {
-	/* the first [plugin broken] key is at line 14 of test.ini (16 built-in lines
-	 * precede it: 8 sections of 2 lines) */
+	/* 16 lines turn the built-ins off; [broker] 2 lines; [plugin broken] at
+	 * 19, path 20, the setting at 21 */
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 20s\n[plugin broken]\npath = %s\n"
+	         "verdict = allow\n",
+	         ptu_fixture("open_fails"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -EINVAL);
+	cr_assert(strstr(err.detail, "plugin 'broken' could not start: "), "%s", err.detail);
+	cr_assert(strstr(err.detail, "/test.ini:21: broken value"), "%s", err.detail);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_plugin_that_stops_opening_later_is_a_deny_naming_the_setting)
+{
 	struct verdict v;
 	struct broker_config *cfg = NULL;
-	decide_with("open_fails", "verdict = allow\n", &v, &cfg);
+	unsetenv("SLUICE_FX_FAIL_OPEN");
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin broken]\npath = %s\nverdict = allow\n",
+	         ptu_fixture("open_fails_late"));
+	cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	setenv("SLUICE_FX_FAIL_OPEN", "1", 1);
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), 1);
 	cr_assert_eq(v.kind, VERDICT_DENY);
 	const struct verdict_reason *r = ptu_reason(&v, "broken");
 	cr_assert_not_null(r);
 	cr_assert(strstr(r->message, "plugin 'broken' could not start: "), "%s", r->message);
-	cr_assert(strstr(r->message, "/test.ini:21: broken value"), "%s", r->message);
+	cr_assert(strstr(r->message, "/test.ini:19: broken later"), "%s", r->message);
 	verdict_done(&v);
+	policy_chain_free(chain);
 	config_free(cfg);
 }
 
