@@ -13,12 +13,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "broker-config.h"
 #include "cleanup.h"
 #include "command-model.h"
 #include "display.h"
 #include "error-kind.h"
 #include "log.h"
 #include "model-explain.h"
+#include "policy-chain.h"
 #include "request.h"
 #include "strbuf.h"
 #include "verb-options.h"
@@ -32,37 +34,44 @@ static const struct verb_option check_options[] = {
 	[OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
 	[OPT_BATCH] = { "batch", NULL,
 	                "read JSON Lines requests on stdin, print one JSON result per line" },
-	[OPT_CONFIG] = { "config", "FILE", "a configuration file (not yet supported: refused)" },
+	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
 };
 
 static const char check_usage[] =
-        "check [--explain] [--format text|json] [--] COMMAND\n"
-        "       sluice check --batch < requests.jsonl\n\n"
+        "check [--explain] [--format text|json] [--config FILE] [--] COMMAND\n"
+        "       sluice check --batch [--config FILE] < requests.jsonl\n\n"
         "Prints the verdict (allow, ask or deny) and the reasons. Exit status: 0 allow,\n"
         "1 deny, 2 ask, 125 error; with --batch: 0, or 125 when any line got an error.";
 
 struct check_settings {
 	bool explain;
 	bool json;
-	const char *cwd; /* for the display form */
+	const char *cwd;            /* for the display form */
+	struct policy_chain *chain; /* the configured plugins */
+	struct command_model_parser *parser;
 };
 
-/* The verdict for a parsed command. This is the one place where policies
- * decide: the plugin chain is called from here once it exists; until then
- * the model's own concerns (limits, dynamic names, ...) make it ask. */
-static int check_decide(const struct command_model *m, struct verdict *v)
+/* The verdict for a parsed command: the model's own concerns (limits,
+ * partial parse, dynamic names) and every configured plugin, run in the
+ * policy chain's child. *rewrite gets a plugin's rewrite of the command. */
+static int check_decide(const struct check_settings *s, const struct command_model *m,
+                        struct verdict *v, char **rewrite)
 {
-	return verdict_from_model(v, m);
+	int r = policy_chain_decide(s->chain, s->parser, m, v, rewrite);
+	return r < 0 ? r : 0;
 }
 
-/* The result object: {"verdict", "reasons", "display"} (+ "model"). */
+/* The result object: {"verdict", "reasons", "display"} (+ "rewrite",
+ * "model"). */
 static json_t *result_json(const struct command_model *m, const struct verdict *v,
-                           const char *display, bool explain)
+                           const char *display, const char *rewrite, bool explain)
 {
 	json_t *o = verdict_to_json(v);
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "display", explain_json_string(display));
+	if (rewrite)
+		json_object_set_new(o, "rewrite", explain_json_string(rewrite));
 	if (explain)
 		json_object_set_new(o, "model", model_explain_json(m));
 	return o;
@@ -101,8 +110,8 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 	}
 	struct verdict v;
 	verdict_init(&v);
-	_cleanup_free_ char *display = NULL;
-	r = check_decide(m, &v);
+	_cleanup_free_ char *display = NULL, *rewrite = NULL;
+	r = check_decide(s, m, &v, &rewrite);
 	if (r >= 0)
 		r = display_form(m, s->cwd, &display);
 	if (r < 0) {
@@ -111,7 +120,7 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 		return EXIT_SLUICE_ERROR;
 	}
 	if (s->json) {
-		json_t *o = result_json(m, &v, display, s->explain);
+		json_t *o = result_json(m, &v, display, rewrite, s->explain);
 		r = print_json(o);
 		json_decref(o);
 	} else {
@@ -121,6 +130,8 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 		}
 		if (r >= 0)
 			r = verdict_print_text(&v, stdout);
+		if (r >= 0 && rewrite && printf("rewritten to: %s\n", rewrite) < 0)
+			r = -EIO;
 	}
 	int status = verdict_exit_status(&v);
 	verdict_done(&v);
@@ -204,12 +215,12 @@ static int batch_line(struct command_model_parser *parser, const char *line, siz
 		return -ENOMEM;
 	struct verdict v;
 	verdict_init(&v);
-	_cleanup_free_ char *display = NULL;
-	r = check_decide(m, &v);
+	_cleanup_free_ char *display = NULL, *rewrite = NULL;
+	r = check_decide(s, m, &v, &rewrite);
 	if (r >= 0)
 		r = display_form(m, cwd ? cwd : s->cwd, &display);
 	if (r >= 0) {
-		json_t *o = result_json(m, &v, display, s->explain);
+		json_t *o = result_json(m, &v, display, rewrite, s->explain);
 		r = print_json(o);
 		json_decref(o);
 	}
@@ -260,11 +271,15 @@ int cmd_check(int argc, char **argv)
 	const char *format = args.values[OPT_FORMAT];
 	bool batch = args.values[OPT_BATCH] != NULL;
 	struct command_model_parser *parser = NULL;
+	_cleanup_(config_freep) struct broker_config *cfg = NULL;
+	_cleanup_(policy_chain_freep) struct policy_chain *chain = NULL;
 	if (args.help) {
 		verb_options_help(stdout, check_usage, check_options, ELEMENTSOF(check_options));
 		status = 0;
-	} else if (args.values[OPT_CONFIG]) {
-		log_error("check: --config is not yet supported");
+	} else if (config_load_or_log(args.values[OPT_CONFIG], &cfg) < 0) {
+		/* every error was logged, with FILE:LINE */
+	} else if (policy_chain_new(cfg, &chain, &err) < 0) {
+		log_sluice_error(&err, "check: policy");
 	} else if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
 		log_error("check: unknown format '%s' (text or json)", format);
 	} else if (batch && args.n_positionals > 0) {
@@ -275,9 +290,13 @@ int cmd_check(int argc, char **argv)
 	} else if (command_model_parser_new(&parser) < 0) {
 		log_error("check: cannot create the shell parser");
 	} else if (batch) {
+		s.chain = chain;
+		s.parser = parser;
 		s.json = true;
 		status = check_batch(parser, &s);
 	} else {
+		s.chain = chain;
+		s.parser = parser;
 		s.json = format && strcmp(format, "json") == 0;
 		status = check_one(parser, args.positionals[0], strlen(args.positionals[0]), &s);
 	}

@@ -29,10 +29,13 @@ static int cmd_help(int argc, char **argv)
 }
 
 static const struct verb verbs[] = {
-	{ "check", cmd_check, "[--explain] [--format text|json] [--batch] [--] COMMAND",
+	{ "check", cmd_check,
+	  "[--explain] [--format text|json] [--batch] [--config FILE] [--] COMMAND",
 	  "the policy verdict for a command, without running it" },
 	{ "display", cmd_display, "[--] COMMAND", "print the display form of a command" },
 	{ "help", cmd_help, "", "print this list" },
+	{ "plugins", cmd_plugins, "[--config FILE]",
+	  "list the plugins, where each came from, and its settings" },
 	{ "version", cmd_version, "", "print the version" },
 	{ "run", cmd_run, "[OPTIONS] [--] COMMAND", "run one command" },
 	{ "jobs", cmd_jobs, "[--format json]", "list background jobs" },

@@ -23,6 +23,7 @@ struct verb {
 /* The verbs (cmd-<verb>.c). */
 int cmd_check(int argc, char **argv);
 int cmd_display(int argc, char **argv);
+int cmd_plugins(int argc, char **argv);
 
 /* The verb named name, or NULL. The returned row is static. */
 const struct verb *verb_find(const char *name);

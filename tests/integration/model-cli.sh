@@ -43,7 +43,7 @@ run "$SLUICE" check --format json -- 'cd / && ls'
 expect "json: verdict, reasons and display" 0 '^\{"verdict":"allow","reasons":\[\],"display":"cd / && ls"\}$'
 
 run "$SLUICE" check --config /nonexistent -- ls
-expect "--config is refused until configuration exists" 125 '' 'not yet supported'
+expect "--config with a missing file is a configuration error" 125 '' "config: /nonexistent: cannot open"
 
 run "$SLUICE" check -- a b
 expect "more than one COMMAND is refused" 125 '' 'expected one COMMAND'

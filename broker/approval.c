@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The three ways to answer an ask: refuse (default), an approver program
+ * (request JSON on stdin, exit 0 approves, killed at the timeout), or the
+ * terminal. The program gets no terminal and an empty environment apart
+ * from PATH, so that it answers only from what it was given.
+ * Not for: deciding verdicts (policy-chain.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "approval.h"
+#include "cleanup.h"
+#include "fd-util.h"
+
+char *approval_request_json(const struct approval_request *req)
+{
+	json_t *o = verdict_to_json(req->verdict);
+	if (!o)
+		return NULL;
+	json_object_set_new(o, "command", json_string(req->command ? req->command : ""));
+	json_object_set_new(o, "display", req->display ? json_string(req->display) : json_null());
+	json_object_set_new(o, "description",
+	                    req->description ? json_string(req->description) : json_null());
+	json_object_set_new(o, "cwd", req->cwd ? json_string(req->cwd) : json_null());
+	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
+	json_decref(o);
+	return s;
+}
+
+/* "rule 'x': message" of the first ask reason, for refusals. */
+static void first_ask(const struct verdict *v, char *buf, size_t size)
+{
+	for (size_t i = 0; i < v->n_reasons; i++)
+		if (v->reasons[i].kind == VERDICT_ASK) {
+			snprintf(buf, size, "%s: %s", v->reasons[i].plugin, v->reasons[i].message);
+			return;
+		}
+	snprintf(buf, size, "no reason given");
+}
+
+static int answer(char **ret_why, int result, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static int answer(char **ret_why, int result, const char *fmt, ...)
+{
+	if (ret_why) {
+		va_list ap;
+		va_start(ap, fmt);
+		if (vasprintf(ret_why, fmt, ap) < 0)
+			*ret_why = NULL;
+		va_end(ap);
+	}
+	return result;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Wait for pid until deadline through a pidfd; returns 0 with *status, or
+ * -ETIMEDOUT (the child was killed and reaped), or -errno. */
+static int wait_deadline(pid_t pid, uint64_t deadline, int *status)
+{
+	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		pid_t w = waitpid(pid, status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			safe_close(pidfd);
+			return -errno;
+		}
+		uint64_t now = now_ms();
+		if (now >= deadline) {
+			(void)kill(pid, SIGKILL);
+			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+				;
+			safe_close(pidfd);
+			return -ETIMEDOUT;
+		}
+		uint64_t left = deadline - now;
+		if (pidfd >= 0) {
+			struct pollfd p = { .fd = pidfd, .events = POLLIN };
+			(void)poll(&p, 1, left > 1000 ? 1000 : (int)left);
+		} else {
+			/* kernels before 5.3 have no pidfd: check every 10ms */
+			struct timespec ts = { 0, 10 * 1000 * 1000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	safe_close(pidfd);
+	return 0;
+}
+
+static int ask_program(const struct broker_config *cfg, const struct approval_request *req,
+                       const char *rule, char **ret_why)
+{
+	const char *prog = cfg->approval_program;
+	if (!prog || !*prog)
+		return answer(ret_why, 0,
+		              "approval required (%s), and [approval] method = program names no "
+		              "program",
+		              rule);
+	_cleanup_free_ char *json = approval_request_json(req);
+	if (!json)
+		return -ENOMEM;
+	int in[2];
+	if (pipe2(in, O_CLOEXEC) < 0)
+		return -errno;
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		safe_close(in[0]);
+		safe_close(in[1]);
+		return r;
+	}
+	if (pid == 0) {
+		(void)setsid(); /* no controlling terminal */
+		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+		if (dup2(in[0], STDIN_FILENO) < 0 || (null >= 0 && dup2(null, STDOUT_FILENO) < 0))
+			_exit(127);
+		char *const argv[] = { (char *)prog, NULL };
+		char *const envp[] = { (char *)"PATH=/usr/local/bin:/usr/bin:/bin", NULL };
+		execve(prog, argv, envp);
+		_exit(127);
+	}
+	safe_close(in[0]);
+	/* the approver may not read it all; a short write is its answer */
+	(void)write_full(in[1], json, strlen(json));
+	(void)write_full(in[1], "\n", 1);
+	safe_close(in[1]);
+	int status = 0;
+	int r = wait_deadline(pid, now_ms() + cfg->approval_timeout, &status);
+	if (r == -ETIMEDOUT)
+		return answer(ret_why, 0,
+		              "approval required (%s); the approver %s did not answer in time",
+		              rule, prog);
+	if (r < 0)
+		return r;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return answer(ret_why, 1, "approved by %s", prog);
+	if (WIFEXITED(status))
+		return answer(ret_why, 0,
+		              "approval required (%s); the approver %s said no (exit %d)", rule,
+		              prog, WEXITSTATUS(status));
+	return answer(ret_why, 0, "approval required (%s); the approver %s died (signal %d)", rule,
+	              prog, WTERMSIG(status));
+}
+
+static int ask_terminal(const struct broker_config *cfg, const struct approval_request *req,
+                        const char *rule, char **ret_why)
+{
+	_cleanup_close_ int tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	if (tty < 0)
+		return answer(ret_why, 0,
+		              "approval required (%s), and there is no terminal to ask on", rule);
+	dprintf(tty, "\nsluice: approval required for:\n  %s\n",
+	        req->display ? req->display : req->command);
+	if (req->description)
+		dprintf(tty, "  (%s)\n", req->description);
+	for (size_t i = 0; i < req->verdict->n_reasons; i++)
+		dprintf(tty, "  %s: %s\n", req->verdict->reasons[i].plugin,
+		        req->verdict->reasons[i].message);
+	dprintf(tty, "Run it? [y/N] ");
+	struct pollfd p = { .fd = tty, .events = POLLIN };
+	uint64_t t = cfg->approval_timeout;
+	if (poll(&p, 1, t > INT32_MAX ? INT32_MAX : (int)t) <= 0)
+		return answer(ret_why, 0,
+		              "approval required (%s); no answer on the terminal in time", rule);
+	char line[16] = "";
+	ssize_t n = read(tty, line, sizeof(line) - 1);
+	if (n > 0 && (line[0] == 'y' || line[0] == 'Y'))
+		return answer(ret_why, 1, "approved on the terminal");
+	return answer(ret_why, 0, "approval required (%s); refused on the terminal", rule);
+}
+
+int approval_ask(const struct broker_config *cfg, const struct approval_request *req,
+                 char **ret_why)
+{
+	if (ret_why)
+		*ret_why = NULL;
+	char rule[VERDICT_MAX_TEXT + 64];
+	first_ask(req->verdict, rule, sizeof(rule));
+	switch (cfg->approval_method) {
+	case CONFIG_APPROVAL_PROGRAM:
+		return ask_program(cfg, req, rule, ret_why);
+	case CONFIG_APPROVAL_TERMINAL:
+		return ask_terminal(cfg, req, rule, ret_why);
+	default:
+		return answer(ret_why, 0,
+		              "approval required (%s), and no approver is configured ([approval] "
+		              "method = deny)",
+		              rule);
+	}
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Loading policy plugins: dlopen(RTLD_NOW | RTLD_LOCAL) from the configured
+ * path or the plugin directory, then the descriptor's checks (ABI major,
+ * struct_size and the zero tail, required members, the [plugin NAME] keys
+ * against what the plugin declares). Every error names the plugin and where
+ * it was configured (FILE:LINE). No plugin code runs here except the
+ * library's own constructors: open()/check() run in policy-chain.c's child.
+ * Not for: running checks (policy-chain.c).
+ */
+#ifndef SLUICE_PLUGIN_LOADER_H
+#define SLUICE_PLUGIN_LOADER_H
+
+#include <stddef.h>
+
+#include "broker-config.h"
+#include "errors.h"
+#include "sluice/policy.h"
+
+struct loaded_plugin {
+	const struct config_plugin *conf; /* borrowed from the config */
+	char *file;                       /* the .so that was opened */
+	char *where;                      /* "FILE:LINE" of its section, or "built-in default" */
+	void *dl;                         /* dlopen handle */
+	struct sluice_policy_plugin desc; /* the descriptor, zero-extended to our size */
+};
+
+/* The directory plugins are taken from when no path is configured: env
+ * SLUICE_PLUGIN_DIR (only while no system configuration is installed, see
+ * config_env_overrides_allowed), else plugins/.libs next to the running
+ * program when it runs from the build tree, else SLUICE_PLUGINDIR. Returns a
+ * new string. */
+char *plugin_loader_dir(void);
+
+/*
+ * Load the plugin configured as conf into *ret (a stack object; release with
+ * plugin_unload()). Returns 0; -ENOENT (no file), -ENOEXEC (dlopen failed or
+ * no descriptor), -EPROTO (another ABI, bad size or missing members), -EINVAL
+ * (a key the plugin does not accept, a repeated key, a continuation line it
+ * cannot join, a change to a key locked by the system layer), each with
+ * reterr saying "plugin 'NAME' (WHERE): ...".
+ */
+int plugin_load(const struct config_plugin *conf, const char *dir, struct loaded_plugin *ret,
+                struct sluice_error *reterr);
+
+/* Release what plugin_load() filled in (dlclose); safe on a zeroed struct. */
+void plugin_unload(struct loaded_plugin *p);
+
+#endif

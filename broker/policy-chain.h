@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The policy chain: the enabled plugins, loaded once, and run for a request
+ * in ONE forked child (open, check, close for each plugin, in order), whose
+ * typed messages the parent checks against a table. A crash, a hang past
+ * [broker] plugin_timeout, an error or a garbage reply becomes a deny that
+ * names the plugin: the chain fails closed. Verdicts combine deny > ask >
+ * allow, and every reason is kept.
+ * Not for: answering an ask (approval.c) or rendering (cmd-check.c).
+ */
+#ifndef SLUICE_POLICY_CHAIN_H
+#define SLUICE_POLICY_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "broker-config.h"
+#include "command-model.h"
+#include "errors.h"
+#include "plugin-loader.h"
+#include "verdict.h"
+
+struct policy_chain;
+
+/*
+ * Load every enabled plugin of cfg (cfg must outlive the chain), then open
+ * and close each once in a child to validate the settings only the plugin
+ * can judge (a bad regular expression...). Returns 0 and *ret, or the first
+ * plugin_load() error (-ENOENT, -ENOEXEC, -EPROTO, -EINVAL), or -EINVAL when
+ * a plugin cannot start (reterr: "plugin 'regex' could not start:
+ * FILE:LINE: ..."), each naming the plugin; or -ENOMEM. All of these are
+ * configuration errors (config_error, exit status 125).
+ */
+int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
+                     struct sluice_error *reterr);
+
+/* Accepts NULL; returns NULL. */
+struct policy_chain *policy_chain_free(struct policy_chain *chain);
+static inline void policy_chain_freep(struct policy_chain **c)
+{
+	policy_chain_free(*c);
+}
+
+/* The loaded plugins, in chain order (borrowed). */
+size_t policy_chain_count(const struct policy_chain *chain);
+const struct loaded_plugin *policy_chain_get(const struct policy_chain *chain, size_t i);
+
+/*
+ * Run every plugin on model in ONE forked child and combine what they say
+ * into v (which may already hold reasons; it is never loosened). When a
+ * plugin proposes a rewrite of the command, *ret_rewrite gets a copy (owned
+ * by the caller; the first proposal wins) and *ret_rewrite_plugin its name
+ * (either may be NULL when not wanted).
+ * Returns the number of plugins that failed -- crashed, hung past [broker]
+ * plugin_timeout, returned an error or an invalid verdict, sent garbage or
+ * could not start; each is a deny reason in v naming the plugin. Returns
+ * -errno only when the child could not be run at all (pipe, fork, -ENOMEM):
+ * the caller must then refuse the command.
+ */
+int policy_chain_check(struct policy_chain *chain, const struct command_model *model,
+                       struct verdict *v, char **ret_rewrite, char **ret_rewrite_plugin);
+
+/*
+ * The whole decision for one command, as `sluice check` and `sluice run`
+ * need it: the model's own concerns (verdict_from_model: limits, partial
+ * parse, dynamic names) plus every plugin. When a plugin rewrites the
+ * command, the rewrite is parsed and decided again from scratch (v is reset)
+ * and *ret_command gets it (owned by the caller); otherwise *ret_command is
+ * NULL and the command runs as given. A second, different rewrite is refused
+ * (deny). Returns policy_chain_check()'s count of failed plugins, or -errno.
+ */
+int policy_chain_decide(struct policy_chain *chain, struct command_model_parser *parser,
+                        const struct command_model *model, struct verdict *v, char **ret_command);
+
+#endif

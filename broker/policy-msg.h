@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The typed messages a policy child sends its parent (OpenSSH's monitor
+ * pattern): a fixed header, then a payload of NUL-terminated strings. The
+ * parent checks every message against a table (known type, length within
+ * bounds, the strings the type needs, all NUL-terminated) and treats anything
+ * else as garbage from the plugin that was running.
+ * Not for: what the messages mean to a request (policy-chain.c).
+ */
+#ifndef SLUICE_POLICY_MSG_H
+#define SLUICE_POLICY_MSG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum policy_msg_type {
+	POLICY_MSG_BEGIN = 1,       /* value: POLICY_PHASE_*; the plugin is about to run */
+	POLICY_MSG_REASON = 2,      /* value: verdict; payload: message, suggestion */
+	POLICY_MSG_REWRITE = 3,     /* payload: the rewritten command */
+	POLICY_MSG_OPEN_FAILED = 4, /* value: -errno; payload: the error text */
+	POLICY_MSG_RESULT = 5,      /* value: check()'s return */
+	POLICY_MSG_DONE = 6,        /* every plugin ran */
+};
+
+enum policy_phase { POLICY_PHASE_OPEN = 0, POLICY_PHASE_CHECK = 1 };
+
+struct policy_msg_header {
+	uint32_t type;
+	uint32_t plugin; /* index in the chain */
+	int32_t value;
+	uint32_t len; /* payload bytes that follow */
+};
+
+/* Caps: one message's payload, one string in it. */
+#define POLICY_MSG_MAX_PAYLOAD (80 * 1024)
+#define POLICY_MSG_MAX_TEXT 1024
+
+/* Send one message with n_strings strings as its payload (NULL is sent as
+ * ""). Returns 0 or -errno from write(2). */
+int policy_msg_send(int fd, enum policy_msg_type type, uint32_t plugin, int32_t value,
+                    const char *const *strings, size_t n_strings);
+
+/* Check a received header and payload against the table; on success
+ * strings[0..n) point into payload. Returns 0, or -EBADMSG. */
+int policy_msg_check(const struct policy_msg_header *h, const char *payload, const char **strings,
+                     size_t max_strings);
+
+#endif

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * devices: refuse writes to block devices and raw memory (`> /dev/sda`,
+ * `dd of=/dev/nvme0n1`, `tee /dev/sdb`, `cp x /dev/vda`), making or wiping
+ * filesystems (mkfs, mkfs.*, mke2fs, mkswap, wipefs), recursive chmod /
+ * chown / chgrp of the root, and the classic fork bomb (a function that
+ * calls itself in a background pipeline).
+ * Not for: character devices such as /dev/null, /dev/tty, /dev/stdout.
+ */
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+/* Block devices and raw memory, as glob patterns. */
+static const char *const device_patterns[] = {
+	"/dev/sd*",  "/dev/hd*",  "/dev/vd*",   "/dev/xvd*",  "/dev/nvme*",    "/dev/mmcblk*",
+	"/dev/dm-*", "/dev/md*",  "/dev/loop*", "/dev/sr*",   "/dev/mapper/*", "/dev/disk/*",
+	"/dev/mem",  "/dev/kmem", "/dev/port",  "/dev/zram*", "/dev/rbd*",     NULL,
+};
+
+static const char *const mkfs_names[] = { "mkfs",    "mke2fs", "mkswap", "wipefs",
+	                                  "mkdosfs", "mkntfs", NULL };
+
+/* Commands whose plain operands are written to. */
+static const char *const writers[] = { "tee", "cp", "shred", "truncate", "install", NULL };
+
+static bool is_device(const char *path)
+{
+	/* /dev//sda and /dev/./sda are the same file */
+	char p[512];
+	size_t o = 0;
+	for (size_t i = 0; path[i] && o + 1 < sizeof(p); i++) {
+		if (path[i] == '/' && o && p[o - 1] == '/')
+			continue;
+		if (path[i] == '.' && path[i + 1] == '/' && o && p[o - 1] == '/') {
+			i++;
+			continue;
+		}
+		p[o++] = path[i];
+	}
+	p[o] = '\0';
+	for (const char *const *d = device_patterns; *d; d++)
+		if (fnmatch(*d, p, 0) == 0)
+			return true;
+	return false;
+}
+
+static int refuse(struct sluice_verdict *v, const char *what, const char *suggestion)
+{
+	return sluice_verdict_add(v, SLUICE_DENY, what, suggestion);
+}
+
+static int check_redirects(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const writes[] = { ">", ">>", ">|", "&>", "&>>", "<>", NULL };
+	for (size_t i = 0; i < sluice_redirect_count(sc); i++) {
+		const char *op = sluice_redirect_op(sc, i);
+		const char *t = sluice_redirect_target(sc, i);
+		if (op && t && str_in(op, writes) && is_device(t)) {
+			char msg[256];
+			snprintf(msg, sizeof(msg),
+			         "writing to the block device '%s' destroys its data", t);
+			return refuse(v, msg, "write to a regular file instead");
+		}
+	}
+	return SLUICE_ALLOW;
+}
+
+static bool targets_root(const struct sluice_simple_command *sc)
+{
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		size_t n = strspn(a, "/");
+		if (n > 0 && (a[n] == '\0' || strcmp(a + n, "*") == 0))
+			return true;
+	}
+	return false;
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	(void)state;
+	int r = check_redirects(sc, v);
+	if (r)
+		return r;
+	const char *name = sluice_name(sc);
+	char msg[256];
+	if (str_in(name, mkfs_names) || strncmp(name, "mkfs.", 5) == 0) {
+		snprintf(msg, sizeof(msg),
+		         "'%s' makes or wipes a filesystem, destroying what was on it", name);
+		return refuse(v, msg, "this is never needed for a coding task; ask the user");
+	}
+	if (strcmp(name, "dd") == 0) {
+		for (size_t i = 1; i < sluice_argc(sc); i++) {
+			const char *a = sluice_arg(sc, i);
+			if (strncmp(a, "of=", 3) == 0 && is_device(a + 3)) {
+				snprintf(msg, sizeof(msg),
+				         "dd to the block device '%s' destroys its data", a + 3);
+				return refuse(v, msg, "write to a regular file: dd of=image.bin");
+			}
+		}
+	}
+	if (str_in(name, writers)) {
+		for (size_t i = 1; i < sluice_argc(sc); i++)
+			if (is_device(sluice_arg(sc, i))) {
+				snprintf(msg, sizeof(msg),
+				         "'%s' would write to the block device '%s'", name,
+				         sluice_arg(sc, i));
+				return refuse(v, msg, "write to a regular file instead");
+			}
+	}
+	static const char *const owners[] = { "chmod", "chown", "chgrp", NULL };
+	if (str_in(name, owners) && targets_root(sc) &&
+	    (sluice_has_short_flag(sc, 1, 'R') || sluice_long_option(sc, 1, "--recursive"))) {
+		snprintf(msg, sizeof(msg), "recursive %s of the root directory breaks the system",
+		         name);
+		return refuse(v, msg, "change only the files of the project");
+	}
+	/* the fork bomb: a function calling itself in a background or piped call */
+	const char *fn = sluice_function(sc);
+	if (fn && strcmp(fn, name) == 0 &&
+	    ((sluice_flags(sc) & SLUICE_CMD_BACKGROUND) || sluice_frame(sc, 0) != 0)) {
+		bool piped = false;
+		for (size_t i = 0; i < sluice_depth(sc); i++)
+			piped |= sluice_frame(sc, i) == SLUICE_FRAME_PIPELINE;
+		if (piped || (sluice_flags(sc) & SLUICE_CMD_BACKGROUND)) {
+			snprintf(
+			        msg, sizeof(msg),
+			        "the function '%s' calls itself in a pipeline or the background: a "
+			        "fork bomb",
+			        fn);
+			return refuse(v, msg, "do not start unbounded numbers of processes");
+		}
+	}
+	return SLUICE_ALLOW;
+}
+
+/* Does s hold pat, blanks in s ignored? */
+static bool contains_ignoring_blanks(const char *s, const char *pat)
+{
+	for (; *s; s++) {
+		const char *a = s, *b = pat;
+		while (*a && *b) {
+			if (*a == ' ' || *a == '\t') {
+				a++;
+				continue;
+			}
+			if (*a != *b)
+				break;
+			a++;
+			b++;
+		}
+		if (!*b)
+			return true;
+	}
+	return false;
+}
+
+static int dv_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	int verdict = SLUICE_ALLOW;
+	/* The bomb's text, in case the parse of the definition was partial. */
+	if (contains_ignoring_blanks(sluice_command_source(cmd), ":(){:|:&};:"))
+		verdict = refuse(v, "the classic fork bomb",
+		                 "do not start unbounded numbers of processes");
+	if (verdict == SLUICE_ALLOW)
+		verdict = check_each(state, cmd, v, check_one);
+	return verdict;
+}
+
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "devices",
+	.description =
+	        "refuses writes to block devices, mkfs, recursive chmod/chown of /, fork bombs",
+	.open = open_keep_settings,
+	.check = dv_check,
+};

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * git_add: refuse blind adds -- `git add -A`, `--all`, `-u`, `.`, `*`, `:/`
+ * and their spellings (pathspec magic, ./ prefixes, quoted globs), under any
+ * git global options, wrappers and nesting. Named files, directories, -p and
+ * dry runs pass. The message tells the model to add what it changed by name.
+ * Not for: commits (`git commit -a` is another question).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+static const char *const add_names[] = { "add", "stage", NULL };
+
+/* Options that stage everything whatever the pathspec says. */
+static const char *const blind_long[] = { "--all", "--no-ignore-removal", "--update", NULL };
+
+/* Options after which the add changes nothing. */
+static const char *const harmless_long[] = {
+	"--dry-run", "--patch", "--interactive", "--edit", "--pathspec-from-file", NULL
+};
+
+/* Strip pathspec magic (":/", ":(top)", ":(glob,icase)", ":!x" is an
+ * exclusion, not a blind add) and return what names the files. Sets *top
+ * when the magic means the top of the tree. */
+static const char *strip_magic(const char *p, bool *top, bool *exclude)
+{
+	*top = false;
+	*exclude = false;
+	if (p[0] != ':')
+		return p;
+	p++;
+	if (*p == '(') {
+		const char *close = strchr(p, ')');
+		if (!close)
+			return p;
+		if (strstr(p, "top") && strstr(p, "top") < close)
+			*top = true;
+		if (strstr(p, "exclude") && strstr(p, "exclude") < close)
+			*exclude = true;
+		return close + 1;
+	}
+	/* short magic: one or more of / ! ^, ending at an optional ':' */
+	while (*p == '/' || *p == '!' || *p == '^') {
+		if (*p == '/')
+			*top = true;
+		else
+			*exclude = true;
+		p++;
+	}
+	if (*p == ':')
+		p++;
+	return p;
+}
+
+/* Does this pathspec name everything (the tree, or the current directory)? */
+static bool pathspec_is_blind(const char *spec)
+{
+	bool top, exclude;
+	const char *p = strip_magic(spec, &top, &exclude);
+	if (exclude)
+		return false;
+	/* drop leading "./" and trailing "/" and "/." */
+	for (;;) {
+		if (strncmp(p, "./", 2) == 0)
+			p += 2;
+		else if (p[0] == '/' && spec[0] == ':')
+			p++;
+		else
+			break;
+	}
+	size_t n = strlen(p);
+	while (n > 0 && p[n - 1] == '/')
+		n--;
+	while (n >= 2 && p[n - 1] == '.' && p[n - 2] == '/') {
+		n -= 2;
+		while (n > 0 && p[n - 1] == '/')
+			n--;
+	}
+	if (n == 0)
+		return true; /* ":/", "./", ":(top)" */
+	static const char *const all[] = { ".", "*", ".*", "**", "*.*", NULL };
+	for (const char *const *a = all; *a; a++)
+		if (strlen(*a) == n && strncmp(p, *a, n) == 0)
+			return true;
+	return false;
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	(void)state;
+	size_t sub = git_subcommand_is(sc, add_names);
+	if (!sub)
+		return SLUICE_ALLOW;
+	for (const char *const *o = harmless_long; *o; o++)
+		if (sluice_long_option(sc, sub + 1, *o))
+			return SLUICE_ALLOW;
+	if (sluice_has_short_flag(sc, sub + 1, 'n') || sluice_has_short_flag(sc, sub + 1, 'p') ||
+	    sluice_has_short_flag(sc, sub + 1, 'i') || sluice_has_short_flag(sc, sub + 1, 'e'))
+		return SLUICE_ALLOW;
+
+	const char *why = NULL;
+	char spelled[64];
+	for (const char *const *o = blind_long; *o && !why; o++)
+		if (sluice_long_option(sc, sub + 1, *o)) {
+			snprintf(spelled, sizeof(spelled), "%s", *o);
+			why = spelled;
+		}
+	if (!why && sluice_has_short_flag(sc, sub + 1, 'A'))
+		why = "-A";
+	if (!why && sluice_has_short_flag(sc, sub + 1, 'u'))
+		why = "-u";
+	bool dashdash = false;
+	size_t positive = 0;
+	const char *exclusion = NULL;
+	for (size_t i = sub + 1; i < sluice_argc(sc) && !why; i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-')
+			continue;
+		uint32_t f = sluice_arg_flags(sc, i);
+		bool top, exclude;
+		(void)strip_magic(a, &top, &exclude);
+		if (exclude) {
+			exclusion = a;
+			continue;
+		}
+		positive++;
+		/* an unquoted glob is expanded by the shell before git sees it;
+		 * "*" alone (quoted or not) still means everything */
+		if ((f & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN)) == 0 &&
+		    pathspec_is_blind(a))
+			why = a;
+	}
+	/* only exclusions (":!vendor") mean "everything but these" to git */
+	if (!why && exclusion && positive == 0)
+		why = exclusion;
+	if (!why)
+		return SLUICE_ALLOW;
+	char msg[256];
+	snprintf(msg, sizeof(msg),
+	         "blind add: 'git add %s' stages every change in the tree, including files you "
+	         "did not mean to commit",
+	         why);
+	return sluice_verdict_add(v, SLUICE_DENY, msg,
+	                          "add the files you changed by name: git add path/to/file ...");
+}
+
+static int ga_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	return check_each(state, cmd, v, check_one);
+}
+
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "git_add",
+	.description = "refuses blind adds (git add -A, --all, ., *, :/)",
+	.open = open_keep_settings,
+	.check = ga_check,
+};

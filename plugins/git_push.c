@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * git_push: refuse force pushes -- `--force`, `-f` alone or in a cluster,
+ * a `+refspec`, `--mirror` (and its abbreviations) -- under any git global
+ * options, wrappers and nesting; `--force-with-lease` and
+ * `--force-if-includes` pass. Optional protected branches (key
+ * protected_branch, glob patterns): any push or delete naming one is refused.
+ * Not for: pushes without a refspec to a protected branch (the current
+ * branch is not known before the command runs).
+ */
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+static const char *const push_names[] = { "push", NULL };
+
+/* push options that take the next word as their value */
+static const char *const push_options_with_value[] = { "--repo", "--receive-pack", "--exec",
+	                                               "-o",     "--push-option",  NULL };
+
+static const char *const suggestion =
+        "push without force; if history really must be replaced, use "
+        "git push --force-with-lease (it refuses to overwrite work you have not seen)";
+
+/* "--mirr" is git's unambiguous abbreviation of --mirror. */
+static bool is_mirror(const char *a)
+{
+	size_t n = strlen(a);
+	return n >= 4 && n <= 8 && strncmp(a, "--mirror", n) == 0;
+}
+
+static bool branch_protected(const struct sluice_settings *settings, const char *ref)
+{
+	if (strncmp(ref, "refs/heads/", 11) == 0)
+		ref += 11;
+	for (size_t i = 0; i < sluice_settings_count(settings); i++) {
+		if (strcmp(sluice_settings_key(settings, i), "protected_branch") != 0)
+			continue;
+		if (fnmatch(sluice_settings_value(settings, i), ref, 0) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int deny(struct sluice_verdict *v, const char *what)
+{
+	char msg[256];
+	snprintf(msg, sizeof(msg),
+	         "force push ('%s'): it overwrites the remote branch and can destroy other "
+	         "people's commits",
+	         what);
+	return sluice_verdict_add(v, SLUICE_DENY, msg, suggestion);
+}
+
+static int deny_protected(struct sluice_verdict *v, const char *branch)
+{
+	char msg[256];
+	snprintf(msg, sizeof(msg), "'%s' is a protected branch: pushing to it is not allowed here",
+	         branch);
+	return sluice_verdict_add(v, SLUICE_DENY, msg,
+	                          "push to a feature branch and open a merge request");
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	const struct sluice_settings *settings = state;
+	size_t sub = git_subcommand_is(sc, push_names);
+	if (!sub)
+		return SLUICE_ALLOW;
+	if (sluice_long_option(sc, sub + 1, "--force"))
+		return deny(v, "--force");
+	if (sluice_has_short_flag(sc, sub + 1, 'f'))
+		return deny(v, "-f");
+	bool deleting = sluice_long_option(sc, sub + 1, "--delete") ||
+	                sluice_has_short_flag(sc, sub + 1, 'd');
+	bool dashdash = false;
+	size_t positional = 0;
+	for (size_t i = sub + 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-') {
+			if (is_mirror(a))
+				return deny(v, "--mirror");
+			if (str_in(a, push_options_with_value))
+				i++;
+			continue;
+		}
+		if (positional++ == 0)
+			continue; /* the remote */
+		if (a[0] == '+')
+			return deny(v, a);
+		/* the destination of a refspec: after ':' or the whole of it */
+		const char *colon = strrchr(a, ':');
+		const char *dst = colon ? colon + 1 : a;
+		if (*dst && branch_protected(settings, dst))
+			return deny_protected(v, dst);
+		if (deleting && branch_protected(settings, a))
+			return deny_protected(v, a);
+	}
+	return SLUICE_ALLOW;
+}
+
+static int gp_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	return check_each(state, cmd, v, check_one);
+}
+
+static const struct sluice_key keys[] = {
+	{ "protected_branch", SLUICE_KEY_REPEATABLE },
+	{ NULL, 0 },
+};
+
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "git_push",
+	.description = "refuses force pushes and pushes to protected branches",
+	.keys = keys,
+	.open = open_keep_settings,
+	.check = gp_check,
+};

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small helpers shared by the built-in plugins, compiled into each .so
+ * (static inline: every plugin stays one self-contained object exporting one
+ * symbol). Only the public ABI (sluice/policy.h) is used here.
+ * Not for: anything a third-party plugin could not write itself.
+ */
+#ifndef SLUICE_PLUGIN_UTIL_H
+#define SLUICE_PLUGIN_UTIL_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "sluice/policy.h"
+
+/* git's global options that take the next word as their value. */
+static const char *const git_global_options_with_value[] = {
+	"-C",           "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix",
+	"--config-env", NULL,
+};
+
+/* The index of git's subcommand word when sc runs git and its subcommand is
+ * one of names (NULL-terminated); 0 otherwise. */
+static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
+                                       const char *const *names)
+{
+	if (strcmp(sluice_name(sc), "git") != 0)
+		return 0;
+	size_t i = sluice_subcommand(sc, git_global_options_with_value);
+	if (!i)
+		return 0;
+	const char *sub = sluice_arg(sc, i);
+	for (const char *const *n = names; *n; n++)
+		if (strcmp(sub, *n) == 0)
+			return i;
+	return 0;
+}
+
+/* Is word i (i > from) an operand: not an option, or anything after "--"? */
+static inline bool is_after_double_dash(const struct sluice_simple_command *sc, size_t from,
+                                        size_t i)
+{
+	for (size_t j = from + 1; j < i; j++)
+		if (strcmp(sluice_arg(sc, j), "--") == 0)
+			return true;
+	return false;
+}
+
+static inline bool str_in(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+/* Parse "deny" / "ask" / "allow"; -1 for anything else. */
+static inline int verdict_from_word(const char *w)
+{
+	static const char *const words[] = { "allow", "ask", "deny" };
+	for (int i = 0; i < 3; i++)
+		if (w && strcmp(w, words[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* open() of a plugin whose only state is its settings: the state is the
+ * settings handle itself (valid until close). */
+static inline int open_keep_settings(const struct sluice_host *host,
+                                     const struct sluice_settings *settings, void **ret_state)
+{
+	sluice_init(host);
+	*ret_state = (void *)settings;
+	return 0;
+}
+
+/* A check of one simple command; state is what open() made. */
+typedef int (*check_one_fn)(const void *state, const struct sluice_simple_command *sc,
+                            struct sluice_verdict *v);
+
+/* The highest verdict of fn over every simple command of cmd. */
+static inline int check_each(const void *state, const struct sluice_command *cmd,
+                             struct sluice_verdict *v, check_one_fn fn)
+{
+	int verdict = SLUICE_ALLOW;
+	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
+		int r = fn(state, sluice_command_get(cmd, i), v);
+		if (r < 0)
+			return r;
+		if (r > verdict)
+			verdict = r;
+	}
+	return verdict;
+}
+
+#endif

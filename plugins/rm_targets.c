@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rm_targets: refuse a recursive rm (any spelling: -r, -R, -rf, -fR,
+ * --recursive and its abbreviations, with or without -f, targets after --)
+ * of the root, the home directory ($HOME, ${HOME}, "$HOME", ~), a .git
+ * directory, everything in the current directory (a star, dot-star, ./star, .), its parent
+ * (..), the working directory itself ($PWD, $(pwd)), and the paths the
+ * administrator lists (key protect, glob patterns). A literal cd earlier in
+ * the list is followed: `cd ~ && rm -rf *` names the home directory.
+ * Not for: non-recursive rm, or other deleting commands (find -delete).
+ */
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+#define PATH_CAP 1024
+
+static bool is_recursive(const struct sluice_simple_command *sc)
+{
+	if (sluice_has_short_flag(sc, 1, 'r') || sluice_has_short_flag(sc, 1, 'R'))
+		return true;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		/* GNU rm takes any unambiguous prefix: --r, --re, ... --recursive */
+		size_t n = strlen(a);
+		if (n >= 3 && n <= 11 && strncmp(a, "--recursive", n) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Normalise a target's text: $HOME / ${HOME} -> ~, $PWD / ${PWD} / $(pwd)
+ * / `pwd` -> ".", repeated slashes folded, "./" prefixes and trailing "/"
+ * and "/." removed. */
+static void normalise(const char *in, char *out, size_t size)
+{
+	static const struct {
+		const char *from, *to;
+	} vars[] = {
+		{ "${HOME}", "~" }, { "$HOME", "~" },  { "${PWD}", "." },
+		{ "$PWD", "." },    { "$(pwd)", "." }, { "`pwd`", "." },
+	};
+	char tmp[PATH_CAP];
+	snprintf(tmp, sizeof(tmp), "%s", in);
+	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+		size_t n = strlen(vars[v].from);
+		if (strncmp(tmp, vars[v].from, n) == 0 && (tmp[n] == '\0' || tmp[n] == '/')) {
+			char rest[PATH_CAP];
+			snprintf(rest, sizeof(rest), "%s", tmp + n);
+			snprintf(tmp, sizeof(tmp), "%s%s", vars[v].to, rest);
+			break;
+		}
+	}
+	/* fold slashes */
+	size_t o = 0;
+	for (size_t i = 0; tmp[i] && o + 1 < size; i++) {
+		if (tmp[i] == '/' && o > 0 && out[o - 1] == '/')
+			continue;
+		out[o++] = tmp[i];
+	}
+	out[o] = '\0';
+	/* "/./" inside is "/" */
+	for (char *dot; (dot = strstr(out, "/./"));)
+		memmove(dot, dot + 2, strlen(dot + 2) + 1);
+	/* trailing "/." and "/" (but keep a lone "/") */
+	for (;;) {
+		size_t n = strlen(out);
+		if (n > 1 && out[n - 1] == '/')
+			out[n - 1] = '\0';
+		else if (n >= 2 && out[n - 1] == '.' && out[n - 2] == '/')
+			out[n > 2 ? n - 2 : 1] = '\0';
+		else
+			break;
+	}
+	while (strncmp(out, "./", 2) == 0 && out[2])
+		memmove(out, out + 2, strlen(out + 2) + 1);
+}
+
+/* What the target names when it is one of the forbidden ones, else NULL. */
+static const char *forbidden(const char *t)
+{
+	static const struct {
+		const char *path, *what;
+	} table[] = {
+		{ "/", "the root directory" },
+		{ "/*", "everything under the root directory" },
+		{ "~", "your home directory" },
+		{ "~/*", "everything in your home directory" },
+		{ "~/.*", "the hidden files of your home directory" },
+		{ "*", "everything in the current directory" },
+		{ ".*", "the hidden files of the current directory" },
+		{ ".", "the current directory" },
+		{ "..", "the parent directory" },
+		{ "../*", "everything in the parent directory" },
+		{ "/.*", "the hidden files of the root directory" },
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(t, table[i].path) == 0)
+			return table[i].what;
+	const char *last = strrchr(t, '/');
+	last = last ? last + 1 : t;
+	if (strcmp(last, ".git") == 0)
+		return "a git repository's history (.git)";
+	/* a path that climbs out with ".." at its end: "a/.." is the current directory */
+	if (strcmp(last, "..") == 0)
+		return "a directory above a named one";
+	return NULL;
+}
+
+static bool protected_by_admin(const struct sluice_settings *settings, const char *t)
+{
+	for (size_t i = 0; i < sluice_settings_count(settings); i++)
+		if (strcmp(sluice_settings_key(settings, i), "protect") == 0 &&
+		    fnmatch(sluice_settings_value(settings, i), t, 0) == 0)
+			return true;
+	return false;
+}
+
+static int refuse(struct sluice_verdict *v, const char *target, const char *what, const char *cwd)
+{
+	char msg[512];
+	if (cwd)
+		snprintf(msg, sizeof(msg), "recursive rm of '%s' after 'cd %s' removes %s", target,
+		         cwd, what);
+	else
+		snprintf(msg, sizeof(msg), "recursive rm of '%s' removes %s", target, what);
+	return sluice_verdict_add(v, SLUICE_DENY, msg,
+	                          "remove the specific files or build directories by name "
+	                          "(rm -r build/), never a whole tree");
+}
+
+static int check_target(const struct sluice_settings *settings,
+                        const struct sluice_simple_command *sc, const char *arg,
+                        struct sluice_verdict *v)
+{
+	char t[PATH_CAP];
+	normalise(arg, t, sizeof(t));
+	/* a literal cd before it: judge the path it really names first */
+	const char *cwd = sluice_cwd(sc);
+	if (cwd && t[0] != '/' && t[0] != '~') {
+		char c[PATH_CAP], joined[PATH_CAP * 2 + 2], j[PATH_CAP];
+		normalise(cwd, c, sizeof(c));
+		snprintf(joined, sizeof(joined), "%s/%s", c, t);
+		normalise(joined, j, sizeof(j));
+		const char *what = forbidden(j);
+		if (what && strcmp(c, ".") != 0)
+			return refuse(v, arg, what, cwd);
+		if (protected_by_admin(settings, j))
+			return refuse(v, arg, "a path the administrator protects", cwd);
+	}
+	const char *what = forbidden(t);
+	if (what)
+		return refuse(v, arg, what, NULL);
+	if (protected_by_admin(settings, t))
+		return refuse(v, arg, "a path the administrator protects", NULL);
+	return SLUICE_ALLOW;
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	const struct sluice_settings *settings = state;
+	if (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc))
+		return SLUICE_ALLOW;
+	int verdict = SLUICE_ALLOW;
+	bool dashdash = false;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1])
+			continue;
+		int r = check_target(settings, sc, a, v);
+		if (r > verdict)
+			verdict = r;
+	}
+	return verdict;
+}
+
+static int rt_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	return check_each(state, cmd, v, check_one);
+}
+
+static const struct sluice_key keys[] = {
+	{ "protect", SLUICE_KEY_REPEATABLE },
+	{ NULL, 0 },
+};
+
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "rm_targets",
+	.description = "refuses recursive rm of /, ~, $HOME, .git, *, .., the working directory",
+	.keys = keys,
+	.open = open_keep_settings,
+	.check = rt_check,
+};

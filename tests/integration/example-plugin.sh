@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The out-of-tree plugin story end to end: install sluice into a temporary
+# prefix (DESTDIR), build plugins/example there with its own Makefile through
+# pkg-config, load it from an INI file, and check its verdicts with the
+# installed sluice and the installed built-in plugins.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+
+root="$TEST_TMP/root"
+make_cmd=${MAKE:-make}
+# the example must carry the sanitizers when sluice does (a sanitized
+# plugin needs a sanitized host, and the reverse for the symbols it uses)
+san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$SLUICE_BUILDDIR/Makefile")
+prefix=$(sed -n 's/^prefix = //p' "$SLUICE_BUILDDIR/Makefile")
+libdir=$(sed -n 's/^libdir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${exec_prefix}|$prefix|; s|\$(exec_prefix)|$prefix|")
+
+if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" install \
+	DESTDIR="$root" >"$TEST_TMP/install.log" 2>&1; then
+  not_ok "sluice installs into a temporary prefix" "$(tail -20 "$TEST_TMP/install.log")"
+  exit 1
+fi
+ok "sluice installs into a temporary prefix"
+
+pcdir=$(dirname "$(find "$root" -name sluice-policy.pc | head -1)")
+header=$(find "$root" -path '*/include/sluice/policy.h' | head -1)
+if [ -n "$header" ] && [ -d "$pcdir" ]; then
+  ok "the header and the pkg-config file are installed"
+else
+  not_ok "the header and the pkg-config file are installed" "header: $header" "pc: $pcdir"
+fi
+
+cp -r "$SLUICE_SRCDIR/plugins/example" "$TEST_TMP/example"
+chmod -R u+w "$TEST_TMP/example"
+run env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PKG_CONFIG_PATH="$pcdir" PKG_CONFIG_SYSROOT_DIR="$root" \
+  "$make_cmd" -C "$TEST_TMP/example" CFLAGS="-O2 -g $san"
+expect "the example builds against the installed header through pkg-config" 0
+so="$TEST_TMP/example/example.so"
+
+exported=$(nm -D --defined-only "$so" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^_' | sort -u | tr '\n' ' ')
+if [ "$exported" = "sluice_policy_plugin " ]; then
+  ok "the example exports exactly one symbol"
+else
+  not_ok "the example exports exactly one symbol" "exported: $exported"
+fi
+
+cat >"$TEST_TMP/sluice.ini" <<INI
+[plugin example]
+path = $so
+forbid = shutdown
+forbid = reboot
+INI
+
+sluice_installed="$root$prefix/bin/sluice"
+plugindir="$root$libdir/sluice/plugins"
+check() {
+  run env SLUICE_SYSCONFDIR="$TEST_TMP/etc" XDG_CONFIG_HOME="$TEST_TMP/xdg" \
+    SLUICE_PLUGIN_DIR="$plugindir" "$sluice_installed" check --config "$TEST_TMP/sluice.ini" -- "$1"
+}
+
+check "ls -la"
+expect "the installed sluice allows an ordinary command" 0 '^allow$'
+check "sudo reboot"
+expect "the example denies a forbidden command under sudo" 1 "example: 'reboot' is not allowed"
+check "bash -c 'echo x | shutdown -h now'"
+expect "the example sees into a nested shell and a pipeline" 1 "example: 'shutdown' is not allowed"
+check "sudo ls"
+expect "the example asks before sudo" 2 'example: commands under sudo need approval'
+check "git push --force"
+expect "the installed built-in plugins still apply" 1 'git_push: force push'
+
+echo "allow_sudo = perhaps" >>"$TEST_TMP/sluice.ini"
+check "ls"
+expect "a bad setting is a configuration error with its file and line" 125 '' "plugin 'example' could not start: $TEST_TMP/sluice.ini:5: allow_sudo must be yes or no"
+
+echo "typo = 1" >>"$TEST_TMP/sluice.ini"
+check "ls"
+expect "an undeclared key is refused before the plugin opens" 125 '' "sluice.ini:6: unknown key 'typo' in \[plugin example\]"

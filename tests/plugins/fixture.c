@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Loader and chain fixtures: one source, built once per FIXTURE_* variant
+ * (tests/policy.am), each a plugin that misbehaves in exactly one way -- or,
+ * for FIXTURE_OK, a plugin whose verdict, message and rewrite come from its
+ * settings. Loaded through the real loader by test-plugin-loader and
+ * test-policy-chain.
+ * Not for: examples of good plugins (plugins/example/ is one).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sluice/policy.h"
+
+static int fx_open(const struct sluice_host *host, const struct sluice_settings *settings,
+                   void **ret_state)
+{
+	sluice_init(host);
+	*ret_state = (void *)settings;
+#if defined(FIXTURE_OPEN_FAILS)
+	sluice_settings_error(settings, 0, "broken value");
+	return -EINVAL;
+#elif defined(FIXTURE_OPEN_FAILS_LATE)
+	/* fails only once the test says so: after the chain was validated */
+	if (getenv("SLUICE_FX_FAIL_OPEN")) {
+		sluice_settings_error(settings, 0, "broken later");
+		return -EINVAL;
+	}
+	return 0;
+#else
+	return 0;
+#endif
+}
+
+__attribute__((unused)) static int fx_check(void *state, const struct sluice_command *cmd,
+                                            struct sluice_verdict *v)
+{
+	const struct sluice_settings *s = state;
+	(void)cmd;
+#if defined(FIXTURE_SEGV)
+	volatile int *p = NULL;
+	*p = 1;
+	(void)s;
+	(void)v;
+	return SLUICE_ALLOW;
+#elif defined(FIXTURE_HANG)
+	(void)s;
+	(void)v;
+	for (;;)
+		if (pause() > 0)
+			break;
+	return SLUICE_ALLOW;
+#elif defined(FIXTURE_BAD_VERDICT)
+	(void)s;
+	(void)v;
+	return 7;
+#elif defined(FIXTURE_GARBAGE)
+	(void)s;
+	(void)v;
+	for (int fd = 3; fd < 64; fd++)
+		(void)!write(fd, "garbage garbage garbage!", 24);
+	return SLUICE_ALLOW;
+#elif defined(FIXTURE_ERROR)
+	(void)s;
+	(void)v;
+	return -EIO;
+#else
+	const char *word = sluice_settings_get(s, "verdict");
+	int verdict = SLUICE_ALLOW;
+	if (word && strcmp(word, "ask") == 0)
+		verdict = SLUICE_ASK;
+	else if (word && strcmp(word, "deny") == 0)
+		verdict = SLUICE_DENY;
+	const char *rewrite = sluice_settings_get(s, "rewrite");
+	if (rewrite)
+		(void)sluice_verdict_rewrite(v, rewrite);
+	const char *message = sluice_settings_get(s, "message");
+	if (message)
+		return sluice_verdict_add(v, verdict, message,
+		                          sluice_settings_get(s, "suggestion"));
+	return verdict;
+#endif
+}
+
+static const struct sluice_key keys[] = {
+	{ "verdict", 0 },
+	{ "message", 0 },
+	{ "suggestion", 0 },
+	{ "rewrite", 0 },
+	{ "list", SLUICE_KEY_REPEATABLE },
+	{ "long", SLUICE_KEY_JOINABLE },
+	{ NULL, 0 },
+};
+
+#if defined(FIXTURE_NEWER_MINOR_TAIL) || defined(FIXTURE_NEWER_MINOR_ZERO)
+/* A plugin built against a future 1.1 header with one more member. */
+struct future_plugin {
+	struct sluice_policy_plugin base;
+	void (*added_in_1_1)(void);
+};
+#ifdef FIXTURE_NEWER_MINOR_TAIL
+static void future(void)
+{
+}
+#endif
+SLUICE_PLUGIN_EXPORT const struct future_plugin sluice_policy_plugin = {
+	.base = {
+		.abi_version = (1u << 16) | 1u,
+		.struct_size = sizeof(struct future_plugin),
+		.name = "fx",
+		.keys = keys,
+		.open = fx_open,
+		.check = fx_check,
+	},
+#ifdef FIXTURE_NEWER_MINOR_TAIL
+	.added_in_1_1 = future,
+#endif
+};
+#else
+#ifdef FIXTURE_NO_SYMBOL
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin_v0 = {
+#else
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+#endif
+#ifdef FIXTURE_WRONG_MAJOR
+	.abi_version = 2u << 16,
+#else
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+#endif
+#ifdef FIXTURE_TOO_SMALL
+	.struct_size = 8,
+#else
+	.struct_size = sizeof(struct sluice_policy_plugin),
+#endif
+	.name = "fx",
+	.keys = keys,
+	.open = fx_open,
+#ifndef FIXTURE_NO_CHECK
+	.check = fx_check,
+#endif
+};
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker/approval.c: an ask is refused by default naming the rule; an
+ * approver program gets the request as JSON and approves only with exit
+ * status 0; a silent approver is killed at the timeout; no terminal is no.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "approval.h"
+#include "broker-config.h"
+
+static char tmp[256];
+
+static void setup(void)
+{
+	snprintf(tmp, sizeof(tmp), "%s/sluice-approval.XXXXXX",
+	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	cr_assert_not_null(mkdtemp(tmp));
+}
+
+static void teardown(void)
+{
+	char cmd[600];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	(void)!system(cmd);
+}
+
+TestSuite(approval, .init = setup, .fini = teardown, .timeout = 30);
+
+/* An approver script at tmp/approve that runs body. */
+static const char *approver(const char *body)
+{
+	static char path[400];
+	snprintf(path, sizeof(path), "%s/approve", tmp);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	chmod(path, 0700);
+	return path;
+}
+
+static int ask(enum config_approval method, const char *program, uint64_t timeout_ms, char **why)
+{
+	struct broker_config *cfg = NULL;
+	cr_assert_eq(config_new_defaults(&cfg), 0);
+	cfg->approval_method = method;
+	free(cfg->approval_program);
+	cfg->approval_program = program ? strdup(program) : NULL;
+	cfg->approval_timeout = timeout_ms;
+	struct verdict v;
+	verdict_init(&v);
+	verdict_add(&v, VERDICT_ASK, "regex", "publishing needs a human", "ask the user");
+	struct approval_request req = { .command = "npm publish",
+		                        .display = "npm publish",
+		                        .description = "release 1.0",
+		                        .cwd = "/work",
+		                        .verdict = &v };
+	int r = approval_ask(cfg, &req, why);
+	verdict_done(&v);
+	config_free(cfg);
+	return r;
+}
+
+Test(approval, refuses_by_default_naming_the_rule)
+{
+	char *why = NULL;
+	cr_assert_eq(ask(CONFIG_APPROVAL_DENY, NULL, 1000, &why), 0);
+	cr_assert_str_eq(why, "approval required (regex: publishing needs a human), and no "
+	                      "approver is configured ([approval] method = deny)");
+	free(why);
+}
+
+Test(approval, a_program_gets_the_request_and_exit_zero_approves)
+{
+	char body[600];
+	snprintf(body, sizeof(body), "cat > '%s/request.json'; exit 0", tmp);
+	char *why = NULL;
+	const char *prog = approver(body);
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, prog, 10000, &why), 1, "%s", why);
+	free(why);
+	char path[600];
+	snprintf(path, sizeof(path), "%s/request.json", tmp);
+	json_error_t e;
+	json_t *o = json_load_file(path, 0, &e);
+	cr_assert_not_null(o, "%s", e.text);
+	cr_assert_str_eq(json_string_value(json_object_get(o, "command")), "npm publish");
+	cr_assert_str_eq(json_string_value(json_object_get(o, "description")), "release 1.0");
+	cr_assert_str_eq(json_string_value(json_object_get(o, "verdict")), "ask");
+	json_t *reasons = json_object_get(o, "reasons");
+	cr_assert_eq(json_array_size(reasons), 1);
+	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(reasons, 0), "plugin")),
+	                 "regex");
+	json_decref(o);
+}
+
+Test(approval, a_program_that_exits_nonzero_refuses)
+{
+	char *why = NULL;
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("cat >/dev/null; exit 3"), 10000, &why),
+	             0);
+	cr_assert(strstr(why, "said no (exit 3)"), "%s", why);
+	free(why);
+}
+
+Test(approval, a_silent_program_is_killed_at_the_timeout)
+{
+	char *why = NULL;
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("exec sleep 60"), 200, &why), 0);
+	cr_assert(strstr(why, "did not answer in time"), "%s", why);
+	free(why);
+}
+
+Test(approval, a_missing_program_refuses)
+{
+	char *why = NULL;
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, "/nonexistent/approver", 5000, &why), 0);
+	cr_assert(strstr(why, "said no (exit 127)"), "%s", why);
+	free(why);
+}
+
+Test(approval, without_a_terminal_the_answer_is_no)
+{
+	/* a new session has no controlling terminal, so /dev/tty cannot open */
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		if (setsid() < 0)
+			_exit(2);
+		char *why = NULL;
+		int r = ask(CONFIG_APPROVAL_TERMINAL, NULL, 1000, &why);
+		_exit(r == 0 && why && strstr(why, "no terminal to ask on") ? 0 : 1);
+	}
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker/broker-config.c and broker/ini-source.c: layering, locks, the
+ * golden error messages, and what inih r55 would silently mangle.
+ * Each test writes its files under a private temporary directory.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "broker-config.h"
+#include "cleanup.h"
+#include "strv.h"
+
+static char tmp[256];
+
+static void setup(void)
+{
+	snprintf(tmp, sizeof(tmp), "%s/sluice-config.XXXXXX",
+	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	cr_assert_not_null(mkdtemp(tmp));
+	char d[400];
+	snprintf(d, sizeof(d), "%s/etc/sluice/policies.d", tmp);
+	cr_assert_eq(system(NULL) != 0, true);
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s' '%s/user/sluice'", d, tmp);
+	cr_assert_eq(system(cmd), 0);
+}
+
+static void teardown(void)
+{
+	char cmd[1200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+	(void)system(cmd);
+}
+
+/* Write text to tmp/rel. */
+static void put(const char *rel, const char *text)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
+	FILE *f = fopen(path, "w");
+	cr_assert_not_null(f, "%s", path);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int load(const char *cli_rel, struct broker_config **ret, char ***errors)
+{
+	char sys[600], user[600], cli[600];
+	snprintf(sys, sizeof(sys), "%s/etc", tmp);
+	snprintf(user, sizeof(user), "%s/user/sluice/sluice.ini", tmp);
+	snprintf(cli, sizeof(cli), "%s/%s", tmp, cli_rel ? cli_rel : "");
+	struct config_paths paths = { .sysconfdir = sys,
+		                      .user_file = user,
+		                      .cli_file = cli_rel ? cli : NULL };
+	return config_load(&paths, ret, errors);
+}
+
+/* Load and expect success. */
+static struct broker_config *load_ok(const char *cli_rel)
+{
+	struct broker_config *cfg = NULL;
+	_cleanup_strv_free_ char **errors = NULL;
+	int r = load(cli_rel, &cfg, &errors);
+	cr_assert_eq(r, 0, "load failed (%d): %s", r, errors && errors[0] ? errors[0] : "");
+	return cfg;
+}
+
+/* Load, expect -EINVAL, and return the errors joined by newlines (tmp
+ * prefix removed). */
+static char *load_errors(const char *cli_rel)
+{
+	struct broker_config *cfg = NULL;
+	_cleanup_strv_free_ char **errors = NULL;
+	int r = load(cli_rel, &cfg, &errors);
+	cr_assert_eq(r, -EINVAL, "expected errors, got %d", r);
+	cr_assert_null(cfg, "nothing may be applied");
+	size_t tl = strlen(tmp), cap = 1;
+	STRV_FOREACH (e, errors)
+		cap += strlen(*e) + 1;
+	char *out = calloc(1, cap);
+	STRV_FOREACH (e, errors) {
+		const char *s = strncmp(*e, tmp, tl) == 0 ? *e + tl + 1 : *e;
+		strcat(out, s);
+		strcat(out, "\n");
+	}
+	return out;
+}
+
+static const struct config_plugin *plugin(const struct broker_config *cfg, const char *name)
+{
+	const struct config_plugin *p = config_find_plugin(cfg, name);
+	cr_assert_not_null(p, "no plugin %s", name);
+	return p;
+}
+
+TestSuite(broker_config, .init = setup, .fini = teardown);
+
+Test(broker_config, applies_built_in_defaults_without_any_file)
+{
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+	cr_assert_str_eq(cfg->broker_shell, "/bin/bash");
+	cr_assert_eq(cfg->broker_timeout, 30000);
+	cr_assert_eq(cfg->broker_slow_timeout, 15 * 60000);
+	cr_assert_eq(cfg->broker_output_cap, 128 * 1024);
+	cr_assert_eq(cfg->broker_background_timeout, 0);
+	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_UNRESTRICTED);
+	cr_assert_eq(cfg->sandbox_rlimit_as, CONFIG_UNSET);
+	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_DENY);
+	cr_assert(strv_length(cfg->env_drop) >= 7);
+	cr_assert_str_eq(cfg->env_drop[0], "*_API_KEY");
+	static const struct {
+		const char *name;
+		bool on;
+	} want[] = { { "git_add", true },       { "git_push", true },    { "rm_targets", true },
+		     { "devices", true },       { "regex", true },       { "commands", false },
+		     { "substitution", false }, { "git_trailer", false } };
+	for (size_t i = 0; i < ELEMENTSOF(want); i++)
+		cr_assert_eq(plugin(cfg, want[i].name)->enabled, want[i].on, "%s", want[i].name);
+	cr_assert_eq(strv_length(cfg->files), 0);
+}
+
+Test(broker_config, enum_constants_match_the_key_table)
+{
+	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_WORKSPACE_WRITE),
+	                 "workspace-write");
+	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_RESTRICTED),
+	                 "restricted");
+	cr_assert_str_eq(config_choice_name("sandbox", "network", CONFIG_NETWORK_DENY), "deny");
+	cr_assert_str_eq(
+	        config_choice_name("broker", "background_survivors", CONFIG_SURVIVORS_KILL),
+	        "kill");
+	cr_assert_str_eq(config_choice_name("approval", "method", CONFIG_APPROVAL_TERMINAL),
+	                 "terminal");
+	cr_assert_null(config_choice_name("approval", "method", 3));
+}
+
+Test(broker_config, reports_every_error_with_file_and_line_golden)
+{
+	char src[600];
+	snprintf(src, sizeof(src), "cp '%s/tests/config/errors.ini' '%s/errors.ini'",
+	         getenv("SLUICE_SRCDIR"), tmp);
+	cr_assert_eq(system(src), 0);
+	_cleanup_free_ char *got = load_errors("errors.ini");
+	char golden[600];
+	snprintf(golden, sizeof(golden), "%s/tests/config/errors.golden", getenv("SLUICE_SRCDIR"));
+	const char *update = getenv("SLUICE_UPDATE_GOLDEN");
+	if (update && *update) {
+		FILE *f = fopen(update, "w");
+		cr_assert_not_null(f);
+		fputs(got, f);
+		fclose(f);
+	}
+	FILE *f = fopen(golden, "r");
+	cr_assert_not_null(f, "%s", golden);
+	char want[8192] = "";
+	size_t n = fread(want, 1, sizeof(want) - 1, f);
+	fclose(f);
+	want[n] = '\0';
+	cr_assert_str_eq(got, want, "errors differ from %s; got:\n%s", golden, got);
+}
+
+Test(broker_config, rejects_line_longer_than_inih_limit)
+{
+	char line[400];
+	/* 197 bytes is the longest line inih r55 reads whole (ini.h) */
+	int n = snprintf(line, sizeof(line), "[plugin regex]\npattern = ");
+	memset(line + n, 'a', 197 - 10);
+	strcpy(line + n + 187, "\n");
+	put("ok.ini", line);
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("ok.ini");
+	cr_assert_eq(strlen(plugin(cfg, "regex")->settings[0].value), 187);
+
+	memset(line + n, 'a', 198 - 10);
+	strcpy(line + n + 188, "\r\n");
+	put("long.ini", line);
+	_cleanup_free_ char *got = load_errors("long.ini");
+	cr_assert_str_eq(got, "long.ini:2: line is longer than 197 bytes (the INI reader's limit); "
+	                      "write a long value as indented continuation lines\n");
+}
+
+Test(broker_config, rejects_nul_bytes_and_long_section_names)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/nul.ini", tmp);
+	FILE *f = fopen(path, "w");
+	fwrite("[broker]\ntimeout = 3\0s\n", 1, 23, f);
+	fclose(f);
+	_cleanup_free_ char *got = load_errors("nul.ini");
+	cr_assert_str_eq(got, "nul.ini:2: NUL byte in line\n");
+
+	put("sec.ini", "[plugin a_plugin_name_that_is_far_too_long_for_inih_buffers]\nx = 1\n");
+	_cleanup_free_ char *got2 = load_errors("sec.ini");
+	cr_assert_str_eq(got2, "sec.ini:1: section name longer than 49 bytes\n");
+}
+
+Test(broker_config, joins_continuation_lines_of_plugin_keys)
+{
+	put("join.ini", "[plugin regex]\npattern = curl\n  [^|]*\n  \\| *sh\naction = deny\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("join.ini");
+	const struct config_plugin *p = plugin(cfg, "regex");
+	cr_assert_eq(p->n_settings, 2);
+	cr_assert_str_eq(p->settings[0].value, "curl[^|]*\\| *sh");
+	cr_assert_eq(p->settings[0].continued, 3);
+	cr_assert_eq(p->settings[1].continued, 0);
+}
+
+Test(broker_config, refuses_continuation_of_one_line_keys_and_appends_words)
+{
+	put("c.ini", "[broker]\ntimeout = 3s\n  4s\n");
+	_cleanup_free_ char *got = load_errors("c.ini");
+	cr_assert_str_eq(
+	        got,
+	        "c.ini:3: 'timeout' takes one line: only indent lines that continue a long value\n");
+
+	put("w.ini", "[env]\ndrop =\ndrop = A_*\n  B_* C_*\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("w.ini");
+	cr_assert_eq(strv_length(cfg->env_drop), 3);
+	cr_assert_str_eq(cfg->env_drop[2], "C_*");
+}
+
+Test(broker_config, later_layers_override_earlier_ones)
+{
+	put("etc/sluice/sluice.ini", "[broker]\ntimeout = 10s\nkill_grace = 1s\n");
+	put("etc/sluice/policies.d/20-b.ini", "[broker]\nkill_grace = 3s\n");
+	put("etc/sluice/policies.d/10-a.ini", "[broker]\nkill_grace = 2s\n");
+	put("etc/sluice/policies.d/30-c.conf", "this is not read\n");
+	put("user/sluice/sluice.ini", "[broker]\ntimeout = 20s\n");
+	{
+		_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+		cr_assert_eq(cfg->broker_timeout, 20000);
+		cr_assert_eq(cfg->broker_kill_grace, 3000, "drop-ins are read in name order");
+		cr_assert_eq(strv_length(cfg->files), 4);
+	}
+	put("cli.ini", "[broker]\ntimeout = 40s\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("cli.ini");
+	cr_assert_eq(cfg->broker_timeout, 40000);
+}
+
+Test(broker_config, user_layer_cannot_change_locked_system_keys)
+{
+	put("etc/sluice/sluice.ini", "[sandbox]\nmode = restricted\n[env]\ndrop = SECRET_*\n");
+	put("user/sluice/sluice.ini",
+	    "[sandbox]\nmode = unrestricted\n[env]\ndrop =\ndrop = MORE_*\n");
+	_cleanup_free_ char *got = load_errors(NULL);
+	cr_assert(strstr(
+	        got,
+	        "user/sluice/sluice.ini:2: 'mode' in [sandbox] is set by the system configuration ("));
+	cr_assert(strstr(got, "etc/sluice/sluice.ini:2) and cannot be changed here\n"));
+	cr_assert(strstr(
+	        got,
+	        "user/sluice/sluice.ini:4: 'drop' in [env] is set by the system configuration ("));
+	cr_assert(strstr(got, "words can be added, not cleared\n"));
+	cr_assert_null(strstr(got, ":5:"), "appending words is allowed");
+}
+
+Test(broker_config, user_layer_cannot_disable_system_plugins_unless_allowed)
+{
+	put("etc/sluice/sluice.ini",
+	    "[plugin git_push]\nenabled = yes\n[plugin devices]\nuser_override = yes\n");
+	put("user/sluice/sluice.ini",
+	    "[plugin git_push]\nenabled = no\n[plugin devices]\nenabled = no\n"
+	    "[plugin git_add]\nenabled = no\n");
+	_cleanup_free_ char *got = load_errors(NULL);
+	cr_assert(strstr(got,
+	                 "user/sluice/sluice.ini:2: plugin 'git_push' is enabled by the system "
+	                 "configuration ("),
+	          "%s", got);
+	cr_assert_null(strstr(got, ":4:"), "user_override lets the user disable devices: %s", got);
+	cr_assert_null(strstr(got, ":6:"), "git_add was not configured by the system layer: %s",
+	               got);
+
+	put("user/sluice/sluice.ini",
+	    "[plugin devices]\nenabled = no\n[plugin git_add]\nenabled = no\n"
+	    "[plugin git_push]\nuser_override = yes\n");
+	_cleanup_free_ char *got2 = load_errors(NULL);
+	cr_assert_str_eq(
+	        got2,
+	        "user/sluice/sluice.ini:6: 'user_override' is read only from the system configuration\n");
+}
+
+Test(broker_config, a_missing_config_option_file_is_an_error)
+{
+	_cleanup_free_ char *got = load_errors("nonexistent.ini");
+	cr_assert_str_eq(got, "nonexistent.ini: cannot open: No such file or directory\n");
+}
+
+Test(broker_config, configuring_an_unknown_plugin_adds_it_enabled)
+{
+	put("p.ini", "[plugin example]\npath = /opt/example.so\nlevel = 3\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("p.ini");
+	const struct config_plugin *p = plugin(cfg, "example");
+	cr_assert(p->enabled);
+	cr_assert_not(p->builtin);
+	cr_assert_str_eq(p->path, "/opt/example.so");
+	cr_assert_eq(p->n_settings, 1);
+	cr_assert_str_eq(p->settings[0].key, "level");
+	cr_assert_eq(p->line, 1);
+}
+
+Test(broker_config, documentation_mentions_every_key)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/docs/configuration.md", getenv("SLUICE_SRCDIR"));
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	static char doc[65536];
+	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	size_t nk;
+	const struct config_key *keys = config_keys(&nk);
+	for (size_t i = 0; i < nk; i++) {
+		char want[128];
+		snprintf(want, sizeof(want), "`%s`", keys[i].key);
+		char sect[64];
+		snprintf(sect, sizeof(sect), "[%s]", keys[i].section);
+		const char *s = strstr(doc, sect);
+		cr_assert_not_null(s, "docs/configuration.md lacks section %s", sect);
+		cr_assert_not_null(strstr(s, want), "docs/configuration.md lacks %s in %s", want,
+		                   sect);
+	}
+}
+
+Test(broker_config, warns_about_system_files_others_could_change)
+{
+	put("etc/sluice/sluice.ini", "[broker]\ntimeout = 10s\n");
+	char path[600];
+	snprintf(path, sizeof(path), "%s/etc/sluice/sluice.ini", tmp);
+	cr_assert_eq(chmod(path, 0644), 0);
+	{
+		_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+		if (getuid() == 0)
+			cr_assert_eq(strv_length(cfg->warnings), 0, "root-owned 0644 is safe");
+		else
+			cr_assert(cfg->warnings && strstr(cfg->warnings[0], "not owned by root"),
+			          "a system file owned by uid %u must be reported", getuid());
+	}
+	cr_assert_eq(chmod(path, 0664), 0);
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+	cr_assert_eq(strv_length(cfg->warnings), 1, "group-writable, whoever owns it");
+	cr_assert(
+	        strstr(cfg->warnings[0], "/etc/sluice/sluice.ini: not owned by root, or writable"));
+}

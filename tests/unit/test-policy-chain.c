@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker/policy-chain.c: plugins run in one forked child per request; a
+ * crash, a hang, an error, an invalid verdict or garbage on the pipe makes
+ * the broker refuse, naming the plugin (fail closed). Verdicts combine deny
+ * over ask over allow with every reason kept; rewrites are decided again.
+ */
+#include "policy-test-util.h"
+
+TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
+
+/* The verdict of `echo hi` with one fixture configured as [plugin NAME]. */
+static void decide_with(const char *variant, const char *extra, struct verdict *v,
+                        struct broker_config **ret_cfg)
+{
+	char ini[2048];
+	/* 300ms for the hang; a crash under a sanitizer takes a while to report */
+	snprintf(ini, sizeof(ini), "[broker]\nplugin_timeout = %s\n[plugin broken]\npath = %s\n%s",
+	         strcmp(variant, "hang") == 0 ? "300ms" : "20s", ptu_fixture(variant),
+	         extra ? extra : "");
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	cr_assert_eq(policy_chain_count(chain), 1);
+	int r = ptu_decide(chain, "echo hi", v, NULL);
+	cr_assert_geq(r, 0);
+	policy_chain_free(chain);
+	*ret_cfg = cfg;
+}
+
+static void expect_refusal(const char *variant, const char *extra, const char *message)
+{
+	struct verdict v;
+	struct broker_config *cfg = NULL;
+	decide_with(variant, extra, &v, &cfg);
+	cr_assert_eq(v.kind, VERDICT_DENY, "%s: %s", variant, verdict_kind_name(v.kind));
+	const struct verdict_reason *r = ptu_reason(&v, "broken");
+	cr_assert_not_null(r, "%s: no reason names the plugin", variant);
+	cr_assert(strstr(r->message, message), "%s: '%s' lacks '%s'", variant, r->message, message);
+	verdict_done(&v);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_plugin_that_crashes_is_a_deny_naming_it)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	/* the sanitizer catches the SEGV (and keeps its handler), reports, exits */
+	expect_refusal("segv", NULL, "plugin 'broken' exited (status ");
+#else
+	expect_refusal("segv", NULL, "plugin 'broken' crashed (Segmentation fault) while checking");
+#endif
+}
+
+Test(policy_chain, a_plugin_that_hangs_is_killed_and_denied)
+{
+	expect_refusal("hang", NULL, "plugin 'broken' did not answer within 300ms while checking");
+}
+
+Test(policy_chain, an_invalid_verdict_is_a_deny)
+{
+	expect_refusal("bad_verdict", NULL,
+	               "plugin 'broken' sent an invalid reply while checking: invalid verdict 7");
+}
+
+Test(policy_chain, garbage_on_the_pipe_is_a_deny)
+{
+	expect_refusal("garbage", NULL, "plugin 'broken' sent an invalid reply while checking");
+}
+
+Test(policy_chain, a_check_error_is_a_deny)
+{
+	expect_refusal("error", NULL, "plugin 'broken' failed while checking: Input/output error");
+}
+
+Test(policy_chain, a_plugin_that_cannot_open_is_a_configuration_error)
+{
+	/* 16 lines turn the built-ins off; [broker] 2 lines; [plugin broken] at
+	 * 19, path 20, the setting at 21 */
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 20s\n[plugin broken]\npath = %s\n"
+	         "verdict = allow\n",
+	         ptu_fixture("open_fails"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -EINVAL);
+	cr_assert(strstr(err.detail, "plugin 'broken' could not start: "), "%s", err.detail);
+	cr_assert(strstr(err.detail, "/test.ini:21: broken value"), "%s", err.detail);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_plugin_that_stops_opening_later_is_a_deny_naming_the_setting)
+{
+	struct verdict v;
+	struct broker_config *cfg = NULL;
+	unsetenv("SLUICE_FX_FAIL_OPEN");
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin broken]\npath = %s\nverdict = allow\n",
+	         ptu_fixture("open_fails_late"));
+	cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	setenv("SLUICE_FX_FAIL_OPEN", "1", 1);
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), 1);
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v, "broken");
+	cr_assert_not_null(r);
+	cr_assert(strstr(r->message, "plugin 'broken' could not start: "), "%s", r->message);
+	cr_assert(strstr(r->message, "/test.ini:19: broken later"), "%s", r->message);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, verdicts_combine_deny_over_ask_over_allow_keeping_every_reason)
+{
+	char ini[4096];
+	snprintf(ini, sizeof(ini),
+	         "[plugin a]\npath = %s\nverdict = allow\n"
+	         "[plugin b]\npath = %s\nverdict = ask\nmessage = b asks\nsuggestion = try b\n"
+	         "[plugin c]\npath = %s\nverdict = deny\nmessage = c denies\n",
+	         ptu_fixture("ok"), ptu_fixture("ok"), ptu_fixture("ok"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), 0);
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	cr_assert_eq(v.n_reasons, 2);
+	cr_assert_str_eq(ptu_reason(&v, "b")->message, "b asks");
+	cr_assert_str_eq(ptu_reason(&v, "b")->suggestion, "try b");
+	cr_assert_eq(ptu_reason(&v, "b")->kind, VERDICT_ASK);
+	cr_assert_str_eq(ptu_reason(&v, "c")->message, "c denies");
+	cr_assert_null(ptu_reason(&v, "c")->suggestion);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+
+	snprintf(ini, sizeof(ini),
+	         "[plugin a]\npath = %s\nverdict = allow\n[plugin b]\npath = %s\nverdict = ask\n",
+	         ptu_fixture("ok"), ptu_fixture("ok"));
+	cfg = ptu_config(ini, true);
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), 0);
+	cr_assert_eq(v.kind, VERDICT_ASK);
+	cr_assert_str_eq(ptu_reason(&v, "b")->message, "approval required by plugin 'b'",
+	                 "a verdict without a reason still gets one");
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_crash_after_good_plugins_still_denies)
+{
+	char ini[2048];
+	snprintf(
+	        ini, sizeof(ini),
+	        "[broker]\nplugin_timeout = 20s\n[plugin good]\npath = %s\n[plugin crashy]\npath = %s\n",
+	        ptu_fixture("ok"), ptu_fixture("segv"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	int r = ptu_decide(chain, "echo hi", &v, NULL);
+	cr_assert_eq(r, 1, "one plugin failed, got %d (%zu reasons: %s)", r, v.n_reasons,
+	             v.n_reasons ? v.reasons[0].message : "");
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	cr_assert_not_null(ptu_reason(&v, "crashy"));
+	cr_assert_null(ptu_reason(&v, "good"));
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_rewrite_is_decided_again_and_returned)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin rw]\npath = %s\nrewrite = echo rewritten\n",
+	         ptu_fixture("ok"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	char *rewrite = NULL;
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, &rewrite), 0);
+	cr_assert_eq(v.kind, VERDICT_ALLOW);
+	cr_assert_str_eq(rewrite, "echo rewritten");
+	free(rewrite);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, no_plugins_means_the_model_alone_decides)
+{
+	struct broker_config *cfg = ptu_config("", true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	cr_assert_eq(policy_chain_count(chain), 0);
+	struct verdict v;
+	cr_assert_eq(ptu_decide(chain, "git add -A", &v, NULL), 0);
+	cr_assert_eq(v.kind, VERDICT_ALLOW);
+	verdict_done(&v);
+	cr_assert_eq(ptu_decide(chain, "$CMD x", &v, NULL), 0);
+	cr_assert_eq(v.kind, VERDICT_ASK, "the model's own concerns stay");
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_missing_plugin_refuses_to_build_the_chain)
+{
+	struct broker_config *cfg =
+	        ptu_config("[plugin ghost]\npath = /nonexistent/ghost.so\n", true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -ENOENT);
+	cr_assert(strstr(err.detail, "plugin 'ghost' ("), "%s", err.detail);
+	cr_assert(strstr(err.detail, "/test.ini:17): cannot find /nonexistent/ghost.so"), "%s",
+	          err.detail);
+	config_free(cfg);
+}
