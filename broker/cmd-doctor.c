@@ -16,13 +16,16 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "broker-context.h"
 #include "cleanup.h"
+#include "error-kind.h"
 #include "fd-util.h"
 #include "jobs.h"
 #include "log.h"
 #include "run-settings.h"
 #include "run-verbs.h"
 #include "spawner.h"
+#include "strv.h"
 
 #define FEATURES_MAX 65536
 
@@ -60,19 +63,53 @@ static int print_features(const char *launcher, char **ret)
 	return 0;
 }
 
+/* The configuration files read and the plugins they load; a plugin that
+ * cannot load is a warning here (run and check refuse every command then). */
+static int report_policies(struct broker_context *ctx)
+{
+	const struct broker_config *cfg = broker_context_config(ctx);
+	int warnings = 0;
+	if (!cfg->files || !cfg->files[0])
+		printf("config: built-in defaults (no configuration file found)\n");
+	STRV_FOREACH (f, cfg->files)
+		printf("config: %s\n", *f);
+	STRV_FOREACH (w, cfg->warnings) {
+		printf("WARNING: %s\n", *w);
+		warnings++;
+	}
+	struct sluice_error err = { 0 };
+	if (broker_context_arm(ctx, &err) < 0) {
+		printf("WARNING: policy plugins: %s: every command is refused until this is "
+		       "fixed\n",
+		       err.detail);
+		return warnings + 1;
+	}
+	const struct policy_chain *chain = broker_context_chain(ctx);
+	size_t n = policy_chain_count(chain);
+	printf("policy plugins: %zu loaded\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct loaded_plugin *p = policy_chain_get(chain, i);
+		printf("  %s: %s (%s)\n", p->desc.name, p->file, p->where);
+	}
+	return warnings;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
-	(void)argv;
-	if (argc > 1) {
-		printf("Usage: sluice doctor\n");
-		return 0;
+	const char *config = NULL;
+	if (argc == 3 && strcmp(argv[1], "--config") == 0) {
+		config = argv[2];
+	} else if (argc > 1) {
+		bool help = strcmp(argv[1], "--help") == 0;
+		fprintf(help ? stdout : stderr, "Usage: sluice doctor [--config FILE]\n");
+		return help ? 0 : EXIT_SLUICE_ERROR;
 	}
 	struct run_settings s;
-	run_settings_init_defaults(&s);
-	int warnings = 0;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open_or_log(config, &s, &ctx, "doctor") < 0)
+		return EXIT_SLUICE_ERROR;
 	printf("sluice %s\n", PACKAGE_VERSION);
-	printf("config: built-in defaults (configuration files are not read by this build)\n");
-	printf("policy plugins: not loaded by this build\n");
+	int warnings = report_policies(ctx);
 	printf("default sandbox mode: %s\n", s.sandbox_mode);
 
 	_cleanup_free_ char *launcher = NULL, *features = NULL;

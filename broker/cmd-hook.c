@@ -6,7 +6,7 @@
  * error exits 2, the one status both protocols read as "block".
  * With --route an allowed command is replaced by a `sluice run` of the very
  * same text, passed through a private request file, never re-quoted.
- * Not for: the protocols' shapes (hook-adapter.c) or the verdict (the seam).
+ * Not for: the protocols' shapes (hook-adapter.c) or the verdict (broker-context.c).
  */
 #include "config.h"
 
@@ -21,7 +21,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "hook-adapter.h"
-#include "hook-policy.h"
+#include "broker-context.h"
 #include "jobs.h"
 #include "log.h"
 #include "mcp-verbs.h"
@@ -37,6 +37,7 @@ struct hook_options {
 	const struct hook_protocol *protocol;
 	bool route;
 	const char *sandbox; /* passed on to the routed `sluice run` */
+	const char *config;  /* --config FILE, also passed on */
 };
 
 /* Block with a message for the model (stderr is shown as the reason). */
@@ -53,7 +54,8 @@ __attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "Usage: sluice hook %s [--route] [--sandbox MODE] < payload.json\n",
+	fprintf(f,
+	        "Usage: sluice hook %s [--route] [--sandbox MODE] [--config FILE] < payload.json\n",
 	        hook_protocol_names());
 }
 
@@ -94,14 +96,16 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 		(void)unlink(path);
 		return -EIO;
 	}
-	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "";
+	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "", qconfig[PATH_MAX + 3] = "";
 	if (quoted(self, qself, sizeof(qself)) < 0 || quoted(path, qpath, sizeof(qpath)) < 0 ||
-	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0)) {
+	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0) ||
+	    (o->config && quoted(o->config, qconfig, sizeof(qconfig)) < 0)) {
 		(void)unlink(path);
 		return -EINVAL;
 	}
-	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s; } < %s", qpath, qself,
-	             o->sandbox ? " --sandbox " : "", qmode, qpath) < 0) {
+	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s%s%s; } < %s", qpath, qself,
+	             o->sandbox ? " --sandbox " : "", qmode, o->config ? " --config " : "", qconfig,
+	             qpath) < 0) {
 		(void)unlink(path);
 		return -ENOMEM;
 	}
@@ -110,7 +114,7 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 
 /* Print the protocol's answer; the exit status. */
 static int answer(const struct hook_options *o, const struct hook_call *call,
-                  const struct run_policy *verdict, const char *routed)
+                  const struct verdict *verdict, const char *routed)
 {
 	bool silent;
 	json_t *a = hook_answer(o->protocol, call, verdict, routed, &silent);
@@ -127,11 +131,12 @@ static int answer(const struct hook_options *o, const struct hook_call *call,
 
 static int parse_options(int argc, char **argv, struct hook_options *o)
 {
-	enum { OPT_ROUTE = 256, OPT_SANDBOX };
+	enum { OPT_ROUTE = 256, OPT_SANDBOX, OPT_CONFIG };
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "route", no_argument, NULL, OPT_ROUTE },
 		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		{},
 	};
 	int c;
@@ -144,6 +149,8 @@ static int parse_options(int argc, char **argv, struct hook_options *o)
 			o->route = true;
 		else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg))
 			o->sandbox = optarg;
+		else if (c == OPT_CONFIG)
+			o->config = optarg;
 		else
 			return -EINVAL;
 	}
@@ -165,7 +172,10 @@ int cmd_hook(int argc, char **argv)
 		return block("the hook's options are wrong");
 	}
 	struct run_settings s;
-	run_settings_init_defaults(&s);
+	struct sluice_error err = { 0 };
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open(o.config, &s, &ctx, &err) < 0)
+		return block("config_error: %s", err.detail);
 
 	size_t cap = REQUEST_DOCUMENT_MAX + 1;
 	_cleanup_free_ char *buf = malloc(cap);
@@ -174,13 +184,14 @@ int cmd_hook(int argc, char **argv)
 		return block("the hook input could not be read: %s", strerror((int)-n));
 	if ((size_t)n == cap)
 		return block("the hook input is larger than %zu bytes", cap - 1);
-	struct sluice_error err = { 0 };
 	_cleanup_(hook_call_done) struct hook_call call = { 0 };
 	if (hook_parse(o.protocol, buf, (size_t)n, &call, &err) < 0)
 		return block("%s", err.detail);
-	struct run_policy verdict = { .verdict = RUN_VERDICT_ALLOW };
-	if (!call.command) /* not a shell tool: no objection */
-		return answer(&o, &call, &verdict, NULL);
+	if (!call.command) { /* not a shell tool: no objection */
+		struct verdict none;
+		verdict_init(&none);
+		return answer(&o, &call, &none, NULL);
+	}
 
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	if (request_from_command(call.command, s.max_command_size, &req, &err) < 0)
@@ -189,15 +200,20 @@ int cmd_hook(int argc, char **argv)
 	if (workdir_resolve(call.cwd ? call.cwd : ".", NULL, &root, &workdir, &err) < 0)
 		return block("the working directory '%s': %s", call.cwd ? call.cwd : ".",
 		             err.detail);
-	if (hook_check_policy(&req, &s, workdir, &verdict, &err) < 0)
-		return block("the policies could not decide: %s", err.detail);
+	/* An ask is the agent's to put to its user: that is what its hook
+	 * protocol's "ask" answer does. */
+	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
+	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, &d, &err);
+	if (r < 0)
+		return block("the policies could not decide: %s: %s", err.detail, strerror(-r));
+	const struct verdict *verdict = &d.verdict;
 
 	_cleanup_free_ char *routed = NULL;
-	if (o.route && verdict.verdict == RUN_VERDICT_ALLOW) {
+	if (o.route && verdict->kind == VERDICT_ALLOW) {
 		r = route(&o, &call, &s, &routed);
 		if (r < 0)
 			return block("routing the command through sluice run failed: %s",
 			             strerror(-r));
 	}
-	return answer(&o, &call, &verdict, routed);
+	return answer(&o, &call, verdict, routed);
 }

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "broker-context.h"
 #include "cleanup.h"
 #include "error-kind.h"
 #include "fd-util.h"
@@ -66,7 +67,9 @@ int cmd_jobs(int argc, char **argv)
 		return strcmp(argv[1], "--help") == 0 ? 0 : EXIT_SLUICE_ERROR;
 	}
 	struct run_settings s;
-	run_settings_init_defaults(&s);
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open_or_log(NULL, &s, &ctx, "jobs") < 0)
+		return EXIT_SLUICE_ERROR;
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs_dir(&s, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
@@ -130,7 +133,9 @@ int cmd_logs(int argc, char **argv)
 	}
 	const char *id = argv[optind];
 	struct run_settings s;
-	run_settings_init_defaults(&s);
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open_or_log(NULL, &s, &ctx, "logs") < 0)
+		return EXIT_SLUICE_ERROR;
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs_dir(&s, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
@@ -161,7 +166,9 @@ int cmd_kill(int argc, char **argv)
 		return argc == 2 ? 0 : EXIT_SLUICE_ERROR;
 	}
 	struct run_settings s;
-	run_settings_init_defaults(&s);
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open_or_log(NULL, &s, &ctx, "kill") < 0)
+		return EXIT_SLUICE_ERROR;
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs_dir(&s, &dir) < 0)
 		return EXIT_SLUICE_ERROR;

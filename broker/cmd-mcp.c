@@ -352,24 +352,24 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 	        "Usage: sluice mcp [-C DIR] [--sandbox unrestricted|workspace-write|restricted]\n"
-	        "                  [--progress-interval DURATION]\n"
+	        "                  [--progress-interval DURATION] [--config FILE]\n"
 	        "A Model Context Protocol server on standard input and output.\n");
 }
 
 int cmd_mcp(int argc, char **argv)
 {
-	enum { OPT_SANDBOX = 256, OPT_PROGRESS };
+	enum { OPT_SANDBOX = 256, OPT_PROGRESS, OPT_CONFIG };
 	static const struct option options[] = {
 		{ "help", no_argument, NULL, 'h' },
+		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "directory", required_argument, NULL, 'C' },
 		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
 		{ "progress-interval", required_argument, NULL, OPT_PROGRESS },
 		{},
 	};
 	struct mcp_server srv = { 0 };
-	run_settings_init_defaults(&srv.ctx.settings);
 	srv.progress_interval_ms = 1000;
-	const char *root = ".";
+	const char *root = ".", *config = NULL, *sandbox = NULL;
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -380,7 +380,9 @@ int cmd_mcp(int argc, char **argv)
 		} else if (c == 'C') {
 			root = optarg;
 		} else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg)) {
-			srv.ctx.settings.sandbox_mode = optarg;
+			sandbox = optarg;
+		} else if (c == OPT_CONFIG) {
+			config = optarg;
 		} else if (c == OPT_PROGRESS &&
 		           parse_duration_ms(optarg, UINT64_MAX / 2, &srv.progress_interval_ms) ==
 		                   0 &&
@@ -396,8 +398,20 @@ int cmd_mcp(int argc, char **argv)
 		usage(stderr);
 		return EXIT_SLUICE_ERROR;
 	}
-	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	struct sluice_error err = { 0 };
+	/* The plugins are loaded once, here, before any worker is forked. */
+	_cleanup_(broker_context_freep) struct broker_context *policies = NULL;
+	if (broker_context_open(config, &srv.ctx.settings, &policies, &err) < 0 ||
+	    broker_context_arm(policies, &err) < 0) {
+		log_sluice_error(&err, "mcp: config_error");
+		return EXIT_SLUICE_ERROR;
+	}
+	if (sandbox && runner_choose_sandbox(&srv.ctx.settings, sandbox, &err) < 0) {
+		log_sluice_error(&err, "mcp: option '--sandbox'");
+		return EXIT_SLUICE_ERROR;
+	}
+	srv.ctx.policies = policies;
+	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "mcp: the workspace");
 		return EXIT_SLUICE_ERROR;

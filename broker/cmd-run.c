@@ -21,6 +21,7 @@
 #include "result.h"
 #include "run-settings.h"
 #include "run-verbs.h"
+#include "broker-context.h"
 #include "runner.h"
 
 enum run_format {
@@ -191,22 +192,20 @@ static int print_result(const struct run_result *result, enum run_format format)
 	return result_write_text(result, stdout);
 }
 
-static int run_steps(const struct run_options *o, struct run_outcome *st)
+static int run_steps(const struct run_options *o, struct broker_context **context,
+                     struct run_outcome *st)
 {
 	_cleanup_(run_request_done) struct run_request req = { 0 };
-	if (o->config)
-		return fail(st, ERROR_KIND_CONFIG_ERROR, "--config is not supported yet");
-	if (o->sandbox && !runner_known_sandbox_mode(o->sandbox))
-		return fail(st, ERROR_KIND_INVALID_REQUEST,
-		            "option '--sandbox' must be one of unrestricted, workspace-write, "
-		            "restricted, not '%s'",
-		            o->sandbox);
-	if (o->sandbox)
-		st->settings.sandbox_mode = o->sandbox;
+	struct sluice_error err = { 0 };
+	if (broker_context_open(o->config, &st->settings, context, &err) < 0)
+		return fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
+	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
+		return fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s", err.detail);
 	st->result.sandbox_mode = st->settings.sandbox_mode;
 	if (build_request(o, st, &req) < 0)
 		return -1;
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	ro.context = *context;
 	ro.workspace_root = o->root;
 	ro.timeout_source = o->timeout ? "option '--timeout'" : NULL;
 	return runner_execute(&req, &ro, st);
@@ -217,6 +216,8 @@ int cmd_run(int argc, char **argv)
 	struct run_options o = { 0 };
 	struct run_settings settings;
 	run_settings_init_defaults(&settings);
+	/* Declared first, released last: the settings borrow from it. */
+	_cleanup_(broker_context_freep) struct broker_context *context = NULL;
 	_cleanup_(run_outcome_done) struct run_outcome st;
 	run_outcome_init(&st, &settings);
 
@@ -226,7 +227,7 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	if (r == 0)
-		(void)run_steps(&o, &st);
+		(void)run_steps(&o, &context, &st);
 	free(o.command);
 	r = print_result(&st.result, o.format);
 	if (r < 0)

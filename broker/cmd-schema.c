@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "broker-context.h"
 #include "cleanup.h"
+#include "runner.h"
 #include "error-kind.h"
 #include "log.h"
 #include "parse-number.h"
@@ -28,12 +30,12 @@ int cmd_schema(int argc, char **argv)
 	static const struct option options[] = {
 		{ "directory", required_argument, NULL, 'C' },
 		{ "sandbox", required_argument, NULL, 's' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct run_settings s;
-	run_settings_init_defaults(&s);
-	const char *root = ".";
+	const char *root = ".", *sandbox = NULL, *config = NULL;
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -41,15 +43,24 @@ int cmd_schema(int argc, char **argv)
 		if (c == 'C')
 			root = optarg;
 		else if (c == 's')
-			s.sandbox_mode = optarg;
+			sandbox = optarg;
+		else if (c == 'c')
+			config = optarg;
 		else {
 			fprintf(c == 'h' ? stdout : stderr,
-			        "Usage: sluice schema [-C DIR] [--sandbox MODE]\n");
+			        "Usage: sluice schema [-C DIR] [--sandbox MODE] [--config FILE]\n");
 			return c == 'h' ? 0 : EXIT_SLUICE_ERROR;
 		}
 	}
-	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open_or_log(config, &s, &ctx, "schema") < 0)
+		return EXIT_SLUICE_ERROR;
 	struct sluice_error err = { 0 };
+	if (sandbox && runner_choose_sandbox(&s, sandbox, &err) < 0) {
+		log_sluice_error(&err, "schema: option '--sandbox'");
+		return EXIT_SLUICE_ERROR;
+	}
+	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "schema");
 		return EXIT_SLUICE_ERROR;

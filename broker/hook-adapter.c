@@ -13,7 +13,7 @@
 #include "hook-adapter.h"
 
 /* A protocol's answer builder; see hook_answer(). */
-typedef json_t *(*answer_fn)(const struct hook_call *call, const struct run_policy *verdict,
+typedef json_t *(*answer_fn)(const struct hook_call *call, const struct verdict *verdict,
                              const char *reason, const char *routed, bool *ret_silent);
 
 struct hook_protocol {
@@ -27,27 +27,28 @@ struct hook_protocol {
 };
 
 /* The first reason as one sentence for the model. */
-static void reason_text(const struct run_policy *v, char *buf, size_t size)
+static void reason_text(const struct verdict *v, char *buf, size_t size)
 {
-	if (v->n_reasons == 0) {
-		snprintf(buf, size, "sluice policy: %s", run_verdict_name(v->verdict));
+	const struct verdict_reason *r = verdict_main_reason(v);
+	if (!r) {
+		snprintf(buf, size, "sluice policy: %s", verdict_kind_name(v->kind));
 		return;
 	}
-	const struct run_reason *r = &v->reasons[0];
+	bool suggest = r->suggestion && r->suggestion[0];
 	snprintf(buf, size, "%s by sluice policy %s: %s%s%s",
-	         v->verdict == RUN_VERDICT_ASK ? "Approval required" : "Denied", r->plugin,
-	         r->message, r->suggestion[0] ? " Instead: " : "", r->suggestion);
+	         v->kind == VERDICT_ASK ? "Approval required" : "Denied", r->plugin, r->message,
+	         suggest ? " Instead: " : "", suggest ? r->suggestion : "");
 }
 
 /* Claude Code: hookSpecificOutput with permissionDecision; nothing at all
  * for no objection. A routed command replaces tool_input.command, keeping
  * the other fields. */
-static json_t *answer_claude(const struct hook_call *call, const struct run_policy *v,
+static json_t *answer_claude(const struct hook_call *call, const struct verdict *v,
                              const char *reason, const char *routed, bool *ret_silent)
 {
-	if (v->verdict == RUN_VERDICT_DENY || v->verdict == RUN_VERDICT_ASK)
+	if (v->kind == VERDICT_DENY || v->kind == VERDICT_ASK)
 		return json_pack("{s:{s:s, s:s, s:s}}", "hookSpecificOutput", "hookEventName",
-		                 "PreToolUse", "permissionDecision", run_verdict_name(v->verdict),
+		                 "PreToolUse", "permissionDecision", verdict_kind_name(v->kind),
 		                 "permissionDecisionReason", reason);
 	if (!routed) {
 		*ret_silent = true;
@@ -68,12 +69,12 @@ static json_t *answer_claude(const struct hook_call *call, const struct run_poli
  * be given here is a deny that says so. No objection is an empty object (its
  * documentation's own example). A routed command overrides
  * tool_input.command through hookSpecificOutput.tool_input. */
-static json_t *answer_gemini(const struct hook_call *call, const struct run_policy *v,
+static json_t *answer_gemini(const struct hook_call *call, const struct verdict *v,
                              const char *reason, const char *routed, bool *ret_silent)
 {
 	(void)call;
 	(void)ret_silent;
-	if (v->verdict == RUN_VERDICT_DENY || v->verdict == RUN_VERDICT_ASK)
+	if (v->kind == VERDICT_DENY || v->kind == VERDICT_ASK)
 		return json_pack("{s:s, s:s}", "decision", "deny", "reason", reason);
 	if (!routed)
 		return json_object();
@@ -155,7 +156,7 @@ void hook_call_done(struct hook_call *call)
 }
 
 json_t *hook_answer(const struct hook_protocol *p, const struct hook_call *call,
-                    const struct run_policy *verdict, const char *routed, bool *ret_silent)
+                    const struct verdict *verdict, const char *routed, bool *ret_silent)
 {
 	char reason[1400];
 	*ret_silent = false;

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "errors.h"
-#include "run-policy.h"
+#include "verdict.h"
 
 struct hook_protocol;
 
@@ -52,7 +52,7 @@ void hook_call_done(struct hook_call *call);
  * *ret_silent: out of memory.
  */
 json_t *hook_answer(const struct hook_protocol *p, const struct hook_call *call,
-                    const struct run_policy *verdict, const char *routed, bool *ret_silent);
+                    const struct verdict *verdict, const char *routed, bool *ret_silent);
 
 /*
  * The `sluice run --json` request for a routed command (a new reference, or

@@ -73,6 +73,7 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 		run_outcome_fail(&o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
 	} else {
 		struct runner_options ro = RUNNER_OPTIONS_INIT;
+		ro.context = ctx->policies;
 		ro.workspace_root = ctx->root;
 		ro.cancel_fd = io->cancel_fd;
 		ro.progress = io->progress;

@@ -14,14 +14,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "broker-context.h"
 #include "pump.h"
 #include "run-settings.h"
 
 /* What every tool call works from; fixed when the server starts. */
 struct mcp_context {
 	struct run_settings settings;
-	const char *root; /* the workspace root, absolute */
-	bool structured;  /* the negotiated version has outputSchema/structuredContent */
+	struct broker_context *policies; /* borrowed: configuration, plugins, audit */
+	const char *root;                /* the workspace root, absolute */
+	bool structured; /* the negotiated version has outputSchema/structuredContent */
 };
 
 /* The tools/list result (a new reference), or NULL on allocation failure. */

@@ -139,18 +139,9 @@ static char *render(const struct run_result *r, const struct outbuf *ob, const c
 	return outbuf_render(ob, marker ? marker : "", ret_len);
 }
 
-static json_t *policy_json(const struct run_policy *p)
+static json_t *policy_json(const struct verdict *v)
 {
-	if (!p)
-		return json_null();
-	json_t *reasons = json_array();
-	for (size_t i = 0; reasons && i < p->n_reasons; i++)
-		json_array_append_new(reasons,
-		                      json_pack("{s:s, s:s, s:s}", "plugin", p->reasons[i].plugin,
-		                                "message", p->reasons[i].message, "suggestion",
-		                                p->reasons[i].suggestion));
-	return json_pack("{s:s, s:o*}", "verdict", run_verdict_name(p->verdict), "reasons",
-	                 reasons);
+	return v ? verdict_to_json(v) : json_null();
 }
 
 /* The launcher's report with the mode added; a mode alone without one. */
@@ -255,10 +246,14 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		write_timeout_lines(r, output, len, f);
 		return;
 	}
-	if (r->error == ERROR_KIND_PERMISSION_DENIED && r->policy && r->policy->n_reasons > 0) {
-		const struct run_reason *why = &r->policy->reasons[0];
-		fprintf(f, "[command denied by policy %s: %s]\n", why->plugin, why->message);
-		if (why->suggestion[0])
+	const struct verdict_reason *why = r->policy ? verdict_main_reason(r->policy) : NULL;
+	if (r->error == ERROR_KIND_PERMISSION_DENIED && why) {
+		if (r->policy->kind == VERDICT_DENY)
+			fprintf(f, "[command denied by policy %s: %s]\n", why->plugin,
+			        why->message);
+		else
+			fprintf(f, "[command not run: %s]\n", r->error_message);
+		if (why->suggestion && why->suggestion[0])
 			fprintf(f, "[instead: %s]\n", why->suggestion);
 		return;
 	}
@@ -313,6 +308,8 @@ int result_write_text(const struct run_result *r, FILE *f)
 			fprintf(f, " %d", (int)r->background_pids[i]);
 		fprintf(f, "]\n");
 	}
+	if (r->audit_failed)
+		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
 	if (fflush(f) != 0 || ferror(f))
 		return neg_errno();
 	return 0;

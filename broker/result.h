@@ -17,7 +17,7 @@
 #include "error-kind.h"
 #include "outbuf.h"
 #include "request.h"
-#include "run-policy.h"
+#include "verdict.h"
 #include "run-settings.h"
 
 /* Everything is borrowed; NULL/0 mean "not applicable". */
@@ -44,7 +44,8 @@ struct run_result {
 	bool output_file_cut;    /* the file stopped at its cap */
 
 	const char *display;
-	const struct run_policy *policy;
+	const struct verdict *policy;
+	bool audit_failed; /* the audit line of this request could not be written */
 	const char *sandbox_mode;
 	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
 

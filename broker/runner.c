@@ -30,12 +30,37 @@ extern char **environ;
 /* The sandbox modes the interface names; the launcher's profile names. */
 static const char *const sandbox_modes[] = { "unrestricted", "workspace-write", "restricted" };
 
-bool runner_known_sandbox_mode(const char *mode)
+/* The mode's strictness: its index in sandbox_modes[], or -1. */
+static int sandbox_strictness(const char *mode)
 {
 	for (size_t i = 0; i < ELEMENTSOF(sandbox_modes); i++)
 		if (strcmp(sandbox_modes[i], mode) == 0)
-			return true;
-	return false;
+			return (int)i;
+	return -1;
+}
+
+bool runner_known_sandbox_mode(const char *mode)
+{
+	return sandbox_strictness(mode) >= 0;
+}
+
+int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr)
+{
+	int wanted = sandbox_strictness(mode);
+	if (wanted < 0)
+		return sluice_error_set(reterr, -EINVAL,
+		                        "the sandbox mode must be one of unrestricted, "
+		                        "workspace-write, restricted, not '%s'",
+		                        mode);
+	/* The configured mode is the administrator's floor: a caller may only
+	 * ask for more protection, never less. */
+	if (wanted < sandbox_strictness(s->sandbox_mode))
+		return sluice_error_set(reterr, -EPERM,
+		                        "the sandbox mode '%s' is looser than the configured '%s'; "
+		                        "a request may only make it stricter",
+		                        mode, s->sandbox_mode);
+	s->sandbox_mode = sandbox_modes[wanted];
+	return 0;
 }
 
 void run_outcome_init(struct run_outcome *o, const struct run_settings *settings)
@@ -55,9 +80,9 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 
 void run_outcome_done(struct run_outcome *o)
 {
+	policy_decision_done(&o->decision);
 	free(o->root);
 	free(o->workdir);
-	free(o->display);
 	free(o->launcher);
 	if (o->tmpdir && !o->tmpdir_handed)
 		(void)run_tmpdir_remove(o->tmpdir);
@@ -119,27 +144,32 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	return 0;
 }
 
-/* The policy chain decides before anything is spawned. */
-static int decide(const struct run_request *req, struct run_outcome *o)
+/* The policies decide before anything is spawned; with no context to ask,
+ * or a context that cannot decide, nothing runs (fail closed). */
+static int decide(const struct run_request *req, const struct runner_options *opt,
+                  struct run_outcome *o)
 {
+	if (!opt->context)
+		return fail(o, ERROR_KIND_PERMISSION_DENIED,
+		            "no policy context, so the command was refused");
 	struct sluice_error err = { 0 };
-	o->display = run_display(req, o->workdir);
-	if (!o->display)
-		return fail(o, ERROR_KIND_COMMAND_FAILED, "out of memory");
-	o->result.display = o->display;
-	int r = run_check_policy(req, &o->settings, o->workdir, &o->policy, &err);
+	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, &o->decision,
+	                              &err);
 	if (r < 0)
 		return fail(o, ERROR_KIND_PERMISSION_DENIED,
-		            "the policies could not decide, so the command was refused: %s",
-		            err.detail);
-	o->result.policy = &o->policy;
-	if (o->policy.verdict == RUN_VERDICT_ALLOW)
+		            "the policies could not decide, so the command was refused: %s: %s",
+		            err.detail, strerror(-r));
+	o->result.display = o->decision.display;
+	o->result.policy = &o->decision.verdict;
+	if (o->decision.allowed)
 		return 0;
-	const struct run_reason *why = o->policy.n_reasons > 0 ? &o->policy.reasons[0] : NULL;
-	if (o->policy.verdict == RUN_VERDICT_ASK)
+	const struct verdict_reason *why = verdict_main_reason(&o->decision.verdict);
+	if (o->decision.verdict.kind == VERDICT_ASK)
 		return fail(o, ERROR_KIND_PERMISSION_DENIED,
-		            "approval required by %s and not given: %s",
-		            why ? why->plugin : "policy", why ? why->message : "");
+		            "policy %s asks for approval (%s), and it was not given: %s",
+		            why ? why->plugin : "?", why ? why->message : "",
+		            o->decision.approval_note ? o->decision.approval_note
+		                                      : "no approver answered yes");
 	return fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s: %s",
 	            why ? why->plugin : "?", why ? why->message : "");
 }
@@ -160,8 +190,7 @@ static int prepare_tmpdir(struct run_outcome *o)
 	return 0;
 }
 
-static int prepare_spawn(const struct run_request *req, struct run_outcome *o,
-                         struct spawn_request *sr)
+static int prepare_spawn(struct run_outcome *o, struct spawn_request *sr)
 {
 	const struct run_settings *s = &o->settings;
 	if (prepare_tmpdir(o) < 0)
@@ -182,7 +211,7 @@ static int prepare_spawn(const struct run_request *req, struct run_outcome *o,
 		.workspace = o->root,
 		.chdir = o->workdir,
 		.tmpdir = o->tmpdir,
-		.command = req->command,
+		.command = o->decision.command,
 		.env = o->env,
 		.stdout_fd = -1,
 		.stderr_fd = -1,
@@ -360,16 +389,43 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	return 0;
 }
 
-int runner_execute(const struct run_request *req, const struct runner_options *opt,
+static int execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
 	struct spawn_request sr;
 	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0 ||
-	    decide(req, o) < 0 || prepare_spawn(req, o, &sr) < 0)
+	    decide(req, opt, o) < 0 || prepare_spawn(o, &sr) < 0)
 		return -1;
 	if (req->mode == RUN_MODE_BACKGROUND)
 		return start_background(req, o, &sr);
-	if (run_foreground(opt, o, &sr) < 0)
-		return -1;
+	return run_foreground(opt, o, &sr);
+}
+
+/* One audit line per request, whatever happened to it. A line that cannot
+ * be written is reported; the command has already run. */
+static void audit(const struct run_request *req, const struct runner_options *opt,
+                  struct run_outcome *o)
+{
+	if (!opt->context)
+		return;
+	const struct run_result *r = &o->result;
+	struct audit_outcome outcome = {
+		.error_kind = r->error != ERROR_KIND_NONE ? error_kind_name(r->error) : NULL,
+		.exit_code = r->has_exit_code ? r->exit_code : -1,
+		.signal = r->signal,
+		.duration_ms = r->duration_ms,
+	};
+	struct sluice_error err = { 0 };
+	int ret = broker_context_audit(opt->context, req, o->workdir,
+	                               o->decision.command ? &o->decision : NULL, &outcome, &err);
+	if (ret < 0)
+		o->result.audit_failed = true;
+}
+
+int runner_execute(const struct run_request *req, const struct runner_options *opt,
+                   struct run_outcome *o)
+{
+	(void)execute(req, opt, o);
+	audit(req, opt, o);
 	return o->result.error == ERROR_KIND_NONE ? 0 : -1;
 }

@@ -17,7 +17,7 @@
 #include "pump.h"
 #include "request.h"
 #include "result.h"
-#include "run-policy.h"
+#include "broker-context.h"
 #include "run-settings.h"
 
 /*
@@ -30,7 +30,7 @@ struct run_outcome {
 	struct run_result result;     /* what to print: result_to_json(), result_write_text() */
 
 	/* private: */
-	struct run_policy policy;
+	struct policy_decision decision;
 	char *root, *workdir, *display, *launcher, *jobs_dir;
 	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
 	bool tmpdir_handed; /* a background job's monitor removes it instead */
@@ -42,6 +42,9 @@ struct run_outcome {
 
 /* What the caller adds to a run besides the request and the settings. */
 struct runner_options {
+	/* The configuration, policies and audit log (borrowed; required: with
+	 * none, every command is refused). */
+	struct broker_context *context;
 	const char *workspace_root; /* NULL: the current directory */
 	/* How the timeout override is named in a refusal; NULL: "field 'timeout_ms'". */
 	const char *timeout_source;
@@ -72,6 +75,11 @@ int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fm
 
 /* Whether mode is one of the interface's sandbox modes. */
 bool runner_known_sandbox_mode(const char *mode);
+
+/* Switch s to the sandbox mode a caller asked for (--sandbox). Returns 0;
+ * -EINVAL for an unknown mode; -EPERM for a mode looser than the configured
+ * one (the configuration is the floor). reterr says which. */
+int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr);
 
 /*
  * Run req under o->settings: limits, working directory, run_check_policy(),

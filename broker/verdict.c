@@ -85,6 +85,14 @@ const char *verdict_kind_name(enum verdict_kind kind)
 	return kind_names[kind];
 }
 
+const struct verdict_reason *verdict_main_reason(const struct verdict *v)
+{
+	for (size_t i = 0; i < v->n_reasons; i++)
+		if (v->reasons[i].kind == v->kind)
+			return &v->reasons[i];
+	return NULL;
+}
+
 int verdict_exit_status(const struct verdict *v)
 {
 	switch (v->kind) {

@@ -63,6 +63,10 @@ const char *verdict_kind_name(enum verdict_kind kind);
 /* `sluice check`'s exit status: 0 allow, 1 deny, 2 ask. */
 int verdict_exit_status(const struct verdict *v);
 
+/* The first reason that asked for the verdict's own kind (the one a
+ * one-line message names), or NULL when there is none (allow). Borrowed. */
+const struct verdict_reason *verdict_main_reason(const struct verdict *v);
+
 /* The interface's policy object {"verdict", "reasons": [{"plugin",
  * "message", "suggestion"}]}; a new reference, or NULL on -ENOMEM. */
 json_t *verdict_to_json(const struct verdict *v);

@@ -18,12 +18,16 @@ for want in PAGER=cat GIT_PAGER=cat GIT_TERMINAL_PROMPT=0 DEBIAN_FRONTEND=nonint
   if grep -qx "$want" <<<"$out"; then ok "$want is set"; else not_ok "$want is set" "$out"; fi
 done
 
-run "$SLUICE" run -- 'sh -c "$EDITOR file"'
+# The editors run as git runs them (sh -c "$EDITOR FILE"), from script
+# files: a nested script only known when it runs is one the policies ask about.
+printf 'sh -c "$EDITOR file"\n' >"$TEST_TMP/editor.sh"
+printf 'sh -c "$GIT_SEQUENCE_EDITOR todo"\n' >"$TEST_TMP/sequence-editor.sh"
+run "$SLUICE" run -- "sh '$TEST_TMP/editor.sh'"
 expect "the editor fails instead of waiting" 1 '' ''
 grep -q 'no interactive editor' <<<"$out" && ok "the editor says why it failed" ||
   not_ok "the editor says why it failed" "$out"
 
-run "$SLUICE" run -- 'sh -c "$GIT_SEQUENCE_EDITOR todo"'
+run "$SLUICE" run -- "sh '$TEST_TMP/sequence-editor.sh'"
 grep -q 'rebase -i.*background mode' <<<"$out" && ok "the sequence editor explains git rebase -i" ||
   not_ok "the sequence editor explains git rebase -i" "$out"
 

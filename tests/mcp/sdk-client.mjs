@@ -105,12 +105,11 @@ await check('an invalid request is a tool result naming the field', async () => 
 });
 
 await check('a policy denial is a tool result with isError and the reason', async () => {
-  // A force push is denied by the built-in git_push plugin. Without the chain
-  // (run_check_policy allowing everything) the verdict says allow: skip then.
+  // A force push is denied by the built-in git_push plugin.
   mkdirSync(join(ws, 'repo'), { recursive: true });
   const r = await bash({ command: 'git push --force origin main', directory: 'repo' });
-  if (r.structuredContent.policy && r.structuredContent.policy.verdict === 'allow')
-    return 'the policy chain is not wired into run_check_policy() on this branch yet';
+  assert(r.structuredContent.policy.verdict === 'deny', JSON.stringify(r.structuredContent));
+  assert(r.structuredContent.policy.reasons[0].plugin === 'git_push', JSON.stringify(r.structuredContent));
   assert(r.isError === true, 'isError');
   assert(r.structuredContent.error.kind === 'permission_denied', JSON.stringify(r.structuredContent));
   assert(r.content[0].text.includes('denied by policy'), r.content[0].text);

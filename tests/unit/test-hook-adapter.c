@@ -23,16 +23,7 @@ static const char gemini_shell[] =
         "\"2026-01-28T10:00:00.000Z\",\"tool_name\":\"run_shell_command\",\"tool_input\":"
         "{\"command\":\"rm -rf /\",\"description\":\"clean up\"}}";
 
-static struct run_policy verdict(enum run_verdict v)
-{
-	struct run_policy p = { .verdict = v, .n_reasons = 1 };
-	strcpy(p.reasons[0].plugin, "git_push");
-	strcpy(p.reasons[0].message, "force pushes rewrite the remote's history");
-	strcpy(p.reasons[0].suggestion, "use --force-with-lease");
-	return p;
-}
-
-static json_t *answer(const char *protocol, const char *payload, enum run_verdict v,
+static json_t *answer(const char *protocol, const char *payload, enum verdict_kind v,
                       const char *routed, bool *silent)
 {
 	const struct hook_protocol *p = hook_protocol_find(protocol);
@@ -40,8 +31,15 @@ static json_t *answer(const char *protocol, const char *payload, enum run_verdic
 	struct hook_call call;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(hook_parse(p, payload, strlen(payload), &call, &err), 0, "%s", err.detail);
-	struct run_policy pol = verdict(v);
+	struct verdict pol;
+	verdict_init(&pol);
+	if (v != VERDICT_ALLOW)
+		cr_assert_eq(verdict_add(&pol, v, "git_push",
+		                         "force pushes rewrite the remote's history",
+		                         "use --force-with-lease"),
+		             0);
 	json_t *a = hook_answer(p, &call, &pol, routed, silent);
+	verdict_done(&pol);
 	hook_call_done(&call);
 	return a;
 }
@@ -55,7 +53,7 @@ static const char *get(json_t *obj, const char *a, const char *b)
 Test(hook_adapter, claude_deny_and_ask_carry_the_reason)
 {
 	bool silent;
-	json_t *a = answer("claude-code", claude_bash, RUN_VERDICT_DENY, NULL, &silent);
+	json_t *a = answer("claude-code", claude_bash, VERDICT_DENY, NULL, &silent);
 	cr_assert_not_null(a);
 	json_t *h = json_object_get(a, "hookSpecificOutput");
 	cr_assert_str_eq(get(h, "hookEventName", NULL), "PreToolUse");
@@ -64,7 +62,7 @@ Test(hook_adapter, claude_deny_and_ask_carry_the_reason)
 	cr_assert(strstr(why, "git_push") && strstr(why, "rewrite") && strstr(why, "lease"), "%s",
 	          why);
 	json_decref(a);
-	a = answer("claude-code", claude_bash, RUN_VERDICT_ASK, NULL, &silent);
+	a = answer("claude-code", claude_bash, VERDICT_ASK, NULL, &silent);
 	cr_assert_str_eq(get(a, "hookSpecificOutput", "permissionDecision"), "ask");
 	json_decref(a);
 }
@@ -72,9 +70,9 @@ Test(hook_adapter, claude_deny_and_ask_carry_the_reason)
 Test(hook_adapter, claude_allow_is_silent_and_routing_keeps_the_other_fields)
 {
 	bool silent;
-	cr_assert_null(answer("claude-code", claude_bash, RUN_VERDICT_ALLOW, NULL, &silent));
+	cr_assert_null(answer("claude-code", claude_bash, VERDICT_ALLOW, NULL, &silent));
 	cr_assert(silent);
-	json_t *a = answer("claude-code", claude_bash, RUN_VERDICT_ALLOW, "ROUTED", &silent);
+	json_t *a = answer("claude-code", claude_bash, VERDICT_ALLOW, "ROUTED", &silent);
 	cr_assert(!silent);
 	json_t *h = json_object_get(a, "hookSpecificOutput");
 	cr_assert_str_eq(get(h, "permissionDecision", NULL), "allow");
@@ -88,20 +86,20 @@ Test(hook_adapter, claude_allow_is_silent_and_routing_keeps_the_other_fields)
 Test(hook_adapter, gemini_deny_ask_allow_route)
 {
 	bool silent;
-	json_t *a = answer("gemini", gemini_shell, RUN_VERDICT_DENY, NULL, &silent);
+	json_t *a = answer("gemini", gemini_shell, VERDICT_DENY, NULL, &silent);
 	cr_assert_str_eq(get(a, "decision", NULL), "deny");
 	cr_assert(strstr(get(a, "reason", NULL), "git_push"));
 	json_decref(a);
 	/* No "ask" in that protocol: a deny that says approval is needed. */
-	a = answer("gemini", gemini_shell, RUN_VERDICT_ASK, NULL, &silent);
+	a = answer("gemini", gemini_shell, VERDICT_ASK, NULL, &silent);
 	cr_assert_str_eq(get(a, "decision", NULL), "deny");
 	cr_assert(strstr(get(a, "reason", NULL), "Approval required"));
 	json_decref(a);
-	a = answer("gemini", gemini_shell, RUN_VERDICT_ALLOW, NULL, &silent);
+	a = answer("gemini", gemini_shell, VERDICT_ALLOW, NULL, &silent);
 	cr_assert(!silent);
 	cr_assert_eq(json_object_size(a), 0);
 	json_decref(a);
-	a = answer("gemini", gemini_shell, RUN_VERDICT_ALLOW, "ROUTED", &silent);
+	a = answer("gemini", gemini_shell, VERDICT_ALLOW, "ROUTED", &silent);
 	cr_assert_str_eq(get(a, "decision", NULL), "allow");
 	cr_assert_str_eq(get(json_object_get(a, "hookSpecificOutput"), "tool_input", "command"),
 	                 "ROUTED");

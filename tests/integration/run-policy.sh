@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `sluice run` decides before it spawns: a denied command never runs and the
+# result names the plugin and the alternative; an ask goes to the approver;
+# every request leaves one audit line; a rewrite runs instead of the text;
+# the configured sandbox mode is a floor a request cannot lower.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+ws="$TEST_TMP/ws"
+mkdir -p "$ws"
+marker="$TEST_TMP/ran"
+
+# Denied: nothing runs, exit 77, the text names the plugin and the way out.
+run "$SLUICE" run -C "$ws" -- "touch '$marker'; git push --force origin main"
+if [ "$rc" -eq 77 ] && [ ! -e "$marker" ] &&
+  grep -q '^\[command denied by policy git_push: ' <<<"$out" && grep -q '^\[instead: .*--force-with-lease' <<<"$out"; then
+  ok "a denied command does not run; exit 77 and the plugin's message and suggestion"
+else
+  not_ok "a denied command does not run; exit 77 and the plugin's message and suggestion" "rc=$rc marker=$([ -e "$marker" ] && echo present)" "$out"
+fi
+
+out=$("$SLUICE" run -C "$ws" --format json -- 'git add -A') && rc=0 || rc=$?
+if [ "$rc" -eq 77 ] && [ "$(json_get "$out" 'd["error"]["kind"] + " " + d["policy"]["verdict"] + " " + d["policy"]["reasons"][0]["plugin"] + " " + str(d["exitCode"])')" = "permission_denied deny git_add None" ]; then
+  ok "JSON: permission_denied, the verdict and the reason, no exit code"
+else
+  not_ok "JSON: permission_denied, the verdict and the reason, no exit code" "rc=$rc" "$out"
+fi
+
+# Through wrappers and nesting, as the model sees it.
+run "$SLUICE" run -C "$ws" -- "echo ok | sudo -u root bash -c 'rm -rf ~'"
+[ "$rc" -eq 77 ] && grep -q 'rm_targets' <<<"$out" && ok "rm -rf ~ inside sudo bash -c is denied" ||
+  not_ok "rm -rf ~ inside sudo bash -c is denied" "rc=$rc" "$out"
+
+# Allowed commands run as before.
+run "$SLUICE" run -C "$ws" -- 'git --version >/dev/null && echo allowed'
+expect "an ordinary command runs" 0 '^allowed$'
+
+# An ask: refused by default (fail closed), answered by an approver program.
+cat >"$TEST_TMP/ask.ini" <<INI
+[plugin regex]
+rule = publish
+pattern = ^npm publish
+action = ask
+message = publishing a package needs a human
+INI
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/ask.ini" -- "npm publish; touch '$marker'"
+if [ "$rc" -eq 77 ] && [ ! -e "$marker" ] && grep -q 'publishing a package needs a human' <<<"$out"; then
+  ok "an ask with no approver configured is refused, naming the rule"
+else
+  not_ok "an ask with no approver configured is refused, naming the rule" "rc=$rc" "$out"
+fi
+
+approver() { # approver NAME EXIT-STATUS: a program that records its input
+  cat >"$TEST_TMP/$1" <<SH
+#!/bin/sh
+cat >"$TEST_TMP/$1.request"
+exit $2
+SH
+  chmod +x "$TEST_TMP/$1"
+}
+approver yes 0
+approver no 1
+for answer in yes no; do
+  cat "$TEST_TMP/ask.ini" >"$TEST_TMP/approve-$answer.ini"
+  printf '[approval]\nmethod = program\nprogram = %s\n' "$TEST_TMP/$answer" >>"$TEST_TMP/approve-$answer.ini"
+done
+# A system-locked key: the approver comes from the system layer here.
+mkdir -p "$TEST_TMP/etc-yes/sluice" "$TEST_TMP/etc-no/sluice"
+cp "$TEST_TMP/approve-yes.ini" "$TEST_TMP/etc-yes/sluice/sluice.ini"
+cp "$TEST_TMP/approve-no.ini" "$TEST_TMP/etc-no/sluice/sluice.ini"
+rm -f "$marker"
+out=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-yes" "$SLUICE" run -C "$ws" -- "npm publish 2>/dev/null; touch '$marker'") && rc=0 || rc=$?
+if [ -e "$marker" ] && grep -q '"command": *"npm publish' "$TEST_TMP/yes.request" && grep -q 'publishing a package' "$TEST_TMP/yes.request"; then
+  ok "an approver that exits 0 approves; it got the command and the reasons as JSON"
+else
+  not_ok "an approver that exits 0 approves; it got the command and the reasons as JSON" "rc=$rc" "$out" "$(cat "$TEST_TMP/yes.request" 2>&1)"
+fi
+rm -f "$marker"
+out=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-no" "$SLUICE" run -C "$ws" -- "npm publish; touch '$marker'") && rc=0 || rc=$?
+[ "$rc" -eq 77 ] && [ ! -e "$marker" ] && ok "an approver that exits non-zero refuses (77)" ||
+  not_ok "an approver that exits non-zero refuses (77)" "rc=$rc" "$out"
+
+# The audit log: one JSON line per request, allowed or denied.
+log="$TEST_TMP/audit.log"
+mkdir -p "$TEST_TMP/etc-audit/sluice"
+printf '[audit]\nfile = %s\n' "$log" >"$TEST_TMP/etc-audit/sluice/sluice.ini"
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" "$SLUICE" run -C "$ws" -- 'exit 3' >/dev/null || true
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" "$SLUICE" run -C "$ws" -- 'git push -f' >/dev/null || true
+if [ "$(wc -l <"$log")" -eq 2 ] &&
+  [ "$(python3 -c 'import json,sys; a,b=[json.loads(l) for l in open(sys.argv[1])]; print(a["command"], a["exitCode"], b["verdict"], b["reasons"][0]["plugin"], b["error"])' "$log" 2>&1)" = "exit 3 3 deny git_push permission_denied" ] &&
+  [ "$(stat -c %a "$log")" = 600 ]; then
+  ok "the audit log has one 0600 JSON line per request with the exit code and verdict"
+else
+  not_ok "the audit log has one 0600 JSON line per request with the exit code and verdict" "$(cat "$log" 2>&1)" "mode $(stat -c %a "$log" 2>&1)"
+fi
+
+# A required audit log that cannot be written refuses the command.
+printf '[audit]\nfile = %s/no-such-dir/audit.log\nrequired = yes\n' "$TEST_TMP" >"$TEST_TMP/etc-audit/sluice/sluice.ini"
+rm -f "$marker"
+run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" "$SLUICE" run -C "$ws" -- "touch '$marker'"
+[ "$rc" -eq 77 ] && [ ! -e "$marker" ] && grep -q 'audit log is required' <<<"$out" &&
+  ok "a required audit log that cannot be opened refuses the command" ||
+  not_ok "a required audit log that cannot be opened refuses the command" "rc=$rc" "$out"
+
+# A rewrite: git_trailer adds its trailer to git commit, and that is what runs.
+printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Agent <agent@example.com>\n' >"$TEST_TMP/trailer.ini"
+git -C "$ws" init -q 2>/dev/null
+git -C "$ws" -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m base
+out=$(cd "$ws" && "$SLUICE" run --config "$TEST_TMP/trailer.ini" --sandbox unrestricted -- \
+  'git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m change') && rc=0 || rc=$?
+if [ "$rc" -eq 0 ] && git -C "$ws" log -1 --format=%B | grep -q '^Co-authored-by: Agent <agent@example.com>$'; then
+  ok "a plugin's rewrite is what runs (git_trailer adds its trailer)"
+else
+  not_ok "a plugin's rewrite is what runs (git_trailer adds its trailer)" "rc=$rc" "$out" "$(git -C "$ws" log -1 --format=%B)"
+fi
+
+# Configuration errors: nothing runs, config_error, file:line on stderr.
+printf '[broker]\ntimout = 5s\n' >"$TEST_TMP/bad.ini"
+rm -f "$marker"
+run "$SLUICE" run --config "$TEST_TMP/bad.ini" -- "touch '$marker'"
+if [ "$rc" -eq 125 ] && [ ! -e "$marker" ] && grep -q "bad.ini:2:.*timout" <<<"$err" && grep -q 'config_error' <<<"$out"; then
+  ok "a bad configuration file refuses the command with file:line"
+else
+  not_ok "a bad configuration file refuses the command with file:line" "rc=$rc" "$out" "$err"
+fi
+
+# The configured sandbox mode is a floor: a request may tighten, not loosen.
+printf '[sandbox]\nmode = workspace-write\n' >"$TEST_TMP/ww.ini"
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/ww.ini" --sandbox unrestricted -- true
+[ "$rc" -eq 125 ] && grep -q "looser than the configured 'workspace-write'" <<<"$out" &&
+  ok "--sandbox cannot loosen the configured mode" || not_ok "--sandbox cannot loosen the configured mode" "rc=$rc" "$out"
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/ww.ini" --sandbox restricted --format json -- true
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["sandbox"]["mode"]')" = restricted ] &&
+  ok "--sandbox can tighten the configured mode" || not_ok "--sandbox can tighten the configured mode" "rc=$rc" "$out"
