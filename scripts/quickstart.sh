@@ -14,12 +14,15 @@ show() {
 }
 
 show "$bin/sluice" --version
-show "$bin/sluice" --help
 
-# The main job: a harmless command through `sluice run`, and a blocked one
-# with its message (a write the workspace-write sandbox forbids; with the
-# policy chain wired in, `git push --force` shows a policy denial too).
+# The main job on the built-in defaults: a harmless command through
+# `sluice run`, then commands the policies block before anything runs, one
+# the sandbox stops, and how sluice understood a command.
 demo=$(mktemp -d)
 trap 'rm -rf "$demo"' EXIT
 show "$bin/sluice" run -C "$demo" -- 'echo hello from sluice; pwd'
+show "$bin/sluice" run -C "$demo" -- 'git push --force origin main'
+show "$bin/sluice" run -C "$demo" -- 'cd ~ && sudo rm -rf *'
 show "$bin/sluice" run -C "$demo" --sandbox workspace-write -- 'touch /etc/sluice-demo'
+show "$bin/sluice" check --explain -- 'G=git; $G add -A && bash -c "rm -rf ~/"'
+show "$bin/sluice" doctor
