@@ -68,8 +68,8 @@ void policy_decision_done(struct policy_decision *d);
 
 /* How broker_context_decide() treats an ask verdict. */
 enum ask_handling {
-	ASK_APPROVER,   /* put it to the configured approver ([approval]) */
-	ASK_TO_CALLER,  /* leave it to the caller (an agent's hook asks its user) */
+	ASK_APPROVER,  /* put it to the configured approver ([approval]) */
+	ASK_TO_CALLER, /* leave it to the caller (an agent's hook asks its user) */
 };
 
 /*
@@ -82,8 +82,8 @@ enum ask_handling {
  * always initialised; release it with policy_decision_done().
  */
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
-                          const char *workdir, enum ask_handling ask,
-                          struct policy_decision *ret, struct sluice_error *reterr);
+                          const char *workdir, enum ask_handling ask, struct policy_decision *ret,
+                          struct sluice_error *reterr);
 
 /* One audit line for a request (d may be NULL when no decision was made).
  * Nothing happens when no audit log is configured. Returns -errno when the
