@@ -13,10 +13,10 @@ mkdir -p build/test
 cd build/test
 "$top/configure" --enable-sanitizers --enable-werror
 jobs=$(nproc)
+make check-format
 make -j"$jobs"
 make -j"$jobs" check VERBOSE=1
 # The command model under libFuzzer for a bounded time: no crash, leak or hang.
 make fuzz-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
-make check-format
 make -j"$jobs" distcheck
 echo "test: make check and make distcheck passed"
