@@ -30,12 +30,17 @@
 #define LOGS_TAIL_MAX 1000000
 #define LOGS_BLOCK 65536
 
-static int open_jobs_dir(const struct run_settings *s, char **ret)
+/* The settings (from the configuration) and the jobs directory they name;
+ * a failure is logged for verb. The settings borrow from *ctx. */
+static int open_jobs(const char *verb, struct run_settings *s, struct broker_context **ctx,
+                     char **ret_dir)
 {
+	if (broker_context_open_or_log(NULL, s, ctx, verb) < 0)
+		return -EINVAL;
 	struct sluice_error err = { 0 };
-	int r = jobs_dir(s, ret, &err);
+	int r = jobs_dir(s, ret_dir, &err);
 	if (r < 0)
-		log_sluice_error(&err, "jobs directory");
+		log_sluice_error(&err, "%s: jobs directory", verb);
 	return r;
 }
 
@@ -68,10 +73,8 @@ int cmd_jobs(int argc, char **argv)
 	}
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
-	if (broker_context_open_or_log(NULL, &s, &ctx, "jobs") < 0)
-		return EXIT_SLUICE_ERROR;
 	_cleanup_free_ char *dir = NULL;
-	if (open_jobs_dir(&s, &dir) < 0)
+	if (open_jobs("jobs", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
 	(void)jobs_cleanup(dir, s.jobs_max_age_ms);
 	if (!json) {
@@ -134,10 +137,8 @@ int cmd_logs(int argc, char **argv)
 	const char *id = argv[optind];
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
-	if (broker_context_open_or_log(NULL, &s, &ctx, "logs") < 0)
-		return EXIT_SLUICE_ERROR;
 	_cleanup_free_ char *dir = NULL;
-	if (open_jobs_dir(&s, &dir) < 0)
+	if (open_jobs("logs", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
 	struct job_info job;
 	if (jobs_read(dir, id, &job) < 0) {
@@ -167,10 +168,8 @@ int cmd_kill(int argc, char **argv)
 	}
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
-	if (broker_context_open_or_log(NULL, &s, &ctx, "kill") < 0)
-		return EXIT_SLUICE_ERROR;
 	_cleanup_free_ char *dir = NULL;
-	if (open_jobs_dir(&s, &dir) < 0)
+	if (open_jobs("kill", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
 	int r = jobs_kill(dir, argv[1], s.kill_grace_ms + 5000);
 	if (r == -ENOENT || r == -EINVAL) {
