@@ -64,6 +64,8 @@
 	  "extra writable paths in workspace-write mode")                                         \
 	X(sandbox, network, ENUM, "default", SYSTEM, "default|allow|deny",                        \
 	  "network access (default: as the mode says)")                                           \
+	X(sandbox, git_writable, BOOL, "no", SYSTEM, NULL,                                        \
+	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
 	X(sandbox, best_effort, BOOL, "no", SYSTEM, NULL,                                         \
 	  "run with what the kernel offers instead of refusing")                                  \
 	X(sandbox, rlimit_as, OPT_SIZE, "", SYSTEM, NULL,                                         \

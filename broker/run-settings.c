@@ -40,6 +40,7 @@ void run_settings_init_defaults(struct run_settings *s)
 		.sandbox_mode = "unrestricted",
 		.network = false,
 		.best_effort = false,
+		.git_writable = false,
 	};
 	for (size_t i = 0; i < ELEMENTSOF(default_env_drop); i++)
 		s->env_drop[s->n_env_drop++] = default_env_drop[i];

@@ -56,6 +56,7 @@ struct run_settings {
 	size_t n_writable;
 	bool network; /* allow network in sandboxed modes: false */
 	bool best_effort;
+	bool git_writable; /* workspace-write: the workspace's .git is writable too */
 	struct run_rlimit rlimits[RUN_SETTINGS_RLIMITS_MAX];
 	size_t n_rlimits;
 

@@ -76,3 +76,21 @@ if grep -q '^alive$' "$file" && [ -n "$tmp" ] && wait_for 10 test ! -e "$tmp"; t
 else
   not_ok "background: the job had its private TMPDIR, removed when it ended" "tmp='$tmp'" "$(cat "$file")"
 fi
+
+# workspace-write and .git: read-only by default (no planted hooks), writable
+# when the administrator says so ([sandbox] git_writable).
+gws="$TEST_TMP/gws"
+mkdir -p "$gws/.git/hooks" "$gws/src"
+run "$SLUICE" run -C "$gws" --sandbox workspace-write -- 'echo edit > src/f && echo "#!/bin/sh" > .git/hooks/pre-commit'
+if [ "$rc" -ne 0 ] && [ -f "$gws/src/f" ] && [ ! -e "$gws/.git/hooks/pre-commit" ]; then
+  ok "workspace-write: the workspace is writable, its .git/hooks is not"
+else
+  not_ok "workspace-write: the workspace is writable, its .git/hooks is not" "rc=$rc" "$out"
+fi
+printf '[sandbox]\ngit_writable = yes\n' >"$TEST_TMP/git-writable.ini"
+run "$SLUICE" run -C "$gws" --config "$TEST_TMP/git-writable.ini" --sandbox workspace-write -- 'echo "#!/bin/sh" > .git/hooks/pre-commit && touch new-top-level-file'
+if [ "$rc" -eq 0 ] && [ -e "$gws/.git/hooks/pre-commit" ] && [ -e "$gws/new-top-level-file" ]; then
+  ok "workspace-write with git_writable: .git and the workspace root are writable"
+else
+  not_ok "workspace-write with git_writable: .git and the workspace root are writable" "rc=$rc" "$out"
+fi
