@@ -25,6 +25,8 @@
 #include "strv.h"
 #include "workdir.h"
 
+#include "../launcher/launch-spec.h"
+
 extern char **environ;
 
 /* The sandbox modes the interface names; the launcher's profile names. */
@@ -261,7 +263,8 @@ static void launcher_failed(struct run_outcome *o)
 	        strndup(text, strcspn(text, "\n") < len ? strcspn(text, "\n") : len);
 	const char *msg =
 	        line && line[0] ? line : "sluice-launch failed before running the command";
-	if (strstr(msg, "landlock") || strstr(msg, "Landlock"))
+	if (strncmp(msg, "sluice-launch: " LAUNCH_STEP_FEATURES ": ",
+	            strlen("sluice-launch: " LAUNCH_STEP_FEATURES ": ")) == 0)
 		fail(o, ERROR_KIND_SANDBOX_UNAVAILABLE, "%s", msg);
 	else
 		fail(o, ERROR_KIND_COMMAND_FAILED, "%s", msg);

@@ -24,23 +24,8 @@
 #include "spawner.h"
 #include "strv.h"
 
-#if __has_include("../launcher/launch-spec.h")
+/* The launcher's option names, defined once for both programs. */
 #include "../launcher/launch-spec.h"
-#else
-/* Until the launcher's header is merged: the same names, see launch-spec.h. */
-#define LAUNCH_OPT_PROFILE "--profile"
-#define LAUNCH_OPT_WORKSPACE "--workspace"
-#define LAUNCH_OPT_RW "--rw"
-#define LAUNCH_OPT_NETWORK "--network"
-#define LAUNCH_OPT_RLIMIT "--rlimit"
-#define LAUNCH_OPT_CHDIR "--chdir"
-#define LAUNCH_OPT_BEST_EFFORT "--best-effort"
-#define LAUNCH_OPT_REPORT_FD "--report-fd"
-#define LAUNCH_OPT_END "--"
-#define LAUNCH_PROFILE_UNRESTRICTED "unrestricted"
-#define LAUNCH_NETWORK_ALLOW "allow"
-#define LAUNCH_NETWORK_DENY "deny"
-#endif
 
 #define LAUNCHER_NAME "sluice-launch"
 /* /proc entries examined per scan; beyond this a scan is partial and the

@@ -24,6 +24,10 @@
 #define LAUNCH_OPT_BEST_EFFORT "--best-effort"       /* no argument */
 #define LAUNCH_OPT_REPORT_FD "--report-fd"           /* N */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features" /* no argument; prints JSON, exits 0 */
+
+/* The step that refuses a profile this kernel cannot enforce; its failure
+ * reads "sluice-launch: features: ..." on stderr (sandbox_unavailable). */
+#define LAUNCH_STEP_FEATURES "features"
 #define LAUNCH_OPT_HELP "--help"
 #define LAUNCH_OPT_VERSION "--version"
 #define LAUNCH_OPT_END "--"

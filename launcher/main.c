@@ -52,17 +52,17 @@ struct launch_step {
 };
 
 static const struct launch_step steps[] = {
-	{ "features", apply_features },       /* refuse what this kernel cannot enforce */
-	{ "session", apply_session },         /* setsid (no tty), stdin </dev/null */
-	{ "close-fds", apply_close_fds },     /* close_range(3, ~0U) but --report-fd */
-	{ "rlimits", apply_rlimits },         /* all but the address space; core 0 */
-	{ "privileges", apply_privileges },   /* no_new_privs, --user, drop capabilities */
-	{ "landlock", apply_landlock },       /* filesystem, TCP, ioctl, scopes */
-	{ "seccomp", apply_seccomp },         /* socket families, connect, io_uring */
-	{ "chdir", apply_chdir },             /* --chdir */
-	{ "tmpdir", apply_tmpdir },           /* TMPDIR=--tmpdir */
-	{ "address-space", apply_rlimit_as }, /* RLIMIT_AS, last: nothing allocates after */
-	{ "report", apply_report },           /* one JSON line on --report-fd */
+	{ LAUNCH_STEP_FEATURES, apply_features }, /* refuse what this kernel cannot enforce */
+	{ "session", apply_session },             /* setsid (no tty), stdin </dev/null */
+	{ "close-fds", apply_close_fds },         /* close_range(3, ~0U) but --report-fd */
+	{ "rlimits", apply_rlimits },             /* all but the address space; core 0 */
+	{ "privileges", apply_privileges },       /* no_new_privs, --user, drop capabilities */
+	{ "landlock", apply_landlock },           /* filesystem, TCP, ioctl, scopes */
+	{ "seccomp", apply_seccomp },             /* socket families, connect, io_uring */
+	{ "chdir", apply_chdir },                 /* --chdir */
+	{ "tmpdir", apply_tmpdir },               /* TMPDIR=--tmpdir */
+	{ "address-space", apply_rlimit_as },     /* RLIMIT_AS, last: nothing allocates after */
+	{ "report", apply_report },               /* one JSON line on --report-fd */
 };
 
 int main(int argc, char **argv)

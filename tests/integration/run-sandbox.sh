@@ -94,3 +94,22 @@ if [ "$rc" -eq 0 ] && [ -e "$gws/.git/hooks/pre-commit" ] && [ -e "$gws/new-top-
 else
   not_ok "workspace-write with git_writable: .git and the workspace root are writable" "rc=$rc" "$out"
 fi
+
+# A profile this kernel cannot enforce as asked is refused as
+# sandbox_unavailable, naming what is missing. The kernel ignores
+# RLIMIT_NPROC for uid 0, so as root a process limit is such a case; as an
+# ordinary user it holds and the command runs.
+printf '[sandbox]\nrlimit_nproc = 64\n' >"$TEST_TMP/nproc.ini"
+out=$("$SLUICE" run -C "$ws" --config "$TEST_TMP/nproc.ini" --sandbox restricted --format json -- 'echo ran') && rc=0 || rc=$?
+if [ "$(id -u)" -eq 0 ]; then
+  if [ "$rc" -eq 125 ] && [ "$(json_get "$out" 'd["error"]["kind"]')" = sandbox_unavailable ] &&
+    grep -q 'rlimit-nproc' <<<"$out"; then
+    ok "as root, a process limit the kernel ignores is refused as sandbox_unavailable"
+  else
+    not_ok "as root, a process limit the kernel ignores is refused as sandbox_unavailable" "rc=$rc" "$out"
+  fi
+else
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["stdout"]')" = $'ran\n' ] &&
+    ok "as an ordinary user, the process limit is enforced and the command runs" ||
+    not_ok "as an ordinary user, the process limit is enforced and the command runs" "rc=$rc" "$out"
+fi
