@@ -44,8 +44,10 @@ static inline void broker_context_freep(struct broker_context **ctx)
 }
 
 /* Load the plugins and the parser and open the audit log now rather than
- * on the first decision (a server does this once, before it forks workers).
- * Returns 0, or -errno with reterr: nothing can be decided then. */
+ * on the first decision (a server does this once, before it forks workers),
+ * opening every plugin once in a child so that one that cannot start is
+ * reported here. Returns 0, or -errno with reterr: nothing can be decided
+ * then. */
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr);
 
 /* The configuration (borrowed). */
@@ -68,8 +70,8 @@ void policy_decision_done(struct policy_decision *d);
 
 /* How broker_context_decide() treats an ask verdict. */
 enum ask_handling {
-	ASK_APPROVER,   /* put it to the configured approver ([approval]) */
-	ASK_TO_CALLER,  /* leave it to the caller (an agent's hook asks its user) */
+	ASK_APPROVER,  /* put it to the configured approver ([approval]) */
+	ASK_TO_CALLER, /* leave it to the caller (an agent's hook asks its user) */
 };
 
 /*
@@ -78,12 +80,15 @@ enum ask_handling {
  * loads the plugins and opens the audit log. Returns 0 when a decision was
  * made, whatever it is; -errno when none could be (a plugin that cannot
  * load, an audit log that is required but cannot be opened), with reterr
- * naming the cause: the caller must then refuse (fail closed). *ret is
+ * naming the cause: the caller must then refuse (fail closed); -ENOEXEC when
+ * a plugin could not start (reterr: "plugin 'X' could not start: FILE:LINE:
+ * ..."), a configuration error (config_error). The first call loads the
+ * plugins without opening them first (one child per request). *ret is
  * always initialised; release it with policy_decision_done().
  */
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
-                          const char *workdir, enum ask_handling ask,
-                          struct policy_decision *ret, struct sluice_error *reterr);
+                          const char *workdir, enum ask_handling ask, struct policy_decision *ret,
+                          struct sluice_error *reterr);
 
 /* One audit line for a request (d may be NULL when no decision was made).
  * Nothing happens when no audit log is configured. Returns -errno when the
