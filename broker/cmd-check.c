@@ -2,8 +2,9 @@
 /*
  * `sluice check`: the policy verdict for one command (or a JSON Lines batch)
  * without running anything; --explain shows the command model.
+ * A batch decides the lines that have arrived together, in one policy child.
  * Not for: running commands (cmd-run.c), or the rules themselves: the verdict
- * is decided in check_decide(), the one place the policy chain plugs in.
+ * is decided by the policy chain, in check_decide() or batch_decide().
  */
 #include "config.h"
 

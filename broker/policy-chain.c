@@ -368,15 +368,6 @@ static int read_messages(struct stream *in, struct reading *st, uint64_t deadlin
 		uint64_t now = now_ms();
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
-		uint64_t wait = deadline - now;
-		int k = poll(&pfd, 1, wait > INT32_MAX ? INT32_MAX : (int)wait);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -ETIMEDOUT;
 		if (in->len == in->cap) {
 			if (in->cap >= CHAIN_MAX_BYTES)
 				return fault(st, "more than %d bytes of messages", CHAIN_MAX_BYTES);
@@ -386,7 +377,18 @@ static int read_messages(struct stream *in, struct reading *st, uint64_t deadlin
 			in->buf = p;
 			in->cap *= 2;
 		}
+		/* the descriptor does not block: wait only when nothing is there */
 		ssize_t n = read(in->fd, in->buf + in->len, in->cap - in->len);
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
+			uint64_t wait = deadline - now;
+			int k = poll(&pfd, 1, wait > INT32_MAX ? INT32_MAX : (int)wait);
+			if (k < 0 && errno != EINTR)
+				return -errno;
+			if (k == 0)
+				return -ETIMEDOUT;
+			continue;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -476,6 +478,9 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
 	size_t k = from;
 	int r = in.buf ? 0 : -ENOMEM;
+	int fl = fcntl(fds[0], F_GETFL);
+	if (r == 0 && (fl < 0 || fcntl(fds[0], F_SETFL, fl | O_NONBLOCK) < 0))
+		r = -errno;
 	struct reading st = { .chain = c, .v = items[from].v, .phase = -1 };
 	for (; r == 0 && k < n; k++) {
 		st = (struct reading){ .chain = c, .v = items[k].v, .phase = -1 };
