@@ -90,12 +90,16 @@ void policy_decision_done(struct policy_decision *d)
 }
 
 /* Load what a decision needs, once. A required audit log that cannot be
- * opened refuses every command, as the administrator asked. */
-int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
+ * opened refuses every command, as the administrator asked. validating:
+ * open every plugin now (a server); otherwise the first decision does (one
+ * child per one-shot request), and a plugin that cannot start is -ENOEXEC
+ * then. */
+static int arm(struct broker_context *ctx, bool validating, struct sluice_error *reterr)
 {
 	if (ctx->armed)
 		return 0;
-	int r = policy_chain_new(ctx->cfg, &ctx->chain, reterr);
+	int r = validating ? policy_chain_new(ctx->cfg, &ctx->chain, reterr)
+	                   : policy_chain_new_lazy(ctx->cfg, &ctx->chain, reterr);
 	if (r < 0)
 		return r;
 	r = command_model_parser_new(&ctx->parser);
@@ -111,13 +115,18 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 	return 0;
 }
 
+int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
+{
+	return arm(ctx, true, reterr);
+}
+
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask, struct policy_decision *ret,
                           struct sluice_error *reterr)
 {
 	*ret = (struct policy_decision){ .approval = "not needed" };
 	verdict_init(&ret->verdict);
-	int r = broker_context_arm(ctx, reterr);
+	int r = arm(ctx, false, reterr);
 	if (r < 0)
 		return r;
 
@@ -127,6 +136,8 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 		return r;
 	_cleanup_free_ char *rewrite = NULL;
 	r = policy_chain_decide(ctx->chain, ctx->parser, m, &ret->verdict, &rewrite);
+	if (r == -ENOEXEC)
+		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
 	if (r < 0)
 		return sluice_error_set(reterr, r, "running the policy plugins");
 	r = display_form(m, workdir, &ret->display);

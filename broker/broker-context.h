@@ -44,8 +44,10 @@ static inline void broker_context_freep(struct broker_context **ctx)
 }
 
 /* Load the plugins and the parser and open the audit log now rather than
- * on the first decision (a server does this once, before it forks workers).
- * Returns 0, or -errno with reterr: nothing can be decided then. */
+ * on the first decision (a server does this once, before it forks workers),
+ * opening every plugin once in a child so that one that cannot start is
+ * reported here. Returns 0, or -errno with reterr: nothing can be decided
+ * then. */
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr);
 
 /* The configuration (borrowed). */
@@ -78,7 +80,10 @@ enum ask_handling {
  * loads the plugins and opens the audit log. Returns 0 when a decision was
  * made, whatever it is; -errno when none could be (a plugin that cannot
  * load, an audit log that is required but cannot be opened), with reterr
- * naming the cause: the caller must then refuse (fail closed). *ret is
+ * naming the cause: the caller must then refuse (fail closed); -ENOEXEC when
+ * a plugin could not start (reterr: "plugin 'X' could not start: FILE:LINE:
+ * ..."), a configuration error (config_error). The first call loads the
+ * plugins without opening them first (one child per request). *ret is
  * always initialised; release it with policy_decision_done().
  */
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,

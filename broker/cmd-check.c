@@ -2,8 +2,9 @@
 /*
  * `sluice check`: the policy verdict for one command (or a JSON Lines batch)
  * without running anything; --explain shows the command model.
+ * A batch decides the lines that have arrived together, in one policy child.
  * Not for: running commands (cmd-run.c), or the rules themselves: the verdict
- * is decided in check_decide(), the one place the policy chain plugs in.
+ * is decided by the policy chain, in check_decide() or batch_decide().
  */
 #include "config.h"
 
@@ -18,11 +19,11 @@
 #include "command-model.h"
 #include "display.h"
 #include "error-kind.h"
+#include "line-reader.h"
 #include "log.h"
 #include "model-explain.h"
 #include "policy-chain.h"
 #include "request.h"
-#include "strbuf.h"
 #include "verb-options.h"
 #include "verbs.h"
 #include "verdict.h"
@@ -114,6 +115,12 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 	r = check_decide(s, m, &v, &rewrite);
 	if (r >= 0)
 		r = display_form(m, s->cwd, &display);
+	if (r == -ENOEXEC) { /* a plugin could not start: a configuration error */
+		verdict_done(&v);
+		sluice_error_set(&err, -EINVAL, "%s", policy_chain_start_error(s->chain));
+		log_sluice_error(&err, "check: policy");
+		return EXIT_SLUICE_ERROR;
+	}
 	if (r < 0) {
 		verdict_done(&v);
 		log_error("check: %s", strerror(-r));
@@ -144,38 +151,27 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 
 /* ---------------------------------------------------------------- batch */
 
-/* Read one line (without its newline) into sb, whatever its length up to the
- * cap. Returns 1 for a line, 0 at the end, -E2BIG for a line past the cap
- * (consumed to its end), -ENOMEM. */
-static int read_line(FILE *in, struct strbuf *sb)
+/* Lines checked together (in one policy child): as many as have arrived,
+ * up to this. */
+#define BATCH_MAX_LINES 256
+
+/* One request line of a batch, from parsing to its result. */
+struct batch_item {
+	bool refused; /* an invalid_request: err.detail says why */
+	struct sluice_error err;
+	struct run_request req;
+	struct command_model *model;
+	char *cwd; /* owned, or NULL: the session's */
+	struct verdict v;
+};
+
+static void batch_item_done(struct batch_item *it)
 {
-	sb->len = 0;
-	if (sb->buf)
-		sb->buf[0] = '\0';
-	int c, r = 0;
-	bool any = false;
-	char chunk[512];
-	size_t n = 0;
-	while ((c = getc_unlocked(in)) != EOF) {
-		any = true;
-		if (c == '\n')
-			break;
-		chunk[n++] = (char)c;
-		if (n == sizeof(chunk)) {
-			if (r == 0)
-				r = strbuf_append(sb, chunk, n);
-			if (r == -ENOMEM)
-				return r;
-			n = 0;
-		}
-	}
-	if (n > 0 && r == 0)
-		r = strbuf_append(sb, chunk, n);
-	if (r == -ENOMEM)
-		return r;
-	if (!any)
-		return 0;
-	return r < 0 ? r : 1;
+	run_request_done(&it->req);
+	command_model_free(it->model);
+	free(it->cwd);
+	verdict_done(&it->v);
+	*it = (struct batch_item){ 0 };
 }
 
 static int print_error_line(const char *message)
@@ -188,64 +184,132 @@ static int print_error_line(const char *message)
 	return r;
 }
 
-/* One request line: its result line. Returns 1 when the line was refused,
- * 0 when checked, -errno on sluice's own failure. */
-static int batch_line(struct command_model_parser *parser, const char *line, size_t len,
-                      const struct check_settings *s)
+/* Parse one request line into it (line is r from line_reader_next()).
+ * Returns 0 (it->refused when the line is invalid), or -errno. */
+static int batch_parse(struct command_model_parser *parser, int r, const char *line, size_t len,
+                       const struct check_settings *s, struct batch_item *it)
 {
-	struct sluice_error err = { 0 };
-	_cleanup_(run_request_done) struct run_request req = { 0 };
-	int r = request_parse(line, len, COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES, &req, &err);
+	verdict_init(&it->v);
+	if (r == -E2BIG) {
+		it->refused = true;
+		sluice_error_set(&it->err, -E2BIG, "the request line is too long");
+		return 0;
+	}
+	r = request_parse(line, len, COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES, &it->req, &it->err);
 	if (r == -EINVAL || r == -E2BIG) {
-		r = print_error_line(err.detail);
-		return r < 0 ? r : 1;
+		it->refused = true;
+		return 0;
 	}
 	if (r < 0)
 		return r;
-	_cleanup_(command_model_freep) struct command_model *m = NULL;
-	r = command_model_parse(parser, req.command, req.command_len, NULL, &m, &err);
+	r = command_model_parse(parser, it->req.command, it->req.command_len, NULL, &it->model,
+	                        &it->err);
 	if (r == -EINVAL) {
-		r = print_error_line(err.detail);
-		return r < 0 ? r : 1;
+		it->refused = true;
+		return 0;
 	}
 	if (r < 0)
 		return r;
-	_cleanup_free_ char *cwd = NULL;
-	if (req.directory && s->cwd && asprintf(&cwd, "%s/%s", s->cwd, req.directory) < 0)
+	if (it->req.directory && s->cwd &&
+	    asprintf(&it->cwd, "%s/%s", s->cwd, it->req.directory) < 0)
 		return -ENOMEM;
-	struct verdict v;
-	verdict_init(&v);
-	_cleanup_free_ char *display = NULL, *rewrite = NULL;
-	r = check_decide(s, m, &v, &rewrite);
-	if (r >= 0)
-		r = display_form(m, cwd ? cwd : s->cwd, &display);
-	if (r >= 0) {
-		json_t *o = result_json(m, &v, display, rewrite, s->explain);
-		r = print_json(o);
-		json_decref(o);
-	}
-	verdict_done(&v);
-	return r < 0 ? r : 0;
+	return 0;
 }
 
-static int check_batch(struct command_model_parser *parser, const struct check_settings *s)
+/* The result line of one decided item. */
+static int batch_print(const struct batch_item *it, const char *rewrite,
+                       const struct check_settings *s)
 {
-	struct strbuf line = strbuf_init(REQUEST_DOCUMENT_MAX);
-	int status = 0, r;
-	while ((r = read_line(stdin, &line)) != 0) {
-		if (r == -E2BIG) {
-			r = print_error_line("the request line is too long");
-			status = EXIT_SLUICE_ERROR;
-		} else if (r > 0) {
-			r = batch_line(parser, strbuf_str(&line), line.len, s);
-			if (r > 0)
-				status = EXIT_SLUICE_ERROR;
-		}
-		if (r < 0)
-			break;
-		(void)fflush(stdout);
+	if (it->refused)
+		return print_error_line(it->err.detail);
+	_cleanup_free_ char *display = NULL;
+	int r = display_form(it->model, it->cwd ? it->cwd : s->cwd, &display);
+	if (r < 0)
+		return r;
+	json_t *o = result_json(it->model, &it->v, display, rewrite, s->explain);
+	r = print_json(o);
+	json_decref(o);
+	return r;
+}
+
+/* Decide the parsed lines together and print their results in order.
+ * Returns 1 when a line was refused, 0, or -errno (-ENOEXEC: a plugin could
+ * not start). */
+static int batch_decide(struct batch_item *items, size_t n, struct policy_check *checks,
+                        const struct check_settings *s)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!items[i].refused)
+			checks[m++] =
+			        (struct policy_check){ .model = items[i].model, .v = &items[i].v };
+	int r = policy_chain_decide_many(s->chain, s->parser, checks, m);
+	int status = 0;
+	for (size_t i = 0, j = 0; r >= 0 && i < n; i++) {
+		const char *rewrite = items[i].refused ? NULL : checks[j++].rewrite;
+		if (items[i].refused)
+			status = 1;
+		r = batch_print(&items[i], rewrite, s);
 	}
-	strbuf_done(&line);
+	for (size_t j = 0; j < m; j++)
+		free(checks[j].rewrite);
+	return r < 0 ? r : status;
+}
+
+/* Take the lines that have arrived (reading only when none has), up to the
+ * cap, and parse them. Returns how many, 0 at the end of input, or -errno. */
+static int batch_collect(struct line_reader *lr, struct batch_item *items,
+                         const struct check_settings *s)
+{
+	size_t n = 0;
+	while (n < BATCH_MAX_LINES) {
+		char *line = NULL;
+		size_t len = 0;
+		int r = line_reader_next(lr, &line, &len);
+		if (r == 0) {
+			if (n > 0)
+				break; /* answer what arrived before waiting for more */
+			if (lr->eof)
+				return 0;
+			r = line_reader_fill(lr);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		r = batch_parse(s->parser, r, line, len, s, &items[n++]);
+		if (r < 0)
+			return r;
+	}
+	return (int)n;
+}
+
+static int check_batch(const struct check_settings *s)
+{
+	struct line_reader lr = line_reader_init(STDIN_FILENO, REQUEST_DOCUMENT_MAX);
+	_cleanup_free_ struct batch_item *items = calloc(BATCH_MAX_LINES, sizeof(*items));
+	_cleanup_free_ struct policy_check *checks = calloc(BATCH_MAX_LINES, sizeof(*checks));
+	int status = 0, r = items && checks ? 0 : -ENOMEM;
+	while (r >= 0) {
+		r = batch_collect(&lr, items, s);
+		int n = r;
+		if (r > 0)
+			r = batch_decide(items, (size_t)n, checks, s);
+		if (r > 0)
+			status = EXIT_SLUICE_ERROR;
+		for (int i = 0; items && i < BATCH_MAX_LINES; i++)
+			batch_item_done(&items[i]);
+		if (n <= 0)
+			break;
+		if (r >= 0 && fflush(stdout) != 0)
+			r = -EIO;
+	}
+	line_reader_done(&lr);
+	if (r == -ENOEXEC) {
+		struct sluice_error err = { 0 };
+		sluice_error_set(&err, -EINVAL, "%s", policy_chain_start_error(s->chain));
+		log_sluice_error(&err, "check: policy");
+		return EXIT_SLUICE_ERROR;
+	}
 	if (r < 0) {
 		log_error("check --batch: %s", strerror(-r));
 		return EXIT_SLUICE_ERROR;
@@ -278,7 +342,7 @@ int cmd_check(int argc, char **argv)
 		status = 0;
 	} else if (config_load_or_log(args.values[OPT_CONFIG], &cfg) < 0) {
 		/* every error was logged, with FILE:LINE */
-	} else if (policy_chain_new(cfg, &chain, &err) < 0) {
+	} else if (policy_chain_new_lazy(cfg, &chain, &err) < 0) {
 		log_sluice_error(&err, "check: policy");
 	} else if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
 		log_error("check: unknown format '%s' (text or json)", format);
@@ -293,7 +357,7 @@ int cmd_check(int argc, char **argv)
 		s.chain = chain;
 		s.parser = parser;
 		s.json = true;
-		status = check_batch(parser, &s);
+		status = check_batch(&s);
 	} else {
 		s.chain = chain;
 		s.parser = parser;

@@ -204,6 +204,8 @@ int cmd_hook(int argc, char **argv)
 	 * protocol's "ask" answer does. */
 	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
 	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, &d, &err);
+	if (r == -ENOEXEC)
+		return block("config_error: %s", err.detail);
 	if (r < 0)
 		return block("the policies could not decide: %s: %s", err.detail, strerror(-r));
 	const struct verdict *verdict = &d.verdict;

@@ -35,12 +35,14 @@ struct policy_chain {
 	struct loaded_plugin *plugins;
 	size_t n;
 	uint64_t timeout_ms;
+	bool validated;         /* every plugin opened once: a later failure is a deny */
+	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
 
 static int validate(struct policy_chain *c, struct sluice_error *reterr);
 
-int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
-                     struct sluice_error *reterr)
+static int chain_load(const struct broker_config *cfg, bool validating, struct policy_chain **ret,
+                      struct sluice_error *reterr)
 {
 	_cleanup_(policy_chain_freep) struct policy_chain *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -59,11 +61,30 @@ int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
 			return r;
 		c->n++;
 	}
-	int r = validate(c, reterr);
-	if (r < 0)
-		return r;
+	if (validating) {
+		int r = validate(c, reterr);
+		if (r < 0)
+			return r;
+	}
 	*ret = TAKE_PTR(c);
 	return 0;
+}
+
+int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
+                     struct sluice_error *reterr)
+{
+	return chain_load(cfg, true, ret, reterr);
+}
+
+int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain **ret,
+                          struct sluice_error *reterr)
+{
+	return chain_load(cfg, false, ret, reterr);
+}
+
+const char *policy_chain_start_error(const struct policy_chain *c)
+{
+	return c->start_error;
 }
 
 struct policy_chain *policy_chain_free(struct policy_chain *c)
@@ -94,9 +115,53 @@ static const char *conf_where(const struct loaded_plugin *p)
 	return p->where;
 }
 
-/* The child: every plugin in order (m NULL: open and close only, to
- * validate the settings); never returns. */
-static _Noreturn void run_child(struct policy_chain *c, const struct command_model *m, int fd)
+/* One model's messages: every plugin in order (m NULL: open and close only,
+ * to validate the settings), then DONE. Returns 0, or -errno when the pipe
+ * failed. */
+static int child_model(struct policy_chain *c, const struct sluice_host *host,
+                       const struct command_model *m, int fd)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct loaded_plugin *p = &c->plugins[i];
+		uint32_t idx = (uint32_t)i;
+		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_OPEN, NULL, 0) < 0)
+			return -EPIPE;
+		struct sluice_settings settings = { .conf = p->conf, .where = conf_where(p) };
+		void *state = NULL;
+		int r = p->desc.open(host, &settings, &state);
+		if (r < 0) {
+			const char *text[] = { settings.error[0] ? settings.error : strerror(-r) };
+			int32_t err = r < -4095 ? -EINVAL : r;
+			if (policy_msg_send(fd, POLICY_MSG_OPEN_FAILED, idx, err, text, 1) < 0)
+				return -EPIPE;
+			continue;
+		}
+		if (!m) { /* validating: open and close only */
+			if (p->desc.close)
+				p->desc.close(state);
+			continue;
+		}
+		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_CHECK, NULL, 0) < 0)
+			return -EPIPE;
+		struct sluice_verdict v = { .fd = fd, .plugin = idx };
+		r = p->desc.check(state, policy_host_command(m), &v);
+		/* the reasons' verdicts count even past the cap on reasons sent */
+		if (r >= SLUICE_ALLOW && r <= SLUICE_DENY && v.max > r)
+			r = v.max;
+		if (v.send_error < 0)
+			return -EPIPE;
+		if (policy_msg_send(fd, POLICY_MSG_RESULT, idx, r, NULL, 0) < 0)
+			return -EPIPE;
+		if (p->desc.close)
+			p->desc.close(state);
+	}
+	return policy_msg_send(fd, POLICY_MSG_DONE, 0, 0, NULL, 0) < 0 ? -EPIPE : 0;
+}
+
+/* The child: each model in turn, with the same messages as a child for that
+ * model alone; never returns. */
+static _Noreturn void run_child(struct policy_chain *c, const struct command_model *const *models,
+                                size_t n, int fd)
 {
 	/* A plugin must not write into the broker's output, nor reach any of
 	 * its descriptors: the pipe becomes fd 3 and everything above closes. */
@@ -117,42 +182,9 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 	for (size_t i = 0; i < ELEMENTSOF(crash_signals); i++)
 		(void)signal(crash_signals[i], SIG_DFL);
 	const struct sluice_host *host = policy_host();
-	for (size_t i = 0; i < c->n; i++) {
-		const struct loaded_plugin *p = &c->plugins[i];
-		uint32_t idx = (uint32_t)i;
-		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_OPEN, NULL, 0) < 0)
+	for (size_t k = 0; k < n; k++)
+		if (child_model(c, host, models[k], fd) < 0)
 			_exit(1);
-		struct sluice_settings settings = { .conf = p->conf, .where = conf_where(p) };
-		void *state = NULL;
-		int r = p->desc.open(host, &settings, &state);
-		if (r < 0) {
-			const char *text[] = { settings.error[0] ? settings.error : strerror(-r) };
-			int32_t err = r < -4095 ? -EINVAL : r;
-			if (policy_msg_send(fd, POLICY_MSG_OPEN_FAILED, idx, err, text, 1) < 0)
-				_exit(1);
-			continue;
-		}
-		if (!m) { /* validating: open and close only */
-			if (p->desc.close)
-				p->desc.close(state);
-			continue;
-		}
-		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_CHECK, NULL, 0) < 0)
-			_exit(1);
-		struct sluice_verdict v = { .fd = fd, .plugin = idx };
-		r = p->desc.check(state, policy_host_command(m), &v);
-		/* the reasons' verdicts count even past the cap on reasons sent */
-		if (r >= SLUICE_ALLOW && r <= SLUICE_DENY && v.max > r)
-			r = v.max;
-		if (v.send_error < 0)
-			_exit(1);
-		if (policy_msg_send(fd, POLICY_MSG_RESULT, idx, r, NULL, 0) < 0)
-			_exit(1);
-		if (p->desc.close)
-			p->desc.close(state);
-	}
-	if (policy_msg_send(fd, POLICY_MSG_DONE, 0, 0, NULL, 0) < 0)
-		_exit(1);
 	_exit(0);
 }
 
@@ -169,7 +201,9 @@ struct reading {
 	int phase;           /* POLICY_PHASE_* of that plugin, -1 before any */
 	bool result_seen;    /* RESULT of the current plugin arrived */
 	bool done;
-	char fault[512]; /* why the child's output was refused */
+	size_t bytes;           /* of this model's messages */
+	char fault[512];        /* why the child's output was refused */
+	char start_error[1400]; /* the first plugin that could not start, or "" */
 };
 
 static const char *plugin_name(const struct reading *st)
@@ -227,6 +261,8 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 		if (st->phase != POLICY_PHASE_OPEN)
 			return fault(st, "out of order");
 		snprintf(msg, sizeof(msg), "plugin '%s' could not start: %s", name, s[0]);
+		if (!st->start_error[0])
+			snprintf(st->start_error, sizeof(st->start_error), "%s", msg);
 		st->failed++;
 		return verdict_add(st->v, VERDICT_DENY, name, msg,
 		                   "the administrator must fix the plugin's configuration");
@@ -275,61 +311,91 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Read and handle messages until end of file, the deadline or a fault.
- * Returns 0 at end of file, -ETIMEDOUT, -EBADMSG (st->fault says why),
- * -ENOMEM or -errno. */
-static int read_messages(struct reading *st, int fd, uint64_t deadline)
+/* The child's pipe, and what was read from it but not yet handled: bytes
+ * past one model's DONE belong to the next model. */
+struct stream {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	bool eof;
+};
+
+/* Handle the complete messages in the buffer, up to and including DONE. */
+static int handle_buffered(struct stream *in, struct reading *st)
 {
-	size_t cap = 64 * 1024, len = 0, total = 0;
-	_cleanup_free_ char *buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
+	size_t off = 0;
+	int r = 0;
+	while (!st->done && in->len - off >= sizeof(struct policy_msg_header)) {
+		struct policy_msg_header h;
+		memcpy(&h, in->buf + off, sizeof(h));
+		if (h.len > POLICY_MSG_MAX_PAYLOAD) {
+			r = fault(st, "oversized message");
+			break;
+		}
+		if (in->len - off - sizeof(h) < h.len)
+			break;
+		st->bytes += sizeof(h) + h.len;
+		if (st->bytes > CHAIN_MAX_BYTES) {
+			r = fault(st, "more than %d bytes of messages", CHAIN_MAX_BYTES);
+			break;
+		}
+		r = handle(st, &h, in->buf + off + sizeof(h));
+		if (r < 0)
+			break;
+		off += sizeof(h) + h.len;
+	}
+	memmove(in->buf, in->buf + off, in->len - off);
+	in->len -= off;
+	return r;
+}
+
+/* Read and handle one model's messages until its DONE (last: until end of
+ * file, so that nothing may follow), the deadline or a fault. Returns 0 (at
+ * DONE, or at end of file when st->done is still false), -ETIMEDOUT,
+ * -EBADMSG (st->fault says why), -ENOMEM or -errno. */
+static int read_messages(struct stream *in, struct reading *st, uint64_t deadline, bool last)
+{
 	for (;;) {
+		int r = handle_buffered(in, st);
+		if (r < 0)
+			return r;
+		if (st->done && in->len && last)
+			return fault(st, "message after the end");
+		if (st->done && !last)
+			return 0;
+		if (in->eof)
+			return in->len ? fault(st, "truncated message") : 0;
 		uint64_t now = now_ms();
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		uint64_t wait = deadline - now;
-		int k = poll(&pfd, 1, wait > INT32_MAX ? INT32_MAX : (int)wait);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -ETIMEDOUT;
-		if (len == cap) {
-			char *p = realloc(buf, cap * 2);
+		if (in->len == in->cap) {
+			if (in->cap >= CHAIN_MAX_BYTES)
+				return fault(st, "more than %d bytes of messages", CHAIN_MAX_BYTES);
+			char *p = realloc(in->buf, in->cap * 2);
 			if (!p)
 				return -ENOMEM;
-			buf = p;
-			cap *= 2;
+			in->buf = p;
+			in->cap *= 2;
 		}
-		ssize_t n = read(fd, buf + len, cap - len);
+		/* the descriptor does not block: wait only when nothing is there */
+		ssize_t n = read(in->fd, in->buf + in->len, in->cap - in->len);
+		if (n < 0 && errno == EAGAIN) {
+			struct pollfd pfd = { .fd = in->fd, .events = POLLIN };
+			uint64_t wait = deadline - now;
+			int k = poll(&pfd, 1, wait > INT32_MAX ? INT32_MAX : (int)wait);
+			if (k < 0 && errno != EINTR)
+				return -errno;
+			if (k == 0)
+				return -ETIMEDOUT;
+			continue;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
 		if (n == 0)
-			return len ? fault(st, "truncated message") : 0;
-		len += (size_t)n;
-		total += (size_t)n;
-		if (total > CHAIN_MAX_BYTES)
-			return fault(st, "more than %d bytes of messages", CHAIN_MAX_BYTES);
-		size_t off = 0;
-		while (len - off >= sizeof(struct policy_msg_header)) {
-			struct policy_msg_header h;
-			memcpy(&h, buf + off, sizeof(h));
-			if (h.len > POLICY_MSG_MAX_PAYLOAD)
-				return fault(st, "oversized message");
-			if (len - off - sizeof(h) < h.len)
-				break;
-			int r = handle(st, &h, buf + off + sizeof(h));
-			if (r < 0)
-				return r;
-			off += sizeof(h) + h.len;
-		}
-		memmove(buf, buf + off, len - off);
-		len -= off;
+			in->eof = true;
+		in->len += (size_t)n;
 	}
 }
 
@@ -341,41 +407,13 @@ static int wait_child(pid_t pid, int *status)
 	return 0;
 }
 
-/* Fork the child, read its messages, and fail closed on anything else.
- * Returns the count of failed plugins, or -errno. */
-static int run_chain(struct policy_chain *c, const struct command_model *m, struct reading *st)
+/* The deny for a model whose child failed, naming the plugin that was
+ * running. Returns st->failed, or -ENOMEM. */
+static int fail_closed(struct policy_chain *c, struct reading *st, int r, int w, int status)
 {
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	fflush(NULL); /* the child must not flush our buffers a second time */
-	pid_t pid = fork();
-	if (pid < 0) {
-		int r = -errno;
-		safe_close(fds[0]);
-		safe_close(fds[1]);
-		return r;
-	}
-	if (pid == 0) {
-		safe_close(fds[0]);
-		run_child(c, m, fds[1]);
-	}
-	safe_close(fds[1]);
-	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
-	int r = read_messages(st, fds[0], now_ms() + timeout);
-	safe_close(fds[0]);
-	if (r < 0 || !st->done)
-		(void)kill(pid, SIGKILL); /* a child we no longer believe gets no more time */
-	int status = 0;
-	int w = wait_child(pid, &status);
-	if (r == -ENOMEM)
-		return r;
-	if (r == 0 && st->done && w == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return (int)st->failed;
-
-	/* Fail closed, naming the plugin that was running. */
 	const char *name = plugin_name(st);
 	const char *phase = st->phase == POLICY_PHASE_OPEN ? "starting" : "checking";
+	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
 	char msg[1024];
 	if (r == -ETIMEDOUT)
 		snprintf(msg, sizeof(msg), "plugin '%s' did not answer within %llums while %s",
@@ -401,24 +439,146 @@ static int run_chain(struct policy_chain *c, const struct command_model *m, stru
 	return a < 0 ? a : (int)st->failed;
 }
 
+/* What one model's reading leaves in its item. */
+static void finish_item(struct policy_chain *c, struct policy_check *it, struct reading *st,
+                        int failed)
+{
+	it->failed = failed;
+	it->rewrite = TAKE_PTR(st->rewrite);
+	it->rewrite_plugin = it->rewrite ? c->plugins[st->rewrite_from].conf->name : NULL;
+	if (st->start_error[0] && !c->start_error[0])
+		snprintf(c->start_error, sizeof(c->start_error), "%s", st->start_error);
+}
+
+/* Fork one child for the models items[from..n), read each model's messages
+ * in turn, and fail closed on anything else. Returns the index of the first
+ * model not yet decided (n when all were: a failing model is decided, as a
+ * deny), or -errno (pipe, fork, -ENOMEM). */
+static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
+                         const struct command_model *const *models, size_t from, size_t n)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL); /* the child must not flush our buffers a second time */
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		safe_close(fds[0]);
+		safe_close(fds[1]);
+		return r;
+	}
+	if (pid == 0) {
+		safe_close(fds[0]);
+		run_child(c, models + from, n - from, fds[1]);
+	}
+	safe_close(fds[1]);
+	struct stream in = { .fd = fds[0], .cap = 64 * 1024 };
+	in.buf = malloc(in.cap);
+	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
+	size_t k = from;
+	int r = in.buf ? 0 : -ENOMEM;
+	int fl = fcntl(fds[0], F_GETFL);
+	if (r == 0 && (fl < 0 || fcntl(fds[0], F_SETFL, fl | O_NONBLOCK) < 0))
+		r = -errno;
+	struct reading st = { .chain = c, .v = items[from].v, .phase = -1 };
+	for (; r == 0 && k < n; k++) {
+		st = (struct reading){ .chain = c, .v = items[k].v, .phase = -1 };
+		r = read_messages(&in, &st, now_ms() + timeout, k + 1 == n);
+		if (r < 0 || !st.done)
+			break;
+		if (k + 1 < n)
+			finish_item(c, &items[k], &st, (int)st.failed);
+	}
+	safe_close(fds[0]);
+	free(in.buf);
+	bool all_read = k == n; /* every model's DONE, then end of file */
+	if (!all_read)
+		(void)kill(pid, SIGKILL); /* a child we no longer believe gets no more time */
+	int status = 0;
+	int w = wait_child(pid, &status);
+	if (r == -ENOMEM) {
+		free(st.rewrite);
+		return r;
+	}
+	if (all_read) {
+		k = n - 1; /* the last model still waits on the exit status */
+		if (w == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+			finish_item(c, &items[k], &st, (int)st.failed);
+			return (ssize_t)n;
+		}
+	}
+	int failed = fail_closed(c, &st, r, w, status);
+	free(st.rewrite); /* a failed model's rewrite is not applied */
+	st.rewrite = NULL;
+	if (failed < 0)
+		return failed;
+	finish_item(c, &items[k], &st, failed);
+	return (ssize_t)k + 1;
+}
+
+int policy_chain_check_many(struct policy_chain *c, struct policy_check *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		items[i].rewrite = NULL;
+		items[i].rewrite_plugin = NULL;
+		items[i].failed = 0;
+	}
+	if (c->n == 0 || n == 0)
+		return 0;
+	_cleanup_free_ const struct command_model **models = calloc(n, sizeof(*models));
+	if (!models)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		models[i] = items[i].model;
+	c->start_error[0] = '\0';
+	int r = 0;
+	for (size_t from = 0; from < n;) {
+		ssize_t next = run_chain(c, items, models, from, n);
+		if (next < 0) {
+			r = (int)next;
+			break;
+		}
+		from = (size_t)next;
+	}
+	if (r == 0 && !c->validated && c->start_error[0])
+		r = -ENOEXEC; /* the first use of a chain that was never validated */
+	if (r < 0) {
+		for (size_t i = 0; i < n; i++) {
+			free(items[i].rewrite);
+			items[i].rewrite = NULL;
+			items[i].rewrite_plugin = NULL;
+		}
+		return r;
+	}
+	c->validated = true;
+	return 0;
+}
+
 /* Open and close every plugin once in a child, so that a setting only the
  * plugin can judge (a regular expression, a choice) is a configuration
  * error before any request, not a refusal of every request after. */
 static int validate(struct policy_chain *c, struct sluice_error *reterr)
 {
-	if (c->n == 0)
+	if (c->n == 0) {
+		c->validated = true;
 		return 0;
+	}
 	struct verdict v;
 	verdict_init(&v);
-	struct reading st = { .chain = c, .v = &v, .phase = -1 };
-	int r = run_chain(c, NULL, &st);
+	struct policy_check it = { .model = NULL, .v = &v };
+	const struct command_model *none = NULL;
+	ssize_t k = run_chain(c, &it, &none, 0, 1);
+	int r = k < 0 ? (int)k : it.failed;
 	if (r > 0)
 		r = sluice_error_set(reterr, -EINVAL, "%s",
 		                     v.n_reasons ? v.reasons[0].message
 		                                 : "a plugin failed to start");
 	else if (r < 0)
 		r = sluice_error_set(reterr, r, "starting the policy plugins");
-	free(st.rewrite);
+	else
+		c->validated = true;
+	free(it.rewrite);
 	verdict_done(&v);
 	return r;
 }
@@ -430,60 +590,115 @@ int policy_chain_check(struct policy_chain *c, const struct command_model *m, st
 		*ret_rewrite = NULL;
 	if (ret_rewrite_plugin)
 		*ret_rewrite_plugin = NULL;
-	if (c->n == 0)
-		return 0;
-	struct reading st = { .chain = c, .v = v, .phase = -1 };
-	int r = run_chain(c, m, &st);
-	if (r >= 0 && st.rewrite && ret_rewrite_plugin) {
-		*ret_rewrite_plugin = strdup(c->plugins[st.rewrite_from].conf->name);
+	struct policy_check it = { .model = m, .v = v };
+	int r = policy_chain_check_many(c, &it, 1);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *rewrite = TAKE_PTR(it.rewrite);
+	if (rewrite && ret_rewrite_plugin) {
+		*ret_rewrite_plugin = strdup(it.rewrite_plugin);
 		if (!*ret_rewrite_plugin)
-			r = -ENOMEM;
+			return -ENOMEM;
 	}
-	if (r >= 0 && ret_rewrite)
-		*ret_rewrite = TAKE_PTR(st.rewrite);
-	free(st.rewrite);
+	if (ret_rewrite)
+		*ret_rewrite = TAKE_PTR(rewrite);
+	return it.failed;
+}
+
+/* The second round for the items a plugin rewrote: each rewrite is parsed
+ * and decided from scratch (it is what would run). models2 holds the
+ * parsed rewrites (the caller frees them). */
+static int decide_rewrites(struct policy_chain *c, struct command_model_parser *parser,
+                           struct policy_check *items, size_t n, struct policy_check *again,
+                           struct command_model **models2, size_t *idx)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct policy_check *it = &items[i];
+		if (!it->rewrite)
+			continue;
+		struct sluice_error err = { 0 };
+		verdict_done(it->v);
+		verdict_init(it->v);
+		int r = command_model_parse(parser, it->rewrite, strlen(it->rewrite), NULL,
+		                            &models2[m], &err);
+		if (r < 0) {
+			char msg[VERDICT_MAX_TEXT];
+			snprintf(msg, sizeof(msg),
+			         "plugin '%s' proposed a rewrite that cannot be parsed: %s",
+			         it->rewrite_plugin, err.detail);
+			free(it->rewrite);
+			it->rewrite = NULL;
+			it->failed = 1;
+			if (verdict_add(it->v, VERDICT_DENY, it->rewrite_plugin, msg, NULL) < 0)
+				return -ENOMEM;
+			continue;
+		}
+		r = verdict_from_model(it->v, models2[m]);
+		if (r < 0)
+			return r;
+		again[m] = (struct policy_check){ .model = models2[m], .v = it->v };
+		idx[m++] = i;
+	}
+	int r = policy_chain_check_many(c, again, m);
+	if (r < 0)
+		return r;
+	for (size_t j = 0; j < m; j++) {
+		struct policy_check *it = &items[idx[j]];
+		it->failed = again[j].failed;
+		_cleanup_free_ char *second = TAKE_PTR(again[j].rewrite);
+		if (!second || strcmp(second, it->rewrite) == 0)
+			continue;
+		char msg[VERDICT_MAX_TEXT];
+		snprintf(msg, sizeof(msg), "the command was rewritten twice (by '%s', then again)",
+		         it->rewrite_plugin);
+		free(it->rewrite);
+		it->rewrite = NULL;
+		it->failed++;
+		if (verdict_add(it->v, VERDICT_DENY, it->rewrite_plugin, msg, NULL) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int policy_chain_decide_many(struct policy_chain *c, struct command_model_parser *parser,
+                             struct policy_check *items, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = verdict_from_model(items[i].v, items[i].model);
+		if (r < 0)
+			return r;
+	}
+	int r = policy_chain_check_many(c, items, n);
+	if (r < 0)
+		return r;
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += items[i].rewrite != NULL;
+	if (m == 0)
+		return 0;
+	_cleanup_free_ struct policy_check *again = calloc(m, sizeof(*again));
+	_cleanup_free_ struct command_model **models2 = calloc(m, sizeof(*models2));
+	_cleanup_free_ size_t *idx = calloc(m, sizeof(*idx));
+	if (!again || !models2 || !idx)
+		r = -ENOMEM;
+	else
+		r = decide_rewrites(c, parser, items, n, again, models2, idx);
+	for (size_t j = 0; models2 && j < m; j++)
+		command_model_free(models2[j]);
+	if (r < 0)
+		for (size_t i = 0; i < n; i++) {
+			free(items[i].rewrite);
+			items[i].rewrite = NULL;
+		}
 	return r;
 }
 
 int policy_chain_decide(struct policy_chain *c, struct command_model_parser *parser,
                         const struct command_model *m, struct verdict *v, char **ret_command)
 {
-	*ret_command = NULL;
-	int r = verdict_from_model(v, m);
-	if (r < 0)
-		return r;
-	_cleanup_free_ char *rewrite = NULL, *by = NULL;
-	r = policy_chain_check(c, m, v, &rewrite, &by);
-	if (r < 0 || !rewrite)
-		return r;
-	/* Decide the rewrite from scratch: it is what would run. */
-	struct sluice_error err = { 0 };
-	_cleanup_(command_model_freep) struct command_model *m2 = NULL;
-	verdict_done(v);
-	verdict_init(v);
-	r = command_model_parse(parser, rewrite, strlen(rewrite), NULL, &m2, &err);
-	if (r < 0) {
-		char msg[VERDICT_MAX_TEXT];
-		snprintf(msg, sizeof(msg),
-		         "plugin '%s' proposed a rewrite that cannot be parsed: %s", by,
-		         err.detail);
-		return verdict_add(v, VERDICT_DENY, by, msg, NULL) < 0 ? -ENOMEM : 1;
-	}
-	r = verdict_from_model(v, m2);
-	if (r < 0)
-		return r;
-	_cleanup_free_ char *again = NULL;
-	r = policy_chain_check(c, m2, v, &again, NULL);
-	if (r < 0)
-		return r;
-	if (again && strcmp(again, rewrite) != 0) {
-		char msg[VERDICT_MAX_TEXT];
-		snprintf(msg, sizeof(msg), "the command was rewritten twice (by '%s', then again)",
-		         by);
-		if (verdict_add(v, VERDICT_DENY, by, msg, NULL) < 0)
-			return -ENOMEM;
-		return r + 1;
-	}
-	*ret_command = TAKE_PTR(rewrite);
-	return r;
+	struct policy_check it = { .model = m, .v = v };
+	int r = policy_chain_decide_many(c, parser, &it, 1);
+	*ret_command = r < 0 ? NULL : it.rewrite;
+	return r < 0 ? r : it.failed;
 }

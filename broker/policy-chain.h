@@ -34,6 +34,20 @@ struct policy_chain;
 int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
                      struct sluice_error *reterr);
 
+/*
+ * As policy_chain_new(), without the validating child: for a one-shot verb,
+ * whose first check opens every plugin anyway. A plugin that cannot start is
+ * then found by that first check, which returns -ENOEXEC (a configuration
+ * error, exit status 125) with policy_chain_start_error() saying
+ * "plugin 'X' could not start: FILE:LINE: ...". Load errors are as for
+ * policy_chain_new().
+ */
+int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain **ret,
+                          struct sluice_error *reterr);
+
+/* Why the last check returned -ENOEXEC (borrowed; "" when it did not). */
+const char *policy_chain_start_error(const struct policy_chain *chain);
+
 /* Accepts NULL; returns NULL. */
 struct policy_chain *policy_chain_free(struct policy_chain *chain);
 static inline void policy_chain_freep(struct policy_chain **c)
@@ -55,7 +69,9 @@ const struct loaded_plugin *policy_chain_get(const struct policy_chain *chain, s
  * plugin_timeout, returned an error or an invalid verdict, sent garbage or
  * could not start; each is a deny reason in v naming the plugin. Returns
  * -errno only when the child could not be run at all (pipe, fork, -ENOMEM):
- * the caller must then refuse the command.
+ * the caller must then refuse the command; or -ENOEXEC when a chain made by
+ * policy_chain_new_lazy() is used for the first time and a plugin cannot
+ * start (see policy_chain_start_error(): a configuration error).
  */
 int policy_chain_check(struct policy_chain *chain, const struct command_model *model,
                        struct verdict *v, char **ret_rewrite, char **ret_rewrite_plugin);
@@ -71,5 +87,33 @@ int policy_chain_check(struct policy_chain *chain, const struct command_model *m
  */
 int policy_chain_decide(struct policy_chain *chain, struct command_model_parser *parser,
                         const struct command_model *model, struct verdict *v, char **ret_command);
+
+/* One model of a batch. */
+struct policy_check {
+	const struct command_model *model; /* in (borrowed) */
+	struct verdict *v;                 /* in/out, as for policy_chain_check() */
+	char *rewrite;                     /* out (owned): the rewrite, or NULL */
+	const char *rewrite_plugin;        /* out: who proposed it (borrowed from the chain) */
+	int failed;                        /* out: plugins that failed on this model */
+};
+
+/*
+ * policy_chain_check() for many models in ONE child, which sends each
+ * model's messages in turn; each model has its own [broker] plugin_timeout.
+ * When the child crashes, hangs or sends garbage during model k, the models
+ * before k keep their verdicts, model k is denied naming the plugin, and a
+ * new child goes on from k + 1. Returns 0, or -errno / -ENOEXEC as
+ * policy_chain_check() (then no item holds a rewrite).
+ */
+int policy_chain_check_many(struct policy_chain *chain, struct policy_check *items, size_t n);
+
+/*
+ * policy_chain_decide() for many models: verdict_from_model() for each, one
+ * policy_chain_check_many(), and a second round (again in one child) for
+ * the models a plugin rewrote; items[i].rewrite is then the command to run
+ * (NULL: run as given). Returns 0 or -errno / -ENOEXEC.
+ */
+int policy_chain_decide_many(struct policy_chain *chain, struct command_model_parser *parser,
+                             struct policy_check *items, size_t n);
 
 #endif

@@ -157,6 +157,8 @@ static int decide(const struct run_request *req, const struct runner_options *op
 	struct sluice_error err = { 0 };
 	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, &o->decision,
 	                              &err);
+	if (r == -ENOEXEC)
+		return fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (r < 0)
 		return fail(o, ERROR_KIND_PERMISSION_DENIED,
 		            "the policies could not decide, so the command was refused: %s: %s",

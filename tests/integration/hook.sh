@@ -51,6 +51,9 @@ for agent in claude-code gemini; do
   hook 'this is not json' "$agent"
   expect "$agent: a payload that is not JSON blocks (exit 2)" 2 '' 'not JSON'
 done
+printf '[plugin regex]\nrule = broken\npattern = (ab\n' >"$TEST_TMP/badre.ini"
+hook "$(claude Bash "$(cmd_json ls)")" claude-code --config "$TEST_TMP/badre.ini"
+expect "claude-code: a plugin that cannot start blocks as a configuration error" 2 '' "config_error: plugin 'regex' could not start: .*badre.ini:3:"
 hook "$(claude Bash "$(cmd_json ls)" PostToolUse)" claude-code
 expect "claude-code: another event blocks" 2 '' 'not a PreToolUse event'
 hook "$(claude Bash '{"command":["ls"]}')" claude-code

@@ -53,6 +53,10 @@ run "$SLUICE" check --config "$TEST_TMP/badre.ini" -- 'ls'
 expect "a bad regex is a configuration error with file:line and offset" 125 '' "badre.ini:3: bad regular expression in rule 'broken' at offset 3"
 run "$SLUICE" plugins --config "$TEST_TMP/badre.ini"
 expect "sluice plugins shows a plugin that cannot start" 125 "error: plugin 'regex' could not start"
+run timeout 20 "$SLUICE" run --config "$TEST_TMP/badre.ini" -- true
+expect "sluice run: a plugin that cannot start is a configuration error" 125 "config_error: plugin 'regex' could not start: .*badre.ini:3:"
+run timeout 20 "$SLUICE" check --batch --config "$TEST_TMP/badre.ini" <<<'{"command":"ls"}'
+expect "check --batch: a plugin that cannot start is a configuration error" 125 '' "plugin 'regex' could not start: .*badre.ini:3:"
 
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
 run "$SLUICE" check --config "$TEST_TMP/trailer.ini" -- 'git commit -m x'
@@ -71,3 +75,53 @@ run "$SLUICE" check -- 'git push origin main'
 expect "the example protected branch denies" 1 "git_push: 'main' is a protected branch"
 run "$SLUICE" check -- 'sudo reboot'
 expect "the example command list denies" 1 "commands: 'reboot' is on the administrator's list"
+
+# Batches: many lines are checked in one policy child; a plugin that fails on
+# one line denies that line only, naming the plugin, and the lines around it
+# keep their verdicts.
+fixture() { echo "$SLUICE_BUILDDIR/tests/plugins/.libs/fx_$1.so"; }
+batch_lines='{"command":"echo one"}
+{"command":"echo two"}
+{"command":"echo bad"}
+{"command":"echo four"}
+{"command":"echo five"}'
+batch_with() { # VARIANT TIMEOUT: the batch's five results in $out
+  printf '[broker]\nplugin_timeout = %s\n[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n[plugin broken]\npath = %s\nwhen = bad\n' \
+    "$2" "$(fixture ok)" "$(fixture "$1")" >"$TEST_TMP/batch-$1.ini"
+  run timeout 60 "$SLUICE" check --batch --config "$TEST_TMP/batch-$1.ini" <<<"$batch_lines"
+}
+batch_expect() { # NAME REASON-PATTERN
+  local lines verdicts
+  lines=$(wc -l <<<"$out")
+  verdicts=$(grep -o '"verdict":"[a-z]*"' <<<"$out" | cut -d'"' -f4 | tr '\n' ' ')
+  if [ "$rc" -eq 0 ] && [ "$lines" -eq 5 ] && [ "$verdicts" = "ask ask deny ask ask " ] &&
+     sed -n 3p <<<"$out" | grep -qE "\"plugin\":\"broken\",\"message\":\"$2" &&
+     ! sed -n '1,2p;4,5p' <<<"$out" | grep -q broken; then
+    ok "$1"
+  else
+    not_ok "$1" "rc $rc, $lines lines, verdicts: $verdicts" "stdout: $out" "stderr: $err"
+  fi
+}
+batch_with segv 20s
+batch_expect "check --batch: a crash on one line denies that line, naming the plugin" "plugin 'broken' (crashed|exited)"
+batch_with hang 300ms
+batch_expect "check --batch: a hang on one line denies that line, naming the plugin" "plugin 'broken' did not answer within 300ms while checking"
+
+# A client that writes one line and waits gets its answer before it closes
+# stdin (the batch does not wait for more lines than have arrived).
+coproc BATCH { timeout 60 "$SLUICE" check --batch; }
+echo '{"command":"git push --force"}' >&"${BATCH[1]}"
+if IFS= read -r -t 30 answer <&"${BATCH[0]}" && grep -q '"verdict":"deny"' <<<"$answer"; then
+  ok "check --batch answers a line before stdin closes"
+else
+  not_ok "check --batch answers a line before stdin closes" "answer: ${answer:-none}"
+fi
+echo '{"command":"ls"}' >&"${BATCH[1]}"
+IFS= read -r -t 30 answer2 <&"${BATCH[0]}" || answer2=
+exec {BATCH[1]}>&-
+wait "$BATCH_PID" && batch_rc=0 || batch_rc=$?
+if [ "$batch_rc" -eq 0 ] && grep -q '"verdict":"allow"' <<<"$answer2"; then
+  ok "check --batch answers the next line, and ends when stdin closes"
+else
+  not_ok "check --batch answers the next line, and ends when stdin closes" "rc $batch_rc" "answer: ${answer2:-none}"
+fi

@@ -3,7 +3,7 @@
  * Loader and chain fixtures: one source, built once per FIXTURE_* variant
  * (tests/policy.am), each a plugin that misbehaves in exactly one way -- or,
  * for FIXTURE_OK, a plugin whose verdict, message and rewrite come from its
- * settings. Loaded through the real loader by test-plugin-loader and
+ * settings; `when = TEXT` limits any variant to commands containing TEXT. Loaded through the real loader by test-plugin-loader and
  * test-policy-chain.
  * Not for: examples of good plugins (plugins/example/ is one).
  */
@@ -40,7 +40,10 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
                                             struct sluice_verdict *v)
 {
 	const struct sluice_settings *s = state;
-	(void)cmd;
+	/* when = TEXT: misbehave only on commands that contain TEXT */
+	const char *when = sluice_settings_get(s, "when");
+	if (when && !strstr(sluice_command_source(cmd), when))
+		return SLUICE_ALLOW;
 #if defined(FIXTURE_SEGV)
 	volatile int *p = NULL;
 	*p = 1;
@@ -91,6 +94,7 @@ static const struct sluice_key keys[] = {
 	{ "message", 0 },
 	{ "suggestion", 0 },
 	{ "rewrite", 0 },
+	{ "when", 0 },
 	{ "list", SLUICE_KEY_REPEATABLE },
 	{ "long", SLUICE_KEY_JOINABLE },
 	{ NULL, 0 },

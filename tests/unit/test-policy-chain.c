@@ -227,3 +227,124 @@ Test(policy_chain, a_missing_plugin_refuses_to_build_the_chain)
 	          err.detail);
 	config_free(cfg);
 }
+
+/* ------------------------------------------------------------ batches */
+
+/* Check commands[0..n) in one policy_chain_check_many() call with a fixture
+ * [plugin good] (fx_ok: ask) and [plugin broken] (variant, misbehaving only
+ * on commands that contain "bad"). */
+static void check_batch_with(const char *variant, const char *timeout, const char **commands,
+                             size_t n, struct verdict *v)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = %s\n"
+	         "[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n"
+	         "[plugin broken]\npath = %s\nwhen = bad\n",
+	         timeout, ptu_fixture("ok"), ptu_fixture(variant));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model *m[8] = { 0 };
+	struct policy_check items[8];
+	cr_assert_leq(n, 8);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_eq(command_model_parse(parser, commands[i], strlen(commands[i]), NULL,
+		                                 &m[i], &err),
+		             0, "%s", err.detail);
+		verdict_init(&v[i]);
+		items[i] = (struct policy_check){ .model = m[i], .v = &v[i] };
+	}
+	cr_assert_eq(policy_chain_check_many(chain, items, n), 0);
+	for (size_t i = 0; i < n; i++) {
+		cr_assert_null(items[i].rewrite);
+		command_model_free(m[i]);
+	}
+	command_model_parser_free(parser);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+/* Models other than the bad one: good's ask, and nothing from broken. */
+static void expect_untouched(const struct verdict *v, const char *which)
+{
+	cr_assert_eq(v->kind, VERDICT_ASK, "%s: %s", which, verdict_kind_name(v->kind));
+	cr_assert_eq(v->n_reasons, 1, "%s", which);
+	cr_assert_str_eq(ptu_reason(v, "good")->message, "good asks");
+	cr_assert_null(ptu_reason(v, "broken"), "%s", which);
+}
+
+static void expect_batch_refusal(const char *variant, const char *timeout, const char *message)
+{
+	const char *commands[] = { "echo one", "echo two", "echo bad", "echo four", "echo five" };
+	struct verdict v[5];
+	check_batch_with(variant, timeout, commands, 5, v);
+	expect_untouched(&v[0], "before");
+	expect_untouched(&v[1], "just before");
+	cr_assert_eq(v[2].kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v[2], "broken");
+	cr_assert_not_null(r, "no reason names the plugin");
+	cr_assert(strstr(r->message, message), "'%s' lacks '%s'", r->message, message);
+	cr_assert_str_eq(ptu_reason(&v[2], "good")->message, "good asks");
+	expect_untouched(&v[3], "just after");
+	expect_untouched(&v[4], "after");
+	for (size_t i = 0; i < 5; i++)
+		verdict_done(&v[i]);
+}
+
+Test(policy_chain, a_crash_in_a_batch_denies_that_model_only)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	expect_batch_refusal("segv", "20s", "plugin 'broken' exited (status ");
+#else
+	expect_batch_refusal("segv", "20s",
+	                     "plugin 'broken' crashed (Segmentation fault) while checking");
+#endif
+}
+
+Test(policy_chain, a_hang_in_a_batch_denies_that_model_only)
+{
+	expect_batch_refusal("hang", "300ms",
+	                     "plugin 'broken' did not answer within 300ms while checking");
+}
+
+Test(policy_chain, garbage_in_a_batch_denies_that_model_only)
+{
+	expect_batch_refusal("garbage", "20s",
+	                     "plugin 'broken' sent an invalid reply while checking");
+}
+
+Test(policy_chain, a_crash_on_the_last_model_of_a_batch_keeps_the_others)
+{
+	const char *commands[] = { "echo one", "echo bad" };
+	struct verdict v[2];
+	check_batch_with("error", "20s", commands, 2, v);
+	expect_untouched(&v[0], "first");
+	cr_assert_eq(v[1].kind, VERDICT_DENY);
+	cr_assert(strstr(ptu_reason(&v[1], "broken")->message,
+	                 "plugin 'broken' failed while checking: Input/output error"));
+	verdict_done(&v[0]);
+	verdict_done(&v[1]);
+}
+
+Test(policy_chain, a_lazy_chain_reports_a_plugin_that_cannot_start_as_a_configuration_error)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin broken]\npath = %s\nverdict = allow\n",
+	         ptu_fixture("open_fails"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), -ENOEXEC);
+	const char *why = policy_chain_start_error(chain);
+	cr_assert(strstr(why, "plugin 'broken' could not start: "), "%s", why);
+	cr_assert(strstr(why, "/test.ini:19: broken value"), "%s", why);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
