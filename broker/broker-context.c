@@ -100,8 +100,10 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 		return 0;
 	int r = validating ? policy_chain_new(ctx->cfg, &ctx->chain, reterr)
 	                   : policy_chain_new_lazy(ctx->cfg, &ctx->chain, reterr);
+	/* A plugin that cannot be loaded is the configuration's fault, like
+	 * one that cannot start: -ENOEXEC, which callers report as config_error. */
 	if (r < 0)
-		return r;
+		return r == -ENOMEM ? r : -ENOEXEC;
 	r = command_model_parser_new(&ctx->parser);
 	if (r < 0)
 		return sluice_error_set(reterr, r, "creating the shell parser");

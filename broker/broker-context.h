@@ -78,13 +78,14 @@ enum ask_handling {
  * Parse req->command, run the model's checks and the plugin chain, form the
  * display (relative to workdir), and answer an ask as told. The first call
  * loads the plugins and opens the audit log. Returns 0 when a decision was
- * made, whatever it is; -errno when none could be (a plugin that cannot
- * load, an audit log that is required but cannot be opened), with reterr
- * naming the cause: the caller must then refuse (fail closed); -ENOEXEC when
- * a plugin could not start (reterr: "plugin 'X' could not start: FILE:LINE:
- * ..."), a configuration error (config_error). The first call loads the
- * plugins without opening them first (one child per request). *ret is
- * always initialised; release it with policy_decision_done().
+ * made, whatever it is; -ENOEXEC for a configuration error (config_error):
+ * a plugin that cannot be loaded, or cannot start (reterr: "plugin 'X'
+ * could not start: FILE:LINE: ..."); another -errno when no decision could
+ * be made (an audit log that is required but cannot be opened), with reterr
+ * naming the cause. Either way the caller must refuse (fail closed). The
+ * first call loads the plugins without opening them first (one child per
+ * request). *ret is always initialised; release it with
+ * policy_decision_done().
  */
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask, struct policy_decision *ret,

@@ -133,3 +133,13 @@ run "$SLUICE" run -C "$ws" --config "$TEST_TMP/ww.ini" --sandbox unrestricted --
 run "$SLUICE" run -C "$ws" --config "$TEST_TMP/ww.ini" --sandbox restricted --format json -- true
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["sandbox"]["mode"]')" = restricted ] &&
   ok "--sandbox can tighten the configured mode" || not_ok "--sandbox can tighten the configured mode" "rc=$rc" "$out"
+
+# A plugin that cannot be loaded is a configuration error too: nothing runs.
+printf '[plugin missing]\npath = %s/no-such-plugin.so\nenabled = yes\n' "$TEST_TMP" >"$TEST_TMP/missing.ini"
+rm -f "$marker"
+run "$SLUICE" run --config "$TEST_TMP/missing.ini" -- "touch '$marker'"
+if [ "$rc" -eq 125 ] && [ ! -e "$marker" ] && grep -q "config_error" <<<"$out" && grep -q "missing" <<<"$out"; then
+  ok "a plugin that cannot be loaded refuses the command as config_error, naming it"
+else
+  not_ok "a plugin that cannot be loaded refuses the command as config_error, naming it" "rc=$rc" "$out" "$err"
+fi
