@@ -49,11 +49,21 @@ static int remove_entry(const char *path, const struct stat *st, int type, struc
 	return 0;
 }
 
-int run_tmpdir_remove(const char *path)
+static int remove_pass(const char *path)
 {
-	if (nftw(path, make_removable, 16, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
-		return neg_errno();
 	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
 		return neg_errno();
 	return access(path, F_OK) == 0 ? -ENOTEMPTY : 0;
+}
+
+int run_tmpdir_remove(const char *path)
+{
+	/* Usually one pass does it; a directory the command made unwritable
+	 * needs its mode back first. */
+	int r = remove_pass(path);
+	if (r != -ENOTEMPTY)
+		return r;
+	if (nftw(path, make_removable, 16, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+		return neg_errno();
+	return remove_pass(path);
 }

@@ -113,3 +113,15 @@ else
     ok "as an ordinary user, the process limit is enforced and the command runs" ||
     not_ok "as an ordinary user, the process limit is enforced and the command runs" "rc=$rc" "$out"
 fi
+
+# What a command leaves in its TMPDIR goes with it, even a directory it
+# made unwritable and a symlink pointing out (removed, never followed).
+keep="$TEST_TMP/keep-me"
+echo precious >"$keep"
+run "$SLUICE" run -C "$ws" --sandbox restricted -- "echo \"tmpdir=\$TMPDIR\"; mkdir -p \"\$TMPDIR/a/b\" && touch \"\$TMPDIR/a/b/f\" && ln -s '$keep' \"\$TMPDIR/a/link\" && chmod 0500 \"\$TMPDIR/a\""
+tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
+if [ "$rc" -eq 0 ] && [ -n "$tmp" ] && [ ! -e "$tmp" ] && [ "$(cat "$keep")" = precious ]; then
+  ok "the private TMPDIR is removed whole, without following a symlink out"
+else
+  not_ok "the private TMPDIR is removed whole, without following a symlink out" "rc=$rc tmp='$tmp'" "$out"
+fi
