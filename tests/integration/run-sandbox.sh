@@ -109,7 +109,7 @@ if [ "$(id -u)" -eq 0 ]; then
     not_ok "as root, a process limit the kernel ignores is refused as sandbox_unavailable" "rc=$rc" "$out"
   fi
 else
-  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["stdout"]')" = $'ran\n' ] &&
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["stdout"].strip() + " " + str("rlimit-nproc" in d["sandbox"]["enforced"])')" = "ran True" ] &&
     ok "as an ordinary user, the process limit is enforced and the command runs" ||
     not_ok "as an ordinary user, the process limit is enforced and the command runs" "rc=$rc" "$out"
 fi
