@@ -57,6 +57,7 @@ struct run_settings {
 	bool network; /* allow network in sandboxed modes: false */
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
+	const char *user;  /* run commands as this user (the broker must be root), or NULL */
 	struct run_rlimit rlimits[RUN_SETTINGS_RLIMITS_MAX];
 	size_t n_rlimits;
 

@@ -101,6 +101,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 			return -ENOMEM;
 		r = add2(&argv, LAUNCH_OPT_RLIMIT, kv);
 	}
+	if (r >= 0 && s->user)
+		r = add2(&argv, LAUNCH_OPT_USER, s->user);
 	if (r >= 0 && sandboxed && s->git_writable)
 		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
 	if (r >= 0 && s->best_effort)

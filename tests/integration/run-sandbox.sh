@@ -125,3 +125,19 @@ if [ "$rc" -eq 0 ] && [ -n "$tmp" ] && [ ! -e "$tmp" ] && [ "$(cat "$keep")" = p
 else
   not_ok "the private TMPDIR is removed whole, without following a symlink out" "rc=$rc tmp='$tmp'" "$out"
 fi
+
+# [sandbox] user: as root, commands run as that user; otherwise refused.
+uws="$TEST_TMP/uws"
+mkdir -p "$uws"
+chmod 755 "$TEST_TMP" "$uws"
+printf '[sandbox]\nuser = nobody\n' >"$TEST_TMP/user.ini"
+run "$SLUICE" run -C "$uws" --config "$TEST_TMP/user.ini" -- 'id -u'
+if [ "$(id -u)" -eq 0 ]; then
+  [ "$rc" -eq 0 ] && [ "$out" = "$(id -u nobody)" ] &&
+    ok "as root, [sandbox] user runs the command as that user" ||
+    not_ok "as root, [sandbox] user runs the command as that user" "rc=$rc" "$out"
+else
+  [ "$rc" -eq 125 ] && grep -q "only root can run as user 'nobody'" <<<"$out" &&
+    ok "as an ordinary user, [sandbox] user is refused, saying why" ||
+    not_ok "as an ordinary user, [sandbox] user is refused, saying why" "rc=$rc" "$out"
+fi
