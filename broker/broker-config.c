@@ -810,6 +810,28 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 	return r;
 }
 
+/* The end of every load: release the parse's bookkeeping; with any error
+ * recorded, refuse the whole configuration (its errors go to *ret_errors);
+ * otherwise hand *cfg out. */
+static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
+                        struct broker_config **ret, char ***ret_errors)
+{
+	for (size_t i = 0; i < N_KEYS; i++)
+		free(p->keys[i].file);
+	strv_free(p->file_plugins);
+	if (r >= 0 && p->n_errors > 0)
+		r = -EINVAL;
+	if (r < 0) {
+		if (ret_errors)
+			*ret_errors = TAKE_PTR(p->errors);
+		strv_free(p->errors);
+		return r;
+	}
+	strv_free(p->errors);
+	*ret = TAKE_PTR(*cfg);
+	return 0;
+}
+
 int config_load(const struct config_paths *paths, struct broker_config **ret, char ***ret_errors)
 {
 	static const struct config_paths none;
@@ -819,20 +841,7 @@ int config_load(const struct config_paths *paths, struct broker_config **ret, ch
 		return r;
 	struct parse p = { .cfg = cfg };
 	r = load_layers(&p, paths ? paths : &none);
-	for (size_t i = 0; i < N_KEYS; i++)
-		free(p.keys[i].file);
-	strv_free(p.file_plugins);
-	if (r >= 0 && p.n_errors > 0)
-		r = -EINVAL;
-	if (r < 0) {
-		if (ret_errors)
-			*ret_errors = TAKE_PTR(p.errors);
-		strv_free(p.errors);
-		return r;
-	}
-	strv_free(p.errors);
-	*ret = TAKE_PTR(cfg);
-	return 0;
+	return finish_parse(&p, r, &cfg, ret, ret_errors);
 }
 
 int config_load_text(const char *text, size_t len, const char *name, struct broker_config **ret,
@@ -844,24 +853,11 @@ int config_load_text(const char *text, size_t len, const char *name, struct brok
 		return r;
 	struct parse p = { .cfg = cfg, .file = name, .layer = CONFIG_LAYER_CLI };
 	r = ini_source_parse(text, len, &ops, &p);
-	for (size_t i = 0; i < N_KEYS; i++)
-		free(p.keys[i].file);
-	strv_free(p.file_plugins);
 	if (r == -EFBIG) {
 		add_error(&p, 0, "larger than %d bytes", INI_SOURCE_MAX_FILE);
 		r = 0;
 	}
-	if (r >= 0 && p.n_errors > 0)
-		r = -EINVAL;
-	if (r < 0) {
-		if (ret_errors)
-			*ret_errors = TAKE_PTR(p.errors);
-		strv_free(p.errors);
-		return r;
-	}
-	strv_free(p.errors);
-	*ret = TAKE_PTR(cfg);
-	return 0;
+	return finish_parse(&p, r, &cfg, ret, ret_errors);
 }
 
 int config_load_or_log(const char *cli_file, struct broker_config **ret)
