@@ -15,21 +15,18 @@
 
 #include "approval.h"
 #include "broker-config.h"
+#include "scratch.h"
 
 static char tmp[256];
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "%s/sluice-approval.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	cr_assert_not_null(mkdtemp(tmp));
+	scratch_make(tmp, sizeof(tmp), "sluice-approval");
 }
 
 static void teardown(void)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	(void)!system(cmd);
+	scratch_remove(tmp);
 }
 
 TestSuite(approval, .init = setup, .fini = teardown, .timeout = 30);

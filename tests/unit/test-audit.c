@@ -15,21 +15,18 @@
 
 #include "audit.h"
 #include "broker-config.h"
+#include "scratch.h"
 
 static char tmp[256];
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "%s/sluice-audit.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	cr_assert_not_null(mkdtemp(tmp));
+	scratch_make(tmp, sizeof(tmp), "sluice-audit");
 }
 
 static void teardown(void)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	(void)!system(cmd);
+	scratch_remove(tmp);
 }
 
 TestSuite(audit, .init = setup, .fini = teardown);

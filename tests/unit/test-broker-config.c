@@ -14,15 +14,14 @@
 
 #include "broker-config.h"
 #include "cleanup.h"
+#include "scratch.h"
 #include "strv.h"
 
 static char tmp[256];
 
 static void setup(void)
 {
-	snprintf(tmp, sizeof(tmp), "%s/sluice-config.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	cr_assert_not_null(mkdtemp(tmp));
+	scratch_make(tmp, sizeof(tmp), "sluice-config");
 	char d[400];
 	snprintf(d, sizeof(d), "%s/etc/sluice/policies.d", tmp);
 	cr_assert_eq(system(NULL) != 0, true);
@@ -33,9 +32,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[1200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
-	(void)system(cmd);
+	scratch_remove(tmp);
 }
 
 /* Write text to tmp/rel. */

@@ -13,15 +13,14 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "scratch.h"
 #include "workdir.h"
 
 static char root[PATH_MAX];
 
 static void setup(void)
 {
-	snprintf(root, sizeof(root), "%s/workdir-XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	cr_assert_not_null(mkdtemp(root));
+	scratch_make(root, sizeof(root), "workdir");
 	char p[PATH_MAX + 32];
 	snprintf(p, sizeof(p), "%s/sub", root);
 	cr_assert_eq(mkdir(p, 0700), 0);
@@ -39,9 +38,7 @@ static void setup(void)
 
 static void teardown(void)
 {
-	char cmd[PATH_MAX + 16];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	cr_assert_eq(system(cmd), 0);
+	scratch_remove(root);
 }
 
 TestSuite(workdir, .init = setup, .fini = teardown);
