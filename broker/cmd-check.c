@@ -103,8 +103,16 @@ static int check_one(struct command_model_parser *parser, const char *command, s
                      const struct check_settings *s)
 {
 	struct sluice_error err = { 0 };
+	/* The same checks as a request's command field: empty, NUL bytes,
+	 * invalid UTF-8 and oversized commands are refused, not judged. */
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	int r = request_from_command(command, COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES, &req, &err);
+	if (r < 0) {
+		log_sluice_error(&err, "check: invalid_request");
+		return EXIT_SLUICE_ERROR;
+	}
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
-	int r = command_model_parse(parser, command, len, NULL, &m, &err);
+	r = command_model_parse(parser, command, len, NULL, &m, &err);
 	if (r < 0) {
 		log_sluice_error(&err, "check");
 		return EXIT_SLUICE_ERROR;

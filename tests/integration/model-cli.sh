@@ -86,3 +86,8 @@ expect "batch: a command may hold newlines" 0 '"verdict":"allow"'
 
 run "$SLUICE" display -- 'cd / && ls'
 expect "display keeps a cd to another directory" 0 '^cd / && ls$'
+
+# A command check refuses what a request would: an empty command is an
+# error, not an "allow".
+run "$SLUICE" check -- '   '
+expect "check refuses an empty command as invalid_request" 125 '' "invalid_request: field 'command' is empty"
