@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -103,10 +104,11 @@ static int check_one(struct command_model_parser *parser, const char *command, s
                      const struct check_settings *s)
 {
 	struct sluice_error err = { 0 };
-	/* The same checks as a request's command field: empty, NUL bytes,
-	 * invalid UTF-8 and oversized commands are refused, not judged. */
+	/* The same checks as a request's command field (empty, invalid UTF-8),
+	 * but for size: past the model's size limit a command is judged "ask",
+	 * naming the limit, so no size cap here. */
 	_cleanup_(run_request_done) struct run_request req = { 0 };
-	int r = request_from_command(command, COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES, &req, &err);
+	int r = request_from_command(command, SIZE_MAX, &req, &err);
 	if (r < 0) {
 		log_sluice_error(&err, "check: invalid_request");
 		return EXIT_SLUICE_ERROR;
