@@ -16,13 +16,12 @@
 
 #include "broker-config.h"
 #include "cleanup.h"
+#include "error-kind.h"
 #include "log.h"
 #include "plugin-loader.h"
 #include "policy-chain.h"
 #include "verb-options.h"
 #include "verbs.h"
-
-#define EXIT_SLUICE_ERROR 125
 
 enum { OPT_CONFIG };
 

@@ -8,11 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error-kind.h"
 #include "log.h"
 #include "verbs.h"
-
-/* The interface's exit status for sluice's own errors. */
-#define EXIT_SLUICE_ERROR 125
 
 int main(int argc, char **argv)
 {
