@@ -28,6 +28,7 @@ struct broker_context {
 	struct policy_chain *chain;
 	struct command_model_parser *parser;
 	struct audit *audit;
+	int audit_error; /* -errno: the log is configured but could not be opened */
 };
 
 int broker_context_open(const char *cli_config, struct run_settings *settings,
@@ -39,7 +40,6 @@ int broker_context_open(const char *cli_config, struct run_settings *settings,
 	if (config_load_or_log(cli_config, &ctx->cfg) < 0)
 		return sluice_error_set(reterr, -EINVAL,
 		                        "the configuration has errors (each is listed above)");
-	run_settings_init_defaults(settings);
 	int r = config_to_run_settings(ctx->cfg, settings, &ctx->text, reterr);
 	if (r < 0)
 		return r;
@@ -98,21 +98,28 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 {
 	if (ctx->armed)
 		return 0;
-	int r = validating ? policy_chain_new(ctx->cfg, &ctx->chain, reterr)
-	                   : policy_chain_new_lazy(ctx->cfg, &ctx->chain, reterr);
+	/* Each part once, even when an earlier attempt stopped half-way. */
+	int r = 0;
+	if (!ctx->chain)
+		r = validating ? policy_chain_new(ctx->cfg, &ctx->chain, reterr)
+		               : policy_chain_new_lazy(ctx->cfg, &ctx->chain, reterr);
 	/* A plugin that cannot be loaded is the configuration's fault, like
 	 * one that cannot start: -ENOEXEC, which callers report as config_error. */
 	if (r < 0)
 		return r == -ENOMEM ? r : -ENOEXEC;
-	r = command_model_parser_new(&ctx->parser);
-	if (r < 0)
-		return sluice_error_set(reterr, r, "creating the shell parser");
+	if (!ctx->parser) {
+		r = command_model_parser_new(&ctx->parser);
+		if (r < 0)
+			return sluice_error_set(reterr, r, "creating the shell parser");
+	}
 	struct sluice_error aerr = { 0 };
 	r = audit_open(ctx->cfg, &ctx->audit, &aerr);
 	if (r < 0 && ctx->cfg->audit_required)
 		return sluice_error_set(reterr, r,
 		                        "the audit log is required and cannot be opened: %s",
 		                        aerr.detail);
+	/* Not required: commands run, and each result says its line is lost. */
+	ctx->audit_error = r < 0 ? r : 0;
 	ctx->armed = true;
 	return 0;
 }
@@ -180,6 +187,9 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
                          const char *workdir, const struct policy_decision *d,
                          const struct audit_outcome *outcome, struct sluice_error *reterr)
 {
+	if (ctx->audit_error < 0)
+		return sluice_error_set(reterr, ctx->audit_error,
+		                        "the audit log could not be opened");
 	if (!ctx->audit)
 		return 0;
 	struct audit_record rec = {

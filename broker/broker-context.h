@@ -93,7 +93,7 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 
 /* One audit line for a request (d may be NULL when no decision was made).
  * Nothing happens when no audit log is configured. Returns -errno when the
- * line could not be written. */
+ * line could not be written, or the configured log could not be opened. */
 struct audit_outcome {
 	const char *error_kind; /* the interface's error kind, or NULL */
 	int exit_code;          /* -1: none */

@@ -143,3 +143,14 @@ if [ "$rc" -eq 125 ] && [ ! -e "$marker" ] && grep -q "config_error" <<<"$out" &
 else
   not_ok "a plugin that cannot be loaded refuses the command as config_error, naming it" "rc=$rc" "$out" "$err"
 fi
+
+# An audit log that is configured, not required, and cannot be opened: the
+# command runs, and its result says the audit line was lost.
+mkdir -p "$TEST_TMP/etc-lost/sluice"
+printf '[audit]\nfile = %s/no-such-dir/audit.log\n' "$TEST_TMP" >"$TEST_TMP/etc-lost/sluice/sluice.ini"
+run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-lost" "$SLUICE" run -C "$ws" -- 'echo ran'
+if [ "$rc" -eq 0 ] && grep -q '^ran$' <<<"$out" && grep -q 'audit line of this request could not be written' <<<"$out"; then
+  ok "an audit log that cannot be opened (not required) is reported in the result"
+else
+  not_ok "an audit log that cannot be opened (not required) is reported in the result" "rc=$rc" "$out"
+fi
