@@ -23,6 +23,7 @@
 #define LAUNCH_OPT_CHDIR "--chdir"                   /* DIR */
 #define LAUNCH_OPT_BEST_EFFORT "--best-effort"       /* no argument */
 #define LAUNCH_OPT_REPORT_FD "--report-fd"           /* N */
+#define LAUNCH_OPT_COMMAND_FD "--command-fd"         /* N: the last argument arrives there */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features" /* no argument; prints JSON, exits 0 */
 
 /* The step that refuses a profile this kernel cannot enforce; its failure
@@ -69,6 +70,14 @@
 #define LAUNCH_PROT_SECCOMP_SOCKETS "seccomp-sockets"                  /* only AF_UNIX sockets */
 #define LAUNCH_PROT_SECCOMP_UNIX_CONNECT "seccomp-unix-connect"        /* connect(2) refused */
 #define LAUNCH_PROT_SECCOMP_IO_URING "seccomp-io-uring"                /* io_uring_* refused */
+
+/* With --command-fd N, the launcher builds the whole sandbox first, then
+ * reads from descriptor N up to end of file: a directory (empty: keep
+ * --chdir), one NUL byte, then the command text, which becomes PROGRAM's last
+ * argument. End of file before any byte means the caller withdrew: nothing
+ * runs. The text is at most LAUNCH_COMMAND_MAX bytes (one argument's limit
+ * in the kernel) and holds no NUL byte. */
+#define LAUNCH_COMMAND_MAX (128 * 1024 - 1)
 
 /* Every failure of sluice-launch's own exits with this status; once the
  * program is exec'd, the status is the program's. */

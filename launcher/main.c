@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "protections.h"
 #include "landlock.h"
 #include "launch-spec.h"
@@ -23,14 +24,15 @@
 #include "seccomp-filter.h"
 #include "session.h"
 
-/* Step "chdir": --chdir, after Landlock (which does not restrict chdir)
- * so that relative --workspace and --rw paths mean the caller's directory. */
+/* Step "chdir": the directory from --command-fd, else --chdir; after
+ * Landlock (which does not restrict chdir) so that relative --workspace and
+ * --rw paths mean the caller's directory. */
 static int apply_chdir(const struct launch_spec *spec, struct launch_state *state,
                        struct sluice_error *err)
 {
-	(void)state;
-	if (spec->chdir && chdir(spec->chdir) < 0)
-		return sluice_error_set(err, neg_errno(), "'%s'", spec->chdir);
+	const char *dir = state->chdir ? state->chdir : spec->chdir;
+	if (dir && chdir(dir) < 0)
+		return sluice_error_set(err, neg_errno(), "'%s'", dir);
 	return 0;
 }
 
@@ -59,6 +61,7 @@ static const struct launch_step steps[] = {
 	{ "privileges", apply_privileges },       /* no_new_privs, --user, drop capabilities */
 	{ "landlock", apply_landlock },           /* filesystem, TCP, ioctl, scopes */
 	{ "seccomp", apply_seccomp },             /* socket families, connect, io_uring */
+	{ "command", apply_command },             /* --command-fd: wait for DIR and COMMAND */
 	{ "chdir", apply_chdir },                 /* --chdir */
 	{ "tmpdir", apply_tmpdir },               /* TMPDIR=--tmpdir */
 	{ "address-space", apply_rlimit_as },     /* RLIMIT_AS, last: nothing allocates after */
@@ -98,7 +101,8 @@ int main(int argc, char **argv)
 		}
 	}
 
-	execvp(spec.argv[0], spec.argv);
+	char **program = state.argv ? state.argv : spec.argv;
+	execvp(program[0], program);
 	int errnum = errno;
 	protections_report_exec_error(&spec, errnum);
 	err = (struct sluice_error){ 0 };

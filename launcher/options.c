@@ -126,7 +126,8 @@ static int opt_best_effort(struct launch_spec *spec, const char *arg, struct slu
 	return 0;
 }
 
-static int opt_report_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+/* A descriptor above stderr. */
+static int parse_fd(const char *arg, int *ret, struct sluice_error *err)
 {
 	uint64_t v;
 	int r = parse_uint64(arg, INT_MAX, &v);
@@ -135,8 +136,18 @@ static int opt_report_fd(struct launch_spec *spec, const char *arg, struct sluic
 	if (v <= 2)
 		return sluice_error_set(err, -EINVAL, "descriptor %s is stdin, stdout or stderr",
 		                        arg);
-	spec->report_fd = (int)v;
+	*ret = (int)v;
 	return 0;
+}
+
+static int opt_report_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_fd(arg, &spec->report_fd, err);
+}
+
+static int opt_command_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_fd(arg, &spec->command_fd, err);
 }
 
 static int opt_print_features(struct launch_spec *spec, const char *arg, struct sluice_error *err)
@@ -188,6 +199,9 @@ static const struct option_def options[] = {
 	  "run even when this kernel cannot enforce all of the profile" },
 	{ LAUNCH_OPT_REPORT_FD, "N", opt_report_fd,
 	  "write one JSON line of what was enforced to descriptor N before exec" },
+	{ LAUNCH_OPT_COMMAND_FD, "N", opt_command_fd,
+	  "build the sandbox, then read DIR, NUL, COMMAND from descriptor N; COMMAND becomes "
+	  "PROGRAM's last argument (nothing read: exit, running nothing)" },
 	{ LAUNCH_OPT_PRINT_FEATURES, NULL, opt_print_features,
 	  "print what each profile enforces on this kernel as JSON, and exit" },
 	{ LAUNCH_OPT_HELP, NULL, opt_help, "print this help and exit" },
@@ -218,6 +232,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		.action = LAUNCH_RUN,
 		.profile = profile_default(),
 		.report_fd = -1,
+		.command_fd = -1,
 	};
 	int i = 1;
 	while (i < argc) {
@@ -250,6 +265,9 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	if (i >= argc)
 		return sluice_error_set(err, -EINVAL, "no program given (try '%s')",
 		                        LAUNCH_OPT_HELP);
+	if (spec->command_fd >= 0 && spec->command_fd == spec->report_fd)
+		return sluice_error_set(err, -EINVAL, "%s and %s name the same descriptor",
+		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
 	spec->argv = argv + i;
 	return 0;
 }

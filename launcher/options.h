@@ -42,8 +42,9 @@ struct launch_spec {
 	const char *user;
 	const char *chdir;
 	bool best_effort;
-	int report_fd; /* -1: none */
-	char **argv;   /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
+	int report_fd;  /* -1: none */
+	int command_fd; /* -1: the command is in argv */
+	char **argv;    /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
 };
 
 /* Fill spec from argv (argv[0] is the launcher's name). -EINVAL with a

@@ -46,6 +46,10 @@ struct launch_state {
 	uint32_t asked;    /* what the profile and options ask for */
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */
+	/* Set by step "command" (--command-fd): the argv to exec and the
+	 * directory to change to; NULL: spec->argv and spec->chdir. */
+	char **argv;
+	const char *chdir;
 };
 
 struct launch_spec;

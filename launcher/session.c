@@ -75,23 +75,43 @@ static int close_from_to(unsigned first, unsigned last)
 	return 0;
 }
 
+/* Keep fd open across the close, close-on-exec; -EBADF when it is not open. */
+static int keep_fd(int fd, const char *what, struct sluice_error *err)
+{
+	if (fcntl(fd, F_GETFD) < 0)
+		return sluice_error_set(err, neg_errno(), "%s descriptor %d", what, fd);
+	int r = fd_set_cloexec(fd, true);
+	return r < 0 ? sluice_error_set(err, r, "%s descriptor %d", what, fd) : 0;
+}
+
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
                     struct sluice_error *err)
 {
-	int r;
-	if (spec->report_fd >= 0) {
-		if (fcntl(spec->report_fd, F_GETFD) < 0)
-			return sluice_error_set(err, neg_errno(), "report descriptor %d",
-			                        spec->report_fd);
-		r = fd_set_cloexec(spec->report_fd, true);
-		if (r < 0)
-			return sluice_error_set(err, r, "report descriptor %d", spec->report_fd);
-		r = close_from_to(3, (unsigned)spec->report_fd - 1);
-		if (r >= 0)
-			r = close_from_to((unsigned)spec->report_fd + 1, ~0U);
-	} else {
-		r = close_from_to(3, ~0U);
+	/* The descriptors kept, in ascending order; everything else above 2 closes. */
+	int keep[2], n = 0;
+	if (spec->report_fd >= 0)
+		keep[n++] = spec->report_fd;
+	if (spec->command_fd >= 0)
+		keep[n++] = spec->command_fd;
+	if (n == 2 && keep[0] > keep[1]) {
+		int t = keep[0];
+		keep[0] = keep[1];
+		keep[1] = t;
 	}
+	int r = 0;
+	unsigned from = 3;
+	for (int i = 0; i < n; i++) {
+		r = keep_fd(keep[i], keep[i] == spec->report_fd ? "report" : "command", err);
+		if (r < 0)
+			return r;
+		if ((unsigned)keep[i] > from)
+			r = close_from_to(from, (unsigned)keep[i] - 1);
+		if (r < 0)
+			break;
+		from = (unsigned)keep[i] + 1;
+	}
+	if (r >= 0)
+		r = close_from_to(from, ~0U);
 	if (r < 0)
 		return sluice_error_set(err, r, "close_range");
 	state->enforced |= PROT_CLOSE_FDS;

@@ -2,7 +2,7 @@
 /*
  * The first two steps: a new session without a controlling terminal and
  * stdin from /dev/null ("session"), then every inherited descriptor above 2
- * closed ("close-fds"), except the --report-fd descriptor.
+ * closed ("close-fds"), except the --report-fd and --command-fd descriptors.
  * Not for: changing directory or the environment (main.c's small steps).
  */
 #ifndef SLUICE_LAUNCHER_SESSION_H
@@ -21,9 +21,9 @@ struct launch_state;
 int apply_session(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err);
 
-/* Step "close-fds": close_range(3, ~0U) around the report descriptor, which
- * is kept and marked close-on-exec. -EBADF when the report descriptor is not
- * open. */
+/* Step "close-fds": close_range(3, ~0U) around the report and command
+ * descriptors, which are kept and marked close-on-exec. -EBADF when one of
+ * them is not open. */
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
                     struct sluice_error *err);
 

@@ -5,16 +5,24 @@
 # does (new session, stdin from /dev/null, chdir, a report line on the
 # report descriptor) and execs the command. Not a sandbox.
 set -u
-report_fd='' dir=''
+report_fd='' dir='' command_fd=''
 while [ $# -gt 0 ]; do
   case $1 in
     --) shift; break ;;
     --report-fd) report_fd=$2; shift 2 ;;
+    --command-fd) command_fd=$2; shift 2 ;;
     --chdir) dir=$2; shift 2 ;;
     --profile|--workspace|--rw|--tmpdir|--network|--rlimit|--user|--unix-connect) shift 2 ;;
     *) shift ;;
   esac
 done
+if [ -n "$command_fd" ]; then
+  # "DIR\0COMMAND", as sluice-launch reads it; nothing at all: withdrawn
+  IFS= read -r -d '' sent_dir <&"$command_fd" || { echo "sluice-launch: command: withdrawn" >&2; exit 125; }
+  IFS= read -r -d '' sent_command <&"$command_fd"
+  [ -n "$sent_dir" ] && dir=$sent_dir
+  set -- "$@" "$sent_command"
+fi
 if [ -n "$dir" ]; then cd "$dir" || { echo "sluice-launch: chdir: $dir" >&2; exit 125; }; fi
 if [ -n "$report_fd" ]; then
   echo '{"profile":"unrestricted","landlock_abi":0,"enforced":["session"],"missing":[]}' >&"$report_fd"

@@ -56,6 +56,72 @@ run "$L" "${W[@]}" --user no-such-user-here -- true
 expect "an unknown --user fails the privileges step" 125 '' \
   "^sluice-launch: privileges: unknown user 'no-such-user-here'"
 
+# --command-fd: the sandbox is built first, then "DIR\0COMMAND" arrives and
+# COMMAND becomes the program's last argument.
+mkdir -p "$TEST_TMP/cmd-dir"
+run "$L" "${W[@]}" --chdir "$TEST_TMP" --command-fd 5 -- /bin/bash -c \
+  5< <(printf '\0%s' 'echo "ran in $PWD"; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed')
+expect "--command-fd: the command arrives on the descriptor" 0 "^ran in $TEST_TMP\$"
+if grep -qx fd5-closed <<<"$out"; then
+  ok "--command-fd: the program does not inherit the command descriptor"
+else
+  not_ok "--command-fd: the program does not inherit the command descriptor" "$out"
+fi
+run "$L" "${W[@]}" --chdir "$TEST_TMP" --command-fd 5 -- /bin/bash -c \
+  5< <(printf '%s\0%s' "$TEST_TMP/cmd-dir" 'pwd')
+expect "--command-fd: the directory sent replaces --chdir" 0 "^$TEST_TMP/cmd-dir\$"
+run "$L" "${W[@]}" --command-fd 5 -- touch "$TEST_TMP/withdrawn" 5</dev/null
+if [ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/withdrawn" ] &&
+  grep -q "^sluice-launch: command: nothing arrived on descriptor 5: the caller withdrew" <<<"$err"; then
+  ok "--command-fd: end of file before any byte runs nothing (exit 125)"
+else
+  not_ok "--command-fd: end of file before any byte runs nothing" "status $rc" "$err"
+fi
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf 'no-separator')
+expect "--command-fd: a message without the NUL separator is refused" 125 '' \
+  '^sluice-launch: command: no NUL byte after the directory'
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0a\0b')
+expect "--command-fd: a NUL byte in the command is refused" 125 '' \
+  '^sluice-launch: command: the command holds a NUL byte'
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0'; head -c 131072 /dev/zero | tr '\0' x)
+expect "--command-fd: a command longer than one argument can be is refused" 125 '' \
+  '^sluice-launch: command: the command is longer than 131071 bytes'
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0'; head -c 131071 /dev/zero | tr '\0' x)
+if [ "$rc" -eq 0 ] && [ "${#out}" -eq 131071 ]; then
+  ok "--command-fd: a command of exactly 131071 bytes runs"
+else
+  not_ok "--command-fd: a command of exactly 131071 bytes runs" "status $rc, ${#out} bytes" "$err"
+fi
+run "$L" --report-fd 5 --command-fd 5 -- true
+expect "--command-fd and --report-fd must differ" 125 '' 'name the same descriptor'
+run "$L" "${W[@]}" --command-fd 9 -- true
+expect "a command descriptor that is not open fails the close-fds step" 125 '' \
+  '^sluice-launch: close-fds: command descriptor 9: Bad file descriptor$'
+# While it waits, the launcher already holds its sandbox: no new privileges
+# and the seccomp filter, in a session of its own.
+mkfifo "$TEST_TMP/cmd-fifo"
+"$L" --profile restricted "${W[@]}" --command-fd 5 -- /bin/bash -c \
+  5<"$TEST_TMP/cmd-fifo" >"$TEST_TMP/waited.out" 2>&1 &
+waiter=$!
+exec 6>"$TEST_TMP/cmd-fifo"
+status=
+for _ in $(seq 1 500); do
+  status=$(cat "/proc/$waiter/status" 2>/dev/null)
+  grep -q '^NoNewPrivs:.1' <<<"$status" && grep -q '^Seccomp:.2' <<<"$status" && break
+  read -r -t 0.01 <> <(:) || true
+done
+sid=$(ps -o sid= -p "$waiter" 2>/dev/null | tr -d ' ')
+printf '\0echo after-wait' >&6
+exec 6>&-
+wait "$waiter" && rc=0 || rc=$?
+if grep -q '^NoNewPrivs:.1' <<<"$status" && grep -q '^Seccomp:.2' <<<"$status" &&
+  [ "$sid" = "$waiter" ] && [ "$rc" -eq 0 ] && grep -qx after-wait "$TEST_TMP/waited.out"; then
+  ok "--command-fd: the sandbox is in place before the command arrives"
+else
+  not_ok "--command-fd: the sandbox is in place before the command arrives" "status $rc, sid $sid" \
+    "$(grep -E 'NoNewPrivs|Seccomp' <<<"$status")" "$(cat "$TEST_TMP/waited.out")"
+fi
+
 # The report: one JSON line, then end of file once exec succeeds; the
 # descriptor is close-on-exec, so the program does not see it.
 run "$L" "${W[@]}" --report-fd 3 -- "$PROBE" fds 3>"$TEST_TMP/report"

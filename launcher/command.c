@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Step "command": the deferred last argument (see command.h and
+ * LAUNCH_COMMAND_MAX in launch-spec.h for the format).
+ */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "fd-util.h"
+#include "launch-spec.h"
+#include "options.h"
+#include "protections.h"
+
+int apply_command(const struct launch_spec *spec, struct launch_state *state,
+                  struct sluice_error *err)
+{
+	if (spec->command_fd < 0)
+		return 0;
+	/* the directory, its NUL, the command, and one byte to notice more */
+	size_t cap = PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1;
+	char *buf = malloc(cap + 1);
+	if (!buf)
+		return sluice_error_set(err, -ENOMEM, "descriptor %d", spec->command_fd);
+	ssize_t n = read_full(spec->command_fd, buf, cap);
+	(void)close(spec->command_fd);
+	if (n < 0)
+		return sluice_error_set(err, (int)n, "reading descriptor %d", spec->command_fd);
+	if (n == 0)
+		return sluice_error_set(err, -ECANCELED,
+		                        "nothing arrived on descriptor %d: the caller withdrew",
+		                        spec->command_fd);
+	buf[n] = '\0';
+	char *sep = memchr(buf, '\0', (size_t)n);
+	if (!sep)
+		return sluice_error_set(err, -EINVAL, "no NUL byte after the directory");
+	const char *text = sep + 1;
+	size_t len = (size_t)n - (size_t)(text - buf);
+	if (memchr(text, '\0', len))
+		return sluice_error_set(err, -EINVAL, "the command holds a NUL byte");
+	if (len > LAUNCH_COMMAND_MAX)
+		return sluice_error_set(err, -E2BIG, "the command is longer than %d bytes",
+		                        LAUNCH_COMMAND_MAX);
+	size_t argc = 0;
+	while (spec->argv[argc])
+		argc++;
+	char **argv = calloc(argc + 2, sizeof(*argv));
+	if (!argv)
+		return sluice_error_set(err, -ENOMEM, "the command's arguments");
+	memcpy(argv, spec->argv, argc * sizeof(*argv));
+	argv[argc] = (char *)text;
+	state->argv = argv;
+	if (buf[0])
+		state->chdir = buf;
+	/* buf and argv live until exec */
+	return 0;
+}
