@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -78,10 +79,14 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 	};
 	o->result.settings = &o->settings;
 	o->result.sandbox_mode = o->settings.sandbox_mode;
+	o->command_fd = o->out_r = o->err_r = o->rep_r = -1;
 }
+
+static void withdraw_launcher(struct run_outcome *o);
 
 void run_outcome_done(struct run_outcome *o)
 {
+	withdraw_launcher(o);
 	policy_decision_done(&o->decision);
 	free(o->root);
 	free(o->workdir);
@@ -182,7 +187,7 @@ static int decide(const struct run_request *req, const struct runner_options *op
  * mktemp and compilers' scratch files keep working. */
 static int prepare_tmpdir(struct run_outcome *o)
 {
-	if (strcmp(o->settings.sandbox_mode, "unrestricted") == 0)
+	if (o->tmpdir || strcmp(o->settings.sandbox_mode, "unrestricted") == 0)
 		return 0;
 	struct sluice_error err = { 0 };
 	int r = o->jobs_dir ? 0 : jobs_dir(&o->settings, &o->jobs_dir, &err);
@@ -199,12 +204,13 @@ static int prepare_spawn(struct run_outcome *o, struct spawn_request *sr)
 	const struct run_settings *s = &o->settings;
 	if (prepare_tmpdir(o) < 0)
 		return -1;
-	int r = environment_build(environ, s->env_drop, s->n_env_drop, s->env_set, s->n_env_set,
-	                          &o->env);
+	int r = o->env ? 0
+	               : environment_build(environ, s->env_drop, s->n_env_drop, s->env_set,
+	                                   s->n_env_set, &o->env);
 	if (r < 0)
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "building the environment: %s",
 		            strerror(-r));
-	r = spawn_find_launcher(&o->launcher);
+	r = o->launcher ? 0 : spawn_find_launcher(&o->launcher);
 	if (r < 0)
 		return fail(
 		        o, ERROR_KIND_COMMAND_FAILED,
@@ -220,6 +226,7 @@ static int prepare_spawn(struct run_outcome *o, struct spawn_request *sr)
 		.stdout_fd = -1,
 		.stderr_fd = -1,
 		.report_fd = -1,
+		.command_fd = -1,
 	};
 	return 0;
 }
@@ -322,6 +329,69 @@ static void evaluate(struct run_outcome *o)
 	}
 }
 
+/* Pipes and the launcher, which becomes o->early_pid; with_command, it
+ * waits for its command on o->command_fd. 0, or -errno with nothing left
+ * open or running. */
+static int launch(struct run_outcome *o, struct spawn_request *sr, bool with_command)
+{
+	int r = spawn_become_subreaper();
+	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1;
+	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1;
+	int fds[2];
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (err_r = fds[0], err_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
+	if (r >= 0 && with_command)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
+	sr->stdout_fd = out_w;
+	sr->stderr_fd = err_w;
+	sr->report_fd = rep_w;
+	sr->command_fd = cmd_r;
+	pid_t pid = -1;
+	if (r >= 0)
+		r = spawn_start(sr, &pid);
+	if (r < 0)
+		return r;
+	/* Only the child keeps the write ends: EOF then means it is done. */
+	o->early_pid = pid;
+	o->out_r = TAKE_FD(out_r);
+	o->err_r = TAKE_FD(err_r);
+	o->rep_r = TAKE_FD(rep_r);
+	o->command_fd = TAKE_FD(cmd_w);
+	return 0;
+}
+
+/* The launcher is exec'd and builds its sandbox while the policies decide:
+ * only a command they allow is then sent to it (an exec of its own, off the
+ * path of the decision). Best effort: when this fails, the launcher starts
+ * after the decision as usual, and reports the failure then. */
+static void launch_early(const struct run_request *req, struct run_outcome *o)
+{
+	struct spawn_request sr;
+	if (req->mode == RUN_MODE_BACKGROUND || prepare_spawn(o, &sr) < 0 ||
+	    launch(o, &sr, true) < 0) {
+		o->result.error = ERROR_KIND_NONE; /* said again after the decision */
+		o->result.error_message[0] = '\0';
+	}
+}
+
+/* A launcher started early for a command that will not run: closing its
+ * pipe makes it exit without running anything; it is reaped here. */
+static void withdraw_launcher(struct run_outcome *o)
+{
+	o->command_fd = safe_close(o->command_fd);
+	o->out_r = safe_close(o->out_r);
+	o->err_r = safe_close(o->err_r);
+	o->rep_r = safe_close(o->rep_r);
+	if (o->early_pid > 0)
+		while (waitpid(o->early_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	o->early_pid = 0;
+}
+
 static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
                           struct spawn_request *sr)
 {
@@ -336,39 +406,39 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	o->result.out = o->out;
 	o->result.err = o->err;
 
+	/* Signals are blocked before the command can start, so that nothing it
+	 * starts outlives an interrupted broker. */
 	int sigfd = pump_block_signals();
-	int r = sigfd < 0 ? sigfd : spawn_become_subreaper();
-	_cleanup_close_ int out_r = -1, out_w = -1, err_r = -1, err_w = -1, rep_r = -1, rep_w = -1;
-	int fds[2];
-	if (r >= 0)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
-	if (r >= 0)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (err_r = fds[0], err_w = fds[1], 0);
-	if (r >= 0)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
-	sr->stdout_fd = out_w;
-	sr->stderr_fd = err_w;
-	sr->report_fd = rep_w;
-	pid_t pid = -1;
-	uint64_t start = pump_now_ms();
-	if (r >= 0)
-		r = spawn_start(sr, &pid);
+	int r = sigfd;
+	if (r >= 0 && o->early_pid <= 0)
+		r = launch(o, sr, false);
 	if (r < 0) {
 		safe_close(sigfd);
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s", o->launcher,
 		            strerror(-r));
 	}
-	/* Only the child keeps the write ends: EOF then means it is done. */
-	out_w = safe_close(out_w);
-	err_w = safe_close(err_w);
-	rep_w = safe_close(rep_w);
+	pid_t pid = o->early_pid;
+	o->early_pid = 0; /* the pump owns it now */
+	/* An early launcher may have failed a step before signals were
+	 * blocked, its SIGCHLD then lost: ask once. */
+	int status = 0;
+	bool reaped = false;
+	(void)spawn_reap(pid, &status, &reaped);
+	uint64_t start = pump_now_ms();
+	if (o->command_fd >= 0) {
+		/* -EPIPE: the launcher is gone; its status and stderr say why */
+		(void)spawn_send_command(o->command_fd, NULL, o->decision.command);
+		o->command_fd = -1;
+	}
 	o->result.pid = pid;
 	o->pump = (struct pump){
-		.out_fd = TAKE_FD(out_r),
-		.err_fd = TAKE_FD(err_r),
-		.report_fd = TAKE_FD(rep_r),
+		.out_fd = TAKE_FD(o->out_r),
+		.err_fd = TAKE_FD(o->err_r),
+		.report_fd = TAKE_FD(o->rep_r),
 		.signal_fd = sigfd,
 		.pid = pid,
+		.status = status,
+		.reaped = reaped,
 		.start_ms = start,
 		.timeout_ms = o->result.timeout_ms,
 		.kill_grace_ms = s->kill_grace_ms,
@@ -398,9 +468,13 @@ static int execute(const struct run_request *req, const struct runner_options *o
                    struct run_outcome *o)
 {
 	struct spawn_request sr;
-	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0 ||
-	    decide(req, opt, o) < 0 || prepare_spawn(o, &sr) < 0)
+	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0)
 		return -1;
+	launch_early(req, o);
+	if (decide(req, opt, o) < 0 || prepare_spawn(o, &sr) < 0) {
+		withdraw_launcher(o);
+		return -1;
+	}
 	if (req->mode == RUN_MODE_BACKGROUND)
 		return start_background(req, o, &sr);
 	return run_foreground(opt, o, &sr);

@@ -35,6 +35,10 @@ struct run_outcome {
 	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
 	bool tmpdir_handed; /* a background job's monitor removes it instead */
 	char **env;
+	/* A launcher started before the decision (see runner.c), waiting for
+	 * its command on command_fd; 0 and -1 when there is none. */
+	pid_t early_pid;
+	int command_fd, out_r, err_r, rep_r;
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fd-util.h"
 #include "spawner.h"
 #include "strv.h"
 
@@ -113,10 +114,16 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		snprintf(num, sizeof(num), "%d", SPAWN_REPORT_FD);
 		r = add2(&argv, LAUNCH_OPT_REPORT_FD, num);
 	}
+	if (r >= 0 && req->command_fd >= 0) {
+		snprintf(num, sizeof(num), "%d", SPAWN_COMMAND_FD);
+		r = add2(&argv, LAUNCH_OPT_COMMAND_FD, num);
+	}
 	if (r >= 0)
 		r = add2(&argv, LAUNCH_OPT_END, s->shell);
 	if (r >= 0)
-		r = add2(&argv, "-c", req->command);
+		r = strv_extend(&argv, "-c");
+	if (r >= 0 && req->command_fd < 0)
+		r = strv_extend(&argv, req->command);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(argv);
@@ -146,11 +153,23 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 	sigset_t none, all;
 	sigemptyset(&none);
 	sigfillset(&all);
-	r = -posix_spawn_file_actions_adddup2(&fa, req->stdout_fd, STDOUT_FILENO);
-	if (r == 0)
-		r = -posix_spawn_file_actions_adddup2(&fa, req->stderr_fd, STDERR_FILENO);
-	if (r == 0 && req->report_fd >= 0)
-		r = -posix_spawn_file_actions_adddup2(&fa, req->report_fd, SPAWN_REPORT_FD);
+	/* The dup2s run in order in the child: a source numbered like an
+	 * earlier target would be overwritten first, so low sources are
+	 * copied above every target for the spawn. */
+	int src[] = { req->stdout_fd, req->stderr_fd, req->report_fd, req->command_fd };
+	const int dst[] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD, SPAWN_COMMAND_FD };
+	int raised[ELEMENTSOF(src)] = { -1, -1, -1, -1 };
+	r = 0;
+	for (size_t i = 0; r == 0 && i < ELEMENTSOF(src); i++) {
+		if (src[i] < 0 || src[i] > SPAWN_COMMAND_FD)
+			continue;
+		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_COMMAND_FD + 1);
+		r = raised[i] < 0 ? neg_errno() : 0;
+		src[i] = raised[i];
+	}
+	for (size_t i = 0; r == 0 && i < ELEMENTSOF(src); i++)
+		if (src[i] >= 0)
+			r = -posix_spawn_file_actions_adddup2(&fa, src[i], dst[i]);
 	if (r == 0)
 		r = -posix_spawnattr_setsigmask(&attr, &none);
 	if (r == 0)
@@ -163,10 +182,22 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 		r = -posix_spawn(&pid, argv[0], &fa, &attr, argv, req->env ? req->env : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
+	for (size_t i = 0; i < ELEMENTSOF(raised); i++)
+		safe_close(raised[i]);
 	if (r < 0)
 		return r;
 	*ret_pid = pid;
 	return 0;
+}
+
+int spawn_send_command(int fd, const char *dir, const char *command)
+{
+	const char *d = dir ? dir : "";
+	int r = write_full(fd, d, strlen(d) + 1); /* with its NUL */
+	if (r >= 0)
+		r = write_full(fd, command, strlen(command));
+	safe_close(fd);
+	return r < 0 ? r : 0;
 }
 
 struct proc_entry {

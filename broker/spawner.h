@@ -17,8 +17,10 @@
 #include "errors.h"
 #include "run-settings.h"
 
-/* The descriptor number the launcher's report arrives on in the child. */
+/* The descriptor numbers of the launcher's report and (with command_fd) of
+ * its command pipe, in the child. */
 #define SPAWN_REPORT_FD 3
+#define SPAWN_COMMAND_FD 4
 /* The most descendants listed; a larger tree is still killed, in rounds. */
 #define SPAWN_TREE_MAX 4096
 
@@ -37,10 +39,14 @@ struct spawn_request {
 	const char *workspace;               /* absolute root */
 	const char *chdir;                   /* absolute working directory */
 	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
-	const char *command;                 /* the shell's -c text */
+	const char *command;                 /* the shell's -c text (command_fd < 0) */
 	char *const *env;                    /* the command's environment */
 	int stdout_fd, stderr_fd;            /* become the child's 1 and 2 */
 	int report_fd;                       /* becomes SPAWN_REPORT_FD, or -1 for no report */
+	/* >= 0: the read end of a pipe that becomes SPAWN_COMMAND_FD; the
+	 * launcher builds the sandbox, then waits there for the command
+	 * (spawn_send_command()); command is then unused. -1: none. */
+	int command_fd;
 };
 
 /* The launcher's argv for req (an owned strv in *ret). */
@@ -55,6 +61,15 @@ int spawn_become_subreaper(void);
  * Returns 0 and *ret_pid, or -errno.
  */
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
+
+/*
+ * Hand a launcher started with command_fd its working directory (NULL: the
+ * spawn request's) and command, on the pipe's write end fd, which is closed.
+ * Closing fd without sending withdraws: the launcher exits and runs nothing.
+ * Returns 0, or -errno (-EPIPE when the launcher is already gone: its exit
+ * status and stderr say why).
+ */
+int spawn_send_command(int fd, const char *dir, const char *command);
 
 /*
  * The living (not zombie) descendants of process `ancestor`, up to max, into

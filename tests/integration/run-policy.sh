@@ -20,6 +20,24 @@ else
   not_ok "a denied command does not run; exit 77 and the plugin's message and suggestion" "rc=$rc marker=$([ -e "$marker" ] && echo present)" "$out"
 fi
 
+# The launcher starts while the policies decide (it waits for its command);
+# for a denied command it is withdrawn: it runs nothing and is reaped before
+# sluice returns, in every sandbox mode.
+mkdir -p "$TEST_TMP/ws-withdrawn"
+left=
+for mode in unrestricted workspace-write restricted; do
+  run "$SLUICE" run -C "$TEST_TMP/ws-withdrawn" --sandbox "$mode" -- "touch '$marker'; git push --force"
+  [ "$rc" -eq 77 ] || left+=" $mode:rc=$rc"
+  pgrep -f -- "--workspace $TEST_TMP/ws-withdrawn" >/dev/null && left+=" $mode:launcher-alive"
+done
+ls "$XDG_RUNTIME_DIR/sluice/jobs" 2>/dev/null | grep -q '^tmp-' && left+=" tmpdir-left"
+if [ -z "$left" ] && [ ! -e "$marker" ]; then
+  ok "a denied command: the early launcher runs nothing, and neither it nor its TMPDIR is left"
+else
+  not_ok "a denied command: the early launcher runs nothing, and neither it nor its TMPDIR is left" \
+    "$left" "marker: $([ -e "$marker" ] && echo present)" "$(ls -la "$XDG_RUNTIME_DIR/sluice/jobs" 2>&1)"
+fi
+
 out=$("$SLUICE" run -C "$ws" --format json -- 'git add -A') && rc=0 || rc=$?
 if [ "$rc" -eq 77 ] && [ "$(json_get "$out" 'd["error"]["kind"] + " " + d["policy"]["verdict"] + " " + d["policy"]["reasons"][0]["plugin"] + " " + str(d["exitCode"])')" = "permission_denied deny git_add None" ]; then
   ok "JSON: permission_denied, the verdict and the reason, no exit code"
