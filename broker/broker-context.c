@@ -80,6 +80,12 @@ const struct policy_chain *broker_context_chain(const struct broker_context *ctx
 	return ctx->armed ? ctx->chain : NULL;
 }
 
+void broker_context_reap(struct broker_context *ctx)
+{
+	if (ctx)
+		policy_chain_reap(ctx->chain);
+}
+
 void policy_decision_done(struct policy_decision *d)
 {
 	verdict_done(&d->verdict);

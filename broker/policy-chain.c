@@ -5,6 +5,8 @@
  * messages; the parent reads them against a deadline, checks each against
  * the table and the expected order, and turns any misbehaviour into a deny
  * naming the plugin that was running. Nothing here ever allows by default.
+ * A lazy chain (one request per process) never loads plugin code into the
+ * parent: its child loads each plugin, and a load failure is a message too.
  * Not for: loading (plugin-loader.c), the accessors (policy-host.c).
  */
 #include "config.h"
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -36,6 +39,9 @@ struct policy_chain {
 	size_t n;
 	uint64_t timeout_ms;
 	bool validated;         /* every plugin opened once: a later failure is a deny */
+	bool lazy;              /* the child loads the plugins; here only conf is set */
+	char *dir;              /* the plugin directory (lazy) */
+	int exiting_pidfd;      /* a child that sent its last DONE and is exiting, or -1 */
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
 
@@ -48,6 +54,7 @@ static int chain_load(const struct broker_config *cfg, bool validating, struct p
 	if (!c)
 		return -ENOMEM;
 	c->cfg = cfg;
+	c->exiting_pidfd = -1;
 	c->timeout_ms = cfg->broker_plugin_timeout;
 	c->plugins = calloc(cfg->n_plugins ? cfg->n_plugins : 1, sizeof(*c->plugins));
 	_cleanup_free_ char *dir = plugin_loader_dir();
@@ -56,10 +63,18 @@ static int chain_load(const struct broker_config *cfg, bool validating, struct p
 	for (size_t i = 0; i < cfg->n_plugins; i++) {
 		if (!cfg->plugins[i].enabled)
 			continue;
+		if (!validating) {
+			c->plugins[c->n++].conf = &cfg->plugins[i];
+			continue;
+		}
 		int r = plugin_load(&cfg->plugins[i], dir, &c->plugins[c->n], reterr);
 		if (r < 0)
 			return r;
 		c->n++;
+	}
+	if (!validating) {
+		c->lazy = true;
+		c->dir = TAKE_PTR(dir);
 	}
 	if (validating) {
 		int r = validate(c, reterr);
@@ -87,13 +102,26 @@ const char *policy_chain_start_error(const struct policy_chain *c)
 	return c->start_error;
 }
 
+void policy_chain_reap(struct policy_chain *c)
+{
+	if (!c || c->exiting_pidfd < 0)
+		return;
+	siginfo_t si;
+	/* ECHILD: someone's waitpid(-1) reaped it already */
+	while (waitid(P_PIDFD, (id_t)c->exiting_pidfd, &si, WEXITED) < 0 && errno == EINTR)
+		;
+	c->exiting_pidfd = safe_close(c->exiting_pidfd);
+}
+
 struct policy_chain *policy_chain_free(struct policy_chain *c)
 {
 	if (!c)
 		return NULL;
+	policy_chain_reap(c);
 	for (size_t i = 0; i < c->n; i++)
 		plugin_unload(&c->plugins[i]);
 	free(c->plugins);
+	free(c->dir);
 	free(c);
 	return NULL;
 }
@@ -119,13 +147,20 @@ static const char *conf_where(const struct loaded_plugin *p)
  * to validate the settings), then DONE. Returns 0, or -errno when the pipe
  * failed. */
 static int child_model(struct policy_chain *c, const struct sluice_host *host,
-                       const struct command_model *m, int fd)
+                       const struct command_model *m, int fd, char *const *load_errors)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct loaded_plugin *p = &c->plugins[i];
 		uint32_t idx = (uint32_t)i;
 		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_OPEN, NULL, 0) < 0)
 			return -EPIPE;
+		if (!p->dl) { /* a lazy chain's plugin that did not load */
+			const char *text[] = { load_errors && load_errors[i] ? load_errors[i]
+				                                             : "not loaded" };
+			if (policy_msg_send(fd, POLICY_MSG_LOAD_FAILED, idx, -ENOEXEC, text, 1) < 0)
+				return -EPIPE;
+			continue;
+		}
 		struct sluice_settings settings = { .conf = p->conf, .where = conf_where(p) };
 		void *state = NULL;
 		int r = p->desc.open(host, &settings, &state);
@@ -181,9 +216,22 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	for (size_t i = 0; i < ELEMENTSOF(crash_signals); i++)
 		(void)signal(crash_signals[i], SIG_DFL);
+	/* A lazy chain's plugins are loaded here, never in the parent; each
+	 * failure is reported in its place in the messages. */
+	char **load_errors = c->lazy ? calloc(c->n ? c->n : 1, sizeof(*load_errors)) : NULL;
+	if (c->lazy && !load_errors)
+		_exit(1);
+	for (size_t i = 0; c->lazy && i < c->n; i++) {
+		struct sluice_error err = { 0 };
+		const struct config_plugin *conf = c->plugins[i].conf;
+		if (plugin_load(conf, c->dir, &c->plugins[i], &err) < 0) {
+			c->plugins[i] = (struct loaded_plugin){ .conf = conf };
+			load_errors[i] = strdup(err.detail[0] ? err.detail : "cannot be loaded");
+		}
+	}
 	const struct sluice_host *host = policy_host();
 	for (size_t k = 0; k < n; k++)
-		if (child_model(c, host, models[k], fd) < 0)
+		if (child_model(c, host, models[k], fd, load_errors) < 0)
 			_exit(1);
 	_exit(0);
 }
@@ -265,6 +313,15 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 			snprintf(st->start_error, sizeof(st->start_error), "%s", msg);
 		st->failed++;
 		return verdict_add(st->v, VERDICT_DENY, name, msg,
+		                   "the administrator must fix the plugin's configuration");
+	case POLICY_MSG_LOAD_FAILED:
+		if (st->phase != POLICY_PHASE_OPEN || !st->chain->lazy)
+			return fault(st, "out of order");
+		/* the loader's text names the plugin and its section already */
+		if (!st->start_error[0])
+			snprintf(st->start_error, sizeof(st->start_error), "%s", s[0]);
+		st->failed++;
+		return verdict_add(st->v, VERDICT_DENY, name, s[0],
 		                   "the administrator must fix the plugin's configuration");
 	case POLICY_MSG_REASON:
 		if (st->phase != POLICY_PHASE_CHECK || st->result_seen)
@@ -457,6 +514,7 @@ static void finish_item(struct policy_chain *c, struct policy_check *it, struct 
 static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
                          const struct command_model *const *models, size_t from, size_t n)
 {
+	policy_chain_reap(c);
 	int fds[2];
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		return -errno;
@@ -484,17 +542,29 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	struct reading st = { .chain = c, .v = items[from].v, .phase = -1 };
 	for (; r == 0 && k < n; k++) {
 		st = (struct reading){ .chain = c, .v = items[k].v, .phase = -1 };
-		r = read_messages(&in, &st, now_ms() + timeout, k + 1 == n);
+		r = read_messages(&in, &st, now_ms() + timeout, false);
 		if (r < 0 || !st.done)
 			break;
 		if (k + 1 < n)
 			finish_item(c, &items[k], &st, (int)st.failed);
 	}
+	if (r == 0 && k == n && in.len)
+		r = fault(&st, "message after the end");
 	safe_close(fds[0]);
 	free(in.buf);
-	bool all_read = k == n; /* every model's DONE, then end of file */
-	if (!all_read)
+	bool all_read = r == 0 && k == n; /* every model's DONE, nothing after */
+	if (all_read) {
+		/* The child's last act was DONE; its exit is not waited for here
+		 * (policy_chain_reap), unless it cannot be waited for later. */
+		int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+		if (pidfd >= 0) {
+			c->exiting_pidfd = pidfd;
+			finish_item(c, &items[n - 1], &st, (int)st.failed);
+			return (ssize_t)n;
+		}
+	} else {
 		(void)kill(pid, SIGKILL); /* a child we no longer believe gets no more time */
+	}
 	int status = 0;
 	int w = wait_child(pid, &status);
 	if (r == -ENOMEM) {
@@ -569,6 +639,7 @@ static int validate(struct policy_chain *c, struct sluice_error *reterr)
 	struct policy_check it = { .model = NULL, .v = &v };
 	const struct command_model *none = NULL;
 	ssize_t k = run_chain(c, &it, &none, 0, 1);
+	policy_chain_reap(c);
 	int r = k < 0 ? (int)k : it.failed;
 	if (r > 0)
 		r = sluice_error_set(reterr, -EINVAL, "%s",

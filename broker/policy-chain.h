@@ -35,18 +35,26 @@ int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
                      struct sluice_error *reterr);
 
 /*
- * As policy_chain_new(), without the validating child: for a one-shot verb,
- * whose first check opens every plugin anyway. A plugin that cannot start is
- * then found by that first check, which returns -ENOEXEC (a configuration
- * error, exit status 125) with policy_chain_start_error() saying
- * "plugin 'X' could not start: FILE:LINE: ...". Load errors are as for
- * policy_chain_new().
+ * As policy_chain_new(), without the validating child and without loading
+ * any plugin into this process: for a one-shot verb, whose first check's
+ * child loads and opens every plugin anyway. A plugin that cannot be loaded
+ * or started is then found by that first check, which returns -ENOEXEC (a
+ * configuration error, exit status 125) with policy_chain_start_error()
+ * saying the loader's error ("plugin 'X' (FILE:LINE): cannot find ...") or
+ * "plugin 'X' could not start: FILE:LINE: ...". policy_chain_get() then
+ * returns entries with only conf set.
  */
 int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain **ret,
                           struct sluice_error *reterr);
 
 /* Why the last check returned -ENOEXEC (borrowed; "" when it did not). */
 const char *policy_chain_start_error(const struct policy_chain *chain);
+
+/* A check returns at its child's last message, before the child has exited;
+ * this waits for that exit. Call it before anything that takes every exited
+ * child or lists this process's descendants (the pump does both); the next
+ * check and policy_chain_free() call it too. Accepts NULL. */
+void policy_chain_reap(struct policy_chain *chain);
 
 /* Accepts NULL; returns NULL. */
 struct policy_chain *policy_chain_free(struct policy_chain *chain);

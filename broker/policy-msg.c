@@ -26,6 +26,7 @@ static const struct {
 	{ POLICY_MSG_OPEN_FAILED, 1, -4095, -1 },
 	{ POLICY_MSG_RESULT, 0, INT32_MIN, INT32_MAX }, /* the chain judges check()'s value */
 	{ POLICY_MSG_DONE, 0, 0, 0 },
+	{ POLICY_MSG_LOAD_FAILED, 1, -4095, -1 },
 };
 
 int policy_msg_send(int fd, enum policy_msg_type type, uint32_t plugin, int32_t value,

@@ -20,6 +20,7 @@ enum policy_msg_type {
 	POLICY_MSG_OPEN_FAILED = 4, /* value: -errno; payload: the error text */
 	POLICY_MSG_RESULT = 5,      /* value: check()'s return */
 	POLICY_MSG_DONE = 6,        /* every plugin ran */
+	POLICY_MSG_LOAD_FAILED = 7, /* value: -errno; payload: the loader's error text */
 };
 
 enum policy_phase { POLICY_PHASE_OPEN = 0, POLICY_PHASE_CHECK = 1 };

@@ -430,6 +430,9 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		(void)spawn_send_command(o->command_fd, NULL, o->decision.command);
 		o->command_fd = -1;
 	}
+	/* The policy child may still be exiting: it must not be taken for
+	 * part of the command's tree. */
+	broker_context_reap(opt->context);
 	o->result.pid = pid;
 	o->pump = (struct pump){
 		.out_fd = TAKE_FD(o->out_r),

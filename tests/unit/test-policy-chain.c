@@ -5,6 +5,9 @@
  * the broker refuse, naming the plugin (fail closed). Verdicts combine deny
  * over ask over allow with every reason kept; rewrites are decided again.
  */
+#include <errno.h>
+#include <sys/wait.h>
+
 #include "policy-test-util.h"
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
@@ -344,6 +347,91 @@ Test(policy_chain, a_lazy_chain_reports_a_plugin_that_cannot_start_as_a_configur
 	const char *why = policy_chain_start_error(chain);
 	cr_assert(strstr(why, "plugin 'broken' could not start: "), "%s", why);
 	cr_assert(strstr(why, "/test.ini:19: broken value"), "%s", why);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+/* ------------------------------------------------------------ lazy chains */
+
+/* A lazy chain (one-shot verbs): the plugin is loaded in the child only. */
+static struct policy_chain *lazy_chain(const char *variant, const char *extra,
+                                       struct broker_config **ret_cfg)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin broken]\npath = %s\n%s", ptu_fixture(variant), extra);
+	*ret_cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new_lazy(*ret_cfg, &chain, &err), 0, "%s", err.detail);
+	return chain;
+}
+
+/* Whether this process maps file (the plugin's code). */
+static bool maps_file(const char *file)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	cr_assert_not_null(f);
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, file) != NULL;
+	fclose(f);
+	return found;
+}
+
+Test(policy_chain, a_lazy_chain_checks_in_its_child_never_loading_the_plugin_here)
+{
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = lazy_chain("ok", "verdict = ask\n", &cfg);
+	cr_assert_eq(policy_chain_count(chain), 1);
+	struct verdict v;
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), 0);
+	cr_assert_eq(v.kind, VERDICT_ASK, "the plugin ran: %s", verdict_kind_name(v.kind));
+	cr_assert_null(policy_chain_get(chain, 0)->dl);
+	cr_assert_not(maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
+	/* the check returned at the child's last message; the reap waits for it */
+	policy_chain_reap(chain);
+	errno = 0;
+	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child is left after the reap");
+	cr_assert_eq(errno, ECHILD);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_lazy_chain_names_a_crash_as_the_validating_one_does)
+{
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = lazy_chain("segv", "", &cfg);
+	struct verdict v;
+	cr_assert_geq(ptu_decide(chain, "echo hi", &v, NULL), 0);
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v, "broken");
+	cr_assert_not_null(r);
+#if defined(__SANITIZE_ADDRESS__)
+	cr_assert(strstr(r->message, "plugin 'broken' exited (status "), "%s", r->message);
+#else
+	cr_assert(strstr(r->message, "plugin 'broken' crashed (Segmentation fault) while checking"),
+	          "%s", r->message);
+#endif
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+Test(policy_chain, a_lazy_chain_reports_a_plugin_that_cannot_load_as_a_start_error)
+{
+	struct broker_config *cfg =
+	        ptu_config("[plugin ghost]\npath = /nonexistent/ghost.so\n", true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), -ENOEXEC);
+	const char *why = policy_chain_start_error(chain);
+	cr_assert(strstr(why, "plugin 'ghost' ("), "%s", why);
+	cr_assert(strstr(why, "): cannot find /nonexistent/ghost.so"), "%s", why);
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);
