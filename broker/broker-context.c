@@ -136,7 +136,8 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 }
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
-                          const char *workdir, enum ask_handling ask, struct policy_decision *ret,
+                          const char *workdir, enum ask_handling ask,
+                          const struct decide_overlap *overlap, struct policy_decision *ret,
                           struct sluice_error *reterr)
 {
 	*ret = (struct policy_decision){ .approval = "not needed" };
@@ -150,7 +151,10 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *rewrite = NULL;
+	if (overlap)
+		policy_chain_while_checking(ctx->chain, overlap->fn, overlap->userdata);
 	r = policy_chain_decide(ctx->chain, ctx->parser, m, &ret->verdict, &rewrite);
+	policy_chain_while_checking(ctx->chain, NULL, NULL);
 	if (r == -ENOEXEC)
 		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
 	if (r < 0)

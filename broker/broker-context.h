@@ -88,11 +88,19 @@ enum ask_handling {
  * be made (an audit log that is required but cannot be opened), with reterr
  * naming the cause. Either way the caller must refuse (fail closed). The
  * first call loads the plugins without opening them first (one child per
- * request). *ret is always initialised; release it with
+ * request). overlap (NULL: none) runs while the plugins check, if they
+ * run in a child at all. *ret is always initialised; release it with
  * policy_decision_done().
  */
+/* Work that may overlap the plugin checks of broker_context_decide(). */
+struct decide_overlap {
+	void (*fn)(void *userdata); /* called at most once, after the policy child forked */
+	void *userdata;
+};
+
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
-                          const char *workdir, enum ask_handling ask, struct policy_decision *ret,
+                          const char *workdir, enum ask_handling ask,
+                          const struct decide_overlap *overlap, struct policy_decision *ret,
                           struct sluice_error *reterr);
 
 /* One audit line for a request (d may be NULL when no decision was made).

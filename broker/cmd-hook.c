@@ -203,7 +203,7 @@ int cmd_hook(int argc, char **argv)
 	/* An ask is the agent's to put to its user: that is what its hook
 	 * protocol's "ask" answer does. */
 	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
-	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, &d, &err);
+	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, NULL, &d, &err);
 	if (r == -ENOEXEC)
 		return block("config_error: %s", err.detail);
 	if (r < 0)

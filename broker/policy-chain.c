@@ -38,10 +38,12 @@ struct policy_chain {
 	struct loaded_plugin *plugins;
 	size_t n;
 	uint64_t timeout_ms;
-	bool validated;         /* every plugin opened once: a later failure is a deny */
-	bool lazy;              /* the child loads the plugins; here only conf is set */
-	char *dir;              /* the plugin directory (lazy) */
-	int exiting_pidfd;      /* a child that sent its last DONE and is exiting, or -1 */
+	bool validated;    /* every plugin opened once: a later failure is a deny */
+	bool lazy;         /* the child loads the plugins; here only conf is set */
+	char *dir;         /* the plugin directory (lazy) */
+	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
+	void (*while_checking)(void *userdata); /* once, in the parent, after a fork */
+	void *while_checking_userdata;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
 
@@ -100,6 +102,12 @@ int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain *
 const char *policy_chain_start_error(const struct policy_chain *c)
 {
 	return c->start_error;
+}
+
+void policy_chain_while_checking(struct policy_chain *c, void (*fn)(void *userdata), void *userdata)
+{
+	c->while_checking = fn;
+	c->while_checking_userdata = userdata;
 }
 
 void policy_chain_reap(struct policy_chain *c)
@@ -531,6 +539,11 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		run_child(c, models + from, n - from, fds[1]);
 	}
 	safe_close(fds[1]);
+	if (c->while_checking) {
+		void (*fn)(void *) = c->while_checking;
+		c->while_checking = NULL;
+		fn(c->while_checking_userdata);
+	}
 	struct stream in = { .fd = fds[0], .cap = 64 * 1024 };
 	in.buf = malloc(in.cap);
 	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;

@@ -50,6 +50,13 @@ int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain *
 /* Why the last check returned -ENOEXEC (borrowed; "" when it did not). */
 const char *policy_chain_start_error(const struct policy_chain *chain);
 
+/* Call fn(userdata) once, in this process, right after the next check has
+ * forked its child: work that may overlap the plugins (the runner starts the
+ * launcher there). Not called when no child is forked (no plugins); fn NULL
+ * cancels. */
+void policy_chain_while_checking(struct policy_chain *chain, void (*fn)(void *userdata),
+                                 void *userdata);
+
 /* A check returns at its child's last message, before the child has exited;
  * this waits for that exit. Call it before anything that takes every exited
  * child or lists this process's descendants (the pump does both); the next

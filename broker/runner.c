@@ -151,17 +151,18 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	return 0;
 }
 
-/* The policies decide before anything is spawned; with no context to ask,
- * or a context that cannot decide, nothing runs (fail closed). */
+/* The policies decide before the command is sent anywhere (overlap: what
+ * may run meanwhile); with no context to ask, or a context that cannot
+ * decide, nothing runs (fail closed). */
 static int decide(const struct run_request *req, const struct runner_options *opt,
-                  struct run_outcome *o)
+                  const struct decide_overlap *overlap, struct run_outcome *o)
 {
 	if (!opt->context)
 		return fail(o, ERROR_KIND_PERMISSION_DENIED,
 		            "no policy context, so the command was refused");
 	struct sluice_error err = { 0 };
-	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, &o->decision,
-	                              &err);
+	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, overlap,
+	                              &o->decision, &err);
 	if (r == -ENOEXEC)
 		return fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (r < 0)
@@ -364,15 +365,15 @@ static int launch(struct run_outcome *o, struct spawn_request *sr, bool with_com
 	return 0;
 }
 
-/* The launcher is exec'd and builds its sandbox while the policies decide:
- * only a command they allow is then sent to it (an exec of its own, off the
- * path of the decision). Best effort: when this fails, the launcher starts
- * after the decision as usual, and reports the failure then. */
-static void launch_early(const struct run_request *req, struct run_outcome *o)
+/* The launcher is exec'd and builds its sandbox while the plugins check
+ * (called once their child has forked, so that the two overlap): only a
+ * command they allow is then sent to it. Best effort: when this fails, the
+ * launcher starts after the decision as usual, and reports the failure then. */
+static void launch_early(void *userdata)
 {
+	struct run_outcome *o = userdata;
 	struct spawn_request sr;
-	if (req->mode == RUN_MODE_BACKGROUND || prepare_spawn(o, &sr) < 0 ||
-	    launch(o, &sr, true) < 0) {
+	if (prepare_spawn(o, &sr) < 0 || launch(o, &sr, true) < 0) {
 		o->result.error = ERROR_KIND_NONE; /* said again after the decision */
 		o->result.error_message[0] = '\0';
 	}
@@ -473,8 +474,9 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	struct spawn_request sr;
 	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0)
 		return -1;
-	launch_early(req, o);
-	if (decide(req, opt, o) < 0 || prepare_spawn(o, &sr) < 0) {
+	struct decide_overlap overlap = { .fn = launch_early, .userdata = o };
+	bool foreground = req->mode != RUN_MODE_BACKGROUND;
+	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || prepare_spawn(o, &sr) < 0) {
 		withdraw_launcher(o);
 		return -1;
 	}
