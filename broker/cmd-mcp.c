@@ -45,6 +45,10 @@ struct mcp_server {
 	uint64_t progress_interval_ms;
 	struct mcp_worker workers[MCP_WORKERS_MAX];
 	size_t n_workers;
+	/* The next bash call's worker, forked ahead with its launcher waiting
+	 * (a slot); has_slot false when there is none. */
+	struct mcp_worker slot;
+	bool has_slot;
 	struct rpc_lines input;
 	bool eof;        /* the input ended (or the output broke): no more answers */
 	char error[512]; /* the message of a handler's error code */
@@ -134,6 +138,80 @@ static json_t *run_call(void *userdata, int cancel_fd, pump_progress_fn progress
 	return mcp_tools_call(c->ctx, c->name, c->arguments, &io);
 }
 
+/* In a slot: the preparation, the call, a preparation no call used. */
+static void *slot_prepare(void *userdata)
+{
+	const struct mcp_server *srv = userdata;
+	return mcp_tools_prepare_bash(&srv->ctx);
+}
+
+static json_t *slot_call(void *userdata, void *prepared, json_t *call, int cancel_fd,
+                         pump_progress_fn progress, void *progress_userdata)
+{
+	const struct mcp_server *srv = userdata;
+	struct mcp_context ctx = srv->ctx;
+	ctx.structured = json_is_true(json_object_get(call, "structured"));
+	struct mcp_call_io io = {
+		.cancel_fd = cancel_fd,
+		.progress = json_is_true(json_object_get(call, "progress")) ? progress : NULL,
+		.progress_interval_ms = srv->progress_interval_ms,
+		.progress_userdata = progress_userdata,
+		.prepared = prepared,
+	};
+	json_t *res = mcp_tools_call(&ctx, json_string_value(json_object_get(call, "name")),
+	                             json_object_get(call, "arguments"), &io);
+	free(prepared); /* released by the call */
+	json_decref(call);
+	return res;
+}
+
+static void slot_discard(void *prepared)
+{
+	mcp_tools_discard_prepared(prepared);
+}
+
+static const struct mcp_slot_ops slot_ops = {
+	.prepare = slot_prepare,
+	.call = slot_call,
+	.discard = slot_discard,
+};
+
+/* Fork the next bash call's worker while nothing waits for it (best effort:
+ * without a slot a call forks its worker itself). */
+static void prepare_slot(struct mcp_server *srv)
+{
+	if (srv->has_slot || srv->eof)
+		return;
+	srv->slot = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
+	srv->has_slot = mcp_worker_start_slot(&srv->slot, &slot_ops, srv) == 0;
+}
+
+static void release_slot(struct mcp_server *srv)
+{
+	if (srv->has_slot)
+		mcp_worker_done(&srv->slot);
+	srv->has_slot = false;
+}
+
+/* The slot takes the bash call w is for: true when it did (w is the slot). */
+static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *name,
+                     json_t *arguments, bool progress)
+{
+	if (strcmp(name, "bash") != 0 || !srv->has_slot)
+		return false;
+	json_t *call = json_pack("{s:s, s:O?, s:b, s:b}", "name", name, "arguments", arguments,
+	                         "progress", progress, "structured", srv->ctx.structured);
+	int r = call ? mcp_worker_assign(&srv->slot, call) : -ENOMEM;
+	json_decref(call);
+	if (r < 0) { /* the slot is gone: this call forks its own worker */
+		release_slot(srv);
+		return false;
+	}
+	*w = srv->slot;
+	srv->has_slot = false;
+	return true;
+}
+
 static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
 {
 	const char *name = json_string_value(json_object_get(msg->params, "name"));
@@ -161,10 +239,13 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 		.progress = token != NULL,
 	};
 	struct mcp_worker *w = &srv->workers[srv->n_workers];
-	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1 };
-	int r = mcp_worker_start(w, run_call, &c);
-	if (r < 0)
-		return rpc_fail(srv, RPC_INTERNAL_ERROR, "starting the call: %s", strerror(-r));
+	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
+	if (!use_slot(srv, w, name, arguments, token != NULL)) {
+		int r = mcp_worker_start(w, run_call, &c);
+		if (r < 0)
+			return rpc_fail(srv, RPC_INTERNAL_ERROR, "starting the call: %s",
+			                strerror(-r));
+	}
 	w->id = json_deep_copy(msg->id);
 	w->progress_token = token ? json_deep_copy(token) : NULL;
 	srv->n_workers++;
@@ -247,6 +328,7 @@ static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
 		send(srv, rpc_result(w->id, json_incref(w->result)));
 	else
 		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
+	prepare_slot(srv); /* the next call's, now that this one is answered */
 }
 
 struct worker_ref {
@@ -321,7 +403,10 @@ static void read_input(struct mcp_server *srv)
 /* Until the input ends and every worker is gone. */
 static int serve(struct mcp_server *srv)
 {
+	prepare_slot(srv);
 	while (!srv->eof || srv->n_workers > 0) {
+		if (srv->eof)
+			release_slot(srv);
 		if (srv->eof)
 			for (size_t i = 0; i < srv->n_workers; i++)
 				if (srv->workers[i].cancel_fd >= 0)
@@ -345,6 +430,7 @@ static int serve(struct mcp_server *srv)
 		if (!srv->eof && fds[n - 1].revents)
 			read_input(srv);
 	}
+	release_slot(srv);
 	return 0;
 }
 

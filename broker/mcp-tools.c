@@ -60,28 +60,44 @@ __attribute__((format(printf, 2, 3))) static json_t *tool_refusal(json_t *struct
 	                   structured, true);
 }
 
-static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
+static struct runner_options runner_options_for(const struct mcp_context *ctx,
+                                                const struct mcp_call_io *io)
 {
-	_cleanup_(run_outcome_done) struct run_outcome o;
-	_cleanup_(run_request_done) struct run_request req = { 0 };
-	run_outcome_init(&o, &ctx->settings);
-	struct sluice_error err = { 0 };
-	json_t *empty = args ? NULL : json_object();
-	int r = request_from_json(args ? args : empty, ctx->settings.max_command_size, &req, &err);
-	json_decref(empty);
-	if (r < 0) {
-		run_outcome_fail(&o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
-	} else {
-		struct runner_options ro = RUNNER_OPTIONS_INIT;
-		ro.context = ctx->policies;
-		ro.workspace_root = ctx->root;
+	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	ro.context = ctx->policies;
+	ro.workspace_root = ctx->root;
+	if (io) {
 		ro.cancel_fd = io->cancel_fd;
 		ro.progress = io->progress;
 		ro.progress_interval_ms = io->progress_interval_ms;
 		ro.progress_userdata = io->progress_userdata;
-		(void)runner_execute(&req, &ro, &o);
 	}
-	const struct run_result *res = &o.result;
+	return ro;
+}
+
+struct run_outcome *mcp_tools_prepare_bash(const struct mcp_context *ctx)
+{
+	struct run_outcome *o = malloc(sizeof(*o));
+	if (!o)
+		return NULL;
+	run_outcome_init(o, &ctx->settings);
+	struct runner_options ro = runner_options_for(ctx, NULL);
+	(void)runner_prepare(&ro, o); /* best effort: the call starts it otherwise */
+	return o;
+}
+
+void mcp_tools_discard_prepared(struct run_outcome *prepared)
+{
+	if (!prepared)
+		return;
+	run_outcome_done(prepared);
+	free(prepared);
+}
+
+/* The CallToolResult of a run (a new reference), or NULL. */
+static json_t *bash_result(const struct mcp_context *ctx, const struct run_result *res)
+{
+	int r;
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -96,6 +112,30 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 	bool failed = res->error != ERROR_KIND_NONE || res->signal ||
 	              (res->has_exit_code && res->exit_code != 0);
 	return tool_result(text, len, structured, failed);
+}
+
+static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
+{
+	struct run_outcome fresh;
+	struct run_outcome *o = io->prepared;
+	if (!o) {
+		run_outcome_init(&fresh, &ctx->settings);
+		o = &fresh;
+	}
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	struct sluice_error err = { 0 };
+	json_t *empty = args ? NULL : json_object();
+	int r = request_from_json(args ? args : empty, ctx->settings.max_command_size, &req, &err);
+	json_decref(empty);
+	if (r < 0) {
+		run_outcome_fail(o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
+	} else {
+		struct runner_options ro = runner_options_for(ctx, io);
+		(void)runner_execute(&req, &ro, o);
+	}
+	json_t *ret = bash_result(ctx, &o->result);
+	run_outcome_done(o);
+	return ret;
 }
 
 /* The arguments object must hold only the names in allowed. */
@@ -331,6 +371,9 @@ json_t *mcp_tools_call(const struct mcp_context *ctx, const char *name, json_t *
                        const struct mcp_call_io *io)
 {
 	const struct tool *t = tool_find(name);
+	bool runs = t && (!arguments || json_is_object(arguments)) && t->call == call_bash;
+	if (io->prepared && !runs)
+		run_outcome_done(io->prepared); /* only the bash tool runs on it */
 	if (!t)
 		return tool_refusal(NULL, "no tool '%s'", name);
 	if (arguments && !json_is_object(arguments))

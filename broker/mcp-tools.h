@@ -39,7 +39,18 @@ struct mcp_call_io {
 	pump_progress_fn progress;
 	uint64_t progress_interval_ms;
 	void *progress_userdata;
+	/* From mcp_tools_prepare_bash(), or NULL: the bash tool runs on it and
+	 * releases what it holds (the memory stays the caller's). */
+	struct run_outcome *prepared;
 };
+
+/* Before a bash call is known: a run outcome whose launcher is already
+ * waiting (runner_prepare()), in memory the caller frees after the call or
+ * after mcp_tools_discard_prepared(). NULL when out of memory. */
+struct run_outcome *mcp_tools_prepare_bash(const struct mcp_context *ctx);
+
+/* A preparation no call used: its launcher is withdrawn; frees it. */
+void mcp_tools_discard_prepared(struct run_outcome *prepared);
 
 /* Run tool name with arguments (an object, or NULL) and return the
  * CallToolResult (a new reference), or NULL on allocation failure. Blocks

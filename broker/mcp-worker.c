@@ -2,8 +2,8 @@
 /*
  * Worker processes for tools/call. The worker's descriptors are exactly:
  * 0 /dev/null, 1 and 2 the server's standard error, 3 its line pipe, 4 its
- * cancel pipe; another worker's cancel pipe is never held by this one, so
- * closing it reaches exactly one worker.
+ * cancel pipe, and in a slot 5 its call pipe; another worker's pipes are
+ * never held by this one, so closing one reaches exactly one worker.
  */
 #include "config.h"
 
@@ -19,9 +19,13 @@
 #include "errors.h"
 #include "fd-util.h"
 #include "mcp-worker.h"
+#include "request.h"
 
 #define WORKER_LINE_FD 3
 #define WORKER_CANCEL_FD 4
+#define WORKER_CALL_FD 5
+/* A call line: the request document's cap, and room for the rest. */
+#define WORKER_CALL_MAX (REQUEST_DOCUMENT_MAX + 64 * 1024)
 
 /* Send obj (stolen) as one line on fd, in one write; in the worker. */
 static void send_line(int fd, json_t *obj)
@@ -47,54 +51,118 @@ static void send_progress(void *userdata, uint64_t elapsed_ms, uint64_t output_b
 	                                    "bytes", (json_int_t)output_bytes));
 }
 
-/* In the child: the descriptors as above, then the call. Never returns. */
-static void worker_main(int line_fd, int cancel_fd, mcp_worker_fn fn, void *userdata)
+/* In the child: the descriptors as above (call_fd < 0: no call pipe);
+ * exits on failure. */
+static void worker_fds(int line_fd, int cancel_fd, int call_fd)
 {
 	int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int line_hi = fcntl(line_fd, F_DUPFD_CLOEXEC, 10);
 	int cancel_hi = fcntl(cancel_fd, F_DUPFD_CLOEXEC, 10);
-	if (null_fd < 0 || line_hi < 0 || cancel_hi < 0 || dup2(null_fd, STDIN_FILENO) < 0 ||
-	    dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
+	int call_hi = call_fd >= 0 ? fcntl(call_fd, F_DUPFD_CLOEXEC, 10) : -1;
+	if (null_fd < 0 || line_hi < 0 || cancel_hi < 0 || (call_fd >= 0 && call_hi < 0) ||
+	    dup2(null_fd, STDIN_FILENO) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0 ||
 	    dup3(line_hi, WORKER_LINE_FD, O_CLOEXEC) < 0 ||
-	    dup3(cancel_hi, WORKER_CANCEL_FD, O_CLOEXEC) < 0)
+	    dup3(cancel_hi, WORKER_CANCEL_FD, O_CLOEXEC) < 0 ||
+	    (call_fd >= 0 && dup3(call_hi, WORKER_CALL_FD, O_CLOEXEC) < 0))
 		_exit(EXIT_FAILURE);
-	(void)syscall(SYS_close_range, WORKER_CANCEL_FD + 1, ~0U, 0);
-	json_t *res = fn(userdata, WORKER_CANCEL_FD, send_progress, NULL);
+	(void)syscall(SYS_close_range, call_fd >= 0 ? WORKER_CALL_FD + 1 : WORKER_CANCEL_FD + 1,
+	              ~0U, 0);
+}
+
+/* The result line, then exit (no exit handlers: they belong to the server). */
+static _Noreturn void worker_finish(json_t *res)
+{
 	bool ok = res != NULL;
 	send_line(WORKER_LINE_FD, res ? json_pack("{s:o}", "result", res) : NULL);
-	/* No exit handlers: they belong to the server. */
 	_exit(ok ? EXIT_SUCCESS : EXIT_FAILURE);
 }
 
-int mcp_worker_start(struct mcp_worker *w, mcp_worker_fn fn, void *userdata)
+/* In the child: the descriptors as above, then the call. Never returns. */
+static _Noreturn void worker_main(int line_fd, int cancel_fd, mcp_worker_fn fn, void *userdata)
 {
-	int lines[2], cancel[2];
-	if (pipe2(lines, O_CLOEXEC) < 0)
-		return neg_errno();
-	if (pipe2(cancel, O_CLOEXEC) < 0) {
-		int r = neg_errno();
-		close(lines[0]);
-		close(lines[1]);
-		return r;
+	worker_fds(line_fd, cancel_fd, -1);
+	worker_finish(fn(userdata, WORKER_CANCEL_FD, send_progress, NULL));
+}
+
+/* In a slot: prepare, then wait for the call line until end of file. */
+static _Noreturn void slot_main(int line_fd, int cancel_fd, int call_fd,
+                                const struct mcp_slot_ops *ops, void *userdata)
+{
+	worker_fds(line_fd, cancel_fd, call_fd);
+	void *prepared = ops->prepare(userdata);
+	_cleanup_free_ char *text = malloc(WORKER_CALL_MAX + 1);
+	ssize_t n = text ? read_full(WORKER_CALL_FD, text, WORKER_CALL_MAX + 1) : -ENOMEM;
+	json_t *call = n > 0 && n <= WORKER_CALL_MAX ? json_loadb(text, (size_t)n, 0, NULL) : NULL;
+	if (!call) { /* released unassigned, or a call that cannot be read */
+		ops->discard(prepared);
+		_exit(n == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
 	}
-	pid_t pid = fork();
+	worker_finish(ops->call(userdata, prepared, call, WORKER_CANCEL_FD, send_progress, NULL));
+}
+
+static void close_pair(int p[2])
+{
+	p[0] = safe_close(p[0]);
+	p[1] = safe_close(p[1]);
+}
+
+/* Fork with the pipes (a slot: its call pipe too); the child runs the call
+ * (a slot: prepares, then waits for it). */
+static int worker_fork(struct mcp_worker *w, bool slot, mcp_worker_fn fn,
+                       const struct mcp_slot_ops *ops, void *userdata)
+{
+	int lines[2] = { -1, -1 }, cancel[2] = { -1, -1 }, call[2] = { -1, -1 };
+	int r = 0;
+	if (pipe2(lines, O_CLOEXEC) < 0 || pipe2(cancel, O_CLOEXEC) < 0 ||
+	    (slot && pipe2(call, O_CLOEXEC) < 0))
+		r = neg_errno();
+	pid_t pid = r < 0 ? -1 : fork();
 	if (pid == 0) {
 		close(lines[0]);
 		close(cancel[1]);
+		if (slot) {
+			close(call[1]);
+			slot_main(lines[1], cancel[0], call[0], ops, userdata);
+		}
 		worker_main(lines[1], cancel[0], fn, userdata);
 	}
-	int r = pid < 0 ? neg_errno() : 0;
-	close(lines[1]);
-	close(cancel[0]);
+	if (r == 0 && pid < 0)
+		r = neg_errno();
+	lines[1] = safe_close(lines[1]);
+	cancel[0] = safe_close(cancel[0]);
+	call[0] = safe_close(call[0]);
 	if (r < 0) {
-		close(lines[0]);
-		close(cancel[1]);
+		close_pair(lines);
+		close_pair(cancel);
+		close_pair(call);
 		return r;
 	}
 	w->pid = pid;
 	w->result_fd = lines[0];
 	w->cancel_fd = cancel[1];
+	w->call_fd = call[1];
 	return 0;
+}
+
+int mcp_worker_start(struct mcp_worker *w, mcp_worker_fn fn, void *userdata)
+{
+	return worker_fork(w, false, fn, NULL, userdata);
+}
+
+int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata)
+{
+	return worker_fork(w, true, NULL, ops, userdata);
+}
+
+int mcp_worker_assign(struct mcp_worker *w, json_t *call)
+{
+	char *text = json_dumps(call, JSON_COMPACT);
+	if (!text)
+		return -ENOMEM;
+	int r = write_full(w->call_fd, text, strlen(text));
+	free(text);
+	w->call_fd = safe_close(w->call_fd);
+	return r < 0 ? r : 0;
 }
 
 json_t *mcp_worker_line(struct mcp_worker *w, const char *text, size_t len)
@@ -120,6 +188,7 @@ void mcp_worker_cancel(struct mcp_worker *w)
 
 void mcp_worker_done(struct mcp_worker *w)
 {
+	w->call_fd = safe_close(w->call_fd);
 	w->cancel_fd = safe_close(w->cancel_fd);
 	w->result_fd = safe_close(w->result_fd);
 	if (w->pid > 0)
@@ -129,5 +198,5 @@ void mcp_worker_done(struct mcp_worker *w)
 	json_decref(w->progress_token);
 	json_decref(w->result);
 	rpc_lines_done(&w->lines);
-	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1 };
+	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
 }

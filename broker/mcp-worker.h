@@ -23,6 +23,7 @@ typedef json_t *(*mcp_worker_fn)(void *userdata, int cancel_fd, pump_progress_fn
 
 struct mcp_worker {
 	pid_t pid;
+	int call_fd;            /* a slot's call pipe (write end) until assigned; else -1 */
 	int result_fd;          /* the read end of the worker's lines; -1 once at EOF */
 	int cancel_fd;          /* the write end of the cancel pipe; -1 once cancelled */
 	json_t *id;             /* owned: the request's id */
@@ -41,6 +42,24 @@ struct mcp_worker {
  */
 int mcp_worker_start(struct mcp_worker *w, mcp_worker_fn fn, void *userdata);
 
+/* A worker forked ahead of its call (a slot): prepare runs in it at once
+ * (the runner starts its launcher there), so that the call need not wait
+ * for that. The call arrives with mcp_worker_assign(); a slot released
+ * without one calls discard and exits. */
+struct mcp_slot_ops {
+	void *(*prepare)(void *userdata);
+	json_t *(*call)(void *userdata, void *prepared, json_t *call, int cancel_fd,
+	                pump_progress_fn progress, void *progress_userdata);
+	void (*discard)(void *prepared);
+};
+
+/* Fork a slot: as mcp_worker_start(), and call_fd is set. */
+int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata);
+
+/* Give a slot its call (a JSON object, sent as one line; the pipe then
+ * closes). -EPIPE when the slot is gone (release it, start another). */
+int mcp_worker_assign(struct mcp_worker *w, json_t *call);
+
 /* A line the worker sent: a progress line ({"progress": ms, "bytes": n})
  * or the result (stored in w->result). Returns the progress object (a new
  * reference) or NULL. */
@@ -49,7 +68,8 @@ json_t *mcp_worker_line(struct mcp_worker *w, const char *text, size_t len);
 /* Cancel: the worker ends its command's tree and exits; no answer is sent. */
 void mcp_worker_cancel(struct mcp_worker *w);
 
-/* Wait for the worker to exit and release everything it holds. */
+/* Wait for the worker to exit and release everything it holds (an
+ * unassigned slot is told to discard its preparation first). */
 void mcp_worker_done(struct mcp_worker *w);
 
 #endif

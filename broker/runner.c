@@ -140,6 +140,9 @@ static int resolve_directory(const struct run_request *req, const struct runner_
                              struct run_outcome *o)
 {
 	struct sluice_error err = { 0 };
+	free(o->root); /* a prepared run resolved the root already */
+	free(o->workdir);
+	o->root = o->workdir = NULL;
 	int r = workdir_resolve(opt->workspace_root ? opt->workspace_root : ".", req->directory,
 	                        &o->root, &o->workdir, &err);
 	if (r == -EXDEV)
@@ -373,6 +376,8 @@ static void launch_early(void *userdata)
 {
 	struct run_outcome *o = userdata;
 	struct spawn_request sr;
+	if (o->early_pid > 0) /* runner_prepare() started it */
+		return;
 	if (prepare_spawn(o, &sr) < 0 || launch(o, &sr, true) < 0) {
 		o->result.error = ERROR_KIND_NONE; /* said again after the decision */
 		o->result.error_message[0] = '\0';
@@ -428,7 +433,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	uint64_t start = pump_now_ms();
 	if (o->command_fd >= 0) {
 		/* -EPIPE: the launcher is gone; its status and stderr say why */
-		(void)spawn_send_command(o->command_fd, NULL, o->decision.command);
+		(void)spawn_send_command(o->command_fd, o->workdir, o->decision.command);
 		o->command_fd = -1;
 	}
 	/* The policy child may still be exiting: it must not be taken for
@@ -480,8 +485,10 @@ static int execute(const struct run_request *req, const struct runner_options *o
 		withdraw_launcher(o);
 		return -1;
 	}
-	if (req->mode == RUN_MODE_BACKGROUND)
+	if (req->mode == RUN_MODE_BACKGROUND) {
+		withdraw_launcher(o); /* a prepared one: a job starts its own */
 		return start_background(req, o, &sr);
+	}
 	return run_foreground(opt, o, &sr);
 }
 
@@ -504,6 +511,19 @@ static void audit(const struct run_request *req, const struct runner_options *op
 	                               o->decision.command ? &o->decision : NULL, &outcome, &err);
 	if (ret < 0)
 		o->result.audit_failed = true;
+}
+
+int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
+{
+	struct run_request none = { .mode = RUN_MODE_DEFAULT };
+	struct spawn_request sr;
+	int r = resolve_directory(&none, opt, o) < 0 || prepare_spawn(o, &sr) < 0 ? -1
+	        : launch(o, &sr, true) < 0                                        ? -1
+	                                                                          : 0;
+	/* Best effort: the run itself says what fails, then. */
+	o->result.error = ERROR_KIND_NONE;
+	o->result.error_message[0] = '\0';
+	return r;
 }
 
 int runner_execute(const struct run_request *req, const struct runner_options *opt,

@@ -86,6 +86,15 @@ bool runner_known_sandbox_mode(const char *mode);
 int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr);
 
 /*
+ * Before the request is known (a server getting ready for its next call):
+ * start the launcher for the workspace root under o->settings, waiting for
+ * its command, so that runner_execute() on the same o need not wait for it.
+ * Best effort: -1 leaves nothing prepared and no error in o->result.
+ * run_outcome_done() withdraws a launcher that was never used.
+ */
+int runner_prepare(const struct runner_options *opt, struct run_outcome *o);
+
+/*
  * Run req under o->settings: limits, working directory, run_check_policy(),
  * then the foreground watch or a background job. Fills o->result in every
  * case; returns 0 when the command ran (whatever its exit code), -1 when the

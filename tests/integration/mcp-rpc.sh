@@ -187,3 +187,46 @@ PY
 )
 grep -q '^order \[2, 1\]$' <<<"$res" && ok "calls run at once: a quick one is answered while a slow one waits" || not_ok "calls run at once: a quick one is answered while a slow one waits" "$res"
 grep -q '^child gone$' <<<"$res" && ok "a server killed by SIGTERM takes its running commands' trees with it" || not_ok "a server killed by SIGTERM takes its running commands' trees with it" "$res"
+
+# While idle, the server keeps the next bash call's worker ready, its
+# launcher already waiting (in a restricted sandbox, with its private
+# TMPDIR); a call uses it, the next one gets another, and end of input
+# withdraws the last: no launcher and no TMPDIR is left.
+mkdir -p "$TEST_TMP/ws-slot"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-slot" "$init" <<'PY'
+import json, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root, "--sandbox", "restricted"],
+                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+srv.stdin.write((init + "\n").encode())
+srv.stdout.readline()
+def waiting():
+    found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
+    return found.stdout.split()
+def wait_for(cond):
+    for _ in range(200):
+        if cond():
+            return True
+        time.sleep(0.025)
+    return False
+print("ready before a call:", wait_for(lambda: len(waiting()) == 1))
+first = waiting()
+srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+    "name": "bash", "arguments": {"command": "echo $TMPDIR; pwd", "directory": "."}}}) + "\n").encode())
+r = json.loads(srv.stdout.readline())
+print("answer:", r["result"]["structuredContent"]["exitCode"], r["result"]["content"][0]["text"].split())
+print("another ready after it:", wait_for(lambda: len(waiting()) == 1 and waiting() != first))
+srv.stdin.close()
+print("status:", srv.wait())
+print("left after the end:", waiting())
+PY
+)
+left_tmp=$(ls "$XDG_RUNTIME_DIR/sluice/jobs" 2>/dev/null | grep -c '^tmp-')
+if grep -q '^ready before a call: True$' <<<"$res" && grep -q "^answer: 0 \['$XDG_RUNTIME_DIR/sluice/jobs/tmp-[A-Za-z0-9]*', '$TEST_TMP/ws-slot'\]$" <<<"$res" &&
+  grep -q '^another ready after it: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
+  grep -q '^left after the end: \[\]$' <<<"$res" && [ "$left_tmp" -eq 0 ]; then
+  ok "an idle server keeps the next call's launcher waiting; end of input withdraws it, leaving nothing"
+else
+  not_ok "an idle server keeps the next call's launcher waiting; end of input withdraws it, leaving nothing" \
+    "$res" "TMPDIRs left: $left_tmp"
+fi
