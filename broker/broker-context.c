@@ -80,6 +80,12 @@ const struct policy_chain *broker_context_chain(const struct broker_context *ctx
 	return ctx->armed ? ctx->chain : NULL;
 }
 
+void broker_context_prepare(struct broker_context *ctx)
+{
+	if (ctx && ctx->armed)
+		(void)policy_chain_prepare(ctx->chain, ctx->parser);
+}
+
 void broker_context_reap(struct broker_context *ctx)
 {
 	if (ctx)

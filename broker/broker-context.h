@@ -56,6 +56,10 @@ const struct broker_config *broker_context_config(const struct broker_context *c
 /* The loaded plugin chain, or NULL before broker_context_arm() (borrowed). */
 const struct policy_chain *broker_context_chain(const struct broker_context *ctx);
 
+/* Between requests (a server): fork the next decision's policy child ahead
+ * (policy_chain_prepare()). Only once the context is armed; best effort. */
+void broker_context_prepare(struct broker_context *ctx);
+
 /* Wait for the last decision's policy child to finish exiting (see
  * policy_chain_reap()): before watching a command's process tree. */
 void broker_context_reap(struct broker_context *ctx);

@@ -44,10 +44,15 @@ struct policy_chain {
 	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
 	void (*while_checking)(void *userdata); /* once, in the parent, after a fork */
 	void *while_checking_userdata;
+	/* A child forked ahead (policy_chain_prepare), waiting for its command
+	 * on ready_text_fd, its messages to come on ready_msg_fd; pid 0: none. */
+	pid_t ready_pid;
+	int ready_text_fd, ready_msg_fd;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
 
 static int validate(struct policy_chain *c, struct sluice_error *reterr);
+static int wait_child(pid_t pid, int *status);
 
 static int chain_load(const struct broker_config *cfg, bool validating, struct policy_chain **ret,
                       struct sluice_error *reterr)
@@ -57,6 +62,7 @@ static int chain_load(const struct broker_config *cfg, bool validating, struct p
 		return -ENOMEM;
 	c->cfg = cfg;
 	c->exiting_pidfd = -1;
+	c->ready_text_fd = c->ready_msg_fd = -1;
 	c->timeout_ms = cfg->broker_plugin_timeout;
 	c->plugins = calloc(cfg->n_plugins ? cfg->n_plugins : 1, sizeof(*c->plugins));
 	_cleanup_free_ char *dir = plugin_loader_dir();
@@ -121,10 +127,13 @@ void policy_chain_reap(struct policy_chain *c)
 	c->exiting_pidfd = safe_close(c->exiting_pidfd);
 }
 
+static void ready_withdraw(struct policy_chain *c);
+
 struct policy_chain *policy_chain_free(struct policy_chain *c)
 {
 	if (!c)
 		return NULL;
+	ready_withdraw(c);
 	policy_chain_reap(c);
 	for (size_t i = 0; i < c->n; i++)
 		plugin_unload(&c->plugins[i]);
@@ -242,6 +251,111 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 		if (child_model(c, host, models[k], fd, load_errors) < 0)
 			_exit(1);
 	_exit(0);
+}
+
+/* Idle time before a request: pay now for the copy-on-write faults and
+ * first-use costs a parse takes in a fresh fork, not while a request waits. */
+static void warm_parser(struct command_model_parser *parser)
+{
+	struct command_model *m = NULL;
+	struct sluice_error err = { 0 };
+	if (command_model_parse(parser, "true", 4, NULL, &m, &err) == 0)
+		command_model_free(m);
+}
+
+/* A child forked ahead of its request: the command text arrives on
+ * text_fd (to end of file; nothing: withdrawn), is parsed here as the parent
+ * parsed it, and checked as run_child() checks a model; never returns. */
+static _Noreturn void run_ready_child(struct policy_chain *c, struct command_model_parser *parser,
+                                      int text_fd, int msg_fd)
+{
+	/* Only its two pipes: nothing of the parent's (a launcher's pipe) may
+	 * be held open by a child that waits. */
+	if (dup3(msg_fd, 3, O_CLOEXEC) < 0 || dup3(text_fd, 4, O_CLOEXEC) < 0)
+		_exit(1);
+	(void)close_range(5, ~0U, 0);
+	warm_parser(parser);
+	size_t cap =
+	        c->cfg->broker_max_command_size ? c->cfg->broker_max_command_size : CHAIN_MAX_BYTES;
+	char *text = malloc(cap + 1);
+	ssize_t n = text ? read_full(4, text, cap + 1) : -ENOMEM;
+	(void)close(4);
+	if (n == 0)
+		_exit(0);
+	struct command_model *m = NULL;
+	struct sluice_error err = { 0 };
+	if (n < 0 || (size_t)n > cap ||
+	    command_model_parse(parser, text, (size_t)n, NULL, &m, &err) < 0)
+		_exit(1); /* the parent reads "stopped answering" and refuses */
+	const struct command_model *models[] = { m };
+	run_child(c, models, 1, 3);
+}
+
+int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
+{
+	if (c->lazy || c->n == 0 || c->ready_pid > 0)
+		return 0;
+	int text[2], msg[2];
+	if (pipe2(text, O_CLOEXEC) < 0)
+		return -errno;
+	if (pipe2(msg, O_CLOEXEC) < 0) {
+		int r = -errno;
+		safe_close(text[0]);
+		safe_close(text[1]);
+		return r;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0)
+		run_ready_child(c, parser, text[0], msg[1]);
+	int r = pid < 0 ? -errno : 0;
+	safe_close(text[0]);
+	safe_close(msg[1]);
+	if (r < 0) {
+		safe_close(text[1]);
+		safe_close(msg[0]);
+		return r;
+	}
+	c->ready_pid = pid;
+	c->ready_text_fd = text[1];
+	c->ready_msg_fd = msg[0];
+	warm_parser(parser); /* this process parses the same command too */
+	return 0;
+}
+
+/* A ready child no request used: end of file makes it exit. */
+static void ready_withdraw(struct policy_chain *c)
+{
+	if (c->ready_pid <= 0)
+		return;
+	c->ready_text_fd = safe_close(c->ready_text_fd);
+	c->ready_msg_fd = safe_close(c->ready_msg_fd);
+	int status;
+	(void)wait_child(c->ready_pid, &status);
+	c->ready_pid = 0;
+}
+
+/* Hand the ready child its command (the source of model): its pid and
+ * message pipe, or -1 (none, or it is gone: the caller forks as usual). */
+static pid_t ready_take(struct policy_chain *c, const struct command_model *model, int *ret_fd)
+{
+	if (c->ready_pid <= 0)
+		return -1;
+	if (!model) {
+		ready_withdraw(c);
+		return -1;
+	}
+	int r = write_full(c->ready_text_fd, command_model_source(model),
+	                   command_model_source_len(model));
+	c->ready_text_fd = safe_close(c->ready_text_fd);
+	if (r < 0) {
+		ready_withdraw(c);
+		return -1;
+	}
+	pid_t pid = c->ready_pid;
+	*ret_fd = TAKE_FD(c->ready_msg_fd);
+	c->ready_pid = 0;
+	return pid;
 }
 
 /* ------------------------------------------------------------ the parent */
@@ -523,22 +637,28 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
                          const struct command_model *const *models, size_t from, size_t n)
 {
 	policy_chain_reap(c);
-	int fds[2];
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		return -errno;
-	fflush(NULL); /* the child must not flush our buffers a second time */
-	pid_t pid = fork();
+	int fds[2] = { -1, -1 };
+	/* One model: the child forked ahead takes it, if there is one. */
+	pid_t pid = n - from == 1 ? ready_take(c, models[from], &fds[0]) : -1;
+	if (n - from != 1)
+		ready_withdraw(c);
 	if (pid < 0) {
-		int r = -errno;
-		safe_close(fds[0]);
+		if (pipe2(fds, O_CLOEXEC) < 0)
+			return -errno;
+		fflush(NULL); /* the child must not flush our buffers a second time */
+		pid = fork();
+		if (pid < 0) {
+			int r = -errno;
+			safe_close(fds[0]);
+			safe_close(fds[1]);
+			return r;
+		}
+		if (pid == 0) {
+			safe_close(fds[0]);
+			run_child(c, models + from, n - from, fds[1]);
+		}
 		safe_close(fds[1]);
-		return r;
 	}
-	if (pid == 0) {
-		safe_close(fds[0]);
-		run_child(c, models + from, n - from, fds[1]);
-	}
-	safe_close(fds[1]);
 	if (c->while_checking) {
 		void (*fn)(void *) = c->while_checking;
 		c->while_checking = NULL;

@@ -87,8 +87,9 @@ int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluic
 
 /*
  * Before the request is known (a server getting ready for its next call):
- * start the launcher for the workspace root under o->settings, waiting for
- * its command, so that runner_execute() on the same o need not wait for it.
+ * fork the policy child ahead (broker_context_prepare()) and start the
+ * launcher for the workspace root under o->settings, waiting for its
+ * command, so that runner_execute() on the same o need not wait for either.
  * Best effort: -1 leaves nothing prepared and no error in o->result.
  * run_outcome_done() withdraws a launcher that was never used.
  */

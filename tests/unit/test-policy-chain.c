@@ -436,3 +436,99 @@ Test(policy_chain, a_lazy_chain_reports_a_plugin_that_cannot_load_as_a_start_err
 	policy_chain_free(chain);
 	config_free(cfg);
 }
+
+/* ------------------------------------------------------------ prepared children */
+
+/* A validating chain of one fixture, its child forked ahead. */
+static struct policy_chain *prepared_chain(const char *variant, const char *extra,
+                                           struct command_model_parser *parser,
+                                           struct broker_config **ret_cfg)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin broken]\npath = %s\n%s", ptu_fixture(variant), extra);
+	*ret_cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(*ret_cfg, &chain, &err), 0, "%s", err.detail);
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	return chain;
+}
+
+/* The verdict of command through chain (parsed with parser). */
+static int decide_parsed(struct policy_chain *chain, struct command_model_parser *parser,
+                         const char *command, struct verdict *v)
+{
+	struct command_model *m = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(command_model_parse(parser, command, strlen(command), NULL, &m, &err), 0);
+	verdict_init(v);
+	char *rewrite = NULL;
+	int r = policy_chain_decide(chain, parser, m, v, &rewrite);
+	free(rewrite);
+	command_model_free(m);
+	return r;
+}
+
+Test(policy_chain, a_child_forked_ahead_checks_the_next_command_and_names_a_crash)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = prepared_chain("segv", "", parser, &cfg);
+	struct verdict v;
+	cr_assert_geq(decide_parsed(chain, parser, "echo hi", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v, "broken");
+	cr_assert_not_null(r);
+	cr_assert(strstr(r->message, "plugin 'broken' "), "%s", r->message);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_request)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	/* the fixture asks only on commands with "needle": which verdict comes
+	 * back shows which command reached the child */
+	struct policy_chain *chain =
+	        prepared_chain("ok", "verdict = ask\nwhen = needle\n", parser, &cfg);
+	struct verdict v;
+	cr_assert_eq(decide_parsed(chain, parser, "ls needle", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_ASK, "%s", verdict_kind_name(v.kind));
+	verdict_done(&v);
+	/* the next request forks afresh, and sees its own command */
+	cr_assert_eq(decide_parsed(chain, parser, "ls hay", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_ALLOW, "%s", verdict_kind_name(v.kind));
+	verdict_done(&v);
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	cr_assert_eq(decide_parsed(chain, parser, "ls hay", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_ALLOW, "%s", verdict_kind_name(v.kind));
+	verdict_done(&v);
+	policy_chain_reap(chain);
+	errno = 0;
+	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child is left");
+	cr_assert_eq(errno, ECHILD);
+	policy_chain_free(chain);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = prepared_chain("ok", "", parser, &cfg);
+	errno = 0;
+	cr_assert_eq(waitpid(-1, NULL, WNOHANG), 0, "the child waits");
+	policy_chain_free(chain);
+	errno = 0;
+	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child is left after the free");
+	cr_assert_eq(errno, ECHILD);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
