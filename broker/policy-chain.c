@@ -48,6 +48,10 @@ struct policy_chain {
 	 * on ready_text_fd, its messages to come on ready_msg_fd; pid 0: none. */
 	pid_t ready_pid;
 	int ready_text_fd, ready_msg_fd;
+	/* In a child of a lazy chain, once it loaded the plugins: why each
+	 * that failed did (NULL: it loaded). */
+	bool child_loaded;
+	char **child_load_errors;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
 
@@ -210,6 +214,27 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 	return policy_msg_send(fd, POLICY_MSG_DONE, 0, 0, NULL, 0) < 0 ? -EPIPE : 0;
 }
 
+/* In the child: a lazy chain's plugins are loaded here, never in the
+ * parent, once; each failure is reported in its place in the messages. */
+static void child_load(struct policy_chain *c)
+{
+	if (!c->lazy || c->child_loaded)
+		return;
+	c->child_loaded = true;
+	c->child_load_errors = calloc(c->n ? c->n : 1, sizeof(*c->child_load_errors));
+	if (!c->child_load_errors)
+		_exit(1);
+	for (size_t i = 0; i < c->n; i++) {
+		struct sluice_error err = { 0 };
+		const struct config_plugin *conf = c->plugins[i].conf;
+		if (plugin_load(conf, c->dir, &c->plugins[i], &err) < 0) {
+			c->plugins[i] = (struct loaded_plugin){ .conf = conf };
+			c->child_load_errors[i] =
+			        strdup(err.detail[0] ? err.detail : "cannot be loaded");
+		}
+	}
+}
+
 /* The child: each model in turn, with the same messages as a child for that
  * model alone; never returns. */
 static _Noreturn void run_child(struct policy_chain *c, const struct command_model *const *models,
@@ -233,22 +258,10 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 	for (size_t i = 0; i < ELEMENTSOF(crash_signals); i++)
 		(void)signal(crash_signals[i], SIG_DFL);
-	/* A lazy chain's plugins are loaded here, never in the parent; each
-	 * failure is reported in its place in the messages. */
-	char **load_errors = c->lazy ? calloc(c->n ? c->n : 1, sizeof(*load_errors)) : NULL;
-	if (c->lazy && !load_errors)
-		_exit(1);
-	for (size_t i = 0; c->lazy && i < c->n; i++) {
-		struct sluice_error err = { 0 };
-		const struct config_plugin *conf = c->plugins[i].conf;
-		if (plugin_load(conf, c->dir, &c->plugins[i], &err) < 0) {
-			c->plugins[i] = (struct loaded_plugin){ .conf = conf };
-			load_errors[i] = strdup(err.detail[0] ? err.detail : "cannot be loaded");
-		}
-	}
+	child_load(c);
 	const struct sluice_host *host = policy_host();
 	for (size_t k = 0; k < n; k++)
-		if (child_model(c, host, models[k], fd, load_errors) < 0)
+		if (child_model(c, host, models[k], fd, c->child_load_errors) < 0)
 			_exit(1);
 	_exit(0);
 }
@@ -270,10 +283,20 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
                                       int text_fd, int msg_fd)
 {
 	/* Only its two pipes: nothing of the parent's (a launcher's pipe) may
-	 * be held open by a child that waits. */
-	if (dup3(msg_fd, 3, O_CLOEXEC) < 0 || dup3(text_fd, 4, O_CLOEXEC) < 0)
+	 * be held open by a child that waits; and no plugin code, not even a
+	 * constructor, may reach the broker's output. */
+	int msg_hi = fcntl(msg_fd, F_DUPFD_CLOEXEC, 10);
+	int text_hi = fcntl(text_fd, F_DUPFD_CLOEXEC, 10);
+	if (msg_hi < 0 || text_hi < 0 || dup3(msg_hi, 3, O_CLOEXEC) < 0 ||
+	    dup3(text_hi, 4, O_CLOEXEC) < 0)
 		_exit(1);
 	(void)close_range(5, ~0U, 0);
+	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0)
+		_exit(1);
+	(void)close(null);
+	/* what the request would wait for, done while nothing waits */
+	child_load(c);
 	warm_parser(parser);
 	size_t cap =
 	        c->cfg->broker_max_command_size ? c->cfg->broker_max_command_size : CHAIN_MAX_BYTES;
@@ -293,7 +316,7 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
 
 int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
 {
-	if (c->lazy || c->n == 0 || c->ready_pid > 0)
+	if (c->n == 0 || c->ready_pid > 0)
 		return 0;
 	int text[2], msg[2];
 	if (pipe2(text, O_CLOEXEC) < 0)
@@ -345,8 +368,18 @@ static pid_t ready_take(struct policy_chain *c, const struct command_model *mode
 		ready_withdraw(c);
 		return -1;
 	}
+	/* A child that is gone must not take this process with it (SIGPIPE). */
+	sigset_t pipe_signal, old;
+	sigemptyset(&pipe_signal);
+	sigaddset(&pipe_signal, SIGPIPE);
+	(void)sigprocmask(SIG_BLOCK, &pipe_signal, &old);
 	int r = write_full(c->ready_text_fd, command_model_source(model),
 	                   command_model_source_len(model));
+	if (r == -EPIPE && !sigismember(&old, SIGPIPE)) {
+		const struct timespec now = { 0, 0 };
+		(void)sigtimedwait(&pipe_signal, NULL, &now);
+	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
 	if (r < 0) {
 		ready_withdraw(c);

@@ -51,12 +51,12 @@ int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain *
 const char *policy_chain_start_error(const struct policy_chain *chain);
 
 /*
- * Fork the next check's child now, while nothing waits for it (a server
- * between requests): it waits for a command, which the next check of one
- * model sends it, parses as parser parses, and checks as a child forked
- * then would. It is still one fresh child per request. Only for a chain
- * that is not lazy (the plugins are loaded here); otherwise, or with no
- * plugins, nothing happens. 0 or -errno (nothing prepared).
+ * Fork the next check's child now, before the command is known (a server
+ * between requests): it
+ * waits for a command, which the next check of one model sends it, parses
+ * as parser parses, and checks as a child forked then would; a lazy chain's
+ * child loads the plugins while it waits. It is still one fresh child per
+ * request. With no plugins nothing happens. 0 or -errno (nothing prepared).
  */
 int policy_chain_prepare(struct policy_chain *chain, struct command_model_parser *parser);
 

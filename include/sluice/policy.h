@@ -19,8 +19,10 @@
  *   -> dlclose. open/check/close run in a child process that sluice forks
  *   for one request: state never outlives a request, and a crash, a hang
  *   (past [broker] plugin_timeout) or a bad return makes sluice refuse the
- *   command, naming the plugin (fail closed). Never rely on state kept
- *   between requests, and never write to stdout/stderr.
+ *   command, naming the plugin (fail closed). A server (sluice mcp) may fork
+ *   that child before its request arrives; a one-shot sluice loads the
+ *   plugin in that child only. Never rely on state kept between requests,
+ *   and never write to stdout/stderr.
  *
  * VERSIONING
  *   abi_version is major << 16 | minor. A plugin built for another MAJOR is

@@ -532,3 +532,20 @@ Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
 	config_free(cfg);
 	command_model_parser_free(parser);
 }
+
+Test(policy_chain, a_lazy_chain_child_forked_ahead_loads_the_plugin_itself)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = lazy_chain("ok", "verdict = ask\nwhen = needle\n", &cfg);
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	struct verdict v;
+	cr_assert_eq(decide_parsed(chain, parser, "ls needle", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_ASK, "%s", verdict_kind_name(v.kind));
+	cr_assert_not(maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
