@@ -3,8 +3,9 @@
 # The round trip of a `bash` tool call of `true` through one long-running
 # `sluice mcp` (request written, answer read), against `bash -c true`
 # spawned by the same driver, measured alternately in one run; medians and
-# their ratio (target <= 1.4x). For reference, the floor any sluice call
-# pays: sluice-launch (unrestricted) exec'ing the same bash.
+# their ratio (target <= 1.4x). For reference, what a call that finds no
+# ready slot pays at least: sluice-launch (unrestricted) exec'ing the same
+# bash (a call that takes the server's ready slot does not pay it).
 # Usage: bench/mcp.sh [ROUNDS] (default 300) from a build directory built
 # without sanitizers; SLUICE and SLUICE_LAUNCH select the binaries.
 set -euo pipefail
@@ -47,7 +48,7 @@ def spawn(argv):
     os.waitpid(pid, 0)
 
 bash = ["/bin/bash", "-c", "true"]
-floor = [launch, "--profile", "unrestricted", "--", "/bin/bash", "-c", "true"]
+cold = [launch, "--profile", "unrestricted", "--", "/bin/bash", "-c", "true"]
 
 def mcp_call():
     srv.stdin.write(call)
@@ -57,12 +58,12 @@ a, b, c = [], [], []
 for _ in range(rounds):
     t0 = time.perf_counter(); spawn(bash); t1 = time.perf_counter(); a.append(t1 - t0)
     t0 = time.perf_counter(); mcp_call(); t1 = time.perf_counter(); b.append(t1 - t0)
-    t0 = time.perf_counter(); spawn(floor); t1 = time.perf_counter(); c.append(t1 - t0)
+    t0 = time.perf_counter(); spawn(cold); t1 = time.perf_counter(); c.append(t1 - t0)
 srv.stdin.close()
 srv.wait()
 ma, mb, mc = (statistics.median(x) * 1000 for x in (a, b, c))
 print(f"mcp round trip, {rounds} rounds alternating, kernel {os.uname().release}")
 print(f"  bash -c true                       median {ma:7.3f} ms")
 print(f"  tools/call bash 'true' (one server) median {mb:7.3f} ms  {mb / ma:5.2f} x  (target <= 1.4 x)")
-print(f"  floor: sluice-launch + bash -c true median {mc:7.3f} ms  {mc / ma:5.2f} x")
+print(f"  cold: sluice-launch + bash -c true  median {mc:7.3f} ms  {mc / ma:5.2f} x")
 PY
