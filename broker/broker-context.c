@@ -153,6 +153,8 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 		return r;
 
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
+	/* a policy child forked ahead parses it meanwhile */
+	policy_chain_send_ahead(ctx->chain, req->command, req->command_len);
 	r = command_model_parse(ctx->parser, req->command, req->command_len, NULL, &m, reterr);
 	if (r < 0)
 		return r;

@@ -48,6 +48,8 @@ struct policy_chain {
 	 * on ready_text_fd, its messages to come on ready_msg_fd; pid 0: none. */
 	pid_t ready_pid;
 	int ready_text_fd, ready_msg_fd;
+	char *ready_sent; /* the text sent ahead (policy_chain_send_ahead), or NULL */
+	size_t ready_sent_len;
 	/* In a child of a lazy chain, once it loaded the plugins: why each
 	 * that failed did (NULL: it loaded). */
 	bool child_loaded;
@@ -346,11 +348,16 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 	return 0;
 }
 
-/* A ready child no request used: end of file makes it exit. */
+/* A ready child no request used: end of file makes it exit (one that was
+ * sent a text ahead is killed: it must not check what nobody reads). */
 static void ready_withdraw(struct policy_chain *c)
 {
+	free(c->ready_sent);
+	c->ready_sent = NULL;
 	if (c->ready_pid <= 0)
 		return;
+	if (c->ready_text_fd < 0)
+		(void)kill(c->ready_pid, SIGKILL);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
 	c->ready_msg_fd = safe_close(c->ready_msg_fd);
 	int status;
@@ -358,33 +365,58 @@ static void ready_withdraw(struct policy_chain *c)
 	c->ready_pid = 0;
 }
 
-/* Hand the ready child its command (the source of model): its pid and
- * message pipe, or -1 (none, or it is gone: the caller forks as usual). */
-static pid_t ready_take(struct policy_chain *c, const struct command_model *model, int *ret_fd)
+/* Write text to the ready child and close its pipe; -errno. */
+static int ready_send(struct policy_chain *c, const char *text, size_t len)
 {
-	if (c->ready_pid <= 0)
-		return -1;
-	if (!model) {
-		ready_withdraw(c);
-		return -1;
-	}
 	/* A child that is gone must not take this process with it (SIGPIPE). */
 	sigset_t pipe_signal, old;
 	sigemptyset(&pipe_signal);
 	sigaddset(&pipe_signal, SIGPIPE);
 	(void)sigprocmask(SIG_BLOCK, &pipe_signal, &old);
-	int r = write_full(c->ready_text_fd, command_model_source(model),
-	                   command_model_source_len(model));
+	int r = write_full(c->ready_text_fd, text, len);
 	if (r == -EPIPE && !sigismember(&old, SIGPIPE)) {
 		const struct timespec now = { 0, 0 };
 		(void)sigtimedwait(&pipe_signal, NULL, &now);
 	}
 	(void)sigprocmask(SIG_SETMASK, &old, NULL);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
-	if (r < 0) {
+	return r;
+}
+
+void policy_chain_send_ahead(struct policy_chain *c, const char *text, size_t len)
+{
+	if (!c || c->ready_pid <= 0 || c->ready_text_fd < 0)
+		return;
+	c->ready_sent = malloc(len ? len : 1);
+	if (!c->ready_sent)
+		return;
+	memcpy(c->ready_sent, text, len);
+	c->ready_sent_len = len;
+	if (ready_send(c, text, len) < 0)
+		ready_withdraw(c);
+}
+
+/* Hand the ready child its command (the source of model), unless it was
+ * sent ahead: its pid and message pipe, or -1 (none, it is gone, or what
+ * it was sent is not model's: the caller forks as usual). */
+static pid_t ready_take(struct policy_chain *c, const struct command_model *model, int *ret_fd)
+{
+	if (c->ready_pid <= 0)
+		return -1;
+	const char *text = model ? command_model_source(model) : NULL;
+	size_t len = model ? command_model_source_len(model) : 0;
+	bool sent = c->ready_sent != NULL;
+	if (!model ||
+	    (sent && (len != c->ready_sent_len || memcmp(text, c->ready_sent, len) != 0))) {
 		ready_withdraw(c);
 		return -1;
 	}
+	if (!sent && ready_send(c, text, len) < 0) {
+		ready_withdraw(c);
+		return -1;
+	}
+	free(c->ready_sent);
+	c->ready_sent = NULL;
 	pid_t pid = c->ready_pid;
 	*ret_fd = TAKE_FD(c->ready_msg_fd);
 	c->ready_pid = 0;

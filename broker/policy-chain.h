@@ -60,6 +60,12 @@ const char *policy_chain_start_error(const struct policy_chain *chain);
  */
 int policy_chain_prepare(struct policy_chain *chain, struct command_model_parser *parser);
 
+/* Send text, the command the next check will be of, to the child forked
+ * ahead now, so that it parses while this process does; the check then
+ * takes it only if its model's source is text. Nothing without such a
+ * child. */
+void policy_chain_send_ahead(struct policy_chain *chain, const char *text, size_t len);
+
 /* Call fn(userdata) once, in this process, right after the next check has
  * forked its child: work that may overlap the plugins (the runner starts the
  * launcher there). Not called when no child is forked (no plugins); fn NULL

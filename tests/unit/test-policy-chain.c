@@ -469,6 +469,24 @@ static int decide_parsed(struct policy_chain *chain, struct command_model_parser
 	return r;
 }
 
+/* command, decided through chain, comes out as kind. */
+static void expect_verdict(struct policy_chain *chain, struct command_model_parser *parser,
+                           const char *command, enum verdict_kind kind)
+{
+	struct verdict v;
+	cr_assert_eq(decide_parsed(chain, parser, command, &v), 0, "%s", command);
+	cr_assert_eq(v.kind, kind, "%s: %s", command, verdict_kind_name(v.kind));
+	verdict_done(&v);
+}
+
+/* This process has no child left (none waiting, none exiting). */
+static void expect_no_child(const char *when)
+{
+	errno = 0;
+	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child is left %s", when);
+	cr_assert_eq(errno, ECHILD);
+}
+
 Test(policy_chain, a_child_forked_ahead_checks_the_next_command_and_names_a_crash)
 {
 	struct command_model_parser *parser = NULL;
@@ -496,22 +514,13 @@ Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_req
 	 * back shows which command reached the child */
 	struct policy_chain *chain =
 	        prepared_chain("ok", "verdict = ask\nwhen = needle\n", parser, &cfg);
-	struct verdict v;
-	cr_assert_eq(decide_parsed(chain, parser, "ls needle", &v), 0);
-	cr_assert_eq(v.kind, VERDICT_ASK, "%s", verdict_kind_name(v.kind));
-	verdict_done(&v);
+	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
 	/* the next request forks afresh, and sees its own command */
-	cr_assert_eq(decide_parsed(chain, parser, "ls hay", &v), 0);
-	cr_assert_eq(v.kind, VERDICT_ALLOW, "%s", verdict_kind_name(v.kind));
-	verdict_done(&v);
+	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
-	cr_assert_eq(decide_parsed(chain, parser, "ls hay", &v), 0);
-	cr_assert_eq(v.kind, VERDICT_ALLOW, "%s", verdict_kind_name(v.kind));
-	verdict_done(&v);
+	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
 	policy_chain_reap(chain);
-	errno = 0;
-	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child is left");
-	cr_assert_eq(errno, ECHILD);
+	expect_no_child("after the reap");
 	policy_chain_free(chain);
 	config_free(cfg);
 	command_model_parser_free(parser);
@@ -526,9 +535,7 @@ Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
 	errno = 0;
 	cr_assert_eq(waitpid(-1, NULL, WNOHANG), 0, "the child waits");
 	policy_chain_free(chain);
-	errno = 0;
-	cr_assert_eq(waitpid(-1, NULL, WNOHANG), -1, "a child is left after the free");
-	cr_assert_eq(errno, ECHILD);
+	expect_no_child("after the free");
 	config_free(cfg);
 	command_model_parser_free(parser);
 }
@@ -540,12 +547,29 @@ Test(policy_chain, a_lazy_chain_child_forked_ahead_loads_the_plugin_itself)
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain = lazy_chain("ok", "verdict = ask\nwhen = needle\n", &cfg);
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
-	struct verdict v;
-	cr_assert_eq(decide_parsed(chain, parser, "ls needle", &v), 0);
-	cr_assert_eq(v.kind, VERDICT_ASK, "%s", verdict_kind_name(v.kind));
+	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
 	cr_assert_not(maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
-	verdict_done(&v);
 	policy_chain_free(chain);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_text_sent_ahead_is_checked_only_when_it_is_the_command_decided)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain =
+	        prepared_chain("ok", "verdict = ask\nwhen = needle\n", parser, &cfg);
+	/* sent ahead and decided: the child that parsed it answers */
+	policy_chain_send_ahead(chain, "ls needle", strlen("ls needle"));
+	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
+	/* sent ahead, but another command decided: never the stale verdict */
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	policy_chain_send_ahead(chain, "ls needle", strlen("ls needle"));
+	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
 	config_free(cfg);
 	command_model_parser_free(parser);
 }
