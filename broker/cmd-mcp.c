@@ -19,6 +19,7 @@
 
 #include "cleanup.h"
 #include "error-kind.h"
+#include "fd-util.h"
 #include "log.h"
 #include "mcp-rpc.h"
 #include "mcp-tools.h"
@@ -65,6 +66,13 @@ static void send(struct mcp_server *srv, json_t *msg)
 	if (r == -ENOMEM)
 		log_error("mcp: out of memory writing a message");
 	else if (r < 0)
+		srv->eof = true;
+}
+
+/* A whole message a worker made (ending in its newline), written as it is. */
+static void send_line(struct mcp_server *srv, const char *line, size_t len)
+{
+	if (!srv->eof && write_full(STDOUT_FILENO, line, len) < 0)
 		srv->eof = true;
 }
 
@@ -194,13 +202,14 @@ static void release_slot(struct mcp_server *srv)
 }
 
 /* The slot takes the bash call w is for: true when it did (w is the slot). */
-static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *name,
-                     json_t *arguments, bool progress)
+static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const json_t *id,
+                     const char *name, json_t *arguments, bool progress)
 {
 	if (strcmp(name, "bash") != 0 || !srv->has_slot)
 		return false;
-	json_t *call = json_pack("{s:s, s:O?, s:b, s:b}", "name", name, "arguments", arguments,
-	                         "progress", progress, "structured", srv->ctx.structured);
+	json_t *call =
+	        json_pack("{s:O, s:s, s:O?, s:b, s:b}", "id", id, "name", name, "arguments",
+	                  arguments, "progress", progress, "structured", srv->ctx.structured);
 	int r = call ? mcp_worker_assign(&srv->slot, call) : -ENOMEM;
 	json_decref(call);
 	if (r < 0) { /* the slot is gone: this call forks its own worker */
@@ -240,8 +249,8 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 	};
 	struct mcp_worker *w = &srv->workers[srv->n_workers];
 	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
-	if (!use_slot(srv, w, name, arguments, token != NULL)) {
-		int r = mcp_worker_start(w, run_call, &c);
+	if (!use_slot(srv, w, msg->id, name, arguments, token != NULL)) {
+		int r = mcp_worker_start(w, msg->id, run_call, &c);
 		if (r < 0)
 			return rpc_fail(srv, RPC_INTERNAL_ERROR, "starting the call: %s",
 			                strerror(-r));
@@ -323,9 +332,9 @@ static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
 		return;
 	w->answered = true;
 	if (w->cancelled)
-		return;
-	if (w->result)
-		send(srv, rpc_result(w->id, json_incref(w->result)));
+		;
+	else if (w->response)
+		send_line(srv, w->response, w->response_len);
 	else
 		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
 	prepare_slot(srv); /* the next call's, now that this one is answered */
@@ -343,7 +352,7 @@ static void on_worker_line(void *userdata, const char *text, size_t len, bool ov
 	if (overlong)
 		return;
 	json_t *progress = mcp_worker_line(w, text, len);
-	if (w->result)
+	if (w->response)
 		answer_worker(ref->srv, w);
 	if (!progress)
 		return;

@@ -24,6 +24,9 @@
 #define WORKER_LINE_FD 3
 #define WORKER_CANCEL_FD 4
 #define WORKER_CALL_FD 5
+/* The first byte of the response line; progress lines start with '{'. */
+#define RESPONSE_MARK '='
+
 /* A call line: the request document's cap, and room for the rest. */
 #define WORKER_CALL_MAX (REQUEST_DOCUMENT_MAX + 64 * 1024)
 
@@ -69,19 +72,32 @@ static void worker_fds(int line_fd, int cancel_fd, int call_fd)
 	              ~0U, 0);
 }
 
-/* The result line, then exit (no exit handlers: they belong to the server). */
-static _Noreturn void worker_finish(json_t *res)
+/* The response line (RESPONSE_MARK, then the JSON-RPC response to id with
+ * res, stolen), then exit (no exit handlers: they belong to the server).
+ * Without a result nothing is sent: the server answers with an error. */
+static _Noreturn void worker_finish(const json_t *id, json_t *res)
 {
-	bool ok = res != NULL;
-	send_line(WORKER_LINE_FD, res ? json_pack("{s:o}", "result", res) : NULL);
-	_exit(ok ? EXIT_SUCCESS : EXIT_FAILURE);
+	json_t *response = res ? rpc_result(id, res) : NULL;
+	char *text = response ? json_dumps(response, JSON_COMPACT) : NULL;
+	json_decref(response);
+	size_t len = text ? strlen(text) : 0;
+	char *line = text ? malloc(len + 2) : NULL;
+	if (line) {
+		line[0] = RESPONSE_MARK;
+		memcpy(line + 1, text, len);
+		line[len + 1] = '\n';
+		if (write_full(WORKER_LINE_FD, line, len + 2) < 0)
+			_exit(EXIT_FAILURE);
+	}
+	_exit(line ? EXIT_SUCCESS : EXIT_FAILURE);
 }
 
 /* In the child: the descriptors as above, then the call. Never returns. */
-static _Noreturn void worker_main(int line_fd, int cancel_fd, mcp_worker_fn fn, void *userdata)
+static _Noreturn void worker_main(int line_fd, int cancel_fd, const json_t *id, mcp_worker_fn fn,
+                                  void *userdata)
 {
 	worker_fds(line_fd, cancel_fd, -1);
-	worker_finish(fn(userdata, WORKER_CANCEL_FD, send_progress, NULL));
+	worker_finish(id, fn(userdata, WORKER_CANCEL_FD, send_progress, NULL));
 }
 
 /* In a slot: prepare, then wait for the call line until end of file. */
@@ -97,7 +113,9 @@ static _Noreturn void slot_main(int line_fd, int cancel_fd, int call_fd,
 		ops->discard(prepared);
 		_exit(n == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
 	}
-	worker_finish(ops->call(userdata, prepared, call, WORKER_CANCEL_FD, send_progress, NULL));
+	json_t *id = json_incref(json_object_get(call, "id"));
+	worker_finish(id,
+	              ops->call(userdata, prepared, call, WORKER_CANCEL_FD, send_progress, NULL));
 }
 
 static void close_pair(int p[2])
@@ -108,7 +126,7 @@ static void close_pair(int p[2])
 
 /* Fork with the pipes (a slot: its call pipe too); the child runs the call
  * (a slot: prepares, then waits for it). */
-static int worker_fork(struct mcp_worker *w, bool slot, mcp_worker_fn fn,
+static int worker_fork(struct mcp_worker *w, bool slot, const json_t *id, mcp_worker_fn fn,
                        const struct mcp_slot_ops *ops, void *userdata)
 {
 	int lines[2] = { -1, -1 }, cancel[2] = { -1, -1 }, call[2] = { -1, -1 };
@@ -124,7 +142,7 @@ static int worker_fork(struct mcp_worker *w, bool slot, mcp_worker_fn fn,
 			close(call[1]);
 			slot_main(lines[1], cancel[0], call[0], ops, userdata);
 		}
-		worker_main(lines[1], cancel[0], fn, userdata);
+		worker_main(lines[1], cancel[0], id, fn, userdata);
 	}
 	if (r == 0 && pid < 0)
 		r = neg_errno();
@@ -144,14 +162,14 @@ static int worker_fork(struct mcp_worker *w, bool slot, mcp_worker_fn fn,
 	return 0;
 }
 
-int mcp_worker_start(struct mcp_worker *w, mcp_worker_fn fn, void *userdata)
+int mcp_worker_start(struct mcp_worker *w, const json_t *id, mcp_worker_fn fn, void *userdata)
 {
-	return worker_fork(w, false, fn, NULL, userdata);
+	return worker_fork(w, false, id, fn, NULL, userdata);
 }
 
 int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata)
 {
-	return worker_fork(w, true, NULL, ops, userdata);
+	return worker_fork(w, true, NULL, NULL, ops, userdata);
 }
 
 int mcp_worker_assign(struct mcp_worker *w, json_t *call)
@@ -167,17 +185,18 @@ int mcp_worker_assign(struct mcp_worker *w, json_t *call)
 
 json_t *mcp_worker_line(struct mcp_worker *w, const char *text, size_t len)
 {
-	json_t *obj = json_loadb(text, len, 0, NULL);
-	if (!obj)
-		return NULL;
-	json_t *res = json_object_get(obj, "result");
-	if (res) {
-		json_decref(w->result);
-		w->result = json_incref(res);
-		json_decref(obj);
+	if (len > 0 && text[0] == RESPONSE_MARK) {
+		/* kept with its newline, to be written in one piece */
+		free(w->response);
+		w->response = malloc(len);
+		w->response_len = w->response ? len : 0;
+		if (w->response) {
+			memcpy(w->response, text + 1, len - 1);
+			w->response[len - 1] = '\n';
+		}
 		return NULL;
 	}
-	return obj;
+	return json_loadb(text, len, 0, NULL);
 }
 
 void mcp_worker_cancel(struct mcp_worker *w)
@@ -196,7 +215,7 @@ void mcp_worker_done(struct mcp_worker *w)
 			;
 	json_decref(w->id);
 	json_decref(w->progress_token);
-	json_decref(w->result);
+	free(w->response);
 	rpc_lines_done(&w->lines);
 	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
 }

@@ -31,16 +31,19 @@ struct mcp_worker {
 	bool cancelled;         /* no answer is sent */
 	bool answered;          /* the answer (or its suppression) is done */
 	struct rpc_lines lines;
-	json_t *result; /* owned: the result line, once read */
+	char *response; /* owned: the worker's JSON-RPC response and its newline, once read */
+	size_t response_len;
 };
 
 /*
- * Fork a worker that calls fn(userdata, ...) and sends its result. The
- * worker's standard input is /dev/null and its standard output goes to
- * standard error; it keeps no other descriptor of the server. Sets pid,
- * result_fd and cancel_fd; -errno on failure.
+ * Fork a worker that calls fn(userdata, ...) and sends the JSON-RPC
+ * response with its result for request id, ready to be written as it is
+ * (the server does not parse it again). The worker's standard input is
+ * /dev/null and its standard output goes to standard error; it keeps no
+ * other descriptor of the server. Sets pid, result_fd and cancel_fd;
+ * -errno on failure.
  */
-int mcp_worker_start(struct mcp_worker *w, mcp_worker_fn fn, void *userdata);
+int mcp_worker_start(struct mcp_worker *w, const json_t *id, mcp_worker_fn fn, void *userdata);
 
 /* A worker forked ahead of its call (a slot): prepare runs in it at once
  * (the runner starts its launcher there), so that the call need not wait
@@ -56,13 +59,14 @@ struct mcp_slot_ops {
 /* Fork a slot: as mcp_worker_start(), and call_fd is set. */
 int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata);
 
-/* Give a slot its call (a JSON object, sent as one line; the pipe then
- * closes). -EPIPE when the slot is gone (release it, start another). */
+/* Give a slot its call (a JSON object whose "id" is the request's, sent as
+ * one line; the pipe then closes). -EPIPE when the slot is gone (release
+ * it, start another). */
 int mcp_worker_assign(struct mcp_worker *w, json_t *call);
 
 /* A line the worker sent: a progress line ({"progress": ms, "bytes": n})
- * or the result (stored in w->result). Returns the progress object (a new
- * reference) or NULL. */
+ * or its response (stored in w->response). Returns the progress object (a
+ * new reference) or NULL. */
 json_t *mcp_worker_line(struct mcp_worker *w, const char *text, size_t len);
 
 /* Cancel: the worker ends its command's tree and exits; no answer is sent. */
