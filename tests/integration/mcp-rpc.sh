@@ -232,12 +232,15 @@ else
 fi
 
 # The worker's response is written as the worker made it: a string id comes
-# back as it was sent, for a call on the ready slot and for one forked while
-# the slot is busy, and a large result arrives whole.
+# back as it was sent, for a call on the ready slot and for one that gets a
+# worker of its own because the slot is busy, and a large result arrives
+# whole.
 out=$(session "$init" \
-  '{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"bash","arguments":{"command":"printf %0300000d 0"}}}' \
-  '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
+  '{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"bash","arguments":{"command":"printf %0300000d 0"}}}')
 check "a string id and a large result come back whole (slot)" '"call-a"' \
   'r["result"]["structuredContent"]["truncated"] and len(r["result"]["structuredContent"]["output"]) > 8000 and r["jsonrpc"] == "2.0"'
-check "a string id comes back as sent (second call)" '"call-b"' \
+out=$(session "$init" \
+  '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}' \
+  '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
+check "a string id comes back as sent (a call beside a running one)" '"call-b"' \
   'r["result"]["structuredContent"]["output"] == "b\n"'
