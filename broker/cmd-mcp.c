@@ -331,13 +331,11 @@ static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
 	if (w->answered)
 		return;
 	w->answered = true;
-	if (w->cancelled)
-		;
-	else if (w->response)
+	if (w->response && !w->cancelled)
 		send_line(srv, w->response, w->response_len);
-	else
+	else if (!w->cancelled)
 		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
-	prepare_slot(srv); /* the next call's, now that this one is answered */
+	prepare_slot(srv); /* the next call's, now that this one is over */
 }
 
 struct worker_ref {

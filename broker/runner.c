@@ -368,20 +368,34 @@ static int launch(struct run_outcome *o, struct spawn_request *sr, bool with_com
 	return 0;
 }
 
+/* A best-effort step failed: the run meets the failure again later and
+ * reports it then, so it is not kept now. */
+static void forget_failure(struct run_outcome *o)
+{
+	o->result.error = ERROR_KIND_NONE;
+	o->result.error_message[0] = '\0';
+}
+
+/* Start the launcher waiting for its command (best effort). */
+static int launch_waiting(struct run_outcome *o)
+{
+	struct spawn_request sr;
+	if (prepare_spawn(o, &sr) < 0 || launch(o, &sr, true) < 0) {
+		forget_failure(o);
+		return -1;
+	}
+	return 0;
+}
+
 /* The launcher is exec'd and builds its sandbox while the plugins check
  * (called once their child has forked, so that the two overlap): only a
- * command they allow is then sent to it. Best effort: when this fails, the
- * launcher starts after the decision as usual, and reports the failure then. */
+ * command they allow is then sent to it. When this fails, the launcher
+ * starts after the decision as usual, and reports the failure then. */
 static void launch_early(void *userdata)
 {
 	struct run_outcome *o = userdata;
-	struct spawn_request sr;
-	if (o->early_pid > 0) /* runner_prepare() started it */
-		return;
-	if (prepare_spawn(o, &sr) < 0 || launch(o, &sr, true) < 0) {
-		o->result.error = ERROR_KIND_NONE; /* said again after the decision */
-		o->result.error_message[0] = '\0';
-	}
+	if (o->early_pid <= 0) /* else runner_prepare() started it */
+		(void)launch_waiting(o);
 }
 
 /* A launcher started early for a command that will not run: closing its
@@ -528,14 +542,11 @@ int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 	broker_context_prepare(opt->context);
 	prefault_stack();
 	struct run_request none = { .mode = RUN_MODE_DEFAULT };
-	struct spawn_request sr;
-	int r = resolve_directory(&none, opt, o) < 0 || prepare_spawn(o, &sr) < 0 ? -1
-	        : launch(o, &sr, true) < 0                                        ? -1
-	                                                                          : 0;
-	/* Best effort: the run itself says what fails, then. */
-	o->result.error = ERROR_KIND_NONE;
-	o->result.error_message[0] = '\0';
-	return r;
+	if (resolve_directory(&none, opt, o) < 0) {
+		forget_failure(o);
+		return -1;
+	}
+	return launch_waiting(o);
 }
 
 int runner_execute(const struct run_request *req, const struct runner_options *opt,
