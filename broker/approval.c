@@ -141,9 +141,10 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 		_exit(127);
 	}
 	safe_close(in[0]);
-	/* the approver may not read it all; a short write is its answer */
-	(void)write_full(in[1], json, strlen(json));
-	(void)write_full(in[1], "\n", 1);
+	/* the approver may not read it all; a short write is its answer, and an
+	 * approver that is gone must not take this process with it (SIGPIPE) */
+	if (write_full_nosigpipe(in[1], json, strlen(json)) >= 0)
+		(void)write_full_nosigpipe(in[1], "\n", 1);
 	safe_close(in[1]);
 	int status = 0;
 	int r = wait_deadline(pid, now_ms() + cfg->approval_timeout, &status);

@@ -369,16 +369,7 @@ static void ready_withdraw(struct policy_chain *c)
 static int ready_send(struct policy_chain *c, const char *text, size_t len)
 {
 	/* A child that is gone must not take this process with it (SIGPIPE). */
-	sigset_t pipe_signal, old;
-	sigemptyset(&pipe_signal);
-	sigaddset(&pipe_signal, SIGPIPE);
-	(void)sigprocmask(SIG_BLOCK, &pipe_signal, &old);
-	int r = write_full(c->ready_text_fd, text, len);
-	if (r == -EPIPE && !sigismember(&old, SIGPIPE)) {
-		const struct timespec now = { 0, 0 };
-		(void)sigtimedwait(&pipe_signal, NULL, &now);
-	}
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	int r = write_full_nosigpipe(c->ready_text_fd, text, len);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
 	return r;
 }

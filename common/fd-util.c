@@ -6,6 +6,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "errors.h"
@@ -25,6 +27,21 @@ int write_full(int fd, const void *buf, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+int write_full_nosigpipe(int fd, const void *buf, size_t len)
+{
+	sigset_t pipe_signal, old;
+	sigemptyset(&pipe_signal);
+	sigaddset(&pipe_signal, SIGPIPE);
+	(void)sigprocmask(SIG_BLOCK, &pipe_signal, &old);
+	int r = write_full(fd, buf, len);
+	if (r == -EPIPE && !sigismember(&old, SIGPIPE)) {
+		const struct timespec now = { 0, 0 };
+		(void)sigtimedwait(&pipe_signal, NULL, &now);
+	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	return r;
 }
 
 ssize_t read_full(int fd, void *buf, size_t len)

@@ -14,6 +14,11 @@
 /* Write all of buf; -EPIPE etc. on failure. */
 int write_full(int fd, const void *buf, size_t len);
 
+/* write_full() with SIGPIPE blocked for the call, so that a reader that is
+ * gone yields -EPIPE instead of killing the process; a SIGPIPE raised by the
+ * write is consumed unless it was already blocked by the caller. */
+int write_full_nosigpipe(int fd, const void *buf, size_t len);
+
 /* Read until len bytes or end of file; returns the count read. */
 ssize_t read_full(int fd, void *buf, size_t len);
 

@@ -44,7 +44,8 @@ static const char *approver(const char *body)
 	return path;
 }
 
-static int ask(enum config_approval method, const char *program, uint64_t timeout_ms, char **why)
+static int ask_command(enum config_approval method, const char *program, uint64_t timeout_ms,
+                       const char *command, char **why)
 {
 	struct broker_config *cfg = NULL;
 	cr_assert_eq(config_new_defaults(&cfg), 0);
@@ -55,8 +56,8 @@ static int ask(enum config_approval method, const char *program, uint64_t timeou
 	struct verdict v;
 	verdict_init(&v);
 	verdict_add(&v, VERDICT_ASK, "regex", "publishing needs a human", "ask the user");
-	struct approval_request req = { .command = "npm publish",
-		                        .display = "npm publish",
+	struct approval_request req = { .command = command,
+		                        .display = command,
 		                        .description = "release 1.0",
 		                        .cwd = "/work",
 		                        .verdict = &v };
@@ -64,6 +65,11 @@ static int ask(enum config_approval method, const char *program, uint64_t timeou
 	verdict_done(&v);
 	config_free(cfg);
 	return r;
+}
+
+static int ask(enum config_approval method, const char *program, uint64_t timeout_ms, char **why)
+{
+	return ask_command(method, program, timeout_ms, "npm publish", why);
 }
 
 Test(approval, refuses_by_default_naming_the_rule)
@@ -104,6 +110,23 @@ Test(approval, a_program_that_exits_nonzero_refuses)
 	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("cat >/dev/null; exit 3"), 10000, &why),
 	             0);
 	cr_assert(strstr(why, "said no (exit 3)"), "%s", why);
+	free(why);
+}
+
+Test(approval, a_program_that_exits_without_reading_a_long_request_refuses)
+{
+	/* more than a pipe holds: the write meets a closed pipe (EPIPE), which
+	 * must be the approver's "no", not a SIGPIPE that ends this process */
+	size_t len = 256 * 1024;
+	char *command = malloc(len + 1);
+	cr_assert_not_null(command);
+	memset(command, 'a', len);
+	command[len] = '\0';
+	char *why = NULL;
+	int r = ask_command(CONFIG_APPROVAL_PROGRAM, approver("exit 1"), 10000, command, &why);
+	free(command);
+	cr_assert_eq(r, 0);
+	cr_assert(strstr(why, "said no (exit 1)"), "%s", why);
 	free(why);
 }
 
