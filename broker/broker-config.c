@@ -683,8 +683,13 @@ static int load_dropins(struct parse *p, const char *dir)
 		size_t len = strlen(de->d_name);
 		if (de->d_name[0] == '.' || len < 5 || strcmp(de->d_name + len - 4, ".ini") != 0)
 			continue;
-		if (n >= CONFIG_MAX_DROPINS)
-			break;
+		if (n >= CONFIG_MAX_DROPINS) {
+			/* which ones would be read would depend on readdir order */
+			closedir(d);
+			p->file = dir;
+			add_error(p, 0, "more than %d drop-ins", CONFIG_MAX_DROPINS);
+			return 0;
+		}
 		if (strv_extend(&names, de->d_name) < 0) {
 			closedir(d);
 			return -ENOMEM;

@@ -239,6 +239,26 @@ Test(broker_config, later_layers_override_earlier_ones)
 	cr_assert_eq(cfg->broker_timeout, 40000);
 }
 
+Test(broker_config, more_drop_ins_than_the_cap_are_an_error)
+{
+	/* CONFIG_MAX_DROPINS in broker-config.c: that many are read, one more
+	 * is an error rather than a readdir-order choice of which to skip */
+	enum { CAP = 256 };
+	char rel[100];
+	for (int i = 0; i < CAP; i++) {
+		snprintf(rel, sizeof(rel), "etc/sluice/policies.d/%03d.ini", i);
+		put(rel, "[broker]\nkill_grace = 2s\n");
+	}
+	{
+		_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
+		cr_assert_eq(strv_length(cfg->files), CAP);
+	}
+	snprintf(rel, sizeof(rel), "etc/sluice/policies.d/%03d.ini", CAP);
+	put(rel, "[broker]\nkill_grace = 2s\n");
+	_cleanup_free_ char *got = load_errors(NULL);
+	cr_assert_str_eq(got, "etc/sluice/policies.d: more than 256 drop-ins\n");
+}
+
 Test(broker_config, user_layer_cannot_change_locked_system_keys)
 {
 	put("etc/sluice/sluice.ini", "[sandbox]\nmode = restricted\n[env]\ndrop = SECRET_*\n");
