@@ -39,8 +39,8 @@ struct policy_chain {
 	size_t n;
 	uint64_t timeout_ms;
 	bool validated;    /* every plugin opened once: a later failure is a deny */
-	bool lazy;         /* the child loads the plugins; here only conf is set */
-	char *dir;         /* the plugin directory (lazy) */
+	char *dir;         /* lazy chains only (the child loads the plugins; here
+	                    * only conf is set): the plugin directory; else NULL */
 	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
 	void (*while_checking)(void *userdata); /* once, in the parent, after a fork */
 	void *while_checking_userdata;
@@ -86,14 +86,12 @@ static int chain_load(const struct broker_config *cfg, bool validating, struct p
 			return r;
 		c->n++;
 	}
-	if (!validating) {
-		c->lazy = true;
-		c->dir = TAKE_PTR(dir);
-	}
 	if (validating) {
 		int r = validate(c, reterr);
 		if (r < 0)
 			return r;
+	} else {
+		c->dir = TAKE_PTR(dir);
 	}
 	*ret = TAKE_PTR(c);
 	return 0;
@@ -161,11 +159,6 @@ const struct loaded_plugin *policy_chain_get(const struct policy_chain *c, size_
 
 /* ------------------------------------------------------------ the child */
 
-static const char *conf_where(const struct loaded_plugin *p)
-{
-	return p->where;
-}
-
 /* One model's messages: every plugin in order (m NULL: open and close only,
  * to validate the settings), then DONE. Returns 0, or -errno when the pipe
  * failed. */
@@ -184,7 +177,7 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 				return -EPIPE;
 			continue;
 		}
-		struct sluice_settings settings = { .conf = p->conf, .where = conf_where(p) };
+		struct sluice_settings settings = { .conf = p->conf, .where = p->where };
 		void *state = NULL;
 		int r = p->desc.open(host, &settings, &state);
 		if (r < 0) {
@@ -220,7 +213,7 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
  * parent, once; each failure is reported in its place in the messages. */
 static void child_load(struct policy_chain *c)
 {
-	if (!c->lazy || c->child_loaded)
+	if (!c->dir || c->child_loaded)
 		return;
 	c->child_loaded = true;
 	c->child_load_errors = calloc(c->n ? c->n : 1, sizeof(*c->child_load_errors));
@@ -493,7 +486,7 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 		return verdict_add(st->v, VERDICT_DENY, name, msg,
 		                   "the administrator must fix the plugin's configuration");
 	case POLICY_MSG_LOAD_FAILED:
-		if (st->phase != POLICY_PHASE_OPEN || !st->chain->lazy)
+		if (st->phase != POLICY_PHASE_OPEN || !st->chain->dir)
 			return fault(st, "out of order");
 		/* the loader's text names the plugin and its section already */
 		if (!st->start_error[0])
@@ -584,19 +577,16 @@ static int handle_buffered(struct stream *in, struct reading *st)
 	return r;
 }
 
-/* Read and handle one model's messages until its DONE (last: until end of
- * file, so that nothing may follow), the deadline or a fault. Returns 0 (at
- * DONE, or at end of file when st->done is still false), -ETIMEDOUT,
- * -EBADMSG (st->fault says why), -ENOMEM or -errno. */
-static int read_messages(struct stream *in, struct reading *st, uint64_t deadline, bool last)
+/* Read and handle one model's messages until its DONE, the deadline or a
+ * fault. Returns 0 (at DONE, or at end of file when st->done is still
+ * false), -ETIMEDOUT, -EBADMSG (st->fault says why), -ENOMEM or -errno. */
+static int read_messages(struct stream *in, struct reading *st, uint64_t deadline)
 {
 	for (;;) {
 		int r = handle_buffered(in, st);
 		if (r < 0)
 			return r;
-		if (st->done && in->len && last)
-			return fault(st, "message after the end");
-		if (st->done && !last)
+		if (st->done)
 			return 0;
 		if (in->eof)
 			return in->len ? fault(st, "truncated message") : 0;
@@ -731,7 +721,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	struct reading st = { .chain = c, .v = items[from].v, .phase = -1 };
 	for (; r == 0 && k < n; k++) {
 		st = (struct reading){ .chain = c, .v = items[k].v, .phase = -1 };
-		r = read_messages(&in, &st, now_ms() + timeout, false);
+		r = read_messages(&in, &st, now_ms() + timeout);
 		if (r < 0 || !st.done)
 			break;
 		if (k + 1 < n)
