@@ -26,6 +26,8 @@ struct audit {
 	int fd; /* -1: no file */
 	bool syslog;
 	char *path;
+	uid_t uid;  /* who runs the commands: looked up once, in audit_open() */
+	char *user; /* its name, or NULL when it has none */
 };
 
 int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluice_error *reterr)
@@ -39,6 +41,12 @@ int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluic
 		return -ENOMEM;
 	a->fd = -1;
 	a->syslog = cfg->audit_syslog;
+	a->uid = getuid();
+	struct passwd *pw = getpwuid(a->uid);
+	if (pw && !(a->user = strdup(pw->pw_name))) {
+		audit_close(a);
+		return -ENOMEM;
+	}
 	if (path && *path) {
 		a->path = strdup(path);
 		a->fd = open(path,
@@ -69,7 +77,8 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-char *audit_format(const struct audit_record *rec)
+/* The line for rec (new string, without newline). */
+static char *audit_format(const struct audit *a, const struct audit_record *rec)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
@@ -79,14 +88,12 @@ char *audit_format(const struct audit_record *rec)
 	size_t n = strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(when + n, sizeof(when) - n, ".%03ldZ", ts.tv_nsec / 1000000);
 
-	uid_t uid = getuid();
-	struct passwd *pw = getpwuid(uid);
 	json_t *o = rec->verdict ? verdict_to_json(rec->verdict) : json_object();
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "time", json_string(when));
-	json_object_set_new(o, "user", pw ? json_string(pw->pw_name) : json_null());
-	json_object_set_new(o, "uid", json_integer(uid));
+	json_object_set_new(o, "user", str_or_null(a->user));
+	json_object_set_new(o, "uid", json_integer(a->uid));
 	json_object_set_new(o, "cwd", str_or_null(rec->cwd));
 	json_object_set_new(o, "command", str_or_null(rec->command));
 	json_object_set_new(o, "description", str_or_null(rec->description));
@@ -107,7 +114,7 @@ int audit_write(struct audit *a, const struct audit_record *rec, struct sluice_e
 {
 	if (!a)
 		return 0;
-	_cleanup_free_ char *line = audit_format(rec);
+	_cleanup_free_ char *line = audit_format(a, rec);
 	if (!line)
 		return sluice_error_set(reterr, -ENOMEM, "formatting the audit line");
 	if (a->syslog)
@@ -131,6 +138,7 @@ struct audit *audit_close(struct audit *a)
 	if (a->syslog)
 		closelog();
 	free(a->path);
+	free(a->user);
 	free(a);
 	return NULL;
 }

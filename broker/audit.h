@@ -44,9 +44,6 @@ int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluic
  * with reterr. */
 int audit_write(struct audit *a, const struct audit_record *rec, struct sluice_error *reterr);
 
-/* The line for rec (new string, without newline), for tests and syslog. */
-char *audit_format(const struct audit_record *rec);
-
 /* Close; accepts NULL; returns NULL. */
 struct audit *audit_close(struct audit *a);
 static inline void audit_closep(struct audit **a)
