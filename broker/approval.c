@@ -41,17 +41,6 @@ char *approval_request_json(const struct approval_request *req)
 	return s;
 }
 
-/* "rule 'x': message" of the first ask reason, for refusals. */
-static void first_ask(const struct verdict *v, char *buf, size_t size)
-{
-	for (size_t i = 0; i < v->n_reasons; i++)
-		if (v->reasons[i].kind == VERDICT_ASK) {
-			snprintf(buf, size, "%s: %s", v->reasons[i].plugin, v->reasons[i].message);
-			return;
-		}
-	snprintf(buf, size, "no reason given");
-}
-
 static int answer(char **ret_why, int result, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 static int answer(char **ret_why, int result, const char *fmt, ...)
@@ -196,8 +185,12 @@ int approval_ask(const struct broker_config *cfg, const struct approval_request 
 {
 	if (ret_why)
 		*ret_why = NULL;
-	char rule[VERDICT_MAX_TEXT + 64];
-	first_ask(req->verdict, rule, sizeof(rule));
+	/* "plugin: message" of the reason that asked, for refusals (approval is
+	 * asked only for an ask verdict, so that is its main reason) */
+	const struct verdict_reason *asked = verdict_main_reason(req->verdict);
+	char rule[VERDICT_MAX_TEXT + 64] = "no reason given";
+	if (asked)
+		snprintf(rule, sizeof(rule), "%s: %s", asked->plugin, asked->message);
 	switch (cfg->approval_method) {
 	case CONFIG_APPROVAL_PROGRAM:
 		return ask_program(cfg, req, rule, ret_why);
