@@ -98,25 +98,6 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	return r > verdict ? r : verdict;
 }
 
-/* Read a verdict word setting; returns -EINVAL after reporting it. */
-static int read_choice(const struct sluice_settings *s, const char *key, int def, int min, int *ret)
-{
-	*ret = def;
-	for (size_t i = 0; i < sluice_settings_count(s); i++) {
-		if (strcmp(sluice_settings_key(s, i), key) != 0)
-			continue;
-		int c = verdict_from_word(sluice_settings_value(s, i));
-		if (c < min) {
-			sluice_settings_error(s, i,
-			                      min == SLUICE_ASK ? "expected ask or deny"
-			                                        : "expected allow, ask or deny");
-			return -EINVAL;
-		}
-		*ret = c;
-	}
-	return 0;
-}
-
 static int cm_open(const struct sluice_host *host, const struct sluice_settings *settings,
                    void **ret_state)
 {

@@ -8,6 +8,7 @@
 #ifndef SLUICE_PLUGIN_UTIL_H
 #define SLUICE_PLUGIN_UTIL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
@@ -36,16 +37,6 @@ static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
 	return 0;
 }
 
-/* Is word i (i > from) an operand: not an option, or anything after "--"? */
-static inline bool is_after_double_dash(const struct sluice_simple_command *sc, size_t from,
-                                        size_t i)
-{
-	for (size_t j = from + 1; j < i; j++)
-		if (strcmp(sluice_arg(sc, j), "--") == 0)
-			return true;
-	return false;
-}
-
 static inline bool str_in(const char *s, const char *const *list)
 {
 	for (; *list; list++)
@@ -62,6 +53,28 @@ static inline int verdict_from_word(const char *w)
 		if (w && strcmp(w, words[i]) == 0)
 			return i;
 	return -1;
+}
+
+/* Read the verdict word setting key into *ret (def when not set; the last
+ * one when repeated); a word below min is reported on its setting and gives
+ * -EINVAL. */
+static inline int read_choice(const struct sluice_settings *s, const char *key, int def, int min,
+                              int *ret)
+{
+	*ret = def;
+	for (size_t i = 0; i < sluice_settings_count(s); i++) {
+		if (strcmp(sluice_settings_key(s, i), key) != 0)
+			continue;
+		int c = verdict_from_word(sluice_settings_value(s, i));
+		if (c < min) {
+			sluice_settings_error(s, i,
+			                      min == SLUICE_ASK ? "expected ask or deny"
+			                                        : "expected allow, ask or deny");
+			return -EINVAL;
+		}
+		*ret = c;
+	}
+	return 0;
 }
 
 /* open() of a plugin whose only state is its settings: the state is the

@@ -113,15 +113,9 @@ static int sb_open(const struct sluice_host *host, const struct sluice_settings 
                    void **ret_state)
 {
 	sluice_init(host);
-	the_state.action = SLUICE_DENY;
-	for (size_t i = 0; i < sluice_settings_count(settings); i++) {
-		int a = verdict_from_word(sluice_settings_value(settings, i));
-		if (a != SLUICE_ASK && a != SLUICE_DENY) {
-			sluice_settings_error(settings, i, "expected ask or deny");
-			return -EINVAL;
-		}
-		the_state.action = a;
-	}
+	int r = read_choice(settings, "action", SLUICE_DENY, SLUICE_ASK, &the_state.action);
+	if (r < 0)
+		return r;
 	*ret_state = &the_state;
 	return 0;
 }
