@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cleanup.h"
+#include "fd-util.h"
 #include "ini-source.h"
 
 struct reader {
@@ -193,24 +193,19 @@ int ini_source_read_fd(int fd, char **ret, size_t *ret_len)
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
-		if (len == cap) {
-			if (cap > INI_SOURCE_MAX_FILE)
-				return -EFBIG;
-			char *p = realloc(buf, cap * 2 + 1);
-			if (!p)
-				return -ENOMEM;
-			buf = p;
-			cap *= 2;
-		}
-		ssize_t k = read(fd, buf + len, cap - len);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (k == 0)
-			break;
+		ssize_t k = read_full(fd, buf + len, cap - len);
+		if (k < 0)
+			return (int)k;
 		len += (size_t)k;
+		if (len < cap) /* end of file */
+			break;
+		if (cap > INI_SOURCE_MAX_FILE)
+			return -EFBIG;
+		char *p = realloc(buf, cap * 2 + 1);
+		if (!p)
+			return -ENOMEM;
+		buf = p;
+		cap *= 2;
 	}
 	if (len > INI_SOURCE_MAX_FILE)
 		return -EFBIG;

@@ -7,7 +7,9 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ini-source.h"
 
@@ -101,4 +103,42 @@ Test(ini_source, refuses_a_file_past_the_cap)
 	static char big[INI_SOURCE_MAX_FILE + 2];
 	memset(big, '\n', sizeof(big));
 	cr_assert_eq(ini_source_parse(big, sizeof(big), &ops, NULL), -EFBIG);
+}
+
+/* ini_source_read_fd() of an anonymous temporary file of size bytes. */
+static int read_fd_of_size(size_t size, size_t *ret_len)
+{
+	static char block[64 * 1024];
+	memset(block, '\n', sizeof(block));
+	FILE *f = tmpfile();
+	cr_assert_not_null(f);
+	int fd = fileno(f);
+	for (size_t done = 0; done < size;) {
+		size_t n = size - done < sizeof(block) ? size - done : sizeof(block);
+		cr_assert_eq(write(fd, block, n), (ssize_t)n);
+		done += n;
+	}
+	cr_assert_eq(lseek(fd, 0, SEEK_SET), 0);
+	char *text = NULL;
+	*ret_len = 0;
+	int r = ini_source_read_fd(fd, &text, ret_len);
+	fclose(f);
+	if (r == 0) {
+		cr_assert_eq(text[*ret_len], '\0');
+		free(text);
+	}
+	return r;
+}
+
+Test(ini_source, reads_a_file_up_to_the_cap_and_refuses_one_byte_more)
+{
+	size_t len = 0;
+	cr_assert_eq(read_fd_of_size(0, &len), 0);
+	cr_assert_eq(len, 0);
+	cr_assert_eq(read_fd_of_size(4096, &len), 0);
+	cr_assert_eq(len, 4096);
+	cr_assert_eq(read_fd_of_size(INI_SOURCE_MAX_FILE, &len), 0);
+	cr_assert_eq(len, INI_SOURCE_MAX_FILE);
+	cr_assert_eq(read_fd_of_size(INI_SOURCE_MAX_FILE + 1, &len), -EFBIG);
+	cr_assert_eq(read_fd_of_size(4 * INI_SOURCE_MAX_FILE, &len), -EFBIG);
 }
