@@ -148,38 +148,50 @@ static int parse_bool(const char *v, bool *ret)
 	return -EINVAL;
 }
 
+/* The word at index i of "a|b|c" (*ret_len bytes, not NUL-terminated), or
+ * NULL past the last. */
+static const char *choice_at(const char *choices, int i, size_t *ret_len)
+{
+	const char *c = choices;
+	for (; c && i > 0; i--) {
+		c = strchr(c, '|');
+		if (c)
+			c++;
+	}
+	if (!c)
+		return NULL;
+	const char *bar = strchr(c, '|');
+	*ret_len = bar ? (size_t)(bar - c) : strlen(c);
+	return c;
+}
+
 static int choice_index(const char *choices, const char *v)
 {
-	size_t vlen = strlen(v);
-	int i = 0;
-	for (const char *c = choices; c; i++) {
-		const char *bar = strchr(c, '|');
-		size_t n = bar ? (size_t)(bar - c) : strlen(c);
+	size_t vlen = strlen(v), n;
+	const char *c;
+	for (int i = 0; (c = choice_at(choices, i, &n)); i++)
 		if (n == vlen && strncmp(c, v, n) == 0)
 			return i;
-		c = bar ? bar + 1 : NULL;
-	}
 	return -EINVAL;
+}
+
+/* config_choice_name() for a key already found. */
+static const char *key_choice_name(const struct config_key *k, int value)
+{
+	static char buf[64];
+	size_t n;
+	const char *c = k->choices && value >= 0 ? choice_at(k->choices, value, &n) : NULL;
+	if (!c || n >= sizeof(buf))
+		return NULL;
+	memcpy(buf, c, n);
+	buf[n] = '\0';
+	return buf;
 }
 
 const char *config_choice_name(const char *section, const char *key, int value)
 {
-	static char buf[64];
 	const struct config_key *k = find_key(section, key);
-	if (!k || !k->choices || value < 0)
-		return NULL;
-	const char *c = k->choices;
-	for (int i = 0; c; i++) {
-		const char *bar = strchr(c, '|');
-		size_t n = bar ? (size_t)(bar - c) : strlen(c);
-		if (i == value && n < sizeof(buf)) {
-			memcpy(buf, c, n);
-			buf[n] = '\0';
-			return buf;
-		}
-		c = bar ? bar + 1 : NULL;
-	}
-	return NULL;
+	return k ? key_choice_name(k, value) : NULL;
 }
 
 static bool valid_env_name(const char *s, size_t n)
@@ -961,7 +973,7 @@ char *config_format_value(const struct broker_config *cfg, const struct config_k
 		snprintf(buf, size, "%s", *(const bool *)f ? "yes" : "no");
 		break;
 	case CONFIG_ENUM: {
-		const char *name = config_choice_name(k->section, k->key, *(const int *)f);
+		const char *name = key_choice_name(k, *(const int *)f);
 		snprintf(buf, size, "%s", name ? name : "?");
 		break;
 	}
