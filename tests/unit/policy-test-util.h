@@ -18,26 +18,25 @@
 #include "cleanup.h"
 #include "command-model.h"
 #include "policy-chain.h"
+#include "scratch.h"
 #include "strv.h"
 #include "verdict.h"
 
 static char ptu_tmp[256];
 
+/* A suite's .init: a private temporary directory, and the built plugins. */
 static inline void ptu_setup(void)
 {
-	snprintf(ptu_tmp, sizeof(ptu_tmp), "%s/sluice-policy.XXXXXX",
-	         getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	cr_assert_not_null(mkdtemp(ptu_tmp));
+	scratch_make(ptu_tmp, sizeof(ptu_tmp), "sluice-policy");
 	char dir[600];
 	snprintf(dir, sizeof(dir), "%s/plugins/.libs", getenv("SLUICE_BUILDDIR"));
 	setenv("SLUICE_PLUGIN_DIR", dir, 1);
 }
 
+/* A suite's .fini: the directory goes, whatever the test left in it. */
 static inline void ptu_teardown(void)
 {
-	char cmd[600];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", ptu_tmp);
-	(void)!system(cmd);
+	scratch_remove(ptu_tmp);
 }
 
 /* The path of fixture variant's .so (one of 4 static buffers, so that a

@@ -21,6 +21,9 @@ struct vcase {
 	char why[64];
 };
 
+/* Each case gets its own temporary directory, removed even when it fails. */
+TestSuite(plugins, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
+
 #define A SLUICE_ALLOW
 #define Q SLUICE_ASK
 #define D SLUICE_DENY
@@ -30,7 +33,6 @@ static void run_case(const char *plugin, const char *settings, const struct vcas
 {
 	char ini[4096];
 	snprintf(ini, sizeof(ini), "[plugin %s]\nenabled = yes\n%s", plugin, settings);
-	ptu_setup();
 	struct broker_config *cfg = ptu_config(ini, true);
 	struct policy_chain *chain = NULL;
 	struct sluice_error err = { 0 };
@@ -52,7 +54,6 @@ static void run_case(const char *plugin, const char *settings, const struct vcas
 	command_model_free(m);
 	policy_chain_free(chain);
 	config_free(cfg);
-	ptu_teardown();
 }
 
 /* ------------------------------------------------------------ git_add */
@@ -584,7 +585,6 @@ ParameterizedTestParameters(plugins, git_trailer)
 
 ParameterizedTest(struct rcase *c, plugins, git_trailer, .timeout = 30)
 {
-	ptu_setup();
 	struct broker_config *cfg = ptu_config("[plugin git_trailer]\nenabled = yes\n"
 	                                       "trailer = Co-authored-by: Bot <bot@example.com>\n",
 	                                       true);
@@ -601,7 +601,6 @@ ParameterizedTest(struct rcase *c, plugins, git_trailer, .timeout = 30)
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);
-	ptu_teardown();
 }
 
 #undef A
