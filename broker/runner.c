@@ -278,8 +278,9 @@ static void launcher_failed(struct run_outcome *o)
 {
 	size_t len;
 	const char *text = outbuf_data(o->err, &len);
-	_cleanup_free_ char *line =
-	        strndup(text, strcspn(text, "\n") < len ? strcspn(text, "\n") : len);
+	/* the buffer is not NUL-terminated: the first line ends at '\n' or len */
+	const char *nl = len > 0 ? memchr(text, '\n', len) : NULL;
+	_cleanup_free_ char *line = strndup(text, nl ? (size_t)(nl - text) : len);
 	const char *msg =
 	        line && line[0] ? line : "sluice-launch failed before running the command";
 	if (strncmp(msg, "sluice-launch: " LAUNCH_STEP_FEATURES ": ",
