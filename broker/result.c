@@ -147,7 +147,8 @@ static json_t *policy_json(const struct verdict *v)
 /* The launcher's report with the mode added; a mode alone without one. */
 static json_t *sandbox_json(const struct run_result *r)
 {
-	if (!r->sandbox_mode)
+	const char *mode = r->settings->sandbox_mode;
+	if (!mode)
 		return json_null();
 	json_t *obj = NULL;
 	if (r->sandbox_report && r->sandbox_report[0]) {
@@ -162,7 +163,7 @@ static json_t *sandbox_json(const struct run_result *r)
 	if (!obj)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)
-		json_object_set_new(obj, "mode", json_string(r->sandbox_mode));
+		json_object_set_new(obj, "mode", json_string(mode));
 	return obj;
 }
 
@@ -268,12 +269,13 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
 	else
 		return;
-	const char *forbids = result_sandbox_forbids(r->sandbox_mode);
+	const char *mode = r->settings->sandbox_mode;
+	const char *forbids = result_sandbox_forbids(mode);
 	if (forbids && result_looks_like_denial(output, len))
 		fprintf(f,
 		        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
 		        "do not try to work around it]\n",
-		        r->sandbox_mode, forbids);
+		        mode, forbids);
 }
 
 static void write_background(const struct run_result *r, FILE *f)
@@ -303,7 +305,7 @@ int result_write_text(const struct run_result *r, FILE *f)
 	}
 	if (r->n_background_pids > 0) {
 		fprintf(f, "[still running after the shell exited%s:",
-		        r->background_killed ? ", killed" : "");
+		        r->settings->background_survivors == SURVIVORS_KILL ? ", killed" : "");
 		for (size_t i = 0; i < r->n_background_pids; i++)
 			fprintf(f, " %d", (int)r->background_pids[i]);
 		fprintf(f, "]\n");

@@ -78,7 +78,6 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 		.cancel_fd = -1,
 	};
 	o->result.settings = &o->settings;
-	o->result.sandbox_mode = o->settings.sandbox_mode;
 	o->command_fd = o->out_r = o->err_r = o->rep_r = -1;
 }
 
@@ -298,7 +297,6 @@ static void evaluate(struct run_outcome *o)
 	r->sandbox_report = p->report;
 	r->background_pids = p->survivors;
 	r->n_background_pids = p->n_survivors;
-	r->background_killed = o->settings.background_survivors == SURVIVORS_KILL;
 	r->output_file = p->spill_path;
 	r->output_file_cut = p->spill_cut;
 	if (p->interrupted_by) {
