@@ -14,7 +14,8 @@
 #include "parse-number.h"
 #include "result.h"
 
-/* The end of output examined for a prompt, and for denial messages. */
+/* The end of output examined for a prompt (denial messages are looked for
+ * in the whole output). */
 #define PROMPT_WINDOW 256
 
 /* Case-insensitive pieces of a last line that asks for input. */
@@ -51,10 +52,11 @@ const char *result_sandbox_forbids(const char *mode)
 	return NULL;
 }
 
-static bool contains_any(const char *hay, const char *const *needles, size_t n, bool icase)
+/* Whether hay contains any of the needles, ignoring case. */
+static bool contains_any_case(const char *hay, const char *const *needles, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (icase ? strcasestr(hay, needles[i]) != NULL : strstr(hay, needles[i]) != NULL)
+		if (strcasestr(hay, needles[i]) != NULL)
 			return true;
 	return false;
 }
@@ -72,13 +74,16 @@ bool result_looks_like_prompt(const char *text, size_t len)
 	line[len - start] = '\0';
 	if (line[0] == '\0')
 		return false;
-	return contains_any(line, prompt_patterns, ELEMENTSOF(prompt_patterns), true);
+	return contains_any_case(line, prompt_patterns, ELEMENTSOF(prompt_patterns));
 }
 
 bool result_looks_like_denial(const char *text, size_t len)
 {
-	_cleanup_free_ char *copy = strndup(text, len);
-	return copy && contains_any(copy, denial_patterns, ELEMENTSOF(denial_patterns), false);
+	/* the buffer need not be NUL-terminated: searched in place, no copy */
+	for (size_t i = 0; i < ELEMENTSOF(denial_patterns); i++)
+		if (memmem(text, len, denial_patterns[i], strlen(denial_patterns[i])))
+			return true;
+	return false;
 }
 
 static const char *signal_name(int sig)
