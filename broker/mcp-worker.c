@@ -30,28 +30,11 @@
 /* A call line: the request document's cap, and room for the rest. */
 #define WORKER_CALL_MAX (REQUEST_DOCUMENT_MAX + 64 * 1024)
 
-/* Send obj (stolen) as one line on fd, in one write; in the worker. */
-static void send_line(int fd, json_t *obj)
-{
-	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
-	json_decref(obj);
-	if (!text)
-		return;
-	size_t len = strlen(text);
-	_cleanup_free_ char *line = realloc(text, len + 1);
-	if (!line) {
-		free(text);
-		return;
-	}
-	line[len] = '\n';
-	(void)write_full(fd, line, len + 1);
-}
-
 static void send_progress(void *userdata, uint64_t elapsed_ms, uint64_t output_bytes)
 {
 	(void)userdata;
-	send_line(WORKER_LINE_FD, json_pack("{s:I, s:I}", "progress", (json_int_t)elapsed_ms,
-	                                    "bytes", (json_int_t)output_bytes));
+	(void)rpc_send(WORKER_LINE_FD, json_pack("{s:I, s:I}", "progress", (json_int_t)elapsed_ms,
+	                                         "bytes", (json_int_t)output_bytes));
 }
 
 /* In the child: the descriptors as above (call_fd < 0: no call pipe);
