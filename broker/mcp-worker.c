@@ -142,6 +142,7 @@ static int worker_fork(struct mcp_worker *w, bool slot, const json_t *id, mcp_wo
 	w->result_fd = lines[0];
 	w->cancel_fd = cancel[1];
 	w->call_fd = call[1];
+	w->lines = (struct rpc_lines){ .max = RPC_LINES_NO_MAX };
 	return 0;
 }
 

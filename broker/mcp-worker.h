@@ -30,7 +30,7 @@ struct mcp_worker {
 	json_t *progress_token; /* owned, or NULL */
 	bool cancelled;         /* no answer is sent */
 	bool answered;          /* the answer (or its suppression) is done */
-	struct rpc_lines lines;
+	struct rpc_lines lines; /* no max: a response is bounded by the output cap */
 	char *response; /* owned: the worker's JSON-RPC response and its newline, once read */
 	size_t response_len;
 };
