@@ -142,11 +142,22 @@ Test(mcp_rpc, classification_and_codes)
 Test(mcp_rpc, answers_are_single_lines_with_the_id)
 {
 	json_t *id = json_string("x\ny");
-	json_t *r = rpc_result(id, json_pack("{s:s}", "text", "a\nb"));
-	char *text = json_dumps(r, JSON_COMPACT);
-	cr_assert_null(strchr(text, '\n'), "%s", text);
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(rpc_send(p[1], rpc_result(id, json_pack("{s:s}", "text", "a\nb"))), 0);
+	close(p[1]);
+	char buf[4096];
+	ssize_t n = read(p[0], buf, sizeof(buf));
+	close(p[0]);
+	cr_assert_gt(n, 0);
+	cr_assert_lt(n, (ssize_t)sizeof(buf), "the whole message in one read");
+	const char *nl = memchr(buf, '\n', (size_t)n);
+	cr_assert_eq(nl, buf + n - 1, "exactly one newline, the last byte: %.*s", (int)n, buf);
+	json_t *r = json_loadb(buf, (size_t)n - 1, 0, NULL);
+	cr_assert_not_null(r, "the line parses: %.*s", (int)n, buf);
 	cr_assert_str_eq(json_string_value(json_object_get(r, "id")), "x\ny");
-	free(text);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "result"), "text")),
+	                 "a\nb");
 	json_decref(r);
 	json_t *e = rpc_error(NULL, RPC_METHOD_NOT_FOUND, "Method not found");
 	cr_assert(json_is_null(json_object_get(e, "id")));
