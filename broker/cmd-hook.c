@@ -82,42 +82,48 @@ static int quoted(const char *s, char *buf, size_t size)
 /*
  * The routed command: the request (the original text, untouched) goes to a
  * private file; the command opens it as stdin, removes it, and execs
- * `sluice run --json`, so the exit status is sluice run's.
+ * `sluice run --json`, so the exit status is sluice run's. -errno with
+ * reterr saying which step failed.
  */
 static int route(const struct hook_options *o, const struct hook_call *call,
-                 const struct run_settings *s, char **ret)
+                 const struct run_settings *s, char **ret, struct sluice_error *reterr)
 {
-	struct sluice_error err = { 0 };
 	_cleanup_free_ char *dir = NULL, *path = NULL, *self = NULL;
-	int r = jobs_dir(s, &dir, &err);
-	if (r < 0)
+	int r = jobs_dir(s, &dir, reterr);
+	if (r < 0) {
+		sluice_error_prefix(reterr, "the jobs directory");
 		return r;
+	}
 	(void)jobs_cleanup(dir, s->jobs_max_age_ms);
 	self = realpath("/proc/self/exe", NULL);
-	if (!self || asprintf(&path, "%s/route-XXXXXX", dir) < 0)
-		return -ENOMEM;
+	if (!self)
+		return sluice_error_set(reterr, neg_errno(), "finding this program's path");
+	if (asprintf(&path, "%s/route-XXXXXX", dir) < 0)
+		return sluice_error_set(reterr, -ENOMEM, "the request file's path");
 	_cleanup_close_ int fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0)
-		return neg_errno();
+		return sluice_error_set(reterr, neg_errno(), "creating a request file in %s", dir);
 	json_t *req = hook_route_request(o->protocol, call, s->max_timeout_ms);
 	r = req ? json_dumpfd(req, fd, JSON_COMPACT) : -1;
 	json_decref(req);
 	if (r < 0) {
 		(void)unlink(path);
-		return -EIO;
+		return sluice_error_set(reterr, -EIO, "writing the request file %s", path);
 	}
 	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "", qconfig[PATH_MAX + 3] = "";
 	if (quoted(self, qself, sizeof(qself)) < 0 || quoted(path, qpath, sizeof(qpath)) < 0 ||
 	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0) ||
 	    (o->config && quoted(o->config, qconfig, sizeof(qconfig)) < 0)) {
 		(void)unlink(path);
-		return -EINVAL;
+		return sluice_error_set(reterr, -EINVAL,
+		                        "a path or option to pass on is too long or holds a quote "
+		                        "or a newline");
 	}
 	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s%s%s; } < %s", qpath, qself,
 	             o->sandbox ? " --sandbox " : "", qmode, o->config ? " --config " : "", qconfig,
 	             qpath) < 0) {
 		(void)unlink(path);
-		return -ENOMEM;
+		return sluice_error_set(reterr, -ENOMEM, "the routed command");
 	}
 	return 0;
 }
@@ -218,10 +224,10 @@ int cmd_hook(int argc, char **argv)
 
 	_cleanup_free_ char *routed = NULL;
 	if (o.route && verdict->kind == VERDICT_ALLOW) {
-		r = route(&o, &call, &s, &routed);
+		r = route(&o, &call, &s, &routed, &err);
 		if (r < 0)
-			return block("routing the command through sluice run failed: %s",
-			             strerror(-r));
+			return block("routing the command through sluice run failed: %s: %s",
+			             err.detail, strerror(-r));
 	}
 	return answer(&o, &call, verdict, routed);
 }

@@ -131,3 +131,9 @@ else
   not_ok "the routed command runs under the sandbox mode asked for" "rc=$routed_rc" "$(cat "$TEST_TMP/routed")"
 fi
 
+# A routing step that fails blocks with what failed and why.
+ln -s "$TEST_TMP" "$TEST_TMP/jobs-link"
+printf '[broker]\njobs_dir = %s\n' "$TEST_TMP/jobs-link" >"$TEST_TMP/badjobs.ini"
+hook "$(gemini run_shell_command "$(cmd_json ls)")" gemini --route --config "$TEST_TMP/badjobs.ini"
+expect "--route: an unusable jobs directory blocks, naming it and why" 2 '' \
+  "routing the command through sluice run failed: the jobs directory: .*jobs-link.*: "
