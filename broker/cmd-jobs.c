@@ -40,16 +40,19 @@ static const struct verb_option logs_options[] = {
 	[LOGS_OPT_TAIL] = { "tail", "N", "only the last N lines" },
 };
 
-/* Parse argv against opts for verb; a failure is logged. 0, or -EINVAL. */
-static int parse_options(const char *verb, const struct verb_option *opts, size_t n, int argc,
-                         char **argv, struct verb_args *args)
+/* Parse argv against opts for verb (usage: its --help line). 0; 1 when
+ * --help was given and the help printed; -EINVAL, logged. */
+static int parse_options(const char *verb, const char *usage, const struct verb_option *opts,
+                         size_t n, int argc, char **argv, struct verb_args *args)
 {
 	struct sluice_error err = { 0 };
 	if (verb_options_parse(opts, n, argc, argv, args, &err) < 0) {
 		log_sluice_error(&err, "%s", verb);
 		return -EINVAL;
 	}
-	return 0;
+	if (args->help)
+		verb_options_help(stdout, usage, opts, n);
+	return args->help ? 1 : 0;
 }
 
 /* The settings (from the configuration) and the jobs directory they name;
@@ -89,13 +92,10 @@ static int add_job_json(const struct job_info *job, void *userdata)
 int cmd_jobs(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	if (parse_options("jobs", jobs_options, ELEMENTSOF(jobs_options), argc, argv, &args) < 0)
-		return EXIT_SLUICE_ERROR;
-	if (args.help) {
-		verb_options_help(stdout, "jobs [--format text|json]", jobs_options,
-		                  ELEMENTSOF(jobs_options));
-		return 0;
-	}
+	int r = parse_options("jobs", "jobs [--format text|json]", jobs_options,
+	                      ELEMENTSOF(jobs_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	const char *format = args.values[JOBS_OPT_FORMAT];
 	if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
 		log_error("jobs: unknown format '%s' (text or json)", format);
@@ -117,7 +117,7 @@ int cmd_jobs(int argc, char **argv)
 		return jobs_foreach(dir, print_job_text, NULL) < 0 ? EXIT_SLUICE_ERROR : 0;
 	}
 	json_t *arr = json_array();
-	int r = arr ? jobs_foreach(dir, add_job_json, arr) : -ENOMEM;
+	r = arr ? jobs_foreach(dir, add_job_json, arr) : -ENOMEM;
 	if (r >= 0) {
 		r = json_dumpf(arr, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
@@ -146,13 +146,10 @@ static int copy_out(int fd, off_t from)
 int cmd_logs(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	if (parse_options("logs", logs_options, ELEMENTSOF(logs_options), argc, argv, &args) < 0)
-		return EXIT_SLUICE_ERROR;
-	if (args.help) {
-		verb_options_help(stdout, "logs JOB [--tail N]", logs_options,
-		                  ELEMENTSOF(logs_options));
-		return 0;
-	}
+	int r = parse_options("logs", "logs JOB [--tail N]", logs_options, ELEMENTSOF(logs_options),
+	                      argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	uint64_t tail = 0;
 	const char *tail_arg = args.values[LOGS_OPT_TAIL];
 	if (tail_arg && (parse_uint64(tail_arg, LOGS_TAIL_MAX, &tail) < 0 || tail == 0)) {
@@ -182,7 +179,7 @@ int cmd_logs(int argc, char **argv)
 		log_error("logs: cannot read the output of job '%s'", id);
 		return EXIT_SLUICE_ERROR;
 	}
-	int r = copy_out(fd, tail ? jobs_tail_offset(fd, st.st_size, tail) : 0);
+	r = copy_out(fd, tail ? jobs_tail_offset(fd, st.st_size, tail) : 0);
 	if (r < 0) {
 		log_error("logs: %s", strerror(-r));
 		return EXIT_SLUICE_ERROR;
@@ -193,12 +190,9 @@ int cmd_logs(int argc, char **argv)
 int cmd_kill(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	if (parse_options("kill", NULL, 0, argc, argv, &args) < 0)
-		return EXIT_SLUICE_ERROR;
-	if (args.help) {
-		verb_options_help(stdout, "kill JOB", NULL, 0);
-		return 0;
-	}
+	int r = parse_options("kill", "kill JOB", NULL, 0, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals != 1) {
 		log_error("kill: name one job (see 'sluice jobs')");
 		return EXIT_SLUICE_ERROR;
@@ -209,7 +203,7 @@ int cmd_kill(int argc, char **argv)
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs("kill", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
-	int r = jobs_kill(dir, id, s.kill_grace_ms + 5000);
+	r = jobs_kill(dir, id, s.kill_grace_ms + 5000);
 	if (r == -ENOENT || r == -EINVAL) {
 		log_error("kill: no job '%s' (see 'sluice jobs')", id);
 		return EXIT_SLUICE_ERROR;
