@@ -26,8 +26,14 @@
 #include "run-verbs.h"
 #include "spawner.h"
 #include "strv.h"
+#include "verb-options.h"
 
 #define FEATURES_MAX 65536
+
+enum { OPT_CONFIG };
+static const struct verb_option doctor_options[] = {
+	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+};
 
 extern char **environ;
 
@@ -96,17 +102,25 @@ static int report_policies(struct broker_context *ctx)
 
 int cmd_doctor(int argc, char **argv)
 {
-	const char *config = NULL;
-	if (argc == 3 && strcmp(argv[1], "--config") == 0) {
-		config = argv[2];
-	} else if (argc > 1) {
-		bool help = strcmp(argv[1], "--help") == 0;
-		fprintf(help ? stdout : stderr, "Usage: sluice doctor [--config FILE]\n");
-		return help ? 0 : EXIT_SLUICE_ERROR;
+	struct sluice_error err = { 0 };
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	if (verb_options_parse(doctor_options, ELEMENTSOF(doctor_options), argc, argv, &args,
+	                       &err) < 0) {
+		log_sluice_error(&err, "doctor");
+		return EXIT_SLUICE_ERROR;
+	}
+	if (args.help) {
+		verb_options_help(stdout, "doctor [--config FILE]", doctor_options,
+		                  ELEMENTSOF(doctor_options));
+		return 0;
+	}
+	if (args.n_positionals > 0) {
+		log_error("doctor: unexpected argument '%s'", args.positionals[0]);
+		return EXIT_SLUICE_ERROR;
 	}
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
-	if (broker_context_open_or_log(config, &s, &ctx, "doctor") < 0)
+	if (broker_context_open_or_log(args.values[OPT_CONFIG], &s, &ctx, "doctor") < 0)
 		return EXIT_SLUICE_ERROR;
 	printf("sluice %s\n", PACKAGE_VERSION);
 	int warnings = report_policies(ctx);
@@ -142,7 +156,6 @@ int cmd_doctor(int argc, char **argv)
 		json_decref(f);
 	}
 	_cleanup_free_ char *dir = NULL;
-	struct sluice_error err = { 0 };
 	if (jobs_dir(&s, &dir, &err) < 0) {
 		printf("jobs directory: UNUSABLE: %s\n", err.detail);
 		warnings++;

@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +27,7 @@
 #include "request.h"
 #include "run-settings.h"
 #include "runner.h"
+#include "verb-options.h"
 #include "workdir.h"
 
 /* The only status that blocks in both protocols. */
@@ -52,11 +52,21 @@ __attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
 	return EXIT_HOOK_BLOCK;
 }
 
+enum { OPT_ROUTE, OPT_SANDBOX, OPT_CONFIG };
+static const struct verb_option hook_option_table[] = {
+	[OPT_ROUTE] = { "route", NULL, "replace an allowed command by a `sluice run` of it" },
+	[OPT_SANDBOX] = { "sandbox", "MODE",
+	                  "the routed run's sandbox: unrestricted, workspace-write, restricted" },
+	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+};
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-	        "Usage: sluice hook %s [--route] [--sandbox MODE] [--config FILE] < payload.json\n",
-	        hook_protocol_names());
+	char line[128];
+	snprintf(line, sizeof(line),
+	         "hook %s [--route] [--sandbox MODE] [--config FILE] < payload.json",
+	         hook_protocol_names());
+	verb_options_help(f, line, hook_option_table, ELEMENTSOF(hook_option_table));
 }
 
 /* A string of ours in single quotes; refused when it holds a quote (no
@@ -72,42 +82,48 @@ static int quoted(const char *s, char *buf, size_t size)
 /*
  * The routed command: the request (the original text, untouched) goes to a
  * private file; the command opens it as stdin, removes it, and execs
- * `sluice run --json`, so the exit status is sluice run's.
+ * `sluice run --json`, so the exit status is sluice run's. -errno with
+ * reterr saying which step failed.
  */
 static int route(const struct hook_options *o, const struct hook_call *call,
-                 const struct run_settings *s, char **ret)
+                 const struct run_settings *s, char **ret, struct sluice_error *reterr)
 {
-	struct sluice_error err = { 0 };
 	_cleanup_free_ char *dir = NULL, *path = NULL, *self = NULL;
-	int r = jobs_dir(s, &dir, &err);
-	if (r < 0)
+	int r = jobs_dir(s, &dir, reterr);
+	if (r < 0) {
+		sluice_error_prefix(reterr, "the jobs directory");
 		return r;
+	}
 	(void)jobs_cleanup(dir, s->jobs_max_age_ms);
 	self = realpath("/proc/self/exe", NULL);
-	if (!self || asprintf(&path, "%s/route-XXXXXX", dir) < 0)
-		return -ENOMEM;
+	if (!self)
+		return sluice_error_set(reterr, neg_errno(), "finding this program's path");
+	if (asprintf(&path, "%s/route-XXXXXX", dir) < 0)
+		return sluice_error_set(reterr, -ENOMEM, "the request file's path");
 	_cleanup_close_ int fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0)
-		return neg_errno();
+		return sluice_error_set(reterr, neg_errno(), "creating a request file in %s", dir);
 	json_t *req = hook_route_request(o->protocol, call, s->max_timeout_ms);
 	r = req ? json_dumpfd(req, fd, JSON_COMPACT) : -1;
 	json_decref(req);
 	if (r < 0) {
 		(void)unlink(path);
-		return -EIO;
+		return sluice_error_set(reterr, -EIO, "writing the request file %s", path);
 	}
 	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "", qconfig[PATH_MAX + 3] = "";
 	if (quoted(self, qself, sizeof(qself)) < 0 || quoted(path, qpath, sizeof(qpath)) < 0 ||
 	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0) ||
 	    (o->config && quoted(o->config, qconfig, sizeof(qconfig)) < 0)) {
 		(void)unlink(path);
-		return -EINVAL;
+		return sluice_error_set(reterr, -EINVAL,
+		                        "a path or option to pass on is too long or holds a quote "
+		                        "or a newline");
 	}
 	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s%s%s; } < %s", qpath, qself,
 	             o->sandbox ? " --sandbox " : "", qmode, o->config ? " --config " : "", qconfig,
 	             qpath) < 0) {
 		(void)unlink(path);
-		return -ENOMEM;
+		return sluice_error_set(reterr, -ENOMEM, "the routed command");
 	}
 	return 0;
 }
@@ -129,50 +145,46 @@ static int answer(const struct hook_options *o, const struct hook_call *call,
 	return 0;
 }
 
-static int parse_options(int argc, char **argv, struct hook_options *o)
+/* 1 for --help; 0; -EINVAL with reterr saying what is wrong. The strings
+ * in o borrow from argv. */
+static int parse_options(int argc, char **argv, struct hook_options *o, struct sluice_error *reterr)
 {
-	enum { OPT_ROUTE = 256, OPT_SANDBOX, OPT_CONFIG };
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "route", no_argument, NULL, OPT_ROUTE },
-		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{},
-	};
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-		if (c == 'h')
-			return 1;
-		if (c == OPT_ROUTE)
-			o->route = true;
-		else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg))
-			o->sandbox = optarg;
-		else if (c == OPT_CONFIG)
-			o->config = optarg;
-		else
-			return -EINVAL;
-	}
-	if (optind != argc - 1 || !(o->protocol = hook_protocol_find(argv[optind])))
-		return -EINVAL;
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse(hook_option_table, ELEMENTSOF(hook_option_table), argc, argv,
+	                           &args, reterr);
+	if (r < 0)
+		return r;
+	if (args.help)
+		return 1;
+	o->route = args.values[OPT_ROUTE] != NULL;
+	o->sandbox = args.values[OPT_SANDBOX];
+	o->config = args.values[OPT_CONFIG];
+	if (o->sandbox && !runner_known_sandbox_mode(o->sandbox))
+		return sluice_error_set(reterr, -EINVAL, "unknown sandbox mode '%s'", o->sandbox);
+	if (args.n_positionals != 1)
+		return sluice_error_set(reterr, -EINVAL, "name one agent: %s",
+		                        hook_protocol_names());
+	o->protocol = hook_protocol_find(args.positionals[0]);
+	if (!o->protocol)
+		return sluice_error_set(reterr, -EINVAL, "unknown agent '%s' (%s)",
+		                        args.positionals[0], hook_protocol_names());
 	return 0;
 }
 
 int cmd_hook(int argc, char **argv)
 {
 	struct hook_options o = { 0 };
-	int r = parse_options(argc, argv, &o);
+	struct sluice_error err = { 0 };
+	int r = parse_options(argc, argv, &o, &err);
 	if (r == 1) {
 		usage(stdout);
 		return 0;
 	}
 	if (r < 0) {
 		usage(stderr);
-		return block("the hook's options are wrong");
+		return block("the hook's options are wrong: %s", err.detail);
 	}
 	struct run_settings s;
-	struct sluice_error err = { 0 };
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	if (broker_context_open(o.config, &s, &ctx, &err) < 0)
 		return block("config_error: %s", err.detail);
@@ -212,10 +224,10 @@ int cmd_hook(int argc, char **argv)
 
 	_cleanup_free_ char *routed = NULL;
 	if (o.route && verdict->kind == VERDICT_ALLOW) {
-		r = route(&o, &call, &s, &routed);
+		r = route(&o, &call, &s, &routed, &err);
 		if (r < 0)
-			return block("routing the command through sluice run failed: %s",
-			             strerror(-r));
+			return block("routing the command through sluice run failed: %s: %s",
+			             err.detail, strerror(-r));
 	}
 	return answer(&o, &call, verdict, routed);
 }

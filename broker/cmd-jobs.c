@@ -7,7 +7,6 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +24,36 @@
 #include "parse-number.h"
 #include "run-settings.h"
 #include "run-verbs.h"
+#include "verb-options.h"
 
 /* The most lines `logs --tail` shows, and the block it copies with. */
 #define LOGS_TAIL_MAX 1000000
 #define LOGS_BLOCK 65536
+
+enum { JOBS_OPT_FORMAT };
+static const struct verb_option jobs_options[] = {
+	[JOBS_OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
+};
+
+enum { LOGS_OPT_TAIL };
+static const struct verb_option logs_options[] = {
+	[LOGS_OPT_TAIL] = { "tail", "N", "only the last N lines" },
+};
+
+/* Parse argv against opts for verb (usage: its --help line). 0; 1 when
+ * --help was given and the help printed; -EINVAL, logged. */
+static int parse_options(const char *verb, const char *usage, const struct verb_option *opts,
+                         size_t n, int argc, char **argv, struct verb_args *args)
+{
+	struct sluice_error err = { 0 };
+	if (verb_options_parse(opts, n, argc, argv, args, &err) < 0) {
+		log_sluice_error(&err, "%s", verb);
+		return -EINVAL;
+	}
+	if (args->help)
+		verb_options_help(stdout, usage, opts, n);
+	return args->help ? 1 : 0;
+}
 
 /* The settings (from the configuration) and the jobs directory they name;
  * a failure is logged for verb. The settings borrow from *ctx. */
@@ -66,11 +91,21 @@ static int add_job_json(const struct job_info *job, void *userdata)
 
 int cmd_jobs(int argc, char **argv)
 {
-	bool json = argc == 3 && strcmp(argv[1], "--format") == 0 && strcmp(argv[2], "json") == 0;
-	if (argc > 1 && !json) {
-		fprintf(stderr, "Usage: sluice jobs [--format json]\n");
-		return strcmp(argv[1], "--help") == 0 ? 0 : EXIT_SLUICE_ERROR;
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = parse_options("jobs", "jobs [--format text|json]", jobs_options,
+	                      ELEMENTSOF(jobs_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	const char *format = args.values[JOBS_OPT_FORMAT];
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
+		log_error("jobs: unknown format '%s' (text or json)", format);
+		return EXIT_SLUICE_ERROR;
 	}
+	if (args.n_positionals > 0) {
+		log_error("jobs: unexpected argument '%s'", args.positionals[0]);
+		return EXIT_SLUICE_ERROR;
+	}
+	bool json = format && strcmp(format, "json") == 0;
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	_cleanup_free_ char *dir = NULL;
@@ -82,7 +117,7 @@ int cmd_jobs(int argc, char **argv)
 		return jobs_foreach(dir, print_job_text, NULL) < 0 ? EXIT_SLUICE_ERROR : 0;
 	}
 	json_t *arr = json_array();
-	int r = arr ? jobs_foreach(dir, add_job_json, arr) : -ENOMEM;
+	r = arr ? jobs_foreach(dir, add_job_json, arr) : -ENOMEM;
 	if (r >= 0) {
 		r = json_dumpf(arr, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
@@ -110,31 +145,23 @@ static int copy_out(int fd, off_t from)
 
 int cmd_logs(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "tail", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = parse_options("logs", "logs JOB [--tail N]", logs_options, ELEMENTSOF(logs_options),
+	                      argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	uint64_t tail = 0;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) >= 0) {
-		if (c == 't' && parse_uint64(optarg, LOGS_TAIL_MAX, &tail) == 0 && tail > 0)
-			continue;
-		if (c == 'h') {
-			printf("Usage: sluice logs JOB [--tail N]\n");
-			return 0;
-		}
-		log_error("logs: bad option '%s' (usage: sluice logs JOB [--tail N])",
-		          argv[optind - 1]);
+	const char *tail_arg = args.values[LOGS_OPT_TAIL];
+	if (tail_arg && (parse_uint64(tail_arg, LOGS_TAIL_MAX, &tail) < 0 || tail == 0)) {
+		log_error("logs: option '--tail' needs a number of lines from 1 to %d, not '%s'",
+		          LOGS_TAIL_MAX, tail_arg);
 		return EXIT_SLUICE_ERROR;
 	}
-	if (optind != argc - 1) {
+	if (args.n_positionals != 1) {
 		log_error("logs: name one job (see 'sluice jobs')");
 		return EXIT_SLUICE_ERROR;
 	}
-	const char *id = argv[optind];
+	const char *id = args.positionals[0];
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	_cleanup_free_ char *dir = NULL;
@@ -152,7 +179,7 @@ int cmd_logs(int argc, char **argv)
 		log_error("logs: cannot read the output of job '%s'", id);
 		return EXIT_SLUICE_ERROR;
 	}
-	int r = copy_out(fd, tail ? jobs_tail_offset(fd, st.st_size, tail) : 0);
+	r = copy_out(fd, tail ? jobs_tail_offset(fd, st.st_size, tail) : 0);
 	if (r < 0) {
 		log_error("logs: %s", strerror(-r));
 		return EXIT_SLUICE_ERROR;
@@ -162,28 +189,33 @@ int cmd_logs(int argc, char **argv)
 
 int cmd_kill(int argc, char **argv)
 {
-	if (argc != 2 || strcmp(argv[1], "--help") == 0) {
-		fprintf(argc == 2 ? stdout : stderr, "Usage: sluice kill JOB\n");
-		return argc == 2 ? 0 : EXIT_SLUICE_ERROR;
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = parse_options("kill", "kill JOB", NULL, 0, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	if (args.n_positionals != 1) {
+		log_error("kill: name one job (see 'sluice jobs')");
+		return EXIT_SLUICE_ERROR;
 	}
+	const char *id = args.positionals[0];
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs("kill", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
-	int r = jobs_kill(dir, argv[1], s.kill_grace_ms + 5000);
+	r = jobs_kill(dir, id, s.kill_grace_ms + 5000);
 	if (r == -ENOENT || r == -EINVAL) {
-		log_error("kill: no job '%s' (see 'sluice jobs')", argv[1]);
+		log_error("kill: no job '%s' (see 'sluice jobs')", id);
 		return EXIT_SLUICE_ERROR;
 	}
 	if (r == -ESRCH) {
-		log_error("kill: job '%s' is not running", argv[1]);
+		log_error("kill: job '%s' is not running", id);
 		return 1;
 	}
 	if (r < 0) {
-		log_error("kill: job '%s': %s", argv[1], strerror(-r));
+		log_error("kill: job '%s': %s", id, strerror(-r));
 		return EXIT_SLUICE_ERROR;
 	}
-	printf("job %s killed, with everything it started\n", argv[1]);
+	printf("job %s killed, with everything it started\n", id);
 	return 0;
 }

@@ -93,7 +93,7 @@ typedef int (*method_fn)(struct mcp_server *srv, const struct rpc_message *msg, 
 static int on_initialize(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
 {
 	const char *asked = json_string_value(json_object_get(msg->params, "protocolVersion"));
-	if (!json_is_object(msg->params) || !asked)
+	if (!asked) /* params is an object or missing (on_request) */
 		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.protocolVersion' is missing");
 	const char *version = protocol_versions[0];
 	for (size_t i = 0; i < ELEMENTSOF(protocol_versions); i++)
@@ -125,28 +125,8 @@ static int on_tools_list(struct mcp_server *srv, const struct rpc_message *msg, 
 	return 0;
 }
 
-struct call {
-	const struct mcp_context *ctx;
-	const char *name;
-	json_t *arguments;
-	uint64_t progress_interval_ms;
-	bool progress;
-};
-
-static json_t *run_call(void *userdata, int cancel_fd, pump_progress_fn progress,
-                        void *progress_userdata)
-{
-	struct call *c = userdata;
-	struct mcp_call_io io = {
-		.cancel_fd = cancel_fd,
-		.progress = c->progress ? progress : NULL,
-		.progress_interval_ms = c->progress_interval_ms,
-		.progress_userdata = progress_userdata,
-	};
-	return mcp_tools_call(c->ctx, c->name, c->arguments, &io);
-}
-
-/* In a slot: the preparation, the call, a preparation no call used. */
+/* In a worker: the preparation (a slot's), the call (in a slot, or in a
+ * worker started for it, prepared NULL), a preparation no call used. */
 static void *slot_prepare(void *userdata)
 {
 	const struct mcp_server *srv = userdata;
@@ -202,16 +182,11 @@ static void release_slot(struct mcp_server *srv)
 }
 
 /* The slot takes the bash call w is for: true when it did (w is the slot). */
-static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const json_t *id,
-                     const char *name, json_t *arguments, bool progress)
+static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *name, json_t *call)
 {
 	if (strcmp(name, "bash") != 0 || !srv->has_slot)
 		return false;
-	json_t *call =
-	        json_pack("{s:O, s:s, s:O?, s:b, s:b}", "id", id, "name", name, "arguments",
-	                  arguments, "progress", progress, "structured", srv->ctx.structured);
-	int r = call ? mcp_worker_assign(&srv->slot, call) : -ENOMEM;
-	json_decref(call);
+	int r = mcp_worker_assign(&srv->slot, call);
 	if (r < 0) { /* the slot is gone: this call forks its own worker */
 		release_slot(srv);
 		return false;
@@ -223,9 +198,10 @@ static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const json_t 
 
 static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
 {
+	/* params is an object or missing (on_request) */
 	const char *name = json_string_value(json_object_get(msg->params, "name"));
 	json_t *arguments = json_object_get(msg->params, "arguments");
-	if (!json_is_object(msg->params) || !name)
+	if (!name)
 		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.name' (a string) is missing");
 	if (!mcp_tools_known(name))
 		return rpc_fail(srv, RPC_INVALID_PARAMS, "Unknown tool: %s", name);
@@ -240,17 +216,17 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 		                 "isError", 1);
 		return 0;
 	}
-	struct call c = {
-		.ctx = &srv->ctx,
-		.name = name,
-		.arguments = arguments,
-		.progress_interval_ms = srv->progress_interval_ms,
-		.progress = token != NULL,
-	};
+	/* One call, the same on the slot and in a worker of its own; arguments
+	 * left out stay left out. */
+	_cleanup_(json_decrefp) json_t *call =
+	        json_pack("{s:O, s:s, s:O*, s:b, s:b}", "id", msg->id, "name", name, "arguments",
+	                  arguments, "progress", token != NULL, "structured", srv->ctx.structured);
+	if (!call)
+		return rpc_fail(srv, RPC_INTERNAL_ERROR, "out of memory");
 	struct mcp_worker *w = &srv->workers[srv->n_workers];
 	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
-	if (!use_slot(srv, w, msg->id, name, arguments, token != NULL)) {
-		int r = mcp_worker_start(w, msg->id, run_call, &c);
+	if (!use_slot(srv, w, name, call)) {
+		int r = mcp_worker_start(w, &slot_ops, srv, call);
 		if (r < 0)
 			return rpc_fail(srv, RPC_INTERNAL_ERROR, "starting the call: %s",
 			                strerror(-r));

@@ -201,7 +201,6 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 		return fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
 		return fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s", err.detail);
-	st->result.sandbox_mode = st->settings.sandbox_mode;
 	if (build_request(o, st, &req) < 0)
 		return -1;
 	struct runner_options ro = RUNNER_OPTIONS_INIT;

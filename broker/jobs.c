@@ -29,8 +29,6 @@
 #include "run-tmpdir.h"
 #include "parse-number.h"
 
-#define JOB_META_MAX 8192
-
 static uint64_t wall_ms(void)
 {
 	struct timespec ts;

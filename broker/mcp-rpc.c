@@ -19,10 +19,11 @@
 int rpc_lines_feed(struct rpc_lines *l, const char *data, size_t len, rpc_line_fn fn,
                    void *userdata)
 {
+	size_t max = l->max ? l->max : RPC_LINE_MAX;
 	while (len > 0) {
 		const char *nl = memchr(data, '\n', len);
 		size_t take = nl ? (size_t)(nl - data) : len;
-		if (!l->overlong && l->len + take > RPC_LINE_MAX) {
+		if (!l->overlong && take > max - l->len) {
 			l->overlong = true;
 			l->len = 0;
 		}
@@ -60,7 +61,7 @@ int rpc_lines_feed(struct rpc_lines *l, const char *data, size_t len, rpc_line_f
 void rpc_lines_done(struct rpc_lines *l)
 {
 	free(l->buf);
-	*l = (struct rpc_lines){ 0 };
+	*l = (struct rpc_lines){ .max = l->max };
 }
 
 /* Mark m as an error to answer with code; returns 0 for classify(). */

@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* The standard error codes. */
 #define RPC_PARSE_ERROR (-32700)
@@ -20,14 +21,18 @@
 #define RPC_INVALID_PARAMS (-32602)
 #define RPC_INTERNAL_ERROR (-32603)
 
-/* The longest message accepted; a longer line is refused as a parse error. */
+/* The longest message accepted from a client; a longer line is refused as a
+ * parse error. */
 #define RPC_LINE_MAX (16u << 20)
+/* rpc_lines.max of a reader whose lines are bounded by their writer. */
+#define RPC_LINES_NO_MAX SIZE_MAX
 
 /* Bytes in, whole lines out. */
 struct rpc_lines {
 	char *buf;
 	size_t len, cap;
-	bool overlong; /* the current line passed RPC_LINE_MAX: dropped up to its end */
+	size_t max;    /* the longest line; 0: RPC_LINE_MAX; RPC_LINES_NO_MAX: none */
+	bool overlong; /* the current line passed max: dropped up to its end */
 };
 
 /* Called with each complete line (without its newline); overlong says the
@@ -38,7 +43,7 @@ typedef void (*rpc_line_fn)(void *userdata, const char *text, size_t len, bool o
 int rpc_lines_feed(struct rpc_lines *l, const char *data, size_t len, rpc_line_fn fn,
                    void *userdata);
 
-/* Release the buffer. */
+/* Release the buffer (max is kept). */
 void rpc_lines_done(struct rpc_lines *l);
 
 enum rpc_kind {

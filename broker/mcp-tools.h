@@ -52,7 +52,8 @@ struct run_outcome *mcp_tools_prepare_bash(const struct mcp_context *ctx);
 /* A preparation no call used: its launcher is withdrawn; frees it. */
 void mcp_tools_discard_prepared(struct run_outcome *prepared);
 
-/* Run tool name with arguments (an object, or NULL) and return the
+/* Run tool name (one mcp_tools_known() accepts) with arguments (an object,
+ * or NULL when the call gave none; the caller checks both) and return the
  * CallToolResult (a new reference), or NULL on allocation failure. Blocks
  * while a command runs; call it in a process of its own (mcp-worker.c). */
 json_t *mcp_tools_call(const struct mcp_context *ctx, const char *name, json_t *arguments,

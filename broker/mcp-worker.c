@@ -30,28 +30,11 @@
 /* A call line: the request document's cap, and room for the rest. */
 #define WORKER_CALL_MAX (REQUEST_DOCUMENT_MAX + 64 * 1024)
 
-/* Send obj (stolen) as one line on fd, in one write; in the worker. */
-static void send_line(int fd, json_t *obj)
-{
-	char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
-	json_decref(obj);
-	if (!text)
-		return;
-	size_t len = strlen(text);
-	_cleanup_free_ char *line = realloc(text, len + 1);
-	if (!line) {
-		free(text);
-		return;
-	}
-	line[len] = '\n';
-	(void)write_full(fd, line, len + 1);
-}
-
 static void send_progress(void *userdata, uint64_t elapsed_ms, uint64_t output_bytes)
 {
 	(void)userdata;
-	send_line(WORKER_LINE_FD, json_pack("{s:I, s:I}", "progress", (json_int_t)elapsed_ms,
-	                                    "bytes", (json_int_t)output_bytes));
+	(void)rpc_send(WORKER_LINE_FD, json_pack("{s:I, s:I}", "progress", (json_int_t)elapsed_ms,
+	                                         "bytes", (json_int_t)output_bytes));
 }
 
 /* In the child: the descriptors as above (call_fd < 0: no call pipe);
@@ -92,12 +75,14 @@ static _Noreturn void worker_finish(const json_t *id, json_t *res)
 	_exit(line ? EXIT_SUCCESS : EXIT_FAILURE);
 }
 
-/* In the child: the descriptors as above, then the call. Never returns. */
-static _Noreturn void worker_main(int line_fd, int cancel_fd, const json_t *id, mcp_worker_fn fn,
-                                  void *userdata)
+/* In the child, its descriptors set: the call (released by ops->call),
+ * then its response. Never returns. */
+static _Noreturn void worker_call(const struct mcp_slot_ops *ops, void *userdata, void *prepared,
+                                  json_t *call)
 {
-	worker_fds(line_fd, cancel_fd, -1);
-	worker_finish(id, fn(userdata, WORKER_CANCEL_FD, send_progress, NULL));
+	json_t *id = json_incref(json_object_get(call, "id"));
+	worker_finish(id,
+	              ops->call(userdata, prepared, call, WORKER_CANCEL_FD, send_progress, NULL));
 }
 
 /* In a slot: prepare, then wait for the call line until end of file. */
@@ -113,9 +98,7 @@ static _Noreturn void slot_main(int line_fd, int cancel_fd, int call_fd,
 		ops->discard(prepared);
 		_exit(n == 0 ? EXIT_SUCCESS : EXIT_FAILURE);
 	}
-	json_t *id = json_incref(json_object_get(call, "id"));
-	worker_finish(id,
-	              ops->call(userdata, prepared, call, WORKER_CANCEL_FD, send_progress, NULL));
+	worker_call(ops, userdata, prepared, call);
 }
 
 static void close_pair(int p[2])
@@ -124,11 +107,12 @@ static void close_pair(int p[2])
 	p[1] = safe_close(p[1]);
 }
 
-/* Fork with the pipes (a slot: its call pipe too); the child runs the call
- * (a slot: prepares, then waits for it). */
-static int worker_fork(struct mcp_worker *w, bool slot, const json_t *id, mcp_worker_fn fn,
-                       const struct mcp_slot_ops *ops, void *userdata)
+/* Fork with the pipes (a slot, call NULL: its call pipe too); the child
+ * runs the call (a slot: prepares, then waits for it). */
+static int worker_fork(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata,
+                       json_t *call_doc)
 {
+	bool slot = !call_doc;
 	int lines[2] = { -1, -1 }, cancel[2] = { -1, -1 }, call[2] = { -1, -1 };
 	int r = 0;
 	if (pipe2(lines, O_CLOEXEC) < 0 || pipe2(cancel, O_CLOEXEC) < 0 ||
@@ -142,7 +126,9 @@ static int worker_fork(struct mcp_worker *w, bool slot, const json_t *id, mcp_wo
 			close(call[1]);
 			slot_main(lines[1], cancel[0], call[0], ops, userdata);
 		}
-		worker_main(lines[1], cancel[0], id, fn, userdata);
+		worker_fds(lines[1], cancel[0], -1);
+		/* the child's copy of the call, which ops->call releases */
+		worker_call(ops, userdata, NULL, json_incref(call_doc));
 	}
 	if (r == 0 && pid < 0)
 		r = neg_errno();
@@ -159,17 +145,19 @@ static int worker_fork(struct mcp_worker *w, bool slot, const json_t *id, mcp_wo
 	w->result_fd = lines[0];
 	w->cancel_fd = cancel[1];
 	w->call_fd = call[1];
+	w->lines = (struct rpc_lines){ .max = RPC_LINES_NO_MAX };
 	return 0;
 }
 
-int mcp_worker_start(struct mcp_worker *w, const json_t *id, mcp_worker_fn fn, void *userdata)
+int mcp_worker_start(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata,
+                     json_t *call)
 {
-	return worker_fork(w, false, id, fn, NULL, userdata);
+	return call ? worker_fork(w, ops, userdata, call) : -EINVAL;
 }
 
 int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata)
 {
-	return worker_fork(w, true, NULL, NULL, ops, userdata);
+	return worker_fork(w, ops, userdata, NULL);
 }
 
 int mcp_worker_assign(struct mcp_worker *w, json_t *call)

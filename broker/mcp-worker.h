@@ -17,10 +17,6 @@
 #include "mcp-rpc.h"
 #include "pump.h"
 
-/* Runs in the worker: the call's result (a new reference, or NULL). */
-typedef json_t *(*mcp_worker_fn)(void *userdata, int cancel_fd, pump_progress_fn progress,
-                                 void *progress_userdata);
-
 struct mcp_worker {
 	pid_t pid;
 	int call_fd;            /* a slot's call pipe (write end) until assigned; else -1 */
@@ -30,25 +26,18 @@ struct mcp_worker {
 	json_t *progress_token; /* owned, or NULL */
 	bool cancelled;         /* no answer is sent */
 	bool answered;          /* the answer (or its suppression) is done */
-	struct rpc_lines lines;
+	struct rpc_lines lines; /* no max: a response is bounded by the output cap */
 	char *response; /* owned: the worker's JSON-RPC response and its newline, once read */
 	size_t response_len;
 };
 
-/*
- * Fork a worker that calls fn(userdata, ...) and sends the JSON-RPC
- * response with its result for request id, ready to be written as it is
- * (the server does not parse it again). The worker's standard input is
- * /dev/null and its standard output goes to standard error; it keeps no
- * other descriptor of the server. Sets pid, result_fd and cancel_fd;
- * -errno on failure.
- */
-int mcp_worker_start(struct mcp_worker *w, const json_t *id, mcp_worker_fn fn, void *userdata);
-
-/* A worker forked ahead of its call (a slot): prepare runs in it at once
- * (the runner starts its launcher there), so that the call need not wait
- * for that. The call arrives with mcp_worker_assign(); a slot released
- * without one calls discard and exits. */
+/* What a worker runs. call runs in the worker on a call (a JSON object
+ * whose "id" is the request's; call releases it) and returns its result (a
+ * new reference, or NULL); prepared is what prepare returned, or NULL in a
+ * worker started for its call. A worker forked ahead of its call (a slot)
+ * runs prepare at once (the runner starts its launcher there), so that the
+ * call need not wait for that; the call arrives with mcp_worker_assign(),
+ * and a slot released without one calls discard and exits. */
 struct mcp_slot_ops {
 	void *(*prepare)(void *userdata);
 	json_t *(*call)(void *userdata, void *prepared, json_t *call, int cancel_fd,
@@ -56,7 +45,18 @@ struct mcp_slot_ops {
 	void (*discard)(void *prepared);
 };
 
-/* Fork a slot: as mcp_worker_start(), and call_fd is set. */
+/*
+ * Fork a worker that runs ops->call(userdata, NULL, call, ...) (call stays
+ * the caller's) and sends the JSON-RPC response with its result for the
+ * call's "id", ready to be written as it is (the server does not parse it
+ * again). The worker's standard input is /dev/null and its standard output
+ * goes to standard error; it keeps no other descriptor of the server. Sets
+ * pid, result_fd, cancel_fd and lines; -errno on failure.
+ */
+int mcp_worker_start(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata,
+                     json_t *call);
+
+/* Fork a slot: as mcp_worker_start() without the call, and call_fd is set. */
 int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, void *userdata);
 
 /* Give a slot its call (a JSON object whose "id" is the request's, sent as

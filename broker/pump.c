@@ -106,7 +106,6 @@ struct pump_loop {
 	uint64_t kill_deadline;
 	uint64_t progress_deadline; /* the next progress call, or 0 */
 	bool killed;                /* the tree was killed, so every writer is gone */
-	char *buf;
 };
 
 /* Read once from *fd into own and the combined stream; EOF or an error
@@ -274,7 +273,6 @@ int pump_run(struct pump *p)
 		.progress_deadline = p->progress && p->progress_interval_ms
 		                             ? p->start_ms + p->progress_interval_ms
 		                             : 0,
-		.buf = buf,
 	};
 	p->spill_fd = -1;
 	/* Fewer, larger reads: widen the pipes (best effort). */

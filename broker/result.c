@@ -14,7 +14,8 @@
 #include "parse-number.h"
 #include "result.h"
 
-/* The end of output examined for a prompt, and for denial messages. */
+/* The end of output examined for a prompt (denial messages are looked for
+ * in the whole output). */
 #define PROMPT_WINDOW 256
 
 /* Case-insensitive pieces of a last line that asks for input. */
@@ -51,10 +52,11 @@ const char *result_sandbox_forbids(const char *mode)
 	return NULL;
 }
 
-static bool contains_any(const char *hay, const char *const *needles, size_t n, bool icase)
+/* Whether hay contains any of the needles, ignoring case. */
+static bool contains_any_case(const char *hay, const char *const *needles, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (icase ? strcasestr(hay, needles[i]) != NULL : strstr(hay, needles[i]) != NULL)
+		if (strcasestr(hay, needles[i]) != NULL)
 			return true;
 	return false;
 }
@@ -72,13 +74,16 @@ bool result_looks_like_prompt(const char *text, size_t len)
 	line[len - start] = '\0';
 	if (line[0] == '\0')
 		return false;
-	return contains_any(line, prompt_patterns, ELEMENTSOF(prompt_patterns), true);
+	return contains_any_case(line, prompt_patterns, ELEMENTSOF(prompt_patterns));
 }
 
 bool result_looks_like_denial(const char *text, size_t len)
 {
-	_cleanup_free_ char *copy = strndup(text, len);
-	return copy && contains_any(copy, denial_patterns, ELEMENTSOF(denial_patterns), false);
+	/* the buffer need not be NUL-terminated: searched in place, no copy */
+	for (size_t i = 0; i < ELEMENTSOF(denial_patterns); i++)
+		if (memmem(text, len, denial_patterns[i], strlen(denial_patterns[i])))
+			return true;
+	return false;
 }
 
 static const char *signal_name(int sig)
@@ -147,7 +152,8 @@ static json_t *policy_json(const struct verdict *v)
 /* The launcher's report with the mode added; a mode alone without one. */
 static json_t *sandbox_json(const struct run_result *r)
 {
-	if (!r->sandbox_mode)
+	const char *mode = r->settings->sandbox_mode;
+	if (!mode)
 		return json_null();
 	json_t *obj = NULL;
 	if (r->sandbox_report && r->sandbox_report[0]) {
@@ -162,7 +168,7 @@ static json_t *sandbox_json(const struct run_result *r)
 	if (!obj)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)
-		json_object_set_new(obj, "mode", json_string(r->sandbox_mode));
+		json_object_set_new(obj, "mode", json_string(mode));
 	return obj;
 }
 
@@ -268,12 +274,13 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
 	else
 		return;
-	const char *forbids = result_sandbox_forbids(r->sandbox_mode);
+	const char *mode = r->settings->sandbox_mode;
+	const char *forbids = result_sandbox_forbids(mode);
 	if (forbids && result_looks_like_denial(output, len))
 		fprintf(f,
 		        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
 		        "do not try to work around it]\n",
-		        r->sandbox_mode, forbids);
+		        mode, forbids);
 }
 
 static void write_background(const struct run_result *r, FILE *f)
@@ -303,7 +310,7 @@ int result_write_text(const struct run_result *r, FILE *f)
 	}
 	if (r->n_background_pids > 0) {
 		fprintf(f, "[still running after the shell exited%s:",
-		        r->background_killed ? ", killed" : "");
+		        r->settings->background_survivors == SURVIVORS_KILL ? ", killed" : "");
 		for (size_t i = 0; i < r->n_background_pids; i++)
 			fprintf(f, " %d", (int)r->background_pids[i]);
 		fprintf(f, "]\n");

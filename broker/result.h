@@ -37,7 +37,6 @@ struct run_result {
 	pid_t pid;
 	const pid_t *background_pids;
 	size_t n_background_pids;
-	bool background_killed; /* survivors were killed, not left */
 
 	const struct outbuf *output, *out, *err;
 	const char *output_file; /* the full output (cut runs) or the job's log */
@@ -45,13 +44,12 @@ struct run_result {
 
 	const char *display;
 	const struct verdict *policy;
-	bool audit_failed; /* the audit line of this request could not be written */
-	const char *sandbox_mode;
+	bool audit_failed;          /* the audit line of this request could not be written */
 	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
 
 	const char *job_id; /* background mode */
 
-	const struct run_settings *settings;
+	const struct run_settings *settings; /* required: the sandbox mode, caps, survivors */
 };
 
 /* The JSON object of the interface (a new reference), or NULL on

@@ -78,7 +78,6 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 		.cancel_fd = -1,
 	};
 	o->result.settings = &o->settings;
-	o->result.sandbox_mode = o->settings.sandbox_mode;
 	o->command_fd = o->out_r = o->err_r = o->rep_r = -1;
 }
 
@@ -187,6 +186,14 @@ static int decide(const struct run_request *req, const struct runner_options *op
 	            why ? why->plugin : "?", why ? why->message : "");
 }
 
+/* The jobs directory, looked up (and checked) once per outcome: the private
+ * TMPDIR, a background job and a cut run's output file all live there.
+ * 0, or -errno with reterr (may be NULL) saying why. */
+static int outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr)
+{
+	return o->jobs_dir ? 0 : jobs_dir(&o->settings, &o->jobs_dir, reterr);
+}
+
 /* A sandboxed command may write nowhere outside the workspace but here, so
  * mktemp and compilers' scratch files keep working. */
 static int prepare_tmpdir(struct run_outcome *o)
@@ -194,7 +201,7 @@ static int prepare_tmpdir(struct run_outcome *o)
 	if (o->tmpdir || strcmp(o->settings.sandbox_mode, "unrestricted") == 0)
 		return 0;
 	struct sluice_error err = { 0 };
-	int r = o->jobs_dir ? 0 : jobs_dir(&o->settings, &o->jobs_dir, &err);
+	int r = outcome_jobs_dir(o, &err);
 	if (r >= 0)
 		r = run_tmpdir_create(o->jobs_dir, &o->tmpdir, &err);
 	if (r < 0)
@@ -239,7 +246,7 @@ static int start_background(const struct run_request *req, struct run_outcome *o
                             const struct spawn_request *sr)
 {
 	struct sluice_error err = { 0 };
-	int r = jobs_dir(&o->settings, &o->jobs_dir, &err);
+	int r = outcome_jobs_dir(o, &err);
 	if (r < 0)
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "the jobs directory: %s: %s", err.detail,
 		            strerror(-r));
@@ -258,11 +265,9 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 static int spill_open(void *userdata, char **ret_path)
 {
 	struct run_outcome *o = userdata;
-	if (!o->jobs_dir) {
-		int r = jobs_dir(&o->settings, &o->jobs_dir, NULL);
-		if (r < 0)
-			return r;
-	}
+	int r = outcome_jobs_dir(o, NULL);
+	if (r < 0)
+		return r;
 	return jobs_spill_open(o->jobs_dir, ret_path);
 }
 
@@ -272,8 +277,9 @@ static void launcher_failed(struct run_outcome *o)
 {
 	size_t len;
 	const char *text = outbuf_data(o->err, &len);
-	_cleanup_free_ char *line =
-	        strndup(text, strcspn(text, "\n") < len ? strcspn(text, "\n") : len);
+	/* the buffer is not NUL-terminated: the first line ends at '\n' or len */
+	const char *nl = len > 0 ? memchr(text, '\n', len) : NULL;
+	_cleanup_free_ char *line = strndup(text, nl ? (size_t)(nl - text) : len);
 	const char *msg =
 	        line && line[0] ? line : "sluice-launch failed before running the command";
 	if (strncmp(msg, "sluice-launch: " LAUNCH_STEP_FEATURES ": ",
@@ -291,7 +297,6 @@ static void evaluate(struct run_outcome *o)
 	r->sandbox_report = p->report;
 	r->background_pids = p->survivors;
 	r->n_background_pids = p->n_survivors;
-	r->background_killed = o->settings.background_survivors == SURVIVORS_KILL;
 	r->output_file = p->spill_path;
 	r->output_file_cut = p->spill_cut;
 	if (p->interrupted_by) {

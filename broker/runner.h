@@ -31,7 +31,7 @@ struct run_outcome {
 
 	/* private: */
 	struct policy_decision decision;
-	char *root, *workdir, *display, *launcher, *jobs_dir;
+	char *root, *workdir, *launcher, *jobs_dir;
 	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
 	bool tmpdir_handed; /* a background job's monitor removes it instead */
 	char **env;

@@ -80,7 +80,7 @@ static int add2(char ***argv, const char *opt, const char *value)
 int spawn_build_argv(const struct spawn_request *req, char ***ret)
 {
 	const struct run_settings *s = req->settings;
-	const char *mode = req->sandbox_mode ? req->sandbox_mode : s->sandbox_mode;
+	const char *mode = s->sandbox_mode;
 	bool sandboxed = strcmp(mode, LAUNCH_PROFILE_UNRESTRICTED) != 0;
 	_cleanup_strv_free_ char **argv = NULL;
 	char num[16];

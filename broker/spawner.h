@@ -35,7 +35,6 @@ int spawn_find_launcher(char **ret);
 struct spawn_request {
 	const char *launcher;                /* spawn_find_launcher() */
 	const struct run_settings *settings; /* sandbox mode, writable, network, rlimits, shell */
-	const char *sandbox_mode;            /* overrides settings->sandbox_mode when not NULL */
 	const char *workspace;               /* absolute root */
 	const char *chdir;                   /* absolute working directory */
 	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */

@@ -14,7 +14,7 @@
 
 char *tool_schema_description(const struct run_settings *s, const char *root)
 {
-	char t[32], slow[32], cap[32];
+	char t[32], slow[32];
 	const char *forbids = result_sandbox_forbids(s->sandbox_mode);
 	char *d = NULL;
 	int n = asprintf(
@@ -30,7 +30,6 @@ char *tool_schema_description(const struct run_settings *s, const char *root)
 	        (unsigned long long)s->output_cap, forbids ? " The sandbox (" : "",
 	        forbids ? s->sandbox_mode : "", forbids ? ") forbids " : "",
 	        forbids ? forbids : "");
-	(void)cap;
 	return n < 0 ? NULL : d;
 }
 

@@ -110,7 +110,10 @@ fi
 grep -q '^\[command failed: exit code 3\]' "$TEST_TMP/routed" && ok "the routed output is sluice run's text form" || not_ok "the routed output is sluice run's text form" "$(cat "$TEST_TMP/routed")"
 [ ! -e "$file" ] && ok "the request file is removed when the routed command starts" || not_ok "the request file is removed when the routed command starts" "$file"
 
-hook "$(gemini run_shell_command "$(cmd_json 'echo "$((1 + 1))"')")" gemini --route --sandbox workspace-write
+# The routed command also tries to write beside the workspace: the sandbox
+# asked for must refuse that.
+outside="$TEST_TMP/hook-outside"
+hook "$(gemini run_shell_command "$(cmd_json "echo \"\$((1 + 1))\"; touch '$outside' 2>/dev/null && echo wrote || echo refused")")" gemini --route --sandbox workspace-write
 routed=$(json_get "$out" 'd["hookSpecificOutput"]["tool_input"]["command"]')
 if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"]')" = allow ] && grep -q -- "--sandbox 'workspace-write'" <<<"$routed"; then
   ok "gemini --route: decision allow and hookSpecificOutput.tool_input.command"
@@ -118,10 +121,19 @@ else
   not_ok "gemini --route: decision allow and hookSpecificOutput.tool_input.command" "$out" "$err"
 fi
 (cd "$cwd" && timeout 20 bash -c "$routed") >"$TEST_TMP/routed" 2>&1 && routed_rc=0 || routed_rc=$?
-if [ "$routed_rc" -eq 0 ] && [ "$(cat "$TEST_TMP/routed")" = 2 ]; then
+if [ "$routed_rc" -eq 0 ] && [ "$(cat "$TEST_TMP/routed")" = $'2\nrefused' ] && [ ! -e "$outside" ]; then
   ok "the routed command runs under the sandbox mode asked for"
+elif [ "${SLUICE_LAUNCH##*/}" = fake-launch.sh ]; then
+  skip "the routed command runs under the sandbox mode asked for" "the stand-in launcher is not a sandbox"
 elif grep -q 'sandbox_unavailable\|cannot enforce' "$TEST_TMP/routed"; then
   skip "the routed command runs under the sandbox mode asked for" "workspace-write is not enforceable here: $(head -n 1 "$TEST_TMP/routed")"
 else
   not_ok "the routed command runs under the sandbox mode asked for" "rc=$routed_rc" "$(cat "$TEST_TMP/routed")"
 fi
+
+# A routing step that fails blocks with what failed and why.
+ln -s "$TEST_TMP" "$TEST_TMP/jobs-link"
+printf '[broker]\njobs_dir = %s\n' "$TEST_TMP/jobs-link" >"$TEST_TMP/badjobs.ini"
+hook "$(gemini run_shell_command "$(cmd_json ls)")" gemini --route --config "$TEST_TMP/badjobs.ini"
+expect "--route: an unusable jobs directory blocks, naming it and why" 2 '' \
+  "routing the command through sluice run failed: the jobs directory: .*jobs-link.*: "

@@ -244,3 +244,27 @@ out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
 check "a string id comes back as sent (a call beside a running one)" '"call-b"' \
   'r["result"]["structuredContent"]["output"] == "b\n"'
+
+# A bash call without arguments gets the same answer on the ready slot and
+# in a worker of its own beside a running call: the request misses its
+# field 'command' (arguments left out stay left out on either path).
+noargs='"method":"tools/call","params":{"name":"bash"}}'
+slot_out=$(session "$init" "{\"jsonrpc\":\"2.0\",\"id\":\"na\",$noargs")
+own_out=$(session "$init" \
+  '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}' \
+  "{\"jsonrpc\":\"2.0\",\"id\":\"na\",$noargs")
+missing='r["result"]["isError"] and "invalid_request" in r["result"]["content"][0]["text"] and "field '"'"'command'"'"'" in r["result"]["content"][0]["text"]'
+same=$(python3 - "$slot_out" "$own_out" <<'PY'
+import json, sys
+def answer(out):
+    return [r for r in map(json.loads, out.splitlines()) if r.get("id") == "na"]
+a, b = answer(sys.argv[1]), answer(sys.argv[2])
+print("same" if len(a) == 1 and a == b else "differ")
+PY
+)
+if answer "$slot_out" '"na"' "$missing" && answer "$own_out" '"na"' "$missing" && [ "$same" = same ]; then
+  ok "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call"
+else
+  not_ok "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call" \
+    "slot: $slot_out" "own worker: $own_out"
+fi

@@ -71,10 +71,10 @@ file=$(json_get "$out" 'd["outputFile"]')
 wait_for 10 grep -q "^\[sluice: job $job completed\]$" "$file"
 tmp=$(sed -n 's/^tmpdir=//p' "$file")
 # The monitor removes the directory just after it writes the completion line.
-if grep -q '^alive$' "$file" && [ -n "$tmp" ] && wait_for 10 test ! -e "$tmp"; then
+if [ "$rc" -eq 0 ] && grep -q '^alive$' "$file" && [ -n "$tmp" ] && wait_for 10 test ! -e "$tmp"; then
   ok "background: the job had its private TMPDIR, removed when it ended"
 else
-  not_ok "background: the job had its private TMPDIR, removed when it ended" "tmp='$tmp'" "$(cat "$file")"
+  not_ok "background: the job had its private TMPDIR, removed when it ended" "rc=$rc tmp='$tmp'" "$err" "$(cat "$file")"
 fi
 
 # workspace-write and .git: read-only by default (no planted hooks), writable

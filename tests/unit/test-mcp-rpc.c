@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * broker/mcp-rpc.c: lines cut from a byte stream in any chunking, blank and
- * CRLF lines, the length cap, and the classification of JSON-RPC messages
- * with the standard error codes.
+ * CRLF lines, the length cap (a reader's own, or none), the classification
+ * of JSON-RPC messages with the standard error codes, and messages sent as
+ * single lines.
  */
 #include <criterion/criterion.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mcp-rpc.h"
 
 struct seen {
 	char lines[8][64];
+	size_t len[8];
 	bool overlong[8];
 	int n;
 };
@@ -20,6 +23,7 @@ static void collect(void *userdata, const char *text, size_t len, bool overlong)
 	struct seen *s = userdata;
 	cr_assert_lt(s->n, 8);
 	snprintf(s->lines[s->n], sizeof(s->lines[0]), "%.*s", (int)len, text);
+	s->len[s->n] = len;
 	s->overlong[s->n++] = overlong;
 }
 
@@ -55,6 +59,36 @@ Test(mcp_rpc, an_overlong_line_is_flagged_and_the_next_one_read)
 	cr_assert(s.overlong[0]);
 	cr_assert(!s.overlong[1]);
 	cr_assert_str_eq(s.lines[1], "{}");
+	rpc_lines_done(&l);
+}
+
+Test(mcp_rpc, a_reader_has_its_own_max)
+{
+	struct rpc_lines l = { .max = 8 };
+	struct seen s = { 0 };
+	cr_assert_eq(rpc_lines_feed(&l, "12345678\n123456789\n", 19, collect, &s), 0);
+	cr_assert_eq(s.n, 2);
+	cr_assert(!s.overlong[0]);
+	cr_assert_str_eq(s.lines[0], "12345678");
+	cr_assert(s.overlong[1], "a line of 9 bytes passes a max of 8");
+	rpc_lines_done(&l);
+	cr_assert_eq(l.max, 8, "the reader keeps its max");
+}
+
+Test(mcp_rpc, a_reader_with_no_max_takes_a_line_longer_than_RPC_LINE_MAX)
+{
+	struct rpc_lines l = { .max = RPC_LINES_NO_MAX };
+	struct seen s = { 0 };
+	static char chunk[1 << 20];
+	memset(chunk, 'x', sizeof(chunk));
+	size_t fed = 0;
+	for (; fed <= RPC_LINE_MAX; fed += sizeof(chunk))
+		cr_assert_eq(rpc_lines_feed(&l, chunk, sizeof(chunk), collect, &s), 0);
+	cr_assert_eq(rpc_lines_feed(&l, "\n", 1, collect, &s), 0);
+	cr_assert_eq(s.n, 1);
+	cr_assert(!s.overlong[0]);
+	cr_assert_eq(s.len[0], fed);
+	cr_assert_gt(s.len[0], RPC_LINE_MAX);
 	rpc_lines_done(&l);
 }
 
@@ -108,11 +142,22 @@ Test(mcp_rpc, classification_and_codes)
 Test(mcp_rpc, answers_are_single_lines_with_the_id)
 {
 	json_t *id = json_string("x\ny");
-	json_t *r = rpc_result(id, json_pack("{s:s}", "text", "a\nb"));
-	char *text = json_dumps(r, JSON_COMPACT);
-	cr_assert_null(strchr(text, '\n'), "%s", text);
+	int p[2];
+	cr_assert_eq(pipe(p), 0);
+	cr_assert_eq(rpc_send(p[1], rpc_result(id, json_pack("{s:s}", "text", "a\nb"))), 0);
+	close(p[1]);
+	char buf[4096];
+	ssize_t n = read(p[0], buf, sizeof(buf));
+	close(p[0]);
+	cr_assert_gt(n, 0);
+	cr_assert_lt(n, (ssize_t)sizeof(buf), "the whole message in one read");
+	const char *nl = memchr(buf, '\n', (size_t)n);
+	cr_assert_eq(nl, buf + n - 1, "exactly one newline, the last byte: %.*s", (int)n, buf);
+	json_t *r = json_loadb(buf, (size_t)n - 1, 0, NULL);
+	cr_assert_not_null(r, "the line parses: %.*s", (int)n, buf);
 	cr_assert_str_eq(json_string_value(json_object_get(r, "id")), "x\ny");
-	free(text);
+	cr_assert_str_eq(json_string_value(json_object_get(json_object_get(r, "result"), "text")),
+	                 "a\nb");
 	json_decref(r);
 	json_t *e = rpc_error(NULL, RPC_METHOD_NOT_FOUND, "Method not found");
 	cr_assert(json_is_null(json_object_get(e, "id")));
