@@ -371,10 +371,8 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 	if (n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_NAME) {
 		const struct shell_node *name =
 		        n->kind == SN_VAR_NAME ? n : shell_node_find(n, SN_VAR_NAME);
-		_cleanup_free_ char *v =
-		        name ? strndup(ctx->src + name->start, name->end - name->start) : NULL;
-		if (v)
-			model_state_unset(st, v);
+		if (name)
+			model_state_unset_n(st, ctx->src + name->start, name->end - name->start);
 	} else if (n->kind == SN_COMMAND_NAME) {
 		size_t len = n->end - n->start;
 		const char *s = ctx->src + n->start;
@@ -384,9 +382,7 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 			(void)model_state_cd(st, NULL);
 	} else if (n->kind == SN_WORD && st->n_vars > 0) {
 		/* read X, printf -v X, ...: any word naming a known variable */
-		_cleanup_free_ char *v = strndup(ctx->src + n->start, n->end - n->start);
-		if (v)
-			model_state_unset(st, v);
+		model_state_unset_n(st, ctx->src + n->start, n->end - n->start);
 	}
 	for (uint32_t i = 0; i < n->n_children; i++)
 		builder_forget_assigned(ctx, &n->children[i], st);
@@ -406,9 +402,7 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 		} else if (n->kind == SN_C_FOR) {
 			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
 		} else if (c->kind == SN_VAR_NAME && n->kind == SN_FOR) {
-			_cleanup_free_ char *name = strndup(ctx->src + c->start, c->end - c->start);
-			if (name)
-				model_state_unset(st, name);
+			model_state_unset_n(st, ctx->src + c->start, c->end - c->start);
 		} else if (shell_node_is_statement(c)) {
 			if (builder_push_frame(b, FRAME_CONDITION)) {
 				walk_statement(b, ctx, c, st);

@@ -854,13 +854,10 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 			}
 			b->error = assignment_node(b, NULL, ctx, k, st, true);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
-			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
-			if (v)
-				model_state_unset(st, v);
+			model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_DECLARATION) {
-			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
-			if (v && ctx->src[n->start] == 'l') /* local X: unset here */
-				model_state_unset(st, v);
+			if (ctx->src[n->start] == 'l') /* local X: unset here */
+				model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
 		} else if (k->kind == SN_TOKEN && i > 0) {
 			continue;
 		}
