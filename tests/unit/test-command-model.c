@@ -13,6 +13,7 @@
 #include "command-model.h"
 #include "model-render.h"
 #include "model-state.h"
+#include "strbuf.h"
 
 /* Rendering: one line per simple command, "FRAMES: {ASSIGNS} (WRAPPER)...
  * ARGV #FLAGS @CWD". Frames: L list, P pipeline, S subshell, G group, I if,
@@ -675,4 +676,17 @@ Test(command_model, state_forgets_a_name_given_by_length)
 	cr_expect_null(model_state_get(&st, "AB"));
 	cr_expect_eq(st.n_vars, 0);
 	model_state_done(&st);
+}
+
+Test(command_model, strbuf_hands_out_no_text_with_a_part_missing)
+{
+	struct strbuf sb = strbuf_init(16);
+	cr_assert_eq(strbuf_append_str(&sb, "ab"), 0);
+	sb.failed = true; /* what a failed allocation in an append leaves */
+	cr_expect_null(strbuf_take(&sb));
+	cr_expect_not(sb.failed, "take starts the buffer afresh");
+	cr_assert_eq(strbuf_append_str(&sb, "c"), 0);
+	char *t = strbuf_take(&sb);
+	cr_expect_str_eq(t, "c");
+	free(t);
 }
