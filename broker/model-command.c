@@ -454,6 +454,8 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 			const char *dir = texts[m.chdir_word] + m.chdir_offset;
 			free(*chdir);
 			*chdir = strdup(dir);
+			if (!*chdir)
+				b->error = -ENOMEM;
 		}
 		if (w->flags & WRAP_ARGV_INCOMPLETE)
 			c->flags |= CMD_ARGV_INCOMPLETE;
@@ -572,6 +574,8 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 
 	if (strcmp(name, "eval") == 0 && c->argc > 1) {
 		script = join_words(c, 1, c->argc, &dynamic);
+		if (!script)
+			b->error = -ENOMEM;
 		same_shell = true; /* eval runs in this shell: its effects stay */
 	} else if (w && c->argc > 1) {
 		struct wrapper_match m;
@@ -583,7 +587,11 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 				from = (size_t)m.string_word;
 			}
 			script = join_words(c, from, c->argc, &dynamic);
-			if (script && m.string_word >= 0 && m.string_offset > 0)
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
+			if (m.string_word >= 0 && m.string_offset > 0)
 				memmove(script, script + m.string_offset,
 				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
 			b->error = copy_wrapper(&self, w->name, texts, from);
@@ -603,6 +611,10 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
 			script = strdup(c->argv[script_word].w.text);
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
 			if (wrapper_is_user_switch(name)) {
 				/* su -c CMD user: CMD runs under su, like sudo's */
 				b->error = copy_wrapper(&self, name, texts, script_word - 1);
@@ -610,15 +622,20 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 			}
 			break;
 		case SHELL_SCRIPT_STDIN:
-			for (size_t i = c->n_redirects; i > 0 && !script; i--) {
+			for (size_t i = c->n_redirects; i > 0; i--) {
 				const struct model_redirect *rd = &c->redirects[i - 1];
 				if (!rd->body || (rd->fd != -1 && rd->fd != 0))
 					continue;
 				script = strdup(rd->body);
+				if (!script) {
+					b->error = -ENOMEM;
+					goto out;
+				}
 				dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK &
 				           ~(uint32_t)WORD_PARAM) != 0 ||
 				          (strcmp(rd->op, "<<<") == 0 &&
 				           (rd->target.w.flags & WORD_DYNAMIC_MASK));
+				break;
 			}
 			if (!script && ctx->stdin_piped)
 				c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
@@ -745,12 +762,15 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 		return;
 	}
 	const char *base = inherited_chdir ? inherited_chdir : st->cwd;
-	if (st->cwd_unknown && !inherited_chdir)
+	if (st->cwd_unknown && !inherited_chdir) {
 		c->flags |= CMD_CWD_UNKNOWN;
-	else if (chdir)
-		c->cwd = model_state_join(base, chdir);
-	else if (base)
-		c->cwd = strdup(base);
+	} else if (chdir || base) {
+		c->cwd = chdir ? model_state_join(base, chdir) : strdup(base);
+		if (!c->cwd) {
+			b->error = -ENOMEM;
+			return;
+		}
+	}
 	b->error = normalize(c);
 	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
 		return;
