@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
 #include "model-builder.h"
 
 /* ------------------------------------------------------------- frames */
@@ -568,13 +567,8 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 		builder_pop_frame(b);
 		return 0;
 	}
-	_cleanup_free_ char *copy = strndup(text, len);
-	if (!copy) {
-		builder_pop_frame(b);
-		return -ENOMEM;
-	}
 	struct shell_tree tree;
-	int r = shell_parse(b->parser, copy, len, b->deadline - now, BUILDER_TREE_DEPTH, &tree);
+	int r = shell_parse(b->parser, text, len, b->deadline - now, BUILDER_TREE_DEPTH, &tree);
 	if (r < 0) {
 		builder_pop_frame(b);
 		return r;
@@ -598,7 +592,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 	b->n_inherited = 0; /* the outer redirections are the nested shell's, not its commands' */
 
 	struct walk_ctx sub = {
-		.src = copy,
+		.src = text,
 		.nested = true,
 		.span_start = ctx->nested ? ctx->span_start : cmd->span_start,
 		.span_end = ctx->nested ? ctx->span_end : cmd->span_end,
