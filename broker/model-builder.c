@@ -160,8 +160,9 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 	for (uint32_t i = 0; i < n->n_children; i++)
 		if (token_is(ctx, &n->children[i], "||"))
 			is_or = true;
-	struct model_state before = { 0 }, other = { 0 };
-	b->error = model_state_copy(&before, st);
+	struct model_state before = { 0 }; /* ||: what b starts from */
+	if (is_or)
+		b->error = model_state_copy(&before, st);
 	if (left && !b->error)
 		walk_statement(b, ctx, left, st);
 	if (right && right != left && !b->error) {
@@ -170,16 +171,13 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 			 * read as the chain having succeeded (`cd x && a; b` runs b in x) */
 			walk_statement(b, ctx, right, st);
 		} else {
-			b->error = model_state_copy(&other, &before);
-			model_state_merge(&other, st); /* a ran to its failure */
-			if (!b->error)
-				walk_statement(b, ctx, right, &other);
+			model_state_merge(&before, st); /* a ran to its failure */
+			walk_statement(b, ctx, right, &before);
 			if (!is_exit(ctx, right))
-				model_state_merge(st, &other);
+				model_state_merge(st, &before);
 		}
 	}
 	model_state_done(&before);
-	model_state_done(&other);
 	if (pushed)
 		builder_pop_frame(b);
 }
@@ -337,7 +335,8 @@ static void walk_if_part(struct builder *b, const struct walk_ctx *ctx, const st
 			model_state_merge(acc, &branch);
 		} else {
 			model_state_done(acc);
-			b->error = b->error ? b->error : model_state_copy(acc, &branch);
+			*acc = branch; /* moved: the first branch is the start */
+			branch = (struct model_state){ 0 };
 			*have_acc = true;
 		}
 	}
@@ -393,15 +392,13 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 {
 	if (!builder_push_frame(b, FRAME_LOOP))
 		return;
-	builder_forget_assigned(ctx, n, st);
+	builder_forget_assigned(ctx, n, st); /* the for variable too */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (c->kind == SN_DO_GROUP || (c->kind == SN_COMPOUND && n->kind != SN_WHILE)) {
 			walk_in_copy(b, ctx, c, st, true);
 		} else if (n->kind == SN_C_FOR) {
 			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
-		} else if (c->kind == SN_VAR_NAME && n->kind == SN_FOR) {
-			model_state_unset_n(st, ctx->src + c->start, c->end - c->start);
 		} else if (shell_node_is_statement(c)) {
 			if (builder_push_frame(b, FRAME_CONDITION)) {
 				walk_statement(b, ctx, c, st);
