@@ -65,8 +65,8 @@ struct command_model {
 	size_t n_commands;
 	size_t alloc_commands;
 	struct simple_command **commands;
-	struct shell_tree tree; /* the top-level parse (display.c reads it) */
-	bool parsed;            /* tree is valid */
+	struct shell_tree tree; /* the top-level parse (display.c reads it); zeroed
+	                           when nothing was parsed */
 };
 
 /* Frees one command (accepts NULL). */

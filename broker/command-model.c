@@ -107,8 +107,7 @@ struct command_model *command_model_free(struct command_model *m)
 	for (size_t i = 0; i < m->n_commands; i++)
 		simple_command_free(m->commands[i]);
 	free(m->commands);
-	if (m->parsed)
-		shell_tree_done(&m->tree);
+	shell_tree_done(&m->tree); /* a no-op on a zeroed tree */
 	free(m->source);
 	free(m);
 	return NULL;

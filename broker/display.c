@@ -138,7 +138,7 @@ static int strip_cd(const struct command_model *m, const char *cwd, char **ret)
 
 int display_form(const struct command_model *m, const char *cwd, char **ret)
 {
-	if (m->parsed && !m->tree.timed_out && !m->tree.has_error) {
+	if (!m->tree.timed_out && !m->tree.has_error) {
 		int r = strip_cd(m, cwd, ret);
 		if (r != 0)
 			return r < 0 ? r : 0;

@@ -615,7 +615,6 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 	int r = shell_parse(parser, m->source, m->len, budget, BUILDER_TREE_DEPTH, &m->tree);
 	if (r < 0)
 		return r;
-	m->parsed = true;
 	if (m->tree.timed_out)
 		m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
 	if (m->tree.depth_limited)

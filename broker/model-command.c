@@ -161,13 +161,12 @@ static int word_from_text(struct model_word *out, const char *text, uint32_t fla
 	*out = (struct model_word){ .w.flags = flags };
 	out->w.text = strdup(text);
 	out->source = strdup(text);
-	out->w.len = strlen(text);
 	return out->w.text && out->source ? 0 : -ENOMEM;
 }
 
 static int word_copy(struct model_word *out, const struct model_word *in)
 {
-	*out = (struct model_word){ .w.flags = in->w.flags, .w.len = in->w.len };
+	*out = (struct model_word){ .w.flags = in->w.flags };
 	out->w.text = strdup(in->w.text);
 	out->source = strdup(in->source);
 	if (!out->w.text || !out->source)
@@ -214,7 +213,6 @@ static int merge_word(struct model_word *into, struct model_word *in, const stru
 	}
 	free(into->w.text);
 	into->w.text = TAKE_PTR(text);
-	into->w.len = strlen(into->w.text);
 	free(into->source);
 	into->source = source;
 	into->w.flags |= in->w.flags;
@@ -294,7 +292,6 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 				if (d[i] != '\'' && d[i] != '"' && d[i] != '\\')
 					d[o++] = d[i];
 			d[o] = '\0';
-			rd.target.w.len = o;
 			rd.target.w.flags = quoted_delim ? WORD_QUOTED : 0;
 		}
 	} else if (word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {

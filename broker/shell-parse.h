@@ -84,10 +84,9 @@ struct shell_node {
  * caller passed, which the caller keeps). */
 struct shell_tree {
 	struct shell_node root;
-	bool has_error;     /* an ERROR or MISSING node somewhere */
-	bool timed_out;     /* the time limit stopped the parse: root is empty */
-	bool depth_limited; /* nodes deeper than the cap were left out */
-	size_t n_nodes;
+	bool has_error;            /* an ERROR or MISSING node somewhere */
+	bool timed_out;            /* the time limit stopped the parse: root is empty */
+	bool depth_limited;        /* nodes deeper than the cap were left out */
 	struct shell_arena *arena; /* owns every node array (one free per tree) */
 };
 
@@ -109,20 +108,11 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 
 void shell_tree_done(struct shell_tree *tree);
 
-/* The i-th child, or NULL. */
-static inline const struct shell_node *shell_node_child(const struct shell_node *n, size_t i)
-{
-	return i < n->n_children ? &n->children[i] : NULL;
-}
-
 /* The first child of the given kind, or NULL. */
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind);
 
 /* True for the kinds that are statements (command, list, pipeline, compound
  * statements, function definitions, ...). */
 bool shell_node_is_statement(const struct shell_node *n);
-
-/* The kind's grammar name ("command", ...), for debugging and tests. */
-const char *shell_node_kind_name(enum shell_node_kind kind);
 
 #endif
