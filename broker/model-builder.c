@@ -38,13 +38,6 @@ static bool top_frame_is(const struct builder *b, enum command_frame frame)
 	return b->depth > 0 && b->frames[b->depth - 1] == frame;
 }
 
-static bool token_is(const struct walk_ctx *ctx, const struct shell_node *n, const char *text)
-{
-	size_t len = strlen(text);
-	return n->kind == SN_TOKEN && n->end - n->start == len &&
-	       memcmp(ctx->src + n->start, text, len) == 0;
-}
-
 bool builder_subtree_has_error(const struct shell_node *n)
 {
 	if (n->error)
@@ -112,7 +105,8 @@ void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
 			continue;
 		}
 		struct walk_ctx sub = *ctx;
-		if (i + 1 < n->n_children && token_is(ctx, &n->children[i + 1], "&"))
+		if (i + 1 < n->n_children &&
+		    shell_node_is_token(ctx->src, &n->children[i + 1], "&"))
 			sub.background = true;
 		walk_statement(b, &sub, c, st);
 	}
@@ -139,11 +133,8 @@ static bool is_exit(const struct walk_ctx *ctx, const struct shell_node *n)
 {
 	const struct shell_node *name =
 	        n->kind == SN_COMMAND ? shell_node_find(n, SN_COMMAND_NAME) : NULL;
-	if (!name)
-		return false;
-	size_t len = name->end - name->start;
-	const char *s = ctx->src + name->start;
-	return (len == 4 && memcmp(s, "exit", 4) == 0) || (len == 6 && memcmp(s, "return", 6) == 0);
+	return name && (shell_node_text_is(ctx->src, name, "exit") ||
+	                shell_node_text_is(ctx->src, name, "return"));
 }
 
 /* a && b, a || b: b runs after a (&&) or when a failed (||); after the list,
@@ -158,7 +149,7 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 	const struct shell_node *right = last_statement(n);
 	bool is_or = false;
 	for (uint32_t i = 0; i < n->n_children; i++)
-		if (token_is(ctx, &n->children[i], "||"))
+		if (shell_node_is_token(ctx->src, &n->children[i], "||"))
 			is_or = true;
 	struct model_state before = { 0 }; /* ||: what b starts from */
 	if (is_or)
@@ -220,12 +211,6 @@ static void walk_in_copy(struct builder *b, const struct walk_ctx *ctx, const st
 	model_state_done(&copy);
 }
 
-static bool is_redirect(const struct shell_node *n)
-{
-	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
-	       n->kind == SN_HERESTRING_REDIRECT;
-}
-
 /* The statements the grammar puts inside a heredoc redirect when more of
  * the list follows the `<<EOF` on its line (`cat <<EOF && rm x`). */
 void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
@@ -265,7 +250,7 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
 		target = body;
 	}
 	for (uint32_t i = 0; i < n->n_children; i++) {
-		if (!is_redirect(&n->children[i]))
+		if (!shell_node_is_redirect(&n->children[i]))
 			continue;
 		if (b->n_inherited >= BUILDER_MAX_INHERITED) {
 			b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
@@ -289,7 +274,7 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
 		builder_pop_frame(b);
 	b->n_inherited = mark;
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
-		if (!is_redirect(&n->children[i]))
+		if (!shell_node_is_redirect(&n->children[i]))
 			continue;
 		builder_walk_substitutions(b, ctx, &n->children[i], st, ctx->parent);
 		builder_walk_heredoc_tail(b, ctx, &n->children[i], st);
@@ -311,7 +296,7 @@ static void walk_if_part(struct builder *b, const struct walk_ctx *ctx, const st
 	}
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
-		if (token_is(ctx, c, "then")) {
+		if (shell_node_is_token(ctx->src, c, "then")) {
 			body = true;
 			b->error = model_state_copy(&branch, st);
 			in_branch = !b->error;
@@ -372,11 +357,9 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 		if (name)
 			model_state_unset_n(st, ctx->src + name->start, name->end - name->start);
 	} else if (n->kind == SN_COMMAND_NAME) {
-		size_t len = n->end - n->start;
-		const char *s = ctx->src + n->start;
-		if ((len == 2 && memcmp(s, "cd", 2) == 0) ||
-		    (len == 5 && memcmp(s, "pushd", 5) == 0) ||
-		    (len == 4 && memcmp(s, "popd", 4) == 0))
+		if (shell_node_text_is(ctx->src, n, "cd") ||
+		    shell_node_text_is(ctx->src, n, "pushd") ||
+		    shell_node_text_is(ctx->src, n, "popd"))
 			(void)model_state_cd(st, NULL);
 	} else if (n->kind == SN_WORD && st->n_vars > 0) {
 		/* read X, printf -v X, ...: any word naming a known variable */

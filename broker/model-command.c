@@ -355,7 +355,7 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 	bool plain = false;
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *k = &n->children[i];
-		if (k->kind == SN_TOKEN && k->end - k->start == 1 && ctx->src[k->start] == '=')
+		if (shell_node_is_token(ctx->src, k, "="))
 			plain = true;
 		else if (k != name && k->kind != SN_TOKEN)
 			value = k;
@@ -550,10 +550,7 @@ static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct s
 		}
 		builder_pop_frame(b);
 	}
-	for (size_t j = 0; j < self.argc; j++)
-		free(self.argv[j]);
-	free(self.argv);
-	free(self.name);
+	model_wrapper_done(&self);
 	b->n_prefix = saved;
 }
 
@@ -661,10 +658,7 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		model_state_done(&fresh);
 	}
 out:
-	for (size_t j = 0; j < self.argc; j++)
-		free(self.argv[j]);
-	free(self.argv);
-	free(self.name);
+	model_wrapper_done(&self);
 }
 
 /* $HOME written alone: cd there is cd ~. */
@@ -782,12 +776,6 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 
 /* ------------------------------------------------------------- commands */
 
-static bool is_redirect_node(const struct shell_node *n)
-{
-	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
-	       n->kind == SN_HERESTRING_REDIRECT;
-}
-
 /* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
 static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell_node *n)
 {
@@ -813,7 +801,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
 			b->error = assignment_node(b, c, ctx, k, st, false);
-		} else if (is_redirect_node(k)) {
+		} else if (shell_node_is_redirect(k)) {
 			b->error = add_redirect(b, c, ctx->src, k, st);
 		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
 		           k->kind == SN_OTHER) {

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The node kinds the model relies on; every other grammar symbol is
  * SN_OTHER (named) or SN_TOKEN (anonymous: operators, keywords, quotes). */
@@ -107,6 +108,27 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
                 unsigned max_depth, struct shell_tree *tree);
 
 void shell_tree_done(struct shell_tree *tree);
+
+/* Is n's text in src (the text n was parsed from) exactly text? */
+static inline bool shell_node_text_is(const char *src, const struct shell_node *n, const char *text)
+{
+	size_t len = strlen(text);
+	return n->end - n->start == len && memcmp(src + n->start, text, len) == 0;
+}
+
+/* Is n the operator or keyword text (`&&`, `;`, `then`, ...)? */
+static inline bool shell_node_is_token(const char *src, const struct shell_node *n,
+                                       const char *text)
+{
+	return n->kind == SN_TOKEN && shell_node_text_is(src, n, text);
+}
+
+/* A redirection: `> f`, `<<EOF ...`, `<<< word`. */
+static inline bool shell_node_is_redirect(const struct shell_node *n)
+{
+	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
+	       n->kind == SN_HERESTRING_REDIRECT;
+}
 
 /* The first child of the given kind, or NULL. */
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind);
