@@ -555,14 +555,14 @@ static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct s
 }
 
 /* The nested shell a command starts: bash -c STRING, eval ARGS, a shell fed
- * a heredoc or here-string, watch CMD, env -S STRING. */
+ * a heredoc or here-string, watch CMD, env -S STRING. w: the wrapper row of
+ * c's name, or NULL. */
 static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                          char *const *texts, struct model_state *st)
+                          const struct wrapper *w, char *const *texts, struct model_state *st)
 {
 	_cleanup_free_ char *script = NULL;
 	bool dynamic = false, same_shell = false;
 	const char *name = c->name;
-	const struct wrapper *w = wrapper_find(name);
 	struct model_wrapper self = { 0 };
 	bool with_self = false;
 
@@ -593,15 +593,8 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		}
 	} else {
 		size_t script_word = 0;
-		_cleanup_free_ const char **names = calloc(c->argc ? c->argc : 1, sizeof(char *));
-		if (!names) {
-			b->error = -ENOMEM;
-			return;
-		}
-		for (size_t i = 0; i < c->argc; i++)
-			names[i] = texts[i];
-		names[0] = name;
-		switch (wrapper_shell_script(names, c->argc, 0, &script_word)) {
+		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
+		                             &script_word)) {
 		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
 			script = strdup(c->argv[script_word].w.text);
@@ -769,7 +762,7 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 	if (w && w->flags & WRAP_EXEC_CLAUSES)
 		exec_clauses(b, ctx, c, texts, st);
 	else
-		nested_shells(b, ctx, c, texts, st);
+		nested_shells(b, ctx, c, w, texts, st);
 	if (!b->error)
 		effects(b, c, st);
 }
