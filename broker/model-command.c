@@ -316,7 +316,6 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 		goto fail;
 	c->redirects = arr;
 	c->redirects[c->n_redirects++] = rd;
-	(void)b;
 	return 0;
 fail:
 	free(rd.op);
@@ -467,7 +466,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 static void drop_front(struct simple_command *c, size_t n)
 {
 	if (n == 0)
-		return;
+		return; /* not a no-op: argv is NULL when there are no words (`A=1`) */
 	for (size_t i = 0; i < n; i++)
 		model_word_done(&c->argv[i]);
 	memmove(c->argv, c->argv + n, (c->argc - n) * sizeof(*c->argv));

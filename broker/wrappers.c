@@ -216,7 +216,7 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 	}
 	for (unsigned p = 0; p < w->positionals && i < n; p++)
 		i++;
-	ret->end = i < n ? i : n;
+	ret->end = i; /* never past n: start < n, and every step above stops at n */
 }
 
 static bool is_exec_action(const char *word)
