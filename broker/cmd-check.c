@@ -4,7 +4,7 @@
  * without running anything; --explain shows the command model.
  * A batch decides the lines that have arrived together, in one policy child.
  * Not for: running commands (cmd-run.c), or the rules themselves: the verdict
- * is decided by the policy chain, in check_decide() or batch_decide().
+ * is decided by the policy chain (policy_chain_decide(), batch_decide()).
  */
 #include "config.h"
 
@@ -48,20 +48,10 @@ static const char check_usage[] =
 struct check_settings {
 	bool explain;
 	bool json;
-	const char *cwd;            /* for the display form */
+	const char *cwd;            /* for the display form (NULL when not shown) */
 	struct policy_chain *chain; /* the configured plugins */
 	struct command_model_parser *parser;
 };
-
-/* The verdict for a parsed command: the model's own concerns (limits,
- * partial parse, dynamic names) and every configured plugin, run in the
- * policy chain's child. *rewrite gets a plugin's rewrite of the command. */
-static int check_decide(const struct check_settings *s, const struct command_model *m,
-                        struct verdict *v, char **rewrite)
-{
-	int r = policy_chain_decide(s->chain, s->parser, m, v, rewrite);
-	return r < 0 ? r : 0;
-}
 
 /* The result object: {"verdict", "reasons", "display"} (+ "rewrite",
  * "model"). */
@@ -100,8 +90,7 @@ static int print_json(json_t *o)
 }
 
 /* Parse, decide and print one command. Returns the verdict's exit status. */
-static int check_one(struct command_model_parser *parser, const char *command, size_t len,
-                     const struct check_settings *s)
+static int check_one(const char *command, size_t len, const struct check_settings *s)
 {
 	struct sluice_error err = { 0 };
 	/* The same checks as a request's command field (empty, invalid UTF-8),
@@ -114,7 +103,7 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 		return EXIT_SLUICE_ERROR;
 	}
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
-	r = command_model_parse(parser, command, len, NULL, &m, &err);
+	r = command_model_parse(s->parser, command, len, NULL, &m, &err);
 	if (r < 0) {
 		log_sluice_error(&err, "check");
 		return EXIT_SLUICE_ERROR;
@@ -122,8 +111,11 @@ static int check_one(struct command_model_parser *parser, const char *command, s
 	struct verdict v;
 	verdict_init(&v);
 	_cleanup_free_ char *display = NULL, *rewrite = NULL;
-	r = check_decide(s, m, &v, &rewrite);
-	if (r >= 0)
+	/* the model's own concerns (limits, partial parse, dynamic names) and
+	 * every configured plugin, run in the policy chain's child; > 0: how
+	 * many plugins failed, which the verdict already says */
+	r = policy_chain_decide(s->chain, s->parser, m, &v, &rewrite);
+	if (r >= 0 && (s->json || s->explain)) /* only these print the display form */
 		r = display_form(m, s->cwd, &display);
 	if (r == -ENOEXEC) { /* a plugin could not start: a configuration error */
 		verdict_done(&v);
@@ -196,8 +188,8 @@ static int print_error_line(const char *message)
 
 /* Parse one request line into it (line is r from line_reader_next()).
  * Returns 0 (it->refused when the line is invalid), or -errno. */
-static int batch_parse(struct command_model_parser *parser, int r, const char *line, size_t len,
-                       const struct check_settings *s, struct batch_item *it)
+static int batch_parse(int r, const char *line, size_t len, const struct check_settings *s,
+                       struct batch_item *it)
 {
 	verdict_init(&it->v);
 	if (r == -E2BIG) {
@@ -212,7 +204,7 @@ static int batch_parse(struct command_model_parser *parser, int r, const char *l
 	}
 	if (r < 0)
 		return r;
-	r = command_model_parse(parser, it->req.command, it->req.command_len, NULL, &it->model,
+	r = command_model_parse(s->parser, it->req.command, it->req.command_len, NULL, &it->model,
 	                        &it->err);
 	if (r == -EINVAL) {
 		it->refused = true;
@@ -267,11 +259,13 @@ static int batch_decide(struct batch_item *items, size_t n, struct policy_check 
 }
 
 /* Take the lines that have arrived (reading only when none has), up to the
- * cap, and parse them. Returns how many, 0 at the end of input, or -errno. */
+ * cap, and parse them. Returns how many, 0 at the end of input, or -errno;
+ * *n_used: how many items were written to (also on an error). */
 static int batch_collect(struct line_reader *lr, struct batch_item *items,
-                         const struct check_settings *s)
+                         const struct check_settings *s, size_t *n_used)
 {
 	size_t n = 0;
+	*n_used = 0;
 	while (n < BATCH_MAX_LINES) {
 		char *line = NULL;
 		size_t len = 0;
@@ -286,7 +280,9 @@ static int batch_collect(struct line_reader *lr, struct batch_item *items,
 				return r;
 			continue;
 		}
-		r = batch_parse(s->parser, r, line, len, s, &items[n++]);
+		struct batch_item *it = &items[n++];
+		*n_used = n;
+		r = batch_parse(r, line, len, s, it);
 		if (r < 0)
 			return r;
 	}
@@ -300,13 +296,14 @@ static int check_batch(const struct check_settings *s)
 	_cleanup_free_ struct policy_check *checks = calloc(BATCH_MAX_LINES, sizeof(*checks));
 	int status = 0, r = items && checks ? 0 : -ENOMEM;
 	while (r >= 0) {
-		r = batch_collect(&lr, items, s);
+		size_t used = 0;
+		r = batch_collect(&lr, items, s, &used);
 		int n = r;
 		if (r > 0)
 			r = batch_decide(items, (size_t)n, checks, s);
 		if (r > 0)
 			status = EXIT_SLUICE_ERROR;
-		for (int i = 0; items && i < BATCH_MAX_LINES; i++)
+		for (size_t i = 0; i < used; i++)
 			batch_item_done(&items[i]);
 		if (n <= 0)
 			break;
@@ -337,13 +334,15 @@ int cmd_check(int argc, char **argv)
 		return EXIT_SLUICE_ERROR;
 	}
 	int status = EXIT_SLUICE_ERROR;
-	_cleanup_free_ char *cwd = getcwd(NULL, 0);
-	struct check_settings s = {
-		.explain = args.values[OPT_EXPLAIN] != NULL,
-		.cwd = cwd,
-	};
 	const char *format = args.values[OPT_FORMAT];
 	bool batch = args.values[OPT_BATCH] != NULL;
+	struct check_settings s = {
+		.explain = args.values[OPT_EXPLAIN] != NULL,
+		.json = batch || (format && strcmp(format, "json") == 0),
+	};
+	/* the display form (json, --explain) leaves out a `cd` into it */
+	_cleanup_free_ char *cwd = s.json || s.explain ? getcwd(NULL, 0) : NULL;
+	s.cwd = cwd;
 	struct command_model_parser *parser = NULL;
 	_cleanup_(config_freep) struct broker_config *cfg = NULL;
 	_cleanup_(policy_chain_freep) struct policy_chain *chain = NULL;
@@ -366,13 +365,11 @@ int cmd_check(int argc, char **argv)
 	} else if (batch) {
 		s.chain = chain;
 		s.parser = parser;
-		s.json = true;
 		status = check_batch(&s);
 	} else {
 		s.chain = chain;
 		s.parser = parser;
-		s.json = format && strcmp(format, "json") == 0;
-		status = check_one(parser, args.positionals[0], strlen(args.positionals[0]), &s);
+		status = check_one(args.positionals[0], strlen(args.positionals[0]), &s);
 	}
 	command_model_parser_free(parser);
 	verb_args_done(&args);

@@ -65,13 +65,15 @@ struct command_model {
 	size_t n_commands;
 	size_t alloc_commands;
 	struct simple_command **commands;
-	struct shell_tree tree; /* the top-level parse (display.c reads it) */
-	bool parsed;            /* tree is valid */
+	struct shell_tree tree; /* the top-level parse (display.c reads it); zeroed
+	                           when nothing was parsed */
 };
 
 /* Frees one command (accepts NULL). */
 void simple_command_free(struct simple_command *c);
 void model_word_done(struct model_word *w);
+/* Frees a wrapper's name and words (also a half-built one) and zeroes it. */
+void model_wrapper_done(struct model_wrapper *w);
 
 /* Walk tree (parsed from m->source) and fill m. Returns 0 or -ENOMEM. */
 int model_build(struct command_model *m, struct shell_parser *parser,

@@ -66,6 +66,15 @@ void model_word_done(struct model_word *w)
 	w->source = NULL;
 }
 
+void model_wrapper_done(struct model_wrapper *w)
+{
+	for (size_t i = 0; i < w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	free(w->name);
+	*w = (struct model_wrapper){ 0 };
+}
+
 void simple_command_free(struct simple_command *c)
 {
 	if (!c)
@@ -76,12 +85,8 @@ void simple_command_free(struct simple_command *c)
 	free(c->name);
 	free(c->frames);
 	free(c->function);
-	for (size_t i = 0; i < c->n_wrappers; i++) {
-		for (size_t j = 0; j < c->wrappers[i].argc; j++)
-			free(c->wrappers[i].argv[j]);
-		free(c->wrappers[i].argv);
-		free(c->wrappers[i].name);
-	}
+	for (size_t i = 0; i < c->n_wrappers; i++)
+		model_wrapper_done(&c->wrappers[i]);
 	free(c->wrappers);
 	for (size_t i = 0; i < c->n_assigns; i++) {
 		free(c->assigns[i].name);
@@ -107,8 +112,7 @@ struct command_model *command_model_free(struct command_model *m)
 	for (size_t i = 0; i < m->n_commands; i++)
 		simple_command_free(m->commands[i]);
 	free(m->commands);
-	if (m->parsed)
-		shell_tree_done(&m->tree);
+	shell_tree_done(&m->tree); /* a no-op on a zeroed tree */
 	free(m->source);
 	free(m);
 	return NULL;

@@ -16,13 +16,6 @@
 #include "command-model-private.h"
 #include "display.h"
 
-static bool token_is(const char *src, const struct shell_node *n, const char *text)
-{
-	size_t len = strlen(text);
-	return n->kind == SN_TOKEN && n->end - n->start == len &&
-	       memcmp(src + n->start, text, len) == 0;
-}
-
 /* The path with trailing slashes removed (but "/" kept). */
 static void trim_slashes(char *p)
 {
@@ -71,8 +64,7 @@ static bool is_cd_here(const char *src, const struct shell_node *n, const char *
 			return false;
 		words[count++] = k;
 	}
-	if (count != 2 || words[0]->end - words[0]->start != 2 ||
-	    memcmp(src + words[0]->start, "cd", 2) != 0)
+	if (count != 2 || !shell_node_text_is(src, words[0], "cd"))
 		return false;
 	struct shell_word w;
 	if (shell_word_expand(src, words[1], NULL, NULL, &w) < 0)
@@ -113,7 +105,8 @@ static int strip_cd(const struct command_model *m, const char *cwd, char **ret)
 		if (s->kind == SN_COMMAND) {
 			/* `cd DIR; REST` or `cd DIR <newline> REST` */
 			uint32_t next = i + 1;
-			if (next < root->n_children && token_is(src, &root->children[next], ";"))
+			if (next < root->n_children &&
+			    shell_node_is_token(src, &root->children[next], ";"))
 				next++;
 			if (next >= root->n_children || root->children[next].kind == SN_TOKEN ||
 			    !is_cd_here(src, s, cwd))
@@ -127,7 +120,7 @@ static int strip_cd(const struct command_model *m, const char *cwd, char **ret)
 			list = left;
 			left = &left->children[0];
 		}
-		if (!list || !token_is(src, &list->children[1], "&&") ||
+		if (!list || !shell_node_is_token(src, &list->children[1], "&&") ||
 		    !is_cd_here(src, left, cwd))
 			return 0;
 		*ret = strip(src, m->len, left->start, list->children[2].start);
@@ -138,7 +131,7 @@ static int strip_cd(const struct command_model *m, const char *cwd, char **ret)
 
 int display_form(const struct command_model *m, const char *cwd, char **ret)
 {
-	if (m->parsed && !m->tree.timed_out && !m->tree.has_error) {
+	if (!m->tree.timed_out && !m->tree.has_error) {
 		int r = strip_cd(m, cwd, ret);
 		if (r != 0)
 			return r < 0 ? r : 0;

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cleanup.h"
 #include "model-builder.h"
 
 /* ------------------------------------------------------------- frames */
@@ -37,13 +36,6 @@ void builder_pop_frame(struct builder *b)
 static bool top_frame_is(const struct builder *b, enum command_frame frame)
 {
 	return b->depth > 0 && b->frames[b->depth - 1] == frame;
-}
-
-static bool token_is(const struct walk_ctx *ctx, const struct shell_node *n, const char *text)
-{
-	size_t len = strlen(text);
-	return n->kind == SN_TOKEN && n->end - n->start == len &&
-	       memcmp(ctx->src + n->start, text, len) == 0;
 }
 
 bool builder_subtree_has_error(const struct shell_node *n)
@@ -113,7 +105,8 @@ void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
 			continue;
 		}
 		struct walk_ctx sub = *ctx;
-		if (i + 1 < n->n_children && token_is(ctx, &n->children[i + 1], "&"))
+		if (i + 1 < n->n_children &&
+		    shell_node_is_token(ctx->src, &n->children[i + 1], "&"))
 			sub.background = true;
 		walk_statement(b, &sub, c, st);
 	}
@@ -140,11 +133,8 @@ static bool is_exit(const struct walk_ctx *ctx, const struct shell_node *n)
 {
 	const struct shell_node *name =
 	        n->kind == SN_COMMAND ? shell_node_find(n, SN_COMMAND_NAME) : NULL;
-	if (!name)
-		return false;
-	size_t len = name->end - name->start;
-	const char *s = ctx->src + name->start;
-	return (len == 4 && memcmp(s, "exit", 4) == 0) || (len == 6 && memcmp(s, "return", 6) == 0);
+	return name && (shell_node_text_is(ctx->src, name, "exit") ||
+	                shell_node_text_is(ctx->src, name, "return"));
 }
 
 /* a && b, a || b: b runs after a (&&) or when a failed (||); after the list,
@@ -159,10 +149,11 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 	const struct shell_node *right = last_statement(n);
 	bool is_or = false;
 	for (uint32_t i = 0; i < n->n_children; i++)
-		if (token_is(ctx, &n->children[i], "||"))
+		if (shell_node_is_token(ctx->src, &n->children[i], "||"))
 			is_or = true;
-	struct model_state before = { 0 }, other = { 0 };
-	b->error = model_state_copy(&before, st);
+	struct model_state before = { 0 }; /* ||: what b starts from */
+	if (is_or)
+		b->error = model_state_copy(&before, st);
 	if (left && !b->error)
 		walk_statement(b, ctx, left, st);
 	if (right && right != left && !b->error) {
@@ -171,16 +162,13 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 			 * read as the chain having succeeded (`cd x && a; b` runs b in x) */
 			walk_statement(b, ctx, right, st);
 		} else {
-			b->error = model_state_copy(&other, &before);
-			model_state_merge(&other, st); /* a ran to its failure */
-			if (!b->error)
-				walk_statement(b, ctx, right, &other);
+			model_state_merge(&before, st); /* a ran to its failure */
+			walk_statement(b, ctx, right, &before);
 			if (!is_exit(ctx, right))
-				model_state_merge(st, &other);
+				model_state_merge(st, &before);
 		}
 	}
 	model_state_done(&before);
-	model_state_done(&other);
 	if (pushed)
 		builder_pop_frame(b);
 }
@@ -223,12 +211,6 @@ static void walk_in_copy(struct builder *b, const struct walk_ctx *ctx, const st
 	model_state_done(&copy);
 }
 
-static bool is_redirect(const struct shell_node *n)
-{
-	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
-	       n->kind == SN_HERESTRING_REDIRECT;
-}
-
 /* The statements the grammar puts inside a heredoc redirect when more of
  * the list follows the `<<EOF` on its line (`cat <<EOF && rm x`). */
 void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
@@ -268,7 +250,7 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
 		target = body;
 	}
 	for (uint32_t i = 0; i < n->n_children; i++) {
-		if (!is_redirect(&n->children[i]))
+		if (!shell_node_is_redirect(&n->children[i]))
 			continue;
 		if (b->n_inherited >= BUILDER_MAX_INHERITED) {
 			b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
@@ -292,7 +274,7 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
 		builder_pop_frame(b);
 	b->n_inherited = mark;
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
-		if (!is_redirect(&n->children[i]))
+		if (!shell_node_is_redirect(&n->children[i]))
 			continue;
 		builder_walk_substitutions(b, ctx, &n->children[i], st, ctx->parent);
 		builder_walk_heredoc_tail(b, ctx, &n->children[i], st);
@@ -314,7 +296,7 @@ static void walk_if_part(struct builder *b, const struct walk_ctx *ctx, const st
 	}
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
-		if (token_is(ctx, c, "then")) {
+		if (shell_node_is_token(ctx->src, c, "then")) {
 			body = true;
 			b->error = model_state_copy(&branch, st);
 			in_branch = !b->error;
@@ -338,7 +320,8 @@ static void walk_if_part(struct builder *b, const struct walk_ctx *ctx, const st
 			model_state_merge(acc, &branch);
 		} else {
 			model_state_done(acc);
-			b->error = b->error ? b->error : model_state_copy(acc, &branch);
+			*acc = branch; /* moved: the first branch is the start */
+			branch = (struct model_state){ 0 };
 			*have_acc = true;
 		}
 	}
@@ -371,22 +354,16 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 	if (n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_NAME) {
 		const struct shell_node *name =
 		        n->kind == SN_VAR_NAME ? n : shell_node_find(n, SN_VAR_NAME);
-		_cleanup_free_ char *v =
-		        name ? strndup(ctx->src + name->start, name->end - name->start) : NULL;
-		if (v)
-			model_state_unset(st, v);
+		if (name)
+			model_state_unset_n(st, ctx->src + name->start, name->end - name->start);
 	} else if (n->kind == SN_COMMAND_NAME) {
-		size_t len = n->end - n->start;
-		const char *s = ctx->src + n->start;
-		if ((len == 2 && memcmp(s, "cd", 2) == 0) ||
-		    (len == 5 && memcmp(s, "pushd", 5) == 0) ||
-		    (len == 4 && memcmp(s, "popd", 4) == 0))
+		if (shell_node_text_is(ctx->src, n, "cd") ||
+		    shell_node_text_is(ctx->src, n, "pushd") ||
+		    shell_node_text_is(ctx->src, n, "popd"))
 			(void)model_state_cd(st, NULL);
 	} else if (n->kind == SN_WORD && st->n_vars > 0) {
 		/* read X, printf -v X, ...: any word naming a known variable */
-		_cleanup_free_ char *v = strndup(ctx->src + n->start, n->end - n->start);
-		if (v)
-			model_state_unset(st, v);
+		model_state_unset_n(st, ctx->src + n->start, n->end - n->start);
 	}
 	for (uint32_t i = 0; i < n->n_children; i++)
 		builder_forget_assigned(ctx, &n->children[i], st);
@@ -398,17 +375,13 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 {
 	if (!builder_push_frame(b, FRAME_LOOP))
 		return;
-	builder_forget_assigned(ctx, n, st);
+	builder_forget_assigned(ctx, n, st); /* the for variable too */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (c->kind == SN_DO_GROUP || (c->kind == SN_COMPOUND && n->kind != SN_WHILE)) {
 			walk_in_copy(b, ctx, c, st, true);
 		} else if (n->kind == SN_C_FOR) {
 			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
-		} else if (c->kind == SN_VAR_NAME && n->kind == SN_FOR) {
-			_cleanup_free_ char *name = strndup(ctx->src + c->start, c->end - c->start);
-			if (name)
-				model_state_unset(st, name);
 		} else if (shell_node_is_statement(c)) {
 			if (builder_push_frame(b, FRAME_CONDITION)) {
 				walk_statement(b, ctx, c, st);
@@ -574,13 +547,8 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 		builder_pop_frame(b);
 		return 0;
 	}
-	_cleanup_free_ char *copy = strndup(text, len);
-	if (!copy) {
-		builder_pop_frame(b);
-		return -ENOMEM;
-	}
 	struct shell_tree tree;
-	int r = shell_parse(b->parser, copy, len, b->deadline - now, BUILDER_TREE_DEPTH, &tree);
+	int r = shell_parse(b->parser, text, len, b->deadline - now, BUILDER_TREE_DEPTH, &tree);
 	if (r < 0) {
 		builder_pop_frame(b);
 		return r;
@@ -604,7 +572,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 	b->n_inherited = 0; /* the outer redirections are the nested shell's, not its commands' */
 
 	struct walk_ctx sub = {
-		.src = copy,
+		.src = text,
 		.nested = true,
 		.span_start = ctx->nested ? ctx->span_start : cmd->span_start,
 		.span_end = ctx->nested ? ctx->span_end : cmd->span_end,
@@ -630,7 +598,6 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 	int r = shell_parse(parser, m->source, m->len, budget, BUILDER_TREE_DEPTH, &m->tree);
 	if (r < 0)
 		return r;
-	m->parsed = true;
 	if (m->tree.timed_out)
 		m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
 	if (m->tree.depth_limited)

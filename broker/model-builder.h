@@ -75,7 +75,8 @@ void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
                                const struct shell_node *redirect, struct model_state *st);
 
 /* Parse text as a nested shell held by cmd and walk it with st; its commands
- * inherit cmd's wrappers (and extra, when not NULL). */
+ * inherit cmd's wrappers (and extra, when not NULL). text[0..len) is read in
+ * place (not copied): it must stay as it is until this returns. */
 int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct simple_command *cmd,
                         const char *text, size_t len, struct model_state *st,
                         const struct model_wrapper *extra);

@@ -161,13 +161,12 @@ static int word_from_text(struct model_word *out, const char *text, uint32_t fla
 	*out = (struct model_word){ .w.flags = flags };
 	out->w.text = strdup(text);
 	out->source = strdup(text);
-	out->w.len = strlen(text);
 	return out->w.text && out->source ? 0 : -ENOMEM;
 }
 
 static int word_copy(struct model_word *out, const struct model_word *in)
 {
-	*out = (struct model_word){ .w.flags = in->w.flags, .w.len = in->w.len };
+	*out = (struct model_word){ .w.flags = in->w.flags };
 	out->w.text = strdup(in->w.text);
 	out->source = strdup(in->source);
 	if (!out->w.text || !out->source)
@@ -214,7 +213,6 @@ static int merge_word(struct model_word *into, struct model_word *in, const stru
 	}
 	free(into->w.text);
 	into->w.text = TAKE_PTR(text);
-	into->w.len = strlen(into->w.text);
 	free(into->source);
 	into->source = source;
 	into->w.flags |= in->w.flags;
@@ -294,7 +292,6 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 				if (d[i] != '\'' && d[i] != '"' && d[i] != '\\')
 					d[o++] = d[i];
 			d[o] = '\0';
-			rd.target.w.len = o;
 			rd.target.w.flags = quoted_delim ? WORD_QUOTED : 0;
 		}
 	} else if (word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
@@ -319,7 +316,6 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 		goto fail;
 	c->redirects = arr;
 	c->redirects[c->n_redirects++] = rd;
-	(void)b;
 	return 0;
 fail:
 	free(rd.op);
@@ -358,7 +354,7 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 	bool plain = false;
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *k = &n->children[i];
-		if (k->kind == SN_TOKEN && k->end - k->start == 1 && ctx->src[k->start] == '=')
+		if (shell_node_is_token(ctx->src, k, "="))
 			plain = true;
 		else if (k != name && k->kind != SN_TOKEN)
 			value = k;
@@ -454,6 +450,8 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 			const char *dir = texts[m.chdir_word] + m.chdir_offset;
 			free(*chdir);
 			*chdir = strdup(dir);
+			if (!*chdir)
+				b->error = -ENOMEM;
 		}
 		if (w->flags & WRAP_ARGV_INCOMPLETE)
 			c->flags |= CMD_ARGV_INCOMPLETE;
@@ -468,7 +466,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 static void drop_front(struct simple_command *c, size_t n)
 {
 	if (n == 0)
-		return;
+		return; /* not a no-op: argv is NULL when there are no words (`A=1`) */
 	for (size_t i = 0; i < n; i++)
 		model_word_done(&c->argv[i]);
 	memmove(c->argv, c->argv + n, (c->argc - n) * sizeof(*c->argv));
@@ -551,27 +549,26 @@ static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct s
 		}
 		builder_pop_frame(b);
 	}
-	for (size_t j = 0; j < self.argc; j++)
-		free(self.argv[j]);
-	free(self.argv);
-	free(self.name);
+	model_wrapper_done(&self);
 	b->n_prefix = saved;
 }
 
 /* The nested shell a command starts: bash -c STRING, eval ARGS, a shell fed
- * a heredoc or here-string, watch CMD, env -S STRING. */
+ * a heredoc or here-string, watch CMD, env -S STRING. w: the wrapper row of
+ * c's name, or NULL. */
 static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                          char *const *texts, struct model_state *st)
+                          const struct wrapper *w, char *const *texts, struct model_state *st)
 {
 	_cleanup_free_ char *script = NULL;
 	bool dynamic = false, same_shell = false;
 	const char *name = c->name;
-	const struct wrapper *w = wrapper_find(name);
 	struct model_wrapper self = { 0 };
 	bool with_self = false;
 
 	if (strcmp(name, "eval") == 0 && c->argc > 1) {
 		script = join_words(c, 1, c->argc, &dynamic);
+		if (!script)
+			b->error = -ENOMEM;
 		same_shell = true; /* eval runs in this shell: its effects stay */
 	} else if (w && c->argc > 1) {
 		struct wrapper_match m;
@@ -583,7 +580,11 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 				from = (size_t)m.string_word;
 			}
 			script = join_words(c, from, c->argc, &dynamic);
-			if (script && m.string_word >= 0 && m.string_offset > 0)
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
+			if (m.string_word >= 0 && m.string_offset > 0)
 				memmove(script, script + m.string_offset,
 				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
 			b->error = copy_wrapper(&self, w->name, texts, from);
@@ -591,18 +592,15 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		}
 	} else {
 		size_t script_word = 0;
-		_cleanup_free_ const char **names = calloc(c->argc ? c->argc : 1, sizeof(char *));
-		if (!names) {
-			b->error = -ENOMEM;
-			return;
-		}
-		for (size_t i = 0; i < c->argc; i++)
-			names[i] = texts[i];
-		names[0] = name;
-		switch (wrapper_shell_script(names, c->argc, 0, &script_word)) {
+		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
+		                             &script_word)) {
 		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
 			script = strdup(c->argv[script_word].w.text);
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
 			if (wrapper_is_user_switch(name)) {
 				/* su -c CMD user: CMD runs under su, like sudo's */
 				b->error = copy_wrapper(&self, name, texts, script_word - 1);
@@ -610,15 +608,20 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 			}
 			break;
 		case SHELL_SCRIPT_STDIN:
-			for (size_t i = c->n_redirects; i > 0 && !script; i--) {
+			for (size_t i = c->n_redirects; i > 0; i--) {
 				const struct model_redirect *rd = &c->redirects[i - 1];
 				if (!rd->body || (rd->fd != -1 && rd->fd != 0))
 					continue;
 				script = strdup(rd->body);
+				if (!script) {
+					b->error = -ENOMEM;
+					goto out;
+				}
 				dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK &
 				           ~(uint32_t)WORD_PARAM) != 0 ||
 				          (strcmp(rd->op, "<<<") == 0 &&
 				           (rd->target.w.flags & WORD_DYNAMIC_MASK));
+				break;
 			}
 			if (!script && ctx->stdin_piped)
 				c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
@@ -647,10 +650,7 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		model_state_done(&fresh);
 	}
 out:
-	for (size_t j = 0; j < self.argc; j++)
-		free(self.argv[j]);
-	free(self.argv);
-	free(self.name);
+	model_wrapper_done(&self);
 }
 
 /* $HOME written alone: cd there is cd ~. */
@@ -745,12 +745,15 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 		return;
 	}
 	const char *base = inherited_chdir ? inherited_chdir : st->cwd;
-	if (st->cwd_unknown && !inherited_chdir)
+	if (st->cwd_unknown && !inherited_chdir) {
 		c->flags |= CMD_CWD_UNKNOWN;
-	else if (chdir)
-		c->cwd = model_state_join(base, chdir);
-	else if (base)
-		c->cwd = strdup(base);
+	} else if (chdir || base) {
+		c->cwd = chdir ? model_state_join(base, chdir) : strdup(base);
+		if (!c->cwd) {
+			b->error = -ENOMEM;
+			return;
+		}
+	}
 	b->error = normalize(c);
 	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
 		return;
@@ -758,18 +761,12 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 	if (w && w->flags & WRAP_EXEC_CLAUSES)
 		exec_clauses(b, ctx, c, texts, st);
 	else
-		nested_shells(b, ctx, c, texts, st);
+		nested_shells(b, ctx, c, w, texts, st);
 	if (!b->error)
 		effects(b, c, st);
 }
 
 /* ------------------------------------------------------------- commands */
-
-static bool is_redirect_node(const struct shell_node *n)
-{
-	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
-	       n->kind == SN_HERESTRING_REDIRECT;
-}
 
 /* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
 static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell_node *n)
@@ -796,7 +793,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
 			b->error = assignment_node(b, c, ctx, k, st, false);
-		} else if (is_redirect_node(k)) {
+		} else if (shell_node_is_redirect(k)) {
 			b->error = add_redirect(b, c, ctx->src, k, st);
 		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
 		           k->kind == SN_OTHER) {
@@ -854,13 +851,10 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 			}
 			b->error = assignment_node(b, NULL, ctx, k, st, true);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
-			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
-			if (v)
-				model_state_unset(st, v);
+			model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_DECLARATION) {
-			_cleanup_free_ char *v = strndup(ctx->src + k->start, k->end - k->start);
-			if (v && ctx->src[n->start] == 'l') /* local X: unset here */
-				model_state_unset(st, v);
+			if (ctx->src[n->start] == 'l') /* local X: unset here */
+				model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
 		} else if (k->kind == SN_TOKEN && i > 0) {
 			continue;
 		}

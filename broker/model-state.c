@@ -38,12 +38,17 @@ int model_state_copy(struct model_state *dst, const struct model_state *src)
 	return 0;
 }
 
-static struct model_var *find_var(const struct model_state *s, const char *name)
+static struct model_var *find_var_n(const struct model_state *s, const char *name, size_t len)
 {
 	for (size_t i = 0; i < s->n_vars; i++)
-		if (strcmp(s->vars[i].name, name) == 0)
+		if (strncmp(s->vars[i].name, name, len) == 0 && s->vars[i].name[len] == '\0')
 			return (struct model_var *)&s->vars[i];
 	return NULL;
+}
+
+static struct model_var *find_var(const struct model_state *s, const char *name)
+{
+	return find_var_n(s, name, strlen(name));
 }
 
 const char *model_state_get(const struct model_state *s, const char *name)
@@ -76,14 +81,19 @@ int model_state_set(struct model_state *s, const char *name, const char *value)
 	return 0;
 }
 
-void model_state_unset(struct model_state *s, const char *name)
+void model_state_unset_n(struct model_state *s, const char *name, size_t len)
 {
-	struct model_var *v = find_var(s, name);
+	struct model_var *v = find_var_n(s, name, len);
 	if (!v)
 		return;
 	free(v->name);
 	free(v->value);
 	*v = s->vars[--s->n_vars];
+}
+
+void model_state_unset(struct model_state *s, const char *name)
+{
+	model_state_unset_n(s, name, strlen(name));
 }
 
 void model_state_forget_all(struct model_state *s)

@@ -37,6 +37,9 @@ const char *model_state_get(const struct model_state *s, const char *name);
  * stays unknown (a dynamic word, never a wrong value). */
 int model_state_set(struct model_state *s, const char *name, const char *value);
 void model_state_unset(struct model_state *s, const char *name);
+/* The same for name[0..len) (need not be NUL-terminated); allocates nothing,
+ * so a variable is always forgotten. */
+void model_state_unset_n(struct model_state *s, const char *name, size_t len);
 void model_state_forget_all(struct model_state *s);
 
 /* Change directory to dir (relative to the current one; NULL: unknown). */

@@ -99,16 +99,6 @@ static enum shell_node_kind kind_for_name(const char *name)
 	return ((const __typeof__(kind_table[0]) *)hit)->kind;
 }
 
-const char *shell_node_kind_name(enum shell_node_kind kind)
-{
-	if (kind == SN_TOKEN)
-		return "token";
-	for (size_t i = 0; i < ELEMENTSOF(kind_table); i++)
-		if (kind_table[i].kind == kind)
-			return kind_table[i].name;
-	return "other";
-}
-
 struct shell_parser *shell_parser_free(struct shell_parser *p)
 {
 	if (!p)
@@ -223,7 +213,6 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 	out->end = ts_node_end_byte(ts);
 	if (out->end < out->start)
 		out->end = out->start;
-	st->tree->n_nodes++;
 
 	uint32_t n = ts_node_child_count(ts);
 	if (n == 0)

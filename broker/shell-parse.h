@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The node kinds the model relies on; every other grammar symbol is
  * SN_OTHER (named) or SN_TOKEN (anonymous: operators, keywords, quotes). */
@@ -84,10 +85,9 @@ struct shell_node {
  * caller passed, which the caller keeps). */
 struct shell_tree {
 	struct shell_node root;
-	bool has_error;     /* an ERROR or MISSING node somewhere */
-	bool timed_out;     /* the time limit stopped the parse: root is empty */
-	bool depth_limited; /* nodes deeper than the cap were left out */
-	size_t n_nodes;
+	bool has_error;            /* an ERROR or MISSING node somewhere */
+	bool timed_out;            /* the time limit stopped the parse: root is empty */
+	bool depth_limited;        /* nodes deeper than the cap were left out */
 	struct shell_arena *arena; /* owns every node array (one free per tree) */
 };
 
@@ -109,10 +109,25 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 
 void shell_tree_done(struct shell_tree *tree);
 
-/* The i-th child, or NULL. */
-static inline const struct shell_node *shell_node_child(const struct shell_node *n, size_t i)
+/* Is n's text in src (the text n was parsed from) exactly text? */
+static inline bool shell_node_text_is(const char *src, const struct shell_node *n, const char *text)
 {
-	return i < n->n_children ? &n->children[i] : NULL;
+	size_t len = strlen(text);
+	return n->end - n->start == len && memcmp(src + n->start, text, len) == 0;
+}
+
+/* Is n the operator or keyword text (`&&`, `;`, `then`, ...)? */
+static inline bool shell_node_is_token(const char *src, const struct shell_node *n,
+                                       const char *text)
+{
+	return n->kind == SN_TOKEN && shell_node_text_is(src, n, text);
+}
+
+/* A redirection: `> f`, `<<EOF ...`, `<<< word`. */
+static inline bool shell_node_is_redirect(const struct shell_node *n)
+{
+	return n->kind == SN_FILE_REDIRECT || n->kind == SN_HEREDOC_REDIRECT ||
+	       n->kind == SN_HERESTRING_REDIRECT;
 }
 
 /* The first child of the given kind, or NULL. */
@@ -121,8 +136,5 @@ const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_
 /* True for the kinds that are statements (command, list, pipeline, compound
  * statements, function definitions, ...). */
 bool shell_node_is_statement(const struct shell_node *n);
-
-/* The kind's grammar name ("command", ...), for debugging and tests. */
-const char *shell_node_kind_name(enum shell_node_kind kind);
 
 #endif

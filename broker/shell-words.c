@@ -419,7 +419,6 @@ int shell_word_expand(const char *src, const struct shell_node *n, shell_var_loo
 		return e.error;
 	}
 	ret->flags |= unquoted_flags(strbuf_str(&e.text), strbuf_str(&e.mask), e.text.len);
-	ret->len = e.text.len;
 	ret->text = strbuf_take(&e.text);
 	strbuf_done(&e.mask);
 	if (!ret->text) {

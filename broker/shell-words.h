@@ -20,8 +20,7 @@
 #define SHELL_WORD_MAX_BYTES ((size_t)64 * 1024)
 
 struct shell_word {
-	char *text; /* owned, NUL-terminated, after quote removal */
-	size_t len;
+	char *text;     /* owned, NUL-terminated, after quote removal */
 	uint32_t flags; /* enum shell_word_flag */
 	size_t n_vars;
 	char *vars[SHELL_WORD_MAX_VARS]; /* owned variable names, without $ */

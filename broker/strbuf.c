@@ -35,8 +35,10 @@ int strbuf_append(struct strbuf *sb, const char *s, size_t n)
 		while (want < sb->len + n + 1)
 			want *= 2;
 		char *p = realloc(sb->buf, want);
-		if (!p)
+		if (!p) {
+			sb->failed = true;
 			return -ENOMEM;
+		}
 		sb->buf = p;
 		sb->alloc = want;
 	}
@@ -63,10 +65,14 @@ const char *strbuf_str(const struct strbuf *sb)
 
 char *strbuf_take(struct strbuf *sb)
 {
-	char *p = sb->buf ? sb->buf : strdup("");
+	char *p = NULL;
+	if (sb->failed)
+		free(sb->buf);
+	else
+		p = sb->buf ? sb->buf : strdup("");
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
-	sb->capped = false;
+	sb->capped = sb->failed = false;
 	return p;
 }
 
@@ -75,4 +81,5 @@ void strbuf_done(struct strbuf *sb)
 	free(sb->buf);
 	sb->buf = NULL;
 	sb->len = sb->alloc = 0;
+	sb->failed = false;
 }

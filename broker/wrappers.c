@@ -216,7 +216,7 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 	}
 	for (unsigned p = 0; p < w->positionals && i < n; p++)
 		i++;
-	ret->end = i < n ? i : n;
+	ret->end = i; /* never past n: start < n, and every step above stops at n */
 }
 
 static bool is_exec_action(const char *word)
@@ -280,15 +280,15 @@ bool wrapper_is_user_switch(const char *name)
 	return strcmp(name, "su") == 0 || strcmp(name, "runuser") == 0;
 }
 
-enum shell_script_source wrapper_shell_script(const char *const *words, size_t n, size_t start,
-                                              size_t *script_word)
+enum shell_script_source wrapper_shell_script(const char *name, const char *const *words, size_t n,
+                                              size_t start, size_t *script_word)
 {
-	if (wrapper_is_user_switch(words[start]))
+	if (wrapper_is_user_switch(name))
 		return su_script(words, n, start, script_word);
-	if (!bsearch(words[start], shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
+	if (!bsearch(name, shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
 		return SHELL_SCRIPT_NONE;
 	size_t i = start + 1;
-	if (strcmp(words[start], "busybox") == 0) {
+	if (strcmp(name, "busybox") == 0) {
 		/* busybox sh -c ...: only its shell applets count */
 		if (i >= n || (strcmp(words[i], "sh") != 0 && strcmp(words[i], "ash") != 0))
 			return SHELL_SCRIPT_NONE;

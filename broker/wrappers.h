@@ -84,9 +84,9 @@ enum shell_script_source {
 /* su and runuser: a shell command as another user (`su -c CMD root`). */
 bool wrapper_is_user_switch(const char *name);
 
-/* Classify words[start..n) (words[start] is the command name, directory
- * removed) as a shell invocation. */
-enum shell_script_source wrapper_shell_script(const char *const *words, size_t n, size_t start,
-                                              size_t *script_word);
+/* Classify words[start..n) as a shell invocation; name is the command's
+ * name (words[start], directory removed), words[start] itself is not read. */
+enum shell_script_source wrapper_shell_script(const char *name, const char *const *words, size_t n,
+                                              size_t start, size_t *script_word);
 
 #endif

@@ -12,6 +12,8 @@
 
 #include "command-model.h"
 #include "model-render.h"
+#include "model-state.h"
+#include "strbuf.h"
 
 /* Rendering: one line per simple command, "FRAMES: {ASSIGNS} (WRAPPER)...
  * ARGV #FLAGS @CWD". Frames: L list, P pipeline, S subshell, G group, I if,
@@ -659,4 +661,32 @@ Test(command_model, reuses_one_parser_for_many_commands)
 		command_model_free(m);
 	}
 	command_model_parser_free(p);
+}
+
+Test(command_model, state_forgets_a_name_given_by_length)
+{
+	struct model_state st = { 0 };
+	cr_assert_eq(model_state_set(&st, "AB", "1"), 0);
+	cr_assert_eq(model_state_set(&st, "A", "2"), 0);
+	/* "A" out of "AB=x": only the variable named exactly A */
+	model_state_unset_n(&st, "AB=x", 1);
+	cr_expect_null(model_state_get(&st, "A"));
+	cr_expect_str_eq(model_state_get(&st, "AB"), "1");
+	model_state_unset_n(&st, "ABC", 2);
+	cr_expect_null(model_state_get(&st, "AB"));
+	cr_expect_eq(st.n_vars, 0);
+	model_state_done(&st);
+}
+
+Test(command_model, strbuf_hands_out_no_text_with_a_part_missing)
+{
+	struct strbuf sb = strbuf_init(16);
+	cr_assert_eq(strbuf_append_str(&sb, "ab"), 0);
+	sb.failed = true; /* what a failed allocation in an append leaves */
+	cr_expect_null(strbuf_take(&sb));
+	cr_expect_not(sb.failed, "take starts the buffer afresh");
+	cr_assert_eq(strbuf_append_str(&sb, "c"), 0);
+	char *t = strbuf_take(&sb);
+	cr_expect_str_eq(t, "c");
+	free(t);
 }
