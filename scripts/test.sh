@@ -11,7 +11,9 @@ cd "$top"
 rm -rf build/test
 mkdir -p build/test
 cd build/test
-"$top/configure" --enable-sanitizers --enable-werror
+# A sysconfdir nothing installs into: a configuration installed in the
+# default one (/usr/local/etc/sluice) would take the tests' place.
+"$top/configure" --enable-sanitizers --enable-werror --sysconfdir="$top/build/test/etc"
 jobs=$(nproc)
 make check-format
 make -j"$jobs"
