@@ -20,5 +20,7 @@ make -j"$jobs"
 make -j"$jobs" check VERBOSE=1
 # The command model under libFuzzer for a bounded time: no crash, leak or hang.
 make fuzz-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+# The INI fuzzer likewise; its input language is small, so 20 s is enough.
+make fuzz-config-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
 make -j"$jobs" distcheck
 echo "test: make check and make distcheck passed"
