@@ -17,7 +17,6 @@ if [ -n "${SLUICE_BUILD_SYSCONFDIR:-}" ] && { [ -e "$SLUICE_BUILD_SYSCONFDIR/slu
 fi
 
 tap_count=0
-tap_failed=0
 
 # A private scratch directory per script, removed at exit.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX")
@@ -30,7 +29,6 @@ ok() {
 
 not_ok() {
   tap_count=$((tap_count + 1))
-  tap_failed=$((tap_failed + 1))
   echo "not ok $tap_count - $1"
   shift
   for line in "$@"; do echo "# $line"; done
