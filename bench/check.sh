@@ -7,9 +7,11 @@
 # sanitizers; N: commands in the batch, default 5000)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
 sluice=${1:-${SLUICE:-./sluice}}
 n=${2:-5000}
 runs=${RUNS:-201}
+bench_warn_sanitized "$sluice"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/sluice-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
@@ -42,8 +44,9 @@ for ((i = 0; i < runs; i++)); do
   t0=$EPOCHREALTIME; /bin/true; t1=$EPOCHREALTIME
   echo "$t0 $t1" >>"$tmp/true.t"
 done
-median() { awk '{ print ($2 - $1) * 1e6 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-ms=$(median "$tmp/sluice.t")
-mt=$(median "$tmp/true.t")
+# The lower median of the times in a file of "start end" lines, in us.
+file_median() { awk '{ print ($2 - $1) * 1e6 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ms=$(file_median "$tmp/sluice.t")
+mt=$(file_median "$tmp/true.t")
 awk -v s="$ms" -v t="$mt" -v r="$runs" 'BEGIN {
   printf "check -- '\''git status'\'': median %.0f us vs /bin/true %.0f us = %.2fx (target <= 3x; %d runs each)\n", s, t, s / t, r }'

@@ -10,34 +10,22 @@
 # Usage: bench/run.sh [ROUNDS] (default 300) from a build directory built
 # without sanitizers; SLUICE and SLUICE_LAUNCH select the binaries.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 rounds=${1:-300}
 sluice=${SLUICE:-./sluice}
 export SLUICE_LAUNCH=${SLUICE_LAUNCH:-$(dirname "$sluice")/sluice-launch}
 [ -x "$sluice" ] || { echo "bench: no sluice at '$sluice' (set SLUICE)" >&2; exit 1; }
 [ -x /usr/bin/time ] || { echo "bench: /usr/bin/time is missing (Debian: time)" >&2; exit 1; }
-if nm -D "$sluice" 2>/dev/null | grep -q '__asan_init'; then
-  echo "bench: warning: '$sluice' is sanitizer-instrumented; its figures are not representative" >&2
-fi
+bench_warn_sanitized "$sluice"
 scratch=$(mktemp -d)
 export XDG_RUNTIME_DIR=$scratch
 trap 'rm -rf "$scratch"' EXIT
 
-median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-
 # --- startup
-cmds=("bash -c true" "$sluice run -- true" "$sluice run --sandbox restricted -- true")
-for c in "${cmds[@]}"; do $c >/dev/null || { echo "bench: '$c' fails here" >&2; exit 1; }; done
-declare -a s0 s1 s2
-for ((r = 0; r < rounds; r++)); do
-  for i in 0 1 2; do
-    t0=$EPOCHREALTIME
-    ${cmds[$i]} >/dev/null
-    t1=$EPOCHREALTIME
-    eval "s$i+=($((${t1/./} - ${t0/./})))"
-  done
-done
-m0=$(median "${s0[@]}") m1=$(median "${s1[@]}") m2=$(median "${s2[@]}")
+bench_alternate "$rounds" "bash -c true" "$sluice run -- true" \
+  "$sluice run --sandbox restricted -- true"
+m0=${bench_medians[0]} m1=${bench_medians[1]} m2=${bench_medians[2]}
 echo "startup, $rounds rounds alternating, kernel $(uname -r)"
 awk -v m0="$m0" -v m1="$m1" -v m2="$m2" 'BEGIN {
   printf "  bash -c true                     median %7.3f ms\n", m0 / 1000

@@ -10,11 +10,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "command.h"
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "options.h"
 #include "protections.h"
+#include "strv.h"
 
 int apply_command(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err)
@@ -23,7 +25,7 @@ int apply_command(const struct launch_spec *spec, struct launch_state *state,
 		return 0;
 	/* the directory, its NUL, the command, and one byte to notice more */
 	size_t cap = PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1;
-	char *buf = malloc(cap + 1);
+	_cleanup_free_ char *buf = malloc(cap + 1);
 	if (!buf)
 		return sluice_error_set(err, -ENOMEM, "descriptor %d", spec->command_fd);
 	ssize_t n = read_full(spec->command_fd, buf, cap);
@@ -45,17 +47,16 @@ int apply_command(const struct launch_spec *spec, struct launch_state *state,
 	if (len > LAUNCH_COMMAND_MAX)
 		return sluice_error_set(err, -E2BIG, "the command is longer than %d bytes",
 		                        LAUNCH_COMMAND_MAX);
-	size_t argc = 0;
-	while (spec->argv[argc])
-		argc++;
+	size_t argc = strv_length(spec->argv);
 	char **argv = calloc(argc + 2, sizeof(*argv));
 	if (!argv)
 		return sluice_error_set(err, -ENOMEM, "the command's arguments");
 	memcpy(argv, spec->argv, argc * sizeof(*argv));
 	argv[argc] = (char *)text;
 	state->argv = argv;
-	if (buf[0])
-		state->chdir = buf;
-	/* buf and argv live until exec */
+	/* buf (the directory and the command) and argv live until exec */
+	char *dir = TAKE_PTR(buf);
+	if (dir[0])
+		state->chdir = dir;
 	return 0;
 }

@@ -155,15 +155,13 @@ static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __
  * .git/config beneath it. Symlinks get a rule on the link, not its target. */
 static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sluice_error *err)
 {
-	int dupfd = fcntl(wsfd, F_DUPFD_CLOEXEC, 3);
+	_cleanup_close_ int dupfd = fcntl(wsfd, F_DUPFD_CLOEXEC, 3);
 	if (dupfd < 0)
 		return sluice_error_set(err, neg_errno(), "reading the workspace");
 	DIR *dir = fdopendir(dupfd);
-	if (!dir) {
-		int r = neg_errno();
-		(void)close(dupfd);
-		return sluice_error_set(err, r, "reading the workspace");
-	}
+	if (!dir)
+		return sluice_error_set(err, neg_errno(), "reading the workspace");
+	(void)TAKE_FD(dupfd); /* the stream owns it now */
 	int r = 0;
 	for (;;) {
 		errno = 0;

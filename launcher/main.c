@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "command.h"
 #include "protections.h"
 #include "landlock.h"
@@ -90,7 +91,7 @@ int main(int argc, char **argv)
 	}
 
 	struct launch_state state = { 0 };
-	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
 		err = (struct sluice_error){ 0 };
 		int r = steps[i].apply(&spec, &state, &err);
 		if (r < 0) {

@@ -109,12 +109,14 @@ int apply_features(const struct launch_spec *spec, struct launch_state *state,
                    struct sluice_error *err)
 {
 	state->landlock_abi = landlock_abi_version();
-	state->seccomp = seccomp_filters_available();
-	state->asked =
-	        protections_asked(spec->profile, spec->network_allow, spec->unix_connect_allow,
-	                          spec->rlimit_set[RLIMIT_INDEX_NPROC]);
+	bool seccomp = seccomp_filters_available();
+	bool nproc = spec->rlimit_set[RLIMIT_INDEX_NPROC];
+	state->asked = protections_asked(spec->profile, spec->network_allow,
+	                                 spec->unix_connect_allow, nproc);
+	/* Whom the program runs as only matters to a process limit: no
+	 * getpwnam() when none was asked. */
 	uint32_t possible =
-	        protections_possible(state->landlock_abi, state->seccomp, !runs_as_root(spec));
+	        protections_possible(state->landlock_abi, seccomp, nproc && !runs_as_root(spec));
 	state->planned = state->asked & possible;
 	uint32_t missing = state->asked & ~possible;
 	if (missing == 0 || spec->best_effort)

@@ -42,7 +42,6 @@ enum protection {
 /* What the steps share while they run: the plan, and what was applied. */
 struct launch_state {
 	int landlock_abi;  /* 0: no Landlock */
-	bool seccomp;      /* the kernel has seccomp filters */
 	uint32_t asked;    /* what the profile and options ask for */
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */

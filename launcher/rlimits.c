@@ -39,11 +39,6 @@ static const struct rlimit_def rlimit_defs[RLIMIT_INDEX_N] = {
 	[RLIMIT_INDEX_CORE] = { LAUNCH_RLIMIT_CORE, RLIMIT_CORE, UNIT_SIZE },
 };
 
-const char *rlimits_name(enum rlimit_index i)
-{
-	return rlimit_defs[i].name;
-}
-
 int rlimits_parse(const char *text, enum rlimit_index *ret_index, uint64_t *ret_value,
                   struct sluice_error *err)
 {

@@ -34,9 +34,6 @@ struct launch_state;
 int rlimits_parse(const char *text, enum rlimit_index *ret_index, uint64_t *ret_value,
                   struct sluice_error *err);
 
-/* The names, in index order, for --help. */
-const char *rlimits_name(enum rlimit_index i);
-
 /* Step "rlimits": every requested limit except the address space, and core
  * size 0 unless --rlimit core= says otherwise. Limits are only lowered:
  * a value above the current hard limit becomes the hard limit. */

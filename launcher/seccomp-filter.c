@@ -18,6 +18,10 @@
 #include "seccomp-programs.h"
 #include "seccomp-rules.h"
 
+/* parts below is at most SECCOMP_PART_ALL, so it always indexes a program. */
+_Static_assert(ELEMENTSOF(seccomp_programs) == SECCOMP_PART_ALL + 1,
+               "seccomp-programs.h has one program per combination of parts");
+
 int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err)
 {
@@ -32,8 +36,6 @@ int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
 		parts |= SECCOMP_PART_CONNECT;
 	if (planned & PROT_SECCOMP_IO_URING)
 		parts |= SECCOMP_PART_IO_URING;
-	if (parts >= ELEMENTSOF(seccomp_programs))
-		return sluice_error_set(err, -EINVAL, "no program for parts %u", parts);
 	/* no_new_privs is already set, so loading needs no privilege. */
 	struct sock_fprog prog = seccomp_programs[parts];
 	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)

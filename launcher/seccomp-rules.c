@@ -12,6 +12,7 @@
 #include <sys/socket.h>
 
 #include "cleanup.h"
+#include "errors.h"
 #include "seccomp-rules.h"
 
 static int add_socket_rules(scmp_filter_ctx ctx)
@@ -38,7 +39,10 @@ static int add_io_uring_rules(scmp_filter_ctx ctx)
 	return 0;
 }
 
-scmp_filter_ctx seccomp_rules_build(uint32_t parts)
+/* A new filter (native architecture only; other architectures' calls kill
+ * the process) holding the parts asked for. Returns NULL on failure
+ * (libseccomp gives no errno); release with seccomp_release(). */
+static scmp_filter_ctx seccomp_rules_build(uint32_t parts)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
@@ -67,7 +71,7 @@ long seccomp_rules_export(uint32_t parts, void *buf, unsigned long size)
 	_cleanup_fclose_ FILE *f = tmpfile();
 	long r;
 	if (!f)
-		r = -errno;
+		r = neg_errno();
 	else if ((r = seccomp_export_bpf(ctx, fileno(f))) >= 0) {
 		rewind(f);
 		size_t n = fread(buf, 1, size, f);

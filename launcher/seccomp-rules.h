@@ -20,11 +20,6 @@ enum seccomp_part {
 	SECCOMP_PART_ALL = (1u << 3) - 1,
 };
 
-/* A new filter (native architecture only; other architectures' calls kill
- * the process) holding the parts asked for. Returns NULL on failure
- * (libseccomp gives no errno); release with seccomp_release(). */
-scmp_filter_ctx seccomp_rules_build(uint32_t parts);
-
 /* The filter for parts as classic BPF, written into buf (at most size
  * instructions' worth of bytes); returns the byte count or -errno. */
 long seccomp_rules_export(uint32_t parts, void *buf, unsigned long size);

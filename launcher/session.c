@@ -8,9 +8,7 @@
 #include "config.h"
 
 #include <fcntl.h>
-#include <linux/close_range.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -66,20 +64,9 @@ int apply_session(const struct launch_spec *spec, struct launch_state *state,
 	return 0;
 }
 
-static int close_from_to(unsigned first, unsigned last)
-{
-	if (first > last)
-		return 0;
-	if (syscall(__NR_close_range, first, last, 0) < 0)
-		return neg_errno();
-	return 0;
-}
-
 /* Keep fd open across the close, close-on-exec; -EBADF when it is not open. */
 static int keep_fd(int fd, const char *what, struct sluice_error *err)
 {
-	if (fcntl(fd, F_GETFD) < 0)
-		return sluice_error_set(err, neg_errno(), "%s descriptor %d", what, fd);
 	int r = fd_set_cloexec(fd, true);
 	return r < 0 ? sluice_error_set(err, r, "%s descriptor %d", what, fd) : 0;
 }
@@ -98,22 +85,17 @@ int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
 		keep[0] = keep[1];
 		keep[1] = t;
 	}
-	int r = 0;
 	unsigned from = 3;
 	for (int i = 0; i < n; i++) {
-		r = keep_fd(keep[i], keep[i] == spec->report_fd ? "report" : "command", err);
+		int r = keep_fd(keep[i], keep[i] == spec->report_fd ? "report" : "command", err);
 		if (r < 0)
 			return r;
-		if ((unsigned)keep[i] > from)
-			r = close_from_to(from, (unsigned)keep[i] - 1);
-		if (r < 0)
-			break;
+		if ((unsigned)keep[i] > from && close_range(from, (unsigned)keep[i] - 1, 0) < 0)
+			return sluice_error_set(err, neg_errno(), "close_range");
 		from = (unsigned)keep[i] + 1;
 	}
-	if (r >= 0)
-		r = close_from_to(from, ~0U);
-	if (r < 0)
-		return sluice_error_set(err, r, "close_range");
+	if (close_range(from, ~0U, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "close_range");
 	state->enforced |= PROT_CLOSE_FDS;
 	return 0;
 }

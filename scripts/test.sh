@@ -11,12 +11,16 @@ cd "$top"
 rm -rf build/test
 mkdir -p build/test
 cd build/test
-"$top/configure" --enable-sanitizers --enable-werror
+# A sysconfdir nothing installs into: a configuration installed in the
+# default one (/usr/local/etc/sluice) would take the tests' place.
+"$top/configure" --enable-sanitizers --enable-werror --sysconfdir="$top/build/test/etc"
 jobs=$(nproc)
 make check-format
 make -j"$jobs"
 make -j"$jobs" check VERBOSE=1
 # The command model under libFuzzer for a bounded time: no crash, leak or hang.
 make fuzz-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-60}"
+# The INI fuzzer likewise; its input language is small, so 20 s is enough.
+make fuzz-config-smoke FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
 make -j"$jobs" distcheck
 echo "test: make check and make distcheck passed"

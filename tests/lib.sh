@@ -7,8 +7,16 @@ set -u
 : "${SLUICE:?run through make check, which sets SLUICE}"
 : "${SLUICE_LAUNCH:?run through make check, which sets SLUICE_LAUNCH}"
 
+# The broker ignores SLUICE_SYSCONFDIR when a configuration is installed in
+# the sysconfdir it was built with; the tests would then run with that one.
+if [ -n "${SLUICE_BUILD_SYSCONFDIR:-}" ] && { [ -e "$SLUICE_BUILD_SYSCONFDIR/sluice/sluice.ini" ] ||
+  [ -e "$SLUICE_BUILD_SYSCONFDIR/sluice/policies.d" ]; }; then
+  echo "Bail out! an installed configuration in $SLUICE_BUILD_SYSCONFDIR/sluice overrides" \
+    "the test configuration; configure with another --sysconfdir"
+  exit 1
+fi
+
 tap_count=0
-tap_failed=0
 
 # A private scratch directory per script, removed at exit.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX")
@@ -21,7 +29,6 @@ ok() {
 
 not_ok() {
   tap_count=$((tap_count + 1))
-  tap_failed=$((tap_failed + 1))
   echo "not ok $tap_count - $1"
   shift
   for line in "$@"; do echo "# $line"; done

@@ -21,9 +21,10 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR
 fi
 ok "sluice installs into a temporary prefix"
 
-pcdir=$(dirname "$(find "$root" -name sluice-policy.pc | head -1)")
+pcfile=$(find "$root" -name sluice-policy.pc | head -1)
+pcdir=${pcfile%/*}
 header=$(find "$root" -path '*/include/sluice/policy.h' | head -1)
-if [ -n "$header" ] && [ -d "$pcdir" ]; then
+if [ -n "$header" ] && [ -n "$pcfile" ] && [ -d "$pcdir" ]; then
   ok "the header and the pkg-config file are installed"
 else
   not_ok "the header and the pkg-config file are installed" "header: $header" "pc: $pcdir"

@@ -64,11 +64,6 @@ static int do_write(char **a)
 	return result(open(a[0], O_WRONLY | O_CLOEXEC));
 }
 
-static int do_read(char **a)
-{
-	return result(open(a[0], O_RDONLY | O_CLOEXEC));
-}
-
 static int do_truncate(char **a)
 {
 	return result(truncate(a[0], 0));
@@ -179,12 +174,6 @@ static int do_raw_socket(char **a)
 	return socket_connect(AF_INET, SOCK_RAW, IPPROTO_ICMP, NULL);
 }
 
-static int do_ping_socket(char **a)
-{
-	(void)a;
-	return socket_connect(AF_INET, SOCK_DGRAM, IPPROTO_ICMP, NULL);
-}
-
 static int do_packet_socket(char **a)
 {
 	(void)a;
@@ -201,18 +190,6 @@ static int do_vsock_socket(char **a)
 {
 	(void)a;
 	return socket_connect(AF_VSOCK, SOCK_STREAM, 0, NULL);
-}
-
-static int do_sctp_socket(char **a)
-{
-	(void)a;
-	return socket_connect(AF_INET, SOCK_STREAM, IPPROTO_SCTP, NULL);
-}
-
-static int do_unix_socket(char **a)
-{
-	(void)a;
-	return socket_connect(AF_UNIX, SOCK_STREAM, 0, NULL);
 }
 
 /* Connect to a unix socket: "@name" is abstract, anything else a path. */
@@ -457,7 +434,6 @@ struct probe_cmd {
 static const struct probe_cmd cmds[] = {
 	{ "create", 1, do_create },
 	{ "write", 1, do_write },
-	{ "read", 1, do_read },
 	{ "truncate", 1, do_truncate },
 	{ "unlink", 1, do_unlink },
 	{ "rename", 2, do_rename },
@@ -472,12 +448,9 @@ static const struct probe_cmd cmds[] = {
 	{ "tcp-bind", 0, do_tcp_bind },
 	{ "udp-send", 1, do_udp_send },
 	{ "raw-socket", 0, do_raw_socket },
-	{ "ping-socket", 0, do_ping_socket },
 	{ "packet-socket", 0, do_packet_socket },
 	{ "netlink-socket", 0, do_netlink_socket },
 	{ "vsock-socket", 0, do_vsock_socket },
-	{ "sctp-socket", 0, do_sctp_socket },
-	{ "unix-socket", 0, do_unix_socket },
 	{ "unix-connect", 1, do_unix_connect },
 	{ "io-uring", 0, do_io_uring },
 	{ "kill", 2, do_kill },
