@@ -25,6 +25,7 @@
 #include "approval.h"
 #include "cleanup.h"
 #include "fd-util.h"
+#include "monotonic.h"
 
 char *approval_request_json(const struct approval_request *req)
 {
@@ -55,13 +56,6 @@ static int answer(char **ret_why, int result, const char *fmt, ...)
 	return result;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Wait for pid until deadline through a pidfd; returns 0 with *status, or
  * -ETIMEDOUT (the child was killed and reaped), or -errno. */
 static int wait_deadline(pid_t pid, uint64_t deadline, int *status)
@@ -75,7 +69,7 @@ static int wait_deadline(pid_t pid, uint64_t deadline, int *status)
 			safe_close(pidfd);
 			return -errno;
 		}
-		uint64_t now = now_ms();
+		uint64_t now = monotonic_ms();
 		if (now >= deadline) {
 			(void)kill(pid, SIGKILL);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
@@ -136,7 +130,7 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 		(void)write_full_nosigpipe(in[1], "\n", 1);
 	safe_close(in[1]);
 	int status = 0;
-	int r = wait_deadline(pid, now_ms() + cfg->approval_timeout, &status);
+	int r = wait_deadline(pid, monotonic_ms() + cfg->approval_timeout, &status);
 	if (r == -ETIMEDOUT)
 		return answer(ret_why, 0,
 		              "approval required (%s); the approver %s did not answer in time",

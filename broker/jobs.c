@@ -26,6 +26,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "jobs.h"
+#include "monotonic.h"
 #include "run-tmpdir.h"
 #include "parse-number.h"
 
@@ -33,13 +34,6 @@ static uint64_t wall_ms(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
@@ -207,11 +201,11 @@ static void monitor_kill_tree(pid_t pid, uint64_t grace_ms, const sigset_t *set,
                               bool *reaped)
 {
 	(void)spawn_tree_signal(getpid(), pid, SIGTERM);
-	uint64_t deadline = mono_ms() + grace_ms;
+	uint64_t deadline = monotonic_ms() + grace_ms;
 	for (;;) {
 		if (!spawn_reap(pid, status, reaped))
 			break;
-		uint64_t now = mono_ms();
+		uint64_t now = monotonic_ms();
 		if (now >= deadline)
 			break;
 		uint64_t wait = deadline - now < 20 ? deadline - now : 20;
@@ -281,7 +275,7 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		_exit(1);
 	}
 
-	uint64_t deadline = timeout_ms ? mono_ms() + timeout_ms : 0;
+	uint64_t deadline = timeout_ms ? monotonic_ms() + timeout_ms : 0;
 	struct job_end end = { .state = JOB_RUNNING, .timeout_ms = timeout_ms };
 	int status = 0;
 	bool reaped = false;
@@ -298,7 +292,7 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		siginfo_t si;
 		int sig;
 		if (deadline) {
-			uint64_t now = mono_ms();
+			uint64_t now = monotonic_ms();
 			uint64_t left = deadline > now ? deadline - now : 0;
 			struct timespec ts = { (time_t)(left / 1000),
 				               (long)(left % 1000) * 1000000 };

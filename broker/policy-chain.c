@@ -26,6 +26,7 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "monotonic.h"
 #include "policy-chain.h"
 #include "policy-host.h"
 #include "policy-msg.h"
@@ -532,13 +533,6 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 	return fault(st, "unknown message");
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* The child's pipe, and what was read from it but not yet handled: bytes
  * past one model's DONE belong to the next model. */
 struct stream {
@@ -590,7 +584,7 @@ static int read_messages(struct stream *in, struct reading *st, uint64_t deadlin
 			return 0;
 		if (in->eof)
 			return in->len ? fault(st, "truncated message") : 0;
-		uint64_t now = now_ms();
+		uint64_t now = monotonic_ms();
 		if (now >= deadline)
 			return -ETIMEDOUT;
 		if (in->len == in->cap) {
@@ -721,7 +715,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	struct reading st = { .chain = c, .v = items[from].v, .phase = -1 };
 	for (; r == 0 && k < n; k++) {
 		st = (struct reading){ .chain = c, .v = items[k].v, .phase = -1 };
-		r = read_messages(&in, &st, now_ms() + timeout);
+		r = read_messages(&in, &st, monotonic_ms() + timeout);
 		if (r < 0 || !st.done)
 			break;
 		if (k + 1 < n)

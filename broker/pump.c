@@ -18,6 +18,7 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "monotonic.h"
 #include "pump.h"
 #include "spawner.h"
 
@@ -27,13 +28,6 @@
 #define PUMP_TICK_MS 20
 /* The SIGKILL rounds give up after this (unkillable processes). */
 #define PUMP_KILL_MS 2000
-
-uint64_t pump_now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 int pump_block_signals(void)
 {
@@ -145,7 +139,7 @@ static void start_kill(struct pump *p, struct pump_loop *l)
 {
 	(void)spawn_tree_signal(getpid(), p->pid, SIGTERM);
 	l->state = PUMP_KILLING;
-	l->kill_deadline = pump_now_ms() + p->kill_grace_ms;
+	l->kill_deadline = monotonic_ms() + p->kill_grace_ms;
 }
 
 static void finish_kill(struct pump *p, struct pump_loop *l)
@@ -180,7 +174,7 @@ static void cancel(struct pump *p, struct pump_loop *l)
 /* Decide on time and exit; returns the poll timeout (-1: none). */
 static int step(struct pump *p, struct pump_loop *l)
 {
-	uint64_t now = pump_now_ms();
+	uint64_t now = monotonic_ms();
 	if (l->state == PUMP_RUNNING && l->deadline && now >= l->deadline) {
 		p->timed_out = true;
 		start_kill(p, l);
@@ -322,7 +316,7 @@ int pump_run(struct pump *p)
 		drain_rest(p, buf);
 	else
 		collect_survivors(p, &l);
-	p->duration_ms = pump_now_ms() - p->start_ms;
+	p->duration_ms = monotonic_ms() - p->start_ms;
 	p->out_fd = safe_close(p->out_fd);
 	p->err_fd = safe_close(p->err_fd);
 	p->report_fd = safe_close(p->report_fd);

@@ -34,7 +34,7 @@ struct pump {
 	int out_fd, err_fd, report_fd; /* read ends; owned and closed by the pump; -1 none */
 	int signal_fd;                 /* from pump_block_signals() */
 	pid_t pid;                     /* the launcher / shell, also its process group */
-	uint64_t start_ms;             /* pump_now_ms() when it was started */
+	uint64_t start_ms;             /* monotonic_ms() when it was started */
 	uint64_t timeout_ms;           /* 0: none */
 	uint64_t kill_grace_ms;
 	uint64_t drain_window_ms;
@@ -69,9 +69,6 @@ struct pump {
 	int spill_fd;
 	uint64_t spill_written;
 };
-
-/* Monotonic milliseconds. */
-uint64_t pump_now_ms(void);
 
 /*
  * Block SIGCHLD, SIGINT, SIGTERM and SIGHUP and return a signalfd for them

@@ -19,6 +19,7 @@
 #include "cleanup.h"
 #include "environment.h"
 #include "fd-util.h"
+#include "monotonic.h"
 #include "parse-number.h"
 #include "run-tmpdir.h"
 #include "runner.h"
@@ -449,7 +450,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int status = 0;
 	bool reaped = false;
 	(void)spawn_reap(pid, &status, &reaped);
-	uint64_t start = pump_now_ms();
+	uint64_t start = monotonic_ms();
 	if (o->command_fd >= 0) {
 		/* -EPIPE: the launcher is gone; its status and stderr say why */
 		(void)spawn_send_command(o->command_fd, o->workdir, o->decision.command);

@@ -22,6 +22,7 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "monotonic.h"
 #include "spawner.h"
 #include "strv.h"
 
@@ -322,24 +323,17 @@ bool spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped)
 	}
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status, bool *ret_reaped,
                     unsigned timeout_ms)
 {
-	uint64_t deadline = now_ms() + timeout_ms;
+	uint64_t deadline = monotonic_ms() + timeout_ms;
 	for (;;) {
 		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
 			return 0;
 		int n = spawn_tree_signal(ancestor, pgid, SIGKILL);
 		if (!spawn_reap(watch_pid, ret_status, ret_reaped) || n == 0)
 			return 0;
-		if (now_ms() >= deadline)
+		if (monotonic_ms() >= deadline)
 			return -ETIMEDOUT;
 		/* Killed processes need a moment to exit; this wait is bounded
 		 * by timeout_ms and only runs while something is still dying. */
