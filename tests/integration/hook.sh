@@ -32,7 +32,7 @@ print(json.dumps({"session_id": "s-1", "transcript_path": "/home/u/.gemini/tmp/t
 hook() {
   local payload=$1
   shift
-  run timeout 20 "$SLUICE" hook "$@" <<<"$payload"
+  run timeout -k 5 20 "$SLUICE" hook "$@" <<<"$payload"
 }
 # cmd_json TEXT: {"command": TEXT, ...} for a shell tool.
 cmd_json() { python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1], "description": "d", "timeout": 120000}))' "$1"; }

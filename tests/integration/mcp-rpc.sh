@@ -114,7 +114,7 @@ out=$(session '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
 check "initialize without protocolVersion: -32602" 1 'r["error"]["code"] == -32602'
 
 # A message longer than the cap is a parse error, and the next one is served.
-out=$( { printf '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'; head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' a; printf '"}}\n'; echo '{"jsonrpc":"2.0","id":2,"method":"ping"}'; } | timeout 30 "$SLUICE" mcp 2>/dev/null)
+out=$( { printf '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'; head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' a; printf '"}}\n'; echo '{"jsonrpc":"2.0","id":2,"method":"ping"}'; } | timeout -k 5 30 "$SLUICE" mcp 2>/dev/null)
 if grep -q '"code":-32700' <<<"$out" && answer "$out" 2 'r["result"] == {}'; then
   ok "an over-long message is refused (-32700) and the next one answered"
 else
@@ -125,7 +125,7 @@ fi
 fifo="$TEST_TMP/in"
 mkfifo "$fifo"
 pidfile="$TEST_TMP/child.pid"
-timeout 30 "$SLUICE" mcp -C "$TEST_TMP" <"$fifo" >"$TEST_TMP/eof.out" 2>"$TEST_TMP/eof.err" &
+timeout -k 5 30 "$SLUICE" mcp -C "$TEST_TMP" <"$fifo" >"$TEST_TMP/eof.out" 2>"$TEST_TMP/eof.err" &
 server=$!
 exec 3>"$fifo"
 printf '%s\n' "$init" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"bash\",\"arguments\":{\"command\":\"sleep 60 & echo \$! > $pidfile; wait\"}}}" >&3

@@ -53,9 +53,9 @@ run "$SLUICE" check --config "$TEST_TMP/badre.ini" -- 'ls'
 expect "a bad regex is a configuration error with file:line and offset" 125 '' "badre.ini:3: bad regular expression in rule 'broken' at offset 3"
 run "$SLUICE" plugins --config "$TEST_TMP/badre.ini"
 expect "sluice plugins shows a plugin that cannot start" 125 "error: plugin 'regex' could not start"
-run timeout 20 "$SLUICE" run --config "$TEST_TMP/badre.ini" -- true
+run timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/badre.ini" -- true
 expect "sluice run: a plugin that cannot start is a configuration error" 125 "config_error: plugin 'regex' could not start: .*badre.ini:3:"
-run timeout 20 "$SLUICE" check --batch --config "$TEST_TMP/badre.ini" <<<'{"command":"ls"}'
+run timeout -k 5 20 "$SLUICE" check --batch --config "$TEST_TMP/badre.ini" <<<'{"command":"ls"}'
 expect "check --batch: a plugin that cannot start is a configuration error" 125 '' "plugin 'regex' could not start: .*badre.ini:3:"
 
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
@@ -88,7 +88,7 @@ batch_lines='{"command":"echo one"}
 batch_with() { # VARIANT TIMEOUT: the batch's five results in $out
   printf '[broker]\nplugin_timeout = %s\n[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n[plugin broken]\npath = %s\nwhen = bad\n' \
     "$2" "$(fixture ok)" "$(fixture "$1")" >"$TEST_TMP/batch-$1.ini"
-  run timeout 60 "$SLUICE" check --batch --config "$TEST_TMP/batch-$1.ini" <<<"$batch_lines"
+  run timeout -k 5 60 "$SLUICE" check --batch --config "$TEST_TMP/batch-$1.ini" <<<"$batch_lines"
 }
 batch_expect() { # NAME REASON-PATTERN
   local lines verdicts
@@ -109,7 +109,7 @@ batch_expect "check --batch: a hang on one line denies that line, naming the plu
 
 # A client that writes one line and waits gets its answer before it closes
 # stdin (the batch does not wait for more lines than have arrived).
-coproc BATCH { timeout 60 "$SLUICE" check --batch; }
+coproc BATCH { timeout -k 5 60 "$SLUICE" check --batch; }
 echo '{"command":"git push --force"}' >&"${BATCH[1]}"
 if IFS= read -r -t 30 answer <&"${BATCH[0]}" && grep -q '"verdict":"deny"' <<<"$answer"; then
   ok "check --batch answers a line before stdin closes"

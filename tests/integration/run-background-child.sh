@@ -7,7 +7,7 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
 start=$(date +%s%N)
-out=$(timeout 20 "$SLUICE" run --format json --timeout 10s -- 'sleep 60 & echo shell done') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json --timeout 10s -- 'sleep 60 & echo shell done') && rc=0 || rc=$?
 ms=$((($(date +%s%N) - start) / 1000000))
 pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
 if [ "$rc" -eq 0 ] && [ "$ms" -lt 5000 ] && [ -n "$pid" ] &&
@@ -23,13 +23,13 @@ else
 fi
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
-run timeout 20 "$SLUICE" run -- 'sleep 60 & echo shell done'
+run timeout -k 5 20 "$SLUICE" run -- 'sleep 60 & echo shell done'
 grep -q '^\[still running after the shell exited: [0-9]' <<<"$out" && ok "the text lists the survivors" ||
   not_ok "the text lists the survivors" "$out"
 pid=$(sed -n 's/^\[still running after the shell exited: \([0-9]*\).*/\1/p' <<<"$out")
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
-out=$(timeout 20 "$SLUICE" run --format json -- 'sleep 60 >/dev/null 2>&1 & echo quick') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json -- 'sleep 60 >/dev/null 2>&1 & echo quick') && rc=0 || rc=$?
 pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
 if [ "$rc" -eq 0 ] && [ -n "$pid" ]; then
   ok "a backgrounded child without the pipe is listed too"

@@ -12,7 +12,7 @@ mkfifo "$gate"
 
 # The job's backgrounded child waits on the gate, so the job is running
 # until the test opens it.
-out=$(timeout 20 "$SLUICE" run --mode background --format json -- "echo first; (read x < '$gate'; echo child-done) & echo shell-done") && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --mode background --format json -- "echo first; (read x < '$gate'; echo child-done) & echo shell-done") && rc=0 || rc=$?
 id=$(json_get "$out" 'd["jobId"]')
 file=$(json_get "$out" 'd["outputFile"]')
 if [ "$rc" -eq 0 ] && [ -n "$id" ] && [ "$(json_get "$out" 'd["pid"] > 0 and d["ok"]')" = True ] && [ -f "$file" ]; then
@@ -39,7 +39,7 @@ expect "logs prints the output" 0 '^child-done$'
 run "$SLUICE" logs "$id" --tail 1
 if [ "$rc" -eq 0 ] && [ "$out" = "[sluice: job $id completed]" ]; then ok "logs --tail 1 prints the last line"; else not_ok "logs --tail 1 prints the last line" "$out"; fi
 
-run timeout 20 "$SLUICE" run --mode background -- 'exit 4'
+run timeout -k 5 20 "$SLUICE" run --mode background -- 'exit 4'
 id2=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 if wait_for 10 grep -q "^\[sluice: job $id2 failed with exit code 4\]$" "$jobs_dir/$id2.out"; then
   ok "a failing job's completion line has its exit code"
@@ -48,12 +48,12 @@ else
 fi
 
 pids="$TEST_TMP/pids"
-run timeout 20 "$SLUICE" run --mode background -- "setsid sleep 320 & echo \$! > '$pids'; sleep 321"
+run timeout -k 5 20 "$SLUICE" run --mode background -- "setsid sleep 320 & echo \$! > '$pids'; sleep 321"
 id3=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 grep -q 'kill -9 -[0-9]' <<<"$out" && ok "the text says how to stop it" || not_ok "the text says how to stop it" "$out"
 wait_for 10 test -s "$pids"
 escapee=$(cat "$pids")
-run timeout 20 "$SLUICE" kill "$id3"
+run timeout -k 5 20 "$SLUICE" kill "$id3"
 expect "kill ends the job" 0
 if ! alive "$escapee"; then ok "kill ends the whole tree, the setsid escapee too"; else not_ok "kill ends the whole tree, the setsid escapee too"; kill -9 "$escapee"; fi
 run "$SLUICE" jobs
@@ -63,7 +63,7 @@ expect "killing a finished job says so" 1 '' 'not running'
 run "$SLUICE" logs nosuchjob
 expect "an unknown job is an error" 125 '' "no job 'nosuchjob'"
 
-run timeout 20 "$SLUICE" run --mode background --timeout 300ms -- 'sleep 322'
+run timeout -k 5 20 "$SLUICE" run --mode background --timeout 300ms -- 'sleep 322'
 id4=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 if wait_for 10 grep -q "^\[sluice: job $id4 timed out after 300ms" "$jobs_dir/$id4.out"; then
   ok "a timeout applies to background jobs too"

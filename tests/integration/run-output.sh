@@ -6,14 +6,14 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
-out=$(timeout 20 "$SLUICE" run --format json -- 'echo one; echo two >&2; echo three') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json -- 'echo one; echo two >&2; echo three') && rc=0 || rc=$?
 if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["stdout"] == "one\nthree\n" and d["stderr"] == "two\n" and sorted(d["output"].split()) == ["one", "three", "two"] and not d["truncated"]')" = True ]; then
   ok "stdout and stderr apart, and combined"
 else
   not_ok "stdout and stderr apart, and combined" "$out"
 fi
 
-out=$(timeout 60 "$SLUICE" run --format json -- 'head -c 104857600 /dev/zero | tr "\0" "y"; echo; echo THE-END') && rc=0 || rc=$?
+out=$(timeout -k 5 60 "$SLUICE" run --format json -- 'head -c 104857600 /dev/zero | tr "\0" "y"; echo; echo THE-END') && rc=0 || rc=$?
 file=$(json_get "$out" 'd["outputFile"]')
 if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["truncated"] and d["outputBytes"] == 104857609 and d["output"].endswith("THE-END\n") and len(d["output"]) < 10000')" = True ]; then
   ok "100 MB of output: cut to head and tail, every byte counted"
@@ -32,7 +32,7 @@ else
   not_ok "the whole output up to its cap is in a private file" "$file" "$(ls -la "$file" 2>&1)"
 fi
 
-out=$(timeout 20 "$SLUICE" run --format json -- 'seq 1 50000') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json -- 'seq 1 50000') && rc=0 || rc=$?
 file=$(json_get "$out" 'd["outputFile"]')
 if [ -f "$file" ] && cmp -s "$file" <(seq 1 50000); then
   ok "under the disk cap, the file holds exactly the output"
@@ -40,13 +40,13 @@ else
   not_ok "under the disk cap, the file holds exactly the output" "$file"
 fi
 
-out=$(timeout 20 "$SLUICE" run --format json -- 'head -c 300000 /dev/urandom; printf "\xc3"') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json -- 'head -c 300000 /dev/urandom; printf "\xc3"') && rc=0 || rc=$?
 if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["outputBytes"] == 300001 and d["truncated"]')" = True ]; then
   ok "binary and invalid UTF-8 output gives valid JSON"
 else
   not_ok "binary and invalid UTF-8 output gives valid JSON" "rc=$rc"
 fi
 
-out=$(timeout 20 "$SLUICE" run --format json -- 'echo small') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json -- 'echo small') && rc=0 || rc=$?
 [ "$(json_get "$out" 'd["outputFile"] is None')" = True ] && ok "no file when nothing was cut" ||
   not_ok "no file when nothing was cut" "$out"

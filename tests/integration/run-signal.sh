@@ -10,7 +10,7 @@ has_lines() { [ "$(wc -l <"$1")" -ge "$2" ]; }
 for sig in TERM INT; do
   pids="$TEST_TMP/pids-$sig"
   : >"$pids"
-  timeout 30 "$SLUICE" run --timeout 20s -- "setsid sleep 310 & echo \$! >> '$pids'; sleep 311 & echo \$! >> '$pids'; wait" \
+  timeout -k 5 30 "$SLUICE" run --timeout 20s -- "setsid sleep 310 & echo \$! >> '$pids'; sleep 311 & echo \$! >> '$pids'; wait" \
     >"$TEST_TMP/out-$sig" 2>&1 &
   sluice_pid=$!
   # The command has started both children once both pids are written.

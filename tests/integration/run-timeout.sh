@@ -6,7 +6,7 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
-run timeout 20 "$SLUICE" run --timeout 300ms -- 'echo partial; sleep 30'
+run timeout -k 5 20 "$SLUICE" run --timeout 300ms -- 'echo partial; sleep 30'
 expect "a timeout exits 124 and keeps the partial output" 124 '^partial$'
 grep -q '^\[command timed out after 300ms\]$' <<<"$out" && ok "the first line says which limit fired" ||
   not_ok "the first line says which limit fired" "$out"
@@ -14,11 +14,11 @@ grep -q 'not a crash.*slow mode.*background mode' <<<"$out" && ok "the text says
   not_ok "the text says it was not a crash, and the remedy" "$out"
 grep -q 'waiting for input' <<<"$out" && not_ok "no prompt hint without a prompt" "$out" || ok "no prompt hint without a prompt"
 
-run timeout 20 "$SLUICE" run --timeout 300ms -- 'printf "Overwrite config? [y/N] "; sleep 30'
+run timeout -k 5 20 "$SLUICE" run --timeout 300ms -- 'printf "Overwrite config? [y/N] "; sleep 30'
 grep -q 'probably waiting for input' <<<"$out" && ok "a prompt at the end gets the waiting-for-input hint" ||
   not_ok "a prompt at the end gets the waiting-for-input hint" "$out"
 
-out=$(timeout 20 "$SLUICE" run --format json --timeout 300ms -- 'echo x; sleep 30') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json --timeout 300ms -- 'echo x; sleep 30') && rc=0 || rc=$?
 if [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["error"]["kind"] == "timeout" and d["exitCode"] is None and d["output"] == "x\n"')" = True ]; then
   ok "JSON: timedOut, error timeout, partial output"
 else
@@ -27,7 +27,7 @@ fi
 
 # Escapees write their pids first, so the check below knows whom to look for.
 pids="$TEST_TMP/pids"
-run timeout 20 "$SLUICE" run --timeout 500ms -- "setsid sleep 300 & echo \$! >> '$pids'; (sleep 301 & echo \$! >> '$pids') ; trap '' TERM; sleep 302 & echo \$! >> '$pids'; wait"
+run timeout -k 5 20 "$SLUICE" run --timeout 500ms -- "setsid sleep 300 & echo \$! >> '$pids'; (sleep 301 & echo \$! >> '$pids') ; trap '' TERM; sleep 302 & echo \$! >> '$pids'; wait"
 expect "a tree with escapees times out" 124
 survivors=""
 while read -r pid; do alive "$pid" && survivors="$survivors $pid"; done <"$pids"
@@ -38,6 +38,6 @@ else
   for p in $survivors; do kill -9 "$p"; done
 fi
 
-run timeout 20 "$SLUICE" run --mode slow --timeout 400ms -- 'sleep 30'
+run timeout -k 5 20 "$SLUICE" run --mode slow --timeout 400ms -- 'sleep 30'
 grep -q 'of slow mode fired' <<<"$out" && ok "the text names the mode whose limit fired" ||
   not_ok "the text names the mode whose limit fired" "$out"
