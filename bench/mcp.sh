@@ -22,12 +22,14 @@ export XDG_RUNTIME_DIR=$scratch
 trap 'rm -rf "$scratch"' EXIT
 
 python3 - "$sluice" "$rounds" "$scratch" "$SLUICE_LAUNCH" <<'PY'
-import json, os, statistics, subprocess, sys, time
+import io, json, os, statistics, subprocess, sys, time
 
 sluice, rounds, root, launch = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE,
                        stdout=subprocess.PIPE, bufsize=0)
-out = srv.stdout
+# Buffered, as a real client reads: an unbuffered pipe's readline() makes
+# one read(2) per byte, which would be timed as the server's cost.
+out = io.BufferedReader(srv.stdout, 65536)
 
 def rpc(msg):
     srv.stdin.write((json.dumps(msg) + "\n").encode())
