@@ -7,6 +7,8 @@
  * naming the plugin that was running. Nothing here ever allows by default.
  * A lazy chain (one request per process) never loads plugin code into the
  * parent: its child loads each plugin, and a load failure is a message too.
+ * A child forked ahead of its request (a server's) also opens the plugins
+ * before the command arrives.
  * Not for: loading (plugin-loader.c), the accessors (policy-host.c).
  */
 #include "config.h"
@@ -160,11 +162,28 @@ const struct loaded_plugin *policy_chain_get(const struct policy_chain *c, size_
 
 /* ------------------------------------------------------------ the child */
 
+/* A plugin's open: its settings (borrowed by the plugin until close), its
+ * state and what open returned. */
+struct opened {
+	struct sluice_settings settings;
+	void *state;
+	int r;
+};
+
+static void open_plugin(const struct sluice_host *host, const struct loaded_plugin *p,
+                        struct opened *o)
+{
+	*o = (struct opened){ .settings = { .conf = p->conf, .where = p->where } };
+	o->r = p->desc.open(host, &o->settings, &o->state);
+}
+
 /* One model's messages: every plugin in order (m NULL: open and close only,
- * to validate the settings), then DONE. Returns 0, or -errno when the pipe
+ * to validate the settings), then DONE; ahead: each loaded plugin already
+ * opened (open_ahead), else NULL. Returns 0, or -errno when the pipe
  * failed. */
 static int child_model(struct policy_chain *c, const struct sluice_host *host,
-                       const struct command_model *m, int fd, char *const *load_errors)
+                       const struct command_model *m, int fd, char *const *load_errors,
+                       struct opened *ahead)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		const struct loaded_plugin *p = &c->plugins[i];
@@ -178,11 +197,15 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 				return -EPIPE;
 			continue;
 		}
-		struct sluice_settings settings = { .conf = p->conf, .where = p->where };
-		void *state = NULL;
-		int r = p->desc.open(host, &settings, &state);
+		struct opened now;
+		struct opened *o = ahead ? &ahead[i] : &now;
+		if (!ahead)
+			open_plugin(host, p, o);
+		void *state = o->state;
+		int r = o->r;
 		if (r < 0) {
-			const char *text[] = { settings.error[0] ? settings.error : strerror(-r) };
+			const char *text[] = { o->settings.error[0] ? o->settings.error
+				                                    : strerror(-r) };
 			int32_t err = r < -4095 ? -EINVAL : r;
 			if (policy_msg_send(fd, POLICY_MSG_OPEN_FAILED, idx, err, text, 1) < 0)
 				return -EPIPE;
@@ -231,10 +254,20 @@ static void child_load(struct policy_chain *c)
 	}
 }
 
+/* In a child, before any plugin code runs: a crash must end the child with
+ * its signal, so that the parent can say so (a sanitizer's handler would
+ * turn it into an exit status). */
+static void crash_by_signal(void)
+{
+	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+	for (size_t i = 0; i < ELEMENTSOF(crash_signals); i++)
+		(void)signal(crash_signals[i], SIG_DFL);
+}
+
 /* The child: each model in turn, with the same messages as a child for that
  * model alone; never returns. */
 static _Noreturn void run_child(struct policy_chain *c, const struct command_model *const *models,
-                                size_t n, int fd)
+                                size_t n, int fd, struct opened *ahead)
 {
 	/* A plugin must not write into the broker's output, nor reach any of
 	 * its descriptors: the pipe becomes fd 3 and everything above closes. */
@@ -249,15 +282,11 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 		fd = 3;
 	}
 	(void)close_range(4, ~0U, 0);
-	/* A crash must end the child with its signal, so that the parent can
-	 * say so (a sanitizer's handler would turn it into an exit status). */
-	static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
-	for (size_t i = 0; i < ELEMENTSOF(crash_signals); i++)
-		(void)signal(crash_signals[i], SIG_DFL);
+	crash_by_signal();
 	child_load(c);
 	const struct sluice_host *host = policy_host();
 	for (size_t k = 0; k < n; k++)
-		if (child_model(c, host, models[k], fd, c->child_load_errors) < 0)
+		if (child_model(c, host, models[k], fd, c->child_load_errors, ahead) < 0)
 			_exit(1);
 	_exit(0);
 }
@@ -272,9 +301,31 @@ static void warm_parser(struct command_model_parser *parser)
 		command_model_free(m);
 }
 
-/* A child forked ahead of its request: the command text arrives on
- * text_fd (to end of file; nothing: withdrawn), is parsed here as the parent
- * parsed it, and checked as run_child() checks a model; never returns. */
+/* In a ready child, before its command arrives: every loaded plugin opened
+ * (open depends on the settings only, never on the command). NULL when out
+ * of memory: then child_model() opens each as usual. */
+static struct opened *open_ahead(struct policy_chain *c, const struct sluice_host *host)
+{
+	struct opened *ahead = calloc(c->n ? c->n : 1, sizeof(*ahead));
+	for (size_t i = 0; ahead && i < c->n; i++)
+		if (c->plugins[i].dl)
+			open_plugin(host, &c->plugins[i], &ahead[i]);
+	return ahead;
+}
+
+/* A ready child withdrawn: what open_ahead() opened is closed. */
+static void close_ahead(struct policy_chain *c, struct opened *ahead)
+{
+	for (size_t i = 0; ahead && i < c->n; i++)
+		if (c->plugins[i].dl && ahead[i].r >= 0 && c->plugins[i].desc.close)
+			c->plugins[i].desc.close(ahead[i].state);
+	free(ahead);
+}
+
+/* A child forked ahead of its request: its plugins open, then the command
+ * text arrives on text_fd (to end of file; nothing: withdrawn), is parsed
+ * here as the parent parsed it, and checked as run_child() checks a model;
+ * never returns. */
 static _Noreturn void run_ready_child(struct policy_chain *c, struct command_model_parser *parser,
                                       int text_fd, int msg_fd)
 {
@@ -292,22 +343,26 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
 		_exit(1);
 	(void)close(null);
 	/* what the request would wait for, done while nothing waits */
+	crash_by_signal();
 	child_load(c);
+	struct opened *ahead = open_ahead(c, policy_host());
 	warm_parser(parser);
 	size_t cap =
 	        c->cfg->broker_max_command_size ? c->cfg->broker_max_command_size : CHAIN_MAX_BYTES;
 	char *text = malloc(cap + 1);
 	ssize_t n = text ? read_full(4, text, cap + 1) : -ENOMEM;
 	(void)close(4);
-	if (n == 0)
+	if (n == 0) {
+		close_ahead(c, ahead);
 		_exit(0);
+	}
 	struct command_model *m = NULL;
 	struct sluice_error err = { 0 };
 	if (n < 0 || (size_t)n > cap ||
 	    command_model_parse(parser, text, (size_t)n, NULL, &m, &err) < 0)
 		_exit(1); /* the parent reads "stopped answering" and refuses */
 	const struct command_model *models[] = { m };
-	run_child(c, models, 1, 3);
+	run_child(c, models, 1, 3, ahead);
 }
 
 int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
@@ -451,8 +506,8 @@ static int handle(struct reading *st, const struct policy_msg_header *h, const c
 		return fault(st, "message after the end");
 	size_t n = st->chain->n;
 	if (h->type == POLICY_MSG_DONE) {
-		if (n &&
-		    (st->current != n - 1 || (st->phase == POLICY_PHASE_CHECK && !st->result_seen)))
+		if (n && (st->phase < 0 || st->current != n - 1 ||
+		          (st->phase == POLICY_PHASE_CHECK && !st->result_seen)))
 			return fault(st, "ended early");
 		st->done = true;
 		return 0;
@@ -680,6 +735,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	int fds[2] = { -1, -1 };
 	/* One model: the child forked ahead takes it, if there is one. */
 	pid_t pid = n - from == 1 ? ready_take(c, models[from], &fds[0]) : -1;
+	bool ready = pid > 0;
 	if (n - from != 1)
 		ready_withdraw(c);
 	if (pid < 0) {
@@ -695,7 +751,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		}
 		if (pid == 0) {
 			safe_close(fds[0]);
-			run_child(c, models + from, n - from, fds[1]);
+			run_child(c, models + from, n - from, fds[1], NULL);
 		}
 		safe_close(fds[1]);
 	}
@@ -725,6 +781,15 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		r = fault(&st, "message after the end");
 	safe_close(fds[0]);
 	free(in.buf);
+	int status = 0;
+	if (ready && k == from && st.phase < 0 && r != -ENOMEM) {
+		/* The child forked ahead failed before it began a plugin: while
+		 * opening them ahead, so it cannot say which. A child of its own
+		 * checks the model again and names the plugin. */
+		(void)kill(pid, SIGKILL);
+		(void)wait_child(pid, &status);
+		return (ssize_t)from;
+	}
 	bool all_read = r == 0 && k == n; /* every model's DONE, nothing after */
 	if (all_read) {
 		/* The child's last act was DONE; its exit is not waited for here
@@ -738,7 +803,6 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	} else {
 		(void)kill(pid, SIGKILL); /* a child we no longer believe gets no more time */
 	}
-	int status = 0;
 	int w = wait_child(pid, &status);
 	if (r == -ENOMEM) {
 		free(st.rewrite);

@@ -20,9 +20,10 @@
  *   for one request: state never outlives a request, and a crash, a hang
  *   (past [broker] plugin_timeout) or a bad return makes sluice refuse the
  *   command, naming the plugin (fail closed). A server (sluice mcp) may fork
- *   that child before its request arrives; a one-shot sluice loads the
- *   plugin in that child only. Never rely on state kept between requests,
- *   and never write to stdout/stderr.
+ *   that child, and call open in it, before its request arrives: open must
+ *   depend on the settings only, never on the command. A one-shot sluice
+ *   loads the plugin in that child only. Never rely on state kept between
+ *   requests, and never write to stdout/stderr.
  *
  * VERSIONING
  *   abi_version is major << 16 | minor. A plugin built for another MAJOR is

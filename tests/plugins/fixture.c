@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <stddef.h>
 #include <string.h>
@@ -16,11 +17,26 @@
 
 #include "sluice/policy.h"
 
+/* Any variant: `open_mark = PATH` makes open create PATH (when open ran
+ * shows); `open_crash = NAME` makes open crash while the environment
+ * variable NAME is set (after the chain was validated without it). */
+static void fx_open_settings(const struct sluice_settings *settings)
+{
+	const char *mark = sluice_settings_get(settings, "open_mark");
+	FILE *f = mark ? fopen(mark, "w") : NULL;
+	if (f)
+		(void)fclose(f);
+	const char *crash = sluice_settings_get(settings, "open_crash");
+	if (crash && getenv(crash))
+		raise(SIGSEGV);
+}
+
 static int fx_open(const struct sluice_host *host, const struct sluice_settings *settings,
                    void **ret_state)
 {
 	sluice_init(host);
 	*ret_state = (void *)settings;
+	fx_open_settings(settings);
 #if defined(FIXTURE_OPEN_FAILS)
 	sluice_settings_error(settings, 0, "broken value");
 	return -EINVAL;
@@ -95,6 +111,8 @@ static const struct sluice_key keys[] = {
 	{ "suggestion", 0 },
 	{ "rewrite", 0 },
 	{ "when", 0 },
+	{ "open_mark", 0 },
+	{ "open_crash", 0 },
 	{ "list", SLUICE_KEY_REPEATABLE },
 	{ "long", SLUICE_KEY_JOINABLE },
 	{ NULL, 0 },

@@ -439,6 +439,16 @@ Test(policy_chain, a_lazy_chain_reports_a_plugin_that_cannot_load_as_a_start_err
 
 /* ------------------------------------------------------------ prepared children */
 
+/* A validating chain of the plugins ini configures. */
+static struct policy_chain *validated_chain(const char *ini, struct broker_config **ret_cfg)
+{
+	*ret_cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(*ret_cfg, &chain, &err), 0, "%s", err.detail);
+	return chain;
+}
+
 /* A validating chain of one fixture, its child forked ahead. */
 static struct policy_chain *prepared_chain(const char *variant, const char *extra,
                                            struct command_model_parser *parser,
@@ -446,10 +456,7 @@ static struct policy_chain *prepared_chain(const char *variant, const char *extr
 {
 	char ini[2048];
 	snprintf(ini, sizeof(ini), "[plugin broken]\npath = %s\n%s", ptu_fixture(variant), extra);
-	*ret_cfg = ptu_config(ini, true);
-	struct policy_chain *chain = NULL;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(policy_chain_new(*ret_cfg, &chain, &err), 0, "%s", err.detail);
+	struct policy_chain *chain = validated_chain(ini, ret_cfg);
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
 	return chain;
 }
@@ -568,6 +575,62 @@ Test(policy_chain, a_text_sent_ahead_is_checked_only_when_it_is_the_command_deci
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
 	policy_chain_send_ahead(chain, "ls needle", strlen("ls needle"));
 	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_child_forked_ahead_opens_its_plugins_before_the_command_arrives)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	char mark[512], extra[600];
+	snprintf(mark, sizeof(mark), "%s/opened", ptu_tmp);
+	snprintf(extra, sizeof(extra), "verdict = ask\nwhen = needle\nopen_mark = %s\n", mark);
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin ahead]\npath = %s\n%s", ptu_fixture("ok"), extra);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = validated_chain(ini, &cfg);
+	(void)unlink(mark); /* the validation's open made it */
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	/* no command was sent: the child opens its plugin anyway */
+	for (int i = 0; i < 500 && access(mark, F_OK) < 0; i++)
+		usleep(10 * 1000);
+	cr_assert_eq(access(mark, F_OK), 0, "the plugin was not opened ahead of its command");
+	/* and the state it opened checks the command that came */
+	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[plugin first]\npath = %s\n[plugin second]\npath = %s\n"
+	         "open_crash = SLUICE_FX_CRASH_OPEN\n",
+	         ptu_fixture("ok"), ptu_fixture("ok"));
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = validated_chain(ini, &cfg);
+	/* validated; from now on the second plugin's open crashes */
+	cr_assert_eq(setenv("SLUICE_FX_CRASH_OPEN", "1", 1), 0);
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	struct verdict v;
+	cr_assert_geq(decide_parsed(chain, parser, "echo hi", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	/* the crash happened before the child began a plugin, yet the refusal
+	 * names the plugin that crashed, not the first one */
+	const struct verdict_reason *r = ptu_reason(&v, "second");
+	cr_assert_not_null(r, "no reason names the plugin that crashed");
+	cr_assert(strstr(r->message, "plugin 'second' ") && strstr(r->message, "while starting"),
+	          "%s", r->message);
+	cr_assert_null(ptu_reason(&v, "first"), "the refusal blames the first plugin");
+	verdict_done(&v);
 	policy_chain_free(chain);
 	expect_no_child("after the free");
 	config_free(cfg);
