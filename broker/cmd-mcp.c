@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -311,6 +312,7 @@ static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
 		send_line(srv, w->response, w->response_len);
 	else if (!w->cancelled)
 		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
+	sched_yield();
 	prepare_slot(srv); /* the next call's, now that this one is over */
 }
 
