@@ -179,35 +179,42 @@ static void open_plugin(const struct sluice_host *host, const struct loaded_plug
 
 /* One model's messages: every plugin in order (m NULL: open and close only,
  * to validate the settings), then DONE; ahead: each loaded plugin already
- * opened (open_ahead), else NULL. Returns 0, or -errno when the pipe
- * failed. */
+ * opened (open_ahead), else NULL. The messages go out in batches, each
+ * written before plugin code runs (its open or check), so that a crash
+ * there is seen after that plugin's BEGIN. Returns 0, or -errno when the
+ * pipe failed. */
 static int child_model(struct policy_chain *c, const struct sluice_host *host,
                        const struct command_model *m, int fd, char *const *load_errors,
                        struct opened *ahead)
 {
+	struct policy_msg_batch out = { .fd = fd };
 	for (size_t i = 0; i < c->n; i++) {
 		const struct loaded_plugin *p = &c->plugins[i];
 		uint32_t idx = (uint32_t)i;
-		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_OPEN, NULL, 0) < 0)
+		if (policy_msg_add(&out, POLICY_MSG_BEGIN, idx, POLICY_PHASE_OPEN, NULL, 0) < 0)
 			return -EPIPE;
 		if (!p->dl) { /* a lazy chain's plugin that did not load */
 			const char *text[] = { load_errors && load_errors[i] ? load_errors[i]
 				                                             : "not loaded" };
-			if (policy_msg_send(fd, POLICY_MSG_LOAD_FAILED, idx, -ENOEXEC, text, 1) < 0)
+			if (policy_msg_add(&out, POLICY_MSG_LOAD_FAILED, idx, -ENOEXEC, text, 1) <
+			    0)
 				return -EPIPE;
 			continue;
 		}
 		struct opened now;
 		struct opened *o = ahead ? &ahead[i] : &now;
-		if (!ahead)
+		if (!ahead) {
+			if (policy_msg_flush(&out) < 0)
+				return -EPIPE;
 			open_plugin(host, p, o);
+		}
 		void *state = o->state;
 		int r = o->r;
 		if (r < 0) {
 			const char *text[] = { o->settings.error[0] ? o->settings.error
 				                                    : strerror(-r) };
 			int32_t err = r < -4095 ? -EINVAL : r;
-			if (policy_msg_send(fd, POLICY_MSG_OPEN_FAILED, idx, err, text, 1) < 0)
+			if (policy_msg_add(&out, POLICY_MSG_OPEN_FAILED, idx, err, text, 1) < 0)
 				return -EPIPE;
 			continue;
 		}
@@ -216,7 +223,9 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 				p->desc.close(state);
 			continue;
 		}
-		if (policy_msg_send(fd, POLICY_MSG_BEGIN, idx, POLICY_PHASE_CHECK, NULL, 0) < 0)
+		/* the plugin's reasons are written as it gives them: after this */
+		if (policy_msg_add(&out, POLICY_MSG_BEGIN, idx, POLICY_PHASE_CHECK, NULL, 0) < 0 ||
+		    policy_msg_flush(&out) < 0)
 			return -EPIPE;
 		struct sluice_verdict v = { .fd = fd, .plugin = idx };
 		r = p->desc.check(state, policy_host_command(m), &v);
@@ -225,12 +234,16 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 			r = v.max;
 		if (v.send_error < 0)
 			return -EPIPE;
-		if (policy_msg_send(fd, POLICY_MSG_RESULT, idx, r, NULL, 0) < 0)
+		/* A crash in close, before RESULT is written, still reads as a
+		 * crash of this plugin while checking, as it would after it. */
+		if (policy_msg_add(&out, POLICY_MSG_RESULT, idx, r, NULL, 0) < 0)
 			return -EPIPE;
 		if (p->desc.close)
 			p->desc.close(state);
 	}
-	return policy_msg_send(fd, POLICY_MSG_DONE, 0, 0, NULL, 0) < 0 ? -EPIPE : 0;
+	if (policy_msg_add(&out, POLICY_MSG_DONE, 0, 0, NULL, 0) < 0 || policy_msg_flush(&out) < 0)
+		return -EPIPE;
+	return 0;
 }
 
 /* In the child: a lazy chain's plugins are loaded here, never in the

@@ -29,29 +29,69 @@ static const struct {
 	{ POLICY_MSG_LOAD_FAILED, 1, -4095, -1 },
 };
 
-int policy_msg_send(int fd, enum policy_msg_type type, uint32_t plugin, int32_t value,
-                    const char *const *strings, size_t n_strings)
+/* The payload's length, or -E2BIG. */
+static ssize_t payload_length(const char *const *strings, size_t n_strings)
 {
 	size_t len = 0;
 	for (size_t i = 0; i < n_strings; i++)
 		len += strlen(strings[i] ? strings[i] : "") + 1;
-	if (len > POLICY_MSG_MAX_PAYLOAD)
-		return -E2BIG;
-	_cleanup_free_ char *buf = malloc(sizeof(struct policy_msg_header) + len);
-	if (!buf)
-		return -ENOMEM;
+	return len > POLICY_MSG_MAX_PAYLOAD ? -E2BIG : (ssize_t)len;
+}
+
+/* The message, its payload len bytes long, into dst. */
+static void encode(char *dst, enum policy_msg_type type, uint32_t plugin, int32_t value,
+                   const char *const *strings, size_t n_strings, size_t len)
+{
 	struct policy_msg_header h = {
 		.type = type, .plugin = plugin, .value = value, .len = (uint32_t)len
 	};
-	memcpy(buf, &h, sizeof(h));
-	char *p = buf + sizeof(h);
+	memcpy(dst, &h, sizeof(h));
+	char *p = dst + sizeof(h);
 	for (size_t i = 0; i < n_strings; i++) {
 		const char *s = strings[i] ? strings[i] : "";
 		size_t n = strlen(s) + 1;
 		memcpy(p, s, n);
 		p += n;
 	}
-	return write_full(fd, buf, sizeof(h) + len);
+}
+
+int policy_msg_send(int fd, enum policy_msg_type type, uint32_t plugin, int32_t value,
+                    const char *const *strings, size_t n_strings)
+{
+	ssize_t len = payload_length(strings, n_strings);
+	if (len < 0)
+		return (int)len;
+	_cleanup_free_ char *buf = malloc(sizeof(struct policy_msg_header) + (size_t)len);
+	if (!buf)
+		return -ENOMEM;
+	encode(buf, type, plugin, value, strings, n_strings, (size_t)len);
+	return write_full(fd, buf, sizeof(struct policy_msg_header) + (size_t)len);
+}
+
+int policy_msg_flush(struct policy_msg_batch *b)
+{
+	int r = b->len ? write_full(b->fd, b->buf, b->len) : 0;
+	b->len = 0;
+	return r < 0 ? r : 0;
+}
+
+int policy_msg_add(struct policy_msg_batch *b, enum policy_msg_type type, uint32_t plugin,
+                   int32_t value, const char *const *strings, size_t n_strings)
+{
+	ssize_t len = payload_length(strings, n_strings);
+	if (len < 0)
+		return (int)len;
+	size_t size = sizeof(struct policy_msg_header) + (size_t)len;
+	if (size > sizeof(b->buf) - b->len) {
+		int r = policy_msg_flush(b);
+		if (r < 0)
+			return r;
+		if (size > sizeof(b->buf))
+			return policy_msg_send(b->fd, type, plugin, value, strings, n_strings);
+	}
+	encode(b->buf + b->len, type, plugin, value, strings, n_strings, (size_t)len);
+	b->len += size;
+	return 0;
 }
 
 int policy_msg_check(const struct policy_msg_header *h, const char *payload, const char **strings,

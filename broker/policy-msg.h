@@ -41,6 +41,23 @@ struct policy_msg_header {
 int policy_msg_send(int fd, enum policy_msg_type type, uint32_t plugin, int32_t value,
                     const char *const *strings, size_t n_strings);
 
+/* Messages held back and written together, in order: fewer writes, and
+ * fewer wake-ups of the reader. A policy child flushes before it calls
+ * plugin code, so that what it said before a crash has arrived. */
+struct policy_msg_batch {
+	int fd;
+	size_t len;
+	char buf[4096];
+};
+
+/* Add one message (as policy_msg_send()) to b; a message that does not
+ * fit is written after what b holds. Returns 0 or -errno from write(2). */
+int policy_msg_add(struct policy_msg_batch *b, enum policy_msg_type type, uint32_t plugin,
+                   int32_t value, const char *const *strings, size_t n_strings);
+
+/* Write what b holds. Returns 0 or -errno from write(2). */
+int policy_msg_flush(struct policy_msg_batch *b);
+
 /* Check a received header and payload against the table; on success
  * strings[0..n) point into payload. Returns 0, or -EBADMSG. */
 int policy_msg_check(const struct policy_msg_header *h, const char *payload, const char **strings,

@@ -6,8 +6,10 @@
  * over ask over allow with every reason kept; rewrites are decided again.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 
+#include "policy-msg.h"
 #include "policy-test-util.h"
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
@@ -635,4 +637,68 @@ Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
 	expect_no_child("after the free");
 	config_free(cfg);
 	command_model_parser_free(parser);
+}
+
+/* ------------------------------------------------------------ message batches */
+
+/* The next message on fd: its header checked against the table, its first
+ * string (or NULL) into *s0. */
+static struct policy_msg_header next_message(int fd, char *payload, size_t cap, const char **s0)
+{
+	struct policy_msg_header h;
+	cr_assert_eq(read(fd, &h, sizeof(h)), (ssize_t)sizeof(h), "a whole header");
+	cr_assert_leq(h.len, cap);
+	size_t got = 0;
+	while (got < h.len) {
+		ssize_t n = read(fd, payload + got, h.len - got);
+		cr_assert_gt(n, 0, "the payload ends early");
+		got += (size_t)n;
+	}
+	const char *strings[2] = { NULL, NULL };
+	cr_assert_eq(policy_msg_check(&h, payload, strings, 2), 0, "type %u is malformed", h.type);
+	*s0 = strings[0];
+	return h;
+}
+
+Test(policy_chain, a_message_batch_writes_nothing_until_flushed_then_all_in_order)
+{
+	int fds[2];
+	cr_assert_eq(pipe(fds), 0);
+	cr_assert_eq(fcntl(fds[0], F_SETFL, O_NONBLOCK), 0);
+	struct policy_msg_batch b = { .fd = fds[1] };
+	const char *short_text[] = { "short" };
+	cr_assert_eq(policy_msg_add(&b, POLICY_MSG_BEGIN, 0, POLICY_PHASE_OPEN, NULL, 0), 0);
+	cr_assert_eq(policy_msg_add(&b, POLICY_MSG_OPEN_FAILED, 0, -EINVAL, short_text, 1), 0);
+	char probe;
+	cr_assert_eq(read(fds[0], &probe, 1), -1, "written before the flush");
+	cr_assert_eq(errno, EAGAIN);
+	/* one larger than the batch: written after what the batch held (all of
+	 * it fits in a pipe's default 64 KiB) */
+	size_t long_len = sizeof(b.buf) * 3;
+	char *long_text = malloc(long_len + 1);
+	cr_assert_not_null(long_text);
+	memset(long_text, 'x', long_len);
+	long_text[long_len] = '\0';
+	const char *long_strings[] = { long_text };
+	cr_assert_eq(policy_msg_add(&b, POLICY_MSG_LOAD_FAILED, 1, -ENOEXEC, long_strings, 1), 0);
+	cr_assert_eq(policy_msg_add(&b, POLICY_MSG_DONE, 0, 0, NULL, 0), 0);
+	cr_assert_eq(policy_msg_flush(&b), 0);
+
+	static char payload[POLICY_MSG_MAX_PAYLOAD];
+	const char *s0;
+	struct policy_msg_header h = next_message(fds[0], payload, sizeof(payload), &s0);
+	cr_assert_eq(h.type, POLICY_MSG_BEGIN);
+	h = next_message(fds[0], payload, sizeof(payload), &s0);
+	cr_assert_eq(h.type, POLICY_MSG_OPEN_FAILED);
+	cr_assert_str_eq(s0, "short");
+	h = next_message(fds[0], payload, sizeof(payload), &s0);
+	cr_assert_eq(h.type, POLICY_MSG_LOAD_FAILED);
+	cr_assert_eq(h.plugin, 1);
+	cr_assert_eq(strlen(s0), long_len);
+	h = next_message(fds[0], payload, sizeof(payload), &s0);
+	cr_assert_eq(h.type, POLICY_MSG_DONE);
+	cr_assert_eq(read(fds[0], &probe, 1), -1, "more than was added");
+	free(long_text);
+	close(fds[0]);
+	close(fds[1]);
 }
