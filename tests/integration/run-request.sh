@@ -14,6 +14,12 @@ expect "the command's exit code is sluice's, with a first line saying so" 3 '^\[
 run "$SLUICE" run -- 'kill -9 $$'
 expect "a signal N is 128+N" 137 '^\[command killed by signal 9 \(SIGKILL\)\]$'
 
+# Near the 64 KiB limit, with the directory before it the launcher's
+# command pipe (64 KiB) cannot take it in one write: it arrives whole.
+long=$(head -c 65500 /dev/zero | tr '\0' A)
+run "$SLUICE" run -- "x='$long'; echo \${#x} \${x:65495}"
+expect "a command of almost 64 KiB reaches the shell whole" 0 '^65500 AAAAA$'
+
 out=$(echo '{"command":"echo from json","mode":"default"}' | "$SLUICE" run --json --format json) && rc=0 || rc=$?
 if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"]')" = "from json" ] &&
   [ "$(json_get "$out" 'd["ok"] and d["exitCode"] == 0 and d["error"] is None')" = True ]; then
