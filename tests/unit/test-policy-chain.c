@@ -441,6 +441,23 @@ Test(policy_chain, a_lazy_chain_reports_a_plugin_that_cannot_load_as_a_start_err
 
 /* ------------------------------------------------------------ prepared children */
 
+static struct command_model_parser *new_parser(void)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	return parser;
+}
+
+/* What a test of prepared children made, freed (the chain first: it
+ * withdraws and reaps a child still waiting). */
+static void free_all(struct policy_chain *chain, struct broker_config *cfg,
+                     struct command_model_parser *parser)
+{
+	policy_chain_free(chain);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
 /* A validating chain of the plugins ini configures. */
 static struct policy_chain *validated_chain(const char *ini, struct broker_config **ret_cfg)
 {
@@ -498,8 +515,7 @@ static void expect_no_child(const char *when)
 
 Test(policy_chain, a_child_forked_ahead_checks_the_next_command_and_names_a_crash)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain = prepared_chain("segv", "", parser, &cfg);
 	struct verdict v;
@@ -509,15 +525,12 @@ Test(policy_chain, a_child_forked_ahead_checks_the_next_command_and_names_a_cras
 	cr_assert_not_null(r);
 	cr_assert(strstr(r->message, "plugin 'broken' "), "%s", r->message);
 	verdict_done(&v);
-	policy_chain_free(chain);
-	config_free(cfg);
-	command_model_parser_free(parser);
+	free_all(chain, cfg, parser);
 }
 
 Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_request)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	/* the fixture asks only on commands with "needle": which verdict comes
 	 * back shows which command reached the child */
@@ -530,43 +543,34 @@ Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_req
 	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
 	policy_chain_reap(chain);
 	expect_no_child("after the reap");
-	policy_chain_free(chain);
-	config_free(cfg);
-	command_model_parser_free(parser);
+	free_all(chain, cfg, parser);
 }
 
 Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain = prepared_chain("ok", "", parser, &cfg);
 	errno = 0;
 	cr_assert_eq(waitpid(-1, NULL, WNOHANG), 0, "the child waits");
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 Test(policy_chain, a_lazy_chain_child_forked_ahead_loads_the_plugin_itself)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain = lazy_chain("ok", "verdict = ask\nwhen = needle\n", &cfg);
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
 	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
 	cr_assert_not(maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
-	policy_chain_free(chain);
-	config_free(cfg);
-	command_model_parser_free(parser);
+	free_all(chain, cfg, parser);
 }
 
 Test(policy_chain, a_text_sent_ahead_is_checked_only_when_it_is_the_command_decided)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain =
 	        prepared_chain("ok", "verdict = ask\nwhen = needle\n", parser, &cfg);
@@ -577,16 +581,13 @@ Test(policy_chain, a_text_sent_ahead_is_checked_only_when_it_is_the_command_deci
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
 	policy_chain_send_ahead(chain, "ls needle", strlen("ls needle"));
 	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 Test(policy_chain, a_child_forked_ahead_opens_its_plugins_before_the_command_arrives)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	char mark[512], extra[600];
 	snprintf(mark, sizeof(mark), "%s/opened", ptu_tmp);
 	snprintf(extra, sizeof(extra), "verdict = ask\nwhen = needle\nopen_mark = %s\n", mark);
@@ -602,16 +603,13 @@ Test(policy_chain, a_child_forked_ahead_opens_its_plugins_before_the_command_arr
 	cr_assert_eq(access(mark, F_OK), 0, "the plugin was not opened ahead of its command");
 	/* and the state it opened checks the command that came */
 	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	char ini[2048];
 	snprintf(ini, sizeof(ini),
 	         "[plugin first]\npath = %s\n[plugin second]\npath = %s\n"
@@ -633,10 +631,8 @@ Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
 	          "%s", r->message);
 	cr_assert_null(ptu_reason(&v, "first"), "the refusal blames the first plugin");
 	verdict_done(&v);
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 /* ------------------------------------------------------------ message batches */
