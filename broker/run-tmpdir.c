@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,13 +30,23 @@ int run_tmpdir_create(const char *jobs_dir, char **ret, struct sluice_error *ret
 	return 0;
 }
 
-/* A command may have taken the write bit off a directory it made; give it
- * back (to the owner only) so its entries can be removed. */
+/* The walks of make_removable() open one more level of directories the
+ * command made unreadable each; past this many, what is left stays. */
+#define MAX_MODE_PASSES 64
+
+/* Whether the last make_removable() walk met a directory it could not read
+ * (its mode is given back: the next walk goes into it). */
+static bool unreadable_seen;
+
+/* A command may have taken the read or write bit off a directory it made;
+ * give it back (to the owner only) so its entries can be removed. */
 static int make_removable(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	(void)ftw;
 	if ((type == FTW_D || type == FTW_DNR) && (st->st_mode & 0700) != 0700)
 		(void)chmod(path, 0700);
+	if (type == FTW_DNR)
+		unreadable_seen = true;
 	return 0;
 }
 
@@ -66,7 +77,12 @@ int run_tmpdir_remove(const char *path)
 	int r = remove_pass(path);
 	if (r != -ENOTEMPTY)
 		return r;
-	if (nftw(path, make_removable, 16, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
-		return neg_errno();
+	for (int pass = 0; pass < MAX_MODE_PASSES; pass++) {
+		unreadable_seen = false;
+		if (nftw(path, make_removable, 16, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+			return neg_errno();
+		if (!unreadable_seen)
+			break;
+	}
 	return remove_pass(path);
 }

@@ -126,6 +126,16 @@ else
   not_ok "the private TMPDIR is removed whole, without following a symlink out" "rc=$rc tmp='$tmp'" "$out"
 fi
 
+# Directories it made unreadable, one inside another, go too (as an
+# ordinary user each must get its mode back before the next is reached).
+run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; mkdir -p "$TMPDIR/a/b/c" && touch "$TMPDIR/a/b/c/f" && chmod 000 "$TMPDIR/a/b/c" "$TMPDIR/a/b" "$TMPDIR/a"'
+tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
+if [ "$rc" -eq 0 ] && [ -n "$tmp" ] && [ ! -e "$tmp" ]; then
+  ok "the private TMPDIR is removed whole, with unreadable directories nested in it"
+else
+  not_ok "the private TMPDIR is removed whole, with unreadable directories nested in it" "rc=$rc tmp='$tmp'" "$out" "$(ls -laR "$tmp" 2>&1 | head -20)"
+fi
+
 # [sandbox] user: as root, commands run as that user; otherwise refused.
 uws="$TEST_TMP/uws"
 mkdir -p "$uws"
