@@ -21,12 +21,13 @@ else
 fi
 
 # The launcher starts while the policies decide (it waits for its command);
-# for a denied command it is withdrawn: it runs nothing and is reaped before
-# sluice returns, in every sandbox mode.
+# for a denied command it is withdrawn: it runs nothing and is not left
+# running, in every sandbox mode. A launcher that ignored its withdrawal
+# would keep sluice waiting for it: the timeout makes that a failure.
 mkdir -p "$TEST_TMP/ws-withdrawn"
 left=
 for mode in unrestricted workspace-write restricted; do
-  run "$SLUICE" run -C "$TEST_TMP/ws-withdrawn" --sandbox "$mode" -- "touch '$marker'; git push --force"
+  run timeout -k 5 20 "$SLUICE" run -C "$TEST_TMP/ws-withdrawn" --sandbox "$mode" -- "touch '$marker'; git push --force"
   [ "$rc" -eq 77 ] || left+=" $mode:rc=$rc"
   pgrep -f -- "--workspace $TEST_TMP/ws-withdrawn" >/dev/null && left+=" $mode:launcher-alive"
 done
