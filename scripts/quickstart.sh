@@ -20,6 +20,11 @@ show "$bin/sluice" --version
 # the sandbox stops, and how sluice understood a command.
 demo=$(mktemp -d)
 trap 'rm -rf "$demo"' EXIT
+# A home of its own: the user's configuration is not read (the built-in
+# defaults are shown), and the blocked command below, were it ever let
+# through, could only reach this scratch directory.
+export HOME="$demo/home" XDG_CONFIG_HOME="$demo/home/.config"
+mkdir -p "$HOME"
 show "$bin/sluice" run -C "$demo" -- 'echo hello from sluice; pwd'
 show "$bin/sluice" run -C "$demo" -- 'git push --force origin main'
 show "$bin/sluice" run -C "$demo" -- 'cd ~ && sudo rm -rf *'
