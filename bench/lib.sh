@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Helpers sourced by the shell benchmarks (launch.sh, run.sh, check.sh): the
-# median, the warning for a sanitizer-instrumented binary, and the loop that
-# times several commands alternately. Sourced, not run.
-# Not for: mcp.sh, which is Python and keeps its own.
+# Helpers sourced by the benchmarks (launch.sh, run.sh, check.sh, mcp.sh):
+# the median, the warning for a sanitizer-instrumented binary, and the loop
+# that times several commands alternately. Sourced, not run.
+# Not for: mcp.sh's timing, which its Python driver does itself.
 
 # median N...: the median of the numbers (the mean of the middle two for an
 # even count).

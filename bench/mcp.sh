@@ -9,14 +9,13 @@
 # Usage: bench/mcp.sh [ROUNDS] (default 300) from a build directory built
 # without sanitizers; SLUICE and SLUICE_LAUNCH select the binaries.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 rounds=${1:-300}
 sluice=${SLUICE:-./sluice}
 export SLUICE_LAUNCH=${SLUICE_LAUNCH:-$(dirname "$sluice")/sluice-launch}
 [ -x "$sluice" ] || { echo "bench: no sluice at '$sluice' (set SLUICE)" >&2; exit 1; }
-if nm -D "$sluice" 2>/dev/null | grep -q '__asan_init'; then
-  echo "bench: warning: '$sluice' is sanitizer-instrumented; its figures are not representative" >&2
-fi
+bench_warn_sanitized "$sluice"
 scratch=$(mktemp -d)
 export XDG_RUNTIME_DIR=$scratch
 trap 'rm -rf "$scratch"' EXIT
