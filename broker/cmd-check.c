@@ -327,12 +327,11 @@ static int check_batch(const struct check_settings *s)
 int cmd_check(int argc, char **argv)
 {
 	struct sluice_error err = { 0 };
-	struct verb_args args;
-	if (verb_options_parse(check_options, ELEMENTSOF(check_options), argc, argv, &args, &err) <
-	    0) {
-		log_sluice_error(&err, "check");
-		return EXIT_SLUICE_ERROR;
-	}
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("check", check_usage, check_options,
+	                                   ELEMENTSOF(check_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	int status = EXIT_SLUICE_ERROR;
 	const char *format = args.values[OPT_FORMAT];
 	bool batch = args.values[OPT_BATCH] != NULL;
@@ -346,10 +345,7 @@ int cmd_check(int argc, char **argv)
 	struct command_model_parser *parser = NULL;
 	_cleanup_(config_freep) struct broker_config *cfg = NULL;
 	_cleanup_(policy_chain_freep) struct policy_chain *chain = NULL;
-	if (args.help) {
-		verb_options_help(stdout, check_usage, check_options, ELEMENTSOF(check_options));
-		status = 0;
-	} else if (config_load_or_log(args.values[OPT_CONFIG], &cfg) < 0) {
+	if (config_load_or_log(args.values[OPT_CONFIG], &cfg) < 0) {
 		/* every error was logged, with FILE:LINE */
 	} else if (policy_chain_new_lazy(cfg, &chain, &err) < 0) {
 		log_sluice_error(&err, "check: policy");
@@ -372,6 +368,5 @@ int cmd_check(int argc, char **argv)
 		status = check_one(args.positionals[0], strlen(args.positionals[0]), &s);
 	}
 	command_model_parser_free(parser);
-	verb_args_done(&args);
 	return status;
 }

@@ -20,19 +20,16 @@
 int cmd_display(int argc, char **argv)
 {
 	struct sluice_error err = { 0 };
-	struct verb_args args;
-	if (verb_options_parse(NULL, 0, argc, argv, &args, &err) < 0) {
-		log_sluice_error(&err, "display");
-		return EXIT_SLUICE_ERROR;
-	}
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("display", "display [--] COMMAND", NULL, 0, argc, argv,
+	                                   &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	int status = EXIT_SLUICE_ERROR;
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	_cleanup_free_ char *display = NULL;
-	if (args.help) {
-		verb_options_help(stdout, "display [--] COMMAND", NULL, 0);
-		status = 0;
-	} else if (args.n_positionals != 1) {
+	if (args.n_positionals != 1) {
 		log_error("display: expected one COMMAND (quote it as one argument)");
 	} else if (command_model_parse(NULL, args.positionals[0], strlen(args.positionals[0]), NULL,
 	                               &m, &err) < 0) {
@@ -43,6 +40,5 @@ int cmd_display(int argc, char **argv)
 		printf("%s\n", display);
 		status = 0;
 	}
-	verb_args_done(&args);
 	return status;
 }

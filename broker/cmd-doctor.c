@@ -102,18 +102,11 @@ static int report_policies(struct broker_context *ctx)
 
 int cmd_doctor(int argc, char **argv)
 {
-	struct sluice_error err = { 0 };
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	if (verb_options_parse(doctor_options, ELEMENTSOF(doctor_options), argc, argv, &args,
-	                       &err) < 0) {
-		log_sluice_error(&err, "doctor");
-		return EXIT_SLUICE_ERROR;
-	}
-	if (args.help) {
-		verb_options_help(stdout, "doctor [--config FILE]", doctor_options,
-		                  ELEMENTSOF(doctor_options));
-		return 0;
-	}
+	int r = verb_options_parse_or_help("doctor", "doctor [--config FILE]", doctor_options,
+	                                   ELEMENTSOF(doctor_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals > 0) {
 		log_error("doctor: unexpected argument '%s'", args.positionals[0]);
 		return EXIT_SLUICE_ERROR;
@@ -156,6 +149,7 @@ int cmd_doctor(int argc, char **argv)
 		json_decref(f);
 	}
 	_cleanup_free_ char *dir = NULL;
+	struct sluice_error err = { 0 };
 	if (jobs_dir(&s, &dir, &err) < 0) {
 		printf("jobs directory: UNUSABLE: %s\n", err.detail);
 		warnings++;

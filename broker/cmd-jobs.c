@@ -40,21 +40,6 @@ static const struct verb_option logs_options[] = {
 	[LOGS_OPT_TAIL] = { "tail", "N", "only the last N lines" },
 };
 
-/* Parse argv against opts for verb (usage: its --help line). 0; 1 when
- * --help was given and the help printed; -EINVAL, logged. */
-static int parse_options(const char *verb, const char *usage, const struct verb_option *opts,
-                         size_t n, int argc, char **argv, struct verb_args *args)
-{
-	struct sluice_error err = { 0 };
-	if (verb_options_parse(opts, n, argc, argv, args, &err) < 0) {
-		log_sluice_error(&err, "%s", verb);
-		return -EINVAL;
-	}
-	if (args->help)
-		verb_options_help(stdout, usage, opts, n);
-	return args->help ? 1 : 0;
-}
-
 /* The settings (from the configuration) and the jobs directory they name;
  * a failure is logged for verb. The settings borrow from *ctx. */
 static int open_jobs(const char *verb, struct run_settings *s, struct broker_context **ctx,
@@ -92,8 +77,8 @@ static int add_job_json(const struct job_info *job, void *userdata)
 int cmd_jobs(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = parse_options("jobs", "jobs [--format text|json]", jobs_options,
-	                      ELEMENTSOF(jobs_options), argc, argv, &args);
+	int r = verb_options_parse_or_help("jobs", "jobs [--format text|json]", jobs_options,
+	                                   ELEMENTSOF(jobs_options), argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	const char *format = args.values[JOBS_OPT_FORMAT];
@@ -146,8 +131,8 @@ static int copy_out(int fd, off_t from)
 int cmd_logs(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = parse_options("logs", "logs JOB [--tail N]", logs_options, ELEMENTSOF(logs_options),
-	                      argc, argv, &args);
+	int r = verb_options_parse_or_help("logs", "logs JOB [--tail N]", logs_options,
+	                                   ELEMENTSOF(logs_options), argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	uint64_t tail = 0;
@@ -190,7 +175,7 @@ int cmd_logs(int argc, char **argv)
 int cmd_kill(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = parse_options("kill", "kill JOB", NULL, 0, argc, argv, &args);
+	int r = verb_options_parse_or_help("kill", "kill JOB", NULL, 0, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals != 1) {

@@ -68,20 +68,15 @@ static bool print_plugin(const struct config_plugin *p, const char *dir)
 int cmd_plugins(int argc, char **argv)
 {
 	struct sluice_error err = { 0 };
-	struct verb_args args;
-	if (verb_options_parse(plugins_options, ELEMENTSOF(plugins_options), argc, argv, &args,
-	                       &err) < 0) {
-		log_sluice_error(&err, "plugins");
-		return EXIT_SLUICE_ERROR;
-	}
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("plugins", plugins_usage, plugins_options,
+	                                   ELEMENTSOF(plugins_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	int status = EXIT_SLUICE_ERROR;
 	_cleanup_(config_freep) struct broker_config *cfg = NULL;
 	_cleanup_free_ char *dir = NULL;
-	if (args.help) {
-		verb_options_help(stdout, plugins_usage, plugins_options,
-		                  ELEMENTSOF(plugins_options));
-		status = 0;
-	} else if (args.n_positionals > 0) {
+	if (args.n_positionals > 0) {
 		log_error("plugins: unexpected argument '%s'", args.positionals[0]);
 	} else if (config_load_or_log(args.values[OPT_CONFIG], &cfg) >= 0 &&
 	           (dir = plugin_loader_dir())) {
@@ -103,6 +98,5 @@ int cmd_plugins(int argc, char **argv)
 		}
 		policy_chain_free(chain);
 	}
-	verb_args_done(&args);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log.h"
 #include "verb-options.h"
 
 void verb_args_done(struct verb_args *args)
@@ -100,4 +101,18 @@ void verb_options_help(FILE *out, const char *usage, const struct verb_option *o
 		fprintf(out, "  %-22s %s\n", left, opts[i].help);
 	}
 	fprintf(out, "  %-22s %s\n", "--help", "print this help");
+}
+
+int verb_options_parse_or_help(const char *verb, const char *usage, const struct verb_option *opts,
+                               size_t n, int argc, char **argv, struct verb_args *args)
+{
+	struct sluice_error err = { 0 };
+	int r = verb_options_parse(opts, n, argc, argv, args, &err);
+	if (r < 0) {
+		log_sluice_error(&err, "%s", verb);
+		return r;
+	}
+	if (args->help)
+		verb_options_help(stdout, usage, opts, n);
+	return args->help ? 1 : 0;
 }

@@ -41,4 +41,12 @@ void verb_args_done(struct verb_args *args);
 /* "Usage: sluice USAGE" and one line per option. */
 void verb_options_help(FILE *out, const char *usage, const struct verb_option *opts, size_t n);
 
+/*
+ * A verb's start: verb_options_parse(), an error logged for verb, --help
+ * printed with usage. Returns 0 to go on, 1 when the help was printed (the
+ * verb exits 0), -EINVAL or -ENOMEM when the error was logged.
+ */
+int verb_options_parse_or_help(const char *verb, const char *usage, const struct verb_option *opts,
+                               size_t n, int argc, char **argv, struct verb_args *args);
+
 #endif
