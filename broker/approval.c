@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The three ways to answer an ask: refuse (default), an approver program
- * (request JSON on stdin, exit 0 approves, killed at the timeout), or the
- * terminal. The program gets no terminal and an empty environment apart
- * from PATH, so that it answers only from what it was given.
+ * (request JSON on stdin, exit 0 approves, killed at the timeout, which
+ * also bounds the write of the request), or the terminal. The program gets
+ * no terminal and an empty environment apart from PATH, so that it answers
+ * only from what it was given.
  * Not for: deciding verdicts (policy-chain.c).
  */
 #include "config.h"
@@ -11,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -56,6 +58,41 @@ static int answer(char **ret_why, int result, const char *fmt, ...)
 	return result;
 }
 
+/* Kill pid and reap it into *status. */
+static void kill_reap(pid_t pid, int *status)
+{
+	(void)kill(pid, SIGKILL);
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+}
+
+/* Write all of buf to the non-blocking fd until deadline: 0, -ETIMEDOUT, or
+ * -errno (-EPIPE when the reader is gone; SIGPIPE never fires). Chunks of
+ * PIPE_BUF go whole or not at all into a pipe, so write_full_nosigpipe()
+ * never stops part-way through one; -EAGAIN means wait for room. */
+static int write_deadline(int fd, const char *buf, size_t len, uint64_t deadline)
+{
+	while (len > 0) {
+		size_t n = len < PIPE_BUF ? len : PIPE_BUF;
+		int r = write_full_nosigpipe(fd, buf, n);
+		if (r == 0) {
+			buf += n;
+			len -= n;
+			continue;
+		}
+		if (r != -EAGAIN)
+			return r;
+		uint64_t now = monotonic_ms();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		uint64_t left = deadline - now;
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		if (poll(&p, 1, left > 1000 ? 1000 : (int)left) < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
 /* Wait for pid until deadline through a pidfd; returns 0 with *status, or
  * -ETIMEDOUT (the child was killed and reaped), or -errno. */
 static int wait_deadline(pid_t pid, uint64_t deadline, int *status)
@@ -71,9 +108,7 @@ static int wait_deadline(pid_t pid, uint64_t deadline, int *status)
 		}
 		uint64_t now = monotonic_ms();
 		if (now >= deadline) {
-			(void)kill(pid, SIGKILL);
-			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
-				;
+			kill_reap(pid, status);
 			safe_close(pidfd);
 			return -ETIMEDOUT;
 		}
@@ -124,13 +159,23 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 		_exit(127);
 	}
 	safe_close(in[0]);
-	/* the approver may not read it all; a short write is its answer, and an
-	 * approver that is gone must not take this process with it (SIGPIPE) */
-	if (write_full_nosigpipe(in[1], json, strlen(json)) >= 0)
-		(void)write_full_nosigpipe(in[1], "\n", 1);
-	safe_close(in[1]);
+	/* the timeout counts from here and covers the request's write too: an
+	 * approver that leaves a request larger than the pipe unread must not
+	 * hold this process past it (and then approve by a late exit 0) */
+	uint64_t deadline = monotonic_ms() + cfg->approval_timeout;
 	int status = 0;
-	int r = wait_deadline(pid, monotonic_ms() + cfg->approval_timeout, &status);
+	int r = fcntl(in[1], F_SETFL, O_NONBLOCK) < 0 ? -errno : 0;
+	/* the approver may not read it all; a short write (-EPIPE) is its
+	 * answer, and one that is gone must not take this process with it */
+	if (r == 0)
+		r = write_deadline(in[1], json, strlen(json), deadline);
+	if (r == 0)
+		r = write_deadline(in[1], "\n", 1, deadline);
+	safe_close(in[1]);
+	if (r == -ETIMEDOUT || (r < 0 && r != -EPIPE))
+		kill_reap(pid, &status);
+	else
+		r = wait_deadline(pid, deadline, &status);
 	if (r == -ETIMEDOUT)
 		return answer(ret_why, 0,
 		              "approval required (%s); the approver %s did not answer in time",

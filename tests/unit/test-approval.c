@@ -2,7 +2,8 @@
 /*
  * broker/approval.c: an ask is refused by default naming the rule; an
  * approver program gets the request as JSON and approves only with exit
- * status 0; a silent approver is killed at the timeout; no terminal is no.
+ * status 0; a silent approver is killed at the timeout, also while it leaves
+ * the request unread; no terminal is no.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -15,6 +16,7 @@
 
 #include "approval.h"
 #include "broker-config.h"
+#include "monotonic.h"
 #include "scratch.h"
 
 static char tmp[256];
@@ -67,6 +69,36 @@ static int ask_command(enum config_approval method, const char *program, uint64_
 	return r;
 }
 
+/* An approver that saves the request to tmp/request.json and approves. */
+static const char *saving_approver(void)
+{
+	char body[600];
+	snprintf(body, sizeof(body), "cat > '%s/request.json'; exit 0", tmp);
+	return approver(body);
+}
+
+/* The request saving_approver() saved. */
+static json_t *saved_request(void)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/request.json", tmp);
+	json_error_t e;
+	json_t *o = json_load_file(path, 0, &e);
+	cr_assert_not_null(o, "%s", e.text);
+	return o;
+}
+
+/* A command of len bytes, more than a pipe holds when len is large. */
+static char *long_command(size_t len)
+{
+	char *command = malloc(len + 1);
+	cr_assert_not_null(command);
+	for (size_t i = 0; i < len; i++)
+		command[i] = (char)('a' + i % 26);
+	command[len] = '\0';
+	return command;
+}
+
 static int ask(enum config_approval method, const char *program, uint64_t timeout_ms, char **why)
 {
 	return ask_command(method, program, timeout_ms, "npm publish", why);
@@ -83,17 +115,11 @@ Test(approval, refuses_by_default_naming_the_rule)
 
 Test(approval, a_program_gets_the_request_and_exit_zero_approves)
 {
-	char body[600];
-	snprintf(body, sizeof(body), "cat > '%s/request.json'; exit 0", tmp);
 	char *why = NULL;
-	const char *prog = approver(body);
+	const char *prog = saving_approver();
 	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, prog, 10000, &why), 1, "%s", why);
 	free(why);
-	char path[600];
-	snprintf(path, sizeof(path), "%s/request.json", tmp);
-	json_error_t e;
-	json_t *o = json_load_file(path, 0, &e);
-	cr_assert_not_null(o, "%s", e.text);
+	json_t *o = saved_request();
 	cr_assert_str_eq(json_string_value(json_object_get(o, "command")), "npm publish");
 	cr_assert_str_eq(json_string_value(json_object_get(o, "description")), "release 1.0");
 	cr_assert_str_eq(json_string_value(json_object_get(o, "verdict")), "ask");
@@ -102,6 +128,21 @@ Test(approval, a_program_gets_the_request_and_exit_zero_approves)
 	cr_assert_str_eq(json_string_value(json_object_get(json_array_get(reasons, 0), "plugin")),
 	                 "regex");
 	json_decref(o);
+}
+
+Test(approval, a_program_that_reads_a_long_request_gets_it_whole)
+{
+	/* more than a pipe holds goes in pieces through the non-blocking pipe */
+	char *command = long_command(256 * 1024);
+	char *why = NULL;
+	int r = ask_command(CONFIG_APPROVAL_PROGRAM, saving_approver(), 10000, command, &why);
+	cr_assert_eq(r, 1, "%s", why);
+	free(why);
+	json_t *o = saved_request();
+	cr_assert_str_eq(json_string_value(json_object_get(o, "command")), command);
+	cr_assert_str_eq(json_string_value(json_object_get(o, "display")), command);
+	json_decref(o);
+	free(command);
 }
 
 Test(approval, a_program_that_exits_nonzero_refuses)
@@ -117,11 +158,7 @@ Test(approval, a_program_that_exits_without_reading_a_long_request_refuses)
 {
 	/* more than a pipe holds: the write meets a closed pipe (EPIPE), which
 	 * must be the approver's "no", not a SIGPIPE that ends this process */
-	size_t len = 256 * 1024;
-	char *command = malloc(len + 1);
-	cr_assert_not_null(command);
-	memset(command, 'a', len);
-	command[len] = '\0';
+	char *command = long_command(256 * 1024);
 	char *why = NULL;
 	int r = ask_command(CONFIG_APPROVAL_PROGRAM, approver("exit 1"), 10000, command, &why);
 	free(command);
@@ -135,6 +172,23 @@ Test(approval, a_silent_program_is_killed_at_the_timeout)
 	char *why = NULL;
 	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver("exec sleep 60"), 200, &why), 0);
 	cr_assert(strstr(why, "did not answer in time"), "%s", why);
+	free(why);
+}
+
+Test(approval, a_program_that_never_reads_a_long_request_is_killed_at_the_timeout)
+{
+	/* more than a pipe holds, to an approver that ignores stdin and exits 0
+	 * long after the timeout: the timeout must cover the write of the
+	 * request, or that late exit 0 would count as approval */
+	char *command = long_command(256 * 1024);
+	char *why = NULL;
+	uint64_t start = monotonic_ms();
+	int r = ask_command(CONFIG_APPROVAL_PROGRAM, approver("exec sleep 10"), 300, command, &why);
+	uint64_t took = monotonic_ms() - start;
+	free(command);
+	cr_assert_eq(r, 0, "%s", why);
+	cr_assert(strstr(why, "did not answer in time"), "%s", why);
+	cr_assert_lt(took, 5000, "answered after %llu ms", (unsigned long long)took);
 	free(why);
 }
 
