@@ -28,6 +28,8 @@
 #include "parse-number.h"
 #include "strv.h"
 
+#include "../launcher/launch-spec.h"
+
 /* Caps: errors reported per load, plugins, settings per plugin, drop-ins. */
 #define CONFIG_MAX_ERRORS 50
 #define CONFIG_MAX_PLUGINS 64
@@ -50,6 +52,26 @@ static const struct config_key key_table[] = {
 #undef CONFIG_ROW
 };
 #define N_KEYS ELEMENTSOF(key_table)
+
+/* Sizes another program bounds more tightly than their type does: a value
+ * past max would be accepted here and fail there, later. */
+static const struct key_bound {
+	size_t offset; /* of the key's field in struct broker_config */
+	uint64_t max;
+	const char *why;
+} key_bounds[] = {
+	{ offsetof(struct broker_config, broker_max_command_size), LAUNCH_COMMAND_MAX,
+	  "a size of at most 131071 bytes (the longest command sluice-launch accepts)" },
+};
+_Static_assert(LAUNCH_COMMAND_MAX == 131071, "key_bounds names the launcher's limit");
+
+static const struct key_bound *find_bound(const struct config_key *k)
+{
+	for (size_t i = 0; i < ELEMENTSOF(key_bounds); i++)
+		if (key_bounds[i].offset == k->offset)
+			return &key_bounds[i];
+	return NULL;
+}
 
 static const struct config_builtin builtins[] = {
 	{ "git_add", true },       { "git_push", true },     { "rm_targets", true },
@@ -252,14 +274,16 @@ static int set_value(struct broker_config *cfg, const struct config_key *k, cons
 		*why = "a duration such as 500ms, 30s, 15m or 24h";
 		break;
 	case CONFIG_SIZE:
-	case CONFIG_OPT_SIZE:
+	case CONFIG_OPT_SIZE: {
 		if (k->type == CONFIG_OPT_SIZE && !*v) {
 			*(uint64_t *)f = CONFIG_UNSET;
 			return 0;
 		}
-		r = parse_size(v, UINT64_MAX / 2, &n);
-		*why = "a size such as 4096, 128KiB or 64MiB";
+		const struct key_bound *b = find_bound(k);
+		r = parse_size(v, b ? b->max : UINT64_MAX / 2, &n);
+		*why = b && r == -ERANGE ? b->why : "a size such as 4096, 128KiB or 64MiB";
 		break;
+	}
 	case CONFIG_OPT_COUNT:
 		if (!*v) {
 			*(uint64_t *)f = CONFIG_UNSET;

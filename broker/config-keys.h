@@ -47,7 +47,8 @@
 	  "bytes kept from the end when output is cut")                                           \
 	X(broker, output_file_cap, SIZE, "64MiB", FREE, NULL,                                     \
 	  "cap on a background job's output file")                                                \
-	X(broker, max_command_size, SIZE, "64KiB", FREE, NULL, "the longest COMMAND accepted")    \
+	X(broker, max_command_size, SIZE, "64KiB", FREE, NULL,                                    \
+	  "the longest COMMAND accepted (at most 131071 bytes)")                                  \
 	X(broker, drain_window, DURATION, "250ms", FREE, NULL,                                    \
 	  "how long output is still read after the shell exits")                                  \
 	X(broker, background_survivors, ENUM, "leave", FREE, "leave|kill",                        \

@@ -196,7 +196,7 @@ int spawn_send_command(int fd, const char *dir, const char *command)
 	const char *d = dir ? dir : "";
 	int r = write_full(fd, d, strlen(d) + 1); /* with its NUL */
 	if (r >= 0)
-		r = write_full(fd, command, strlen(command));
+		r = write_full(fd, command, strlen(command) + 1); /* the NUL ends the message */
 	safe_close(fd);
 	return r < 0 ? r : 0;
 }

@@ -63,8 +63,10 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
 
 /*
  * Hand a launcher started with command_fd its working directory (NULL: the
- * spawn request's) and command, on the pipe's write end fd, which is closed.
- * Closing fd without sending withdraws: the launcher exits and runs nothing.
+ * spawn request's) and command, on the pipe's write end fd, which is closed:
+ * "DIR\0COMMAND\0". Closing fd without sending withdraws: the launcher exits
+ * and runs nothing; so it does when fd closes before the final NUL (this
+ * process died while writing), rather than run a prefix of the command.
  * Returns 0, or -errno (-EPIPE when the launcher is already gone: its exit
  * status and stderr say why).
  */

@@ -23,8 +23,8 @@ int apply_command(const struct launch_spec *spec, struct launch_state *state,
 {
 	if (spec->command_fd < 0)
 		return 0;
-	/* the directory, its NUL, the command, and one byte to notice more */
-	size_t cap = PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1;
+	/* the directory and its NUL, the command and its NUL, one byte to notice more */
+	size_t cap = PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1 + 1;
 	_cleanup_free_ char *buf = malloc(cap + 1);
 	if (!buf)
 		return sluice_error_set(err, -ENOMEM, "descriptor %d", spec->command_fd);
@@ -38,15 +38,24 @@ int apply_command(const struct launch_spec *spec, struct launch_state *state,
 		                        spec->command_fd);
 	buf[n] = '\0';
 	char *sep = memchr(buf, '\0', (size_t)n);
-	if (!sep)
-		return sluice_error_set(err, -EINVAL, "no NUL byte after the directory");
-	const char *text = sep + 1;
-	size_t len = (size_t)n - (size_t)(text - buf);
-	if (memchr(text, '\0', len))
-		return sluice_error_set(err, -EINVAL, "the command holds a NUL byte");
+	if (!sep && (size_t)n == cap)
+		return sluice_error_set(err, -E2BIG, "no NUL byte after the directory");
+	const char *text = sep ? sep + 1 : buf + n;
+	size_t rest = (size_t)n - (size_t)(text - buf);
+	size_t len = strnlen(text, rest);
 	if (len > LAUNCH_COMMAND_MAX)
 		return sluice_error_set(err, -E2BIG, "the command is longer than %d bytes",
 		                        LAUNCH_COMMAND_MAX);
+	/* Only the final NUL proves the caller sent all it meant to: end of
+	 * file anywhere else is a caller that died mid-message, and a prefix of
+	 * the command must not run. */
+	if (!sep || len == rest)
+		return sluice_error_set(
+		        err, -EPIPE,
+		        "the command is incomplete: the caller withdrew or died while "
+		        "sending it");
+	if (len + 1 < rest)
+		return sluice_error_set(err, -EINVAL, "the command holds a NUL byte");
 	size_t argc = strv_length(spec->argv);
 	char **argv = calloc(argc + 2, sizeof(*argv));
 	if (!argv)

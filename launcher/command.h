@@ -13,11 +13,12 @@
 struct launch_spec;
 struct launch_state;
 
-/* Read "DIR\0COMMAND" from spec->command_fd to end of file and close it;
+/* Read "DIR\0COMMAND\0" from spec->command_fd to end of file and close it;
  * state->argv becomes spec->argv plus COMMAND, state->chdir DIR (unless
- * empty). -ECANCELED when nothing arrived (the caller withdrew), -E2BIG past
- * LAUNCH_COMMAND_MAX, -EINVAL for a missing separator or a NUL in COMMAND.
- * Without --command-fd it does nothing. */
+ * empty). -ECANCELED when nothing arrived (the caller withdrew), -EPIPE when
+ * the final NUL is missing (the caller withdrew or died mid-message: a
+ * prefix of the command never runs), -E2BIG past LAUNCH_COMMAND_MAX, -EINVAL
+ * for a NUL inside COMMAND. Without --command-fd it does nothing. */
 int apply_command(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err);
 

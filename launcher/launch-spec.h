@@ -73,10 +73,12 @@
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep
- * --chdir), one NUL byte, then the command text, which becomes PROGRAM's last
- * argument. End of file before any byte means the caller withdrew: nothing
- * runs. The text is at most LAUNCH_COMMAND_MAX bytes (one argument's limit
- * in the kernel) and holds no NUL byte. */
+ * --chdir), one NUL byte, the command text, which becomes PROGRAM's last
+ * argument, and a final NUL byte. End of file before any byte means the
+ * caller withdrew; end of file before the final NUL, that the caller
+ * withdrew or died while sending: either way nothing runs. The text is at
+ * most LAUNCH_COMMAND_MAX bytes (one argument's limit in the kernel, 128 KiB
+ * with the string's NUL) and holds no NUL byte. */
 #define LAUNCH_COMMAND_MAX (128 * 1024 - 1)
 
 /* Every failure of sluice-launch's own exits with this status; once the

@@ -17,9 +17,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -n "$command_fd" ]; then
-  # "DIR\0COMMAND", as sluice-launch reads it; nothing at all: withdrawn
+  # "DIR\0COMMAND\0", as sluice-launch reads it; nothing at all: withdrawn;
+  # no final NUL: incomplete
   IFS= read -r -d '' sent_dir <&"$command_fd" || { echo "sluice-launch: command: withdrawn" >&2; exit 125; }
-  IFS= read -r -d '' sent_command <&"$command_fd"
+  IFS= read -r -d '' sent_command <&"$command_fd" ||
+    { echo "sluice-launch: command: the command is incomplete" >&2; exit 125; }
   [ -n "$sent_dir" ] && dir=$sent_dir
   set -- "$@" "$sent_command"
 fi

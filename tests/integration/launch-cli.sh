@@ -56,11 +56,11 @@ run "$L" "${W[@]}" --user no-such-user-here -- true
 expect "an unknown --user fails the privileges step" 125 '' \
   "^sluice-launch: privileges: unknown user 'no-such-user-here'"
 
-# --command-fd: the sandbox is built first, then "DIR\0COMMAND" arrives and
+# --command-fd: the sandbox is built first, then "DIR\0COMMAND\0" arrives and
 # COMMAND becomes the program's last argument.
 mkdir -p "$TEST_TMP/cmd-dir"
 run "$L" "${W[@]}" --chdir "$TEST_TMP" --command-fd 5 -- /bin/bash -c \
-  5< <(printf '\0%s' 'echo "ran in $PWD"; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed')
+  5< <(printf '\0%s\0' 'echo "ran in $PWD"; [ -e /proc/self/fd/5 ] && echo fd5-open || echo fd5-closed')
 expect "--command-fd: the command arrives on the descriptor" 0 "^ran in $TEST_TMP\$"
 if grep -qx fd5-closed <<<"$out"; then
   ok "--command-fd: the program does not inherit the command descriptor"
@@ -68,7 +68,7 @@ else
   not_ok "--command-fd: the program does not inherit the command descriptor" "$out"
 fi
 run "$L" "${W[@]}" --chdir "$TEST_TMP" --command-fd 5 -- /bin/bash -c \
-  5< <(printf '%s\0%s' "$TEST_TMP/cmd-dir" 'pwd')
+  5< <(printf '%s\0%s\0' "$TEST_TMP/cmd-dir" 'pwd')
 expect "--command-fd: the directory sent replaces --chdir" 0 "^$TEST_TMP/cmd-dir\$"
 run "$L" "${W[@]}" --command-fd 5 -- touch "$TEST_TMP/withdrawn" 5</dev/null
 if [ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/withdrawn" ] &&
@@ -77,16 +77,32 @@ if [ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/withdrawn" ] &&
 else
   not_ok "--command-fd: end of file before any byte runs nothing" "status $rc" "$err"
 fi
-run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf 'no-separator')
-expect "--command-fd: a message without the NUL separator is refused" 125 '' \
+# A caller that dies while it writes leaves a message without its final
+# NUL: a prefix of the command must not run.
+run "$L" "${W[@]}" --command-fd 5 -- /bin/bash -c \
+  5< <(printf '%s\0%s' "$TEST_TMP" 'echo first; touch cut-ran; echo second')
+if [ "$rc" -eq 125 ] && [ -z "$out" ] && [ ! -e "$TEST_TMP/cut-ran" ] &&
+  grep -q "^sluice-launch: command: the command is incomplete: the caller withdrew or died while sending it" <<<"$err"; then
+  ok "--command-fd: a message cut before its final NUL runs nothing (exit 125)"
+else
+  not_ok "--command-fd: a message cut before its final NUL runs nothing" "status $rc" "$out" "$err"
+fi
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf 'cut-in-the-directory')
+expect "--command-fd: a message cut in the directory is refused" 125 '' \
+  '^sluice-launch: command: the command is incomplete'
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '%s\0' "$TEST_TMP")
+expect "--command-fd: a message cut after the directory is refused" 125 '' \
+  '^sluice-launch: command: the command is incomplete'
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(head -c 140000 /dev/zero | tr '\0' x)
+expect "--command-fd: a directory longer than any message is refused" 125 '' \
   '^sluice-launch: command: no NUL byte after the directory'
-run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0a\0b')
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0a\0b\0')
 expect "--command-fd: a NUL byte in the command is refused" 125 '' \
   '^sluice-launch: command: the command holds a NUL byte'
-run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0'; head -c 131072 /dev/zero | tr '\0' x)
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0'; head -c 131072 /dev/zero | tr '\0' x; printf '\0')
 expect "--command-fd: a command longer than one argument can be is refused" 125 '' \
   '^sluice-launch: command: the command is longer than 131071 bytes'
-run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0'; head -c 131071 /dev/zero | tr '\0' x)
+run "$L" "${W[@]}" --command-fd 5 -- /bin/echo 5< <(printf '\0'; head -c 131071 /dev/zero | tr '\0' x; printf '\0')
 if [ "$rc" -eq 0 ] && [ "${#out}" -eq 131071 ]; then
   ok "--command-fd: a command of exactly 131071 bytes runs"
 else
@@ -111,7 +127,7 @@ for _ in $(seq 1 500); do
   read -r -t 0.01 <> <(:) || true
 done
 sid=$(ps -o sid= -p "$waiter" 2>/dev/null | tr -d ' ')
-printf '\0echo after-wait' >&6
+printf '\0echo after-wait\0' >&6
 exec 6>&-
 wait "$waiter" && rc=0 || rc=$?
 if grep -q '^NoNewPrivs:.1' <<<"$status" && grep -q '^Seccomp:.2' <<<"$status" &&

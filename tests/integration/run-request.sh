@@ -14,11 +14,22 @@ expect "the command's exit code is sluice's, with a first line saying so" 3 '^\[
 run "$SLUICE" run -- 'kill -9 $$'
 expect "a signal N is 128+N" 137 '^\[command killed by signal 9 \(SIGKILL\)\]$'
 
-# Near the 64 KiB limit, with the directory before it the launcher's
-# command pipe (64 KiB) cannot take it in one write: it arrives whole.
+# Near the 64 KiB limit, the message to the launcher (the directory, the
+# command, their NULs) is larger than a pipe's default 64 KiB, which the
+# broker widens: it arrives whole.
 long=$(head -c 65500 /dev/zero | tr '\0' A)
 run "$SLUICE" run -- "x='$long'; echo \${#x} \${x:65495}"
 expect "a command of almost 64 KiB reaches the shell whole" 0 '^65500 AAAAA$'
+
+# A launcher that does not read its command yet must not hold the broker
+# before the timeout is watched: a command of the full 64 KiB still goes
+# into the pipe in one write, and the timeout fires.
+printf '#!/bin/sh\nexec setsid sleep 30\n' >"$TEST_TMP/deaf-launch"
+chmod +x "$TEST_TMP/deaf-launch"
+full=": $(head -c 65534 /dev/zero | tr '\0' A)"
+run env SLUICE_LAUNCH="$TEST_TMP/deaf-launch" timeout -k 5 20 "$SLUICE" run --timeout 300ms -- "$full"
+expect "a launcher slow to read a 64 KiB command does not delay the timeout" 124 \
+  '^\[command timed out after 300ms\]$'
 
 out=$(echo '{"command":"echo from json","mode":"default"}' | "$SLUICE" run --json --format json) && rc=0 || rc=$?
 if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"]')" = "from json" ] &&

@@ -196,6 +196,34 @@ Test(broker_config, rejects_nul_bytes_and_long_section_names)
 	cr_assert_str_eq(got2, "sec.ini:1: section name longer than 49 bytes\n");
 }
 
+/* A longer command would pass the policies, maybe a human, then fail at
+ * sluice-launch, which takes at most 131071 bytes (LAUNCH_COMMAND_MAX). */
+Test(broker_config, max_command_size_is_at_most_what_the_launcher_accepts)
+{
+	put("ok.ini", "[broker]\nmax_command_size = 131071\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("ok.ini");
+	cr_assert_eq(cfg->broker_max_command_size, 131071);
+
+	static const char *const too_big[] = { "131072", "128KiB", "1MiB" };
+	for (size_t i = 0; i < ELEMENTSOF(too_big); i++) {
+		char text[100], want[300];
+		snprintf(text, sizeof(text), "[broker]\n\nmax_command_size = %s\n", too_big[i]);
+		put("big.ini", text);
+		_cleanup_free_ char *got = load_errors("big.ini");
+		snprintf(want, sizeof(want),
+		         "big.ini:3: bad value '%s' for 'max_command_size' in [broker]: expected a "
+		         "size of at most 131071 bytes (the longest command sluice-launch "
+		         "accepts)\n",
+		         too_big[i]);
+		cr_assert_str_eq(got, want);
+	}
+
+	put("bad.ini", "[broker]\nmax_command_size = lots\n");
+	_cleanup_free_ char *bad = load_errors("bad.ini");
+	cr_assert_str_eq(bad, "bad.ini:2: bad value 'lots' for 'max_command_size' in [broker]: "
+	                      "expected a size such as 4096, 128KiB or 64MiB\n");
+}
+
 Test(broker_config, joins_continuation_lines_of_plugin_keys)
 {
 	put("join.ini", "[plugin regex]\npattern = curl\n  [^|]*\n  \\| *sh\naction = deny\n");
