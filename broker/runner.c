@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -493,6 +494,17 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	return 0;
 }
 
+/* The caller cancelled while the policies or an approver decided (the pump
+ * watches the descriptor only once the command runs): nothing starts. */
+static int check_cancelled(const struct runner_options *opt, struct run_outcome *o)
+{
+	struct pollfd p = { .fd = opt->cancel_fd, .events = POLLIN };
+	if (opt->cancel_fd < 0 || poll(&p, 1, 0) <= 0)
+		return 0;
+	return fail(o, ERROR_KIND_COMMAND_FAILED,
+	            "the run was cancelled by its caller before it started");
+}
+
 static int execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
@@ -501,7 +513,8 @@ static int execute(const struct run_request *req, const struct runner_options *o
 		return -1;
 	struct decide_overlap overlap = { .fn = launch_early, .userdata = o };
 	bool foreground = req->mode != RUN_MODE_BACKGROUND;
-	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || prepare_spawn(o, &sr) < 0) {
+	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
+	    prepare_spawn(o, &sr) < 0) {
 		withdraw_launcher(o);
 		return -1;
 	}

@@ -268,3 +268,58 @@ else
   not_ok "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call" \
     "slot: $slot_out" "own worker: $own_out"
 fi
+
+# A cancel that arrives while the call still waits for its approval: the
+# command never starts (here a background job, which would outlive the
+# call). The approver answers yes only once the cancel is in (the ping
+# after it is answered, so the server has read it).
+mkdir -p "$TEST_TMP/etc-cancel/sluice" "$TEST_TMP/ws-cancel"
+mkdir -m 0700 "$TEST_TMP/xdg-cancel"
+mkfifo "$TEST_TMP/approver.gate"
+cat >"$TEST_TMP/approver" <<SH
+#!/bin/sh
+cat >/dev/null
+: >"$TEST_TMP/approver.asked"
+read answer <"$TEST_TMP/approver.gate"
+exit 0
+SH
+chmod +x "$TEST_TMP/approver"
+printf '[plugin regex]\nrule = publish\npattern = ^npm publish\naction = ask\nmessage = publishing needs a human\n[approval]\nmethod = program\nprogram = %s\n' \
+  "$TEST_TMP/approver" >"$TEST_TMP/etc-cancel/sluice/sluice.ini"
+marker="$TEST_TMP/cancel-ran"
+res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-cancel" XDG_RUNTIME_DIR="$TEST_TMP/xdg-cancel" timeout 30 \
+  python3 - "$SLUICE" "$TEST_TMP/ws-cancel" "$init" "$TEST_TMP" "$marker" <<'PY'
+import json, os, subprocess, sys, time
+sluice, root, init, tmp, marker = sys.argv[1:6]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+def send(msg):
+    srv.stdin.write((json.dumps(msg) + "\n").encode())
+send(json.loads(init))
+srv.stdout.readline()
+send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "bash", "arguments": {
+    "command": f"npm publish 2>/dev/null; touch {marker}", "mode": "background"}}})
+for _ in range(400):
+    if os.path.exists(os.path.join(tmp, "approver.asked")):
+        break
+    time.sleep(0.025)
+print("asked:", os.path.exists(os.path.join(tmp, "approver.asked")))
+send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+print("next answer:", json.loads(srv.stdout.readline()).get("id"))
+with open(os.path.join(tmp, "approver.gate"), "w") as gate:
+    gate.write("yes\n")
+srv.stdin.close()
+print("rest:", srv.stdout.read().decode().split())
+print("status:", srv.wait())
+PY
+)
+jobs_left=$(ls "$TEST_TMP/xdg-cancel/sluice/jobs" 2>/dev/null | grep -v '^tmp-' | tr '\n' ' ')
+if grep -q '^asked: True$' <<<"$res" && grep -q '^next answer: 2$' <<<"$res" &&
+  grep -q '^rest: \[\]$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
+  [ -z "$jobs_left" ] && [ ! -e "$marker" ]; then
+  ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)"
+else
+  not_ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)" \
+    "$res" "jobs: $jobs_left" "marker: $([ -e "$marker" ] && echo present)"
+fi
