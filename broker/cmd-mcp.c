@@ -188,6 +188,8 @@ static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *n
 	if (strcmp(name, "bash") != 0 || !srv->has_slot)
 		return false;
 	int r = mcp_worker_assign(&srv->slot, call);
+	if (r == -E2BIG) /* too long for a slot: it forks its own worker */
+		return false;
 	if (r < 0) { /* the slot is gone: this call forks its own worker */
 		release_slot(srv);
 		return false;

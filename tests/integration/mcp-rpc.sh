@@ -323,3 +323,44 @@ else
   not_ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)" \
     "$res" "jobs: $jobs_left" "marker: $([ -e "$marker" ] && echo present)"
 fi
+
+# A call longer than the request cap (a command of 4 MiB + 100 KiB) is a
+# tool result naming the field, not a JSON-RPC error, the same with the
+# slot ready (too long for it, the call gets a worker of its own) and
+# beside a running call.
+res=$(timeout 60 python3 - "$SLUICE" "$TEST_TMP" "$init" <<'PY'
+import json, subprocess, sys
+sluice, root, init = sys.argv[1:4]
+def call(i, cmd):
+    return json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                       "params": {"name": "bash", "arguments": {"command": cmd}}})
+big = call("big", "echo " + "a" * (4 * 1024 * 1024 + 100 * 1024))
+def session(*lines):
+    p = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.write("".join(l + "\n" for l in (init,) + lines).encode())
+    p.stdin.flush()
+    answer = None
+    for raw in p.stdout:
+        r = json.loads(raw)
+        if r.get("id") == "big":
+            answer = r
+            break
+    p.stdin.close()
+    p.wait()
+    return answer
+def refused(r):
+    res = (r or {}).get("result") or {}
+    text = res["content"][0]["text"] if res else json.dumps(r)
+    return bool(res.get("isError")) and "invalid_request" in text and "'command'" in text, text[:200]
+a = session(big)
+b = session(call("slow", "sleep 1"), big)
+print("slot:", refused(a))
+print("own worker:", refused(b))
+print("same:", a == b)
+PY
+)
+if grep -q '^slot: (True' <<<"$res" && grep -q '^own worker: (True' <<<"$res" && grep -q '^same: True$' <<<"$res"; then
+  ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call"
+else
+  not_ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call" "$res"
+fi
