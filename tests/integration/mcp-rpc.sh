@@ -364,3 +364,41 @@ if grep -q '^slot: (True' <<<"$res" && grep -q '^own worker: (True' <<<"$res" &&
 else
   not_ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call" "$res"
 fi
+
+# A background call starts a job with a launcher of its own: it leaves the
+# ready slot (and its waiting launcher) to the next call, in either
+# spelling of the mode.
+mkdir -p "$TEST_TMP/ws-bg"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-bg" "$init" <<'PY'
+import json, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+srv.stdin.write((init + "\n").encode())
+srv.stdout.readline()
+def waiting():
+    found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
+    return found.stdout.split()
+for _ in range(200):
+    if len(waiting()) == 1:
+        break
+    time.sleep(0.025)
+first = waiting()
+print("ready:", len(first) == 1)
+for i, args in enumerate([{"mode": "background"}, {"background": True}], 1):
+    args["command"] = "true"
+    srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+        "params": {"name": "bash", "arguments": args}}) + "\n").encode())
+    r = json.loads(srv.stdout.readline())
+    print(f"job {i}:", bool(r["result"]["structuredContent"].get("jobId")),
+          "slot kept:", bool(first) and first[0] in waiting())
+srv.stdin.close()
+print("status:", srv.wait())
+PY
+)
+if grep -q '^ready: True$' <<<"$res" && [ "$(grep -c '^job [12]: True slot kept: True$' <<<"$res")" -eq 2 ] &&
+  grep -q '^status: 0$' <<<"$res"; then
+  ok "a background call forks its own worker: the slot's waiting launcher stays for the next call"
+else
+  not_ok "a background call forks its own worker: the slot's waiting launcher stays for the next call" "$res"
+fi
