@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `sluice mcp` at the JSON-RPC level: every malformed message gets its
 # standard error code and the server keeps serving; version negotiation;
-# end of input ends the server and the commands it runs.
+# end of input ends the server and the commands it runs; cancellation, a
+# worker's death and the ready slot.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
@@ -401,4 +402,102 @@ if grep -q '^ready: True$' <<<"$res" && [ "$(grep -c '^job [12]: True slot kept:
   ok "a background call forks its own worker: the slot's waiting launcher stays for the next call"
 else
   not_ok "a background call forks its own worker: the slot's waiting launcher stays for the next call" "$res"
+fi
+
+# A cancelled call that was running gets no answer at all (the protocol's
+# rule), and the server goes on answering: once the server has reaped the
+# call's worker, a ping is answered, and no line carries the call's id.
+mkdir -p "$TEST_TMP/ws-cancel-run"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-cancel-run" "$init" <<'PY'
+import json, os, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+def send(msg):
+    srv.stdin.write((json.dumps(msg) + "\n").encode())
+send(json.loads(init))
+srv.stdout.readline()
+started = os.path.join(root, "started")
+send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "bash",
+      "arguments": {"command": f"touch {started}; sleep 30"}}})
+for _ in range(400):
+    if os.path.exists(started):
+        break
+    time.sleep(0.025)
+print("running:", os.path.exists(started))
+# the call's worker, the server's only child now (see the next test)
+worker = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
+print("workers:", len(worker))
+send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}})
+# reaped by the server only after it dealt with the worker's end
+for _ in range(400):
+    if not os.path.exists(f"/proc/{int(worker[0])}"):
+        break
+    time.sleep(0.025)
+print("worker reaped:", not os.path.exists(f"/proc/{int(worker[0])}"))
+send({"jsonrpc": "2.0", "id": 6, "method": "ping"})
+lines = []
+for raw in srv.stdout:
+    lines.append(json.loads(raw))
+    if lines[-1].get("id") == 6:
+        break
+srv.stdin.close()
+lines += [json.loads(raw) for raw in srv.stdout]
+print("status:", srv.wait())
+print("ids:", [r.get("id") for r in lines])
+PY
+)
+if grep -q '^running: True$' <<<"$res" && grep -q '^workers: 1$' <<<"$res" &&
+  grep -q '^worker reaped: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" && grep -q '^ids: \[6\]$' <<<"$res"; then
+  ok "a cancelled running call is never answered; the server answers the next request"
+else
+  not_ok "a cancelled running call is never answered; the server answers the next request" "$res"
+fi
+
+# A worker that dies without answering: its call gets -32603, and the next
+# call is served. The worker is the server's only child while the call
+# runs (the next slot is prepared after the answer); its command, waiting
+# on a gate, is let go at the end.
+mkdir -p "$TEST_TMP/ws-died"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-died" "$init" <<'PY'
+import json, os, signal, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+def send(msg):
+    srv.stdin.write((json.dumps(msg) + "\n").encode())
+def call(i, cmd):
+    send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "bash",
+          "arguments": {"command": cmd}}})
+send(json.loads(init))
+srv.stdout.readline()
+started, gate = os.path.join(root, "started"), os.path.join(root, "gate")
+os.mkfifo(gate)
+call(1, f"touch {started}; read x < {gate}")
+for _ in range(400):
+    if os.path.exists(started):
+        break
+    time.sleep(0.025)
+workers = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
+print("workers:", len(workers))
+for w in workers:
+    os.kill(int(w), signal.SIGKILL)
+r = json.loads(srv.stdout.readline())
+print("answer:", r.get("id"), r.get("error", {}).get("code"))
+call(2, "echo after")
+r = json.loads(srv.stdout.readline())
+print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
+srv.stdin.close()
+print("status:", srv.wait())
+try: # the command outlives its worker: let it end
+    os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
+except OSError:
+    pass
+PY
+)
+if grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
+  grep -q "^next: 2 after$" <<<"$res" && grep -q '^status: 0$' <<<"$res"; then
+  ok "a worker that dies: its call gets -32603, and the next call is served"
+else
+  not_ok "a worker that dies: its call gets -32603, and the next call is served" "$res"
 fi
