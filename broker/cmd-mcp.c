@@ -172,6 +172,9 @@ static void prepare_slot(struct mcp_server *srv)
 {
 	if (srv->has_slot || srv->eof)
 		return;
+	/* An answer just written woke its reader on this CPU: let it run
+	 * before the fork takes the CPU for a few ms. */
+	sched_yield();
 	srv->slot = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
 	srv->has_slot = mcp_worker_start_slot(&srv->slot, &slot_ops, srv) == 0;
 }
@@ -327,7 +330,6 @@ static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
 		send_line(srv, w->response, w->response_len);
 	else if (!w->cancelled)
 		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
-	sched_yield();
 	prepare_slot(srv); /* the next call's, now that this one is over */
 }
 
