@@ -446,11 +446,6 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	}
 	pid_t pid = o->early_pid;
 	o->early_pid = 0; /* the pump owns it now */
-	/* An early launcher may have failed a step before signals were
-	 * blocked, its SIGCHLD then lost: ask once. */
-	int status = 0;
-	bool reaped = false;
-	(void)spawn_reap(pid, &status, &reaped);
 	uint64_t start = monotonic_ms();
 	if (o->command_fd >= 0) {
 		/* -EPIPE: the launcher is gone; its status and stderr say why */
@@ -458,8 +453,14 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		o->command_fd = -1;
 	}
 	/* The policy child may still be exiting: it must not be taken for
-	 * part of the command's tree. */
+	 * part of the command's tree, nor reaped by the wait for any child
+	 * below (its own reap comes first). */
 	broker_context_reap(opt->context);
+	/* An early launcher may have failed a step before signals were
+	 * blocked, its SIGCHLD then lost: ask once. */
+	int status = 0;
+	bool reaped = false;
+	(void)spawn_reap(pid, &status, &reaped);
 	o->result.pid = pid;
 	o->pump = (struct pump){
 		.out_fd = TAKE_FD(o->out_r),
