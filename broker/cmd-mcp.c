@@ -27,6 +27,7 @@
 #include "mcp-verbs.h"
 #include "mcp-worker.h"
 #include "parse-number.h"
+#include "request.h"
 #include "runner.h"
 #include "workdir.h"
 
@@ -171,6 +172,9 @@ static void prepare_slot(struct mcp_server *srv)
 {
 	if (srv->has_slot || srv->eof)
 		return;
+	/* An answer just written woke its reader on this CPU: let it run
+	 * before the fork takes the CPU for a few ms. */
+	sched_yield();
 	srv->slot = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
 	srv->has_slot = mcp_worker_start_slot(&srv->slot, &slot_ops, srv) == 0;
 }
@@ -182,12 +186,26 @@ static void release_slot(struct mcp_server *srv)
 	srv->has_slot = false;
 }
 
-/* The slot takes the bash call w is for: true when it did (w is the slot). */
+/* A background call (mode "background", or its alias): its job starts a
+ * launcher of its own, so a slot's waiting one would be thrown away. */
+static bool background_call(json_t *arguments)
+{
+	const char *name = json_string_value(json_object_get(arguments, "mode"));
+	enum run_mode mode;
+	return (name && run_mode_from_name(name, &mode) == 0 && mode == RUN_MODE_BACKGROUND) ||
+	       json_is_true(json_object_get(arguments, "background"));
+}
+
+/* The slot takes the bash call w is for (not a background one, which
+ * forks its own worker): true when it did (w is the slot). */
 static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *name, json_t *call)
 {
-	if (strcmp(name, "bash") != 0 || !srv->has_slot)
+	if (strcmp(name, "bash") != 0 || !srv->has_slot ||
+	    background_call(json_object_get(call, "arguments")))
 		return false;
 	int r = mcp_worker_assign(&srv->slot, call);
+	if (r == -E2BIG) /* too long for a slot: it forks its own worker */
+		return false;
 	if (r < 0) { /* the slot is gone: this call forks its own worker */
 		release_slot(srv);
 		return false;
@@ -312,7 +330,6 @@ static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
 		send_line(srv, w->response, w->response_len);
 	else if (!w->cancelled)
 		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
-	sched_yield();
 	prepare_slot(srv); /* the next call's, now that this one is over */
 }
 

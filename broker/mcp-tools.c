@@ -374,8 +374,6 @@ json_t *mcp_tools_call(const struct mcp_context *ctx, const char *name, json_t *
 {
 	/* the server checked name and arguments before the call got here */
 	const struct tool *t = name ? tool_find(name) : NULL;
-	if (io->prepared && (!t || t->call != call_bash))
-		run_outcome_done(io->prepared); /* only the bash tool runs on it */
 	if (!t)
 		return tool_refusal(NULL, "no tool '%s'", name ? name : "");
 	return t->call(ctx, arguments, io);

@@ -39,7 +39,8 @@ struct mcp_call_io {
 	pump_progress_fn progress;
 	uint64_t progress_interval_ms;
 	void *progress_userdata;
-	/* From mcp_tools_prepare_bash(), or NULL: the bash tool runs on it and
+	/* From mcp_tools_prepare_bash(), or NULL; given only to a bash call
+	 * (the server's slot takes no other): the bash tool runs on it and
 	 * releases what it holds (the memory stays the caller's). */
 	struct run_outcome *prepared;
 };

@@ -27,7 +27,9 @@
 /* The first byte of the response line; progress lines start with '{'. */
 #define RESPONSE_MARK '='
 
-/* A call line: the request document's cap, and room for the rest. */
+/* A call line a slot reads: the request document's cap, and room for the
+ * rest. A longer call is not given to a slot (mcp_worker_assign()): the
+ * server's line cap is larger, and a call re-encoded can be longer still. */
 #define WORKER_CALL_MAX (REQUEST_DOCUMENT_MAX + 64 * 1024)
 
 static void send_progress(void *userdata, uint64_t elapsed_ms, uint64_t output_bytes)
@@ -162,11 +164,13 @@ int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, 
 
 int mcp_worker_assign(struct mcp_worker *w, json_t *call)
 {
-	char *text = json_dumps(call, JSON_COMPACT);
+	_cleanup_free_ char *text = json_dumps(call, JSON_COMPACT);
 	if (!text)
 		return -ENOMEM;
-	int r = write_full(w->call_fd, text, strlen(text));
-	free(text);
+	size_t len = strlen(text);
+	if (len > WORKER_CALL_MAX)
+		return -E2BIG; /* the slot is left as it was */
+	int r = write_full(w->call_fd, text, len);
 	w->call_fd = safe_close(w->call_fd);
 	return r < 0 ? r : 0;
 }

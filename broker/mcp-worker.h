@@ -61,7 +61,9 @@ int mcp_worker_start_slot(struct mcp_worker *w, const struct mcp_slot_ops *ops, 
 
 /* Give a slot its call (a JSON object whose "id" is the request's, sent as
  * one line; the pipe then closes). -EPIPE when the slot is gone (release
- * it, start another). */
+ * it, start another); -E2BIG when the call is longer than a slot reads
+ * (nothing was sent: the slot stays ready, the call needs a worker of its
+ * own). */
 int mcp_worker_assign(struct mcp_worker *w, json_t *call);
 
 /* A line the worker sent: a progress line ({"progress": ms, "bytes": n})

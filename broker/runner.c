@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -451,11 +452,6 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	}
 	pid_t pid = o->early_pid;
 	o->early_pid = 0; /* the pump owns it now */
-	/* An early launcher may have failed a step before signals were
-	 * blocked, its SIGCHLD then lost: ask once. */
-	int status = 0;
-	bool reaped = false;
-	(void)spawn_reap(pid, &status, &reaped);
 	uint64_t start = monotonic_ms();
 	if (o->command_fd >= 0) {
 		/* -EPIPE: the launcher is gone; its status and stderr say why */
@@ -463,8 +459,14 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		o->command_fd = -1;
 	}
 	/* The policy child may still be exiting: it must not be taken for
-	 * part of the command's tree. */
+	 * part of the command's tree, nor reaped by the wait for any child
+	 * below (its own reap comes first). */
 	broker_context_reap(opt->context);
+	/* An early launcher may have failed a step before signals were
+	 * blocked, its SIGCHLD then lost: ask once. */
+	int status = 0;
+	bool reaped = false;
+	(void)spawn_reap(pid, &status, &reaped);
 	o->result.pid = pid;
 	o->pump = (struct pump){
 		.out_fd = TAKE_FD(o->out_r),
@@ -499,6 +501,17 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	return 0;
 }
 
+/* The caller cancelled while the policies or an approver decided (the pump
+ * watches the descriptor only once the command runs): nothing starts. */
+static int check_cancelled(const struct runner_options *opt, struct run_outcome *o)
+{
+	struct pollfd p = { .fd = opt->cancel_fd, .events = POLLIN };
+	if (opt->cancel_fd < 0 || poll(&p, 1, 0) <= 0)
+		return 0;
+	return fail(o, ERROR_KIND_COMMAND_FAILED,
+	            "the run was cancelled by its caller before it started");
+}
+
 static int execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
@@ -507,7 +520,8 @@ static int execute(const struct run_request *req, const struct runner_options *o
 		return -1;
 	struct decide_overlap overlap = { .fn = launch_early, .userdata = o };
 	bool foreground = req->mode != RUN_MODE_BACKGROUND;
-	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || prepare_spawn(o, &sr) < 0) {
+	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
+	    prepare_spawn(o, &sr) < 0) {
 		withdraw_launcher(o);
 		return -1;
 	}

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `sluice mcp` at the JSON-RPC level: every malformed message gets its
 # standard error code and the server keeps serving; version negotiation;
-# end of input ends the server and the commands it runs.
+# end of input ends the server and the commands it runs; cancellation, a
+# worker's death and the ready slot.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
@@ -267,4 +268,236 @@ if answer "$slot_out" '"na"' "$missing" && answer "$own_out" '"na"' "$missing" &
 else
   not_ok "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call" \
     "slot: $slot_out" "own worker: $own_out"
+fi
+
+# A cancel that arrives while the call still waits for its approval: the
+# command never starts (here a background job, which would outlive the
+# call). The approver answers yes only once the cancel is in (the ping
+# after it is answered, so the server has read it).
+mkdir -p "$TEST_TMP/etc-cancel/sluice" "$TEST_TMP/ws-cancel"
+mkdir -m 0700 "$TEST_TMP/xdg-cancel"
+mkfifo "$TEST_TMP/approver.gate"
+cat >"$TEST_TMP/approver" <<SH
+#!/bin/sh
+cat >/dev/null
+: >"$TEST_TMP/approver.asked"
+read answer <"$TEST_TMP/approver.gate"
+exit 0
+SH
+chmod +x "$TEST_TMP/approver"
+printf '[plugin regex]\nrule = publish\npattern = ^npm publish\naction = ask\nmessage = publishing needs a human\n[approval]\nmethod = program\nprogram = %s\n' \
+  "$TEST_TMP/approver" >"$TEST_TMP/etc-cancel/sluice/sluice.ini"
+marker="$TEST_TMP/cancel-ran"
+res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-cancel" XDG_RUNTIME_DIR="$TEST_TMP/xdg-cancel" timeout 30 \
+  python3 - "$SLUICE" "$TEST_TMP/ws-cancel" "$init" "$TEST_TMP" "$marker" <<'PY'
+import json, os, subprocess, sys, time
+sluice, root, init, tmp, marker = sys.argv[1:6]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+def send(msg):
+    srv.stdin.write((json.dumps(msg) + "\n").encode())
+send(json.loads(init))
+srv.stdout.readline()
+send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "bash", "arguments": {
+    "command": f"npm publish 2>/dev/null; touch {marker}", "mode": "background"}}})
+for _ in range(400):
+    if os.path.exists(os.path.join(tmp, "approver.asked")):
+        break
+    time.sleep(0.025)
+print("asked:", os.path.exists(os.path.join(tmp, "approver.asked")))
+send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+print("next answer:", json.loads(srv.stdout.readline()).get("id"))
+with open(os.path.join(tmp, "approver.gate"), "w") as gate:
+    gate.write("yes\n")
+srv.stdin.close()
+print("rest:", srv.stdout.read().decode().split())
+print("status:", srv.wait())
+PY
+)
+jobs_left=$(ls "$TEST_TMP/xdg-cancel/sluice/jobs" 2>/dev/null | grep -v '^tmp-' | tr '\n' ' ')
+if grep -q '^asked: True$' <<<"$res" && grep -q '^next answer: 2$' <<<"$res" &&
+  grep -q '^rest: \[\]$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
+  [ -z "$jobs_left" ] && [ ! -e "$marker" ]; then
+  ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)"
+else
+  not_ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)" \
+    "$res" "jobs: $jobs_left" "marker: $([ -e "$marker" ] && echo present)"
+fi
+
+# A call longer than the request cap (a command of 4 MiB + 100 KiB) is a
+# tool result naming the field, not a JSON-RPC error, the same with the
+# slot ready (too long for it, the call gets a worker of its own) and
+# beside a running call.
+res=$(timeout 60 python3 - "$SLUICE" "$TEST_TMP" "$init" <<'PY'
+import json, subprocess, sys
+sluice, root, init = sys.argv[1:4]
+def call(i, cmd):
+    return json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                       "params": {"name": "bash", "arguments": {"command": cmd}}})
+big = call("big", "echo " + "a" * (4 * 1024 * 1024 + 100 * 1024))
+def session(*lines):
+    p = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    p.stdin.write("".join(l + "\n" for l in (init,) + lines).encode())
+    p.stdin.flush()
+    answer = None
+    for raw in p.stdout:
+        r = json.loads(raw)
+        if r.get("id") == "big":
+            answer = r
+            break
+    p.stdin.close()
+    p.wait()
+    return answer
+def refused(r):
+    res = (r or {}).get("result") or {}
+    text = res["content"][0]["text"] if res else json.dumps(r)
+    return bool(res.get("isError")) and "invalid_request" in text and "'command'" in text, text[:200]
+a = session(big)
+b = session(call("slow", "sleep 1"), big)
+print("slot:", refused(a))
+print("own worker:", refused(b))
+print("same:", a == b)
+PY
+)
+if grep -q '^slot: (True' <<<"$res" && grep -q '^own worker: (True' <<<"$res" && grep -q '^same: True$' <<<"$res"; then
+  ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call"
+else
+  not_ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call" "$res"
+fi
+
+# A background call starts a job with a launcher of its own: it leaves the
+# ready slot (and its waiting launcher) to the next call, in either
+# spelling of the mode.
+mkdir -p "$TEST_TMP/ws-bg"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-bg" "$init" <<'PY'
+import json, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+srv.stdin.write((init + "\n").encode())
+srv.stdout.readline()
+def waiting():
+    found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
+    return found.stdout.split()
+for _ in range(200):
+    if len(waiting()) == 1:
+        break
+    time.sleep(0.025)
+first = waiting()
+print("ready:", len(first) == 1)
+for i, args in enumerate([{"mode": "background"}, {"background": True}], 1):
+    args["command"] = "true"
+    srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+        "params": {"name": "bash", "arguments": args}}) + "\n").encode())
+    r = json.loads(srv.stdout.readline())
+    print(f"job {i}:", bool(r["result"]["structuredContent"].get("jobId")),
+          "slot kept:", bool(first) and first[0] in waiting())
+srv.stdin.close()
+print("status:", srv.wait())
+PY
+)
+if grep -q '^ready: True$' <<<"$res" && [ "$(grep -c '^job [12]: True slot kept: True$' <<<"$res")" -eq 2 ] &&
+  grep -q '^status: 0$' <<<"$res"; then
+  ok "a background call forks its own worker: the slot's waiting launcher stays for the next call"
+else
+  not_ok "a background call forks its own worker: the slot's waiting launcher stays for the next call" "$res"
+fi
+
+# A cancelled call that was running gets no answer at all (the protocol's
+# rule), and the server goes on answering: once the server has reaped the
+# call's worker, a ping is answered, and no line carries the call's id.
+mkdir -p "$TEST_TMP/ws-cancel-run"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-cancel-run" "$init" <<'PY'
+import json, os, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+def send(msg):
+    srv.stdin.write((json.dumps(msg) + "\n").encode())
+send(json.loads(init))
+srv.stdout.readline()
+started = os.path.join(root, "started")
+send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "bash",
+      "arguments": {"command": f"touch {started}; sleep 30"}}})
+for _ in range(400):
+    if os.path.exists(started):
+        break
+    time.sleep(0.025)
+print("running:", os.path.exists(started))
+# the call's worker, the server's only child now (see the next test)
+worker = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
+print("workers:", len(worker))
+send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}})
+# reaped by the server only after it dealt with the worker's end
+for _ in range(400):
+    if not os.path.exists(f"/proc/{int(worker[0])}"):
+        break
+    time.sleep(0.025)
+print("worker reaped:", not os.path.exists(f"/proc/{int(worker[0])}"))
+send({"jsonrpc": "2.0", "id": 6, "method": "ping"})
+lines = []
+for raw in srv.stdout:
+    lines.append(json.loads(raw))
+    if lines[-1].get("id") == 6:
+        break
+srv.stdin.close()
+lines += [json.loads(raw) for raw in srv.stdout]
+print("status:", srv.wait())
+print("ids:", [r.get("id") for r in lines])
+PY
+)
+if grep -q '^running: True$' <<<"$res" && grep -q '^workers: 1$' <<<"$res" &&
+  grep -q '^worker reaped: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" && grep -q '^ids: \[6\]$' <<<"$res"; then
+  ok "a cancelled running call is never answered; the server answers the next request"
+else
+  not_ok "a cancelled running call is never answered; the server answers the next request" "$res"
+fi
+
+# A worker that dies without answering: its call gets -32603, and the next
+# call is served. The worker is the server's only child while the call
+# runs (the next slot is prepared after the answer); its command, waiting
+# on a gate, is let go at the end.
+mkdir -p "$TEST_TMP/ws-died"
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-died" "$init" <<'PY'
+import json, os, signal, subprocess, sys, time
+sluice, root, init = sys.argv[1:4]
+srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                       bufsize=0)
+def send(msg):
+    srv.stdin.write((json.dumps(msg) + "\n").encode())
+def call(i, cmd):
+    send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "bash",
+          "arguments": {"command": cmd}}})
+send(json.loads(init))
+srv.stdout.readline()
+started, gate = os.path.join(root, "started"), os.path.join(root, "gate")
+os.mkfifo(gate)
+call(1, f"touch {started}; read x < {gate}")
+for _ in range(400):
+    if os.path.exists(started):
+        break
+    time.sleep(0.025)
+workers = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
+print("workers:", len(workers))
+for w in workers:
+    os.kill(int(w), signal.SIGKILL)
+r = json.loads(srv.stdout.readline())
+print("answer:", r.get("id"), r.get("error", {}).get("code"))
+call(2, "echo after")
+r = json.loads(srv.stdout.readline())
+print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
+srv.stdin.close()
+print("status:", srv.wait())
+try: # the command outlives its worker: let it end
+    os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
+except OSError:
+    pass
+PY
+)
+if grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
+  grep -q "^next: 2 after$" <<<"$res" && grep -q '^status: 0$' <<<"$res"; then
+  ok "a worker that dies: its call gets -32603, and the next call is served"
+else
+  not_ok "a worker that dies: its call gets -32603, and the next call is served" "$res"
 fi
