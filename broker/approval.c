@@ -61,6 +61,8 @@ static int answer(char **ret_why, int result, const char *fmt, ...)
 /* Kill pid and reap it into *status. */
 static void kill_reap(pid_t pid, int *status)
 {
+	/* the approver leads its own process group (setsid): all of it goes */
+	(void)kill(-pid, SIGKILL);
 	(void)kill(pid, SIGKILL);
 	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 		;

@@ -7,6 +7,8 @@
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -190,6 +192,41 @@ Test(approval, a_program_that_never_reads_a_long_request_is_killed_at_the_timeou
 	cr_assert(strstr(why, "did not answer in time"), "%s", why);
 	cr_assert_lt(took, 5000, "answered after %llu ms", (unsigned long long)took);
 	free(why);
+}
+
+/* Whether process pid is gone (or dead, waiting to be reaped). */
+static bool process_gone(pid_t pid)
+{
+	char path[64], state = 0;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return true;
+	bool read = fscanf(f, "%*d (%*[^)]) %c", &state) == 1;
+	fclose(f);
+	return read && (state == 'Z' || state == 'X');
+}
+
+Test(approval, a_program_killed_at_the_timeout_takes_its_children_with_it)
+{
+	char body[600], pidfile[400];
+	snprintf(pidfile, sizeof(pidfile), "%s/child", tmp);
+	snprintf(body, sizeof(body), "sleep 60 & echo $! >'%s'; wait", pidfile);
+	char *why = NULL;
+	cr_assert_eq(ask(CONFIG_APPROVAL_PROGRAM, approver(body), 300, &why), 0);
+	cr_assert(strstr(why, "did not answer in time"), "%s", why);
+	free(why);
+	FILE *f = fopen(pidfile, "r");
+	cr_assert_not_null(f, "the approver did not start its child");
+	int child = 0;
+	cr_assert_eq(fscanf(f, "%d", &child), 1);
+	fclose(f);
+	for (int i = 0; i < 200 && !process_gone(child); i++)
+		usleep(10 * 1000);
+	bool gone = process_gone(child);
+	if (!gone)
+		(void)kill(child, SIGKILL);
+	cr_assert(gone, "the approver's child %d outlived the refusal", child);
 }
 
 Test(approval, a_missing_program_refuses)
