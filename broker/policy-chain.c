@@ -790,8 +790,10 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		if (k + 1 < n)
 			finish_item(c, &items[k], &st, (int)st.failed);
 	}
-	if (r == 0 && k == n && in.len)
+	if (r == 0 && k == n && in.len) {
+		k = n - 1; /* the last model's plugin sent it: that model fails */
 		r = fault(&st, "message after the end");
+	}
 	safe_close(fds[0]);
 	free(in.buf);
 	int status = 0;

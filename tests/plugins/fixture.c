@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "sluice/policy.h"
+/* the messages' header, to forge them (forge_done) */
+#include "../../broker/policy-msg.h"
 
 /* Any variant: `open_mark = PATH` makes open create PATH (when open ran
  * shows); `open_crash = NAME` makes open crash while the environment
@@ -60,6 +62,19 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
 	const char *when = sluice_settings_get(s, "when");
 	if (when && !strstr(sluice_command_source(cmd), when))
 		return SLUICE_ALLOW;
+	/* forge_done = yes: write, as the host would, this plugin's RESULT
+	 * and the model's DONE, and one byte more, into the host's pipe */
+	if (sluice_settings_get(s, "forge_done")) {
+		struct policy_msg_header h[2] = {
+			{ .type = POLICY_MSG_RESULT, .plugin = 0, .value = 0, .len = 0 },
+			{ .type = POLICY_MSG_DONE, .plugin = 0, .value = 0, .len = 0 },
+		};
+		char forged[sizeof(h) + 1];
+		memcpy(forged, h, sizeof(h));
+		forged[sizeof(h)] = 'x';
+		(void)!write(3, forged, sizeof(forged));
+		return SLUICE_ALLOW;
+	}
 #if defined(FIXTURE_SEGV)
 	volatile int *p = NULL;
 	*p = 1;
@@ -113,6 +128,7 @@ static const struct sluice_key keys[] = {
 	{ "when", 0 },
 	{ "open_mark", 0 },
 	{ "open_crash", 0 },
+	{ "forge_done", 0 },
 	{ "list", SLUICE_KEY_REPEATABLE },
 	{ "long", SLUICE_KEY_JOINABLE },
 	{ NULL, 0 },

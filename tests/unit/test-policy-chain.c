@@ -14,9 +14,10 @@
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 
-/* The verdict of `echo hi` with one fixture configured as [plugin NAME]. */
-static void decide_with(const char *variant, const char *extra, struct verdict *v,
-                        struct broker_config **ret_cfg)
+/* The verdict of `echo hi` with one fixture configured as [plugin NAME];
+ * returns what policy_chain_decide() did. */
+static int decide_with(const char *variant, const char *extra, struct verdict *v,
+                       struct broker_config **ret_cfg)
 {
 	char ini[2048];
 	/* 300ms for the hang; a crash under a sanitizer takes a while to report */
@@ -32,13 +33,14 @@ static void decide_with(const char *variant, const char *extra, struct verdict *
 	cr_assert_geq(r, 0);
 	policy_chain_free(chain);
 	*ret_cfg = cfg;
+	return r;
 }
 
 static void expect_refusal(const char *variant, const char *extra, const char *message)
 {
 	struct verdict v;
 	struct broker_config *cfg = NULL;
-	decide_with(variant, extra, &v, &cfg);
+	(void)decide_with(variant, extra, &v, &cfg);
 	cr_assert_eq(v.kind, VERDICT_DENY, "%s: %s", variant, verdict_kind_name(v.kind));
 	const struct verdict_reason *r = ptu_reason(&v, "broken");
 	cr_assert_not_null(r, "%s: no reason names the plugin", variant);
@@ -71,6 +73,23 @@ Test(policy_chain, an_invalid_verdict_is_a_deny)
 Test(policy_chain, garbage_on_the_pipe_is_a_deny)
 {
 	expect_refusal("garbage", NULL, "plugin 'broken' sent an invalid reply while checking");
+}
+
+Test(policy_chain, a_message_after_the_last_done_is_a_deny_counted_as_a_failure)
+{
+	/* check() forges its RESULT and the DONE, then one byte more: the
+	 * byte after the end is the plugin's invalid reply */
+	struct verdict v;
+	struct broker_config *cfg = NULL;
+	int r = decide_with("ok", "forge_done = yes\n", &v, &cfg);
+	cr_assert_gt(r, 0, "the plugin that failed is not counted");
+	cr_assert_eq(v.kind, VERDICT_DENY, "%s", verdict_kind_name(v.kind));
+	const struct verdict_reason *reason = ptu_reason(&v, "broken");
+	cr_assert_not_null(reason, "no reason names the plugin");
+	cr_assert(strstr(reason->message, "plugin 'broken' sent an invalid reply"), "%s",
+	          reason->message);
+	verdict_done(&v);
+	config_free(cfg);
 }
 
 Test(policy_chain, a_check_error_is_a_deny)
