@@ -658,6 +658,22 @@ Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
 	command_model_parser_free(parser);
 }
 
+Test(policy_chain, a_descriptor_a_plugin_opened_is_still_open_when_it_checks)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	/* check denies when the descriptor its open kept is gone */
+	struct policy_chain *chain = prepared_chain("ok", "open_keep_fd = yes\n", parser, &cfg);
+	expect_verdict(chain, parser, "ls", VERDICT_ALLOW);
+	/* and in a child of its own, not forked ahead */
+	expect_verdict(chain, parser, "ls", VERDICT_ALLOW);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
 /* ------------------------------------------------------------ message batches */
 
 /* The next message on fd: its header checked against the table, its first
