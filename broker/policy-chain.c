@@ -330,7 +330,8 @@ static struct opened *open_ahead(struct policy_chain *c, const struct sluice_hos
 	return ahead;
 }
 
-/* A ready child withdrawn: what open_ahead() opened is closed. */
+/* A ready child that gets no command (its parent went without withdrawing
+ * it): what open_ahead() opened is closed. */
 static void close_ahead(struct policy_chain *c, struct opened *ahead)
 {
 	for (size_t i = 0; ahead && i < c->n; i++)
@@ -340,7 +341,7 @@ static void close_ahead(struct policy_chain *c, struct opened *ahead)
 }
 
 /* A child forked ahead of its request: its plugins open, then the command
- * text arrives on text_fd (to end of file; nothing: withdrawn), is parsed
+ * text arrives on text_fd (to end of file; nothing: the parent is gone), is parsed
  * here as the parent parsed it, and checked as run_child() checks a model
  * (child_check(): the descriptors the plugins opened ahead stay open);
  * never returns. */
@@ -411,20 +412,30 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 	c->ready_pid = pid;
 	c->ready_text_fd = text[1];
 	c->ready_msg_fd = msg[0];
+	/* The child reads its command only once its plugins opened: a command
+	 * the pipe cannot hold must not make this process wait for them with
+	 * no deadline (ready_send() fails instead). Only this end: the child
+	 * reads its own as usual. */
+	int fl = fcntl(text[1], F_GETFL);
+	if (fl < 0 || fcntl(text[1], F_SETFL, fl | O_NONBLOCK) < 0) {
+		r = -errno;
+		ready_withdraw(c);
+		return r;
+	}
 	warm_parser(parser); /* this process parses the same command too */
 	return 0;
 }
 
-/* A ready child no request used: end of file makes it exit (one that was
- * sent a text ahead is killed: it must not check what nobody reads). */
+/* A ready child no request used, or that could not take its command: it is
+ * killed before it is waited for (it may still be in a plugin's open, for
+ * as long as that takes; one sent a text must not check what nobody reads). */
 static void ready_withdraw(struct policy_chain *c)
 {
 	free(c->ready_sent);
 	c->ready_sent = NULL;
 	if (c->ready_pid <= 0)
 		return;
-	if (c->ready_text_fd < 0)
-		(void)kill(c->ready_pid, SIGKILL);
+	(void)kill(c->ready_pid, SIGKILL);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
 	c->ready_msg_fd = safe_close(c->ready_msg_fd);
 	int status;
@@ -432,7 +443,9 @@ static void ready_withdraw(struct policy_chain *c)
 	c->ready_pid = 0;
 }
 
-/* Write text to the ready child and close its pipe; -errno. */
+/* Write text to the ready child and close its pipe; -errno: -EAGAIN when
+ * the pipe is full (the child reads only once its plugins opened), then the
+ * caller withdraws the child. */
 static int ready_send(struct policy_chain *c, const char *text, size_t len)
 {
 	/* A child that is gone must not take this process with it (SIGPIPE). */

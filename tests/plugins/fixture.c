@@ -26,8 +26,9 @@ static int kept_fd = -1;
 
 /* Any variant: `open_mark = PATH` makes open create PATH (when open ran
  * shows); `open_crash = NAME` makes open crash while the environment
- * variable NAME is set (after the chain was validated without it);
- * `open_keep_fd = yes` makes open keep a descriptor that check then needs. */
+ * variable NAME is set (after the chain was validated without it), and
+ * `open_hang = NAME` makes it pause for ever then; `open_keep_fd = yes`
+ * makes open keep a descriptor that check then needs. */
 static void fx_open_settings(const struct sluice_settings *settings)
 {
 	const char *mark = sluice_settings_get(settings, "open_mark");
@@ -39,6 +40,11 @@ static void fx_open_settings(const struct sluice_settings *settings)
 	const char *crash = sluice_settings_get(settings, "open_crash");
 	if (crash && getenv(crash))
 		raise(SIGSEGV);
+	const char *hang = sluice_settings_get(settings, "open_hang");
+	if (hang && getenv(hang))
+		for (;;)
+			if (pause() > 0)
+				break;
 }
 
 static int fx_open(const struct sluice_host *host, const struct sluice_settings *settings,
@@ -140,6 +146,7 @@ static const struct sluice_key keys[] = {
 	{ "open_crash", 0 },
 	{ "forge_done", 0 },
 	{ "open_keep_fd", 0 },
+	{ "open_hang", 0 },
 	{ "list", SLUICE_KEY_REPEATABLE },
 	{ "long", SLUICE_KEY_JOINABLE },
 	{ NULL, 0 },

@@ -674,6 +674,62 @@ Test(policy_chain, a_descriptor_a_plugin_opened_is_still_open_when_it_checks)
 	command_model_parser_free(parser);
 }
 
+Test(policy_chain, a_child_forked_ahead_stuck_opening_holds_no_request_past_the_timeout)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 300ms\nmax_command_size = 1MiB\n"
+	         "[plugin stuck]\npath = %s\nopen_hang = SLUICE_FX_HANG_OPEN\n",
+	         ptu_fixture("ok"));
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = validated_chain(ini, &cfg);
+	/* validated; from now on the plugin's open never returns */
+	cr_assert_eq(setenv("SLUICE_FX_HANG_OPEN", "1", 1), 0);
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	/* more than a pipe holds, and a child stuck opening never reads it */
+	size_t len = 200 * 1024;
+	char *big = malloc(len + 1);
+	cr_assert_not_null(big);
+	memcpy(big, "true #", 6);
+	memset(big + 6, 'x', len - 6);
+	big[len] = '\0';
+	struct command_model_limits limits;
+	command_model_limits_default(&limits);
+	limits.max_command_bytes = cfg->broker_max_command_size;
+	struct command_model *m = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(command_model_parse(parser, big, len, &limits, &m, &err), 0, "%s", err.detail);
+	cr_assert_eq(command_model_source_len(m), len);
+	/* the command handed over when decided (round 0), or sent ahead */
+	for (int round = 0; round < 2; round++) {
+		cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+		if (round == 1)
+			policy_chain_send_ahead(chain, big, len);
+		struct verdict v;
+		verdict_init(&v);
+		char *rewrite = NULL;
+		cr_assert_gt(policy_chain_decide(chain, parser, m, &v, &rewrite), 0, "round %d",
+		             round);
+		free(rewrite);
+		cr_assert_eq(v.kind, VERDICT_DENY, "round %d", round);
+		const struct verdict_reason *r = ptu_reason(&v, "stuck");
+		cr_assert_not_null(r, "round %d: no reason names the plugin", round);
+		cr_assert(strstr(r->message, "plugin 'stuck' did not answer within 300ms while "
+		                             "starting"),
+		          "round %d: %s", round, r->message);
+		verdict_done(&v);
+	}
+	/* one stuck opening and never sent anything is withdrawn all the same */
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	command_model_free(m);
+	free(big);
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
 /* ------------------------------------------------------------ message batches */
 
 /* The next message on fd: its header checked against the table, its first
