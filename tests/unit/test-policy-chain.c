@@ -554,6 +554,24 @@ Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_req
 	command_model_parser_free(parser);
 }
 
+Test(policy_chain, the_child_forked_ahead_is_the_one_that_checks)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = prepared_chain(
+	        "ok", "verdict = ask\nwhen = needle\nopen_crash = SLUICE_FX_CRASH_OPEN\n", parser,
+	        &cfg);
+	/* forked ahead before this: only a child forked from now on crashes
+	 * opening, so the plugin's own verdict can only come from that child */
+	cr_assert_eq(setenv("SLUICE_FX_CRASH_OPEN", "1", 1), 0);
+	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
 Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
 {
 	struct command_model_parser *parser = NULL;
