@@ -9,8 +9,11 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
+#include "broker-context.h"
+#include "mcp-tools.h"
 #include "policy-msg.h"
 #include "policy-test-util.h"
+#include "runner.h"
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 
@@ -570,6 +573,51 @@ Test(policy_chain, the_child_forked_ahead_is_the_one_that_checks)
 	expect_no_child("after the free");
 	config_free(cfg);
 	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_bash_call_refused_before_its_decision_leaves_the_child_forked_ahead_unused)
+{
+	/* a server's worker: its context armed, the child forked ahead, the
+	 * bash call prepared (the child forked ahead serves the decision) */
+	char ini[2048], path[600];
+	snprintf(ini, sizeof(ini),
+	         "[plugin ahead]\npath = %s\nverdict = ask\nopen_crash = SLUICE_FX_CRASH_OPEN\n",
+	         ptu_fixture("ok"));
+	config_free(ptu_config(ini, true)); /* writes it, as test.ini */
+	snprintf(path, sizeof(path), "%s/test.ini", ptu_tmp);
+	struct mcp_context mc = { .root = ptu_tmp };
+	struct sluice_error err = { 0 };
+	cr_assert_eq(broker_context_open(path, &mc.settings, &mc.policies, &err), 0, "%s",
+	             err.detail);
+	cr_assert_eq(broker_context_arm(mc.policies, &err), 0, "%s", err.detail);
+	broker_context_prepare(mc.policies);
+	/* from now on a child forked afresh crashes opening */
+	cr_assert_eq(setenv("SLUICE_FX_CRASH_OPEN", "1", 1), 0);
+	struct run_outcome o;
+	run_outcome_init(&o, &mc.settings);
+	struct mcp_call_io io = { .cancel_fd = -1, .prepared = &o };
+	/* refused before the policies decide: its command goes nowhere */
+	json_t *args =
+	        json_pack("{s:s, s:s}", "command", "echo needle", "directory", "no-such-directory");
+	cr_assert_not_null(args);
+	json_t *res = mcp_tools_call(&mc, "bash", args, &io);
+	cr_assert_not_null(res);
+	cr_assert(json_is_true(json_object_get(res, "isError")), "the call was not refused");
+	json_decref(res);
+	json_decref(args);
+	/* so the next decision is still the child's forked ahead: the plugin's
+	 * own ask, not a crash of a child forked afresh */
+	struct run_request req = { .command = (char *)"echo hay", .command_len = 8 };
+	struct policy_decision d;
+	cr_assert_eq(
+	        broker_context_decide(mc.policies, &req, ptu_tmp, ASK_TO_CALLER, NULL, &d, &err), 0,
+	        "%s", err.detail);
+	const struct verdict_reason *why = verdict_main_reason(&d.verdict);
+	cr_assert_eq(d.verdict.kind, VERDICT_ASK, "%s: %s", verdict_kind_name(d.verdict.kind),
+	             why ? why->message : "");
+	policy_decision_done(&d);
+	broker_context_free(mc.policies);
+	expect_no_child("after the free");
 }
 
 Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
