@@ -141,12 +141,6 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 	return arm(ctx, true, reterr);
 }
 
-void broker_context_send_ahead(struct broker_context *ctx, const char *command, size_t len)
-{
-	if (ctx && ctx->armed)
-		policy_chain_send_ahead(ctx->chain, command, len);
-}
-
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
                           const struct decide_overlap *overlap, struct policy_decision *ret,
@@ -159,7 +153,7 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 		return r;
 
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
-	/* a policy child forked ahead parses it meanwhile (unless sent already) */
+	/* a policy child forked ahead parses it meanwhile */
 	policy_chain_send_ahead(ctx->chain, req->command, req->command_len);
 	r = command_model_parse(ctx->parser, req->command, req->command_len, NULL, &m, reterr);
 	if (r < 0)

@@ -60,12 +60,6 @@ const struct policy_chain *broker_context_chain(const struct broker_context *ctx
  * (policy_chain_prepare()). Only once the context is armed; best effort. */
 void broker_context_prepare(struct broker_context *ctx);
 
-/* A request's command, as soon as it is known: the policy child forked
- * ahead starts parsing and checking it while the request is still being
- * validated (policy_chain_send_ahead()). A decision about another command
- * never uses it. */
-void broker_context_send_ahead(struct broker_context *ctx, const char *command, size_t len);
-
 /* Wait for the last decision's policy child to finish exiting (see
  * policy_chain_reap()): before watching a command's process tree. */
 void broker_context_reap(struct broker_context *ctx);

@@ -130,8 +130,6 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 	if (r < 0) {
 		run_outcome_fail(o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
 	} else {
-		if (io->prepared) /* its policy child waits for the command */
-			broker_context_send_ahead(ctx->policies, req.command, req.command_len);
 		struct runner_options ro = runner_options_for(ctx, io);
 		(void)runner_execute(&req, &ro, o);
 	}

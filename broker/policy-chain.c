@@ -54,8 +54,7 @@ struct policy_chain {
 	char *ready_sent; /* the text sent ahead (policy_chain_send_ahead), or NULL */
 	size_t ready_sent_len;
 	/* In a child of a lazy chain, once it loaded the plugins: why each
-	 * that failed did (NULL: it loaded). */
-	bool child_loaded;
+	 * that failed did (NULL: it loaded); NULL before. */
 	char **child_load_errors;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
@@ -250,9 +249,8 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
  * parent, once; each failure is reported in its place in the messages. */
 static void child_load(struct policy_chain *c)
 {
-	if (!c->dir || c->child_loaded)
+	if (!c->dir || c->child_load_errors)
 		return;
-	c->child_loaded = true;
 	c->child_load_errors = calloc(c->n ? c->n : 1, sizeof(*c->child_load_errors));
 	if (!c->child_load_errors)
 		_exit(1);
@@ -277,10 +275,23 @@ static void crash_by_signal(void)
 		(void)signal(crash_signals[i], SIG_DFL);
 }
 
-/* The child: each model in turn, with the same messages as a child for that
- * model alone; never returns. */
+/* A child's models, each in turn, with the same messages as a child for
+ * that model alone, on fd 3; ahead: as child_model(). Its descriptors are
+ * isolated and its plugins loaded already (crash_by_signal(), child_load()):
+ * nothing here closes what a plugin opened ahead. Never returns. */
+static _Noreturn void child_check(struct policy_chain *c, const struct command_model *const *models,
+                                  size_t n, struct opened *ahead)
+{
+	const struct sluice_host *host = policy_host();
+	for (size_t k = 0; k < n; k++)
+		if (child_model(c, host, models[k], 3, c->child_load_errors, ahead) < 0)
+			_exit(1);
+	_exit(0);
+}
+
+/* The child: each model in turn (child_check()); never returns. */
 static _Noreturn void run_child(struct policy_chain *c, const struct command_model *const *models,
-                                size_t n, int fd, struct opened *ahead)
+                                size_t n, int fd)
 {
 	/* A plugin must not write into the broker's output, nor reach any of
 	 * its descriptors: the pipe becomes fd 3 and everything above closes. */
@@ -289,19 +300,12 @@ static _Noreturn void run_child(struct policy_chain *c, const struct command_mod
 		(void)dup2(null, STDIN_FILENO);
 		(void)dup2(null, STDOUT_FILENO);
 	}
-	if (fd != 3) {
-		if (dup2(fd, 3) < 0)
-			_exit(1);
-		fd = 3;
-	}
+	if (fd != 3 && dup2(fd, 3) < 0)
+		_exit(1);
 	(void)close_range(4, ~0U, 0);
 	crash_by_signal();
 	child_load(c);
-	const struct sluice_host *host = policy_host();
-	for (size_t k = 0; k < n; k++)
-		if (child_model(c, host, models[k], fd, c->child_load_errors, ahead) < 0)
-			_exit(1);
-	_exit(0);
+	child_check(c, models, n, NULL);
 }
 
 /* Idle time before a request: pay now for the copy-on-write faults and
@@ -326,7 +330,8 @@ static struct opened *open_ahead(struct policy_chain *c, const struct sluice_hos
 	return ahead;
 }
 
-/* A ready child withdrawn: what open_ahead() opened is closed. */
+/* A ready child that gets no command (its parent went without withdrawing
+ * it): what open_ahead() opened is closed. */
 static void close_ahead(struct policy_chain *c, struct opened *ahead)
 {
 	for (size_t i = 0; ahead && i < c->n; i++)
@@ -336,8 +341,9 @@ static void close_ahead(struct policy_chain *c, struct opened *ahead)
 }
 
 /* A child forked ahead of its request: its plugins open, then the command
- * text arrives on text_fd (to end of file; nothing: withdrawn), is parsed
- * here as the parent parsed it, and checked as run_child() checks a model;
+ * text arrives on text_fd (to end of file; nothing: the parent is gone), is parsed
+ * here as the parent parsed it, and checked as run_child() checks a model
+ * (child_check(): the descriptors the plugins opened ahead stay open);
  * never returns. */
 static _Noreturn void run_ready_child(struct policy_chain *c, struct command_model_parser *parser,
                                       int text_fd, int msg_fd)
@@ -375,7 +381,7 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
 	    command_model_parse(parser, text, (size_t)n, NULL, &m, &err) < 0)
 		_exit(1); /* the parent reads "stopped answering" and refuses */
 	const struct command_model *models[] = { m };
-	run_child(c, models, 1, 3, ahead);
+	child_check(c, models, 1, ahead);
 }
 
 int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
@@ -406,20 +412,30 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 	c->ready_pid = pid;
 	c->ready_text_fd = text[1];
 	c->ready_msg_fd = msg[0];
+	/* The child reads its command only once its plugins opened: a command
+	 * the pipe cannot hold must not make this process wait for them with
+	 * no deadline (ready_send() fails instead). Only this end: the child
+	 * reads its own as usual. */
+	int fl = fcntl(text[1], F_GETFL);
+	if (fl < 0 || fcntl(text[1], F_SETFL, fl | O_NONBLOCK) < 0) {
+		r = -errno;
+		ready_withdraw(c);
+		return r;
+	}
 	warm_parser(parser); /* this process parses the same command too */
 	return 0;
 }
 
-/* A ready child no request used: end of file makes it exit (one that was
- * sent a text ahead is killed: it must not check what nobody reads). */
+/* A ready child no request used, or that could not take its command: it is
+ * killed before it is waited for (it may still be in a plugin's open, for
+ * as long as that takes; one sent a text must not check what nobody reads). */
 static void ready_withdraw(struct policy_chain *c)
 {
 	free(c->ready_sent);
 	c->ready_sent = NULL;
 	if (c->ready_pid <= 0)
 		return;
-	if (c->ready_text_fd < 0)
-		(void)kill(c->ready_pid, SIGKILL);
+	(void)kill(c->ready_pid, SIGKILL);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
 	c->ready_msg_fd = safe_close(c->ready_msg_fd);
 	int status;
@@ -427,7 +443,9 @@ static void ready_withdraw(struct policy_chain *c)
 	c->ready_pid = 0;
 }
 
-/* Write text to the ready child and close its pipe; -errno. */
+/* Write text to the ready child and close its pipe; -errno: -EAGAIN when
+ * the pipe is full (the child reads only once its plugins opened), then the
+ * caller withdraws the child. */
 static int ready_send(struct policy_chain *c, const char *text, size_t len)
 {
 	/* A child that is gone must not take this process with it (SIGPIPE). */
@@ -764,7 +782,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		}
 		if (pid == 0) {
 			safe_close(fds[0]);
-			run_child(c, models + from, n - from, fds[1], NULL);
+			run_child(c, models + from, n - from, fds[1]);
 		}
 		safe_close(fds[1]);
 	}
@@ -790,8 +808,10 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		if (k + 1 < n)
 			finish_item(c, &items[k], &st, (int)st.failed);
 	}
-	if (r == 0 && k == n && in.len)
+	if (r == 0 && k == n && in.len) {
+		k = n - 1; /* the last model's plugin sent it: that model fails */
 		r = fault(&st, "message after the end");
+	}
 	safe_close(fds[0]);
 	free(in.buf);
 	int status = 0;

@@ -8,6 +8,7 @@
  * Not for: examples of good plugins (plugins/example/ is one).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,19 +17,34 @@
 #include <unistd.h>
 
 #include "sluice/policy.h"
+/* the messages' header, to forge them (forge_done) */
+#include "../../broker/policy-msg.h"
+
+/* open_keep_fd = yes: what open opened, and check expects still open
+ * (one plugin instance per process, so one descriptor). */
+static int kept_fd = -1;
 
 /* Any variant: `open_mark = PATH` makes open create PATH (when open ran
  * shows); `open_crash = NAME` makes open crash while the environment
- * variable NAME is set (after the chain was validated without it). */
+ * variable NAME is set (after the chain was validated without it), and
+ * `open_hang = NAME` makes it pause for ever then; `open_keep_fd = yes`
+ * makes open keep a descriptor that check then needs. */
 static void fx_open_settings(const struct sluice_settings *settings)
 {
 	const char *mark = sluice_settings_get(settings, "open_mark");
 	FILE *f = mark ? fopen(mark, "w") : NULL;
 	if (f)
 		(void)fclose(f);
+	if (sluice_settings_get(settings, "open_keep_fd"))
+		kept_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	const char *crash = sluice_settings_get(settings, "open_crash");
 	if (crash && getenv(crash))
 		raise(SIGSEGV);
+	const char *hang = sluice_settings_get(settings, "open_hang");
+	if (hang && getenv(hang))
+		for (;;)
+			if (pause() > 0)
+				break;
 }
 
 static int fx_open(const struct sluice_host *host, const struct sluice_settings *settings,
@@ -60,6 +76,21 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
 	const char *when = sluice_settings_get(s, "when");
 	if (when && !strstr(sluice_command_source(cmd), when))
 		return SLUICE_ALLOW;
+	if (sluice_settings_get(s, "open_keep_fd") && (kept_fd < 0 || fcntl(kept_fd, F_GETFD) < 0))
+		return sluice_verdict_add(v, SLUICE_DENY, "the descriptor open kept is gone", NULL);
+	/* forge_done = yes: write, as the host would, this plugin's RESULT
+	 * and the model's DONE, and one byte more, into the host's pipe */
+	if (sluice_settings_get(s, "forge_done")) {
+		struct policy_msg_header h[2] = {
+			{ .type = POLICY_MSG_RESULT, .plugin = 0, .value = 0, .len = 0 },
+			{ .type = POLICY_MSG_DONE, .plugin = 0, .value = 0, .len = 0 },
+		};
+		char forged[sizeof(h) + 1];
+		memcpy(forged, h, sizeof(h));
+		forged[sizeof(h)] = 'x';
+		(void)!write(3, forged, sizeof(forged));
+		return SLUICE_ALLOW;
+	}
 #if defined(FIXTURE_SEGV)
 	volatile int *p = NULL;
 	*p = 1;
@@ -113,6 +144,9 @@ static const struct sluice_key keys[] = {
 	{ "when", 0 },
 	{ "open_mark", 0 },
 	{ "open_crash", 0 },
+	{ "forge_done", 0 },
+	{ "open_keep_fd", 0 },
+	{ "open_hang", 0 },
 	{ "list", SLUICE_KEY_REPEATABLE },
 	{ "long", SLUICE_KEY_JOINABLE },
 	{ NULL, 0 },

@@ -9,14 +9,18 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
+#include "broker-context.h"
+#include "mcp-tools.h"
 #include "policy-msg.h"
 #include "policy-test-util.h"
+#include "runner.h"
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 
-/* The verdict of `echo hi` with one fixture configured as [plugin NAME]. */
-static void decide_with(const char *variant, const char *extra, struct verdict *v,
-                        struct broker_config **ret_cfg)
+/* The verdict of `echo hi` with one fixture configured as [plugin NAME];
+ * returns what policy_chain_decide() did. */
+static int decide_with(const char *variant, const char *extra, struct verdict *v,
+                       struct broker_config **ret_cfg)
 {
 	char ini[2048];
 	/* 300ms for the hang; a crash under a sanitizer takes a while to report */
@@ -32,13 +36,14 @@ static void decide_with(const char *variant, const char *extra, struct verdict *
 	cr_assert_geq(r, 0);
 	policy_chain_free(chain);
 	*ret_cfg = cfg;
+	return r;
 }
 
 static void expect_refusal(const char *variant, const char *extra, const char *message)
 {
 	struct verdict v;
 	struct broker_config *cfg = NULL;
-	decide_with(variant, extra, &v, &cfg);
+	(void)decide_with(variant, extra, &v, &cfg);
 	cr_assert_eq(v.kind, VERDICT_DENY, "%s: %s", variant, verdict_kind_name(v.kind));
 	const struct verdict_reason *r = ptu_reason(&v, "broken");
 	cr_assert_not_null(r, "%s: no reason names the plugin", variant);
@@ -71,6 +76,23 @@ Test(policy_chain, an_invalid_verdict_is_a_deny)
 Test(policy_chain, garbage_on_the_pipe_is_a_deny)
 {
 	expect_refusal("garbage", NULL, "plugin 'broken' sent an invalid reply while checking");
+}
+
+Test(policy_chain, a_message_after_the_last_done_is_a_deny_counted_as_a_failure)
+{
+	/* check() forges its RESULT and the DONE, then one byte more: the
+	 * byte after the end is the plugin's invalid reply */
+	struct verdict v;
+	struct broker_config *cfg = NULL;
+	int r = decide_with("ok", "forge_done = yes\n", &v, &cfg);
+	cr_assert_gt(r, 0, "the plugin that failed is not counted");
+	cr_assert_eq(v.kind, VERDICT_DENY, "%s", verdict_kind_name(v.kind));
+	const struct verdict_reason *reason = ptu_reason(&v, "broken");
+	cr_assert_not_null(reason, "no reason names the plugin");
+	cr_assert(strstr(reason->message, "plugin 'broken' sent an invalid reply"), "%s",
+	          reason->message);
+	verdict_done(&v);
+	config_free(cfg);
 }
 
 Test(policy_chain, a_check_error_is_a_deny)
@@ -546,6 +568,69 @@ Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_req
 	free_all(chain, cfg, parser);
 }
 
+Test(policy_chain, the_child_forked_ahead_is_the_one_that_checks)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = prepared_chain(
+	        "ok", "verdict = ask\nwhen = needle\nopen_crash = SLUICE_FX_CRASH_OPEN\n", parser,
+	        &cfg);
+	/* forked ahead before this: only a child forked from now on crashes
+	 * opening, so the plugin's own verdict can only come from that child */
+	cr_assert_eq(setenv("SLUICE_FX_CRASH_OPEN", "1", 1), 0);
+	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_bash_call_refused_before_its_decision_leaves_the_child_forked_ahead_unused)
+{
+	/* a server's worker: its context armed, the child forked ahead, the
+	 * bash call prepared (the child forked ahead serves the decision) */
+	char ini[2048], path[600];
+	snprintf(ini, sizeof(ini),
+	         "[plugin ahead]\npath = %s\nverdict = ask\nopen_crash = SLUICE_FX_CRASH_OPEN\n",
+	         ptu_fixture("ok"));
+	config_free(ptu_config(ini, true)); /* writes it, as test.ini */
+	snprintf(path, sizeof(path), "%s/test.ini", ptu_tmp);
+	struct mcp_context mc = { .root = ptu_tmp };
+	struct sluice_error err = { 0 };
+	cr_assert_eq(broker_context_open(path, &mc.settings, &mc.policies, &err), 0, "%s",
+	             err.detail);
+	cr_assert_eq(broker_context_arm(mc.policies, &err), 0, "%s", err.detail);
+	broker_context_prepare(mc.policies);
+	/* from now on a child forked afresh crashes opening */
+	cr_assert_eq(setenv("SLUICE_FX_CRASH_OPEN", "1", 1), 0);
+	struct run_outcome o;
+	run_outcome_init(&o, &mc.settings);
+	struct mcp_call_io io = { .cancel_fd = -1, .prepared = &o };
+	/* refused before the policies decide: its command goes nowhere */
+	json_t *args =
+	        json_pack("{s:s, s:s}", "command", "echo needle", "directory", "no-such-directory");
+	cr_assert_not_null(args);
+	json_t *res = mcp_tools_call(&mc, "bash", args, &io);
+	cr_assert_not_null(res);
+	cr_assert(json_is_true(json_object_get(res, "isError")), "the call was not refused");
+	json_decref(res);
+	json_decref(args);
+	/* so the next decision is still the child's forked ahead: the plugin's
+	 * own ask, not a crash of a child forked afresh */
+	struct run_request req = { .command = (char *)"echo hay", .command_len = 8 };
+	struct policy_decision d;
+	cr_assert_eq(
+	        broker_context_decide(mc.policies, &req, ptu_tmp, ASK_TO_CALLER, NULL, &d, &err), 0,
+	        "%s", err.detail);
+	const struct verdict_reason *why = verdict_main_reason(&d.verdict);
+	cr_assert_eq(d.verdict.kind, VERDICT_ASK, "%s: %s", verdict_kind_name(d.verdict.kind),
+	             why ? why->message : "");
+	policy_decision_done(&d);
+	broker_context_free(mc.policies);
+	expect_no_child("after the free");
+}
+
 Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
 {
 	struct command_model_parser *parser = new_parser();
@@ -633,6 +718,78 @@ Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
 	verdict_done(&v);
 	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
+}
+
+Test(policy_chain, a_descriptor_a_plugin_opened_is_still_open_when_it_checks)
+{
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct broker_config *cfg = NULL;
+	/* check denies when the descriptor its open kept is gone */
+	struct policy_chain *chain = prepared_chain("ok", "open_keep_fd = yes\n", parser, &cfg);
+	expect_verdict(chain, parser, "ls", VERDICT_ALLOW);
+	/* and in a child of its own, not forked ahead */
+	expect_verdict(chain, parser, "ls", VERDICT_ALLOW);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	config_free(cfg);
+	command_model_parser_free(parser);
+}
+
+Test(policy_chain, a_child_forked_ahead_stuck_opening_holds_no_request_past_the_timeout)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 300ms\nmax_command_size = 1MiB\n"
+	         "[plugin stuck]\npath = %s\nopen_hang = SLUICE_FX_HANG_OPEN\n",
+	         ptu_fixture("ok"));
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = validated_chain(ini, &cfg);
+	/* validated; from now on the plugin's open never returns */
+	cr_assert_eq(setenv("SLUICE_FX_HANG_OPEN", "1", 1), 0);
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	/* more than a pipe holds, and a child stuck opening never reads it */
+	size_t len = 200 * 1024;
+	char *big = malloc(len + 1);
+	cr_assert_not_null(big);
+	memcpy(big, "true #", 6);
+	memset(big + 6, 'x', len - 6);
+	big[len] = '\0';
+	struct command_model_limits limits;
+	command_model_limits_default(&limits);
+	limits.max_command_bytes = cfg->broker_max_command_size;
+	struct command_model *m = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(command_model_parse(parser, big, len, &limits, &m, &err), 0, "%s", err.detail);
+	cr_assert_eq(command_model_source_len(m), len);
+	/* the command handed over when decided (round 0), or sent ahead */
+	for (int round = 0; round < 2; round++) {
+		cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+		if (round == 1)
+			policy_chain_send_ahead(chain, big, len);
+		struct verdict v;
+		verdict_init(&v);
+		char *rewrite = NULL;
+		cr_assert_gt(policy_chain_decide(chain, parser, m, &v, &rewrite), 0, "round %d",
+		             round);
+		free(rewrite);
+		cr_assert_eq(v.kind, VERDICT_DENY, "round %d", round);
+		const struct verdict_reason *r = ptu_reason(&v, "stuck");
+		cr_assert_not_null(r, "round %d: no reason names the plugin", round);
+		cr_assert(strstr(r->message, "plugin 'stuck' did not answer within 300ms while "
+		                             "starting"),
+		          "round %d: %s", round, r->message);
+		verdict_done(&v);
+	}
+	/* one stuck opening and never sent anything is withdrawn all the same */
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	policy_chain_free(chain);
+	expect_no_child("after the free");
+	command_model_free(m);
+	free(big);
+	config_free(cfg);
+	command_model_parser_free(parser);
 }
 
 /* ------------------------------------------------------------ message batches */
