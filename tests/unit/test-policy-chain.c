@@ -570,8 +570,7 @@ Test(policy_chain, a_child_forked_ahead_sees_the_command_sent_and_serves_one_req
 
 Test(policy_chain, the_child_forked_ahead_is_the_one_that_checks)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain = prepared_chain(
 	        "ok", "verdict = ask\nwhen = needle\nopen_crash = SLUICE_FX_CRASH_OPEN\n", parser,
@@ -580,10 +579,8 @@ Test(policy_chain, the_child_forked_ahead_is_the_one_that_checks)
 	 * opening, so the plugin's own verdict can only come from that child */
 	cr_assert_eq(setenv("SLUICE_FX_CRASH_OPEN", "1", 1), 0);
 	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 Test(policy_chain, a_bash_call_refused_before_its_decision_leaves_the_child_forked_ahead_unused)
@@ -722,35 +719,31 @@ Test(policy_chain, a_plugin_that_crashes_opening_ahead_is_named)
 
 Test(policy_chain, a_descriptor_a_plugin_opened_is_still_open_when_it_checks)
 {
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	struct broker_config *cfg = NULL;
 	/* check denies when the descriptor its open kept is gone */
 	struct policy_chain *chain = prepared_chain("ok", "open_keep_fd = yes\n", parser, &cfg);
 	expect_verdict(chain, parser, "ls", VERDICT_ALLOW);
 	/* and in a child of its own, not forked ahead */
 	expect_verdict(chain, parser, "ls", VERDICT_ALLOW);
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 Test(policy_chain, a_child_forked_ahead_stuck_opening_holds_no_request_past_the_timeout)
 {
 	char ini[2048];
 	snprintf(ini, sizeof(ini),
-	         "[broker]\nplugin_timeout = 300ms\nmax_command_size = 1MiB\n"
+	         "[broker]\nplugin_timeout = 300ms\nmax_command_size = 131071\n"
 	         "[plugin stuck]\npath = %s\nopen_hang = SLUICE_FX_HANG_OPEN\n",
 	         ptu_fixture("ok"));
 	struct broker_config *cfg = NULL;
 	struct policy_chain *chain = validated_chain(ini, &cfg);
 	/* validated; from now on the plugin's open never returns */
 	cr_assert_eq(setenv("SLUICE_FX_HANG_OPEN", "1", 1), 0);
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
+	struct command_model_parser *parser = new_parser();
 	/* more than a pipe holds, and a child stuck opening never reads it */
-	size_t len = 200 * 1024;
+	size_t len = 100 * 1024;
 	char *big = malloc(len + 1);
 	cr_assert_not_null(big);
 	memcpy(big, "true #", 6);
@@ -784,12 +777,10 @@ Test(policy_chain, a_child_forked_ahead_stuck_opening_holds_no_request_past_the_
 	}
 	/* one stuck opening and never sent anything is withdrawn all the same */
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
-	policy_chain_free(chain);
+	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
 	command_model_free(m);
 	free(big);
-	config_free(cfg);
-	command_model_parser_free(parser);
 }
 
 /* ------------------------------------------------------------ message batches */
