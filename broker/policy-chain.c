@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -398,9 +399,15 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 		return r;
 	}
 	fflush(NULL);
+	pid_t parent = getpid();
 	pid_t pid = fork();
-	if (pid == 0)
+	if (pid == 0) {
+		/* It may wait in a plugin's open for ever: it must not outlive
+		 * the process that would read it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(1);
 		run_ready_child(c, parser, text[0], msg[1]);
+	}
 	int r = pid < 0 ? -errno : 0;
 	safe_close(text[0]);
 	safe_close(msg[1]);

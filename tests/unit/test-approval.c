@@ -19,6 +19,7 @@
 #include "approval.h"
 #include "broker-config.h"
 #include "monotonic.h"
+#include "process-util.h"
 #include "scratch.h"
 
 static char tmp[256];
@@ -194,19 +195,6 @@ Test(approval, a_program_that_never_reads_a_long_request_is_killed_at_the_timeou
 	free(why);
 }
 
-/* Whether process pid is gone (or dead, waiting to be reaped). */
-static bool process_gone(pid_t pid)
-{
-	char path[64], state = 0;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return true;
-	bool read = fscanf(f, "%*d (%*[^)]) %c", &state) == 1;
-	fclose(f);
-	return read && (state == 'Z' || state == 'X');
-}
-
 Test(approval, a_program_killed_at_the_timeout_takes_its_children_with_it)
 {
 	char body[600], pidfile[400];
@@ -221,9 +209,7 @@ Test(approval, a_program_killed_at_the_timeout_takes_its_children_with_it)
 	int child = 0;
 	cr_assert_eq(fscanf(f, "%d", &child), 1);
 	fclose(f);
-	for (int i = 0; i < 200 && !process_gone(child); i++)
-		usleep(10 * 1000);
-	bool gone = process_gone(child);
+	bool gone = process_gone_within(child, 2000);
 	if (!gone)
 		(void)kill(child, SIGKILL);
 	cr_assert(gone, "the approver's child %d outlived the refusal", child);

@@ -13,6 +13,7 @@
 #include "mcp-tools.h"
 #include "policy-msg.h"
 #include "policy-test-util.h"
+#include "process-util.h"
 #include "runner.h"
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
@@ -781,6 +782,46 @@ Test(policy_chain, a_child_forked_ahead_stuck_opening_holds_no_request_past_the_
 	expect_no_child("after the free");
 	command_model_free(m);
 	free(big);
+}
+
+Test(policy_chain, a_child_forked_ahead_does_not_outlive_its_parent)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini), "[plugin stuck]\npath = %s\nopen_hang = SLUICE_FX_HANG_OPEN\n",
+	         ptu_fixture("ok"));
+	int ready[2];
+	cr_assert_eq(pipe(ready), 0);
+	pid_t parent = fork();
+	cr_assert_geq(parent, 0);
+	if (parent == 0) {
+		/* a server: its child forked ahead is stuck in a plugin's open */
+		struct broker_config *cfg = NULL;
+		struct policy_chain *chain = validated_chain(ini, &cfg);
+		setenv("SLUICE_FX_HANG_OPEN", "1", 1);
+		if (policy_chain_prepare(chain, new_parser()) < 0)
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
+		for (;;)
+			pause();
+	}
+	close(ready[1]);
+	char c;
+	cr_assert_eq(read(ready[0], &c, 1), 1, "the chain was not prepared");
+	close(ready[0]);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)parent, (int)parent);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f);
+	int child = 0;
+	cr_assert_eq(fscanf(f, "%d", &child), 1, "no child forked ahead");
+	fclose(f);
+	/* the server dies (say, killed): its waiting child goes with it */
+	cr_assert_eq(kill(parent, SIGKILL), 0);
+	cr_assert_eq(waitpid(parent, NULL, 0), parent);
+	bool gone = process_gone_within(child, 2000);
+	if (!gone)
+		(void)kill(child, SIGKILL);
+	cr_assert(gone, "the child forked ahead (%d) outlived its parent", child);
 }
 
 /* ------------------------------------------------------------ message batches */
