@@ -166,18 +166,28 @@ with open(gate, "w") as g:
 order.append(json.loads(srv.stdout.readline())["id"])
 print("order", order)
 call(3, f"sleep 60 & echo $! > {pidfile}.2; wait")
+def read_pid():
+    try:
+        return int(open(pidfile + ".2").read())
+    except (OSError, ValueError):  # not there yet, or half-written
+        return None
 for _ in range(200):
-    if os.path.exists(pidfile + ".2") and open(pidfile + ".2").read().strip():
+    if read_pid():
         break
     time.sleep(0.05)
-child = int(open(pidfile + ".2").read())
+child = read_pid()
+if not child:
+    print("the command did not start")
+    sys.exit(0)
 srv.send_signal(signal.SIGTERM)
 srv.wait()
-for _ in range(200):
+def gone(pid):
     try:
-        if open(f"/proc/{child}/stat").read().split(") ")[1][0] == "Z":
-            break
-    except FileNotFoundError:
+        return open(f"/proc/{pid}/stat").read().rsplit(") ", 1)[1][0] in "ZX"
+    except OSError:  # FileNotFoundError, or ESRCH when it ends mid-read
+        return True
+for _ in range(200):
+    if gone(child):
         break
     time.sleep(0.05)
 else:

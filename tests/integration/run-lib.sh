@@ -30,7 +30,16 @@ wait_for() {
   done
 }
 
-# alive PID: the process exists and is not a zombie.
+# alive PID: the process exists and is not a zombie. Its stat is read once:
+# a process that ends between two reads must not count as alive.
 alive() {
-  [ -r "/proc/$1/stat" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) && [ -n "$stat" ] || return 1
+  stat=${stat##*) }
+  [ "${stat:0:1}" != Z ] && [ "${stat:0:1}" != X ]
+}
+
+# gone PID: the process has ended (a zombie not yet waited for counts).
+gone() {
+  ! alive "$1"
 }

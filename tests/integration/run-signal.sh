@@ -10,7 +10,9 @@ has_lines() { [ "$(wc -l <"$1")" -ge "$2" ]; }
 for sig in TERM INT; do
   pids="$TEST_TMP/pids-$sig"
   : >"$pids"
-  timeout -k 5 30 "$SLUICE" run --timeout 20s -- "setsid sleep 310 & echo \$! >> '$pids'; sleep 311 & echo \$! >> '$pids'; wait" \
+  # Signalled directly, not through timeout(1): that also sends SIGCONT,
+  # which can cancel the stop a sanitizer's exit-time leak check waits for.
+  "$SLUICE" run --timeout 20s -- "setsid sleep 310 & echo \$! >> '$pids'; sleep 311 & echo \$! >> '$pids'; wait" \
     >"$TEST_TMP/out-$sig" 2>&1 &
   sluice_pid=$!
   # The command has started both children once both pids are written.
@@ -21,6 +23,10 @@ for sig in TERM INT; do
     continue
   fi
   kill -s "$sig" "$sluice_pid"
+  if ! wait_for 10 gone "$sluice_pid"; then
+    not_ok "SIG$sig to sluice run: it exits" "still running 10 s after the signal"
+    kill -s KILL "$sluice_pid"
+  fi
   wait "$sluice_pid" && rc=0 || rc=$?
   want=$((128 + $(kill -l "$sig")))
   survivors=""
