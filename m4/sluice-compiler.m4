@@ -23,3 +23,25 @@ AC_DEFUN([SLUICE_REQUIRE_MODULE], [
   PKG_CHECK_MODULES([$1], [$2], [],
     [AC_MSG_ERROR([$2 not found by pkg-config: install the Debian package '$3' (or run scripts/setup.sh)])])
 ])
+
+# SLUICE_LINK_ARCHIVES(VARIABLE, LIBS, HEADERS, BODY)
+# When each -lNAME in LIBS has an archive (libNAME.a, found by the compiler)
+# and a program with HEADERS and BODY links against those archives, set
+# VARIABLE to LIBS with each -lNAME replaced by its archive's path (so that
+# libtool cannot reorder a -Wl,-Bstatic); otherwise set it empty.
+AC_DEFUN([SLUICE_LINK_ARCHIVES], [
+  $1= sluice_missing=
+  for sluice_word in $2; do
+    AS_CASE([$sluice_word],
+      [-l*], [sluice_archive=`$CC -print-file-name=lib${sluice_word#-l}.a`
+              AS_CASE([$sluice_archive], [/*], [$1="$$1 $sluice_archive"],
+                [sluice_missing="$sluice_missing $sluice_word"])],
+      [$1="$$1 $sluice_word"])
+  done
+  AS_IF([test -n "$sluice_missing"], [$1=], [
+    sluice_save_LIBS=$LIBS
+    LIBS="$$1 $LIBS"
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([$3], [$4])], [], [$1=])
+    LIBS=$sluice_save_LIBS
+  ])
+])
