@@ -18,6 +18,7 @@
 #include "broker-config.h"
 #include "cleanup.h"
 #include "command-model.h"
+#include "config-run.h"
 #include "display.h"
 #include "error-kind.h"
 #include "line-reader.h"
@@ -51,6 +52,7 @@ struct check_settings {
 	const char *cwd;            /* for the display form (NULL when not shown) */
 	struct policy_chain *chain; /* the configured plugins */
 	struct command_model_parser *parser;
+	size_t max_command_size; /* a --batch request's command: the model's size limit */
 };
 
 /* The result object: {"verdict", "reasons", "display"} (+ "rewrite",
@@ -197,7 +199,7 @@ static int batch_parse(int r, const char *line, size_t len, const struct check_s
 		sluice_error_set(&it->err, -E2BIG, "the request line is too long");
 		return 0;
 	}
-	r = request_parse(line, len, COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES, &it->req, &it->err);
+	r = request_parse(line, len, s->max_command_size, &it->req, &it->err);
 	if (r == -EINVAL || r == -E2BIG) {
 		it->refused = true;
 		return 0;
@@ -358,14 +360,15 @@ int cmd_check(int argc, char **argv)
 		          "check --help'");
 	} else if (command_model_parser_new(&parser) < 0) {
 		log_error("check: cannot create the shell parser");
-	} else if (batch) {
-		s.chain = chain;
-		s.parser = parser;
-		status = check_batch(&s);
 	} else {
+		struct command_model_limits limits;
+		config_model_limits(cfg, &limits);
+		command_model_parser_set_limits(parser, &limits);
 		s.chain = chain;
 		s.parser = parser;
-		status = check_one(args.positionals[0], strlen(args.positionals[0]), &s);
+		s.max_command_size = limits.max_command_bytes;
+		status = batch ? check_batch(&s)
+		               : check_one(args.positionals[0], strlen(args.positionals[0]), &s);
 	}
 	command_model_parser_free(parser);
 	return status;

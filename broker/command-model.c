@@ -16,6 +16,7 @@
 
 struct command_model_parser {
 	struct shell_parser *sp;
+	struct command_model_limits limits;
 };
 
 void command_model_limits_default(struct command_model_limits *limits)
@@ -39,8 +40,15 @@ int command_model_parser_new(struct command_model_parser **ret)
 		free(p);
 		return r;
 	}
+	command_model_limits_default(&p->limits);
 	*ret = p;
 	return 0;
+}
+
+void command_model_parser_set_limits(struct command_model_parser *p,
+                                     const struct command_model_limits *limits)
+{
+	p->limits = *limits;
 }
 
 struct command_model_parser *command_model_parser_free(struct command_model_parser *p)
@@ -123,6 +131,8 @@ int command_model_parse(struct command_model_parser *parser, const char *text, s
                         struct sluice_error *reterr)
 {
 	struct command_model_limits defaults;
+	if (!limits && parser)
+		limits = &parser->limits;
 	if (!limits) {
 		command_model_limits_default(&defaults);
 		limits = &defaults;

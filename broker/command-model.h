@@ -57,12 +57,16 @@ struct command_model_parser;
 int command_model_parser_new(struct command_model_parser **ret);
 /* Accepts NULL; returns NULL. */
 struct command_model_parser *command_model_parser_free(struct command_model_parser *p);
+/* The limits command_model_parse() uses with this parser when given none
+ * (a new parser has the defaults); copied. */
+void command_model_parser_set_limits(struct command_model_parser *p,
+                                     const struct command_model_limits *limits);
 
 /*
  * Parse text[0..len) (it need not be NUL-terminated and may hold newlines)
  * into a new model in *ret (owned by the caller; free with
  * command_model_free). parser may be NULL (a temporary one is made). limits
- * may be NULL (the defaults). The text is copied; the caller's buffer may go.
+ * may be NULL (the parser's, else the defaults). The text is copied; the caller's buffer may go.
  * Returns 0, or -ENOMEM / -EINVAL (NUL byte in text) with reterr filled.
  * Syntax errors and reached limits are NOT errors: they are flags on the
  * model (command_model_is_partial, command_model_limits_reached).

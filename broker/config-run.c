@@ -97,3 +97,10 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	return copy_list(cfg->env_set, s->env_set, &s->n_env_set, RUN_SETTINGS_ENV_MAX, "[env] set",
 	                 reterr);
 }
+
+void config_model_limits(const struct broker_config *cfg, struct command_model_limits *limits)
+{
+	command_model_limits_default(limits);
+	if (cfg->broker_max_command_size > limits->max_command_bytes)
+		limits->max_command_bytes = cfg->broker_max_command_size;
+}

@@ -9,6 +9,7 @@
 #define SLUICE_CONFIG_RUN_H
 
 #include "broker-config.h"
+#include "command-model.h"
 #include "errors.h"
 #include "run-settings.h"
 
@@ -26,5 +27,10 @@ struct config_run_text {
  */
 int config_to_run_settings(const struct broker_config *cfg, struct run_settings *s,
                            struct config_run_text *text, struct sluice_error *reterr);
+
+/* The command model's limits under cfg: the defaults, with the size limit
+ * raised to max_command_size when that is larger, so that every command a
+ * request may hold is examined whole. */
+void config_model_limits(const struct broker_config *cfg, struct command_model_limits *limits);
 
 #endif

@@ -173,3 +173,29 @@ if [ "$rc" -eq 0 ] && grep -q '^ran$' <<<"$out" && grep -q 'audit line of this r
 else
   not_ok "an audit log that cannot be opened (not required) is reported in the result" "rc=$rc" "$out"
 fi
+
+# A command longer than the model's default size limit (64 KiB) but within a
+# raised max_command_size is examined whole, by sluice run and sluice check
+# alike: it runs when allowed, and a denied command at its very end is found
+# (not merely asked about as "not fully examined").
+printf '[broker]\nmax_command_size = 100KiB\n' >"$TEST_TMP/big.ini"
+pad=$(head -c 70000 /dev/zero | tr '\0' x)
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/big.ini" -- "echo examined-whole; : $pad"
+if [ "$rc" -eq 0 ] && grep -q '^examined-whole$' <<<"$out"; then
+  ok "a 70 KB command under max_command_size = 100KiB runs"
+else
+  not_ok "a 70 KB command under max_command_size = 100KiB runs" "rc=$rc" "${out:0:400}"
+fi
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/big.ini" -- ": $pad; git add -A"
+if [ "$rc" -eq 77 ] && grep -q '^\[command denied by policy git_add: ' <<<"$out"; then
+  ok "a 70 KB command under max_command_size = 100KiB: the denied command at its end is found"
+else
+  not_ok "a 70 KB command under max_command_size = 100KiB: the denied command at its end is found" "rc=$rc" "${out:0:400}"
+fi
+run "$SLUICE" check --config "$TEST_TMP/big.ini" --format json -- ": $pad; git add -A"
+if [ "$rc" -eq 1 ] && [ "$(json_get "$out" 'd["verdict"]')" = deny ] &&
+  [ "$(json_get "$out" '",".join(r["plugin"] for r in d["reasons"])')" = git_add ]; then
+  ok "sluice check examines the same 70 KB command whole: git_add denies it"
+else
+  not_ok "sluice check examines the same 70 KB command whole: git_add denies it" "rc=$rc" "${out:0:400}"
+fi

@@ -83,3 +83,28 @@ Test(config_run, every_key_reaches_the_run_settings)
 	cr_assert_str_eq(s.env_set[1], "B=2 3");
 	config_free(cfg);
 }
+
+/* The model's size limit follows max_command_size up, never down. */
+Test(config_run, the_model_examines_every_command_a_request_may_hold)
+{
+	static const struct {
+		const char *ini;
+		size_t want;
+	} cases[] = {
+		{ "[broker]\n", COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES },
+		{ "[broker]\nmax_command_size = 100KiB\n", 100 * 1024 },
+		{ "[broker]\nmax_command_size = 1KiB\n", COMMAND_MODEL_DEFAULT_MAX_COMMAND_BYTES },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct broker_config *cfg = NULL;
+		char **errors = NULL;
+		cr_assert_eq(config_load_text(cases[i].ini, strlen(cases[i].ini), "t.ini", &cfg,
+		                              &errors),
+		             0, "%s", cases[i].ini);
+		struct command_model_limits limits;
+		config_model_limits(cfg, &limits);
+		cr_assert_eq(limits.max_command_bytes, cases[i].want, "%s", cases[i].ini);
+		cr_assert_eq(limits.max_words, COMMAND_MODEL_DEFAULT_MAX_WORDS);
+		config_free(cfg);
+	}
+}
