@@ -506,7 +506,12 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 static int check_cancelled(const struct runner_options *opt, struct run_outcome *o)
 {
 	struct pollfd p = { .fd = opt->cancel_fd, .events = POLLIN };
-	if (opt->cancel_fd < 0 || poll(&p, 1, 0) <= 0)
+	int n;
+	if (opt->cancel_fd < 0)
+		return 0;
+	while ((n = poll(&p, 1, 0)) < 0 && errno == EINTR)
+		;
+	if (n <= 0)
 		return 0;
 	return fail(o, ERROR_KIND_COMMAND_FAILED,
 	            "the run was cancelled by its caller before it started");
