@@ -119,6 +119,11 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		snprintf(num, sizeof(num), "%d", SPAWN_COMMAND_FD);
 		r = add2(&argv, LAUNCH_OPT_COMMAND_FD, num);
 	}
+	/* Nothing would enforce the timeout once this process is gone. */
+	if (r >= 0) {
+		snprintf(num, sizeof(num), "%d", (int)getpid());
+		r = add2(&argv, LAUNCH_OPT_DIE_WITH_PARENT, num);
+	}
 	if (r >= 0)
 		r = add2(&argv, LAUNCH_OPT_END, s->shell);
 	if (r >= 0)

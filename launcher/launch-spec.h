@@ -10,21 +10,22 @@
 
 /* Options; each takes the argument shown in --help ("--name VALUE" or
  * "--name=VALUE"). Options end at "--" or at the first non-option word. */
-#define LAUNCH_OPT_PROFILE "--profile"               /* LAUNCH_PROFILE_* */
-#define LAUNCH_OPT_WORKSPACE "--workspace"           /* DIR */
-#define LAUNCH_OPT_RW "--rw"                         /* PATH, repeatable */
-#define LAUNCH_OPT_TMPDIR "--tmpdir"                 /* DIR, also exported as TMPDIR */
-#define LAUNCH_OPT_NETWORK "--network"               /* LAUNCH_NETWORK_* */
-#define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"     /* LAUNCH_NETWORK_* */
-#define LAUNCH_OPT_GIT_WRITABLE "--git-writable"     /* no argument */
-#define LAUNCH_OPT_RLIMIT "--rlimit"                 /* NAME=VALUE, repeatable */
-#define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"         /* no argument */
-#define LAUNCH_OPT_USER "--user"                     /* NAME */
-#define LAUNCH_OPT_CHDIR "--chdir"                   /* DIR */
-#define LAUNCH_OPT_BEST_EFFORT "--best-effort"       /* no argument */
-#define LAUNCH_OPT_REPORT_FD "--report-fd"           /* N */
-#define LAUNCH_OPT_COMMAND_FD "--command-fd"         /* N: the last argument arrives there */
-#define LAUNCH_OPT_PRINT_FEATURES "--print-features" /* no argument; prints JSON, exits 0 */
+#define LAUNCH_OPT_PROFILE "--profile"                 /* LAUNCH_PROFILE_* */
+#define LAUNCH_OPT_WORKSPACE "--workspace"             /* DIR */
+#define LAUNCH_OPT_RW "--rw"                           /* PATH, repeatable */
+#define LAUNCH_OPT_TMPDIR "--tmpdir"                   /* DIR, also exported as TMPDIR */
+#define LAUNCH_OPT_NETWORK "--network"                 /* LAUNCH_NETWORK_* */
+#define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"       /* LAUNCH_NETWORK_* */
+#define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
+#define LAUNCH_OPT_RLIMIT "--rlimit"                   /* NAME=VALUE, repeatable */
+#define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"           /* no argument */
+#define LAUNCH_OPT_USER "--user"                       /* NAME */
+#define LAUNCH_OPT_CHDIR "--chdir"                     /* DIR */
+#define LAUNCH_OPT_BEST_EFFORT "--best-effort"         /* no argument */
+#define LAUNCH_OPT_REPORT_FD "--report-fd"             /* N */
+#define LAUNCH_OPT_COMMAND_FD "--command-fd"           /* N: the last argument arrives there */
+#define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
+#define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
 
 /* The step that refuses a profile this kernel cannot enforce; its failure
  * reads "sluice-launch: features: ..." on stderr (sandbox_unavailable). */

@@ -8,9 +8,11 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -48,6 +50,25 @@ static int apply_tmpdir(const struct launch_spec *spec, struct launch_state *sta
 	return 0;
 }
 
+/* Step "die-with-parent": with --die-with-parent PID, SIGKILL when the
+ * parent ends, so that a program nothing watches any more (its broker was
+ * killed) does not run on past its timeout. After "privileges": a change of
+ * uid clears the setting. A parent that ended before this step would never
+ * send it: the parent must still be PID. */
+static int apply_die_with_parent(const struct launch_spec *spec, struct launch_state *state,
+                                 struct sluice_error *err)
+{
+	(void)state;
+	if (spec->die_with_parent == 0)
+		return 0;
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+		return sluice_error_set(err, neg_errno(), "PR_SET_PDEATHSIG");
+	if (getppid() != spec->die_with_parent)
+		return sluice_error_set(err, -ESRCH, "the parent %d is gone",
+		                        (int)spec->die_with_parent);
+	return 0;
+}
+
 struct launch_step {
 	const char *name;
 	int (*apply)(const struct launch_spec *spec, struct launch_state *state,
@@ -55,18 +76,19 @@ struct launch_step {
 };
 
 static const struct launch_step steps[] = {
-	{ LAUNCH_STEP_FEATURES, apply_features }, /* refuse what this kernel cannot enforce */
-	{ "session", apply_session },             /* setsid (no tty), stdin </dev/null */
-	{ "close-fds", apply_close_fds },         /* close_range(3, ~0U) but --report-fd */
-	{ "rlimits", apply_rlimits },             /* all but the address space; core 0 */
-	{ "privileges", apply_privileges },       /* no_new_privs, --user, drop capabilities */
-	{ "landlock", apply_landlock },           /* filesystem, TCP, ioctl, scopes */
-	{ "seccomp", apply_seccomp },             /* socket families, connect, io_uring */
-	{ "command", apply_command },             /* --command-fd: wait for DIR and COMMAND */
-	{ "chdir", apply_chdir },                 /* --chdir */
-	{ "tmpdir", apply_tmpdir },               /* TMPDIR=--tmpdir */
-	{ "address-space", apply_rlimit_as },     /* RLIMIT_AS, last: nothing allocates after */
-	{ "report", apply_report },               /* one JSON line on --report-fd */
+	{ LAUNCH_STEP_FEATURES, apply_features },     /* refuse what this kernel cannot enforce */
+	{ "session", apply_session },                 /* setsid (no tty), stdin </dev/null */
+	{ "close-fds", apply_close_fds },             /* close_range(3, ~0U) but --report-fd */
+	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */
+	{ "privileges", apply_privileges },           /* no_new_privs, --user, drop capabilities */
+	{ "die-with-parent", apply_die_with_parent }, /* PR_SET_PDEATHSIG, parent checked */
+	{ "landlock", apply_landlock },               /* filesystem, TCP, ioctl, scopes */
+	{ "seccomp", apply_seccomp },                 /* socket families, connect, io_uring */
+	{ "command", apply_command },                 /* --command-fd: wait for DIR and COMMAND */
+	{ "chdir", apply_chdir },                     /* --chdir */
+	{ "tmpdir", apply_tmpdir },                   /* TMPDIR=--tmpdir */
+	{ "address-space", apply_rlimit_as },         /* RLIMIT_AS, last: nothing allocates after */
+	{ "report", apply_report },                   /* one JSON line on --report-fd */
 };
 
 int main(int argc, char **argv)

@@ -150,6 +150,16 @@ static int opt_command_fd(struct launch_spec *spec, const char *arg, struct slui
 	return parse_fd(arg, &spec->command_fd, err);
 }
 
+static int opt_die_with_parent(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	uint64_t v;
+	int r = parse_uint64(arg, INT_MAX, &v);
+	if (r < 0 || v == 0)
+		return sluice_error_set(err, r < 0 ? r : -EINVAL, "bad process id '%s'", arg);
+	spec->die_with_parent = (pid_t)v;
+	return 0;
+}
+
 static int opt_print_features(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	(void)arg;
@@ -202,6 +212,9 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_COMMAND_FD, "N", opt_command_fd,
 	  "build the sandbox, then read DIR, NUL, COMMAND from descriptor N; COMMAND becomes "
 	  "PROGRAM's last argument (nothing read: exit, running nothing)" },
+	{ LAUNCH_OPT_DIE_WITH_PARENT, "PID", opt_die_with_parent,
+	  "PID is this process's parent: when it ends, PROGRAM is killed (SIGKILL); fails when "
+	  "the parent is already another process" },
 	{ LAUNCH_OPT_PRINT_FEATURES, NULL, opt_print_features,
 	  "print what each profile enforces on this kernel as JSON, and exit" },
 	{ LAUNCH_OPT_HELP, NULL, opt_help, "print this help and exit" },

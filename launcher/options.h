@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "errors.h"
 #include "profiles.h"
@@ -42,9 +43,10 @@ struct launch_spec {
 	const char *user;
 	const char *chdir;
 	bool best_effort;
-	int report_fd;  /* -1: none */
-	int command_fd; /* -1: the command is in argv */
-	char **argv;    /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
+	int report_fd;         /* -1: none */
+	int command_fd;        /* -1: the command is in argv */
+	pid_t die_with_parent; /* 0: none; else the parent's pid */
+	char **argv;           /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
 };
 
 /* Fill spec from argv (argv[0] is the launcher's name). -EINVAL with a

@@ -50,6 +50,13 @@ expect "a report descriptor that is not open fails the close-fds step" 125 '' \
 run "$L" "${W[@]}" --rw "$TEST_TMP/missing" -- true
 expect "a missing --rw path fails the landlock step" 125 '' \
   "^sluice-launch: landlock: opening '$TEST_TMP/missing': No such file or directory$"
+run "$L" "${W[@]}" --die-with-parent 1 -- touch "$TEST_TMP/orphan-ran"
+expect "--die-with-parent refuses a parent that is not PID" 125 '' \
+  '^sluice-launch: die-with-parent: the parent 1 is gone: No such process$'
+[ ! -e "$TEST_TMP/orphan-ran" ] && ok "--die-with-parent: with the parent not PID, nothing runs" ||
+  not_ok "--die-with-parent: with the parent not PID, nothing runs"
+run sh -c '"$0" --workspace "$1" --die-with-parent $$ -- echo with-its-parent; :' "$L" "$TEST_TMP"
+expect "--die-with-parent PID, PID the parent: the program runs" 0 '^with-its-parent$'
 run "$L" "${W[@]}" --chdir "$TEST_TMP/missing" -- true
 expect "a missing --chdir fails the chdir step" 125 '' "^sluice-launch: chdir: '$TEST_TMP/missing'"
 run "$L" "${W[@]}" --user no-such-user-here -- true

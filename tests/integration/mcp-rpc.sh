@@ -464,10 +464,11 @@ else
   not_ok "a cancelled running call is never answered; the server answers the next request" "$res"
 fi
 
-# A worker that dies without answering: its call gets -32603, and the next
-# call is served. The worker is the server's only child while the call
-# runs (the next slot is prepared after the answer); its command, waiting
-# on a gate, is let go at the end.
+# A worker that dies without answering: its call gets -32603, the next call
+# is served, and the command (its shell, waiting on a gate) dies with the
+# worker: nothing would enforce its timeout any more. The worker is the
+# server's only child while the call runs (the next slot is prepared after
+# the answer).
 mkdir -p "$TEST_TMP/ws-died"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-died" "$init" <<'PY'
 import json, os, signal, subprocess, sys, time
@@ -483,31 +484,43 @@ send(json.loads(init))
 srv.stdout.readline()
 started, gate = os.path.join(root, "started"), os.path.join(root, "gate")
 os.mkfifo(gate)
-call(1, f"touch {started}; read x < {gate}")
+call(1, f"echo $$ > {started}.pid; touch {started}; read x < {gate}")
 for _ in range(400):
     if os.path.exists(started):
         break
     time.sleep(0.025)
+shell = int(open(started + ".pid").read())
 workers = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
 print("workers:", len(workers))
 for w in workers:
     os.kill(int(w), signal.SIGKILL)
 r = json.loads(srv.stdout.readline())
 print("answer:", r.get("id"), r.get("error", {}).get("code"))
+def gone(pid):
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(") ", 1)[1][0] in "ZX"
+    except OSError:
+        return True
+for _ in range(200):
+    if gone(shell):
+        break
+    time.sleep(0.025)
+print("command gone:", gone(shell))
 call(2, "echo after")
 r = json.loads(srv.stdout.readline())
 print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
 srv.stdin.close()
 print("status:", srv.wait())
-try: # the command outlives its worker: let it end
+try: # a command that outlived its worker: let it end
     os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
 except OSError:
     pass
 PY
 )
 if grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
-  grep -q "^next: 2 after$" <<<"$res" && grep -q '^status: 0$' <<<"$res"; then
-  ok "a worker that dies: its call gets -32603, and the next call is served"
+  grep -q '^command gone: True$' <<<"$res" && grep -q "^next: 2 after$" <<<"$res" &&
+  grep -q '^status: 0$' <<<"$res"; then
+  ok "a worker that dies: its call gets -32603, its command dies with it, and the next call is served"
 else
-  not_ok "a worker that dies: its call gets -32603, and the next call is served" "$res"
+  not_ok "a worker that dies: its call gets -32603, its command dies with it, and the next call is served" "$res"
 fi

@@ -38,3 +38,25 @@ for sig in TERM INT; do
     for p in $survivors; do kill -9 "$p"; done
   fi
 done
+
+# SIGKILL cannot be caught: sluice cannot kill the tree then, but the shell
+# it started must not run on with nothing to enforce its timeout. It dies
+# with sluice (sluice-launch --die-with-parent).
+pidfile="$TEST_TMP/pid-KILL"
+"$SLUICE" run --timeout 20s -- "echo \$\$ > '$pidfile'; exec sleep 312" >/dev/null 2>&1 &
+sluice_pid=$!
+if wait_for 10 test -s "$pidfile"; then
+  shell=$(cat "$pidfile")
+  kill -s KILL "$sluice_pid"
+  wait "$sluice_pid"
+  if wait_for 5 gone "$shell"; then
+    ok "SIGKILL to sluice run: the command's shell dies with it"
+  else
+    not_ok "SIGKILL to sluice run: the command's shell dies with it" "shell $shell still runs"
+    kill -9 "$shell"
+  fi
+else
+  not_ok "SIGKILL to sluice run: the command started" "no pid in $pidfile"
+  kill -s KILL "$sluice_pid"
+  wait "$sluice_pid"
+fi

@@ -35,6 +35,7 @@ Test(launcher_options, defaults_to_restricted_with_the_network_denied)
 	cr_assert(!spec.network_allow);
 	cr_assert(!spec.unix_connect_allow);
 	cr_assert_eq(spec.report_fd, -1);
+	cr_assert_eq(spec.die_with_parent, 0);
 	cr_assert_str_eq(spec.argv[0], "true");
 }
 
@@ -66,6 +67,8 @@ Test(launcher_options, reads_every_option_in_both_spellings)
 		               "/c",
 		               "--best-effort",
 		               "--report-fd=7",
+		               "--die-with-parent",
+		               "4242",
 		               "prog",
 		               "--not-an-option",
 		               NULL };
@@ -85,6 +88,7 @@ Test(launcher_options, reads_every_option_in_both_spellings)
 	cr_assert_str_eq(spec.user, "nobody");
 	cr_assert_str_eq(spec.chdir, "/c");
 	cr_assert_eq(spec.report_fd, 7);
+	cr_assert_eq(spec.die_with_parent, 4242);
 	cr_assert_str_eq(spec.argv[0], "prog");
 	cr_assert_str_eq(spec.argv[1], "--not-an-option", "options end at the program");
 }
@@ -105,6 +109,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "--report-fd", "1", "x", NULL }, "stdin, stdout or stderr" },
 	{ { "--report-fd", "-3", "x", NULL }, "bad descriptor '-3'" },
 	{ { "--user", "", "x", NULL }, "empty user name" },
+	{ { "--die-with-parent", "0", "x", NULL }, "bad process id '0'" },
+	{ { "--die-with-parent", "me", "x", NULL }, "bad process id 'me'" },
 	{ { "--keep-stdin=yes", "x", NULL }, "unknown option '--keep-stdin=yes'" },
 	{ { "--", NULL }, "no program given" },
 };
