@@ -2,29 +2,71 @@
 /*
  * Private per-run temporary directories. Removal walks with FTW_PHYS, so a
  * symlink the command left behind is removed itself, never followed out of
- * the directory.
+ * the directory; and it runs as the directory's owner, so that root removing
+ * a directory another user's command wrote cannot be steered elsewhere by
+ * that command swapping a directory for a symlink during the walk.
  */
 #include "config.h"
 
 #include <errno.h>
-#include <stdbool.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <grp.h>
+#include <pwd.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
 
 #include "run-tmpdir.h"
 
-int run_tmpdir_create(const char *jobs_dir, char **ret, struct sluice_error *reterr)
+/* Give the directory just made to user's uid and gid: by descriptor, so
+ * that it is the directory mkdtemp() made (in the sticky /tmp only its
+ * owner, this process, could have replaced it). */
+static int give_to(const char *path, const char *user, struct sluice_error *reterr)
 {
+	struct passwd pwbuf, *pw = NULL;
+	char buf[4096];
+	int e = getpwnam_r(user, &pwbuf, buf, sizeof(buf), &pw);
+	if (!pw)
+		return sluice_error_set(reterr, e ? -e : -ENOENT, "no user '%s' to give it to",
+		                        user);
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fchown(fd, pw->pw_uid, pw->pw_gid) < 0)
+		return sluice_error_set(reterr, neg_errno(), "giving it to user '%s'", user);
+	return 0;
+}
+
+int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
+                      struct sluice_error *reterr)
+{
+	bool for_user = user && geteuid() == 0;
 	char *path = NULL;
-	if (asprintf(&path, "%s/tmp-XXXXXX", jobs_dir) < 0)
+	int n = for_user ? asprintf(&path, "%s/sluice-tmp-XXXXXX", P_tmpdir)
+	                 : asprintf(&path, "%s/tmp-XXXXXX", jobs_dir);
+	if (n < 0)
 		return sluice_error_set(reterr, -ENOMEM, "the private TMPDIR's name");
 	if (!mkdtemp(path)) {
 		int r = neg_errno();
 		sluice_error_set(reterr, r, "creating the private TMPDIR '%s'", path);
 		free(path);
 		return r;
+	}
+	if (for_user) {
+		struct sluice_error err = { 0 };
+		int r = give_to(path, user, &err);
+		if (r < 0) {
+			sluice_error_set(reterr, r, "the private TMPDIR '%s': %s", path,
+			                 err.detail);
+			(void)rmdir(path);
+			free(path);
+			return r;
+		}
 	}
 	*ret = path;
 	return 0;
@@ -67,11 +109,8 @@ static int remove_pass(const char *path)
 	return access(path, F_OK) == 0 ? -ENOTEMPTY : 0;
 }
 
-int run_tmpdir_remove(const char *path)
+static int remove_tree(const char *path)
 {
-	/* Mostly the command left nothing: one rmdir, no walk. */
-	if (rmdir(path) == 0 || errno == ENOENT)
-		return 0;
 	/* Usually one pass does it; a directory the command made unwritable
 	 * needs its mode back first. */
 	int r = remove_pass(path);
@@ -85,4 +124,38 @@ int run_tmpdir_remove(const char *path)
 			break;
 	}
 	return remove_pass(path);
+}
+
+/* remove_tree() in a child that has become uid and gid: the walk can then
+ * reach nothing that user could not remove anyway. */
+static int remove_tree_as(const char *path, uid_t uid, gid_t gid)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return neg_errno();
+	if (pid == 0) {
+		if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
+		    setresuid(uid, uid, uid) < 0)
+			_exit(EXIT_FAILURE);
+		_exit(remove_tree(path) < 0 ? EXIT_FAILURE : EXIT_SUCCESS);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return neg_errno();
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOTEMPTY;
+}
+
+int run_tmpdir_remove(const char *path)
+{
+	/* Mostly the command left nothing: one rmdir, no walk. */
+	if (rmdir(path) == 0 || errno == ENOENT)
+		return 0;
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : neg_errno();
+	/* root removing what another user's command wrote does it as them */
+	if (st.st_uid != geteuid())
+		return remove_tree_as(path, st.st_uid, st.st_gid);
+	return remove_tree(path);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The private TMPDIR of one sandboxed run: a fresh 0700 directory under the
- * per-user jobs directory, the one place outside the workspace that the
+ * per-user jobs directory (for a command run as another user, under /tmp,
+ * owned by that user), the one place outside the workspace that the
  * sandboxed command may write, removed with everything in it when the run
  * (or, for a background job, its monitor) is done.
  * Not for: the jobs directory itself (jobs.c makes it).
@@ -11,11 +12,16 @@
 
 #include "errors.h"
 
-/* Create DIR/tmp-XXXXXX (0700). *ret is owned by the caller. */
-int run_tmpdir_create(const char *jobs_dir, char **ret, struct sluice_error *reterr);
+/* Create JOBS_DIR/tmp-XXXXXX (0700). With user non-NULL and this process
+ * root (the command runs as user, who cannot enter the jobs directory):
+ * /tmp/sluice-tmp-XXXXXX instead, owned by user. *ret is owned by the
+ * caller. */
+int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
+                      struct sluice_error *reterr);
 
-/* Remove path and everything beneath it, never following a symlink.
- * Returns 0, or the first -errno met (removal goes on past it). */
+/* Remove path and everything beneath it, never following a symlink; a
+ * directory another user owns is removed by a child that has become that
+ * user. Returns 0, or the first -errno met (removal goes on past it). */
 int run_tmpdir_remove(const char *path);
 
 #endif

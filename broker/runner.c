@@ -205,7 +205,7 @@ static int prepare_tmpdir(struct run_outcome *o)
 	struct sluice_error err = { 0 };
 	int r = outcome_jobs_dir(o, &err);
 	if (r >= 0)
-		r = run_tmpdir_create(o->jobs_dir, &o->tmpdir, &err);
+		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &err);
 	if (r < 0)
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "the private TMPDIR: %s: %s", err.detail,
 		            strerror(-r));

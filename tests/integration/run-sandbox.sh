@@ -139,6 +139,11 @@ else
 fi
 
 # [sandbox] user: as root, commands run as that user; otherwise refused.
+# user_refused NAME: the last run was refused, saying only root can do it.
+user_refused() {
+  [ "$rc" -eq 125 ] && grep -q "only root can run as user 'nobody'" <<<"$out" &&
+    ok "$1" || not_ok "$1" "rc=$rc" "$out"
+}
 uws="$TEST_TMP/uws"
 mkdir -p "$uws"
 chmod 755 "$TEST_TMP" "$uws"
@@ -149,7 +154,32 @@ if [ "$(id -u)" -eq 0 ]; then
     ok "as root, [sandbox] user runs the command as that user" ||
     not_ok "as root, [sandbox] user runs the command as that user" "rc=$rc" "$out"
 else
-  [ "$rc" -eq 125 ] && grep -q "only root can run as user 'nobody'" <<<"$out" &&
-    ok "as an ordinary user, [sandbox] user is refused, saying why" ||
-    not_ok "as an ordinary user, [sandbox] user is refused, saying why" "rc=$rc" "$out"
+  user_refused "as an ordinary user, [sandbox] user is refused, saying why"
+fi
+
+# [sandbox] user with a sandboxed mode: the private TMPDIR is that user's (it
+# could not enter root's jobs directory), and it is removed whole after the
+# run, unreadable directories and a symlink out included, the symlink's
+# target untouched.
+chmod 777 "$uws"
+cmd='id -un; echo "$TMPDIR" > ./tmpname; echo in-tmp > "$TMPDIR/f" && cat "$TMPDIR/f"
+mkdir -p "$TMPDIR/a/b"; touch "$TMPDIR/a/b/c"; chmod 000 "$TMPDIR/a"; ln -s "$PWD" "$TMPDIR/out"'
+touch "$uws/keep"
+run "$SLUICE" run -C "$uws" --config "$TEST_TMP/user.ini" --sandbox workspace-write -- "$cmd"
+if [ "$(id -u)" -eq 0 ]; then
+  tmp=$(cat "$uws/tmpname" 2>/dev/null)
+  if [ "$rc" -eq 0 ] && [ "$out" = "$(printf 'nobody\nin-tmp')" ] && [ -n "$tmp" ] && [ ! -e "$tmp" ] &&
+    [ -e "$uws/keep" ]; then
+    ok "as root, [sandbox] user with workspace-write: the command writes its TMPDIR, which is then removed whole"
+  else
+    not_ok "as root, [sandbox] user with workspace-write: the command writes its TMPDIR, which is then removed whole" \
+      "rc=$rc tmp='$tmp'" "$out" "$(ls -la "$uws" 2>&1)"
+  fi
+  run "$SLUICE" run -C "$uws" --config "$TEST_TMP/user.ini" --sandbox restricted -- \
+    'touch "$TMPDIR/f" && echo tmp-ok; touch ./x 2>/dev/null || echo ws-denied'
+  [ "$rc" -eq 0 ] && [ "$out" = "$(printf 'tmp-ok\nws-denied')" ] &&
+    ok "as root, [sandbox] user with restricted: the TMPDIR is writable, the workspace is not" ||
+    not_ok "as root, [sandbox] user with restricted: the TMPDIR is writable, the workspace is not" "rc=$rc" "$out"
+else
+  user_refused "as an ordinary user, [sandbox] user with a sandboxed mode is refused, saying why"
 fi
