@@ -170,7 +170,16 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
 	if (r < 0)
 		return sluice_error_set(reterr, r, "running the policy plugins");
-	r = display_form(m, workdir, &ret->display);
+	/* What runs is what is shown: a rewrite's own model (it parsed when
+	 * the plugins checked it). */
+	_cleanup_(command_model_freep) struct command_model *rewritten = NULL;
+	if (rewrite) {
+		r = command_model_parse(ctx->parser, rewrite, strlen(rewrite), NULL, &rewritten,
+		                        reterr);
+		if (r < 0)
+			return r;
+	}
+	r = display_form(rewritten ? rewritten : m, workdir, &ret->display);
 	if (r < 0)
 		return sluice_error_set(reterr, r, "forming the display");
 	ret->command = rewrite ? TAKE_PTR(rewrite) : strdup(req->command);

@@ -133,6 +133,14 @@ if [ "$rc" -eq 0 ] && git -C "$ws" log -1 --format=%B | grep -q '^Co-authored-by
 else
   not_ok "a plugin's rewrite is what runs (git_trailer adds its trailer)" "rc=$rc" "$out" "$(git -C "$ws" log -1 --format=%B)"
 fi
+# ... and what the result shows as having run
+out=$(cd "$ws" && "$SLUICE" run --config "$TEST_TMP/trailer.ini" --sandbox unrestricted --format json -- \
+  'git -c user.name=t -c user.email=t@example.com commit -q --allow-empty -m again') && rc=0 || rc=$?
+if [ "$rc" -eq 0 ] && grep -q 'Co-authored-by: Agent' <<<"$(json_get "$out" 'd["display"]')"; then
+  ok "a rewritten command's display is the rewrite's"
+else
+  not_ok "a rewritten command's display is the rewrite's" "rc=$rc" "$out"
+fi
 
 # Configuration errors: nothing runs, config_error, file:line on stderr.
 printf '[broker]\ntimout = 5s\n' >"$TEST_TMP/bad.ini"
