@@ -239,7 +239,10 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		(void)dup2(null_fd, STDOUT_FILENO);
 		(void)dup2(null_fd, STDERR_FILENO);
 	}
-	int r = spawn_become_subreaper();
+	/* The TMPDIR is this process's now: held (until it exits) before the
+	 * caller, which holds it too, hears of the job and lets go. */
+	int hold = req->tmpdir ? run_tmpdir_hold(req->tmpdir) : 0;
+	int r = hold < 0 ? hold : spawn_become_subreaper();
 	_cleanup_free_ char *out_path = jobs_output_path(dir, id);
 	int log_fd = -1;
 	if (r >= 0)
@@ -492,6 +495,26 @@ static void remove_job(const char *dir, const char *id)
 	}
 }
 
+/* A TMPDIR younger than this is never taken for abandoned, whatever the
+ * configured age: its run may not have held it yet. */
+#define TMPDIR_MIN_AGE_MS (60 * 1000)
+
+/* A private TMPDIR that no run or job holds any more (its run was killed
+ * before it could remove it): removed once it is old enough. */
+static int remove_abandoned_tmpdir(DIR *d, const char *dir, const char *name, const struct stat *st,
+                                   uint64_t now, uint64_t max_age_ms)
+{
+	uint64_t mtime = (uint64_t)st->st_mtim.tv_sec * 1000;
+	uint64_t age = max_age_ms > TMPDIR_MIN_AGE_MS ? max_age_ms : TMPDIR_MIN_AGE_MS;
+	if (strncmp(name, "tmp-", 4) != 0 || mtime + age > now ||
+	    !run_tmpdir_abandoned(dirfd(d), name))
+		return 0;
+	_cleanup_free_ char *path = NULL;
+	if (asprintf(&path, "%s/%s", dir, name) < 0)
+		return -ENOMEM;
+	return run_tmpdir_remove(path) == 0 ? 1 : 0;
+}
+
 int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 {
 	DIR *d = opendir(dir);
@@ -502,8 +525,15 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		struct stat st;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISREG(st.st_mode))
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			int r = remove_abandoned_tmpdir(d, dir, de->d_name, &st, now, max_age_ms);
+			if (r > 0)
+				removed += r;
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
 			continue;
 		uint64_t mtime = (uint64_t)st.st_mtim.tv_sec * 1000;
 		if (mtime + max_age_ms > now)

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -70,6 +71,29 @@ int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
 	}
 	*ret = path;
 	return 0;
+}
+
+/* A shared flock on the directory itself: every holder (a run, the monitor
+ * of a background job that took it over) shares it; an exclusive one that
+ * can be taken means none is left. */
+int run_tmpdir_hold(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	if (flock(fd, LOCK_SH | LOCK_NB) < 0) {
+		int r = neg_errno();
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+bool run_tmpdir_abandoned(int dir_fd, const char *name)
+{
+	_cleanup_close_ int fd =
+	        openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
 }
 
 /* The walks of make_removable() open one more level of directories the

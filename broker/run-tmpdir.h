@@ -10,6 +10,8 @@
 #ifndef SLUICE_RUN_TMPDIR_H
 #define SLUICE_RUN_TMPDIR_H
 
+#include <stdbool.h>
+
 #include "errors.h"
 
 /* Create JOBS_DIR/tmp-XXXXXX (0700). With user non-NULL and this process
@@ -18,6 +20,16 @@
  * caller. */
 int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
                       struct sluice_error *reterr);
+
+/* Mark path, a TMPDIR run_tmpdir_create() made, as in use for as long as
+ * the returned descriptor (close-on-exec) is open in this process or in a
+ * fork of it: run_tmpdir_abandoned() is false meanwhile. Returns the
+ * descriptor, or -errno. */
+int run_tmpdir_hold(const char *path);
+
+/* Whether nobody holds the directory name in dir_fd: nothing uses it any
+ * more (its run was killed before it could remove it), so it may go. */
+bool run_tmpdir_abandoned(int dir_fd, const char *name);
 
 /* Remove path and everything beneath it, never following a symlink; a
  * directory another user owns is removed by a child that has become that

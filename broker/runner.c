@@ -81,6 +81,7 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 	};
 	o->result.settings = &o->settings;
 	o->command_fd = o->out_r = o->err_r = o->rep_r = -1;
+	o->tmpdir_hold = -1;
 }
 
 static void withdraw_launcher(struct run_outcome *o);
@@ -94,6 +95,7 @@ void run_outcome_done(struct run_outcome *o)
 	free(o->launcher);
 	if (o->tmpdir && !o->tmpdir_handed)
 		(void)run_tmpdir_remove(o->tmpdir);
+	o->tmpdir_hold = safe_close(o->tmpdir_hold);
 	free(o->tmpdir);
 	free(o->jobs_dir);
 	free(o->job.output_file);
@@ -206,6 +208,10 @@ static int prepare_tmpdir(struct run_outcome *o)
 	int r = outcome_jobs_dir(o, &err);
 	if (r >= 0)
 		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &err);
+	if (r >= 0) {
+		o->tmpdir_hold = run_tmpdir_hold(o->tmpdir);
+		r = o->tmpdir_hold < 0 ? sluice_error_set(&err, o->tmpdir_hold, "holding it") : 0;
+	}
 	if (r < 0)
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "the private TMPDIR: %s: %s", err.detail,
 		            strerror(-r));

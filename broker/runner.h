@@ -33,6 +33,7 @@ struct run_outcome {
 	struct policy_decision decision;
 	char *root, *workdir, *launcher, *jobs_dir;
 	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
+	int tmpdir_hold;    /* run_tmpdir_hold()'s descriptor while it is in use, or -1 */
 	bool tmpdir_handed; /* a background job's monitor removes it instead */
 	char **env;
 	/* A launcher started before the decision (see runner.c), waiting for

@@ -75,3 +75,37 @@ start=$(date +%s%N)
 "$SLUICE" run --mode background -- 'sleep 0' >/dev/null
 ms=$((($(date +%s%N) - start) / 1000000))
 [ "$ms" -lt 2000 ] && ok "background mode returns at once (${ms}ms)" || not_ok "background mode returns at once" "${ms}ms"
+
+# Cleanup (sluice jobs runs it): a job that finished longer ago than
+# [broker] jobs_max_age goes, files and all; so does a private TMPDIR that
+# nothing holds any more (its run was killed before it could remove it),
+# once old enough; a TMPDIR a running job holds stays, however old.
+mkdir -p "$TEST_TMP/etc-age/sluice"
+printf '[broker]\njobs_max_age = 1s\n' >"$TEST_TMP/etc-age/sluice/sluice.ini"
+ws_age="$TEST_TMP/ws-age"
+mkdir -p "$ws_age"
+run "$SLUICE" run -C "$ws_age" --mode background -- 'exit 0'
+id_old=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
+run "$SLUICE" run -C "$ws_age" --mode background --sandbox workspace-write -- \
+  'echo "$TMPDIR" > ./tmpdir; sleep 323'
+id_run=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
+mkdir "$jobs_dir/tmp-abandoned" && touch "$jobs_dir/tmp-abandoned/left"
+if wait_for 10 test -e "$jobs_dir/$id_old.status" && wait_for 10 test -s "$ws_age/tmpdir"; then
+  held=$(cat "$ws_age/tmpdir")
+  touch -d '2 hours ago' "$jobs_dir/$id_old".* "$jobs_dir/tmp-abandoned" "$held"
+  run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
+  [ "$rc" -eq 0 ] && [ -z "$(ls "$jobs_dir" | grep -F "$id_old")" ] &&
+    ok "a job finished longer ago than jobs_max_age is cleaned up" ||
+    not_ok "a job finished longer ago than jobs_max_age is cleaned up" "rc=$rc" "$(ls "$jobs_dir")"
+  [ ! -e "$jobs_dir/tmp-abandoned" ] && ok "an old TMPDIR nothing holds is cleaned up" ||
+    not_ok "an old TMPDIR nothing holds is cleaned up" "$(ls "$jobs_dir")"
+  [ -d "$held" ] && grep -Eq "^$id_run +running " <<<"$out" &&
+    ok "the TMPDIR of a running job stays, however old" ||
+    not_ok "the TMPDIR of a running job stays, however old" "held=$held" "$out" "$(ls "$jobs_dir")"
+  run "$SLUICE" kill "$id_run"
+  wait_for 10 test ! -e "$held" && ok "a killed job's monitor removes its TMPDIR" ||
+    not_ok "a killed job's monitor removes its TMPDIR" "$held"
+else
+  not_ok "the jobs for the cleanup started" "$(ls "$jobs_dir")"
+  "$SLUICE" kill "$id_run" >/dev/null 2>&1
+fi
