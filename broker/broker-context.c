@@ -170,18 +170,9 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
 	if (r < 0)
 		return sluice_error_set(reterr, r, "running the policy plugins");
-	/* What runs is what is shown: a rewrite's own model (it parsed when
-	 * the plugins checked it). */
-	_cleanup_(command_model_freep) struct command_model *rewritten = NULL;
-	if (rewrite) {
-		r = command_model_parse(ctx->parser, rewrite, strlen(rewrite), NULL, &rewritten,
-		                        reterr);
-		if (r < 0)
-			return r;
-	}
-	r = display_form(rewritten ? rewritten : m, workdir, &ret->display);
+	r = display_form_of_run(ctx->parser, m, rewrite, workdir, &ret->display, reterr);
 	if (r < 0)
-		return sluice_error_set(reterr, r, "forming the display");
+		return r;
 	ret->command = rewrite ? TAKE_PTR(rewrite) : strdup(req->command);
 	if (!ret->command)
 		return sluice_error_set(reterr, -ENOMEM, "copying the command");

@@ -118,7 +118,7 @@ static int check_one(const char *command, size_t len, const struct check_setting
 	 * many plugins failed, which the verdict already says */
 	r = policy_chain_decide(s->chain, s->parser, m, &v, &rewrite);
 	if (r >= 0 && (s->json || s->explain)) /* only these print the display form */
-		r = display_form(m, s->cwd, &display);
+		r = display_form_of_run(s->parser, m, rewrite, s->cwd, &display, &err);
 	if (r == -ENOEXEC) { /* a plugin could not start: a configuration error */
 		verdict_done(&v);
 		sluice_error_set(&err, -EINVAL, "%s", policy_chain_start_error(s->chain));

@@ -129,6 +129,21 @@ static int strip_cd(const struct command_model *m, const char *cwd, char **ret)
 	return 0;
 }
 
+int display_form_of_run(struct command_model_parser *parser, const struct command_model *m,
+                        const char *rewrite, const char *cwd, char **ret,
+                        struct sluice_error *reterr)
+{
+	_cleanup_(command_model_freep) struct command_model *rewritten = NULL;
+	if (rewrite) {
+		int r = command_model_parse(parser, rewrite, strlen(rewrite), NULL, &rewritten,
+		                            reterr);
+		if (r < 0)
+			return r;
+	}
+	int r = display_form(rewritten ? rewritten : m, cwd, ret);
+	return r < 0 ? sluice_error_set(reterr, r, "forming the display") : 0;
+}
+
 int display_form(const struct command_model *m, const char *cwd, char **ret)
 {
 	if (!m->tree.timed_out && !m->tree.has_error) {

@@ -18,4 +18,13 @@
  */
 int display_form(const struct command_model *m, const char *cwd, char **ret);
 
+/*
+ * The display form of what runs: of rewrite (parsed with parser) when a
+ * plugin rewrote m's command, else of m. Returns 0, or -ENOMEM / -EINVAL
+ * (a rewrite that does not parse) with reterr filled.
+ */
+int display_form_of_run(struct command_model_parser *parser, const struct command_model *m,
+                        const char *rewrite, const char *cwd, char **ret,
+                        struct sluice_error *reterr);
+
 #endif
