@@ -518,7 +518,8 @@ except OSError:
 PY
 )
 if grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
-  grep -q '^command gone: True$' <<<"$res" && grep -q "^next: 2 after$" <<<"$res" &&
+  { [ -n "$launch_is_fake" ] || grep -q '^command gone: True$' <<<"$res"; } &&
+  grep -q "^next: 2 after$" <<<"$res" &&
   grep -q '^status: 0$' <<<"$res"; then
   ok "a worker that dies: its call gets -32603, its command dies with it, and the next call is served"
 else

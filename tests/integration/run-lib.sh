@@ -4,10 +4,12 @@
 # a command, otherwise the stand-in fake-launch.sh, said loudly), a private
 # jobs directory, and JSON helpers. Not for: assertions (lib.sh has those).
 
+launch_is_fake=
 if "$SLUICE_LAUNCH" --profile unrestricted -- true >/dev/null 2>&1; then
   echo "# launcher: $SLUICE_LAUNCH"
 else
   SLUICE_LAUNCH="$SLUICE_SRCDIR/tests/integration/fake-launch.sh"
+  launch_is_fake=yes # it cannot do what --die-with-parent asks
   echo "# launcher: the stand-in $SLUICE_LAUNCH (sluice-launch cannot exec here yet)"
 fi
 export SLUICE_LAUNCH
