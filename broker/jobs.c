@@ -499,20 +499,44 @@ static void remove_job(const char *dir, const char *id)
  * configured age: its run may not have held it yet. */
 #define TMPDIR_MIN_AGE_MS (60 * 1000)
 
-/* A private TMPDIR that no run or job holds any more (its run was killed
- * before it could remove it): removed once it is old enough. */
-static int remove_abandoned_tmpdir(DIR *d, const char *dir, const char *name, const struct stat *st,
-                                   uint64_t now, uint64_t max_age_ms)
+/* A private TMPDIR (a directory named prefix...) that no run or job holds
+ * any more (its run was killed before it could remove it): removed once it
+ * is old enough. 1 when it was. */
+static int remove_abandoned_tmpdir(DIR *d, const char *dir, const char *name, const char *prefix,
+                                   const struct stat *st, uint64_t now, uint64_t max_age_ms)
 {
 	uint64_t mtime = (uint64_t)st->st_mtim.tv_sec * 1000;
 	uint64_t age = max_age_ms > TMPDIR_MIN_AGE_MS ? max_age_ms : TMPDIR_MIN_AGE_MS;
-	if (strncmp(name, "tmp-", 4) != 0 || mtime + age > now ||
-	    !run_tmpdir_abandoned(dirfd(d), name))
+	if (!S_ISDIR(st->st_mode) || strncmp(name, prefix, strlen(prefix)) != 0 ||
+	    mtime + age > now || !run_tmpdir_abandoned(dirfd(d), name))
 		return 0;
 	_cleanup_free_ char *path = NULL;
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
-		return -ENOMEM;
+		return 0;
 	return run_tmpdir_remove(path) == 0 ? 1 : 0;
+}
+
+/* The TMPDIRs root made for commands run as [sandbox] user (in the shared
+ * RUN_TMPDIR_USER_BASE, so only there and only as root): as above. Anyone
+ * may name a directory there so; its removal runs as its owner. */
+static int remove_abandoned_user_tmpdirs(uint64_t now, uint64_t max_age_ms)
+{
+	if (geteuid() != 0)
+		return 0;
+	DIR *d = opendir(RUN_TMPDIR_USER_BASE);
+	if (!d)
+		return 0;
+	int removed = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		struct stat st;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			removed += remove_abandoned_tmpdir(d, RUN_TMPDIR_USER_BASE, de->d_name,
+			                                   RUN_TMPDIR_USER_PREFIX, &st, now,
+			                                   max_age_ms);
+	}
+	closedir(d);
+	return removed;
 }
 
 int jobs_cleanup(const char *dir, uint64_t max_age_ms)
@@ -528,9 +552,8 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			int r = remove_abandoned_tmpdir(d, dir, de->d_name, &st, now, max_age_ms);
-			if (r > 0)
-				removed += r;
+			removed += remove_abandoned_tmpdir(d, dir, de->d_name, RUN_TMPDIR_PREFIX,
+			                                   &st, now, max_age_ms);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode))
@@ -557,7 +580,7 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 		}
 	}
 	closedir(d);
-	return removed;
+	return removed + remove_abandoned_user_tmpdirs(now, max_age_ms);
 }
 
 json_t *jobs_info_to_json(const struct job_info *job)

@@ -48,8 +48,9 @@ int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
 {
 	bool for_user = user && geteuid() == 0;
 	char *path = NULL;
-	int n = for_user ? asprintf(&path, "%s/sluice-tmp-XXXXXX", P_tmpdir)
-	                 : asprintf(&path, "%s/tmp-XXXXXX", jobs_dir);
+	int n = for_user ? asprintf(&path, "%s/" RUN_TMPDIR_USER_PREFIX "XXXXXX",
+	                            RUN_TMPDIR_USER_BASE)
+	                 : asprintf(&path, "%s/" RUN_TMPDIR_PREFIX "XXXXXX", jobs_dir);
 	if (n < 0)
 		return sluice_error_set(reterr, -ENOMEM, "the private TMPDIR's name");
 	if (!mkdtemp(path)) {
@@ -91,8 +92,12 @@ int run_tmpdir_hold(const char *path)
 
 bool run_tmpdir_abandoned(int dir_fd, const char *name)
 {
-	_cleanup_close_ int fd =
-	        openat(dir_fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	_cleanup_close_ int fd = openat(dir_fd, name, flags);
+	/* Its command took the owner's read bit off (only the owner, this
+	 * user, gets it back: root never meets EACCES here). */
+	if (fd < 0 && errno == EACCES && fchmodat(dir_fd, name, 0700, 0) == 0)
+		fd = openat(dir_fd, name, flags);
 	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
 }
 
@@ -160,14 +165,16 @@ static int remove_tree_as(const char *path, uid_t uid, gid_t gid)
 	if (pid == 0) {
 		if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
 		    setresuid(uid, uid, uid) < 0)
-			_exit(EXIT_FAILURE);
-		_exit(remove_tree(path) < 0 ? EXIT_FAILURE : EXIT_SUCCESS);
+			_exit(errno);
+		_exit(-remove_tree(path)); /* an errno fits an exit status */
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return neg_errno();
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOTEMPTY;
+	if (!WIFEXITED(status))
+		return -ECHILD;
+	return -WEXITSTATUS(status);
 }
 
 int run_tmpdir_remove(const char *path)

@@ -14,6 +14,12 @@
 
 #include "errors.h"
 
+/* The names' beginnings: under the jobs directory, and for another user in
+ * RUN_TMPDIR_USER_BASE. */
+#define RUN_TMPDIR_PREFIX "tmp-"
+#define RUN_TMPDIR_USER_BASE "/tmp"
+#define RUN_TMPDIR_USER_PREFIX "sluice-tmp-"
+
 /* Create JOBS_DIR/tmp-XXXXXX (0700). With user non-NULL and this process
  * root (the command runs as user, who cannot enter the jobs directory):
  * /tmp/sluice-tmp-XXXXXX instead, owned by user. *ret is owned by the

@@ -212,6 +212,12 @@ static int prepare_tmpdir(struct run_outcome *o)
 		o->tmpdir_hold = run_tmpdir_hold(o->tmpdir);
 		r = o->tmpdir_hold < 0 ? sluice_error_set(&err, o->tmpdir_hold, "holding it") : 0;
 	}
+	if (r < 0 && o->tmpdir) { /* undone: a later attempt makes and holds its own */
+		(void)run_tmpdir_remove(o->tmpdir);
+		free(o->tmpdir);
+		o->tmpdir = NULL;
+		o->tmpdir_hold = -1;
+	}
 	if (r < 0)
 		return fail(o, ERROR_KIND_COMMAND_FAILED, "the private TMPDIR: %s: %s", err.detail,
 		            strerror(-r));

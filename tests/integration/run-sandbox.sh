@@ -180,6 +180,16 @@ if [ "$(id -u)" -eq 0 ]; then
   [ "$rc" -eq 0 ] && [ "$out" = "$(printf 'tmp-ok\nws-denied')" ] &&
     ok "as root, [sandbox] user with restricted: the TMPDIR is writable, the workspace is not" ||
     not_ok "as root, [sandbox] user with restricted: the TMPDIR is writable, the workspace is not" "rc=$rc" "$out"
+  # Such a TMPDIR left behind by a killed run goes at the next cleanup
+  # (sluice jobs), once old; a young one stays.
+  stale=$(mktemp -d /tmp/sluice-tmp-XXXXXX) && young=$(mktemp -d /tmp/sluice-tmp-XXXXXX)
+  touch "$stale/left" && chown -R nobody "$stale" "$young" && touch -d '2 days ago' "$stale"
+  run "$SLUICE" jobs
+  [ "$rc" -eq 0 ] && [ ! -e "$stale" ] && [ -d "$young" ] &&
+    ok "as root, an old [sandbox] user TMPDIR nothing holds is cleaned up; a young one stays" ||
+    not_ok "as root, an old [sandbox] user TMPDIR nothing holds is cleaned up; a young one stays" \
+      "rc=$rc" "$(ls -ld "$stale" "$young" 2>&1)"
+  rm -rf "$stale" "$young"
 else
   user_refused "as an ordinary user, [sandbox] user with a sandboxed mode is refused, saying why"
 fi

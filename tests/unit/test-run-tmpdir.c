@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker/run-tmpdir.c: a private TMPDIR is held while in use and taken for
+ * abandoned only when nothing holds it; one made for another user is
+ * theirs, and removing one another user owns runs as that user.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run-tmpdir.h"
+#include "scratch.h"
+
+static char scratch[256];
+
+static void setup(void)
+{
+	scratch_make(scratch, sizeof(scratch), "test-run-tmpdir");
+}
+
+static void teardown(void)
+{
+	scratch_remove(scratch);
+}
+
+TestSuite(run_tmpdir, .init = setup, .fini = teardown);
+
+/* The uid and gid of nobody, or the test is skipped: it needs root. */
+static const struct passwd *nobody_as_root(void)
+{
+	if (geteuid() != 0)
+		cr_skip_test("needs root: only root can make a directory another user owns");
+	const struct passwd *pw = getpwnam("nobody");
+	if (!pw)
+		cr_skip_test("this system has no user 'nobody'");
+	return pw;
+}
+
+Test(run_tmpdir, a_held_tmpdir_is_not_abandoned_until_every_holder_lets_go)
+{
+	char *path = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(run_tmpdir_create(scratch, NULL, &path, &err), 0, "%s", err.detail);
+	const char *name = strrchr(path, '/') + 1;
+	cr_assert_eq(strncmp(name, RUN_TMPDIR_PREFIX, strlen(RUN_TMPDIR_PREFIX)), 0, "%s", name);
+	int dir_fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir_fd, 0);
+	int hold = run_tmpdir_hold(path);
+	cr_assert_geq(hold, 0);
+	/* a fork's copy holds it too (a background job's monitor) */
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		sleep(5);
+		_exit(0);
+	}
+	close(hold);
+	cr_assert(!run_tmpdir_abandoned(dir_fd, name), "the fork still holds it");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	cr_assert(run_tmpdir_abandoned(dir_fd, name));
+	/* one its command made unreadable, too */
+	cr_assert_eq(chmod(path, 0), 0);
+	cr_assert(run_tmpdir_abandoned(dir_fd, name));
+	cr_assert_eq(run_tmpdir_remove(path), 0);
+	cr_assert_eq(access(path, F_OK), -1);
+	close(dir_fd);
+	free(path);
+}
+
+Test(run_tmpdir, one_made_for_another_user_is_theirs)
+{
+	const struct passwd *pw = nobody_as_root();
+	char *path = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(run_tmpdir_create(scratch, "nobody", &path, &err), 0, "%s", err.detail);
+	cr_assert_eq(strncmp(path, RUN_TMPDIR_USER_BASE "/" RUN_TMPDIR_USER_PREFIX,
+	                     strlen(RUN_TMPDIR_USER_BASE "/" RUN_TMPDIR_USER_PREFIX)),
+	             0, "%s", path);
+	struct stat st;
+	cr_assert_eq(lstat(path, &st), 0);
+	cr_assert(S_ISDIR(st.st_mode));
+	cr_assert_eq(st.st_uid, pw->pw_uid);
+	cr_assert_eq(st.st_mode & 07777, 0700);
+	cr_assert_eq(run_tmpdir_remove(path), 0);
+	free(path);
+	cr_assert_lt(run_tmpdir_create(scratch, "no-such-user-here", &path, &err), 0);
+	cr_assert(strstr(err.detail, "no user 'no-such-user-here'"), "%s", err.detail);
+}
+
+/* Root removing a directory another user owns does it as that user: what
+ * only root could remove, planted inside, survives (a walk as root would
+ * have taken it). */
+Test(run_tmpdir, removing_another_users_directory_runs_as_that_user)
+{
+	const struct passwd *pw = nobody_as_root();
+	char dir[512], inner[600], file[700];
+	snprintf(dir, sizeof(dir), "%s/theirs", scratch);
+	snprintf(inner, sizeof(inner), "%s/roots", dir);
+	snprintf(file, sizeof(file), "%s/file", inner);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	cr_assert_eq(mkdir(inner, 0755), 0);
+	int fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_eq(chown(dir, pw->pw_uid, pw->pw_gid), 0);
+	cr_assert_eq(chmod(scratch, 0755), 0); /* so that nobody reaches it */
+	cr_assert_lt(run_tmpdir_remove(dir), 0);
+	cr_assert_eq(access(file, F_OK), 0, "root's file inside was removed");
+	/* root's own removal, with the directory given back, takes it all */
+	cr_assert_eq(chown(dir, 0, 0), 0);
+	cr_assert_eq(run_tmpdir_remove(dir), 0);
+	cr_assert_eq(access(dir, F_OK), -1);
+}
