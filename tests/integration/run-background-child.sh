@@ -37,4 +37,27 @@ else
   not_ok "a backgrounded child without the pipe is listed too" "$out"
 fi
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
+
+# background_survivors = kill: the survivors are listed, and killed, a
+# setsid escapee included; the text says they were.
+printf '[broker]\nbackground_survivors = kill\n' >"$TEST_TMP/kill.ini"
+out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/kill.ini" --format json -- \
+  'sleep 331 & setsid sleep 332 & echo shell done') && rc=0 || rc=$?
+pids=$(json_get "$out" '" ".join(str(p) for p in d["backgroundPids"])')
+left=
+for p in $pids; do alive "$p" && left="$left $p"; done
+if [ "$rc" -eq 0 ] && [ "$(wc -w <<<"$pids")" -eq 2 ] && [ -z "$left" ]; then
+  ok "background_survivors = kill: both survivors are listed and killed"
+else
+  not_ok "background_survivors = kill: both survivors are listed and killed" "rc=$rc alive:$left" "$out"
+  for p in $left; do kill -9 "$p"; done
+fi
+run timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/kill.ini" -- 'sleep 333 & echo shell done'
+pid=$(sed -n 's/^\[still running after the shell exited, killed: \([0-9]*\).*/\1/p' <<<"$out")
+if [ -n "$pid" ] && ! alive "$pid"; then
+  ok "background_survivors = kill: the text says the survivors were killed"
+else
+  not_ok "background_survivors = kill: the text says the survivors were killed" "$out"
+  [ -n "$pid" ] && kill "$pid" 2>/dev/null
+fi
 true
