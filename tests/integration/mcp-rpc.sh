@@ -6,6 +6,9 @@
 # worker's death and the ready slot.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+# The Python snippets share tests/integration/mcp_client.py.
+export PYTHONPATH="$SLUICE_SRCDIR/tests/integration${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONDONTWRITEBYTECODE=1
 
 init='{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 
@@ -151,49 +154,31 @@ fi
 gate="$TEST_TMP/gate"
 mkfifo "$gate"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP" "$gate" <<'PY'
-import json, os, signal, subprocess, sys, time
+import os, signal, sys
+from mcp_client import Server, gone, wait_for
 sluice, root, gate = sys.argv[1:4]
-srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-def call(i, cmd):
-    srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-        "params": {"name": "bash", "arguments": {"command": cmd}}}) + "\n").encode())
+srv = Server(sluice, root)
 pidfile = os.path.join(root, "gated.pid")
-call(1, f"read x < {gate}; echo first")
-call(2, "echo second")
-order = [json.loads(srv.stdout.readline())["id"]]
+srv.call(1, f"read x < {gate}; echo first")
+srv.call(2, "echo second")
+order = [srv.read()["id"]]
 with open(gate, "w") as g:
     g.write("go\n")
-order.append(json.loads(srv.stdout.readline())["id"])
+order.append(srv.read()["id"])
 print("order", order)
-call(3, f"sleep 60 & echo $! > {pidfile}.2; wait")
+srv.call(3, f"sleep 60 & echo $! > {pidfile}.2; wait")
 def read_pid():
     try:
         return int(open(pidfile + ".2").read())
     except (OSError, ValueError):  # not there yet, or half-written
         return None
-for _ in range(200):
-    if read_pid():
-        break
-    time.sleep(0.05)
-child = read_pid()
-if not child:
+if not wait_for(read_pid, 10):
     print("the command did not start")
     sys.exit(0)
-srv.send_signal(signal.SIGTERM)
-srv.wait()
-def gone(pid):
-    try:
-        return open(f"/proc/{pid}/stat").read().rsplit(") ", 1)[1][0] in "ZX"
-    except OSError:  # FileNotFoundError, or ESRCH when it ends mid-read
-        return True
-for _ in range(200):
-    if gone(child):
-        break
-    time.sleep(0.05)
-else:
-    print("child alive")
-    sys.exit(0)
-print("child gone")
+child = read_pid()
+srv.proc.send_signal(signal.SIGTERM)
+srv.proc.wait()
+print("child gone" if wait_for(lambda: gone(child), 10) else "child alive")
 PY
 )
 grep -q '^order \[2, 1\]$' <<<"$res" && ok "calls run at once: a quick one is answered while a slow one waits" || not_ok "calls run at once: a quick one is answered while a slow one waits" "$res"
@@ -205,30 +190,19 @@ grep -q '^child gone$' <<<"$res" && ok "a server killed by SIGTERM takes its run
 # withdraws the last: no launcher and no TMPDIR is left.
 mkdir -p "$TEST_TMP/ws-slot"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-slot" "$init" <<'PY'
-import json, subprocess, sys, time
+import sys
+from mcp_client import Server, launchers_waiting, wait_for
 sluice, root, init = sys.argv[1:4]
-srv = subprocess.Popen([sluice, "mcp", "-C", root, "--sandbox", "restricted"],
-                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
-srv.stdin.write((init + "\n").encode())
-srv.stdout.readline()
+srv = Server(sluice, root, "--sandbox", "restricted", init=init)
 def waiting():
-    found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
-    return found.stdout.split()
-def wait_for(cond):
-    for _ in range(200):
-        if cond():
-            return True
-        time.sleep(0.025)
-    return False
-print("ready before a call:", wait_for(lambda: len(waiting()) == 1))
+    return launchers_waiting(root)
+print("ready before a call:", wait_for(lambda: len(waiting()) == 1, 5))
 first = waiting()
-srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-    "name": "bash", "arguments": {"command": "echo $TMPDIR; pwd", "directory": "."}}}) + "\n").encode())
-r = json.loads(srv.stdout.readline())
+srv.call(1, "echo $TMPDIR; pwd", directory=".")
+r = srv.read()
 print("answer:", r["result"]["structuredContent"]["exitCode"], r["result"]["content"][0]["text"].split())
-print("another ready after it:", wait_for(lambda: len(waiting()) == 1 and waiting() != first))
-srv.stdin.close()
-print("status:", srv.wait())
+print("another ready after it:", wait_for(lambda: len(waiting()) == 1 and waiting() != first, 5))
+print("status:", srv.close())
 print("left after the end:", waiting())
 PY
 )
@@ -300,29 +274,20 @@ printf '[plugin regex]\nrule = publish\npattern = ^npm publish\naction = ask\nme
 marker="$TEST_TMP/cancel-ran"
 res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-cancel" XDG_RUNTIME_DIR="$TEST_TMP/xdg-cancel" timeout 30 \
   python3 - "$SLUICE" "$TEST_TMP/ws-cancel" "$init" "$TEST_TMP" "$marker" <<'PY'
-import json, os, subprocess, sys, time
+import os, sys
+from mcp_client import Server, wait_for
 sluice, root, init, tmp, marker = sys.argv[1:6]
-srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       bufsize=0)
-def send(msg):
-    srv.stdin.write((json.dumps(msg) + "\n").encode())
-send(json.loads(init))
-srv.stdout.readline()
-send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "bash", "arguments": {
-    "command": f"npm publish 2>/dev/null; touch {marker}", "mode": "background"}}})
-for _ in range(400):
-    if os.path.exists(os.path.join(tmp, "approver.asked")):
-        break
-    time.sleep(0.025)
-print("asked:", os.path.exists(os.path.join(tmp, "approver.asked")))
-send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
-send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
-print("next answer:", json.loads(srv.stdout.readline()).get("id"))
+srv = Server(sluice, root, init=init)
+srv.call(1, f"npm publish 2>/dev/null; touch {marker}", mode="background")
+print("asked:", wait_for(lambda: os.path.exists(os.path.join(tmp, "approver.asked")), 10))
+srv.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}})
+srv.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+print("next answer:", srv.read().get("id"))
 with open(os.path.join(tmp, "approver.gate"), "w") as gate:
     gate.write("yes\n")
-srv.stdin.close()
-print("rest:", srv.stdout.read().decode().split())
-print("status:", srv.wait())
+srv.proc.stdin.close()
+print("rest:", srv.proc.stdout.read().decode().split())
+print("status:", srv.proc.wait())
 PY
 )
 jobs_left=$(ls "$TEST_TMP/xdg-cancel/sluice/jobs" 2>/dev/null | grep -v '^tmp-' | tr '\n' ' ')
@@ -341,10 +306,8 @@ fi
 # beside a running call.
 res=$(timeout 60 python3 - "$SLUICE" "$TEST_TMP" "$init" <<'PY'
 import json, subprocess, sys
+from mcp_client import call_line as call
 sluice, root, init = sys.argv[1:4]
-def call(i, cmd):
-    return json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-                       "params": {"name": "bash", "arguments": {"command": cmd}}})
 big = call("big", "echo " + "a" * (4 * 1024 * 1024 + 100 * 1024))
 def session(*lines):
     p = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -381,30 +344,19 @@ fi
 # spelling of the mode.
 mkdir -p "$TEST_TMP/ws-bg"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-bg" "$init" <<'PY'
-import json, subprocess, sys, time
+import sys
+from mcp_client import Server, launchers_waiting, wait_for
 sluice, root, init = sys.argv[1:4]
-srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       bufsize=0)
-srv.stdin.write((init + "\n").encode())
-srv.stdout.readline()
-def waiting():
-    found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
-    return found.stdout.split()
-for _ in range(200):
-    if len(waiting()) == 1:
-        break
-    time.sleep(0.025)
-first = waiting()
+srv = Server(sluice, root, init=init)
+wait_for(lambda: len(launchers_waiting(root)) == 1, 5)
+first = launchers_waiting(root)
 print("ready:", len(first) == 1)
 for i, args in enumerate([{"mode": "background"}, {"background": True}], 1):
-    args["command"] = "true"
-    srv.stdin.write((json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
-        "params": {"name": "bash", "arguments": args}}) + "\n").encode())
-    r = json.loads(srv.stdout.readline())
+    srv.call(i, "true", **args)
+    r = srv.read()
     print(f"job {i}:", bool(r["result"]["structuredContent"].get("jobId")),
-          "slot kept:", bool(first) and first[0] in waiting())
-srv.stdin.close()
-print("status:", srv.wait())
+          "slot kept:", bool(first) and first[0] in launchers_waiting(root))
+print("status:", srv.close())
 PY
 )
 if grep -q '^ready: True$' <<<"$res" && [ "$(grep -c '^job [12]: True slot kept: True$' <<<"$res")" -eq 2 ] &&
@@ -419,41 +371,28 @@ fi
 # call's worker, a ping is answered, and no line carries the call's id.
 mkdir -p "$TEST_TMP/ws-cancel-run"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-cancel-run" "$init" <<'PY'
-import json, os, subprocess, sys, time
+import json, os, sys
+from mcp_client import Server, wait_for
 sluice, root, init = sys.argv[1:4]
-srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       bufsize=0)
-def send(msg):
-    srv.stdin.write((json.dumps(msg) + "\n").encode())
-send(json.loads(init))
-srv.stdout.readline()
+srv = Server(sluice, root, init=init)
 started = os.path.join(root, "started")
-send({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "bash",
-      "arguments": {"command": f"touch {started}; sleep 30"}}})
-for _ in range(400):
-    if os.path.exists(started):
-        break
-    time.sleep(0.025)
-print("running:", os.path.exists(started))
+srv.call(5, f"touch {started}; sleep 30")
+print("running:", wait_for(lambda: os.path.exists(started), 10))
 # the call's worker, the server's only child now (see the next test)
-worker = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
+worker = srv.workers()
 print("workers:", len(worker))
-send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}})
+srv.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}})
 # reaped by the server only after it dealt with the worker's end
-for _ in range(400):
-    if not os.path.exists(f"/proc/{int(worker[0])}"):
-        break
-    time.sleep(0.025)
-print("worker reaped:", not os.path.exists(f"/proc/{int(worker[0])}"))
-send({"jsonrpc": "2.0", "id": 6, "method": "ping"})
+print("worker reaped:", wait_for(lambda: not os.path.exists(f"/proc/{int(worker[0])}"), 10))
+srv.send({"jsonrpc": "2.0", "id": 6, "method": "ping"})
 lines = []
-for raw in srv.stdout:
+for raw in srv.proc.stdout:
     lines.append(json.loads(raw))
     if lines[-1].get("id") == 6:
         break
-srv.stdin.close()
-lines += [json.loads(raw) for raw in srv.stdout]
-print("status:", srv.wait())
+srv.proc.stdin.close()
+lines += [json.loads(raw) for raw in srv.proc.stdout]
+print("status:", srv.proc.wait())
 print("ids:", [r.get("id") for r in lines])
 PY
 )
@@ -471,46 +410,26 @@ fi
 # the answer).
 mkdir -p "$TEST_TMP/ws-died"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-died" "$init" <<'PY'
-import json, os, signal, subprocess, sys, time
+import os, signal, sys
+from mcp_client import Server, gone, wait_for
 sluice, root, init = sys.argv[1:4]
-srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                       bufsize=0)
-def send(msg):
-    srv.stdin.write((json.dumps(msg) + "\n").encode())
-def call(i, cmd):
-    send({"jsonrpc": "2.0", "id": i, "method": "tools/call", "params": {"name": "bash",
-          "arguments": {"command": cmd}}})
-send(json.loads(init))
-srv.stdout.readline()
+srv = Server(sluice, root, init=init)
 started, gate = os.path.join(root, "started"), os.path.join(root, "gate")
 os.mkfifo(gate)
-call(1, f"echo $$ > {started}.pid; touch {started}; read x < {gate}")
-for _ in range(400):
-    if os.path.exists(started):
-        break
-    time.sleep(0.025)
+srv.call(1, f"echo $$ > {started}.pid; touch {started}; read x < {gate}")
+wait_for(lambda: os.path.exists(started), 10)
 shell = int(open(started + ".pid").read())
-workers = subprocess.run(["pgrep", "-P", str(srv.pid)], capture_output=True).stdout.split()
+workers = srv.workers()
 print("workers:", len(workers))
 for w in workers:
     os.kill(int(w), signal.SIGKILL)
-r = json.loads(srv.stdout.readline())
+r = srv.read()
 print("answer:", r.get("id"), r.get("error", {}).get("code"))
-def gone(pid):
-    try:
-        return open(f"/proc/{pid}/stat").read().rsplit(") ", 1)[1][0] in "ZX"
-    except OSError:
-        return True
-for _ in range(200):
-    if gone(shell):
-        break
-    time.sleep(0.025)
-print("command gone:", gone(shell))
-call(2, "echo after")
-r = json.loads(srv.stdout.readline())
+print("command gone:", wait_for(lambda: gone(shell), 5))
+srv.call(2, "echo after")
+r = srv.read()
 print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
-srv.stdin.close()
-print("status:", srv.wait())
+print("status:", srv.close())
 try: # a command that outlived its worker: let it end
     os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
 except OSError:

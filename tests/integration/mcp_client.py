@@ -1,0 +1,69 @@
+# SPDX-License-Identifier: MIT
+"""The Python side of mcp-rpc.sh: a `sluice mcp` server on pipes, the
+requests its checks send, and the waits they share. The script puts this
+directory on PYTHONPATH for its Python snippets. Not a test itself."""
+import json
+import subprocess
+import time
+
+
+def call_line(i, command, **arguments):
+    """A tools/call of bash with id i, as one JSON line (no newline)."""
+    return json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/call",
+                       "params": {"name": "bash", "arguments": dict(arguments, command=command)}})
+
+
+class Server:
+    """`sluice mcp -C root OPTION...`, initialized with the line init
+    (its answer read) unless init is None."""
+
+    def __init__(self, sluice, root, *options, init=None):
+        self.proc = subprocess.Popen([sluice, "mcp", "-C", root, *options],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+        self.pid = self.proc.pid
+        if init is not None:
+            self.send(json.loads(init))
+            self.read()
+
+    def send(self, msg):
+        self.proc.stdin.write((json.dumps(msg) + "\n").encode())
+
+    def call(self, i, command, **arguments):
+        self.proc.stdin.write((call_line(i, command, **arguments) + "\n").encode())
+
+    def read(self):
+        """The next line the server writes, parsed."""
+        return json.loads(self.proc.stdout.readline())
+
+    def workers(self):
+        """The server's children's pids."""
+        found = subprocess.run(["pgrep", "-P", str(self.pid)], capture_output=True)
+        return found.stdout.split()
+
+    def close(self):
+        """End of input; the server's exit status."""
+        self.proc.stdin.close()
+        return self.proc.wait()
+
+
+def launchers_waiting(root):
+    """The pids of the launchers started for workspace root."""
+    found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
+    return found.stdout.split()
+
+
+def wait_for(cond, seconds):
+    """Poll cond until it holds or the time is up; whether it held."""
+    for _ in range(int(seconds / 0.025)):
+        if cond():
+            return True
+        time.sleep(0.025)
+    return bool(cond())
+
+
+def gone(pid):
+    """The process has ended (a zombie not yet waited for counts)."""
+    try:
+        return open(f"/proc/{pid}/stat").read().rsplit(") ", 1)[1][0] in "ZX"
+    except OSError:  # FileNotFoundError, or ESRCH when it ends mid-read
+        return True
