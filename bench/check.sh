@@ -44,8 +44,8 @@ for ((i = 0; i < runs; i++)); do
   t0=$EPOCHREALTIME; /bin/true; t1=$EPOCHREALTIME
   echo "$t0 $t1" >>"$tmp/true.t"
 done
-# The lower median of the times in a file of "start end" lines, in us.
-file_median() { awk '{ print ($2 - $1) * 1e6 }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# The median (lib.sh) of the times in a file of "start end" lines, in us.
+file_median() { median $(awk '{ print ($2 - $1) * 1e6 }' "$1"); }
 ms=$(file_median "$tmp/sluice.t")
 mt=$(file_median "$tmp/true.t")
 awk -v s="$ms" -v t="$mt" -v r="$runs" 'BEGIN {

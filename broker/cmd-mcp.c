@@ -186,22 +186,13 @@ static void release_slot(struct mcp_server *srv)
 	srv->has_slot = false;
 }
 
-/* A background call (mode "background", or its alias): its job starts a
- * launcher of its own, so a slot's waiting one would be thrown away. */
-static bool background_call(json_t *arguments)
-{
-	const char *name = json_string_value(json_object_get(arguments, "mode"));
-	enum run_mode mode;
-	return (name && run_mode_from_name(name, &mode) == 0 && mode == RUN_MODE_BACKGROUND) ||
-	       json_is_true(json_object_get(arguments, "background"));
-}
-
-/* The slot takes the bash call w is for (not a background one, which
- * forks its own worker): true when it did (w is the slot). */
+/* The slot takes the bash call w is for (not a background one: its job
+ * starts a launcher of its own, so the slot's waiting one would be thrown
+ * away): true when it did (w is the slot). */
 static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *name, json_t *call)
 {
 	if (strcmp(name, "bash") != 0 || !srv->has_slot ||
-	    background_call(json_object_get(call, "arguments")))
+	    request_json_asks_background(json_object_get(call, "arguments")))
 		return false;
 	int r = mcp_worker_assign(&srv->slot, call);
 	if (r == -E2BIG) /* too long for a slot: it forks its own worker */

@@ -79,7 +79,4 @@ void model_wrapper_done(struct model_wrapper *w);
 int model_build(struct command_model *m, struct shell_parser *parser,
                 const struct command_model_limits *limits, uint64_t deadline_us);
 
-/* Monotonic clock in microseconds. */
-uint64_t model_now_us(void);
-
 #endif

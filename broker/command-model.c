@@ -9,10 +9,10 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cleanup.h"
 #include "command-model-private.h"
+#include "monotonic.h"
 
 struct command_model_parser {
 	struct shell_parser *sp;
@@ -58,13 +58,6 @@ struct command_model_parser *command_model_parser_free(struct command_model_pars
 	shell_parser_free(p->sp);
 	free(p);
 	return NULL;
-}
-
-uint64_t model_now_us(void)
-{
-	struct timespec ts;
-	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
 void model_word_done(struct model_word *w)
@@ -164,7 +157,7 @@ int command_model_parse(struct command_model_parser *parser, const char *text, s
 			return sluice_error_set(reterr, r, "creating the shell parser");
 		parser = own;
 	}
-	uint64_t deadline = model_now_us() + limits->parse_timeout_us;
+	uint64_t deadline = monotonic_us() + limits->parse_timeout_us;
 	int r = model_build(m, parser->sp, limits, deadline);
 	command_model_parser_free(own);
 	if (r < 0)

@@ -502,13 +502,14 @@ static void remove_job(const char *dir, const char *id)
 /* A private TMPDIR (a directory named prefix...) that no run or job holds
  * any more (its run was killed before it could remove it): removed once it
  * is old enough. 1 when it was. */
-static int remove_abandoned_tmpdir(DIR *d, const char *dir, const char *name, const char *prefix,
-                                   const struct stat *st, uint64_t now, uint64_t max_age_ms)
+static int remove_abandoned_tmpdir(int dir_fd, const char *dir, const char *name,
+                                   const char *prefix, const struct stat *st, uint64_t now,
+                                   uint64_t max_age_ms)
 {
 	uint64_t mtime = (uint64_t)st->st_mtim.tv_sec * 1000;
 	uint64_t age = max_age_ms > TMPDIR_MIN_AGE_MS ? max_age_ms : TMPDIR_MIN_AGE_MS;
 	if (!S_ISDIR(st->st_mode) || strncmp(name, prefix, strlen(prefix)) != 0 ||
-	    mtime + age > now || !run_tmpdir_abandoned(dirfd(d), name))
+	    mtime + age > now || !run_tmpdir_abandoned(dir_fd, name))
 		return 0;
 	_cleanup_free_ char *path = NULL;
 	if (asprintf(&path, "%s/%s", dir, name) < 0)
@@ -531,9 +532,9 @@ static int remove_abandoned_user_tmpdirs(uint64_t now, uint64_t max_age_ms)
 	while ((de = readdir(d))) {
 		struct stat st;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			removed += remove_abandoned_tmpdir(d, RUN_TMPDIR_USER_BASE, de->d_name,
-			                                   RUN_TMPDIR_USER_PREFIX, &st, now,
-			                                   max_age_ms);
+			removed += remove_abandoned_tmpdir(dirfd(d), RUN_TMPDIR_USER_BASE,
+			                                   de->d_name, RUN_TMPDIR_USER_PREFIX, &st,
+			                                   now, max_age_ms);
 	}
 	closedir(d);
 	return removed;
@@ -552,8 +553,8 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			removed += remove_abandoned_tmpdir(d, dir, de->d_name, RUN_TMPDIR_PREFIX,
-			                                   &st, now, max_age_ms);
+			removed += remove_abandoned_tmpdir(dirfd(d), dir, de->d_name,
+			                                   RUN_TMPDIR_PREFIX, &st, now, max_age_ms);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode))

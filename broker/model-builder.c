@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model-builder.h"
+#include "monotonic.h"
 
 /* ------------------------------------------------------------- frames */
 
@@ -540,7 +541,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 		cmd->flags |= CMD_NESTED_UNPARSED;
 		return 0;
 	}
-	uint64_t now = model_now_us();
+	uint64_t now = monotonic_us();
 	if (now >= b->deadline) {
 		b->m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
 		cmd->flags |= CMD_NESTED_UNPARSED;
@@ -593,7 +594,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 int model_build(struct command_model *m, struct shell_parser *parser,
                 const struct command_model_limits *limits, uint64_t deadline_us)
 {
-	uint64_t now = model_now_us();
+	uint64_t now = monotonic_us();
 	uint64_t budget = deadline_us > now ? deadline_us - now : 1;
 	int r = shell_parse(parser, m->source, m->len, budget, BUILDER_TREE_DEPTH, &m->tree);
 	if (r < 0)

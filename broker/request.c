@@ -210,6 +210,14 @@ static int reconcile_mode(const struct mode_claims *c, struct run_request *req,
 	return 0;
 }
 
+bool request_json_asks_background(const json_t *obj)
+{
+	const char *name = json_string_value(json_object_get(obj, "mode"));
+	enum run_mode mode;
+	return (name && run_mode_from_name(name, &mode) == 0 && mode == RUN_MODE_BACKGROUND) ||
+	       json_is_true(json_object_get(obj, "background"));
+}
+
 int request_from_json(const json_t *obj, size_t max_command_size, struct run_request *req,
                       struct sluice_error *reterr)
 {

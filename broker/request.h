@@ -49,6 +49,11 @@ const char *run_mode_name(enum run_mode mode);
 /* RUN_MODE_* from its name; -EINVAL for anything else. */
 int run_mode_from_name(const char *name, enum run_mode *ret);
 
+/* Whether the request document obj asks for background mode, by `mode` or
+ * its alias `background` (contradictions are request_from_json()'s to
+ * refuse). */
+bool request_json_asks_background(const json_t *obj);
+
 /*
  * Fill *req from a JSON object. max_command_size bounds `command` in bytes.
  * Returns 0, or -EINVAL with reterr->detail naming the field

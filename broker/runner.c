@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -369,12 +370,11 @@ static int launch(struct run_outcome *o, struct spawn_request *sr, bool with_com
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
 	if (r >= 0 && with_command)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
-	/* Room for the whole message (a directory, a command of at most
-	 * LAUNCH_COMMAND_MAX bytes, their NULs), so that sending it never waits
-	 * for a slow launcher before the pump and its timeout start (best
-	 * effort, as the pump widens its pipes). */
+	/* Room for the whole message, so that sending it never waits for a
+	 * slow launcher before the pump and its timeout start (best effort, as
+	 * the pump widens its pipes). */
 	if (r >= 0 && with_command)
-		(void)fcntl(cmd_w, F_SETPIPE_SZ, 256 * 1024);
+		(void)fcntl(cmd_w, F_SETPIPE_SZ, LAUNCH_COMMAND_MESSAGE_MAX);
 	sr->stdout_fd = out_w;
 	sr->stderr_fd = err_w;
 	sr->report_fd = rep_w;

@@ -23,8 +23,8 @@ int apply_command(const struct launch_spec *spec, struct launch_state *state,
 {
 	if (spec->command_fd < 0)
 		return 0;
-	/* the directory and its NUL, the command and its NUL, one byte to notice more */
-	size_t cap = PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1 + 1;
+	/* the whole message, and one byte to notice more */
+	size_t cap = LAUNCH_COMMAND_MESSAGE_MAX + 1;
 	_cleanup_free_ char *buf = malloc(cap + 1);
 	if (!buf)
 		return sluice_error_set(err, -ENOMEM, "descriptor %d", spec->command_fd);

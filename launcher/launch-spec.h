@@ -82,6 +82,10 @@
  * with the string's NUL) and holds no NUL byte. */
 #define LAUNCH_COMMAND_MAX (128 * 1024 - 1)
 
+/* The longest whole message on --command-fd: a directory (a path, at most
+ * PATH_MAX bytes from <limits.h>) and its NUL, the command and its NUL. */
+#define LAUNCH_COMMAND_MESSAGE_MAX (PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1)
+
 /* Every failure of sluice-launch's own exits with this status; once the
  * program is exec'd, the status is the program's. */
 #define LAUNCH_EXIT_FAILURE 125
