@@ -3,11 +3,12 @@
  * Privileges: nothing to gain at exec (no_new_privs makes setuid bits and
  * file capabilities inert), nothing held (capabilities dropped), and, as
  * root, optionally another uid, which is also what makes RLIMIT_NPROC bind.
- * libcap-ng's own return codes are translated here and never leak out.
+ * Raw system calls throughout (capget, capset, prctl): a library would read
+ * /proc/self/status, and the launcher must also build against a C library
+ * that no capability library is packaged for (docs/building.md).
  */
 #include "config.h"
 
-#include <cap-ng.h>
 #include <grp.h>
 #include <linux/capability.h>
 #include <pwd.h>
@@ -20,16 +21,8 @@
 #include "options.h"
 #include "privileges.h"
 
-/* capng_apply() returns -1 ... -9 of its own (capng_apply(3)), not errnos. */
-static int capng_failed(int rc, const char *what, struct sluice_error *err)
-{
-	return sluice_error_set(err, -EPERM, "libcap-ng: %s (code %d)", what, rc);
-}
-
 /* Whether any capability is held in the effective, permitted or inheritable
- * sets (ambient is a subset of permitted). capget(2) directly: libcap-ng
- * would parse /proc/self/status, which costs more than the rest of the
- * launcher together. */
+ * sets (ambient is a subset of permitted). */
 static int caps_held(bool *ret, struct sluice_error *err)
 {
 	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -58,9 +51,7 @@ static bool bounding_set_empty(void)
 }
 
 /* Empty the bounding set: PR_CAPBSET_DROP for every capability this kernel
- * knows (EINVAL past the last one); needs CAP_SETPCAP. By hand, because
- * libcap-ng's capng_apply(CAPNG_SELECT_BOUNDS) parses /proc/self/status
- * twice, about 100 us: a fifth of the launcher's whole time budget. */
+ * knows (EINVAL past the last one); needs CAP_SETPCAP. */
 static int drop_bounding_set(struct sluice_error *err)
 {
 	for (unsigned long cap = 0; cap < 64; cap++)
@@ -71,6 +62,19 @@ static int drop_bounding_set(struct sluice_error *err)
 			                        "dropping capability %lu from the bounding set",
 			                        cap);
 		}
+	return 0;
+}
+
+/* Empty the ambient set, then the effective, permitted and inheritable sets
+ * (capset with all of them zero is always allowed: it only gives up). */
+static int empty_capability_sets(struct sluice_error *err)
+{
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+		return sluice_error_set(err, neg_errno(), "clearing the ambient capabilities");
+	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
+	if (syscall(SYS_capset, &header, data) < 0)
+		return sluice_error_set(err, neg_errno(), "capset");
 	return 0;
 }
 
@@ -134,10 +138,9 @@ int apply_privileges(const struct launch_spec *spec, struct launch_state *state,
 			return r;
 	}
 	if (held) {
-		capng_clear(CAPNG_SELECT_ALL);
-		int rc = capng_apply(CAPNG_SELECT_CAPS | CAPNG_SELECT_AMBIENT);
-		if (rc < 0)
-			return capng_failed(rc, "emptying the capability sets", err);
+		r = empty_capability_sets(err);
+		if (r < 0)
+			return r;
 		r = caps_held(&held, err);
 		if (r < 0)
 			return r;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Step "privileges": no_new_privs, the optional switch to --user (as root),
- * and every capability set emptied (libcap-ng for the capability sets, PR_CAPBSET_DROP for the bounding set).
+ * and every capability set emptied (capset for the capability sets,
+ * PR_CAP_AMBIENT for the ambient set, PR_CAPBSET_DROP for the bounding set).
  * Not for: rlimits (rlimits.c), even though the process limit only binds
  * once the uid is not 0.
  */

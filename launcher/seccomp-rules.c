@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <seccomp.h>
 #include <stdio.h>
 #include <sys/socket.h>
 

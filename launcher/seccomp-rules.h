@@ -3,12 +3,12 @@
  * The seccomp rules, written with libseccomp. Used at build time by
  * seccomp-gen (which compiles them to BPF for seccomp-programs.h) and by the
  * unit test that checks the generated programs are current.
- * Not for: the launcher at run time, which loads the generated programs.
+ * Not for: the launcher at run time, which loads the generated programs
+ * (and includes this header for enum seccomp_part only, without libseccomp).
  */
 #ifndef SLUICE_LAUNCHER_SECCOMP_RULES_H
 #define SLUICE_LAUNCHER_SECCOMP_RULES_H
 
-#include <seccomp.h>
 #include <stdint.h>
 
 /* The independent parts of the filter; a program exists for every
