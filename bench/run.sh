@@ -24,16 +24,21 @@ trap 'rm -rf "$scratch"' EXIT
 
 # --- startup, with what lies under it: sluice run execs two programs
 # before bash (itself, then the launcher), so it cannot take less than
-# three execs in a row with nothing else (sluice-launch exec'ing
-# sluice-launch exec'ing bash; it has no fork of its own and no waiting,
-# so it is a lower bound, not what a minimal broker would take).
+# three execs in a row with nothing else: env (a small glibc program, as
+# sluice is one) exec'ing sluice-launch exec'ing bash. It has no fork of
+# its own and no waiting, so it is a lower bound, not what a minimal
+# broker would take.
 launch_unrestricted="$SLUICE_LAUNCH --profile unrestricted --"
 bench_alternate "$rounds" "bash -c true" "$sluice run -- true" \
   "$sluice run --sandbox restricted -- true" "$launch_unrestricted bash -c true" \
-  "$launch_unrestricted $launch_unrestricted bash -c true"
+  "env $launch_unrestricted bash -c true"
 m0=${bench_medians[0]} m1=${bench_medians[1]} m2=${bench_medians[2]}
 m3=${bench_medians[3]} m4=${bench_medians[4]}
-echo "startup, $rounds rounds alternating, kernel $(uname -r)"
+# configure builds the launcher static against musl, or dynamic against
+# glibc (docs/building.md): only the latter names glibc's dynamic linker.
+libc="static (musl)"
+grep -q 'ld-linux' "$SLUICE_LAUNCH" && libc="glibc"
+echo "startup, $rounds rounds alternating, kernel $(uname -r), sluice-launch: $libc"
 awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" 'BEGIN {
   printf "  bash -c true                     median %7.3f ms\n", m0 / 1000
   printf "  sluice run -- true               median %7.3f ms  %5.2f x  (target <= 2.0 x)\n", m1 / 1000, m1 / m0

@@ -12,8 +12,10 @@ packages=(
   # build
   build-essential autoconf automake libtool pkg-config xz-utils git
   # libraries (configure names each one when it is missing)
-  libtree-sitter-dev libinih-dev libcap-ng-dev libseccomp-dev libjansson-dev
+  libtree-sitter-dev libinih-dev libseccomp-dev libjansson-dev
   libpcre2-dev libcriterion-dev
+  # sluice-launch is built static against musl (docs/building.md)
+  musl-tools
   # fuzzing (libFuzzer) and the escape suite's tools
   clang libclang-rt-14-dev util-linux procps jq git libcap2-bin
   # benchmarks compare against bwrap
