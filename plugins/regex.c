@@ -38,11 +38,13 @@ struct rule {
 	pcre2_code *code;
 };
 
+/* The rules grow as they are read: most configurations have none or a
+ * few, and the plugin opens in a fresh child for every request. */
 struct state {
-	struct rule rules[MAX_RULES];
-	size_t n;
-	pcre2_match_data *md;
-	pcre2_match_context *mctx;
+	struct rule *rules;
+	size_t n, allocated;
+	pcre2_match_data *md;      /* NULL while there are no rules */
+	pcre2_match_context *mctx; /* likewise */
 };
 
 static void free_state(struct state *st)
@@ -53,6 +55,7 @@ static void free_state(struct state *st)
 		pcre2_code_free(st->rules[i].code);
 	pcre2_match_data_free(st->md);
 	pcre2_match_context_free(st->mctx);
+	free(st->rules);
 	free(st);
 }
 
@@ -63,7 +66,18 @@ static struct rule *new_rule(struct state *st, const struct sluice_settings *s, 
 		sluice_settings_error(s, i, "too many rules (at most 256)");
 		return NULL;
 	}
+	if (st->n == st->allocated) {
+		size_t want = st->allocated ? 2 * st->allocated : 8;
+		struct rule *grown = realloc(st->rules, want * sizeof(*grown));
+		if (!grown) {
+			sluice_settings_error(s, i, "out of memory");
+			return NULL;
+		}
+		st->rules = grown;
+		st->allocated = want;
+	}
 	struct rule *r = &st->rules[st->n++];
+	*r = (struct rule){ 0 };
 	r->action = SLUICE_DENY;
 	r->pattern_at = i;
 	if (name)
@@ -101,14 +115,14 @@ static int read_rules(struct state *st, const struct sluice_settings *s)
 		if (strcmp(k, "rule") == 0) {
 			cur = new_rule(st, s, i, val);
 			if (!cur)
-				return -E2BIG;
+				return st->n >= MAX_RULES ? -E2BIG : -ENOMEM;
 			continue;
 		}
 		if (strcmp(k, "pattern") == 0) {
 			if (!cur || cur->pattern)
 				cur = new_rule(st, s, i, NULL);
 			if (!cur)
-				return -E2BIG;
+				return st->n >= MAX_RULES ? -E2BIG : -ENOMEM;
 			cur->pattern = val;
 			cur->pattern_at = i;
 			continue;
@@ -159,6 +173,10 @@ static int rx_open(const struct sluice_host *host, const struct sluice_settings 
 	if (r < 0) {
 		free_state(st);
 		return r;
+	}
+	if (st->n == 0) { /* nothing to match: no PCRE2 state either */
+		*ret_state = st;
+		return 0;
 	}
 	st->md = pcre2_match_data_create(1, NULL);
 	st->mctx = pcre2_match_context_create(NULL);

@@ -405,6 +405,26 @@ ParameterizedTest(struct vcase *c, plugins, regex, .timeout = 30)
 	run_case("regex", regex_rules, c);
 }
 
+/* The rules grow as they are read: twenty, past the first allocation of
+ * eight, all kept and in order. */
+Test(plugins, regex_keeps_every_rule_as_they_grow, .timeout = 30)
+{
+	char settings[2048] = "";
+	for (int i = 0; i < 20; i++) {
+		size_t len = strlen(settings);
+		snprintf(settings + len, sizeof(settings) - len,
+		         "pattern = \\bword%d\\b\nsuggestion = not word%d\n", i, i);
+	}
+	const struct vcase cases[] = {
+		{ "echo word0", D, "the first rule" },
+		{ "echo word8", D, "the first rule past eight" },
+		{ "echo word19", D, "the last rule" },
+		{ "echo word20", A, "no rule" },
+	};
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+		run_case("regex", settings, &cases[i]);
+}
+
 /* ------------------------------------------------------------ commands */
 
 static const char commands_settings[] = "deny = shutdown reboot curl\n"
@@ -621,6 +641,23 @@ Test(plugins_config, a_bad_regex_names_file_line_and_offset)
 	                             "offset 3: missing closing parenthesis"),
 	          "%s", err.detail);
 	config_free(cfg);
+}
+
+Test(plugins_config, regex_refuses_a_257th_rule)
+{
+	size_t cap = 64 + 257 * 32, len;
+	char *ini = malloc(cap);
+	cr_assert_not_null(ini);
+	len = (size_t)snprintf(ini, cap, "[plugin regex]\nenabled = yes\n");
+	for (int i = 0; i < 257; i++)
+		len += (size_t)snprintf(ini + len, cap - len, "pattern = word%d\n", i);
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_lt(policy_chain_new(cfg, &chain, &err), 0, "257 rules are refused");
+	cr_assert(strstr(err.detail, "too many rules (at most 256)"), "%s", err.detail);
+	config_free(cfg);
+	free(ini);
 }
 
 Test(plugins_config, the_built_in_plugins_refuse_unknown_keys)
