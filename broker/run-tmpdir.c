@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <grp.h>
-#include <pwd.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,20 +24,21 @@
 #include "fd-util.h"
 
 #include "run-tmpdir.h"
+#include "user-ids.h"
 
 /* Give the directory just made to user's uid and gid: by descriptor, so
  * that it is the directory mkdtemp() made (in the sticky /tmp only its
  * owner, this process, could have replaced it). */
 static int give_to(const char *path, const char *user, struct sluice_error *reterr)
 {
-	struct passwd pwbuf, *pw = NULL;
-	char buf[4096];
-	int e = getpwnam_r(user, &pwbuf, buf, sizeof(buf), &pw);
-	if (!pw)
-		return sluice_error_set(reterr, e ? -e : -ENOENT, "no user '%s' to give it to",
-		                        user);
+	struct user_ids u;
+	int r = user_ids_lookup(user, &u, reterr);
+	if (r == -ENOENT)
+		return sluice_error_set(reterr, r, "no user '%s' to give it to", user);
+	if (r < 0)
+		return r;
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0 || fchown(fd, pw->pw_uid, pw->pw_gid) < 0)
+	if (fd < 0 || fchown(fd, u.uid, u.gid) < 0)
 		return sluice_error_set(reterr, neg_errno(), "giving it to user '%s'", user);
 	return 0;
 }

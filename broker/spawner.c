@@ -25,6 +25,7 @@
 #include "monotonic.h"
 #include "spawner.h"
 #include "strv.h"
+#include "user-ids.h"
 
 /* The launcher's option names, defined once for both programs. */
 #include "../launcher/launch-spec.h"
@@ -78,6 +79,22 @@ static int add2(char ***argv, const char *opt, const char *value)
 	return r < 0 ? r : strv_extend(argv, value);
 }
 
+/* --user NAME, and its ids as this process's user databases know them
+ * (user-ids.h says why). A user not found here is left to the launcher,
+ * which refuses it with its own message. */
+static int add_user(char ***argv, const char *name)
+{
+	int r = add2(argv, LAUNCH_OPT_USER, name);
+	struct user_ids u;
+	struct sluice_error ignored = { 0 };
+	if (r < 0 || user_ids_lookup(name, &u, &ignored) < 0)
+		return r;
+	_cleanup_free_ char *ids = NULL;
+	if (user_ids_format(&u, &ids) < 0)
+		return -ENOMEM;
+	return add2(argv, LAUNCH_OPT_USER_IDS, ids);
+}
+
 int spawn_build_argv(const struct spawn_request *req, char ***ret)
 {
 	const struct run_settings *s = req->settings;
@@ -104,7 +121,7 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add2(&argv, LAUNCH_OPT_RLIMIT, kv);
 	}
 	if (r >= 0 && s->user)
-		r = add2(&argv, LAUNCH_OPT_USER, s->user);
+		r = add_user(&argv, s->user);
 	if (r >= 0 && sandboxed && s->git_writable)
 		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
 	if (r >= 0 && s->best_effort)

@@ -111,6 +111,18 @@ static int opt_user(struct launch_spec *spec, const char *arg, struct sluice_err
 	return 0;
 }
 
+static int opt_user_ids(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	int r = user_ids_parse(arg, &spec->user_ids);
+	if (r == -E2BIG)
+		return sluice_error_set(err, r, "more than %d groups in '%s'", USER_IDS_GROUPS_MAX,
+		                        arg);
+	if (r < 0)
+		return sluice_error_set(err, r, "must be UID:GID[:GID,...], not '%s'", arg);
+	spec->user_ids_set = true;
+	return 0;
+}
+
 static int opt_chdir(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	(void)err;
@@ -204,6 +216,9 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_KEEP_STDIN, NULL, opt_keep_stdin, "do not replace stdin with /dev/null" },
 	{ LAUNCH_OPT_USER, "NAME", opt_user,
 	  "when started as root: run as this user (needed for nproc to bind)" },
+	{ LAUNCH_OPT_USER_IDS, "UID:GID[:GID,...]", opt_user_ids,
+	  "--user's uid, gid and groups as the caller looked them up; then NAME is not looked "
+	  "up here" },
 	{ LAUNCH_OPT_CHDIR, "DIR", opt_chdir, "change to DIR before exec" },
 	{ LAUNCH_OPT_BEST_EFFORT, NULL, opt_best_effort,
 	  "run even when this kernel cannot enforce all of the profile" },
@@ -281,6 +296,9 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	if (spec->command_fd >= 0 && spec->command_fd == spec->report_fd)
 		return sluice_error_set(err, -EINVAL, "%s and %s name the same descriptor",
 		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
+	if (spec->user_ids_set && !spec->user)
+		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
+		                        LAUNCH_OPT_USER);
 	spec->argv = argv + i;
 	return 0;
 }

@@ -14,6 +14,7 @@
 
 #include "errors.h"
 #include "profiles.h"
+#include "user-ids.h"
 #include "rlimits.h"
 
 /* A cap on repeated --rw options. */
@@ -41,6 +42,10 @@ struct launch_spec {
 	uint64_t rlimit_value[RLIMIT_INDEX_N];
 	bool keep_stdin;
 	const char *user;
+	/* --user-ids: --user's ids as the caller looked them up, so that the
+	 * user databases are not read here */
+	bool user_ids_set;
+	struct user_ids user_ids;
 	const char *chdir;
 	bool best_effort;
 	int report_fd;         /* -1: none */

@@ -11,7 +11,6 @@
 
 #include <grp.h>
 #include <linux/capability.h>
-#include <pwd.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -78,39 +77,46 @@ static int empty_capability_sets(struct sluice_error *err)
 	return 0;
 }
 
-/* As root: become pw, groups first (they need CAP_SETGID, which setresuid
+int privileges_user(const struct launch_spec *spec, struct user_ids *ret, struct sluice_error *err)
+{
+	if (spec->user_ids_set) {
+		*ret = spec->user_ids;
+		return 0;
+	}
+	return user_ids_lookup(spec->user, ret, err);
+}
+
+/* As root: become u, groups first (they need CAP_SETGID, which setresuid
  * takes away), uid last. The kernel clears the permitted, effective and
  * ambient sets when uid 0 becomes another uid (no SECBIT_KEEP_CAPS). */
-static int switch_user(const struct passwd *pw, struct sluice_error *err)
+static int switch_user(const char *name, const struct user_ids *u, struct sluice_error *err)
 {
-	if (initgroups(pw->pw_name, pw->pw_gid) < 0)
-		return sluice_error_set(err, neg_errno(), "initgroups '%s'", pw->pw_name);
-	if (setresgid(pw->pw_gid, pw->pw_gid, pw->pw_gid) < 0)
-		return sluice_error_set(err, neg_errno(), "setresgid %u", (unsigned)pw->pw_gid);
-	if (setresuid(pw->pw_uid, pw->pw_uid, pw->pw_uid) < 0)
-		return sluice_error_set(err, neg_errno(), "setresuid %u", (unsigned)pw->pw_uid);
+	if (setgroups(u->n_groups, u->groups) < 0)
+		return sluice_error_set(err, neg_errno(), "setgroups for '%s'", name);
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		return sluice_error_set(err, neg_errno(), "setresgid %u", (unsigned)u->gid);
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		return sluice_error_set(err, neg_errno(), "setresuid %u", (unsigned)u->uid);
 	uid_t r, e, s;
-	if (getresuid(&r, &e, &s) < 0 || r != pw->pw_uid || e != pw->pw_uid || s != pw->pw_uid)
+	if (getresuid(&r, &e, &s) < 0 || r != u->uid || e != u->uid || s != u->uid)
 		return sluice_error_set(err, -EPERM, "uid is not %u after setresuid",
-		                        (unsigned)pw->pw_uid);
+		                        (unsigned)u->uid);
 	return 0;
 }
 
 int apply_privileges(const struct launch_spec *spec, struct launch_state *state,
                      struct sluice_error *err)
 {
-	const struct passwd *pw = NULL;
+	struct user_ids user;
+	bool switching = false;
 	if (spec->user) {
-		errno = 0;
-		pw = getpwnam(spec->user);
-		if (!pw)
-			return sluice_error_set(err, errno ? neg_errno() : -ENOENT,
-			                        "unknown user '%s'", spec->user);
-		if (getuid() != 0 && pw->pw_uid != getuid())
+		int r = privileges_user(spec, &user, err);
+		if (r < 0)
+			return r;
+		if (getuid() != 0 && user.uid != getuid())
 			return sluice_error_set(err, -EPERM, "only root can run as user '%s'",
 			                        spec->user);
-		if (getuid() != 0)
-			pw = NULL; /* already that user */
+		switching = getuid() == 0; /* else: already that user */
 	}
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
@@ -129,8 +135,8 @@ int apply_privileges(const struct launch_spec *spec, struct launch_state *state,
 		if (r < 0)
 			return r;
 	}
-	if (pw) {
-		r = switch_user(pw, err);
+	if (switching) {
+		r = switch_user(spec->user, &user, err);
 		if (r < 0)
 			return r;
 		r = caps_held(&held, err);

@@ -10,12 +10,18 @@
 #define SLUICE_LAUNCHER_PRIVILEGES_H
 
 #include "errors.h"
+#include "user-ids.h"
 
 struct launch_spec;
 struct launch_state;
 
+/* The ids of the user --user names (spec->user must be set): --user-ids
+ * when given, else looked up in the user databases of the C library
+ * sluice-launch is built with (user_ids_lookup()). */
+int privileges_user(const struct launch_spec *spec, struct user_ids *ret, struct sluice_error *err);
+
 /* PR_SET_NO_NEW_PRIVS; as root with --user NAME: the bounding set cleared,
- * then NAME's groups, gid and uid; then effective, permitted, inheritable,
+ * then NAME's groups, gid and uid (privileges_user()); then effective, permitted, inheritable,
  * ambient and bounding sets emptied whenever any capability is held, and
  * the result checked. --user as non-root is accepted only for our own uid
  * (-EPERM otherwise); an unknown user is -ENOENT. */

@@ -8,7 +8,6 @@
 #include "config.h"
 
 #include <linux/seccomp.h>
-#include <pwd.h>
 #include <stdarg.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -20,6 +19,7 @@
 #include "landlock.h"
 #include "launch-spec.h"
 #include "options.h"
+#include "privileges.h"
 #include "profiles.h"
 
 struct protection_def {
@@ -101,8 +101,10 @@ static bool runs_as_root(const struct launch_spec *spec)
 		return false;
 	if (!spec->user)
 		return true;
-	const struct passwd *pw = getpwnam(spec->user);
-	return !pw || pw->pw_uid == 0;
+	struct user_ids user;
+	struct sluice_error ignored = { 0 };
+	/* unknown: the privileges step refuses it, naming the user */
+	return privileges_user(spec, &user, &ignored) < 0 || user.uid == 0;
 }
 
 int apply_features(const struct launch_spec *spec, struct launch_state *state,

@@ -12,7 +12,7 @@ while [ $# -gt 0 ]; do
     --report-fd) report_fd=$2; shift 2 ;;
     --command-fd) command_fd=$2; shift 2 ;;
     --chdir) dir=$2; shift 2 ;;
-    --profile|--workspace|--rw|--tmpdir|--network|--rlimit|--user|--unix-connect|--die-with-parent) shift 2 ;;
+    --profile|--workspace|--rw|--tmpdir|--network|--rlimit|--user|--user-ids|--unix-connect|--die-with-parent) shift 2 ;;
     *) shift ;;
   esac
 done

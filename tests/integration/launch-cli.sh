@@ -209,6 +209,21 @@ else
   fi
   run "$L" "${W[@]}" --user root -- true
   expect "as an ordinary user, --user root is refused" 125 '' "^sluice-launch: privileges: only root can run as user 'root'"
+  me=$(id -un)
+  run "$L" "${W[@]}" --user "$me" --user-ids "$(($(id -u) + 1)):$(id -g)" -- true
+  expect "as an ordinary user, --user-ids naming another uid is refused" 125 '' \
+    "^sluice-launch: privileges: only root can run as user '$me'"
+fi
+
+# --user-ids: the ids are used as given, never looked up (a uid with no
+# entry in the user database), groups included. Root only: an ordinary user
+# may only name itself.
+if [ "$(id -u)" -eq 0 ]; then
+  uid=4242
+  while getent passwd "$uid" >/dev/null; do uid=$((uid + 1)); done
+  run "$L" "${W[@]}" --profile unrestricted --user nobody --user-ids "$uid:4343:5,6" -- \
+    sh -c 'echo "$(id -u) $(id -g) $(id -G)"'
+  expect "as root, --user-ids are used as given, groups too, without a lookup" 0 "^$uid 4343 4343 5 6\$" ''
 fi
 
 run "$L" "${W[@]}" --profile unrestricted --report-fd 3 -- true 3>"$TEST_TMP/report5"

@@ -157,6 +157,26 @@ else
   user_refused "as an ordinary user, [sandbox] user is refused, saying why"
 fi
 
+# The broker looks the user up and hands the launcher its ids (--user-ids),
+# so that a launcher whose C library sees fewer user databases (a static
+# musl build) never looks the name up itself.
+if [ "$(id -u)" -eq 0 ]; then
+  printf '#!/bin/sh
+printf "%%s\\n" "$@" >"%s"
+exec "%s" "$@"
+' "$TEST_TMP/launch-args" \
+    "$SLUICE_LAUNCH" >"$TEST_TMP/logging-launch"
+  chmod +x "$TEST_TMP/logging-launch"
+  run env SLUICE_LAUNCH="$TEST_TMP/logging-launch" "$SLUICE" run -C "$uws" \
+    --config "$TEST_TMP/user.ini" -- 'id -G'
+  ids="$(id -u nobody):$(id -g nobody):$(id -G nobody | tr ' ' ,)"
+  [ "$rc" -eq 0 ] && grep -qx -- "--user-ids" "$TEST_TMP/launch-args" &&
+    grep -qx -- "$ids" "$TEST_TMP/launch-args" && [ "$out" = "$(id -G nobody)" ] &&
+    ok "as root, [sandbox] user's ids go to the launcher as the broker looked them up" ||
+    not_ok "as root, [sandbox] user's ids go to the launcher as the broker looked them up" \
+      "rc=$rc, want $ids" "$out" "$(cat "$TEST_TMP/launch-args" 2>/dev/null)"
+fi
+
 # [sandbox] user with a sandboxed mode: the private TMPDIR is that user's (it
 # could not enter root's jobs directory), and it is removed whole after the
 # run, unreadable directories and a symlink out included, the symlink's

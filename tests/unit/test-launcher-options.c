@@ -93,6 +93,38 @@ Test(launcher_options, reads_every_option_in_both_spellings)
 	cr_assert_str_eq(spec.argv[1], "--not-an-option", "options end at the program");
 }
 
+Test(launcher_options, user_ids_are_read_whole)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--user", "builder", "--user-ids", "1001:1002:1002,27,4294967294",
+		               "prog",   NULL };
+	cr_assert_eq(parse(&spec, &err, args), 0, "%s", err.detail);
+	cr_assert(spec.user_ids_set);
+	cr_assert_eq(spec.user_ids.uid, 1001);
+	cr_assert_eq(spec.user_ids.gid, 1002);
+	cr_assert_eq(spec.user_ids.n_groups, 3);
+	cr_assert_eq(spec.user_ids.groups[1], 27);
+	cr_assert_eq(spec.user_ids.groups[2], 4294967294u);
+
+	const char *no_groups[] = { "--user", "b", "--user-ids=5:6", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, no_groups), 0, "%s", err.detail);
+	cr_assert_eq(spec.user_ids.n_groups, 0, "no supplementary groups at all");
+}
+
+Test(launcher_options, user_ids_take_at_most_the_cap_of_groups)
+{
+	static char ids[32 + USER_IDS_GROUPS_MAX * 3];
+	int len = snprintf(ids, sizeof(ids), "1:1:");
+	for (int i = 0; i <= USER_IDS_GROUPS_MAX; i++)
+		len += snprintf(ids + len, sizeof(ids) - (size_t)len, "%s7", i ? "," : "");
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--user", "b", "--user-ids", ids, "prog", NULL };
+	cr_assert_lt(parse(&spec, &err, args), 0);
+	cr_assert(strstr(err.detail, "more than 256 groups"), "%s", err.detail);
+}
+
 struct bad_case {
 	const char *args[4];
 	const char *detail;
@@ -109,6 +141,14 @@ static const struct bad_case bad_cases[] = {
 	{ { "--report-fd", "1", "x", NULL }, "stdin, stdout or stderr" },
 	{ { "--report-fd", "-3", "x", NULL }, "bad descriptor '-3'" },
 	{ { "--user", "", "x", NULL }, "empty user name" },
+	{ { "--user-ids", "1:2", "x", NULL }, "--user-ids needs --user NAME" },
+	{ { "--user-ids", "1", "x", NULL }, "--user-ids: must be UID:GID[:GID,...], not '1'" },
+	{ { "--user-ids", "1:", "x", NULL }, "must be UID:GID[:GID,...], not '1:'" },
+	{ { "--user-ids", "1:2:", "x", NULL }, "not '1:2:'" },
+	{ { "--user-ids", "1:2:3,", "x", NULL }, "not '1:2:3,'" },
+	{ { "--user-ids", "-1:2", "x", NULL }, "not '-1:2'" },
+	{ { "--user-ids", "4294967295:2", "x", NULL }, "not '4294967295:2'" },
+	{ { "--user-ids", "1:2x", "x", NULL }, "not '1:2x'" },
 	{ { "--die-with-parent", "0", "x", NULL }, "bad process id '0'" },
 	{ { "--die-with-parent", "me", "x", NULL }, "bad process id 'me'" },
 	{ { "--keep-stdin=yes", "x", NULL }, "unknown option '--keep-stdin=yes'" },
