@@ -47,6 +47,20 @@ int parse_uint64(const char *text, uint64_t max, uint64_t *ret)
 	return 0;
 }
 
+int parse_uint64_prefix(const char *text, uint64_t max, uint64_t *ret, const char **end)
+{
+	uint64_t v;
+	const char *e;
+	int r = parse_digits(text, &v, &e);
+	if (r < 0)
+		return r;
+	if (v > max)
+		return -ERANGE;
+	*ret = v;
+	*end = e;
+	return 0;
+}
+
 struct unit {
 	const char *suffix;
 	uint64_t factor;

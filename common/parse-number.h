@@ -13,6 +13,10 @@
 /* Decimal digits only; the value must be <= max. */
 int parse_uint64(const char *text, uint64_t max, uint64_t *ret);
 
+/* The decimal digits text starts with (at least one), at most max; *end
+ * points past them: for numbers inside a longer text. -EINVAL, -ERANGE. */
+int parse_uint64_prefix(const char *text, uint64_t max, uint64_t *ret, const char **end);
+
 /* Bytes: a number with an optional unit K, KB, KiB, M, MB, MiB, G, GB, GiB,
  * T, TB, TiB (all powers of 1024) or B; the result must be <= max. */
 int parse_size(const char *text, uint64_t max, uint64_t *ret);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "parse-number.h"
 #include "user-ids.h"
 
 int user_ids_lookup(const char *name, struct user_ids *ret, struct sluice_error *reterr)
@@ -51,16 +52,12 @@ int user_ids_format(const struct user_ids *u, char **ret)
  * returns the end of it, or NULL. */
 static const char *parse_id(const char *p, uint32_t *ret)
 {
-	if (*p < '0' || *p > '9')
+	uint64_t v;
+	const char *end;
+	if (parse_uint64_prefix(p, UINT32_MAX - 1, &v, &end) < 0)
 		return NULL;
-	uint64_t v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		v = v * 10 + (uint64_t)(*p - '0');
-		if (v >= UINT32_MAX)
-			return NULL;
-	}
 	*ret = (uint32_t)v;
-	return p;
+	return end;
 }
 
 int user_ids_parse(const char *text, struct user_ids *ret)

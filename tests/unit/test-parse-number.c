@@ -35,6 +35,21 @@ Test(parse_number, rejects_overflow_and_values_past_the_maximum)
 	cr_assert_eq(parse_uint64("11", 10, &v), -ERANGE);
 }
 
+Test(parse_number, reads_a_number_at_the_start_of_a_longer_text)
+{
+	uint64_t v = 0;
+	const char *end = NULL;
+	cr_assert_eq(parse_uint64_prefix("1001:27", 5000, &v, &end), 0);
+	cr_assert_eq(v, 1001);
+	cr_assert_str_eq(end, ":27");
+	cr_assert_eq(parse_uint64_prefix("7", 7, &v, &end), 0);
+	cr_assert_str_eq(end, "");
+	cr_assert_eq(parse_uint64_prefix("8:", 7, &v, &end), -ERANGE);
+	cr_assert_eq(parse_uint64_prefix(":1", 7, &v, &end), -EINVAL);
+	cr_assert_eq(parse_uint64_prefix("-1", 7, &v, &end), -EINVAL);
+	cr_assert_eq(parse_uint64_prefix(" 1", 7, &v, &end), -EINVAL);
+}
+
 Test(parse_number, reads_sizes_in_binary_units)
 {
 	uint64_t v;
