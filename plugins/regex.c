@@ -8,8 +8,12 @@
  *     rule = NAME            starts a rule
  *     pattern = REGEX        (a second pattern starts another rule)
  *     action, message, suggestion, scope   apply to the rule above
+ * PCRE2 is loaded when the first rule is compiled, not with the plugin: the
+ * plugin opens in a fresh policy child for every request, and with no rules
+ * (the built-in defaults) loading the library would be most of its cost.
  * Not for: anything the structured plugins can judge better.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,6 +27,9 @@
 #include "plugin-util.h"
 #include "sluice/policy.h"
 
+/* The library's file name with its ABI version, as a program linked
+ * against it would record it. */
+#define PCRE2_LIBRARY "libpcre2-8.so.0"
 #define MAX_RULES 256
 /* Backtracking budget per match: a rule that needs more fails closed. */
 #define MATCH_LIMIT 1000000
@@ -47,14 +54,66 @@ struct state {
 	pcre2_match_context *mctx; /* likewise */
 };
 
+/* The PCRE2 functions the rules use: X(name) for each pcre2_name. */
+#define PCRE2_FUNCTIONS(X)      \
+	X(compile)              \
+	X(code_free)            \
+	X(get_error_message)    \
+	X(jit_compile)          \
+	X(match)                \
+	X(match_data_create)    \
+	X(match_data_free)      \
+	X(match_context_create) \
+	X(match_context_free)   \
+	X(set_match_limit)
+
+/* Found by rx_load_pcre2(), before the first rule is compiled. */
+static struct {
+	void *dl;
+#define PCRE2_POINTER(f) __typeof__(pcre2_##f) *f;
+	PCRE2_FUNCTIONS(PCRE2_POINTER)
+#undef PCRE2_POINTER
+} rx_pcre2;
+
+/* Load the library once; a failure is reported on setting i. */
+static int rx_load_pcre2(const struct sluice_settings *s, size_t i)
+{
+	if (rx_pcre2.dl)
+		return 0;
+	char msg[512];
+	void *dl = dlopen(PCRE2_LIBRARY, RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		snprintf(msg, sizeof(msg), "the rules need PCRE2, which cannot be loaded: %s",
+		         dlerror());
+		sluice_settings_error(s, i, msg);
+		return -ENOENT;
+	}
+	/* The 8-bit library's symbols end in _8, as its header's macros say. */
+#define PCRE2_FIND(f)                                                                           \
+	rx_pcre2.f = (__typeof__(rx_pcre2.f))dlsym(dl, "pcre2_" #f "_8");                       \
+	if (!rx_pcre2.f) {                                                                      \
+		snprintf(msg, sizeof(msg), "%s has no function pcre2_" #f "_8", PCRE2_LIBRARY); \
+		sluice_settings_error(s, i, msg);                                               \
+		dlclose(dl);                                                                    \
+		return -ENOENT;                                                                 \
+	}
+	PCRE2_FUNCTIONS(PCRE2_FIND)
+#undef PCRE2_FIND
+	rx_pcre2.dl = dl;
+	return 0;
+}
+
 static void free_state(struct state *st)
 {
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->n; i++)
-		pcre2_code_free(st->rules[i].code);
-	pcre2_match_data_free(st->md);
-	pcre2_match_context_free(st->mctx);
+		if (st->rules[i].code)
+			rx_pcre2.code_free(st->rules[i].code);
+	if (st->md)
+		rx_pcre2.match_data_free(st->md);
+	if (st->mctx)
+		rx_pcre2.match_context_free(st->mctx);
 	free(st->rules);
 	free(st);
 }
@@ -91,18 +150,19 @@ static int compile(struct rule *r, const struct sluice_settings *s)
 {
 	int err;
 	PCRE2_SIZE off;
-	r->code = pcre2_compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err,
-	                        &off, NULL);
+	r->code = rx_pcre2.compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err,
+	                           &off, NULL);
 	if (!r->code) {
 		PCRE2_UCHAR text[256];
-		pcre2_get_error_message(err, text, sizeof(text));
+		rx_pcre2.get_error_message(err, text, sizeof(text));
 		char msg[512];
 		snprintf(msg, sizeof(msg), "bad regular expression in rule '%s' at offset %zu: %s",
 		         r->name, (size_t)off, (const char *)text);
 		sluice_settings_error(s, r->pattern_at, msg);
 		return -EINVAL;
 	}
-	(void)pcre2_jit_compile(r->code, PCRE2_JIT_COMPLETE); /* the interpreter is the fallback */
+	(void)rx_pcre2.jit_compile(r->code,
+	                           PCRE2_JIT_COMPLETE); /* the interpreter is the fallback */
 	return 0;
 }
 
@@ -155,7 +215,10 @@ static int read_rules(struct state *st, const struct sluice_settings *s)
 			sluice_settings_error(s, st->rules[i].pattern_at, "rule without a pattern");
 			return -EINVAL;
 		}
-		int r = compile(&st->rules[i], s);
+		int r = rx_load_pcre2(s, st->rules[i].pattern_at);
+		if (r < 0)
+			return r;
+		r = compile(&st->rules[i], s);
 		if (r < 0)
 			return r;
 	}
@@ -178,13 +241,13 @@ static int rx_open(const struct sluice_host *host, const struct sluice_settings 
 		*ret_state = st;
 		return 0;
 	}
-	st->md = pcre2_match_data_create(1, NULL);
-	st->mctx = pcre2_match_context_create(NULL);
+	st->md = rx_pcre2.match_data_create(1, NULL);
+	st->mctx = rx_pcre2.match_context_create(NULL);
 	if (!st->md || !st->mctx) {
 		free_state(st);
 		return -ENOMEM;
 	}
-	pcre2_set_match_limit(st->mctx, MATCH_LIMIT);
+	rx_pcre2.set_match_limit(st->mctx, MATCH_LIMIT);
 	*ret_state = st;
 	return 0;
 }
@@ -192,7 +255,7 @@ static int rx_open(const struct sluice_host *host, const struct sluice_settings 
 /* 1 on a match, 0 on none, < 0 when the match could not be decided. */
 static int match(struct state *st, const struct rule *r, const char *text)
 {
-	int k = pcre2_match(r->code, (PCRE2_SPTR)text, strlen(text), 0, 0, st->md, st->mctx);
+	int k = rx_pcre2.match(r->code, (PCRE2_SPTR)text, strlen(text), 0, 0, st->md, st->mctx);
 	if (k >= 0)
 		return 1;
 	return k == PCRE2_ERROR_NOMATCH ? 0 : -EINVAL;

@@ -58,6 +58,31 @@ expect "sluice run: a plugin that cannot start is a configuration error" 125 "co
 run timeout -k 5 20 "$SLUICE" check --batch --config "$TEST_TMP/badre.ini" <<<'{"command":"ls"}'
 expect "check --batch: a plugin that cannot start is a configuration error" 125 '' "plugin 'regex' could not start: .*badre.ini:3:"
 
+# PCRE2 is loaded for the first rule, not with the plugin (the dynamic
+# linker's log of the files it loads, on the stderr of every process, says
+# which).
+rm "$TEST_TMP/etc/sluice/policies.d/50-regex.ini"
+LD_DEBUG=files run "$SLUICE" check -- 'echo word'
+if [ "$rc" -eq 0 ] && grep -q 'file=.*/regex\.so' <<<"$err" && ! grep -q 'libpcre2-8' <<<"$err"; then
+  ok "without rules the regex plugin loads and PCRE2 does not"
+else
+  not_ok "without rules the regex plugin loads and PCRE2 does not" "rc $rc" "$(grep -E 'regex|pcre' <<<"$err" | head -5)"
+fi
+printf '[plugin regex]\nrule = word\npattern = \\bword\\b\n' >"$TEST_TMP/re.ini"
+LD_DEBUG=files run "$SLUICE" check --config "$TEST_TMP/re.ini" -- 'echo word'
+if [ "$rc" -eq 1 ] && grep -q "regex: matches the rule 'word'" <<<"$out" &&
+   grep -q 'file=libpcre2-8' <<<"$err"; then
+  ok "a rule loads PCRE2 and denies"
+else
+  not_ok "a rule loads PCRE2 and denies" "rc $rc" "$out"
+fi
+# A library of that name without its functions refuses every command,
+# naming the rule's line and what is missing.
+mkdir -p "$TEST_TMP/fakelib"
+cp "$SLUICE_BUILDDIR/plugins/.libs/git_add.so" "$TEST_TMP/fakelib/libpcre2-8.so.0"
+LD_LIBRARY_PATH="$TEST_TMP/fakelib" run "$SLUICE" check --config "$TEST_TMP/re.ini" -- 'echo word'
+expect "rules refuse when PCRE2 cannot be loaded" 125 '' "re.ini:3: libpcre2-8.so.0 has no function pcre2_compile_8"
+
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
 run "$SLUICE" check --config "$TEST_TMP/trailer.ini" -- 'git commit -m x'
 expect "git_trailer rewrites a commit" 0 "rewritten to: git commit -m x --trailer 'Co-authored-by: Bot <bot@example.com>'"
