@@ -118,21 +118,30 @@ static bool read_stream(struct pump *p, int *fd, struct outbuf *own, char *buf)
 	return true;
 }
 
+/* The launcher's report: one line, written before its exec into a pipe that
+ * holds it whole. It is read once the run is over, not polled while the
+ * command starts, so that writing it wakes nothing on the way to the exec.
+ * The writer is gone by then (it became the shell, which was reaped); a
+ * launcher that is not (unkillable) leaves what it wrote so far. */
 static void read_report(struct pump *p, char *buf)
 {
-	size_t room = sizeof(p->report) - 1 - p->report_len;
-	char *dst = room > 0 ? p->report + p->report_len : buf;
-	ssize_t n = read(p->report_fd, dst, room > 0 ? room : PUMP_CHUNK);
-	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+	if (p->report_fd < 0)
 		return;
-	if (n <= 0) {
-		p->report_fd = safe_close(p->report_fd);
-		return;
+	(void)fcntl(p->report_fd, F_SETFL, O_NONBLOCK);
+	for (;;) {
+		size_t room = sizeof(p->report) - 1 - p->report_len;
+		char *dst = room > 0 ? p->report + p->report_len : buf;
+		ssize_t n = read(p->report_fd, dst, room > 0 ? room : PUMP_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		if (room > 0) {
+			p->report_len += (size_t)n;
+			p->report[p->report_len] = '\0';
+		}
 	}
-	if (room > 0) {
-		p->report_len += (size_t)n;
-		p->report[p->report_len] = '\0';
-	}
+	p->report_fd = safe_close(p->report_fd);
 }
 
 static void start_kill(struct pump *p, struct pump_loop *l)
@@ -279,14 +288,13 @@ int pump_run(struct pump *p)
 		int timeout = step(p, &l);
 		if (l.state == PUMP_OVER)
 			break;
-		struct pollfd fds[5];
-		int which[5];
+		struct pollfd fds[4];
+		int which[4];
 		nfds_t n = 0;
 		/* The cancel descriptor counts until it fires once. */
 		int cancel_fd = p->cancelled ? -1 : p->cancel_fd;
-		const int *streams[] = { &p->out_fd, &p->err_fd, &p->report_fd, &p->signal_fd,
-			                 &cancel_fd };
-		for (int i = 0; i < 5; i++) {
+		const int *streams[] = { &p->out_fd, &p->err_fd, &p->signal_fd, &cancel_fd };
+		for (int i = 0; i < 4; i++) {
 			if (*streams[i] < 0)
 				continue;
 			fds[n] = (struct pollfd){ .fd = *streams[i], .events = POLLIN };
@@ -305,8 +313,6 @@ int pump_run(struct pump *p)
 			else if (which[i] == 1)
 				(void)read_stream(p, &p->err_fd, p->err, buf);
 			else if (which[i] == 2)
-				read_report(p, buf);
-			else if (which[i] == 3)
 				handle_signals(p, &l);
 			else
 				cancel(p, &l);
@@ -317,9 +323,9 @@ int pump_run(struct pump *p)
 	else
 		collect_survivors(p, &l);
 	p->duration_ms = monotonic_ms() - p->start_ms;
+	read_report(p, buf);
 	p->out_fd = safe_close(p->out_fd);
 	p->err_fd = safe_close(p->err_fd);
-	p->report_fd = safe_close(p->report_fd);
 	p->spill_fd = safe_close(p->spill_fd);
 	return 0;
 }
