@@ -120,12 +120,9 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 	if (r < 0)
 		return r == -ENOMEM ? r : -ENOEXEC;
 	if (!ctx->parser) {
-		r = command_model_parser_new(&ctx->parser);
+		r = config_parser_new(ctx->cfg, &ctx->parser);
 		if (r < 0)
 			return sluice_error_set(reterr, r, "creating the shell parser");
-		struct command_model_limits limits;
-		config_model_limits(ctx->cfg, &limits);
-		command_model_parser_set_limits(ctx->parser, &limits);
 	}
 	struct sluice_error aerr = { 0 };
 	r = audit_open(ctx->cfg, &ctx->audit, &aerr);

@@ -358,12 +358,11 @@ int cmd_check(int argc, char **argv)
 	} else if (!batch && args.n_positionals != 1) {
 		log_error("check: expected one COMMAND (quote it as one argument); see 'sluice "
 		          "check --help'");
-	} else if (command_model_parser_new(&parser) < 0) {
+	} else if (config_parser_new(cfg, &parser) < 0) {
 		log_error("check: cannot create the shell parser");
 	} else {
 		struct command_model_limits limits;
 		config_model_limits(cfg, &limits);
-		command_model_parser_set_limits(parser, &limits);
 		s.chain = chain;
 		s.parser = parser;
 		s.max_command_size = limits.max_command_bytes;

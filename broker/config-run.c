@@ -104,3 +104,16 @@ void config_model_limits(const struct broker_config *cfg, struct command_model_l
 	if (cfg->broker_max_command_size > limits->max_command_bytes)
 		limits->max_command_bytes = cfg->broker_max_command_size;
 }
+
+int config_parser_new(const struct broker_config *cfg, struct command_model_parser **ret)
+{
+	struct command_model_parser *parser;
+	int r = command_model_parser_new(&parser);
+	if (r < 0)
+		return r;
+	struct command_model_limits limits;
+	config_model_limits(cfg, &limits);
+	command_model_parser_set_limits(parser, &limits);
+	*ret = parser;
+	return 0;
+}

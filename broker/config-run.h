@@ -33,4 +33,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
  * request may hold is examined whole. */
 void config_model_limits(const struct broker_config *cfg, struct command_model_limits *limits);
 
+/* A new parser with those limits: 0, or -ENOMEM. */
+int config_parser_new(const struct broker_config *cfg, struct command_model_parser **ret);
+
 #endif
