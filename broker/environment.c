@@ -44,65 +44,117 @@ static const char *const non_interactive[] = {
 	ENVIRONMENT_MARKER "=1",
 };
 
-bool environment_is_dropped(const char *name, const char *const *drop, size_t n_drop)
+/* fnmatch(3) on the name's len bytes. */
+static bool fnmatch_name(const char *pattern, const char *name, size_t len)
+{
+	char buf[256];
+	char *copy = len < sizeof(buf) ? buf : malloc(len + 1);
+	if (!copy)
+		return true; /* out of memory: a secret must not leak */
+	memcpy(copy, name, len);
+	copy[len] = '\0';
+	bool m = fnmatch(pattern, copy, 0) == 0;
+	if (copy != buf)
+		free(copy);
+	return m;
+}
+
+/* Whether the name's len bytes match the glob pattern as fnmatch(3) with no
+ * flags matches them: '*' matches any run, '?' any one character, anything
+ * else itself, and a pattern that uses '[' or '\\' goes to fnmatch(3). A
+ * run tests every variable against every pattern: no copy, no call out. */
+static bool glob_matches(const char *pattern, const char *name, size_t len)
+{
+	const char *p = pattern, *star = NULL;
+	size_t i = 0, after_star = 0;
+	while (i < len) {
+		if (*p == '*') {
+			star = ++p; /* the run starts empty and grows on a mismatch */
+			after_star = i;
+		} else if (*p == '[' || *p == '\\') {
+			return fnmatch_name(pattern, name, len);
+		} else if (*p && (*p == '?' || *p == name[i])) {
+			p++;
+			i++;
+		} else if (star) {
+			p = star;
+			i = ++after_star;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return *p == '\0'; /* what is left needs a character each */
+}
+
+static bool dropped(const char *name, size_t len, const char *const *drop, size_t n_drop)
 {
 	for (size_t i = 0; i < n_drop; i++)
-		if (fnmatch(drop[i], name, 0) == 0)
+		if (glob_matches(drop[i], name, len))
 			return true;
 	return false;
 }
 
-/* Replace the entry named like assignment, or append it. */
-static int put(char ***env, const char *assignment)
+bool environment_is_dropped(const char *name, const char *const *drop, size_t n_drop)
+{
+	return dropped(name, strlen(name), drop, n_drop);
+}
+
+/* Replace the entry of env[0..*n) named like assignment, or append it
+ * (env has room for it). */
+static int put(char **env, size_t *n, const char *assignment)
 {
 	const char *eq = strchr(assignment, '=');
 	if (!eq || eq == assignment)
 		return -EINVAL;
 	size_t name_len = (size_t)(eq - assignment) + 1;
-	STRV_FOREACH (e, *env) {
-		if (strncmp(*e, assignment, name_len) == 0) {
-			char *copy = strdup(assignment);
-			if (!copy)
-				return -ENOMEM;
-			free(*e);
-			*e = copy;
+	char *copy = strdup(assignment);
+	if (!copy)
+		return -ENOMEM;
+	for (size_t i = 0; i < *n; i++) {
+		if (env[i][0] == assignment[0] && strncmp(env[i], assignment, name_len) == 0) {
+			free(env[i]);
+			env[i] = copy;
 			return 0;
 		}
 	}
-	return strv_extend(env, assignment);
+	env[(*n)++] = copy;
+	return 0;
 }
 
 int environment_build(char *const *parent, const char *const *drop, size_t n_drop,
                       const char *const *set, size_t n_set, char ***ret)
 {
-	_cleanup_strv_free_ char **env = NULL;
 	size_t count = 0;
-	for (char *const *e = parent; e && *e; e++) {
-		const char *eq = strchr(*e, '=');
-		if (!eq || eq == *e)
-			continue;
+	for (char *const *e = parent; e && *e; e++)
 		if (++count > ENVIRONMENT_MAX)
 			return -E2BIG;
-		_cleanup_free_ char *name = strndup(*e, (size_t)(eq - *e));
-		if (!name)
-			return -ENOMEM;
-		if (environment_is_dropped(name, drop, n_drop))
+	/* One allocation: every entry the steps below can add, and the NULL. */
+	_cleanup_strv_free_ char **env =
+	        calloc(count + ELEMENTSOF(non_interactive) + n_set + 2, sizeof(char *));
+	if (!env)
+		return -ENOMEM;
+	size_t n = 0;
+	for (char *const *e = parent; e && *e; e++) {
+		const char *eq = strchr(*e, '=');
+		if (!eq || eq == *e || dropped(*e, (size_t)(eq - *e), drop, n_drop))
 			continue;
-		int r = strv_extend(&env, *e);
-		if (r < 0)
-			return r;
+		env[n] = strdup(*e);
+		if (!env[n++])
+			return -ENOMEM;
 	}
 	for (size_t i = 0; i < ELEMENTSOF(non_interactive); i++) {
-		int r = put(&env, non_interactive[i]);
+		int r = put(env, &n, non_interactive[i]);
 		if (r < 0)
 			return r;
 	}
 	for (size_t i = 0; i < n_set; i++) {
-		int r = put(&env, set[i]);
+		int r = put(env, &n, set[i]);
 		if (r < 0)
 			return r;
 	}
-	int r = put(&env, ENVIRONMENT_MARKER "=1");
+	int r = put(env, &n, ENVIRONMENT_MARKER "=1");
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(env);

@@ -5,6 +5,7 @@
  * configured [env] set wins.
  */
 #include <criterion/criterion.h>
+#include <fnmatch.h>
 #include <string.h>
 
 #include "cleanup.h"
@@ -88,4 +89,46 @@ Test(environment, pattern_matching)
 	cr_assert(environment_is_dropped("AWS_SECRET_ACCESS_KEY", drop, 2));
 	cr_assert_not(environment_is_dropped("TOKEN_PATH", drop, 2));
 	cr_assert_not(environment_is_dropped("AWS_REGION", drop, 2));
+}
+
+/* The matcher agrees with fnmatch(3), which the documentation promises, on
+ * every pair: wildcards at either end and in the middle, runs that must
+ * backtrack, '?', and the bracket and escape forms it hands over. */
+Test(environment, patterns_match_as_fnmatch_does)
+{
+	static const char *const patterns[] = {
+		"*_TOKEN", "AWS_SECRET*", "*_SECRET*",   "*", "GH_TOKEN",
+		"A?C",     "*A*B*C*",     "*_KEY_*_KEY", "",  "[AB]_KEY",
+		"X\\_Y",   "*?",          "??*_T",
+	};
+	static const char *const names[] = {
+		"NPM_TOKEN",
+		"TOKEN_PATH",
+		"A_TOKEN_TOKEN",
+		"_TOKEN",
+		"AWS_SECRET",
+		"AWS_SECRETS",
+		"MY_SECRET_THING",
+		"SECRET",
+		"GH_TOKEN",
+		"GH_TOKENS",
+		"ABC",
+		"AC",
+		"AXC",
+		"AABBCC",
+		"CBA",
+		"X_KEY_Y_KEY",
+		"X_KEY_KEY",
+		"A_KEY",
+		"C_KEY",
+		"X_Y",
+		"Q",
+		"QR_T",
+		"R_T",
+	};
+	for (size_t p = 0; p < sizeof(patterns) / sizeof(*patterns); p++)
+		for (size_t n = 0; n < sizeof(names) / sizeof(*names); n++)
+			cr_assert_eq(environment_is_dropped(names[n], &patterns[p], 1),
+			             fnmatch(patterns[p], names[n], 0) == 0, "'%s' against '%s'",
+			             names[n], patterns[p]);
 }
