@@ -160,10 +160,23 @@ __attribute__((format(printf, 2, 3))) static void json_add(struct json_buf *j, c
 	j->len += (size_t)n;
 }
 
-/* A JSON string; escapes quotes, backslashes and control characters. */
+/* One character, as json_add(j, "%c", c) would add it. */
+static void json_add_char(struct json_buf *j, char c)
+{
+	if (j->len + 1 >= sizeof(j->text)) {
+		j->overflow = true;
+		return;
+	}
+	j->text[j->len++] = c;
+	j->text[j->len] = '\0';
+}
+
+/* A JSON string; escapes quotes, backslashes and control characters. The
+ * rest is copied a character at a time, not formatted: the report is
+ * written between the command's arrival and its exec. */
 static void json_add_string(struct json_buf *j, const char *s)
 {
-	json_add(j, "\"");
+	json_add_char(j, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 		if (c == '"' || c == '\\')
@@ -171,9 +184,9 @@ static void json_add_string(struct json_buf *j, const char *s)
 		else if (c < 0x20)
 			json_add(j, "\\u%04x", c);
 		else
-			json_add(j, "%c", c);
+			json_add_char(j, (char)c);
 	}
-	json_add(j, "\"");
+	json_add_char(j, '"');
 }
 
 /* "key":["name",...] for the protections in bits, in table order. */
