@@ -96,7 +96,7 @@ int cmd_jobs(int argc, char **argv)
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs("jobs", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
-	(void)jobs_cleanup(dir, s.jobs_max_age_ms);
+	(void)jobs_cleanup_all(dir, s.jobs_max_age_ms);
 	if (!json) {
 		printf("%-24s %-18s %-8s %s\n", "JOB", "STATUS", "PID", "COMMAND");
 		return jobs_foreach(dir, print_job_text, NULL) < 0 ? EXIT_SLUICE_ERROR : 0;

@@ -581,7 +581,13 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 		}
 	}
 	closedir(d);
-	return removed + remove_abandoned_user_tmpdirs(now, max_age_ms);
+	return removed;
+}
+
+int jobs_cleanup_all(const char *dir, uint64_t max_age_ms)
+{
+	int removed = jobs_cleanup(dir, max_age_ms);
+	return (removed < 0 ? 0 : removed) + remove_abandoned_user_tmpdirs(wall_ms(), max_age_ms);
 }
 
 json_t *jobs_info_to_json(const struct job_info *job)

@@ -85,9 +85,16 @@ int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *us
 int jobs_kill(const char *dir, const char *id, uint64_t wait_ms);
 
 /* Remove the files of jobs that finished more than max_age_ms ago, and
- * full-output files and routed hook requests (route-*) as old. Returns the
- * number removed. */
+ * full-output files, routed hook requests (route-*) and private TMPDIRs
+ * nothing holds any more as old, in the jobs directory dir. Returns the
+ * number removed. What a request does on its way (the hook's routing). */
 int jobs_cleanup(const char *dir, uint64_t max_age_ms);
+
+/* jobs_cleanup(), and, as root, the private TMPDIRs of runs as [sandbox]
+ * user (in /tmp, shared with everyone: a directory listing that may be
+ * long) that nothing holds and that are as old. What listing the jobs
+ * does (`sluice jobs`, the MCP jobs tool), not every request. */
+int jobs_cleanup_all(const char *dir, uint64_t max_age_ms);
 
 /* The path of the job's output file (owned), or NULL on allocation failure. */
 char *jobs_output_path(const char *dir, const char *id);

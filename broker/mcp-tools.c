@@ -190,7 +190,7 @@ static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const stru
 	json_t *refusal = NULL;
 	if (open_jobs(ctx, &dir, &refusal) < 0)
 		return refusal;
-	(void)jobs_cleanup(dir, ctx->settings.jobs_max_age_ms);
+	(void)jobs_cleanup_all(dir, ctx->settings.jobs_max_age_ms);
 	size_t len = 0;
 	struct job_list l = { .arr = json_array(), .text = open_memstream(&text, &len) };
 	int r = l.arr && l.text ? jobs_foreach(dir, add_job, &l) : -ENOMEM;

@@ -110,6 +110,26 @@ fi
 grep -q '^\[command failed: exit code 3\]' "$TEST_TMP/routed" && ok "the routed output is sluice run's text form" || not_ok "the routed output is sluice run's text form" "$(cat "$TEST_TMP/routed")"
 [ ! -e "$file" ] && ok "the request file is removed when the routed command starts" || not_ok "the request file is removed when the routed command starts" "$file"
 
+# As root, routing does not list the shared /tmp for the abandoned TMPDIRs
+# of [sandbox] user runs on every call (a directory that may be long);
+# listing the jobs does.
+if [ "$(id -u)" -eq 0 ]; then
+  stale=$(mktemp -d /tmp/sluice-tmp-XXXXXX)
+  chown nobody "$stale" && touch -d '2 days ago' "$stale"
+  hook "$(claude Bash "$(cmd_json 'true')")" claude-code --route
+  hook_rc=$rc
+  stale_after_hook=no
+  [ -d "$stale" ] && stale_after_hook=yes
+  run "$SLUICE" jobs
+  if [ "$hook_rc" -eq 0 ] && [ "$stale_after_hook" = yes ] && [ "$rc" -eq 0 ] && [ ! -e "$stale" ]; then
+    ok "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there"
+  else
+    not_ok "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there" \
+      "hook rc=$hook_rc, still there after it: $stale_after_hook; jobs rc=$rc" "$(ls -ld "$stale" 2>&1)"
+  fi
+  rm -rf "$stale"
+fi
+
 # The routed command also tries to write beside the workspace: the sandbox
 # asked for must refuse that.
 outside="$TEST_TMP/hook-outside"
