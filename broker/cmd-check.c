@@ -227,7 +227,9 @@ static int batch_print(const struct batch_item *it, const char *rewrite,
 	if (it->refused)
 		return print_error_line(it->err.detail);
 	_cleanup_free_ char *display = NULL;
-	int r = display_form(it->model, it->cwd ? it->cwd : s->cwd, &display);
+	struct sluice_error err = { 0 };
+	int r = display_form_of_run(s->parser, it->model, rewrite, it->cwd ? it->cwd : s->cwd,
+	                            &display, &err);
 	if (r < 0)
 		return r;
 	json_t *o = result_json(it->model, &it->v, display, rewrite, s->explain);

@@ -147,6 +147,12 @@ if [ "$rc" -eq 0 ] && grep -q 'Co-authored-by: Agent' <<<"$(json_get "$out" 'd["
 else
   not_ok "sluice check shows a rewritten command's display as the rewrite's too" "rc=$rc" "$out"
 fi
+run "$SLUICE" check --batch --config "$TEST_TMP/trailer.ini" <<<'{"command":"git commit -m again"}'
+if [ "$rc" -eq 0 ] && grep -q 'Co-authored-by: Agent' <<<"$(json_get "$out" 'd["display"]')"; then
+  ok "sluice check --batch shows a rewritten command's display as the rewrite's too"
+else
+  not_ok "sluice check --batch shows a rewritten command's display as the rewrite's too" "rc=$rc" "$out"
+fi
 
 # Configuration errors: nothing runs, config_error, file:line on stderr.
 printf '[broker]\ntimout = 5s\n' >"$TEST_TMP/bad.ini"
