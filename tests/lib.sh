@@ -62,3 +62,21 @@ expect() {
     ok "$name"
   fi
 }
+
+# with_tmp_cleanup_lock CMD...: run CMD holding the lock that keeps apart,
+# across the test scripts make runs at once, a cleanup that may take an
+# abandoned /tmp/sluice-tmp-* directory only minutes old (as root, with a
+# short [broker] jobs_max_age) and a check that such a directory is left
+# alone. Only root cleans /tmp, so an ordinary user just runs CMD.
+with_tmp_cleanup_lock() {
+  if [ "$(id -u)" -ne 0 ]; then
+    "$@"
+    return
+  fi
+  local fd status
+  exec {fd}>>/tmp/sluice-tests-tmp-cleanup.lock
+  flock "$fd"
+  "$@" && status=0 || status=$?
+  exec {fd}>&-
+  return "$status"
+}

@@ -112,22 +112,30 @@ grep -q '^\[command failed: exit code 3\]' "$TEST_TMP/routed" && ok "the routed 
 
 # As root, routing does not list the shared /tmp for the abandoned TMPDIRs
 # of [sandbox] user runs on every call (a directory that may be long);
-# listing the jobs does.
-if [ "$(id -u)" -eq 0 ]; then
+# listing the jobs does. The directory is ten minutes old, with a
+# jobs_max_age of five: too young for the other scripts' cleanups but the
+# one with a short age, which the lock keeps away.
+tmp_cleanup_check() {
+  local stale hook_rc left
+  mkdir -p "$TEST_TMP/etc-age/sluice"
+  printf '[broker]\njobs_max_age = 5m\n' >"$TEST_TMP/etc-age/sluice/sluice.ini"
   stale=$(mktemp -d /tmp/sluice-tmp-XXXXXX)
-  chown nobody "$stale" && touch -d '2 days ago' "$stale"
-  hook "$(claude Bash "$(cmd_json 'true')")" claude-code --route
+  chown nobody "$stale" && touch -d '10 minutes ago' "$stale"
+  SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" hook "$(claude Bash "$(cmd_json 'true')")" claude-code --route
   hook_rc=$rc
-  stale_after_hook=no
-  [ -d "$stale" ] && stale_after_hook=yes
-  run "$SLUICE" jobs
-  if [ "$hook_rc" -eq 0 ] && [ "$stale_after_hook" = yes ] && [ "$rc" -eq 0 ] && [ ! -e "$stale" ]; then
+  left=no
+  [ -d "$stale" ] && left=yes
+  run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
+  if [ "$hook_rc" -eq 0 ] && [ "$left" = yes ] && [ "$rc" -eq 0 ] && [ ! -e "$stale" ]; then
     ok "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there"
   else
     not_ok "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there" \
-      "hook rc=$hook_rc, still there after it: $stale_after_hook; jobs rc=$rc" "$(ls -ld "$stale" 2>&1)"
+      "hook rc=$hook_rc, still there after it: $left; jobs rc=$rc" "$(ls -ld "$stale" 2>&1)"
   fi
   rm -rf "$stale"
+}
+if [ "$(id -u)" -eq 0 ]; then
+  with_tmp_cleanup_lock tmp_cleanup_check
 fi
 
 # The routed command also tries to write beside the workspace: the sandbox

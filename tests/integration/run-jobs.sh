@@ -93,7 +93,7 @@ mkdir "$jobs_dir/tmp-abandoned" && touch "$jobs_dir/tmp-abandoned/left"
 if wait_for 10 test -e "$jobs_dir/$id_old.status" && wait_for 10 test -s "$ws_age/tmpdir"; then
   held=$(cat "$ws_age/tmpdir")
   touch -d '2 hours ago' "$jobs_dir/$id_old".* "$jobs_dir/tmp-abandoned" "$held"
-  run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
+  with_tmp_cleanup_lock run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
   [ "$rc" -eq 0 ] && [ -z "$(ls "$jobs_dir" | grep -F "$id_old")" ] &&
     ok "a job finished longer ago than jobs_max_age is cleaned up" ||
     not_ok "a job finished longer ago than jobs_max_age is cleaned up" "rc=$rc" "$(ls "$jobs_dir")"
