@@ -26,6 +26,7 @@
 
 #include "approval.h"
 #include "cleanup.h"
+#include "terminal-text.h"
 #include "fd-util.h"
 #include "monotonic.h"
 
@@ -68,22 +69,21 @@ static void kill_reap(pid_t pid, int *status)
 		;
 }
 
-/* Write all of buf to the non-blocking fd until deadline: 0, -ETIMEDOUT, or
- * -errno (-EPIPE when the reader is gone; SIGPIPE never fires). Chunks of
- * PIPE_BUF go whole or not at all into a pipe, so write_full_nosigpipe()
- * never stops part-way through one; -EAGAIN means wait for room. */
+/* Write all of buf to the non-blocking fd (a pipe, a terminal) until
+ * deadline: 0, -ETIMEDOUT, or -errno (-EPIPE when the reader is gone;
+ * SIGPIPE never fires). A short write goes on where it stopped; -EAGAIN
+ * waits for room. */
 static int write_deadline(int fd, const char *buf, size_t len, uint64_t deadline)
 {
 	while (len > 0) {
-		size_t n = len < PIPE_BUF ? len : PIPE_BUF;
-		int r = write_full_nosigpipe(fd, buf, n);
-		if (r == 0) {
+		ssize_t n = write_some_nosigpipe(fd, buf, len);
+		if (n > 0) {
 			buf += n;
-			len -= n;
+			len -= (size_t)n;
 			continue;
 		}
-		if (r != -EAGAIN)
-			return r;
+		if (n != -EAGAIN)
+			return n < 0 ? (int)n : -EIO;
 		uint64_t now = monotonic_ms();
 		if (now >= deadline)
 			return -ETIMEDOUT;
@@ -194,23 +194,60 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 	              prog, WTERMSIG(status));
 }
 
+/* One line of the prompt, "  TEXT\n" with prefix before TEXT, as the
+ * terminal should show it (terminal_safe_text()). */
+static void prompt_line(FILE *f, const char *prefix, const char *text)
+{
+	_cleanup_free_ char *safe = terminal_safe_text(text ? text : "");
+	fprintf(f, "  %s%s\n", prefix, safe ? safe : "(out of memory)");
+}
+
+/* The question, on the terminal: everything it shows of the request escaped
+ * (the command and the reasons are the agent's and the plugins' text), and
+ * one deadline for showing it and for the answer, since a terminal whose
+ * output is stopped, or that nobody reads, would hold a blocking write. */
 static int ask_terminal(const struct broker_config *cfg, const struct approval_request *req,
                         const char *rule, char **ret_why)
 {
-	_cleanup_close_ int tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY);
+	uint64_t deadline = monotonic_ms() + cfg->approval_timeout;
+	_cleanup_close_ int tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (tty < 0)
 		return answer(ret_why, 0,
 		              "approval required (%s), and there is no terminal to ask on", rule);
-	dprintf(tty, "\nsluice: approval required for:\n  %s\n",
-	        req->display ? req->display : req->command);
-	if (req->description)
-		dprintf(tty, "  (%s)\n", req->description);
-	for (size_t i = 0; i < req->verdict->n_reasons; i++)
-		dprintf(tty, "  %s: %s\n", req->verdict->reasons[i].plugin,
-		        req->verdict->reasons[i].message);
-	dprintf(tty, "Run it? [y/N] ");
+	_cleanup_free_ char *prompt = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&prompt, &len);
+	if (!f)
+		return -ENOMEM;
+	fputs("\nsluice: approval required for:\n", f);
+	prompt_line(f, "", req->display ? req->display : req->command);
+	if (req->description) {
+		_cleanup_free_ char *safe = terminal_safe_text(req->description);
+		fprintf(f, "  (%s)\n", safe ? safe : "(out of memory)");
+	}
+	for (size_t i = 0; i < req->verdict->n_reasons; i++) {
+		_cleanup_free_ char *plugin = terminal_safe_text(req->verdict->reasons[i].plugin);
+		_cleanup_free_ char *label = NULL;
+		if (asprintf(&label, "%s: ", plugin ? plugin : "?") < 0)
+			label = NULL;
+		prompt_line(f, label ? label : "", req->verdict->reasons[i].message);
+	}
+	fputs("Run it? [y/N] ", f);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	int r = write_deadline(tty, prompt, len, deadline);
+	if (r == -ETIMEDOUT)
+		return answer(ret_why, 0,
+		              "approval required (%s); the question could not be shown on the "
+		              "terminal in time (its output is stopped, or nobody reads it)",
+		              rule);
+	if (r < 0)
+		return answer(ret_why, 0,
+		              "approval required (%s); the terminal could not be written: %s", rule,
+		              strerror(-r));
+	uint64_t now = monotonic_ms();
+	uint64_t t = deadline > now ? deadline - now : 0;
 	struct pollfd p = { .fd = tty, .events = POLLIN };
-	uint64_t t = cfg->approval_timeout;
 	if (poll(&p, 1, t > INT32_MAX ? INT32_MAX : (int)t) <= 0)
 		return answer(ret_why, 0,
 		              "approval required (%s); no answer on the terminal in time", rule);

@@ -29,19 +29,49 @@ int write_full(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int write_full_nosigpipe(int fd, const void *buf, size_t len)
+/* SIGPIPE blocked around a write: block_sigpipe() keeps the old mask in
+ * *old; restore_sigpipe() consumes a SIGPIPE the write raised (r == -EPIPE)
+ * unless the caller had it blocked already, then restores the mask. */
+static void block_sigpipe(sigset_t *old)
 {
-	sigset_t pipe_signal, old;
+	sigset_t pipe_signal;
 	sigemptyset(&pipe_signal);
 	sigaddset(&pipe_signal, SIGPIPE);
-	(void)sigprocmask(SIG_BLOCK, &pipe_signal, &old);
-	int r = write_full(fd, buf, len);
-	if (r == -EPIPE && !sigismember(&old, SIGPIPE)) {
+	(void)sigprocmask(SIG_BLOCK, &pipe_signal, old);
+}
+
+static void restore_sigpipe(const sigset_t *old, ssize_t r)
+{
+	if (r == -EPIPE && !sigismember(old, SIGPIPE)) {
+		sigset_t pipe_signal;
+		sigemptyset(&pipe_signal);
+		sigaddset(&pipe_signal, SIGPIPE);
 		const struct timespec now = { 0, 0 };
 		(void)sigtimedwait(&pipe_signal, NULL, &now);
 	}
-	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	(void)sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+int write_full_nosigpipe(int fd, const void *buf, size_t len)
+{
+	sigset_t old;
+	block_sigpipe(&old);
+	int r = write_full(fd, buf, len);
+	restore_sigpipe(&old, r);
 	return r;
+}
+
+ssize_t write_some_nosigpipe(int fd, const void *buf, size_t len)
+{
+	sigset_t old;
+	block_sigpipe(&old);
+	ssize_t n;
+	while ((n = write(fd, buf, len)) < 0 && errno == EINTR)
+		;
+	if (n < 0)
+		n = neg_errno();
+	restore_sigpipe(&old, n);
+	return n;
 }
 
 ssize_t read_full(int fd, void *buf, size_t len)

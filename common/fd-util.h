@@ -19,6 +19,11 @@ int write_full(int fd, const void *buf, size_t len);
  * write is consumed unless it was already blocked by the caller. */
 int write_full_nosigpipe(int fd, const void *buf, size_t len);
 
+/* One write(2) (retried on EINTR) with SIGPIPE handled as above: the count
+ * written, which may be short (a non-blocking descriptor takes what it has
+ * room for), or -errno (-EAGAIN: no room at all). */
+ssize_t write_some_nosigpipe(int fd, const void *buf, size_t len);
+
 /* Read until len bytes or end of file; returns the count read. */
 ssize_t read_full(int fd, void *buf, size_t len);
 

