@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -24,6 +25,7 @@
 #include "parse-number.h"
 #include "run-settings.h"
 #include "run-verbs.h"
+#include "terminal-text.h"
 #include "verb-options.h"
 
 /* The most lines `logs --tail` shows, and the block it copies with. */
@@ -64,7 +66,11 @@ static int print_job_text(const struct job_info *job, void *userdata)
 		snprintf(status, sizeof(status), "signalled (%d)", job->signal);
 	else
 		snprintf(status, sizeof(status), "%s", job_state_name(job->state));
-	printf("%-24s %-18s %-8d %s\n", job->id, status, (int)job->pid, job->command);
+	/* one line per job, and nothing in a command that a terminal obeys */
+	_cleanup_free_ char *command = terminal_safe_text(job->command);
+	if (!command)
+		return -ENOMEM;
+	printf("%-24s %-18s %-8d %s\n", job->id, status, (int)job->pid, command);
 	return 0;
 }
 

@@ -60,6 +60,18 @@ run "$SLUICE" jobs
 expect "jobs shows it killed" 0 "^$id3 +killed "
 run "$SLUICE" kill "$id3"
 expect "killing a finished job says so" 1 '' 'not running'
+# A job's command is listed on one line, with nothing in it that a terminal
+# would obey (an escape sequence, a newline).
+run timeout -k 5 20 "$SLUICE" run --mode background -- $'echo one\n: \e[2K'
+id4=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
+run "$SLUICE" jobs
+line=$(grep "^$id4 " <<<"$out")
+if [ "$rc" -eq 0 ] && [ -n "$id4" ] && [ "$(grep -c "^$id4 " <<<"$out")" -eq 1 ] &&
+   grep -qF 'echo one\n: \x1b[2K' <<<"$line" && ! grep -q $'\e' <<<"$out"; then
+  ok "jobs lists a command on one line, its control characters written out"
+else
+  not_ok "jobs lists a command on one line, its control characters written out" "rc=$rc" "$(cat -v <<<"$out")"
+fi
 run "$SLUICE" logs nosuchjob
 expect "an unknown job is an error" 125 '' "no job 'nosuchjob'"
 
