@@ -26,9 +26,9 @@
 
 #include "approval.h"
 #include "cleanup.h"
-#include "terminal-text.h"
 #include "fd-util.h"
 #include "monotonic.h"
+#include "terminal-text.h"
 
 char *approval_request_json(const struct approval_request *req)
 {
@@ -194,12 +194,14 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 	              prog, WTERMSIG(status));
 }
 
-/* One line of the prompt, "  TEXT\n" with prefix before TEXT, as the
+/* One line of the question, "  PREFIX TEXT SUFFIX", each part as the
  * terminal should show it (terminal_safe_text()). */
-static void prompt_line(FILE *f, const char *prefix, const char *text)
+static void prompt_line(FILE *f, const char *prefix, const char *text, const char *suffix)
 {
+	_cleanup_free_ char *safe_prefix = terminal_safe_text(prefix);
 	_cleanup_free_ char *safe = terminal_safe_text(text ? text : "");
-	fprintf(f, "  %s%s\n", prefix, safe ? safe : "(out of memory)");
+	fprintf(f, "  %s%s%s\n", safe_prefix ? safe_prefix : "", safe ? safe : "(out of memory)",
+	        suffix);
 }
 
 /* The question, on the terminal: everything it shows of the request escaped
@@ -220,17 +222,14 @@ static int ask_terminal(const struct broker_config *cfg, const struct approval_r
 	if (!f)
 		return -ENOMEM;
 	fputs("\nsluice: approval required for:\n", f);
-	prompt_line(f, "", req->display ? req->display : req->command);
-	if (req->description) {
-		_cleanup_free_ char *safe = terminal_safe_text(req->description);
-		fprintf(f, "  (%s)\n", safe ? safe : "(out of memory)");
-	}
+	prompt_line(f, "", req->display ? req->display : req->command, "");
+	if (req->description)
+		prompt_line(f, "(", req->description, ")");
 	for (size_t i = 0; i < req->verdict->n_reasons; i++) {
-		_cleanup_free_ char *plugin = terminal_safe_text(req->verdict->reasons[i].plugin);
 		_cleanup_free_ char *label = NULL;
-		if (asprintf(&label, "%s: ", plugin ? plugin : "?") < 0)
+		if (asprintf(&label, "%s: ", req->verdict->reasons[i].plugin) < 0)
 			label = NULL;
-		prompt_line(f, label ? label : "", req->verdict->reasons[i].message);
+		prompt_line(f, label ? label : "", req->verdict->reasons[i].message, "");
 	}
 	fputs("Run it? [y/N] ", f);
 	if (fclose(f) != 0)
