@@ -26,6 +26,7 @@
 #include "model-explain.h"
 #include "policy-chain.h"
 #include "request.h"
+#include "terminal-text.h"
 #include "verb-options.h"
 #include "verbs.h"
 #include "verdict.h"
@@ -135,13 +136,20 @@ static int check_one(const char *command, size_t len, const struct check_setting
 		r = print_json(o);
 		json_decref(o);
 	} else {
+		/* the command's text, for a terminal: nothing in it that one obeys */
 		if (s->explain) {
 			r = model_explain_text(m, stdout);
-			printf("\ndisplay: %s\nverdict: ", display);
+			_cleanup_free_ char *safe = terminal_safe_text(display);
+			r = r < 0 ? r : safe ? 0 : -ENOMEM;
+			if (r >= 0)
+				printf("\ndisplay: %s\nverdict: ", safe);
 		}
 		if (r >= 0)
 			r = verdict_print_text(&v, stdout);
-		if (r >= 0 && rewrite && printf("rewritten to: %s\n", rewrite) < 0)
+		_cleanup_free_ char *safe_rewrite = rewrite ? terminal_safe_text(rewrite) : NULL;
+		if (r >= 0 && rewrite && !safe_rewrite)
+			r = -ENOMEM;
+		if (r >= 0 && rewrite && printf("rewritten to: %s\n", safe_rewrite) < 0)
 			r = -EIO;
 	}
 	int status = verdict_exit_status(&v);

@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "model-explain.h"
+#include "terminal-text.h"
 #include "verdict.h"
 
 void verdict_init(struct verdict *v)
@@ -135,9 +136,16 @@ int verdict_print_text(const struct verdict *v, FILE *out)
 	fprintf(out, "%s\n", verdict_kind_name(v->kind));
 	for (size_t i = 0; i < v->n_reasons; i++) {
 		const struct verdict_reason *r = &v->reasons[i];
-		fprintf(out, "  %s: %s: %s", verdict_kind_name(r->kind), r->plugin, r->message);
-		if (r->suggestion)
-			fprintf(out, " (suggestion: %s)", r->suggestion);
+		/* a message may quote the command: nothing in it a terminal obeys */
+		_cleanup_free_ char *plugin = terminal_safe_text(r->plugin);
+		_cleanup_free_ char *message = terminal_safe_text(r->message);
+		_cleanup_free_ char *suggestion =
+		        r->suggestion ? terminal_safe_text(r->suggestion) : NULL;
+		if (!plugin || !message || (r->suggestion && !suggestion))
+			return -ENOMEM;
+		fprintf(out, "  %s: %s: %s", verdict_kind_name(r->kind), plugin, message);
+		if (suggestion)
+			fprintf(out, " (suggestion: %s)", suggestion);
 		fputc('\n', out);
 	}
 	if (v->dropped)

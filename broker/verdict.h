@@ -72,7 +72,9 @@ const struct verdict_reason *verdict_main_reason(const struct verdict *v);
 json_t *verdict_to_json(const struct verdict *v);
 
 /* Text: "allow" / "ask" / "deny" on the first line, then one line per
- * reason: "  plugin: message (suggestion: ...)". Returns 0 or -EIO. */
+ * reason: "  plugin: message (suggestion: ...)", each written through
+ * terminal_safe_text() (a message may quote the command). Returns 0, -EIO
+ * or -ENOMEM. */
 int verdict_print_text(const struct verdict *v, FILE *out);
 
 /*

@@ -83,6 +83,15 @@ cp "$SLUICE_BUILDDIR/plugins/.libs/git_add.so" "$TEST_TMP/fakelib/libpcre2-8.so.
 LD_LIBRARY_PATH="$TEST_TMP/fakelib" run "$SLUICE" check --config "$TEST_TMP/re.ini" -- 'echo word'
 expect "rules refuse when PCRE2 cannot be loaded" 125 '' "re.ini:3: libpcre2-8.so.0 has no function pcre2_compile_8"
 
+# The text form quotes the command in its reasons: an escape sequence in the
+# command is written out, not sent to the terminal.
+run "$SLUICE" check -- $'X\e[2K"$CMD" arg'
+if [ "$rc" -eq 2 ] && grep -qF "'X\\x1b[2K\"\$CMD\"'" <<<"$out" && ! grep -q $'\e' <<<"$out"; then
+  ok "check's text writes out the control characters a reason quotes"
+else
+  not_ok "check's text writes out the control characters a reason quotes" "rc=$rc" "$(cat -v <<<"$out")"
+fi
+
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
 run "$SLUICE" check --config "$TEST_TMP/trailer.ini" -- 'git commit -m x'
 expect "git_trailer rewrites a commit" 0 "rewritten to: git commit -m x --trailer 'Co-authored-by: Bot <bot@example.com>'"
