@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <grp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,10 +162,10 @@ static int remove_tree_as(const char *path, uid_t uid, gid_t gid)
 	if (pid < 0)
 		return neg_errno();
 	if (pid == 0) {
-		if (setgroups(0, NULL) < 0 || setresgid(gid, gid, gid) < 0 ||
-		    setresuid(uid, uid, uid) < 0)
-			_exit(errno);
-		_exit(-remove_tree(path)); /* an errno fits an exit status */
+		const struct user_ids owner = { .uid = uid, .gid = gid }; /* no groups */
+		const char *step;
+		int r = user_ids_become(&owner, &step);
+		_exit(-(r < 0 ? r : remove_tree(path))); /* an errno fits an exit status */
 	}
 	int status;
 	while (waitpid(pid, &status, 0) < 0)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * struct user_ids: lookup, and the --user-ids text both ways.
- * Not for: switching users (launcher/privileges.c).
+ * struct user_ids: lookup, the switch to the ids, and the --user-ids text
+ * both ways.
+ * Not for: the launcher's privileges step (capabilities, checks).
  */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "parse-number.h"
 #include "user-ids.h"
@@ -30,6 +32,20 @@ int user_ids_lookup(const char *name, struct user_ids *ret, struct sluice_error 
 		return sluice_error_set(reterr, -E2BIG, "user '%s' is in more than %d groups", name,
 		                        USER_IDS_GROUPS_MAX);
 	ret->n_groups = (size_t)n;
+	return 0;
+}
+
+int user_ids_become(const struct user_ids *u, const char **step)
+{
+	*step = "setgroups";
+	if (setgroups(u->n_groups, u->groups) < 0)
+		return neg_errno();
+	*step = "setresgid";
+	if (setresgid(u->gid, u->gid, u->gid) < 0)
+		return neg_errno();
+	*step = "setresuid";
+	if (setresuid(u->uid, u->uid, u->uid) < 0)
+		return neg_errno();
 	return 0;
 }
 

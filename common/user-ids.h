@@ -6,7 +6,8 @@
  * databases and passes the text; the launcher reads it and never looks the
  * name up itself (a static launcher's C library may not see every user
  * database: docs/building.md).
- * Not for: switching users (launcher/privileges.c).
+ * Not for: what a switch of user must do besides (capabilities, checks:
+ * launcher/privileges.c).
  */
 #ifndef SLUICE_COMMON_USER_IDS_H
 #define SLUICE_COMMON_USER_IDS_H
@@ -30,6 +31,12 @@ struct user_ids {
  * the groups). 0; -ENOENT for an unknown user, -E2BIG for one in more than
  * USER_IDS_GROUPS_MAX groups, or another -errno; reterr names the user. */
 int user_ids_lookup(const char *name, struct user_ids *ret, struct sluice_error *reterr);
+
+/* Become u for good, as root: its groups, then its gid, then its uid (the
+ * first two need the privileges the last one gives up). 0, or -errno with
+ * *step naming the call that failed ("setgroups", "setresgid",
+ * "setresuid"). */
+int user_ids_become(const struct user_ids *u, const char **step);
 
 /* u as "UID:GID[:GID,...]" in *ret (free() it); 0 or -ENOMEM. */
 int user_ids_format(const struct user_ids *u, char **ret);

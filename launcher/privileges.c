@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <grp.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -91,12 +90,11 @@ int privileges_user(const struct launch_spec *spec, struct user_ids *ret, struct
  * ambient sets when uid 0 becomes another uid (no SECBIT_KEEP_CAPS). */
 static int switch_user(const char *name, const struct user_ids *u, struct sluice_error *err)
 {
-	if (setgroups(u->n_groups, u->groups) < 0)
-		return sluice_error_set(err, neg_errno(), "setgroups for '%s'", name);
-	if (setresgid(u->gid, u->gid, u->gid) < 0)
-		return sluice_error_set(err, neg_errno(), "setresgid %u", (unsigned)u->gid);
-	if (setresuid(u->uid, u->uid, u->uid) < 0)
-		return sluice_error_set(err, neg_errno(), "setresuid %u", (unsigned)u->uid);
+	const char *step;
+	int rc = user_ids_become(u, &step);
+	if (rc < 0)
+		return sluice_error_set(err, rc, "%s for '%s' (uid %u, gid %u)", step, name,
+		                        (unsigned)u->uid, (unsigned)u->gid);
 	uid_t r, e, s;
 	if (getresuid(&r, &e, &s) < 0 || r != u->uid || e != u->uid || s != u->uid)
 		return sluice_error_set(err, -EPERM, "uid is not %u after setresuid",

@@ -21,8 +21,9 @@ struct launch_state;
 int privileges_user(const struct launch_spec *spec, struct user_ids *ret, struct sluice_error *err);
 
 /* PR_SET_NO_NEW_PRIVS; as root with --user NAME: the bounding set cleared,
- * then NAME's groups, gid and uid (privileges_user()); then effective, permitted, inheritable,
- * ambient and bounding sets emptied whenever any capability is held, and
+ * then NAME's groups, gid and uid (privileges_user(), user_ids_become());
+ * then effective, permitted, inheritable, ambient and bounding sets emptied
+ * whenever any capability is held, and
  * the result checked. --user as non-root is accepted only for our own uid
  * (-EPERM otherwise); an unknown user is -ENOENT. */
 int apply_privileges(const struct launch_spec *spec, struct launch_state *state,
