@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The one clock for deadlines and durations: CLOCK_MONOTONIC in
- * milliseconds (microseconds for the parser's time limit). Not for: wall-clock times (job records use time(2)).
+ * milliseconds (microseconds for the parser's time limit).
+ * Not for: wall-clock times (job records use time(2)).
  */
 #ifndef SLUICE_MONOTONIC_H
 #define SLUICE_MONOTONIC_H

@@ -14,8 +14,8 @@
 
 #include "errors.h"
 #include "profiles.h"
-#include "user-ids.h"
 #include "rlimits.h"
+#include "user-ids.h"
 
 /* A cap on repeated --rw options. */
 #define LAUNCH_MAX_RW 64
