@@ -7,7 +7,17 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup.sh"
 cd "$top"
+# On a failure, end with what failed (CI shows the end of the output).
+end_with_failures() {
+  local status=$?
+  [ "$status" -eq 0 ] || "$top/scripts/test-failures.sh" "$top/build/test"
+  exit "$status"
+}
+trap end_with_failures EXIT
 ./autogen.sh
+# A failed make distcheck leaves its tree read-only; an ordinary user must
+# give it back write permission before it can be removed.
+[ ! -d build/test ] || chmod -R u+w build/test
 rm -rf build/test
 mkdir -p build/test
 cd build/test
