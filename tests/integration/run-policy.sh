@@ -20,6 +20,22 @@ else
   not_ok "a denied command does not run; exit 77 and the plugin's message and suggestion" "rc=$rc marker=$([ -e "$marker" ] && echo present)" "$out"
 fi
 
+# sluice's notes before the output are its own lines: an escape sequence
+# or a newline from the agent's text, quoted in a policy's reason or in an
+# error, is written out, not sent to the terminal.
+run "$SLUICE" run -C "$ws" -- $'X\e[2K"$CMD" arg'
+if [ "$rc" -eq 77 ] && grep -qF "'X\\x1b[2K\"\$CMD\"'" <<<"$out" && ! grep -q $'\e' <<<"$out"; then
+  ok "an escape sequence quoted in a policy's reason is written out"
+else
+  not_ok "an escape sequence quoted in a policy's reason is written out" "rc=$rc" "$(cat -v <<<"$out")"
+fi
+run "$SLUICE" run -C "$ws" --directory $'sub\ndir' -- true
+if [ "$rc" -eq 125 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -qF "'sub\\ndir'" <<<"$out"; then
+  ok "a newline in the directory an error names keeps the note on one line"
+else
+  not_ok "a newline in the directory an error names keeps the note on one line" "rc=$rc" "$out"
+fi
+
 # The launcher starts while the policies decide (it waits for its command);
 # for a denied command it is withdrawn: it runs nothing and is not left
 # running, in every sandbox mode. A launcher that ignored its withdrawal
