@@ -80,3 +80,18 @@ with_tmp_cleanup_lock() {
   exec {fd}>&-
   return "$status"
 }
+
+# start_coprocess NAME CMD...: CMD as a coprocess (its descriptors are not
+# inherited by later commands): write to its stdin on fd $NAME_in, read its
+# stdout on fd $NAME_out; its pid is $NAME_pid. Copied at once from the
+# coprocess's own variables, which bash unsets as soon as it reaps the
+# process: with set -u, naming them after the process may have exited (a
+# `wait "$X_PID"` right after closing its input) can end the script.
+start_coprocess() {
+  local name=$1
+  shift
+  coproc COPROCESS { exec "$@"; }
+  printf -v "${name}_pid" %s "${COPROCESS_PID:-0}"
+  printf -v "${name}_in" %s "${COPROCESS[1]:-}"
+  printf -v "${name}_out" %s "${COPROCESS[0]:-}"
+}

@@ -16,9 +16,8 @@ chmod 755 "$TEST_TMP" # --user nobody must reach the fixtures
 # abstract and a pathname unix socket. It is also the process the sandbox
 # must not signal, trace or read. It exits when its stdin closes.
 abstract=sluice-test-$$
-coproc SERVE { exec "$PROBE" serve "$abstract" "$TEST_TMP/listen.sock"; }
-serve_job=$SERVE_PID
-if ! read -r -t 20 serve_pid tcp_port udp_port <&"${SERVE[0]}" || [ -z "${udp_port:-}" ]; then
+start_coprocess listener "$PROBE" serve "$abstract" "$TEST_TMP/listen.sock"
+if ! read -r -t 20 serve_pid tcp_port udp_port <&"$listener_out" || [ -z "${udp_port:-}" ]; then
   not_ok "the listener starts" "got '${serve_pid:-}'"
   exit 1
 fi
@@ -282,5 +281,5 @@ escape "a memory bomb is stopped" "ENOMEM malloc" "OK" --rlimit as=64MiB -- memb
 escape "a file-size bomb is stopped" "EFBIG write" "OK" --rlimit fsize=64KiB --rw @D@/sub -- \
   bigfile @D@/sub/big 128
 
-exec {SERVE[1]}>&-
-wait "$serve_job" 2>/dev/null || true
+exec {listener_in}>&-
+wait "$listener_pid" 2>/dev/null || true

@@ -143,17 +143,17 @@ batch_expect "check --batch: a hang on one line denies that line, naming the plu
 
 # A client that writes one line and waits gets its answer before it closes
 # stdin (the batch does not wait for more lines than have arrived).
-coproc BATCH { timeout -k 5 60 "$SLUICE" check --batch; }
-echo '{"command":"git push --force"}' >&"${BATCH[1]}"
-if IFS= read -r -t 30 answer <&"${BATCH[0]}" && grep -q '"verdict":"deny"' <<<"$answer"; then
+start_coprocess batch timeout -k 5 60 "$SLUICE" check --batch
+echo '{"command":"git push --force"}' >&"$batch_in"
+if IFS= read -r -t 30 answer <&"$batch_out" && grep -q '"verdict":"deny"' <<<"$answer"; then
   ok "check --batch answers a line before stdin closes"
 else
   not_ok "check --batch answers a line before stdin closes" "answer: ${answer:-none}"
 fi
-echo '{"command":"ls"}' >&"${BATCH[1]}"
-IFS= read -r -t 30 answer2 <&"${BATCH[0]}" || answer2=
-exec {BATCH[1]}>&-
-wait "$BATCH_PID" && batch_rc=0 || batch_rc=$?
+echo '{"command":"ls"}' >&"$batch_in"
+IFS= read -r -t 30 answer2 <&"$batch_out" || answer2=
+exec {batch_in}>&-
+wait "$batch_pid" && batch_rc=0 || batch_rc=$?
 if [ "$batch_rc" -eq 0 ] && grep -q '"verdict":"allow"' <<<"$answer2"; then
   ok "check --batch answers the next line, and ends when stdin closes"
 else
