@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -54,6 +55,9 @@ struct policy_chain {
 	int ready_text_fd, ready_msg_fd;
 	char *ready_sent; /* the text sent ahead (policy_chain_send_ahead), or NULL */
 	size_t ready_sent_len;
+	/* Shared with the child forked ahead: 1 + the plugin whose open it is
+	 * in, 0 when in none (NULL: not mapped, nothing is known). */
+	uint32_t *ready_opening;
 	/* In a child of a lazy chain, once it loaded the plugins: why each
 	 * that failed did (NULL: it loaded); NULL before. */
 	char **child_load_errors;
@@ -144,6 +148,8 @@ struct policy_chain *policy_chain_free(struct policy_chain *c)
 	policy_chain_reap(c);
 	for (size_t i = 0; i < c->n; i++)
 		plugin_unload(&c->plugins[i]);
+	if (c->ready_opening)
+		(void)munmap(c->ready_opening, sizeof(*c->ready_opening));
 	free(c->plugins);
 	free(c->dir);
 	free(c);
@@ -319,15 +325,28 @@ static void warm_parser(struct command_model_parser *parser)
 		command_model_free(m);
 }
 
+static void set_ready_opening(struct policy_chain *c, uint32_t value)
+{
+	if (c->ready_opening)
+		__atomic_store_n(c->ready_opening, value, __ATOMIC_RELAXED);
+}
+
 /* In a ready child, before its command arrives: every loaded plugin opened
- * (open depends on the settings only, never on the command). NULL when out
- * of memory: then child_model() opens each as usual. */
+ * (open depends on the settings only, never on the command), each marked
+ * in ready_opening while it opens: the child sends nothing until its
+ * command arrives, so that is how the parent can name a plugin stuck or
+ * crashed here. NULL when out of memory: then child_model() opens each as
+ * usual. */
 static struct opened *open_ahead(struct policy_chain *c, const struct sluice_host *host)
 {
 	struct opened *ahead = calloc(c->n ? c->n : 1, sizeof(*ahead));
-	for (size_t i = 0; ahead && i < c->n; i++)
-		if (c->plugins[i].dl)
-			open_plugin(host, &c->plugins[i], &ahead[i]);
+	for (size_t i = 0; ahead && i < c->n; i++) {
+		if (!c->plugins[i].dl)
+			continue;
+		set_ready_opening(c, (uint32_t)i + 1);
+		open_plugin(host, &c->plugins[i], &ahead[i]);
+	}
+	set_ready_opening(c, 0);
 	return ahead;
 }
 
@@ -398,6 +417,12 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 		safe_close(text[1]);
 		return r;
 	}
+	if (!c->ready_opening) { /* best effort: without it, a retry names the plugin */
+		void *page = mmap(NULL, sizeof(*c->ready_opening), PROT_READ | PROT_WRITE,
+		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		c->ready_opening = page == MAP_FAILED ? NULL : page;
+	}
+	set_ready_opening(c, 0);
 	fflush(NULL);
 	pid_t parent = getpid();
 	pid_t pid = fork();
@@ -823,12 +848,20 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	free(in.buf);
 	int status = 0;
 	if (ready && k == from && st.phase < 0 && r != -ENOMEM) {
-		/* The child forked ahead failed before it began a plugin: while
-		 * opening them ahead, so it cannot say which. A child of its own
-		 * checks the model again and names the plugin. */
-		(void)kill(pid, SIGKILL);
-		(void)wait_child(pid, &status);
-		return (ssize_t)from;
+		/* The child forked ahead failed before it began a plugin. Stuck
+		 * or crashed in a plugin's open ahead: that plugin failed while
+		 * starting (not opened a second time, for a second timeout).
+		 * Elsewhere (loading the plugins, parsing its command): a child of
+		 * its own checks the model again and names the plugin. */
+		uint32_t opening =
+		        c->ready_opening ? __atomic_load_n(c->ready_opening, __ATOMIC_RELAXED) : 0;
+		if (opening == 0 || opening > c->n) {
+			(void)kill(pid, SIGKILL);
+			(void)wait_child(pid, &status);
+			return (ssize_t)from;
+		}
+		st.current = opening - 1;
+		st.phase = POLICY_PHASE_OPEN;
 	}
 	bool all_read = r == 0 && k == n; /* every model's DONE, nothing after */
 	if (all_read) {

@@ -668,6 +668,14 @@ Test(policy_chain, a_text_sent_ahead_is_checked_only_when_it_is_the_command_deci
 	expect_no_child("after the free");
 }
 
+/* Wait (at most 5 s) for path to exist. */
+static void wait_for_file(const char *path, const char *why)
+{
+	for (int i = 0; i < 500 && access(path, F_OK) < 0; i++)
+		usleep(10 * 1000);
+	cr_assert_eq(access(path, F_OK), 0, "%s", why);
+}
+
 Test(policy_chain, a_child_forked_ahead_opens_its_plugins_before_the_command_arrives)
 {
 	struct command_model_parser *parser = new_parser();
@@ -681,9 +689,7 @@ Test(policy_chain, a_child_forked_ahead_opens_its_plugins_before_the_command_arr
 	(void)unlink(mark); /* the validation's open made it */
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
 	/* no command was sent: the child opens its plugin anyway */
-	for (int i = 0; i < 500 && access(mark, F_OK) < 0; i++)
-		usleep(10 * 1000);
-	cr_assert_eq(access(mark, F_OK), 0, "the plugin was not opened ahead of its command");
+	wait_for_file(mark, "the plugin was not opened ahead of its command");
 	/* and the state it opened checks the command that came */
 	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
 	free_all(chain, cfg, parser);
@@ -782,6 +788,38 @@ Test(policy_chain, a_child_forked_ahead_stuck_opening_holds_no_request_past_the_
 	expect_no_child("after the free");
 	command_model_free(m);
 	free(big);
+}
+
+Test(policy_chain, a_plugin_stuck_opening_ahead_is_named_after_one_timeout)
+{
+	char mark[512], ini[2048];
+	snprintf(mark, sizeof(mark), "%s/opened", ptu_tmp);
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 300ms\n"
+	         "[plugin stuck]\npath = %s\nopen_hang = SLUICE_FX_HANG_OPEN\nopen_mark = %s\n",
+	         ptu_fixture("ok"), mark);
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = validated_chain(ini, &cfg);
+	/* validated; from now on the plugin's open never returns */
+	cr_assert_eq(setenv("SLUICE_FX_HANG_OPEN", "1", 1), 0);
+	(void)unlink(mark); /* the validation's open made it */
+	struct command_model_parser *parser = new_parser();
+	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
+	wait_for_file(mark, "the child forked ahead did not reach the plugin's open");
+	(void)unlink(mark);
+	struct verdict v;
+	cr_assert_gt(decide_parsed(chain, parser, "echo hi", &v), 0);
+	cr_assert_eq(v.kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v, "stuck");
+	cr_assert_not_null(r, "no reason names the plugin");
+	cr_assert(strstr(r->message, "plugin 'stuck' did not answer within 300ms while starting"),
+	          "%s", r->message);
+	/* named from the child that was stuck: no second child opened the
+	 * plugin, to hang a second timeout long */
+	cr_assert_neq(access(mark, F_OK), 0, "the plugin was opened a second time");
+	verdict_done(&v);
+	free_all(chain, cfg, parser);
+	expect_no_child("after the free");
 }
 
 Test(policy_chain, a_child_forked_ahead_does_not_outlive_its_parent)
