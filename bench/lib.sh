@@ -25,7 +25,8 @@ bench_warn_sanitized() {
 # bench_alternate ROUNDS CMD...: check that each CMD (a string, split on
 # blanks) works, then run them in turn ROUNDS times over, so that machine
 # noise hits all alike, with stdout to /dev/null. Sets bench_medians[i] to
-# the median wall time of CMD i in microseconds.
+# the median wall time of CMD i in microseconds. With bench_pause set (a
+# sleep(1) duration), each CMD starts after that pause, not timed.
 bench_alternate() {
   local rounds=$1
   shift
@@ -36,6 +37,7 @@ bench_alternate() {
   local samples=() # CMD i's r-th time at i * rounds + r
   for ((r = 0; r < rounds; r++)); do
     for ((i = 0; i < n; i++)); do
+      [ -z "${bench_pause:-}" ] || sleep "$bench_pause"
       t0=$EPOCHREALTIME
       ${cmds[$i]} >/dev/null
       t1=$EPOCHREALTIME
