@@ -194,16 +194,6 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 	              prog, WTERMSIG(status));
 }
 
-/* One line of the question, "  PREFIX TEXT SUFFIX", each part as the
- * terminal should show it (terminal_safe_text()). */
-static void prompt_line(FILE *f, const char *prefix, const char *text, const char *suffix)
-{
-	_cleanup_free_ char *safe_prefix = terminal_safe_text(prefix);
-	_cleanup_free_ char *safe = terminal_safe_text(text ? text : "");
-	fprintf(f, "  %s%s%s\n", safe_prefix ? safe_prefix : "", safe ? safe : "(out of memory)",
-	        suffix);
-}
-
 /* The question, on the terminal: everything it shows of the request escaped
  * (the command and the reasons are the agent's and the plugins' text), and
  * one deadline for showing it and for the answer, since a terminal whose
@@ -221,15 +211,20 @@ static int ask_terminal(const struct broker_config *cfg, const struct approval_r
 	FILE *f = open_memstream(&prompt, &len);
 	if (!f)
 		return -ENOMEM;
-	fputs("\nsluice: approval required for:\n", f);
-	prompt_line(f, "", req->display ? req->display : req->command, "");
-	if (req->description)
-		prompt_line(f, "(", req->description, ")");
+	fputs("\nsluice: approval required for:\n  ", f);
+	terminal_safe_write(f, req->display ? req->display : req->command);
+	fputc('\n', f);
+	if (req->description) {
+		fputs("  (", f);
+		terminal_safe_write(f, req->description);
+		fputs(")\n", f);
+	}
 	for (size_t i = 0; i < req->verdict->n_reasons; i++) {
-		_cleanup_free_ char *label = NULL;
-		if (asprintf(&label, "%s: ", req->verdict->reasons[i].plugin) < 0)
-			label = NULL;
-		prompt_line(f, label ? label : "", req->verdict->reasons[i].message, "");
+		fputs("  ", f);
+		terminal_safe_write(f, req->verdict->reasons[i].plugin);
+		fputs(": ", f);
+		terminal_safe_write(f, req->verdict->reasons[i].message);
+		fputc('\n', f);
 	}
 	fputs("Run it? [y/N] ", f);
 	if (fclose(f) != 0)

@@ -139,18 +139,17 @@ static int check_one(const char *command, size_t len, const struct check_setting
 		/* the command's text, for a terminal: nothing in it that one obeys */
 		if (s->explain) {
 			r = model_explain_text(m, stdout);
-			_cleanup_free_ char *safe = terminal_safe_text(display);
-			r = r < 0 ? r : safe ? 0 : -ENOMEM;
-			if (r >= 0)
-				printf("\ndisplay: %s\nverdict: ", safe);
+			fputs("\ndisplay: ", stdout);
+			terminal_safe_write(stdout, display);
+			fputs("\nverdict: ", stdout);
 		}
 		if (r >= 0)
 			r = verdict_print_text(&v, stdout);
-		_cleanup_free_ char *safe_rewrite = rewrite ? terminal_safe_text(rewrite) : NULL;
-		if (r >= 0 && rewrite && !safe_rewrite)
-			r = -ENOMEM;
-		if (r >= 0 && rewrite && printf("rewritten to: %s\n", safe_rewrite) < 0)
-			r = -EIO;
+		if (r >= 0 && rewrite) {
+			fputs("rewritten to: ", stdout);
+			terminal_safe_write(stdout, rewrite);
+			r = putchar('\n') == EOF ? -EIO : 0;
+		}
 	}
 	int status = verdict_exit_status(&v);
 	verdict_done(&v);

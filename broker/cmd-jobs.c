@@ -66,11 +66,10 @@ static int print_job_text(const struct job_info *job, void *userdata)
 		snprintf(status, sizeof(status), "signalled (%d)", job->signal);
 	else
 		snprintf(status, sizeof(status), "%s", job_state_name(job->state));
+	printf("%-24s %-18s %-8d ", job->id, status, (int)job->pid);
 	/* one line per job, and nothing in a command that a terminal obeys */
-	_cleanup_free_ char *command = terminal_safe_text(job->command);
-	if (!command)
-		return -ENOMEM;
-	printf("%-24s %-18s %-8d %s\n", job->id, status, (int)job->pid, command);
+	terminal_safe_write(stdout, job->command);
+	putchar('\n');
 	return 0;
 }
 

@@ -240,58 +240,57 @@ static void write_timeout_lines(const struct run_result *r, const char *output, 
 		        "(e.g. --yes, -y) or feed it through a pipe]\n");
 }
 
-/* "[" PREFIX A SEP B "]" on a line of its own, A and B (SEP and B may be
- * NULL) made inert: a plugin's message, a suggestion or an error may quote
- * the agent's command or directory, and a control character or a newline
- * in them must not reach a terminal or break sluice's one-line notes.
- * 0 or -ENOMEM. */
-static int write_note(FILE *f, const char *prefix, const char *a, const char *sep, const char *b)
+/* PREFIX A "]", or PREFIX A ": " B "]" (b not NULL), on a line of its own,
+ * A and B made inert: a plugin's message, a suggestion or an error may
+ * quote the agent's command or directory, and a control character or a
+ * newline in them must not reach a terminal or break sluice's one-line
+ * notes. */
+static void write_note(FILE *f, const char *prefix, const char *a, const char *b)
 {
-	_cleanup_free_ char *safe_a = terminal_safe_text(a ? a : "");
-	_cleanup_free_ char *safe_b = b ? terminal_safe_text(b) : NULL;
-	if (!safe_a || (b && !safe_b))
-		return -ENOMEM;
-	fprintf(f, "%s%s%s%s]\n", prefix, safe_a, sep ? sep : "", safe_b ? safe_b : "");
-	return 0;
+	fputs(prefix, f);
+	terminal_safe_write(f, a ? a : "");
+	if (b) {
+		fputs(": ", f);
+		terminal_safe_write(f, b);
+	}
+	fputs("]\n", f);
 }
 
-/* The notes before the output: why it ended, or why nothing ran. 0 or
- * -ENOMEM. */
-static int write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
+/* The notes before the output: why it ended, or why nothing ran. */
+static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
 {
-	int err = 0;
 	if (r->interrupted_by) {
 		fprintf(f,
 		        "[sluice run was interrupted by SIG%s: the command and everything it "
 		        "started were killed]\n",
 		        signal_name(r->interrupted_by));
-		return 0;
+		return;
 	}
 	if (r->timed_out) {
 		write_timeout_lines(r, output, len, f);
-		return 0;
+		return;
 	}
 	const struct verdict_reason *why = r->policy ? verdict_main_reason(r->policy) : NULL;
 	if (r->error == ERROR_KIND_PERMISSION_DENIED && why) {
 		if (r->policy->kind == VERDICT_DENY)
-			err = write_note(f, "[command denied by policy ", why->plugin, ": ",
-			                 why->message);
+			write_note(f, "[command denied by policy ", why->plugin, why->message);
 		else
-			err = write_note(f, "[command not run: ", r->error_message, NULL, NULL);
-		if (err >= 0 && why->suggestion && why->suggestion[0])
-			err = write_note(f, "[instead: ", why->suggestion, NULL, NULL);
-		return err;
+			write_note(f, "[command not run: ", r->error_message, NULL);
+		if (why->suggestion && why->suggestion[0])
+			write_note(f, "[instead: ", why->suggestion, NULL);
+		return;
 	}
-	if (r->error != ERROR_KIND_NONE)
-		return write_note(f, "[sluice error ", error_kind_name(r->error), ": ",
-		                  r->error_message);
+	if (r->error != ERROR_KIND_NONE) {
+		write_note(f, "[sluice error ", error_kind_name(r->error), r->error_message);
+		return;
+	}
 	if (r->signal)
 		fprintf(f, "[command killed by signal %d (SIG%s)]\n", r->signal,
 		        signal_name(r->signal));
 	else if (r->has_exit_code && r->exit_code != 0)
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
 	else
-		return 0;
+		return;
 	const char *mode = r->settings->sandbox_mode;
 	const char *forbids = result_sandbox_forbids(mode);
 	if (forbids && result_looks_like_denial(output, len))
@@ -299,7 +298,6 @@ static int write_first_lines(const struct run_result *r, const char *output, siz
 		        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
 		        "do not try to work around it]\n",
 		        mode, forbids);
-	return 0;
 }
 
 static void write_background(const struct run_result *r, FILE *f)
@@ -322,9 +320,7 @@ int result_write_text(const struct run_result *r, FILE *f)
 	if (r->job_id && r->error == ERROR_KIND_NONE) {
 		write_background(r, f);
 	} else {
-		int err = write_first_lines(r, output, len, f);
-		if (err < 0)
-			return err;
+		write_first_lines(r, output, len, f);
 		fwrite(output, 1, len, f);
 		if (len > 0 && output[len - 1] != '\n' && r->n_background_pids > 0)
 			fputc('\n', f);

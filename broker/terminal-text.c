@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Terminal-safe text (see terminal-text.h): one pass over the bytes; UTF-8
- * sequences are judged by common/utf8.c, then decoded here only to be
- * compared with the code points that must not reach the terminal.
+ * Terminal-safe text (see terminal-text.h): one pass over the bytes, runs
+ * that need nothing written as they are; UTF-8 sequences are judged by
+ * common/utf8.c, then decoded here only to be compared with the code points
+ * that must not reach the terminal.
  */
 #include "config.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "terminal-text.h"
@@ -32,44 +32,43 @@ static bool reorders_or_controls(uint32_t c)
 	       (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
-char *terminal_safe_text(const char *text)
+/* How many bytes at s (len left) the character takes, and whether it is
+ * written as it is. */
+static size_t judge(const unsigned char *s, size_t len, bool *as_is)
 {
-	size_t len = strlen(text);
-	/* the longest escape per input byte: \xNN, four bytes for one */
-	char *out = malloc(4 * len + 1);
-	if (!out)
-		return NULL;
-	const unsigned char *s = (const unsigned char *)text;
-	size_t o = 0;
-	for (size_t i = 0; i < len;) {
-		unsigned char b = s[i];
-		if (b == '\n' || b == '\t' || b == '\r') {
-			out[o++] = '\\';
-			out[o++] = b == '\n' ? 'n' : b == '\t' ? 't' : 'r';
-			i++;
-		} else if (b < 0x20 || b == 0x7f) {
-			o += (size_t)sprintf(out + o, "\\x%02x", b);
-			i++;
-		} else if (b < 0x80) {
-			out[o++] = (char)b;
-			i++;
-		} else {
-			size_t n = utf8_sequence_length(s + i, len - i);
-			if (n == 0) {
-				o += (size_t)sprintf(out + o, "\\x%02x", b);
-				i++;
-			} else if (reorders_or_controls(decode(s + i, n))) {
-				/* n >= 2 bytes become 6: within four per byte */
-				o += (size_t)sprintf(out + o, "\\u%04x",
-				                     (unsigned)decode(s + i, n));
-				i += n;
-			} else {
-				memcpy(out + o, s + i, n);
-				o += n;
-				i += n;
-			}
-		}
+	if (s[0] < 0x80) {
+		*as_is = s[0] >= 0x20 && s[0] != 0x7f;
+		return 1;
 	}
-	out[o] = '\0';
-	return out;
+	size_t n = utf8_sequence_length(s, len);
+	*as_is = n > 0 && !reorders_or_controls(decode(s, n));
+	return n > 0 ? n : 1;
+}
+
+/* The escape of the n bytes at s that judge() would not write as they are. */
+static void write_escape(FILE *f, const unsigned char *s, size_t n)
+{
+	if (n > 1)
+		fprintf(f, "\\u%04x", (unsigned)decode(s, n));
+	else if (s[0] == '\n' || s[0] == '\t' || s[0] == '\r')
+		fprintf(f, "\\%c", s[0] == '\n' ? 'n' : s[0] == '\t' ? 't' : 'r');
+	else
+		fprintf(f, "\\x%02x", s[0]);
+}
+
+void terminal_safe_write(FILE *f, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t len = strlen(text), kept = 0; /* s[kept..i) goes out as it is */
+	for (size_t i = 0; i < len;) {
+		bool as_is;
+		size_t n = judge(s + i, len - i, &as_is);
+		if (!as_is) {
+			fwrite(s + kept, 1, i - kept, f);
+			write_escape(f, s + i, n);
+			kept = i + n;
+		}
+		i += n;
+	}
+	fwrite(s + kept, 1, len - kept, f);
 }

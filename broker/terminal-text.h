@@ -8,15 +8,17 @@
 #ifndef SLUICE_TERMINAL_TEXT_H
 #define SLUICE_TERMINAL_TEXT_H
 
+#include <stdio.h>
+
 /*
- * A copy of text (owned by the caller) in which the C0 controls (newline,
- * tab and carriage return as \n, \t and \r, the others as \xNN), DEL, the
- * C1 controls (U+0080 to U+009F), every byte that is not part of
- * well-formed UTF-8, and the marks that reorder bidirectional text (U+061C,
- * U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069) are written as \xNN
- * or \uNNNN: printed, it cannot move the cursor, erase what was shown, or
- * make one command read as another. NULL when out of memory.
+ * Write text to f with the C0 controls (newline, tab and carriage return as
+ * \n, \t and \r, the others as \xNN), DEL, the C1 controls (U+0080 to
+ * U+009F), every byte that is not part of well-formed UTF-8, and the marks
+ * that reorder bidirectional text (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069) written out as \xNN or \uNNNN: printed, it
+ * cannot move the cursor, erase what was shown, or make one command read as
+ * another. Nothing is allocated; f's error flag says whether it was written.
  */
-char *terminal_safe_text(const char *text);
+void terminal_safe_write(FILE *f, const char *text);
 
 #endif

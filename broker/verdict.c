@@ -137,15 +137,15 @@ int verdict_print_text(const struct verdict *v, FILE *out)
 	for (size_t i = 0; i < v->n_reasons; i++) {
 		const struct verdict_reason *r = &v->reasons[i];
 		/* a message may quote the command: nothing in it a terminal obeys */
-		_cleanup_free_ char *plugin = terminal_safe_text(r->plugin);
-		_cleanup_free_ char *message = terminal_safe_text(r->message);
-		_cleanup_free_ char *suggestion =
-		        r->suggestion ? terminal_safe_text(r->suggestion) : NULL;
-		if (!plugin || !message || (r->suggestion && !suggestion))
-			return -ENOMEM;
-		fprintf(out, "  %s: %s: %s", verdict_kind_name(r->kind), plugin, message);
-		if (suggestion)
-			fprintf(out, " (suggestion: %s)", suggestion);
+		fprintf(out, "  %s: ", verdict_kind_name(r->kind));
+		terminal_safe_write(out, r->plugin);
+		fputs(": ", out);
+		terminal_safe_write(out, r->message);
+		if (r->suggestion) {
+			fputs(" (suggestion: ", out);
+			terminal_safe_write(out, r->suggestion);
+			fputc(')', out);
+		}
 		fputc('\n', out);
 	}
 	if (v->dropped)

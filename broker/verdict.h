@@ -73,8 +73,8 @@ json_t *verdict_to_json(const struct verdict *v);
 
 /* Text: "allow" / "ask" / "deny" on the first line, then one line per
  * reason: "  plugin: message (suggestion: ...)", each written through
- * terminal_safe_text() (a message may quote the command). Returns 0, -EIO
- * or -ENOMEM. */
+ * terminal_safe_write() (a message may quote the command). Returns 0 or
+ * -EIO. */
 int verdict_print_text(const struct verdict *v, FILE *out);
 
 /*
