@@ -32,20 +32,24 @@ int write_full(int fd, const void *buf, size_t len)
 /* SIGPIPE blocked around a write: block_sigpipe() keeps the old mask in
  * *old; restore_sigpipe() consumes a SIGPIPE the write raised (r == -EPIPE)
  * unless the caller had it blocked already, then restores the mask. */
-static void block_sigpipe(sigset_t *old)
+static sigset_t sigpipe_only(void)
 {
 	sigset_t pipe_signal;
 	sigemptyset(&pipe_signal);
 	sigaddset(&pipe_signal, SIGPIPE);
+	return pipe_signal;
+}
+
+static void block_sigpipe(sigset_t *old)
+{
+	const sigset_t pipe_signal = sigpipe_only();
 	(void)sigprocmask(SIG_BLOCK, &pipe_signal, old);
 }
 
 static void restore_sigpipe(const sigset_t *old, ssize_t r)
 {
 	if (r == -EPIPE && !sigismember(old, SIGPIPE)) {
-		sigset_t pipe_signal;
-		sigemptyset(&pipe_signal);
-		sigaddset(&pipe_signal, SIGPIPE);
+		const sigset_t pipe_signal = sigpipe_only();
 		const struct timespec now = { 0, 0 };
 		(void)sigtimedwait(&pipe_signal, NULL, &now);
 	}

@@ -161,8 +161,8 @@ static int compile(struct rule *r, const struct sluice_settings *s)
 		sluice_settings_error(s, r->pattern_at, msg);
 		return -EINVAL;
 	}
-	(void)rx_pcre2.jit_compile(r->code,
-	                           PCRE2_JIT_COMPLETE); /* the interpreter is the fallback */
+	/* the interpreter is the fallback */
+	(void)rx_pcre2.jit_compile(r->code, PCRE2_JIT_COMPLETE);
 	return 0;
 }
 
