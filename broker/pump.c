@@ -146,6 +146,7 @@ static void read_report(struct pump *p, char *buf)
 
 static void start_kill(struct pump *p, struct pump_loop *l)
 {
+	p->ended_before_kill = p->reaped;
 	(void)spawn_tree_signal(getpid(), p->pid, SIGTERM);
 	l->state = PUMP_KILLING;
 	l->kill_deadline = monotonic_ms() + p->kill_grace_ms;
@@ -185,8 +186,14 @@ static int step(struct pump *p, struct pump_loop *l)
 {
 	uint64_t now = monotonic_ms();
 	if (l->state == PUMP_RUNNING && l->deadline && now >= l->deadline) {
-		p->timed_out = true;
-		start_kill(p, l);
+		if (p->reaped) {
+			/* The shell ended in time: the deadline only ends its drain
+			 * window, and what it left running is a survivor. */
+			l->state = PUMP_OVER;
+		} else {
+			p->timed_out = true;
+			start_kill(p, l);
+		}
 	}
 	if (l->state == PUMP_KILLING) {
 		bool left = spawn_reap(p->pid, &p->status, &p->reaped);

@@ -53,6 +53,9 @@ struct pump {
 	/* out: */
 	bool reaped;
 	int status; /* the shell's wait status when reaped */
+	/* The shell had ended when a signal or a cancel ended the tree (in
+	 * the drain window): its status is the shell's own. */
+	bool ended_before_kill;
 	bool timed_out;
 	bool cancelled;     /* ended because cancel_fd fired */
 	int interrupted_by; /* a signal sluice itself received, or 0 */

@@ -304,6 +304,18 @@ static void launcher_failed(struct run_outcome *o)
 		fail(o, ERROR_KIND_COMMAND_FAILED, "%s", msg);
 }
 
+/* The shell ran and ended with this wait status. */
+static void take_shell_status(struct run_result *r, int status)
+{
+	r->ran = true;
+	if (WIFSIGNALED(status)) {
+		r->signal = WTERMSIG(status);
+	} else {
+		r->has_exit_code = true;
+		r->exit_code = WEXITSTATUS(status);
+	}
+}
+
 static void evaluate(struct run_outcome *o)
 {
 	struct pump *p = &o->pump;
@@ -318,11 +330,15 @@ static void evaluate(struct run_outcome *o)
 		r->interrupted_by = p->interrupted_by;
 		fail(o, ERROR_KIND_COMMAND_FAILED, "sluice run was interrupted by signal %d",
 		     p->interrupted_by);
+		if (p->ended_before_kill)
+			take_shell_status(r, p->status);
 		return;
 	}
 	if (p->cancelled) {
 		fail(o, ERROR_KIND_COMMAND_FAILED,
 		     "the run was cancelled by its caller; the command's process tree was ended");
+		if (p->ended_before_kill)
+			take_shell_status(r, p->status);
 		return;
 	}
 	if (p->timed_out) {
@@ -344,13 +360,7 @@ static void evaluate(struct run_outcome *o)
 		     o->settings.shell);
 		return;
 	}
-	r->ran = true;
-	if (WIFSIGNALED(status)) {
-		r->signal = WTERMSIG(status);
-	} else {
-		r->has_exit_code = true;
-		r->exit_code = WEXITSTATUS(status);
-	}
+	take_shell_status(r, status);
 }
 
 /* Pipes and the launcher, which becomes o->early_pid; with_command, it

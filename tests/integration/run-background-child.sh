@@ -38,6 +38,21 @@ else
 fi
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
+# A timeout that falls in the drain window only ends the window: the shell
+# ended in time, so its exit code is the result and what it left running is
+# a survivor, not a timed-out command.
+printf '[broker]\ndrain_window = 10s\n' >"$TEST_TMP/drain.ini"
+out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/drain.ini" --format json --timeout 1s -- \
+  'sleep 334 & exit 3') && rc=0 || rc=$?
+pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
+if [ "$rc" -eq 3 ] && [ "$(json_get "$out" '(d["ok"], d["exitCode"], d["timedOut"], d["error"])')" = "(True, 3, False, None)" ] &&
+  [ -n "$pid" ] && alive "$pid"; then
+  ok "a timeout in the drain window: the shell's exit code, the survivor listed and left running"
+else
+  not_ok "a timeout in the drain window: the shell's exit code, the survivor listed and left running" "rc=$rc pid=$pid" "$out"
+fi
+[ -n "$pid" ] && kill "$pid" 2>/dev/null
+
 # background_survivors = kill: the survivors are listed, and killed, a
 # setsid escapee included; the text says they were.
 printf '[broker]\nbackground_survivors = kill\n' >"$TEST_TMP/kill.ini"

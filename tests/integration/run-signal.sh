@@ -39,6 +39,31 @@ for sig in TERM INT; do
   fi
 done
 
+# A signal in the drain window (the shell has exited, a child it left holds
+# the pipe) still kills the tree, and the result keeps the shell's exit code.
+printf '[broker]\ndrain_window = 20s\n' >"$TEST_TMP/drain.ini"
+pids="$TEST_TMP/pids-drain"
+"$SLUICE" run --config "$TEST_TMP/drain.ini" --format json --timeout 20s -- \
+  "sleep 313 & echo \$! \$\$ > '$pids'; exit 4" >"$TEST_TMP/out-drain" 2>&1 &
+sluice_pid=$!
+if wait_for 10 test -s "$pids" && read -r child shell <"$pids" && wait_for 10 gone "$shell"; then
+  kill -s TERM "$sluice_pid"
+  wait_for 10 gone "$sluice_pid" || kill -s KILL "$sluice_pid"
+  wait "$sluice_pid" && rc=0 || rc=$?
+  out=$(cat "$TEST_TMP/out-drain")
+  if [ "$rc" -eq 143 ] && gone "$child" &&
+    [ "$(json_get "$out" '(d["ok"], d["exitCode"], d["error"]["kind"])')" = "(False, 4, 'command_failed')" ]; then
+    ok "SIGTERM in the drain window: the tree is killed, the shell's exit code kept"
+  else
+    not_ok "SIGTERM in the drain window: the tree is killed, the shell's exit code kept" "rc=$rc" "$out"
+    kill -9 "$child" 2>/dev/null
+  fi
+else
+  not_ok "SIGTERM in the drain window: the shell started and exited" "$(cat "$pids")"
+  kill -s KILL "$sluice_pid"
+  wait "$sluice_pid"
+fi
+
 # SIGKILL cannot be caught: sluice cannot kill the tree then, but the shell
 # it started must not run on with nothing to enforce its timeout. It dies
 # with sluice (sluice-launch --die-with-parent).
