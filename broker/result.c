@@ -259,6 +259,14 @@ static void write_note(FILE *f, const char *prefix, const char *a, const char *b
 /* The notes before the output: why it ended, or why nothing ran. */
 static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
 {
+	if (r->interrupted_by && r->has_exit_code) {
+		/* in the drain window: the shell had ended on its own */
+		fprintf(f,
+		        "[sluice run was interrupted by SIG%s after the command exited with code "
+		        "%d: what it left running was killed]\n",
+		        signal_name(r->interrupted_by), r->exit_code);
+		return;
+	}
 	if (r->interrupted_by) {
 		fprintf(f,
 		        "[sluice run was interrupted by SIG%s: the command and everything it "
