@@ -61,7 +61,7 @@ struct command_model {
 	char *source;
 	size_t len;
 	uint32_t limits_reached;
-	bool partial;
+	uint32_t partial_causes; /* enum command_model_partial_cause */
 	size_t n_commands;
 	size_t alloc_commands;
 	struct simple_command **commands;

@@ -186,7 +186,12 @@ uint32_t command_model_limits_reached(const struct command_model *m)
 
 bool command_model_is_partial(const struct command_model *m)
 {
-	return m->partial;
+	return m->partial_causes != 0;
+}
+
+uint32_t command_model_partial_causes(const struct command_model *m)
+{
+	return m->partial_causes;
 }
 
 const char *command_model_source(const struct command_model *m)

@@ -101,9 +101,25 @@ uint32_t command_model_limits_reached(const struct command_model *m);
 const char *command_model_limit_name(uint32_t limit_bit);
 
 /* True when the parser met syntax it could not understand (an ERROR or
- * MISSING node, here or in a nested shell string): what could be extracted
- * is still in the model, but a policy should be conservative. */
+ * MISSING node, here or in a nested shell string), or syntax it reads
+ * otherwise than bash (enum command_model_partial_cause): what could be
+ * extracted is still in the model, but a policy should be conservative. */
 bool command_model_is_partial(const struct command_model *m);
+
+/* Why a model is partial, as a set of bits. */
+enum command_model_partial_cause {
+	COMMAND_MODEL_PARTIAL_SYNTAX = 1u << 0, /* an ERROR or MISSING node */
+	/* a carriage return, form feed or vertical tab outside quotes: bash
+	 * reads it as part of a word where the parser saw a blank (so a `#`
+	 * after it starts no comment) */
+	COMMAND_MODEL_PARTIAL_BLANK_CONTROL = 1u << 1,
+	/* `coproc`: the parser takes it for a command name and does not follow
+	 * what it runs (a compound command after it is split apart) */
+	COMMAND_MODEL_PARTIAL_COPROC = 1u << 2,
+};
+
+/* Bitwise OR of enum command_model_partial_cause; 0 when not partial. */
+uint32_t command_model_partial_causes(const struct command_model *m);
 
 /* The text as given (NUL-terminated copy) and its length. */
 const char *command_model_source(const struct command_model *m);

@@ -146,7 +146,7 @@ int display_form_of_run(struct command_model_parser *parser, const struct comman
 
 int display_form(const struct command_model *m, const char *cwd, char **ret)
 {
-	if (!m->tree.timed_out && !m->tree.has_error) {
+	if (!m->tree.timed_out && !m->tree.has_error && !m->tree.blank_control) {
 		int r = strip_cd(m, cwd, ret);
 		if (r != 0)
 			return r < 0 ? r : 0;

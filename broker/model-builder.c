@@ -39,6 +39,12 @@ static bool top_frame_is(const struct builder *b, enum command_frame frame)
 	return b->depth > 0 && b->frames[b->depth - 1] == frame;
 }
 
+uint32_t builder_partial_causes(const struct shell_tree *tree)
+{
+	return (tree->has_error ? COMMAND_MODEL_PARTIAL_SYNTAX : 0) |
+	       (tree->blank_control ? COMMAND_MODEL_PARTIAL_BLANK_CONTROL : 0);
+}
+
 bool builder_subtree_has_error(const struct shell_node *n)
 {
 	if (n->error)
@@ -560,8 +566,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 	}
 	if (tree.depth_limited)
 		b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
-	if (tree.has_error)
-		b->m->partial = true;
+	b->m->partial_causes |= builder_partial_causes(&tree);
 
 	size_t saved_prefix = b->n_prefix;
 	b->n_prefix = 0; /* cmd's wrappers already begin with the inherited ones */
@@ -603,8 +608,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 		m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
 	if (m->tree.depth_limited)
 		m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
-	if (m->tree.has_error)
-		m->partial = true;
+	m->partial_causes |= builder_partial_causes(&m->tree);
 
 	struct builder b = {
 		.m = m,

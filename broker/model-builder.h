@@ -60,6 +60,9 @@ struct walk_ctx {
 bool builder_push_frame(struct builder *b, enum command_frame frame);
 void builder_pop_frame(struct builder *b);
 bool builder_subtree_has_error(const struct shell_node *n);
+/* The partial causes a parsed tree gives its model (enum
+ * command_model_partial_cause). */
+uint32_t builder_partial_causes(const struct shell_tree *tree);
 
 /* Forget the variables assigned (and the cd directory, if changed) anywhere
  * in n: used where n may run in an order or a number of times not known. */

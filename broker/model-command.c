@@ -135,7 +135,7 @@ static struct simple_command *command_new(struct builder *b, const struct walk_c
 		c->flags |= CMD_BACKGROUND;
 	if (ctx->has_error && builder_subtree_has_error(n)) {
 		c->flags |= CMD_PARTIAL;
-		m->partial = true;
+		m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
 	}
 	for (size_t i = 0; i < b->n_prefix && !b->error; i++)
 		b->error =
@@ -757,6 +757,12 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 	b->error = normalize(c);
 	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
 		return;
+	if (strcmp(c->name, "coproc") == 0) {
+		/* bash's reserved word, a plain word to the grammar */
+		c->flags |= CMD_PARTIAL;
+		b->m->partial_causes |= COMMAND_MODEL_PARTIAL_COPROC;
+		return;
+	}
 	const struct wrapper *w = wrapper_find(c->name);
 	if (w && w->flags & WRAP_EXEC_CLAUSES)
 		exec_clauses(b, ctx, c, texts, st);

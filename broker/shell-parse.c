@@ -188,14 +188,39 @@ struct copy_state {
 	const struct shell_parser *p;
 	struct shell_tree *tree;
 	unsigned max_depth;
+	const char *text;
+	uint32_t covered; /* the text up to here is in a token or was checked */
 };
+
+/* The bytes between tokens, text[covered..start): only the blanks bash
+ * also takes for blanks (space, tab, newline) may be there unflagged. */
+static void check_gap(struct copy_state *st, uint32_t start)
+{
+	for (uint32_t i = st->covered; i < start; i++) {
+		char c = st->text[i];
+		if (c == '\r' || c == '\f' || c == '\v')
+			st->tree->blank_control = true;
+	}
+	if (start > st->covered)
+		st->covered = start;
+}
+
+/* A node whose text is taken whole: a token, or one the depth cap cut. */
+static void cover(struct copy_state *st, const struct shell_node *n)
+{
+	check_gap(st, n->start);
+	if (n->end > st->covered)
+		st->covered = n->end;
+}
 
 /* Copy the cursor's node and, below the depth cap, its children; the cursor
  * is back on the node when this returns. One cursor walks the whole tree
  * (a cursor per node would cost an allocation each). The recursion is
- * bounded by max_depth; deeper nodes are dropped and counted. */
+ * bounded by max_depth; deeper nodes are dropped and counted. in_quotes:
+ * the text before the node, after its previous sibling, is a quoted
+ * string's (not blanks). */
 static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_node *out,
-                     unsigned depth)
+                     unsigned depth, bool in_quotes)
 {
 	TSNode ts = ts_tree_cursor_current_node(cursor);
 	TSSymbol sym = ts_node_symbol(ts);
@@ -213,12 +238,17 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 	out->end = ts_node_end_byte(ts);
 	if (out->end < out->start)
 		out->end = out->start;
+	if (in_quotes && out->start > st->covered)
+		st->covered = out->start;
 
 	uint32_t n = ts_node_child_count(ts);
-	if (n == 0)
+	if (n == 0) {
+		cover(st, out);
 		return 0;
+	}
 	if (depth >= st->max_depth) {
 		st->tree->depth_limited = true;
+		cover(st, out);
 		return 0;
 	}
 	out->children = arena_alloc(st->tree, (size_t)n * sizeof(*out->children));
@@ -226,14 +256,18 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 		return -ENOMEM;
 	out->n_children = n;
 	int r = 0;
+	/* between a double-quoted string's parts is its literal text */
+	bool quoted = out->kind == SN_STRING || out->kind == SN_TRANSLATED_STRING;
 	if (ts_tree_cursor_goto_first_child(cursor)) {
 		uint32_t i = 0;
 		do {
-			r = copy_node(st, cursor, &out->children[i], depth + 1);
+			r = copy_node(st, cursor, &out->children[i], depth + 1, quoted);
 			i++;
 		} while (r >= 0 && i < n && ts_tree_cursor_goto_next_sibling(cursor));
 		(void)ts_tree_cursor_goto_parent(cursor);
 	}
+	if (quoted && out->end > st->covered)
+		st->covered = out->end;
 	return r;
 }
 
@@ -255,11 +289,14 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 		tree->root.end = (uint32_t)len;
 		return 0;
 	}
-	struct copy_state st = { .p = p, .tree = tree, .max_depth = max_depth ? max_depth : 1 };
+	struct copy_state st = {
+		.p = p, .tree = tree, .max_depth = max_depth ? max_depth : 1, .text = text
+	};
 	TSNode root = ts_tree_root_node(ts);
 	TSTreeCursor cursor = ts_tree_cursor_new(root);
-	int r = copy_node(&st, &cursor, &tree->root, 0);
+	int r = copy_node(&st, &cursor, &tree->root, 0, false);
 	ts_tree_cursor_delete(&cursor);
+	check_gap(&st, (uint32_t)len);
 	if (ts_node_has_error(root))
 		tree->has_error = true;
 	ts_tree_delete(ts);

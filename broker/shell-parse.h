@@ -85,9 +85,13 @@ struct shell_node {
  * caller passed, which the caller keeps). */
 struct shell_tree {
 	struct shell_node root;
-	bool has_error;            /* an ERROR or MISSING node somewhere */
-	bool timed_out;            /* the time limit stopped the parse: root is empty */
-	bool depth_limited;        /* nodes deeper than the cap were left out */
+	bool has_error;     /* an ERROR or MISSING node somewhere */
+	bool timed_out;     /* the time limit stopped the parse: root is empty */
+	bool depth_limited; /* nodes deeper than the cap were left out */
+	/* A carriage return, form feed or vertical tab between tokens: the
+	 * grammar skips it as a blank, bash reads it as part of a word (so
+	 * `true \r# ; cmd` runs cmd, which the tree holds as a comment). */
+	bool blank_control;
 	struct shell_arena *arena; /* owns every node array (one free per tree) */
 };
 

@@ -167,6 +167,22 @@ static const struct {
 	  "run the inner commands directly" },
 };
 
+/* One row per reason a model is partial. */
+static const struct {
+	uint32_t cause;
+	const char *message, *suggestion;
+} partial_causes[] = {
+	{ COMMAND_MODEL_PARTIAL_SYNTAX,
+	  "the command is only partially understood (a syntax error?)",
+	  "check the quoting and the syntax" },
+	{ COMMAND_MODEL_PARTIAL_BLANK_CONTROL,
+	  "the command has a carriage return, form feed or vertical tab outside quotes, which "
+	  "bash reads as part of a word",
+	  "remove it (a CRLF line ending?) or quote it" },
+	{ COMMAND_MODEL_PARTIAL_COPROC, "'coproc' is not examined: what it runs is not followed",
+	  "run the command directly, or in background mode" },
+};
+
 int verdict_from_model(struct verdict *v, const struct command_model *m)
 {
 	int r = 0;
@@ -182,10 +198,12 @@ int verdict_from_model(struct verdict *v, const struct command_model *m)
 		if (r < 0)
 			return r;
 	}
-	if (command_model_is_partial(m)) {
-		r = verdict_add(v, VERDICT_ASK, "sluice",
-		                "the command is only partially understood (a syntax error?)",
-		                "check the quoting and the syntax");
+	uint32_t causes = command_model_partial_causes(m);
+	for (size_t k = 0; k < ELEMENTSOF(partial_causes); k++) {
+		if (!(causes & partial_causes[k].cause))
+			continue;
+		r = verdict_add(v, VERDICT_ASK, "sluice", partial_causes[k].message,
+		                partial_causes[k].suggestion);
 		if (r < 0)
 			return r;
 	}

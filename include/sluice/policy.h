@@ -128,7 +128,10 @@ struct sluice_verdict;        /* where a check writes reasons and rewrites */
 #define SLUICE_DENY 2
 
 /* sluice_command_flags() bits. */
-#define SLUICE_COMMAND_PARTIAL (1u << 0) /* syntax the parser did not understand */
+/* syntax the parser did not understand, or reads otherwise than bash: a CR,
+ * FF or VT between words (bash reads those as part of a word; the parser
+ * skipped them), `coproc` (taken for a command name) */
+#define SLUICE_COMMAND_PARTIAL (1u << 0)
 #define SLUICE_COMMAND_LIMITED (1u << 1) /* a parse cap was reached: parts are missing */
 
 /* sluice_arg_flags() bits: what a word holds (0: fully static). */

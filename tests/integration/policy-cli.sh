@@ -13,6 +13,12 @@ run "$SLUICE" check -- 'rm -rf build'
 expect "an ordinary rm is allowed" 0 '^allow$'
 run "$SLUICE" check --format json -- 'git push -f'
 expect "json names the plugin" 1 '"plugin": ?"git_push"'
+# bash reads `\r#` as a word, not a comment: the push after it would run
+run "$SLUICE" check -- "$(printf 'true \r# ; git push -f origin main')"
+expect "a carriage return before # is not taken for a blank: ask" 2 \
+  'sluice: the command has a carriage return, form feed or vertical tab outside quotes'
+run "$SLUICE" check -- 'coproc X { git push -f origin main; }'
+expect "coproc is not followed: ask" 2 "sluice: 'coproc' is not examined"
 
 cat >"$TEST_TMP/etc/sluice/policies.d/50-regex.ini" <<'INI'
 [plugin regex]

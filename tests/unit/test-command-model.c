@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "command-model.h"
 #include "model-render.h"
 #include "model-state.h"
@@ -641,10 +642,66 @@ Test(command_model, flags_the_parse_time_limit)
 Test(command_model, marks_broken_syntax_as_partially_understood)
 {
 	struct command_model *m = parse("rm -rf / 'unterminated");
-	cr_expect(command_model_is_partial(m));
+	cr_expect_eq(command_model_partial_causes(m), COMMAND_MODEL_PARTIAL_SYNTAX);
 	cr_expect_str_eq(simple_command_name(command_model_get(m, 0)), "rm");
 	command_model_free(m);
 	m = parse("git status");
+	cr_expect_not(command_model_is_partial(m));
+	command_model_free(m);
+}
+
+/* Bash takes only space, tab and newline for blanks; the grammar also CR,
+ * FF and VT. Between tokens such a byte hides what follows (`\r#` starts a
+ * comment for the grammar, not for bash); inside quotes it is text. */
+Test(command_model, marks_a_blank_control_outside_quotes_as_partial)
+{
+	static const char *const hidden[] = {
+		"true \r# ; git push -f origin main",
+		"echo x \f# ; rm -rf /",
+		"echo x \v# ; rm -rf /",
+		"echo a\rb",
+		"echo ok\r",
+		"echo \"x$(true \r# ; rm -rf /)y\"",
+		"bash -c 'true \r# ; rm -rf /'",
+	};
+	for (size_t i = 0; i < ELEMENTSOF(hidden); i++) {
+		struct command_model *m = parse(hidden[i]);
+		/* (in the substitution, the grammar's comment also eats its `)`) */
+		cr_expect(command_model_partial_causes(m) & COMMAND_MODEL_PARTIAL_BLANK_CONTROL,
+		          "case %zu", i);
+		command_model_free(m);
+	}
+	static const char *const quoted[] = {
+		"echo 'a\rb'",
+		"echo \"a\r$HOME\fb\"",
+		"echo $'a\rb'",
+		"echo ok # a comment \r with a CR",
+		"cat <<EOF\nline\r\nEOF\n",
+		"echo a\tb \\\nc",
+	};
+	for (size_t i = 0; i < ELEMENTSOF(quoted); i++) {
+		struct command_model *m = parse(quoted[i]);
+		cr_expect_not(command_model_is_partial(m), "case %zu", i);
+		command_model_free(m);
+	}
+}
+
+/* The grammar has no coproc: `coproc X { rm -rf /; }` comes out as the
+ * commands `coproc X { rm -rf /` and `}`, the rm inside as an argument. */
+Test(command_model, marks_coproc_as_partial)
+{
+	static const char *const coprocs[] = {
+		"coproc rm -rf /",      "coproc X { rm -rf /; }",
+		"coproc { rm -rf /; }", "coproc while true; do rm -rf /; done",
+		"sudo coproc rm -rf /", "true && coproc git push -f",
+	};
+	for (size_t i = 0; i < ELEMENTSOF(coprocs); i++) {
+		struct command_model *m = parse(coprocs[i]);
+		cr_expect(command_model_partial_causes(m) & COMMAND_MODEL_PARTIAL_COPROC,
+		          "case %zu", i);
+		command_model_free(m);
+	}
+	struct command_model *m = parse("echo coproc; 'coproc'x");
 	cr_expect_not(command_model_is_partial(m));
 	command_model_free(m);
 }
