@@ -1,19 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private per-run temporary directories. Removal walks with FTW_PHYS, so a
- * symlink the command left behind is removed itself, never followed out of
- * the directory; and it runs as the directory's owner, so that root removing
- * a directory another user's command wrote cannot be steered elsewhere by
- * that command swapping a directory for a symlink during the walk.
+ * Private per-run temporary directories. Removal goes by descriptor: each
+ * name is removed or opened relative to its directory's descriptor, never
+ * through a symlink, so a command still running (a survivor) that swaps a
+ * directory for a symlink to elsewhere during the walk cannot steer it out
+ * of the tree. And it runs as the directory's owner, so that root removing
+ * what another user's command wrote can reach nothing that user could not.
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -89,69 +91,108 @@ int run_tmpdir_hold(const char *path)
 	return fd;
 }
 
+/* Give the directory dir_fd/name its owner's bits back, without following
+ * a symlink swapped in for it: by an O_PATH descriptor of exactly that
+ * directory, through /proc (chmod has no nofollow of its own). */
+static int chmod_dir_nofollow(int dir_fd, const char *name, mode_t mode)
+{
+	_cleanup_close_ int fd =
+	        openat(dir_fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	char proc[64];
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	return chmod(proc, mode) < 0 ? neg_errno() : 0;
+}
+
 bool run_tmpdir_abandoned(int dir_fd, const char *name)
 {
 	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	_cleanup_close_ int fd = openat(dir_fd, name, flags);
 	/* Its command took the owner's read bit off (only the owner, this
 	 * user, gets it back: root never meets EACCES here). */
-	if (fd < 0 && errno == EACCES && fchmodat(dir_fd, name, 0700, 0) == 0)
+	if (fd < 0 && errno == EACCES && chmod_dir_nofollow(dir_fd, name, 0700) == 0)
 		fd = openat(dir_fd, name, flags);
 	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
 }
 
-/* The walks of make_removable() open one more level of directories the
- * command made unreadable each; past this many, what is left stays. */
-#define MAX_MODE_PASSES 64
+/* How deep remove_tree() goes (a descriptor per level); deeper stays. */
+#define MAX_REMOVE_DEPTH 128
+/* Passes over one directory: a survivor may still be adding entries. */
+#define MAX_DIR_PASSES 3
 
-/* Whether the last make_removable() walk met a directory it could not read
- * (its mode is given back: the next walk goes into it). */
-static bool unreadable_seen;
-
-/* A command may have taken the read or write bit off a directory it made;
- * give it back (to the owner only) so its entries can be removed. */
-static int make_removable(const char *path, const struct stat *st, int type, struct FTW *ftw)
+/* Open dir_fd/name to remove what is in it: a directory, never through a
+ * symlink, and on the file system *dev (the top: any, stored in *dev); its
+ * owner's bits given back if the command took them. -errno when it cannot
+ * be entered. */
+static int open_to_empty(int dir_fd, const char *name, dev_t *dev, bool top)
 {
-	(void)ftw;
-	if ((type == FTW_D || type == FTW_DNR) && (st->st_mode & 0700) != 0700)
-		(void)chmod(path, 0700);
-	if (type == FTW_DNR)
-		unreadable_seen = true;
-	return 0;
-}
-
-/* Failures are not fatal to the walk: remove what can be removed, and let
- * the caller see what is left. */
-static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	(void)(type == FTW_DP ? rmdir(path) : unlink(path));
-	return 0;
-}
-
-static int remove_pass(const char *path)
-{
-	if (nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+	int fd = openat(dir_fd, name, flags);
+	if (fd < 0 && errno == EACCES && chmod_dir_nofollow(dir_fd, name, 0700) == 0)
+		fd = openat(dir_fd, name, flags);
+	if (fd < 0)
 		return neg_errno();
-	return access(path, F_OK) == 0 ? -ENOTEMPTY : 0;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || (!top && st.st_dev != *dev)) {
+		close(fd);
+		return -EXDEV;
+	}
+	*dev = st.st_dev;
+	if ((st.st_mode & 0700) != 0700)
+		(void)fchmod(fd, 0700);
+	return fd;
+}
+
+/* Remove what is in the directory dir_fd, depth first, every step by name
+ * relative to the directory's descriptor: a symlink is removed itself, and
+ * a directory the command (perhaps still running) swaps for a symlink is
+ * never followed out of the tree. Failures are not fatal: what can be
+ * removed is, and the caller's rmdir() says whether anything is left. */
+static void empty_dir(int dir_fd, dev_t dev, unsigned depth)
+{
+	for (int pass = 0; pass < MAX_DIR_PASSES; pass++) {
+		int list_fd = openat(dir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = list_fd >= 0 ? fdopendir(list_fd) : NULL;
+		if (!d) {
+			safe_close(list_fd);
+			return;
+		}
+		bool left = false;
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			const char *name = e->d_name;
+			if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+				continue;
+			if (unlinkat(dir_fd, name, 0) == 0 || errno == ENOENT)
+				continue;
+			if ((errno != EISDIR && errno != EPERM) || depth >= MAX_REMOVE_DEPTH) {
+				left = true;
+				continue;
+			}
+			int sub = open_to_empty(dir_fd, name, &dev, false);
+			if (sub >= 0) {
+				empty_dir(sub, dev, depth + 1);
+				close(sub);
+			}
+			if (unlinkat(dir_fd, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+				left = true;
+		}
+		closedir(d);
+		if (!left)
+			return;
+	}
 }
 
 static int remove_tree(const char *path)
 {
-	/* Usually one pass does it; a directory the command made unwritable
-	 * needs its mode back first. */
-	int r = remove_pass(path);
-	if (r != -ENOTEMPTY)
-		return r;
-	for (int pass = 0; pass < MAX_MODE_PASSES; pass++) {
-		unreadable_seen = false;
-		if (nftw(path, make_removable, 16, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
-			return neg_errno();
-		if (!unreadable_seen)
-			break;
-	}
-	return remove_pass(path);
+	dev_t dev;
+	_cleanup_close_ int fd = open_to_empty(AT_FDCWD, path, &dev, true);
+	if (fd >= 0)
+		empty_dir(fd, dev, 0);
+	if (rmdir(path) == 0 || errno == ENOENT)
+		return 0;
+	return neg_errno();
 }
 
 /* remove_tree() in a child that has become uid and gid: the walk can then

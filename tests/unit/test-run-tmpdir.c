@@ -5,12 +5,16 @@
  * theirs, and removing one another user owns runs as that user.
  */
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <signal.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,4 +121,65 @@ Test(run_tmpdir, removing_another_users_directory_runs_as_that_user)
 	cr_assert_eq(chown(dir, 0, 0), 0);
 	cr_assert_eq(run_tmpdir_remove(dir), 0);
 	cr_assert_eq(access(dir, F_OK), -1);
+}
+
+#define SWAP_FILES 2000
+
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int n = 0;
+	if (!d)
+		return -1;
+	for (struct dirent *e; (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* A survivor of the command still runs while its TMPDIR is removed, and
+ * swaps a directory full of files for a symlink to one outside, again and
+ * again: the removal never follows the symlink (a walk by path unlinked
+ * files outside in most rounds). */
+static void remove_while_swapped(int round)
+{
+	char dir[512], full[600], victim[512], link[600], path[700];
+	snprintf(dir, sizeof(dir), "%s/tmp%d", scratch, round);
+	snprintf(full, sizeof(full), "%s/a", dir);
+	snprintf(link, sizeof(link), "%s/s", dir);
+	snprintf(victim, sizeof(victim), "%s/outside%d", scratch, round);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	cr_assert_eq(mkdir(full, 0700), 0);
+	cr_assert_eq(mkdir(victim, 0700), 0);
+	for (int i = 0; i < SWAP_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", full, i);
+		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+		snprintf(path, sizeof(path), "%s/f%d", victim, i);
+		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+	}
+	cr_assert_eq(symlink(victim, link), 0);
+	pid_t swapper = fork();
+	cr_assert_geq(swapper, 0);
+	if (swapper == 0) {
+		for (;;)
+			(void)syscall(SYS_renameat2, AT_FDCWD, full, AT_FDCWD, link,
+			              RENAME_EXCHANGE);
+	}
+	/* the swaps have begun: `a` has been the symlink */
+	struct stat st;
+	for (int i = 0; i < 100000 && !(lstat(full, &st) == 0 && S_ISLNK(st.st_mode)); i++)
+		;
+	(void)run_tmpdir_remove(dir);
+	kill(swapper, SIGKILL);
+	waitpid(swapper, NULL, 0);
+	cr_expect_eq(count_entries(victim), SWAP_FILES, "round %d: files outside were removed",
+	             round);
+	(void)run_tmpdir_remove(dir); /* what the swapper kept in play */
+	cr_expect_eq(access(dir, F_OK), -1);
+}
+
+Test(run_tmpdir, a_directory_swapped_for_a_symlink_during_removal_is_not_followed)
+{
+	for (int round = 0; round < 3; round++)
+		remove_while_swapped(round);
 }
