@@ -72,6 +72,9 @@
 #define LAUNCH_PROT_SECCOMP_SOCKETS "seccomp-sockets"                  /* only AF_UNIX sockets */
 #define LAUNCH_PROT_SECCOMP_UNIX_CONNECT "seccomp-unix-connect"        /* connect(2) refused */
 #define LAUNCH_PROT_SECCOMP_IO_URING "seccomp-io-uring"                /* io_uring_* refused */
+/* prlimit, setpriority, ioprio_set, sched_set* on other processes refused */
+#define LAUNCH_PROT_SECCOMP_OTHER_PROCESSES "seccomp-other-processes"
+#define LAUNCH_PROT_SECCOMP_SETID_MODES "seccomp-setid-modes" /* no setuid/setgid modes */
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep

@@ -47,6 +47,8 @@ static const struct protection_def protections[] = {
 	{ PROT_SECCOMP_SOCKETS, LAUNCH_PROT_SECCOMP_SOCKETS, 0, true },
 	{ PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true },
 	{ PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true },
+	{ PROT_SECCOMP_OTHER_PROCESSES, LAUNCH_PROT_SECCOMP_OTHER_PROCESSES, 0, true },
+	{ PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true },
 };
 
 /* Whether this kernel accepts seccomp filters that return an errno. */
@@ -67,7 +69,7 @@ static uint32_t protections_asked(const struct profile *p, bool network_allow,
 		return asked;
 	asked |= PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE |
 	         PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL |
-	         PROT_SECCOMP_IO_URING;
+	         PROT_SECCOMP_IO_URING | PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES;
 	if (!network_allow) {
 		asked |= PROT_LANDLOCK_TCP | PROT_SECCOMP_SOCKETS;
 		if (!unix_connect_allow)

@@ -32,12 +32,16 @@ enum protection {
 	PROT_SECCOMP_SOCKETS = 1u << 12,
 	PROT_SECCOMP_UNIX_CONNECT = 1u << 13,
 	PROT_SECCOMP_IO_URING = 1u << 14,
+	PROT_SECCOMP_OTHER_PROCESSES = 1u << 15,
+	PROT_SECCOMP_SETID_MODES = 1u << 16,
 };
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
 	 PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL)
-#define PROT_SECCOMP_ANY (PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT | PROT_SECCOMP_IO_URING)
+#define PROT_SECCOMP_ANY                                                            \
+	(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT | PROT_SECCOMP_IO_URING | \
+	 PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES)
 
 /* What the steps share while they run: the plan, and what was applied. */
 struct launch_state {

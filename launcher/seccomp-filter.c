@@ -36,6 +36,10 @@ int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
 		parts |= SECCOMP_PART_CONNECT;
 	if (planned & PROT_SECCOMP_IO_URING)
 		parts |= SECCOMP_PART_IO_URING;
+	if (planned & PROT_SECCOMP_OTHER_PROCESSES)
+		parts |= SECCOMP_PART_OTHER_PROCESSES;
+	if (planned & PROT_SECCOMP_SETID_MODES)
+		parts |= SECCOMP_PART_SETID_MODES;
 	/* no_new_privs is already set, so loading needs no privilege. */
 	struct sock_fprog prog = seccomp_programs[parts];
 	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)

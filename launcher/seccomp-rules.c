@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The filter's rules: allow by default, refuse socket families other than
- * AF_UNIX, connect(2), and io_uring. Written once with libseccomp; compiled
+ * AF_UNIX, connect(2), io_uring, changes to other processes' limits and
+ * scheduling, and setuid/setgid modes. Written once with libseccomp; compiled
  * to BPF at build time (seccomp-gen), because building it at run time costs
  * about 80 us of the launcher's 500 us budget.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include "cleanup.h"
 #include "errors.h"
@@ -40,6 +44,89 @@ static int add_io_uring_rules(scmp_filter_ctx ctx)
 	return 0;
 }
 
+/* The calls that change another process's resource limits, priority or
+ * CPU placement take its pid; only the caller itself (0) is allowed, so a
+ * command cannot lower the broker's descriptor limit (escaping its
+ * timeout) or kill a process outside with RLIMIT_CPU. setpriority and
+ * ioprio_set also take a process group or user: only PRIO_PROCESS /
+ * IOPRIO_WHO_PROCESS with who 0 pass. */
+#define IOPRIO_WHO_PROCESS 1
+static int add_other_process_rules(scmp_filter_ctx ctx)
+{
+	static const int by_pid[] = { SCMP_SYS(prlimit64), SCMP_SYS(sched_setaffinity),
+		                      SCMP_SYS(sched_setscheduler), SCMP_SYS(sched_setparam),
+		                      SCMP_SYS(sched_setattr) };
+	int r = 0;
+	for (size_t i = 0; i < ELEMENTSOF(by_pid) && r >= 0; i++)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), by_pid[i], 1,
+		                     SCMP_A0(SCMP_CMP_NE, 0));
+	static const struct {
+		int call;
+		scmp_datum_t self;
+	} by_who[] = { { SCMP_SYS(setpriority), PRIO_PROCESS },
+		       { SCMP_SYS(ioprio_set), IOPRIO_WHO_PROCESS } };
+	for (size_t i = 0; i < ELEMENTSOF(by_who) && r >= 0; i++) {
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), by_who[i].call, 1,
+		                     SCMP_A0(SCMP_CMP_NE, by_who[i].self));
+		if (r >= 0)
+			r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), by_who[i].call, 1,
+			                     SCMP_A1(SCMP_CMP_NE, 0));
+	}
+	return r;
+}
+
+/* fchmodat2 (Linux 6.6) is newer than these headers; its number is the
+ * same on every architecture. */
+#ifndef __NR_fchmodat2
+#define __NR_fchmodat2 452
+#endif
+#define O_TMPFILE_BIT 020000000 /* O_TMPFILE without O_DIRECTORY */
+
+/* No setuid or setgid file: as root (the owner of root's files even with
+ * no capability) a command could otherwise make any root-owned program
+ * setuid, outside the writable paths too (Landlock does not cover modes),
+ * or leave a setuid-root program in the workspace. Refused in chmod's mode
+ * and in the mode of a file being created (O_CREAT, O_TMPFILE, mknod);
+ * openat2's mode is in a struct seccomp cannot read, so it is refused
+ * whole (ENOSYS: callers fall back to openat). */
+static int add_setid_rules(scmp_filter_ctx ctx)
+{
+	static const scmp_datum_t bits[] = { S_ISUID, S_ISGID };
+	static const struct {
+		int call;
+		unsigned mode_arg;
+	} modes[] = { { SCMP_SYS(chmod), 1 },  { SCMP_SYS(fchmod), 1 }, { SCMP_SYS(fchmodat), 2 },
+		      { __NR_fchmodat2, 2 },   { SCMP_SYS(creat), 1 },  { SCMP_SYS(mknod), 1 },
+		      { SCMP_SYS(mknodat), 2 } };
+	static const struct {
+		int call;
+		unsigned flags_arg;
+	} opens[] = { { SCMP_SYS(open), 1 }, { SCMP_SYS(openat), 2 } };
+	static const scmp_datum_t creating[] = { O_CREAT, O_TMPFILE_BIT };
+	int r = 0;
+	for (size_t b = 0; b < ELEMENTSOF(bits) && r >= 0; b++) {
+		for (size_t i = 0; i < ELEMENTSOF(modes) && r >= 0; i++) {
+			struct scmp_arg_cmp mode = { modes[i].mode_arg, SCMP_CMP_MASKED_EQ, bits[b],
+				                     bits[b] };
+			r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM), modes[i].call, 1,
+			                           &mode);
+		}
+		for (size_t i = 0; i < ELEMENTSOF(opens) && r >= 0; i++)
+			for (size_t c = 0; c < ELEMENTSOF(creating) && r >= 0; c++) {
+				unsigned fa = opens[i].flags_arg;
+				struct scmp_arg_cmp cmp[] = {
+					{ fa, SCMP_CMP_MASKED_EQ, creating[c], creating[c] },
+					{ fa + 1, SCMP_CMP_MASKED_EQ, bits[b], bits[b] },
+				};
+				r = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EPERM),
+				                           opens[i].call, 2, cmp);
+			}
+	}
+	if (r >= 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
+	return r;
+}
+
 /* A new filter (native architecture only; other architectures' calls kill
  * the process) holding the parts asked for. Returns NULL on failure
  * (libseccomp gives no errno); release with seccomp_release(). */
@@ -57,6 +144,10 @@ static scmp_filter_ctx seccomp_rules_build(uint32_t parts)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(connect), 0);
 	if (r >= 0 && (parts & SECCOMP_PART_IO_URING))
 		r = add_io_uring_rules(ctx);
+	if (r >= 0 && (parts & SECCOMP_PART_OTHER_PROCESSES))
+		r = add_other_process_rules(ctx);
+	if (r >= 0 && (parts & SECCOMP_PART_SETID_MODES))
+		r = add_setid_rules(ctx);
 	if (r < 0) {
 		seccomp_release(ctx);
 		return NULL;

@@ -17,7 +17,13 @@ enum seccomp_part {
 	SECCOMP_PART_SOCKETS = 1u << 0,  /* socket/socketpair: only AF_UNIX (EACCES) */
 	SECCOMP_PART_CONNECT = 1u << 1,  /* connect: refused (EACCES) */
 	SECCOMP_PART_IO_URING = 1u << 2, /* io_uring_*: ENOSYS */
-	SECCOMP_PART_ALL = (1u << 3) - 1,
+	/* prlimit, setpriority, ioprio_set and sched_set* on any process but
+	 * the caller: EPERM (Landlock has no hook for these) */
+	SECCOMP_PART_OTHER_PROCESSES = 1u << 3,
+	/* a setuid or setgid bit set by chmod or given at creation: EPERM;
+	 * openat2 (its mode is out of reach): ENOSYS */
+	SECCOMP_PART_SETID_MODES = 1u << 4,
+	SECCOMP_PART_ALL = (1u << 5) - 1,
 };
 
 /* The filter for parts as classic BPF, written into buf (at most size

@@ -27,6 +27,7 @@ fi
 fixture() {
   mkdir -p "$1/sub" "$1/ws/src" "$1/ws/.git/hooks" "$1/tmp"
   echo data >"$1/victim.txt"
+  echo data >"$1/tmp/f"
   echo code >"$1/ws/src/file.c"
   echo "[core]" >"$1/ws/.git/config"
   echo "#!/bin/sh" >"$1/ws/.git/hooks/pre-commit.sample"
@@ -164,6 +165,22 @@ fi
 escape "signal a process outside" "EPERM" "OK" -- kill "$serve_pid" 0
 escape "ptrace-attach a process outside" "EPERM" "OK" -- ptrace "$serve_pid"
 escape "read /proc/PID/environ of a process outside" "EACCES open" "OK" -- environ "$serve_pid"
+# Landlock has no hook for these; lowering the broker's descriptor limit
+# would end its watch over the command (and its timeout).
+escape "set (or read) the resource limit of a process outside" "EPERM get" "OK" -- prlimit "$serve_pid"
+escape "set the priority of a process outside" "EPERM" "OK" -- setpriority "$serve_pid"
+escape "set the CPU affinity of a process outside" "EPERM" "OK" -- setaffinity "$serve_pid"
+escape "workspace-write: set the resource limit of a process outside" "EPERM get" "OK" \
+  --profile workspace-write -- prlimit "$serve_pid"
+
+# ---------------------------------------------------------- setuid modes
+# Landlock does not cover modes: as root (the owner of root's files) a
+# command could otherwise make any root-owned program setuid.
+escape "chmod u+s a file outside the writable paths" "EPERM" "OK" -- chmod-setuid @D@/victim.txt
+escape "chmod u+s a file in the writable TMPDIR" "EPERM" "OK" -- chmod-setuid @D@/tmp/f
+escape "create a setuid file in the writable TMPDIR" "EPERM" "OK" -- create-setuid @D@/tmp/new
+escape "workspace-write: chmod u+s a file in the workspace" "EPERM" "OK" \
+  --profile workspace-write -- chmod-setuid @D@/ws/src/file.c
 
 # ---------------------------------------------------------- descriptors, terminal
 run "$PROBE" fds 5</dev/null 7</dev/null

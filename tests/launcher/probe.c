@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -220,6 +221,46 @@ static int do_io_uring(char **a)
 static int do_kill(char **a)
 {
 	return result(kill(atoi(a[0]), atoi(a[1])));
+}
+
+/* Set another process's limit, priority or CPU placement to what it is
+ * (no change, so the positive control harms nothing). */
+static int do_prlimit(char **a)
+{
+	struct rlimit old;
+	pid_t pid = atoi(a[0]);
+	if (prlimit(pid, RLIMIT_NOFILE, NULL, &old) < 0)
+		return outcome(errno, "get");
+	return result(prlimit(pid, RLIMIT_NOFILE, &old, NULL));
+}
+
+static int do_setpriority(char **a)
+{
+	id_t pid = (id_t)atoi(a[0]);
+	errno = 0;
+	int nice = getpriority(PRIO_PROCESS, pid);
+	if (nice == -1 && errno)
+		return outcome(errno, "get");
+	return result(setpriority(PRIO_PROCESS, pid, nice));
+}
+
+static int do_setaffinity(char **a)
+{
+	cpu_set_t set;
+	pid_t pid = atoi(a[0]);
+	if (sched_getaffinity(pid, sizeof(set), &set) < 0)
+		return outcome(errno, "get");
+	return result(sched_setaffinity(pid, sizeof(set), &set));
+}
+
+static int do_chmod_setuid(char **a)
+{
+	return result(chmod(a[0], 04755));
+}
+
+static int do_create_setuid(char **a)
+{
+	return result(open(a[0], O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 04755));
 }
 
 static int do_ptrace(char **a)
@@ -455,6 +496,11 @@ static const struct probe_cmd cmds[] = {
 	{ "io-uring", 0, do_io_uring },
 	{ "kill", 2, do_kill },
 	{ "ptrace", 1, do_ptrace },
+	{ "prlimit", 1, do_prlimit },
+	{ "setpriority", 1, do_setpriority },
+	{ "setaffinity", 1, do_setaffinity },
+	{ "chmod-setuid", 1, do_chmod_setuid },
+	{ "create-setuid", 1, do_create_setuid },
 	{ "environ", 1, do_environ },
 	{ "unshare-create", 1, do_unshare_create },
 	{ "ids", 0, do_ids },
