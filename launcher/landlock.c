@@ -149,10 +149,13 @@ static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __
 	return add_rule_fd(ruleset, fd, access, handled, path, err);
 }
 
-/* Workspace-write with a workspace/.git directory: each entry of the
- * workspace but .git is writable; the workspace directory itself and .git
- * are not, because rights on a directory would reach .git/hooks and
- * .git/config beneath it. Symlinks get a rule on the link, not its target. */
+/* Workspace-write with a workspace/.git: each entry of the workspace but
+ * .git is writable; the workspace directory itself and .git are not,
+ * because rights on a directory would reach .git/hooks and .git/config
+ * beneath it, and a .git file (a worktree's or a submodule's "gitdir:"
+ * line) rewritten, or the directory entry replaced, would point git at a
+ * repository the command made. Symlinks get a rule on the link, not its
+ * target. */
 static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sluice_error *err)
 {
 	_cleanup_close_ int dupfd = fcntl(wsfd, F_DUPFD_CLOEXEC, 3);
@@ -191,7 +194,8 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, __u64 hand
 	if (wsfd < 0)
 		return sluice_error_set(err, neg_errno(), "opening the workspace '%s'", ws);
 	struct stat st;
-	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode);
+	/* a directory, a file or a symlink: git follows each */
+	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (!has_git || spec->git_writable)
 		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
 	return add_workspace_entries(ruleset, wsfd, handled, err);

@@ -125,6 +125,25 @@ escape "workspace-write: rename a sample hook into place" "EACCES" "OK" \
 escape "workspace-write: outside the workspace stays read-only" "EACCES" "OK" \
   --profile workspace-write -- create @D@/sub/new
 
+# A worktree's workspace: .git is a file naming the repository; rewritten,
+# git run later outside the sandbox would use a repository the command made.
+wt=$TEST_TMP/worktree
+mkdir -p "$wt/src"
+echo "gitdir: $TEST_TMP/p1/ws/.git" >"$wt/.git"
+for attempt in "write $wt/.git" "mkdir $wt/evilgit" "rename $wt/.git $wt/src/moved" "create $wt/src/new"; do
+  # shellcheck disable=SC2086 # the attempt is the probe's words
+  run timeout 20 "$LAUNCH" --workspace "$wt" --profile workspace-write -- "$PROBE" $attempt
+  case $attempt in
+  "create $wt/src/new") want=OK ;; # below the top level: writable
+  *) want=EACCES ;;
+  esac
+  if [ "$rc" -eq 0 ] && [ "$out" = "$want" ]; then
+    ok "workspace-write with a .git file: ${attempt%% *} ${attempt#* }: $want"
+  else
+    not_ok "workspace-write with a .git file: $attempt" "status $rc, got '$out', wanted '$want'" "stderr: $err"
+  fi
+done
+
 # ---------------------------------------------------------- network
 escape "TCP connect to a loopback listener" "EACCES socket" "OK" -- tcp-connect "$tcp_port"
 escape "TCP bind on loopback" "EACCES socket" "OK" -- tcp-bind
