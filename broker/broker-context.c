@@ -102,7 +102,8 @@ void policy_decision_done(struct policy_decision *d)
 }
 
 /* Load what a decision needs, once. A required audit log that cannot be
- * opened refuses every command, as the administrator asked. validating:
+ * opened refuses every command, as the administrator asked: -ENOEXEC, a
+ * configuration error (sluice's own, not a policy's refusal). validating:
  * open every plugin now (a server); otherwise the first decision does (one
  * child per one-shot request), and a plugin that cannot start is -ENOEXEC
  * then. */
@@ -127,7 +128,7 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 	struct sluice_error aerr = { 0 };
 	r = audit_open(ctx->cfg, &ctx->audit, &aerr);
 	if (r < 0 && ctx->cfg->audit_required)
-		return sluice_error_set(reterr, r,
+		return sluice_error_set(reterr, -ENOEXEC,
 		                        "the audit log is required and cannot be opened: %s",
 		                        aerr.detail);
 	/* Not required: commands run, and each result says its line is lost. */

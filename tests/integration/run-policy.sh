@@ -130,11 +130,12 @@ else
   not_ok "the audit log has one 0600 JSON line per request with the exit code and verdict" "$(cat "$log" 2>&1)" "mode $(stat -c %a "$log" 2>&1)"
 fi
 
-# A required audit log that cannot be written refuses the command.
+# A required audit log that cannot be written refuses the command: an error
+# of sluice's configuration (125), not a policy's refusal (77).
 printf '[audit]\nfile = %s/no-such-dir/audit.log\nrequired = yes\n' "$TEST_TMP" >"$TEST_TMP/etc-audit/sluice/sluice.ini"
 rm -f "$marker"
 run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" "$SLUICE" run -C "$ws" -- "touch '$marker'"
-[ "$rc" -eq 77 ] && [ ! -e "$marker" ] && grep -q 'audit log is required' <<<"$out" &&
+[ "$rc" -eq 125 ] && [ ! -e "$marker" ] && grep -q '^\[sluice error config_error: the audit log is required' <<<"$out" &&
   ok "a required audit log that cannot be opened refuses the command" ||
   not_ok "a required audit log that cannot be opened refuses the command" "rc=$rc" "$out"
 
