@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `sluice display -- COMMAND`: prints the display form of a command for the
- * current directory (a leading `cd` into it left out; see display.h).
+ * current directory (a leading `cd` into it left out; see display.h): as it
+ * is into a pipe or file, made inert on a terminal (terminal-text.h).
  * Not for: verdicts (`sluice check`).
  */
 #include "config.h"
@@ -14,6 +15,7 @@
 #include "display.h"
 #include "error-kind.h"
 #include "log.h"
+#include "terminal-text.h"
 #include "verb-options.h"
 #include "verbs.h"
 
@@ -37,8 +39,12 @@ int cmd_display(int argc, char **argv)
 	} else if (display_form(m, cwd, &display) < 0) {
 		log_error("display: out of memory");
 	} else {
-		printf("%s\n", display);
-		status = 0;
+		if (isatty(STDOUT_FILENO))
+			terminal_safe_write(stdout, display);
+		else
+			fputs(display, stdout);
+		putchar('\n');
+		status = fflush(stdout) == 0 ? 0 : EXIT_SLUICE_ERROR;
 	}
 	return status;
 }
