@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brace-expand.h"
 #include "cleanup.h"
 #include "model-builder.h"
 #include "strbuf.h"
@@ -171,6 +172,8 @@ static int word_copy(struct model_word *out, const struct model_word *in)
 	out->source = strdup(in->source);
 	if (!out->w.text || !out->source)
 		return -ENOMEM;
+	if (in->w.mask && !(out->w.mask = strdup(in->w.mask)))
+		return -ENOMEM;
 	for (size_t i = 0; i < in->w.n_vars; i++) {
 		out->w.vars[i] = strdup(in->w.vars[i]);
 		if (!out->w.vars[i])
@@ -203,8 +206,11 @@ static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
 static int merge_word(struct model_word *into, struct model_word *in, const struct walk_ctx *ctx,
                       uint32_t start, uint32_t end)
 {
-	_cleanup_free_ char *text = NULL;
+	_cleanup_free_ char *text = NULL, *mask = NULL;
 	int r = asprintf(&text, "%s%s", into->w.text, in->w.text);
+	if (r >= 0 && into->w.mask && in->w.mask &&
+	    asprintf(&mask, "%s%s", into->w.mask, in->w.mask) < 0)
+		r = -1;
 	char *source = strndup(ctx->src + start, end - start);
 	if (r < 0 || !source) {
 		free(source);
@@ -213,6 +219,11 @@ static int merge_word(struct model_word *into, struct model_word *in, const stru
 	}
 	free(into->w.text);
 	into->w.text = TAKE_PTR(text);
+	free(into->w.mask);
+	into->w.mask = TAKE_PTR(mask); /* NULL when either part's is unknown */
+	if (into->w.mask)              /* a brace may span the two parts */
+		into->w.flags |=
+		        shell_word_unquoted_flags(into->w.text, into->w.mask, strlen(into->w.text));
 	free(into->source);
 	into->source = source;
 	into->w.flags |= in->w.flags;
@@ -245,6 +256,71 @@ static int push_split(struct builder *b, struct simple_command *c, size_t *alloc
 			model_word_done(&part);
 	}
 	return r;
+}
+
+/* The words brace expansion makes of w, each with w's source, variables
+ * and flags (its glob and tilde as the word's own text has them), into
+ * words[0..n). */
+static int words_from_braces(const struct model_word *w, const struct brace_words *bw,
+                             struct model_word *words)
+{
+	uint32_t kept = w->w.flags & ~(uint32_t)(WORD_BRACE | WORD_GLOB | WORD_TILDE);
+	for (size_t k = 0; k < bw->n; k++) {
+		struct model_word *o = &words[k];
+		*o = (struct model_word){ 0 };
+		int r = word_copy(o, w);
+		if (r < 0)
+			return r;
+		free(o->w.text);
+		free(o->w.mask);
+		o->w.text = strdup(bw->text[k]);
+		o->w.mask = strdup(bw->mask[k]);
+		if (!o->w.text || !o->w.mask)
+			return -ENOMEM;
+		o->w.flags =
+		        kept | shell_word_unquoted_flags(o->w.text, o->w.mask, strlen(o->w.text));
+	}
+	return 0;
+}
+
+/* Brace expansion comes first in bash: a word with an unquoted `{a,b}` or
+ * `{x..y}` is the words it expands to (`git push {-f,}` pushes with -f).
+ * Past max_words the word stays as written, and the limit is reached. */
+static int expand_braces(struct builder *b, struct simple_command *c, size_t *alloc)
+{
+	for (size_t i = 0; i < c->argc; i++) {
+		struct model_word *w = &c->argv[i];
+		if (!(w->w.flags & WORD_BRACE) || !w->w.mask)
+			continue;
+		size_t room = b->lim->max_words > c->argc ? b->lim->max_words - c->argc + 1 : 1;
+		bool quoted = strpbrk(w->source, "'\"\\") != NULL; /* "" makes a word */
+		_cleanup_(brace_words_done) struct brace_words bw = { 0 };
+		int r = brace_expand(w->w.text, w->w.mask, strlen(w->w.text), quoted, room, &bw);
+		if (r == -E2BIG) {
+			b->m->limits_reached |= COMMAND_MODEL_LIMIT_WORDS;
+			continue;
+		}
+		if (r < 0)
+			return r;
+		size_t n = bw.n;
+		_cleanup_free_ struct model_word *words = calloc(n ? n : 1, sizeof(*words));
+		if (!words)
+			return -ENOMEM;
+		r = words_from_braces(w, &bw, words);
+		while (r >= 0 && *alloc < c->argc - 1 + n)
+			r = grow((void **)&c->argv, *alloc, alloc, sizeof(*c->argv));
+		if (r < 0) {
+			for (size_t k = 0; k < n; k++)
+				model_word_done(&words[k]);
+			return r;
+		}
+		model_word_done(&c->argv[i]);
+		memmove(&c->argv[i + n], &c->argv[i + 1], (c->argc - i - 1) * sizeof(*c->argv));
+		memcpy(&c->argv[i], words, n * sizeof(*words));
+		c->argc = c->argc - 1 + n;
+		i = i + n - 1; /* n == 0: i - 1, the next word moved here */
+	}
+	return 0;
 }
 
 /* -------------------------------------------------------- redirections */
@@ -823,6 +899,8 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 			prev_end = wn->end;
 		}
 	}
+	if (!b->error)
+		b->error = expand_braces(b, c, &alloc);
 	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
 		if (b->inherited[i].active)
 			b->error =

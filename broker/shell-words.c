@@ -24,12 +24,14 @@ struct expander {
 	shell_var_lookup_fn lookup;
 	void *userdata;
 	struct strbuf text;
-	struct strbuf mask; /* 'u' unquoted, 'q' quoted, one per byte of text */
+	/* one per byte of text: 'u' unquoted, 'q' quoted, 'v' an unquoted
+	 * variable's value (globbed, but not brace-expanded, by bash) */
+	struct strbuf mask;
 	struct shell_word *w;
 	int error;
 };
 
-static void put(struct expander *e, const char *s, size_t n, bool quoted)
+static void put_as(struct expander *e, const char *s, size_t n, char kind)
 {
 	if (e->error)
 		return;
@@ -43,10 +45,15 @@ static void put(struct expander *e, const char *s, size_t n, bool quoted)
 		return;
 	}
 	for (size_t i = 0; i < n && !e->error; i++) {
-		r = strbuf_append_char(&e->mask, quoted ? 'q' : 'u');
+		r = strbuf_append_char(&e->mask, kind);
 		if (r < 0)
 			e->error = r;
 	}
+}
+
+static void put(struct expander *e, const char *s, size_t n, bool quoted)
+{
+	put_as(e, s, n, quoted ? 'q' : 'u');
 }
 
 static void put_source(struct expander *e, const struct shell_node *n, bool quoted)
@@ -248,7 +255,7 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 	const char *value = simple && e->lookup ? e->lookup(e->userdata, var) : NULL;
 	if (value && strlen(value) <= RESOLVE_MAX_VALUE) {
 		e->w->flags |= WORD_RESOLVED;
-		put(e, value, strlen(value), quoted);
+		put_as(e, value, strlen(value), quoted ? 'q' : 'v');
 		return;
 	}
 	add_var(e, var, strlen(var));
@@ -362,8 +369,7 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 	}
 }
 
-/* Glob, brace and tilde: only unquoted bytes count. */
-static uint32_t unquoted_flags(const char *t, const char *mask, size_t len)
+uint32_t shell_word_unquoted_flags(const char *t, const char *mask, size_t len)
 {
 	uint32_t flags = 0;
 	size_t brace_open = SIZE_MAX;
@@ -371,9 +377,11 @@ static uint32_t unquoted_flags(const char *t, const char *mask, size_t len)
 	if (len > 0 && t[0] == '~' && mask[0] == 'u')
 		flags |= WORD_TILDE;
 	for (size_t i = 0; i < len; i++) {
+		char c = t[i];
+		if (mask[i] == 'v' && (c == '*' || c == '?' || c == '['))
+			flags |= WORD_GLOB;
 		if (mask[i] != 'u')
 			continue;
-		char c = t[i];
 		if (c == '*' || c == '?' || c == '[')
 			flags |= WORD_GLOB;
 		else if (c == '{' && brace_open == SIZE_MAX)
@@ -418,10 +426,11 @@ int shell_word_expand(const char *src, const struct shell_node *n, shell_var_loo
 		shell_word_done(ret);
 		return e.error;
 	}
-	ret->flags |= unquoted_flags(strbuf_str(&e.text), strbuf_str(&e.mask), e.text.len);
+	ret->flags |=
+	        shell_word_unquoted_flags(strbuf_str(&e.text), strbuf_str(&e.mask), e.text.len);
 	ret->text = strbuf_take(&e.text);
-	strbuf_done(&e.mask);
-	if (!ret->text) {
+	ret->mask = strbuf_take(&e.mask);
+	if (!ret->text || !ret->mask) {
 		shell_word_done(ret);
 		return -ENOMEM;
 	}
@@ -432,6 +441,8 @@ void shell_word_done(struct shell_word *w)
 {
 	free(w->text);
 	w->text = NULL;
+	free(w->mask);
+	w->mask = NULL;
 	for (size_t i = 0; i < w->n_vars; i++)
 		free(w->vars[i]);
 	w->n_vars = 0;

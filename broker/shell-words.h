@@ -20,7 +20,11 @@
 #define SHELL_WORD_MAX_BYTES ((size_t)64 * 1024)
 
 struct shell_word {
-	char *text;     /* owned, NUL-terminated, after quote removal */
+	char *text; /* owned, NUL-terminated, after quote removal */
+	/* owned, as long as text: 'u' for each byte bash sees unquoted, 'q'
+	 * quoted, 'v' from an unquoted variable's value; NULL when unknown
+	 * (a word made from text: nothing in it is expanded) */
+	char *mask;
 	uint32_t flags; /* enum shell_word_flag */
 	size_t n_vars;
 	char *vars[SHELL_WORD_MAX_VARS]; /* owned variable names, without $ */
@@ -41,6 +45,10 @@ int shell_word_expand(const char *src, const struct shell_node *n, shell_var_loo
                       void *userdata, struct shell_word *ret);
 
 void shell_word_done(struct shell_word *w);
+
+/* WORD_GLOB, WORD_BRACE and WORD_TILDE as t[0..len) with its mask has them
+ * (a brace only a hint: brace_expand() knows). */
+uint32_t shell_word_unquoted_flags(const char *t, const char *mask, size_t len);
 
 /* True for the node kinds that are words (arguments, targets, values). */
 bool shell_word_node_is_word(const struct shell_node *n);

@@ -6,7 +6,7 @@
 set -eu
 src=$1 build=$2 grammar=$3 out=$4
 cc=${FUZZ_CC:-clang}
-mods="strbuf shell-parse shell-words wrappers model-state model-builder model-command
+mods="strbuf shell-parse shell-words brace-expand wrappers model-state model-builder model-command
       command-model model-explain display verdict terminal-text"
 files=""
 for m in $mods; do files="$files $src/broker/$m.c"; done

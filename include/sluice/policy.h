@@ -135,13 +135,15 @@ struct sluice_verdict;        /* where a check writes reasons and rewrites */
 #define SLUICE_COMMAND_LIMITED (1u << 1) /* a parse cap was reached: parts are missing */
 
 /* sluice_arg_flags() bits: what a word holds (0: fully static). */
-#define SLUICE_WORD_PARAM (1u << 0)       /* $X, ${X}, $1, $@ */
-#define SLUICE_WORD_TILDE (1u << 1)       /* unquoted leading ~ */
-#define SLUICE_WORD_GLOB (1u << 2)        /* unquoted * ? [ ] */
-#define SLUICE_WORD_CMDSUBST (1u << 3)    /* $(...) or `...` */
-#define SLUICE_WORD_PROCSUBST (1u << 4)   /* <(...) or >(...) */
-#define SLUICE_WORD_ARITH (1u << 5)       /* $((...)) */
-#define SLUICE_WORD_BRACE (1u << 6)       /* {a,b} or {1..3} */
+#define SLUICE_WORD_PARAM (1u << 0)     /* $X, ${X}, $1, $@ */
+#define SLUICE_WORD_TILDE (1u << 1)     /* unquoted leading ~ */
+#define SLUICE_WORD_GLOB (1u << 2)      /* unquoted * ? [ ] */
+#define SLUICE_WORD_CMDSUBST (1u << 3)  /* $(...) or `...` */
+#define SLUICE_WORD_PROCSUBST (1u << 4) /* <(...) or >(...) */
+#define SLUICE_WORD_ARITH (1u << 5)     /* $((...)) */
+/* {a,b} or {1..3} left as written: its expansion passed the word cap
+ * (otherwise the word is already the words bash expands it to) */
+#define SLUICE_WORD_BRACE (1u << 6)
 #define SLUICE_WORD_QUOTED (1u << 7)      /* some part was quoted (informative) */
 #define SLUICE_WORD_RESOLVED (1u << 8)    /* a variable replaced by an earlier literal value */
 #define SLUICE_WORD_UNKNOWN (1u << 9)     /* content not known (unparsable) */

@@ -19,6 +19,13 @@ expect "a carriage return before # is not taken for a blank: ask" 2 \
   'sluice: the command has a carriage return, form feed or vertical tab outside quotes'
 run "$SLUICE" check -- 'coproc X { git push -f origin main; }'
 expect "coproc is not followed: ask" 2 "sluice: 'coproc' is not examined"
+# the plugins see the words brace expansion makes, as bash runs them
+run "$SLUICE" check -- 'git push {-f,} origin main'
+expect "a force push spelled with braces is denied" 1 "git_push: "
+run "$SLUICE" check -- 'rm -rf /{,}'
+expect "rm -rf / spelled with braces is denied" 1 "rm_targets: "
+run "$SLUICE" check -- 'mkdir -p src/{lib,test} && cp main.c{,.bak}'
+expect "ordinary brace expansion is allowed" 0 '^allow$'
 
 cat >"$TEST_TMP/etc/sluice/policies.d/50-regex.ini" <<'INI'
 [plugin regex]

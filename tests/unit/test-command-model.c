@@ -7,6 +7,7 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,8 @@ static const struct model_case cases[] = {
 	{ "echo $1 $@ $? $$ \"$*\"", "echo $1^P $@^P $?^P $$^P $*^P" },
 	{ "echo ~ ~/x ~root x~ \"~\" '~'", "echo ~^T ~/x^T ~root^T x~ ~ ~" },
 	{ "echo *.c '*.c' \"*.c\" \\*.c a?b [ab]c", "echo *.c^G *.c *.c *.c a?b^G [ab]c^G" },
-	{ "echo {a,b} {1..3} '{a,b}' x{y}z", "echo {a,b}^B {1..3}^B {a,b} x{y}z" },
+	/* brace expansion: each word as bash expands it; quoted braces stay */
+	{ "echo {a,b} {1..3} '{a,b}' x{y}z", "echo a b 1 2 3 {a,b} x{y}z" },
 	{ "echo $((1+2)) \"$((3*4))\"", "echo $((1+2))^A $((3*4))^A" },
 	{ "echo $(date) `date` \"$(date)\" \"`date`\"",
 	  "echo $(date)^C `date`^C $(date)^C `date`^C\n$: date\n$: date\n$: date\n$: date" },
@@ -704,6 +706,69 @@ Test(command_model, marks_coproc_as_partial)
 	struct command_model *m = parse("echo coproc; 'coproc'x");
 	cr_expect_not(command_model_is_partial(m));
 	command_model_free(m);
+}
+
+/* Brace expansion as bash does it, bash itself the judge: each word is
+ * given to `bash -c "printf '%s\\n' WORD"` and to the model. */
+Test(command_model, expands_braces_as_bash_does)
+{
+	static const char *const words[] = {
+		"{a,b}",         "x{a,b}y",    "{a,}",     "x{,}y",      "{-f,}",
+		"{1..3}",        "{3..1}",     "{01..03}", "{-2..2}",    "{a..e}",
+		"{e..a..2}",     "{1..10..3}", "{a}{b,c}", "{a{b,c}}",   "a{b{c,d},e}f",
+		"{a,\"b,c\"}",   "\"{a,b}\"",  "\\{a,b}",  "{a,b}{1,2}", "{a..c}{1..2}",
+		"{x,y,z}/{1,2}", "pre{a,b",    "{a,b}}",   "{{a,b}",     "{a,{b,c}}",
+		"{1..a}",        "{1...3}",    "{1..3..}", "'{'a,b}",    "{a\\,b,c}",
+		".{a,b}",        "{}",         "\"\"{a,}", "{a,b}\"\"",
+	};
+	for (size_t i = 0; i < ELEMENTSOF(words); i++) {
+		char script[512], want[1024] = "";
+		/* the word quoted for sh's "...": its " \ and $ escaped */
+		char quoted[256], *q = quoted;
+		for (const char *s = words[i]; *s && q < quoted + sizeof(quoted) - 3; s++) {
+			if (*s == '"' || *s == '\\' || *s == '$')
+				*q++ = '\\';
+			*q++ = *s;
+		}
+		*q = '\0';
+		snprintf(script, sizeof(script), "bash -c \"printf '%%s\\n' %s\" 2>&1", quoted);
+		FILE *f = popen(script, "r");
+		cr_assert(f);
+		size_t n = fread(want, 1, sizeof(want) - 1, f);
+		want[n] = '\0';
+		pclose(f);
+
+		char command[256];
+		snprintf(command, sizeof(command), "x %s", words[i]);
+		struct command_model *m = parse(command);
+		const struct simple_command *c = command_model_get(m, 0);
+		char got[1024] = "";
+		for (size_t k = 1; c && k < simple_command_argc(c); k++) {
+			strncat(got, simple_command_arg(c, k), sizeof(got) - strlen(got) - 2);
+			strcat(got, "\n");
+		}
+		if (c && simple_command_argc(c) == 1)
+			strcat(got, "\n"); /* printf with no word prints its format once */
+		cr_expect_str_eq(got, want, "word %s", words[i]);
+		command_model_free(m);
+	}
+}
+
+Test(command_model, leaves_too_many_brace_words_as_written)
+{
+	struct command_model *m = parse("echo {1..100000}");
+	cr_expect(command_model_limits_reached(m) & COMMAND_MODEL_LIMIT_WORDS);
+	cr_expect_str_eq(simple_command_arg(command_model_get(m, 0), 1), "{1..100000}");
+	command_model_free(m);
+	/* a variable's value is not brace-expanded, nor a parameter's default */
+	static const char *const one_word[] = { "A={x,y}; echo $A", "echo ${X:-{a,b}}" };
+	for (size_t i = 0; i < ELEMENTSOF(one_word); i++) {
+		m = parse(one_word[i]);
+		size_t n = command_model_count(m);
+		cr_expect_eq(simple_command_argc(command_model_get(m, n - 1)), 2, "%s",
+		             one_word[i]);
+		command_model_free(m);
+	}
 }
 
 Test(command_model, reuses_one_parser_for_many_commands)
