@@ -154,7 +154,14 @@ static void start_kill(struct pump *p, struct pump_loop *l)
 
 static void finish_kill(struct pump *p, struct pump_loop *l)
 {
-	(void)spawn_tree_kill(getpid(), p->pid, p->pid, &p->status, &p->reaped, PUMP_KILL_MS);
+	if (spawn_tree_kill(getpid(), p->pid, p->pid, &p->status, &p->reaped, PUMP_KILL_MS) ==
+	    -ETIMEDOUT) {
+		int n = spawn_tree_list(getpid(), p->survivors, ELEMENTSOF(p->survivors));
+		p->n_survivors = n <= 0                                 ? 0
+		                 : (size_t)n < ELEMENTSOF(p->survivors) ? (size_t)n
+		                                                        : ELEMENTSOF(p->survivors);
+		p->kill_failed = true;
+	}
 	l->killed = true;
 	l->state = PUMP_OVER;
 }

@@ -63,6 +63,10 @@ struct pump {
 	size_t report_len;
 	pid_t survivors[PUMP_SURVIVORS_MAX];
 	size_t n_survivors; /* listed (the count alive may be larger) */
+	/* The tree could not be ended within the kill's time (processes that
+	 * fork and exit faster than they can be found): survivors lists what
+	 * of it a scan still found when the kill gave up (maybe nothing). */
+	bool kill_failed;
 	uint64_t duration_ms;
 	char *spill_path; /* owned: the full-output file, or NULL */
 	bool spill_cut;   /* the file stopped at spill_cap or on a write error */

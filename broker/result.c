@@ -229,10 +229,12 @@ static void write_timeout_lines(const struct run_result *r, const char *output, 
 	format_duration_ms(r->settings->slow_timeout_ms, slow, sizeof(slow));
 	fprintf(f, "[command timed out after %s]\n", limit);
 	fprintf(f,
-	        "[the %s time limit of %s mode fired; this was not a crash: the command and "
-	        "everything it started were stopped. If it needs longer, run it in slow mode "
-	        "(up to %s) or in background mode]\n",
-	        limit, run_mode_name(r->mode), slow);
+	        "[the %s time limit of %s mode fired; this was not a crash: %s. If it needs "
+	        "longer, run it in slow mode (up to %s) or in background mode]\n",
+	        limit, run_mode_name(r->mode),
+	        r->kill_failed ? "the command was stopped, but not all it started (listed below)"
+	                       : "the command and everything it started were stopped",
+	        slow);
 	if (result_looks_like_prompt(output, len))
 		fprintf(f,
 		        "[the last output looks like a prompt: the command was probably waiting "
@@ -330,12 +332,18 @@ int result_write_text(const struct run_result *r, FILE *f)
 	} else {
 		write_first_lines(r, output, len, f);
 		fwrite(output, 1, len, f);
-		if (len > 0 && output[len - 1] != '\n' && r->n_background_pids > 0)
+		if (len > 0 && output[len - 1] != '\n' &&
+		    (r->n_background_pids > 0 || r->kill_failed))
 			fputc('\n', f);
 	}
-	if (r->n_background_pids > 0) {
-		fprintf(f, "[still running after the shell exited%s:",
-		        r->settings->background_survivors == SURVIVORS_KILL ? ", killed" : "");
+	if (r->kill_failed || r->n_background_pids > 0) {
+		if (r->kill_failed)
+			fprintf(f, "[still running: sluice could not end every process the command "
+			           "started (they fork faster than they can be found); found:");
+		else
+			fprintf(f, "[still running after the shell exited%s:",
+			        r->settings->background_survivors == SURVIVORS_KILL ? ", killed"
+			                                                            : "");
 		for (size_t i = 0; i < r->n_background_pids; i++)
 			fprintf(f, " %d", (int)r->background_pids[i]);
 		fprintf(f, "]\n");

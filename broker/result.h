@@ -37,6 +37,7 @@ struct run_result {
 	pid_t pid;
 	const pid_t *background_pids;
 	size_t n_background_pids;
+	bool kill_failed; /* background_pids are what a kill could not end */
 
 	const struct outbuf *output, *out, *err;
 	const char *output_file; /* the full output (cut runs) or the job's log */

@@ -324,6 +324,7 @@ static void evaluate(struct run_outcome *o)
 	r->sandbox_report = p->report;
 	r->background_pids = p->survivors;
 	r->n_background_pids = p->n_survivors;
+	r->kill_failed = p->kill_failed;
 	r->output_file = p->spill_path;
 	r->output_file_cut = p->spill_cut;
 	if (p->interrupted_by) {

@@ -345,6 +345,30 @@ bool spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped)
 	}
 }
 
+/* SIGKILL to this process's own children, as the kernel lists them (one
+ * small read, not a scan of /proc: a process that forks and exits in a
+ * loop lives microseconds, and as a subreaper's orphan it is a child). */
+static void kill_own_children(void)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)gettid());
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (char *s = buf, *end; *s; s = end) {
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (pid > 0)
+			(void)kill((pid_t)pid, SIGKILL);
+	}
+}
+
 int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status, bool *ret_reaped,
                     unsigned timeout_ms)
 {
@@ -352,9 +376,14 @@ int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status
 	for (;;) {
 		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
 			return 0;
+		if (ancestor == getpid())
+			kill_own_children();
 		int n = spawn_tree_signal(ancestor, pgid, SIGKILL);
-		if (!spawn_reap(watch_pid, ret_status, ret_reaped) || n == 0)
+		/* n == 0 with a child left: it escaped the scan (it forks and
+		 * exits faster than /proc can be read), so go on until none is */
+		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
 			return 0;
+		(void)n;
 		if (monotonic_ms() >= deadline)
 			return -ETIMEDOUT;
 		/* Killed processes need a moment to exit; this wait is bounded

@@ -41,3 +41,22 @@ fi
 run timeout -k 5 20 "$SLUICE" run --mode slow --timeout 400ms -- 'sleep 30'
 grep -q 'of slow mode fired' <<<"$out" && ok "the text names the mode whose limit fired" ||
   not_ok "the text names the mode whose limit fired" "$out"
+
+# Processes that fork, exit and start a session of their own in a loop live
+# microseconds each, too short for a scan of /proc; as the subreaper's
+# orphans they are sluice's children, and those are killed until none is
+# left. The hops stop hopping after 2 s and wait, to be found by pgrep.
+probe=$SLUICE_BUILDDIR/tests/launcher/probe
+mark="hop-mark-$$-$RANDOM"
+printf '[broker]\nkill_grace = 100ms\n' >"$TEST_TMP/grace.ini" # the kill starts while they hop
+start=$(date +%s%N)
+run timeout -k 5 30 "$SLUICE" run --config "$TEST_TMP/grace.ini" --timeout 500ms -- \
+  "for i in 1 2 3 4; do '$probe' hop 2 $mark & done; sleep 100"
+while [ $((($(date +%s%N) - start) / 1000000)) -lt 3000 ]; do sleep 0.1; done
+left=$(pgrep -f -- "$mark" || true)
+if [ "$rc" -eq 124 ] && [ -z "$left" ] && grep -q 'everything it started were stopped' <<<"$out"; then
+  ok "fork-and-exit chains are killed at timeout, none left"
+else
+  not_ok "fork-and-exit chains are killed at timeout, none left" "rc=$rc left: $left" "$out"
+  pkill -9 -f -- "$mark"
+fi

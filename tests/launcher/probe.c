@@ -29,6 +29,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef IPPROTO_MPTCP
@@ -251,6 +252,25 @@ static int do_setaffinity(char **a)
 	if (sched_getaffinity(pid, sizeof(set), &set) < 0)
 		return outcome(errno, "get");
 	return result(sched_setaffinity(pid, sizeof(set), &set));
+}
+
+/* Hop: fork, the parent exits, the child starts a session of its own, again
+ * and again for a[0] seconds (a[1] only marks the processes for pgrep),
+ * then waits. Each process lives microseconds: a scan of /proc misses it. */
+static int do_hop(char **a)
+{
+	(void)signal(SIGTERM, SIG_IGN);
+	time_t end = time(NULL) + atoi(a[0]);
+	for (;;) {
+		pid_t pid = fork();
+		if (pid > 0)
+			_exit(0);
+		if (pid == 0)
+			(void)setsid();
+		if (time(NULL) >= end)
+			for (;;)
+				pause();
+	}
 }
 
 static int do_chmod_setuid(char **a)
@@ -500,6 +520,7 @@ static const struct probe_cmd cmds[] = {
 	{ "setpriority", 1, do_setpriority },
 	{ "setaffinity", 1, do_setaffinity },
 	{ "chmod-setuid", 1, do_chmod_setuid },
+	{ "hop", 2, do_hop },
 	{ "create-setuid", 1, do_create_setuid },
 	{ "environ", 1, do_environ },
 	{ "unshare-create", 1, do_unshare_create },
