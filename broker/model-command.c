@@ -260,8 +260,8 @@ static int push_split(struct builder *b, struct simple_command *c, size_t *alloc
 
 /* The words brace expansion makes of w, each with w's source, variables
  * and flags (its glob and tilde as the word's own text has them), into
- * words[0..n). */
-static int words_from_braces(const struct model_word *w, const struct brace_words *bw,
+ * words[0..n); each takes its text and mask from bw. */
+static int words_from_braces(const struct model_word *w, struct brace_words *bw,
                              struct model_word *words)
 {
 	uint32_t kept = w->w.flags & ~(uint32_t)(WORD_BRACE | WORD_GLOB | WORD_TILDE);
@@ -273,10 +273,8 @@ static int words_from_braces(const struct model_word *w, const struct brace_word
 			return r;
 		free(o->w.text);
 		free(o->w.mask);
-		o->w.text = strdup(bw->text[k]);
-		o->w.mask = strdup(bw->mask[k]);
-		if (!o->w.text || !o->w.mask)
-			return -ENOMEM;
+		o->w.text = TAKE_PTR(bw->text[k]);
+		o->w.mask = TAKE_PTR(bw->mask[k]);
 		o->w.flags =
 		        kept | shell_word_unquoted_flags(o->w.text, o->w.mask, strlen(o->w.text));
 	}

@@ -144,6 +144,16 @@ static void read_report(struct pump *p, char *buf)
 	p->report_fd = safe_close(p->report_fd);
 }
 
+/* What of the tree is still running, into p->survivors; their count. */
+static size_t list_survivors(struct pump *p)
+{
+	int n = spawn_tree_list(getpid(), p->survivors, ELEMENTSOF(p->survivors));
+	p->n_survivors = n <= 0                                 ? 0
+	                 : (size_t)n < ELEMENTSOF(p->survivors) ? (size_t)n
+	                                                        : ELEMENTSOF(p->survivors);
+	return p->n_survivors;
+}
+
 static void start_kill(struct pump *p, struct pump_loop *l)
 {
 	p->ended_before_kill = p->reaped;
@@ -156,10 +166,7 @@ static void finish_kill(struct pump *p, struct pump_loop *l)
 {
 	if (spawn_tree_kill(getpid(), p->pid, p->pid, &p->status, &p->reaped, PUMP_KILL_MS) ==
 	    -ETIMEDOUT) {
-		int n = spawn_tree_list(getpid(), p->survivors, ELEMENTSOF(p->survivors));
-		p->n_survivors = n <= 0                                 ? 0
-		                 : (size_t)n < ELEMENTSOF(p->survivors) ? (size_t)n
-		                                                        : ELEMENTSOF(p->survivors);
+		(void)list_survivors(p);
 		p->kill_failed = true;
 	}
 	l->killed = true;
@@ -261,11 +268,8 @@ static void collect_survivors(struct pump *p, struct pump_loop *l)
 	/* The common case costs one waitpid: nothing is left. */
 	if (!spawn_reap(p->pid, &p->status, &p->reaped))
 		return;
-	int n = spawn_tree_list(getpid(), p->survivors, ELEMENTSOF(p->survivors));
-	if (n <= 0)
+	if (list_survivors(p) == 0)
 		return;
-	p->n_survivors =
-	        (size_t)n < ELEMENTSOF(p->survivors) ? (size_t)n : ELEMENTSOF(p->survivors);
 	if (p->kill_survivors) {
 		start_kill(p, l);
 		while (l->state == PUMP_KILLING) {

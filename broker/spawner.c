@@ -378,12 +378,12 @@ int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status
 			return 0;
 		if (ancestor == getpid())
 			kill_own_children();
-		int n = spawn_tree_signal(ancestor, pgid, SIGKILL);
-		/* n == 0 with a child left: it escaped the scan (it forks and
-		 * exits faster than /proc can be read), so go on until none is */
+		/* a scan that finds nothing while a child is left was escaped
+		 * (it forks and exits faster than /proc can be read): go on until
+		 * no child is left, not until a scan finds none */
+		(void)spawn_tree_signal(ancestor, pgid, SIGKILL);
 		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
 			return 0;
-		(void)n;
 		if (monotonic_ms() >= deadline)
 			return -ETIMEDOUT;
 		/* Killed processes need a moment to exit; this wait is bounded

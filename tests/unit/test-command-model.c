@@ -652,6 +652,19 @@ Test(command_model, marks_broken_syntax_as_partially_understood)
 	command_model_free(m);
 }
 
+/* Each of texts[0..n) gives a model partial for cause (0: not partial). */
+static void expect_partial_cause(const char *const *texts, size_t n, uint32_t cause)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct command_model *m = parse(texts[i]);
+		if (cause)
+			cr_expect(command_model_partial_causes(m) & cause, "case %zu", i);
+		else
+			cr_expect_not(command_model_is_partial(m), "case %zu", i);
+		command_model_free(m);
+	}
+}
+
 /* Bash takes only space, tab and newline for blanks; the grammar also CR,
  * FF and VT. Between tokens such a byte hides what follows (`\r#` starts a
  * comment for the grammar, not for bash); inside quotes it is text. */
@@ -666,13 +679,9 @@ Test(command_model, marks_a_blank_control_outside_quotes_as_partial)
 		"echo \"x$(true \r# ; rm -rf /)y\"",
 		"bash -c 'true \r# ; rm -rf /'",
 	};
-	for (size_t i = 0; i < ELEMENTSOF(hidden); i++) {
-		struct command_model *m = parse(hidden[i]);
-		/* (in the substitution, the grammar's comment also eats its `)`) */
-		cr_expect(command_model_partial_causes(m) & COMMAND_MODEL_PARTIAL_BLANK_CONTROL,
-		          "case %zu", i);
-		command_model_free(m);
-	}
+	/* (in the substitution, the grammar's comment also eats its `)`: a
+	 * syntax error too, hence a cause among others) */
+	expect_partial_cause(hidden, ELEMENTSOF(hidden), COMMAND_MODEL_PARTIAL_BLANK_CONTROL);
 	static const char *const quoted[] = {
 		"echo 'a\rb'",
 		"echo \"a\r$HOME\fb\"",
@@ -681,11 +690,7 @@ Test(command_model, marks_a_blank_control_outside_quotes_as_partial)
 		"cat <<EOF\nline\r\nEOF\n",
 		"echo a\tb \\\nc",
 	};
-	for (size_t i = 0; i < ELEMENTSOF(quoted); i++) {
-		struct command_model *m = parse(quoted[i]);
-		cr_expect_not(command_model_is_partial(m), "case %zu", i);
-		command_model_free(m);
-	}
+	expect_partial_cause(quoted, ELEMENTSOF(quoted), 0);
 }
 
 /* The grammar has no coproc: `coproc X { rm -rf /; }` comes out as the
@@ -697,15 +702,9 @@ Test(command_model, marks_coproc_as_partial)
 		"coproc { rm -rf /; }", "coproc while true; do rm -rf /; done",
 		"sudo coproc rm -rf /", "true && coproc git push -f",
 	};
-	for (size_t i = 0; i < ELEMENTSOF(coprocs); i++) {
-		struct command_model *m = parse(coprocs[i]);
-		cr_expect(command_model_partial_causes(m) & COMMAND_MODEL_PARTIAL_COPROC,
-		          "case %zu", i);
-		command_model_free(m);
-	}
-	struct command_model *m = parse("echo coproc; 'coproc'x");
-	cr_expect_not(command_model_is_partial(m));
-	command_model_free(m);
+	expect_partial_cause(coprocs, ELEMENTSOF(coprocs), COMMAND_MODEL_PARTIAL_COPROC);
+	static const char *const words[] = { "echo coproc; 'coproc'x" };
+	expect_partial_cause(words, ELEMENTSOF(words), 0);
 }
 
 /* Brace expansion as bash does it, bash itself the judge: each word is
