@@ -95,7 +95,7 @@ static int report_policies(struct broker_context *ctx)
 	printf("policy plugins: %zu loaded\n", n);
 	for (size_t i = 0; i < n; i++) {
 		const struct loaded_plugin *p = policy_chain_get(chain, i);
-		printf("  %s: %s (%s)\n", p->desc.name, p->file, p->where);
+		printf("  %s: %s (%s)\n", p->desc.name, plugin_origin(p), p->where);
 	}
 	return warnings;
 }

@@ -48,11 +48,16 @@ static bool print_plugin(const struct config_plugin *p, const char *dir)
 	struct loaded_plugin lp = { 0 };
 	struct sluice_error err = { 0 };
 	if (plugin_load(p, dir, &lp, &err) < 0) {
-		printf("  file:          %s\n", p->path ? p->path : "(plugin directory)");
+		if (p->path)
+			printf("  file:          %s\n", p->path);
+		else if (plugin_is_builtin(p->name))
+			printf("  file:          built into sluice\n");
+		else
+			printf("  file:          %s.so in the plugin directory\n", p->name);
 		printf("  error:         %s\n", err.detail);
 		ok = !p->enabled;
 	} else {
-		printf("  file:          %s\n", lp.file);
+		printf("  file:          %s\n", plugin_origin(&lp));
 		printf("  ABI:           %u.%u\n", SLUICE_ABI_MAJOR_OF(lp.desc.abi_version),
 		       SLUICE_ABI_MINOR_OF(lp.desc.abi_version));
 		if (lp.desc.description)

@@ -1,51 +1,58 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * dlopen and the descriptor checks, in the order sudo's plugin loader does
- * them: open, find the one symbol, check the version, the size and the
- * required members; one exit path that dlcloses unless ownership moved out.
+ * Finding a plugin's descriptor (built into sluice, or dlopen and the one
+ * symbol), then the descriptor checks, in the order sudo's plugin loader
+ * does them: the version, the size and the required members; one exit path
+ * that dlcloses unless ownership moved out.
  * Not for: calling plugin code (policy-chain.c runs it in a child).
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "cleanup.h"
 #include "plugin-loader.h"
 
 /* The size of the 1.0 descriptor: the members every plugin has. */
 #define DESC_SIZE_1_0 (offsetof(struct sluice_policy_plugin, close) + sizeof(void (*)(void *)))
 
+/* The plugins built into sluice, found by the name they give themselves. */
+static const struct sluice_policy_plugin *const builtin_plugins[] = {
+	&sluice_builtin_commands,   &sluice_builtin_devices,      &sluice_builtin_git_add,
+	&sluice_builtin_git_push,   &sluice_builtin_git_trailer,  &sluice_builtin_regex,
+	&sluice_builtin_rm_targets, &sluice_builtin_substitution,
+};
+
+static const struct sluice_policy_plugin *builtin_plugin(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(builtin_plugins); i++)
+		if (strcmp(builtin_plugins[i]->name, name) == 0)
+			return builtin_plugins[i];
+	return NULL;
+}
+
+bool plugin_is_builtin(const char *name)
+{
+	return builtin_plugin(name) != NULL;
+}
+
 char *plugin_loader_dir(void)
 {
 	const char *env = getenv("SLUICE_PLUGIN_DIR");
 	if (env && *env && config_env_overrides_allowed())
 		return strdup(env);
-	/* Running from the build tree: libtool leaves the plugins in
-	 * plugins/.libs beside the sluice binary. */
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		char *slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			char *dir = NULL;
-			struct stat st;
-			if (asprintf(&dir, "%s/plugins/.libs", exe) < 0)
-				return NULL;
-			if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
-				return dir;
-			free(dir);
-		}
-	}
 	return strdup(SLUICE_PLUGINDIR);
+}
+
+const char *plugin_origin(const struct loaded_plugin *p)
+{
+	return p->file ? p->file : "built into sluice";
 }
 
 static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, const char *key)
@@ -117,7 +124,7 @@ static int check_descriptor(const struct sluice_policy_plugin *d, struct loaded_
 		return sluice_error_set(reterr, -EPROTO,
 		                        "plugin '%s' (%s): %s was built for plugin ABI %u.%u; this "
 		                        "sluice speaks %u.%u",
-		                        name, p->where, p->file, major, minor,
+		                        name, p->where, plugin_origin(p), major, minor,
 		                        SLUICE_POLICY_ABI_MAJOR, SLUICE_POLICY_ABI_MINOR);
 	if (d->struct_size < DESC_SIZE_1_0)
 		return sluice_error_set(reterr, -EPROTO,
@@ -128,16 +135,43 @@ static int check_descriptor(const struct sluice_policy_plugin *d, struct loaded_
 		return sluice_error_set(reterr, -EPROTO,
 		                        "plugin '%s' (%s): %s needs plugin ABI %u.%u features this "
 		                        "sluice (ABI %u.%u) does not have",
-		                        name, p->where, p->file, major, minor,
+		                        name, p->where, plugin_origin(p), major, minor,
 		                        SLUICE_POLICY_ABI_MAJOR, SLUICE_POLICY_ABI_MINOR);
 	memset(&p->desc, 0, sizeof(p->desc));
 	memcpy(&p->desc, d, d->struct_size < sizeof(*d) ? d->struct_size : sizeof(*d));
 	if (!p->desc.open || !p->desc.check)
 		return sluice_error_set(reterr, -EPROTO, "plugin '%s' (%s): %s has no %s function",
-		                        name, p->where, p->file, p->desc.open ? "check" : "open");
+		                        name, p->where, plugin_origin(p),
+		                        p->desc.open ? "check" : "open");
 	if (p->desc.name && strcmp(p->desc.name, name) != 0 && !p->conf->path)
 		return sluice_error_set(reterr, -EPROTO, "plugin '%s' (%s): %s calls itself '%s'",
-		                        name, p->where, p->file, p->desc.name);
+		                        name, p->where, plugin_origin(p), p->desc.name);
+	return 0;
+}
+
+/* dlopen the configured path, or NAME.so in dir, into p and find its
+ * descriptor. */
+static int load_file(const struct config_plugin *conf, const char *dir, struct loaded_plugin *p,
+                     const struct sluice_policy_plugin **ret_desc, struct sluice_error *reterr)
+{
+	if (conf->path)
+		p->file = strdup(conf->path);
+	else if (asprintf(&p->file, "%s/%s.so", dir, conf->name) < 0)
+		p->file = NULL;
+	if (!p->file)
+		return -ENOMEM;
+	if (access(p->file, F_OK) < 0)
+		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s",
+		                        conf->name, p->where, p->file);
+	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	if (!p->dl)
+		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",
+		                        conf->name, p->where, dlerror());
+	*ret_desc = dlsym(p->dl, "sluice_policy_plugin");
+	if (!*ret_desc)
+		return sluice_error_set(reterr, -ENOEXEC,
+		                        "plugin '%s' (%s): %s exports no 'sluice_policy_plugin'",
+		                        conf->name, p->where, p->file);
 	return 0;
 }
 
@@ -152,31 +186,11 @@ int plugin_load(const struct config_plugin *conf, const char *dir, struct loaded
 		r = asprintf(&p.where, "built-in default");
 	if (r < 0)
 		return -ENOMEM;
-	if (conf->path)
-		p.file = strdup(conf->path);
-	else if (asprintf(&p.file, "%s/%s.so", dir, conf->name) < 0)
-		p.file = NULL;
-	if (!p.file) {
-		r = -ENOMEM;
-		goto fail;
-	}
-	if (access(p.file, F_OK) < 0) {
-		r = sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s",
-		                     conf->name, p.where, p.file);
-		goto fail;
-	}
-	p.dl = dlopen(p.file, RTLD_NOW | RTLD_LOCAL);
-	if (!p.dl) {
-		r = sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",
-		                     conf->name, p.where, dlerror());
-		goto fail;
-	}
-	const struct sluice_policy_plugin *d = dlsym(p.dl, "sluice_policy_plugin");
+	const struct sluice_policy_plugin *d = conf->path ? NULL : builtin_plugin(conf->name);
 	if (!d) {
-		r = sluice_error_set(reterr, -ENOEXEC,
-		                     "plugin '%s' (%s): %s exports no 'sluice_policy_plugin'",
-		                     conf->name, p.where, p.file);
-		goto fail;
+		r = load_file(conf, dir, &p, &d, reterr);
+		if (r < 0)
+			goto fail;
 	}
 	r = check_descriptor(d, &p, reterr);
 	if (r < 0)

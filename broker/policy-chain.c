@@ -199,7 +199,7 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 		uint32_t idx = (uint32_t)i;
 		if (policy_msg_add(&out, POLICY_MSG_BEGIN, idx, POLICY_PHASE_OPEN, NULL, 0) < 0)
 			return -EPIPE;
-		if (!p->dl) { /* a lazy chain's plugin that did not load */
+		if (!plugin_is_loaded(p)) { /* a lazy chain's plugin that did not load */
 			const char *text[] = { load_errors && load_errors[i] ? load_errors[i]
 				                                             : "not loaded" };
 			if (policy_msg_add(&out, POLICY_MSG_LOAD_FAILED, idx, -ENOEXEC, text, 1) <
@@ -341,7 +341,7 @@ static struct opened *open_ahead(struct policy_chain *c, const struct sluice_hos
 {
 	struct opened *ahead = calloc(c->n ? c->n : 1, sizeof(*ahead));
 	for (size_t i = 0; ahead && i < c->n; i++) {
-		if (!c->plugins[i].dl)
+		if (!plugin_is_loaded(&c->plugins[i]))
 			continue;
 		set_ready_opening(c, (uint32_t)i + 1);
 		open_plugin(host, &c->plugins[i], &ahead[i]);
@@ -355,7 +355,7 @@ static struct opened *open_ahead(struct policy_chain *c, const struct sluice_hos
 static void close_ahead(struct policy_chain *c, struct opened *ahead)
 {
 	for (size_t i = 0; ahead && i < c->n; i++)
-		if (c->plugins[i].dl && ahead[i].r >= 0 && c->plugins[i].desc.close)
+		if (plugin_is_loaded(&c->plugins[i]) && ahead[i].r >= 0 && c->plugins[i].desc.close)
 			c->plugins[i].desc.close(ahead[i].state);
 	free(ahead);
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Small helpers shared by the built-in plugins, compiled into each .so
- * (static inline: every plugin stays one self-contained object exporting one
- * symbol). Only the public ABI (sluice/policy.h) is used here.
+ * Small helpers shared by the built-in plugins, compiled into each plugin's
+ * object (static inline: every plugin stays one self-contained file that
+ * defines nothing but its descriptor). Only the public ABI (sluice/policy.h)
+ * is used here.
  * Not for: anything a third-party plugin could not write itself.
  */
 #ifndef SLUICE_PLUGIN_UTIL_H
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "builtin.h"
 #include "sluice/policy.h"
 
 /* git's global options that take the next word as their value. */

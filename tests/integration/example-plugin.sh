@@ -3,7 +3,8 @@
 # The out-of-tree plugin story end to end: install sluice into a temporary
 # prefix (DESTDIR), build plugins/example there with its own Makefile through
 # pkg-config, load it from an INI file, and check its verdicts with the
-# installed sluice and the installed built-in plugins.
+# installed sluice and its built-in plugins; then from the plugin directory,
+# with no path.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 root="$TEST_TMP/root"
@@ -67,7 +68,7 @@ expect "the example sees into a nested shell and a pipeline" 1 "example: 'shutdo
 check "sudo ls"
 expect "the example asks before sudo" 2 'example: commands under sudo need approval'
 check "git push --force"
-expect "the installed built-in plugins still apply" 1 'git_push: force push'
+expect "the built-in plugins still apply" 1 'git_push: force push'
 
 echo "allow_sudo = perhaps" >>"$TEST_TMP/sluice.ini"
 check "ls"
@@ -76,3 +77,13 @@ expect "a bad setting is a configuration error with its file and line" 125 '' "p
 echo "typo = 1" >>"$TEST_TMP/sluice.ini"
 check "ls"
 expect "an undeclared key is refused before the plugin opens" 125 '' "sluice.ini:6: unknown key 'typo' in \[plugin example\]"
+
+# Without a path: NAME.so in the plugin directory.
+printf '[plugin example]\nforbid = reboot\n' >"$TEST_TMP/sluice.ini"
+mkdir -p "$plugindir"
+cp "$so" "$plugindir/example.so"
+check "sudo reboot"
+expect "a plugin without a path is loaded from the plugin directory" 1 "example: 'reboot' is not allowed"
+rm "$plugindir/example.so"
+check "sudo reboot"
+expect "a plugin missing from the plugin directory refuses, naming the file" 125 '' "plugin 'example' \\(.*sluice.ini:1\\): cannot find $plugindir/example.so"

@@ -24,13 +24,11 @@
 
 static char ptu_tmp[256];
 
-/* A suite's .init: a private temporary directory, and the built plugins. */
+/* A suite's .init: a private temporary directory (the built-in plugins are
+ * in the test program itself). */
 static inline void ptu_setup(void)
 {
 	scratch_make(ptu_tmp, sizeof(ptu_tmp), "sluice-policy");
-	char dir[600];
-	snprintf(dir, sizeof(dir), "%s/plugins/.libs", getenv("SLUICE_BUILDDIR"));
-	setenv("SLUICE_PLUGIN_DIR", dir, 1);
 }
 
 /* A suite's .fini: the directory goes, whatever the test left in it. */
