@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * git_add: refuse blind adds -- `git add -A`, `--all`, `-u`, `.`, `*`, `:/`
- * and their spellings (pathspec magic, ./ prefixes, quoted globs), under any
- * git global options, wrappers and nesting. Named files, directories, -p and
- * dry runs pass. The message tells the model to add what it changed by name.
+ * and their spellings (abbreviated options, pathspec magic, ./ prefixes,
+ * quoted globs, `..` and `dir/..`, the working directory as $PWD, $(pwd) or
+ * ~+), under any git global options, wrappers and nesting. Named files,
+ * directories, -p and dry runs pass. The message tells the model to add what it changed by name.
  * Not for: commits (`git commit -a` is another question).
  */
 #include <stdbool.h>
@@ -16,8 +17,13 @@
 
 static const char *const add_names[] = { "add", "stage", NULL };
 
-/* Options that stage everything whatever the pathspec says. */
-static const char *const blind_long[] = { "--all", "--no-ignore-removal", "--update", NULL };
+/* Options that stage everything whatever the pathspec says, and the
+ * shortest prefix git takes for each ("--a" is --all; "--no-ignore" could
+ * also be --no-ignore-errors, and git refuses it). */
+static const struct {
+	const char *name;
+	size_t min;
+} blind_long[] = { { "all", 1 }, { "update", 1 }, { "no-ignore-removal", 11 } };
 
 /* Options after which the add changes nothing. */
 static const char *const harmless_long[] = {
@@ -90,6 +96,22 @@ static bool pathspec_is_blind(const char *spec)
 	return false;
 }
 
+/* Does pathspec word a (with its sluice_arg_flags f) name everything? */
+static bool word_is_blind(const char *a, uint32_t f)
+{
+	/* an unquoted glob is expanded by the shell before git sees it; "*"
+	 * alone (quoted or not) still means everything */
+	bool dynamic = f & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN);
+	if (a[0] == ':')
+		return !dynamic && pathspec_is_blind(a);
+	/* the working directory spelled as $PWD, $(pwd) or ~+; "..", "src/.." */
+	char t[PATH_CAP];
+	path_normalise(a, t, sizeof(t));
+	if (strpbrk(t, "$`"))
+		return false; /* a value not known before the command runs */
+	return path_climbs_only(t) || pathspec_is_blind(t);
+}
+
 static int check_one(const void *state, const struct sluice_simple_command *sc,
                      struct sluice_verdict *v)
 {
@@ -105,12 +127,8 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		return SLUICE_ALLOW;
 
 	const char *why = NULL;
-	char spelled[64];
-	for (const char *const *o = blind_long; *o && !why; o++)
-		if (sluice_long_option(sc, sub + 1, *o)) {
-			snprintf(spelled, sizeof(spelled), "%s", *o);
-			why = spelled;
-		}
+	for (size_t o = 0; o < sizeof(blind_long) / sizeof(blind_long[0]) && !why; o++)
+		why = git_long_option_prefix(sc, sub + 1, blind_long[o].name, blind_long[o].min);
 	if (!why && sluice_has_short_flag(sc, sub + 1, 'A'))
 		why = "-A";
 	if (!why && sluice_has_short_flag(sc, sub + 1, 'u'))
@@ -134,10 +152,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 			continue;
 		}
 		positive++;
-		/* an unquoted glob is expanded by the shell before git sees it;
-		 * "*" alone (quoted or not) still means everything */
-		if ((f & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN)) == 0 &&
-		    pathspec_is_blind(a))
+		if (word_is_blind(a, f))
 			why = a;
 	}
 	/* only exclusions (":!vendor") mean "everything but these" to git */

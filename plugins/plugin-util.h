@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -37,6 +38,99 @@ static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
 		if (strcmp(sub, *n) == 0)
 			return i;
 	return 0;
+}
+
+/* The size of a path buffer of the helpers below; longer text is cut. */
+#define PATH_CAP 1024
+
+/* Normalise a path argument's text: $HOME / ${HOME} -> ~, $PWD / ${PWD} /
+ * $(pwd) / `pwd` / ~+ -> ".", repeated slashes folded, "/./" folded, "./"
+ * prefixes and trailing "/" and "/." removed. Lexical only: ".." stays. */
+static inline void path_normalise(const char *in, char *out, size_t size)
+{
+	static const struct {
+		const char *from, *to;
+	} vars[] = {
+		{ "${HOME}", "~" }, { "$HOME", "~" }, { "${PWD}", "." }, { "$PWD", "." },
+		{ "$(pwd)", "." },  { "`pwd`", "." }, { "~+", "." },
+	};
+	char tmp[PATH_CAP];
+	snprintf(tmp, sizeof(tmp), "%s", in);
+	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+		size_t n = strlen(vars[v].from);
+		if (strncmp(tmp, vars[v].from, n) == 0 && (tmp[n] == '\0' || tmp[n] == '/')) {
+			char rest[PATH_CAP];
+			snprintf(rest, sizeof(rest), "%s", tmp + n);
+			snprintf(tmp, sizeof(tmp), "%s%s", vars[v].to, rest);
+			break;
+		}
+	}
+	/* fold slashes */
+	size_t o = 0;
+	for (size_t i = 0; tmp[i] && o + 1 < size; i++) {
+		if (tmp[i] == '/' && o > 0 && out[o - 1] == '/')
+			continue;
+		out[o++] = tmp[i];
+	}
+	out[o] = '\0';
+	/* "/./" inside is "/" */
+	for (char *dot; (dot = strstr(out, "/./"));)
+		memmove(dot, dot + 2, strlen(dot + 2) + 1);
+	/* trailing "/." and "/" (but keep a lone "/") */
+	for (;;) {
+		size_t n = strlen(out);
+		if (n > 1 && out[n - 1] == '/')
+			out[n - 1] = '\0';
+		else if (n >= 2 && out[n - 1] == '.' && out[n - 2] == '/')
+			out[n > 2 ? n - 2 : 1] = '\0';
+		else
+			break;
+	}
+	while (strncmp(out, "./", 2) == 0 && out[2])
+		memmove(out, out + 2, strlen(out + 2) + 1);
+}
+
+/* Does a relative normalised path name the current directory or one above
+ * it, once each "dir/.." cancels ("src/..", "..", "a/../..")? */
+static inline bool path_climbs_only(const char *t)
+{
+	if (t[0] == '/' || t[0] == '~')
+		return false;
+	size_t depth = 0; /* named components not yet cancelled */
+	for (const char *c = t; *c;) {
+		size_t n = strcspn(c, "/");
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			if (depth > 0)
+				depth--;
+		} else if (!(n == 1 && c[0] == '.') && n > 0) {
+			depth++;
+		}
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	return depth == 0;
+}
+
+/* git takes any unambiguous prefix of a long option ("--al" is --all): the
+ * first word at index >= from, before "--", that is "--" and at least min
+ * bytes of name (given without its dashes), alone or with "=value"; NULL
+ * when there is none. */
+static inline const char *git_long_option_prefix(const struct sluice_simple_command *sc,
+                                                 size_t from, const char *name, size_t min)
+{
+	size_t n = strlen(name);
+	for (size_t i = from; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || a[1] != '-')
+			continue;
+		size_t len = strcspn(a + 2, "=");
+		if (len >= min && len <= n && strncmp(a + 2, name, len) == 0)
+			return a;
+	}
+	return NULL;
 }
 
 static inline bool str_in(const char *s, const char *const *list)

@@ -3,10 +3,12 @@
  * rm_targets: refuse a recursive rm (any spelling: -r, -R, -rf, -fR,
  * --recursive and its abbreviations, with or without -f, targets after --)
  * of the root, the home directory ($HOME, ${HOME}, "$HOME", ~), a .git
- * directory, everything in the current directory (a star, dot-star, ./star, .), its parent
- * (..), the working directory itself ($PWD, $(pwd)), and the paths the
- * administrator lists (key protect, glob patterns). A literal cd earlier in
- * the list is followed: `cd ~ && rm -rf *` names the home directory.
+ * directory, everything in the current directory (a star, dot-star, ./star,
+ * ., and globs that expand as those do: ?*, [!.]*, .??*, .g*), its parent
+ * (..), the working directory itself ($PWD, $(pwd), ~+), what a variable's
+ * default stands for (${X:-/}), and the paths the administrator lists (key
+ * protect, glob patterns). A literal cd earlier in the list is followed:
+ * `cd ~ && rm -rf *` names the home directory.
  * Not for: non-recursive rm, or other deleting commands (find -delete).
  */
 #include <fnmatch.h>
@@ -17,8 +19,6 @@
 
 #include "plugin-util.h"
 #include "sluice/policy.h"
-
-#define PATH_CAP 1024
 
 static bool is_recursive(const struct sluice_simple_command *sc)
 {
@@ -36,55 +36,44 @@ static bool is_recursive(const struct sluice_simple_command *sc)
 	return false;
 }
 
-/* Normalise a target's text: $HOME / ${HOME} -> ~, $PWD / ${PWD} / $(pwd)
- * / `pwd` -> ".", repeated slashes folded, "./" prefixes and trailing "/"
- * and "/." removed. */
-static void normalise(const char *in, char *out, size_t size)
+/* Does glob pattern match every one of names, as bash matches a name (a
+ * leading dot only by a dot)? */
+static bool glob_matches_all(const char *pattern, const char *const *names)
 {
-	static const struct {
-		const char *from, *to;
-	} vars[] = {
-		{ "${HOME}", "~" }, { "$HOME", "~" },  { "${PWD}", "." },
-		{ "$PWD", "." },    { "$(pwd)", "." }, { "`pwd`", "." },
-	};
-	char tmp[PATH_CAP];
-	snprintf(tmp, sizeof(tmp), "%s", in);
-	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
-		size_t n = strlen(vars[v].from);
-		if (strncmp(tmp, vars[v].from, n) == 0 && (tmp[n] == '\0' || tmp[n] == '/')) {
-			char rest[PATH_CAP];
-			snprintf(rest, sizeof(rest), "%s", tmp + n);
-			snprintf(tmp, sizeof(tmp), "%s%s", vars[v].to, rest);
-			break;
-		}
-	}
-	/* fold slashes */
-	size_t o = 0;
-	for (size_t i = 0; tmp[i] && o + 1 < size; i++) {
-		if (tmp[i] == '/' && o > 0 && out[o - 1] == '/')
-			continue;
-		out[o++] = tmp[i];
-	}
-	out[o] = '\0';
-	/* "/./" inside is "/" */
-	for (char *dot; (dot = strstr(out, "/./"));)
-		memmove(dot, dot + 2, strlen(dot + 2) + 1);
-	/* trailing "/." and "/" (but keep a lone "/") */
-	for (;;) {
-		size_t n = strlen(out);
-		if (n > 1 && out[n - 1] == '/')
-			out[n - 1] = '\0';
-		else if (n >= 2 && out[n - 1] == '.' && out[n - 2] == '/')
-			out[n > 2 ? n - 2 : 1] = '\0';
-		else
-			break;
-	}
-	while (strncmp(out, "./", 2) == 0 && out[2])
-		memmove(out, out + 2, strlen(out + 2) + 1);
+	for (; *names; names++)
+		if (fnmatch(pattern, *names, FNM_PERIOD) != 0)
+			return false;
+	return true;
 }
 
-/* What the target names when it is one of the forbidden ones, else NULL. */
-static const char *forbidden(const char *t)
+/* A glob in t's last component that bash expands as a star would ("?*",
+ * "[!.]*", "**"), as a dot-star would (".[!.]*", ".??*"), or to a .git:
+ * t with that component spelled "*", ".*" or ".git" in out; false when the
+ * last component is no such glob. */
+static bool glob_spelling(const char *t, char *out, size_t size)
+{
+	static const char *const names[] = { "a", "Z", "0", "_", "-", "~", "a.b", "Ab9", NULL };
+	static const char *const hidden[] = { ".ab", ".ZZ", ".0x", "._x", ".a.b", ".config", NULL };
+	const char *slash = strrchr(t, '/');
+	const char *last = slash ? slash + 1 : t;
+	if (!strpbrk(last, "*?["))
+		return false;
+	const char *as;
+	if (fnmatch(last, ".git", FNM_PERIOD) == 0)
+		as = ".git";
+	else if (glob_matches_all(last, names))
+		as = "*";
+	else if (glob_matches_all(last, hidden))
+		as = ".*";
+	else
+		return false;
+	snprintf(out, size, "%.*s%s", (int)(last - t), t, as);
+	return strcmp(out, t) != 0;
+}
+
+/* What the target names when it is one of the forbidden ones as written,
+ * else NULL. */
+static const char *forbidden_as_written(const char *t)
 {
 	static const struct {
 		const char *path, *what;
@@ -114,6 +103,17 @@ static const char *forbidden(const char *t)
 	return NULL;
 }
 
+/* What the target names when it is one of the forbidden ones, as written
+ * or as its glob expands, else NULL. */
+static const char *forbidden(const char *t)
+{
+	const char *what = forbidden_as_written(t);
+	char globbed[PATH_CAP];
+	if (!what && glob_spelling(t, globbed, sizeof(globbed)))
+		what = forbidden_as_written(globbed);
+	return what;
+}
+
 static bool protected_by_admin(const struct sluice_settings *settings, const char *t)
 {
 	for (size_t i = 0; i < sluice_settings_count(settings); i++)
@@ -136,19 +136,42 @@ static int refuse(struct sluice_verdict *v, const char *target, const char *what
 	                          "(rm -r build/), never a whole tree");
 }
 
+/* The word a variable with a default stands for when the variable is not
+ * set: "${X:-/}" (or ${X-/}, ${X:=/}, ${X=/}) followed by a rest gives "/"
+ * and the rest in out. False for any other word. */
+static bool param_default(const char *arg, char *out, size_t size)
+{
+	if (strncmp(arg, "${", 2) != 0 || !(arg[2] == '_' || (arg[2] >= 'A' && arg[2] <= 'Z') ||
+	                                    (arg[2] >= 'a' && arg[2] <= 'z')))
+		return false;
+	const char *p = arg + 2 +
+	                strspn(arg + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
+	                                "vwxyz0123456789_");
+	if (*p == ':')
+		p++;
+	if (*p != '-' && *p != '=')
+		return false;
+	const char *close = strchr(++p, '}');
+	if (!close)
+		return false;
+	snprintf(out, size, "%.*s%s", (int)(close - p), p, close + 1);
+	return true;
+}
+
+/* Judge target text (arg, or what arg stands for) in the message as arg. */
 static int check_target(const struct sluice_settings *settings,
-                        const struct sluice_simple_command *sc, const char *arg,
+                        const struct sluice_simple_command *sc, const char *arg, const char *text,
                         struct sluice_verdict *v)
 {
 	char t[PATH_CAP];
-	normalise(arg, t, sizeof(t));
+	path_normalise(text, t, sizeof(t));
 	/* a literal cd before it: judge the path it really names first */
 	const char *cwd = sluice_cwd(sc);
 	if (cwd && t[0] != '/' && t[0] != '~') {
 		char c[PATH_CAP], joined[PATH_CAP * 2 + 2], j[PATH_CAP];
-		normalise(cwd, c, sizeof(c));
+		path_normalise(cwd, c, sizeof(c));
 		snprintf(joined, sizeof(joined), "%s/%s", c, t);
-		normalise(joined, j, sizeof(j));
+		path_normalise(joined, j, sizeof(j));
 		const char *what = forbidden(j);
 		if (what && strcmp(c, ".") != 0)
 			return refuse(v, arg, what, cwd);
@@ -179,7 +202,10 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		}
 		if (!dashdash && a[0] == '-' && a[1])
 			continue;
-		int r = check_target(settings, sc, a, v);
+		int r = check_target(settings, sc, a, a, v);
+		char unset[PATH_CAP];
+		if (r == SLUICE_ALLOW && param_default(a, unset, sizeof(unset)))
+			r = check_target(settings, sc, a, unset, v);
 		if (r > verdict)
 			verdict = r;
 	}
