@@ -2,7 +2,9 @@
 /*
  * devices: refuse writes to block devices and raw memory (`> /dev/sda`,
  * `dd of=/dev/nvme0n1`, `tee /dev/sdb`, `cp x /dev/vda`), making or wiping
- * filesystems (mkfs, mkfs.*, mke2fs, mkswap, wipefs), recursive chmod /
+ * filesystems (mkfs, mkfs.*, mke2fs, mkswap, wipefs), partition tables and
+ * discards on a device (fdisk, sfdisk, gdisk, sgdisk, cfdisk, parted's
+ * writing commands, blkdiscard; listing passes), recursive chmod /
  * chown / chgrp of the root, and the classic fork bomb (a function that
  * calls itself in a background pipeline).
  * Not for: character devices such as /dev/null, /dev/tty, /dev/stdout.
@@ -29,21 +31,39 @@ static const char *const mkfs_names[] = { "mkfs",    "mke2fs", "mkswap", "wipefs
 /* Commands whose plain operands are written to. */
 static const char *const writers[] = { "tee", "cp", "shred", "truncate", "install", NULL };
 
+/* Partition table editors and discards, with the options that only read
+ * (any other option, or none, may write: fdisk and gdisk then take their
+ * commands from stdin). */
+static const char *const fdisk_reads[] = { "-l", "--list", NULL };
+static const char *const sfdisk_reads[] = {
+	"-l", "--list",      "-d", "--dump",       "-J", "--json",
+	"-s", "--show-size", "-V", "--verify",     "-g", "--show-geometry",
+	"-F", "--list-free", "-T", "--list-types", NULL,
+};
+static const char *const sgdisk_reads[] = { "-p",       "--print", "-i",          "--info", "-v",
+	                                    "--verify", "-O",      "--print-mbr", NULL };
+static const char *const reads_nothing[] = { NULL };
+static const struct {
+	const char *name;
+	const char *const *reads;
+} partitioners[] = {
+	{ "fdisk", fdisk_reads },   { "sfdisk", sfdisk_reads },  { "gdisk", fdisk_reads },
+	{ "sgdisk", sgdisk_reads }, { "cfdisk", reads_nothing }, { "blkdiscard", reads_nothing },
+};
+
+/* parted's commands that change a disk. */
+static const char *const parted_writes[] = {
+	"mklabel", "mktable", "mkpart", "mkpartfs", "rm",       "resizepart",
+	"resize",  "name",    "set",    "toggle",   "disk_set", "disk_toggle",
+	"rescue",  "move",    "cp",     "mkfs",     "type",     NULL,
+};
+
 static bool is_device(const char *path)
 {
-	/* /dev//sda and /dev/./sda are the same file */
-	char p[512];
-	size_t o = 0;
-	for (size_t i = 0; path[i] && o + 1 < sizeof(p); i++) {
-		if (path[i] == '/' && o && p[o - 1] == '/')
-			continue;
-		if (path[i] == '.' && path[i + 1] == '/' && o && p[o - 1] == '/') {
-			i++;
-			continue;
-		}
-		p[o++] = path[i];
-	}
-	p[o] = '\0';
+	/* /dev//sda, /dev/./sda and /dev/../dev/sda are the same file */
+	char p[PATH_CAP];
+	path_normalise(path, p, sizeof(p));
+	path_resolve_dots(p);
 	for (const char *const *d = device_patterns; *d; d++)
 		if (fnmatch(*d, p, 0) == 0)
 			return true;
@@ -71,6 +91,62 @@ static int check_redirects(const struct sluice_simple_command *sc, struct sluice
 	return SLUICE_ALLOW;
 }
 
+/* The first operand of sc that is a block device, or NULL. */
+static const char *device_operand(const struct sluice_simple_command *sc)
+{
+	for (size_t i = 1; i < sluice_argc(sc); i++)
+		if (is_device(sluice_arg(sc, i)))
+			return sluice_arg(sc, i);
+	return NULL;
+}
+
+/* Are sc's options (the text before any '=') all in reads, and is there
+ * one at least? */
+static bool only_reading(const struct sluice_simple_command *sc, const char *const *reads)
+{
+	size_t options = 0;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] != '-' || a[1] == '\0')
+			continue;
+		char opt[64];
+		snprintf(opt, sizeof(opt), "%.*s", (int)strcspn(a, "="), a);
+		if (!str_in(opt, reads))
+			return false;
+		options++;
+	}
+	return options > 0;
+}
+
+/* A partition table editor or discard that would change a device. */
+static int check_partitioner(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	const char *name = sluice_name(sc);
+	const char *dev = device_operand(sc);
+	if (!dev)
+		return SLUICE_ALLOW;
+	bool writes = false;
+	if (strcmp(name, "parted") == 0) {
+		for (size_t i = 1; i < sluice_argc(sc) && !writes; i++)
+			writes = str_in(sluice_arg(sc, i), parted_writes);
+	}
+	for (size_t i = 0; i < sizeof(partitioners) / sizeof(partitioners[0]); i++)
+		if (strcmp(name, partitioners[i].name) == 0)
+			writes = !only_reading(sc, partitioners[i].reads);
+	if (!writes)
+		return SLUICE_ALLOW;
+	char msg[256];
+	snprintf(msg, sizeof(msg),
+	         "'%s' on the block device '%s' rewrites its partition table or discards its "
+	         "data",
+	         name, dev);
+	return refuse(v, msg,
+	              "this is never needed for a coding task; to look, list only (fdisk -l, "
+	              "parted DEVICE print)");
+}
+
 static bool targets_root(const struct sluice_simple_command *sc)
 {
 	for (size_t i = 1; i < sluice_argc(sc); i++) {
@@ -96,6 +172,9 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		         "'%s' makes or wipes a filesystem, destroying what was on it", name);
 		return refuse(v, msg, "this is never needed for a coding task; ask the user");
 	}
+	r = check_partitioner(sc, v);
+	if (r)
+		return r;
 	if (strcmp(name, "dd") == 0) {
 		for (size_t i = 1; i < sluice_argc(sc); i++) {
 			const char *a = sluice_arg(sc, i);

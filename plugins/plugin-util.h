@@ -90,6 +90,34 @@ static inline void path_normalise(const char *in, char *out, size_t size)
 		memmove(out, out + 2, strlen(out + 2) + 1);
 }
 
+/* Resolve ".." in an absolute normalised path lexically, in place:
+ * "/dev/../dev/sda" is "/dev/sda" ("/.." is "/"). */
+static inline void path_resolve_dots(char *t)
+{
+	if (t[0] != '/')
+		return;
+	size_t o = 0; /* t[0..o) is the resolved part, without a trailing '/' */
+	for (const char *c = t + 1; *c;) {
+		size_t n = strcspn(c, "/");
+		if (n == 2 && c[0] == '.' && c[1] == '.') {
+			while (o > 0 && t[o - 1] != '/')
+				o--;
+			if (o > 0)
+				o--; /* and the '/' before the component */
+		} else if (n > 0 && !(n == 1 && c[0] == '.')) {
+			t[o++] = '/';
+			memmove(t + o, c, n);
+			o += n;
+		}
+		c += n;
+		if (*c == '/')
+			c++;
+	}
+	if (o == 0)
+		o = 1; /* the root */
+	t[o] = '\0';
+}
+
 /* Does a relative normalised path name the current directory or one above
  * it, once each "dir/.." cancels ("src/..", "..", "a/../..")? */
 static inline bool path_climbs_only(const char *t)
