@@ -648,12 +648,15 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		struct wrapper_match m;
 		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
 		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
-			size_t from = m.end;
+			size_t from = m.end, to = c->argc;
 			if (m.string_word >= 0) {
-				/* env -S 'a b' rest: the string, then the rest */
+				/* env -S 'a b' rest: the string, then the rest;
+				 * script -c CMD FILE: the string alone */
 				from = (size_t)m.string_word;
+				if (!(w->flags & WRAP_STRING_ARGS))
+					to = from + 1;
 			}
-			script = join_words(c, from, c->argc, &dynamic);
+			script = join_words(c, from, to, &dynamic);
 			if (!script) {
 				b->error = -ENOMEM;
 				goto out;

@@ -17,6 +17,8 @@
 /* One row per wrapper. Keep sorted by name (bsearch). */
 static const struct wrapper wrappers[] = {
 	{ .name = "builtin" },
+	{ .name = "busybox", .stop_longopts = "list,list-full,help" },
+	{ .name = "chroot", .longopts = "userspec=,groups=,skip-chdir", .positionals = 1 },
 	{ .name = "command", .short_flags = "p", .stop_opts = "vV" },
 	{ .name = "doas", .short_with_arg = "uC", .short_flags = "nsL", .stop_opts = "CL" },
 	{ .name = "env",
@@ -27,22 +29,59 @@ static const struct wrapper wrappers[] = {
 	  .chdir_opts = "C",
 	  .chdir_longopts = "chdir",
 	  .string_opts = "S",
-	  .flags = WRAP_ASSIGNMENTS },
+	  .flags = WRAP_ASSIGNMENTS | WRAP_STRING_ARGS },
 	{ .name = "exec", .short_with_arg = "a", .short_flags = "cl" },
 	{ .name = "find", .flags = WRAP_EXEC_CLAUSES | WRAP_ARGV_INCOMPLETE },
+	{ .name = "flock",
+	  .short_with_arg = "wE",
+	  .short_flags = "sexnouF",
+	  .longopts = "shared,exclusive,unlock,nonblock,nb,close,no-fork,timeout=,wait=,"
+	              "conflict-exit-code=,verbose",
+	  .positionals = 1,
+	  .flags = WRAP_COMMAND_AFTER },
 	{ .name = "ionice",
 	  .short_with_arg = "cnpPu",
 	  .short_flags = "t",
 	  .longopts = "class=,classdata=,pid=,pgid=,uid=,ignore",
 	  .stop_opts = "pPu",
 	  .stop_longopts = "pid,pgid,uid" },
+	{ .name = "ltrace",
+	  .short_with_arg = "aADeFlnopsuwx",
+	  .short_flags = "bcCfhiLrStTV",
+	  .longopts = "align=,demangle,library=,output=,indent=,config=,help,version",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version" },
 	{ .name = "nice",
 	  .short_with_arg = "n",
 	  .longopts = "adjustment=",
 	  .flags = WRAP_NUMERIC_OPT },
 	{ .name = "nohup" },
+	{ .name = "parallel",
+	  .short_with_arg = "aCdEIjlLnNPsS",
+	  .short_flags = "0kmqrtuvX",
+	  .longopts = "jobs=,keep-order,null,arg-file=,max-args=,max-procs=,max-lines=,colsep=,"
+	              "delimiter=,joblog=,results=,halt=,timeout=,tag,will-cite,bar,eta,progress,"
+	              "pipe,line-buffer,group,ungroup,verbose,quote,no-run-if-empty,dry-run",
+	  .flags = WRAP_SHELL_JOIN | WRAP_ARGV_INCOMPLETE },
+	{ .name = "script",
+	  .short_with_arg = "cBEImoOT",
+	  .short_flags = "aefqw",
+	  .short_attached = "t",
+	  .longopts = "append,command=,echo=,return,flush,force,quiet,timing,log-in=,log-out=,"
+	              "log-io=,log-timing=,logging-format=,output-limit=",
+	  .string_opts = "c",
+	  .string_longopts = "command",
+	  .positionals = 1 },
 	{ .name = "setsid", .short_flags = "cfw", .longopts = "ctty,fork,wait" },
 	{ .name = "stdbuf", .short_with_arg = "ioe", .longopts = "input=,output=,error=" },
+	{ .name = "strace",
+	  .short_with_arg = "abeEIoOpPsSuUX",
+	  .short_flags = "cCdDfFhiknqrtTvVwxyzZ",
+	  .longopts = "output=,trace=,signal=,status=,attach=,string-limit=,user=,env=,"
+	              "summary-only,summary,follow-forks,output-separately,decode-fds,"
+	              "seccomp-bpf,no-abbrev,verbose,raw=,read=,write=,inject=,fault=,quiet",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version" },
 	{ .name = "sudo",
 	  .short_with_arg = "CDghpRrTtUu",
 	  .short_flags = "AbEHiKknPSs",
@@ -64,6 +103,7 @@ static const struct wrapper wrappers[] = {
 	  .short_flags = "v",
 	  .longopts = "signal=,kill-after=,preserve-status,foreground,verbose",
 	  .positionals = 1 },
+	{ .name = "unbuffer", .short_flags = "p" },
 	{ .name = "watch",
 	  .short_with_arg = "nq",
 	  .short_flags = "tbegcCxpw",
@@ -138,6 +178,10 @@ static void match_long(const struct wrapper *w, const char *const *words, size_t
 	if (in_list(w->chdir_longopts, opt, len, NULL)) {
 		m->chdir_word = (long)arg;
 		m->chdir_offset = offset;
+	}
+	if (in_list(w->string_longopts, opt, len, NULL)) {
+		m->string_word = (long)arg;
+		m->string_offset = offset;
 	}
 }
 
@@ -216,6 +260,11 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 	}
 	for (unsigned p = 0; p < w->positionals && i < n; p++)
 		i++;
+	if ((w->flags & WRAP_COMMAND_AFTER) && i + 1 < n &&
+	    (strcmp(words[i], "-c") == 0 || strcmp(words[i], "--command") == 0)) {
+		ret->string_word = (long)(i + 1);
+		ret->string_offset = 0;
+	}
 	ret->end = i; /* never past n: start < n, and every step above stops at n */
 }
 
@@ -247,9 +296,7 @@ size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
 }
 
 /* The shells whose -c string is a command; options that take an argument. */
-static const char *const shells[] = {
-	"ash", "bash", "busybox", "dash", "ksh", "mksh", "sh", "zsh"
-};
+static const char *const shells[] = { "ash", "bash", "dash", "ksh", "mksh", "sh", "zsh" };
 
 static int name_cmp(const void *key, const void *elem)
 {
@@ -288,12 +335,6 @@ enum shell_script_source wrapper_shell_script(const char *name, const char *cons
 	if (!bsearch(name, shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
 		return SHELL_SCRIPT_NONE;
 	size_t i = start + 1;
-	if (strcmp(name, "busybox") == 0) {
-		/* busybox sh -c ...: only its shell applets count */
-		if (i >= n || (strcmp(words[i], "sh") != 0 && strcmp(words[i], "ash") != 0))
-			return SHELL_SCRIPT_NONE;
-		i++;
-	}
 	bool dash_c = false, dash_s = false;
 	for (; i < n; i++) {
 		const char *w = words[i];

@@ -19,22 +19,29 @@ enum wrapper_flag {
 	WRAP_EXEC_CLAUSES = 1u << 2,    /* find: commands in -exec ... ; clauses; find stays */
 	WRAP_SHELL_JOIN = 1u << 3,      /* watch: the words are joined and run by sh -c */
 	WRAP_NUMERIC_OPT = 1u << 4,     /* -N is an option (nice -10) */
+	/* after the positionals, -c or --command STRING is a shell string
+	 * (flock FILE -c CMD); any other word is the command */
+	WRAP_COMMAND_AFTER = 1u << 5,
+	/* the words after a command string are its arguments (env -S 'a b' c);
+	 * without this flag they are the wrapper's (script -c CMD FILE) */
+	WRAP_STRING_ARGS = 1u << 6,
 };
 
 struct wrapper {
 	const char *name;
-	const char *short_with_arg; /* short options that take an argument */
-	const char *short_flags;    /* short options without one */
-	const char *short_attached; /* options whose argument can only be attached (xargs -i{}) */
-	const char *longopts;       /* "user=,login,...": '=' marks an argument */
-	const char *stop_opts;      /* short options with which nothing is run (command -v) */
-	const char *stop_longopts;  /* the same, long ("list,edit,...") */
-	const char *chdir_opts;     /* short options whose argument is the new cwd (env -C) */
-	const char *chdir_longopts; /* the same, long */
-	const char *direct_opts;    /* WRAP_SHELL_JOIN off: run argv directly (watch -x) */
-	const char *string_opts;    /* the argument is split into words (env -S) */
-	unsigned positionals;       /* words between the options and the command (timeout 5) */
-	unsigned flags;             /* enum wrapper_flag */
+	const char *short_with_arg;  /* short options that take an argument */
+	const char *short_flags;     /* short options without one */
+	const char *short_attached;  /* options whose argument can only be attached (xargs -i{}) */
+	const char *longopts;        /* "user=,login,...": '=' marks an argument */
+	const char *stop_opts;       /* short options with which nothing is run (command -v) */
+	const char *stop_longopts;   /* the same, long ("list,edit,...") */
+	const char *chdir_opts;      /* short options whose argument is the new cwd (env -C) */
+	const char *chdir_longopts;  /* the same, long */
+	const char *direct_opts;     /* WRAP_SHELL_JOIN off: run argv directly (watch -x) */
+	const char *string_opts;     /* the argument is a command string (env -S, script -c) */
+	const char *string_longopts; /* the same, long */
+	unsigned positionals;        /* words between the options and the command (timeout 5) */
+	unsigned flags;              /* enum wrapper_flag */
 };
 
 /* The wrapper row for a command name (directory already removed), or NULL. */
@@ -46,7 +53,7 @@ struct wrapper_match {
 	size_t assign_begin; /* NAME=VALUE words are [assign_begin, assign_end) */
 	size_t assign_end;
 	long chdir_word;                    /* the word naming a new working directory, or -1 */
-	long string_word;                   /* the word env -S splits into a command, or -1 */
+	long string_word;                   /* the word holding a command string, or -1 */
 	size_t chdir_offset, string_offset; /* where the value starts in that word
 	                                       ("-Cdir": 2, "--chdir=dir": 8) */
 	bool unknown_opt; /* an option the table does not know (taken as a flag) */
