@@ -627,9 +627,68 @@ static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct s
 	b->n_prefix = saved;
 }
 
-/* The nested shell a command starts: bash -c STRING, eval ARGS, a shell fed
- * a heredoc or here-string, watch CMD, env -S STRING. w: the wrapper row of
- * c's name, or NULL. */
+/* trap's action: trap [-p|-l|--] ACTION SIGNAL...; the action runs in this
+ * shell when a signal (or EXIT, ERR ...) comes. 0 when there is none ("-"
+ * and "" reset or ignore). */
+static size_t trap_action(const struct simple_command *c)
+{
+	size_t i = 1;
+	if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
+		i++;
+	if (i + 1 >= c->argc || c->argv[i].w.text[0] == '-' || c->argv[i].w.text[0] == '\0')
+		return 0;
+	return i;
+}
+
+/* The values of alias NAME=VALUE..., one per line: each runs where its name
+ * is used. NULL (and no error) when there are none. */
+static char *alias_values(const struct simple_command *c, bool *dynamic, int *error)
+{
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	*dynamic = false;
+	for (size_t i = 1; i < c->argc; i++) {
+		const char *eq = strchr(c->argv[i].w.text, '=');
+		if (!eq || eq == c->argv[i].w.text)
+			continue;
+		(void)strbuf_append_str(&sb, eq + 1);
+		(void)strbuf_append_char(&sb, '\n');
+		if (!word_static(&c->argv[i]))
+			*dynamic = true;
+	}
+	if (sb.capped)
+		*dynamic = true; /* a part is missing: not known */
+	if (sb.len == 0 && !sb.failed) {
+		strbuf_done(&sb);
+		return NULL;
+	}
+	char *values = strbuf_take(&sb);
+	if (!values)
+		*error = -ENOMEM;
+	return values;
+}
+
+/* Give a new shell's positional parameters ($0, $1 ...) the static words
+ * from c->argv[from] on (bash -c STRING NAME ARG...); none when find or
+ * xargs completes the words when it runs (a "{}" or xargs -I's string is
+ * replaced then). */
+static int set_positional(struct model_state *fresh, const struct simple_command *c, size_t from)
+{
+	if (c->flags & CMD_ARGV_INCOMPLETE)
+		return 0;
+	for (size_t i = from; i < c->argc && i - from < 10; i++) {
+		char name[2] = { (char)('0' + (i - from)), '\0' };
+		const char *text = c->argv[i].w.text;
+		int r = word_static(&c->argv[i]) ? model_state_set(fresh, name, text) : 0;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
+ * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
+ * STRING. A script file from a process substitution (bash <(curl ...),
+ * source <(...)) is dynamic. w: the wrapper row of c's name, or NULL. */
 static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
                           const struct wrapper *w, char *const *texts, struct model_state *st)
 {
@@ -638,12 +697,26 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	const char *name = c->name;
 	struct model_wrapper self = { 0 };
 	bool with_self = false;
+	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
 
 	if (strcmp(name, "eval") == 0 && c->argc > 1) {
 		script = join_words(c, 1, c->argc, &dynamic);
 		if (!script)
 			b->error = -ENOMEM;
 		same_shell = true; /* eval runs in this shell: its effects stay */
+	} else if (strcmp(name, "trap") == 0 && trap_action(c)) {
+		size_t i = trap_action(c);
+		dynamic = !word_static(&c->argv[i]);
+		script = strdup(c->argv[i].w.text);
+		if (!script)
+			b->error = -ENOMEM;
+		same_shell = true;
+	} else if (strcmp(name, "alias") == 0) {
+		script = alias_values(c, &dynamic, &b->error);
+		same_shell = true;
+	} else if ((strcmp(name, "source") == 0 || strcmp(name, ".") == 0) && c->argc > 1) {
+		if (c->argv[1].w.flags & WORD_PROCSUBST)
+			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
 	} else if (w && c->argc > 1) {
 		struct wrapper_match m;
 		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
@@ -671,18 +744,32 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		size_t script_word = 0;
 		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
 		                             &script_word)) {
-		case SHELL_SCRIPT_ARG:
+		case SHELL_SCRIPT_ARG: {
+			const char *text = c->argv[script_word].w.text;
+			bool user_switch = wrapper_is_user_switch(name);
+			if (user_switch && strncmp(text, "--command=", 10) == 0)
+				text += 10; /* su --command=CMD */
 			dynamic = !word_static(&c->argv[script_word]);
-			script = strdup(c->argv[script_word].w.text);
+			script = strdup(text);
 			if (!script) {
 				b->error = -ENOMEM;
 				goto out;
 			}
-			if (wrapper_is_user_switch(name)) {
+			if (user_switch) {
 				/* su -c CMD user: CMD runs under su, like sudo's */
-				b->error = copy_wrapper(&self, name, texts, script_word - 1);
+				b->error = copy_wrapper(&self, name, texts,
+				                        text == c->argv[script_word].w.text
+				                                ? script_word - 1
+				                                : script_word);
 				with_self = true;
+			} else {
+				positional = script_word + 1;
 			}
+			break;
+		}
+		case SHELL_SCRIPT_FILE:
+			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
+				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
 			break;
 		case SHELL_SCRIPT_STDIN:
 			for (size_t i = c->n_redirects; i > 0; i--) {
@@ -721,6 +808,8 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		fresh.cwd_unknown = st->cwd_unknown;
 		if (c->cwd && !(fresh.cwd = strdup(c->cwd)))
 			b->error = -ENOMEM;
+		if (!b->error && positional)
+			b->error = set_positional(&fresh, c, positional);
 		if (!b->error)
 			b->error = builder_walk_nested(b, ctx, c, script, strlen(script), &fresh,
 			                               with_self ? &self : NULL);

@@ -315,8 +315,8 @@ static enum shell_script_source su_script(const char *const *words, size_t n, si
 			return SHELL_SCRIPT_ARG;
 		}
 		if (strncmp(w, "--command=", 10) == 0) {
-			*script_word = i; /* the caller cannot strip it: treat as unknown */
-			return SHELL_SCRIPT_FILE;
+			*script_word = i; /* the caller strips "--command=" */
+			return SHELL_SCRIPT_ARG;
 		}
 	}
 	return SHELL_SCRIPT_NONE;
@@ -371,5 +371,6 @@ enum shell_script_source wrapper_shell_script(const char *name, const char *cons
 	}
 	if (dash_s || i >= n)
 		return SHELL_SCRIPT_STDIN;
+	*script_word = i;
 	return SHELL_SCRIPT_FILE;
 }

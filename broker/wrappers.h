@@ -83,9 +83,9 @@ size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
 /* How a shell command (bash, sh, dash, zsh, ksh, ...) gets its commands. */
 enum shell_script_source {
 	SHELL_SCRIPT_NONE = 0, /* not a shell (or su / runuser without -c) */
-	SHELL_SCRIPT_ARG,      /* -c STRING: *script_word is its index */
-	SHELL_SCRIPT_STDIN,    /* reads commands from stdin (no -c, no file, or -s) */
-	SHELL_SCRIPT_FILE,     /* runs a script file: not known to the model */
+	SHELL_SCRIPT_ARG,   /* -c STRING: *script_word is its index (su: maybe --command=STRING) */
+	SHELL_SCRIPT_STDIN, /* reads commands from stdin (no -c, no file, or -s) */
+	SHELL_SCRIPT_FILE,  /* runs a script file (*script_word): not known to the model */
 };
 
 /* su and runuser: a shell command as another user (`su -c CMD root`). */
