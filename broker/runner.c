@@ -304,6 +304,14 @@ static void launcher_failed(struct run_outcome *o)
 		fail(o, ERROR_KIND_COMMAND_FAILED, "%s", msg);
 }
 
+/* The signal sluice's kill of the tree ended the shell with (the contract's
+ * `signal` of a command that timed out or was cancelled), if it did. */
+static void take_kill_signal(struct run_result *r, const struct pump *p)
+{
+	if (p->reaped && !p->ended_before_kill && WIFSIGNALED(p->status))
+		r->signal = WTERMSIG(p->status);
+}
+
 /* The shell ran and ended with this wait status. */
 static void take_shell_status(struct run_result *r, int status)
 {
@@ -333,6 +341,7 @@ static void evaluate(struct run_outcome *o)
 		     p->interrupted_by);
 		if (p->ended_before_kill)
 			take_shell_status(r, p->status);
+		take_kill_signal(r, p);
 		return;
 	}
 	if (p->cancelled) {
@@ -340,6 +349,7 @@ static void evaluate(struct run_outcome *o)
 		     "the run was cancelled by its caller; the command's process tree was ended");
 		if (p->ended_before_kill)
 			take_shell_status(r, p->status);
+		take_kill_signal(r, p);
 		return;
 	}
 	if (p->timed_out) {
@@ -348,6 +358,7 @@ static void evaluate(struct run_outcome *o)
 		     format_duration_ms(r->timeout_ms, limit, sizeof(limit)),
 		     run_mode_name(r->mode));
 		r->timed_out = true;
+		take_kill_signal(r, p);
 		return;
 	}
 	bool reported = p->report_len > 0 && strstr(p->report, "\"error\"") == NULL;

@@ -19,10 +19,17 @@ grep -q 'probably waiting for input' <<<"$out" && ok "a prompt at the end gets t
   not_ok "a prompt at the end gets the waiting-for-input hint" "$out"
 
 out=$(timeout -k 5 20 "$SLUICE" run --format json --timeout 300ms -- 'echo x; sleep 30') && rc=0 || rc=$?
-if [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["error"]["kind"] == "timeout" and d["exitCode"] is None and d["output"] == "x\n"')" = True ]; then
-  ok "JSON: timedOut, error timeout, partial output"
+if [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["error"]["kind"] == "timeout" and d["exitCode"] is None and d["signal"] == 15 and d["output"] == "x\n"')" = True ]; then
+  ok "JSON: timedOut, error timeout, the SIGTERM that ended it, partial output"
 else
-  not_ok "JSON: timedOut, error timeout, partial output" "rc=$rc" "$out"
+  not_ok "JSON: timedOut, error timeout, the SIGTERM that ended it, partial output" "rc=$rc" "$out"
+fi
+printf '[broker]\nkill_grace = 100ms\n' >"$TEST_TMP/grace.ini"
+out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/grace.ini" --format json --timeout 300ms -- 'trap "" TERM; sleep 30') && rc=0 || rc=$?
+if [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["signal"] == 9')" = True ]; then
+  ok "JSON: a shell that ignores SIGTERM is ended by SIGKILL, and says so"
+else
+  not_ok "JSON: a shell that ignores SIGTERM is ended by SIGKILL, and says so" "rc=$rc" "$out"
 fi
 
 # Escapees write their pids first, so the check below knows whom to look for.
@@ -48,7 +55,7 @@ grep -q 'of slow mode fired' <<<"$out" && ok "the text names the mode whose limi
 # left. The hops stop hopping after 2 s and wait, to be found by pgrep.
 probe=$SLUICE_BUILDDIR/tests/launcher/probe
 mark="hop-mark-$$-$RANDOM"
-printf '[broker]\nkill_grace = 100ms\n' >"$TEST_TMP/grace.ini" # the kill starts while they hop
+# the kill starts while they hop (grace.ini: kill_grace = 100ms)
 start=$(date +%s%N)
 run timeout -k 5 30 "$SLUICE" run --config "$TEST_TMP/grace.ini" --timeout 500ms -- \
   "for i in 1 2 3 4; do '$probe' hop 2 $mark & done; sleep 100"
