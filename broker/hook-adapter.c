@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "hook-adapter.h"
+#include "json-locate.h"
 
 /* A protocol's answer builder; see hook_answer(). */
 typedef json_t *(*answer_fn)(const struct hook_call *call, const struct verdict *verdict,
@@ -118,9 +119,17 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 	*ret = (struct hook_call){ 0 };
 	json_error_t jerr;
 	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-	if (!doc)
+	if (!doc) {
+		char field[128];
+		bool in_key = false;
+		if (json_decode_error_field(text, len, &jerr, field, sizeof(field), &in_key))
+			return sluice_error_set(reterr, -EINVAL,
+			                        "the hook input's field '%s' is not valid UTF-8 "
+			                        "(line %d: %s)",
+			                        field, jerr.line, jerr.text);
 		return sluice_error_set(reterr, -EINVAL, "the hook input is not JSON: line %d: %s",
 		                        jerr.line, jerr.text);
+	}
 	ret->doc = doc;
 	if (!json_is_object(doc))
 		return sluice_error_set(reterr, -EINVAL, "the hook input is not a JSON object");

@@ -11,6 +11,7 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "json-locate.h"
 #include "mcp-rpc.h"
 
 /* The buffer grows in steps of at least this. */
@@ -81,9 +82,22 @@ static int classify(const char *text, size_t len, struct rpc_message *m)
 {
 	json_error_t jerr;
 	m->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
-	if (!m->doc)
+	if (!m->doc) {
+		char field[128];
+		bool in_key = false;
+		if (json_decode_error_field(text, len, &jerr, field, sizeof(field), &in_key))
+			return invalid(
+			        m, RPC_PARSE_ERROR,
+			        "parse error at column %d: field '%s' is not valid UTF-8 (%s)",
+			        jerr.column, field, jerr.text);
+		if (in_key)
+			return invalid(
+			        m, RPC_PARSE_ERROR,
+			        "parse error at column %d: a field name is not valid UTF-8 (%s)",
+			        jerr.column, jerr.text);
 		return invalid(m, RPC_PARSE_ERROR, "parse error at column %d: %s", jerr.column,
 		               jerr.text);
+	}
 	if (json_is_array(m->doc))
 		return invalid(m, RPC_INVALID_REQUEST, "batches are not supported");
 	if (!json_is_object(m->doc))

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "json-locate.h"
 #include "request.h"
 #include "utf8.h"
 
@@ -256,6 +257,26 @@ fail:
 	return r;
 }
 
+/* The error for a request jansson refused: a byte that is not UTF-8 is
+ * reported by the field it is in, as every other bad field is. */
+static int refuse_unparsed(const char *text, size_t len, const json_error_t *jerr,
+                           struct sluice_error *reterr)
+{
+	char field[128];
+	bool in_key = false;
+	if (json_decode_error_field(text, len, jerr, field, sizeof(field), &in_key))
+		return sluice_error_set(reterr, -EINVAL,
+		                        "field '%s' is not valid UTF-8 (%s, line %d, column %d)",
+		                        field, jerr->text, jerr->line, jerr->column);
+	if (in_key)
+		return sluice_error_set(reterr, -EINVAL,
+		                        "a field name is not valid UTF-8 (%s, line %d, column %d)",
+		                        jerr->text, jerr->line, jerr->column);
+	return sluice_error_set(reterr, -EINVAL,
+	                        "the request is not valid JSON: %s (line %d, column %d)",
+	                        jerr->text, jerr->line, jerr->column);
+}
+
 int request_parse(const char *text, size_t len, size_t max_command_size, struct run_request *req,
                   struct sluice_error *reterr)
 {
@@ -270,9 +291,7 @@ int request_parse(const char *text, size_t len, size_t max_command_size, struct 
 	json_t *obj = json_loadb(text, len,
 	                         JSON_ALLOW_NUL | JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!obj)
-		return sluice_error_set(reterr, -EINVAL,
-		                        "the request is not valid JSON: %s (line %d, column %d)",
-		                        jerr.text, jerr.line, jerr.column);
+		return refuse_unparsed(text, len, &jerr, reterr);
 	int r = request_from_json(obj, max_command_size, req, reterr);
 	json_decref(obj);
 	return r;

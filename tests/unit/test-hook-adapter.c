@@ -131,6 +131,20 @@ Test(hook_adapter, bad_payloads_are_refused)
 	}
 }
 
+Test(hook_adapter, a_byte_that_is_not_utf8_is_named_by_its_field)
+{
+	static const char payload[] = "{\"hook_event_name\":\"PreToolUse\",\"tool_name\":\"Bash\","
+	                              "\"tool_input\":{\"command\":\"echo \xff\"}}";
+	struct hook_call call;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(hook_parse(hook_protocol_find("claude-code"), payload, strlen(payload), &call,
+	                        &err),
+	             -EINVAL);
+	cr_assert(strstr(err.detail, "field 'tool_input.command' is not valid UTF-8"), "%s",
+	          err.detail);
+	hook_call_done(&call);
+}
+
 Test(hook_adapter, other_tools_have_no_command)
 {
 	static const char read_tool[] =

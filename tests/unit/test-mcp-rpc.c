@@ -139,6 +139,17 @@ Test(mcp_rpc, classification_and_codes)
 	}
 }
 
+Test(mcp_rpc, a_byte_that_is_not_utf8_is_named_by_its_field)
+{
+	struct rpc_message m = parse("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\","
+	                             "\"params\":{\"arguments\":{\"command\":\"echo \xff\"}}}");
+	cr_assert_eq(m.kind, RPC_ERROR);
+	cr_assert_eq(m.error_code, RPC_PARSE_ERROR);
+	cr_assert(strstr(m.error_message, "field 'params.arguments.command' is not valid UTF-8"),
+	          "%s", m.error_message);
+	rpc_message_done(&m);
+}
+
 Test(mcp_rpc, answers_are_single_lines_with_the_id)
 {
 	json_t *id = json_string("x\ny");

@@ -7,6 +7,7 @@
 #include <criterion/parameterized.h>
 #include <string.h>
 
+#include "json-locate.h"
 #include "request.h"
 
 #define MAX_COMMAND 1024
@@ -105,7 +106,11 @@ static struct refusal refusals[] = {
 	  "field 'mode' is 'slow' but 'background' is true" },
 	{ "{\"command\":\"ls\",\"command\":\"rm\"}", "duplicate" },
 	{ "{\"command\":\"ls\"", "not valid JSON" },
-	{ "{\"command\":\"\xff\"}", "not valid JSON" },
+	{ "{\"command\":\"\xff\"}",
+	  "field 'command' is not valid UTF-8 (unable to decode byte 0xff" },
+	{ "{\"command\":\"ls\",\"description\":\"caf\xc3\"}",
+	  "field 'description' is not valid UTF-8" },
+	{ "{\"comm\xe9nd\":\"ls\"}", "a field name is not valid UTF-8" },
 	{ "", "not valid JSON" },
 };
 
@@ -147,4 +152,33 @@ Test(request, refuses_invalid_utf8_on_the_command_line)
 	cr_assert_str_eq(err.detail, "field 'command' is not valid UTF-8");
 	cr_assert_eq(request_from_command("echo \xed\xa0\x80", MAX_COMMAND, &req, &err), -EINVAL,
 	             "a UTF-16 surrogate is not UTF-8");
+}
+
+/* json_locate_field: the keys around a byte, in the raw text. */
+static void expect_field(const char *text, const char *at, const char *path, bool in_key)
+{
+	char got[64];
+	bool key = false;
+	const char *p = strstr(text, at);
+	cr_assert_not_null(p, "'%s' not in '%s'", at, text);
+	bool found =
+	        json_locate_field(text, strlen(text), (size_t)(p - text), got, sizeof(got), &key);
+	cr_assert_eq(found, path[0] != '\0' && !in_key, "%s at '%s': found %d ('%s')", text, at,
+	             found, got);
+	cr_assert_str_eq(got, path, "%s at '%s'", text, at);
+	cr_assert_eq(key, in_key, "%s at '%s'", text, at);
+}
+
+Test(request, locates_the_field_of_a_byte)
+{
+	expect_field("{\"command\":\"echo X\"}", "X", "command", false);
+	expect_field("{\"a\":1,\"command\":\"echo X\"}", "X", "command", false);
+	expect_field("{\"params\":{\"arguments\":{\"command\":\"X\"}}}", "X",
+	             "params.arguments.command", false);
+	expect_field("{\"a\":[1,{\"b\":\"X\"}]}", "X", "a.b", false);
+	expect_field("{\"a\":\"q\\\"}\",\"b\":\"X\"}", "X", "b", false);
+	expect_field("{\"a\":{\"kX\":1}}", "X", "a", true);
+	expect_field("{\"a\":1, \"cX\":2}", "X", "", true);
+	expect_field("{\"a\":1} X", "X", "", false);
+	expect_field("{\"a\":7X}", "X", "a", false);
 }
