@@ -44,7 +44,7 @@ static const char *const non_interactive[] = {
 	ENVIRONMENT_MARKER "=1",
 };
 
-/* fnmatch(3) on the name's len bytes. */
+/* fnmatch(3) on the name's len bytes, ignoring case. */
 static bool fnmatch_name(const char *pattern, const char *name, size_t len)
 {
 	char buf[256];
@@ -53,16 +53,23 @@ static bool fnmatch_name(const char *pattern, const char *name, size_t len)
 		return true; /* out of memory: a secret must not leak */
 	memcpy(copy, name, len);
 	copy[len] = '\0';
-	bool m = fnmatch(pattern, copy, 0) == 0;
+	bool m = fnmatch(pattern, copy, FNM_CASEFOLD) == 0;
 	if (copy != buf)
 		free(copy);
 	return m;
 }
 
-/* Whether the name's len bytes match the glob pattern as fnmatch(3) with no
- * flags matches them: '*' matches any run, '?' any one character, anything
- * else itself, and a pattern that uses '[' or '\\' goes to fnmatch(3). A
- * run tests every variable against every pattern: no copy, no call out. */
+/* An ASCII letter in upper case, anything else as it is. */
+static char fold(char c)
+{
+	return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+/* Whether the name's len bytes match the glob pattern as fnmatch(3) with
+ * FNM_CASEFOLD matches them: '*' matches any run, '?' any one character,
+ * anything else itself in either case (github_token is a *_TOKEN), and a
+ * pattern that uses '[' or '\\' goes to fnmatch(3). A run tests every
+ * variable against every pattern: no copy, no call out. */
 static bool glob_matches(const char *pattern, const char *name, size_t len)
 {
 	const char *p = pattern, *star = NULL;
@@ -73,7 +80,7 @@ static bool glob_matches(const char *pattern, const char *name, size_t len)
 			after_star = i;
 		} else if (*p == '[' || *p == '\\') {
 			return fnmatch_name(pattern, name, len);
-		} else if (*p && (*p == '?' || *p == name[i])) {
+		} else if (*p && (*p == '?' || fold(*p) == fold(name[i]))) {
 			p++;
 			i++;
 		} else if (star) {

@@ -4,6 +4,7 @@
  * the non-interactive settings and the marker are always there, and the
  * configured [env] set wins.
  */
+#define _GNU_SOURCE /* FNM_CASEFOLD */
 #include <criterion/criterion.h>
 #include <fnmatch.h>
 #include <string.h>
@@ -89,11 +90,14 @@ Test(environment, pattern_matching)
 	cr_assert(environment_is_dropped("AWS_SECRET_ACCESS_KEY", drop, 2));
 	cr_assert_not(environment_is_dropped("TOKEN_PATH", drop, 2));
 	cr_assert_not(environment_is_dropped("AWS_REGION", drop, 2));
+	cr_assert(environment_is_dropped("github_token", drop, 2), "case is ignored");
+	cr_assert(environment_is_dropped("Aws_Secret_Access_Key", drop, 2), "case is ignored");
 }
 
-/* The matcher agrees with fnmatch(3), which the documentation promises, on
- * every pair: wildcards at either end and in the middle, runs that must
- * backtrack, '?', and the bracket and escape forms it hands over. */
+/* The matcher agrees with fnmatch(3) ignoring case, which the
+ * documentation promises, on every pair: wildcards at either end and in the
+ * middle, runs that must backtrack, '?', letters in either case, and the
+ * bracket and escape forms it hands over. */
 Test(environment, patterns_match_as_fnmatch_does)
 {
 	static const char *const patterns[] = {
@@ -125,10 +129,14 @@ Test(environment, patterns_match_as_fnmatch_does)
 		"Q",
 		"QR_T",
 		"R_T",
+		"npm_token",
+		"Aws_Secret",
+		"x_key_y_Key",
+		"b_key",
 	};
 	for (size_t p = 0; p < sizeof(patterns) / sizeof(*patterns); p++)
 		for (size_t n = 0; n < sizeof(names) / sizeof(*names); n++)
 			cr_assert_eq(environment_is_dropped(names[n], &patterns[p], 1),
-			             fnmatch(patterns[p], names[n], 0) == 0, "'%s' against '%s'",
-			             names[n], patterns[p]);
+			             fnmatch(patterns[p], names[n], FNM_CASEFOLD) == 0,
+			             "'%s' against '%s'", names[n], patterns[p]);
 }
