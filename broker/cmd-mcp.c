@@ -220,6 +220,11 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 	json_t *token = json_object_get(json_object_get(msg->params, "_meta"), "progressToken");
 	if (token && !json_is_string(token) && !json_is_integer(token))
 		token = NULL;
+	for (size_t i = 0; i < srv->n_workers; i++)
+		if (!srv->workers[i].answered && json_equal(srv->workers[i].id, msg->id))
+			return rpc_fail(srv, RPC_INVALID_REQUEST,
+			                "the id of a call that is still running: an id names one "
+			                "call (a cancellation finds it by its id)");
 	if (srv->n_workers == MCP_WORKERS_MAX) {
 		*ret = json_pack("{s:[{s:s, s:s}], s:b}", "content", "type", "text", "text",
 		                 "[too many commands running at once; wait for one to finish]",

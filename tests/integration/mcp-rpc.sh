@@ -444,3 +444,25 @@ if grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
 else
   not_ok "a worker that dies: its call gets -32603, its command dies with it, and the next call is served" "$res"
 fi
+
+# Two calls with one id: the second is refused while the first runs (a
+# cancellation could not tell them apart), and the first still answers.
+call5a='{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 0.5; echo first"}}}'
+call5b='{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo second"}}}'
+call6='{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}'
+out=$(session "$init" "$call5a" "$call5b" "$call6")
+if python3 - "$out" <<'PY'
+import json, sys
+fives = [json.loads(l) for l in sys.argv[1].splitlines() if json.loads(l).get("id") == 5]
+errors = [r for r in fives if "error" in r]
+results = [r for r in fives if "result" in r]
+sys.exit(0 if len(errors) == 1 and errors[0]["error"]["code"] == -32600
+         and "still running" in errors[0]["error"]["message"]
+         and len(results) == 1 and results[0]["result"]["content"][0]["text"] == "first\n"
+         else 1)
+PY
+then
+  ok "a second call with the id of a running one is refused with -32600; the first answers"
+else
+  not_ok "a second call with the id of a running one is refused with -32600; the first answers" "$out"
+fi
