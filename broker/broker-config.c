@@ -98,6 +98,7 @@ const struct config_builtin *config_builtins(size_t *ret_n)
 struct key_state {
 	enum config_layer layer; /* layer that last set it */
 	char *file;              /* "file:line" where the system layer set it */
+	char *set_at;            /* "file:line" where any layer last set it, or NULL */
 	unsigned line_in_file;   /* line in the current file, 0 when not set there */
 };
 
@@ -120,25 +121,45 @@ struct parse {
 	char **file_plugins;
 };
 
-static void add_error(struct parse *p, unsigned line, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
-static void add_error(struct parse *p, unsigned line, const char *fmt, ...)
+/* An error at where ("file:line", or a file's name). */
+static void add_error_v(struct parse *p, const char *where, const char *fmt, va_list ap)
 {
 	p->n_errors++;
 	if (p->n_errors > CONFIG_MAX_ERRORS + 1)
 		return;
 	char msg[600];
 	if (p->n_errors == CONFIG_MAX_ERRORS + 1) {
-		snprintf(msg, sizeof(msg), "%s: too many errors; the rest are not shown", p->file);
+		snprintf(msg, sizeof(msg), "%s: too many errors; the rest are not shown", where);
 	} else {
-		int n = line ? snprintf(msg, sizeof(msg), "%s:%u: ", p->file, line)
-		             : snprintf(msg, sizeof(msg), "%s: ", p->file);
-		va_list ap;
-		va_start(ap, fmt);
+		int n = snprintf(msg, sizeof(msg), "%s: ", where);
 		(void)vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
-		va_end(ap);
 	}
 	(void)strv_extend(&p->errors, msg); /* -ENOMEM still counts in n_errors */
+}
+
+static void add_error(struct parse *p, unsigned line, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static void add_error(struct parse *p, unsigned line, const char *fmt, ...)
+{
+	char where[600];
+	if (line)
+		snprintf(where, sizeof(where), "%s:%u", p->file, line);
+	else
+		snprintf(where, sizeof(where), "%s", p->file);
+	va_list ap;
+	va_start(ap, fmt);
+	add_error_v(p, where, fmt, ap);
+	va_end(ap);
+}
+
+static void add_error_at(struct parse *p, const char *where, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+static void add_error_at(struct parse *p, const char *where, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add_error_v(p, where, fmt, ap);
+	va_end(ap);
 }
 
 static const struct config_key *find_key(const char *section, const char *key)
@@ -600,9 +621,11 @@ static void core_entry(struct parse *p, const char *key, const char *value, unsi
 		          p->section, why);
 		return;
 	}
+	char where[600];
+	snprintf(where, sizeof(where), "%s:%u", p->file, line);
+	free(ks->set_at);
+	ks->set_at = strdup(where);
 	if (p->layer == CONFIG_LAYER_SYSTEM) {
-		char where[600];
-		snprintf(where, sizeof(where), "%s:%u", p->file, line);
 		free(ks->file);
 		ks->file = strdup(where);
 		ks->layer = CONFIG_LAYER_SYSTEM;
@@ -854,11 +877,81 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 /* The end of every load: release the parse's bookkeeping; with any error
  * recorded, refuse the whole configuration (its errors go to *ret_errors);
  * otherwise hand *cfg out. */
+static void format_size(uint64_t v, char *buf, size_t size);
+
+/* Where key of [section] was last set, or NULL (its default). */
+static const char *set_at(const struct parse *p, const char *section, const char *key)
+{
+	const struct config_key *k = find_key(section, key);
+	return k ? p->keys[k - key_table].set_at : NULL;
+}
+
+/* [approval] method = program needs a program that can be run: found
+ * when the configuration is read, not when the first ask comes. */
+static void check_approver(struct parse *p)
+{
+	const struct broker_config *c = p->cfg;
+	if (c->approval_method != CONFIG_APPROVAL_PROGRAM)
+		return;
+	const char *where;
+	if (!c->approval_program || !c->approval_program[0]) {
+		where = set_at(p, "approval", "method");
+		add_error_at(
+		        p, where ? where : "built-in defaults",
+		        "[approval] method = program needs program = PATH, the approver to run");
+		return;
+	}
+	if (access(c->approval_program, X_OK) < 0) {
+		where = set_at(p, "approval", "program");
+		add_error_at(p, where ? where : "built-in defaults",
+		             "[approval] program '%s' cannot be run: %s", c->approval_program,
+		             strerror(errno));
+	}
+}
+
+/* What the keys must be together, checked once every layer is read: the
+ * output buffers need a tail and output_head + output_tail <= output_cap.
+ * The error is at the line that set the key at fault (for the sum:
+ * output_cap, else output_head, else output_tail). */
+static void check_output_caps(struct parse *p)
+{
+	const struct broker_config *c = p->cfg;
+	uint64_t cap = c->broker_output_cap, head = c->broker_output_head;
+	uint64_t tail = c->broker_output_tail;
+	const char *where;
+	if (tail == 0) {
+		where = set_at(p, "broker", "output_tail");
+		add_error_at(p, where ? where : "built-in defaults",
+		             "[broker] output_tail must not be 0: the end of the output is kept");
+		return;
+	}
+	if (head <= cap && tail <= cap - head)
+		return;
+	where = set_at(p, "broker", "output_cap");
+	if (!where)
+		where = set_at(p, "broker", "output_head");
+	if (!where)
+		where = set_at(p, "broker", "output_tail");
+	char a[32], b[32], d[32];
+	format_size(head, a, sizeof(a));
+	format_size(tail, b, sizeof(b));
+	format_size(cap, d, sizeof(d));
+	add_error_at(p, where ? where : "built-in defaults",
+	             "[broker] output_head (%s) + output_tail (%s) must fit in output_cap (%s)", a,
+	             b, d);
+}
+
 static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
                         struct broker_config **ret, char ***ret_errors)
 {
-	for (size_t i = 0; i < N_KEYS; i++)
+	if (r >= 0 && p->n_errors == 0) {
+		check_output_caps(p);
+		check_approver(p);
+	}
+	for (size_t i = 0; i < N_KEYS; i++) {
 		free(p->keys[i].file);
+		free(p->keys[i].set_at);
+	}
 	strv_free(p->file_plugins);
 	if (r >= 0 && p->n_errors > 0)
 		r = -EINVAL;

@@ -267,6 +267,39 @@ Test(broker_config, later_layers_override_earlier_ones)
 	cr_assert_eq(cfg->broker_timeout, 40000);
 }
 
+Test(broker_config, output_caps_that_do_not_fit_are_an_error_at_their_line)
+{
+	put("cap.ini", "[broker]\ntimeout = 5s\noutput_cap = 0\n");
+	_cleanup_free_ char *a = load_errors("cap.ini");
+	cr_assert_str_eq(a, "cap.ini:3: [broker] output_head (4KiB) + output_tail (4KiB) must fit "
+	                    "in output_cap (0)\n");
+	/* across layers: the system file's head, the user's cap */
+	put("etc/sluice/sluice.ini", "[broker]\noutput_head = 64KiB\n");
+	put("user/sluice/sluice.ini", "[broker]\noutput_cap = 32KiB\n");
+	_cleanup_free_ char *b = load_errors(NULL);
+	cr_assert(strstr(b, "user/sluice/sluice.ini:2: [broker] output_head (64KiB) + output_tail "
+	                    "(4KiB) must fit in output_cap (32KiB)"),
+	          "%s", b);
+	put("tail.ini", "[broker]\noutput_tail = 0\n");
+	_cleanup_free_ char *c = load_errors("tail.ini");
+	cr_assert(strstr(c, "tail.ini:2: [broker] output_tail must not be 0"), "%s", c);
+}
+
+Test(broker_config, an_approver_that_cannot_run_is_an_error_at_its_line)
+{
+	put("a.ini", "[approval]\nmethod = program\nprogram = /nonexistent/approver\n");
+	_cleanup_free_ char *a = load_errors("a.ini");
+	cr_assert_str_eq(a, "a.ini:3: [approval] program '/nonexistent/approver' cannot be run: "
+	                    "No such file or directory\n");
+	put("b.ini", "[approval]\nmethod = program\n");
+	_cleanup_free_ char *b = load_errors("b.ini");
+	cr_assert_str_eq(b, "b.ini:2: [approval] method = program needs program = PATH, the "
+	                    "approver to run\n");
+	put("c.ini", "[approval]\nmethod = program\nprogram = /bin/true\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("c.ini");
+	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_PROGRAM);
+}
+
 Test(broker_config, more_drop_ins_than_the_cap_are_an_error)
 {
 	/* CONFIG_MAX_DROPINS in broker-config.c: that many are read, one more
