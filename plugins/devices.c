@@ -3,8 +3,8 @@
  * devices: refuse writes to block devices and raw memory (`> /dev/sda`,
  * `dd of=/dev/nvme0n1`, `tee /dev/sdb`, `cp x /dev/vda`), making or wiping
  * filesystems (mkfs, mkfs.*, mke2fs, mkswap, wipefs), partition tables and
- * discards on a device (fdisk, sfdisk, gdisk, sgdisk, cfdisk, parted's
- * writing commands, blkdiscard; listing passes), recursive chmod /
+ * discards on a device (fdisk, sfdisk, gdisk, sgdisk, cfdisk, parted but
+ * for print and unit, blkdiscard; listing passes), recursive chmod /
  * chown / chgrp of the root, and the classic fork bomb (a function that
  * calls itself in a background pipeline).
  * Not for: character devices such as /dev/null, /dev/tty, /dev/stdout.
@@ -20,9 +20,10 @@
 
 /* Block devices and raw memory, as glob patterns. */
 static const char *const device_patterns[] = {
-	"/dev/sd*",  "/dev/hd*",  "/dev/vd*",   "/dev/xvd*",  "/dev/nvme*",    "/dev/mmcblk*",
-	"/dev/dm-*", "/dev/md*",  "/dev/loop*", "/dev/sr*",   "/dev/mapper/*", "/dev/disk/*",
-	"/dev/mem",  "/dev/kmem", "/dev/port",  "/dev/zram*", "/dev/rbd*",     NULL,
+	"/dev/sd*",      "/dev/hd*",    "/dev/vd*",     "/dev/xvd*",  "/dev/nvme*",
+	"/dev/mmcblk*",  "/dev/dm-*",   "/dev/md*",     "/dev/loop*", "/dev/sr*",
+	"/dev/mapper/*", "/dev/disk/*", "/dev/mem",     "/dev/kmem",  "/dev/port",
+	"/dev/zram*",    "/dev/rbd*",   "/dev/block/*", NULL,
 };
 
 static const char *const mkfs_names[] = { "mkfs",    "mke2fs", "mkswap", "wipefs",
@@ -51,21 +52,66 @@ static const struct {
 	{ "sgdisk", sgdisk_reads }, { "cfdisk", reads_nothing }, { "blkdiscard", reads_nothing },
 };
 
-/* parted's commands that change a disk. */
-static const char *const parted_writes[] = {
-	"mklabel", "mktable", "mkpart", "mkpartfs", "rm",       "resizepart",
-	"resize",  "name",    "set",    "toggle",   "disk_set", "disk_toggle",
-	"rescue",  "move",    "cp",     "mkfs",     "type",     NULL,
+/* parted's commands (and their words) that only read; parted takes any
+ * unique prefix of a command, and with none it reads commands from stdin. */
+static const char *const parted_reads[] = {
+	"print", "p",    "unit",    "s",    "b",       "kb",          "mb",  "gb",      "tb",
+	"kib",   "mib",  "gib",     "tib",  "%",       "cyl",         "chs", "compact", "free",
+	"all",   "list", "devices", "help", "version", "align-check", "opt", "min",     NULL,
 };
 
-static bool is_device(const char *path)
+/* Does every command word of parted (operands but the device, split at
+ * blanks, any case) only read, and is there one at least? */
+static bool parted_only_reads(const struct sluice_simple_command *sc, const char *dev)
 {
-	/* /dev//sda, /dev/./sda and /dev/../dev/sda are the same file */
-	char p[PATH_CAP];
-	path_normalise(path, p, sizeof(p));
-	path_resolve_dots(p);
+	size_t words = 0;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (a == dev || a[0] == '-')
+			continue;
+		for (const char *c = a; *c;) {
+			size_t n = strcspn(c, " \t\n");
+			if (n > 0) {
+				char w[32];
+				size_t k = 0;
+				for (; k < n && k + 1 < sizeof(w); k++)
+					w[k] = (char)(c[k] >= 'A' && c[k] <= 'Z' ? c[k] - 'A' + 'a'
+					                                         : c[k]);
+				w[k] = '\0';
+				if (n >= sizeof(w) ||
+				    (!str_in(w, parted_reads) && strspn(w, "0123456789") != k))
+					return false;
+				words++;
+			}
+			c += n;
+			c += strspn(c, " \t\n");
+		}
+	}
+	return words > 0;
+}
+
+/* Is path (relative to the literal cd before sc, if any) a block device? */
+static bool is_device(const struct sluice_simple_command *sc, const char *path)
+{
+	/* /dev//sda, /dev/./sda, /dev/../dev/sda, `cd /dev && ... sda` and
+	 * /proc/self/root/dev/sda are the same file */
+	char p[PATH_CAP], joined[PATH_CAP];
+	const char *cwd = sluice_cwd(sc);
+	if (path[0] != '/' && cwd && cwd[0] == '/') {
+		snprintf(joined, sizeof(joined), "%s/%s", cwd, path);
+		path = joined;
+	}
+	if (!path_normalise(path, p, sizeof(p)))
+		return path[0] == '/'; /* too long to judge: refused */
+	path_collapse(p);
+	const char *t = p;
+	if (strncmp(t, "/proc/", 6) == 0) {
+		const char *root = strchr(t + 6, '/');
+		if (root && strncmp(root, "/root/", 6) == 0)
+			t = root + 5; /* /proc/PID/root/dev/sda */
+	}
 	for (const char *const *d = device_patterns; *d; d++)
-		if (fnmatch(*d, p, 0) == 0)
+		if (fnmatch(*d, t, 0) == 0)
 			return true;
 	return false;
 }
@@ -81,7 +127,7 @@ static int check_redirects(const struct sluice_simple_command *sc, struct sluice
 	for (size_t i = 0; i < sluice_redirect_count(sc); i++) {
 		const char *op = sluice_redirect_op(sc, i);
 		const char *t = sluice_redirect_target(sc, i);
-		if (op && t && str_in(op, writes) && is_device(t)) {
+		if (op && t && str_in(op, writes) && is_device(sc, t)) {
 			char msg[256];
 			snprintf(msg, sizeof(msg),
 			         "writing to the block device '%s' destroys its data", t);
@@ -95,7 +141,7 @@ static int check_redirects(const struct sluice_simple_command *sc, struct sluice
 static const char *device_operand(const struct sluice_simple_command *sc)
 {
 	for (size_t i = 1; i < sluice_argc(sc); i++)
-		if (is_device(sluice_arg(sc, i)))
+		if (is_device(sc, sluice_arg(sc, i)))
 			return sluice_arg(sc, i);
 	return NULL;
 }
@@ -127,11 +173,7 @@ static int check_partitioner(const struct sluice_simple_command *sc, struct slui
 	const char *dev = device_operand(sc);
 	if (!dev)
 		return SLUICE_ALLOW;
-	bool writes = false;
-	if (strcmp(name, "parted") == 0) {
-		for (size_t i = 1; i < sluice_argc(sc) && !writes; i++)
-			writes = str_in(sluice_arg(sc, i), parted_writes);
-	}
+	bool writes = strcmp(name, "parted") == 0 && !parted_only_reads(sc, dev);
 	for (size_t i = 0; i < sizeof(partitioners) / sizeof(partitioners[0]); i++)
 		if (strcmp(name, partitioners[i].name) == 0)
 			writes = !only_reading(sc, partitioners[i].reads);
@@ -178,7 +220,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	if (strcmp(name, "dd") == 0) {
 		for (size_t i = 1; i < sluice_argc(sc); i++) {
 			const char *a = sluice_arg(sc, i);
-			if (strncmp(a, "of=", 3) == 0 && is_device(a + 3)) {
+			if (strncmp(a, "of=", 3) == 0 && is_device(sc, a + 3)) {
 				snprintf(msg, sizeof(msg),
 				         "dd to the block device '%s' destroys its data", a + 3);
 				return refuse(v, msg, "write to a regular file: dd of=image.bin");
@@ -187,7 +229,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	}
 	if (str_in(name, writers)) {
 		for (size_t i = 1; i < sluice_argc(sc); i++)
-			if (is_device(sluice_arg(sc, i))) {
+			if (is_device(sc, sluice_arg(sc, i))) {
 				snprintf(msg, sizeof(msg),
 				         "'%s' would write to the block device '%s'", name,
 				         sluice_arg(sc, i));

@@ -26,9 +26,8 @@ static const struct {
 } blind_long[] = { { "all", 1 }, { "update", 1 }, { "no-ignore-removal", 11 } };
 
 /* Options after which the add changes nothing. */
-static const char *const harmless_long[] = {
-	"--dry-run", "--patch", "--interactive", "--edit", "--pathspec-from-file", NULL
-};
+static const char *const harmless_long[] = { "--dry-run", "--patch", "--interactive", "--edit",
+	                                     NULL };
 
 /* Strip pathspec magic (":/", ":(top)", ":(glob,icase)", ":!x" is an
  * exclusion, not a blind add) and return what names the files. Sets *top
@@ -104,11 +103,16 @@ static bool word_is_blind(const char *a, uint32_t f)
 	bool dynamic = f & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN);
 	if (a[0] == ':')
 		return !dynamic && pathspec_is_blind(a);
-	/* the working directory spelled as $PWD, $(pwd) or ~+; "..", "src/.." */
-	char t[PATH_CAP];
-	path_normalise(a, t, sizeof(t));
+	/* the working directory spelled as $PWD, $(pwd) or ~+; "..", "src/..",
+	 * "src/../x"; globs that match what a star does ("?*") */
+	char t[PATH_CAP], globbed[PATH_CAP];
+	if (!path_normalise(a, t, sizeof(t)))
+		return true; /* too long to judge: refused */
 	if (strpbrk(t, "$`"))
 		return false; /* a value not known before the command runs */
+	path_collapse(t);
+	if (glob_spelling(t, globbed, sizeof(globbed)))
+		snprintf(t, sizeof(t), "%s", globbed);
 	return path_climbs_only(t) || pathspec_is_blind(t);
 }
 
@@ -126,6 +130,12 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	    sluice_has_short_flag(sc, sub + 1, 'i') || sluice_has_short_flag(sc, sub + 1, 'e'))
 		return SLUICE_ALLOW;
 
+	if (git_long_option_prefix(sc, sub + 1, "pathspec-from-file", 10))
+		return sluice_verdict_add(
+		        v, SLUICE_ASK,
+		        "'git add --pathspec-from-file' takes its paths from a file "
+		        "that is only read when it runs: it may add everything",
+		        "add the files you changed by name: git add path/to/file ...");
 	const char *why = NULL;
 	for (size_t o = 0; o < sizeof(blind_long) / sizeof(blind_long[0]) && !why; o++)
 		why = git_long_option_prefix(sc, sub + 1, blind_long[o].name, blind_long[o].min);

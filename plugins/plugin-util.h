@@ -10,6 +10,7 @@
 #define SLUICE_PLUGIN_UTIL_H
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,13 +41,16 @@ static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
 	return 0;
 }
 
-/* The size of a path buffer of the helpers below; longer text is cut. */
-#define PATH_CAP 1024
+/* The size of a path buffer of the helpers below (PATH_MAX). */
+#define PATH_CAP 4096
 
-/* Normalise a path argument's text: $HOME / ${HOME} -> ~, $PWD / ${PWD} /
- * $(pwd) / `pwd` / ~+ -> ".", repeated slashes folded, "/./" folded, "./"
- * prefixes and trailing "/" and "/." removed. Lexical only: ".." stays. */
-static inline void path_normalise(const char *in, char *out, size_t size)
+/* Normalise a path argument's text into out: $HOME / ${HOME} -> ~, $PWD /
+ * ${PWD} / $(pwd) / `pwd` / ~+ -> ".", repeated slashes folded, "." parts
+ * dropped ("./x", "a/./b", "x/."), a trailing "/" removed (a lone "/"
+ * stays); ".." is left for path_collapse(). Folds as it reads, so that
+ * "/dev////sda" of any length is "/dev/sda". False when the result does
+ * not fit in size bytes (out is then cut: judge such a path unknown). */
+static inline bool path_normalise(const char *in, char *out, size_t size)
 {
 	static const struct {
 		const char *from, *to;
@@ -54,90 +58,144 @@ static inline void path_normalise(const char *in, char *out, size_t size)
 		{ "${HOME}", "~" }, { "$HOME", "~" }, { "${PWD}", "." }, { "$PWD", "." },
 		{ "$(pwd)", "." },  { "`pwd`", "." }, { "~+", "." },
 	};
-	char tmp[PATH_CAP];
-	snprintf(tmp, sizeof(tmp), "%s", in);
+	size_t o = 0;
+	bool fits = true;
+#define PATH_PUT(ch)                     \
+	do {                             \
+		if (o + 1 < size)        \
+			out[o++] = (ch); \
+		else                     \
+			fits = false;    \
+	} while (0)
+	const char *c = in;
 	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
 		size_t n = strlen(vars[v].from);
-		if (strncmp(tmp, vars[v].from, n) == 0 && (tmp[n] == '\0' || tmp[n] == '/')) {
-			char rest[PATH_CAP];
-			snprintf(rest, sizeof(rest), "%s", tmp + n);
-			snprintf(tmp, sizeof(tmp), "%s%s", vars[v].to, rest);
+		if (strncmp(in, vars[v].from, n) == 0 && (in[n] == '\0' || in[n] == '/')) {
+			for (const char *t = vars[v].to; *t; t++)
+				PATH_PUT(*t);
+			c = in + n;
 			break;
 		}
 	}
-	/* fold slashes */
-	size_t o = 0;
-	for (size_t i = 0; tmp[i] && o + 1 < size; i++) {
-		if (tmp[i] == '/' && o > 0 && out[o - 1] == '/')
+	for (; *c; c++) {
+		bool at_start = o == 0 || out[o - 1] == '/';
+		if (*c == '/' && o > 0 && out[o - 1] == '/')
+			continue; /* "//" */
+		if (*c == '.' && at_start && (c[1] == '/' || c[1] == '\0') &&
+		    (o > 0 || c[1] == '/')) {
+			if (c[1] == '/')
+				c++; /* "./" at the start or "/./": both go */
 			continue;
-		out[o++] = tmp[i];
+		}
+		PATH_PUT(*c);
 	}
-	out[o] = '\0';
-	/* "/./" inside is "/" */
-	for (char *dot; (dot = strstr(out, "/./"));)
-		memmove(dot, dot + 2, strlen(dot + 2) + 1);
-	/* trailing "/." and "/" (but keep a lone "/") */
-	for (;;) {
-		size_t n = strlen(out);
-		if (n > 1 && out[n - 1] == '/')
-			out[n - 1] = '\0';
-		else if (n >= 2 && out[n - 1] == '.' && out[n - 2] == '/')
-			out[n > 2 ? n - 2 : 1] = '\0';
-		else
-			break;
+#undef PATH_PUT
+	if (size > 0)
+		out[o < size ? o : size - 1] = '\0';
+	if (o > 1 && out[o - 1] == '/')
+		out[--o] = '\0'; /* "x/" */
+	if (o == 0 && in[0] && size > 1) {
+		out[0] = '.'; /* "./" was the current directory */
+		out[1] = '\0';
 	}
-	while (strncmp(out, "./", 2) == 0 && out[2])
-		memmove(out, out + 2, strlen(out + 2) + 1);
+	return fits;
 }
 
-/* Resolve ".." in an absolute normalised path lexically, in place:
- * "/dev/../dev/sda" is "/dev/sda" ("/.." is "/"). */
-static inline void path_resolve_dots(char *t)
+/* Resolve "." and ".." in a normalised path lexically, in place: under "/"
+ * a ".." of the root stays at the root ("/a/../../b" is "/b"), under "~" or
+ * a relative path the ".." that cannot cancel a name stay ("~/x/../y" is
+ * "~/y", "a/../../b" is "../b", "src/.." is "."). */
+static inline void path_collapse(char *t)
 {
-	if (t[0] != '/')
-		return;
-	size_t o = 0; /* t[0..o) is the resolved part, without a trailing '/' */
-	for (const char *c = t + 1; *c;) {
+	size_t anchor = 0; /* bytes kept as they are: "/", "~/" or "~" */
+	if (t[0] == '/')
+		anchor = 1;
+	else if (t[0] == '~' && (t[1] == '/' || t[1] == '\0'))
+		anchor = t[1] ? 2 : 1;
+	size_t o = anchor; /* t[anchor..o) is the resolved part, no trailing '/' */
+	size_t names = 0;  /* components in it that a ".." may cancel */
+	const char *c = t + anchor;
+	while (*c) {
 		size_t n = strcspn(c, "/");
-		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			while (o > 0 && t[o - 1] != '/')
+		bool dotdot = n == 2 && c[0] == '.' && c[1] == '.';
+		if (dotdot && names > 0) {
+			while (o > anchor && t[o - 1] != '/')
 				o--;
-			if (o > 0)
-				o--; /* and the '/' before the component */
+			if (o > anchor)
+				o--; /* and the '/' before it */
+			names--;
+		} else if (dotdot && anchor == 1 && t[0] == '/') {
+			/* the root's parent is the root */
 		} else if (n > 0 && !(n == 1 && c[0] == '.')) {
-			t[o++] = '/';
+			if (o > anchor)
+				t[o++] = '/';
 			memmove(t + o, c, n);
 			o += n;
+			if (!dotdot)
+				names++;
 		}
 		c += n;
 		if (*c == '/')
 			c++;
 	}
-	if (o == 0)
-		o = 1; /* the root */
+	if (o == anchor && anchor == 2)
+		o = 1; /* "~/" alone is "~" */
+	if (o == 0) {
+		t[o++] = '.';
+	}
 	t[o] = '\0';
 }
 
-/* Does a relative normalised path name the current directory or one above
- * it, once each "dir/.." cancels ("src/..", "..", "a/../..")? */
+/* Does a relative collapsed path name the current directory or one above
+ * it ("." or "..", "../.." ...)? */
 static inline bool path_climbs_only(const char *t)
 {
-	if (t[0] == '/' || t[0] == '~')
-		return false;
-	size_t depth = 0; /* named components not yet cancelled */
+	if (strcmp(t, ".") == 0)
+		return true;
 	for (const char *c = t; *c;) {
 		size_t n = strcspn(c, "/");
-		if (n == 2 && c[0] == '.' && c[1] == '.') {
-			if (depth > 0)
-				depth--;
-		} else if (!(n == 1 && c[0] == '.') && n > 0) {
-			depth++;
-		}
+		if (!(n == 2 && c[0] == '.' && c[1] == '.'))
+			return false;
 		c += n;
 		if (*c == '/')
 			c++;
 	}
-	return depth == 0;
+	return t[0] != '\0';
+}
+
+/* Does glob pattern match every one of names (NULL-terminated), as bash
+ * matches a name (a leading dot only by a dot)? */
+static inline bool glob_matches_all(const char *pattern, const char *const *names)
+{
+	for (; *names; names++)
+		if (fnmatch(pattern, *names, FNM_PERIOD) != 0)
+			return false;
+	return true;
+}
+
+/* A glob in t's last component that expands as a star would ("?*",
+ * "[!.]*", "**"), as a dot-star would (".[!.]*", ".??*"), or to a .git:
+ * t with that component spelled "*", ".*" or ".git" in out; false when the
+ * last component is no such glob. */
+static inline bool glob_spelling(const char *t, char *out, size_t size)
+{
+	static const char *const names[] = { "a", "Z", "0", "_", "-", "~", "a.b", "Ab9", NULL };
+	static const char *const hidden[] = { ".ab", ".ZZ", ".0x", "._x", ".a.b", ".config", NULL };
+	const char *slash = strrchr(t, '/');
+	const char *last = slash ? slash + 1 : t;
+	if (!strpbrk(last, "*?["))
+		return false;
+	const char *as;
+	if (fnmatch(last, ".git", FNM_PERIOD) == 0)
+		as = ".git";
+	else if (glob_matches_all(last, names))
+		as = "*";
+	else if (glob_matches_all(last, hidden))
+		as = ".*";
+	else
+		return false;
+	snprintf(out, size, "%.*s%s", (int)(last - t), t, as);
+	return strcmp(out, t) != 0;
 }
 
 /* git takes any unambiguous prefix of a long option ("--al" is --all): the

@@ -36,41 +36,6 @@ static bool is_recursive(const struct sluice_simple_command *sc)
 	return false;
 }
 
-/* Does glob pattern match every one of names, as bash matches a name (a
- * leading dot only by a dot)? */
-static bool glob_matches_all(const char *pattern, const char *const *names)
-{
-	for (; *names; names++)
-		if (fnmatch(pattern, *names, FNM_PERIOD) != 0)
-			return false;
-	return true;
-}
-
-/* A glob in t's last component that bash expands as a star would ("?*",
- * "[!.]*", "**"), as a dot-star would (".[!.]*", ".??*"), or to a .git:
- * t with that component spelled "*", ".*" or ".git" in out; false when the
- * last component is no such glob. */
-static bool glob_spelling(const char *t, char *out, size_t size)
-{
-	static const char *const names[] = { "a", "Z", "0", "_", "-", "~", "a.b", "Ab9", NULL };
-	static const char *const hidden[] = { ".ab", ".ZZ", ".0x", "._x", ".a.b", ".config", NULL };
-	const char *slash = strrchr(t, '/');
-	const char *last = slash ? slash + 1 : t;
-	if (!strpbrk(last, "*?["))
-		return false;
-	const char *as;
-	if (fnmatch(last, ".git", FNM_PERIOD) == 0)
-		as = ".git";
-	else if (glob_matches_all(last, names))
-		as = "*";
-	else if (glob_matches_all(last, hidden))
-		as = ".*";
-	else
-		return false;
-	snprintf(out, size, "%.*s%s", (int)(last - t), t, as);
-	return strcmp(out, t) != 0;
-}
-
 /* What the target names when it is one of the forbidden ones as written,
  * else NULL. */
 static const char *forbidden_as_written(const char *t)
@@ -136,26 +101,70 @@ static int refuse(struct sluice_verdict *v, const char *target, const char *what
 	                          "(rm -r build/), never a whole tree");
 }
 
-/* The word a variable with a default stands for when the variable is not
- * set: "${X:-/}" (or ${X-/}, ${X:=/}, ${X=/}) followed by a rest gives "/"
- * and the rest in out. False for any other word. */
-static bool param_default(const char *arg, char *out, size_t size)
+/* Copy into out the default of the ${NAME:-WORD} (or ${NAME-WORD},
+ * ${NAME:=WORD}, ${NAME=WORD}) at src, its quotes removed; *end is past its
+ * '}'. False when src is no such expansion. */
+static bool one_default(const char *src, char *out, size_t size, size_t *o, const char **end)
 {
-	if (strncmp(arg, "${", 2) != 0 || !(arg[2] == '_' || (arg[2] >= 'A' && arg[2] <= 'Z') ||
-	                                    (arg[2] >= 'a' && arg[2] <= 'z')))
+	static const char name_bytes[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                                 "0123456789_@*";
+	if (src[0] != '$' || src[1] != '{')
 		return false;
-	const char *p = arg + 2 +
-	                strspn(arg + 2, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstu"
-	                                "vwxyz0123456789_");
+	const char *p = src + 2 + strspn(src + 2, name_bytes);
+	if (p == src + 2)
+		return false;
 	if (*p == ':')
 		p++;
 	if (*p != '-' && *p != '=')
 		return false;
-	const char *close = strchr(++p, '}');
-	if (!close)
+	const char *e = ++p;
+	for (int depth = 1; *e; e++) {
+		if (e[0] == '$' && e[1] == '{') {
+			depth++;
+			e++;
+		} else if (*e == '}' && --depth == 0) {
+			break;
+		}
+	}
+	if (*e != '}')
 		return false;
-	snprintf(out, size, "%.*s%s", (int)(close - p), p, close + 1);
+	for (; p < e && *o + 1 < size; p++)
+		if (*p != '"' && *p != '\'')
+			out[(*o)++] = *p;
+	*end = e + 1;
 	return true;
+}
+
+/* What a target stands for when the variables in it are not set: every
+ * ${X:-WORD} (or ${X-WORD}, ${X:=WORD}, ${X=WORD}, $1 and $@ too) replaced
+ * by WORD, nested ones as well: "${X:-/}", "/${X:-}", "${A:-${B:-~}}".
+ * False when the target has none. */
+static bool param_default(const char *arg, char *out, size_t size)
+{
+	char cur[PATH_CAP], next[PATH_CAP];
+	snprintf(cur, sizeof(cur), "%s", arg);
+	bool any = false;
+	for (int round = 0; round < 8; round++) {
+		bool changed = false;
+		size_t o = 0;
+		for (const char *c = cur; *c && o + 1 < sizeof(next);) {
+			const char *end;
+			if (one_default(c, next, sizeof(next), &o, &end)) {
+				c = end;
+				changed = true;
+			} else {
+				next[o++] = *c++;
+			}
+		}
+		next[o] = '\0';
+		if (!changed)
+			break;
+		any = true;
+		memcpy(cur, next, o + 1);
+	}
+	if (any)
+		snprintf(out, size, "%s", cur);
+	return any;
 }
 
 /* Judge target text (arg, or what arg stands for) in the message as arg. */
@@ -164,14 +173,18 @@ static int check_target(const struct sluice_settings *settings,
                         struct sluice_verdict *v)
 {
 	char t[PATH_CAP];
-	path_normalise(text, t, sizeof(t));
+	if (!path_normalise(text, t, sizeof(t)))
+		return sluice_verdict_add(v, SLUICE_ASK, "recursive rm of a path too long to judge",
+		                          "name a shorter path");
+	path_collapse(t);
 	/* a literal cd before it: judge the path it really names first */
 	const char *cwd = sluice_cwd(sc);
 	if (cwd && t[0] != '/' && t[0] != '~') {
 		char c[PATH_CAP], joined[PATH_CAP * 2 + 2], j[PATH_CAP];
-		path_normalise(cwd, c, sizeof(c));
+		(void)path_normalise(cwd, c, sizeof(c));
 		snprintf(joined, sizeof(joined), "%s/%s", c, t);
-		path_normalise(joined, j, sizeof(j));
+		(void)path_normalise(joined, j, sizeof(j));
+		path_collapse(j);
 		const char *what = forbidden(j);
 		if (what && strcmp(c, ".") != 0)
 			return refuse(v, arg, what, cwd);

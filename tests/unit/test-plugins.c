@@ -28,8 +28,9 @@ TestSuite(plugins, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 #define Q SLUICE_ASK
 #define D SLUICE_DENY
 
-/* The plugin's verdict alone (no model concerns) for c under ini. */
-static void run_case(const char *plugin, const char *settings, const struct vcase *c)
+/* The plugin's verdict alone (no model concerns) for command under ini. */
+static void run_command(const char *plugin, const char *settings, const char *command, int verdict,
+                        const char *why)
 {
 	char ini[4096];
 	snprintf(ini, sizeof(ini), "[plugin %s]\nenabled = yes\n%s", plugin, settings);
@@ -38,22 +39,27 @@ static void run_case(const char *plugin, const char *settings, const struct vcas
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
 	struct command_model *m = NULL;
-	cr_assert_eq(command_model_parse(NULL, c->command, strlen(c->command), NULL, &m, &err), 0);
+	cr_assert_eq(command_model_parse(NULL, command, strlen(command), NULL, &m, &err), 0);
 	struct verdict v;
 	verdict_init(&v);
 	int r = policy_chain_check(chain, m, &v, NULL, NULL);
-	cr_assert_eq(r, 0, "[%s] the plugin failed: %s", c->command,
+	cr_assert_eq(r, 0, "[%s] the plugin failed: %s", command,
 	             v.n_reasons ? v.reasons[0].message : "");
-	cr_assert_eq((int)v.kind, c->verdict, "[%s] (%s): got %s%s%s", c->command, c->why,
+	cr_assert_eq((int)v.kind, verdict, "[%s] (%s): got %s%s%s", command, why,
 	             verdict_kind_name(v.kind), v.n_reasons ? ": " : "",
 	             v.n_reasons ? v.reasons[0].message : "");
-	if (c->verdict != A)
+	if (verdict != A)
 		cr_assert(v.n_reasons > 0 && v.reasons[0].suggestion, "[%s] no suggestion",
-		          c->command);
+		          command);
 	verdict_done(&v);
 	command_model_free(m);
 	policy_chain_free(chain);
 	config_free(cfg);
+}
+
+static void run_case(const char *plugin, const char *settings, const struct vcase *c)
+{
+	run_command(plugin, settings, c->command, c->verdict, c->why);
 }
 
 /* ------------------------------------------------------------ git_add */
@@ -129,6 +135,10 @@ static struct vcase git_add_cases[] = {
 	{ "git add \"$PWD\"/.", D, "$PWD/." },
 	{ "git add ~+", D, "~+ is the working directory" },
 	{ "D=.; git add $D", D, "a variable set to . earlier" },
+	{ "git add src/../*", D, "a star through .." },
+	{ "git add '?*'", D, "a glob that matches what a star does" },
+	{ "git add '[!.]*'", D, "every name not starting with a dot" },
+	{ "echo . | git add --pathspec-from-file=-", Q, "paths from a file: not known" },
 	{ "git add --no-all src", A, "--no-all with a directory" },
 	{ "git add --ignore-errors src", A, "another long option" },
 	{ "git add ../src", A, "a sibling directory" },
@@ -275,6 +285,15 @@ static struct vcase rm_cases[] = {
 	{ "busybox rm -rf ~", D, "under busybox" },
 	{ "trap 'rm -rf \"$TMP\"' EXIT", A, "a trap removing a temporary directory" },
 	{ "sh -c 'rm -rf \"$1\"' _ build", A, "a positional parameter naming a build directory" },
+	{ "rm -rf ${1:-/}", D, "a positional parameter's default" },
+	{ "rm -rf ${X:-\"/\"}", D, "a quoted default" },
+	{ "rm -rf ${X:-${Y:-/}}", D, "a nested default" },
+	{ "rm -rf /${X:-}", D, "an empty default after the root" },
+	{ "rm -rf /tmp/../*", D, "everything under the root through .." },
+	{ "rm -rf ~/x/../*", D, "everything in home through .." },
+	{ "rm -rf src/../*", D, "everything here through .." },
+	{ "rm -rf a/../../*", D, "everything in the parent through .." },
+	{ "rm -rf build/../dist", A, "a sibling directory through .." },
 	{ "rm -rf [a-z]*", A, "names starting with a lowercase letter" },
 	{ "rm -rf build/?*", A, "question-star inside a named directory" },
 	{ "rm -rf *.tmp", A, "a star with a suffix" },
@@ -301,6 +320,30 @@ static struct vcase rm_cases[] = {
 	{ "rmdir x", A, "rmdir" },
 	{ "rm -rf \"a b\"", A, "a quoted name" },
 };
+
+/* A path folds before it is judged, however long its runs of slashes; one
+ * too long to judge is refused. */
+Test(plugins, long_paths_fold_before_they_are_judged)
+{
+	static char dd[2000], echo[2000], add[2000], rm[6000];
+	strcpy(dd, "dd if=x of=/dev");
+	memset(dd + strlen(dd), '/', 1100);
+	strcat(dd, "sda");
+	strcpy(echo, "echo x > /dev/");
+	for (int i = 0; i < 600; i++)
+		strcat(echo, "./");
+	strcat(echo, "sda");
+	strcpy(add, "git add ");
+	for (int i = 0; i < 220; i++)
+		strcat(add, "a/../");
+	strcpy(rm, "rm -rf /");
+	for (int i = 0; i < 1100; i++)
+		strcat(rm, "abcd/");
+	run_command("devices", "", dd, D, "1100 slashes before sda");
+	run_command("devices", "", echo, D, "600 ./ before sda");
+	run_command("git_add", "", add, D, "a/.. 220 times is .");
+	run_command("rm_targets", "", rm, Q, "a path longer than PATH_MAX");
+}
 
 ParameterizedTestParameters(plugins, rm_targets)
 {
@@ -357,6 +400,15 @@ static struct vcase devices_cases[] = {
 	{ "parted -s /dev/sda mklabel gpt", D, "parted makes a label" },
 	{ "sudo parted /dev/sdb rm 1", D, "parted removes a partition" },
 	{ "blkdiscard /dev/nvme0n1", D, "blkdiscard" },
+	{ "parted -s /dev/sda mkl gpt", D, "parted takes a prefix of mklabel" },
+	{ "parted /dev/sda MKLABEL gpt", D, "parted commands in capitals" },
+	{ "echo 'mklabel gpt' | parted /dev/sda", D, "parted takes commands from stdin" },
+	{ "parted -s /dev/sda 'mklabel gpt'", D, "parted splits a word at blanks" },
+	{ "cd /dev && dd of=sda", D, "a device named after cd /dev" },
+	{ "echo x > /dev/block/8:0", D, "a device by number" },
+	{ "dd of=/proc/self/root/dev/sda", D, "a device through /proc/self/root" },
+	{ "parted /dev/sda unit MiB print", A, "parted prints in MiB" },
+	{ "parted /dev/sda print free", A, "parted prints free space" },
 	{ "fdisk -l /dev/sda", A, "fdisk lists" },
 	{ "fdisk -l", A, "fdisk lists every disk" },
 	{ "sfdisk --dump /dev/sda", A, "sfdisk dumps" },
