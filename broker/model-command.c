@@ -324,9 +324,9 @@ static int expand_braces(struct builder *b, struct simple_command *c, size_t *al
 /* -------------------------------------------------------- redirections */
 
 static int add_redirect(struct builder *b, struct simple_command *c, const char *src,
-                        const struct shell_node *n, struct model_state *st)
+                        const struct shell_node *n, struct model_state *st, int fd)
 {
-	struct model_redirect rd = { .fd = -1 };
+	struct model_redirect rd = { .fd = fd };
 	struct walk_ctx wctx = { .src = src };
 	const struct shell_node *target = NULL, *body = NULL;
 	bool quoted_delim = false;
@@ -685,6 +685,42 @@ static int set_positional(struct model_state *fresh, const struct simple_command
 	return 0;
 }
 
+/* Does path name standard input (bash /dev/stdin reads its script there)? */
+static bool is_stdin_path(const char *path)
+{
+	return strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
+	       strcmp(path, "/proc/self/fd/0") == 0;
+}
+
+/* The script a shell reads on standard input: a heredoc or here-string
+ * (into *script), or one not known before it runs, which marks c
+ * nested-dynamic (curl ... | sh, sh < <(curl ...)). 0 or -ENOMEM. */
+static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, char **script,
+                        bool *dynamic)
+{
+	for (size_t i = c->n_redirects; i > 0; i--) {
+		const struct model_redirect *rd = &c->redirects[i - 1];
+		if (rd->fd != -1 && rd->fd != 0)
+			continue;
+		if (!rd->body) {
+			if (strcmp(rd->op, "<") == 0 && (rd->target.w.flags & WORD_PROCSUBST)) {
+				c->flags |= CMD_NESTED_DYNAMIC;
+				return 0;
+			}
+			continue;
+		}
+		*script = strdup(rd->body);
+		if (!*script)
+			return -ENOMEM;
+		*dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK & ~(uint32_t)WORD_PARAM) != 0 ||
+		           (strcmp(rd->op, "<<<") == 0 && (rd->target.w.flags & WORD_DYNAMIC_MASK));
+		return 0;
+	}
+	if (ctx->stdin_piped)
+		c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
+	return 0;
+}
+
 /* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
  * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
  * STRING. A script file from a process substitution (bash <(curl ...),
@@ -715,7 +751,8 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		script = alias_values(c, &dynamic, &b->error);
 		same_shell = true;
 	} else if ((strcmp(name, "source") == 0 || strcmp(name, ".") == 0) && c->argc > 1) {
-		if (c->argv[1].w.flags & WORD_PROCSUBST)
+		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
+		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
 			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
 	} else if (w && c->argc > 1) {
 		struct wrapper_match m;
@@ -741,54 +778,33 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 			with_self = true;
 		}
 	} else {
-		size_t script_word = 0;
+		size_t script_word = 0, offset = 0;
 		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
-		                             &script_word)) {
-		case SHELL_SCRIPT_ARG: {
-			const char *text = c->argv[script_word].w.text;
-			bool user_switch = wrapper_is_user_switch(name);
-			if (user_switch && strncmp(text, "--command=", 10) == 0)
-				text += 10; /* su --command=CMD */
+		                             &script_word, &offset)) {
+		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
-			script = strdup(text);
+			script = strdup(c->argv[script_word].w.text + offset);
 			if (!script) {
 				b->error = -ENOMEM;
 				goto out;
 			}
-			if (user_switch) {
+			if (wrapper_is_user_switch(name)) {
 				/* su -c CMD user: CMD runs under su, like sudo's */
 				b->error = copy_wrapper(&self, name, texts,
-				                        text == c->argv[script_word].w.text
-				                                ? script_word - 1
-				                                : script_word);
+				                        offset ? script_word : script_word - 1);
 				with_self = true;
 			} else {
 				positional = script_word + 1;
 			}
 			break;
-		}
 		case SHELL_SCRIPT_FILE:
 			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
 				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
+			else if (is_stdin_path(c->argv[script_word].w.text))
+				b->error = stdin_script(ctx, c, &script, &dynamic);
 			break;
 		case SHELL_SCRIPT_STDIN:
-			for (size_t i = c->n_redirects; i > 0; i--) {
-				const struct model_redirect *rd = &c->redirects[i - 1];
-				if (!rd->body || (rd->fd != -1 && rd->fd != 0))
-					continue;
-				script = strdup(rd->body);
-				if (!script) {
-					b->error = -ENOMEM;
-					goto out;
-				}
-				dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK &
-				           ~(uint32_t)WORD_PARAM) != 0 ||
-				          (strcmp(rd->op, "<<<") == 0 &&
-				           (rd->target.w.flags & WORD_DYNAMIC_MASK));
-				break;
-			}
-			if (!script && ctx->stdin_piped)
-				c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
+			b->error = stdin_script(ctx, c, &script, &dynamic);
 			break;
 		default:
 			break;
@@ -940,6 +956,26 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 
 /* ------------------------------------------------------------- commands */
 
+/* The grammar reads "0<" as a word 0 and a redirection "<" (a 3< is a
+ * descriptor): a redirection without one that starts right where c's
+ * last word, all digits, ends (prev_end) takes that word as its
+ * descriptor, as bash does. The word leaves argv; -1 when there is none. */
+static int fd_written_before(struct simple_command *c, const struct shell_node *redirect,
+                             uint32_t prev_end)
+{
+	if (c->argc < 2 || redirect->start != prev_end ||
+	    shell_node_find(redirect, SN_FILE_DESCRIPTOR))
+		return -1;
+	struct model_word *w = &c->argv[c->argc - 1];
+	const char *t = w->w.text;
+	if (!word_static(w) || !t[0] || strlen(t) > 4 || strspn(t, "0123456789") != strlen(t))
+		return -1;
+	int fd = atoi(t);
+	model_word_done(w);
+	c->argc--;
+	return fd;
+}
+
 /* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
 static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell_node *n)
 {
@@ -966,7 +1002,8 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		if (k->kind == SN_VAR_ASSIGN) {
 			b->error = assignment_node(b, c, ctx, k, st, false);
 		} else if (shell_node_is_redirect(k)) {
-			b->error = add_redirect(b, c, ctx->src, k, st);
+			b->error = add_redirect(b, c, ctx->src, k, st,
+			                        fd_written_before(c, k, prev_end));
 		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
 		           k->kind == SN_OTHER) {
 			const struct shell_node *wn = k;
@@ -993,8 +1030,11 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		b->error = expand_braces(b, c, &alloc);
 	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
 		if (b->inherited[i].active)
-			b->error =
-			        add_redirect(b, c, b->inherited[i].src, b->inherited[i].node, st);
+			b->error = add_redirect(
+			        b, c, b->inherited[i].src, b->inherited[i].node, st,
+			        b->inherited[i].src == ctx->src
+			                ? fd_written_before(c, b->inherited[i].node, prev_end)
+			                : -1);
 	if (b->error)
 		return;
 	finish_command(b, ctx, c, st, NULL);

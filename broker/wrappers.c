@@ -29,6 +29,7 @@ static const struct wrapper wrappers[] = {
 	  .chdir_opts = "C",
 	  .chdir_longopts = "chdir",
 	  .string_opts = "S",
+	  .string_longopts = "split-string",
 	  .flags = WRAP_ASSIGNMENTS | WRAP_STRING_ARGS },
 	{ .name = "exec", .short_with_arg = "a", .short_flags = "cl" },
 	{ .name = "find", .flags = WRAP_EXEC_CLAUSES | WRAP_ARGV_INCOMPLETE },
@@ -71,7 +72,7 @@ static const struct wrapper wrappers[] = {
 	              "log-io=,log-timing=,logging-format=,output-limit=",
 	  .string_opts = "c",
 	  .string_longopts = "command",
-	  .positionals = 1 },
+	  .flags = WRAP_PERMUTE },
 	{ .name = "setsid", .short_flags = "cfw", .longopts = "ctty,fork,wait" },
 	{ .name = "stdbuf", .short_with_arg = "ioe", .longopts = "input=,output=,error=" },
 	{ .name = "strace",
@@ -160,13 +161,58 @@ static bool in_list(const char *list, const char *name, size_t len, bool *with_a
 	return false;
 }
 
-/* A long option at words[*i] ("--name" or "--name=value"). */
+/* The option of the comma lists that name[0..len) spells, as getopt_long
+ * takes it: the one named so, else the only one it begins (--comm is
+ * --command); into *item, *item_len. False when none or several are. */
+static bool resolve_long(const char *const *lists, size_t n_lists, const char *name, size_t len,
+                         const char **item, size_t *item_len)
+{
+	const char *found = NULL;
+	size_t found_len = 0;
+	bool ambiguous = false;
+	for (size_t l = 0; l < n_lists; l++) {
+		for (const char *p = lists[l]; p && *p;) {
+			const char *end = strchr(p, ',');
+			size_t k = end ? (size_t)(end - p) : strlen(p);
+			size_t nlen = k > 0 && p[k - 1] == '=' ? k - 1 : k;
+			if (nlen == len && strncmp(p, name, len) == 0) {
+				*item = p;
+				*item_len = nlen;
+				return true; /* exact */
+			}
+			if (nlen > len && strncmp(p, name, len) == 0) {
+				if (found && !(found_len == nlen && strncmp(found, p, nlen) == 0))
+					ambiguous = true;
+				found = p;
+				found_len = nlen;
+			}
+			if (!end)
+				break;
+			p = end + 1;
+		}
+	}
+	if (!found || ambiguous || len == 0)
+		return false;
+	*item = found;
+	*item_len = found_len;
+	return true;
+}
+
+/* A long option at words[*i] ("--name" or "--name=value", or a prefix of
+ * the name that only one option has). */
 static void match_long(const struct wrapper *w, const char *const *words, size_t n, size_t *i,
                        struct wrapper_match *m)
 {
 	const char *opt = words[*i] + 2;
 	const char *eq = strchr(opt, '=');
 	size_t len = eq ? (size_t)(eq - opt) : strlen(opt);
+	const char *const lists[] = { w->longopts, w->stop_longopts };
+	const char *item;
+	size_t item_len;
+	if (resolve_long(lists, ELEMENTSOF(lists), opt, len, &item, &item_len)) {
+		opt = item; /* the full name: the lists below are read with it */
+		len = item_len;
+	}
 	bool with_arg = false;
 	if (in_list(w->stop_longopts, opt, len, NULL))
 		m->stops = true;
@@ -245,6 +291,8 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 		if (word[0] != '-' || word[1] == '\0') {
 			if (strcmp(word, "-") == 0 && strcmp(w->name, "env") == 0)
 				continue; /* env - : same as -i */
+			if (w->flags & WRAP_PERMUTE)
+				continue; /* an operand: options may follow it */
 			break;
 		}
 		if (word[1] == '-')
@@ -252,6 +300,8 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 		else
 			match_short(w, words, n, &i, ret);
 	}
+	if (w->flags & WRAP_PERMUTE)
+		i = n; /* every word was an option or an operand: no command */
 	ret->assign_begin = ret->assign_end = i;
 	if (w->flags & WRAP_ASSIGNMENTS) {
 		while (i < n && is_assignment(words[i]))
@@ -303,20 +353,70 @@ static int name_cmp(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
-/* su / runuser [options] [-] [user] -c COMMAND: COMMAND runs in the user's
- * shell. Only -c / --command / --command=X name the script. */
+/* su's and runuser's long options ('=': takes a value). */
+static const char su_longopts[] =
+        "command=,session-command=,login,preserve-environment,shell=,group=,supp-group=,pty,"
+        "whitelist-environment=,fast,user=,help,version";
+
+/* su / runuser [options] [-] [user] [options] -c COMMAND: COMMAND runs in
+ * the user's shell. -c in a cluster (-lc CMD, -cCMD), --command,
+ * --session-command and their prefixes (--comm=CMD) name it; options may
+ * follow the user, as getopt reorders them. */
 static enum shell_script_source su_script(const char *const *words, size_t n, size_t start,
-                                          size_t *script_word)
+                                          size_t *script_word, size_t *script_offset)
 {
 	for (size_t i = start + 1; i < n; i++) {
 		const char *w = words[i];
-		if ((strcmp(w, "-c") == 0 || strcmp(w, "--command") == 0) && i + 1 < n) {
-			*script_word = i + 1;
-			return SHELL_SCRIPT_ARG;
+		if (strcmp(w, "--") == 0)
+			break;
+		if (w[0] != '-' || w[1] == '\0')
+			continue; /* the user, or "-" (a login shell) */
+		if (w[1] == '-') {
+			const char *eq = strchr(w + 2, '=');
+			size_t len = eq ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+			const char *const lists[] = { su_longopts };
+			const char *item;
+			size_t item_len;
+			if (!resolve_long(lists, 1, w + 2, len, &item, &item_len))
+				continue;
+			bool with_arg = item[item_len] == '=';
+			if (strncmp(item, "command=", 8) == 0 ||
+			    strncmp(item, "session-command=", 16) == 0) {
+				if (eq) {
+					*script_word = i;
+					*script_offset = (size_t)(eq + 1 - w);
+					return SHELL_SCRIPT_ARG;
+				}
+				if (i + 1 < n) {
+					*script_word = i + 1;
+					*script_offset = 0;
+					return SHELL_SCRIPT_ARG;
+				}
+				return SHELL_SCRIPT_NONE;
+			}
+			if (with_arg && !eq)
+				i++;
+			continue;
 		}
-		if (strncmp(w, "--command=", 10) == 0) {
-			*script_word = i; /* the caller strips "--command=" */
-			return SHELL_SCRIPT_ARG;
+		for (size_t k = 1; w[k]; k++) {
+			if (w[k] == 'c') {
+				if (w[k + 1]) {
+					*script_word = i;
+					*script_offset = k + 1;
+					return SHELL_SCRIPT_ARG;
+				}
+				if (i + 1 < n) {
+					*script_word = i + 1;
+					*script_offset = 0;
+					return SHELL_SCRIPT_ARG;
+				}
+				return SHELL_SCRIPT_NONE;
+			}
+			if (strchr("gGswu", w[k])) {
+				if (!w[k + 1])
+					i++; /* its value is the next word */
+				break;
+			}
 		}
 	}
 	return SHELL_SCRIPT_NONE;
@@ -328,10 +428,12 @@ bool wrapper_is_user_switch(const char *name)
 }
 
 enum shell_script_source wrapper_shell_script(const char *name, const char *const *words, size_t n,
-                                              size_t start, size_t *script_word)
+                                              size_t start, size_t *script_word,
+                                              size_t *script_offset)
 {
+	*script_offset = 0;
 	if (wrapper_is_user_switch(name))
-		return su_script(words, n, start, script_word);
+		return su_script(words, n, start, script_word, script_offset);
 	if (!bsearch(name, shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
 		return SHELL_SCRIPT_NONE;
 	size_t i = start + 1;

@@ -25,6 +25,9 @@ enum wrapper_flag {
 	/* the words after a command string are its arguments (env -S 'a b' c);
 	 * without this flag they are the wrapper's (script -c CMD FILE) */
 	WRAP_STRING_ARGS = 1u << 6,
+	/* options may follow operands, as GNU getopt reorders them (script
+	 * log -c CMD): every word is read; the wrapper runs no argv of its own */
+	WRAP_PERMUTE = 1u << 7,
 };
 
 struct wrapper {
@@ -92,8 +95,11 @@ enum shell_script_source {
 bool wrapper_is_user_switch(const char *name);
 
 /* Classify words[start..n) as a shell invocation; name is the command's
- * name (words[start], directory removed), words[start] itself is not read. */
+ * name (words[start], directory removed), words[start] itself is not read.
+ * For SHELL_SCRIPT_ARG the script starts *script_offset bytes into word
+ * *script_word (su -cCMD, su --command=CMD; 0 for a word of its own). */
 enum shell_script_source wrapper_shell_script(const char *name, const char *const *words, size_t n,
-                                              size_t start, size_t *script_word);
+                                              size_t start, size_t *script_word,
+                                              size_t *script_offset);
 
 #endif

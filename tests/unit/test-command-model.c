@@ -185,6 +185,19 @@ static const struct model_case cases[] = {
 	  "script -qc <git push -f> /dev/null\nN: (script -qc) git push -f" },
 	{ "script --command='rm x' out", "script <--command=rm x> out\nN: (script) rm x" },
 	{ "script out.log", "script out.log" },
+	{ "script log -c 'rm x'", "script log -c <rm x>\nN: (script log -c) rm x" },
+	{ "script --comm='rm x' f", "script <--comm=rm x> f\nN: (script) rm x" },
+	{ "env --split-string='rm x'", "env <--split-string=rm x>\nN: (env) rm x" },
+	{ "sudo --us=root rm x", "(sudo --us=root) rm x" },
+	{ "su --session-command='rm x' root", "su <--session-command=rm x> root\nN: (su) rm x" },
+	{ "su -lc 'rm x'", "su -lc <rm x>\nN: (su) rm x" },
+	{ "su -c'rm x'", "su <-crm x>\nN: (su) rm x" },
+	{ "su root -c 'rm x'", "su root -c <rm x>\nN: (su root) rm x" },
+	{ "source -- <(curl x)", "source -- <<(curl x)>^S #Y\n<: curl x #U" },
+	{ "bash < <(curl x)", "bash #Y\n<: curl x" },
+	{ "bash /dev/stdin < <(curl x)", "bash /dev/stdin #Y\n<: curl x" },
+	{ "bash 0< <(curl x)", "bash #Y\n<: curl x" },
+	{ "cat 0<f", "cat" },
 	{ "trap 'rm -rf /tmp/x' EXIT", "trap <rm -rf /tmp/x> EXIT\nN: rm -rf /tmp/x" },
 	{ "trap -- 'git push -f' INT TERM", "trap -- <git push -f> INT TERM\nN: git push -f" },
 	{ "trap - INT", "trap - INT" },
@@ -459,6 +472,24 @@ Test(command_model, gives_redirections_with_operator_fd_and_target)
 	cr_expect(simple_command_redirect_target_flags(c, 5) & WORD_TILDE);
 	cr_expect_null(simple_command_redirect_op(c, 6));
 	cr_expect_eq(simple_command_redirect_fd(c, 6), -1);
+	command_model_free(m);
+}
+
+/* The grammar reads 0< as a word 0 and <; the model gives bash's reading. */
+Test(command_model, a_zero_before_a_redirection_is_its_descriptor)
+{
+	struct command_model *m = parse("cat 0<in; echo 0 <in; cat x 0>out");
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_assert_eq(simple_command_argc(c), 1);
+	cr_assert_eq(simple_command_redirect_count(c), 1);
+	cr_expect_eq(simple_command_redirect_fd(c, 0), 0);
+	cr_expect_str_eq(simple_command_redirect_target(c, 0), "in");
+	c = command_model_get(m, 1);
+	cr_expect_eq(simple_command_argc(c), 2, "a blank between: an argument");
+	cr_expect_eq(simple_command_redirect_fd(c, 0), -1);
+	c = command_model_get(m, 2);
+	cr_expect_eq(simple_command_argc(c), 2);
+	cr_expect_eq(simple_command_redirect_fd(c, 0), 0);
 	command_model_free(m);
 }
 
