@@ -94,8 +94,8 @@ bool json_decode_error_field(const char *text, size_t len, const json_error_t *j
                              size_t size, bool *in_key)
 {
 	*in_key = false;
-	if (strncmp(jerr->text, "unable to decode byte", 21) != 0 || jerr->position <= 0)
+	if (strncmp(jerr->text, "unable to decode byte", 21) != 0 || jerr->position < 0)
 		return false;
-	/* jansson's position is just past the byte it could not decode */
-	return json_locate_field(text, len, (size_t)jerr->position - 1, path, size, in_key);
+	/* jansson's position is the offset of the byte it could not decode */
+	return json_locate_field(text, len, (size_t)jerr->position, path, size, in_key);
 }
