@@ -152,13 +152,14 @@ static void add_error(struct parse *p, unsigned line, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* An error at where ("file:line"; NULL: the built-in defaults). */
 static void add_error_at(struct parse *p, const char *where, const char *fmt, ...)
         __attribute__((format(printf, 3, 4)));
 static void add_error_at(struct parse *p, const char *where, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	add_error_v(p, where, fmt, ap);
+	add_error_v(p, where ? where : "built-in defaults", fmt, ap);
 	va_end(ap);
 }
 
@@ -893,17 +894,14 @@ static void check_approver(struct parse *p)
 	const struct broker_config *c = p->cfg;
 	if (c->approval_method != CONFIG_APPROVAL_PROGRAM)
 		return;
-	const char *where;
 	if (!c->approval_program || !c->approval_program[0]) {
-		where = set_at(p, "approval", "method");
 		add_error_at(
-		        p, where ? where : "built-in defaults",
+		        p, set_at(p, "approval", "method"),
 		        "[approval] method = program needs program = PATH, the approver to run");
 		return;
 	}
 	if (access(c->approval_program, X_OK) < 0) {
-		where = set_at(p, "approval", "program");
-		add_error_at(p, where ? where : "built-in defaults",
+		add_error_at(p, set_at(p, "approval", "program"),
 		             "[approval] program '%s' cannot be run: %s", c->approval_program,
 		             strerror(errno));
 	}
@@ -918,16 +916,14 @@ static void check_output_caps(struct parse *p)
 	const struct broker_config *c = p->cfg;
 	uint64_t cap = c->broker_output_cap, head = c->broker_output_head;
 	uint64_t tail = c->broker_output_tail;
-	const char *where;
 	if (tail == 0) {
-		where = set_at(p, "broker", "output_tail");
-		add_error_at(p, where ? where : "built-in defaults",
+		add_error_at(p, set_at(p, "broker", "output_tail"),
 		             "[broker] output_tail must not be 0: the end of the output is kept");
 		return;
 	}
 	if (head <= cap && tail <= cap - head)
 		return;
-	where = set_at(p, "broker", "output_cap");
+	const char *where = set_at(p, "broker", "output_cap");
 	if (!where)
 		where = set_at(p, "broker", "output_head");
 	if (!where)
@@ -936,7 +932,7 @@ static void check_output_caps(struct parse *p)
 	format_size(head, a, sizeof(a));
 	format_size(tail, b, sizeof(b));
 	format_size(cap, d, sizeof(d));
-	add_error_at(p, where ? where : "built-in defaults",
+	add_error_at(p, where,
 	             "[broker] output_head (%s) + output_tail (%s) must fit in output_cap (%s)", a,
 	             b, d);
 }

@@ -120,13 +120,10 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 	json_error_t jerr;
 	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!doc) {
-		char field[128];
-		bool in_key = false;
-		if (json_decode_error_field(text, len, &jerr, field, sizeof(field), &in_key))
-			return sluice_error_set(reterr, -EINVAL,
-			                        "the hook input's field '%s' is not valid UTF-8 "
-			                        "(line %d: %s)",
-			                        field, jerr.line, jerr.text);
+		char what[192];
+		if (json_utf8_error_text(text, len, &jerr, what, sizeof(what)))
+			return sluice_error_set(reterr, -EINVAL, "the hook input: %s (line %d: %s)",
+			                        what, jerr.line, jerr.text);
 		return sluice_error_set(reterr, -EINVAL, "the hook input is not JSON: line %d: %s",
 		                        jerr.line, jerr.text);
 	}

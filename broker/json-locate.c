@@ -21,11 +21,14 @@ struct level {
 	char key[LOCATE_MAX_KEY]; /* in an object: the key of the current value */
 };
 
-/* The keys of levels[0..depth) that name a value, joined by '.'. */
+/* The keys of levels[0..depth) that name a value, joined by '.' (levels
+ * deeper than LOCATE_MAX_DEPTH were not kept). */
 static void join_keys(const struct level *levels, size_t depth, char *path, size_t size)
 {
 	size_t o = 0;
 	path[0] = '\0';
+	if (depth > LOCATE_MAX_DEPTH)
+		depth = LOCATE_MAX_DEPTH;
 	for (size_t i = 0; i < depth; i++) {
 		if (!levels[i].object || levels[i].expect_key)
 			continue;
@@ -55,22 +58,13 @@ bool json_locate_field(const char *text, size_t len, size_t pos, char *path, siz
 				end += text[end] == '\\' ? 2 : 1;
 			bool is_key = top && top->object && top->expect_key;
 			if (pos >= i && pos <= end) {
-				if (is_key) {
-					*in_key = true;
-					top->expect_key = true;
-					join_keys(levels, depth, path, size);
-					return false;
-				}
-				join_keys(levels,
-				          depth > LOCATE_MAX_DEPTH ? LOCATE_MAX_DEPTH : depth, path,
-				          size);
-				return path[0] != '\0';
+				join_keys(levels, depth, path, size);
+				*in_key = is_key;
+				return !is_key && path[0] != '\0';
 			}
 			if (is_key) {
 				size_t n = (end < len ? end : len) - start;
-				snprintf(top->key, sizeof(top->key), "%.*s",
-				         (int)(n < LOCATE_MAX_KEY ? n : LOCATE_MAX_KEY - 1),
-				         text + start);
+				snprintf(top->key, sizeof(top->key), "%.*s", (int)n, text + start);
 				top->expect_key = false;
 			}
 			i = end;
@@ -86,16 +80,23 @@ bool json_locate_field(const char *text, size_t len, size_t pos, char *path, siz
 			top->expect_key = true;
 		}
 	}
-	join_keys(levels, depth > LOCATE_MAX_DEPTH ? LOCATE_MAX_DEPTH : depth, path, size);
+	join_keys(levels, depth, path, size);
 	return path[0] != '\0';
 }
 
-bool json_decode_error_field(const char *text, size_t len, const json_error_t *jerr, char *path,
-                             size_t size, bool *in_key)
+bool json_utf8_error_text(const char *text, size_t len, const json_error_t *jerr, char *what,
+                          size_t size)
 {
-	*in_key = false;
 	if (strncmp(jerr->text, "unable to decode byte", 21) != 0 || jerr->position < 0)
 		return false;
 	/* jansson's position is the offset of the byte it could not decode */
-	return json_locate_field(text, len, (size_t)jerr->position, path, size, in_key);
+	char field[128];
+	bool in_key = false;
+	if (json_locate_field(text, len, (size_t)jerr->position, field, sizeof(field), &in_key))
+		snprintf(what, size, "field '%s' is not valid UTF-8", field);
+	else if (in_key)
+		snprintf(what, size, "a field name is not valid UTF-8");
+	else
+		return false;
+	return true;
 }

@@ -24,9 +24,11 @@
 bool json_locate_field(const char *text, size_t len, size_t pos, char *path, size_t size,
                        bool *in_key);
 
-/* For jansson's "unable to decode byte" error over text: the field the byte
- * is in, as json_locate_field() gives it. False for any other error. */
-bool json_decode_error_field(const char *text, size_t len, const json_error_t *jerr, char *path,
-                             size_t size, bool *in_key);
+/* For jansson's "unable to decode byte" error over text: what is wrong, by
+ * the field the byte is in ("field 'command' is not valid UTF-8", "a field
+ * name is not valid UTF-8") into what. False for any other error, and for a
+ * byte in no field. */
+bool json_utf8_error_text(const char *text, size_t len, const json_error_t *jerr, char *what,
+                          size_t size);
 
 #endif

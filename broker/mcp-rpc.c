@@ -83,18 +83,10 @@ static int classify(const char *text, size_t len, struct rpc_message *m)
 	json_error_t jerr;
 	m->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &jerr);
 	if (!m->doc) {
-		char field[128];
-		bool in_key = false;
-		if (json_decode_error_field(text, len, &jerr, field, sizeof(field), &in_key))
-			return invalid(
-			        m, RPC_PARSE_ERROR,
-			        "parse error at column %d: field '%s' is not valid UTF-8 (%s)",
-			        jerr.column, field, jerr.text);
-		if (in_key)
-			return invalid(
-			        m, RPC_PARSE_ERROR,
-			        "parse error at column %d: a field name is not valid UTF-8 (%s)",
-			        jerr.column, jerr.text);
+		char what[192];
+		if (json_utf8_error_text(text, len, &jerr, what, sizeof(what)))
+			return invalid(m, RPC_PARSE_ERROR, "parse error at column %d: %s (%s)",
+			               jerr.column, what, jerr.text);
 		return invalid(m, RPC_PARSE_ERROR, "parse error at column %d: %s", jerr.column,
 		               jerr.text);
 	}

@@ -734,16 +734,16 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	struct model_wrapper self = { 0 };
 	bool with_self = false;
 	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
+	size_t action;         /* trap's */
 
 	if (strcmp(name, "eval") == 0 && c->argc > 1) {
 		script = join_words(c, 1, c->argc, &dynamic);
 		if (!script)
 			b->error = -ENOMEM;
 		same_shell = true; /* eval runs in this shell: its effects stay */
-	} else if (strcmp(name, "trap") == 0 && trap_action(c)) {
-		size_t i = trap_action(c);
-		dynamic = !word_static(&c->argv[i]);
-		script = strdup(c->argv[i].w.text);
+	} else if (strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
+		dynamic = !word_static(&c->argv[action]);
+		script = strdup(c->argv[action].w.text);
 		if (!script)
 			b->error = -ENOMEM;
 		same_shell = true;
@@ -968,7 +968,8 @@ static int fd_written_before(struct simple_command *c, const struct shell_node *
 		return -1;
 	struct model_word *w = &c->argv[c->argc - 1];
 	const char *t = w->w.text;
-	if (!word_static(w) || !t[0] || strlen(t) > 4 || strspn(t, "0123456789") != strlen(t))
+	size_t len = strlen(t);
+	if (!word_static(w) || len == 0 || len > 4 || strspn(t, "0123456789") != len)
 		return -1;
 	int fd = atoi(t);
 	model_word_done(w);

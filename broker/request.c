@@ -262,15 +262,9 @@ fail:
 static int refuse_unparsed(const char *text, size_t len, const json_error_t *jerr,
                            struct sluice_error *reterr)
 {
-	char field[128];
-	bool in_key = false;
-	if (json_decode_error_field(text, len, jerr, field, sizeof(field), &in_key))
-		return sluice_error_set(reterr, -EINVAL,
-		                        "field '%s' is not valid UTF-8 (%s, line %d, column %d)",
-		                        field, jerr->text, jerr->line, jerr->column);
-	if (in_key)
-		return sluice_error_set(reterr, -EINVAL,
-		                        "a field name is not valid UTF-8 (%s, line %d, column %d)",
+	char what[192];
+	if (json_utf8_error_text(text, len, jerr, what, sizeof(what)))
+		return sluice_error_set(reterr, -EINVAL, "%s (%s, line %d, column %d)", what,
 		                        jerr->text, jerr->line, jerr->column);
 	return sluice_error_set(reterr, -EINVAL,
 	                        "the request is not valid JSON: %s (line %d, column %d)",

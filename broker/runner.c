@@ -304,14 +304,6 @@ static void launcher_failed(struct run_outcome *o)
 		fail(o, ERROR_KIND_COMMAND_FAILED, "%s", msg);
 }
 
-/* The signal sluice's kill of the tree ended the shell with (the contract's
- * `signal` of a command that timed out or was cancelled), if it did. */
-static void take_kill_signal(struct run_result *r, const struct pump *p)
-{
-	if (p->reaped && !p->ended_before_kill && WIFSIGNALED(p->status))
-		r->signal = WTERMSIG(p->status);
-}
-
 /* The shell ran and ended with this wait status. */
 static void take_shell_status(struct run_result *r, int status)
 {
@@ -322,6 +314,17 @@ static void take_shell_status(struct run_result *r, int status)
 		r->has_exit_code = true;
 		r->exit_code = WEXITSTATUS(status);
 	}
+}
+
+/* How the shell of a run sluice ended (timeout, signal, cancel) ended: its
+ * own status when it had exited before the kill (the drain window), else
+ * the signal the kill ended it with (the contract's `signal`). */
+static void take_killed_shell(struct run_result *r, const struct pump *p)
+{
+	if (p->ended_before_kill)
+		take_shell_status(r, p->status);
+	else if (p->reaped && WIFSIGNALED(p->status))
+		r->signal = WTERMSIG(p->status);
 }
 
 static void evaluate(struct run_outcome *o)
@@ -339,17 +342,13 @@ static void evaluate(struct run_outcome *o)
 		r->interrupted_by = p->interrupted_by;
 		fail(o, ERROR_KIND_COMMAND_FAILED, "sluice run was interrupted by signal %d",
 		     p->interrupted_by);
-		if (p->ended_before_kill)
-			take_shell_status(r, p->status);
-		take_kill_signal(r, p);
+		take_killed_shell(r, p);
 		return;
 	}
 	if (p->cancelled) {
 		fail(o, ERROR_KIND_COMMAND_FAILED,
 		     "the run was cancelled by its caller; the command's process tree was ended");
-		if (p->ended_before_kill)
-			take_shell_status(r, p->status);
-		take_kill_signal(r, p);
+		take_killed_shell(r, p);
 		return;
 	}
 	if (p->timed_out) {
@@ -358,7 +357,7 @@ static void evaluate(struct run_outcome *o)
 		     format_duration_ms(r->timeout_ms, limit, sizeof(limit)),
 		     run_mode_name(r->mode));
 		r->timed_out = true;
-		take_kill_signal(r, p);
+		take_killed_shell(r, p);
 		return;
 	}
 	bool reported = p->report_len > 0 && strstr(p->report, "\"error\"") == NULL;

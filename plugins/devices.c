@@ -170,14 +170,15 @@ static bool only_reading(const struct sluice_simple_command *sc, const char *con
 static int check_partitioner(const struct sluice_simple_command *sc, struct sluice_verdict *v)
 {
 	const char *name = sluice_name(sc);
-	const char *dev = device_operand(sc);
-	if (!dev)
-		return SLUICE_ALLOW;
-	bool writes = strcmp(name, "parted") == 0 && !parted_only_reads(sc, dev);
+	const char *const *reads = NULL;
 	for (size_t i = 0; i < sizeof(partitioners) / sizeof(partitioners[0]); i++)
 		if (strcmp(name, partitioners[i].name) == 0)
-			writes = !only_reading(sc, partitioners[i].reads);
-	if (!writes)
+			reads = partitioners[i].reads;
+	bool parted = strcmp(name, "parted") == 0;
+	if (!reads && !parted)
+		return SLUICE_ALLOW; /* before the operands: every command comes here */
+	const char *dev = device_operand(sc);
+	if (!dev || (parted ? parted_only_reads(sc, dev) : only_reading(sc, reads)))
 		return SLUICE_ALLOW;
 	char msg[256];
 	snprintf(msg, sizeof(msg),

@@ -130,7 +130,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	    sluice_has_short_flag(sc, sub + 1, 'i') || sluice_has_short_flag(sc, sub + 1, 'e'))
 		return SLUICE_ALLOW;
 
-	if (git_long_option_prefix(sc, sub + 1, "pathspec-from-file", 10))
+	if (long_option_prefix(sc, sub + 1, "pathspec-from-file", 10))
 		return sluice_verdict_add(
 		        v, SLUICE_ASK,
 		        "'git add --pathspec-from-file' takes its paths from a file "
@@ -138,7 +138,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		        "add the files you changed by name: git add path/to/file ...");
 	const char *why = NULL;
 	for (size_t o = 0; o < sizeof(blind_long) / sizeof(blind_long[0]) && !why; o++)
-		why = git_long_option_prefix(sc, sub + 1, blind_long[o].name, blind_long[o].min);
+		why = long_option_prefix(sc, sub + 1, blind_long[o].name, blind_long[o].min);
 	if (!why && sluice_has_short_flag(sc, sub + 1, 'A'))
 		why = "-A";
 	if (!why && sluice_has_short_flag(sc, sub + 1, 'u'))

@@ -27,13 +27,6 @@ static const char *const suggestion =
         "push without force; if history really must be replaced, use "
         "git push --force-with-lease (it refuses to overwrite work you have not seen)";
 
-/* "--mirr" is git's unambiguous abbreviation of --mirror. */
-static bool is_mirror(const char *a)
-{
-	size_t n = strlen(a);
-	return n >= 4 && n <= 8 && strncmp(a, "--mirror", n) == 0;
-}
-
 static bool branch_protected(const struct sluice_settings *settings, const char *ref)
 {
 	if (strncmp(ref, "refs/heads/", 11) == 0)
@@ -88,7 +81,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 			continue;
 		}
 		if (!dashdash && a[0] == '-') {
-			if (is_mirror(a))
+			if (long_option_spells(a, "mirror", 2)) /* "--mirr" too */
 				return deny(v, "--mirror");
 			if (str_in(a, push_options_with_value))
 				i++;

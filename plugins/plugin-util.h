@@ -91,7 +91,7 @@ static inline bool path_normalise(const char *in, char *out, size_t size)
 	}
 #undef PATH_PUT
 	if (size > 0)
-		out[o < size ? o : size - 1] = '\0';
+		out[o] = '\0'; /* o < size: PATH_PUT keeps room for it */
 	if (o > 1 && out[o - 1] == '/')
 		out[--o] = '\0'; /* "x/" */
 	if (o == 0 && in[0] && size > 1) {
@@ -198,22 +198,28 @@ static inline bool glob_spelling(const char *t, char *out, size_t size)
 	return strcmp(out, t) != 0;
 }
 
-/* git takes any unambiguous prefix of a long option ("--al" is --all): the
- * first word at index >= from, before "--", that is "--" and at least min
- * bytes of name (given without its dashes), alone or with "=value"; NULL
- * when there is none. */
-static inline const char *git_long_option_prefix(const struct sluice_simple_command *sc,
-                                                 size_t from, const char *name, size_t min)
+/* GNU getopt_long (git's parse-options too) takes any unambiguous prefix
+ * of a long option ("--al" is --all, "--rec" --recursive): is word "--"
+ * and at least min bytes of name (given without its dashes), alone or with
+ * "=value"? */
+static inline bool long_option_spells(const char *word, const char *name, size_t min)
 {
-	size_t n = strlen(name);
+	if (word[0] != '-' || word[1] != '-')
+		return false;
+	size_t len = strcspn(word + 2, "=");
+	return len >= min && len <= strlen(name) && strncmp(word + 2, name, len) == 0;
+}
+
+/* The first word at index >= from, before "--", that spells the long
+ * option name as long_option_spells() says; NULL when there is none. */
+static inline const char *long_option_prefix(const struct sluice_simple_command *sc, size_t from,
+                                             const char *name, size_t min)
+{
 	for (size_t i = from; i < sluice_argc(sc); i++) {
 		const char *a = sluice_arg(sc, i);
 		if (strcmp(a, "--") == 0)
 			break;
-		if (a[0] != '-' || a[1] != '-')
-			continue;
-		size_t len = strcspn(a + 2, "=");
-		if (len >= min && len <= n && strncmp(a + 2, name, len) == 0)
+		if (long_option_spells(a, name, min))
 			return a;
 	}
 	return NULL;

@@ -22,18 +22,9 @@
 
 static bool is_recursive(const struct sluice_simple_command *sc)
 {
-	if (sluice_has_short_flag(sc, 1, 'r') || sluice_has_short_flag(sc, 1, 'R'))
-		return true;
-	for (size_t i = 1; i < sluice_argc(sc); i++) {
-		const char *a = sluice_arg(sc, i);
-		if (strcmp(a, "--") == 0)
-			break;
-		/* GNU rm takes any unambiguous prefix: --r, --re, ... --recursive */
-		size_t n = strlen(a);
-		if (n >= 3 && n <= 11 && strncmp(a, "--recursive", n) == 0)
-			return true;
-	}
-	return false;
+	/* GNU rm takes any unambiguous prefix: --r, --re, ... --recursive */
+	return sluice_has_short_flag(sc, 1, 'r') || sluice_has_short_flag(sc, 1, 'R') ||
+	       long_option_prefix(sc, 1, "recursive", 1);
 }
 
 /* What the target names when it is one of the forbidden ones as written,
@@ -62,7 +53,7 @@ static const char *forbidden_as_written(const char *t)
 	last = last ? last + 1 : t;
 	if (strcmp(last, ".git") == 0)
 		return "a git repository's history (.git)";
-	/* a path that climbs out with ".." at its end: "a/.." is the current directory */
+	/* what is left climbing after path_collapse(): "../..", "~/.." */
 	if (strcmp(last, "..") == 0)
 		return "a directory above a named one";
 	return NULL;
