@@ -17,7 +17,7 @@ packages=(
   # sluice-launch is built static against musl (docs/building.md)
   musl-tools
   # fuzzing (libFuzzer) and the escape suite's tools
-  clang libclang-rt-14-dev util-linux procps jq git libcap2-bin
+  clang libclang-rt-14-dev util-linux procps jq libcap2-bin
   # the MCP and hook tests drive sluice from Python
   python3
   # benchmarks compare against bwrap
