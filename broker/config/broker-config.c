@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "builtin.h"
 #include "cleanup.h"
 #include "config/broker-config.h"
 #include "config/ini-source.h"
@@ -74,9 +75,9 @@ static const struct key_bound *find_bound(const struct config_key *k)
 }
 
 static const struct config_builtin builtins[] = {
-	{ "git_add", true },       { "git_push", true },     { "rm_targets", true },
-	{ "devices", true },       { "regex", true },        { "commands", false },
-	{ "substitution", false }, { "git_trailer", false },
+#define BUILTIN_DEFAULT(name, on) { #name, on },
+	SLUICE_BUILTIN_PLUGINS(BUILTIN_DEFAULT)
+#undef BUILTIN_DEFAULT
 };
 
 static const char *const sections[] = { "broker", "sandbox", "env", "approval", "audit" };
