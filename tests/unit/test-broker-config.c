@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/broker-config.c and broker/ini-source.c: layering, locks, the
+ * broker/config/broker-config.c and broker/config/ini-source.c: layering, locks, the
  * golden error messages, and what inih r55 would silently mangle.
  * Each test writes its files under a private temporary directory.
  */
@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "broker-config.h"
+#include "config/broker-config.h"
 #include "cleanup.h"
 #include "scratch.h"
 #include "strv.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/environment.c: secrets are dropped by pattern, the rest is kept,
+ * broker/run/environment.c: secrets are dropped by pattern, the rest is kept,
  * the non-interactive settings and the marker are always there, and the
  * configured [env] set wins.
  */
@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "cleanup.h"
-#include "environment.h"
-#include "run-settings.h"
+#include "run/environment.h"
+#include "core/run-settings.h"
 #include "strv.h"
 
 static const char *get(char **env, const char *name)
