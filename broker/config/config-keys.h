@@ -23,10 +23,10 @@
 #ifndef SLUICE_CONFIG_KEYS_H
 #define SLUICE_CONFIG_KEYS_H
 
-#define CONFIG_DEFAULT_ENV_DROP                                                                  \
-	"*_API_KEY *_APIKEY *_TOKEN *_SECRET* *_PASSWORD *_PASSWD *_ACCESS_KEY* *_PRIVATE_KEY* " \
-	"AWS_SECRET* AWS_SESSION_TOKEN ANTHROPIC_* OPENAI_* GEMINI_* GOOGLE_API_KEY GH_TOKEN "   \
-	"GITHUB_TOKEN NPM_TOKEN"
+#include "core/run-settings.h"
+
+#define CONFIG_ENV_DROP_WORD(pattern) pattern " "
+#define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_ENV_DROP_WORD)
 
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \

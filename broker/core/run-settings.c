@@ -11,13 +11,8 @@
 #include "core/request.h"
 #include "core/run-settings.h"
 
-/* Variables that usually hold credentials; dropped from the command's
- * environment unless the configuration says otherwise. */
-static const char *const default_env_drop[] = {
-	"*_API_KEY", "*_APIKEY",       "*_TOKEN",           "*_SECRET*",      "*_PASSWORD",
-	"*_PASSWD",  "AWS_SECRET*",    "AWS_SESSION_TOKEN", "ANTHROPIC_*",    "OPENAI_*",
-	"GEMINI_*",  "GOOGLE_API_KEY", "*_ACCESS_KEY*",     "*_PRIVATE_KEY*",
-};
+#define ENV_DROP_ITEM(pattern) pattern,
+static const char *const default_env_drop[] = { RUN_SETTINGS_ENV_DROP(ENV_DROP_ITEM) };
 
 void run_settings_init_defaults(struct run_settings *s)
 {

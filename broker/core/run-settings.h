@@ -12,6 +12,36 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The variables that usually hold credentials, dropped from the command's
+ * environment unless the configuration says otherwise: fnmatch(3) patterns
+ * on the name, matched ignoring case. The words are looked for anywhere in
+ * the name, not only after an underscore (PGPASSWORD, SECRET_KEY, TOKEN),
+ * but with care for look-alikes: *_PWD is MYSQL_PWD and never PWD or
+ * OLDPWD; *TOKEN and *TOKEN_* leave TOKENIZERS_PARALLELISM alone; *_PAT is
+ * GITHUB_PAT and never PATH. X(pattern) for each, written once here: the
+ * built-in defaults and the [env] drop key's default both come from it.
+ */
+/* clang-format off */
+#define RUN_SETTINGS_ENV_DROP(X) \
+	X("*API_KEY*") \
+	X("*APIKEY*") \
+	X("*TOKEN") \
+	X("*TOKEN_*") \
+	X("*SECRET*") \
+	X("*PASSWORD*") \
+	X("*PASSWD*") \
+	X("*PASSPHRASE*") \
+	X("*_PWD") \
+	X("*_PAT") \
+	X("*ACCESS_KEY*") \
+	X("*PRIVATE_KEY*") \
+	X("*_AUTH") \
+	X("ANTHROPIC_*") \
+	X("OPENAI_*") \
+	X("GEMINI_*")
+/* clang-format on */
+
 enum background_survivors {
 	SURVIVORS_LEAVE = 0, /* leave them running (the default) */
 	SURVIVORS_KILL,      /* kill them with the rest of the tree */
