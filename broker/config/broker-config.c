@@ -830,6 +830,16 @@ bool config_env_overrides_allowed(void)
 	       stat(SLUICE_SYSCONFDIR "/sluice/policies.d", &st) < 0;
 }
 
+/* Record the directory of the configuration file path in cfg->config_dirs. */
+static int add_config_dir(struct broker_config *cfg, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	_cleanup_free_ char *dir = strndup(path, (size_t)(slash - path));
+	return dir ? strv_extend(&cfg->config_dirs, dir) : -ENOMEM;
+}
+
 static int load_layers(struct parse *p, const struct config_paths *paths)
 {
 	const char *sysconf = paths->sysconfdir;
@@ -849,8 +859,16 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 	    asprintf(&dropins, "%s/sluice/policies.d", sysconf) < 0)
 		return -ENOMEM;
 
+	_cleanup_free_ char *user_file =
+	        paths->user_file ? strdup(paths->user_file) : user_file_default();
+	int r = add_config_dir(p->cfg, sys_file);
+	if (r >= 0 && user_file)
+		r = add_config_dir(p->cfg, user_file);
+	if (r < 0)
+		return r;
+
 	p->layer = CONFIG_LAYER_SYSTEM;
-	int r = load_file(p, AT_FDCWD, sys_file, sys_file, true);
+	r = load_file(p, AT_FDCWD, sys_file, sys_file, true);
 	if (r >= 0)
 		r = load_dropins(p, dropins);
 	if (r < 0)
@@ -862,8 +880,6 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 	}
 
 	p->layer = CONFIG_LAYER_USER;
-	_cleanup_free_ char *user_file =
-	        paths->user_file ? strdup(paths->user_file) : user_file_default();
 	if (user_file) {
 		r = load_file(p, AT_FDCWD, user_file, user_file, true);
 		if (r < 0)
@@ -1040,6 +1056,7 @@ struct broker_config *config_free(struct broker_config *cfg)
 	free(cfg->plugins);
 	strv_free(cfg->files);
 	strv_free(cfg->warnings);
+	strv_free(cfg->config_dirs);
 	free(cfg);
 	return NULL;
 }

@@ -87,6 +87,11 @@ struct broker_config {
 
 	char **files;    /* the files read, in order */
 	char **warnings; /* unsafe ownership or modes of system files (for doctor) */
+	/* The directories sluice's own configuration is read from (the system
+	 * and the user layer's, whether or not a file is there yet): a
+	 * sandboxed command may never write them, nor run in a workspace that
+	 * holds them. */
+	char **config_dirs;
 };
 
 /* The table behind CONFIG_KEYS, for documentation checks and listings. */

@@ -61,6 +61,9 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->user = cfg->sandbox_user && cfg->sandbox_user[0] ? cfg->sandbox_user : NULL;
 	int r = copy_list(cfg->sandbox_writable, s->writable, &s->n_writable,
 	                  RUN_SETTINGS_PATHS_MAX, "[sandbox] writable", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->config_dirs, s->config_dirs, &s->n_config_dirs,
+		              RUN_SETTINGS_PATHS_MAX, "the configuration directories", reterr);
 	if (r < 0)
 		return r;
 

@@ -88,6 +88,10 @@ struct run_settings {
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
 	const char *user;  /* run commands as this user (the broker must be root), or NULL */
+	/* sluice's own configuration directories: never writable, never
+	 * inside a sandboxed command's workspace */
+	const char *config_dirs[RUN_SETTINGS_PATHS_MAX];
+	size_t n_config_dirs;
 	struct run_rlimit rlimits[RUN_SETTINGS_RLIMITS_MAX];
 	size_t n_rlimits;
 

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "run/spawner.h"
 #include "strv.h"
 #include "run/workdir.h"
+#include "run/workspace-guard.h"
 
 #include "launch-spec.h"
 
@@ -140,6 +142,24 @@ static int apply_limits(const struct run_request *req, const struct runner_optio
 	return 0;
 }
 
+/* In a sandboxed mode the workspace is writable (or readable, with the
+ * user's secrets hidden): one that holds the user's own files is refused. */
+static int check_workspace(struct run_outcome *o)
+{
+	const struct run_settings *s = &o->settings;
+	if (strcmp(s->sandbox_mode, "unrestricted") == 0)
+		return 0;
+	const char *home = getenv("HOME");
+	if (!home || *home != '/') {
+		const struct passwd *pw = getpwuid(geteuid());
+		home = pw ? pw->pw_dir : NULL;
+	}
+	struct sluice_error err = { 0 };
+	if (workspace_guard_check(o->root, home, s->config_dirs, s->n_config_dirs, &err) < 0)
+		return fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s", err.detail);
+	return 0;
+}
+
 static int resolve_directory(const struct run_request *req, const struct runner_options *opt,
                              struct run_outcome *o)
 {
@@ -155,7 +175,7 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 		return fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s", err.detail);
 	if (r < 0)
 		return fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s: %s", err.detail, strerror(-r));
-	return 0;
+	return check_workspace(o);
 }
 
 /* The policies decide before the command is sent anywhere (overlap: what
