@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <cap-ng.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <spawn.h>
@@ -100,6 +101,49 @@ static int report_policies(struct broker_context *ctx)
 	return warnings;
 }
 
+/* Read a number from a /proc/sys file, or -1. */
+static long read_sysctl(const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	long v = -1;
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		return -1;
+	return v;
+}
+
+/* The capabilities sluice holds (libcap-ng), and what they mean for the
+ * sandbox's mount namespace: made directly with CAP_SYS_ADMIN, otherwise
+ * only through an unprivileged user namespace, which the system may forbid. */
+static void report_capabilities(void)
+{
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_get_caps_process() < 0) {
+		printf("capabilities: unknown (they could not be read)\n");
+		return;
+	}
+	int held = capng_have_capabilities(CAPNG_SELECT_CAPS);
+	if (held == CAPNG_NONE) {
+		printf("capabilities: none\n");
+	} else if (held == CAPNG_FULL) {
+		printf("capabilities: all (the launcher drops them before the command runs)\n");
+	} else {
+		char *text = capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE);
+		printf("capabilities: %s (the launcher drops them before the command runs)\n",
+		       text ? text : "some");
+		free(text);
+	}
+	long max_userns = read_sysctl("/proc/sys/user/max_user_namespaces");
+	if (capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN))
+		printf("mount namespace: CAP_SYS_ADMIN is held: the launcher makes one directly\n");
+	else if (max_userns == 0)
+		printf("mount namespace: needs an unprivileged user namespace, and "
+		       "user.max_user_namespaces is 0 here\n");
+	else
+		printf("mount namespace: needs an unprivileged user namespace "
+		       "(user.max_user_namespaces = %ld)\n",
+		       max_userns);
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
@@ -118,6 +162,7 @@ int cmd_doctor(int argc, char **argv)
 	printf("sluice %s\n", PACKAGE_VERSION);
 	int warnings = report_policies(ctx);
 	printf("default sandbox mode: %s\n", s.sandbox_mode);
+	report_capabilities();
 
 	_cleanup_free_ char *launcher = NULL, *features = NULL;
 	if (spawn_find_launcher(&launcher) < 0) {
