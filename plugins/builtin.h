@@ -21,5 +21,6 @@ extern const struct sluice_policy_plugin sluice_builtin_git_trailer;
 extern const struct sluice_policy_plugin sluice_builtin_regex;
 extern const struct sluice_policy_plugin sluice_builtin_rm_targets;
 extern const struct sluice_policy_plugin sluice_builtin_substitution;
+extern const struct sluice_policy_plugin sluice_builtin_system_trees;
 
 #endif

@@ -423,12 +423,6 @@ static struct vcase devices_cases[] = {
 	{ "wipefs -a /dev/sda", D, "wipefs" },
 	{ "tee /dev/sda < img", D, "tee to a disk" },
 	{ "cp disk.img /dev/sdb", D, "cp to a disk" },
-	{ "chmod -R 777 /", D, "recursive chmod of root" },
-	{ "chown -R user /", D, "recursive chown of root" },
-	{ "chmod --recursive 755 /", D, "long recursive" },
-	{ "sudo chown -R me:me /", D, "under sudo" },
-	{ "chgrp -R staff /", D, "chgrp" },
-	{ "chmod -R 777 /*", D, "root contents" },
 	{ ":(){ :|:& };:", D, "the classic fork bomb" },
 	{ "bomb(){ bomb|bomb& }; bomb", D, "a named fork bomb" },
 	{ "echo x >> /dev/sda", D, "append to a disk" },
@@ -473,9 +467,6 @@ static struct vcase devices_cases[] = {
 	{ "echo x > /dev/stderr", A, "stderr" },
 	{ "cat /dev/sda", A, "reading a disk" },
 	{ "dd if=/dev/sda of=disk.img", A, "reading with dd" },
-	{ "chmod -R 755 ./build", A, "recursive chmod of the project" },
-	{ "chmod 644 /etc/x", A, "not recursive" },
-	{ "chown -R me ~/project", A, "chown of a project" },
 	{ "ls /dev/sda", A, "listing" },
 	{ "echo mkfs.ext4", A, "just text" },
 	{ "grep mkfs README", A, "a search" },
@@ -487,7 +478,32 @@ static struct vcase devices_cases[] = {
 	{ "f(){ echo hi; }; f", A, "a plain function" },
 	{ "echo x | cat", A, "a pipeline" },
 	{ "echo x > /dev/shm/f", A, "shared memory file" },
-	{ "chmod -R 755 /srv/app", A, "a directory under root" },
+	/* the tools are judged by their target, not their name */
+	{ "mkfs.ext4 /dev/nbd0", D, "a path under /dev that may be a device" },
+	{ "mkfs.btrfs -f /dev/ubda", D, "an unlisted device under /dev" },
+	{ "cd /dev && mkswap sda2", D, "a device after cd /dev" },
+	{ "wipefs --all /dev/sda", D, "wipefs --all writes" },
+	{ "wipefs -o 0x438 /dev/sdb", D, "wipefs -o erases at an offset" },
+	{ "wipefs -af /dev/vdb", D, "-a in a cluster" },
+	{ "fdisk /dev/nbd1", D, "a partitioner on a path under /dev" },
+	{ "sgdisk -l backup.bin /dev/sda", D, "sgdisk loads a backup: writes" },
+	{ "mkfs.vfat \"$DEV\"", Q, "a target only known when it runs" },
+	{ "mkswap $(losetup -f)", Q, "a substitution as the target" },
+	{ "mkfs.ext4 disk.img", A, "a filesystem in an image file" },
+	{ "mkfs -t ext4 ./rootfs.img", A, "mkfs -t on an image" },
+	{ "mkfs.vfat -C fat.img 1440", A, "a new image file" },
+	{ "mkswap swapfile", A, "a swap file" },
+	{ "sudo mkswap /swapfile", A, "a swap file at the root" },
+	{ "mke2fs -t ext4 -d root/ fs.img 64M", A, "an image from a directory" },
+	{ "wipefs /dev/sda", A, "wipefs lists" },
+	{ "wipefs -n -a /dev/sda", A, "wipefs with -n only says" },
+	{ "wipefs --no-act --all /dev/sdb", A, "wipefs --no-act" },
+	{ "wipefs -a disk.img", A, "wipefs on an image" },
+	{ "sgdisk -b backup.bin /dev/sda", A, "sgdisk saves a backup" },
+	{ "sgdisk --backup=gpt.bin /dev/nvme0n1", A, "sgdisk --backup" },
+	{ "mkfs.ext4 /dev/null", A, "a character device" },
+	{ "echo AT > /dev/ttyUSB0", A, "a serial port" },
+	{ "mkfs", A, "no target at all" },
 };
 
 ParameterizedTestParameters(plugins, devices)
@@ -498,6 +514,93 @@ ParameterizedTestParameters(plugins, devices)
 ParameterizedTest(struct vcase *c, plugins, devices, .timeout = 30)
 {
 	run_case("devices", "", c);
+}
+
+/* ------------------------------------------------------------ system_trees */
+
+static struct vcase system_trees_cases[] = {
+	/* rule permissions: the root and the system directories */
+	{ "chmod -R 777 /", D, "recursive chmod of root" },
+	{ "chown -R user /", D, "recursive chown of root" },
+	{ "chmod --recursive 755 /", D, "long recursive" },
+	{ "chmod --rec 755 /", D, "--recursive abbreviated" },
+	{ "sudo chown -R me:me /", D, "under sudo" },
+	{ "chgrp -R staff /", D, "chgrp" },
+	{ "chmod -R 777 /*", D, "root contents" },
+	{ "chmod -R 777 //", D, "root spelled //" },
+	{ "chown -R me /usr", D, "a system directory" },
+	{ "chmod -R a+w /etc/", D, "a system directory with a slash" },
+	{ "chmod -Rv 700 /var/*", D, "everything in a system directory" },
+	{ "chown -hR me /usr/lib", D, "a directory of /usr" },
+	{ "cd / && chmod -R 777 usr", D, "a system directory after cd /" },
+	{ "chmod -R --reference=f /boot", D, "--reference: no mode operand" },
+	{ "chmod -R 755 -- /", D, "after --" },
+	{ "bash -c 'chown -R x /etc'", D, "in a nested shell" },
+	/* rule home_permissions: home directories ask */
+	{ "chmod -R 777 ~", Q, "the home directory" },
+	{ "chown -R me \"$HOME\"", Q, "$HOME" },
+	{ "chmod -R go-rwx ~/*", Q, "everything in home" },
+	{ "chown -R alice:alice /home/alice", Q, "a user's home directory" },
+	{ "cd && chmod -R 700 .", Q, "home after a bare cd" },
+	/* rule move */
+	{ "mv ~ /tmp/x", D, "moving the home directory" },
+	{ "mv /usr /usr.old", D, "moving a system directory" },
+	{ "mv /etc/* /tmp/etc/", D, "moving everything in a system directory" },
+	{ "mv -t /backup /var", D, "with -t every operand is a source" },
+	{ "mv --target-directory=/b /opt", D, "--target-directory" },
+	{ "sudo mv / /old", D, "the root" },
+	{ "mv \"$HOME\" \"$HOME.bak\"", D, "$HOME" },
+	/* rule find */
+	{ "find / -delete", D, "find -delete from the root" },
+	{ "find ~ -name '*.pyc' -delete", D, "in the home directory" },
+	{ "find $HOME -type f -delete", D, "$HOME" },
+	{ "find /usr -name x -delete", D, "a system directory" },
+	{ "find / -name x -exec rm -rf {} \\;", D, "-exec rm" },
+	{ "find / -name x -exec sudo rm {} +", D, "-exec sudo rm" },
+	{ "find -L / -name core -execdir rm {} \\;", D, "-L and -execdir" },
+	{ "find /var -ok rm {} \\;", D, "-ok rm" },
+	{ "find ~ -name x -exec shred -u {} +", D, "-exec shred" },
+	{ "cd / && find . -delete", D, "find . after cd /" },
+	{ "find / /tmp -name x -delete", D, "the root among start points" },
+	{ "find /etc -type f -exec chmod 644 {} +", D, "-exec chmod: rule permissions" },
+	{ "find ~ -type d -exec chmod 755 {} \\;", Q, "-exec chmod in home asks" },
+	/* look-alikes */
+	{ "chmod 777 /", A, "not recursive" },
+	{ "chmod -R 755 ./build", A, "recursive chmod of the project" },
+	{ "chmod 644 /etc/x", A, "one file" },
+	{ "chown -R me ~/project", A, "chown of a project" },
+	{ "sudo chown -R $USER ~/.npm", A, "a directory in home" },
+	{ "chmod -R 755 /srv/app", A, "a directory under a system directory" },
+	{ "chmod -R u+w /usr/local/app", A, "deep in /usr" },
+	{ "chmod -r file", A, "-r is a mode, not recursive" },
+	{ "chmod -R 755 root", A, "a relative directory named root" },
+	{ "mv build dist", A, "mv of a build directory" },
+	{ "mv x /usr/local/bin/", A, "moving into a system directory" },
+	{ "mv ~/.config/app ~/.config/app.bak", A, "a directory in home" },
+	{ "mv /tmp/x ~", A, "home as the destination" },
+	{ "mv a", A, "one operand" },
+	{ "find / -name '*.log' -print", A, "find that only prints" },
+	{ "find . -name '*.o' -delete", A, "find -delete in the project" },
+	{ "find build -type f -delete", A, "a build directory" },
+	{ "find ~/project -name '*.pyc' -delete", A, "a directory under home" },
+	{ "find /usr/local/app -delete", A, "deep in /usr" },
+	{ "find / -name x -exec grep -l y {} +", A, "-exec grep" },
+	{ "find /tmp -name 'x*' -exec rm {} +", A, "-exec rm in /tmp" },
+	{ "find . -exec chmod 644 {} +", A, "-exec chmod in the project" },
+	{ "echo chmod -R 777 /", A, "just text" },
+	{ "grep -r 'find / -delete' docs", A, "a search for the text" },
+	{ "git commit -m 'mv ~ /tmp'", A, "a message" },
+};
+
+ParameterizedTestParameters(plugins, system_trees)
+{
+	return cr_make_param_array(struct vcase, system_trees_cases,
+	                           ELEMENTSOF(system_trees_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, system_trees, .timeout = 30)
+{
+	run_case("system_trees", "", c);
 }
 
 /* ------------------------------------------------------------ regex */
@@ -805,9 +908,15 @@ Test(plugins_config, a_bad_regex_names_file_line_and_offset)
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -EINVAL, "a configuration error");
 	cr_assert(strstr(err.detail, "plugin 'regex' could not start: "), "%s", err.detail);
-	cr_assert(strstr(err.detail, "/test.ini:18: bad regular expression in rule 'broken' at "
-	                             "offset 3: missing closing parenthesis"),
-	          "%s", err.detail);
+	/* ptu_config() wrote two lines for each other built-in plugin first */
+	size_t builtins;
+	(void)config_builtins(&builtins);
+	char want[128];
+	snprintf(want, sizeof(want),
+	         "/test.ini:%zu: bad regular expression in rule 'broken' at offset 3: missing "
+	         "closing parenthesis",
+	         2 * (builtins - 1) + 4);
+	cr_assert(strstr(err.detail, want), "%s", err.detail);
 	config_free(cfg);
 }
 
@@ -847,16 +956,19 @@ Test(plugins_config, the_defaults_load_every_default_plugin)
 	struct policy_chain *chain = NULL;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
-	cr_assert_eq(policy_chain_count(chain), 5);
+	cr_assert_eq(policy_chain_count(chain), 6);
 	struct verdict v;
-	cr_assert_eq(ptu_decide(chain, "git add -A; rm -rf ~; git push -f; mkfs.ext4 /dev/sda", &v,
-	                        NULL),
+	cr_assert_eq(ptu_decide(chain,
+	                        "git add -A; rm -rf ~; git push -f; mkfs.ext4 /dev/sda; "
+	                        "chmod -R 777 /",
+	                        &v, NULL),
 	             0);
 	cr_assert_eq(v.kind, VERDICT_DENY);
 	cr_assert_not_null(ptu_reason(&v, "git_add"));
 	cr_assert_not_null(ptu_reason(&v, "git_push"));
 	cr_assert_not_null(ptu_reason(&v, "rm_targets"));
 	cr_assert_not_null(ptu_reason(&v, "devices"));
+	cr_assert_not_null(ptu_reason(&v, "system_trees"));
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);
