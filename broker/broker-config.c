@@ -74,9 +74,10 @@ static const struct key_bound *find_bound(const struct config_key *k)
 }
 
 static const struct config_builtin builtins[] = {
-	{ "git_add", true },      { "git_push", true },      { "rm_targets", true },
-	{ "system_trees", true }, { "devices", true },       { "regex", true },
-	{ "commands", false },    { "substitution", false }, { "git_trailer", false },
+	{ "git_add", true },      { "git_push", true },     { "git_discard", true },
+	{ "rm_targets", true },   { "system_trees", true }, { "devices", true },
+	{ "regex", true },        { "commands", false },    { "substitution", false },
+	{ "git_trailer", false },
 };
 
 static const char *const sections[] = { "broker", "sandbox", "env", "approval", "audit" };

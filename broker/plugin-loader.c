@@ -24,9 +24,10 @@
 
 /* The plugins built into sluice, found by the name they give themselves. */
 static const struct sluice_policy_plugin *const builtin_plugins[] = {
-	&sluice_builtin_commands,   &sluice_builtin_devices,      &sluice_builtin_git_add,
-	&sluice_builtin_git_push,   &sluice_builtin_git_trailer,  &sluice_builtin_regex,
-	&sluice_builtin_rm_targets, &sluice_builtin_substitution, &sluice_builtin_system_trees,
+	&sluice_builtin_commands,     &sluice_builtin_devices,    &sluice_builtin_git_add,
+	&sluice_builtin_git_discard,  &sluice_builtin_git_push,   &sluice_builtin_git_trailer,
+	&sluice_builtin_regex,        &sluice_builtin_rm_targets, &sluice_builtin_substitution,
+	&sluice_builtin_system_trees,
 };
 
 static const struct sluice_policy_plugin *builtin_plugin(const char *name)

@@ -15,6 +15,7 @@
 
 extern const struct sluice_policy_plugin sluice_builtin_commands;
 extern const struct sluice_policy_plugin sluice_builtin_devices;
+extern const struct sluice_policy_plugin sluice_builtin_git_discard;
 extern const struct sluice_policy_plugin sluice_builtin_git_add;
 extern const struct sluice_policy_plugin sluice_builtin_git_push;
 extern const struct sluice_policy_plugin sluice_builtin_git_trailer;

@@ -25,14 +25,21 @@ static const char *const git_global_options_with_value[] = {
 	"--config-env", NULL,
 };
 
+/* The index of git's subcommand word when sc runs git (after its global
+ * options); 0 otherwise. */
+static inline size_t git_subcommand(const struct sluice_simple_command *sc)
+{
+	if (strcmp(sluice_name(sc), "git") != 0)
+		return 0;
+	return sluice_subcommand(sc, git_global_options_with_value);
+}
+
 /* The index of git's subcommand word when sc runs git and its subcommand is
  * one of names (NULL-terminated); 0 otherwise. */
 static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
                                        const char *const *names)
 {
-	if (strcmp(sluice_name(sc), "git") != 0)
-		return 0;
-	size_t i = sluice_subcommand(sc, git_global_options_with_value);
+	size_t i = git_subcommand(sc);
 	if (!i)
 		return 0;
 	const char *sub = sluice_arg(sc, i);

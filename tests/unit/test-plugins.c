@@ -221,6 +221,171 @@ ParameterizedTest(struct vcase *c, plugins, git_push, .timeout = 30)
 	run_case("git_push", "protected_branch = main\nprotected_branch = release/*\n", c);
 }
 
+/* ------------------------------------------------------------ git_discard */
+
+static struct vcase git_discard_cases[] = {
+	/* rule reset */
+	{ "git reset --hard", D, "uncommitted changes" },
+	{ "git reset --hard origin/main", D, "to a remote branch" },
+	{ "git reset --hard HEAD~1", D, "a commit back" },
+	{ "git reset --ha", D, "--hard abbreviated" },
+	{ "git reset --merge", D, "--merge drops what is only staged" },
+	{ "git -C sub -c x=y reset --hard", D, "global options before the subcommand" },
+	{ "sudo git reset --hard", D, "under sudo" },
+	{ "bash -c 'git reset --hard'", D, "nested shell" },
+	{ "git fetch && git reset --hard @{u}", D, "second in a list" },
+	{ "git reset --soft HEAD~1", A, "--soft keeps every change" },
+	{ "git reset HEAD~1", A, "--mixed keeps the files" },
+	{ "git reset --keep HEAD~1", A, "--keep refuses to drop changes" },
+	{ "git reset HEAD src/main.c", A, "unstaging a file" },
+	{ "git reset -- src/main.c", A, "unstaging after --" },
+	{ "git reset", A, "unstaging everything" },
+	{ "git log --hard", A, "--hard of another subcommand" },
+	/* rule clean */
+	{ "git clean -f", D, "untracked files" },
+	{ "git clean -fd", D, "and directories" },
+	{ "git clean -fdx", D, "and ignored files" },
+	{ "git clean -ffdx", D, "twice forced" },
+	{ "git clean -d --force", D, "--force" },
+	{ "git clean -fd .", D, "the current directory" },
+	{ "git clean -fd :/", D, "the top of the tree" },
+	{ "git clean -fd -e keep", D, "an exclusion is no pathspec" },
+	{ "git clean -fdxX", D, "-x with -X" },
+	{ "git clean -n", A, "dry run" },
+	{ "git clean -nfd", A, "dry run in a cluster" },
+	{ "git clean -fd --dry-run", A, "dry run, long" },
+	{ "git clean -fdX", A, "only what .gitignore names" },
+	{ "git clean -fd build/", A, "a named directory" },
+	{ "git clean -fdx -- dist out", A, "named directories after --" },
+	{ "git clean -i", A, "interactive" },
+	{ "git clean -d", A, "without -f git refuses" },
+	/* rule checkout */
+	{ "git checkout -- .", D, "every file" },
+	{ "git checkout .", D, "every file, without --" },
+	{ "git checkout HEAD -- .", D, "from HEAD" },
+	{ "git checkout main -- '*'", D, "a star from a branch" },
+	{ "git checkout :/", D, "the top of the tree" },
+	{ "git checkout --theirs .", D, "one side of every file" },
+	{ "git checkout -f main", D, "a forced switch" },
+	{ "git checkout --force main", D, "a forced switch, long" },
+	{ "git restore .", D, "restore every file" },
+	{ "git restore --worktree .", D, "--worktree" },
+	{ "git restore -SW .", D, "staged and worktree" },
+	{ "git restore --source=HEAD~3 .", D, "from an older commit" },
+	{ "git restore -s main -- .", D, "-s with a value" },
+	{ "git switch -f main", D, "switch -f" },
+	{ "git switch --discard-changes main", D, "--discard-changes" },
+	{ "git checkout -- src/main.c", A, "one named file" },
+	{ "git checkout HEAD -- a.c b.c", A, "named files" },
+	{ "git checkout -- src/", A, "a named directory" },
+	{ "git checkout main", A, "switching branches" },
+	{ "git checkout -b feature", A, "a new branch" },
+	{ "git checkout -", A, "the previous branch" },
+	{ "git checkout -p", A, "interactive" },
+	{ "git restore src/main.c", A, "restore a named file" },
+	{ "git restore --staged .", A, "unstaging everything" },
+	{ "git restore -S .", A, "unstaging, short" },
+	{ "git switch main", A, "switch" },
+	{ "git switch -c feature", A, "switch to a new branch" },
+	/* rule rm */
+	{ "git rm -r .", D, "every tracked file" },
+	{ "git rm -rf .", D, "forced" },
+	{ "git rm -r '*'", D, "a star" },
+	{ "git rm -r :/", D, "the top of the tree" },
+	{ "git rm -r --cached .", A, "untracking only" },
+	{ "git rm -r -n .", A, "dry run" },
+	{ "git rm src/old.c", A, "a named file" },
+	{ "git rm -r docs/old", A, "a named directory" },
+	/* rule worktree */
+	{ "git worktree remove --force ../wt", D, "a worktree with its changes" },
+	{ "git worktree remove -f ../wt", D, "-f" },
+	{ "git worktree remove ../wt", A, "git refuses while it has changes" },
+	{ "git worktree add ../wt -f", A, "add" },
+	/* rule stash */
+	{ "git stash drop", Q, "a saved change" },
+	{ "git stash drop stash@{1}", Q, "a named stash" },
+	{ "git stash clear", Q, "every stash" },
+	{ "git stash", A, "saving" },
+	{ "git stash list", A, "listing" },
+	{ "git stash pop", A, "applying and dropping a stash that applied" },
+	{ "git stash show -p", A, "showing" },
+	{ "git stash push -m wip -- src", A, "saving a directory" },
+	/* rule branch */
+	{ "git branch -D feature", Q, "an unmerged branch" },
+	{ "git branch -Dq feature", Q, "-D in a cluster" },
+	{ "git branch --delete --force feature", Q, "long spelling" },
+	{ "git branch -d -f feature", Q, "-d with -f" },
+	{ "git branch -d feature", A, "only if merged" },
+	{ "git branch -M main", A, "renaming the branch" },
+	{ "git branch -a", A, "listing" },
+	{ "git branch --list 'D*'", A, "a pattern" },
+	/* rule reflog */
+	{ "git reflog expire --expire=now --all", Q, "the reflog" },
+	{ "git reflog expire --expire-unreachable=now --all", Q, "unreachable entries" },
+	{ "git reflog delete HEAD@{1}", Q, "one entry" },
+	{ "git gc --prune=now", Q, "unreachable objects at once" },
+	{ "git prune", Q, "prune" },
+	{ "git reflog", A, "showing the reflog" },
+	{ "git gc", A, "a plain gc" },
+	{ "git gc --aggressive", A, "an aggressive gc" },
+	{ "git prune -n", A, "listing what prune would remove" },
+	/* look-alikes */
+	{ "echo git reset --hard", A, "just text" },
+	{ "git commit -m 'git clean -fdx'", A, "a message" },
+	{ "grep -r 'git checkout -- .' docs", A, "a search" },
+	{ "git status", A, "status" },
+	{ "git diff HEAD", A, "diff" },
+};
+
+ParameterizedTestParameters(plugins, git_discard)
+{
+	return cr_make_param_array(struct vcase, git_discard_cases, ELEMENTSOF(git_discard_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, git_discard, .timeout = 30)
+{
+	run_case("git_discard", "", c);
+}
+
+/* Every rule is switched by its key: deny, ask, or allow (off); a bad value
+ * is a configuration error. */
+Test(plugins, the_new_rules_are_switched_by_their_keys, .timeout = 60)
+{
+	const struct {
+		const char *plugin, *settings, *command;
+		int verdict;
+	} cases[] = {
+		{ "git_discard", "reset = ask\n", "git reset --hard", Q },
+		{ "git_discard", "reset = allow\n", "git reset --hard", A },
+		{ "git_discard", "reset = allow\n", "git clean -fd", D },
+		{ "git_discard", "stash = deny\n", "git stash clear", D },
+		{ "git_discard", "branch = allow\n", "git branch -D x", A },
+		{ "rm_targets", "system_dirs = ask\n", "rm -rf /usr", Q },
+		{ "rm_targets", "system_dirs = allow\n", "rm -rf /usr", A },
+		{ "rm_targets", "system_dirs = allow\n", "rm -rf /", D },
+		{ "rm_targets", "unset_variable = deny\n", "rm -rf \"$D/\"", D },
+		{ "rm_targets", "unset_variable = allow\n", "rm -rf \"$D/\"", A },
+		{ "system_trees", "permissions = ask\n", "chmod -R 777 /", Q },
+		{ "system_trees", "home_permissions = deny\n", "chmod -R 777 ~", D },
+		{ "system_trees", "home_permissions = allow\n", "chmod -R 777 ~", A },
+		{ "system_trees", "move = allow\n", "mv ~ /tmp/x", A },
+		{ "system_trees", "find = ask\n", "find / -delete", Q },
+		{ "system_trees", "find = allow\n", "find / -exec chmod 777 {} +", D },
+	};
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+		run_command(cases[i].plugin, cases[i].settings, cases[i].command, cases[i].verdict,
+		            cases[i].settings);
+	struct broker_config *cfg =
+	        ptu_config("[plugin git_discard]\nenabled = yes\nreset = maybe\n", true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -EINVAL);
+	cr_assert(strstr(err.detail, "plugin 'git_discard' could not start: ") &&
+	                  strstr(err.detail, "expected allow, ask or deny"),
+	          "%s", err.detail);
+	config_free(cfg);
+}
+
 /* ------------------------------------------------------------ rm_targets */
 
 static struct vcase rm_cases[] = {
@@ -956,11 +1121,11 @@ Test(plugins_config, the_defaults_load_every_default_plugin)
 	struct policy_chain *chain = NULL;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
-	cr_assert_eq(policy_chain_count(chain), 6);
+	cr_assert_eq(policy_chain_count(chain), 7);
 	struct verdict v;
 	cr_assert_eq(ptu_decide(chain,
 	                        "git add -A; rm -rf ~; git push -f; mkfs.ext4 /dev/sda; "
-	                        "chmod -R 777 /",
+	                        "chmod -R 777 /; git reset --hard",
 	                        &v, NULL),
 	             0);
 	cr_assert_eq(v.kind, VERDICT_DENY);
@@ -969,6 +1134,7 @@ Test(plugins_config, the_defaults_load_every_default_plugin)
 	cr_assert_not_null(ptu_reason(&v, "rm_targets"));
 	cr_assert_not_null(ptu_reason(&v, "devices"));
 	cr_assert_not_null(ptu_reason(&v, "system_trees"));
+	cr_assert_not_null(ptu_reason(&v, "git_discard"));
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);
