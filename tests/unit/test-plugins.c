@@ -861,6 +861,163 @@ Test(plugins, regex_keeps_every_rule_as_they_grow, .timeout = 30)
 		run_case("regex", settings, &cases[i]);
 }
 
+/* ------------------------------------------------ the optional regex packs */
+
+/* The verdict of command under the regex rules of the pack file
+ * policies/NAME.ini alone (the file as shipped). */
+static void run_pack(const char *name, const struct vcase *c)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/policies/%s.ini", getenv("SLUICE_SRCDIR"), name);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	static char ini[16384];
+	size_t n = fread(ini, 1, sizeof(ini) - 1, f);
+	cr_assert(feof(f), "%s is larger than the test reads", path);
+	fclose(f);
+	ini[n] = '\0';
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	cr_assert_geq(ptu_decide(chain, c->command, &v, NULL), 0);
+	cr_assert_eq((int)v.kind, c->verdict, "[%s] (%s): got %s%s%s", c->command, c->why,
+	             verdict_kind_name(v.kind), v.n_reasons ? ": " : "",
+	             v.n_reasons ? v.reasons[0].message : "");
+	if (c->verdict != A)
+		cr_assert(v.n_reasons > 0 && v.reasons[0].suggestion, "[%s] no suggestion",
+		          c->command);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+static struct vcase databases_cases[] = {
+	{ "psql -c \"DROP TABLE users\"", Q, "drop a table" },
+	{ "psql -h db -U app -c 'drop database app_test'", Q, "lower case" },
+	{ "sudo -u postgres psql -c 'DROP SCHEMA public CASCADE'", Q, "under sudo" },
+	{ "mysql -e \"TRUNCATE TABLE sessions\" app", Q, "truncate" },
+	{ "mariadb -e 'DROP DATABASE shop'", Q, "mariadb" },
+	{ "sqlite3 app.db \"DROP TABLE x;\"", Q, "sqlite3's SQL operand" },
+	{ "sqlite3 app.db \"DELETE FROM users;\"", Q, "delete without where" },
+	{ "echo 'DROP TABLE x;' | psql app", Q, "piped into the client" },
+	{ "echo 'DROP TABLE x' | PGPASSWORD=x psql -h db", Q, "piped, with an assignment" },
+	{ "psql app <<< 'drop table x'", Q, "a here-string" },
+	{ "psql app <<'EOF'\nDROP TABLE x;\nEOF", Q, "a heredoc" },
+	{ "dropdb app_test", Q, "dropdb" },
+	{ "mysqladmin -u root drop shop", Q, "mysqladmin drop" },
+	{ "redis-cli FLUSHALL", Q, "redis flushall" },
+	{ "redis-cli -n 2 flushdb", Q, "redis flushdb" },
+	{ "mongosh app --eval 'db.dropDatabase()'", Q, "mongo drop" },
+	{ "bin/rails db:reset", Q, "rails reset" },
+	{ "npx prisma migrate reset --force", Q, "prisma reset" },
+	{ "python manage.py flush --no-input", Q, "django flush" },
+	{ "psql -c 'SELECT * FROM users'", A, "a query" },
+	{ "sqlite3 app.db 'DELETE FROM users WHERE id = 3'", A, "delete with where" },
+	{ "psql -c 'CREATE TABLE t (id int)'", A, "create" },
+	{ "psql -f migrations/001.sql", A, "a file: not seen" },
+	{ "grep -r 'DROP TABLE' migrations/", A, "a search" },
+	{ "git commit -m 'drop table users in migration'", A, "a message" },
+	{ "truncate -s 0 log.txt", A, "the shell's truncate" },
+	{ "redis-cli GET key", A, "a read" },
+	{ "rails db:migrate", A, "a migration" },
+	{ "npx prisma migrate dev", A, "a prisma migration" },
+	{ "python manage.py migrate", A, "a django migration" },
+	{ "pg_dump app > app.sql", A, "a dump" },
+};
+
+ParameterizedTestParameters(plugins, databases_pack)
+{
+	return cr_make_param_array(struct vcase, databases_cases, ELEMENTSOF(databases_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, databases_pack, .timeout = 30)
+{
+	run_pack("40-databases", c);
+}
+
+static struct vcase containers_cases[] = {
+	{ "docker system prune -a", Q, "every unused image" },
+	{ "docker system prune -af --volumes", Q, "and volumes" },
+	{ "sudo podman system prune --all", Q, "podman" },
+	{ "docker volume prune -f", Q, "volumes" },
+	{ "docker volume rm pgdata", Q, "a volume" },
+	{ "docker compose down -v", Q, "compose with volumes" },
+	{ "docker-compose down --volumes", Q, "docker-compose" },
+	{ "kubectl delete namespace staging", Q, "a namespace" },
+	{ "kubectl delete ns staging", Q, "ns" },
+	{ "kubectl -n dev delete pods --all", Q, "--all" },
+	{ "kubectl delete deploy -A --all", Q, "every namespace" },
+	{ "kubectl delete pvc data-db-0", Q, "a volume claim" },
+	{ "helm uninstall web", Q, "helm uninstall" },
+	{ "helm -n prod delete web", Q, "helm delete" },
+	{ "terraform destroy", Q, "terraform destroy" },
+	{ "terraform -chdir=infra apply -destroy -auto-approve", Q, "apply -destroy" },
+	{ "tofu destroy -auto-approve", Q, "tofu" },
+	{ "pulumi destroy --yes", Q, "pulumi" },
+	{ "docker system prune", A, "dangling images only" },
+	{ "docker volume ls", A, "listing volumes" },
+	{ "docker compose down", A, "compose down keeps volumes" },
+	{ "docker rm -f web", A, "one container" },
+	{ "kubectl delete pod web-1", A, "one pod" },
+	{ "kubectl get ns", A, "listing namespaces" },
+	{ "kubectl apply -f k8s/", A, "apply" },
+	{ "helm list -A", A, "listing releases" },
+	{ "helm upgrade --install web ./chart", A, "an upgrade" },
+	{ "terraform plan -destroy", A, "a plan" },
+	{ "terraform apply", A, "apply" },
+	{ "echo 'terraform destroy'", A, "quoted text" },
+};
+
+ParameterizedTestParameters(plugins, containers_pack)
+{
+	return cr_make_param_array(struct vcase, containers_cases, ELEMENTSOF(containers_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, containers_pack, .timeout = 30)
+{
+	run_pack("41-containers", c);
+}
+
+static struct vcase cloud_storage_cases[] = {
+	{ "aws s3 rm s3://bucket/prefix --recursive", Q, "a prefix" },
+	{ "aws --profile prod s3 rm --recursive s3://b/", Q, "a whole bucket" },
+	{ "aws s3 rb s3://bucket --force", Q, "a bucket" },
+	{ "aws s3 sync dist s3://site --delete", Q, "sync --delete" },
+	{ "aws s3api delete-bucket --bucket b", Q, "s3api" },
+	{ "gsutil rm -r gs://bucket/path", Q, "gsutil rm -r" },
+	{ "gsutil -m rm -r gs://b/p", Q, "gsutil -m" },
+	{ "gsutil rm -a gs://b/**", Q, "every version" },
+	{ "gsutil rsync -d -r out gs://b", Q, "rsync -d" },
+	{ "gcloud storage rm -r gs://b/p", Q, "gcloud storage rm -r" },
+	{ "gcloud storage rm --recursive gs://b/p", Q, "gcloud --recursive" },
+	{ "gcloud storage buckets delete gs://b", Q, "a bucket" },
+	{ "az storage blob delete-batch -s c", Q, "azure" },
+	{ "rclone purge remote:path", Q, "rclone purge" },
+	{ "mc rm --recursive --force local/b", Q, "minio client" },
+	{ "aws s3 rm s3://bucket/key.txt", A, "one object" },
+	{ "aws s3 sync dist s3://site", A, "sync without --delete" },
+	{ "aws s3 ls s3://bucket --recursive", A, "listing" },
+	{ "aws s3 cp out.tgz s3://b/", A, "a copy" },
+	{ "gsutil rm gs://b/file.txt", A, "one object" },
+	{ "gsutil cp -r out gs://b/", A, "a recursive copy" },
+	{ "gcloud storage rm gs://b/f", A, "one object" },
+	{ "rclone copy a remote:b", A, "a copy" },
+	{ "echo 'aws s3 rm --recursive'", A, "quoted text" },
+};
+
+ParameterizedTestParameters(plugins, cloud_storage_pack)
+{
+	return cr_make_param_array(struct vcase, cloud_storage_cases,
+	                           ELEMENTSOF(cloud_storage_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, cloud_storage_pack, .timeout = 30)
+{
+	run_pack("42-cloud-storage", c);
+}
+
 /* ------------------------------------------------------------ commands */
 
 static const char commands_settings[] = "deny = shutdown reboot curl\n"
