@@ -144,9 +144,10 @@ static int check_target(const struct rule_state *st, const struct sluice_command
 	return SLUICE_ALLOW;
 }
 
-static int check_one(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+static int check_one(const void *state, const struct sluice_command *cmd, size_t i,
                      struct sluice_verdict *v)
 {
+	const struct rule_state *st = state;
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	if (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc))
 		return SLUICE_ALLOW;
@@ -175,15 +176,7 @@ static int rt_open(const struct sluice_host *host, const struct sluice_settings 
 
 static int rt_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	int verdict = SLUICE_ALLOW;
-	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		int r = check_one(state, cmd, i, v);
-		if (r < 0)
-			return r;
-		if (r > verdict)
-			verdict = r;
-	}
-	return verdict;
+	return check_each_at(state, cmd, v, check_one);
 }
 
 static const struct sluice_key keys[] = {

@@ -60,36 +60,30 @@ static int tree_path_rule(const void *ctx, const char *t, const char **ret_what)
 	return SLUICE_ALLOW;
 }
 
-/* Judge operand a of sc under rule; the verdict and *f say what it names. */
+/* How a refusal reads: "DOING 'PATH' [after 'cd DIR'] EFFECT WHAT TAIL". */
+struct refusal {
+	const char *doing, *effect, *tail, *suggestion;
+};
+
+/* Judge operand a of sc by rule r; when the rule refuses it, add the
+ * reason as refusal says. Returns the verdict. */
 static int judge(const struct sluice_simple_command *sc, const char *a, const struct tree_rule *r,
-                 struct path_finding *f, struct sluice_verdict *v)
+                 const struct refusal *how, struct sluice_verdict *v)
 {
 	if (r->tree_verdict == SLUICE_ALLOW && r->home_verdict == SLUICE_ALLOW)
 		return SLUICE_ALLOW;
-	if (!operand_judge(sc, a, tree_path_rule, r, f))
+	struct path_finding f;
+	if (!operand_judge(sc, a, tree_path_rule, r, &f))
 		return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
 		                          "name a shorter path");
-	return f->verdict;
-}
-
-/* The operand as a message shows it: quoted, and with the literal cd it
- * was joined to. */
-#define SHOWN_FMT "'%s'%s%s%s"
-#define SHOWN_ARGS(sc, a, f)                                                          \
-	(a), (f)->after_cd ? " after 'cd " : "", (f)->after_cd ? sluice_cwd(sc) : "", \
-	        (f)->after_cd ? "'" : ""
-
-static int refuse_owner(struct sluice_verdict *v, const struct sluice_simple_command *sc,
-                        const char *name, const char *a, const struct path_finding *f)
-{
+	if (f.verdict == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	/* the operand as written, and the literal cd it was joined to */
 	char msg[640];
-	snprintf(msg, sizeof(msg),
-	         "recursive %s of " SHOWN_FMT " changes every file of %s: programs, logins and "
-	         "ssh stop trusting them, and the old owners and modes cannot be put back",
-	         name, SHOWN_ARGS(sc, a, f), f->what);
-	return sluice_verdict_add(v, f->verdict, msg,
-	                          "change only the files of the project, by name (chmod -R u+w "
-	                          "build/)");
+	snprintf(msg, sizeof(msg), "%s '%s'%s%s%s %s %s%s", how->doing, a,
+	         f.after_cd ? " after 'cd " : "", f.after_cd ? sluice_cwd(sc) : "",
+	         f.after_cd ? "'" : "", how->effect, f.what, how->tail);
+	return sluice_verdict_add(v, f.verdict, msg, how->suggestion);
 }
 
 /* chmod -R MODE FILE..., chown -R OWNER FILE..., chgrp -R GROUP FILE... */
@@ -104,6 +98,14 @@ static int check_owner(const struct rule_state *st, const struct sluice_simple_c
 	const struct tree_rule r = { st->verdict[RULE_PERMISSIONS],
 		                     st->verdict[RULE_HOME_PERMISSIONS] };
 	/* the first operand is the mode, owner or group, unless --reference */
+	char doing[64];
+	snprintf(doing, sizeof(doing), "recursive %s of", name);
+	const struct refusal how = {
+		doing, "changes every file of",
+		": programs, logins and ssh stop trusting them, and the old owners and modes "
+		"cannot be put back",
+		"change only the files of the project, by name (chmod -R u+w build/)"
+	};
 	bool skip_first = !long_option_prefix(sc, 1, "reference", 3);
 	bool dashdash = false;
 	for (size_t i = 1; i < sluice_argc(sc); i++) {
@@ -118,10 +120,9 @@ static int check_owner(const struct rule_state *st, const struct sluice_simple_c
 			skip_first = false;
 			continue;
 		}
-		struct path_finding f;
-		int verdict = judge(sc, a, &r, &f, v);
+		int verdict = judge(sc, a, &r, &how, v);
 		if (verdict != SLUICE_ALLOW)
-			return f.what ? refuse_owner(v, sc, name, a, &f) : verdict;
+			return verdict;
 	}
 	return SLUICE_ALLOW;
 }
@@ -154,21 +155,14 @@ static int check_move(const struct rule_state *st, const struct sluice_simple_co
 		operands[n++] = i;
 	}
 	size_t sources = target_given ? n : (n > 0 ? n - 1 : 0);
+	static const struct refusal how = {
+		"moving", "takes", " away from where the system and its programs look for it",
+		"move the specific files by name, never a whole tree"
+	};
 	for (size_t k = 0; k < sources; k++) {
-		const char *a = sluice_arg(sc, operands[k]);
-		struct path_finding f;
-		int verdict = judge(sc, a, &r, &f, v);
-		if (verdict == SLUICE_ALLOW)
-			continue;
-		if (!f.what)
+		int verdict = judge(sc, sluice_arg(sc, operands[k]), &r, &how, v);
+		if (verdict != SLUICE_ALLOW)
 			return verdict;
-		char msg[640];
-		snprintf(msg, sizeof(msg),
-		         "moving " SHOWN_FMT " takes %s away from where the system and its "
-		         "programs look for it",
-		         SHOWN_ARGS(sc, a, &f), f.what);
-		return sluice_verdict_add(v, verdict, msg,
-		                          "move the specific files by name, never a whole tree");
 	}
 	return SLUICE_ALLOW;
 }
@@ -196,6 +190,11 @@ static const char *find_word(const struct find_words *w, size_t i)
 static int check_find_roots(const struct find_words *w, const struct tree_rule *r,
                             const char *what_runs, struct sluice_verdict *v)
 {
+	char effect[96];
+	snprintf(effect, sizeof(effect), "with %s changes files all over", what_runs);
+	const struct refusal how = { "find in", effect, "",
+		                     "start find in the project's own directory (find ./build "
+		                     "-name '*.o' -delete)" };
 	size_t i = 1, n = find_count(w);
 	for (; i < n; i++) {
 		const char *a = find_word(w, i);
@@ -210,19 +209,9 @@ static int check_find_roots(const struct find_words *w, const struct tree_rule *
 		if ((a[0] == '-' && a[1]) || strcmp(a, "(") == 0 || strcmp(a, "!") == 0 ||
 		    strcmp(a, ",") == 0)
 			break;
-		struct path_finding f;
-		int verdict = judge(w->sc, a, r, &f, v);
-		if (verdict == SLUICE_ALLOW)
-			continue;
-		if (!f.what)
+		int verdict = judge(w->sc, a, r, &how, v);
+		if (verdict != SLUICE_ALLOW)
 			return verdict;
-		char msg[640];
-		snprintf(msg, sizeof(msg),
-		         "find in " SHOWN_FMT " with %s changes files all over %s",
-		         SHOWN_ARGS(w->sc, a, &f), what_runs, f.what);
-		return sluice_verdict_add(v, verdict, msg,
-		                          "start find in the project's own directory (find ./build "
-		                          "-name '*.o' -delete)");
 	}
 	return SLUICE_ALLOW;
 }
