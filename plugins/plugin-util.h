@@ -345,7 +345,6 @@ struct rule_switch {
  * close) and each rule's verdict, in the order of its table. */
 struct rule_state {
 	const struct sluice_settings *settings;
-	size_t n;
 	int verdict[];
 };
 
@@ -360,7 +359,6 @@ static inline int rule_state_open(const struct sluice_host *host,
 	if (!st)
 		return -ENOMEM;
 	st->settings = settings;
-	st->n = n;
 	for (size_t i = 0; i < n; i++) {
 		int r = read_choice(settings, rules[i].key, rules[i].verdict, SLUICE_ALLOW,
 		                    &st->verdict[i]);

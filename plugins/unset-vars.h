@@ -57,7 +57,7 @@ static inline bool var_expansion_at(const char *p, char name[VAR_NAME_CAP], enum
 	if (var_name_byte(*q, true)) {
 		while (var_name_byte(q[n], false))
 			n++;
-	} else if (strchr("0123456789@*#?$!-", *q) && *q) {
+	} else if (*q && strchr("0123456789@*#?$!-", *q)) {
 		n = 1;
 	}
 	if (n == 0 || n >= VAR_NAME_CAP)
@@ -171,7 +171,7 @@ static inline bool text_guards(const char *text, size_t upto, const char *name)
 		    strncmp(p + 2, name, n) == 0 &&
 		    (p[2 + n] == '?' || (p[2 + n] == ':' && p[3 + n] == '?')))
 			return true;
-		if (p[0] == '-' && strchr("ndefs", p[1]) && (p[2] == ' ' || p[2] == '\t') &&
+		if (p[0] == '-' && p[1] && strchr("ndefs", p[1]) && (p[2] == ' ' || p[2] == '\t') &&
 		    (i == 0 || p[-1] == ' ' || p[-1] == '\t' || p[-1] == '[')) {
 			const char *q = p + 2 + strspn(p + 2, " \t");
 			if (*q == '"')
@@ -234,7 +234,7 @@ static inline bool var_empty_form(const struct sluice_command *cmd, size_t i, co
 		if (var_expansion_at(c, name, &form, &end) && form != VAR_NOT_EMPTY &&
 		    !var_counted_on(cmd, i, name)) {
 			if (!any)
-				memcpy(ret_name, name, VAR_NAME_CAP);
+				memcpy(ret_name, name, strlen(name) + 1);
 			any = true;
 			c = end;
 			continue;
