@@ -349,7 +349,7 @@ ParameterizedTest(struct vcase *c, plugins, git_discard, .timeout = 30)
 
 /* Every rule is switched by its key: deny, ask, or allow (off); a bad value
  * is a configuration error. */
-Test(plugins, the_new_rules_are_switched_by_their_keys, .timeout = 60)
+Test(plugins, the_new_rules_are_switched_by_their_keys)
 {
 	const struct {
 		const char *plugin, *settings, *command;
