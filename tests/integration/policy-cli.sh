@@ -11,6 +11,23 @@ run "$SLUICE" check -- 'git add -A'
 expect "with no file at all, git_add is on" 1 "git_add: blind add"
 run "$SLUICE" check -- 'rm -rf build'
 expect "an ordinary rm is allowed" 0 '^allow$'
+run "$SLUICE" plugins
+if [ "$rc" -eq 0 ] && grep -q '^\[plugin git_discard\] enabled' <<<"$out" &&
+   grep -q '^\[plugin system_trees\] enabled' <<<"$out"; then
+  ok "sluice plugins lists git_discard and system_trees, on by default"
+else
+  not_ok "sluice plugins lists git_discard and system_trees, on by default" "rc=$rc" "$out"
+fi
+run "$SLUICE" check -- 'git reset --hard'
+expect "git reset --hard is refused" 1 "git_discard: 'git reset --hard' throws away"
+printf '[plugin git_discard]\nreset = ask\n[plugin rm_targets]\nunset_variable = deny\n' \
+  >"$TEST_TMP/rules.ini"
+run "$SLUICE" check --config "$TEST_TMP/rules.ini" -- 'git reset --hard'
+expect "a rule's key turns its deny into ask" 2 "git_discard: "
+run "$SLUICE" check --config "$TEST_TMP/rules.ini" -- 'rm -rf "$DIR/"'
+expect "a rule's key turns its ask into deny" 1 "rm_targets: .* when \\\$DIR is unset or empty"
+run "$SLUICE" plugins --config "$TEST_TMP/rules.ini"
+expect "sluice plugins shows a rule's setting" 0 "reset = ask"
 run "$SLUICE" check --format json -- 'git push -f'
 expect "json names the plugin" 1 '"plugin": ?"git_push"'
 # bash reads `\r#` as a word, not a comment: the push after it would run
