@@ -40,8 +40,6 @@ struct run_options {
 	char *command; /* owned: the words after the options, joined */
 };
 
-#define fail run_outcome_fail
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -69,8 +67,8 @@ static int join_words(char **words, int n, char **ret)
 	return 0;
 }
 
-/* Options through one table; returns 0, 1 for --help, or -EINVAL with the
- * message in st. */
+/* Options through one table; returns 0, 1 for --help, or
+ * run_outcome_fail()'s -1 with the message in st. */
 static int parse_options(int argc, char **argv, struct run_options *o, struct run_outcome *st)
 {
 	enum { OPT_MODE = 256, OPT_TIMEOUT, OPT_SANDBOX, OPT_FORMAT, OPT_CONFIG, OPT_JSON };
@@ -108,9 +106,9 @@ static int parse_options(int argc, char **argv, struct run_options *o, struct ru
 			if (strcmp(optarg, "json") == 0)
 				o->format = FORMAT_JSON;
 			else if (strcmp(optarg, "text") != 0)
-				return fail(st, ERROR_KIND_INVALID_REQUEST,
-				            "option '--format' must be text or json, not '%s'",
-				            optarg);
+				return run_outcome_fail(
+				        st, ERROR_KIND_INVALID_REQUEST,
+				        "option '--format' must be text or json, not '%s'", optarg);
 			break;
 		case OPT_CONFIG:
 			o->config = optarg;
@@ -119,12 +117,13 @@ static int parse_options(int argc, char **argv, struct run_options *o, struct ru
 			o->json = true;
 			break;
 		default:
-			return fail(st, ERROR_KIND_INVALID_REQUEST,
-			            "unknown or incomplete option '%s'", argv[optind - 1]);
+			return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST,
+			                        "unknown or incomplete option '%s'",
+			                        argv[optind - 1]);
 		}
 	}
 	if (optind < argc && join_words(argv + optind, argc - optind, &o->command) < 0)
-		return fail(st, ERROR_KIND_COMMAND_FAILED, "out of memory");
+		return run_outcome_fail(st, ERROR_KIND_COMMAND_FAILED, "out of memory");
 	return 0;
 }
 
@@ -149,25 +148,27 @@ static int build_request(const struct run_options *o, struct run_outcome *st,
 	int r;
 	if (o->json) {
 		if (o->command)
-			return fail(
+			return run_outcome_fail(
 			        st, ERROR_KIND_INVALID_REQUEST,
 			        "with --json the request comes from standard input, not the command line");
 		r = read_stdin_request(st, req, &err);
 	} else {
 		if (!o->command)
-			return fail(st, ERROR_KIND_INVALID_REQUEST, "field 'command' is missing");
+			return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST,
+			                        "field 'command' is missing");
 		r = request_from_command(o->command, st->settings.max_command_size, req, &err);
 	}
 	if (r < 0)
-		return fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
 	if (o->mode && run_mode_from_name(o->mode, &req->mode) < 0)
-		return fail(st, ERROR_KIND_INVALID_REQUEST,
-		            "option '--mode' must be one of default, slow, background, not '%s'",
-		            o->mode);
+		return run_outcome_fail(
+		        st, ERROR_KIND_INVALID_REQUEST,
+		        "option '--mode' must be one of default, slow, background, not '%s'",
+		        o->mode);
 	if (o->timeout) {
 		r = parse_duration_ms(o->timeout, UINT64_MAX / 2, &req->timeout_ms);
 		if (r < 0 || req->timeout_ms == 0)
-			return fail(
+			return run_outcome_fail(
 			        st, ERROR_KIND_INVALID_REQUEST,
 			        "option '--timeout' must be a duration such as 500ms, 30s or 15m, not '%s'",
 			        o->timeout);
@@ -198,9 +199,10 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	struct sluice_error err = { 0 };
 	if (broker_context_open(o->config, &st->settings, context, &err) < 0)
-		return fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
+		return run_outcome_fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
-		return fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s", err.detail);
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s",
+		                        err.detail);
 	if (build_request(o, st, &req) < 0)
 		return -1;
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
