@@ -21,6 +21,7 @@
 #include "fd-util.h"
 #include "monotonic.h"
 #include "parse-number.h"
+#include "run/launch-report.h"
 #include "run/run-spawn.h"
 #include "run/run-warmup.h"
 #include "run/runner.h"
@@ -169,22 +170,25 @@ static int spill_open(void *userdata, char **ret_path)
 	return jobs_spill_open(o->jobs_dir, ret_path);
 }
 
-/* The launcher's own failure: exit 125 before it reported, its message on
- * stderr ("sluice-launch: <step>: ..."). */
-static void launcher_failed(struct run_outcome *o)
+/* The launcher's own failure (exit 125 before the program ran): what its
+ * report's error line says, else the first line of its stderr. */
+static void launcher_failed(struct run_outcome *o, const struct launch_failure *f)
 {
+	if (f->failed) {
+		run_outcome_fail(o,
+		                 f->unavailable ? ERROR_KIND_SANDBOX_UNAVAILABLE
+		                                : ERROR_KIND_COMMAND_FAILED,
+		                 "%s", f->message);
+		return;
+	}
 	size_t len;
 	const char *text = outbuf_data(o->err, &len);
 	/* the buffer is not NUL-terminated: the first line ends at '\n' or len */
 	const char *nl = len > 0 ? memchr(text, '\n', len) : NULL;
 	_cleanup_free_ char *line = strndup(text, nl ? (size_t)(nl - text) : len);
-	const char *msg =
-	        line && line[0] ? line : "sluice-launch failed before running the command";
-	if (strncmp(msg, "sluice-launch: " LAUNCH_STEP_FEATURES ": ",
-	            strlen("sluice-launch: " LAUNCH_STEP_FEATURES ": ")) == 0)
-		run_outcome_fail(o, ERROR_KIND_SANDBOX_UNAVAILABLE, "%s", msg);
-	else
-		run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "%s", msg);
+	run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "%s",
+	                 line && line[0] ? line
+	                                 : "sluice-launch failed before running the command");
 }
 
 /* The shell ran and ended with this wait status. */
@@ -244,10 +248,12 @@ static void evaluate(struct run_outcome *o)
 		take_killed_shell(r, p);
 		return;
 	}
-	bool reported = p->report_len > 0 && strstr(p->report, "\"error\"") == NULL;
+	struct launch_failure launcher;
+	launch_report_failure(p->report, p->report_len, &launcher);
+	bool reported = p->report_len > 0 && !launcher.failed;
 	int status = p->status;
 	if (!reported && WIFEXITED(status) && WEXITSTATUS(status) == 125) {
-		launcher_failed(o);
+		launcher_failed(o, &launcher);
 		return;
 	}
 	if (p->report_len > 0 && !reported) {
