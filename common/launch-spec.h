@@ -9,6 +9,9 @@
 #ifndef SLUICE_LAUNCH_SPEC_H
 #define SLUICE_LAUNCH_SPEC_H
 
+/* The program, as its messages name it. */
+#define LAUNCH_PROGRAM_NAME "sluice-launch"
+
 /* Options; each takes the argument shown in --help ("--name VALUE" or
  * "--name=VALUE"). Options end at "--" or at the first non-option word. */
 #define LAUNCH_OPT_PROFILE "--profile"                 /* LAUNCH_PROFILE_* */
@@ -29,9 +32,12 @@
 #define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
 
-/* The step that refuses a profile this kernel cannot enforce; its failure
- * reads "sluice-launch: features: ..." on stderr (sandbox_unavailable). */
+/* A failed step reads "sluice-launch: STEP: ..." on stderr and is the line
+ * {"error":STEP,"errno":N,"message":"...","detail":"..."} on --report-fd.
+ * These two the broker tells apart: the step that refuses a profile this
+ * kernel cannot enforce (sandbox_unavailable), and the exec of the program. */
 #define LAUNCH_STEP_FEATURES "features"
+#define LAUNCH_STEP_EXEC "exec"
 #define LAUNCH_OPT_HELP "--help"
 #define LAUNCH_OPT_VERSION "--version"
 #define LAUNCH_OPT_END "--"

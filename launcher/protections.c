@@ -29,27 +29,51 @@ struct protection_def {
 	bool needs_seccomp;
 };
 
-/* In the order they are applied. Landlock rows give the ABI that added the
- * right (see landlock.c for the kernel versions). */
+/* In the order they are applied: X(bit, name, Landlock ABI, needs
+ * seccomp). Landlock rows give the ABI that added the right (see landlock.c
+ * for the kernel versions); 0: not a Landlock right. */
+#define PROTECTIONS(X)                                                                \
+	X(PROT_SESSION, LAUNCH_PROT_SESSION, 0, false)                                \
+	X(PROT_CLOSE_FDS, LAUNCH_PROT_CLOSE_FDS, 0, false)                            \
+	X(PROT_RLIMIT_NPROC, LAUNCH_PROT_RLIMIT_NPROC, 0, false)                      \
+	X(PROT_NO_NEW_PRIVS, LAUNCH_PROT_NO_NEW_PRIVS, 0, false)                      \
+	X(PROT_NO_CAPS, LAUNCH_PROT_NO_CAPS, 0, false)                                \
+	X(PROT_LANDLOCK_FS, LAUNCH_PROT_LANDLOCK_FS, 1, false)                        \
+	X(PROT_LANDLOCK_REFER, LAUNCH_PROT_LANDLOCK_REFER, 2, false)                  \
+	X(PROT_LANDLOCK_TRUNCATE, LAUNCH_PROT_LANDLOCK_TRUNCATE, 3, false)            \
+	X(PROT_LANDLOCK_TCP, LAUNCH_PROT_LANDLOCK_TCP, 4, false)                      \
+	X(PROT_LANDLOCK_IOCTL_DEV, LAUNCH_PROT_LANDLOCK_IOCTL_DEV, 5, false)          \
+	X(PROT_LANDLOCK_SCOPE_UNIX, LAUNCH_PROT_LANDLOCK_SCOPE_UNIX, 6, false)        \
+	X(PROT_LANDLOCK_SCOPE_SIGNAL, LAUNCH_PROT_LANDLOCK_SCOPE_SIGNAL, 6, false)    \
+	X(PROT_SECCOMP_SOCKETS, LAUNCH_PROT_SECCOMP_SOCKETS, 0, true)                 \
+	X(PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true)       \
+	X(PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true)               \
+	X(PROT_SECCOMP_OTHER_PROCESSES, LAUNCH_PROT_SECCOMP_OTHER_PROCESSES, 0, true) \
+	X(PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true)
+
 static const struct protection_def protections[] = {
-	{ PROT_SESSION, LAUNCH_PROT_SESSION, 0, false },
-	{ PROT_CLOSE_FDS, LAUNCH_PROT_CLOSE_FDS, 0, false },
-	{ PROT_RLIMIT_NPROC, LAUNCH_PROT_RLIMIT_NPROC, 0, false },
-	{ PROT_NO_NEW_PRIVS, LAUNCH_PROT_NO_NEW_PRIVS, 0, false },
-	{ PROT_NO_CAPS, LAUNCH_PROT_NO_CAPS, 0, false },
-	{ PROT_LANDLOCK_FS, LAUNCH_PROT_LANDLOCK_FS, 1, false },
-	{ PROT_LANDLOCK_REFER, LAUNCH_PROT_LANDLOCK_REFER, 2, false },
-	{ PROT_LANDLOCK_TRUNCATE, LAUNCH_PROT_LANDLOCK_TRUNCATE, 3, false },
-	{ PROT_LANDLOCK_TCP, LAUNCH_PROT_LANDLOCK_TCP, 4, false },
-	{ PROT_LANDLOCK_IOCTL_DEV, LAUNCH_PROT_LANDLOCK_IOCTL_DEV, 5, false },
-	{ PROT_LANDLOCK_SCOPE_UNIX, LAUNCH_PROT_LANDLOCK_SCOPE_UNIX, 6, false },
-	{ PROT_LANDLOCK_SCOPE_SIGNAL, LAUNCH_PROT_LANDLOCK_SCOPE_SIGNAL, 6, false },
-	{ PROT_SECCOMP_SOCKETS, LAUNCH_PROT_SECCOMP_SOCKETS, 0, true },
-	{ PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true },
-	{ PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true },
-	{ PROT_SECCOMP_OTHER_PROCESSES, LAUNCH_PROT_SECCOMP_OTHER_PROCESSES, 0, true },
-	{ PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true },
+#define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
+	PROTECTIONS(PROTECTION_ROW)
+#undef PROTECTION_ROW
 };
+
+/* The longest list of names apply_features() can write: every name, each
+ * with its ", ", and the final NUL. Sized from the table, so the list of
+ * what is missing is never cut. */
+#define PROTECTION_NAME_BYTES(bit, name, abi, seccomp) +sizeof(name ", ") - 1
+#define PROTECTION_NAMES_MAX (1 PROTECTIONS(PROTECTION_NAME_BYTES))
+
+/* apply_features()'s refusal, whose detail must hold it all: the longest
+ * profile name, the ABI, and every name. */
+#define FEATURES_REFUSAL \
+	"profile '%s' cannot be fully enforced (Landlock ABI %d%s): missing %s; use %s to run anyway"
+#define FEATURES_NPROC_NOTE ", uid 0 ignores nproc; use --user"
+_Static_assert(sizeof(FEATURES_REFUSAL) + sizeof(LAUNCH_PROFILE_WORKSPACE_WRITE) +
+                               sizeof(LAUNCH_PROFILE_UNRESTRICTED) + 11 +
+                               sizeof(FEATURES_NPROC_NOTE) + PROTECTION_NAMES_MAX +
+                               sizeof(LAUNCH_OPT_BEST_EFFORT) <=
+                       sizeof(((struct sluice_error *)0)->detail),
+               "the refusal of apply_features() fits a sluice_error whole");
 
 /* Whether this kernel accepts seccomp filters that return an errno. */
 static bool seccomp_filters_available(void)
@@ -126,20 +150,18 @@ int apply_features(const struct launch_spec *spec, struct launch_state *state,
 	if (missing == 0 || spec->best_effort)
 		return 0;
 
-	char names[256] = "";
+	char names[PROTECTION_NAMES_MAX] = "";
+	size_t len = 0;
 	for (size_t i = 0; i < ELEMENTSOF(protections); i++)
 		if (missing & protections[i].bit) {
-			if (names[0])
-				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-			strncat(names, protections[i].name, sizeof(names) - strlen(names) - 1);
+			int n = snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+			                 protections[i].name);
+			len += (size_t)n; /* fits: names holds every name */
 		}
-	return sluice_error_set(err, -EOPNOTSUPP,
-	                        "profile '%s' cannot be fully enforced (Landlock ABI %d%s): "
-	                        "missing %s; use %s to run anyway",
-	                        spec->profile->name, state->landlock_abi,
-	                        (missing & PROT_RLIMIT_NPROC) ? ", uid 0 ignores nproc; use --user"
-	                                                      : "",
-	                        names, LAUNCH_OPT_BEST_EFFORT);
+	return sluice_error_set(err, -EOPNOTSUPP, FEATURES_REFUSAL, spec->profile->name,
+	                        state->landlock_abi,
+	                        (missing & PROT_RLIMIT_NPROC) ? FEATURES_NPROC_NOTE : "", names,
+	                        LAUNCH_OPT_BEST_EFFORT);
 }
 
 /* A bounded JSON writer: text that does not fit sets overflow. */
@@ -257,13 +279,19 @@ int apply_report(const struct launch_spec *spec, struct launch_state *state,
 	return 0;
 }
 
-void protections_report_exec_error(const struct launch_spec *spec, int errnum)
+void protections_report_error(const struct launch_spec *spec, const char *step,
+                              const struct sluice_error *err)
 {
 	if (spec->report_fd < 0)
 		return;
+	int errnum = err->code < 0 ? -err->code : 0;
 	struct json_buf j = { .len = 0 };
-	json_add(&j, "{\"error\":\"exec\",\"errno\":%d,\"message\":", errnum);
-	json_add_string(&j, strerror(errnum));
+	json_add(&j, "{\"error\":");
+	json_add_string(&j, step);
+	json_add(&j, ",\"errno\":%d,\"message\":", errnum);
+	json_add_string(&j, errnum ? strerror(errnum) : "");
+	json_add(&j, ",\"detail\":");
+	json_add_string(&j, err->detail);
 	json_add(&j, "}\n");
 	if (!j.overflow)
 		(void)write_full(spec->report_fd, j.text, j.len);

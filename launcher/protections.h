@@ -73,9 +73,11 @@ int protections_print(FILE *f);
 int apply_report(const struct launch_spec *spec, struct launch_state *state,
                  struct sluice_error *err);
 
-/* After a failed execvp(): the second line {"error":"exec","errno":N,
- * "message":"..."} on the report descriptor, if any. Errors are ignored:
- * the launcher exits 125 either way. */
-void protections_report_exec_error(const struct launch_spec *spec, int errnum);
+/* After a failed step (or a failed execvp(), as step "exec"): a line
+ * {"error":STEP,"errno":N,"message":strerror(N),"detail":err->detail} on
+ * the report descriptor, if any: what the launcher's stderr says, as data.
+ * Errors are ignored: the launcher exits 125 either way. */
+void protections_report_error(const struct launch_spec *spec, const char *step,
+                              const struct sluice_error *err);
 
 #endif

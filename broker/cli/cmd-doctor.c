@@ -33,7 +33,15 @@
 
 enum { OPT_CONFIG };
 static const struct verb_option doctor_options[] = {
-	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+};
+
+const struct verb_spec doctor_spec = {
+	.name = "doctor",
+	.summary = "report what this machine supports",
+	.args = "",
+	.options = doctor_options,
+	.n_options = ELEMENTSOF(doctor_options),
 };
 
 extern char **environ;
@@ -147,8 +155,7 @@ static void report_capabilities(void)
 int cmd_doctor(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("doctor", "doctor [--config FILE]", doctor_options,
-	                                   ELEMENTSOF(doctor_options), argc, argv, &args);
+	int r = verb_options_parse_or_help(&doctor_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals > 0) {

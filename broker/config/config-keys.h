@@ -5,7 +5,9 @@
  * generates struct broker_config's fields (named SECTION_KEY), the defaults,
  * the parser's dispatch and `sluice plugins` output; a test checks that
  * docs/configuration.md mentions every key.
- * Not for: [plugin NAME] keys, which each plugin declares itself.
+ * The keys sluice reads itself in every [plugin NAME] section are the second
+ * table, CONFIG_PLUGIN_KEYS.
+ * Not for: a plugin's own settings, which each plugin declares itself.
  *
  * Types and their C fields:
  *   STRING, PATH   char *    (PATH: empty or absolute)
@@ -96,5 +98,21 @@
 	X(audit, syslog, BOOL, "no", SYSTEM, NULL, "also send audit lines to syslog")             \
 	X(audit, required, BOOL, "no", SYSTEM, NULL,                                              \
 	  "refuse a command when its audit line cannot be written")
+
+/*
+ * The keys sluice reads itself in a [plugin NAME] section (every other key
+ * there is the plugin's own setting): X(key, type, rule, doc), each read
+ * into the struct config_plugin field of the same name.
+ * Types: BOOL (bool, as above); ABS_PATH (char *, an absolute path).
+ * Rules (what a user layer may do with a plugin the system layer set up,
+ * unless that section says user_override = yes):
+ *   LOCKED      not change it;  NO_DISABLE  not turn it off;
+ *   SYSTEM_ONLY nothing, whatever the plugin (read from the system layer only).
+ */
+#define CONFIG_PLUGIN_KEYS(X)                                                      \
+	X(user_override, BOOL, SYSTEM_ONLY,                                        \
+	  "lets user layers disable or re-point a plugin the system layer set up") \
+	X(enabled, BOOL, NO_DISABLE, "whether the plugin runs")                    \
+	X(path, ABS_PATH, LOCKED, "absolute path of the plugin's .so")
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "cleanup.h"
 #include "parse-number.h"
+#include "run/launch-report.h"
 #include "run/result.h"
 #include "util/terminal-text.h"
 
@@ -156,16 +157,10 @@ static json_t *sandbox_json(const struct run_result *r)
 	const char *mode = r->settings->sandbox_mode;
 	if (!mode)
 		return json_null();
-	json_t *obj = NULL;
-	if (r->sandbox_report && r->sandbox_report[0]) {
-		/* Only the first line is the report (an exec error may follow). */
-		size_t len = strcspn(r->sandbox_report, "\n");
-		obj = json_loadb(r->sandbox_report, len, 0, NULL);
-		if (obj && !json_is_object(obj)) {
-			json_decref(obj);
-			obj = NULL;
-		}
-	}
+	/* an error line may follow the report (a failed exec), or stand alone */
+	json_t *obj = r->sandbox_report
+	                      ? launch_report_object(r->sandbox_report, strlen(r->sandbox_report))
+	                      : NULL;
 	if (!obj)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)

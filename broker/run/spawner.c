@@ -30,7 +30,6 @@
 /* The launcher's option names, defined once for both programs. */
 #include "launch-spec.h"
 
-#define LAUNCHER_NAME "sluice-launch"
 /* /proc entries examined per scan; beyond this a scan is partial and the
  * kill loop simply takes more rounds. */
 #define PROC_SCAN_MAX 65536
@@ -58,8 +57,8 @@ int spawn_find_launcher(char **ret)
 		char *slash = strrchr(self, '/');
 		if (slash) {
 			_cleanup_free_ char *cand = NULL;
-			if (asprintf(&cand, "%.*s/%s", (int)(slash - self), self, LAUNCHER_NAME) <
-			    0)
+			if (asprintf(&cand, "%.*s/%s", (int)(slash - self), self,
+			             LAUNCH_PROGRAM_NAME) < 0)
 				return -ENOMEM;
 			if (executable(cand)) {
 				*ret = TAKE_PTR(cand);
@@ -67,9 +66,9 @@ int spawn_find_launcher(char **ret)
 			}
 		}
 	}
-	if (!executable(SLUICE_BINDIR "/" LAUNCHER_NAME))
+	if (!executable(SLUICE_BINDIR "/" LAUNCH_PROGRAM_NAME))
 		return -ENOENT;
-	*ret = strdup(SLUICE_BINDIR "/" LAUNCHER_NAME);
+	*ret = strdup(SLUICE_BINDIR "/" LAUNCH_PROGRAM_NAME);
 	return *ret ? 0 : -ENOMEM;
 }
 

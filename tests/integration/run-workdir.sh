@@ -23,25 +23,16 @@ kind_is() { # NAME WANT-KIND [MESSAGE-PATTERN]
   local kind msg
   kind=$(json_get "$out" 'd["error"]["kind"] if d["error"] else None')
   msg=$(json_get "$out" 'd["error"]["message"] if d["error"] else ""')
-  if [ "$rc" -eq 125 ] && [ "$kind" = "$2" ] && grep -q -- "${3:-}" <<<"$msg"; then
-    ok "$1"
-  else
-    not_ok "$1" "rc=$rc kind=$kind" "$out"
-  fi
+  [ "$rc" -eq 125 ] && [ "$kind" = "$2" ] && grep -q -- "${3:-}" <<<"$msg"
+  report $? "$1" "rc=$rc kind=$kind" "$out"
 }
 
 req sub/deeper
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub/deeper" ]; then
-  ok "a relative directory is used"
-else
-  not_ok "a relative directory is used" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub/deeper" ]
+report $? "a relative directory is used" "rc=$rc" "$out"
 req inside
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub" ]; then
-  ok "a symbolic link that stays inside is followed"
-else
-  not_ok "a symbolic link that stays inside is followed" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub" ]
+report $? "a symbolic link that stays inside is followed" "rc=$rc" "$out"
 req /etc
 kind_is "an absolute directory is outside_workspace" outside_workspace absolute
 req ../
