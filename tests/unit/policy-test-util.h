@@ -79,6 +79,23 @@ static inline struct broker_config *ptu_config(const char *ini, bool only)
 	return cfg;
 }
 
+/* The line of test.ini on which line `line` (from 1) of ini lands when
+ * ptu_config(ini, true) writes it: after two lines that turn off each
+ * built-in plugin ini does not configure. */
+static inline unsigned ptu_ini_line(const char *ini, unsigned line)
+{
+	size_t n;
+	const struct config_builtin *b = config_builtins(&n);
+	unsigned before = 0;
+	for (size_t i = 0; i < n; i++) {
+		char section[64];
+		snprintf(section, sizeof(section), "[plugin %s]", b[i].name);
+		if (!strstr(ini, section))
+			before += 2;
+	}
+	return before + line;
+}
+
 /* Decide command with chain into v (policy_chain_decide); returns its
  * result and sets *rewrite (may be NULL). */
 static inline int ptu_decide(struct policy_chain *chain, const char *command, struct verdict *v,
