@@ -10,6 +10,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <linux/landlock.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -186,7 +188,8 @@ static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sl
 	return r;
 }
 
-static int add_workspace(int ruleset, const struct launch_spec *spec, __u64 handled,
+static int add_workspace(int ruleset, const struct launch_spec *spec,
+                         const struct launch_state *state, __u64 handled,
                          struct sluice_error *err)
 {
 	const char *ws = spec->workspace ? spec->workspace : ".";
@@ -196,15 +199,159 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, __u64 hand
 	struct stat st;
 	/* a directory, a file or a symlink: git follows each */
 	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
-	if (!has_git || spec->git_writable)
+	/* the mounts protect the repository (mounts.c), or there is none */
+	if (!has_git || spec->git_writable || state->git_mounted)
 		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
 	return add_workspace_entries(ruleset, wsfd, handled, err);
 }
 
-static int add_rules(int ruleset, const struct launch_spec *spec, __u64 handled,
-                     struct sluice_error *err)
+/* The hidden paths Landlock must carve out: the canonical form of each
+ * --hide path that exists, and whether one of them lies in a writable path,
+ * where Landlock cannot hide it. */
+struct hidden_set {
+	char *paths[LAUNCH_MAX_HIDE];
+	size_t n;
+	bool inside_writable;
+};
+
+static void hidden_set_done(struct hidden_set *h)
 {
-	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled, err);
+	for (size_t i = 0; i < h->n; i++)
+		free(h->paths[i]);
+}
+
+/* Whether path is dir or lies beneath it (both canonical). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* Whether the canonical path lies in a writable path of the spec. */
+static bool within_writable(const struct launch_spec *spec, const char *path)
+{
+	const char *writable[LAUNCH_MAX_RW + 2];
+	size_t n = 0;
+	for (unsigned i = 0; i < spec->n_rw; i++)
+		writable[n++] = spec->rw[i];
+	if (spec->tmpdir)
+		writable[n++] = spec->tmpdir;
+	if (spec->profile->workspace == WORKSPACE_WRITABLE)
+		writable[n++] = spec->workspace ? spec->workspace : ".";
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *c = realpath(writable[i], NULL);
+		if (c && path_within(path, c))
+			return true;
+	}
+	return false;
+}
+
+static void hidden_set_fill(struct hidden_set *h, const struct launch_spec *spec)
+{
+	for (unsigned i = 0; i < spec->n_hide; i++) {
+		char *c = realpath(spec->hide[i], NULL);
+		if (!c)
+			continue; /* nothing there to hide */
+		h->inside_writable |= within_writable(spec, c);
+		h->paths[h->n++] = c;
+	}
+}
+
+/* The hidden path that dir is, or an ancestor of: 2 is, 1 ancestor, 0 neither. */
+static int hidden_relation(const struct hidden_set *h, const char *path)
+{
+	int rel = 0;
+	for (size_t i = 0; i < h->n; i++) {
+		if (strcmp(h->paths[i], path) == 0)
+			return 2;
+		if (path_within(h->paths[i], path))
+			rel = 1;
+	}
+	return rel;
+}
+
+/* Read and execute on every entry of dir (canonical) but the hidden ones,
+ * descending into the directories that lead to one. */
+static int add_read_around(int ruleset, const char *dir, const struct hidden_set *h,
+                           __u64 handled, struct sluice_error *err)
+{
+	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return sluice_error_set(err, neg_errno(), "reading '%s'", dir);
+	DIR *d = fdopendir(fd);
+	if (!d)
+		return sluice_error_set(err, neg_errno(), "reading '%s'", dir);
+	(void)TAKE_FD(fd); /* the stream owns it now */
+	int r = 0;
+	for (;;) {
+		errno = 0;
+		const struct dirent *de = readdir(d);
+		if (!de) {
+			if (errno)
+				r = sluice_error_set(err, neg_errno(), "reading '%s'", dir);
+			break;
+		}
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		char child[PATH_MAX];
+		if (snprintf(child, sizeof(child), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
+		             de->d_name) >= (int)sizeof(child))
+			continue;
+		int rel = hidden_relation(h, child);
+		if (rel == 1)
+			r = add_read_around(ruleset, child, h, handled, err);
+		else if (rel == 0)
+			r = add_rule_path(ruleset, dirfd(d), de->d_name, O_NOFOLLOW, ACCESS_READ,
+			                  handled, err);
+		if (r == -ENOENT || r == -EACCES)
+			r = 0; /* gone meanwhile, or not ours to read anyway */
+		if (r < 0)
+			break;
+	}
+	(void)closedir(d);
+	return r;
+}
+
+/* Read everywhere, except the --hide paths when the mounts did not cover
+ * them: then listing stays granted everywhere (names in a hidden folder
+ * can be listed, not read) and read is granted around them. */
+static int add_read(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                    __u64 handled, struct sluice_error *err)
+{
+	if (spec->n_hide == 0 || state->hidden_mounted)
+		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
+		                     err);
+	_cleanup_(hidden_set_done) struct hidden_set h = { .n = 0 };
+	hidden_set_fill(&h, spec);
+	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,
+	                      h.n ? LANDLOCK_ACCESS_FS_READ_DIR : ACCESS_READ, handled, err);
+	if (r >= 0 && h.n)
+		r = add_read_around(ruleset, "/", &h, handled, err);
+	if (r >= 0 && !h.inside_writable)
+		state->enforced |= PROT_HIDDEN_PATHS;
+	return r;
+}
+
+/* Without the mounts, a --read-only path holds only outside the writable
+ * paths, where everything is read-only. */
+static void check_read_only(const struct launch_spec *spec, struct launch_state *state)
+{
+	if (spec->n_read_only == 0 || (state->enforced & PROT_READ_ONLY_PATHS))
+		return;
+	for (unsigned i = 0; i < spec->n_read_only; i++) {
+		_cleanup_free_ char *c = realpath(spec->read_only[i], NULL);
+		if (c && within_writable(spec, c))
+			return;
+	}
+	state->enforced |= PROT_READ_ONLY_PATHS;
+}
+
+static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                     __u64 handled, struct sluice_error *err)
+{
+	int r = add_read(ruleset, spec, state, handled, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ELEMENTSOF(usable_devices); i++) {
@@ -227,7 +374,7 @@ static int add_rules(int ruleset, const struct launch_spec *spec, __u64 handled,
 			return r;
 	}
 	if (spec->profile->workspace == WORKSPACE_WRITABLE)
-		return add_workspace(ruleset, spec, handled, err);
+		return add_workspace(ruleset, spec, state, handled, err);
 	return 0;
 }
 
@@ -244,12 +391,13 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
 	if (ruleset < 0)
 		return sluice_error_set(err, neg_errno(), "creating the ruleset (ABI %d)",
 		                        state->landlock_abi);
-	int r = add_rules(ruleset, spec, attr.handled_access_fs, err);
+	int r = add_rules(ruleset, spec, state, attr.handled_access_fs, err);
 	if (r < 0)
 		return r;
 	/* no_new_privs was set by the privileges step; restrict_self needs it. */
 	if (syscall(__NR_landlock_restrict_self, ruleset, 0) < 0)
 		return sluice_error_set(err, neg_errno(), "restricting this process");
 	state->enforced |= planned;
+	check_read_only(spec, state);
 	return 0;
 }

@@ -1,0 +1,447 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mounts of the private namespace, made with the mount API of Linux
+ * 5.12 (open_tree, move_mount, mount_setattr, fsopen): no pivot_root, no
+ * new root, no walk over the host's mounts. In order:
+ *
+ *   1. nothing propagates out: every mount a slave (one recursive call);
+ *   2. detached copies of the writable paths, taken while still writable;
+ *   3. everything read-only (one recursive call): chmod, chown, times,
+ *      xattrs and ACLs fail with EROFS outside the writable paths, which
+ *      Landlock has no rights for;
+ *   4. copies of what must stay read-only inside the writable paths (the
+ *      repository's hooks and config, --read-only paths), taken now that
+ *      they are read-only;
+ *   5. a tmpfs with a size cap for TMPDIR, holding the empty directory and
+ *      file that cover the --hide paths;
+ *   6. every copy moved into place, outer paths before inner ones.
+ *
+ * Each path costs two or three system calls; the host's mounts are only
+ * walked by the two recursive calls, inside the kernel.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/mount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "git-paths.h"
+#include "mounts.h"
+#include "namespaces.h"
+#include "options.h"
+#include "protections.h"
+
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+/* Enough for the workspace, every --rw, --read-only and --hide path, and
+ * the repository's paths. */
+#define MOUNT_PLAN_MAX (1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX)
+
+/* The names of the covers inside the tmpfs, next to the TMPDIR folder. */
+#define TMPFS_TMPDIR "tmp"
+#define TMPFS_EMPTY_DIR "empty-dir"
+#define TMPFS_EMPTY_FILE "empty-file"
+
+enum entry_kind {
+	ENTRY_WRITABLE,  /* a copy taken before step 3 */
+	ENTRY_READ_ONLY, /* a copy taken after step 3 */
+	ENTRY_HIDDEN,    /* an empty directory or file from the tmpfs */
+};
+
+struct mount_entry {
+	char *path; /* absolute and canonical; owned */
+	enum entry_kind kind;
+	bool is_dir; /* ENTRY_HIDDEN: which cover */
+	int fd;      /* the detached copy; -1 until made */
+};
+
+struct mount_plan {
+	struct mount_entry entries[MOUNT_PLAN_MAX];
+	size_t n;
+	int tmpfs;           /* the detached tmpfs, -1 when none */
+	bool hidden_covered; /* every ENTRY_HIDDEN has its cover */
+};
+
+static void plan_done(struct mount_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		free(plan->entries[i].path);
+		if (plan->entries[i].fd >= 0)
+			(void)close(plan->entries[i].fd);
+	}
+	if (plan->tmpfs >= 0)
+		(void)close(plan->tmpfs);
+}
+
+static int sys_open_tree(int dfd, const char *path, unsigned flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
+}
+
+/* Attach the detached copy fd at path (no symlink followed: paths here are
+ * canonical). */
+static int sys_move_mount(int fd, const char *path)
+{
+	return (int)syscall(SYS_move_mount, fd, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH);
+}
+
+static int sys_mount_setattr(int dfd, const char *path, unsigned flags, struct mount_attr *attr)
+{
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, sizeof(*attr));
+}
+
+/* Whether path is dir or lies beneath it (both canonical). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, bool is_dir,
+                    struct sluice_error *err)
+{
+	if (!path)
+		return sluice_error_set(err, -ENOMEM, "planning the mounts");
+	if (plan->n >= MOUNT_PLAN_MAX) {
+		free(path);
+		return sluice_error_set(err, -E2BIG, "more than %d mounts", MOUNT_PLAN_MAX);
+	}
+	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, -1 };
+	return 0;
+}
+
+/* The canonical form of an existing path; -ENOENT when it does not exist. */
+static int canonical(const char *path, char **ret, struct sluice_error *err)
+{
+	*ret = realpath(path, NULL);
+	if (!*ret)
+		return errno == ENOENT ? -ENOENT : sluice_error_set(err, neg_errno(), "'%s'", path);
+	return 0;
+}
+
+/* Insert in order of length, so that a path is placed before the paths
+ * beneath it. */
+static int plan_add_writable(struct mount_plan *plan, size_t first, const char *path,
+                             struct sluice_error *err)
+{
+	char *c;
+	int r = canonical(path, &c, err);
+	if (r == -ENOENT)
+		return sluice_error_set(err, r, "the writable path '%s'", path);
+	if (r < 0)
+		return r;
+	r = plan_add(plan, c, ENTRY_WRITABLE, true, err);
+	if (r < 0)
+		return r;
+	for (size_t i = plan->n - 1; i > first; i--) {
+		struct mount_entry *a = &plan->entries[i - 1], *b = &plan->entries[i];
+		if (strlen(a->path) <= strlen(b->path))
+			break;
+		struct mount_entry t = *a;
+		*a = *b;
+		*b = t;
+	}
+	return 0;
+}
+
+/* Whether path lies in one of the writable entries. */
+static bool plan_in_writable(const struct mount_plan *plan, const char *path)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->entries[i].kind == ENTRY_WRITABLE && path_within(path, plan->entries[i].path))
+			return true;
+	return false;
+}
+
+/* The workspace's repository (git-paths.h), unless --git-writable. */
+static int plan_git(struct mount_plan *plan, const char *workspace, struct launch_state *state,
+                    struct sluice_error *err)
+{
+	struct git_paths git;
+	int r = git_paths_find(workspace, &git, err);
+	if (r < 0)
+		return r;
+	state->git_mounted = !git.unsupported;
+	for (size_t i = 0; r >= 0 && i < git.n; i++) {
+		enum entry_kind kind =
+		        git.items[i].access == GIT_PATH_WRITABLE ? ENTRY_WRITABLE : ENTRY_READ_ONLY;
+		r = plan_add(plan, TAKE_PTR(git.items[i].path), kind, true, err);
+	}
+	git_paths_done(&git);
+	return r;
+}
+
+/* The --hide paths that exist, outer ones first, none inside another. */
+static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
+                       struct sluice_error *err)
+{
+	size_t first = plan->n;
+	for (unsigned i = 0; i < spec->n_hide; i++) {
+		char *c;
+		int r = canonical(spec->hide[i], &c, err);
+		if (r == -ENOENT || r == -EACCES)
+			continue; /* nothing to hide, or nothing we can see */
+		if (r < 0)
+			return r;
+		struct stat st;
+		if (stat(c, &st) < 0) {
+			free(c);
+			continue;
+		}
+		bool inside = false;
+		for (size_t k = first; k < plan->n && !inside; k++)
+			inside = path_within(c, plan->entries[k].path) ||
+			         path_within(plan->entries[k].path, c);
+		if (inside) { /* keep the outer one */
+			for (size_t k = first; k < plan->n; k++)
+				if (path_within(plan->entries[k].path, c)) {
+					free(plan->entries[k].path);
+					plan->entries[k].path = c;
+					plan->entries[k].is_dir = S_ISDIR(st.st_mode);
+					c = NULL;
+					break;
+				}
+			free(c);
+			continue;
+		}
+		r = plan_add(plan, c, ENTRY_HIDDEN, S_ISDIR(st.st_mode), err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
+                      struct launch_state *state, struct sluice_error *err)
+{
+	int r = 0;
+	bool writable_ws = spec->profile->workspace == WORKSPACE_WRITABLE;
+	_cleanup_free_ char *ws = NULL;
+	if (writable_ws) {
+		r = canonical(spec->workspace ? spec->workspace : ".", &ws, err);
+		if (r < 0)
+			return sluice_error_set(err, r, "the workspace '%s'",
+			                        spec->workspace ? spec->workspace : ".");
+		r = plan_add_writable(plan, 0, ws, err);
+	}
+	for (unsigned i = 0; r >= 0 && i < spec->n_rw; i++)
+		r = plan_add_writable(plan, 0, spec->rw[i], err);
+	if (r >= 0 && writable_ws && !spec->git_writable)
+		r = plan_git(plan, ws, state, err);
+	else
+		state->git_mounted = true; /* nothing to protect: the workspace is writable whole */
+	for (unsigned i = 0; r >= 0 && i < spec->n_read_only; i++) {
+		char *c;
+		r = canonical(spec->read_only[i], &c, err);
+		if (r == -ENOENT) {
+			r = 0;
+			continue;
+		}
+		if (r >= 0 && !plan_in_writable(plan, c)) {
+			free(c); /* read-only like everything else already */
+			continue;
+		}
+		if (r >= 0)
+			r = plan_add(plan, c, ENTRY_READ_ONLY, true, err);
+	}
+	if (r >= 0)
+		r = plan_hidden(plan, spec, err);
+	return r;
+}
+
+/* Steps 2 and 4: a detached copy of each entry of kind. */
+static int plan_copy(struct mount_plan *plan, enum entry_kind kind, struct sluice_error *err)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct mount_entry *e = &plan->entries[i];
+		if (e->kind != kind)
+			continue;
+		e->fd = sys_open_tree(AT_FDCWD, e->path, OPEN_TREE_CLONE | AT_RECURSIVE);
+		if (e->fd < 0)
+			return sluice_error_set(err, neg_errno(), "copying the mount of '%s'", e->path);
+	}
+	return 0;
+}
+
+/* A fresh tmpfs, detached: size bytes, its root mode 0700 and owned by
+ * uid:gid, no setuid programs, no devices. */
+static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct sluice_error *err)
+{
+	_cleanup_close_ int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return sluice_error_set(err, neg_errno(), "fsopen tmpfs");
+	char text[3][32];
+	snprintf(text[0], sizeof(text[0]), "%llu", (unsigned long long)size);
+	snprintf(text[1], sizeof(text[1]), "%u", (unsigned)uid);
+	snprintf(text[2], sizeof(text[2]), "%u", (unsigned)gid);
+	const char *const keys[] = { "size", "uid", "gid", "mode" };
+	const char *const values[] = { text[0], text[1], text[2], "0700" };
+	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+		if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, keys[i], values[i], 0) < 0)
+			return sluice_error_set(err, neg_errno(), "tmpfs %s=%s", keys[i], values[i]);
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "creating a tmpfs");
+	*ret = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (*ret < 0)
+		return sluice_error_set(err, neg_errno(), "fsmount tmpfs");
+	return 0;
+}
+
+/* The covers of the --hide paths: an empty directory and an empty file,
+ * mode 0, in the tmpfs's root, next to (not inside) the TMPDIR folder, and
+ * for each path a read-only copy of one of them. Copying from a detached
+ * tmpfs needs Linux 6.15; before, the covers are removed again and
+ * Landlock hides the paths instead (hidden_covered stays false). */
+static int plan_covers(struct mount_plan *plan, struct sluice_error *err)
+{
+	int t = plan->tmpfs;
+	if (mkdirat(t, TMPFS_EMPTY_DIR, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "making the empty directory");
+	_cleanup_close_ int f = openat(t, TMPFS_EMPTY_FILE, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	if (f < 0)
+		return sluice_error_set(err, neg_errno(), "making the empty file");
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+	for (size_t i = 0; i < plan->n; i++) {
+		struct mount_entry *e = &plan->entries[i];
+		if (e->kind != ENTRY_HIDDEN)
+			continue;
+		const char *cover = e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE;
+		e->fd = sys_open_tree(t, cover, OPEN_TREE_CLONE);
+		if (e->fd < 0 && errno == EINVAL && !plan->hidden_covered) {
+			(void)unlinkat(t, TMPFS_EMPTY_DIR, AT_REMOVEDIR);
+			(void)unlinkat(t, TMPFS_EMPTY_FILE, 0);
+			return 0; /* before Linux 6.15: Landlock hides them */
+		}
+		if (e->fd < 0 || sys_mount_setattr(e->fd, "", AT_EMPTY_PATH, &ro) < 0)
+			return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
+		plan->hidden_covered = true;
+	}
+	plan->hidden_covered = true;
+	return 0;
+}
+
+/* Step 5: the tmpfs, when there is a TMPDIR or something to hide. Returns
+ * the copy that becomes TMPDIR in *ret_tmpdir (-1 when none). */
+static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, int *ret_tmpdir,
+                      struct sluice_error *err)
+{
+	*ret_tmpdir = -1;
+	bool hiding = false;
+	for (size_t i = 0; i < plan->n && !hiding; i++)
+		hiding = plan->entries[i].kind == ENTRY_HIDDEN;
+	if (!spec->tmpdir && !hiding)
+		return 0;
+	struct stat st = { .st_uid = getuid(), .st_gid = getgid() };
+	if (spec->tmpdir && stat(spec->tmpdir, &st) < 0)
+		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
+	int r = tmpfs_make(spec->tmpdir ? spec->tmpdir_size : 4096, st.st_uid, st.st_gid,
+	                   &plan->tmpfs, err);
+	if (r >= 0 && hiding)
+		r = plan_covers(plan, err);
+	if (r < 0 || !spec->tmpdir)
+		return r;
+	if (!plan->hidden_covered) { /* nothing else in it: the root is TMPDIR */
+		*ret_tmpdir = TAKE_FD(plan->tmpfs);
+		return 0;
+	}
+	if (mkdirat(plan->tmpfs, TMPFS_TMPDIR, 0700) < 0 ||
+	    fchownat(plan->tmpfs, TMPFS_TMPDIR, st.st_uid, st.st_gid, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "making the TMPDIR folder");
+	*ret_tmpdir = sys_open_tree(plan->tmpfs, TMPFS_TMPDIR, OPEN_TREE_CLONE);
+	if (*ret_tmpdir < 0)
+		return sluice_error_set(err, neg_errno(), "copying the TMPDIR folder");
+	return 0;
+}
+
+/* Step 6, in plan order: writable paths (outer first), the repository's,
+ * --read-only, TMPDIR, then the hidden ones. */
+static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, int tmpdir_fd,
+                      struct sluice_error *err)
+{
+	bool tmpdir_placed = tmpdir_fd < 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		struct mount_entry *e = &plan->entries[i];
+		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
+			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
+				return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'",
+				                        spec->tmpdir);
+			tmpdir_placed = true;
+		}
+		if (e->fd < 0)
+			continue; /* a hidden path Landlock covers */
+		if (sys_move_mount(e->fd, e->path) < 0)
+			return sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
+	}
+	if (!tmpdir_placed && sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
+		return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'", spec->tmpdir);
+	return 0;
+}
+
+/* The working directory again by its name, so that it is the directory on
+ * top of the new mounts, not the one beneath them. */
+static int rechdir(struct sluice_error *err)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return sluice_error_set(err, neg_errno(), "getcwd");
+	if (chdir(cwd) < 0)
+		return sluice_error_set(err, neg_errno(), "chdir '%s'", cwd);
+	return 0;
+}
+
+int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
+                 struct sluice_error *err)
+{
+	if (state->namespace == NAMESPACE_NONE)
+		return 0;
+	_cleanup_(plan_done) struct mount_plan plan = { .n = 0, .tmpfs = -1 };
+	int r = plan_build(&plan, spec, state, err);
+	if (r < 0)
+		return r;
+	struct mount_attr slave = { .propagation = MS_SLAVE };
+	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &slave) < 0) {
+		if (errno != ENOSYS)
+			return sluice_error_set(err, neg_errno(), "making the mounts slaves");
+		state->git_mounted = false; /* before Linux 5.12: Landlock only */
+		return 0;
+	}
+	r = plan_copy(&plan, ENTRY_WRITABLE, err);
+	if (r < 0)
+		return r;
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro) < 0)
+		return sluice_error_set(err, neg_errno(), "making everything read-only");
+	r = plan_copy(&plan, ENTRY_READ_ONLY, err);
+	_cleanup_close_ int tmpdir_fd = -1;
+	if (r >= 0)
+		r = plan_tmpfs(&plan, spec, &tmpdir_fd, err);
+	if (r >= 0)
+		r = plan_place(&plan, spec, tmpdir_fd, err);
+	if (r >= 0)
+		r = rechdir(err);
+	if (r < 0)
+		return r;
+	state->enforced |= PROT_MOUNT_NAMESPACE;
+	if (spec->tmpdir)
+		state->enforced |= PROT_TMPDIR_TMPFS;
+	if (spec->n_read_only > 0)
+		state->enforced |= PROT_READ_ONLY_PATHS;
+	bool hiding = false;
+	for (size_t i = 0; i < plan.n; i++)
+		hiding |= plan.entries[i].kind == ENTRY_HIDDEN;
+	state->hidden_mounted = !hiding || plan.hidden_covered;
+	if (spec->n_hide > 0 && state->hidden_mounted)
+		state->enforced |= PROT_HIDDEN_PATHS;
+	return 0;
+}
