@@ -28,6 +28,15 @@
 	"AWS_SECRET* AWS_SESSION_TOKEN ANTHROPIC_* OPENAI_* GEMINI_* GOOGLE_API_KEY GH_TOKEN "   \
 	"GITHUB_TOKEN NPM_TOKEN"
 
+/* Files and folders that hold credentials, made unreadable in the sandboxed
+ * modes ("~/" is the home of the user commands run as). */
+#define CONFIG_DEFAULT_SANDBOX_HIDE                                                         \
+	"~/.ssh ~/.gnupg ~/.aws ~/.azure ~/.config/gcloud ~/.config/gh ~/.kube "              \
+	"~/.docker/config.json ~/.netrc ~/.git-credentials ~/.config/git/credentials "      \
+	"~/.npmrc ~/.pypirc ~/.cargo/credentials.toml ~/.cargo/credentials ~/.gem/credentials " \
+	"~/.terraform.d/credentials.tfrc.json ~/.vault-token ~/.password-store "            \
+	"~/.local/share/keyrings"
+
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \
 	X(broker, shell, PATH, "/bin/bash", FREE, NULL,                                           \
@@ -67,6 +76,12 @@
 	  "network access (default: as the mode says)")                                           \
 	X(sandbox, git_writable, BOOL, "no", SYSTEM, NULL,                                        \
 	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
+	X(sandbox, hide, WORDS, CONFIG_DEFAULT_SANDBOX_HIDE, APPEND, NULL,                        \
+	  "files and folders made unreadable in the sandboxed modes")                             \
+	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
+	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
+	X(sandbox, namespace, ENUM, "auto", SYSTEM, "auto|off",                                   \
+	  "a private mount and IPC namespace where the system allows one")                        \
 	X(sandbox, best_effort, BOOL, "no", SYSTEM, NULL,                                         \
 	  "run with what the kernel offers instead of refusing")                                  \
 	X(sandbox, rlimit_as, OPT_SIZE, "", SYSTEM, NULL,                                         \

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "config-keys.h"
 #include "request.h"
 #include "run-settings.h"
 
@@ -18,6 +19,21 @@ static const char *const default_env_drop[] = {
 	"*_PASSWD",  "AWS_SECRET*",    "AWS_SESSION_TOKEN", "ANTHROPIC_*",    "OPENAI_*",
 	"GEMINI_*",  "GOOGLE_API_KEY", "*_ACCESS_KEY*",     "*_PRIVATE_KEY*",
 };
+
+/* The default [sandbox] hide list, split once from the configuration's
+ * own default (config-keys.h), so that it is written down only there. */
+static void default_hide(struct run_settings *s)
+{
+	static char words[] = CONFIG_DEFAULT_SANDBOX_HIDE;
+	static const char *list[RUN_SETTINGS_HIDE_MAX];
+	static size_t n;
+	if (n == 0)
+		for (char *save = NULL, *w = strtok_r(words, " ", &save);
+		     w && n < RUN_SETTINGS_HIDE_MAX; w = strtok_r(NULL, " ", &save))
+			list[n++] = w;
+	for (s->n_hide = 0; s->n_hide < n; s->n_hide++)
+		s->hide[s->n_hide] = list[s->n_hide];
+}
 
 void run_settings_init_defaults(struct run_settings *s)
 {
@@ -41,7 +57,10 @@ void run_settings_init_defaults(struct run_settings *s)
 		.network = false,
 		.best_effort = false,
 		.git_writable = false,
+		.tmpdir_size = 1024 * 1024 * 1024,
+		.namespace_off = false,
 	};
+	default_hide(s);
 	for (size_t i = 0; i < ELEMENTSOF(default_env_drop); i++)
 		s->env_drop[s->n_env_drop++] = default_env_drop[i];
 }

@@ -22,6 +22,8 @@ enum background_survivors {
 /* The most [sandbox] writable paths and rlimit_* keys. */
 #define RUN_SETTINGS_PATHS_MAX 32
 #define RUN_SETTINGS_RLIMITS_MAX 8
+/* The most [sandbox] hide paths (the launcher's own cap). */
+#define RUN_SETTINGS_HIDE_MAX 64
 
 struct run_rlimit {
 	const char *name;  /* the launcher's name: as, cpu, nproc, fsize, nofile, core */
@@ -57,6 +59,13 @@ struct run_settings {
 	bool network; /* allow network in sandboxed modes: false */
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
+	const char *hide[RUN_SETTINGS_HIDE_MAX]; /* unreadable when sandboxed; "~/" unexpanded */
+	size_t n_hide;
+	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
+	bool namespace_off;   /* no private mount and IPC namespace: false */
+	/* sluice's own configuration files, kept read-only in writable paths */
+	const char *read_only[RUN_SETTINGS_PATHS_MAX];
+	size_t n_read_only;
 	const char *user;  /* run commands as this user (the broker must be root), or NULL */
 	struct run_rlimit rlimits[RUN_SETTINGS_RLIMITS_MAX];
 	size_t n_rlimits;
