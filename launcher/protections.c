@@ -228,15 +228,12 @@ int protections_print(FILE *f)
 	bool seccomp = seccomp_filters_available();
 	char reason[256];
 	enum namespace_kind ns = namespaces_probe(reason, sizeof(reason));
-	/* Profiles with their defaults: network and unix connect denied, and no
-	 * process limit (which depends on the uid, not the kernel). TMPDIR,
-	 * hidden paths and read-only paths follow the namespace, or (the
-	 * latter two) Landlock alone. */
+	/* Profiles with their defaults: network and unix connect denied, no
+	 * process limit (which depends on the uid, not the kernel), no TMPDIR,
+	 * no hidden or read-only paths. */
 	uint32_t possible = protections_possible(abi, seccomp, true);
 	if (ns != NAMESPACE_NONE)
-		possible |= PROT_OPTIONAL;
-	else if (abi > 0)
-		possible |= PROT_HIDDEN_PATHS | PROT_READ_ONLY_PATHS;
+		possible |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
 	struct json_buf j = { .len = 0 };
 	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"namespace\":", abi,
 	         seccomp ? "true" : "false");
@@ -250,10 +247,8 @@ int protections_print(FILE *f)
 	json_add(&j, ",\"profiles\":{");
 	unsigned n;
 	const struct profile *p = profile_table(&n);
-	/* what the broker passes: a TMPDIR and hidden paths */
-	struct launch_spec typical = { .tmpdir = "", .n_hide = 1 };
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t asked = protections_asked(&p[i], &typical);
+		uint32_t asked = protections_asked(&p[i], NULL);
 		json_add(&j, "%s", i ? "," : "");
 		json_add_string(&j, p[i].name);
 		json_add(&j, ":{");

@@ -59,7 +59,7 @@ done
 # Another run's TMPDIR is not writable from inside the sandbox.
 run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; touch "$(dirname "$TMPDIR")/planted"'
 tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
-if [ "$rc" -eq 1 ] && [ -n "$tmp" ] && [ "$tmp" != /tmp ] && grep -q 'Permission denied' <<<"$out" &&
+if [ "$rc" -eq 1 ] && [ -n "$tmp" ] && [ "$tmp" != /tmp ] && grep -qE 'Permission denied|Read-only file system' <<<"$out" &&
   [ ! -e "$(dirname "$tmp")/planted" ]; then
   ok "restricted: the directory around the private TMPDIR stays read-only"
 else
