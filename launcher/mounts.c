@@ -174,9 +174,18 @@ static int plan_git(struct mount_plan *plan, const char *workspace, struct launc
 		return r;
 	state->git_mounted = !git.unsupported;
 	for (size_t i = 0; r >= 0 && i < git.n; i++) {
-		enum entry_kind kind =
-		        git.items[i].access == GIT_PATH_WRITABLE ? ENTRY_WRITABLE : ENTRY_READ_ONLY;
-		r = plan_add(plan, TAKE_PTR(git.items[i].path), kind, true, err);
+		struct git_path *g = &git.items[i];
+		bool writable = g->access == GIT_PATH_WRITABLE;
+		if (writable && !path_within(g->path, workspace)) {
+			if (state->n_git_outside >= ELEMENTSOF(state->git_outside))
+				return sluice_error_set(err, -E2BIG, "too many gitdirs outside '%s'",
+				                        workspace);
+			state->git_outside[state->n_git_outside] = strdup(g->path);
+			if (!state->git_outside[state->n_git_outside++])
+				return sluice_error_set(err, -ENOMEM, "planning the mounts");
+		}
+		r = plan_add(plan, TAKE_PTR(g->path), writable ? ENTRY_WRITABLE : ENTRY_READ_ONLY,
+		             true, err);
 	}
 	git_paths_done(&git);
 	return r;

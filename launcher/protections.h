@@ -65,6 +65,11 @@ struct launch_state {
 	/* Set by step "mounts": the workspace's repository is protected by
 	 * mounts, so Landlock may grant the workspace whole. */
 	bool git_mounted;
+	/* Set by step "mounts": the repository's directories outside the
+	 * workspace it made writable (a linked worktree's gitdir and common
+	 * directory), which Landlock must grant too. */
+	char *git_outside[4];
+	unsigned n_git_outside;
 	/* Set by step "mounts": every --hide path that exists is covered, so
 	 * Landlock need not carve around them. */
 	bool hidden_mounted;
