@@ -20,7 +20,7 @@
 #include "git-config.h"
 
 /* A config file larger than this is read only this far. */
-#define GIT_CONFIG_MAX (256 * 1024)
+#define GIT_CONFIG_MAX (64 * 1024)
 #define NAME_MAX_LEN 64
 
 enum section {
@@ -174,13 +174,12 @@ void git_config_parse(const char *text, size_t len, struct git_config_view *view
 
 void git_config_read(const char *path, struct git_config_view *view)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return;
-	_cleanup_free_ char *buf = malloc(GIT_CONFIG_MAX);
-	if (!buf)
-		return;
-	ssize_t n = read_full(fd, buf, GIT_CONFIG_MAX);
+	/* the launcher is one thread; a static buffer costs no mmap per file */
+	static char buf[GIT_CONFIG_MAX];
+	ssize_t n = read_full(fd, buf, sizeof(buf));
 	if (n > 0)
 		git_config_parse(buf, (size_t)n, view);
 }

@@ -139,11 +139,10 @@ static int protect(struct finder *f, const char *dir, const char *name, enum pre
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
 	int r = presence == MAKE_DIR    ? ensure_dir(f, path)
 	        : presence == MAKE_FILE ? ensure_file(f, path, text)
-	                                : 0;
-	if (r < 0)
+	                                : exists(f, path);
+	if (r <= 0 && presence == IF_PRESENT)
 		return r;
-	r = exists(f, path);
-	if (r <= 0)
+	if (r < 0)
 		return r;
 	return add(f, TAKE_PTR(path), GIT_PATH_READ_ONLY);
 }
@@ -185,7 +184,7 @@ static int protect_worktree_dir(struct finder *f, const char *dir)
 /* The first line of a small file, without its line end, into buf. */
 static int read_line(const char *path, char *buf, size_t size)
 {
-	_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return neg_errno();
 	ssize_t n = read_full(fd, buf, size - 1);

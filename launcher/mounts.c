@@ -130,18 +130,12 @@ static int canonical(const char *path, char **ret, struct sluice_error *err)
 	return 0;
 }
 
-/* Insert in order of length, so that a path is placed before the paths
- * beneath it. */
-static int plan_add_writable(struct mount_plan *plan, size_t first, const char *path,
+/* Insert c (canonical, owned) in order of length, so that a path is placed
+ * before the paths beneath it. */
+static int plan_add_writable(struct mount_plan *plan, size_t first, char *c,
                              struct sluice_error *err)
 {
-	char *c;
-	int r = canonical(path, &c, err);
-	if (r == -ENOENT)
-		return sluice_error_set(err, r, "the writable path '%s'", path);
-	if (r < 0)
-		return r;
-	r = plan_add(plan, c, ENTRY_WRITABLE, true, err);
+	int r = plan_add(plan, c, ENTRY_WRITABLE, true, err);
 	if (r < 0)
 		return r;
 	for (size_t i = plan->n - 1; i > first; i--) {
@@ -242,10 +236,17 @@ static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
 		if (r < 0)
 			return sluice_error_set(err, r, "the workspace '%s'",
 			                        spec->workspace ? spec->workspace : ".");
-		r = plan_add_writable(plan, 0, ws, err);
+		char *copy = strdup(ws);
+		r = copy ? plan_add_writable(plan, 0, copy, err) : -ENOMEM;
 	}
-	for (unsigned i = 0; r >= 0 && i < spec->n_rw; i++)
-		r = plan_add_writable(plan, 0, spec->rw[i], err);
+	for (unsigned i = 0; r >= 0 && i < spec->n_rw; i++) {
+		char *c;
+		r = canonical(spec->rw[i], &c, err);
+		if (r == -ENOENT)
+			r = sluice_error_set(err, r, "the writable path '%s'", spec->rw[i]);
+		if (r >= 0)
+			r = plan_add_writable(plan, 0, c, err);
+	}
 	if (r >= 0 && writable_ws && !spec->git_writable)
 		r = plan_git(plan, ws, state, err);
 	else
