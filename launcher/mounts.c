@@ -58,7 +58,7 @@ enum entry_kind {
 };
 
 struct mount_entry {
-	char *path; /* absolute and canonical; owned */
+	char *path; /* absolute and canonical (ENTRY_HIDDEN: as given); owned */
 	enum entry_kind kind;
 	bool is_dir; /* ENTRY_HIDDEN: which cover */
 	int fd;      /* the detached copy; -1 until made */
@@ -185,40 +185,17 @@ static int plan_git(struct mount_plan *plan, const char *workspace, struct launc
 	return r;
 }
 
-/* The --hide paths that exist, outer ones first, none inside another. */
+/* The --hide paths that exist (symlinks followed); nothing canonical is
+ * needed: they are found again by name once everything else is in place,
+ * and one inside another is already covered then. */
 static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
                        struct sluice_error *err)
 {
-	size_t first = plan->n;
 	for (unsigned i = 0; i < spec->n_hide; i++) {
-		char *c;
-		int r = canonical(spec->hide[i], &c, err);
-		if (r == -ENOENT || r == -EACCES)
-			continue; /* nothing to hide, or nothing we can see */
-		if (r < 0)
-			return r;
 		struct stat st;
-		if (stat(c, &st) < 0) {
-			free(c);
-			continue;
-		}
-		bool inside = false;
-		for (size_t k = first; k < plan->n && !inside; k++)
-			inside = path_within(c, plan->entries[k].path) ||
-			         path_within(plan->entries[k].path, c);
-		if (inside) { /* keep the outer one */
-			for (size_t k = first; k < plan->n; k++)
-				if (path_within(plan->entries[k].path, c)) {
-					free(plan->entries[k].path);
-					plan->entries[k].path = c;
-					plan->entries[k].is_dir = S_ISDIR(st.st_mode);
-					c = NULL;
-					break;
-				}
-			free(c);
-			continue;
-		}
-		r = plan_add(plan, c, ENTRY_HIDDEN, S_ISDIR(st.st_mode), err);
+		if (stat(spec->hide[i], &st) < 0)
+			continue; /* nothing to hide, or nothing we can see */
+		int r = plan_add(plan, strdup(spec->hide[i]), ENTRY_HIDDEN, S_ISDIR(st.st_mode), err);
 		if (r < 0)
 			return r;
 	}
@@ -309,35 +286,41 @@ static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct slui
 }
 
 /* The covers of the --hide paths: an empty directory and an empty file,
- * mode 0, in the tmpfs's root, next to (not inside) the TMPDIR folder, and
- * for each path a read-only copy of one of them. Copying from a detached
- * tmpfs needs Linux 6.15; before, the covers are removed again and
- * Landlock hides the paths instead (hidden_covered stays false). */
+ * mode 0, in the tmpfs's root, next to (not inside) the TMPDIR folder; the
+ * tmpfs made read-only and noexec, then for each path a copy of one of
+ * them. Copying from a detached tmpfs needs Linux 6.15; before, the covers
+ * are removed again and Landlock hides the paths instead (hidden_covered
+ * stays false). */
 static int plan_covers(struct mount_plan *plan, struct sluice_error *err)
 {
 	int t = plan->tmpfs;
 	if (mkdirat(t, TMPFS_EMPTY_DIR, 0) < 0)
 		return sluice_error_set(err, neg_errno(), "making the empty directory");
-	_cleanup_close_ int f = openat(t, TMPFS_EMPTY_FILE, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	int f = openat(t, TMPFS_EMPTY_FILE, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0);
 	if (f < 0)
 		return sluice_error_set(err, neg_errno(), "making the empty file");
+	(void)close(f); /* open, it would keep the tmpfs from turning read-only */
 	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+	if (sys_mount_setattr(t, "", AT_EMPTY_PATH, &ro) < 0)
+		return sluice_error_set(err, neg_errno(), "making the covers read-only");
 	for (size_t i = 0; i < plan->n; i++) {
 		struct mount_entry *e = &plan->entries[i];
 		if (e->kind != ENTRY_HIDDEN)
 			continue;
-		const char *cover = e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE;
-		e->fd = sys_open_tree(t, cover, OPEN_TREE_CLONE);
+		e->fd = sys_open_tree(t, e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE,
+		                      OPEN_TREE_CLONE);
 		if (e->fd < 0 && errno == EINVAL && !plan->hidden_covered) {
-			(void)unlinkat(t, TMPFS_EMPTY_DIR, AT_REMOVEDIR);
-			(void)unlinkat(t, TMPFS_EMPTY_FILE, 0);
+			struct mount_attr rw = { .attr_clr = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+			if (sys_mount_setattr(t, "", AT_EMPTY_PATH, &rw) < 0 ||
+			    unlinkat(t, TMPFS_EMPTY_DIR, AT_REMOVEDIR) < 0 ||
+			    unlinkat(t, TMPFS_EMPTY_FILE, 0) < 0)
+				return sluice_error_set(err, neg_errno(), "removing the covers");
 			return 0; /* before Linux 6.15: Landlock hides them */
 		}
-		if (e->fd < 0 || sys_mount_setattr(e->fd, "", AT_EMPTY_PATH, &ro) < 0)
+		if (e->fd < 0)
 			return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
 		plan->hidden_covered = true;
 	}
-	plan->hidden_covered = true;
 	return 0;
 }
 
@@ -357,19 +340,23 @@ static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, i
 		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
 	int r = tmpfs_make(spec->tmpdir ? spec->tmpdir_size : 4096, st.st_uid, st.st_gid,
 	                   &plan->tmpfs, err);
+	if (r >= 0 && hiding && spec->tmpdir &&
+	    (mkdirat(plan->tmpfs, TMPFS_TMPDIR, 0700) < 0 ||
+	     fchownat(plan->tmpfs, TMPFS_TMPDIR, st.st_uid, st.st_gid, 0) < 0))
+		r = sluice_error_set(err, neg_errno(), "making the TMPDIR folder");
 	if (r >= 0 && hiding)
 		r = plan_covers(plan, err);
 	if (r < 0 || !spec->tmpdir)
 		return r;
 	if (!plan->hidden_covered) { /* nothing else in it: the root is TMPDIR */
+		if (hiding && unlinkat(plan->tmpfs, TMPFS_TMPDIR, AT_REMOVEDIR) < 0)
+			return sluice_error_set(err, neg_errno(), "removing the TMPDIR folder");
 		*ret_tmpdir = TAKE_FD(plan->tmpfs);
 		return 0;
 	}
-	if (mkdirat(plan->tmpfs, TMPFS_TMPDIR, 0700) < 0 ||
-	    fchownat(plan->tmpfs, TMPFS_TMPDIR, st.st_uid, st.st_gid, 0) < 0)
-		return sluice_error_set(err, neg_errno(), "making the TMPDIR folder");
+	struct mount_attr rw = { .attr_clr = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
 	*ret_tmpdir = sys_open_tree(plan->tmpfs, TMPFS_TMPDIR, OPEN_TREE_CLONE);
-	if (*ret_tmpdir < 0)
+	if (*ret_tmpdir < 0 || sys_mount_setattr(*ret_tmpdir, "", AT_EMPTY_PATH, &rw) < 0)
 		return sluice_error_set(err, neg_errno(), "copying the TMPDIR folder");
 	return 0;
 }
@@ -390,6 +377,15 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 		}
 		if (e->fd < 0)
 			continue; /* a hidden path Landlock covers */
+		if (e->kind == ENTRY_HIDDEN) {
+			/* by name, symlinks followed, on top of what is in place now;
+			 * gone: inside another hidden path, covered already */
+			if (syscall(SYS_move_mount, e->fd, "", AT_FDCWD, e->path,
+			            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS) < 0 &&
+			    errno != ENOENT)
+				return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
+			continue;
+		}
 		if (sys_move_mount(e->fd, e->path) < 0)
 			return sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
 	}
