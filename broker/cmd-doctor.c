@@ -111,7 +111,8 @@ static int report_namespace(json_t *features)
 	}
 	if (strcmp(how, "unavailable") != 0) {
 		printf("namespace: %s (private mounts and IPC in the sandboxed modes)\n",
-		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN" : "in a user namespace");
+		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN"
+		                                      : "in a user namespace");
 		return 0;
 	}
 	const char *why = json_string_value(json_object_get(features, "namespace_error"));

@@ -30,11 +30,11 @@
 
 /* Files and folders that hold credentials, made unreadable in the sandboxed
  * modes ("~/" is the home of the user commands run as). */
-#define CONFIG_DEFAULT_SANDBOX_HIDE                                                         \
-	"~/.ssh ~/.gnupg ~/.aws ~/.azure ~/.config/gcloud ~/.config/gh ~/.kube "              \
-	"~/.docker/config.json ~/.netrc ~/.git-credentials ~/.config/git/credentials "      \
+#define CONFIG_DEFAULT_SANDBOX_HIDE                                                             \
+	"~/.ssh ~/.gnupg ~/.aws ~/.azure ~/.config/gcloud ~/.config/gh ~/.kube "                \
+	"~/.docker/config.json ~/.netrc ~/.git-credentials ~/.config/git/credentials "          \
 	"~/.npmrc ~/.pypirc ~/.cargo/credentials.toml ~/.cargo/credentials ~/.gem/credentials " \
-	"~/.terraform.d/credentials.tfrc.json ~/.vault-token ~/.password-store "            \
+	"~/.terraform.d/credentials.tfrc.json ~/.vault-token ~/.password-store "                \
 	"~/.local/share/keyrings"
 
 /* X(section, key, type, default, lock, choices, doc) */

@@ -275,8 +275,8 @@ static bool sandbox_missing(const struct run_result *r, const char *name)
 	bool found = false;
 	size_t i;
 	json_t *v;
-	json_array_foreach (missing, i, v)
-		found |= json_is_string(v) && strcmp(json_string_value(v), name) == 0;
+	json_array_foreach(missing, i, v) found |=
+	        json_is_string(v) && strcmp(json_string_value(v), name) == 0;
 	json_decref(obj);
 	return found;
 }

@@ -66,7 +66,7 @@ struct run_settings {
 	/* sluice's own configuration files, kept read-only in writable paths */
 	const char *read_only[RUN_SETTINGS_PATHS_MAX];
 	size_t n_read_only;
-	const char *user;  /* run commands as this user (the broker must be root), or NULL */
+	const char *user; /* run commands as this user (the broker must be root), or NULL */
 	struct run_rlimit rlimits[RUN_SETTINGS_RLIMITS_MAX];
 	size_t n_rlimits;
 

@@ -164,7 +164,8 @@ void git_config_parse(const char *text, size_t len, struct git_config_view *view
 			}
 			if (section == SECTION_CORE && strcmp(key, "hookspath") == 0 && has_value)
 				memcpy(view->hooks_path, value, strlen(value) + 1);
-			else if (section == SECTION_EXTENSIONS && strcmp(key, "worktreeconfig") == 0)
+			else if (section == SECTION_EXTENSIONS &&
+			         strcmp(key, "worktreeconfig") == 0)
 				view->worktree_config = !has_value || parse_bool(value);
 		} else {
 			skip_line(&c);

@@ -117,7 +117,8 @@ static int ensure_file(struct finder *f, const char *path, const char *text)
 	_cleanup_close_ int fd =
 	        open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return errno == EEXIST ? 0 : sluice_error_set(f->err, neg_errno(), "making '%s'", path);
+		return errno == EEXIST ? 0
+		                       : sluice_error_set(f->err, neg_errno(), "making '%s'", path);
 	r = write_full(fd, text, strlen(text));
 	if (r < 0)
 		return sluice_error_set(f->err, r, "writing '%s'", path);
@@ -159,8 +160,8 @@ static int protect_common_dir(struct finder *f, const char *dir)
 	if (r >= 0)
 		r = protect(f, dir, "commondir", MAKE_FILE, ".\n");
 	if (r >= 0)
-		r = protect(f, dir, "config.worktree", f->config.worktree_config ? MAKE_FILE : IF_PRESENT,
-		            "");
+		r = protect(f, dir, "config.worktree",
+		            f->config.worktree_config ? MAKE_FILE : IF_PRESENT, "");
 	if (r >= 0)
 		r = protect(f, dir, "modules", IF_PRESENT, NULL);
 	if (r >= 0)
@@ -176,8 +177,8 @@ static int protect_worktree_dir(struct finder *f, const char *dir)
 	if (r >= 0)
 		r = protect(f, dir, "commondir", IF_PRESENT, NULL);
 	if (r >= 0)
-		r = protect(f, dir, "config.worktree", f->config.worktree_config ? MAKE_FILE : IF_PRESENT,
-		            "");
+		r = protect(f, dir, "config.worktree",
+		            f->config.worktree_config ? MAKE_FILE : IF_PRESENT, "");
 	return r;
 }
 

@@ -189,8 +189,7 @@ static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sl
 }
 
 static int add_workspace(int ruleset, const struct launch_spec *spec,
-                         const struct launch_state *state, __u64 handled,
-                         struct sluice_error *err)
+                         const struct launch_state *state, __u64 handled, struct sluice_error *err)
 {
 	const char *ws = spec->workspace ? spec->workspace : ".";
 	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -274,8 +273,8 @@ static int hidden_relation(const struct hidden_set *h, const char *path)
 
 /* Read and execute on every entry of dir (canonical) but the hidden ones,
  * descending into the directories that lead to one. */
-static int add_read_around(int ruleset, const char *dir, const struct hidden_set *h,
-                           __u64 handled, struct sluice_error *err)
+static int add_read_around(int ruleset, const char *dir, const struct hidden_set *h, __u64 handled,
+                           struct sluice_error *err)
 {
 	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -375,8 +374,8 @@ static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_
 	}
 	/* the workspace's repository outside it, when the mounts protect it */
 	for (unsigned i = 0; i < state->n_git_outside; i++) {
-		r = add_rule_path(ruleset, AT_FDCWD, state->git_outside[i], O_DIRECTORY, ACCESS_WRITE,
-		                  handled, err);
+		r = add_rule_path(ruleset, AT_FDCWD, state->git_outside[i], O_DIRECTORY,
+		                  ACCESS_WRITE, handled, err);
 		if (r < 0)
 			return r;
 	}

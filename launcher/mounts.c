@@ -153,7 +153,8 @@ static int plan_add_writable(struct mount_plan *plan, size_t first, char *c,
 static bool plan_in_writable(const struct mount_plan *plan, const char *path)
 {
 	for (size_t i = 0; i < plan->n; i++)
-		if (plan->entries[i].kind == ENTRY_WRITABLE && path_within(path, plan->entries[i].path))
+		if (plan->entries[i].kind == ENTRY_WRITABLE &&
+		    path_within(path, plan->entries[i].path))
 			return true;
 	return false;
 }
@@ -172,8 +173,8 @@ static int plan_git(struct mount_plan *plan, const char *workspace, struct launc
 		bool writable = g->access == GIT_PATH_WRITABLE;
 		if (writable && !path_within(g->path, workspace)) {
 			if (state->n_git_outside >= ELEMENTSOF(state->git_outside))
-				return sluice_error_set(err, -E2BIG, "too many gitdirs outside '%s'",
-				                        workspace);
+				return sluice_error_set(err, -E2BIG,
+				                        "too many gitdirs outside '%s'", workspace);
 			state->git_outside[state->n_git_outside] = strdup(g->path);
 			if (!state->git_outside[state->n_git_outside++])
 				return sluice_error_set(err, -ENOMEM, "planning the mounts");
@@ -195,7 +196,8 @@ static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
 		struct stat st;
 		if (stat(spec->hide[i], &st) < 0)
 			continue; /* nothing to hide, or nothing we can see */
-		int r = plan_add(plan, strdup(spec->hide[i]), ENTRY_HIDDEN, S_ISDIR(st.st_mode), err);
+		int r = plan_add(plan, strdup(spec->hide[i]), ENTRY_HIDDEN, S_ISDIR(st.st_mode),
+		                 err);
 		if (r < 0)
 			return r;
 	}
@@ -256,7 +258,8 @@ static int plan_copy(struct mount_plan *plan, enum entry_kind kind, struct sluic
 			continue;
 		e->fd = sys_open_tree(AT_FDCWD, e->path, OPEN_TREE_CLONE | AT_RECURSIVE);
 		if (e->fd < 0)
-			return sluice_error_set(err, neg_errno(), "copying the mount of '%s'", e->path);
+			return sluice_error_set(err, neg_errno(), "copying the mount of '%s'",
+			                        e->path);
 	}
 	return 0;
 }
@@ -276,7 +279,8 @@ static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct slui
 	const char *const values[] = { text[0], text[1], text[2], "0700" };
 	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
 		if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, keys[i], values[i], 0) < 0)
-			return sluice_error_set(err, neg_errno(), "tmpfs %s=%s", keys[i], values[i]);
+			return sluice_error_set(err, neg_errno(), "tmpfs %s=%s", keys[i],
+			                        values[i]);
 	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		return sluice_error_set(err, neg_errno(), "creating a tmpfs");
 	*ret = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
@@ -310,7 +314,8 @@ static int plan_covers(struct mount_plan *plan, struct sluice_error *err)
 		e->fd = sys_open_tree(t, e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE,
 		                      OPEN_TREE_CLONE);
 		if (e->fd < 0 && errno == EINVAL && !plan->hidden_covered) {
-			struct mount_attr rw = { .attr_clr = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+			struct mount_attr rw = { .attr_clr =
+				                         MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
 			if (sys_mount_setattr(t, "", AT_EMPTY_PATH, &rw) < 0 ||
 			    unlinkat(t, TMPFS_EMPTY_DIR, AT_REMOVEDIR) < 0 ||
 			    unlinkat(t, TMPFS_EMPTY_FILE, 0) < 0)
@@ -371,8 +376,8 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 		struct mount_entry *e = &plan->entries[i];
 		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
 			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
-				return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'",
-				                        spec->tmpdir);
+				return sluice_error_set(err, neg_errno(),
+				                        "mounting a tmpfs on '%s'", spec->tmpdir);
 			tmpdir_placed = true;
 		}
 		if (e->fd < 0)

@@ -46,8 +46,8 @@ static int opt_rw(struct launch_spec *spec, const char *arg, struct sluice_error
 }
 
 /* Append arg to a bounded list of paths. */
-static int add_path(const char **list, unsigned *n, unsigned max, const char *what,
-                    const char *arg, struct sluice_error *err)
+static int add_path(const char **list, unsigned *n, unsigned max, const char *what, const char *arg,
+                    struct sluice_error *err)
 {
 	if (*n >= max)
 		return sluice_error_set(err, -E2BIG, "more than %u %s paths", max, what);
@@ -64,8 +64,8 @@ static int opt_hide(struct launch_spec *spec, const char *arg, struct sluice_err
 
 static int opt_read_only(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
-	return add_path(spec->read_only, &spec->n_read_only, LAUNCH_MAX_READ_ONLY, "read-only",
-	                arg, err);
+	return add_path(spec->read_only, &spec->n_read_only, LAUNCH_MAX_READ_ONLY, "read-only", arg,
+	                err);
 }
 
 static int opt_tmpdir_size(struct launch_spec *spec, const char *arg, struct sluice_error *err)
@@ -248,8 +248,8 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_TMPDIR, "DIR", opt_tmpdir,
 	  "an existing private directory, made writable and exported as TMPDIR" },
 	{ LAUNCH_OPT_TMPDIR_SIZE, "SIZE", opt_tmpdir_size,
-	  "the cap of the private TMPDIR (a tmpfs where a namespace can be had; default: "
-	  LAUNCH_TMPDIR_SIZE_DEFAULT ")" },
+	  "the cap of the private TMPDIR (a tmpfs where a namespace can be had; default: " LAUNCH_TMPDIR_SIZE_DEFAULT
+	  ")" },
 	{ LAUNCH_OPT_HIDE, "PATH", opt_hide,
 	  "sandboxed profiles: make PATH unreadable, when it exists (repeatable)" },
 	{ LAUNCH_OPT_READ_ONLY, "PATH", opt_read_only,

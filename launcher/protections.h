@@ -44,7 +44,7 @@ enum protection {
 /* The namespace layer and what depends on it: asked for by the sandboxed
  * profiles, enforced where the system allows, reported as missing where it
  * does not, and never a reason to refuse a profile. */
-#define PROT_OPTIONAL                                                                 \
+#define PROT_OPTIONAL                                                                        \
 	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS | \
 	 PROT_READ_ONLY_PATHS)
 
@@ -61,7 +61,7 @@ struct launch_state {
 	uint32_t asked;    /* what the profile and options ask for */
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */
-	int namespace; /* enum namespace_kind: set by step "namespaces" */
+	int namespace;     /* enum namespace_kind: set by step "namespaces" */
 	/* Set by step "mounts": the workspace's repository is protected by
 	 * mounts, so Landlock may grant the workspace whole. */
 	bool git_mounted;

@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -354,13 +355,21 @@ static int do_xattr(char **a)
 
 static int do_acl(char **a)
 {
-	/* version 2; user::rw-, user:65534:rw-, group::r--, mask::rw-, other::--- */
-	static const unsigned char acl[] = {
-		2, 0, 0, 0,    1, 0, 6, 0, 0xff, 0xff, 0xff, 0xff, 2, 0, 6, 0, 0xfe, 0xff, 0, 0,
-		4, 0, 4, 0, 0xff, 0xff, 0xff, 0xff, 0x10, 0, 6, 0, 0xff, 0xff, 0xff, 0xff,
-		0x20, 0, 0, 0, 0xff, 0xff, 0xff, 0xff,
-	};
-	return result(setxattr(a[0], "system.posix_acl_access", acl, sizeof(acl), 0));
+	/* the kernel's little-endian ACL format: user::rw-, user:65534:rw-,
+	 * group::r--, mask::rw-, other::--- */
+	struct {
+		uint32_t version;
+		struct {
+			uint16_t tag, perm;
+			uint32_t id;
+		} e[5];
+	} acl = { 2,
+		  { { 0x01, 6, ~0u },
+		    { 0x02, 6, 65534 },
+		    { 0x04, 4, ~0u },
+		    { 0x10, 6, ~0u },
+		    { 0x20, 0, ~0u } } };
+	return result(setxattr(a[0], "system.posix_acl_access", &acl, sizeof(acl), 0));
 }
 
 static int do_chattr(char **a)
