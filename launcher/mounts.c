@@ -275,9 +275,11 @@ static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct slui
 	snprintf(text[0], sizeof(text[0]), "%llu", (unsigned long long)size);
 	snprintf(text[1], sizeof(text[1]), "%u", (unsigned)uid);
 	snprintf(text[2], sizeof(text[2]), "%u", (unsigned)gid);
-	const char *const keys[] = { "size", "uid", "gid", "mode" };
-	const char *const values[] = { text[0], text[1], text[2], "0700" };
-	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+	const char *const keys[] = { "size", "mode", "uid", "gid" };
+	const char *const values[] = { text[0], "0700", text[1], text[2] };
+	/* the owner is who makes it, unless root makes it for --user */
+	size_t n = uid == geteuid() && gid == getegid() ? 2 : ELEMENTSOF(keys);
+	for (size_t i = 0; i < n; i++)
 		if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, keys[i], values[i], 0) < 0)
 			return sluice_error_set(err, neg_errno(), "tmpfs %s=%s", keys[i],
 			                        values[i]);
