@@ -33,6 +33,7 @@ struct finder {
 	const char *workspace;
 	struct stat repo; /* the owner of what is made */
 	struct git_config_view config;
+	bool hooks_path_only; /* only core.hooksPath's folder is wanted */
 	struct sluice_error *err;
 };
 
@@ -151,6 +152,8 @@ static int protect(struct finder *f, const char *dir, const char *name, enum pre
 /* A repository's own gitdir, where its config and hooks live. */
 static int protect_common_dir(struct finder *f, const char *dir)
 {
+	if (f->hooks_path_only)
+		return 0;
 	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
 	if (r >= 0)
 		r = protect(f, dir, "config", MAKE_FILE, "");
@@ -173,6 +176,8 @@ static int protect_common_dir(struct finder *f, const char *dir)
  * in the common directory its commondir names. */
 static int protect_worktree_dir(struct finder *f, const char *dir)
 {
+	if (f->hooks_path_only)
+		return 0;
 	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
 	if (r >= 0)
 		r = protect(f, dir, "commondir", IF_PRESENT, NULL);
@@ -309,7 +314,7 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 	int r = read_line(dotgit, line, sizeof(line));
 	if (r < 0)
 		return sluice_error_set(f->err, r, "reading '%s'", dotgit);
-	r = add(f, strdup(dotgit), GIT_PATH_READ_ONLY);
+	r = f->hooks_path_only ? 0 : add(f, strdup(dotgit), GIT_PATH_READ_ONLY);
 	if (r < 0)
 		return r;
 	if (strncmp(line, "gitdir: ", 8) != 0) {
@@ -341,10 +346,13 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 	return r < 0 ? r : protect_worktree_dir(f, gitdir);
 }
 
-int git_paths_find(const char *workspace, struct git_paths *ret, struct sluice_error *err)
+static int find(const char *workspace, bool hooks_path_only, struct git_paths *ret,
+                struct sluice_error *err)
 {
 	*ret = (struct git_paths){ .n = 0 };
-	struct finder f = { .out = ret, .workspace = workspace, .err = err };
+	struct finder f = {
+		.out = ret, .workspace = workspace, .hooks_path_only = hooks_path_only, .err = err
+	};
 	_cleanup_free_ char *dotgit = join(workspace, ".git");
 	if (!dotgit)
 		return sluice_error_set(err, -ENOMEM, "the repository's paths");
@@ -369,6 +377,22 @@ int git_paths_find(const char *workspace, struct git_paths *ret, struct sluice_e
 		ret->unsupported = true;
 		return 0;
 	}
+	return r;
+}
+
+int git_paths_find(const char *workspace, struct git_paths *ret, struct sluice_error *err)
+{
+	return find(workspace, false, ret, err);
+}
+
+int git_paths_hooks_path(const char *workspace, char **ret, struct sluice_error *err)
+{
+	struct git_paths g;
+	*ret = NULL;
+	int r = find(workspace, true, &g, err);
+	if (r >= 0 && g.n > 0)
+		*ret = TAKE_PTR(g.items[0].path);
+	git_paths_done(&g);
 	return r;
 }
 

@@ -47,6 +47,11 @@ struct git_paths {
  * A workspace without ".git" gives nothing. Returns 0 or -errno. */
 int git_paths_find(const char *workspace, struct git_paths *ret, struct sluice_error *err);
 
+/* Only the folder core.hooksPath names, when it lies inside workspace
+ * (made if missing), in *ret (NULL when none): for Landlock, which keeps
+ * it read-only where there are no mounts. */
+int git_paths_hooks_path(const char *workspace, char **ret, struct sluice_error *err);
+
 void git_paths_done(struct git_paths *paths);
 
 #endif

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "git-paths.h"
 #include "protections.h"
 #include "landlock.h"
 #include "options.h"
@@ -151,72 +152,16 @@ static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __
 	return add_rule_fd(ruleset, fd, access, handled, path, err);
 }
 
-/* Workspace-write with a workspace/.git: each entry of the workspace but
- * .git is writable; the workspace directory itself and .git are not,
- * because rights on a directory would reach .git/hooks and .git/config
- * beneath it, and a .git file (a worktree's or a submodule's "gitdir:"
- * line) rewritten, or the directory entry replaced, would point git at a
- * repository the command made. Symlinks get a rule on the link, not its
- * target. */
-static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sluice_error *err)
-{
-	_cleanup_close_ int dupfd = fcntl(wsfd, F_DUPFD_CLOEXEC, 3);
-	if (dupfd < 0)
-		return sluice_error_set(err, neg_errno(), "reading the workspace");
-	DIR *dir = fdopendir(dupfd);
-	if (!dir)
-		return sluice_error_set(err, neg_errno(), "reading the workspace");
-	(void)TAKE_FD(dupfd); /* the stream owns it now */
-	int r = 0;
-	for (;;) {
-		errno = 0;
-		const struct dirent *de = readdir(dir);
-		if (!de) {
-			if (errno)
-				r = sluice_error_set(err, neg_errno(), "reading the workspace");
-			break;
-		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-		    strcmp(de->d_name, ".git") == 0)
-			continue;
-		r = add_rule_path(ruleset, dirfd(dir), de->d_name, O_NOFOLLOW, ACCESS_WRITE,
-		                  handled, err);
-		if (r < 0)
-			break;
-	}
-	(void)closedir(dir);
-	return r;
-}
-
-static int add_workspace(int ruleset, const struct launch_spec *spec,
-                         const struct launch_state *state, __u64 handled, struct sluice_error *err)
-{
-	const char *ws = spec->workspace ? spec->workspace : ".";
-	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (wsfd < 0)
-		return sluice_error_set(err, neg_errno(), "opening the workspace '%s'", ws);
-	struct stat st;
-	/* a directory, a file or a symlink: git follows each */
-	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
-	/* the mounts protect the repository (mounts.c), or there is none */
-	if (!has_git || spec->git_writable || state->git_mounted)
-		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
-	return add_workspace_entries(ruleset, wsfd, handled, err);
-}
-
-/* The hidden paths Landlock must carve out: the canonical form of each
- * --hide path that exists, and whether one of them lies in a writable path,
- * where Landlock cannot hide it. */
-struct hidden_set {
+/* A set of canonical paths to leave out of a grant. */
+struct path_set {
 	char *paths[LAUNCH_MAX_HIDE];
 	size_t n;
-	bool inside_writable;
 };
 
-static void hidden_set_done(struct hidden_set *h)
+static void path_set_done(struct path_set *set)
 {
-	for (size_t i = 0; i < h->n; i++)
-		free(h->paths[i]);
+	for (size_t i = 0; i < set->n; i++)
+		free(set->paths[i]);
 }
 
 /* Whether path is dir or lies beneath it (both canonical). */
@@ -228,53 +173,26 @@ static bool path_within(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* Whether the canonical path lies in a writable path of the spec. */
-static bool within_writable(const struct launch_spec *spec, const char *path)
-{
-	const char *writable[LAUNCH_MAX_RW + 2];
-	size_t n = 0;
-	for (unsigned i = 0; i < spec->n_rw; i++)
-		writable[n++] = spec->rw[i];
-	if (spec->tmpdir)
-		writable[n++] = spec->tmpdir;
-	if (spec->profile->workspace == WORKSPACE_WRITABLE)
-		writable[n++] = spec->workspace ? spec->workspace : ".";
-	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *c = realpath(writable[i], NULL);
-		if (c && path_within(path, c))
-			return true;
-	}
-	return false;
-}
-
-static void hidden_set_fill(struct hidden_set *h, const struct launch_spec *spec)
-{
-	for (unsigned i = 0; i < spec->n_hide; i++) {
-		char *c = realpath(spec->hide[i], NULL);
-		if (!c)
-			continue; /* nothing there to hide */
-		h->inside_writable |= within_writable(spec, c);
-		h->paths[h->n++] = c;
-	}
-}
-
-/* The hidden path that dir is, or an ancestor of: 2 is, 1 ancestor, 0 neither. */
-static int hidden_relation(const struct hidden_set *h, const char *path)
+/* 2: path is in the set; 1: an ancestor of one; 0: neither. */
+static int path_set_relation(const struct path_set *set, const char *path)
 {
 	int rel = 0;
-	for (size_t i = 0; i < h->n; i++) {
-		if (strcmp(h->paths[i], path) == 0)
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->paths[i], path) == 0)
 			return 2;
-		if (path_within(h->paths[i], path))
+		if (path_within(set->paths[i], path))
 			rel = 1;
 	}
 	return rel;
 }
 
-/* Read and execute on every entry of dir (canonical) but the hidden ones,
- * descending into the directories that lead to one. */
-static int add_read_around(int ruleset, const char *dir, const struct hidden_set *h, __u64 handled,
-                           struct sluice_error *err)
+/* Landlock has no "deny": to grant access on dir (canonical) but not on
+ * the paths of the set, grant it on each entry of dir but those, and
+ * descend into the entries that lead to one. Symlinks get a rule on the
+ * link, never on its target. Entries made after the launch are not
+ * covered. */
+static int add_around(int ruleset, const char *dir, const struct path_set *set, __u64 access,
+                      __u64 handled, struct sluice_error *err)
 {
 	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -298,14 +216,14 @@ static int add_read_around(int ruleset, const char *dir, const struct hidden_set
 		if (snprintf(child, sizeof(child), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
 		             de->d_name) >= (int)sizeof(child))
 			continue;
-		int rel = hidden_relation(h, child);
+		int rel = path_set_relation(set, child);
 		if (rel == 1)
-			r = add_read_around(ruleset, child, h, handled, err);
+			r = add_around(ruleset, child, set, access, handled, err);
 		else if (rel == 0)
-			r = add_rule_path(ruleset, dirfd(d), de->d_name, O_NOFOLLOW, ACCESS_READ,
-			                  handled, err);
+			r = add_rule_path(ruleset, dirfd(d), de->d_name, O_NOFOLLOW, access, handled,
+			                  err);
 		if (r == -ENOENT || r == -EACCES)
-			r = 0; /* gone meanwhile, or not ours to read anyway */
+			r = 0; /* gone meanwhile, or not ours to reach anyway */
 		if (r < 0)
 			break;
 	}
@@ -313,22 +231,84 @@ static int add_read_around(int ruleset, const char *dir, const struct hidden_set
 	return r;
 }
 
+/* Workspace-write with a workspace/.git and no mounts to protect it: the
+ * workspace is writable around .git, because rights on the workspace
+ * directory would reach .git/hooks and .git/config beneath it, and a .git
+ * file (a worktree's or a submodule's "gitdir:" line) rewritten, or the
+ * entry replaced, would point git at a repository the command made; so the
+ * workspace directory itself stays read-only. Around a core.hooksPath
+ * folder inside the workspace too. */
+static int add_workspace(int ruleset, const struct launch_spec *spec,
+                         const struct launch_state *state, __u64 handled, struct sluice_error *err)
+{
+	const char *ws = spec->workspace ? spec->workspace : ".";
+	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (wsfd < 0)
+		return sluice_error_set(err, neg_errno(), "opening the workspace '%s'", ws);
+	struct stat st;
+	/* a directory, a file or a symlink: git follows each */
+	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	/* the mounts protect the repository (mounts.c), or there is none */
+	if (!has_git || spec->git_writable || state->git_mounted)
+		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
+	_cleanup_free_ char *canonical = realpath(ws, NULL);
+	if (!canonical)
+		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
+	_cleanup_(path_set_done) struct path_set keep = { .n = 0 };
+	if (asprintf(&keep.paths[0], "%s/.git", canonical) < 0)
+		return sluice_error_set(err, -ENOMEM, "the workspace '%s'", ws);
+	keep.n = 1;
+	int r = git_paths_hooks_path(canonical, &keep.paths[1], err);
+	if (r < 0)
+		return r;
+	if (keep.paths[1])
+		keep.n = 2;
+	return add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
+}
+
+/* Whether the canonical path lies in a writable path of the spec. */
+static bool within_writable(const struct launch_spec *spec, const char *path)
+{
+	const char *writable[LAUNCH_MAX_RW + 2];
+	size_t n = 0;
+	for (unsigned i = 0; i < spec->n_rw; i++)
+		writable[n++] = spec->rw[i];
+	if (spec->tmpdir)
+		writable[n++] = spec->tmpdir;
+	if (spec->profile->workspace == WORKSPACE_WRITABLE)
+		writable[n++] = spec->workspace ? spec->workspace : ".";
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *c = realpath(writable[i], NULL);
+		if (c && path_within(path, c))
+			return true;
+	}
+	return false;
+}
+
 /* Read everywhere, except the --hide paths when the mounts did not cover
  * them: then listing stays granted everywhere (names in a hidden folder
- * can be listed, not read) and read is granted around them. */
+ * can be listed, not read) and read is granted around them. One inside a
+ * writable path cannot be hidden: PROT_HIDDEN_PATHS is then missing. */
 static int add_read(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                     __u64 handled, struct sluice_error *err)
 {
 	if (spec->n_hide == 0 || state->hidden_mounted)
 		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
 		                     err);
-	_cleanup_(hidden_set_done) struct hidden_set h = { .n = 0 };
-	hidden_set_fill(&h, spec);
+	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
+	bool inside_writable = false;
+	for (unsigned i = 0; i < spec->n_hide; i++) {
+		char *c = realpath(spec->hide[i], NULL);
+		if (!c)
+			continue; /* nothing there to hide */
+		inside_writable |= within_writable(spec, c);
+		hidden.paths[hidden.n++] = c;
+	}
 	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,
-	                      h.n ? LANDLOCK_ACCESS_FS_READ_DIR : ACCESS_READ, handled, err);
-	if (r >= 0 && h.n)
-		r = add_read_around(ruleset, "/", &h, handled, err);
-	if (r >= 0 && !h.inside_writable)
+	                      hidden.n ? LANDLOCK_ACCESS_FS_READ_DIR : ACCESS_READ, handled, err);
+	if (r >= 0 && hidden.n)
+		r = add_around(ruleset, "/", &hidden, ACCESS_READ, handled, err);
+	if (r >= 0 && !inside_writable)
 		state->enforced |= PROT_HIDDEN_PATHS;
 	return r;
 }

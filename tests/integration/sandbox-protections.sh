@@ -268,6 +268,16 @@ if ran "the fallback runs"; then
     [ "$(json_get "$out" '"hidden-paths" in d["sandbox"]["enforced"]')" = True ] &&
     ok "the fallback hides secrets with Landlock" || not_ok "the fallback hides secrets with Landlock" "$out"
 fi
+mkdir -p "$fb/tools/hooks"
+echo old >"$fb/tools/other.txt"
+git -C "$fb" config core.hooksPath tools/hooks
+run fallback "$SLUICE" run -C "$fb" --sandbox workspace-write -- "cp $evil tools/hooks/pre-commit; echo edit >tools/other.txt"
+if [ "$(cat "$fb/tools/other.txt")" = edit ] && [ ! -e "$fb/tools/hooks/pre-commit" ] && outside_git "$fb" pre-commit; then
+  ok "the fallback keeps a core.hooksPath folder in the workspace read-only, its neighbours writable"
+else
+  not_ok "the fallback keeps a core.hooksPath folder read-only" "rc=$rc" "$out" "$err"
+fi
+git -C "$fb" config --unset core.hooksPath
 run fallback "$SLUICE" run -C "$fb" --sandbox workspace-write -- 'echo x >top.txt && git add top.txt'
 if [ "$rc" -ne 0 ] && grep -q '^\[sandbox: this system allows no private mount namespace' <<<"$out" &&
   grep -q 'user.max_user_namespaces' <<<"$out"; then
