@@ -12,9 +12,10 @@
  *   4. copies of what must stay read-only inside the writable paths (the
  *      repository's hooks and config, --read-only paths), taken now that
  *      they are read-only;
- *   5. a tmpfs with a size cap for TMPDIR, holding the empty directory and
- *      file that cover the --hide paths;
- *   6. every copy moved into place, outer paths before inner ones.
+ *   5. a tmpfs with a size cap for TMPDIR;
+ *   6. every copy moved into place, outer paths before inner ones, then
+ *      the --hide paths covered by read-only copies of an empty folder or
+ *      file made for a moment in that tmpfs.
  *
  * Each path costs two or three system calls; the host's mounts are only
  * walked by the two recursive calls, inside the kernel.
@@ -46,8 +47,8 @@
  * the repository's paths. */
 #define MOUNT_PLAN_MAX (1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX)
 
-/* The names of the covers inside the tmpfs, next to the TMPDIR folder. */
-#define TMPFS_TMPDIR "tmp"
+/* The covers of the --hide paths, made in TMPDIR and removed once bound. */
+#define TMPFS_COVERS ".sluice-covers"
 #define TMPFS_EMPTY_DIR "empty-dir"
 #define TMPFS_EMPTY_FILE "empty-file"
 
@@ -67,8 +68,7 @@ struct mount_entry {
 struct mount_plan {
 	struct mount_entry entries[MOUNT_PLAN_MAX];
 	size_t n;
-	int tmpfs;           /* the detached tmpfs, -1 when none */
-	bool hidden_covered; /* every ENTRY_HIDDEN has its cover */
+	bool hidden_covered; /* the covers are made: every ENTRY_HIDDEN gets one */
 };
 
 static void plan_done(struct mount_plan *plan)
@@ -78,8 +78,6 @@ static void plan_done(struct mount_plan *plan)
 		if (plan->entries[i].fd >= 0)
 			(void)close(plan->entries[i].fd);
 	}
-	if (plan->tmpfs >= 0)
-		(void)close(plan->tmpfs);
 }
 
 static int sys_open_tree(int dfd, const char *path, unsigned flags)
@@ -291,80 +289,68 @@ static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct slui
 	return 0;
 }
 
-/* The covers of the --hide paths: an empty directory and an empty file,
- * mode 0, in the tmpfs's root, next to (not inside) the TMPDIR folder; the
- * tmpfs made read-only and noexec, then for each path a copy of one of
- * them. Copying from a detached tmpfs needs Linux 6.15; before, the covers
- * are removed again and Landlock hides the paths instead (hidden_covered
- * stays false). */
-static int plan_covers(struct mount_plan *plan, struct sluice_error *err)
-{
-	int t = plan->tmpfs;
-	if (mkdirat(t, TMPFS_EMPTY_DIR, 0) < 0)
-		return sluice_error_set(err, neg_errno(), "making the empty directory");
-	int f = openat(t, TMPFS_EMPTY_FILE, O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0);
-	if (f < 0)
-		return sluice_error_set(err, neg_errno(), "making the empty file");
-	(void)close(f); /* open, it would keep the tmpfs from turning read-only */
-	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
-	if (sys_mount_setattr(t, "", AT_EMPTY_PATH, &ro) < 0)
-		return sluice_error_set(err, neg_errno(), "making the covers read-only");
-	for (size_t i = 0; i < plan->n; i++) {
-		struct mount_entry *e = &plan->entries[i];
-		if (e->kind != ENTRY_HIDDEN)
-			continue;
-		e->fd = sys_open_tree(t, e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE,
-		                      OPEN_TREE_CLONE);
-		if (e->fd < 0 && errno == EINVAL && !plan->hidden_covered) {
-			struct mount_attr rw = { .attr_clr =
-				                         MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
-			if (sys_mount_setattr(t, "", AT_EMPTY_PATH, &rw) < 0 ||
-			    unlinkat(t, TMPFS_EMPTY_DIR, AT_REMOVEDIR) < 0 ||
-			    unlinkat(t, TMPFS_EMPTY_FILE, 0) < 0)
-				return sluice_error_set(err, neg_errno(), "removing the covers");
-			return 0; /* before Linux 6.15: Landlock hides them */
-		}
-		if (e->fd < 0)
-			return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
-		plan->hidden_covered = true;
-	}
-	return 0;
-}
-
-/* Step 5: the tmpfs, when there is a TMPDIR or something to hide. Returns
- * the copy that becomes TMPDIR in *ret_tmpdir (-1 when none). */
+/* Step 5: the tmpfs, when there is a TMPDIR; in it, when there is
+ * something to hide, a folder of covers (an empty folder and an empty
+ * file, mode 0) that plan_place() binds from and then removes. Returns the
+ * tmpfs in *ret_tmpdir (-1 when none). Without a TMPDIR, Landlock hides
+ * the --hide paths. */
 static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, int *ret_tmpdir,
                       struct sluice_error *err)
 {
 	*ret_tmpdir = -1;
+	if (!spec->tmpdir)
+		return 0;
+	struct stat st;
+	if (stat(spec->tmpdir, &st) < 0)
+		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
+	int r = tmpfs_make(spec->tmpdir_size, st.st_uid, st.st_gid, ret_tmpdir, err);
+	if (r < 0)
+		return r;
 	bool hiding = false;
 	for (size_t i = 0; i < plan->n && !hiding; i++)
 		hiding = plan->entries[i].kind == ENTRY_HIDDEN;
-	if (!spec->tmpdir && !hiding)
+	if (!hiding)
 		return 0;
-	struct stat st = { .st_uid = getuid(), .st_gid = getgid() };
-	if (spec->tmpdir && stat(spec->tmpdir, &st) < 0)
-		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
-	int r = tmpfs_make(spec->tmpdir ? spec->tmpdir_size : 4096, st.st_uid, st.st_gid,
-	                   &plan->tmpfs, err);
-	if (r >= 0 && hiding && spec->tmpdir &&
-	    (mkdirat(plan->tmpfs, TMPFS_TMPDIR, 0700) < 0 ||
-	     fchownat(plan->tmpfs, TMPFS_TMPDIR, st.st_uid, st.st_gid, 0) < 0))
-		r = sluice_error_set(err, neg_errno(), "making the TMPDIR folder");
-	if (r >= 0 && hiding)
-		r = plan_covers(plan, err);
-	if (r < 0 || !spec->tmpdir)
-		return r;
-	if (!plan->hidden_covered) { /* nothing else in it: the root is TMPDIR */
-		if (hiding && unlinkat(plan->tmpfs, TMPFS_TMPDIR, AT_REMOVEDIR) < 0)
-			return sluice_error_set(err, neg_errno(), "removing the TMPDIR folder");
-		*ret_tmpdir = TAKE_FD(plan->tmpfs);
-		return 0;
-	}
-	struct mount_attr rw = { .attr_clr = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
-	*ret_tmpdir = sys_open_tree(plan->tmpfs, TMPFS_TMPDIR, OPEN_TREE_CLONE);
-	if (*ret_tmpdir < 0 || sys_mount_setattr(*ret_tmpdir, "", AT_EMPTY_PATH, &rw) < 0)
-		return sluice_error_set(err, neg_errno(), "copying the TMPDIR folder");
+	int f = -1;
+	if (mkdirat(*ret_tmpdir, TMPFS_COVERS, 0700) < 0 ||
+	    mkdirat(*ret_tmpdir, TMPFS_COVERS "/" TMPFS_EMPTY_DIR, 0) < 0 ||
+	    (f = openat(*ret_tmpdir, TMPFS_COVERS "/" TMPFS_EMPTY_FILE,
+	                O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0)) < 0)
+		return sluice_error_set(err, neg_errno(), "making the covers of the hidden paths");
+	(void)close(f);
+	plan->hidden_covered = true;
+	return 0;
+}
+
+/* Cover a hidden path: a read-only, noexec copy of the empty folder or
+ * file in TMPDIR, on the path by name (symlinks followed), on top of what
+ * is in place now. Gone: it was inside another hidden path, covered. */
+static int cover(const struct mount_entry *e, const char *tmpdir, struct sluice_error *err)
+{
+	char source[PATH_MAX];
+	snprintf(source, sizeof(source), "%s/%s/%s", tmpdir, TMPFS_COVERS,
+	         e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE);
+	_cleanup_close_ int fd = sys_open_tree(AT_FDCWD, source, OPEN_TREE_CLONE);
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+	if (fd < 0 || sys_mount_setattr(fd, "", AT_EMPTY_PATH, &ro) < 0)
+		return sluice_error_set(err, neg_errno(), "copying '%s'", source);
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, e->path,
+	            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS) < 0 &&
+	    errno != ENOENT)
+		return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
+	return 0;
+}
+
+/* The covers' folder, once every hidden path has its copy: TMPDIR is left
+ * empty, the copies keep what they show. */
+static int remove_covers(const char *tmpdir, struct sluice_error *err)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, TMPFS_COVERS);
+	_cleanup_close_ int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 || unlinkat(dir, TMPFS_EMPTY_DIR, AT_REMOVEDIR) < 0 ||
+	    unlinkat(dir, TMPFS_EMPTY_FILE, 0) < 0 || rmdir(path) < 0)
+		return sluice_error_set(err, neg_errno(), "removing '%s'", path);
 	return 0;
 }
 
@@ -378,27 +364,21 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 		struct mount_entry *e = &plan->entries[i];
 		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
 			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
-				return sluice_error_set(err, neg_errno(),
-				                        "mounting a tmpfs on '%s'", spec->tmpdir);
+				return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'",
+				                        spec->tmpdir);
 			tmpdir_placed = true;
 		}
-		if (e->fd < 0)
-			continue; /* a hidden path Landlock covers */
-		if (e->kind == ENTRY_HIDDEN) {
-			/* by name, symlinks followed, on top of what is in place now;
-			 * gone: inside another hidden path, covered already */
-			if (syscall(SYS_move_mount, e->fd, "", AT_FDCWD, e->path,
-			            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS) < 0 &&
-			    errno != ENOENT)
-				return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
-			continue;
-		}
-		if (sys_move_mount(e->fd, e->path) < 0)
-			return sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
+		int r = 0;
+		if (e->kind == ENTRY_HIDDEN)
+			r = plan->hidden_covered ? cover(e, spec->tmpdir, err) : 0;
+		else if (sys_move_mount(e->fd, e->path) < 0)
+			r = sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
+		if (r < 0)
+			return r;
 	}
 	if (!tmpdir_placed && sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
 		return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'", spec->tmpdir);
-	return 0;
+	return plan->hidden_covered ? remove_covers(spec->tmpdir, err) : 0;
 }
 
 /* The working directory again by its name, so that it is the directory on
@@ -418,7 +398,7 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 {
 	if (state->namespace == NAMESPACE_NONE)
 		return 0;
-	_cleanup_(plan_done) struct mount_plan plan = { .n = 0, .tmpfs = -1 };
+	_cleanup_(plan_done) struct mount_plan plan = { .n = 0 };
 	int r = plan_build(&plan, spec, state, err);
 	if (r < 0)
 		return r;
