@@ -6,8 +6,9 @@
 set -eu
 src=$1 build=$2 grammar=$3 out=$4
 cc=${FUZZ_CC:-clang}
-mods="strbuf shell-parse shell-words brace-expand wrappers model-state model-builder model-command
-      command-model model-explain display verdict terminal-text"
+mods="util/strbuf shell/shell-parse shell/shell-words shell/brace-expand model/wrappers
+      model/model-storage model/model-state model/model-builder model/model-command
+      model/command-model model/model-explain model/display policy/verdict util/terminal-text"
 files=""
 for m in $mods; do files="$files $src/broker/$m.c"; done
 for m in errors utf8; do files="$files $src/common/$m.c"; done

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command-model.h"
-#include "display.h"
-#include "model-explain.h"
-#include "verdict.h"
+#include "model/command-model.h"
+#include "model/display.h"
+#include "model/model-explain.h"
+#include "policy/verdict.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "broker-config.h"
+#include "config/broker-config.h"
 #include "strv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -220,8 +220,8 @@ static int add_around(int ruleset, const char *dir, const struct path_set *set, 
 		if (rel == 1)
 			r = add_around(ruleset, child, set, access, handled, err);
 		else if (rel == 0)
-			r = add_rule_path(ruleset, dirfd(d), de->d_name, O_NOFOLLOW, access, handled,
-			                  err);
+			r = add_rule_path(ruleset, dirfd(d), de->d_name, O_NOFOLLOW, access,
+			                  handled, err);
 		if (r == -ENOENT || r == -EACCES)
 			r = 0; /* gone meanwhile, or not ours to reach anyway */
 		if (r < 0)

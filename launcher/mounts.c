@@ -364,8 +364,8 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 		struct mount_entry *e = &plan->entries[i];
 		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
 			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
-				return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'",
-				                        spec->tmpdir);
+				return sluice_error_set(err, neg_errno(),
+				                        "mounting a tmpfs on '%s'", spec->tmpdir);
 			tmpdir_placed = true;
 		}
 		int r = 0;

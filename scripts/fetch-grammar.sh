@@ -31,7 +31,15 @@ command -v npm >/dev/null 2>&1 || {
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # A private cache: no dependence on (or writes into) the caller's npm setup.
-(cd "$work" && npm_config_cache="$work/cache" npm pack --silent "$package@$version" >/dev/null)
+# npm's own error is shown when the download fails, with what to check.
+if ! (cd "$work" && npm_config_cache="$work/cache" npm pack --loglevel=error "$package@$version" \
+  >/dev/null 2>"$work/npm.err"); then
+  echo "fetch-grammar: 'npm pack $package@$version' failed:" >&2
+  grep -v 'complete log of this run' "$work/npm.err" | sed 's/^/  /' >&2
+  echo "fetch-grammar: check that this machine reaches the npm registry (npm config get registry;" >&2
+  echo "fetch-grammar: a proxy or CA certificate in npm's configuration), then run this script again." >&2
+  exit 1
+fi
 tarball="$work/$package-$version.tgz"
 [ -f "$tarball" ] || { echo "fetch-grammar: npm pack produced no $package-$version.tgz" >&2; exit 1; }
 

@@ -9,15 +9,17 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 packages=(
-  # build
-  build-essential autoconf automake libtool pkg-config xz-utils git
+  # build, and `make check-format`
+  build-essential autoconf automake libtool pkg-config xz-utils git clang-format
   # libraries (configure names each one when it is missing)
   libtree-sitter-dev libinih-dev libseccomp-dev libjansson-dev
-  libpcre2-dev libcriterion-dev
+  libpcre2-dev libcriterion-dev libcap-ng-dev
   # sluice-launch is built static against musl (docs/building.md)
   musl-tools
   # fuzzing (libFuzzer) and the escape suite's tools
-  clang libclang-rt-14-dev util-linux procps jq git libcap2-bin
+  clang libclang-rt-14-dev util-linux procps jq libcap2-bin
+  # the MCP and hook tests drive sluice from Python
+  python3
   # benchmarks compare against bwrap
   bubblewrap
 )
@@ -49,9 +51,19 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: missing packages ${missing[*]}, and neither root nor sudo is available" >&2
     exit 1
   fi
-  export DEBIAN_FRONTEND=noninteractive
-  "${as_root[@]}" apt-get update -qq </dev/null
-  "${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null
+  # apt's progress goes to a log; the user sees it only when a step fails.
+  log=$(mktemp "${TMPDIR:-/tmp}/sluice-setup.XXXXXX")
+  apt_step() {
+    if ! DEBIAN_FRONTEND=noninteractive "${as_root[@]}" "$@" </dev/null >>"$log" 2>&1; then
+      echo "setup: '$*' failed; its last lines (whole log: $log):" >&2
+      tail -n 25 "$log" >&2
+      exit 1
+    fi
+  }
+  apt_step apt-get update -q
+  apt_step apt-get install -y -q --no-install-recommends "${missing[@]}"
+  rm -f "$log"
+  echo "setup: installed ${missing[*]}"
 else
   echo "setup: all Debian packages present"
 fi

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # sluice-launch's own interface: --help and docs/launcher.md name every
-# option of launcher/launch-spec.h, errors exit 125 naming the step, and the
+# option of common/launch-spec.h, errors exit 125 naming the step, and the
 # --report-fd and --print-features JSON.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
@@ -12,7 +12,7 @@ W=(--workspace "$TEST_TMP")
 run "$L" --version
 expect "--version prints the package version" 0 '^sluice-launch [0-9]+\.[0-9]+\.[0-9]+$'
 
-options=$(sed -n 's/^#define LAUNCH_OPT_[A-Z_]* "\(--[a-z-]*\)".*/\1/p' "$SLUICE_SRCDIR/launcher/launch-spec.h")
+options=$(sed -n 's/^#define LAUNCH_OPT_[A-Z_]* "\(--[a-z-]*\)".*/\1/p' "$SLUICE_SRCDIR/common/launch-spec.h")
 run "$L" --help
 help=$out
 missing_help= missing_doc=

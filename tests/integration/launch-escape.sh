@@ -307,11 +307,14 @@ tasks_of() { ps -eLo uid= | awk -v u="$1" '$1 == u' | wc -l; }
 if [ "$uid" -eq 0 ]; then
   run "$LAUNCH" --rlimit nproc=50 --workspace "$TEST_TMP" -- "$PROBE" forkbomb 10
   expect "as root, nproc without --user is refused (uid 0 ignores it)" 125 '' 'rlimit-nproc'
+  # nobody runs a copy in TEST_TMP (0755): the build tree may sit where other
+  # users cannot reach it (a checkout under /root, mode 0700).
+  cp "$PROBE" "$TEST_TMP/nobody-probe"
   limit=$(($(tasks_of 65534) + 30))
-  run timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$PROBE" forkbomb 200
+  run timeout 60 setpriv --reuid=65534 --regid=65534 --clear-groups "$TEST_TMP/nobody-probe" forkbomb 200
   plain=$out
   run timeout 60 "$LAUNCH" --user nobody --rlimit "nproc=$limit" --workspace "$TEST_TMP" \
-    -- "$PROBE" forkbomb 200
+    -- "$TEST_TMP/nobody-probe" forkbomb 200
 else
   limit=$(($(tasks_of "$uid") + 30))
   run timeout 60 "$PROBE" forkbomb 200

@@ -14,6 +14,20 @@ else
   not_ok "secret variables are filtered, the rest is inherited" "rc=$rc" "$out"
 fi
 
+# The names a measured run leaked, and URL passwords, seen by a real command.
+run env PGPASSWORD=p MYSQL_PWD=p SECRET_KEY=s API_KEY=k TOKEN=t PASSWORD=p GITHUB_PAT=g \
+  DATABASE_URL=postgres://app:pw1@db/app https_proxy=http://u:pw2@proxy:3128 \
+  "$SLUICE" run -- env
+if [ "$rc" -eq 0 ] && grep -q '^PWD=' <<<"$out" && grep -q '^OLDPWD=\|^PATH=' <<<"$out" &&
+  ! grep -qE '^(PGPASSWORD|MYSQL_PWD|SECRET_KEY|API_KEY|TOKEN|PASSWORD|GITHUB_PAT)=' <<<"$out" &&
+  grep -qx 'DATABASE_URL=postgres://app@db/app' <<<"$out" &&
+  grep -qx 'https_proxy=http://u@proxy:3128' <<<"$out" && ! grep -q 'pw[12]' <<<"$out"; then
+  ok "secrets named without an underscore are filtered, URL passwords removed, PWD kept"
+else
+  not_ok "secrets named without an underscore are filtered, URL passwords removed, PWD kept" \
+    "rc=$rc" "$out"
+fi
+
 for want in PAGER=cat GIT_PAGER=cat GIT_TERMINAL_PROMPT=0 DEBIAN_FRONTEND=noninteractive SLUICE_RUN=1; do
   if grep -qx "$want" <<<"$out"; then ok "$want is set"; else not_ok "$want is set" "$out"; fi
 done

@@ -26,6 +26,25 @@ if [ "$rc" -le 1 ] && grep -q '^launcher: ' <<<"$out" && grep -q '^jobs director
 else
   not_ok "doctor reports the launcher and the jobs directory" "rc=$rc" "$out"
 fi
+# The capabilities, as the kernel reports them for this process (CapEff).
+capeff=$(awk '/^CapEff:/ { print $2 }' /proc/self/status)
+sys_admin=$(((16#$capeff >> 21) & 1))
+if [ "$capeff" = 0000000000000000 ]; then
+  want_caps='^capabilities: none$'
+else
+  want_caps='^capabilities: .*(all|sys_admin)'
+fi
+if [ "$sys_admin" -eq 1 ]; then
+  want_ns='^mount namespace: CAP_SYS_ADMIN is held'
+else
+  want_ns='^mount namespace: needs an unprivileged user namespace'
+fi
+if grep -qE "$want_caps" <<<"$out" && grep -qE "$want_ns" <<<"$out"; then
+  ok "doctor reports the capabilities held and how a mount namespace can be had (CapEff $capeff)"
+else
+  not_ok "doctor reports the capabilities held and how a mount namespace can be had" \
+    "CapEff $capeff, wanted /$want_caps/ and /$want_ns/" "$out"
+fi
 if grep -q '^landlock: unavailable' <<<"$out" || grep -q 'print-features failed' <<<"$out"; then
   [ "$rc" -eq 1 ] && grep -q 'WARNING\|unknown' <<<"$out" && ok "doctor warns when degraded" || not_ok "doctor warns when degraded" "$out"
 else

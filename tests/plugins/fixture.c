@@ -18,7 +18,7 @@
 
 #include "sluice/policy.h"
 /* the messages' header, to forge them (forge_done) */
-#include "../../broker/policy-msg.h"
+#include "../../broker/policy/policy-msg.h"
 
 /* open_keep_fd = yes: what open opened, and check expects still open
  * (one plugin instance per process, so one descriptor). */

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command-model.h"
+#include "model/command-model.h"
 
 static const char frame_codes[] = " LPSGIWCF$<NR?X";
 

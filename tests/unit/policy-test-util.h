@@ -14,13 +14,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broker-config.h"
+#include "config/broker-config.h"
 #include "cleanup.h"
-#include "command-model.h"
-#include "policy-chain.h"
+#include "model/command-model.h"
+#include "policy/policy-chain.h"
 #include "scratch.h"
 #include "strv.h"
-#include "verdict.h"
+#include "policy/verdict.h"
 
 static char ptu_tmp[256];
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "run-tmpdir.h"
+#include "run/run-tmpdir.h"
 
 /* Make TMPDIR/NAME-XXXXXX into buf (size bytes); fails the test on error. */
 static inline void scratch_make(char *buf, size_t size, const char *name)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/approval.c: an ask is refused by default naming the rule; an
+ * broker/policy/approval.c: an ask is refused by default naming the rule; an
  * approver program gets the request as JSON and approves only with exit
  * status 0; a silent approver is killed at the timeout, also while it leaves
  * the request unread; no terminal is no; on a terminal the question shows
@@ -23,8 +23,8 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "approval.h"
-#include "broker-config.h"
+#include "policy/approval.h"
+#include "config/broker-config.h"
 #include "monotonic.h"
 #include "process-util.h"
 #include "scratch.h"

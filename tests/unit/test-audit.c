@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/audit.c: one JSON line per request, appended to a file created
+ * broker/policy/audit.c: one JSON line per request, appended to a file created
  * 0600; a symlink or a directory is refused; nothing configured writes
  * nothing.
  */
@@ -13,8 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "audit.h"
-#include "broker-config.h"
+#include "policy/audit.h"
+#include "config/broker-config.h"
 #include "scratch.h"
 
 static char tmp[256];

@@ -12,10 +12,10 @@
 #include <string.h>
 
 #include "cleanup.h"
-#include "command-model.h"
+#include "model/command-model.h"
 #include "model-render.h"
-#include "model-state.h"
-#include "strbuf.h"
+#include "model/model-state.h"
+#include "util/strbuf.h"
 
 /* Rendering: one line per simple command, "FRAMES: {ASSIGNS} (WRAPPER)...
  * ARGV #FLAGS @CWD". Frames: L list, P pipeline, S subshell, G group, I if,

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/config-run.c: the configuration's defaults give exactly run's
+ * broker/config/config-run.c: the configuration's defaults give exactly run's
  * built-in defaults (the two tables agree), and every key reaches
  * struct run_settings.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "config-run.h"
+#include "config/config-run.h"
 
 Test(config_run, the_defaults_agree_with_runs_own)
 {

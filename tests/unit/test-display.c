@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command-model.h"
-#include "display.h"
+#include "model/command-model.h"
+#include "model/display.h"
 
 static const struct {
 	const char *command, *cwd, *display;

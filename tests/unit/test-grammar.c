@@ -7,7 +7,7 @@
 #include <string.h>
 #include <tree_sitter/api.h>
 
-#include "bash-language.h"
+#include "shell/bash-language.h"
 
 Test(grammar, has_a_language_abi_the_runtime_accepts)
 {

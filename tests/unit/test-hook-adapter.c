@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/hook-adapter.c: the agents' pre-tool payloads as their
+ * broker/agent/hook-adapter.c: the agents' pre-tool payloads as their
  * documentation shows them, and every answer shape: deny and ask with the
  * policy's message and suggestion, no objection, a routed command.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "hook-adapter.h"
+#include "agent/hook-adapter.h"
 
 static const char claude_bash[] =
         "{\"session_id\":\"abc123\",\"transcript_path\":\"/home/u/.claude/projects/p/"

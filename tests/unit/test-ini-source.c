@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/ini-source.c: what reaches the handler from inih r55 through our
+ * broker/config/ini-source.c: what reaches the handler from inih r55 through our
  * reader -- physical line numbers, CRLF, a byte order mark, inline comments,
  * continuation lines -- and what is refused instead of mangled.
  */
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ini-source.h"
+#include "config/ini-source.h"
 
 /* Everything the callbacks saw, one event per line of text. */
 static char seen[8192];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/mcp-rpc.c: lines cut from a byte stream in any chunking, blank and
+ * broker/agent/mcp-rpc.c: lines cut from a byte stream in any chunking, blank and
  * CRLF lines, the length cap (a reader's own, or none), the classification
  * of JSON-RPC messages with the standard error codes, and messages sent as
  * single lines.
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mcp-rpc.h"
+#include "agent/mcp-rpc.h"
 
 struct seen {
 	char lines[8][64];

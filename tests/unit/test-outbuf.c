@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/outbuf.c: output is kept whole up to the cap, then as head + tail
+ * broker/run/outbuf.c: output is kept whole up to the cap, then as head + tail
  * with every byte counted; memory stays fixed; a cut never splits a
  * character and the rendered text is always valid UTF-8.
  */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cleanup.h"
-#include "outbuf.h"
+#include "run/outbuf.h"
 #include "utf8.h"
 
 Test(outbuf, keeps_everything_under_the_cap)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/plugin-loader.c: the built-in plugins found by name, every way a
+ * broker/policy/plugin-loader.c: the built-in plugins found by name, every way a
  * plugin can fail to load, each through the real dlopen of a fixture .so
  * (tests/plugins/fixture.c), and the [plugin NAME] key checks done before
  * open(). Every error must name the plugin and where it was configured.
@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "broker-config.h"
-#include "plugin-loader.h"
+#include "config/broker-config.h"
+#include "policy/plugin-loader.h"
 
 static char path[512];
 

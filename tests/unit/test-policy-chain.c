@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/policy-chain.c: plugins run in one forked child per request; a
+ * broker/policy/policy-chain.c: plugins run in one forked child per request; a
  * crash, a hang, an error, an invalid verdict or garbage on the pipe makes
  * the broker refuse, naming the plugin (fail closed). Verdicts combine deny
  * over ask over allow with every reason kept; rewrites are decided again.
@@ -9,12 +9,12 @@
 #include <fcntl.h>
 #include <sys/wait.h>
 
-#include "broker-context.h"
-#include "mcp-tools.h"
-#include "policy-msg.h"
+#include "policy/broker-context.h"
+#include "agent/mcp-tools.h"
+#include "policy/policy-msg.h"
 #include "policy-test-util.h"
 #include "process-util.h"
-#include "runner.h"
+#include "run/runner.h"
 
 TestSuite(policy_chain, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 

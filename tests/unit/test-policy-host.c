@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/policy-host.c: the helpers the ABI offers for common questions,
+ * broker/policy/policy-host.c: the helpers the ABI offers for common questions,
  * over real models -- the subcommand after global options, short-flag
  * clusters, --long[=value] -- and the model's bits forwarded unchanged.
  */
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "command-model.h"
-#include "policy-host.h"
+#include "model/command-model.h"
+#include "policy/policy-host.h"
 
 static struct command_model *model;
 

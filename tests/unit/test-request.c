@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/request.c: what an agent's request may and may not say. Every
+ * broker/core/request.c: what an agent's request may and may not say. Every
  * refusal must name the field, so the agent can fix its call.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <string.h>
 
-#include "json-locate.h"
-#include "request.h"
+#include "util/json-locate.h"
+#include "core/request.h"
 
 #define MAX_COMMAND 1024
 

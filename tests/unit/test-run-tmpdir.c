@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/run-tmpdir.c: a private TMPDIR is held while in use and taken for
+ * broker/run/run-tmpdir.c: a private TMPDIR is held while in use and taken for
  * abandoned only when nothing holds it; one made for another user is
  * theirs, and removing one another user owns runs as that user.
  */
@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "run-tmpdir.h"
+#include "run/run-tmpdir.h"
 #include "scratch.h"
 
 static char scratch[256];

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/terminal-text.c: what a terminal could obey is written out
+ * broker/util/terminal-text.c: what a terminal could obey is written out
  * (controls, C1, bytes that are not UTF-8, bidirectional marks); the rest,
  * non-ASCII text included, is kept as it is.
  */
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "terminal-text.h"
+#include "util/terminal-text.h"
 
 struct case_ {
 	char in[32];

@@ -7,8 +7,8 @@
 #include <jansson.h>
 #include <string.h>
 
-#include "command-model.h"
-#include "verdict.h"
+#include "model/command-model.h"
+#include "policy/verdict.h"
 
 Test(verdict, combines_deny_over_ask_over_allow_in_any_order)
 {

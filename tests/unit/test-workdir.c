@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/workdir.c: the working directory stays beneath the workspace root:
+ * broker/run/workdir.c: the working directory stays beneath the workspace root:
  * absolute paths, `..` and symbolic links out are refused as outside
  * (-EXDEV); missing directories and files say which.
  */
@@ -14,7 +14,7 @@
 
 #include "cleanup.h"
 #include "scratch.h"
-#include "workdir.h"
+#include "run/workdir.h"
 
 static char root[PATH_MAX];
 

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tools of `sluice mcp`, each a row of one table: its definition for
+ * tools/list and the function that answers tools/call. Arguments are
+ * checked here (or by request.c for `bash`); a refusal is a tool result
+ * with isError, so the model reads why.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "run/jobs.h"
+#include "agent/mcp-tools.h"
+#include "parse-number.h"
+#include "run/result.h"
+#include "run/runner.h"
+#include "agent/tool-schema.h"
+#include "utf8.h"
+
+/* job_output: the default and the largest number of lines. */
+#define JOB_OUTPUT_TAIL_DEFAULT 200
+#define JOB_OUTPUT_TAIL_MAX 100000
+/* How long job_kill waits, beyond the kill grace, for the job to end. */
+#define JOB_KILL_WAIT_MS 5000
+
+/* {"content":[{"type":"text","text":text}],"isError":..} with structured
+ * content when given (stolen). */
+static json_t *tool_result(const char *text, size_t len, json_t *structured, bool is_error)
+{
+	_cleanup_free_ char *clean = utf8_sanitize(text, len, &len);
+	json_t *content =
+	        clean ? json_pack("[{s:s, s:s%}]", "type", "text", "text", clean, len) : NULL;
+	json_t *res =
+	        content ? json_pack("{s:o, s:b}", "content", content, "isError", is_error) : NULL;
+	if (res && structured)
+		json_object_set_new(res, "structuredContent", structured);
+	else
+		json_decref(structured);
+	return res;
+}
+
+__attribute__((format(printf, 2, 3))) static json_t *tool_refusal(json_t *structured,
+                                                                  const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return tool_result(msg,
+	                   n < 0                      ? 0
+	                   : (size_t)n >= sizeof(msg) ? sizeof(msg) - 1
+	                                              : (size_t)n,
+	                   structured, true);
+}
+
+static struct runner_options runner_options_for(const struct mcp_context *ctx,
+                                                const struct mcp_call_io *io)
+{
+	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	ro.context = ctx->policies;
+	ro.workspace_root = ctx->root;
+	if (io) {
+		ro.cancel_fd = io->cancel_fd;
+		ro.progress = io->progress;
+		ro.progress_interval_ms = io->progress_interval_ms;
+		ro.progress_userdata = io->progress_userdata;
+	}
+	return ro;
+}
+
+struct run_outcome *mcp_tools_prepare_bash(const struct mcp_context *ctx)
+{
+	struct run_outcome *o = malloc(sizeof(*o));
+	if (!o)
+		return NULL;
+	run_outcome_init(o, &ctx->settings);
+	struct runner_options ro = runner_options_for(ctx, NULL);
+	(void)runner_prepare(&ro, o); /* best effort: the call starts it otherwise */
+	return o;
+}
+
+void mcp_tools_discard_prepared(struct run_outcome *prepared)
+{
+	if (!prepared)
+		return;
+	run_outcome_done(prepared);
+	free(prepared);
+}
+
+/* The CallToolResult of a run (a new reference), or NULL. */
+static json_t *bash_result(const struct mcp_context *ctx, const struct run_result *res)
+{
+	int r;
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	r = result_write_text(res, f);
+	if (fclose(f) != 0 || r < 0)
+		return NULL;
+	json_t *structured = ctx->structured ? result_to_json(res) : NULL;
+	if (ctx->structured && !structured)
+		return NULL;
+	bool failed = res->error != ERROR_KIND_NONE || res->signal ||
+	              (res->has_exit_code && res->exit_code != 0);
+	return tool_result(text, len, structured, failed);
+}
+
+static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
+{
+	struct run_outcome fresh;
+	struct run_outcome *o = io->prepared;
+	if (!o) {
+		run_outcome_init(&fresh, &ctx->settings);
+		o = &fresh;
+	}
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	struct sluice_error err = { 0 };
+	json_t *empty = args ? NULL : json_object();
+	int r = request_from_json(args ? args : empty, ctx->settings.max_command_size, &req, &err);
+	json_decref(empty);
+	if (r < 0) {
+		run_outcome_fail(o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
+	} else {
+		struct runner_options ro = runner_options_for(ctx, io);
+		(void)runner_execute(&req, &ro, o);
+	}
+	json_t *ret = bash_result(ctx, &o->result);
+	run_outcome_done(o);
+	return ret;
+}
+
+/* The arguments object must hold only the names in allowed. */
+static const char *unknown_argument(json_t *args, const char *const *allowed, size_t n)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(args, key, v)
+	{
+		bool ok = false;
+		for (size_t i = 0; i < n && !ok; i++)
+			ok = strcmp(key, allowed[i]) == 0;
+		if (!ok)
+			return key;
+	}
+	return NULL;
+}
+
+static int open_jobs(const struct mcp_context *ctx, char **dir, json_t **refusal)
+{
+	struct sluice_error err = { 0 };
+	int r = jobs_dir(&ctx->settings, dir, &err);
+	if (r < 0)
+		*refusal =
+		        tool_refusal(NULL, "the jobs directory: %s: %s", err.detail, strerror(-r));
+	return r;
+}
+
+struct job_list {
+	json_t *arr;
+	FILE *text;
+};
+
+static int add_job(const struct job_info *job, void *userdata)
+{
+	struct job_list *l = userdata;
+	json_t *o = jobs_info_to_json(job);
+	if (!o || json_array_append_new(l->arr, o) < 0)
+		return -ENOMEM;
+	fprintf(l->text, "%s  %s  pid %d  %s\n", job->id, job_state_name(job->state), (int)job->pid,
+	        job->command);
+	return 0;
+}
+
+static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
+{
+	(void)io;
+	const char *bad = args ? unknown_argument(args, NULL, 0) : NULL;
+	if (bad)
+		return tool_refusal(NULL, "invalid_request: unknown field '%s'", bad);
+	_cleanup_free_ char *dir = NULL, *text = NULL;
+	json_t *refusal = NULL;
+	if (open_jobs(ctx, &dir, &refusal) < 0)
+		return refusal;
+	(void)jobs_cleanup_all(dir, ctx->settings.jobs_max_age_ms);
+	size_t len = 0;
+	struct job_list l = { .arr = json_array(), .text = open_memstream(&text, &len) };
+	int r = l.arr && l.text ? jobs_foreach(dir, add_job, &l) : -ENOMEM;
+	if (l.text && json_array_size(l.arr) == 0)
+		fprintf(l.text, "no background jobs\n");
+	if (l.text && fclose(l.text) != 0)
+		r = -EIO;
+	if (r < 0) {
+		json_decref(l.arr);
+		return tool_refusal(NULL, "listing the jobs: %s", strerror(-r));
+	}
+	return tool_result(text, len, json_pack("{s:o}", "jobs", l.arr), false);
+}
+
+/* The job named by the "job" argument, or a refusal. */
+static int job_argument(json_t *args, const char *const *allowed, size_t n, const char **ret,
+                        json_t **refusal)
+{
+	const char *bad = args ? unknown_argument(args, allowed, n) : NULL;
+	if (bad) {
+		*refusal = tool_refusal(NULL, "invalid_request: unknown field '%s'", bad);
+		return -EINVAL;
+	}
+	*ret = json_string_value(json_object_get(args, "job"));
+	if (!*ret) {
+		*refusal = tool_refusal(NULL, "invalid_request: field 'job' (a string) is missing; "
+		                              "the jobs tool lists them");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static json_t *call_job_output(const struct mcp_context *ctx, json_t *args,
+                               const struct mcp_call_io *io)
+{
+	(void)io;
+	static const char *const allowed[] = { "job", "tail" };
+	const char *id;
+	json_t *refusal = NULL;
+	if (job_argument(args, allowed, ELEMENTSOF(allowed), &id, &refusal) < 0)
+		return refusal;
+	json_t *tail_v = json_object_get(args, "tail");
+	json_int_t tail = tail_v ? json_integer_value(tail_v) : JOB_OUTPUT_TAIL_DEFAULT;
+	if (tail_v && (!json_is_integer(tail_v) || tail < 1 || tail > JOB_OUTPUT_TAIL_MAX))
+		return tool_refusal(NULL,
+		                    "invalid_request: field 'tail' must be an integer from 1 "
+		                    "to %d",
+		                    JOB_OUTPUT_TAIL_MAX);
+	_cleanup_free_ char *dir = NULL;
+	if (open_jobs(ctx, &dir, &refusal) < 0)
+		return refusal;
+	struct job_info job;
+	if (jobs_read(dir, id, &job) < 0)
+		return tool_refusal(NULL, "no job '%s' (the jobs tool lists them)", id);
+	_cleanup_free_ char *path = jobs_output_path(dir, id);
+	_cleanup_close_ int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		return tool_refusal(NULL, "cannot read the output of job '%s'", id);
+	off_t from = jobs_tail_offset(fd, st.st_size, (uint64_t)tail);
+	/* At most the output cap, from the end. */
+	uint64_t cap = ctx->settings.output_cap;
+	bool cut = (uint64_t)(st.st_size - from) > cap;
+	if (cut)
+		from = st.st_size - (off_t)cap;
+	size_t want = (size_t)(st.st_size - from);
+	_cleanup_free_ char *buf = malloc(want + 1);
+	ssize_t n = buf ? pread(fd, buf, want, from) : -1;
+	if (n < 0)
+		return tool_refusal(NULL, "cannot read the output of job '%s'", id);
+	_cleanup_free_ char *text = NULL;
+	if (asprintf(&text, "[job %s: %s; %s%s]\n%.*s", id, job_state_name(job.state),
+	             cut ? "the output is cut to its last bytes; the whole of it is in "
+	                 : "output in ",
+	             path, (int)n, buf) < 0)
+		return NULL;
+	return tool_result(text, strlen(text),
+	                   json_pack("{s:s, s:s, s:s, s:b}", "job", id, "status",
+	                             job_state_name(job.state), "outputFile", path, "cut", cut),
+	                   false);
+}
+
+static json_t *call_job_kill(const struct mcp_context *ctx, json_t *args,
+                             const struct mcp_call_io *io)
+{
+	(void)io;
+	static const char *const allowed[] = { "job" };
+	const char *id;
+	json_t *refusal = NULL;
+	if (job_argument(args, allowed, ELEMENTSOF(allowed), &id, &refusal) < 0)
+		return refusal;
+	_cleanup_free_ char *dir = NULL;
+	if (open_jobs(ctx, &dir, &refusal) < 0)
+		return refusal;
+	int r = jobs_kill(dir, id, ctx->settings.kill_grace_ms + JOB_KILL_WAIT_MS);
+	if (r == -ENOENT || r == -EINVAL)
+		return tool_refusal(NULL, "no job '%s' (the jobs tool lists them)", id);
+	if (r == -ESRCH)
+		return tool_refusal(NULL, "job '%s' is not running", id);
+	if (r < 0)
+		return tool_refusal(NULL, "killing job '%s': %s", id, strerror(-r));
+	char msg[128];
+	int n = snprintf(msg, sizeof(msg), "job %s killed, with everything it started", id);
+	return tool_result(msg, (size_t)n, NULL, false);
+}
+
+typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
+                           const struct mcp_call_io *io);
+
+static const struct tool {
+	const char *name;
+	tool_fn call;
+	const char *description;  /* NULL: built from the settings */
+	const char *input_schema; /* JSON; NULL: the request schema */
+} tools[] = {
+	{ "bash", call_bash, NULL, NULL },
+	{ "jobs", call_jobs,
+	  "List the background jobs (started with mode background) with their status, pid and "
+	  "command.",
+	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
+	{ "job_output", call_job_output,
+	  "Read the output of a background job: its last `tail` lines (default 200), at most the "
+	  "output cap from the end.",
+	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\",\"description\":"
+	  "\"the job id from the bash result or the jobs tool\"},\"tail\":{\"type\":\"integer\","
+	  "\"minimum\":1,\"maximum\":100000}},\"required\":[\"job\"],"
+	  "\"additionalProperties\":false}" },
+	{ "job_kill", call_job_kill,
+	  "Stop a background job and every process it started (its whole tree).",
+	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\"}},"
+	  "\"required\":[\"job\"],\"additionalProperties\":false}" },
+};
+
+static const struct tool *tool_find(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(tools); i++)
+		if (strcmp(tools[i].name, name) == 0)
+			return &tools[i];
+	return NULL;
+}
+
+bool mcp_tools_known(const char *name)
+{
+	return tool_find(name) != NULL;
+}
+
+static json_t *tool_definition(const struct mcp_context *ctx, const struct tool *t)
+{
+	if (!t->input_schema) {
+		_cleanup_free_ char *desc = tool_schema_description(&ctx->settings, ctx->root);
+		json_t *def =
+		        desc ? json_pack("{s:s, s:s, s:o}", "name", t->name, "description", desc,
+		                         "inputSchema", tool_schema_input(&ctx->settings))
+		             : NULL;
+		if (def && ctx->structured)
+			json_object_set_new(def, "outputSchema", tool_schema_output());
+		return def;
+	}
+	json_t *schema = json_loads(t->input_schema, 0, NULL);
+	return json_pack("{s:s, s:s, s:o}", "name", t->name, "description", t->description,
+	                 "inputSchema", schema);
+}
+
+json_t *mcp_tools_list(const struct mcp_context *ctx)
+{
+	json_t *arr = json_array();
+	for (size_t i = 0; arr && i < ELEMENTSOF(tools); i++) {
+		json_t *def = tool_definition(ctx, &tools[i]);
+		if (!def || json_array_append_new(arr, def) < 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr ? json_pack("{s:o}", "tools", arr) : NULL;
+}
+
+json_t *mcp_tools_call(const struct mcp_context *ctx, const char *name, json_t *arguments,
+                       const struct mcp_call_io *io)
+{
+	/* the server checked name and arguments before the call got here */
+	const struct tool *t = name ? tool_find(name) : NULL;
+	if (!t)
+		return tool_refusal(NULL, "no tool '%s'", name ? name : "");
+	return t->call(ctx, arguments, io);
+}

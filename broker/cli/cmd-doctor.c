@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice doctor`: what this machine gives sluice: the launcher and the
+ * kernel's Landlock ABI (from `sluice-launch --print-features`), the sandbox
+ * modes available, where jobs live; warns when running degraded.
+ * Not for: changing anything; it only reports.
+ */
+#include "config.h"
+
+#include <cap-ng.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "policy/broker-context.h"
+#include "cleanup.h"
+#include "core/error-kind.h"
+#include "fd-util.h"
+#include "run/jobs.h"
+#include "log.h"
+#include "core/run-settings.h"
+#include "cli/run-verbs.h"
+#include "run/spawner.h"
+#include "strv.h"
+#include "cli/verb-options.h"
+
+#define FEATURES_MAX 65536
+
+enum { OPT_CONFIG };
+static const struct verb_option doctor_options[] = {
+	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+};
+
+extern char **environ;
+
+/* Run `launcher --print-features` and keep its standard output. */
+static int print_features(const char *launcher, char **ret)
+{
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return neg_errno();
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fds[1], STDOUT_FILENO);
+	char *argv[] = { (char *)launcher, (char *)"--print-features", NULL };
+	pid_t pid;
+	int r = -posix_spawn(&pid, launcher, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fds[1]);
+	if (r < 0) {
+		close(fds[0]);
+		return r;
+	}
+	_cleanup_free_ char *buf = malloc(FEATURES_MAX);
+	ssize_t n = buf ? read_full(fds[0], buf, FEATURES_MAX - 1) : -ENOMEM;
+	close(fds[0]);
+	int status;
+	(void)waitpid(pid, &status, 0);
+	if (n < 0)
+		return (int)n;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		return -ENOTSUP;
+	buf[n] = '\0';
+	*ret = TAKE_PTR(buf);
+	return 0;
+}
+
+/* The configuration files read and the plugins they load; a plugin that
+ * cannot load is a warning here (run and check refuse every command then). */
+static int report_policies(struct broker_context *ctx)
+{
+	const struct broker_config *cfg = broker_context_config(ctx);
+	int warnings = 0;
+	if (!cfg->files || !cfg->files[0])
+		printf("config: built-in defaults (no configuration file found)\n");
+	STRV_FOREACH (f, cfg->files)
+		printf("config: %s\n", *f);
+	STRV_FOREACH (w, cfg->warnings) {
+		printf("WARNING: %s\n", *w);
+		warnings++;
+	}
+	struct sluice_error err = { 0 };
+	if (broker_context_arm(ctx, &err) < 0) {
+		printf("WARNING: policy plugins: %s: every command is refused until this is "
+		       "fixed\n",
+		       err.detail);
+		return warnings + 1;
+	}
+	const struct policy_chain *chain = broker_context_chain(ctx);
+	size_t n = policy_chain_count(chain);
+	printf("policy plugins: %zu loaded\n", n);
+	for (size_t i = 0; i < n; i++) {
+		const struct loaded_plugin *p = policy_chain_get(chain, i);
+		printf("  %s: %s (%s)\n", p->desc.name, plugin_origin(p), p->where);
+	}
+	return warnings;
+}
+
+/* Read a number from a /proc/sys file, or -1. */
+static long read_sysctl(const char *path)
+{
+	_cleanup_fclose_ FILE *f = fopen(path, "re");
+	long v = -1;
+	if (!f || fscanf(f, "%ld", &v) != 1)
+		return -1;
+	return v;
+}
+
+/* The capabilities sluice holds (libcap-ng), and what they mean for the
+ * sandbox's mount namespace: made directly with CAP_SYS_ADMIN, otherwise
+ * only through an unprivileged user namespace, which the system may forbid. */
+static void report_capabilities(void)
+{
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_get_caps_process() < 0) {
+		printf("capabilities: unknown (they could not be read)\n");
+		return;
+	}
+	int held = capng_have_capabilities(CAPNG_SELECT_CAPS);
+	if (held == CAPNG_NONE) {
+		printf("capabilities: none\n");
+	} else if (held == CAPNG_FULL) {
+		printf("capabilities: all (the launcher drops them before the command runs)\n");
+	} else {
+		char *text = capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE);
+		printf("capabilities: %s (the launcher drops them before the command runs)\n",
+		       text ? text : "some");
+		free(text);
+	}
+	long max_userns = read_sysctl("/proc/sys/user/max_user_namespaces");
+	if (capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN))
+		printf("mount namespace: CAP_SYS_ADMIN is held: the launcher makes one directly\n");
+	else if (max_userns == 0)
+		printf("mount namespace: needs an unprivileged user namespace, and "
+		       "user.max_user_namespaces is 0 here\n");
+	else
+		printf("mount namespace: needs an unprivileged user namespace "
+		       "(user.max_user_namespaces = %ld)\n",
+		       max_userns);
+}
+
+/* The namespace layer of the sandboxed modes: how the launcher gets it, or
+ * why it cannot and what that leaves out. Returns the warnings printed. */
+static int report_namespace(json_t *features)
+{
+	const char *how = json_string_value(json_object_get(features, "namespace"));
+	if (!how) {
+		printf("sandbox namespace: unknown (an older launcher)\n");
+		return 0;
+	}
+	if (strcmp(how, "unavailable") != 0) {
+		printf("sandbox namespace: %s (private mounts and IPC in the sandboxed modes)\n",
+		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN"
+		                                      : "in a user namespace");
+		return 0;
+	}
+	const char *why = json_string_value(json_object_get(features, "namespace_error"));
+	printf("sandbox namespace: unavailable (%s)\n", why ? why : "?");
+	printf("WARNING: running degraded: without a private mount namespace, workspace-write "
+	       "keeps the workspace's .git and its top level read-only (git add, commit, switch "
+	       "fail), and these are not enforced: mount-namespace (chmod, times, xattrs and ACLs "
+	       "of files outside), ipc-namespace (System V IPC, POSIX message queues), "
+	       "tmpdir-tmpfs (TMPDIR's size cap); secrets are hidden by Landlock alone. An "
+	       "administrator can allow unprivileged user namespaces (sysctl "
+	       "user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, or the "
+	       "container's seccomp or AppArmor profile), or run sluice with CAP_SYS_ADMIN\n");
+	return 1;
+}
+
+int cmd_doctor(int argc, char **argv)
+{
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("doctor", "doctor [--config FILE]", doctor_options,
+	                                   ELEMENTSOF(doctor_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	if (args.n_positionals > 0) {
+		log_error("doctor: unexpected argument '%s'", args.positionals[0]);
+		return EXIT_SLUICE_ERROR;
+	}
+	struct run_settings s;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open_or_log(args.values[OPT_CONFIG], &s, &ctx, "doctor") < 0)
+		return EXIT_SLUICE_ERROR;
+	printf("sluice %s\n", PACKAGE_VERSION);
+	int warnings = report_policies(ctx);
+	printf("default sandbox mode: %s\n", s.sandbox_mode);
+	report_capabilities();
+
+	_cleanup_free_ char *launcher = NULL, *features = NULL;
+	if (spawn_find_launcher(&launcher) < 0) {
+		printf("launcher: NOT FOUND (set SLUICE_LAUNCH or install sluice-launch next to "
+		       "sluice)\n");
+		warnings++;
+	} else if (print_features(launcher, &features) < 0) {
+		printf("launcher: %s (--print-features failed: sandbox support unknown)\n",
+		       launcher);
+		warnings++;
+	} else {
+		printf("launcher: %s\n", launcher);
+		json_t *f = json_loads(features, 0, NULL);
+		json_t *abi = f ? json_object_get(f, "landlock_abi") : NULL;
+		if (json_is_integer(abi) && json_integer_value(abi) > 0) {
+			printf("landlock: ABI %lld\n", (long long)json_integer_value(abi));
+			printf("modes available: unrestricted, workspace-write, restricted\n");
+			warnings += report_namespace(f);
+		} else {
+			printf("landlock: unavailable\n");
+			printf("modes available: unrestricted\n");
+			printf("WARNING: running degraded: workspace-write and restricted are refused "
+			       "with sandbox_unavailable; unrestricted mode and the policies still "
+			       "work\n");
+			warnings++;
+		}
+		printf("features: %s", features);
+		if (features[0] && features[strlen(features) - 1] != '\n')
+			printf("\n");
+		json_decref(f);
+	}
+	_cleanup_free_ char *dir = NULL;
+	struct sluice_error err = { 0 };
+	if (jobs_dir(&s, &dir, &err) < 0) {
+		printf("jobs directory: UNUSABLE: %s\n", err.detail);
+		warnings++;
+	} else {
+		printf("jobs directory: %s\n", dir);
+	}
+	return warnings ? 1 : 0;
+}

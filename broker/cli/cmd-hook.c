@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice hook claude-code|gemini [--route] [--sandbox MODE]`: an agent's
+ * pre-tool hook. Reads the payload on stdin; for the agent's shell tool,
+ * answers with the policy's verdict; other tools pass. Fails closed: any
+ * error exits 2, the one status both protocols read as "block".
+ * With --route an allowed command is replaced by a `sluice run` of the very
+ * same text, passed through a private request file, never re-quoted.
+ * Not for: the protocols' shapes (hook-adapter.c) or the verdict (broker-context.c).
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "agent/hook-adapter.h"
+#include "policy/broker-context.h"
+#include "run/jobs.h"
+#include "log.h"
+#include "cli/mcp-verbs.h"
+#include "core/request.h"
+#include "core/run-settings.h"
+#include "run/runner.h"
+#include "cli/verb-options.h"
+#include "run/workdir.h"
+
+/* The only status that blocks in both protocols. */
+#define EXIT_HOOK_BLOCK 2
+
+struct hook_options {
+	const struct hook_protocol *protocol;
+	bool route;
+	const char *sandbox; /* passed on to the routed `sluice run` */
+	const char *config;  /* --config FILE, also passed on */
+};
+
+/* Block with a message for the model (stderr is shown as the reason). */
+__attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "sluice hook: blocked, because ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return EXIT_HOOK_BLOCK;
+}
+
+enum { OPT_ROUTE, OPT_SANDBOX, OPT_CONFIG };
+static const struct verb_option hook_option_table[] = {
+	[OPT_ROUTE] = { "route", NULL, "replace an allowed command by a `sluice run` of it" },
+	[OPT_SANDBOX] = { "sandbox", "MODE",
+	                  "the routed run's sandbox: unrestricted, workspace-write, restricted" },
+	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+};
+
+static void usage(FILE *f)
+{
+	char line[128];
+	snprintf(line, sizeof(line),
+	         "hook %s [--route] [--sandbox MODE] [--config FILE] < payload.json",
+	         hook_protocol_names());
+	verb_options_help(f, line, hook_option_table, ELEMENTSOF(hook_option_table));
+}
+
+/* A string of ours in single quotes; refused when it holds a quote (no
+ * escaping layer at all, so nothing to get wrong). */
+static int quoted(const char *s, char *buf, size_t size)
+{
+	if (strchr(s, '\'') || strchr(s, '\n'))
+		return -EINVAL;
+	int n = snprintf(buf, size, "'%s'", s);
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+/*
+ * The routed command: the request (the original text, untouched) goes to a
+ * private file; the command opens it as stdin, removes it, and execs
+ * `sluice run --json`, so the exit status is sluice run's. -errno with
+ * reterr saying which step failed.
+ */
+static int route(const struct hook_options *o, const struct hook_call *call,
+                 const struct run_settings *s, char **ret, struct sluice_error *reterr)
+{
+	_cleanup_free_ char *dir = NULL, *path = NULL, *self = NULL;
+	int r = jobs_dir(s, &dir, reterr);
+	if (r < 0) {
+		sluice_error_prefix(reterr, "the jobs directory");
+		return r;
+	}
+	(void)jobs_cleanup(dir, s->jobs_max_age_ms);
+	self = realpath("/proc/self/exe", NULL);
+	if (!self)
+		return sluice_error_set(reterr, neg_errno(), "finding this program's path");
+	if (asprintf(&path, "%s/route-XXXXXX", dir) < 0)
+		return sluice_error_set(reterr, -ENOMEM, "the request file's path");
+	_cleanup_close_ int fd = mkostemp(path, O_CLOEXEC);
+	if (fd < 0)
+		return sluice_error_set(reterr, neg_errno(), "creating a request file in %s", dir);
+	json_t *req = hook_route_request(o->protocol, call, s->max_timeout_ms);
+	r = req ? json_dumpfd(req, fd, JSON_COMPACT) : -1;
+	json_decref(req);
+	if (r < 0) {
+		(void)unlink(path);
+		return sluice_error_set(reterr, -EIO, "writing the request file %s", path);
+	}
+	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "", qconfig[PATH_MAX + 3] = "";
+	if (quoted(self, qself, sizeof(qself)) < 0 || quoted(path, qpath, sizeof(qpath)) < 0 ||
+	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0) ||
+	    (o->config && quoted(o->config, qconfig, sizeof(qconfig)) < 0)) {
+		(void)unlink(path);
+		return sluice_error_set(reterr, -EINVAL,
+		                        "a path or option to pass on is too long or holds a quote "
+		                        "or a newline");
+	}
+	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s%s%s; } < %s", qpath, qself,
+	             o->sandbox ? " --sandbox " : "", qmode, o->config ? " --config " : "", qconfig,
+	             qpath) < 0) {
+		(void)unlink(path);
+		return sluice_error_set(reterr, -ENOMEM, "the routed command");
+	}
+	return 0;
+}
+
+/* Print the protocol's answer; the exit status. */
+static int answer(const struct hook_options *o, const struct hook_call *call,
+                  const struct verdict *verdict, const char *routed)
+{
+	bool silent;
+	json_t *a = hook_answer(o->protocol, call, verdict, routed, &silent);
+	if (silent)
+		return 0;
+	if (!a)
+		return block("out of memory");
+	int r = json_dumpf(a, stdout, JSON_COMPACT);
+	json_decref(a);
+	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+		return block("the answer could not be written");
+	return 0;
+}
+
+/* 1 for --help; 0; -EINVAL with reterr saying what is wrong. The strings
+ * in o borrow from argv. */
+static int parse_options(int argc, char **argv, struct hook_options *o, struct sluice_error *reterr)
+{
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse(hook_option_table, ELEMENTSOF(hook_option_table), argc, argv,
+	                           &args, reterr);
+	if (r < 0)
+		return r;
+	if (args.help)
+		return 1;
+	o->route = args.values[OPT_ROUTE] != NULL;
+	o->sandbox = args.values[OPT_SANDBOX];
+	o->config = args.values[OPT_CONFIG];
+	if (o->sandbox && !runner_known_sandbox_mode(o->sandbox))
+		return sluice_error_set(reterr, -EINVAL, "unknown sandbox mode '%s'", o->sandbox);
+	if (args.n_positionals != 1)
+		return sluice_error_set(reterr, -EINVAL, "name one agent: %s",
+		                        hook_protocol_names());
+	o->protocol = hook_protocol_find(args.positionals[0]);
+	if (!o->protocol)
+		return sluice_error_set(reterr, -EINVAL, "unknown agent '%s' (%s)",
+		                        args.positionals[0], hook_protocol_names());
+	return 0;
+}
+
+int cmd_hook(int argc, char **argv)
+{
+	struct hook_options o = { 0 };
+	struct sluice_error err = { 0 };
+	int r = parse_options(argc, argv, &o, &err);
+	if (r == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (r < 0) {
+		usage(stderr);
+		return block("the hook's options are wrong: %s", err.detail);
+	}
+	struct run_settings s;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	if (broker_context_open(o.config, &s, &ctx, &err) < 0)
+		return block("config_error: %s", err.detail);
+
+	size_t cap = REQUEST_DOCUMENT_MAX + 1;
+	_cleanup_free_ char *buf = malloc(cap);
+	ssize_t n = buf ? read_full(STDIN_FILENO, buf, cap) : -ENOMEM;
+	if (n < 0)
+		return block("the hook input could not be read: %s", strerror((int)-n));
+	if ((size_t)n == cap)
+		return block("the hook input is larger than %zu bytes", cap - 1);
+	_cleanup_(hook_call_done) struct hook_call call = { 0 };
+	if (hook_parse(o.protocol, buf, (size_t)n, &call, &err) < 0)
+		return block("%s", err.detail);
+	if (!call.command) { /* not a shell tool: no objection */
+		struct verdict none;
+		verdict_init(&none);
+		return answer(&o, &call, &none, NULL);
+	}
+
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	if (request_from_command(call.command, s.max_command_size, &req, &err) < 0)
+		return block("invalid_request: %s", err.detail);
+	_cleanup_free_ char *root = NULL, *workdir = NULL;
+	if (workdir_resolve(call.cwd ? call.cwd : ".", NULL, &root, &workdir, &err) < 0)
+		return block("the working directory '%s': %s", call.cwd ? call.cwd : ".",
+		             err.detail);
+	/* An ask is the agent's to put to its user: that is what its hook
+	 * protocol's "ask" answer does. */
+	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
+	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, NULL, &d, &err);
+	if (r == -ENOEXEC)
+		return block("config_error: %s", err.detail);
+	if (r < 0)
+		return block("the policies could not decide: %s: %s", err.detail, strerror(-r));
+	const struct verdict *verdict = &d.verdict;
+
+	_cleanup_free_ char *routed = NULL;
+	if (o.route && verdict->kind == VERDICT_ALLOW) {
+		r = route(&o, &call, &s, &routed, &err);
+		if (r < 0)
+			return block("routing the command through sluice run failed: %s: %s",
+			             err.detail, strerror(-r));
+	}
+	return answer(&o, &call, verdict, routed);
+}

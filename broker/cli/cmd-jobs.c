@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice jobs`, `sluice logs JOB [--tail N]` and `sluice kill JOB`: the
+ * background jobs of this user, read from the private jobs directory.
+ * Not for: starting jobs (cmd-run.c through jobs.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "policy/broker-context.h"
+#include "cleanup.h"
+#include "core/error-kind.h"
+#include "fd-util.h"
+#include "run/jobs.h"
+#include "log.h"
+#include "parse-number.h"
+#include "core/run-settings.h"
+#include "cli/run-verbs.h"
+#include "util/terminal-text.h"
+#include "cli/verb-options.h"
+
+/* The most lines `logs --tail` shows, and the block it copies with. */
+#define LOGS_TAIL_MAX 1000000
+#define LOGS_BLOCK 65536
+
+enum { JOBS_OPT_FORMAT };
+static const struct verb_option jobs_options[] = {
+	[JOBS_OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
+};
+
+enum { LOGS_OPT_TAIL };
+static const struct verb_option logs_options[] = {
+	[LOGS_OPT_TAIL] = { "tail", "N", "only the last N lines" },
+};
+
+/* The settings (from the configuration) and the jobs directory they name;
+ * a failure is logged for verb. The settings borrow from *ctx. */
+static int open_jobs(const char *verb, struct run_settings *s, struct broker_context **ctx,
+                     char **ret_dir)
+{
+	if (broker_context_open_or_log(NULL, s, ctx, verb) < 0)
+		return -EINVAL;
+	struct sluice_error err = { 0 };
+	int r = jobs_dir(s, ret_dir, &err);
+	if (r < 0)
+		log_sluice_error(&err, "%s: jobs directory", verb);
+	return r;
+}
+
+static int print_job_text(const struct job_info *job, void *userdata)
+{
+	(void)userdata;
+	char status[48];
+	if (job->state == JOB_FAILED)
+		snprintf(status, sizeof(status), "failed (exit %d)", job->exit_code);
+	else if (job->state == JOB_SIGNALLED)
+		snprintf(status, sizeof(status), "signalled (%d)", job->signal);
+	else
+		snprintf(status, sizeof(status), "%s", job_state_name(job->state));
+	printf("%-24s %-18s %-8d ", job->id, status, (int)job->pid);
+	/* one line per job, and nothing in a command that a terminal obeys */
+	terminal_safe_write(stdout, job->command);
+	putchar('\n');
+	return 0;
+}
+
+static int add_job_json(const struct job_info *job, void *userdata)
+{
+	json_t *o = jobs_info_to_json(job);
+	return o && json_array_append_new(userdata, o) == 0 ? 0 : -ENOMEM;
+}
+
+int cmd_jobs(int argc, char **argv)
+{
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("jobs", "jobs [--format text|json]", jobs_options,
+	                                   ELEMENTSOF(jobs_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	const char *format = args.values[JOBS_OPT_FORMAT];
+	if (format && strcmp(format, "json") != 0 && strcmp(format, "text") != 0) {
+		log_error("jobs: unknown format '%s' (text or json)", format);
+		return EXIT_SLUICE_ERROR;
+	}
+	if (args.n_positionals > 0) {
+		log_error("jobs: unexpected argument '%s'", args.positionals[0]);
+		return EXIT_SLUICE_ERROR;
+	}
+	bool json = format && strcmp(format, "json") == 0;
+	struct run_settings s;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	_cleanup_free_ char *dir = NULL;
+	if (open_jobs("jobs", &s, &ctx, &dir) < 0)
+		return EXIT_SLUICE_ERROR;
+	(void)jobs_cleanup_all(dir, s.jobs_max_age_ms);
+	if (!json) {
+		printf("%-24s %-18s %-8s %s\n", "JOB", "STATUS", "PID", "COMMAND");
+		return jobs_foreach(dir, print_job_text, NULL) < 0 ? EXIT_SLUICE_ERROR : 0;
+	}
+	json_t *arr = json_array();
+	r = arr ? jobs_foreach(dir, add_job_json, arr) : -ENOMEM;
+	if (r >= 0) {
+		r = json_dumpf(arr, stdout, JSON_COMPACT);
+		fputc('\n', stdout);
+	}
+	json_decref(arr);
+	return r < 0 ? EXIT_SLUICE_ERROR : 0;
+}
+
+static int copy_out(int fd, off_t from)
+{
+	char buf[LOGS_BLOCK];
+	if (lseek(fd, from, SEEK_SET) < 0)
+		return neg_errno();
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0)
+			return neg_errno();
+		if (n == 0)
+			return 0;
+		int r = write_full(STDOUT_FILENO, buf, (size_t)n);
+		if (r < 0)
+			return r;
+	}
+}
+
+int cmd_logs(int argc, char **argv)
+{
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("logs", "logs JOB [--tail N]", logs_options,
+	                                   ELEMENTSOF(logs_options), argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	uint64_t tail = 0;
+	const char *tail_arg = args.values[LOGS_OPT_TAIL];
+	if (tail_arg && (parse_uint64(tail_arg, LOGS_TAIL_MAX, &tail) < 0 || tail == 0)) {
+		log_error("logs: option '--tail' needs a number of lines from 1 to %d, not '%s'",
+		          LOGS_TAIL_MAX, tail_arg);
+		return EXIT_SLUICE_ERROR;
+	}
+	if (args.n_positionals != 1) {
+		log_error("logs: name one job (see 'sluice jobs')");
+		return EXIT_SLUICE_ERROR;
+	}
+	const char *id = args.positionals[0];
+	struct run_settings s;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	_cleanup_free_ char *dir = NULL;
+	if (open_jobs("logs", &s, &ctx, &dir) < 0)
+		return EXIT_SLUICE_ERROR;
+	struct job_info job;
+	if (jobs_read(dir, id, &job) < 0) {
+		log_error("logs: no job '%s' (see 'sluice jobs')", id);
+		return EXIT_SLUICE_ERROR;
+	}
+	_cleanup_free_ char *path = jobs_output_path(dir, id);
+	_cleanup_close_ int fd = path ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		log_error("logs: cannot read the output of job '%s'", id);
+		return EXIT_SLUICE_ERROR;
+	}
+	r = copy_out(fd, tail ? jobs_tail_offset(fd, st.st_size, tail) : 0);
+	if (r < 0) {
+		log_error("logs: %s", strerror(-r));
+		return EXIT_SLUICE_ERROR;
+	}
+	return 0;
+}
+
+int cmd_kill(int argc, char **argv)
+{
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help("kill", "kill JOB", NULL, 0, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	if (args.n_positionals != 1) {
+		log_error("kill: name one job (see 'sluice jobs')");
+		return EXIT_SLUICE_ERROR;
+	}
+	const char *id = args.positionals[0];
+	struct run_settings s;
+	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
+	_cleanup_free_ char *dir = NULL;
+	if (open_jobs("kill", &s, &ctx, &dir) < 0)
+		return EXIT_SLUICE_ERROR;
+	r = jobs_kill(dir, id, s.kill_grace_ms + 5000);
+	if (r == -ENOENT || r == -EINVAL) {
+		log_error("kill: no job '%s' (see 'sluice jobs')", id);
+		return EXIT_SLUICE_ERROR;
+	}
+	if (r == -ESRCH) {
+		log_error("kill: job '%s' is not running", id);
+		return 1;
+	}
+	if (r < 0) {
+		log_error("kill: job '%s': %s", id, strerror(-r));
+		return EXIT_SLUICE_ERROR;
+	}
+	printf("job %s killed, with everything it started\n", id);
+	return 0;
+}

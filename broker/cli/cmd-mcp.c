@@ -1,0 +1,513 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice mcp`: a Model Context Protocol server on standard input and
+ * output. One loop polls the input and the workers: requests are answered
+ * at once, except tools/call, which runs in a worker (mcp-worker.c) so that
+ * a cancellation can reach a running command. End of input cancels every
+ * running call, waits for the workers, and exits.
+ * Not for: the tools themselves (mcp-tools.c) or the framing (mcp-rpc.c).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "core/error-kind.h"
+#include "fd-util.h"
+#include "log.h"
+#include "agent/mcp-rpc.h"
+#include "agent/mcp-tools.h"
+#include "cli/mcp-verbs.h"
+#include "agent/mcp-worker.h"
+#include "parse-number.h"
+#include "core/request.h"
+#include "run/runner.h"
+#include "run/workdir.h"
+
+/* The most tools/call running at once; more are refused with isError. */
+#define MCP_WORKERS_MAX 16
+/* One read of the input takes at most this much. */
+#define MCP_READ_CHUNK 65536
+
+/* The protocol versions spoken, newest first. */
+static const char *const protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26",
+	                                         "2024-11-05" };
+/* From this version on, tools declare outputSchema and results carry
+ * structuredContent. */
+#define MCP_STRUCTURED_SINCE "2025-06-18"
+
+struct mcp_server {
+	struct mcp_context ctx;
+	uint64_t progress_interval_ms;
+	struct mcp_worker workers[MCP_WORKERS_MAX];
+	size_t n_workers;
+	/* The next bash call's worker, forked ahead with its launcher waiting
+	 * (a slot); has_slot false when there is none. */
+	struct mcp_worker slot;
+	bool has_slot;
+	struct rpc_lines input;
+	bool eof;        /* the input ended (or the output broke): no more answers */
+	char error[512]; /* the message of a handler's error code */
+};
+
+/* Send msg (stolen) unless the server is closing; a broken output ends it. */
+static void send(struct mcp_server *srv, json_t *msg)
+{
+	if (srv->eof) {
+		json_decref(msg);
+		return;
+	}
+	int r = rpc_send(STDOUT_FILENO, msg);
+	if (r == -ENOMEM)
+		log_error("mcp: out of memory writing a message");
+	else if (r < 0)
+		srv->eof = true;
+}
+
+/* A whole message a worker made (ending in its newline), written as it is. */
+static void send_line(struct mcp_server *srv, const char *line, size_t len)
+{
+	if (!srv->eof && write_full(STDOUT_FILENO, line, len) < 0)
+		srv->eof = true;
+}
+
+__attribute__((format(printf, 3, 4))) static int rpc_fail(struct mcp_server *srv, int code,
+                                                          const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(srv->error, sizeof(srv->error), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* A handler returns 0 with *ret the result, 1 when the answer comes later,
+ * or a JSON-RPC error code (message in srv->error). */
+typedef int (*method_fn)(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret);
+
+static int on_initialize(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
+{
+	const char *asked = json_string_value(json_object_get(msg->params, "protocolVersion"));
+	if (!asked) /* params is an object or missing (on_request) */
+		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.protocolVersion' is missing");
+	const char *version = protocol_versions[0];
+	for (size_t i = 0; i < ELEMENTSOF(protocol_versions); i++)
+		if (strcmp(asked, protocol_versions[i]) == 0)
+			version = protocol_versions[i];
+	srv->ctx.structured = strcmp(version, MCP_STRUCTURED_SINCE) >= 0;
+	*ret = json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s}, s:s}", "protocolVersion", version,
+	                 "capabilities", "tools", "listChanged", 0, "serverInfo", "name",
+	                 PACKAGE_NAME, "version", PACKAGE_VERSION, "instructions",
+	                 "Run shell commands with the bash tool; every command is checked by "
+	                 "the policies first and runs with a timeout and bounded output. "
+	                 "Background jobs are managed with the jobs, job_output and job_kill "
+	                 "tools.");
+	return 0;
+}
+
+static int on_ping(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
+{
+	(void)srv;
+	(void)msg;
+	*ret = json_object();
+	return 0;
+}
+
+static int on_tools_list(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
+{
+	(void)msg;
+	*ret = mcp_tools_list(&srv->ctx);
+	return 0;
+}
+
+/* In a worker: the preparation (a slot's), the call (in a slot, or in a
+ * worker started for it, prepared NULL), a preparation no call used. */
+static void *slot_prepare(void *userdata)
+{
+	const struct mcp_server *srv = userdata;
+	return mcp_tools_prepare_bash(&srv->ctx);
+}
+
+static json_t *slot_call(void *userdata, void *prepared, json_t *call, int cancel_fd,
+                         pump_progress_fn progress, void *progress_userdata)
+{
+	const struct mcp_server *srv = userdata;
+	struct mcp_context ctx = srv->ctx;
+	ctx.structured = json_is_true(json_object_get(call, "structured"));
+	struct mcp_call_io io = {
+		.cancel_fd = cancel_fd,
+		.progress = json_is_true(json_object_get(call, "progress")) ? progress : NULL,
+		.progress_interval_ms = srv->progress_interval_ms,
+		.progress_userdata = progress_userdata,
+		.prepared = prepared,
+	};
+	json_t *res = mcp_tools_call(&ctx, json_string_value(json_object_get(call, "name")),
+	                             json_object_get(call, "arguments"), &io);
+	free(prepared); /* released by the call */
+	json_decref(call);
+	return res;
+}
+
+static void slot_discard(void *prepared)
+{
+	mcp_tools_discard_prepared(prepared);
+}
+
+static const struct mcp_slot_ops slot_ops = {
+	.prepare = slot_prepare,
+	.call = slot_call,
+	.discard = slot_discard,
+};
+
+/* Fork the next bash call's worker while nothing waits for it (best effort:
+ * without a slot a call forks its worker itself). */
+static void prepare_slot(struct mcp_server *srv)
+{
+	if (srv->has_slot || srv->eof)
+		return;
+	/* An answer just written woke its reader on this CPU: let it run
+	 * before the fork takes the CPU for a few ms. */
+	sched_yield();
+	srv->slot = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
+	srv->has_slot = mcp_worker_start_slot(&srv->slot, &slot_ops, srv) == 0;
+}
+
+static void release_slot(struct mcp_server *srv)
+{
+	if (srv->has_slot)
+		mcp_worker_done(&srv->slot);
+	srv->has_slot = false;
+}
+
+/* The slot takes the bash call w is for (not a background one: its job
+ * starts a launcher of its own, so the slot's waiting one would be thrown
+ * away): true when it did (w is the slot). */
+static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *name, json_t *call)
+{
+	if (strcmp(name, "bash") != 0 || !srv->has_slot ||
+	    request_json_asks_background(json_object_get(call, "arguments")))
+		return false;
+	int r = mcp_worker_assign(&srv->slot, call);
+	if (r == -E2BIG) /* too long for a slot: it forks its own worker */
+		return false;
+	if (r < 0) { /* the slot is gone: this call forks its own worker */
+		release_slot(srv);
+		return false;
+	}
+	*w = srv->slot;
+	srv->has_slot = false;
+	return true;
+}
+
+static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
+{
+	/* params is an object or missing (on_request) */
+	const char *name = json_string_value(json_object_get(msg->params, "name"));
+	json_t *arguments = json_object_get(msg->params, "arguments");
+	if (!name)
+		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.name' (a string) is missing");
+	if (!mcp_tools_known(name))
+		return rpc_fail(srv, RPC_INVALID_PARAMS, "Unknown tool: %s", name);
+	if (arguments && !json_is_object(arguments))
+		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.arguments' must be an object");
+	json_t *token = json_object_get(json_object_get(msg->params, "_meta"), "progressToken");
+	if (token && !json_is_string(token) && !json_is_integer(token))
+		token = NULL;
+	for (size_t i = 0; i < srv->n_workers; i++)
+		if (!srv->workers[i].answered && json_equal(srv->workers[i].id, msg->id))
+			return rpc_fail(srv, RPC_INVALID_REQUEST,
+			                "the id of a call that is still running: an id names one "
+			                "call (a cancellation finds it by its id)");
+	if (srv->n_workers == MCP_WORKERS_MAX) {
+		*ret = json_pack("{s:[{s:s, s:s}], s:b}", "content", "type", "text", "text",
+		                 "[too many commands running at once; wait for one to finish]",
+		                 "isError", 1);
+		return 0;
+	}
+	/* One call, the same on the slot and in a worker of its own; arguments
+	 * left out stay left out. */
+	_cleanup_(json_decrefp) json_t *call =
+	        json_pack("{s:O, s:s, s:O*, s:b, s:b}", "id", msg->id, "name", name, "arguments",
+	                  arguments, "progress", token != NULL, "structured", srv->ctx.structured);
+	if (!call)
+		return rpc_fail(srv, RPC_INTERNAL_ERROR, "out of memory");
+	struct mcp_worker *w = &srv->workers[srv->n_workers];
+	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
+	if (!use_slot(srv, w, name, call)) {
+		int r = mcp_worker_start(w, &slot_ops, srv, call);
+		if (r < 0)
+			return rpc_fail(srv, RPC_INTERNAL_ERROR, "starting the call: %s",
+			                strerror(-r));
+	}
+	w->id = json_deep_copy(msg->id);
+	w->progress_token = token ? json_deep_copy(token) : NULL;
+	srv->n_workers++;
+	return 1;
+}
+
+static const struct method {
+	const char *name;
+	method_fn fn;
+} methods[] = {
+	{ "initialize", on_initialize },
+	{ "ping", on_ping },
+	{ "tools/list", on_tools_list },
+	{ "tools/call", on_tools_call },
+};
+
+static void on_cancelled(struct mcp_server *srv, const struct rpc_message *msg)
+{
+	json_t *id = json_object_get(msg->params, "requestId");
+	for (size_t i = 0; id && i < srv->n_workers; i++)
+		if (json_equal(srv->workers[i].id, id))
+			mcp_worker_cancel(&srv->workers[i]);
+}
+
+static void on_request(struct mcp_server *srv, const struct rpc_message *msg)
+{
+	const struct method *m = NULL;
+	for (size_t i = 0; i < ELEMENTSOF(methods) && !m; i++)
+		if (strcmp(methods[i].name, msg->method) == 0)
+			m = &methods[i];
+	if (!m) {
+		send(srv, rpc_error(msg->id, RPC_METHOD_NOT_FOUND, "Method not found"));
+		return;
+	}
+	if (msg->params && !json_is_object(msg->params)) {
+		send(srv, rpc_error(msg->id, RPC_INVALID_PARAMS, "'params' must be an object"));
+		return;
+	}
+	json_t *result = NULL;
+	int r = m->fn(srv, msg, &result);
+	if (r == 1)
+		return;
+	if (r < 0)
+		send(srv, rpc_error(msg->id, r, srv->error));
+	else if (!result)
+		send(srv, rpc_error(msg->id, RPC_INTERNAL_ERROR, "out of memory"));
+	else
+		send(srv, rpc_result(msg->id, result));
+}
+
+static void on_line(void *userdata, const char *text, size_t len, bool overlong)
+{
+	struct mcp_server *srv = userdata;
+	if (overlong) {
+		send(srv, rpc_error(NULL, RPC_PARSE_ERROR, "message too long"));
+		return;
+	}
+	struct rpc_message msg;
+	rpc_parse(text, len, &msg);
+	if (msg.kind == RPC_ERROR)
+		send(srv, rpc_error(msg.id, msg.error_code, msg.error_message));
+	else if (msg.kind == RPC_REQUEST)
+		on_request(srv, &msg);
+	else if (msg.kind == RPC_NOTIFICATION && strcmp(msg.method, "notifications/cancelled") == 0)
+		on_cancelled(srv, &msg);
+	/* Other notifications (initialized, ...) and responses need nothing. */
+	rpc_message_done(&msg);
+}
+
+/* The answer goes out as soon as the result line is in, before the worker
+ * has finished exiting; a worker that ends without one failed. */
+static void answer_worker(struct mcp_server *srv, struct mcp_worker *w)
+{
+	if (w->answered)
+		return;
+	w->answered = true;
+	if (w->response && !w->cancelled)
+		send_line(srv, w->response, w->response_len);
+	else if (!w->cancelled)
+		send(srv, rpc_error(w->id, RPC_INTERNAL_ERROR, "the call failed inside sluice"));
+	prepare_slot(srv); /* the next call's, now that this one is over */
+}
+
+struct worker_ref {
+	struct mcp_server *srv;
+	struct mcp_worker *w;
+};
+
+static void on_worker_line(void *userdata, const char *text, size_t len, bool overlong)
+{
+	struct worker_ref *ref = userdata;
+	struct mcp_worker *w = ref->w;
+	if (overlong)
+		return;
+	json_t *progress = mcp_worker_line(w, text, len);
+	if (w->response)
+		answer_worker(ref->srv, w);
+	if (!progress)
+		return;
+	json_t *ms = json_object_get(progress, "progress");
+	json_int_t bytes = json_integer_value(json_object_get(progress, "bytes"));
+	char message[96];
+	snprintf(message, sizeof(message), "running for %llds, %lld bytes of output",
+	         (long long)json_integer_value(ms) / 1000, (long long)bytes);
+	if (w->progress_token && !w->cancelled && json_is_integer(ms))
+		send(ref->srv,
+		     rpc_notification("notifications/progress",
+		                      json_pack("{s:O, s:I, s:s}", "progressToken",
+		                                w->progress_token, "progress",
+		                                json_integer_value(ms), "message", message)));
+	json_decref(progress);
+}
+
+/* The worker is gone: answer if not yet, and forget it. */
+static void finish_worker(struct mcp_server *srv, size_t i)
+{
+	answer_worker(srv, &srv->workers[i]);
+	mcp_worker_done(&srv->workers[i]);
+	srv->workers[i] = srv->workers[--srv->n_workers];
+}
+
+/* The worker's progress lines become notifications; its end, the answer. */
+static void read_worker(struct mcp_server *srv, size_t i)
+{
+	struct mcp_worker *w = &srv->workers[i];
+	char buf[MCP_READ_CHUNK];
+	ssize_t n = read(w->result_fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		finish_worker(srv, i);
+		return;
+	}
+	struct worker_ref ref = { srv, w };
+	if (rpc_lines_feed(&w->lines, buf, (size_t)n, on_worker_line, &ref) < 0)
+		log_error("mcp: out of memory reading a result");
+}
+
+static void read_input(struct mcp_server *srv)
+{
+	char buf[MCP_READ_CHUNK];
+	ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		srv->eof = true;
+		return;
+	}
+	if (rpc_lines_feed(&srv->input, buf, (size_t)n, on_line, srv) < 0)
+		send(srv, rpc_error(NULL, RPC_INTERNAL_ERROR, "out of memory"));
+}
+
+/* Until the input ends and every worker is gone. */
+static int serve(struct mcp_server *srv)
+{
+	prepare_slot(srv);
+	while (!srv->eof || srv->n_workers > 0) {
+		if (srv->eof)
+			release_slot(srv);
+		if (srv->eof)
+			for (size_t i = 0; i < srv->n_workers; i++)
+				if (srv->workers[i].cancel_fd >= 0)
+					mcp_worker_cancel(&srv->workers[i]);
+		struct pollfd fds[MCP_WORKERS_MAX + 1];
+		nfds_t n = 0;
+		for (size_t i = 0; i < srv->n_workers; i++)
+			fds[n++] = (struct pollfd){ .fd = srv->workers[i].result_fd,
+				                    .events = POLLIN };
+		if (!srv->eof)
+			fds[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+		if (poll(fds, n, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return neg_errno();
+		}
+		/* Workers first, from the end, since finishing one moves the last. */
+		for (size_t i = srv->n_workers; i > 0; i--)
+			if (fds[i - 1].revents)
+				read_worker(srv, i - 1);
+		if (!srv->eof && fds[n - 1].revents)
+			read_input(srv);
+	}
+	release_slot(srv);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: sluice mcp [-C DIR] [--sandbox unrestricted|workspace-write|restricted]\n"
+	        "                  [--progress-interval DURATION] [--config FILE]\n"
+	        "A Model Context Protocol server on standard input and output.\n");
+}
+
+int cmd_mcp(int argc, char **argv)
+{
+	enum { OPT_SANDBOX = 256, OPT_PROGRESS, OPT_CONFIG };
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "directory", required_argument, NULL, 'C' },
+		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
+		{ "progress-interval", required_argument, NULL, OPT_PROGRESS },
+		{},
+	};
+	struct mcp_server srv = { 0 };
+	srv.progress_interval_ms = 1000;
+	const char *root = ".", *config = NULL, *sandbox = NULL;
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+hC:", options, NULL)) >= 0) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		} else if (c == 'C') {
+			root = optarg;
+		} else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg)) {
+			sandbox = optarg;
+		} else if (c == OPT_CONFIG) {
+			config = optarg;
+		} else if (c == OPT_PROGRESS &&
+		           parse_duration_ms(optarg, UINT64_MAX / 2, &srv.progress_interval_ms) ==
+		                   0 &&
+		           srv.progress_interval_ms > 0) {
+			continue;
+		} else {
+			log_error("mcp: bad or incomplete option '%s'", argv[optind - 1]);
+			usage(stderr);
+			return EXIT_SLUICE_ERROR;
+		}
+	}
+	if (optind != argc) {
+		usage(stderr);
+		return EXIT_SLUICE_ERROR;
+	}
+	struct sluice_error err = { 0 };
+	/* The plugins are loaded once, here, before any worker is forked. */
+	_cleanup_(broker_context_freep) struct broker_context *policies = NULL;
+	if (broker_context_open(config, &srv.ctx.settings, &policies, &err) < 0 ||
+	    broker_context_arm(policies, &err) < 0) {
+		log_sluice_error(&err, "mcp: config_error");
+		return EXIT_SLUICE_ERROR;
+	}
+	if (sandbox && runner_choose_sandbox(&srv.ctx.settings, sandbox, &err) < 0) {
+		log_sluice_error(&err, "mcp: option '--sandbox'");
+		return EXIT_SLUICE_ERROR;
+	}
+	srv.ctx.policies = policies;
+	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
+	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
+		log_sluice_error(&err, "mcp: the workspace");
+		return EXIT_SLUICE_ERROR;
+	}
+	srv.ctx.root = abs_root;
+	srv.ctx.structured = true;
+	signal(SIGPIPE, SIG_IGN);
+	int r = serve(&srv);
+	rpc_lines_done(&srv.input);
+	if (r < 0) {
+		log_error("mcp: %s", strerror(-r));
+		return EXIT_SLUICE_ERROR;
+	}
+	return 0;
+}

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `sluice run`: options and the request (from the command line or stdin),
+ * then runner_execute(), then the result in text or JSON.
+ * Not for: the pipeline itself (runner.c) or its mechanics.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "core/error-kind.h"
+#include "fd-util.h"
+#include "log.h"
+#include "parse-number.h"
+#include "core/request.h"
+#include "run/result.h"
+#include "core/run-settings.h"
+#include "cli/run-verbs.h"
+#include "policy/broker-context.h"
+#include "run/runner.h"
+
+enum run_format {
+	FORMAT_TEXT = 0,
+	FORMAT_JSON,
+};
+
+struct run_options {
+	const char *root;    /* -C; NULL: the current directory */
+	const char *mode;    /* --mode */
+	const char *timeout; /* --timeout */
+	const char *sandbox; /* --sandbox */
+	const char *config;  /* --config */
+	enum run_format format;
+	bool json;     /* --json: the request on stdin */
+	char *command; /* owned: the words after the options, joined */
+};
+
+#define fail run_outcome_fail
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+	        "Usage: sluice run [-C DIR] [--mode default|slow|background] [--timeout DURATION]\n"
+	        "                  [--sandbox unrestricted|workspace-write|restricted]\n"
+	        "                  [--format text|json] [--config FILE] [--] COMMAND\n"
+	        "       sluice run --json [--format text|json] [...] < request.json\n");
+}
+
+static int join_words(char **words, int n, char **ret)
+{
+	size_t len = 1;
+	for (int i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	char *s = malloc(len);
+	if (!s)
+		return -ENOMEM;
+	s[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(s, " ");
+		strcat(s, words[i]);
+	}
+	*ret = s;
+	return 0;
+}
+
+/* Options through one table; returns 0, 1 for --help, or -EINVAL with the
+ * message in st. */
+static int parse_options(int argc, char **argv, struct run_options *o, struct run_outcome *st)
+{
+	enum { OPT_MODE = 256, OPT_TIMEOUT, OPT_SANDBOX, OPT_FORMAT, OPT_CONFIG, OPT_JSON };
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "directory", required_argument, NULL, 'C' },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{},
+	};
+	opterr = 0;
+	optind = 1;
+	int c;
+	while ((c = getopt_long(argc, argv, "+hC:", options, NULL)) >= 0) {
+		switch (c) {
+		case 'h':
+			return 1;
+		case 'C':
+			o->root = optarg;
+			break;
+		case OPT_MODE:
+			o->mode = optarg;
+			break;
+		case OPT_TIMEOUT:
+			o->timeout = optarg;
+			break;
+		case OPT_SANDBOX:
+			o->sandbox = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "json") == 0)
+				o->format = FORMAT_JSON;
+			else if (strcmp(optarg, "text") != 0)
+				return fail(st, ERROR_KIND_INVALID_REQUEST,
+				            "option '--format' must be text or json, not '%s'",
+				            optarg);
+			break;
+		case OPT_CONFIG:
+			o->config = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		default:
+			return fail(st, ERROR_KIND_INVALID_REQUEST,
+			            "unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc && join_words(argv + optind, argc - optind, &o->command) < 0)
+		return fail(st, ERROR_KIND_COMMAND_FAILED, "out of memory");
+	return 0;
+}
+
+static int read_stdin_request(struct run_outcome *st, struct run_request *req,
+                              struct sluice_error *err)
+{
+	size_t cap = REQUEST_DOCUMENT_MAX + 1;
+	_cleanup_free_ char *buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	ssize_t n = read_full(STDIN_FILENO, buf, cap);
+	if (n < 0)
+		return sluice_error_set(err, (int)n, "reading the request from standard input");
+	return request_parse(buf, (size_t)n, st->settings.max_command_size, req, err);
+}
+
+/* The request from stdin or the command line, with the flags applied. */
+static int build_request(const struct run_options *o, struct run_outcome *st,
+                         struct run_request *req)
+{
+	struct sluice_error err = { 0 };
+	int r;
+	if (o->json) {
+		if (o->command)
+			return fail(
+			        st, ERROR_KIND_INVALID_REQUEST,
+			        "with --json the request comes from standard input, not the command line");
+		r = read_stdin_request(st, req, &err);
+	} else {
+		if (!o->command)
+			return fail(st, ERROR_KIND_INVALID_REQUEST, "field 'command' is missing");
+		r = request_from_command(o->command, st->settings.max_command_size, req, &err);
+	}
+	if (r < 0)
+		return fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
+	if (o->mode && run_mode_from_name(o->mode, &req->mode) < 0)
+		return fail(st, ERROR_KIND_INVALID_REQUEST,
+		            "option '--mode' must be one of default, slow, background, not '%s'",
+		            o->mode);
+	if (o->timeout) {
+		r = parse_duration_ms(o->timeout, UINT64_MAX / 2, &req->timeout_ms);
+		if (r < 0 || req->timeout_ms == 0)
+			return fail(
+			        st, ERROR_KIND_INVALID_REQUEST,
+			        "option '--timeout' must be a duration such as 500ms, 30s or 15m, not '%s'",
+			        o->timeout);
+		req->has_timeout = true;
+	}
+	return 0;
+}
+
+static int print_result(const struct run_result *result, enum run_format format)
+{
+	if (format == FORMAT_JSON) {
+		json_t *obj = result_to_json(result);
+		if (!obj)
+			return -ENOMEM;
+		int r = json_dumpf(obj, stdout, JSON_COMPACT);
+		json_decref(obj);
+		if (r < 0)
+			return -EIO;
+		fputc('\n', stdout);
+		return fflush(stdout) == 0 ? 0 : neg_errno();
+	}
+	return result_write_text(result, stdout);
+}
+
+static int run_steps(const struct run_options *o, struct broker_context **context,
+                     struct run_outcome *st)
+{
+	_cleanup_(run_request_done) struct run_request req = { 0 };
+	struct sluice_error err = { 0 };
+	if (broker_context_open(o->config, &st->settings, context, &err) < 0)
+		return fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
+	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
+		return fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s", err.detail);
+	if (build_request(o, st, &req) < 0)
+		return -1;
+	struct runner_options ro = RUNNER_OPTIONS_INIT;
+	ro.context = *context;
+	ro.workspace_root = o->root;
+	ro.timeout_source = o->timeout ? "option '--timeout'" : NULL;
+	return runner_execute(&req, &ro, st);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_options o = { 0 };
+	struct run_settings settings;
+	run_settings_init_defaults(&settings);
+	/* Declared first, released last: the settings borrow from it. */
+	_cleanup_(broker_context_freep) struct broker_context *context = NULL;
+	_cleanup_(run_outcome_done) struct run_outcome st;
+	run_outcome_init(&st, &settings);
+
+	int r = parse_options(argc, argv, &o, &st);
+	if (r == 1) {
+		usage(stdout);
+		return 0;
+	}
+	if (r == 0)
+		(void)run_steps(&o, &context, &st);
+	free(o.command);
+	r = print_result(&st.result, o.format);
+	if (r < 0)
+		log_error("writing the result: %s", strerror(-r));
+	return result_exit_status(&st.result);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every key of the core INI sections, once: section, key, type, default,
+ * lock rule, allowed values (ENUM) and the line of documentation. This table
+ * generates struct broker_config's fields (named SECTION_KEY), the defaults,
+ * the parser's dispatch and `sluice plugins` output; a test checks that
+ * docs/configuration.md mentions every key.
+ * Not for: [plugin NAME] keys, which each plugin declares itself.
+ *
+ * Types and their C fields:
+ *   STRING, PATH   char *    (PATH: empty or absolute)
+ *   DURATION       uint64_t  milliseconds ("500ms", "30s", "15m", "24h")
+ *   SIZE           uint64_t  bytes ("4096", "128KiB", "64MiB")
+ *   BOOL           bool      yes/no, true/false, on/off, 1/0
+ *   ENUM           int       index into the '|'-separated choices
+ *   WORDS          char **   whitespace-separated words; each line appends,
+ *                            an empty value clears the list
+ *   ASSIGN         char **   one NAME=VALUE per line, appended
+ *   OPT_SIZE, OPT_DURATION, OPT_COUNT  uint64_t, CONFIG_UNSET when empty
+ * Locks (what a user layer may do with a key the system layer set):
+ *   FREE    override it;  SYSTEM  nothing (an error);  APPEND  add words only.
+ */
+#ifndef SLUICE_CONFIG_KEYS_H
+#define SLUICE_CONFIG_KEYS_H
+
+#include "core/run-settings.h"
+
+#define CONFIG_LIST_WORD(word) word " "
+#define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_LIST_WORD)
+
+#define CONFIG_DEFAULT_SANDBOX_HIDE RUN_SETTINGS_SANDBOX_HIDE(CONFIG_LIST_WORD)
+
+/* X(section, key, type, default, lock, choices, doc) */
+#define CONFIG_KEYS(X)                                                                            \
+	X(broker, shell, PATH, "/bin/bash", FREE, NULL,                                           \
+	  "the shell that runs COMMAND as SHELL -c COMMAND")                                      \
+	X(broker, timeout, DURATION, "30s", FREE, NULL, "timeout of a command in default mode")   \
+	X(broker, slow_timeout, DURATION, "15m", FREE, NULL, "timeout of a command in slow mode") \
+	X(broker, max_timeout, DURATION, "15m", FREE, NULL,                                       \
+	  "the largest timeout a request may ask for")                                            \
+	X(broker, background_timeout, DURATION, "0", FREE, NULL,                                  \
+	  "timeout of a background job (0: none)")                                                \
+	X(broker, kill_grace, DURATION, "2s", FREE, NULL,                                         \
+	  "time between SIGTERM and SIGKILL on timeout")                                          \
+	X(broker, output_cap, SIZE, "128KiB", FREE, NULL, "cap on the combined output kept")      \
+	X(broker, output_head, SIZE, "4KiB", FREE, NULL,                                          \
+	  "bytes kept from the start when output is cut")                                         \
+	X(broker, output_tail, SIZE, "4KiB", FREE, NULL,                                          \
+	  "bytes kept from the end when output is cut")                                           \
+	X(broker, output_file_cap, SIZE, "64MiB", FREE, NULL,                                     \
+	  "cap on a background job's output file")                                                \
+	X(broker, max_command_size, SIZE, "64KiB", FREE, NULL,                                    \
+	  "the longest COMMAND accepted (at most 131071 bytes)")                                  \
+	X(broker, drain_window, DURATION, "250ms", FREE, NULL,                                    \
+	  "how long output is still read after the shell exits")                                  \
+	X(broker, background_survivors, ENUM, "leave", FREE, "leave|kill",                        \
+	  "what happens to processes left running when the shell exits")                          \
+	X(broker, jobs_dir, PATH, "", FREE, NULL,                                                 \
+	  "directory of background jobs (empty: the per-user default)")                           \
+	X(broker, jobs_max_age, DURATION, "24h", FREE, NULL,                                      \
+	  "age after which finished jobs are removed")                                            \
+	X(broker, plugin_timeout, DURATION, "5s", FREE, NULL,                                     \
+	  "time the policy plugins get for one request")                                          \
+	X(sandbox, mode, ENUM, "unrestricted", SYSTEM, "unrestricted|workspace-write|restricted", \
+	  "sandbox mode")                                                                         \
+	X(sandbox, writable, WORDS, "", SYSTEM, NULL,                                             \
+	  "extra writable paths in workspace-write mode")                                         \
+	X(sandbox, network, ENUM, "default", SYSTEM, "default|allow|deny",                        \
+	  "network access (default: as the mode says)")                                           \
+	X(sandbox, git_writable, BOOL, "no", SYSTEM, NULL,                                        \
+	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
+	X(sandbox, hide, WORDS, CONFIG_DEFAULT_SANDBOX_HIDE, APPEND, NULL,                        \
+	  "files and folders made unreadable in the sandboxed modes")                             \
+	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
+	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
+	X(sandbox, namespace, ENUM, "auto", SYSTEM, "auto|off",                                   \
+	  "a private mount and IPC namespace where the system allows one")                        \
+	X(sandbox, best_effort, BOOL, "no", SYSTEM, NULL,                                         \
+	  "run with what the kernel offers instead of refusing")                                  \
+	X(sandbox, rlimit_as, OPT_SIZE, "", SYSTEM, NULL,                                         \
+	  "RLIMIT_AS of the command (empty: unchanged)")                                          \
+	X(sandbox, rlimit_cpu, OPT_DURATION, "", SYSTEM, NULL,                                    \
+	  "RLIMIT_CPU of the command (empty: unchanged)")                                         \
+	X(sandbox, rlimit_nproc, OPT_COUNT, "", SYSTEM, NULL,                                     \
+	  "RLIMIT_NPROC of the command (empty: unchanged)")                                       \
+	X(sandbox, rlimit_fsize, OPT_SIZE, "", SYSTEM, NULL,                                      \
+	  "RLIMIT_FSIZE of the command (empty: unchanged)")                                       \
+	X(sandbox, rlimit_nofile, OPT_COUNT, "", SYSTEM, NULL,                                    \
+	  "RLIMIT_NOFILE of the command (empty: unchanged)")                                      \
+	X(sandbox, user, STRING, "", SYSTEM, NULL,                                                \
+	  "user to run commands as (needs privileges; empty: the caller)")                        \
+	X(env, drop, WORDS, CONFIG_DEFAULT_ENV_DROP, APPEND, NULL,                                \
+	  "glob patterns of environment variables removed")                                       \
+	X(env, set, ASSIGN, "", FREE, NULL,                                                       \
+	  "NAME=VALUE set in the command's environment (repeatable)")                             \
+	X(approval, method, ENUM, "deny", SYSTEM, "deny|program|terminal",                        \
+	  "how an ask verdict is answered")                                                       \
+	X(approval, program, PATH, "", SYSTEM, NULL,                                              \
+	  "approver program: request JSON on stdin, exit 0 approves")                             \
+	X(approval, timeout, DURATION, "60s", SYSTEM, NULL,                                       \
+	  "time an approver gets before the answer is no")                                        \
+	X(audit, file, PATH, "", SYSTEM, NULL,                                                    \
+	  "audit log file, one JSON line per request (empty: none)")                              \
+	X(audit, syslog, BOOL, "no", SYSTEM, NULL, "also send audit lines to syslog")             \
+	X(audit, required, BOOL, "no", SYSTEM, NULL,                                              \
+	  "refuse a command when its audit line cannot be written")
+
+#endif

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct broker_config -> struct run_settings, key by key.
+ * Not for: defaults (each side keeps its own; a test checks they agree).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "config/config-run.h"
+#include "strv.h"
+
+_Static_assert((int)SURVIVORS_LEAVE == (int)CONFIG_SURVIVORS_LEAVE &&
+                       (int)SURVIVORS_KILL == (int)CONFIG_SURVIVORS_KILL,
+               "the survivors values agree");
+
+/* The launcher's profile names, in enum config_sandbox_mode order. */
+static const char *const mode_names[] = { "unrestricted", "workspace-write", "restricted" };
+
+static int copy_list(char **from, const char **to, size_t *n, size_t max, const char *key,
+                     struct sluice_error *reterr)
+{
+	*n = 0;
+	STRV_FOREACH (w, from) {
+		if (*n >= max)
+			return sluice_error_set(reterr, -E2BIG, "%s: more than %zu entries", key,
+			                        max);
+		to[(*n)++] = *w;
+	}
+	return 0;
+}
+
+int config_to_run_settings(const struct broker_config *cfg, struct run_settings *s,
+                           struct config_run_text *text, struct sluice_error *reterr)
+{
+	run_settings_init_defaults(s);
+	s->shell = cfg->broker_shell;
+	s->timeout_ms = cfg->broker_timeout;
+	s->slow_timeout_ms = cfg->broker_slow_timeout;
+	s->max_timeout_ms = cfg->broker_max_timeout;
+	s->background_timeout_ms = cfg->broker_background_timeout;
+	s->kill_grace_ms = cfg->broker_kill_grace;
+	s->output_cap = cfg->broker_output_cap;
+	s->output_head = cfg->broker_output_head;
+	s->output_tail = cfg->broker_output_tail;
+	s->output_file_cap = cfg->broker_output_file_cap;
+	s->max_command_size = cfg->broker_max_command_size;
+	s->drain_window_ms = cfg->broker_drain_window;
+	s->background_survivors = (enum background_survivors)cfg->broker_background_survivors;
+	s->jobs_dir = cfg->broker_jobs_dir && *cfg->broker_jobs_dir ? cfg->broker_jobs_dir : NULL;
+	s->jobs_max_age_ms = cfg->broker_jobs_max_age;
+
+	s->sandbox_mode = mode_names[cfg->sandbox_mode];
+	if (cfg->sandbox_network != CONFIG_NETWORK_DEFAULT)
+		s->network = cfg->sandbox_network == CONFIG_NETWORK_ALLOW;
+	s->best_effort = cfg->sandbox_best_effort;
+	s->git_writable = cfg->sandbox_git_writable;
+	s->user = cfg->sandbox_user && cfg->sandbox_user[0] ? cfg->sandbox_user : NULL;
+	int r = copy_list(cfg->sandbox_writable, s->writable, &s->n_writable,
+	                  RUN_SETTINGS_PATHS_MAX, "[sandbox] writable", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->sandbox_hide, s->hide, &s->n_hide, RUN_SETTINGS_HIDE_MAX,
+		              "[sandbox] hide", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->config_dirs, s->config_dirs, &s->n_config_dirs,
+		              RUN_SETTINGS_PATHS_MAX, "the configuration directories", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->files, s->config_files, &s->n_config_files,
+		              RUN_SETTINGS_PATHS_MAX, "the configuration files", reterr);
+	if (r < 0)
+		return r;
+	s->tmpdir_size = cfg->sandbox_tmpdir_size;
+	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
+
+	/* rlimits, as the launcher reads them */
+	const struct {
+		const char *name;
+		uint64_t value;
+		const char *unit;
+		uint64_t divisor;
+	} limits[] = {
+		{ "as", cfg->sandbox_rlimit_as, "", 1 },
+		{ "cpu", cfg->sandbox_rlimit_cpu, "s", 1000 },
+		{ "nproc", cfg->sandbox_rlimit_nproc, "", 1 },
+		{ "fsize", cfg->sandbox_rlimit_fsize, "", 1 },
+		{ "nofile", cfg->sandbox_rlimit_nofile, "", 1 },
+	};
+	s->n_rlimits = 0;
+	for (size_t i = 0; i < ELEMENTSOF(limits); i++) {
+		if (limits[i].value == CONFIG_UNSET)
+			continue;
+		/* RLIMIT_CPU counts whole seconds: round a part up, never down */
+		uint64_t v = (limits[i].value + limits[i].divisor - 1) / limits[i].divisor;
+		snprintf(text->rlimit[s->n_rlimits], sizeof(text->rlimit[0]), "%llu%s",
+		         (unsigned long long)v, limits[i].unit);
+		s->rlimits[s->n_rlimits].name = limits[i].name;
+		s->rlimits[s->n_rlimits].value = text->rlimit[s->n_rlimits];
+		s->n_rlimits++;
+	}
+
+	r = copy_list(cfg->env_drop, s->env_drop, &s->n_env_drop, RUN_SETTINGS_ENV_MAX,
+	              "[env] drop", reterr);
+	if (r < 0)
+		return r;
+	return copy_list(cfg->env_set, s->env_set, &s->n_env_set, RUN_SETTINGS_ENV_MAX, "[env] set",
+	                 reterr);
+}
+
+void config_model_limits(const struct broker_config *cfg, struct command_model_limits *limits)
+{
+	command_model_limits_default(limits);
+	if (cfg->broker_max_command_size > limits->max_command_bytes)
+		limits->max_command_bytes = cfg->broker_max_command_size;
+}
+
+int config_parser_new(const struct broker_config *cfg, struct command_model_parser **ret)
+{
+	struct command_model_parser *parser;
+	int r = command_model_parser_new(&parser);
+	if (r < 0)
+		return r;
+	struct command_model_limits limits;
+	config_model_limits(cfg, &limits);
+	command_model_parser_set_limits(parser, &limits);
+	*ret = parser;
+	return 0;
+}

@@ -1,0 +1,631 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The walk over the syntax tree that fills the command model: statements in
+ * the order bash runs them, with the nesting frames, the literal variables
+ * and cd directory in effect (model-state.h), substitutions, and the strings
+ * of nested shells parsed again, recursively, within the depth and time caps.
+ * One simple command is finished (wrappers, nested shells) in model-command.c.
+ * Not for: policy decisions.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model-builder.h"
+#include "monotonic.h"
+
+/* ------------------------------------------------------------- frames */
+
+bool builder_push_frame(struct builder *b, enum command_frame frame)
+{
+	if (b->depth >= b->lim->max_depth || b->depth >= BUILDER_MAX_FRAMES) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
+		return false;
+	}
+	b->frames[b->depth++] = (uint8_t)frame;
+	return true;
+}
+
+void builder_pop_frame(struct builder *b)
+{
+	if (b->depth > 0)
+		b->depth--;
+}
+
+static bool top_frame_is(const struct builder *b, enum command_frame frame)
+{
+	return b->depth > 0 && b->frames[b->depth - 1] == frame;
+}
+
+uint32_t builder_partial_causes(const struct shell_tree *tree)
+{
+	return (tree->has_error ? COMMAND_MODEL_PARTIAL_SYNTAX : 0) |
+	       (tree->blank_control ? COMMAND_MODEL_PARTIAL_BLANK_CONTROL : 0);
+}
+
+bool builder_subtree_has_error(const struct shell_node *n)
+{
+	if (n->error)
+		return true;
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (builder_subtree_has_error(&n->children[i]))
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------ substitutions */
+
+/* The statements inside every $(...), `...`, <(...) and >(...) below n, each
+ * in a subshell of its own. parent: the command whose words hold them. */
+void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
+                                const struct shell_node *n, const struct model_state *st,
+                                long parent)
+{
+	if (b->error)
+		return;
+	if (n->kind == SN_CMD_SUBST || n->kind == SN_PROC_SUBST) {
+		enum command_frame f = n->kind == SN_CMD_SUBST ? FRAME_CMDSUBST : FRAME_PROCSUBST;
+		if (!builder_push_frame(b, f))
+			return;
+		struct walk_ctx sub = *ctx;
+		sub.parent = parent;
+		sub.negated = sub.background = sub.stdin_piped = false;
+		struct model_state copy;
+		b->error = model_state_copy(&copy, st);
+		if (!b->error)
+			builder_walk_statements(b, &sub, n, &copy);
+		model_state_done(&copy);
+		builder_pop_frame(b);
+		return;
+	}
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		/* statements (the grammar's heredoc tails) are walked as such by the
+		 * caller; assignments inside a command are words here */
+		if (shell_node_is_statement(c) && c->kind != SN_VAR_ASSIGN &&
+		    c->kind != SN_VAR_ASSIGNS)
+			continue;
+		builder_walk_substitutions(b, ctx, c, st, parent);
+	}
+}
+
+/* ---------------------------------------------------------- statements */
+
+static void walk_statement(struct builder *b, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st);
+
+void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
+                             const struct shell_node *n, struct model_state *st)
+{
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (c->kind == SN_TOKEN || c->kind == SN_COMMENT)
+			continue;
+		if (c->kind == SN_ERROR) {
+			builder_walk_statements(b, ctx, c, st); /* what can be read of it */
+			continue;
+		}
+		if (!shell_node_is_statement(c)) {
+			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
+			continue;
+		}
+		struct walk_ctx sub = *ctx;
+		if (i + 1 < n->n_children &&
+		    shell_node_is_token(ctx->src, &n->children[i + 1], "&"))
+			sub.background = true;
+		walk_statement(b, &sub, c, st);
+	}
+}
+
+static const struct shell_node *first_statement(const struct shell_node *n)
+{
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (shell_node_is_statement(&n->children[i]))
+			return &n->children[i];
+	return NULL;
+}
+
+static const struct shell_node *last_statement(const struct shell_node *n)
+{
+	for (uint32_t i = n->n_children; i > 0; i--)
+		if (shell_node_is_statement(&n->children[i - 1]))
+			return &n->children[i - 1];
+	return NULL;
+}
+
+/* `exit` or `return`: the right side of `cd x || exit` ends the shell. */
+static bool is_exit(const struct walk_ctx *ctx, const struct shell_node *n)
+{
+	const struct shell_node *name =
+	        n->kind == SN_COMMAND ? shell_node_find(n, SN_COMMAND_NAME) : NULL;
+	return name && (shell_node_text_is(ctx->src, name, "exit") ||
+	                shell_node_text_is(ctx->src, name, "return"));
+}
+
+/* a && b, a || b: b runs after a (&&) or when a failed (||); after the list,
+ * either may have happened. */
+static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                      struct model_state *st)
+{
+	bool pushed = !top_frame_is(b, FRAME_LIST);
+	if (pushed && !builder_push_frame(b, FRAME_LIST))
+		return;
+	const struct shell_node *left = first_statement(n);
+	const struct shell_node *right = last_statement(n);
+	bool is_or = false;
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (shell_node_is_token(ctx->src, &n->children[i], "||"))
+			is_or = true;
+	struct model_state before = { 0 }; /* ||: what b starts from */
+	if (is_or)
+		b->error = model_state_copy(&before, st);
+	if (left && !b->error)
+		walk_statement(b, ctx, left, st);
+	if (right && right != left && !b->error) {
+		if (!is_or) {
+			/* b runs only once a succeeded; what follows an && chain is
+			 * read as the chain having succeeded (`cd x && a; b` runs b in x) */
+			walk_statement(b, ctx, right, st);
+		} else {
+			model_state_merge(&before, st); /* a ran to its failure */
+			walk_statement(b, ctx, right, &before);
+			if (!is_exit(ctx, right))
+				model_state_merge(st, &before);
+		}
+	}
+	model_state_done(&before);
+	if (pushed)
+		builder_pop_frame(b);
+}
+
+/* Each part of a pipeline runs in a subshell of its own. */
+static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                          const struct model_state *st)
+{
+	if (!builder_push_frame(b, FRAME_PIPELINE))
+		return;
+	size_t k = 0;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (!shell_node_is_statement(c)) {
+			if (c->kind == SN_ERROR)
+				builder_walk_statements(b, ctx, c, (struct model_state *)st);
+			continue;
+		}
+		struct walk_ctx sub = *ctx;
+		sub.stdin_piped = k++ > 0;
+		struct model_state copy;
+		b->error = model_state_copy(&copy, st);
+		if (!b->error)
+			walk_statement(b, &sub, c, &copy);
+		model_state_done(&copy);
+	}
+	builder_pop_frame(b);
+}
+
+/* Statements in a copy of st (a subshell, a branch); merged back when merge. */
+static void walk_in_copy(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                         struct model_state *st, bool merge)
+{
+	struct model_state copy;
+	b->error = model_state_copy(&copy, st);
+	if (!b->error)
+		builder_walk_statements(b, ctx, n, &copy);
+	if (merge)
+		model_state_merge(st, &copy);
+	model_state_done(&copy);
+}
+
+/* The statements the grammar puts inside a heredoc redirect when more of
+ * the list follows the `<<EOF` on its line (`cat <<EOF && rm x`). */
+void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
+                               const struct shell_node *redirect, struct model_state *st)
+{
+	if (redirect->kind != SN_HEREDOC_REDIRECT)
+		return;
+	bool any = false;
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		any |= shell_node_is_statement(&redirect->children[i]);
+	if (!any)
+		return;
+	bool pushed = !top_frame_is(b, FRAME_LIST);
+	if (pushed && !builder_push_frame(b, FRAME_LIST))
+		return;
+	for (uint32_t i = 0; i < redirect->n_children && !b->error; i++)
+		if (shell_node_is_statement(&redirect->children[i]))
+			walk_statement(b, ctx, &redirect->children[i], st);
+	if (pushed)
+		builder_pop_frame(b);
+}
+
+/* `body > target`: a command gets the redirections; a compound statement
+ * passes them to every command inside; a list or pipeline (the grammar's
+ * reading of `a && b > f`) gives them to its last command, as bash does. */
+static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
+                            const struct shell_node *n, struct model_state *st)
+{
+	const struct shell_node *body = first_statement(n);
+	size_t mark = b->n_inherited;
+	const struct shell_node *target = NULL;
+	if (body && (body->kind == SN_LIST || body->kind == SN_PIPELINE)) {
+		target = body;
+		while (target && (target->kind == SN_LIST || target->kind == SN_PIPELINE))
+			target = last_statement(target);
+	} else if (body && body->kind == SN_COMMAND) {
+		target = body;
+	}
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		if (!shell_node_is_redirect(&n->children[i]))
+			continue;
+		if (b->n_inherited >= BUILDER_MAX_INHERITED) {
+			b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
+			break;
+		}
+		b->inherited[b->n_inherited++] = (struct inherited_redirect){
+			.src = ctx->src,
+			.node = &n->children[i],
+			.target = target,
+			.active = target == NULL,
+		};
+	}
+	/* a list / pipeline body: only its last part is redirected (no frame) */
+	bool framed = target == NULL;
+	bool pushed = framed && builder_push_frame(b, FRAME_REDIRECTED);
+	if (!framed || pushed) {
+		if (body)
+			walk_statement(b, ctx, body, st);
+	}
+	if (pushed)
+		builder_pop_frame(b);
+	b->n_inherited = mark;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		if (!shell_node_is_redirect(&n->children[i]))
+			continue;
+		builder_walk_substitutions(b, ctx, &n->children[i], st, ctx->parent);
+		builder_walk_heredoc_tail(b, ctx, &n->children[i], st);
+	}
+}
+
+/* if / elif / else: conditions in order, each branch in a copy, merged. */
+static void walk_if_part(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                         struct model_state *st, struct model_state *acc, bool *have_acc,
+                         bool *have_else)
+{
+	bool body = n->kind == SN_ELSE;
+	struct model_state branch = { 0 };
+	bool in_branch = false;
+	if (body) {
+		*have_else = true;
+		b->error = model_state_copy(&branch, st);
+		in_branch = true;
+	}
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (shell_node_is_token(ctx->src, c, "then")) {
+			body = true;
+			b->error = model_state_copy(&branch, st);
+			in_branch = !b->error;
+			continue;
+		}
+		if (c->kind == SN_ELIF || c->kind == SN_ELSE) {
+			walk_if_part(b, ctx, c, st, acc, have_acc, have_else);
+			continue;
+		}
+		if (!shell_node_is_statement(c))
+			continue;
+		if (body) {
+			walk_statement(b, ctx, c, &branch);
+		} else if (builder_push_frame(b, FRAME_CONDITION)) {
+			walk_statement(b, ctx, c, st);
+			builder_pop_frame(b);
+		}
+	}
+	if (in_branch) {
+		if (*have_acc) {
+			model_state_merge(acc, &branch);
+		} else {
+			model_state_done(acc);
+			*acc = branch; /* moved: the first branch is the start */
+			branch = (struct model_state){ 0 };
+			*have_acc = true;
+		}
+	}
+	model_state_done(&branch);
+}
+
+static void walk_if(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                    struct model_state *st)
+{
+	if (!builder_push_frame(b, FRAME_IF))
+		return;
+	struct model_state acc = { 0 };
+	bool have_acc = false, have_else = false;
+	walk_if_part(b, ctx, n, st, &acc, &have_acc, &have_else);
+	if (have_acc) {
+		if (!have_else)
+			model_state_merge(&acc, st);
+		model_state_done(st);
+		*st = acc;
+	}
+	builder_pop_frame(b);
+}
+
+/* A loop's body can see what its own later steps did in an earlier round:
+ * forget every variable assigned anywhere in it, and the directory when it
+ * has a cd (a syntactic over-approximation, so never a wrong value). */
+void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
+                             struct model_state *st)
+{
+	if (n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_NAME) {
+		const struct shell_node *name =
+		        n->kind == SN_VAR_NAME ? n : shell_node_find(n, SN_VAR_NAME);
+		if (name)
+			model_state_unset_n(st, ctx->src + name->start, name->end - name->start);
+	} else if (n->kind == SN_COMMAND_NAME) {
+		if (shell_node_text_is(ctx->src, n, "cd") ||
+		    shell_node_text_is(ctx->src, n, "pushd") ||
+		    shell_node_text_is(ctx->src, n, "popd"))
+			(void)model_state_cd(st, NULL);
+	} else if (n->kind == SN_WORD && st->n_vars > 0) {
+		/* read X, printf -v X, ...: any word naming a known variable */
+		model_state_unset_n(st, ctx->src + n->start, n->end - n->start);
+	}
+	for (uint32_t i = 0; i < n->n_children; i++)
+		builder_forget_assigned(ctx, &n->children[i], st);
+}
+
+/* while / until / for / for ((;;)): the body may run any number of times. */
+static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                      struct model_state *st)
+{
+	if (!builder_push_frame(b, FRAME_LOOP))
+		return;
+	builder_forget_assigned(ctx, n, st); /* the for variable too */
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (c->kind == SN_DO_GROUP || (c->kind == SN_COMPOUND && n->kind != SN_WHILE)) {
+			walk_in_copy(b, ctx, c, st, true);
+		} else if (n->kind == SN_C_FOR) {
+			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
+		} else if (shell_node_is_statement(c)) {
+			if (builder_push_frame(b, FRAME_CONDITION)) {
+				walk_statement(b, ctx, c, st);
+				builder_pop_frame(b);
+			}
+		} else {
+			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
+		}
+	}
+	builder_pop_frame(b);
+}
+
+static void walk_case(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                      struct model_state *st)
+{
+	if (!builder_push_frame(b, FRAME_CASE))
+		return;
+	struct model_state acc;
+	b->error = model_state_copy(&acc, st); /* no pattern matched */
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (c->kind != SN_CASE_ITEM) {
+			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
+			continue;
+		}
+		struct model_state branch;
+		b->error = model_state_copy(&branch, st);
+		for (uint32_t k = 0; k < c->n_children && !b->error; k++) {
+			const struct shell_node *item = &c->children[k];
+			if (shell_node_is_statement(item))
+				walk_statement(b, ctx, item, &branch);
+			else
+				builder_walk_substitutions(b, ctx, item, st, ctx->parent);
+		}
+		model_state_merge(&acc, &branch);
+		model_state_done(&branch);
+	}
+	model_state_done(st);
+	*st = acc;
+	builder_pop_frame(b);
+}
+
+/* A function body runs wherever the function is called: nothing about the
+ * variables or directory at that point is known. */
+static void walk_function(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n)
+{
+	const struct shell_node *name = NULL;
+	for (uint32_t i = 0; i < n->n_children && !name; i++)
+		if (n->children[i].kind == SN_WORD)
+			name = &n->children[i];
+	char *fname = name ? strndup(ctx->src + name->start, name->end - name->start) : strdup("");
+	if (!fname) {
+		b->error = -ENOMEM;
+		return;
+	}
+	if (b->n_functions < BUILDER_MAX_FUNCTIONS) {
+		b->functions[b->n_functions++] = fname;
+	} else {
+		free(fname);
+		fname = NULL;
+	}
+	if (!builder_push_frame(b, FRAME_FUNCTION))
+		return;
+	const char *saved = b->function;
+	b->function = fname;
+	struct model_state fresh = { 0 };
+	(void)model_state_cd(&fresh, NULL);
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++)
+		if (shell_node_is_statement(&n->children[i]))
+			walk_statement(b, ctx, &n->children[i], &fresh);
+	model_state_done(&fresh);
+	b->function = saved;
+	builder_pop_frame(b);
+}
+
+static void walk_statement(struct builder *b, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st)
+{
+	if (b->error)
+		return;
+	/* redirections of an enclosing `a && b > f` apply from their target on */
+	for (size_t i = 0; i < b->n_inherited; i++)
+		if (b->inherited[i].target == n)
+			b->inherited[i].active = true;
+	struct walk_ctx sub = *ctx;
+	switch ((enum shell_node_kind)n->kind) {
+	case SN_COMMAND:
+		builder_command(b, ctx, n, st);
+		break;
+	case SN_DECLARATION:
+	case SN_UNSET:
+	case SN_VAR_ASSIGN:
+	case SN_VAR_ASSIGNS:
+		builder_declaration(b, ctx, n, st);
+		break;
+	case SN_LIST:
+		walk_list(b, ctx, n, st);
+		break;
+	case SN_PIPELINE:
+		walk_pipeline(b, ctx, n, st);
+		break;
+	case SN_SUBSHELL:
+		if (builder_push_frame(b, FRAME_SUBSHELL)) {
+			walk_in_copy(b, ctx, n, st, false);
+			builder_pop_frame(b);
+		}
+		break;
+	case SN_COMPOUND:
+		if (builder_push_frame(b, FRAME_GROUP)) {
+			builder_walk_statements(b, ctx, n, st);
+			builder_pop_frame(b);
+		}
+		break;
+	case SN_REDIRECTED:
+		walk_redirected(b, ctx, n, st);
+		break;
+	case SN_NEGATED:
+		sub.negated = true;
+		builder_walk_statements(b, &sub, n, st);
+		break;
+	case SN_IF:
+		walk_if(b, ctx, n, st);
+		break;
+	case SN_WHILE:
+	case SN_FOR:
+	case SN_C_FOR:
+		walk_loop(b, ctx, n, st);
+		break;
+	case SN_CASE:
+		walk_case(b, ctx, n, st);
+		break;
+	case SN_FUNCTION:
+		walk_function(b, ctx, n);
+		break;
+	case SN_TEST:
+		/* [[ ... ]] and (( ... )): no command, but (( x = 1 )) assigns */
+		builder_forget_assigned(ctx, n, st);
+		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
+		break;
+	default:
+		builder_walk_statements(b, ctx, n, st);
+		break;
+	}
+	for (size_t i = 0; i < b->n_inherited; i++)
+		if (b->inherited[i].target == n)
+			b->inherited[i].active = false;
+}
+
+/* ------------------------------------------------------- nested shells */
+
+int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct simple_command *cmd,
+                        const char *text, size_t len, struct model_state *st,
+                        const struct model_wrapper *extra)
+{
+	if (!builder_push_frame(b, FRAME_NESTED_SHELL)) {
+		cmd->flags |= CMD_NESTED_UNPARSED;
+		return 0;
+	}
+	uint64_t now = monotonic_us();
+	if (now >= b->deadline) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
+		cmd->flags |= CMD_NESTED_UNPARSED;
+		builder_pop_frame(b);
+		return 0;
+	}
+	struct shell_tree tree;
+	int r = shell_parse(b->parser, text, len, b->deadline - now, BUILDER_TREE_DEPTH, &tree);
+	if (r < 0) {
+		builder_pop_frame(b);
+		return r;
+	}
+	if (tree.timed_out) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
+		cmd->flags |= CMD_NESTED_UNPARSED;
+	}
+	if (tree.depth_limited)
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
+	b->m->partial_causes |= builder_partial_causes(&tree);
+
+	size_t saved_prefix = b->n_prefix;
+	b->n_prefix = 0; /* cmd's wrappers already begin with the inherited ones */
+	for (size_t i = 0; i < cmd->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
+		b->prefix[b->n_prefix++] = &cmd->wrappers[i];
+	if (extra && b->n_prefix < BUILDER_MAX_PREFIX)
+		b->prefix[b->n_prefix++] = extra;
+	size_t saved_inherited = b->n_inherited;
+	b->n_inherited = 0; /* the outer redirections are the nested shell's, not its commands' */
+
+	struct walk_ctx sub = {
+		.src = text,
+		.nested = true,
+		.span_start = ctx->nested ? ctx->span_start : cmd->span_start,
+		.span_end = ctx->nested ? ctx->span_end : cmd->span_end,
+		.parent = (long)cmd->index,
+		.has_error = tree.has_error,
+	};
+	builder_walk_statements(b, &sub, &tree.root, st);
+
+	b->n_inherited = saved_inherited;
+	b->n_prefix = saved_prefix;
+	shell_tree_done(&tree);
+	builder_pop_frame(b);
+	return b->error;
+}
+
+/* --------------------------------------------------------------- entry */
+
+int model_build(struct command_model *m, struct shell_parser *parser,
+                const struct command_model_limits *limits, uint64_t deadline_us)
+{
+	uint64_t now = monotonic_us();
+	uint64_t budget = deadline_us > now ? deadline_us - now : 1;
+	int r = shell_parse(parser, m->source, m->len, budget, BUILDER_TREE_DEPTH, &m->tree);
+	if (r < 0)
+		return r;
+	if (m->tree.timed_out)
+		m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
+	if (m->tree.depth_limited)
+		m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
+	m->partial_causes |= builder_partial_causes(&m->tree);
+
+	struct builder b = {
+		.m = m,
+		.lim = limits,
+		.parser = parser,
+		.deadline = deadline_us,
+		.resolve_budget = BUILDER_RESOLVE_BUDGET,
+	};
+	struct walk_ctx ctx = {
+		.src = m->source,
+		.parent = -1,
+		.has_error = m->tree.has_error,
+	};
+	struct model_state st = { 0 };
+	builder_walk_statements(&b, &ctx, &m->tree.root, &st);
+	model_state_done(&st);
+	for (size_t i = 0; i < b.n_functions; i++)
+		free(b.functions[i]);
+	return b.error;
+}

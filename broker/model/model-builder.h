@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The model builder: the tree walk (model-builder.c) and the building of one
+ * simple command (model-command.c), with the state they share.
+ * The two files are ONE unit and call each other on purpose: the walk meets
+ * a command and builds it (builder_command), and a command that runs a
+ * shell string (`bash -c '...'`, eval, a heredoc fed to sh, find -exec) is
+ * walked again (builder_walk_nested). That recursion is the shell's own;
+ * both sit on the model's storage (model-storage.h) and nothing else of
+ * the model calls back into them but command_model_parse().
+ * Not for: anyone outside the command model.
+ */
+#ifndef SLUICE_MODEL_BUILDER_H
+#define SLUICE_MODEL_BUILDER_H
+
+#include "model/model-storage.h"
+#include "model/model-state.h"
+
+#define BUILDER_MAX_FRAMES 255
+#define BUILDER_MAX_INHERITED 16
+#define BUILDER_MAX_PREFIX 16
+#define BUILDER_MAX_FUNCTIONS 64
+#define BUILDER_MAX_CLAUSES 8
+/* Levels of syntax nodes kept from one parse (normal commands use ~15). */
+#define BUILDER_TREE_DEPTH 200
+/* Bytes of literal variable values substituted into words, per model. */
+#define BUILDER_RESOLVE_BUDGET ((size_t)1024 * 1024)
+
+/* A redirection of a compound statement, applied to the commands inside. */
+struct inherited_redirect {
+	const char *src;                 /* the text node's offsets refer to */
+	const struct shell_node *node;   /* the redirect */
+	const struct shell_node *target; /* applies inside this node; NULL: everywhere */
+	bool active;
+};
+
+struct builder {
+	struct command_model *m;
+	const struct command_model_limits *lim;
+	struct shell_parser *parser;
+	uint64_t deadline;
+	uint8_t frames[BUILDER_MAX_FRAMES];
+	size_t depth;
+	const char *function; /* innermost function being walked (borrowed) */
+	struct inherited_redirect inherited[BUILDER_MAX_INHERITED];
+	size_t n_inherited;
+	/* wrappers of the command whose nested shell / exec clause is walked */
+	const struct model_wrapper *prefix[BUILDER_MAX_PREFIX];
+	size_t n_prefix;
+	char *functions[BUILDER_MAX_FUNCTIONS]; /* names defined so far (owned) */
+	size_t n_functions;
+	size_t resolve_budget; /* bytes of variable values still to substitute */
+	int error;             /* first -errno; stops the walk */
+};
+
+/* Where the walk is. Passed by value into deeper levels. */
+struct walk_ctx {
+	const char *src;             /* the text the current tree's offsets refer to */
+	bool nested;                 /* src is a nested shell's string */
+	size_t span_start, span_end; /* nested: the outer word's span in the model's source */
+	long parent;                 /* index of the holding command, or -1 */
+	bool negated, background, stdin_piped;
+	bool has_error; /* the current tree has an ERROR / MISSING node */
+};
+
+/* The entry: walk the tree parsed from m->source and fill m.
+ * Returns 0 or -ENOMEM. */
+int model_build(struct command_model *m, struct shell_parser *parser,
+                const struct command_model_limits *limits, uint64_t deadline_us);
+
+bool builder_push_frame(struct builder *b, enum command_frame frame);
+void builder_pop_frame(struct builder *b);
+bool builder_subtree_has_error(const struct shell_node *n);
+/* The partial causes a parsed tree gives its model (enum
+ * command_model_partial_cause). */
+uint32_t builder_partial_causes(const struct shell_tree *tree);
+
+/* Forget the variables assigned (and the cd directory, if changed) anywhere
+ * in n: used where n may run in an order or a number of times not known. */
+void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
+                             struct model_state *st);
+
+void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
+                             const struct shell_node *n, struct model_state *st);
+void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
+                                const struct shell_node *n, const struct model_state *st,
+                                long parent);
+void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
+                               const struct shell_node *redirect, struct model_state *st);
+
+/* Parse text as a nested shell held by cmd and walk it with st; its commands
+ * inherit cmd's wrappers (and extra, when not NULL). text[0..len) is read in
+ * place (not copied): it must stay as it is until this returns. */
+int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct simple_command *cmd,
+                        const char *text, size_t len, struct model_state *st,
+                        const struct model_wrapper *extra);
+
+/* A `command` node (model-command.c). */
+void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                     struct model_state *st);
+
+/* export / declare / local / readonly / unset / NAME=VALUE statements. */
+void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                         struct model_state *st);
+
+#endif

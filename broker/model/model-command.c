@@ -1,0 +1,1091 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One simple command of the model: its words expanded (shell-words), its
+ * assignments and redirections, the wrappers taken off (wrappers.c), and
+ * what it starts in turn: the string of a nested shell or eval, find's
+ * -exec clauses; and what it changes for later commands (cd, variables).
+ * Not for: walking statements (model-builder.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "shell/brace-expand.h"
+#include "cleanup.h"
+#include "model/model-builder.h"
+#include "util/strbuf.h"
+#include "model/wrappers.h"
+
+#define NORMALIZED_MAX_BYTES ((size_t)256 * 1024)
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+static bool word_static(const struct model_word *w)
+{
+	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
+}
+
+struct lookup {
+	struct builder *b;
+	struct model_state *st;
+};
+
+/* A literal variable's value, within the model's budget of resolved bytes
+ * (past it, a variable stays unresolved: a dynamic word, never a wrong one). */
+static const char *lookup_var(void *userdata, const char *name)
+{
+	struct lookup *l = userdata;
+	const char *value = model_state_get(l->st, name);
+	if (!value)
+		return NULL;
+	size_t len = strlen(value);
+	if (len > l->b->resolve_budget)
+		return NULL;
+	l->b->resolve_budget -= len;
+	return value;
+}
+
+/* Grow an array of elem-sized items to hold one more. */
+static int grow(void **array, size_t n, size_t *alloc, size_t elem)
+{
+	if (n < *alloc)
+		return 0;
+	size_t want = *alloc ? *alloc * 2 : 4;
+	void *p = reallocarray(*array, want, elem);
+	if (!p)
+		return -ENOMEM;
+	*array = p;
+	*alloc = want;
+	return 0;
+}
+
+/* ------------------------------------------------------------ creation */
+
+static int copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv, size_t argc)
+{
+	*dst = (struct model_wrapper){ 0 };
+	dst->name = strdup(name);
+	dst->argv = calloc(argc ? argc : 1, sizeof(char *));
+	if (!dst->name || !dst->argv)
+		return -ENOMEM;
+	for (size_t i = 0; i < argc; i++) {
+		dst->argv[i] = strdup(argv[i]);
+		if (!dst->argv[i])
+			return -ENOMEM;
+		dst->argc++;
+	}
+	return 0;
+}
+
+static int add_wrapper(struct simple_command *c, const char *name, char *const *argv, size_t argc)
+{
+	struct model_wrapper *w = reallocarray(c->wrappers, c->n_wrappers + 1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	c->wrappers = w;
+	int r = copy_wrapper(&w[c->n_wrappers], name, argv, argc);
+	c->n_wrappers++; /* counted even when half-built, so that it is freed */
+	return r;
+}
+
+/* A new command at the current point of the walk, appended to the model; NULL
+ * when the model is full (flagged) or on -ENOMEM (b->error). */
+static struct simple_command *command_new(struct builder *b, const struct walk_ctx *ctx,
+                                          const struct shell_node *n)
+{
+	struct command_model *m = b->m;
+	if (m->n_commands >= b->lim->max_commands) {
+		m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
+		return NULL;
+	}
+	if (grow((void **)&m->commands, m->n_commands, &m->alloc_commands, sizeof(*m->commands)) <
+	    0) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	struct simple_command *c = calloc(1, sizeof(*c));
+	if (!c) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	m->commands[m->n_commands] = c;
+	c->index = m->n_commands++;
+	c->parent = ctx->parent;
+	c->depth = b->depth;
+	c->frames = malloc(b->depth ? b->depth : 1);
+	c->text = strndup(ctx->src + n->start, n->end - n->start);
+	c->function = b->function ? strdup(b->function) : NULL;
+	if (!c->frames || !c->text || (b->function && !c->function)) {
+		b->error = -ENOMEM;
+		return NULL;
+	}
+	memcpy(c->frames, b->frames, b->depth);
+	c->span_start = ctx->nested ? ctx->span_start : n->start;
+	c->span_end = ctx->nested ? ctx->span_end : n->end;
+	if (ctx->negated)
+		c->flags |= CMD_NEGATED;
+	if (ctx->background)
+		c->flags |= CMD_BACKGROUND;
+	if (ctx->has_error && builder_subtree_has_error(n)) {
+		c->flags |= CMD_PARTIAL;
+		m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
+	}
+	for (size_t i = 0; i < b->n_prefix && !b->error; i++)
+		b->error =
+		        add_wrapper(c, b->prefix[i]->name, b->prefix[i]->argv, b->prefix[i]->argc);
+	c->n_inherited_wrappers = c->n_wrappers;
+	return b->error ? NULL : c;
+}
+
+static int word_from_node(struct builder *b, struct model_word *out, const struct walk_ctx *ctx,
+                          const struct shell_node *n, struct model_state *st)
+{
+	*out = (struct model_word){ 0 };
+	struct lookup l = { b, st };
+	int r = shell_word_expand(ctx->src, n, lookup_var, &l, &out->w);
+	if (r < 0)
+		return r;
+	out->source = strndup(ctx->src + n->start, n->end - n->start);
+	return out->source ? 0 : -ENOMEM;
+}
+
+static int word_from_text(struct model_word *out, const char *text, uint32_t flags)
+{
+	*out = (struct model_word){ .w.flags = flags };
+	out->w.text = strdup(text);
+	out->source = strdup(text);
+	return out->w.text && out->source ? 0 : -ENOMEM;
+}
+
+static int word_copy(struct model_word *out, const struct model_word *in)
+{
+	*out = (struct model_word){ .w.flags = in->w.flags };
+	out->w.text = strdup(in->w.text);
+	out->source = strdup(in->source);
+	if (!out->w.text || !out->source)
+		return -ENOMEM;
+	if (in->w.mask && !(out->w.mask = strdup(in->w.mask)))
+		return -ENOMEM;
+	for (size_t i = 0; i < in->w.n_vars; i++) {
+		out->w.vars[i] = strdup(in->w.vars[i]);
+		if (!out->w.vars[i])
+			return -ENOMEM;
+		out->w.n_vars++;
+	}
+	return 0;
+}
+
+/* Append one argv word; past max_words the word is dropped and flagged. */
+static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
+                    struct model_word *w)
+{
+	if (c->argc >= b->lim->max_words) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_WORDS;
+		model_word_done(w);
+		return 0;
+	}
+	if (grow((void **)&c->argv, c->argc, alloc, sizeof(*c->argv)) < 0) {
+		model_word_done(w);
+		return -ENOMEM;
+	}
+	c->argv[c->argc++] = *w;
+	return 0;
+}
+
+/* Two nodes with nothing between them are one word to bash (the grammar
+ * sometimes splits `${A}-$1`): append in to into, which then spans
+ * ctx->src[start..end). Consumes in. */
+static int merge_word(struct model_word *into, struct model_word *in, const struct walk_ctx *ctx,
+                      uint32_t start, uint32_t end)
+{
+	_cleanup_free_ char *text = NULL, *mask = NULL;
+	int r = asprintf(&text, "%s%s", into->w.text, in->w.text);
+	if (r >= 0 && into->w.mask && in->w.mask &&
+	    asprintf(&mask, "%s%s", into->w.mask, in->w.mask) < 0)
+		r = -1;
+	char *source = strndup(ctx->src + start, end - start);
+	if (r < 0 || !source) {
+		free(source);
+		model_word_done(in);
+		return -ENOMEM;
+	}
+	free(into->w.text);
+	into->w.text = TAKE_PTR(text);
+	free(into->w.mask);
+	into->w.mask = TAKE_PTR(mask); /* NULL when either part's is unknown */
+	if (into->w.mask)              /* a brace may span the two parts */
+		into->w.flags |=
+		        shell_word_unquoted_flags(into->w.text, into->w.mask, strlen(into->w.text));
+	free(into->source);
+	into->source = source;
+	into->w.flags |= in->w.flags;
+	into->w.lone_unquoted_var = false;
+	for (size_t i = 0; i < in->w.n_vars && into->w.n_vars < SHELL_WORD_MAX_VARS; i++)
+		into->w.vars[into->w.n_vars++] = TAKE_PTR(in->w.vars[i]);
+	model_word_done(in);
+	return 0;
+}
+
+/* `$X` unquoted, resolved to a value with blanks, is split like bash does. */
+static int push_split(struct builder *b, struct simple_command *c, size_t *alloc,
+                      struct model_word *w)
+{
+	const char *ifs = " \t\n";
+	if (!(w->w.lone_unquoted_var && (w->w.flags & WORD_RESOLVED)) ||
+	    !w->w.text[strcspn(w->w.text, ifs)])
+		return push_arg(b, c, alloc, w);
+	_cleanup_free_ char *text = TAKE_PTR(w->w.text);
+	uint32_t flags = w->w.flags & ~WORD_SPLIT;
+	model_word_done(w);
+	int r = 0;
+	for (char *save = NULL, *tok = strtok_r(text, ifs, &save); tok && r >= 0;
+	     tok = strtok_r(NULL, ifs, &save)) {
+		struct model_word part;
+		r = word_from_text(&part, tok, flags);
+		if (r >= 0)
+			r = push_arg(b, c, alloc, &part);
+		else
+			model_word_done(&part);
+	}
+	return r;
+}
+
+/* The words brace expansion makes of w, each with w's source, variables
+ * and flags (its glob and tilde as the word's own text has them), into
+ * words[0..n); each takes its text and mask from bw. */
+static int words_from_braces(const struct model_word *w, struct brace_words *bw,
+                             struct model_word *words)
+{
+	uint32_t kept = w->w.flags & ~(uint32_t)(WORD_BRACE | WORD_GLOB | WORD_TILDE);
+	for (size_t k = 0; k < bw->n; k++) {
+		struct model_word *o = &words[k];
+		*o = (struct model_word){ 0 };
+		int r = word_copy(o, w);
+		if (r < 0)
+			return r;
+		free(o->w.text);
+		free(o->w.mask);
+		o->w.text = TAKE_PTR(bw->text[k]);
+		o->w.mask = TAKE_PTR(bw->mask[k]);
+		o->w.flags =
+		        kept | shell_word_unquoted_flags(o->w.text, o->w.mask, strlen(o->w.text));
+	}
+	return 0;
+}
+
+/* Brace expansion comes first in bash: a word with an unquoted `{a,b}` or
+ * `{x..y}` is the words it expands to (`git push {-f,}` pushes with -f).
+ * Past max_words the word stays as written, and the limit is reached. */
+static int expand_braces(struct builder *b, struct simple_command *c, size_t *alloc)
+{
+	for (size_t i = 0; i < c->argc; i++) {
+		struct model_word *w = &c->argv[i];
+		if (!(w->w.flags & WORD_BRACE) || !w->w.mask)
+			continue;
+		size_t room = b->lim->max_words > c->argc ? b->lim->max_words - c->argc + 1 : 1;
+		bool quoted = strpbrk(w->source, "'\"\\") != NULL; /* "" makes a word */
+		_cleanup_(brace_words_done) struct brace_words bw = { 0 };
+		int r = brace_expand(w->w.text, w->w.mask, strlen(w->w.text), quoted, room, &bw);
+		if (r == -E2BIG) {
+			b->m->limits_reached |= COMMAND_MODEL_LIMIT_WORDS;
+			continue;
+		}
+		if (r < 0)
+			return r;
+		size_t n = bw.n;
+		_cleanup_free_ struct model_word *words = calloc(n ? n : 1, sizeof(*words));
+		if (!words)
+			return -ENOMEM;
+		r = words_from_braces(w, &bw, words);
+		while (r >= 0 && *alloc < c->argc - 1 + n)
+			r = grow((void **)&c->argv, *alloc, alloc, sizeof(*c->argv));
+		if (r < 0) {
+			for (size_t k = 0; k < n; k++)
+				model_word_done(&words[k]);
+			return r;
+		}
+		model_word_done(&c->argv[i]);
+		memmove(&c->argv[i + n], &c->argv[i + 1], (c->argc - i - 1) * sizeof(*c->argv));
+		memcpy(&c->argv[i], words, n * sizeof(*words));
+		c->argc = c->argc - 1 + n;
+		i = i + n - 1; /* n == 0: i - 1, the next word moved here */
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------- redirections */
+
+static int add_redirect(struct builder *b, struct simple_command *c, const char *src,
+                        const struct shell_node *n, struct model_state *st, int fd)
+{
+	struct model_redirect rd = { .fd = fd };
+	struct walk_ctx wctx = { .src = src };
+	const struct shell_node *target = NULL, *body = NULL;
+	bool quoted_delim = false;
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (k->kind == SN_FILE_DESCRIPTOR) {
+			rd.fd = atoi(src + k->start);
+		} else if (k->kind == SN_TOKEN && !rd.op) {
+			rd.op = strndup(src + k->start, k->end - k->start);
+			if (!rd.op)
+				goto fail;
+		} else if (k->kind == SN_HEREDOC_START) {
+			target = k;
+			quoted_delim = memchr(src + k->start, '\'', k->end - k->start) ||
+			               memchr(src + k->start, '"', k->end - k->start) ||
+			               memchr(src + k->start, '\\', k->end - k->start);
+		} else if (k->kind == SN_HEREDOC_BODY) {
+			body = k;
+		} else if (!target && shell_word_node_is_word(k)) {
+			target = k;
+		}
+	}
+	if (!rd.op && !(rd.op = strdup("")))
+		goto fail;
+	if (target) {
+		/* a heredoc's delimiter is a word: expanding it removes its quotes */
+		struct shell_node as_word = *target;
+		if (as_word.kind == SN_HEREDOC_START)
+			as_word.kind = SN_WORD;
+		if (word_from_node(b, &rd.target, &wctx, &as_word, st) < 0)
+			goto fail;
+		if (target->kind == SN_HEREDOC_START) {
+			/* the delimiter, its quotes removed; the body stays literal if quoted */
+			char *d = rd.target.w.text;
+			size_t o = 0;
+			for (size_t i = 0; d[i]; i++)
+				if (d[i] != '\'' && d[i] != '"' && d[i] != '\\')
+					d[o++] = d[i];
+			d[o] = '\0';
+			rd.target.w.flags = quoted_delim ? WORD_QUOTED : 0;
+		}
+	} else if (word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
+		goto fail;
+	}
+	if (body) {
+		rd.body = strndup(src + body->start, body->end - body->start);
+		if (!rd.body)
+			goto fail;
+		/* an unquoted delimiter leaves $X and $(...) live in the body */
+		if (!quoted_delim)
+			for (uint32_t i = 0; i < body->n_children; i++)
+				if (body->children[i].kind != SN_HEREDOC_CONTENT)
+					rd.target.w.flags |= WORD_PARAM;
+	} else if (n->kind == SN_HERESTRING_REDIRECT) {
+		rd.body = strdup(rd.target.w.text);
+		if (!rd.body)
+			goto fail;
+	}
+	struct model_redirect *arr = reallocarray(c->redirects, c->n_redirects + 1, sizeof(*arr));
+	if (!arr)
+		goto fail;
+	c->redirects = arr;
+	c->redirects[c->n_redirects++] = rd;
+	return 0;
+fail:
+	free(rd.op);
+	free(rd.body);
+	model_word_done(&rd.target);
+	return -ENOMEM;
+}
+
+/* --------------------------------------------------------- assignments */
+
+static int add_assign(struct simple_command *c, const char *name, size_t name_len,
+                      struct model_word *value)
+{
+	struct model_assign *arr = reallocarray(c->assigns, c->n_assigns + 1, sizeof(*arr));
+	if (!arr) {
+		model_word_done(value);
+		return -ENOMEM;
+	}
+	c->assigns = arr;
+	char *n = strndup(name, name_len);
+	if (!n) {
+		model_word_done(value);
+		return -ENOMEM;
+	}
+	c->assigns[c->n_assigns++] = (struct model_assign){ .name = n, .value = *value };
+	return 0;
+}
+
+/* NAME=VALUE node -> the command's assignment; persist: a statement of its
+ * own, so the variable is set for what follows. */
+static int assignment_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st, bool persist)
+{
+	const struct shell_node *name = shell_node_find(n, SN_VAR_NAME);
+	const struct shell_node *value = NULL;
+	bool plain = false;
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (shell_node_is_token(ctx->src, k, "="))
+			plain = true;
+		else if (k != name && k->kind != SN_TOKEN)
+			value = k;
+	}
+	if (!name)
+		return 0;
+	struct model_word w;
+	int r = value ? word_from_node(b, &w, ctx, value, st) : word_from_text(&w, "", 0);
+	if (r < 0) {
+		model_word_done(&w);
+		return r;
+	}
+	_cleanup_free_ char *var = strndup(ctx->src + name->start, name->end - name->start);
+	if (!var) {
+		model_word_done(&w);
+		return -ENOMEM;
+	}
+	bool literal = plain && (!value || shell_word_node_is_word(value)) && word_static(&w);
+	if (persist) {
+		if (literal)
+			r = model_state_set(st, var, w.w.text);
+		else
+			model_state_unset(st, var);
+	}
+	if (r >= 0 && c)
+		return add_assign(c, var, strlen(var), &w);
+	model_word_done(&w);
+	return r;
+}
+
+/* ------------------------------------------------------ normalised text */
+
+static void norm_word(struct strbuf *sb, const char *w)
+{
+	if (sb->len > 0)
+		(void)strbuf_append_char(sb, ' ');
+	bool quote = w[0] == '\0' || w[strcspn(w, " \t\n")] != '\0';
+	if (quote)
+		(void)strbuf_append_char(sb, '\'');
+	(void)strbuf_append_str(sb, w);
+	if (quote)
+		(void)strbuf_append_char(sb, '\'');
+}
+
+static int normalize(struct simple_command *c)
+{
+	struct strbuf sb = strbuf_init(NORMALIZED_MAX_BYTES);
+	for (size_t i = 0; i < c->n_wrappers; i++)
+		for (size_t j = 0; j < c->wrappers[i].argc; j++)
+			norm_word(&sb, c->wrappers[i].argv[j]);
+	for (size_t i = 0; i < c->n_assigns; i++) {
+		_cleanup_free_ char *a = NULL;
+		if (asprintf(&a, "%s=%s", c->assigns[i].name, c->assigns[i].value.w.text) < 0) {
+			strbuf_done(&sb);
+			return -ENOMEM;
+		}
+		norm_word(&sb, a);
+	}
+	for (size_t i = 0; i < c->argc; i++)
+		norm_word(&sb, c->argv[i].w.text);
+	c->normalized = strbuf_take(&sb);
+	return c->normalized ? 0 : -ENOMEM;
+}
+
+/* ------------------------------------------------------------ unwrapping */
+
+/* Take the wrappers off the front of argv (sudo -u root env A=1 nice rm ...).
+ * Returns the index of the real command's first word. */
+static size_t unwrap(struct builder *b, struct simple_command *c, char *const *texts, char **chdir)
+{
+	size_t i = 0;
+	while (i < c->argc && !b->error) {
+		if (!word_static(&c->argv[i]))
+			break;
+		const struct wrapper *w = wrapper_find(base_name(texts[i]));
+		if (!w || w->flags & WRAP_EXEC_CLAUSES)
+			break;
+		struct wrapper_match m;
+		wrapper_match(w, (const char *const *)texts, c->argc, i, &m);
+		if (m.stops || m.end >= c->argc || m.shell_join || m.string_word >= 0)
+			break; /* the wrapper is the command itself (or runs a shell string) */
+		b->error = add_wrapper(c, w->name, texts + i, m.end - i);
+		for (size_t k = m.assign_begin; k < m.assign_end && !b->error; k++) {
+			const char *eq = strchr(texts[k], '=');
+			struct model_word value;
+			b->error = word_from_text(&value, eq + 1, c->argv[k].w.flags);
+			if (!b->error)
+				b->error = add_assign(c, texts[k], (size_t)(eq - texts[k]), &value);
+			else
+				model_word_done(&value);
+		}
+		if (m.chdir_word >= 0) {
+			const char *dir = texts[m.chdir_word] + m.chdir_offset;
+			free(*chdir);
+			*chdir = strdup(dir);
+			if (!*chdir)
+				b->error = -ENOMEM;
+		}
+		if (w->flags & WRAP_ARGV_INCOMPLETE)
+			c->flags |= CMD_ARGV_INCOMPLETE;
+		if (m.unknown_opt)
+			c->flags |= CMD_WRAPPER_UNKNOWN_OPT;
+		i = m.end;
+	}
+	return i;
+}
+
+/* Drop argv[0..n) (moved into the wrappers). */
+static void drop_front(struct simple_command *c, size_t n)
+{
+	if (n == 0)
+		return; /* not a no-op: argv is NULL when there are no words (`A=1`) */
+	for (size_t i = 0; i < n; i++)
+		model_word_done(&c->argv[i]);
+	memmove(c->argv, c->argv + n, (c->argc - n) * sizeof(*c->argv));
+	c->argc -= n;
+}
+
+static char *join_words(const struct simple_command *c, size_t from, size_t to, bool *dynamic)
+{
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	*dynamic = false;
+	for (size_t i = from; i < to; i++) {
+		if (i > from)
+			(void)strbuf_append_char(&sb, ' ');
+		(void)strbuf_append_str(&sb, c->argv[i].w.text);
+		if (!word_static(&c->argv[i]))
+			*dynamic = true;
+	}
+	if (sb.capped)
+		*dynamic = true;
+	return strbuf_take(&sb);
+}
+
+static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                           struct model_state *st, const char *inherited_chdir);
+
+/* find ... -exec CMD {} ; : each clause is a command of its own. */
+static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                         char *const *texts, struct model_state *st)
+{
+	struct wrapper_clause clauses[BUILDER_MAX_CLAUSES];
+	size_t n = wrapper_exec_clauses((const char *const *)texts, c->argc, 0, clauses,
+	                                BUILDER_MAX_CLAUSES);
+	if (n > BUILDER_MAX_CLAUSES) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
+		n = BUILDER_MAX_CLAUSES;
+	}
+	if (n == 0)
+		return;
+	size_t saved = b->n_prefix;
+	b->n_prefix = 0; /* c's wrappers already begin with the inherited ones */
+	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
+		b->prefix[b->n_prefix++] = &c->wrappers[i];
+	struct model_wrapper self = { 0 };
+	/* find's own words up to its first action */
+	b->error = copy_wrapper(&self, c->name, texts, clauses[0].begin - 1);
+	if (!b->error && b->n_prefix < BUILDER_MAX_PREFIX)
+		b->prefix[b->n_prefix++] = &self;
+	struct walk_ctx sub = *ctx;
+	sub.parent = (long)c->index;
+	sub.negated = sub.background = sub.stdin_piped = false;
+	for (size_t k = 0; k < n && !b->error; k++) {
+		if (!builder_push_frame(b, FRAME_WRAPPER_EXEC))
+			break;
+		struct shell_node span = { .start = 0, .end = 0 };
+		struct walk_ctx cctx = sub;
+		cctx.src = c->text;
+		cctx.nested = true;
+		cctx.span_start = c->span_start;
+		cctx.span_end = c->span_end;
+		cctx.has_error = false;
+		span.end = (uint32_t)strlen(c->text);
+		struct simple_command *e = command_new(b, &cctx, &span);
+		size_t alloc = 0;
+		for (size_t i = clauses[k].begin; e && i < clauses[k].end && !b->error; i++) {
+			struct model_word w;
+			b->error = word_copy(&w, &c->argv[i]);
+			if (!b->error && strstr(w.w.text, "{}"))
+				e->flags |= CMD_ARGV_INCOMPLETE;
+			if (!b->error)
+				b->error = push_arg(b, e, &alloc, &w);
+			else
+				model_word_done(&w);
+		}
+		if (e && !b->error) {
+			struct model_state copy;
+			b->error = model_state_copy(&copy, st);
+			if (!b->error)
+				finish_command(b, &cctx, e, &copy, c->cwd);
+			model_state_done(&copy);
+		}
+		builder_pop_frame(b);
+	}
+	model_wrapper_done(&self);
+	b->n_prefix = saved;
+}
+
+/* trap's action: trap [-p|-l|--] ACTION SIGNAL...; the action runs in this
+ * shell when a signal (or EXIT, ERR ...) comes. 0 when there is none ("-"
+ * and "" reset or ignore). */
+static size_t trap_action(const struct simple_command *c)
+{
+	size_t i = 1;
+	if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
+		i++;
+	if (i + 1 >= c->argc || c->argv[i].w.text[0] == '-' || c->argv[i].w.text[0] == '\0')
+		return 0;
+	return i;
+}
+
+/* The values of alias NAME=VALUE..., one per line: each runs where its name
+ * is used. NULL (and no error) when there are none. */
+static char *alias_values(const struct simple_command *c, bool *dynamic, int *error)
+{
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	*dynamic = false;
+	for (size_t i = 1; i < c->argc; i++) {
+		const char *eq = strchr(c->argv[i].w.text, '=');
+		if (!eq || eq == c->argv[i].w.text)
+			continue;
+		(void)strbuf_append_str(&sb, eq + 1);
+		(void)strbuf_append_char(&sb, '\n');
+		if (!word_static(&c->argv[i]))
+			*dynamic = true;
+	}
+	if (sb.capped)
+		*dynamic = true; /* a part is missing: not known */
+	if (sb.len == 0 && !sb.failed) {
+		strbuf_done(&sb);
+		return NULL;
+	}
+	char *values = strbuf_take(&sb);
+	if (!values)
+		*error = -ENOMEM;
+	return values;
+}
+
+/* Give a new shell's positional parameters ($0, $1 ...) the static words
+ * from c->argv[from] on (bash -c STRING NAME ARG...); none when find or
+ * xargs completes the words when it runs (a "{}" or xargs -I's string is
+ * replaced then). */
+static int set_positional(struct model_state *fresh, const struct simple_command *c, size_t from)
+{
+	if (c->flags & CMD_ARGV_INCOMPLETE)
+		return 0;
+	for (size_t i = from; i < c->argc && i - from < 10; i++) {
+		char name[2] = { (char)('0' + (i - from)), '\0' };
+		const char *text = c->argv[i].w.text;
+		int r = word_static(&c->argv[i]) ? model_state_set(fresh, name, text) : 0;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Does path name standard input (bash /dev/stdin reads its script there)? */
+static bool is_stdin_path(const char *path)
+{
+	return strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
+	       strcmp(path, "/proc/self/fd/0") == 0;
+}
+
+/* The script a shell reads on standard input: a heredoc or here-string
+ * (into *script), or one not known before it runs, which marks c
+ * nested-dynamic (curl ... | sh, sh < <(curl ...)). 0 or -ENOMEM. */
+static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, char **script,
+                        bool *dynamic)
+{
+	for (size_t i = c->n_redirects; i > 0; i--) {
+		const struct model_redirect *rd = &c->redirects[i - 1];
+		if (rd->fd != -1 && rd->fd != 0)
+			continue;
+		if (!rd->body) {
+			if (strcmp(rd->op, "<") == 0 && (rd->target.w.flags & WORD_PROCSUBST)) {
+				c->flags |= CMD_NESTED_DYNAMIC;
+				return 0;
+			}
+			continue;
+		}
+		*script = strdup(rd->body);
+		if (!*script)
+			return -ENOMEM;
+		*dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK & ~(uint32_t)WORD_PARAM) != 0 ||
+		           (strcmp(rd->op, "<<<") == 0 && (rd->target.w.flags & WORD_DYNAMIC_MASK));
+		return 0;
+	}
+	if (ctx->stdin_piped)
+		c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
+	return 0;
+}
+
+/* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
+ * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
+ * STRING. A script file from a process substitution (bash <(curl ...),
+ * source <(...)) is dynamic. w: the wrapper row of c's name, or NULL. */
+static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                          const struct wrapper *w, char *const *texts, struct model_state *st)
+{
+	_cleanup_free_ char *script = NULL;
+	bool dynamic = false, same_shell = false;
+	const char *name = c->name;
+	struct model_wrapper self = { 0 };
+	bool with_self = false;
+	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
+	size_t action;         /* trap's */
+
+	if (strcmp(name, "eval") == 0 && c->argc > 1) {
+		script = join_words(c, 1, c->argc, &dynamic);
+		if (!script)
+			b->error = -ENOMEM;
+		same_shell = true; /* eval runs in this shell: its effects stay */
+	} else if (strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
+		dynamic = !word_static(&c->argv[action]);
+		script = strdup(c->argv[action].w.text);
+		if (!script)
+			b->error = -ENOMEM;
+		same_shell = true;
+	} else if (strcmp(name, "alias") == 0) {
+		script = alias_values(c, &dynamic, &b->error);
+		same_shell = true;
+	} else if ((strcmp(name, "source") == 0 || strcmp(name, ".") == 0) && c->argc > 1) {
+		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
+		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
+			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
+	} else if (w && c->argc > 1) {
+		struct wrapper_match m;
+		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
+		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
+			size_t from = m.end, to = c->argc;
+			if (m.string_word >= 0) {
+				/* env -S 'a b' rest: the string, then the rest;
+				 * script -c CMD FILE: the string alone */
+				from = (size_t)m.string_word;
+				if (!(w->flags & WRAP_STRING_ARGS))
+					to = from + 1;
+			}
+			script = join_words(c, from, to, &dynamic);
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
+			if (m.string_word >= 0 && m.string_offset > 0)
+				memmove(script, script + m.string_offset,
+				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
+			b->error = copy_wrapper(&self, w->name, texts, from);
+			with_self = true;
+		}
+	} else {
+		size_t script_word = 0, offset = 0;
+		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
+		                             &script_word, &offset)) {
+		case SHELL_SCRIPT_ARG:
+			dynamic = !word_static(&c->argv[script_word]);
+			script = strdup(c->argv[script_word].w.text + offset);
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
+			if (wrapper_is_user_switch(name)) {
+				/* su -c CMD user: CMD runs under su, like sudo's */
+				b->error = copy_wrapper(&self, name, texts,
+				                        offset ? script_word : script_word - 1);
+				with_self = true;
+			} else {
+				positional = script_word + 1;
+			}
+			break;
+		case SHELL_SCRIPT_FILE:
+			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
+				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
+			else if (is_stdin_path(c->argv[script_word].w.text))
+				b->error = stdin_script(ctx, c, &script, &dynamic);
+			break;
+		case SHELL_SCRIPT_STDIN:
+			b->error = stdin_script(ctx, c, &script, &dynamic);
+			break;
+		default:
+			break;
+		}
+	}
+	if (b->error || !script)
+		goto out;
+	if (dynamic) {
+		c->flags |= CMD_NESTED_DYNAMIC;
+		goto out;
+	}
+	if (same_shell) {
+		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
+	} else {
+		/* a new shell: the cwd is inherited, unexported variables are not */
+		struct model_state fresh = { 0 };
+		fresh.cwd_unknown = st->cwd_unknown;
+		if (c->cwd && !(fresh.cwd = strdup(c->cwd)))
+			b->error = -ENOMEM;
+		if (!b->error && positional)
+			b->error = set_positional(&fresh, c, positional);
+		if (!b->error)
+			b->error = builder_walk_nested(b, ctx, c, script, strlen(script), &fresh,
+			                               with_self ? &self : NULL);
+		model_state_done(&fresh);
+	}
+out:
+	model_wrapper_done(&self);
+}
+
+/* $HOME written alone: cd there is cd ~. */
+static bool is_home(const char *source)
+{
+	return strcmp(source, "$HOME") == 0 || strcmp(source, "\"$HOME\"") == 0 ||
+	       strcmp(source, "${HOME}") == 0 || strcmp(source, "\"${HOME}\"") == 0;
+}
+
+/* What the command changes for the commands after it. */
+static void effects(struct builder *b, struct simple_command *c, struct model_state *st)
+{
+	const char *name = c->name;
+	if (c->flags & CMD_NAME_DYNAMIC)
+		return;
+	bool only_builtin = true; /* `sudo cd x` changes nothing here */
+	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
+		if (strcmp(c->wrappers[i].name, "builtin") != 0 &&
+		    strcmp(c->wrappers[i].name, "command") != 0)
+			only_builtin = false;
+	if ((strcmp(name, "cd") == 0 || strcmp(name, "pushd") == 0) && only_builtin) {
+		size_t i = 1;
+		while (i < c->argc && c->argv[i].w.text[0] == '-' && c->argv[i].w.text[1] &&
+		       strcmp(c->argv[i].w.text, "--") != 0)
+			i++;
+		if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
+			i++;
+		const char *dir = "~";
+		uint32_t flags = 0;
+		if (i < c->argc) {
+			dir = c->argv[i].w.text;
+			flags = c->argv[i].w.flags & WORD_DYNAMIC_MASK;
+		}
+		if (flags == WORD_PARAM && is_home(c->argv[i].source)) {
+			dir = "~";
+			flags = 0;
+		}
+		bool known = (flags == 0 || flags == WORD_TILDE) && strcmp(dir, "-") != 0;
+		b->error = model_state_cd(st, known ? dir : NULL);
+	} else if (strcmp(name, "popd") == 0) {
+		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0 ||
+	           c->flags & CMD_FUNCTION_CALL) {
+		model_state_forget_all(st);
+		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
+	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
+	           strcmp(name, "readarray") == 0) {
+		/* they assign variables named by their words: forget them all */
+		for (size_t i = 1; i < c->argc; i++)
+			model_state_unset(st, c->argv[i].w.text);
+	}
+}
+
+static bool is_function(const struct builder *b, const char *name)
+{
+	for (size_t i = 0; i < b->n_functions; i++)
+		if (strcmp(b->functions[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                           struct model_state *st, const char *inherited_chdir)
+{
+	_cleanup_free_ char **texts = calloc(c->argc + 1, sizeof(char *));
+	_cleanup_free_ char *chdir = NULL;
+	if (!texts) {
+		b->error = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < c->argc; i++)
+		texts[i] = c->argv[i].w.text;
+	size_t first = unwrap(b, c, texts, &chdir);
+	if (b->error)
+		return;
+	drop_front(c, first);
+	for (size_t i = 0; i < c->argc; i++)
+		texts[i] = c->argv[i].w.text;
+
+	if (c->argc > 0) {
+		c->name = strdup(base_name(c->argv[0].w.text));
+		if (!word_static(&c->argv[0]))
+			c->flags |= CMD_NAME_DYNAMIC;
+		else if (is_function(b, c->name))
+			c->flags |= CMD_FUNCTION_CALL;
+	} else {
+		c->name = strdup("");
+	}
+	if (!c->name) {
+		b->error = -ENOMEM;
+		return;
+	}
+	const char *base = inherited_chdir ? inherited_chdir : st->cwd;
+	if (st->cwd_unknown && !inherited_chdir) {
+		c->flags |= CMD_CWD_UNKNOWN;
+	} else if (chdir || base) {
+		c->cwd = chdir ? model_state_join(base, chdir) : strdup(base);
+		if (!c->cwd) {
+			b->error = -ENOMEM;
+			return;
+		}
+	}
+	b->error = normalize(c);
+	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
+		return;
+	if (strcmp(c->name, "coproc") == 0) {
+		/* bash's reserved word, a plain word to the grammar */
+		c->flags |= CMD_PARTIAL;
+		b->m->partial_causes |= COMMAND_MODEL_PARTIAL_COPROC;
+		return;
+	}
+	const struct wrapper *w = wrapper_find(c->name);
+	if (w && w->flags & WRAP_EXEC_CLAUSES)
+		exec_clauses(b, ctx, c, texts, st);
+	else
+		nested_shells(b, ctx, c, w, texts, st);
+	if (!b->error)
+		effects(b, c, st);
+}
+
+/* ------------------------------------------------------------- commands */
+
+/* The grammar reads "0<" as a word 0 and a redirection "<" (a 3< is a
+ * descriptor): a redirection without one that starts right where c's
+ * last word, all digits, ends (prev_end) takes that word as its
+ * descriptor, as bash does. The word leaves argv; -1 when there is none. */
+static int fd_written_before(struct simple_command *c, const struct shell_node *redirect,
+                             uint32_t prev_end)
+{
+	if (c->argc < 2 || redirect->start != prev_end ||
+	    shell_node_find(redirect, SN_FILE_DESCRIPTOR))
+		return -1;
+	struct model_word *w = &c->argv[c->argc - 1];
+	const char *t = w->w.text;
+	size_t len = strlen(t);
+	if (!word_static(w) || len == 0 || len > 4 || strspn(t, "0123456789") != len)
+		return -1;
+	int fd = atoi(t);
+	model_word_done(w);
+	c->argc--;
+	return fd;
+}
+
+/* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
+static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell_node *n)
+{
+	const struct shell_node *name = shell_node_find(n, SN_COMMAND_NAME);
+	return n->n_children == 1 && name && name->n_children == 1 &&
+	       name->children[0].kind == SN_ARITH_EXPANSION && ctx->src[name->start] == '(';
+}
+
+void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                     struct model_state *st)
+{
+	if (is_arithmetic_command(ctx, n)) {
+		builder_forget_assigned(ctx, n, st);
+		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
+		return;
+	}
+	struct simple_command *c = command_new(b, ctx, n);
+	if (!c)
+		return;
+	size_t alloc = 0;
+	uint32_t prev_start = 0, prev_end = UINT32_MAX;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (k->kind == SN_VAR_ASSIGN) {
+			b->error = assignment_node(b, c, ctx, k, st, false);
+		} else if (shell_node_is_redirect(k)) {
+			b->error = add_redirect(b, c, ctx->src, k, st,
+			                        fd_written_before(c, k, prev_end));
+		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
+		           k->kind == SN_OTHER) {
+			const struct shell_node *wn = k;
+			if (k->kind == SN_COMMAND_NAME) {
+				if (k->n_children == 0)
+					continue;
+				wn = &k->children[0];
+			}
+			struct model_word w;
+			b->error = word_from_node(b, &w, ctx, wn, st);
+			if (!b->error && c->argc > 0 && wn->start == prev_end)
+				b->error = merge_word(&c->argv[c->argc - 1], &w, ctx, prev_start,
+				                      wn->end);
+			else if (!b->error)
+				b->error = push_split(b, c, &alloc, &w);
+			else
+				model_word_done(&w);
+			if (!(wn->start == prev_end && c->argc > 0))
+				prev_start = wn->start;
+			prev_end = wn->end;
+		}
+	}
+	if (!b->error)
+		b->error = expand_braces(b, c, &alloc);
+	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
+		if (b->inherited[i].active)
+			b->error = add_redirect(
+			        b, c, b->inherited[i].src, b->inherited[i].node, st,
+			        b->inherited[i].src == ctx->src
+			                ? fd_written_before(c, b->inherited[i].node, prev_end)
+			                : -1);
+	if (b->error)
+		return;
+	finish_command(b, ctx, c, st, NULL);
+	/* substitutions in the words and redirections run before the command */
+	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++)
+		builder_walk_heredoc_tail(b, ctx, &n->children[i], st);
+}
+
+/* export A=b / declare -x A / local x / readonly / unset / A=1 B=2. */
+void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                         struct model_state *st)
+{
+	struct simple_command *c = command_new(b, ctx, n);
+	if (!c)
+		return;
+	size_t alloc = 0;
+	bool assigns_only = n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_ASSIGNS;
+	const struct shell_node *only = n->kind == SN_VAR_ASSIGN ? n : NULL;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *k = &n->children[i];
+		if (only)
+			break;
+		if (k->kind == SN_VAR_ASSIGN) {
+			if (assigns_only) {
+				b->error = assignment_node(b, c, ctx, k, st, true);
+				continue;
+			}
+			b->error = assignment_node(b, NULL, ctx, k, st, true);
+		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
+			model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
+		} else if (k->kind == SN_VAR_NAME && n->kind == SN_DECLARATION) {
+			if (ctx->src[n->start] == 'l') /* local X: unset here */
+				model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
+		} else if (k->kind == SN_TOKEN && i > 0) {
+			continue;
+		}
+		if (b->error || assigns_only)
+			continue;
+		struct model_word w;
+		b->error = word_from_node(b, &w, ctx, k, st);
+		if (!b->error)
+			b->error = push_arg(b, c, &alloc, &w);
+		else
+			model_word_done(&w);
+	}
+	if (only && !b->error)
+		b->error = assignment_node(b, c, ctx, only, st, true);
+	if (b->error)
+		return;
+	finish_command(b, ctx, c, st, NULL);
+	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
+}

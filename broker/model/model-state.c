@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct model_state: literal variables and the cd directory (see
+ * model-state.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model-state.h"
+
+void model_state_done(struct model_state *s)
+{
+	model_state_forget_all(s);
+	free(s->cwd);
+	s->cwd = NULL;
+	s->cwd_unknown = false;
+}
+
+int model_state_copy(struct model_state *dst, const struct model_state *src)
+{
+	*dst = (struct model_state){ .cwd_unknown = src->cwd_unknown };
+	if (src->cwd) {
+		dst->cwd = strdup(src->cwd);
+		if (!dst->cwd)
+			return -ENOMEM;
+	}
+	for (size_t i = 0; i < src->n_vars; i++) {
+		int r = model_state_set(dst, src->vars[i].name, src->vars[i].value);
+		if (r < 0) {
+			model_state_done(dst);
+			return r;
+		}
+	}
+	return 0;
+}
+
+static struct model_var *find_var_n(const struct model_state *s, const char *name, size_t len)
+{
+	for (size_t i = 0; i < s->n_vars; i++)
+		if (strncmp(s->vars[i].name, name, len) == 0 && s->vars[i].name[len] == '\0')
+			return (struct model_var *)&s->vars[i];
+	return NULL;
+}
+
+static struct model_var *find_var(const struct model_state *s, const char *name)
+{
+	return find_var_n(s, name, strlen(name));
+}
+
+const char *model_state_get(const struct model_state *s, const char *name)
+{
+	const struct model_var *v = find_var(s, name);
+	return v ? v->value : NULL;
+}
+
+int model_state_set(struct model_state *s, const char *name, const char *value)
+{
+	char *copy = strdup(value);
+	if (!copy)
+		return -ENOMEM;
+	struct model_var *v = find_var(s, name);
+	if (v) {
+		free(v->value);
+		v->value = copy;
+		return 0;
+	}
+	if (s->n_vars >= MODEL_STATE_MAX_VARS) {
+		free(copy);
+		return 0;
+	}
+	char *n = strdup(name);
+	if (!n) {
+		free(copy);
+		return -ENOMEM;
+	}
+	s->vars[s->n_vars++] = (struct model_var){ n, copy };
+	return 0;
+}
+
+void model_state_unset_n(struct model_state *s, const char *name, size_t len)
+{
+	struct model_var *v = find_var_n(s, name, len);
+	if (!v)
+		return;
+	free(v->name);
+	free(v->value);
+	*v = s->vars[--s->n_vars];
+}
+
+void model_state_unset(struct model_state *s, const char *name)
+{
+	model_state_unset_n(s, name, strlen(name));
+}
+
+void model_state_forget_all(struct model_state *s)
+{
+	for (size_t i = 0; i < s->n_vars; i++) {
+		free(s->vars[i].name);
+		free(s->vars[i].value);
+	}
+	s->n_vars = 0;
+}
+
+char *model_state_join(const char *base, const char *dir)
+{
+	if (!base || dir[0] == '/' || dir[0] == '~')
+		return strdup(dir);
+	char *out = NULL;
+	size_t blen = strlen(base);
+	const char *sep = blen > 0 && base[blen - 1] == '/' ? "" : "/";
+	if (asprintf(&out, "%s%s%s", base, sep, dir) < 0)
+		return NULL;
+	return out;
+}
+
+int model_state_cd(struct model_state *s, const char *dir)
+{
+	if (!dir || s->cwd_unknown) {
+		free(s->cwd);
+		s->cwd = NULL;
+		s->cwd_unknown = true;
+		return 0;
+	}
+	char *joined = model_state_join(s->cwd, dir);
+	if (!joined)
+		return -ENOMEM;
+	free(s->cwd);
+	s->cwd = joined;
+	return 0;
+}
+
+void model_state_merge(struct model_state *s, const struct model_state *other)
+{
+	for (size_t i = 0; i < s->n_vars;) {
+		const char *theirs = model_state_get(other, s->vars[i].name);
+		if (theirs && strcmp(theirs, s->vars[i].value) == 0) {
+			i++;
+			continue;
+		}
+		model_state_unset(s, s->vars[i].name); /* moves the last one to i */
+	}
+	bool same = s->cwd_unknown == other->cwd_unknown &&
+	            ((!s->cwd && !other->cwd) ||
+	             (s->cwd && other->cwd && strcmp(s->cwd, other->cwd) == 0));
+	if (!same)
+		(void)model_state_cd(s, NULL);
+}

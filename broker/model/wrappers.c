@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The wrapper table and the reading of a wrapper's own options (see
+ * wrappers.h). Option letters follow the GNU coreutils, sudo, doas and
+ * util-linux manuals; an option not in a row is taken as a flag and the
+ * match says so, so that a policy can be careful.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "shell/shell-words.h"
+#include "model/wrappers.h"
+
+/* One row per wrapper. Keep sorted by name (bsearch). */
+static const struct wrapper wrappers[] = {
+	{ .name = "builtin" },
+	{ .name = "busybox", .stop_longopts = "list,list-full,help" },
+	{ .name = "chroot", .longopts = "userspec=,groups=,skip-chdir", .positionals = 1 },
+	{ .name = "command", .short_flags = "p", .stop_opts = "vV" },
+	{ .name = "doas", .short_with_arg = "uC", .short_flags = "nsL", .stop_opts = "CL" },
+	{ .name = "env",
+	  .short_with_arg = "uCS",
+	  .short_flags = "i0v",
+	  .longopts = "ignore-environment,null,unset=,chdir=,split-string=,debug,block-signal,"
+	              "default-signal,ignore-signal,list-signal-handling",
+	  .chdir_opts = "C",
+	  .chdir_longopts = "chdir",
+	  .string_opts = "S",
+	  .string_longopts = "split-string",
+	  .flags = WRAP_ASSIGNMENTS | WRAP_STRING_ARGS },
+	{ .name = "exec", .short_with_arg = "a", .short_flags = "cl" },
+	{ .name = "find", .flags = WRAP_EXEC_CLAUSES | WRAP_ARGV_INCOMPLETE },
+	{ .name = "flock",
+	  .short_with_arg = "wE",
+	  .short_flags = "sexnouF",
+	  .longopts = "shared,exclusive,unlock,nonblock,nb,close,no-fork,timeout=,wait=,"
+	              "conflict-exit-code=,verbose",
+	  .positionals = 1,
+	  .flags = WRAP_COMMAND_AFTER },
+	{ .name = "ionice",
+	  .short_with_arg = "cnpPu",
+	  .short_flags = "t",
+	  .longopts = "class=,classdata=,pid=,pgid=,uid=,ignore",
+	  .stop_opts = "pPu",
+	  .stop_longopts = "pid,pgid,uid" },
+	{ .name = "ltrace",
+	  .short_with_arg = "aADeFlnopsuwx",
+	  .short_flags = "bcCfhiLrStTV",
+	  .longopts = "align=,demangle,library=,output=,indent=,config=,help,version",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version" },
+	{ .name = "nice",
+	  .short_with_arg = "n",
+	  .longopts = "adjustment=",
+	  .flags = WRAP_NUMERIC_OPT },
+	{ .name = "nohup" },
+	{ .name = "parallel",
+	  .short_with_arg = "aCdEIjlLnNPsS",
+	  .short_flags = "0kmqrtuvX",
+	  .longopts = "jobs=,keep-order,null,arg-file=,max-args=,max-procs=,max-lines=,colsep=,"
+	              "delimiter=,joblog=,results=,halt=,timeout=,tag,will-cite,bar,eta,progress,"
+	              "pipe,line-buffer,group,ungroup,verbose,quote,no-run-if-empty,dry-run",
+	  .flags = WRAP_SHELL_JOIN | WRAP_ARGV_INCOMPLETE },
+	{ .name = "script",
+	  .short_with_arg = "cBEImoOT",
+	  .short_flags = "aefqw",
+	  .short_attached = "t",
+	  .longopts = "append,command=,echo=,return,flush,force,quiet,timing,log-in=,log-out=,"
+	              "log-io=,log-timing=,logging-format=,output-limit=",
+	  .string_opts = "c",
+	  .string_longopts = "command",
+	  .flags = WRAP_PERMUTE },
+	{ .name = "setsid", .short_flags = "cfw", .longopts = "ctty,fork,wait" },
+	{ .name = "stdbuf", .short_with_arg = "ioe", .longopts = "input=,output=,error=" },
+	{ .name = "strace",
+	  .short_with_arg = "abeEIoOpPsSuUX",
+	  .short_flags = "cCdDfFhiknqrtTvVwxyzZ",
+	  .longopts = "output=,trace=,signal=,status=,attach=,string-limit=,user=,env=,"
+	              "summary-only,summary,follow-forks,output-separately,decode-fds,"
+	              "seccomp-bpf,no-abbrev,verbose,raw=,read=,write=,inject=,fault=,quiet",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version" },
+	{ .name = "sudo",
+	  .short_with_arg = "CDghpRrTtUu",
+	  .short_flags = "AbEHiKknPSs",
+	  .longopts = "user=,group=,prompt=,chdir=,chroot=,close-from=,host=,role=,type=,"
+	              "command-timeout=,other-user=,preserve-env,login,shell,non-interactive,"
+	              "background,stdin,set-home,askpass,preserve-groups,reset-timestamp,"
+	              "remove-timestamp,bell",
+	  .stop_opts = "elvVh",
+	  .stop_longopts = "edit,list,validate,version,help",
+	  .chdir_opts = "D",
+	  .chdir_longopts = "chdir",
+	  .flags = WRAP_ASSIGNMENTS },
+	{ .name = "time",
+	  .short_with_arg = "fo",
+	  .short_flags = "pvaq",
+	  .longopts = "format=,output=,append,verbose,portability,quiet" },
+	{ .name = "timeout",
+	  .short_with_arg = "sk",
+	  .short_flags = "v",
+	  .longopts = "signal=,kill-after=,preserve-status,foreground,verbose",
+	  .positionals = 1 },
+	{ .name = "unbuffer", .short_flags = "p" },
+	{ .name = "watch",
+	  .short_with_arg = "nq",
+	  .short_flags = "tbegcCxpw",
+	  .short_attached = "d",
+	  .longopts = "interval=,equexit=,differences,no-title,beep,errexit,chgexit,color,"
+	              "no-color,exec,precise,no-wrap,no-linewrap",
+	  .direct_opts = "x",
+	  .flags = WRAP_SHELL_JOIN },
+	{ .name = "xargs",
+	  .short_with_arg = "adEILnPs",
+	  .short_flags = "0prtx",
+	  .short_attached = "eil",
+	  .longopts = "arg-file=,delimiter=,eof,replace,max-lines,max-args=,max-procs=,max-chars=,"
+	              "null,no-run-if-empty,verbose,interactive,exit,open-tty,process-slot-var=,"
+	              "show-limits",
+	  .stop_longopts = "show-limits,help,version",
+	  .flags = WRAP_ARGV_INCOMPLETE },
+};
+
+static int wrapper_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct wrapper *)elem)->name);
+}
+
+const struct wrapper *wrapper_find(const char *name)
+{
+	return bsearch(name, wrappers, ELEMENTSOF(wrappers), sizeof(wrappers[0]), wrapper_cmp);
+}
+
+static bool has_char(const char *set, char c)
+{
+	return set && c && strchr(set, c);
+}
+
+/* Is name[0..len) in the comma list? *with_arg: it is written "name=". */
+static bool in_list(const char *list, const char *name, size_t len, bool *with_arg)
+{
+	if (!list)
+		return false;
+	for (const char *p = list; *p;) {
+		const char *end = strchr(p, ',');
+		size_t item = end ? (size_t)(end - p) : strlen(p);
+		bool arg = item > 0 && p[item - 1] == '=';
+		size_t nlen = arg ? item - 1 : item;
+		if (nlen == len && strncmp(p, name, len) == 0) {
+			if (with_arg)
+				*with_arg = arg;
+			return true;
+		}
+		if (!end)
+			break;
+		p = end + 1;
+	}
+	return false;
+}
+
+/* The option of the comma lists that name[0..len) spells, as getopt_long
+ * takes it: the one named so, else the only one it begins (--comm is
+ * --command); into *item, *item_len. False when none or several are. */
+static bool resolve_long(const char *const *lists, size_t n_lists, const char *name, size_t len,
+                         const char **item, size_t *item_len)
+{
+	const char *found = NULL;
+	size_t found_len = 0;
+	bool ambiguous = false;
+	for (size_t l = 0; l < n_lists; l++) {
+		for (const char *p = lists[l]; p && *p;) {
+			const char *end = strchr(p, ',');
+			size_t k = end ? (size_t)(end - p) : strlen(p);
+			size_t nlen = k > 0 && p[k - 1] == '=' ? k - 1 : k;
+			if (nlen == len && strncmp(p, name, len) == 0) {
+				*item = p;
+				*item_len = nlen;
+				return true; /* exact */
+			}
+			if (nlen > len && strncmp(p, name, len) == 0) {
+				if (found && !(found_len == nlen && strncmp(found, p, nlen) == 0))
+					ambiguous = true;
+				found = p;
+				found_len = nlen;
+			}
+			if (!end)
+				break;
+			p = end + 1;
+		}
+	}
+	if (!found || ambiguous || len == 0)
+		return false;
+	*item = found;
+	*item_len = found_len;
+	return true;
+}
+
+/* A long option at words[*i] ("--name" or "--name=value", or a prefix of
+ * the name that only one option has). */
+static void match_long(const struct wrapper *w, const char *const *words, size_t n, size_t *i,
+                       struct wrapper_match *m)
+{
+	const char *opt = words[*i] + 2;
+	const char *eq = strchr(opt, '=');
+	size_t len = eq ? (size_t)(eq - opt) : strlen(opt);
+	const char *const lists[] = { w->longopts, w->stop_longopts };
+	const char *item;
+	size_t item_len;
+	if (resolve_long(lists, ELEMENTSOF(lists), opt, len, &item, &item_len)) {
+		opt = item; /* the full name: the lists below are read with it */
+		len = item_len;
+	}
+	bool with_arg = false;
+	if (in_list(w->stop_longopts, opt, len, NULL))
+		m->stops = true;
+	if (!in_list(w->longopts, opt, len, &with_arg) && !m->stops)
+		m->unknown_opt = true;
+	size_t arg = *i, offset = eq ? (size_t)(eq + 1 - words[*i]) : 0;
+	if (with_arg && !eq && *i + 1 < n)
+		arg = ++*i;
+	if (in_list(w->chdir_longopts, opt, len, NULL)) {
+		m->chdir_word = (long)arg;
+		m->chdir_offset = offset;
+	}
+	if (in_list(w->string_longopts, opt, len, NULL)) {
+		m->string_word = (long)arg;
+		m->string_offset = offset;
+	}
+}
+
+/* A cluster of short options at words[*i] ("-u", "-uroot", "-nb"). */
+static void match_short(const struct wrapper *w, const char *const *words, size_t n, size_t *i,
+                        struct wrapper_match *m)
+{
+	const char *s = words[*i] + 1;
+	if (w->flags & WRAP_NUMERIC_OPT && s[0] >= '0' && s[0] <= '9')
+		return; /* nice -10 */
+	for (size_t k = 0; s[k]; k++) {
+		char c = s[k];
+		if (has_char(w->stop_opts, c))
+			m->stops = true;
+		if (has_char(w->direct_opts, c))
+			m->shell_join = false;
+		if (has_char(w->short_attached, c))
+			return; /* the rest of the cluster is its argument */
+		if (has_char(w->short_with_arg, c)) {
+			size_t arg = *i, offset = k + 2; /* "-Cdir": the value after 'C' */
+			if (s[k + 1] == '\0' && *i + 1 < n) {
+				arg = ++*i;
+				offset = 0;
+			}
+			if (has_char(w->chdir_opts, c)) {
+				m->chdir_word = (long)arg;
+				m->chdir_offset = offset;
+			}
+			if (has_char(w->string_opts, c)) {
+				m->string_word = (long)arg;
+				m->string_offset = offset;
+			}
+			return;
+		}
+		if (!has_char(w->short_flags, c) && !has_char(w->stop_opts, c))
+			m->unknown_opt = true;
+	}
+}
+
+static bool is_assignment(const char *word)
+{
+	const char *eq = strchr(word, '=');
+	return eq && shell_word_is_name(word, (size_t)(eq - word));
+}
+
+void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, size_t start,
+                   struct wrapper_match *ret)
+{
+	*ret = (struct wrapper_match){
+		.chdir_word = -1,
+		.string_word = -1,
+		.shell_join = (w->flags & WRAP_SHELL_JOIN) != 0,
+	};
+	size_t i = start + 1;
+	for (; i < n; i++) {
+		const char *word = words[i];
+		if (strcmp(word, "--") == 0) {
+			i++;
+			break;
+		}
+		if (word[0] != '-' || word[1] == '\0') {
+			if (strcmp(word, "-") == 0 && strcmp(w->name, "env") == 0)
+				continue; /* env - : same as -i */
+			if (w->flags & WRAP_PERMUTE)
+				continue; /* an operand: options may follow it */
+			break;
+		}
+		if (word[1] == '-')
+			match_long(w, words, n, &i, ret);
+		else
+			match_short(w, words, n, &i, ret);
+	}
+	if (w->flags & WRAP_PERMUTE)
+		i = n; /* every word was an option or an operand: no command */
+	ret->assign_begin = ret->assign_end = i;
+	if (w->flags & WRAP_ASSIGNMENTS) {
+		while (i < n && is_assignment(words[i]))
+			i++;
+		ret->assign_end = i;
+	}
+	for (unsigned p = 0; p < w->positionals && i < n; p++)
+		i++;
+	if ((w->flags & WRAP_COMMAND_AFTER) && i + 1 < n &&
+	    (strcmp(words[i], "-c") == 0 || strcmp(words[i], "--command") == 0)) {
+		ret->string_word = (long)(i + 1);
+		ret->string_offset = 0;
+	}
+	ret->end = i; /* never past n: start < n, and every step above stops at n */
+}
+
+static bool is_exec_action(const char *word)
+{
+	return strcmp(word, "-exec") == 0 || strcmp(word, "-execdir") == 0 ||
+	       strcmp(word, "-ok") == 0 || strcmp(word, "-okdir") == 0;
+}
+
+size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
+                            struct wrapper_clause *clauses, size_t max)
+{
+	size_t count = 0;
+	for (size_t i = start + 1; i < n; i++) {
+		if (!is_exec_action(words[i]))
+			continue;
+		size_t begin = i + 1, end = begin;
+		while (end < n && strcmp(words[end], ";") != 0 &&
+		       !(strcmp(words[end], "+") == 0 && strcmp(words[end - 1], "{}") == 0))
+			end++;
+		if (end > begin) {
+			if (count < max)
+				clauses[count] = (struct wrapper_clause){ begin, end };
+			count++;
+		}
+		i = end;
+	}
+	return count;
+}
+
+/* The shells whose -c string is a command; options that take an argument. */
+static const char *const shells[] = { "ash", "bash", "dash", "ksh", "mksh", "sh", "zsh" };
+
+static int name_cmp(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/* su's and runuser's long options ('=': takes a value). */
+static const char su_longopts[] =
+        "command=,session-command=,login,preserve-environment,shell=,group=,supp-group=,pty,"
+        "whitelist-environment=,fast,user=,help,version";
+
+/* su / runuser [options] [-] [user] [options] -c COMMAND: COMMAND runs in
+ * the user's shell. -c in a cluster (-lc CMD, -cCMD), --command,
+ * --session-command and their prefixes (--comm=CMD) name it; options may
+ * follow the user, as getopt reorders them. */
+static enum shell_script_source su_script(const char *const *words, size_t n, size_t start,
+                                          size_t *script_word, size_t *script_offset)
+{
+	for (size_t i = start + 1; i < n; i++) {
+		const char *w = words[i];
+		if (strcmp(w, "--") == 0)
+			break;
+		if (w[0] != '-' || w[1] == '\0')
+			continue; /* the user, or "-" (a login shell) */
+		if (w[1] == '-') {
+			const char *eq = strchr(w + 2, '=');
+			size_t len = eq ? (size_t)(eq - (w + 2)) : strlen(w + 2);
+			const char *const lists[] = { su_longopts };
+			const char *item;
+			size_t item_len;
+			if (!resolve_long(lists, 1, w + 2, len, &item, &item_len))
+				continue;
+			bool with_arg = item[item_len] == '=';
+			if (strncmp(item, "command=", 8) == 0 ||
+			    strncmp(item, "session-command=", 16) == 0) {
+				if (eq) {
+					*script_word = i;
+					*script_offset = (size_t)(eq + 1 - w);
+					return SHELL_SCRIPT_ARG;
+				}
+				if (i + 1 < n) {
+					*script_word = i + 1;
+					*script_offset = 0;
+					return SHELL_SCRIPT_ARG;
+				}
+				return SHELL_SCRIPT_NONE;
+			}
+			if (with_arg && !eq)
+				i++;
+			continue;
+		}
+		for (size_t k = 1; w[k]; k++) {
+			if (w[k] == 'c') {
+				if (w[k + 1]) {
+					*script_word = i;
+					*script_offset = k + 1;
+					return SHELL_SCRIPT_ARG;
+				}
+				if (i + 1 < n) {
+					*script_word = i + 1;
+					*script_offset = 0;
+					return SHELL_SCRIPT_ARG;
+				}
+				return SHELL_SCRIPT_NONE;
+			}
+			if (strchr("gGswu", w[k])) {
+				if (!w[k + 1])
+					i++; /* its value is the next word */
+				break;
+			}
+		}
+	}
+	return SHELL_SCRIPT_NONE;
+}
+
+bool wrapper_is_user_switch(const char *name)
+{
+	return strcmp(name, "su") == 0 || strcmp(name, "runuser") == 0;
+}
+
+enum shell_script_source wrapper_shell_script(const char *name, const char *const *words, size_t n,
+                                              size_t start, size_t *script_word,
+                                              size_t *script_offset)
+{
+	*script_offset = 0;
+	if (wrapper_is_user_switch(name))
+		return su_script(words, n, start, script_word, script_offset);
+	if (!bsearch(name, shells, ELEMENTSOF(shells), sizeof(shells[0]), name_cmp))
+		return SHELL_SCRIPT_NONE;
+	size_t i = start + 1;
+	bool dash_c = false, dash_s = false;
+	for (; i < n; i++) {
+		const char *w = words[i];
+		if (strcmp(w, "--") == 0 || strcmp(w, "-") == 0) {
+			i++;
+			break;
+		}
+		if (w[0] != '-' && w[0] != '+')
+			break;
+		if (w[1] == '-') {
+			/* --rcfile FILE / --init-file FILE take an argument */
+			if ((strcmp(w, "--rcfile") == 0 || strcmp(w, "--init-file") == 0) &&
+			    i + 1 < n)
+				i++;
+			continue;
+		}
+		bool takes_arg = false;
+		for (size_t k = 1; w[k]; k++) {
+			if (w[k] == 'c')
+				dash_c = true;
+			else if (w[k] == 's')
+				dash_s = true;
+			else if (w[k] == 'o' || w[k] == 'O')
+				takes_arg = true;
+		}
+		if (takes_arg && i + 1 < n)
+			i++;
+	}
+	if (dash_c) {
+		if (i >= n)
+			return SHELL_SCRIPT_STDIN; /* bash -c with no string: an error in bash */
+		*script_word = i;
+		return SHELL_SCRIPT_ARG;
+	}
+	if (dash_s || i >= n)
+		return SHELL_SCRIPT_STDIN;
+	*script_word = i;
+	return SHELL_SCRIPT_FILE;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The audit log: one JSON line per request -- time, user, working directory,
+ * command, verdict, reasons, approval, exit code, duration -- appended to
+ * [audit] file (created 0600, opened O_APPEND, written with one write(2) so
+ * that lines never interleave) and/or sent to syslog. Open it before running
+ * the command: with [audit] required = yes a log that cannot be opened or
+ * written refuses the command.
+ * Not for: diagnostics (log.c).
+ */
+#ifndef SLUICE_AUDIT_H
+#define SLUICE_AUDIT_H
+
+#include <stdint.h>
+
+#include "config/broker-config.h"
+#include "errors.h"
+#include "policy/verdict.h"
+
+struct audit;
+
+struct audit_record {
+	const char *command;
+	const char *description; /* may be NULL */
+	const char *cwd;         /* may be NULL */
+	const struct verdict *verdict;
+	const char *approval;   /* "not needed", "approved", "refused", ... (may be NULL) */
+	const char *error_kind; /* the interface's error kind, or NULL */
+	int exit_code;          /* -1: none (not run, or killed) */
+	int signal;             /* 0: none */
+	uint64_t duration_ms;
+};
+
+/*
+ * Open the audit destinations cfg names into *ret (NULL when none is
+ * configured: writing to it then does nothing). Returns 0, or -errno with
+ * reterr naming the file (-ELOOP for a symlink, -EINVAL for a file that is
+ * not regular). The caller refuses the command on failure when
+ * cfg->audit_required.
+ */
+int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluice_error *reterr);
+
+/* Write one line for rec; a NULL audit does nothing. Returns 0 or -errno
+ * with reterr. */
+int audit_write(struct audit *a, const struct audit_record *rec, struct sluice_error *reterr);
+
+/* Close; accepts NULL; returns NULL. */
+struct audit *audit_close(struct audit *a);
+static inline void audit_closep(struct audit **a)
+{
+	audit_close(*a);
+}
+
+#endif

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The broker's per-process context: configuration first, the costly parts
+ * (plugins, parser, audit log) on the first decision. The order inside
+ * broker_context_decide() is the policy argument: parse, model checks and
+ * plugins, then approval; nothing here spawns the command.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy/audit.h"
+#include "policy/approval.h"
+#include "policy/broker-context.h"
+#include "cleanup.h"
+#include "model/command-model.h"
+#include "config/config-run.h"
+#include "model/display.h"
+#include "log.h"
+#include "policy/policy-chain.h"
+
+struct broker_context {
+	struct broker_config *cfg;
+	struct config_run_text text; /* backs strings the run settings borrow */
+	bool armed;                  /* chain, parser and audit are open */
+	struct policy_chain *chain;
+	struct command_model_parser *parser;
+	struct audit *audit;
+	int audit_error; /* -errno: the log is configured but could not be opened */
+};
+
+int broker_context_open(const char *cli_config, struct run_settings *settings,
+                        struct broker_context **ret, struct sluice_error *reterr)
+{
+	_cleanup_(broker_context_freep) struct broker_context *ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return sluice_error_set(reterr, -ENOMEM, "the configuration");
+	if (config_load_or_log(cli_config, &ctx->cfg) < 0)
+		return sluice_error_set(reterr, -EINVAL,
+		                        "the configuration has errors (each is listed above)");
+	int r = config_to_run_settings(ctx->cfg, settings, &ctx->text, reterr);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(ctx);
+	return 0;
+}
+
+int broker_context_open_or_log(const char *cli_config, struct run_settings *settings,
+                               struct broker_context **ret, const char *verb)
+{
+	struct sluice_error err = { 0 };
+	if (broker_context_open(cli_config, settings, ret, &err) < 0) {
+		log_error("%s: config_error: %s", verb, err.detail);
+		return -1;
+	}
+	return 0;
+}
+
+struct broker_context *broker_context_free(struct broker_context *ctx)
+{
+	if (!ctx)
+		return NULL;
+	audit_close(ctx->audit);
+	command_model_parser_free(ctx->parser);
+	policy_chain_free(ctx->chain);
+	config_free(ctx->cfg);
+	free(ctx);
+	return NULL;
+}
+
+const struct broker_config *broker_context_config(const struct broker_context *ctx)
+{
+	return ctx->cfg;
+}
+
+const struct policy_chain *broker_context_chain(const struct broker_context *ctx)
+{
+	return ctx->armed ? ctx->chain : NULL;
+}
+
+void broker_context_prepare(struct broker_context *ctx)
+{
+	if (ctx && ctx->armed)
+		(void)policy_chain_prepare(ctx->chain, ctx->parser);
+}
+
+void broker_context_reap(struct broker_context *ctx)
+{
+	if (ctx)
+		policy_chain_reap(ctx->chain);
+}
+
+void policy_decision_done(struct policy_decision *d)
+{
+	verdict_done(&d->verdict);
+	free(d->command);
+	free(d->display);
+	free(d->approval_note);
+	*d = (struct policy_decision){ 0 };
+}
+
+/* Load what a decision needs, once. A required audit log that cannot be
+ * opened refuses every command, as the administrator asked: -ENOEXEC, a
+ * configuration error (sluice's own, not a policy's refusal). validating:
+ * open every plugin now (a server); otherwise the first decision does (one
+ * child per one-shot request), and a plugin that cannot start is -ENOEXEC
+ * then. */
+static int arm(struct broker_context *ctx, bool validating, struct sluice_error *reterr)
+{
+	if (ctx->armed)
+		return 0;
+	/* Each part once, even when an earlier attempt stopped half-way. */
+	int r = 0;
+	if (!ctx->chain)
+		r = validating ? policy_chain_new(ctx->cfg, &ctx->chain, reterr)
+		               : policy_chain_new_lazy(ctx->cfg, &ctx->chain, reterr);
+	/* A plugin that cannot be loaded is the configuration's fault, like
+	 * one that cannot start: -ENOEXEC, which callers report as config_error. */
+	if (r < 0)
+		return r == -ENOMEM ? r : -ENOEXEC;
+	if (!ctx->parser) {
+		r = config_parser_new(ctx->cfg, &ctx->parser);
+		if (r < 0)
+			return sluice_error_set(reterr, r, "creating the shell parser");
+	}
+	struct sluice_error aerr = { 0 };
+	r = audit_open(ctx->cfg, &ctx->audit, &aerr);
+	if (r < 0 && ctx->cfg->audit_required)
+		return sluice_error_set(reterr, -ENOEXEC,
+		                        "the audit log is required and cannot be opened: %s",
+		                        aerr.detail);
+	/* Not required: commands run, and each result says its line is lost. */
+	ctx->audit_error = r < 0 ? r : 0;
+	ctx->armed = true;
+	return 0;
+}
+
+int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
+{
+	return arm(ctx, true, reterr);
+}
+
+int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
+                          const char *workdir, enum ask_handling ask,
+                          const struct decide_overlap *overlap, struct policy_decision *ret,
+                          struct sluice_error *reterr)
+{
+	*ret = (struct policy_decision){ .approval = "not needed" };
+	verdict_init(&ret->verdict);
+	int r = arm(ctx, false, reterr);
+	if (r < 0)
+		return r;
+
+	_cleanup_(command_model_freep) struct command_model *m = NULL;
+	/* a policy child forked ahead parses it meanwhile */
+	policy_chain_send_ahead(ctx->chain, req->command, req->command_len);
+	r = command_model_parse(ctx->parser, req->command, req->command_len, NULL, &m, reterr);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *rewrite = NULL;
+	if (overlap)
+		policy_chain_while_checking(ctx->chain, overlap->fn, overlap->userdata);
+	r = policy_chain_decide(ctx->chain, ctx->parser, m, &ret->verdict, &rewrite);
+	policy_chain_while_checking(ctx->chain, NULL, NULL);
+	if (r == -ENOEXEC)
+		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
+	if (r < 0)
+		return sluice_error_set(reterr, r, "running the policy plugins");
+	r = display_form_of_run(ctx->parser, m, rewrite, workdir, &ret->display, reterr);
+	if (r < 0)
+		return r;
+	ret->command = rewrite ? TAKE_PTR(rewrite) : strdup(req->command);
+	if (!ret->command)
+		return sluice_error_set(reterr, -ENOMEM, "copying the command");
+
+	switch (ret->verdict.kind) {
+	case VERDICT_ALLOW:
+		ret->allowed = true;
+		break;
+	case VERDICT_DENY:
+		ret->approval = "not asked";
+		break;
+	case VERDICT_ASK:
+		if (ask == ASK_TO_CALLER) {
+			ret->approval = "not asked";
+			break;
+		}
+		struct approval_request areq = {
+			.command = ret->command,
+			.display = ret->display,
+			.description = req->description,
+			.cwd = workdir,
+			.verdict = &ret->verdict,
+		};
+		/* Anything but a clear yes is a no (fail closed). */
+		ret->allowed = approval_ask(ctx->cfg, &areq, &ret->approval_note) == 1;
+		ret->approval = ret->allowed ? "approved" : "refused";
+		break;
+	}
+	return 0;
+}
+
+int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
+                         const char *workdir, const struct policy_decision *d,
+                         const struct audit_outcome *outcome, struct sluice_error *reterr)
+{
+	if (ctx->audit_error < 0)
+		return sluice_error_set(reterr, ctx->audit_error,
+		                        "the audit log could not be opened");
+	if (!ctx->audit)
+		return 0;
+	struct audit_record rec = {
+		.command = d && d->command ? d->command : req->command,
+		.description = req->description,
+		.cwd = workdir,
+		.verdict = d ? &d->verdict : NULL,
+		.approval = d ? d->approval : NULL,
+		.error_kind = outcome->error_kind,
+		.exit_code = outcome->exit_code,
+		.signal = outcome->signal,
+		.duration_ms = outcome->duration_ms,
+	};
+	return audit_write(ctx->audit, &rec, reterr);
+}

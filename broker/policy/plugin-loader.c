@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding a plugin's descriptor (built into sluice, or dlopen and the one
+ * symbol), then the descriptor checks, in the order sudo's plugin loader
+ * does them: the version, the size and the required members; one exit path
+ * that dlcloses unless ownership moved out.
+ * Not for: calling plugin code (policy-chain.c runs it in a child).
+ */
+#include "config.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "builtin.h"
+#include "cleanup.h"
+#include "policy/plugin-loader.h"
+
+/* The size of the 1.0 descriptor: the members every plugin has. */
+#define DESC_SIZE_1_0 (offsetof(struct sluice_policy_plugin, close) + sizeof(void (*)(void *)))
+
+/* The plugins built into sluice, found by the name they give themselves. */
+static const struct sluice_policy_plugin *const builtin_plugins[] = {
+#define BUILTIN_DESCRIPTOR(name, on) &sluice_builtin_##name,
+	SLUICE_BUILTIN_PLUGINS(BUILTIN_DESCRIPTOR)
+#undef BUILTIN_DESCRIPTOR
+};
+
+static const struct sluice_policy_plugin *builtin_plugin(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(builtin_plugins); i++)
+		if (strcmp(builtin_plugins[i]->name, name) == 0)
+			return builtin_plugins[i];
+	return NULL;
+}
+
+bool plugin_is_builtin(const char *name)
+{
+	return builtin_plugin(name) != NULL;
+}
+
+char *plugin_loader_dir(void)
+{
+	const char *env = getenv("SLUICE_PLUGIN_DIR");
+	if (env && *env && config_env_overrides_allowed())
+		return strdup(env);
+	return strdup(SLUICE_PLUGINDIR);
+}
+
+const char *plugin_origin(const struct loaded_plugin *p)
+{
+	return p->file ? p->file : "built into sluice";
+}
+
+static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, const char *key)
+{
+	for (const struct sluice_key *k = d->keys; k && k->name; k++)
+		if (strcmp(k->name, key) == 0)
+			return k;
+	return NULL;
+}
+
+/* Every [plugin NAME] key, checked against the plugin's declaration before
+ * open() ever sees it (the reverse of logging and ignoring). */
+static int check_settings(const struct loaded_plugin *p, struct sluice_error *reterr)
+{
+	const struct config_plugin *c = p->conf;
+	for (size_t i = 0; i < c->n_settings; i++) {
+		const struct config_setting *s = &c->settings[i];
+		const struct sluice_key *k = find_key(&p->desc, s->key);
+		if (!k)
+			return sluice_error_set(reterr, -EINVAL,
+			                        "%s:%u: unknown key '%s' in [plugin %s]", s->file,
+			                        s->line, s->key, c->name);
+		if (s->continued && !(k->flags & SLUICE_KEY_JOINABLE))
+			return sluice_error_set(reterr, -EINVAL,
+			                        "%s:%u: '%s' of [plugin %s] takes one line: only "
+			                        "indent lines that continue a long value",
+			                        s->file, s->continued, s->key, c->name);
+		if (k->flags & SLUICE_KEY_REPEATABLE)
+			continue;
+		for (size_t j = 0; j < i; j++) {
+			const struct config_setting *o = &c->settings[j];
+			if (strcmp(o->key, s->key) != 0)
+				continue;
+			if (strcmp(o->file, s->file) == 0)
+				return sluice_error_set(reterr, -EINVAL,
+				                        "%s:%u: duplicate key '%s' in [plugin %s] "
+				                        "(first at line %u)",
+				                        s->file, s->line, s->key, c->name, o->line);
+			if (c->locked && o->layer == CONFIG_LAYER_SYSTEM &&
+			    s->layer >= CONFIG_LAYER_USER)
+				return sluice_error_set(
+				        reterr, -EINVAL,
+				        "%s:%u: '%s' of [plugin %s] is set by the system "
+				        "configuration (%s:%u) and cannot be changed here",
+				        s->file, s->line, s->key, c->name, o->file, o->line);
+		}
+	}
+	return 0;
+}
+
+/* The kernel's copy_struct_from_user() rule: a larger descriptor is fine
+ * when every byte we do not know is zero. */
+static bool tail_is_zero(const void *desc, size_t known, size_t size)
+{
+	const unsigned char *b = desc;
+	for (size_t i = known; i < size; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+static int check_descriptor(const struct sluice_policy_plugin *d, struct loaded_plugin *p,
+                            struct sluice_error *reterr)
+{
+	const char *name = p->conf->name;
+	uint32_t major = SLUICE_ABI_MAJOR_OF(d->abi_version);
+	uint32_t minor = SLUICE_ABI_MINOR_OF(d->abi_version);
+	if (major != SLUICE_POLICY_ABI_MAJOR)
+		return sluice_error_set(reterr, -EPROTO,
+		                        "plugin '%s' (%s): %s was built for plugin ABI %u.%u; this "
+		                        "sluice speaks %u.%u",
+		                        name, p->where, plugin_origin(p), major, minor,
+		                        SLUICE_POLICY_ABI_MAJOR, SLUICE_POLICY_ABI_MINOR);
+	if (d->struct_size < DESC_SIZE_1_0)
+		return sluice_error_set(reterr, -EPROTO,
+		                        "plugin '%s' (%s): descriptor of %u bytes is smaller than "
+		                        "ABI 1.0's %zu",
+		                        name, p->where, d->struct_size, DESC_SIZE_1_0);
+	if (d->struct_size > sizeof(*d) && !tail_is_zero(d, sizeof(*d), d->struct_size))
+		return sluice_error_set(reterr, -EPROTO,
+		                        "plugin '%s' (%s): %s needs plugin ABI %u.%u features this "
+		                        "sluice (ABI %u.%u) does not have",
+		                        name, p->where, plugin_origin(p), major, minor,
+		                        SLUICE_POLICY_ABI_MAJOR, SLUICE_POLICY_ABI_MINOR);
+	memset(&p->desc, 0, sizeof(p->desc));
+	memcpy(&p->desc, d, d->struct_size < sizeof(*d) ? d->struct_size : sizeof(*d));
+	if (!p->desc.open || !p->desc.check)
+		return sluice_error_set(reterr, -EPROTO, "plugin '%s' (%s): %s has no %s function",
+		                        name, p->where, plugin_origin(p),
+		                        p->desc.open ? "check" : "open");
+	if (p->desc.name && strcmp(p->desc.name, name) != 0 && !p->conf->path)
+		return sluice_error_set(reterr, -EPROTO, "plugin '%s' (%s): %s calls itself '%s'",
+		                        name, p->where, plugin_origin(p), p->desc.name);
+	return 0;
+}
+
+/* dlopen the configured path, or NAME.so in dir, into p and find its
+ * descriptor. */
+static int load_file(const struct config_plugin *conf, const char *dir, struct loaded_plugin *p,
+                     const struct sluice_policy_plugin **ret_desc, struct sluice_error *reterr)
+{
+	if (conf->path)
+		p->file = strdup(conf->path);
+	else if (asprintf(&p->file, "%s/%s.so", dir, conf->name) < 0)
+		p->file = NULL;
+	if (!p->file)
+		return -ENOMEM;
+	if (access(p->file, F_OK) < 0)
+		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s",
+		                        conf->name, p->where, p->file);
+	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	if (!p->dl)
+		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",
+		                        conf->name, p->where, dlerror());
+	*ret_desc = dlsym(p->dl, "sluice_policy_plugin");
+	if (!*ret_desc)
+		return sluice_error_set(reterr, -ENOEXEC,
+		                        "plugin '%s' (%s): %s exports no 'sluice_policy_plugin'",
+		                        conf->name, p->where, p->file);
+	return 0;
+}
+
+int plugin_load(const struct config_plugin *conf, const char *dir, struct loaded_plugin *ret,
+                struct sluice_error *reterr)
+{
+	struct loaded_plugin p = { .conf = conf };
+	int r;
+	if (conf->file)
+		r = asprintf(&p.where, "%s:%u", conf->file, conf->line);
+	else
+		r = asprintf(&p.where, "built-in default");
+	if (r < 0)
+		return -ENOMEM;
+	const struct sluice_policy_plugin *d = conf->path ? NULL : builtin_plugin(conf->name);
+	if (!d) {
+		r = load_file(conf, dir, &p, &d, reterr);
+		if (r < 0)
+			goto fail;
+	}
+	r = check_descriptor(d, &p, reterr);
+	if (r < 0)
+		goto fail;
+	r = check_settings(&p, reterr);
+	if (r < 0)
+		goto fail;
+	*ret = p;
+	return 0;
+fail:
+	plugin_unload(&p);
+	return r;
+}
+
+void plugin_unload(struct loaded_plugin *p)
+{
+	if (p->dl)
+		(void)dlclose(p->dl);
+	free(p->file);
+	free(p->where);
+	*p = (struct loaded_plugin){ 0 };
+}

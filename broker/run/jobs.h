@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Background jobs and the private per-user directory (0700) their files and
+ * the full-output files of cut runs live in. A job is started by a detached
+ * monitor that runs the command through the launcher, waits until the LAST
+ * process of its tree is gone (it is the tree's subreaper), then appends a
+ * completion line to the job's output and writes its status.
+ * Files per job ID: ID.json (what and who), ID.out (output), ID.status.
+ * Not for: the verbs' option parsing and printing (cmd-jobs.c, cmd-run.c).
+ */
+#ifndef SLUICE_JOBS_H
+#define SLUICE_JOBS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "errors.h"
+#include "core/run-settings.h"
+#include "run/spawner.h"
+
+#define JOB_ID_MAX 64
+
+/*
+ * The private directory (owned path in *ret): settings->jobs_dir, else
+ * $XDG_RUNTIME_DIR/sluice/jobs, else /tmp/sluice-UID/jobs. Created 0700 when
+ * missing; refused (-EPERM) when it is a symbolic link, not ours, or open to
+ * others.
+ */
+int jobs_dir(const struct run_settings *s, char **ret, struct sluice_error *reterr);
+
+/* Create a new private file for a cut run's whole output in dir: an open
+ * descriptor, its path in *ret_path. */
+int jobs_spill_open(const char *dir, char **ret_path);
+
+struct job_started {
+	char id[JOB_ID_MAX];
+	pid_t pid;         /* the shell, also its process group */
+	char *output_file; /* owned */
+};
+
+/*
+ * Start req (stdout_fd, stderr_fd and report_fd are ignored) as a job in
+ * dir, ending it after timeout_ms (0: never). Returns when the command has
+ * been started. -errno on failure, with reterr saying which step.
+ */
+int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeout_ms,
+               uint64_t kill_grace_ms, struct job_started *ret, struct sluice_error *reterr);
+
+enum job_state {
+	JOB_RUNNING = 0,
+	JOB_COMPLETED, /* exit code 0 */
+	JOB_FAILED,    /* exit code != 0 */
+	JOB_SIGNALLED,
+	JOB_TIMED_OUT,
+	JOB_KILLED, /* by sluice kill */
+	JOB_LOST,   /* no status and no monitor: the machine rebooted, or worse */
+};
+
+/* "running", "completed", ... */
+const char *job_state_name(enum job_state s);
+
+struct job_info {
+	char id[JOB_ID_MAX];
+	char command[256]; /* cut with "..." */
+	pid_t pid, monitor;
+	uint64_t started_ms; /* wall clock, ms since the epoch */
+	enum job_state state;
+	int exit_code, signal;
+};
+
+/* Read the job called id in dir. -ENOENT when there is none; -EINVAL for an
+ * id that is not a job name. */
+int jobs_read(const char *dir, const char *id, struct job_info *ret);
+
+/* Call fn for each job in dir (in no particular order); stops at fn's
+ * first negative return and returns it. */
+int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *userdata),
+                 void *userdata);
+
+/* End the job's whole tree (through its monitor, which records it as
+ * killed) and wait up to wait_ms for the monitor to finish. -ESRCH when the
+ * job is no longer running. */
+int jobs_kill(const char *dir, const char *id, uint64_t wait_ms);
+
+/* Remove the files of jobs that finished more than max_age_ms ago, and
+ * full-output files, routed hook requests (route-*) and private TMPDIRs
+ * nothing holds any more as old, in the jobs directory dir. Returns the
+ * number removed. What a request does on its way (the hook's routing). */
+int jobs_cleanup(const char *dir, uint64_t max_age_ms);
+
+/* jobs_cleanup(), and, as root, the private TMPDIRs of runs as [sandbox]
+ * user (in /tmp, shared with everyone: a directory listing that may be
+ * long) that nothing holds and that are as old. What listing the jobs
+ * does (`sluice jobs`, the MCP jobs tool), not every request. */
+int jobs_cleanup_all(const char *dir, uint64_t max_age_ms);
+
+/* The path of the job's output file (owned), or NULL on allocation failure. */
+char *jobs_output_path(const char *dir, const char *id);
+
+/* A job as the JSON object `sluice jobs --format json` lists (a new
+ * reference), or NULL on allocation failure. */
+json_t *jobs_info_to_json(const struct job_info *job);
+
+/* The offset where the last n lines of fd (size bytes long) begin; 0 when
+ * it has fewer lines or cannot be read. */
+off_t jobs_tail_offset(int fd, off_t size, uint64_t n);
+
+#endif

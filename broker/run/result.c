@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Result rendering. The text form puts what a model must know first (why it
+ * failed, that a timeout is not a crash, what to do instead), then the
+ * output. Hints are chosen by tables of patterns, so adding one is a row.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "launch-spec.h"
+#include "parse-number.h"
+#include "run/result.h"
+#include "util/terminal-text.h"
+
+/* The end of output examined for a prompt (denial messages are looked for
+ * in the whole output). */
+#define PROMPT_WINDOW 256
+
+/* Case-insensitive pieces of a last line that asks for input. */
+static const char *const prompt_patterns[] = {
+	"[y/n]",         "(y/n)",      "[yes/no]",  "(yes/no)", "password:",
+	"password for",  "passphrase", "continue?", "proceed?", "press enter",
+	"press any key", "username:",  "login:",    "(y)",      "are you sure",
+};
+
+/* Messages of the errors a sandbox denial produces. */
+static const char *const denial_patterns[] = {
+	"Permission denied",       /* EACCES */
+	"Operation not permitted", /* EPERM */
+	"Read-only file system",   /* EROFS */
+	"Connection refused",      /* a refused connect() */
+	"Couldn't connect",        "Network is unreachable", "Address family not supported",
+};
+
+/* What each sandboxed mode forbids, as told to the model. */
+static const struct {
+	const char *mode;
+	const char *forbids;
+} sandbox_rules[] = {
+	{ "workspace-write",
+	  "writing outside the workspace, writing its repository's hooks and config, reading "
+	  "credential files (such as ~/.ssh), and network access" },
+	{ "restricted",
+	  "writing anywhere, the workspace included, reading credential files (such as ~/.ssh), "
+	  "and network access" },
+};
+
+const char *result_sandbox_forbids(const char *mode)
+{
+	for (size_t i = 0; mode && i < ELEMENTSOF(sandbox_rules); i++)
+		if (strcmp(sandbox_rules[i].mode, mode) == 0)
+			return sandbox_rules[i].forbids;
+	return NULL;
+}
+
+/* Whether hay contains any of the needles, ignoring case. */
+static bool contains_any_case(const char *hay, const char *const *needles, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcasestr(hay, needles[i]) != NULL)
+			return true;
+	return false;
+}
+
+bool result_looks_like_prompt(const char *text, size_t len)
+{
+	/* The last non-empty line, at most PROMPT_WINDOW bytes of it. */
+	while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == ' ' || text[len - 1] == '\r'))
+		len--;
+	size_t start = len;
+	while (start > 0 && text[start - 1] != '\n' && len - start < PROMPT_WINDOW)
+		start--;
+	char line[PROMPT_WINDOW + 1];
+	memcpy(line, text + start, len - start);
+	line[len - start] = '\0';
+	if (line[0] == '\0')
+		return false;
+	return contains_any_case(line, prompt_patterns, ELEMENTSOF(prompt_patterns));
+}
+
+bool result_looks_like_denial(const char *text, size_t len)
+{
+	/* the buffer need not be NUL-terminated: searched in place, no copy */
+	for (size_t i = 0; i < ELEMENTSOF(denial_patterns); i++)
+		if (memmem(text, len, denial_patterns[i], strlen(denial_patterns[i])))
+			return true;
+	return false;
+}
+
+static const char *signal_name(int sig)
+{
+	const char *name = sigabbrev_np(sig);
+	return name ? name : "?";
+}
+
+/* "128KiB", "64MiB", or plain bytes when no unit divides exactly. */
+static const char *format_size_text(uint64_t bytes, char *buf, size_t size)
+{
+	static const char *const units[] = { "GiB", "MiB", "KiB" };
+	for (size_t i = 0; i < ELEMENTSOF(units); i++) {
+		uint64_t unit = 1ull << (10 * (ELEMENTSOF(units) - i));
+		if (bytes >= unit && bytes % unit == 0) {
+			snprintf(buf, size, "%llu%s", (unsigned long long)(bytes / unit), units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
+	return buf;
+}
+
+static char *truncation_marker(const struct run_result *r, const struct outbuf *ob,
+                               const char *what, bool with_file)
+{
+	char cap[32], head[32], tail[32];
+	const struct run_settings *s = r->settings;
+	char *m = NULL;
+	int n = asprintf(
+	        &m,
+	        "[... %s truncated: %llu bytes produced, over the %s cap; showing the "
+	        "first %s and the last %s%s%s%s ...]",
+	        what, (unsigned long long)outbuf_total(ob),
+	        format_size_text(s->output_cap, cap, sizeof(cap)),
+	        format_size_text(s->output_head, head, sizeof(head)),
+	        format_size_text(s->output_tail, tail, sizeof(tail)),
+	        with_file && r->output_file ? "; the whole output is in " : "",
+	        with_file && r->output_file ? r->output_file : "",
+	        with_file && r->output_file && r->output_file_cut ? " (cut at its size cap)" : "");
+	return n < 0 ? NULL : m;
+}
+
+/* The rendered text of one stream ("" when there is none). */
+static char *render(const struct run_result *r, const struct outbuf *ob, const char *what,
+                    bool with_file, size_t *ret_len)
+{
+	if (!ob) {
+		*ret_len = 0;
+		return strdup("");
+	}
+	_cleanup_free_ char *marker = NULL;
+	if (outbuf_truncated(ob)) {
+		marker = truncation_marker(r, ob, what, with_file);
+		if (!marker)
+			return NULL;
+	}
+	return outbuf_render(ob, marker ? marker : "", ret_len);
+}
+
+static json_t *policy_json(const struct verdict *v)
+{
+	return v ? verdict_to_json(v) : json_null();
+}
+
+/* The launcher's report with the mode added; a mode alone without one. */
+static json_t *sandbox_json(const struct run_result *r)
+{
+	const char *mode = r->settings->sandbox_mode;
+	if (!mode)
+		return json_null();
+	json_t *obj = NULL;
+	if (r->sandbox_report && r->sandbox_report[0]) {
+		/* Only the first line is the report (an exec error may follow). */
+		size_t len = strcspn(r->sandbox_report, "\n");
+		obj = json_loadb(r->sandbox_report, len, 0, NULL);
+		if (obj && !json_is_object(obj)) {
+			json_decref(obj);
+			obj = NULL;
+		}
+	}
+	if (!obj)
+		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
+	if (obj)
+		json_object_set_new(obj, "mode", json_string(mode));
+	return obj;
+}
+
+json_t *result_to_json(const struct run_result *r)
+{
+	size_t len;
+	_cleanup_free_ char *output = render(r, r->output, "output", true, &len);
+	_cleanup_free_ char *out = render(r, r->out, "stdout", false, &len);
+	_cleanup_free_ char *err = render(r, r->err, "stderr", false, &len);
+	if (!output || !out || !err)
+		return NULL;
+	json_t *pids = json_array();
+	for (size_t i = 0; pids && i < r->n_background_pids; i++)
+		json_array_append_new(pids, json_integer(r->background_pids[i]));
+	json_t *error = r->error == ERROR_KIND_NONE
+	                        ? json_null()
+	                        : json_pack("{s:s, s:s}", "kind", error_kind_name(r->error),
+	                                    "message", r->error_message);
+	bool truncated = (r->output && outbuf_truncated(r->output)) ||
+	                 (r->out && outbuf_truncated(r->out)) ||
+	                 (r->err && outbuf_truncated(r->err));
+	json_t *obj = json_pack(
+	        "{s:b, s:o, s:o, s:s, s:s, s:s, s:b, s:I, s:b, s:I, s:o, s:o*, s:o, s:o, s:o*, "
+	        "s:o*, s:o}",
+	        "ok", r->ran && r->error == ERROR_KIND_NONE, "exitCode",
+	        r->has_exit_code ? json_integer(r->exit_code) : json_null(), "signal",
+	        r->signal ? json_integer(r->signal) : json_null(), "output", output, "stdout", out,
+	        "stderr", err, "truncated", truncated, "outputBytes",
+	        (json_int_t)(r->output ? outbuf_total(r->output) : 0), "timedOut", r->timed_out,
+	        "durationMs", (json_int_t)r->duration_ms, "pid",
+	        r->pid > 0 ? json_integer(r->pid) : json_null(), "backgroundPids", pids,
+	        "outputFile", r->output_file ? json_string(r->output_file) : json_null(), "display",
+	        r->display ? json_string(r->display) : json_null(), "policy",
+	        policy_json(r->policy), "sandbox", sandbox_json(r), "error", error);
+	if (obj && r->job_id)
+		json_object_set_new(obj, "jobId", json_string(r->job_id));
+	return obj;
+}
+
+int result_exit_status(const struct run_result *r)
+{
+	if (r->interrupted_by)
+		return 128 + r->interrupted_by;
+	if (r->error != ERROR_KIND_NONE)
+		return error_kind_exit_status(r->error);
+	if (r->signal)
+		return 128 + r->signal;
+	if (r->has_exit_code)
+		return r->exit_code;
+	return 0;
+}
+
+static void write_timeout_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
+{
+	char limit[32], slow[32];
+	format_duration_ms(r->timeout_ms, limit, sizeof(limit));
+	format_duration_ms(r->settings->slow_timeout_ms, slow, sizeof(slow));
+	fprintf(f, "[command timed out after %s]\n", limit);
+	fprintf(f,
+	        "[the %s time limit of %s mode fired; this was not a crash: %s. If it needs "
+	        "longer, run it in slow mode (up to %s) or in background mode]\n",
+	        limit, run_mode_name(r->mode),
+	        r->kill_failed ? "the command was stopped, but not all it started (listed below)"
+	                       : "the command and everything it started were stopped",
+	        slow);
+	if (result_looks_like_prompt(output, len))
+		fprintf(f,
+		        "[the last output looks like a prompt: the command was probably waiting "
+		        "for input, which it cannot get here; pass the answer on the command line "
+		        "(e.g. --yes, -y) or feed it through a pipe]\n");
+}
+
+/* PREFIX A "]", or PREFIX A ": " B "]" (b not NULL), on a line of its own,
+ * A and B made inert: a plugin's message, a suggestion or an error may
+ * quote the agent's command or directory, and a control character or a
+ * newline in them must not reach a terminal or break sluice's one-line
+ * notes. */
+static void write_note(FILE *f, const char *prefix, const char *a, const char *b)
+{
+	fputs(prefix, f);
+	terminal_safe_write(f, a ? a : "");
+	if (b) {
+		fputs(": ", f);
+		terminal_safe_write(f, b);
+	}
+	fputs("]\n", f);
+}
+
+/* Whether the launcher's report lists name as missing. */
+static bool sandbox_missing(const struct run_result *r, const char *name)
+{
+	if (!r->sandbox_report)
+		return false;
+	size_t len = strcspn(r->sandbox_report, "\n");
+	json_t *obj = json_loadb(r->sandbox_report, len, 0, NULL);
+	json_t *missing = obj ? json_object_get(obj, "missing") : NULL;
+	bool found = false;
+	size_t i;
+	json_t *v;
+	json_array_foreach(missing, i, v) found |=
+	        json_is_string(v) && strcmp(json_string_value(v), name) == 0;
+	json_decref(obj);
+	return found;
+}
+
+/* The notes before the output: why it ended, or why nothing ran. */
+static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
+{
+	if (r->interrupted_by && r->has_exit_code) {
+		/* in the drain window: the shell had ended on its own */
+		fprintf(f,
+		        "[sluice run was interrupted by SIG%s after the command exited with code "
+		        "%d: what it left running was killed]\n",
+		        signal_name(r->interrupted_by), r->exit_code);
+		return;
+	}
+	if (r->interrupted_by) {
+		fprintf(f,
+		        "[sluice run was interrupted by SIG%s: the command and everything it "
+		        "started were killed]\n",
+		        signal_name(r->interrupted_by));
+		return;
+	}
+	if (r->timed_out) {
+		write_timeout_lines(r, output, len, f);
+		return;
+	}
+	const struct verdict_reason *why = r->policy ? verdict_main_reason(r->policy) : NULL;
+	if (r->error == ERROR_KIND_PERMISSION_DENIED && why) {
+		if (r->policy->kind == VERDICT_DENY)
+			write_note(f, "[command denied by policy ", why->plugin, why->message);
+		else
+			write_note(f, "[command not run: ", r->error_message, NULL);
+		if (why->suggestion && why->suggestion[0])
+			write_note(f, "[instead: ", why->suggestion, NULL);
+		return;
+	}
+	if (r->error != ERROR_KIND_NONE) {
+		write_note(f, "[sluice error ", error_kind_name(r->error), r->error_message);
+		return;
+	}
+	if (r->signal)
+		fprintf(f, "[command killed by signal %d (SIG%s)]\n", r->signal,
+		        signal_name(r->signal));
+	else if (r->has_exit_code && r->exit_code != 0)
+		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
+	else
+		return;
+	const char *mode = r->settings->sandbox_mode;
+	const char *forbids = result_sandbox_forbids(mode);
+	if (!forbids || !result_looks_like_denial(output, len))
+		return;
+	fprintf(f,
+	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
+	        "do not try to work around it]\n",
+	        mode, forbids);
+	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
+		fprintf(f, "%s", RESULT_NO_NAMESPACE_NOTE);
+}
+
+static void write_background(const struct run_result *r, FILE *f)
+{
+	fprintf(f, "[started in background: job %s, pid %d, process group %d]\n",
+	        r->job_id ? r->job_id : "?", (int)r->pid, (int)r->pid);
+	if (r->output_file)
+		fprintf(f, "[output: %s (a completion line is appended when the job ends)]\n",
+		        r->output_file);
+	fprintf(f, "[stop it with: sluice kill %s   (or: kill -9 -%d)]\n",
+	        r->job_id ? r->job_id : "?", (int)r->pid);
+}
+
+int result_write_text(const struct run_result *r, FILE *f)
+{
+	size_t len = 0;
+	_cleanup_free_ char *output = render(r, r->output, "output", true, &len);
+	if (!output)
+		return -ENOMEM;
+	if (r->job_id && r->error == ERROR_KIND_NONE) {
+		write_background(r, f);
+	} else {
+		write_first_lines(r, output, len, f);
+		fwrite(output, 1, len, f);
+		if (len > 0 && output[len - 1] != '\n' &&
+		    (r->n_background_pids > 0 || r->kill_failed))
+			fputc('\n', f);
+	}
+	if (r->kill_failed || r->n_background_pids > 0) {
+		if (r->kill_failed)
+			fprintf(f, "[still running: sluice could not end every process the command "
+			           "started (they fork faster than they can be found); found:");
+		else
+			fprintf(f, "[still running after the shell exited%s:",
+			        r->settings->background_survivors == SURVIVORS_KILL ? ", killed"
+			                                                            : "");
+		for (size_t i = 0; i < r->n_background_pids; i++)
+			fprintf(f, " %d", (int)r->background_pids[i]);
+		fprintf(f, "]\n");
+	}
+	if (r->audit_failed)
+		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
+	if (fflush(f) != 0 || ferror(f))
+		return neg_errno();
+	return 0;
+}

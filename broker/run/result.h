@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The result of `sluice run`: the interface's JSON object, the text a model
+ * reads (first-line markers, truncation marker, timeout explanation, prompt
+ * and sandbox-denial hints), and the exit status.
+ * Not for: running anything; every field is filled by the verb beforehand.
+ */
+#ifndef SLUICE_RESULT_H
+#define SLUICE_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "core/error-kind.h"
+#include "run/outbuf.h"
+#include "core/request.h"
+#include "policy/verdict.h"
+#include "core/run-settings.h"
+
+/* Everything is borrowed; NULL/0 mean "not applicable". */
+struct run_result {
+	enum error_kind error;
+	char error_message[512];
+
+	bool ran;           /* the shell was started and finished */
+	bool has_exit_code; /* exit_code is valid */
+	int exit_code;
+	int signal; /* the signal that ended it, or 0 */
+	bool timed_out;
+	int interrupted_by; /* a signal sluice itself received, or 0 */
+	enum run_mode mode;
+	uint64_t timeout_ms;
+	uint64_t duration_ms;
+	pid_t pid;
+	const pid_t *background_pids;
+	size_t n_background_pids;
+	bool kill_failed; /* background_pids are what a kill could not end */
+
+	const struct outbuf *output, *out, *err;
+	const char *output_file; /* the full output (cut runs) or the job's log */
+	bool output_file_cut;    /* the file stopped at its cap */
+
+	const char *display;
+	const struct verdict *policy;
+	bool audit_failed;          /* the audit line of this request could not be written */
+	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
+
+	const char *job_id; /* background mode */
+
+	const struct run_settings *settings; /* required: the sandbox mode, caps, survivors */
+};
+
+/* The JSON object of the interface (a new reference), or NULL on
+ * allocation failure. */
+json_t *result_to_json(const struct run_result *r);
+
+/* Write the text form to out; -errno on a write or allocation failure. */
+int result_write_text(const struct run_result *r, FILE *out);
+
+/* The exit status of `sluice run` for this result. */
+int result_exit_status(const struct run_result *r);
+
+/* Whether the last line of text looks like a prompt waiting for input. */
+bool result_looks_like_prompt(const char *text, size_t len);
+
+/* Whether output looks like the sandbox refused something (EACCES, EPERM,
+ * EROFS, a refused connection). */
+bool result_looks_like_denial(const char *text, size_t len);
+
+/* What the sandboxed mode forbids, in a sentence fragment ("writing outside
+ * the workspace ..."), or NULL for unrestricted or unknown modes. Static. */
+const char *result_sandbox_forbids(const char *mode);
+
+/* The note after a denial in workspace-write where the launcher had no
+ * mount namespace: why git writes fail, and what an administrator can do
+ * (`sluice doctor` says the same). */
+#define RESULT_NO_NAMESPACE_NOTE                                                                   \
+	"[sandbox: this system allows no private mount namespace, so the workspace's .git and "    \
+	"the top level of the workspace are read-only here: git commands that write the "          \
+	"repository (add, commit, switch, stash, ...) fail, and files cannot be created, renamed " \
+	"or removed directly in the workspace; say so to the user. An administrator can allow "    \
+	"unprivileged user namespaces (sysctl user.max_user_namespaces > 0, "                      \
+	"kernel.unprivileged_userns_clone = 1, or the container's seccomp or AppArmor profile), "  \
+	"run sluice with CAP_SYS_ADMIN, or set [sandbox] git_writable = yes]\n"
+
+#endif

@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * spawn: the launcher's argv, posix_spawn of it, and the process-tree
+ * operations. Trees are found by parent links in /proc: as a child
+ * subreaper the broker inherits every orphan of the command, so a process
+ * that left the group (setsid, double fork) is still below it.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "monotonic.h"
+#include "run/spawner.h"
+#include "strv.h"
+#include "user-ids.h"
+
+/* The launcher's option names, defined once for both programs. */
+#include "launch-spec.h"
+
+#define LAUNCHER_NAME "sluice-launch"
+/* /proc entries examined per scan; beyond this a scan is partial and the
+ * kill loop simply takes more rounds. */
+#define PROC_SCAN_MAX 65536
+
+extern char **environ;
+
+static bool executable(const char *path)
+{
+	return access(path, X_OK) == 0;
+}
+
+int spawn_find_launcher(char **ret)
+{
+	const char *env = getenv("SLUICE_LAUNCH");
+	if (env && env[0]) {
+		if (!executable(env))
+			return -ENOENT;
+		*ret = strdup(env);
+		return *ret ? 0 : -ENOMEM;
+	}
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			_cleanup_free_ char *cand = NULL;
+			if (asprintf(&cand, "%.*s/%s", (int)(slash - self), self, LAUNCHER_NAME) <
+			    0)
+				return -ENOMEM;
+			if (executable(cand)) {
+				*ret = TAKE_PTR(cand);
+				return 0;
+			}
+		}
+	}
+	if (!executable(SLUICE_BINDIR "/" LAUNCHER_NAME))
+		return -ENOENT;
+	*ret = strdup(SLUICE_BINDIR "/" LAUNCHER_NAME);
+	return *ret ? 0 : -ENOMEM;
+}
+
+static int add2(char ***argv, const char *opt, const char *value)
+{
+	int r = strv_extend(argv, opt);
+	return r < 0 ? r : strv_extend(argv, value);
+}
+
+/* --user NAME, and its ids as this process's user databases know them
+ * (user-ids.h says why). A user not found here is left to the launcher,
+ * which refuses it with its own message. */
+static int add_user(char ***argv, const char *name)
+{
+	int r = add2(argv, LAUNCH_OPT_USER, name);
+	struct user_ids u;
+	struct sluice_error ignored = { 0 };
+	if (r < 0 || user_ids_lookup(name, &u, &ignored) < 0)
+		return r;
+	_cleanup_free_ char *ids = NULL;
+	if (user_ids_format(&u, &ids) < 0)
+		return -ENOMEM;
+	return add2(argv, LAUNCH_OPT_USER_IDS, ids);
+}
+
+/* The home "~/" means in [sandbox] hide: the user's the commands run as. */
+static const char *hide_home(const struct run_settings *s)
+{
+	if (s->user) {
+		const struct passwd *pw = getpwnam(s->user);
+		return pw && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	}
+	const char *home = getenv("HOME");
+	return home && home[0] == '/' ? home : NULL;
+}
+
+/* --hide PATH for each [sandbox] hide path, "~/" expanded; without a home,
+ * the "~/" ones are left out. */
+static int add_hidden(char ***argv, const struct run_settings *s)
+{
+	const char *home = s->n_hide ? hide_home(s) : NULL;
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < s->n_hide; i++) {
+		const char *p = s->hide[i];
+		if (strncmp(p, "~/", 2) != 0) {
+			r = add2(argv, LAUNCH_OPT_HIDE, p);
+			continue;
+		}
+		if (!home)
+			continue;
+		_cleanup_free_ char *full = NULL;
+		if (asprintf(&full, "%s/%s", home, p + 2) < 0)
+			return -ENOMEM;
+		r = add2(argv, LAUNCH_OPT_HIDE, full);
+	}
+	return r;
+}
+
+/* Whether a configuration file lies in one of the configuration
+ * directories (passed whole already). */
+static bool in_config_dir(const struct run_settings *s, const char *file)
+{
+	for (size_t i = 0; i < s->n_config_dirs; i++) {
+		size_t n = strlen(s->config_dirs[i]);
+		if (strncmp(file, s->config_dirs[i], n) == 0 && file[n] == '/')
+			return true;
+	}
+	return false;
+}
+
+int spawn_build_argv(const struct spawn_request *req, char ***ret)
+{
+	const struct run_settings *s = req->settings;
+	const char *mode = s->sandbox_mode;
+	bool sandboxed = strcmp(mode, LAUNCH_PROFILE_UNRESTRICTED) != 0;
+	_cleanup_strv_free_ char **argv = NULL;
+	char num[32];
+	int r = strv_extend(&argv, req->launcher);
+	if (r >= 0)
+		r = add2(&argv, LAUNCH_OPT_PROFILE, mode);
+	if (r >= 0)
+		r = add2(&argv, LAUNCH_OPT_WORKSPACE, req->workspace);
+	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_writable; i++)
+		r = add2(&argv, LAUNCH_OPT_RW, s->writable[i]);
+	if (r >= 0 && sandboxed && req->tmpdir)
+		r = add2(&argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
+	if (r >= 0 && sandboxed)
+		r = add2(&argv, LAUNCH_OPT_NETWORK,
+		         s->network ? LAUNCH_NETWORK_ALLOW : LAUNCH_NETWORK_DENY);
+	for (size_t i = 0; r >= 0 && i < s->n_rlimits; i++) {
+		_cleanup_free_ char *kv = NULL;
+		if (asprintf(&kv, "%s=%s", s->rlimits[i].name, s->rlimits[i].value) < 0)
+			return -ENOMEM;
+		r = add2(&argv, LAUNCH_OPT_RLIMIT, kv);
+	}
+	if (r >= 0 && s->user)
+		r = add_user(&argv, s->user);
+	if (r >= 0 && sandboxed && s->git_writable)
+		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
+	if (r >= 0 && sandboxed && s->namespace_off)
+		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
+	if (r >= 0 && sandboxed && req->tmpdir) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);
+		r = add2(&argv, LAUNCH_OPT_TMPDIR_SIZE, num);
+	}
+	if (r >= 0 && sandboxed)
+		r = add_hidden(&argv, s);
+	/* sluice's own configuration, should a writable path hold it */
+	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_config_dirs; i++)
+		r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);
+	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_config_files; i++)
+		if (!in_config_dir(s, s->config_files[i]))
+			r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_files[i]);
+	if (r >= 0 && s->best_effort)
+		r = strv_extend(&argv, LAUNCH_OPT_BEST_EFFORT);
+	if (r >= 0)
+		r = add2(&argv, LAUNCH_OPT_CHDIR, req->chdir);
+	if (r >= 0 && req->report_fd >= 0) {
+		snprintf(num, sizeof(num), "%d", SPAWN_REPORT_FD);
+		r = add2(&argv, LAUNCH_OPT_REPORT_FD, num);
+	}
+	if (r >= 0 && req->command_fd >= 0) {
+		snprintf(num, sizeof(num), "%d", SPAWN_COMMAND_FD);
+		r = add2(&argv, LAUNCH_OPT_COMMAND_FD, num);
+	}
+	/* Nothing would enforce the timeout once this process is gone. */
+	if (r >= 0) {
+		snprintf(num, sizeof(num), "%d", (int)getpid());
+		r = add2(&argv, LAUNCH_OPT_DIE_WITH_PARENT, num);
+	}
+	if (r >= 0)
+		r = add2(&argv, LAUNCH_OPT_END, s->shell);
+	if (r >= 0)
+		r = strv_extend(&argv, "-c");
+	if (r >= 0 && req->command_fd < 0)
+		r = strv_extend(&argv, req->command);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(argv);
+	return 0;
+}
+
+int spawn_become_subreaper(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 ? neg_errno() : 0;
+}
+
+int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
+{
+	_cleanup_strv_free_ char **argv = NULL;
+	int r = spawn_build_argv(req, &argv);
+	if (r < 0)
+		return r;
+
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -ENOMEM;
+	if (posix_spawnattr_init(&attr) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ENOMEM;
+	}
+	sigset_t none, all;
+	sigemptyset(&none);
+	sigfillset(&all);
+	/* The dup2s run in order in the child: a source numbered like an
+	 * earlier target would be overwritten first, so low sources are
+	 * copied above every target for the spawn. */
+	int src[] = { req->stdout_fd, req->stderr_fd, req->report_fd, req->command_fd };
+	const int dst[] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD, SPAWN_COMMAND_FD };
+	int raised[ELEMENTSOF(src)] = { -1, -1, -1, -1 };
+	r = 0;
+	for (size_t i = 0; r == 0 && i < ELEMENTSOF(src); i++) {
+		if (src[i] < 0 || src[i] > SPAWN_COMMAND_FD)
+			continue;
+		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_COMMAND_FD + 1);
+		r = raised[i] < 0 ? neg_errno() : 0;
+		src[i] = raised[i];
+	}
+	for (size_t i = 0; r == 0 && i < ELEMENTSOF(src); i++)
+		if (src[i] >= 0)
+			r = -posix_spawn_file_actions_adddup2(&fa, src[i], dst[i]);
+	if (r == 0)
+		r = -posix_spawnattr_setsigmask(&attr, &none);
+	if (r == 0)
+		r = -posix_spawnattr_setsigdefault(&attr, &all);
+	if (r == 0)
+		r = -posix_spawnattr_setflags(&attr,
+		                              POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+	pid_t pid = -1;
+	if (r == 0)
+		r = -posix_spawn(&pid, argv[0], &fa, &attr, argv, req->env ? req->env : environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	for (size_t i = 0; i < ELEMENTSOF(raised); i++)
+		safe_close(raised[i]);
+	if (r < 0)
+		return r;
+	*ret_pid = pid;
+	return 0;
+}
+
+int spawn_send_command(int fd, const char *dir, const char *command)
+{
+	const char *d = dir ? dir : "";
+	int r = write_full(fd, d, strlen(d) + 1); /* with its NUL */
+	if (r >= 0)
+		r = write_full(fd, command, strlen(command) + 1); /* the NUL ends the message */
+	safe_close(fd);
+	return r < 0 ? r : 0;
+}
+
+struct proc_entry {
+	pid_t pid, ppid;
+	bool zombie;
+};
+
+/* One line of /proc/PID/stat: "pid (comm) S ppid ..."; comm may hold ')'. */
+static bool read_stat(const char *name, struct proc_entry *e)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%s/stat", name);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	char *rp = strrchr(buf, ')');
+	char state;
+	int ppid;
+	if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2)
+		return false;
+	e->pid = (pid_t)atoi(buf);
+	e->ppid = (pid_t)ppid;
+	e->zombie = state == 'Z' || state == 'X';
+	return true;
+}
+
+static bool in_set(const pid_t *set, size_t n, pid_t pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == pid)
+			return true;
+	return false;
+}
+
+int spawn_tree_list(pid_t ancestor, pid_t *pids, size_t max)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return neg_errno();
+	_cleanup_free_ struct proc_entry *all = NULL;
+	size_t n = 0, allocated = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) && n < PROC_SCAN_MAX) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		if (n == allocated) {
+			size_t want = allocated ? allocated * 2 : 256;
+			struct proc_entry *p = realloc(all, want * sizeof(*p));
+			if (!p) {
+				closedir(d);
+				return -ENOMEM;
+			}
+			all = p;
+			allocated = want;
+		}
+		if (read_stat(de->d_name, &all[n]))
+			n++;
+	}
+	closedir(d);
+
+	/* Descendants, found by repeated passes over the parent links; `tree`
+	 * holds every descendant (zombies too, since their children matter). */
+	_cleanup_free_ pid_t *tree = malloc((n + 1) * sizeof(pid_t));
+	_cleanup_free_ bool *marked = calloc(n + 1, sizeof(bool));
+	if (!tree || !marked)
+		return -ENOMEM;
+	size_t nt = 0;
+	tree[nt++] = ancestor;
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t i = 0; i < n; i++) {
+			if (marked[i] || !in_set(tree, nt, all[i].ppid))
+				continue;
+			marked[i] = true;
+			tree[nt++] = all[i].pid;
+			changed = true;
+		}
+	}
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!marked[i] || all[i].zombie)
+			continue;
+		if (count < max)
+			pids[count] = all[i].pid;
+		count++;
+	}
+	return (int)count;
+}
+
+int spawn_tree_signal(pid_t ancestor, pid_t pgid, int sig)
+{
+	if (pgid > 0)
+		(void)kill(-pgid, sig);
+	pid_t pids[SPAWN_TREE_MAX];
+	int n = spawn_tree_list(ancestor, pids, ELEMENTSOF(pids));
+	if (n < 0)
+		return n;
+	size_t stored = (size_t)n < ELEMENTSOF(pids) ? (size_t)n : ELEMENTSOF(pids);
+	for (size_t i = 0; i < stored; i++)
+		(void)kill(pids[i], sig);
+	return n;
+}
+
+bool spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped)
+{
+	for (;;) {
+		int status;
+		pid_t pid = waitpid(-1, &status, WNOHANG);
+		if (pid == 0)
+			return true;
+		if (pid < 0)
+			return errno != ECHILD;
+		if (pid == watch_pid) {
+			*ret_status = status;
+			*ret_reaped = true;
+		}
+	}
+}
+
+/* SIGKILL to this process's own children, as the kernel lists them (one
+ * small read, not a scan of /proc: a process that forks and exits in a
+ * loop lives microseconds, and as a subreaper's orphan it is a child). */
+static void kill_own_children(void)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/self/task/%d/children", (int)gettid());
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	for (char *s = buf, *end; *s; s = end) {
+		long pid = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		if (pid > 0)
+			(void)kill((pid_t)pid, SIGKILL);
+	}
+}
+
+int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status, bool *ret_reaped,
+                    unsigned timeout_ms)
+{
+	uint64_t deadline = monotonic_ms() + timeout_ms;
+	for (;;) {
+		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
+			return 0;
+		if (ancestor == getpid())
+			kill_own_children();
+		/* a scan that finds nothing while a child is left was escaped
+		 * (it forks and exits faster than /proc can be read): go on until
+		 * no child is left, not until a scan finds none */
+		(void)spawn_tree_signal(ancestor, pgid, SIGKILL);
+		if (!spawn_reap(watch_pid, ret_status, ret_reaped))
+			return 0;
+		if (monotonic_ms() >= deadline)
+			return -ETIMEDOUT;
+		/* Killed processes need a moment to exit; this wait is bounded
+		 * by timeout_ms and only runs while something is still dying. */
+		struct timespec ts = { 0, 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}

@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Starting a command through sluice-launch and ending its whole process
+ * tree. The broker makes itself a child subreaper, so every process the
+ * command starts (double forks and setsid escapees included) stays a
+ * descendant that /proc can find and kill.
+ * Not for: reading output or timing (pump.c), or the sandbox itself.
+ * (Named spawner, not spawn, so that <spawn.h> stays the C library's.)
+ */
+#ifndef SLUICE_SPAWNER_H
+#define SLUICE_SPAWNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "errors.h"
+#include "core/run-settings.h"
+
+/* The descriptor numbers of the launcher's report and (with command_fd) of
+ * its command pipe, in the child. */
+#define SPAWN_REPORT_FD 3
+#define SPAWN_COMMAND_FD 4
+/* The most descendants listed; a larger tree is still killed, in rounds. */
+#define SPAWN_TREE_MAX 4096
+
+/*
+ * The launcher's path (owned, in *ret): $SLUICE_LAUNCH when set; else
+ * sluice-launch next to this program's executable; else the installed one.
+ * -ENOENT when none is executable.
+ */
+int spawn_find_launcher(char **ret);
+
+/* What one command needs to start. Strings are borrowed. */
+struct spawn_request {
+	const char *launcher;                /* spawn_find_launcher() */
+	const struct run_settings *settings; /* sandbox mode, writable, network, rlimits, shell */
+	const char *workspace;               /* absolute root */
+	const char *chdir;                   /* absolute working directory */
+	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
+	const char *command;                 /* the shell's -c text (command_fd < 0) */
+	char *const *env;                    /* the command's environment */
+	int stdout_fd, stderr_fd;            /* become the child's 1 and 2 */
+	int report_fd;                       /* becomes SPAWN_REPORT_FD, or -1 for no report */
+	/* >= 0: the read end of a pipe that becomes SPAWN_COMMAND_FD; the
+	 * launcher builds the sandbox, then waits there for the command
+	 * (spawn_send_command()); command is then unused. -1: none. */
+	int command_fd;
+};
+
+/* The launcher's argv for req (an owned strv in *ret). */
+int spawn_build_argv(const struct spawn_request *req, char ***ret);
+
+/* Make the calling process a child subreaper (idempotent). */
+int spawn_become_subreaper(void);
+
+/*
+ * Start the launcher (which execs the shell in a new session, so pid is also
+ * the process group). The child gets the default signal mask and handlers.
+ * Returns 0 and *ret_pid, or -errno.
+ */
+int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
+
+/*
+ * Hand a launcher started with command_fd its working directory (NULL: the
+ * spawn request's) and command, on the pipe's write end fd, which is closed:
+ * "DIR\0COMMAND\0". Closing fd without sending withdraws: the launcher exits
+ * and runs nothing; so it does when fd closes before the final NUL (this
+ * process died while writing), rather than run a prefix of the command.
+ * Returns 0, or -errno (-EPIPE when the launcher is already gone: its exit
+ * status and stderr say why).
+ */
+int spawn_send_command(int fd, const char *dir, const char *command);
+
+/*
+ * The living (not zombie) descendants of process `ancestor`, up to max, into
+ * pids; returns their count (which may exceed max: only max are stored).
+ */
+int spawn_tree_list(pid_t ancestor, pid_t *pids, size_t max);
+
+/* Send sig to the process group pgid (if > 0) and to every living
+ * descendant of ancestor. Returns the number of descendants signalled. */
+int spawn_tree_signal(pid_t ancestor, pid_t pgid, int sig);
+
+/*
+ * Reap every exited child of the caller without blocking; when one of them
+ * is watch_pid, store its wait status in *ret_status and set *ret_reaped.
+ * Returns whether children remain. For a subreaper whose tree this is, no
+ * child left means no descendant left: orphans are re-parented to it, so
+ * this answers "is anything of the tree alive?" without scanning /proc.
+ */
+bool spawn_reap(pid_t watch_pid, int *ret_status, bool *ret_reaped);
+
+/*
+ * SIGKILL the tree of ancestor (and group pgid) in rounds until nothing of
+ * it lives, reaping as it goes, for at most timeout_ms. Returns 0, or
+ * -ETIMEDOUT if something still lived (an unkillable D-state process).
+ */
+int spawn_tree_kill(pid_t ancestor, pid_t pgid, pid_t watch_pid, int *ret_status, bool *ret_reaped,
+                    unsigned timeout_ms);
+
+#endif

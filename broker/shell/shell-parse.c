@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The tree-sitter adapter: parses with the compiled-in bash grammar and copies
+ * the syntax tree into struct shell_node, mapping grammar symbols to our
+ * kinds through one table. The only file that includes tree_sitter/api.h.
+ * Not for: interpreting the tree (command-model does).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tree_sitter/api.h>
+
+#include "shell/bash-language.h"
+#include "cleanup.h"
+#include "shell/shell-parse.h"
+
+/* Grammar name -> kind, sorted by name (bsearch). Named symbols only. */
+static const struct {
+	const char *name;
+	enum shell_node_kind kind;
+} kind_table[] = {
+	{ "ERROR", SN_ERROR },
+	{ "ansi_c_string", SN_ANSI_C_STRING },
+	{ "arithmetic_expansion", SN_ARITH_EXPANSION },
+	{ "array", SN_ARRAY },
+	{ "brace_expression", SN_BRACE_EXPRESSION },
+	{ "c_style_for_statement", SN_C_FOR },
+	{ "case_item", SN_CASE_ITEM },
+	{ "case_statement", SN_CASE },
+	{ "command", SN_COMMAND },
+	{ "command_name", SN_COMMAND_NAME },
+	{ "command_substitution", SN_CMD_SUBST },
+	{ "comment", SN_COMMENT },
+	{ "compound_statement", SN_COMPOUND },
+	{ "concatenation", SN_CONCATENATION },
+	{ "declaration_command", SN_DECLARATION },
+	{ "do_group", SN_DO_GROUP },
+	{ "elif_clause", SN_ELIF },
+	{ "else_clause", SN_ELSE },
+	{ "expansion", SN_EXPANSION },
+	{ "extglob_pattern", SN_EXTGLOB },
+	{ "file_descriptor", SN_FILE_DESCRIPTOR },
+	{ "file_redirect", SN_FILE_REDIRECT },
+	{ "for_statement", SN_FOR },
+	{ "function_definition", SN_FUNCTION },
+	{ "heredoc_body", SN_HEREDOC_BODY },
+	{ "heredoc_content", SN_HEREDOC_CONTENT },
+	{ "heredoc_end", SN_HEREDOC_END },
+	{ "heredoc_redirect", SN_HEREDOC_REDIRECT },
+	{ "heredoc_start", SN_HEREDOC_START },
+	{ "herestring_redirect", SN_HERESTRING_REDIRECT },
+	{ "if_statement", SN_IF },
+	{ "list", SN_LIST },
+	{ "negated_command", SN_NEGATED },
+	{ "number", SN_NUMBER },
+	{ "pipeline", SN_PIPELINE },
+	{ "process_substitution", SN_PROC_SUBST },
+	{ "program", SN_PROGRAM },
+	{ "raw_string", SN_RAW_STRING },
+	{ "redirected_statement", SN_REDIRECTED },
+	{ "simple_expansion", SN_SIMPLE_EXPANSION },
+	{ "special_variable_name", SN_SPECIAL_VAR },
+	{ "string", SN_STRING },
+	{ "string_content", SN_STRING_CONTENT },
+	{ "subshell", SN_SUBSHELL },
+	{ "test_command", SN_TEST },
+	{ "translated_string", SN_TRANSLATED_STRING },
+	{ "unset_command", SN_UNSET },
+	{ "variable_assignment", SN_VAR_ASSIGN },
+	{ "variable_assignments", SN_VAR_ASSIGNS },
+	{ "variable_name", SN_VAR_NAME },
+	{ "while_statement", SN_WHILE },
+	{ "word", SN_WORD },
+};
+
+struct shell_parser {
+	TSParser *ts;
+	uint32_t n_symbols;
+	uint16_t *symbol_kind; /* symbol id -> enum shell_node_kind */
+};
+
+static int kind_cmp(const void *key, const void *elem)
+{
+	const char *name = key;
+	const char *const *entry = elem; /* first member of the table row */
+	return strcmp(name, *entry);
+}
+
+static enum shell_node_kind kind_for_name(const char *name)
+{
+	const void *hit =
+	        bsearch(name, kind_table, ELEMENTSOF(kind_table), sizeof(kind_table[0]), kind_cmp);
+	if (!hit)
+		return SN_OTHER;
+	return ((const __typeof__(kind_table[0]) *)hit)->kind;
+}
+
+struct shell_parser *shell_parser_free(struct shell_parser *p)
+{
+	if (!p)
+		return NULL;
+	if (p->ts)
+		ts_parser_delete(p->ts);
+	free(p->symbol_kind);
+	free(p);
+	return NULL;
+}
+
+int shell_parser_new(struct shell_parser **ret)
+{
+	struct shell_parser *p = calloc(1, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	const TSLanguage *lang = tree_sitter_bash();
+	p->ts = ts_parser_new();
+	if (!p->ts) {
+		shell_parser_free(p);
+		return -ENOMEM;
+	}
+	if (!ts_parser_set_language(p->ts, lang)) {
+		shell_parser_free(p);
+		return -EPROTO;
+	}
+	p->n_symbols = ts_language_symbol_count(lang);
+	p->symbol_kind = calloc(p->n_symbols ? p->n_symbols : 1, sizeof(*p->symbol_kind));
+	if (!p->symbol_kind) {
+		shell_parser_free(p);
+		return -ENOMEM;
+	}
+	for (uint32_t s = 0; s < p->n_symbols; s++) {
+		TSSymbolType type = ts_language_symbol_type(lang, (TSSymbol)s);
+		const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
+		if (type == TSSymbolTypeRegular && name)
+			p->symbol_kind[s] = (uint16_t)kind_for_name(name);
+		else
+			p->symbol_kind[s] = SN_TOKEN;
+	}
+	*ret = p;
+	return 0;
+}
+
+/* The node arrays of one tree, carved from a few growing blocks: a parse
+ * makes one allocation per block instead of one per node. */
+struct shell_arena {
+	struct shell_arena *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+#define ARENA_FIRST_BLOCK 4096
+
+static void *arena_alloc(struct shell_tree *tree, size_t bytes)
+{
+	struct shell_arena *a = tree->arena;
+	bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (!a || a->size - a->used < bytes) {
+		size_t size = a ? a->size * 2 : ARENA_FIRST_BLOCK;
+		while (size < bytes)
+			size *= 2;
+		struct shell_arena *b = malloc(sizeof(*b) + size);
+		if (!b)
+			return NULL;
+		*b = (struct shell_arena){ .next = a, .size = size };
+		tree->arena = a = b;
+	}
+	void *p = (char *)a->data + a->used;
+	a->used += bytes;
+	memset(p, 0, bytes);
+	return p;
+}
+
+void shell_tree_done(struct shell_tree *tree)
+{
+	while (tree->arena) {
+		struct shell_arena *next = tree->arena->next;
+		free(tree->arena);
+		tree->arena = next;
+	}
+	tree->root.children = NULL;
+	tree->root.n_children = 0;
+}
+
+struct copy_state {
+	const struct shell_parser *p;
+	struct shell_tree *tree;
+	unsigned max_depth;
+	const char *text;
+	uint32_t covered; /* the text up to here is in a token or was checked */
+};
+
+/* The bytes between tokens, text[covered..start): only the blanks bash
+ * also takes for blanks (space, tab, newline) may be there unflagged. */
+static void check_gap(struct copy_state *st, uint32_t start)
+{
+	for (uint32_t i = st->covered; i < start; i++) {
+		char c = st->text[i];
+		if (c == '\r' || c == '\f' || c == '\v')
+			st->tree->blank_control = true;
+	}
+	if (start > st->covered)
+		st->covered = start;
+}
+
+/* A node whose text is taken whole: a token, or one the depth cap cut. */
+static void cover(struct copy_state *st, const struct shell_node *n)
+{
+	check_gap(st, n->start);
+	if (n->end > st->covered)
+		st->covered = n->end;
+}
+
+/* Copy the cursor's node and, below the depth cap, its children; the cursor
+ * is back on the node when this returns. One cursor walks the whole tree
+ * (a cursor per node would cost an allocation each). The recursion is
+ * bounded by max_depth; deeper nodes are dropped and counted. in_quotes:
+ * the text before the node, after its previous sibling, is a quoted
+ * string's (not blanks). */
+static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_node *out,
+                     unsigned depth, bool in_quotes)
+{
+	TSNode ts = ts_tree_cursor_current_node(cursor);
+	TSSymbol sym = ts_node_symbol(ts);
+	if (sym == (TSSymbol)-1) /* tree-sitter's builtin ERROR symbol */
+		out->kind = SN_ERROR;
+	else if (!ts_node_is_named(ts))
+		out->kind = SN_TOKEN;
+	else
+		out->kind = sym < st->p->n_symbols ? st->p->symbol_kind[sym] : SN_OTHER;
+	if (ts_node_is_missing(ts) || out->kind == SN_ERROR) {
+		out->error = true;
+		st->tree->has_error = true;
+	}
+	out->start = ts_node_start_byte(ts);
+	out->end = ts_node_end_byte(ts);
+	if (out->end < out->start)
+		out->end = out->start;
+	if (in_quotes && out->start > st->covered)
+		st->covered = out->start;
+
+	uint32_t n = ts_node_child_count(ts);
+	if (n == 0) {
+		cover(st, out);
+		return 0;
+	}
+	if (depth >= st->max_depth) {
+		st->tree->depth_limited = true;
+		cover(st, out);
+		return 0;
+	}
+	out->children = arena_alloc(st->tree, (size_t)n * sizeof(*out->children));
+	if (!out->children)
+		return -ENOMEM;
+	out->n_children = n;
+	int r = 0;
+	/* between a double-quoted string's parts is its literal text */
+	bool quoted = out->kind == SN_STRING || out->kind == SN_TRANSLATED_STRING;
+	if (ts_tree_cursor_goto_first_child(cursor)) {
+		uint32_t i = 0;
+		do {
+			r = copy_node(st, cursor, &out->children[i], depth + 1, quoted);
+			i++;
+		} while (r >= 0 && i < n && ts_tree_cursor_goto_next_sibling(cursor));
+		(void)ts_tree_cursor_goto_parent(cursor);
+	}
+	if (quoted && out->end > st->covered)
+		st->covered = out->end;
+	return r;
+}
+
+int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
+                unsigned max_depth, struct shell_tree *tree)
+{
+	memset(tree, 0, sizeof(*tree));
+	if (len > UINT32_MAX)
+		return -E2BIG;
+	ts_parser_reset(p->ts);
+	ts_parser_set_timeout_micros(p->ts, timeout_us);
+	TSTree *ts = ts_parser_parse_string(p->ts, NULL, text, (uint32_t)len);
+	if (!ts) {
+		/* The time limit ran out (the language is always set): leave the
+		 * parser clean for the next text. */
+		ts_parser_reset(p->ts);
+		tree->timed_out = true;
+		tree->root.kind = SN_PROGRAM;
+		tree->root.end = (uint32_t)len;
+		return 0;
+	}
+	struct copy_state st = {
+		.p = p, .tree = tree, .max_depth = max_depth ? max_depth : 1, .text = text
+	};
+	TSNode root = ts_tree_root_node(ts);
+	TSTreeCursor cursor = ts_tree_cursor_new(root);
+	int r = copy_node(&st, &cursor, &tree->root, 0, false);
+	ts_tree_cursor_delete(&cursor);
+	check_gap(&st, (uint32_t)len);
+	if (ts_node_has_error(root))
+		tree->has_error = true;
+	ts_tree_delete(ts);
+	if (r < 0)
+		shell_tree_done(tree);
+	return r;
+}
+
+const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind)
+{
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (n->children[i].kind == kind)
+			return &n->children[i];
+	return NULL;
+}
+
+bool shell_node_is_statement(const struct shell_node *n)
+{
+	switch ((enum shell_node_kind)n->kind) {
+	case SN_COMMAND:
+	case SN_LIST:
+	case SN_PIPELINE:
+	case SN_SUBSHELL:
+	case SN_COMPOUND:
+	case SN_REDIRECTED:
+	case SN_NEGATED:
+	case SN_IF:
+	case SN_WHILE:
+	case SN_FOR:
+	case SN_C_FOR:
+	case SN_CASE:
+	case SN_FUNCTION:
+	case SN_DECLARATION:
+	case SN_UNSET:
+	case SN_TEST:
+	case SN_VAR_ASSIGN:
+	case SN_VAR_ASSIGNS:
+		return true;
+	default:
+		return false;
+	}
+}

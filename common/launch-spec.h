@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The sluice-launch command line as constants: option names, profile names,
+ * network values, rlimit names, protection names and the exit status. The
+ * broker includes this header to build the launcher's argv, so no string is
+ * spelt twice; it sits in common/ where both programs see it.
+ * Not for: parsing (launcher/options.c) or any type definitions.
+ */
+#ifndef SLUICE_LAUNCH_SPEC_H
+#define SLUICE_LAUNCH_SPEC_H
+
+/* Options; each takes the argument shown in --help ("--name VALUE" or
+ * "--name=VALUE"). Options end at "--" or at the first non-option word. */
+#define LAUNCH_OPT_PROFILE "--profile"                 /* LAUNCH_PROFILE_* */
+#define LAUNCH_OPT_WORKSPACE "--workspace"             /* DIR */
+#define LAUNCH_OPT_RW "--rw"                           /* PATH, repeatable */
+#define LAUNCH_OPT_TMPDIR "--tmpdir"                   /* DIR, also exported as TMPDIR */
+#define LAUNCH_OPT_NETWORK "--network"                 /* LAUNCH_NETWORK_* */
+#define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"       /* LAUNCH_NETWORK_* */
+#define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
+#define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
+#define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
+#define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */
+#define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
+#define LAUNCH_OPT_RLIMIT "--rlimit"                   /* NAME=VALUE, repeatable */
+#define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"           /* no argument */
+#define LAUNCH_OPT_USER "--user"                       /* NAME */
+#define LAUNCH_OPT_USER_IDS "--user-ids"               /* UID:GID[:GID,...], --user's ids */
+#define LAUNCH_OPT_CHDIR "--chdir"                     /* DIR */
+#define LAUNCH_OPT_BEST_EFFORT "--best-effort"         /* no argument */
+#define LAUNCH_OPT_REPORT_FD "--report-fd"             /* N */
+#define LAUNCH_OPT_COMMAND_FD "--command-fd"           /* N: the last argument arrives there */
+#define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
+#define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
+
+/* The step that refuses a profile this kernel cannot enforce; its failure
+ * reads "sluice-launch: features: ..." on stderr (sandbox_unavailable). */
+#define LAUNCH_STEP_FEATURES "features"
+#define LAUNCH_OPT_HELP "--help"
+#define LAUNCH_OPT_VERSION "--version"
+#define LAUNCH_OPT_END "--"
+
+/* Values of --profile; the default is LAUNCH_PROFILE_RESTRICTED. */
+#define LAUNCH_PROFILE_UNRESTRICTED "unrestricted"
+#define LAUNCH_PROFILE_WORKSPACE_WRITE "workspace-write"
+#define LAUNCH_PROFILE_RESTRICTED "restricted"
+
+/* Values of --namespace: use a private mount and IPC namespace where one
+ * can be had (the default), or never. */
+#define LAUNCH_NAMESPACE_AUTO "auto"
+#define LAUNCH_NAMESPACE_OFF "off"
+
+/* The private TMPDIR's size when --tmpdir-size is not given. */
+#define LAUNCH_TMPDIR_SIZE_DEFAULT "1GiB"
+
+/* Values of --network and --unix-connect (default: deny in the sandboxed
+ * profiles; the unrestricted profile ignores both). */
+#define LAUNCH_NETWORK_ALLOW "allow"
+#define LAUNCH_NETWORK_DENY "deny"
+
+/* NAME in --rlimit NAME=VALUE. as, fsize, core: sizes ("512MiB");
+ * cpu: a duration ("30s", "15m"; a bare number is seconds);
+ * nproc, nofile: plain counts. */
+#define LAUNCH_RLIMIT_AS "as"
+#define LAUNCH_RLIMIT_CPU "cpu"
+#define LAUNCH_RLIMIT_NPROC "nproc"
+#define LAUNCH_RLIMIT_FSIZE "fsize"
+#define LAUNCH_RLIMIT_NOFILE "nofile"
+#define LAUNCH_RLIMIT_CORE "core"
+
+/* Names of the protections in the "enforced" and "missing" arrays of
+ * --report-fd and --print-features. */
+#define LAUNCH_PROT_SESSION "session"               /* setsid or TIOCNOTTY: no controlling tty */
+#define LAUNCH_PROT_CLOSE_FDS "close-fds"           /* descriptors above 2 closed */
+#define LAUNCH_PROT_NO_NEW_PRIVS "no-new-privs"     /* PR_SET_NO_NEW_PRIVS */
+#define LAUNCH_PROT_NO_CAPS "no-capabilities"       /* every capability set empty */
+#define LAUNCH_PROT_RLIMIT_NPROC "rlimit-nproc"     /* asked for, and binding for this uid */
+#define LAUNCH_PROT_LANDLOCK_FS "landlock-fs"       /* ABI 1: filesystem rules */
+#define LAUNCH_PROT_LANDLOCK_REFER "landlock-refer" /* ABI 2: rename/link across dirs */
+#define LAUNCH_PROT_LANDLOCK_TRUNCATE "landlock-truncate"              /* ABI 3 */
+#define LAUNCH_PROT_LANDLOCK_TCP "landlock-tcp"                        /* ABI 4: bind/connect */
+#define LAUNCH_PROT_LANDLOCK_IOCTL_DEV "landlock-ioctl-dev"            /* ABI 5 */
+#define LAUNCH_PROT_LANDLOCK_SCOPE_UNIX "landlock-scope-abstract-unix" /* ABI 6 */
+#define LAUNCH_PROT_LANDLOCK_SCOPE_SIGNAL "landlock-scope-signal"      /* ABI 6 */
+#define LAUNCH_PROT_SECCOMP_SOCKETS "seccomp-sockets"                  /* only AF_UNIX sockets */
+#define LAUNCH_PROT_SECCOMP_UNIX_CONNECT "seccomp-unix-connect"        /* connect(2) refused */
+#define LAUNCH_PROT_SECCOMP_IO_URING "seccomp-io-uring"                /* io_uring_* refused */
+/* prlimit, setpriority, ioprio_set, sched_set* on other processes refused */
+#define LAUNCH_PROT_SECCOMP_OTHER_PROCESSES "seccomp-other-processes"
+#define LAUNCH_PROT_SECCOMP_SETID_MODES "seccomp-setid-modes" /* no setuid/setgid modes */
+/* The namespace layer, where one can be had (never a reason to refuse): */
+#define LAUNCH_PROT_MOUNT_NAMESPACE "mount-namespace" /* read-only but the writable paths */
+#define LAUNCH_PROT_IPC_NAMESPACE "ipc-namespace"     /* private System V IPC, POSIX mq */
+#define LAUNCH_PROT_TMPDIR_TMPFS "tmpdir-tmpfs"       /* TMPDIR a size-capped tmpfs */
+#define LAUNCH_PROT_HIDDEN_PATHS "hidden-paths"       /* every --hide path unreadable */
+#define LAUNCH_PROT_READ_ONLY_PATHS "read-only-paths" /* every --read-only path read-only */
+
+/* With --command-fd N, the launcher builds the whole sandbox first, then
+ * reads from descriptor N up to end of file: a directory (empty: keep
+ * --chdir), one NUL byte, the command text, which becomes PROGRAM's last
+ * argument, and a final NUL byte. End of file before any byte means the
+ * caller withdrew; end of file before the final NUL, that the caller
+ * withdrew or died while sending: either way nothing runs. The text is at
+ * most LAUNCH_COMMAND_MAX bytes (one argument's limit in the kernel, 128 KiB
+ * with the string's NUL) and holds no NUL byte. */
+#define LAUNCH_COMMAND_MAX (128 * 1024 - 1)
+
+/* The longest whole message on --command-fd: a directory (a path, at most
+ * PATH_MAX bytes from <limits.h>) and its NUL, the command and its NUL. */
+#define LAUNCH_COMMAND_MESSAGE_MAX (PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1)
+
+/* Every failure of sluice-launch's own exits with this status; once the
+ * program is exec'd, the status is the program's. */
+#define LAUNCH_EXIT_FAILURE 125
+
+#endif

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The broker's layers (docs/architecture.md): a file includes headers only
+# from its own folder or a lower one, naming the folder; common/ includes
+# nothing of the programs, the launcher nothing of the broker; only shell/
+# includes tree-sitter. Reads the sources only, so it runs anywhere; TAP.
+# Usage: layers.sh [SRCDIR] (make check passes SLUICE_SRCDIR).
+set -u
+src=${1:-${SLUICE_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
+
+# The broker's folders, lowest first: each may include from itself and the
+# folders before it. docs/architecture.md states the same order.
+LAYERS=(util core shell model config policy run agent cli)
+
+n=0 failed=0
+ok() {
+  n=$((n + 1))
+  echo "ok $n - $1"
+}
+not_ok() {
+  n=$((n + 1)) failed=1
+  echo "not ok $n - $1"
+  shift
+  for line in "$@"; do echo "# $line"; done
+}
+rank() {
+  local i
+  for i in "${!LAYERS[@]}"; do
+    [ "${LAYERS[$i]}" = "$1" ] && { echo "$i"; return; }
+  done
+  echo -1
+}
+# includes FILE: each quoted include of FILE as "LINE NAME".
+includes() {
+  sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1"
+}
+
+# What a broker file in folder $1 may include, one header at a time.
+broker_include_error() {
+  local layer=$1 inc=$2 folder
+  case $inc in
+  config.h) return ;;
+  ../* | */../*) echo "a relative path: name the folder" ;;
+  sluice/*) [ -f "$src/include/$inc" ] || echo "no such ABI header" ;;
+  */*)
+    folder=${inc%%/*}
+    if [ "$(rank "$folder")" -lt 0 ]; then
+      echo "'$folder' is not a layer"
+    elif [ "$(rank "$folder")" -gt "$(rank "$layer")" ]; then
+      echo "$folder/ is a higher layer than $layer/"
+    elif [ ! -f "$src/broker/$inc" ]; then
+      echo "no such header"
+    fi
+    ;;
+  *)
+    if [ -f "$src/common/$inc" ] || [ -f "$src/plugins/$inc" ]; then
+      return
+    elif compgen -G "$src/broker/*/$inc" >/dev/null; then
+      echo "a broker header: name its folder"
+    else
+      echo "not in common/ or plugins/"
+    fi
+    ;;
+  esac
+}
+
+# 1. The order is written once more, in docs/architecture.md.
+order=$(
+  IFS=' '
+  echo "${LAYERS[*]}"
+)
+doc_order=$(sed -n 's/^Layers, lowest first: \(.*\)\.$/\1/p' "$src/docs/architecture.md" | tr -d '`')
+if [ "$doc_order" = "$order" ]; then
+  ok "docs/architecture.md gives the same order: $order"
+else
+  not_ok "docs/architecture.md gives the same order: $order" "the document says: '$doc_order'"
+fi
+
+# 2. Every folder of broker/ is a layer.
+unknown=
+for d in "$src"/broker/*/; do
+  d=$(basename "$d")
+  [ "$(rank "$d")" -ge 0 ] || unknown+=" $d"
+done
+if [ -z "$unknown" ]; then
+  ok "every folder of broker/ has its place in the order"
+else
+  not_ok "every folder of broker/ has its place in the order" "not placed:$unknown"
+fi
+if compgen -G "$src/broker/*.[ch]" >/dev/null; then
+  not_ok "no source file outside a layer's folder" "$(cd "$src" && ls broker/*.[ch])"
+else
+  ok "no source file outside a layer's folder"
+fi
+
+# 3. Each layer includes only from itself and below.
+for layer in "${LAYERS[@]}"; do
+  bad=()
+  for f in "$src/broker/$layer"/*.[ch]; do
+    [ -f "$f" ] || continue
+    while read -r inc; do
+      why=$(broker_include_error "$layer" "$inc")
+      [ -z "$why" ] || bad+=("${f#"$src"/}: \"$inc\": $why")
+    done < <(includes "$f")
+    if [ "$layer" != shell ] && grep -q '^[[:space:]]*#[[:space:]]*include[[:space:]]*<tree_sitter/' "$f"; then
+      bad+=("${f#"$src"/}: tree-sitter is included by shell/ only")
+    fi
+  done
+  allowed=$(
+    IFS=' '
+    k=$(rank "$layer")
+    echo "${LAYERS[*]:0:k+1}"
+  )
+  if [ ${#bad[@]} -eq 0 ]; then
+    ok "broker/$layer/ includes only from: $allowed"
+  else
+    not_ok "broker/$layer/ includes only from: $allowed" "${bad[@]}"
+  fi
+done
+
+# 4. Below the broker: common/ includes only itself; the launcher itself,
+#    common/ and the filter its build generates.
+for dir in common launcher; do
+  bad=()
+  for f in "$src/$dir"/*.[ch]; do
+    while read -r inc; do
+      [ "$inc" = config.h ] && continue
+      [ "$dir" = launcher ] && [ "$inc" = seccomp-programs.h ] && continue
+      [ -f "$src/$dir/$inc" ] && continue
+      [ "$dir" = launcher ] && [ -f "$src/common/$inc" ] && continue
+      bad+=("${f#"$src"/}: \"$inc\"")
+    done < <(includes "$f")
+  done
+  if [ ${#bad[@]} -eq 0 ]; then
+    ok "$dir/ includes nothing from above it"
+  else
+    not_ok "$dir/ includes nothing from above it" "${bad[@]}"
+  fi
+done
+
+echo "1..$n"
+exit "$failed"
