@@ -11,9 +11,11 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +54,16 @@ static int map_ids(uid_t uid, gid_t gid, struct sluice_error *err)
 	return write_proc("/proc/self/gid_map", line, err);
 }
 
+/* Whether this process holds cap in its effective set. */
+static bool cap_effective(unsigned cap)
+{
+	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
+	if (syscall(SYS_capget, &header, data) < 0)
+		return false;
+	return (data[cap / 32].effective >> (cap % 32)) & 1;
+}
+
 int namespaces_enter(const char **ret_reason, struct sluice_error *err)
 {
 	const int flags = CLONE_NEWNS | CLONE_NEWIPC;
@@ -63,6 +75,13 @@ int namespaces_enter(const char **ret_reason, struct sluice_error *err)
 	}
 	uid_t uid = getuid();
 	gid_t gid = getgid();
+	/* Since Linux 5.12 mapping uid 0 needs CAP_SETFCAP: without it, root
+	 * would be left in a user namespace without its ids. */
+	if (uid == 0 && !cap_effective(CAP_SETFCAP)) {
+		errno = EPERM;
+		*ret_reason = "a user namespace for uid 0 without CAP_SETFCAP";
+		return NAMESPACE_NONE;
+	}
 	/* EPERM: user namespaces are forbidden (a sysctl, seccomp, or
 	 * AppArmor's restriction); ENOSPC/EUSERS: a limit of 0 or reached;
 	 * EINVAL: a kernel without them. Nothing changed. */
