@@ -393,6 +393,16 @@ static int rechdir(struct sluice_error *err)
 	return 0;
 }
 
+/* No mount_setattr (before Linux 5.12): the namespace stays as it was
+ * copied, and Landlock protects the repository its own way. */
+static int mounts_unavailable(struct launch_state *state)
+{
+	state->git_mounted = false;
+	for (; state->n_git_outside > 0; state->n_git_outside--)
+		free(state->git_outside[state->n_git_outside - 1]);
+	return 0;
+}
+
 int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
                  struct sluice_error *err)
 {
@@ -402,19 +412,24 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 	int r = plan_build(&plan, spec, state, err);
 	if (r < 0)
 		return r;
+	/* In a new user namespace the kernel made every mount a slave already
+	 * (its copies are "less privileged"); with CAP_SYS_ADMIN alone, not.
+	 * Before Linux 5.12 (no mount_setattr), nothing is mounted: Landlock
+	 * alone, as without a namespace. */
 	struct mount_attr slave = { .propagation = MS_SLAVE };
-	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &slave) < 0) {
-		if (errno != ENOSYS)
-			return sluice_error_set(err, neg_errno(), "making the mounts slaves");
-		state->git_mounted = false; /* before Linux 5.12: Landlock only */
-		return 0;
-	}
+	if (state->namespace == NAMESPACE_PRIVILEGED &&
+	    sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &slave) < 0)
+		return errno == ENOSYS
+		               ? mounts_unavailable(state)
+		               : sluice_error_set(err, neg_errno(), "making the mounts slaves");
 	r = plan_copy(&plan, ENTRY_WRITABLE, err);
 	if (r < 0)
 		return r;
 	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
 	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro) < 0)
-		return sluice_error_set(err, neg_errno(), "making everything read-only");
+		return errno == ENOSYS
+		               ? mounts_unavailable(state)
+		               : sluice_error_set(err, neg_errno(), "making everything read-only");
 	r = plan_copy(&plan, ENTRY_READ_ONLY, err);
 	_cleanup_close_ int tmpdir_fd = -1;
 	if (r >= 0)
