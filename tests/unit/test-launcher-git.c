@@ -117,6 +117,15 @@ static bool exists(const char *rel)
 	return lstat(path, &st) == 0;
 }
 
+/* git_paths_find() on the workspace scratch/rel; fails the test on error. */
+static void find(const char *rel, struct git_paths *g)
+{
+	char ws[512];
+	snprintf(ws, sizeof(ws), "%s/%s", scratch, rel);
+	struct sluice_error err = { 0 };
+	cr_assert_eq(git_paths_find(ws, g, &err), 0, "%s", err.detail);
+}
+
 TestSuite(git_paths, .init = setup, .fini = teardown);
 
 Test(git_paths, a_repository_without_hooks_gets_them_made_and_read_only)
@@ -125,11 +134,8 @@ Test(git_paths, a_repository_without_hooks_gets_them_made_and_read_only)
 	make_dir("ws/.git");
 	make_dir("ws/.git/worktrees");
 	write_file("ws/.git/HEAD", "ref: refs/heads/main\n");
-	char ws[512];
-	snprintf(ws, sizeof(ws), "%s/ws", scratch);
 	struct git_paths g;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(git_paths_find(ws, &g, &err), 0, "%s", err.detail);
+	find("ws", &g);
 	cr_assert(!g.unsupported);
 	cr_assert_eq(listed(&g, "ws/.git"), GIT_PATH_WRITABLE);
 	cr_assert_eq(listed(&g, "ws/.git/config"), GIT_PATH_READ_ONLY);
@@ -139,7 +145,7 @@ Test(git_paths, a_repository_without_hooks_gets_them_made_and_read_only)
 	cr_assert_eq(listed(&g, "ws/.git/modules"), -1, "not there, not listed");
 	cr_assert(exists("ws/.git/hooks") && exists("ws/.git/config"), "made when missing");
 	char path[600], buf[8] = "";
-	snprintf(path, sizeof(path), "%s/.git/commondir", ws);
+	snprintf(path, sizeof(path), "%s/ws/.git/commondir", scratch);
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f);
 	cr_assert_not_null(fgets(buf, sizeof(buf), f));
@@ -154,11 +160,8 @@ Test(git_paths, a_hooks_path_inside_the_workspace_is_made_and_listed)
 	make_dir("ws/.git");
 	write_file("ws/.git/config",
 	           "[core]\n\thooksPath = .husky/_\n[extensions]\nworktreeConfig\n");
-	char ws[512];
-	snprintf(ws, sizeof(ws), "%s/ws", scratch);
 	struct git_paths g;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(git_paths_find(ws, &g, &err), 0, "%s", err.detail);
+	find("ws", &g);
 	cr_assert_eq(listed(&g, "ws/.husky/_"), GIT_PATH_READ_ONLY);
 	cr_assert(exists("ws/.husky/_"));
 	cr_assert_eq(listed(&g, "ws/.git/config.worktree"), GIT_PATH_READ_ONLY,
@@ -171,11 +174,8 @@ Test(git_paths, a_hooks_path_outside_the_workspace_is_left_alone)
 	make_dir("ws");
 	make_dir("ws/.git");
 	write_file("ws/.git/config", "[core]\n\thooksPath = ../elsewhere\n");
-	char ws[512];
-	snprintf(ws, sizeof(ws), "%s/ws", scratch);
 	struct git_paths g;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(git_paths_find(ws, &g, &err), 0, "%s", err.detail);
+	find("ws", &g);
 	cr_assert(!exists("elsewhere"), "nothing made outside the workspace");
 	cr_assert_eq(listed(&g, "elsewhere"), -1);
 	git_paths_done(&g);
@@ -192,11 +192,8 @@ Test(git_paths, a_linked_worktree_protects_its_file_gitdir_and_common_directory)
 	char text[600];
 	snprintf(text, sizeof(text), "gitdir: %s/main/.git/worktrees/wt\n", scratch);
 	write_file("wt/.git", text);
-	char ws[512];
-	snprintf(ws, sizeof(ws), "%s/wt", scratch);
 	struct git_paths g;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(git_paths_find(ws, &g, &err), 0, "%s", err.detail);
+	find("wt", &g);
 	cr_assert_eq(listed(&g, "wt/.git"), GIT_PATH_READ_ONLY);
 	cr_assert_eq(listed(&g, "main/.git"), GIT_PATH_WRITABLE);
 	cr_assert_eq(listed(&g, "main/.git/hooks"), GIT_PATH_READ_ONLY);
@@ -226,11 +223,8 @@ Test(git_paths, a_symlinked_dot_git_is_unsupported)
 	snprintf(link, sizeof(link), "%s/ws/.git", scratch);
 	snprintf(target, sizeof(target), "%s/real", scratch);
 	cr_assert_eq(symlink(target, link), 0);
-	char ws[512];
-	snprintf(ws, sizeof(ws), "%s/ws", scratch);
 	struct git_paths g;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(git_paths_find(ws, &g, &err), 0, "%s", err.detail);
+	find("ws", &g);
 	cr_assert(g.unsupported);
 	cr_assert_eq(g.n, 0);
 }
@@ -238,11 +232,8 @@ Test(git_paths, a_symlinked_dot_git_is_unsupported)
 Test(git_paths, no_dot_git_gives_nothing)
 {
 	make_dir("ws");
-	char ws[512];
-	snprintf(ws, sizeof(ws), "%s/ws", scratch);
 	struct git_paths g;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(git_paths_find(ws, &g, &err), 0, "%s", err.detail);
+	find("ws", &g);
 	cr_assert(!g.unsupported);
 	cr_assert_eq(g.n, 0);
 	cr_assert(!exists("ws/.git"), "nothing made");
