@@ -21,6 +21,8 @@
 #include "landlock.h"
 #include "launch-spec.h"
 #include "log.h"
+#include "mounts.h"
+#include "namespaces.h"
 #include "options.h"
 #include "privileges.h"
 #include "rlimits.h"
@@ -79,6 +81,8 @@ static const struct launch_step steps[] = {
 	{ LAUNCH_STEP_FEATURES, apply_features },     /* refuse what this kernel cannot enforce */
 	{ "session", apply_session },                 /* setsid (no tty), stdin </dev/null */
 	{ "close-fds", apply_close_fds },             /* close_range(3, ~0U) but --report-fd */
+	{ "namespaces", apply_namespaces },           /* private mounts and IPC, where possible */
+	{ "mounts", apply_mounts },                   /* read-only but the writable; TMPDIR; hide */
 	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */
 	{ "privileges", apply_privileges },           /* no_new_privs, --user, drop capabilities */
 	{ "die-with-parent", apply_die_with_parent }, /* PR_SET_PDEATHSIG, parent checked */

@@ -20,6 +20,7 @@
 #include "launch-spec.h"
 #include "options.h"
 #include "privileges.h"
+#include "namespaces.h"
 #include "profiles.h"
 
 struct protection_def {
@@ -49,7 +50,12 @@ struct protection_def {
 	X(PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true)       \
 	X(PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true)               \
 	X(PROT_SECCOMP_OTHER_PROCESSES, LAUNCH_PROT_SECCOMP_OTHER_PROCESSES, 0, true) \
-	X(PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true)
+	X(PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true)         \
+	X(PROT_MOUNT_NAMESPACE, LAUNCH_PROT_MOUNT_NAMESPACE, 0, false)                \
+	X(PROT_IPC_NAMESPACE, LAUNCH_PROT_IPC_NAMESPACE, 0, false)                    \
+	X(PROT_TMPDIR_TMPFS, LAUNCH_PROT_TMPDIR_TMPFS, 0, false)                      \
+	X(PROT_HIDDEN_PATHS, LAUNCH_PROT_HIDDEN_PATHS, 0, false)                      \
+	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)
 
 static const struct protection_def protections[] = {
 #define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
@@ -83,14 +89,23 @@ static bool seccomp_filters_available(void)
 }
 
 /* What a profile with these options asks for. */
-static uint32_t protections_asked(const struct profile *p, bool network_allow,
-                                  bool unix_connect_allow, bool nproc)
+static uint32_t protections_asked(const struct profile *p, const struct launch_spec *spec)
 {
+	bool nproc = spec && spec->rlimit_set[RLIMIT_INDEX_NPROC];
+	bool network_allow = spec && spec->network_allow;
+	bool unix_connect_allow = spec && spec->unix_connect_allow;
 	uint32_t asked = PROT_SESSION | PROT_CLOSE_FDS | PROT_NO_NEW_PRIVS | PROT_NO_CAPS;
 	if (nproc)
 		asked |= PROT_RLIMIT_NPROC;
 	if (!p->sandboxed)
 		return asked;
+	asked |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
+	if (spec && spec->tmpdir)
+		asked |= PROT_TMPDIR_TMPFS;
+	if (spec && spec->n_hide > 0)
+		asked |= PROT_HIDDEN_PATHS;
+	if (spec && spec->n_read_only > 0)
+		asked |= PROT_READ_ONLY_PATHS;
 	asked |= PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE |
 	         PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL |
 	         PROT_SECCOMP_IO_URING | PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES;
@@ -115,6 +130,8 @@ static uint32_t protections_possible(int abi, bool seccomp, bool nproc_binds)
 			continue;
 		if (d->bit == PROT_RLIMIT_NPROC && !nproc_binds)
 			continue;
+		if (d->bit & PROT_OPTIONAL)
+			continue; /* known only once tried */
 		possible |= d->bit;
 	}
 	return possible;
@@ -139,14 +156,14 @@ int apply_features(const struct launch_spec *spec, struct launch_state *state,
 	state->landlock_abi = landlock_abi_version();
 	bool seccomp = seccomp_filters_available();
 	bool nproc = spec->rlimit_set[RLIMIT_INDEX_NPROC];
-	state->asked = protections_asked(spec->profile, spec->network_allow,
-	                                 spec->unix_connect_allow, nproc);
+	state->asked = protections_asked(spec->profile, spec);
 	/* Whom the program runs as only matters to a process limit: no
 	 * getpwnam() when none was asked. */
 	uint32_t possible =
 	        protections_possible(state->landlock_abi, seccomp, nproc && !runs_as_root(spec));
-	state->planned = state->asked & possible;
-	uint32_t missing = state->asked & ~possible;
+	/* The namespace layer is tried, not probed: its steps set what held. */
+	state->planned = state->asked & (possible | PROT_OPTIONAL);
+	uint32_t missing = state->asked & ~possible & ~PROT_OPTIONAL;
 	if (missing == 0 || spec->best_effort)
 		return 0;
 
@@ -231,16 +248,29 @@ int protections_print(FILE *f)
 {
 	int abi = landlock_abi_version();
 	bool seccomp = seccomp_filters_available();
-	/* Profiles with their defaults: network and unix connect denied, and no
-	 * process limit (which depends on the uid, not the kernel). */
+	char reason[256];
+	enum namespace_kind ns = namespaces_probe(reason, sizeof(reason));
+	/* Profiles with their defaults: network and unix connect denied, no
+	 * process limit (which depends on the uid, not the kernel), no TMPDIR,
+	 * no hidden or read-only paths. */
 	uint32_t possible = protections_possible(abi, seccomp, true);
+	if (ns != NAMESPACE_NONE)
+		possible |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
 	struct json_buf j = { .len = 0 };
-	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"profiles\":{", abi,
+	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"namespace\":", abi,
 	         seccomp ? "true" : "false");
+	json_add_string(&j, ns == NAMESPACE_PRIVILEGED ? "privileged"
+	                    : ns == NAMESPACE_USER     ? "user"
+	                                               : "unavailable");
+	if (ns == NAMESPACE_NONE) {
+		json_add(&j, ",\"namespace_error\":");
+		json_add_string(&j, reason);
+	}
+	json_add(&j, ",\"profiles\":{");
 	unsigned n;
 	const struct profile *p = profile_table(&n);
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t asked = protections_asked(&p[i], false, false, false);
+		uint32_t asked = protections_asked(&p[i], NULL);
 		json_add(&j, "%s", i ? "," : "");
 		json_add_string(&j, p[i].name);
 		json_add(&j, ":{");

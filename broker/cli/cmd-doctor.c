@@ -152,6 +152,34 @@ static void report_capabilities(void)
 		       max_userns);
 }
 
+/* The namespace layer of the sandboxed modes: how the launcher gets it, or
+ * why it cannot and what that leaves out. Returns the warnings printed. */
+static int report_namespace(json_t *features)
+{
+	const char *how = json_string_value(json_object_get(features, "namespace"));
+	if (!how) {
+		printf("sandbox namespace: unknown (an older launcher)\n");
+		return 0;
+	}
+	if (strcmp(how, "unavailable") != 0) {
+		printf("sandbox namespace: %s (private mounts and IPC in the sandboxed modes)\n",
+		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN"
+		                                      : "in a user namespace");
+		return 0;
+	}
+	const char *why = json_string_value(json_object_get(features, "namespace_error"));
+	printf("sandbox namespace: unavailable (%s)\n", why ? why : "?");
+	printf("WARNING: running degraded: without a private mount namespace, workspace-write "
+	       "keeps the workspace's .git and its top level read-only (git add, commit, switch "
+	       "fail), and these are not enforced: mount-namespace (chmod, times, xattrs and ACLs "
+	       "of files outside), ipc-namespace (System V IPC, POSIX message queues), "
+	       "tmpdir-tmpfs (TMPDIR's size cap); secrets are hidden by Landlock alone. An "
+	       "administrator can allow unprivileged user namespaces (sysctl "
+	       "user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, or the "
+	       "container's seccomp or AppArmor profile), or run sluice with CAP_SYS_ADMIN\n");
+	return 1;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
@@ -187,6 +215,7 @@ int cmd_doctor(int argc, char **argv)
 		if (json_is_integer(abi) && json_integer_value(abi) > 0) {
 			printf("landlock: ABI %lld\n", (long long)json_integer_value(abi));
 			printf("modes available: unrestricted, workspace-write, restricted\n");
+			warnings += report_namespace(f);
 		} else {
 			printf("landlock: unavailable\n");
 			printf("modes available: unrestricted\n");

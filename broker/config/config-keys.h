@@ -27,8 +27,10 @@
 
 #include "core/run-settings.h"
 
-#define CONFIG_ENV_DROP_WORD(pattern) pattern " "
-#define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_ENV_DROP_WORD)
+#define CONFIG_LIST_WORD(word) word " "
+#define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_LIST_WORD)
+
+#define CONFIG_DEFAULT_SANDBOX_HIDE RUN_SETTINGS_SANDBOX_HIDE(CONFIG_LIST_WORD)
 
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \
@@ -69,6 +71,12 @@
 	  "network access (default: as the mode says)")                                           \
 	X(sandbox, git_writable, BOOL, "no", SYSTEM, NULL,                                        \
 	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
+	X(sandbox, hide, WORDS, CONFIG_DEFAULT_SANDBOX_HIDE, APPEND, NULL,                        \
+	  "files and folders made unreadable in the sandboxed modes")                             \
+	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
+	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
+	X(sandbox, namespace, ENUM, "auto", SYSTEM, "auto|off",                                   \
+	  "a private mount and IPC namespace where the system allows one")                        \
 	X(sandbox, best_effort, BOOL, "no", SYSTEM, NULL,                                         \
 	  "run with what the kernel offers instead of refusing")                                  \
 	X(sandbox, rlimit_as, OPT_SIZE, "", SYSTEM, NULL,                                         \

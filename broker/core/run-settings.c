@@ -14,6 +14,9 @@
 #define ENV_DROP_ITEM(pattern) pattern,
 static const char *const default_env_drop[] = { RUN_SETTINGS_ENV_DROP(ENV_DROP_ITEM) };
 
+#define HIDE_ITEM(path) path,
+static const char *const default_hide[] = { RUN_SETTINGS_SANDBOX_HIDE(HIDE_ITEM) };
+
 void run_settings_init_defaults(struct run_settings *s)
 {
 	*s = (struct run_settings){
@@ -36,7 +39,11 @@ void run_settings_init_defaults(struct run_settings *s)
 		.network = false,
 		.best_effort = false,
 		.git_writable = false,
+		.tmpdir_size = 1024 * 1024 * 1024,
+		.namespace_off = false,
 	};
+	for (size_t i = 0; i < ELEMENTSOF(default_hide) && s->n_hide < RUN_SETTINGS_HIDE_MAX; i++)
+		s->hide[s->n_hide++] = default_hide[i];
 	for (size_t i = 0; i < ELEMENTSOF(default_env_drop); i++)
 		s->env_drop[s->n_env_drop++] = default_env_drop[i];
 }

@@ -47,8 +47,8 @@ done
 # Another run's TMPDIR is not writable from inside the sandbox.
 run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; touch "$(dirname "$TMPDIR")/planted"'
 tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
-[ "$rc" -eq 1 ] && [ -n "$tmp" ] && [ "$tmp" != /tmp ] && grep -q 'Permission denied' <<<"$out" &&
-  [ ! -e "$(dirname "$tmp")/planted" ]
+[ "$rc" -eq 1 ] && [ -n "$tmp" ] && [ "$tmp" != /tmp ] &&
+  grep -qE 'Permission denied|Read-only file system' <<<"$out" && [ ! -e "$(dirname "$tmp")/planted" ]
 report $? "restricted: the directory around the private TMPDIR stays read-only" "rc=$rc" "$out"
 
 # A background job's TMPDIR lasts until the job ends, then goes.
