@@ -104,7 +104,7 @@ enum namespace_kind namespaces_probe(char *buf, size_t size)
 		const char *reason = "";
 		struct sluice_error err = { 0 };
 		int r = namespaces_enter(&reason, &err);
-		char text[600];
+		char text[sizeof(err.detail) + 128];
 		if (r < 0)
 			snprintf(text, sizeof(text), "%s: %s", err.detail, strerror(-err.code));
 		else

@@ -109,19 +109,9 @@ static int report_policies(struct broker_context *ctx)
 	return warnings;
 }
 
-/* Read a number from a /proc/sys file, or -1. */
-static long read_sysctl(const char *path)
-{
-	_cleanup_fclose_ FILE *f = fopen(path, "re");
-	long v = -1;
-	if (!f || fscanf(f, "%ld", &v) != 1)
-		return -1;
-	return v;
-}
-
-/* The capabilities sluice holds (libcap-ng), and what they mean for the
- * sandbox's mount namespace: made directly with CAP_SYS_ADMIN, otherwise
- * only through an unprivileged user namespace, which the system may forbid. */
+/* The capabilities sluice holds (libcap-ng): with CAP_SYS_ADMIN the
+ * launcher makes its mount namespace directly, without it only through an
+ * unprivileged user namespace ("sandbox namespace:" says which it got). */
 static void report_capabilities(void)
 {
 	capng_clear(CAPNG_SELECT_BOTH);
@@ -140,16 +130,6 @@ static void report_capabilities(void)
 		       text ? text : "some");
 		free(text);
 	}
-	long max_userns = read_sysctl("/proc/sys/user/max_user_namespaces");
-	if (capng_have_capability(CAPNG_EFFECTIVE, CAP_SYS_ADMIN))
-		printf("mount namespace: CAP_SYS_ADMIN is held: the launcher makes one directly\n");
-	else if (max_userns == 0)
-		printf("mount namespace: needs an unprivileged user namespace, and "
-		       "user.max_user_namespaces is 0 here\n");
-	else
-		printf("mount namespace: needs an unprivileged user namespace "
-		       "(user.max_user_namespaces = %ld)\n",
-		       max_userns);
 }
 
 /* The namespace layer of the sandboxed modes: how the launcher gets it, or

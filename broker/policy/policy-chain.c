@@ -365,7 +365,7 @@ static int decide_rewrites(struct policy_chain *c, struct command_model_parser *
 		if (r < 0) {
 			char msg[VERDICT_MAX_TEXT];
 			snprintf(msg, sizeof(msg),
-			         "plugin '%s' proposed a rewrite that cannot be parsed: %s",
+			         "plugin '%s' proposed a rewrite that cannot be parsed: %.900s",
 			         it->rewrite_plugin, err.detail);
 			free(it->rewrite);
 			it->rewrite = NULL;
