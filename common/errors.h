@@ -14,7 +14,7 @@
 
 /* The detail of an error; a fixed buffer so filling it can never fail. */
 struct sluice_error {
-	int code;         /* -errno, or 0 when nothing was recorded */
+	int code;          /* -errno, or 0 when nothing was recorded */
 	char detail[1024]; /* human-readable, without a trailing newline */
 };
 
