@@ -169,6 +169,8 @@ static json_t *sandbox_json(const struct run_result *r)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)
 		json_object_set_new(obj, "mode", json_string(mode));
+	if (obj && r->settings->sandbox_fallback)
+		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
 	return obj;
 }
 
@@ -369,6 +371,8 @@ int result_write_text(const struct run_result *r, FILE *f)
 	}
 	if (r->audit_failed)
 		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
+	if (r->settings->sandbox_fallback)
+		fprintf(f, "[sluice: no sandbox: %s]\n", r->settings->sandbox_fallback);
 	if (fflush(f) != 0 || ferror(f))
 		return neg_errno();
 	return 0;

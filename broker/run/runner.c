@@ -29,6 +29,7 @@
 #include "run/workdir.h"
 #include "run/workspace-guard.h"
 
+#include "landlock-abi.h"
 #include "launch-spec.h"
 
 /* The sandbox modes the interface names; the launcher's profile names. */
@@ -48,6 +49,18 @@ bool runner_known_sandbox_mode(const char *mode)
 	return sandbox_strictness(mode) >= 0;
 }
 
+void runner_settle_default_mode(struct run_settings *s)
+{
+	if (!s->sandbox_mode_is_default || strcmp(s->sandbox_mode, "unrestricted") == 0 ||
+	    landlock_abi_version() > 0)
+		return;
+	s->sandbox_fallback = "this kernel has no Landlock, so the built-in default mode "
+	                      "(workspace-write) cannot be built: commands run unrestricted; the "
+	                      "policies still apply";
+	s->sandbox_mode = sandbox_modes[0];
+	s->sandbox_mode_is_default = false;
+}
+
 int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr)
 {
 	int wanted = sandbox_strictness(mode);
@@ -56,14 +69,17 @@ int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluic
 		                        "the sandbox mode must be one of unrestricted, "
 		                        "workspace-write, restricted, not '%s'",
 		                        mode);
-	/* The configured mode is the administrator's floor: a caller may only
-	 * ask for more protection, never less. */
-	if (wanted < sandbox_strictness(s->sandbox_mode))
+	/* A configured mode is the administrator's floor: a caller may only
+	 * ask for more protection, never less. The built-in default is no one's
+	 * choice, so the caller of sluice (never the model: a request has no
+	 * say in the mode) may change it either way. */
+	if (!s->sandbox_mode_is_default && wanted < sandbox_strictness(s->sandbox_mode))
 		return sluice_error_set(reterr, -EPERM,
 		                        "the sandbox mode '%s' is looser than the configured '%s'; "
 		                        "a request may only make it stricter",
 		                        mode, s->sandbox_mode);
 	s->sandbox_mode = sandbox_modes[wanted];
+	s->sandbox_mode_is_default = false;
 	return 0;
 }
 
@@ -421,6 +437,7 @@ static void audit(const struct run_request *req, const struct runner_options *op
 
 int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 {
+	runner_settle_default_mode(&o->settings);
 	/* The policy child first: it must not inherit the launcher's pipes. */
 	broker_context_prepare(opt->context);
 	run_warmup_prefault_stack();
@@ -435,6 +452,7 @@ int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 int runner_execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
+	runner_settle_default_mode(&o->settings);
 	(void)execute(req, opt, o);
 	audit(req, opt, o);
 	return o->result.error == ERROR_KIND_NONE ? 0 : -1;

@@ -9,7 +9,7 @@
 
 ws="$TEST_TMP/ws"
 mkdir -p "$ws"
-marker="$TEST_TMP/ran"
+marker="$ws/ran" # inside the workspace: the default mode lets it be written
 
 # Denied: nothing runs, exit 77, the text names the plugin and the way out.
 run "$SLUICE" run -C "$ws" -- "touch '$marker'; git push --force origin main"

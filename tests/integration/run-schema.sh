@@ -7,12 +7,15 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
 ws=$(cd "$TEST_TMP" && pwd -P)
-run "$SLUICE" schema -C "$ws"
+run "$SLUICE" schema -C "$ws" --sandbox unrestricted
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["name"] == "bash" and d["input_schema"]["required"] == ["command"] and "'"$ws"'" in d["description"] and "sandbox" not in d["description"]')" = True ]
 report $? "schema names the tool, the required command and the working directory" "$out"
 run "$SLUICE" schema -C "$ws" --sandbox workspace-write
 [ "$(json_get "$out" '"forbids writing outside the workspace" in d["description"]')" = True ]
 report $? "in a sandboxed mode, schema says what the sandbox forbids" "$out"
+run "$SLUICE" schema -C "$ws"
+[ "$(json_get "$out" '"forbids writing outside the workspace" in d["description"]')" = True ]
+report $? "with nothing configured, schema describes the built-in default, workspace-write" "$out"
 
 run "$SLUICE" doctor
 [ "$rc" -le 1 ] && grep -q '^launcher: ' <<<"$out" && grep -q '^jobs directory: ' <<<"$out"

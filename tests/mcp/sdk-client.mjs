@@ -166,7 +166,7 @@ await check('progress notifications arrive while a command runs (progressToken)'
 });
 
 await check('cancellation ends the command\'s whole tree; the server keeps serving', async () => {
-  const pidfile = join(tmp, 'child.pid');
+  const pidfile = join(ws, 'child.pid'); // the default mode writes only the workspace
   const ac = new AbortController();
   const call = bash({ command: `sleep 60 & echo $! > ${pidfile}; wait` }, { signal: ac.signal });
   await until('the child to start', async () => existsSync(pidfile) && readFileSync(pidfile, 'utf8').trim());
