@@ -98,6 +98,8 @@ static char *audit_format(const struct audit *a, const struct audit_record *rec)
 	json_object_set_new(o, "command", str_or_null(rec->command));
 	json_object_set_new(o, "description", str_or_null(rec->description));
 	json_object_set_new(o, "approval", str_or_null(rec->approval));
+	json_object_set_new(o, "answeredBy", str_or_null(rec->approval_by));
+	json_object_set_new(o, "approvalNote", str_or_null(rec->approval_note));
 	json_object_set_new(o, "exitCode",
 	                    rec->exit_code >= 0 ? json_integer(rec->exit_code) : json_null());
 	json_object_set_new(o, "signal", rec->signal ? json_integer(rec->signal) : json_null());

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The audit log: one JSON line per request -- time, user, working directory,
- * command, verdict, reasons, approval, exit code, duration -- appended to
+ * command, verdict, reasons, approval (and who answered, how), exit code,
+ * duration -- appended to
  * [audit] file (created 0600, opened O_APPEND, written with one write(2) so
  * that lines never interleave) and/or sent to syslog. Open it before running
  * the command: with [audit] required = yes a log that cannot be opened or
@@ -24,7 +25,9 @@ struct audit_record {
 	const char *description; /* may be NULL */
 	const char *cwd;         /* may be NULL */
 	const struct verdict *verdict;
-	const char *approval;   /* "not needed", "approved", "refused", ... (may be NULL) */
+	const char *approval;      /* "not needed", "approved", "refused", ... (may be NULL) */
+	const char *approval_by;   /* who answered an ask: "mcp-client", "program", ... or NULL */
+	const char *approval_note; /* how it was answered (may be NULL) */
 	const char *error_kind; /* the interface's error kind, or NULL */
 	int exit_code;          /* -1: none (not run, or killed) */
 	int signal;             /* 0: none */

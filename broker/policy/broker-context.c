@@ -144,6 +144,7 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
+                          const struct approval_asker *first,
                           const struct decide_overlap *overlap, struct policy_decision *ret,
                           struct sluice_error *reterr)
 {
@@ -195,7 +196,8 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 			.verdict = &ret->verdict,
 		};
 		/* Anything but a clear yes is a no (fail closed). */
-		ret->allowed = approval_ask(ctx->cfg, &areq, &ret->approval_note) == 1;
+		ret->allowed = approval_ask(ctx->cfg, &areq, first, &ret->approval_note,
+		                            &ret->approval_by) == 1;
 		ret->approval = ret->allowed ? "approved" : "refused";
 		break;
 	}
@@ -217,6 +219,8 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.cwd = workdir,
 		.verdict = d ? &d->verdict : NULL,
 		.approval = d ? d->approval : NULL,
+		.approval_by = d ? d->approval_by : NULL,
+		.approval_note = d ? d->approval_note : NULL,
 		.error_kind = outcome->error_kind,
 		.exit_code = outcome->exit_code,
 		.signal = outcome->signal,

@@ -14,6 +14,7 @@
 
 #include "config/broker-config.h"
 #include "errors.h"
+#include "policy/approval.h"
 #include "policy/policy-chain.h"
 #include "core/request.h"
 #include "core/run-settings.h"
@@ -71,6 +72,7 @@ struct policy_decision {
 	char *display;          /* owned: the display form */
 	const char *approval;   /* static: "not needed", "approved", "refused", "not asked" */
 	char *approval_note;    /* owned, or NULL: who answered an ask, and how */
+	const char *approval_by; /* static, or NULL: who answered ("mcp-client", "program", ...) */
 	bool allowed;           /* allow, or ask and approved */
 };
 
@@ -84,7 +86,8 @@ enum ask_handling {
 
 /*
  * Parse req->command, run the model's checks and the plugin chain, form the
- * display (relative to workdir), and answer an ask as told. The first call
+ * display (relative to workdir), and answer an ask as told (ASK_APPROVER:
+ * first, when not NULL, then the configured approver). The first call
  * loads the plugins and opens the audit log. Returns 0 when a decision was
  * made, whatever it is; -ENOEXEC for a configuration error (config_error):
  * a plugin that cannot be loaded, or cannot start (reterr: "plugin 'X'
@@ -104,6 +107,7 @@ struct decide_overlap {
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
+                          const struct approval_asker *first,
                           const struct decide_overlap *overlap, struct policy_decision *ret,
                           struct sluice_error *reterr);
 
