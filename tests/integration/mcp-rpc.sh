@@ -95,7 +95,7 @@ check "tools/call of an unknown tool: -32602" 8 'r["error"]["code"] == -32602'
 check "tools/call with arguments not an object: -32602" 9 'r["error"]["code"] == -32602'
 check "params that are not an object: -32602" 10 'r["error"]["code"] == -32602'
 check "a string id is answered with the same id" '"s"' 'r["result"] == {}'
-check "after all of that the server still runs commands" 12 'r["result"]["structuredContent"]["stdout"] == "served\n" and not r["result"]["isError"]'
+check "after all of that the server still runs commands" 12 'r["result"]["content"][0]["text"] == "served\n" and not r["result"]["isError"]'
 n=$(grep -c . <<<"$out")
 [ "$n" -eq 16 ] && ok "notifications and responses get no answer; every request one" || not_ok "notifications and responses get no answer; every request one" "$n lines" "$out"
 
@@ -223,12 +223,12 @@ fi
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"bash","arguments":{"command":"printf %0300000d 0"}}}')
 check "a string id and a large result come back whole (slot)" '"call-a"' \
-  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["structuredContent"]["output"]) > 8000 and r["jsonrpc"] == "2.0"'
+  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["content"][0]["text"]) > 8000 and r["jsonrpc"] == "2.0"'
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}' \
   '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
 check "a string id comes back as sent (a call beside a running one)" '"call-b"' \
-  'r["result"]["structuredContent"]["output"] == "b\n"'
+  'r["result"]["content"][0]["text"] == "b\n"'
 
 # A bash call without arguments gets the same answer on the ready slot and
 # in a worker of its own beside a running call: the request misses its
@@ -428,7 +428,7 @@ print("answer:", r.get("id"), r.get("error", {}).get("code"))
 print("command gone:", wait_for(lambda: gone(shell), 5))
 srv.call(2, "echo after")
 r = srv.read()
-print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
+print("next:", r.get("id"), r.get("result", {}).get("content", [{}])[0].get("text"))
 print("status:", srv.close())
 try: # a command that outlived its worker: let it end
     os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
