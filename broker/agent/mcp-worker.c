@@ -103,6 +103,7 @@ static _Noreturn void slot_main(int line_fd, int cancel_fd, int answer_fd, int c
                                 const struct mcp_slot_ops *ops, void *userdata)
 {
 	worker_fds(line_fd, cancel_fd, answer_fd, call_fd);
+	ops->enter(userdata);
 	void *prepared = ops->prepare(userdata);
 	_cleanup_free_ char *text = malloc(WORKER_CALL_MAX + 1);
 	ssize_t n = text ? read_full(WORKER_CALL_FD, text, WORKER_CALL_MAX + 1) : -ENOMEM;
@@ -142,6 +143,7 @@ static int worker_fork(struct mcp_worker *w, const struct mcp_slot_ops *ops, voi
 			slot_main(lines[1], cancel[0], answer[0], call[0], ops, userdata);
 		}
 		worker_fds(lines[1], cancel[0], answer[0], -1);
+		ops->enter(userdata);
 		/* the child's copy of the call, which ops->call releases */
 		worker_call(ops, userdata, NULL, json_incref(call_doc));
 	}

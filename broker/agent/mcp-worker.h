@@ -47,7 +47,7 @@ struct mcp_worker {
 		.result_fd = -1, .cancel_fd = -1, .call_fd = -1, .answer_fd = -1         \
 	}
 
-/* What a worker runs. call runs in the worker on a call (a JSON object
+/* What a worker runs. enter runs first. call runs in the worker on a call (a JSON object
  * whose "id" is the request's; call releases it) and returns its result (a
  * new reference, or NULL); prepared is what prepare returned, or NULL in a
  * worker started for its call. A worker forked ahead of its call (a slot)
@@ -55,6 +55,9 @@ struct mcp_worker {
  * call need not wait for that; the call arrives with mcp_worker_assign(),
  * and a slot released without one calls discard and exits. */
 struct mcp_slot_ops {
+	/* First thing in every worker, its descriptors set: whatever the
+	 * server's other descriptors held (closed here) is opened again. */
+	void (*enter)(void *userdata);
 	void *(*prepare)(void *userdata);
 	json_t *(*call)(void *userdata, void *prepared, json_t *call, int cancel_fd,
 	                pump_progress_fn progress, void *progress_userdata);

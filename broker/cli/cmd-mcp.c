@@ -139,8 +139,15 @@ static int on_tools_list(struct mcp_server *srv, const struct rpc_message *msg, 
 	return 0;
 }
 
-/* In a worker: the preparation (a slot's), the call (in a slot, or in a
- * worker started for it, prepared NULL), a preparation no call used. */
+/* In a worker: its start (the audit log, whose descriptor it closed), the
+ * preparation (a slot's), the call (in a slot, or in a worker started for
+ * it, prepared NULL), a preparation no call used. */
+static void slot_enter(void *userdata)
+{
+	const struct mcp_server *srv = userdata;
+	broker_context_reopen_audit(srv->ctx.policies);
+}
+
 static void *slot_prepare(void *userdata)
 {
 	const struct mcp_server *srv = userdata;
@@ -174,6 +181,7 @@ static void slot_discard(void *prepared)
 }
 
 static const struct mcp_slot_ops slot_ops = {
+	.enter = slot_enter,
 	.prepare = slot_prepare,
 	.call = slot_call,
 	.discard = slot_discard,

@@ -47,6 +47,12 @@ int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluic
  * with reterr. */
 int audit_write(struct audit *a, const struct audit_record *rec, struct sluice_error *reterr);
 
+/* In a process that closed the descriptors it inherited (a server's
+ * worker): open the log file again. The old descriptor is forgotten, never
+ * closed, since its number may name another file by now. NULL does
+ * nothing. 0, or -errno with reterr (no file then). */
+int audit_reopen(struct audit *a, struct sluice_error *reterr);
+
 /* Close; accepts NULL; returns NULL. */
 struct audit *audit_close(struct audit *a);
 static inline void audit_closep(struct audit **a)

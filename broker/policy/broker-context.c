@@ -137,6 +137,13 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 	return 0;
 }
 
+void broker_context_reopen_audit(struct broker_context *ctx)
+{
+	struct sluice_error err = { 0 };
+	if (ctx && ctx->audit && audit_reopen(ctx->audit, &err) < 0)
+		ctx->audit_error = err.code < 0 ? err.code : -EIO;
+}
+
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 {
 	return arm(ctx, true, reterr);
@@ -153,6 +160,10 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 	int r = arm(ctx, false, reterr);
 	if (r < 0)
 		return r;
+	if (ctx->audit_error < 0 && ctx->cfg->audit_required) /* lost on a reopen */
+		return sluice_error_set(reterr, -ENOEXEC,
+		                        "the audit log is required and cannot be opened: %s",
+		                        strerror(-ctx->audit_error));
 
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
 	/* a policy child forked ahead parses it meanwhile */

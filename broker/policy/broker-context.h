@@ -51,6 +51,11 @@ static inline void broker_context_freep(struct broker_context **ctx)
  * then. */
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr);
 
+/* In a process that closed the descriptors it inherited (an MCP worker):
+ * open the audit log again (audit_reopen()); a log that cannot be opened
+ * is reported with every request's result, as when the context armed. */
+void broker_context_reopen_audit(struct broker_context *ctx);
+
 /* The configuration (borrowed). */
 const struct broker_config *broker_context_config(const struct broker_context *ctx);
 
