@@ -109,7 +109,7 @@ static enum approval_reply ask(void *userdata, const struct approval_request *re
 	int r = question ? mcp_worker_ask(question, a->wait_ms + ASK_MARGIN_MS, &reply) : -ENOMEM;
 	if (r == -ECANCELED) { /* nothing is to run: no approver either */
 		*ret_why = strdup("the call was cancelled while the MCP client was asked");
-		return APPROVAL_NO;
+		return APPROVAL_WITHDRAWN;
 	}
 	const char *said = json_string_value(json_object_get(reply, "reply"));
 	const char *why = json_string_value(json_object_get(reply, "why"));

@@ -269,7 +269,7 @@ int approval_ask(const struct broker_config *cfg, const struct approval_request 
 	enum approval_reply reply =
 	        first ? first->ask(first->userdata, req, &first_why) : APPROVAL_UNANSWERED;
 	if (reply != APPROVAL_UNANSWERED) {
-		*by = first->by;
+		*by = reply == APPROVAL_WITHDRAWN ? NULL : first->by;
 		if (ret_why)
 			*ret_why = first_why;
 		else

@@ -28,6 +28,8 @@ enum approval_reply {
 	APPROVAL_NO = 0,         /* refused: final */
 	APPROVAL_YES = 1,        /* approved */
 	APPROVAL_UNANSWERED = 2, /* nobody answered (dismissed, timed out, cannot ask) */
+	APPROVAL_WITHDRAWN = 3,  /* the question was withdrawn (the call ended): refused,
+	                          * nobody answered, nobody else is asked */
 };
 
 /*

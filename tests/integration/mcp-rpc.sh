@@ -466,3 +466,53 @@ then
 else
   not_ok "a second call with the id of a running one is refused with -32600; the first answers" "$out"
 fi
+
+# An ask put to the client's user: a client that declared elicitation gets
+# an elicitation/create request while the call waits; its answer decides.
+# An error answer leaves the question unanswered (refused: no approver);
+# a call cancelled while its question waits withdraws the question. Every
+# call leaves an audit line saying who answered.
+mkdir -p "$TEST_TMP/etc-ask/sluice" "$TEST_TMP/ws-ask"
+printf '[audit]\nfile = %s\n[plugin regex]\nrule = person\npattern = ask-me\naction = ask\nmessage = needs a yes\n' \
+  "$TEST_TMP/ask-audit.log" >"$TEST_TMP/etc-ask/sluice/sluice.ini"
+res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-ask" timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-ask" <<'PY'
+import json, os, sys
+from mcp_client import Server
+sluice, root = sys.argv[1:3]
+init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+                   "clientInfo": {"name": "t", "version": "1"}}}
+srv = Server(sluice, root, init=json.dumps(init))
+marker = os.path.join(root, "ask-me")
+def ask(i, answer):
+    srv.call(i, f"touch {marker}")
+    q = srv.read()
+    print("question:", q.get("method"), "id" in q, "Command: touch" in q["params"]["message"])
+    srv.send(dict(answer, jsonrpc="2.0", id=q["id"]))
+    r = srv.read()
+    return r["id"], r["result"]["isError"], os.path.exists(marker), r["result"]["content"][0]["text"]
+print("accept:", ask(1, {"result": {"action": "accept"}})[:3])
+os.unlink(marker)
+i, err, ran, text = ask(2, {"error": {"code": -32603, "message": "no dialog here"}})
+print("error answer:", i, err, ran, "the MCP client could not ask: no dialog here" in text)
+srv.call(3, f"touch {marker}")
+q = srv.read()
+srv.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}})
+n = srv.read()
+print("withdrawn:", n.get("method"), n["params"]["requestId"] == q["id"], os.path.exists(marker))
+print("status:", srv.close())
+PY
+)
+lines=$(cat "$TEST_TMP/ask-audit.log" 2>/dev/null | python3 -c 'import json, sys; print([(l["approval"], l["answeredBy"]) for l in map(json.loads, sys.stdin)])')
+if grep -q "^question: elicitation/create True True$" <<<"$res" && grep -q "^accept: (1, False, True)$" <<<"$res" &&
+  grep -q "^error answer: 2 True False True$" <<<"$res" && grep -q "^withdrawn: notifications/cancelled True False$" <<<"$res" &&
+  grep -q '^status: 0$' <<<"$res"; then
+  ok "an ask becomes elicitation/create; accept runs it, an error refuses it, a cancelled call withdraws it"
+else
+  not_ok "an ask becomes elicitation/create; accept runs it, an error refuses it, a cancelled call withdraws it" "$res"
+fi
+if [ "$lines" = "[('approved', 'mcp-client'), ('refused', None), ('refused', None)]" ]; then
+  ok "every MCP call leaves its audit line, saying who answered"
+else
+  not_ok "every MCP call leaves its audit line, saying who answered" "$lines"
+fi

@@ -72,7 +72,8 @@ static enum approval_reply first_ask(void *userdata, const struct approval_reque
 	cr_assert_str_eq(req->command, "npm publish");
 	*ret_why = strdup(f->reply == APPROVAL_UNANSWERED ? "dismissed at the client"
 	                  : f->reply == APPROVAL_YES      ? "accepted at the client"
-	                                                  : "declined at the client");
+	                  : f->reply == APPROVAL_NO       ? "declined at the client"
+	                                                  : "the call was cancelled");
 	return f->reply;
 }
 
@@ -183,6 +184,17 @@ Test(approval, the_first_askers_yes_and_no_are_final)
 	char asked[600];
 	snprintf(asked, sizeof(asked), "%s/asked", tmp);
 	cr_assert_neq(access(asked, F_OK), 0, "the approver was never asked");
+}
+
+Test(approval, a_withdrawn_question_is_a_no_nobody_gave)
+{
+	char *why = NULL;
+	const char *by = "?";
+	struct first_asker f = { .reply = APPROVAL_WITHDRAWN };
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_PROGRAM, approver("exit 0"), &why, &by), 0,
+	             "the approver is not asked");
+	cr_assert_null(by);
+	free(why);
 }
 
 Test(approval, an_unanswered_question_goes_on_to_the_approver)
