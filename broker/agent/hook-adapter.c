@@ -22,8 +22,8 @@ typedef json_t *(*answer_fn)(const struct hook_call *call, const struct hook_out
 
 /* Whether the agent can put an ask to its user through the hook's answer. */
 enum hook_asks {
-	AGENT_ASKS,    /* the protocol has an "ask" answer */
-	AGENT_NO_ASK,  /* it has none (Codex refuses "ask"): an approver or a refusal */
+	AGENT_ASKS,   /* the protocol has an "ask" answer */
+	AGENT_NO_ASK, /* it has none (Codex refuses "ask"): an approver or a refusal */
 };
 
 struct hook_protocol {
@@ -72,9 +72,8 @@ static json_t *routed_input(const struct hook_call *call, const char *routed)
 /* PreToolUse's hookSpecificOutput with a decision and its reason. */
 static json_t *pre_tool_use(const char *decision, const char *reason)
 {
-	return json_pack("{s:{s:s, s:s, s:s}}", "hookSpecificOutput", "hookEventName",
-	                 "PreToolUse", "permissionDecision", decision, "permissionDecisionReason",
-	                 reason);
+	return json_pack("{s:{s:s, s:s, s:s}}", "hookSpecificOutput", "hookEventName", "PreToolUse",
+	                 "permissionDecision", decision, "permissionDecisionReason", reason);
 }
 
 /* PreToolUse's allow of a routed command: updatedInput replaces the
@@ -156,10 +155,11 @@ static json_t *answer_codex(const struct hook_call *call, const struct hook_outc
 		return pre_tool_use("deny", reason);
 	if (o->kind == HOOK_ASK) {
 		char why[1600];
-		snprintf(why, sizeof(why),
-		         "%s; not given: Codex hooks cannot ask the user, and no approver program is "
-		         "configured ([approval] method = program)",
-		         reason);
+		snprintf(
+		        why, sizeof(why),
+		        "%s; not given: Codex hooks cannot ask the user, and no approver program is "
+		        "configured ([approval] method = program)",
+		        reason);
 		return pre_tool_use("deny", why);
 	}
 	if (o->routed)
@@ -239,13 +239,15 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 		return sluice_error_set(reterr, -EINVAL, "the hook input is not a JSON object");
 	const char *event = json_string_value(json_object_get(doc, "hook_event_name"));
 	size_t e = 0;
-	while (e < ELEMENTSOF(p->events) && !(event && p->events[e] && strcmp(event, p->events[e]) == 0))
+	while (e < ELEMENTSOF(p->events) &&
+	       !(event && p->events[e] && strcmp(event, p->events[e]) == 0))
 		e++;
 	if (e == ELEMENTSOF(p->events))
-		return sluice_error_set(reterr, -EINVAL,
-		                        "the hook input is not a %s%s%s event (hook_event_name '%s')",
-		                        p->events[0], p->events[1] ? " or " : "",
-		                        p->events[1] ? p->events[1] : "", event ? event : "");
+		return sluice_error_set(
+		        reterr, -EINVAL,
+		        "the hook input is not a %s%s%s event (hook_event_name '%s')", p->events[0],
+		        p->events[1] ? " or " : "", p->events[1] ? p->events[1] : "",
+		        event ? event : "");
 	ret->event = (enum hook_event)e;
 	ret->tool = json_string_value(json_object_get(doc, "tool_name"));
 	if (!ret->tool)
@@ -264,8 +266,8 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 		return sluice_error_set(reterr, -EINVAL,
 		                        "'tool_input.command' of tool %s is not a string",
 		                        ret->tool);
-	json_t *dir = p->directory_field ? json_object_get(ret->tool_input, p->directory_field)
-	                                 : NULL;
+	json_t *dir =
+	        p->directory_field ? json_object_get(ret->tool_input, p->directory_field) : NULL;
 	if (dir && !json_is_string(dir))
 		return sluice_error_set(reterr, -EINVAL, "'tool_input.%s' is not a string",
 		                        p->directory_field);
@@ -284,9 +286,10 @@ void hook_call_done(struct hook_call *call)
 enum ask_handling hook_ask_handling(const struct hook_protocol *p, const struct hook_call *call,
                                     const struct broker_config *cfg)
 {
-	bool nobody_to_ask = p->asks == AGENT_NO_ASK || call->event == HOOK_EVENT_PERMISSION_REQUEST;
+	bool nobody_to_ask =
+	        p->asks == AGENT_NO_ASK || call->event == HOOK_EVENT_PERMISSION_REQUEST;
 	return nobody_to_ask && cfg->approval_method == CONFIG_APPROVAL_PROGRAM ? ASK_APPROVER
-	                                                                         : ASK_TO_CALLER;
+	                                                                        : ASK_TO_CALLER;
 }
 
 struct hook_outcome hook_outcome_of(const struct policy_decision *d)

@@ -143,8 +143,7 @@ void mcp_session_approvals_done(struct mcp_session_approvals *a)
 	a->n = 0;
 }
 
-static bool remembered(const struct mcp_session_approvals *a, const char *command,
-                       const char *cwd)
+static bool remembered(const struct mcp_session_approvals *a, const char *command, const char *cwd)
 {
 	for (size_t i = 0; command && cwd && i < a->n; i++)
 		if (strcmp(a->command[i], command) == 0 && strcmp(a->cwd[i], cwd) == 0)
@@ -203,8 +202,9 @@ json_t *mcp_elicit_answer_response(struct mcp_session_approvals *a, const json_t
 		bool keep = json_is_true(json_object_get(content, "remember")) &&
 		            remember(a, json_string_value(json_object_get(question, "command")),
 		                     json_string_value(json_object_get(question, "cwd")));
-		return answer("yes", keep ? "accepted at the MCP client, for the rest of the session"
-		                          : "accepted at the MCP client");
+		return answer("yes",
+		              keep ? "accepted at the MCP client, for the rest of the session"
+		                   : "accepted at the MCP client");
 	}
 	if (strcmp(action, "decline") == 0)
 		return answer("no", "declined at the MCP client");

@@ -34,8 +34,7 @@ struct mcp_elicit_asker {
 	const char *sandbox_mode; /* borrowed: named in the question */
 	uint64_t wait_ms;
 };
-void mcp_elicit_asker_init(struct mcp_elicit_asker *a, const char *sandbox_mode,
-                           uint64_t wait_ms);
+void mcp_elicit_asker_init(struct mcp_elicit_asker *a, const char *sandbox_mode, uint64_t wait_ms);
 
 /* The question's message for req (owned), or NULL: the command, the
  * directory, the sandbox, why sluice asks, the agent's description, and

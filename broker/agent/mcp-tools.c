@@ -153,7 +153,9 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 	_cleanup_(json_decrefp) json_t *empty = args ? NULL : json_object();
 	int r = take_streams(args, &own, &streams);
 	if (r == 0)
-		r = request_from_json(own ? own : args ? args : empty,
+		r = request_from_json(own    ? own
+		                      : args ? args
+		                             : empty,
 		                      ctx->settings.max_command_size, &req, &err);
 	else
 		sluice_error_set(&err, r, "field 'streams' must be a boolean");
@@ -250,7 +252,8 @@ static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const stru
 	int r = l.arr && l.text ? jobs_foreach(dir, add_job, &l) : -ENOMEM;
 	if (l.text && json_array_size(l.arr) == 0)
 		fprintf(l.text, "no background jobs%s\n",
-		        l.workspace ? " in this workspace (all: true lists every workspace's)" : "");
+		        l.workspace ? " in this workspace (all: true lists every workspace's)"
+		                    : "");
 	if (l.text && fclose(l.text) != 0)
 		r = -EIO;
 	if (r < 0) {
@@ -356,14 +359,14 @@ typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
                            const struct mcp_call_io *io);
 
 /* The output schema of the jobs tool's structuredContent. */
-#define JOBS_OUTPUT_SCHEMA                                                                       \
-	"{\"type\":\"object\",\"properties\":{\"jobs\":{\"type\":\"array\",\"items\":{"           \
-	"\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{"          \
-	"\"type\":\"string\",\"enum\":[\"running\",\"completed\",\"failed\",\"signalled\","      \
-	"\"timed out\",\"killed\",\"lost\"]},\"pid\":{\"type\":\"integer\"},\"command\":{"       \
-	"\"type\":\"string\"},\"workspace\":{\"type\":\"string\"},\"started\":{\"type\":"         \
-	"\"integer\",\"description\":\"ms since the epoch\"},\"exitCode\":{\"type\":[\"integer\","  \
-	"\"null\"]},\"signal\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"id\","          \
+#define JOBS_OUTPUT_SCHEMA                                                                         \
+	"{\"type\":\"object\",\"properties\":{\"jobs\":{\"type\":\"array\",\"items\":{"            \
+	"\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{"            \
+	"\"type\":\"string\",\"enum\":[\"running\",\"completed\",\"failed\",\"signalled\","        \
+	"\"timed out\",\"killed\",\"lost\"]},\"pid\":{\"type\":\"integer\"},\"command\":{"         \
+	"\"type\":\"string\"},\"workspace\":{\"type\":\"string\"},\"started\":{\"type\":"          \
+	"\"integer\",\"description\":\"ms since the epoch\"},\"exitCode\":{\"type\":[\"integer\"," \
+	"\"null\"]},\"signal\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"id\","           \
 	"\"status\",\"pid\",\"command\"]}}},\"required\":[\"jobs\"]}"
 
 static const struct tool {
@@ -433,14 +436,14 @@ static json_t *bash_input_schema(const struct mcp_context *ctx)
 
 static json_t *tool_definition(const struct mcp_context *ctx, const struct tool *t)
 {
-	_cleanup_free_ char *desc =
-	        t->description ? NULL
-	                       : tool_schema_description(&ctx->settings, ctx->root,
-	                                                 TOOL_SCHEMA_JOBS_TOOLS);
+	_cleanup_free_ char *desc = t->description
+	                                    ? NULL
+	                                    : tool_schema_description(&ctx->settings, ctx->root,
+	                                                              TOOL_SCHEMA_JOBS_TOOLS);
 	if (!t->description && !desc)
 		return NULL;
-	json_t *input = t->input_schema ? json_loads(t->input_schema, 0, NULL)
-	                                : bash_input_schema(ctx);
+	json_t *input =
+	        t->input_schema ? json_loads(t->input_schema, 0, NULL) : bash_input_schema(ctx);
 	json_t *def = json_pack("{s:s, s:s, s:o, s:{s:s, s:b, s:b, s:b, s:b}}", "name", t->name,
 	                        "description", t->description ? t->description : desc,
 	                        "inputSchema", input, "annotations", "title", t->title,
@@ -448,7 +451,7 @@ static json_t *tool_definition(const struct mcp_context *ctx, const struct tool 
 	                        "idempotentHint", t->idempotent, "openWorldHint", t->open_world);
 	if (!def || !ctx->structured) /* title and outputSchema: 2025-06-18 on */
 		return def;
-	json_t *output = t->output_schema ? json_loads(t->output_schema, 0, NULL)
+	json_t *output = t->output_schema       ? json_loads(t->output_schema, 0, NULL)
 	                 : t->call == call_bash ? tool_schema_output()
 	                                        : NULL;
 	if (json_object_set_new(def, "title", json_string(t->title)) < 0 ||

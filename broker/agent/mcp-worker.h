@@ -41,10 +41,10 @@ struct mcp_worker {
 };
 
 /* A worker with nothing open. */
-#define MCP_WORKER_INIT                                                                  \
-	(struct mcp_worker)                                                              \
-	{                                                                                \
-		.result_fd = -1, .cancel_fd = -1, .call_fd = -1, .answer_fd = -1         \
+#define MCP_WORKER_INIT                                                          \
+	(struct mcp_worker)                                                      \
+	{                                                                        \
+		.result_fd = -1, .cancel_fd = -1, .call_fd = -1, .answer_fd = -1 \
 	}
 
 /* What a worker runs. enter runs first. call runs in the worker on a call (a JSON object

@@ -65,17 +65,17 @@ static json_t *prop(const char *type, bool nullable, const char *description)
 
 /* The fields every result carries, in result_to_json()'s order. */
 static const char *const output_required[] = {
-	"ran",         "exitCode",  "signal",         "truncated",  "outputBytes",
-	"stdoutBytes", "stderrBytes", "timedOut",     "durationMs", "pid",
-	"backgroundPids", "outputFile", "display",    "policy",     "sandbox",
-	"error",
+	"ran",         "exitCode", "signal",     "truncated", "outputBytes",    "stdoutBytes",
+	"stderrBytes", "timedOut", "durationMs", "pid",       "backgroundPids", "outputFile",
+	"display",     "policy",   "sandbox",    "error",
 };
 
 json_t *tool_schema_output(void)
 {
 	json_t *props = json_object();
-	json_t *pids = prop("array", false, "processes the command left running when its shell "
-	                                    "exited");
+	json_t *pids = prop("array", false,
+	                    "processes the command left running when its shell "
+	                    "exited");
 	if (pids)
 		json_object_set_new(pids, "items", json_pack("{s:s}", "type", "integer"));
 	struct {
@@ -87,32 +87,40 @@ json_t *tool_schema_output(void)
 		              "(isError is also true for a non-zero exit, a signal or a timeout); "
 		              "false when it was refused, timed out, cancelled or could not start "
 		              "(then error says why)") },
-		{ "exitCode", prop("integer", true, "its exit code; null when a signal ended it or "
-		                                    "it never ran") },
+		{ "exitCode", prop("integer", true,
+		                   "its exit code; null when a signal ended it or "
+		                   "it never ran") },
 		{ "signal", prop("integer", true, "the signal that ended it, or null") },
-		{ "stdout", prop("string", false, "standard output alone, capped; only when the call "
-		                                  "set streams (the text content has the output)") },
-		{ "stderr", prop("string", false, "standard error alone, capped; only when the call "
-		                                  "set streams") },
+		{ "stdout", prop("string", false,
+		                 "standard output alone, capped; only when the call "
+		                 "set streams (the text content has the output)") },
+		{ "stderr", prop("string", false,
+		                 "standard error alone, capped; only when the call "
+		                 "set streams") },
 		{ "truncated", prop("boolean", false, "the output was cut to its start and end") },
-		{ "outputBytes", prop("integer", false, "bytes of output produced, stdout and "
-		                                        "stderr together") },
+		{ "outputBytes", prop("integer", false,
+		                      "bytes of output produced, stdout and "
+		                      "stderr together") },
 		{ "stdoutBytes", prop("integer", false, "bytes written to standard output") },
 		{ "stderrBytes", prop("integer", false, "bytes written to standard error") },
 		{ "timedOut", prop("boolean", false, "the timeout ended it") },
 		{ "durationMs", prop("integer", false, "wall time in milliseconds") },
 		{ "pid", prop("integer", true, "the shell's pid, also its process group") },
 		{ "backgroundPids", pids },
-		{ "outputFile", prop("string", true, "the whole output of a cut run, or a "
-		                                     "background job's output") },
+		{ "outputFile", prop("string", true,
+		                     "the whole output of a cut run, or a "
+		                     "background job's output") },
 		{ "display", prop("string", true, "the command simplified for display") },
-		{ "policy", prop("object", true, "the verdict (allow, ask, deny) and its reasons "
-		                                 "(plugin, message, suggestion)") },
+		{ "policy", prop("object", true,
+		                 "the verdict (allow, ask, deny) and its reasons "
+		                 "(plugin, message, suggestion)") },
 		{ "sandbox", prop("object", true, "the sandbox mode and what was enforced") },
-		{ "error", prop("object", true, "null, or {kind, message}: why it did not run or "
-		                                "end normally") },
-		{ "jobId", prop("string", false, "background mode: the job, for the job_output and "
-		                                 "job_kill tools") },
+		{ "error", prop("object", true,
+		                "null, or {kind, message}: why it did not run or "
+		                "end normally") },
+		{ "jobId", prop("string", false,
+		                "background mode: the job, for the job_output and "
+		                "job_kill tools") },
 	};
 	bool failed = !props;
 	for (size_t i = 0; i < ELEMENTSOF(fields); i++)

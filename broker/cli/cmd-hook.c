@@ -212,8 +212,9 @@ int cmd_hook(int argc, char **argv)
 	if (workdir_resolve(call.directory && call.directory[0] == '/' ? call.directory : cwd,
 	                    call.directory && call.directory[0] != '/' ? call.directory : NULL,
 	                    &root, &workdir, &err) < 0)
-		return block("the working directory '%s%s%s': %s", cwd, call.directory ? "', '" : "",
-		             call.directory ? call.directory : "", err.detail);
+		return block("the working directory '%s%s%s': %s", cwd,
+		             call.directory ? "', '" : "", call.directory ? call.directory : "",
+		             err.detail);
 	/* An ask is the agent's to put to its user where its protocol can;
 	 * where it cannot, an approver program answers, or it is refused. */
 	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };

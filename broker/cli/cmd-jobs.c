@@ -36,7 +36,7 @@ enum { JOBS_OPT_FORMAT, JOBS_OPT_WORKSPACE };
 static const struct verb_option jobs_options[] = {
 	[JOBS_OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
 	[JOBS_OPT_WORKSPACE] = { "workspace", "DIR",
-		                 "only the jobs started in workspace DIR or beneath it" },
+	                         "only the jobs started in workspace DIR or beneath it" },
 };
 
 enum { LOGS_OPT_TAIL };

@@ -58,9 +58,9 @@ struct mcp_server {
 	struct mcp_worker slot;
 	bool has_slot;
 	struct rpc_lines input;
-	bool eof;        /* the input ended (or the output broke): no more answers */
-	char error[512]; /* the message of a handler's error code */
-	bool client_can_elicit;                /* it declared form elicitation */
+	bool eof;               /* the input ended (or the output broke): no more answers */
+	char error[512];        /* the message of a handler's error code */
+	bool client_can_elicit; /* it declared form elicitation */
 	struct mcp_session_approvals approved; /* commands its user allowed for the session */
 	uint64_t questions;                    /* elicitation requests sent so far */
 	uint64_t question_wait_ms;             /* how long one waits ([approval] timeout) */
@@ -254,10 +254,10 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 	}
 	/* One call, the same on the slot and in a worker of its own; arguments
 	 * left out stay left out. */
-	_cleanup_(json_decrefp) json_t *call = json_pack(
-	        "{s:O, s:s, s:O*, s:b, s:b, s:b}", "id", msg->id, "name", name, "arguments",
-	        arguments, "progress", token != NULL, "structured", srv->ctx.structured, "elicit",
-	        srv->client_can_elicit);
+	_cleanup_(json_decrefp) json_t *call =
+	        json_pack("{s:O, s:s, s:O*, s:b, s:b, s:b}", "id", msg->id, "name", name,
+	                  "arguments", arguments, "progress", token != NULL, "structured",
+	                  srv->ctx.structured, "elicit", srv->client_can_elicit);
 	if (!call)
 		return rpc_fail(srv, RPC_INTERNAL_ERROR, "out of memory");
 	struct mcp_worker *w = &srv->workers[srv->n_workers];
@@ -290,9 +290,9 @@ static void withdraw_question(struct mcp_server *srv, struct mcp_worker *w, cons
 {
 	if (!w->question_id)
 		return;
-	send(srv, rpc_notification("notifications/cancelled",
-	                           json_pack("{s:O, s:s}", "requestId", w->question_id, "reason",
-	                                     why)));
+	send(srv,
+	     rpc_notification("notifications/cancelled",
+	                      json_pack("{s:O, s:s}", "requestId", w->question_id, "reason", why)));
 	json_decref(w->question_id);
 	json_decref(w->question);
 	w->question_id = w->question = NULL;
@@ -320,10 +320,10 @@ static void on_question(struct mcp_server *srv, struct mcp_worker *w)
 		return;
 	}
 	json_t *id = json_sprintf("sluice-ask-%llu", (unsigned long long)++srv->questions);
-	json_t *request = id ? json_pack("{s:s, s:O, s:s, s:O}", "jsonrpc", "2.0", "id", id,
-	                                 "method", "elicitation/create", "params",
-	                                 mcp_elicit_params(w->question))
-	                     : NULL;
+	json_t *request =
+	        id ? json_pack("{s:s, s:O, s:s, s:O}", "jsonrpc", "2.0", "id", id, "method",
+	                       "elicitation/create", "params", mcp_elicit_params(w->question))
+	           : NULL;
 	if (!request) {
 		json_decref(id);
 		json_t *a = mcp_elicit_answer_response(&srv->approved, w->question, NULL, NULL);

@@ -28,9 +28,9 @@ struct audit_record {
 	const char *approval;      /* "not needed", "approved", "refused", ... (may be NULL) */
 	const char *approval_by;   /* who answered an ask: "mcp-client", "program", ... or NULL */
 	const char *approval_note; /* how it was answered (may be NULL) */
-	const char *error_kind; /* the interface's error kind, or NULL */
-	int exit_code;          /* -1: none (not run, or killed) */
-	int signal;             /* 0: none */
+	const char *error_kind;    /* the interface's error kind, or NULL */
+	int exit_code;             /* -1: none (not run, or killed) */
+	int signal;                /* 0: none */
 	uint64_t duration_ms;
 };
 

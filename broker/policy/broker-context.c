@@ -151,9 +151,8 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
-                          const struct approval_asker *first,
-                          const struct decide_overlap *overlap, struct policy_decision *ret,
-                          struct sluice_error *reterr)
+                          const struct approval_asker *first, const struct decide_overlap *overlap,
+                          struct policy_decision *ret, struct sluice_error *reterr)
 {
 	*ret = (struct policy_decision){ .approval = "not needed" };
 	verdict_init(&ret->verdict);

@@ -72,13 +72,13 @@ void broker_context_reap(struct broker_context *ctx);
 
 /* What the policies decided about one request. */
 struct policy_decision {
-	struct verdict verdict; /* every reason, deny over ask over allow */
-	char *command;          /* owned: the command to run (a plugin may rewrite it) */
-	char *display;          /* owned: the display form */
-	const char *approval;   /* static: "not needed", "approved", "refused", "not asked" */
-	char *approval_note;    /* owned, or NULL: who answered an ask, and how */
+	struct verdict verdict;  /* every reason, deny over ask over allow */
+	char *command;           /* owned: the command to run (a plugin may rewrite it) */
+	char *display;           /* owned: the display form */
+	const char *approval;    /* static: "not needed", "approved", "refused", "not asked" */
+	char *approval_note;     /* owned, or NULL: who answered an ask, and how */
 	const char *approval_by; /* static, or NULL: who answered ("mcp-client", "program", ...) */
-	bool allowed;           /* allow, or ask and approved */
+	bool allowed;            /* allow, or ask and approved */
 };
 
 void policy_decision_done(struct policy_decision *d);
@@ -112,9 +112,8 @@ struct decide_overlap {
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
-                          const struct approval_asker *first,
-                          const struct decide_overlap *overlap, struct policy_decision *ret,
-                          struct sluice_error *reterr);
+                          const struct approval_asker *first, const struct decide_overlap *overlap,
+                          struct policy_decision *ret, struct sluice_error *reterr);
 
 /* One audit line for a request (d may be NULL when no decision was made).
  * Nothing happens when no audit log is configured. Returns -errno when the

@@ -260,12 +260,12 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	if (r >= 0)
 		r = spawn_start(&child, &pid);
 	if (r >= 0) {
-		json_t *meta = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I, s:s}", "id", id,
-		                         "command", req->command, "workspace", req->workspace,
-		                         "directory", req->chdir, "pid",
-		                         (int)pid, "monitor", (int)getpid(), "monitorStart",
-		                         (json_int_t)proc_start_time(getpid()), "started",
-		                         (json_int_t)wall_ms(), "output", out_path);
+		json_t *meta =
+		        json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I, s:s}", "id", id,
+		                  "command", req->command, "workspace", req->workspace, "directory",
+		                  req->chdir, "pid", (int)pid, "monitor", (int)getpid(),
+		                  "monitorStart", (json_int_t)proc_start_time(getpid()), "started",
+		                  (json_int_t)wall_ms(), "output", out_path);
 		r = meta ? write_json_file(dir, id, ".json", meta) : -ENOMEM;
 		json_decref(meta);
 	}
@@ -601,15 +601,16 @@ bool jobs_in_workspace(const struct job_info *job, const char *root)
 	while (n > 1 && root[n - 1] == '/')
 		n--;
 	return strncmp(job->workspace, root, n) == 0 &&
-	       (job->workspace[n] == '\0' || job->workspace[n] == '/' || (n == 1 && root[0] == '/'));
+	       (job->workspace[n] == '\0' || job->workspace[n] == '/' ||
+	        (n == 1 && root[0] == '/'));
 }
 
 json_t *jobs_info_to_json(const struct job_info *job)
 {
 	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o}", "id", job->id, "status",
 	                 job_state_name(job->state), "pid", (int)job->pid, "command", job->command,
-	                 "workspace", job->workspace,
-	                 "started", (json_int_t)job->started_ms, "exitCode",
+	                 "workspace", job->workspace, "started", (json_int_t)job->started_ms,
+	                 "exitCode",
 	                 job->state == JOB_COMPLETED || job->state == JOB_FAILED
 	                         ? json_integer(job->exit_code)
 	                         : json_null(),

@@ -48,8 +48,8 @@ struct run_result {
 	bool audit_failed;          /* the audit line of this request could not be written */
 	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
 
-	const char *job_id;   /* background mode */
-	const char *job_hint; /* background mode: how the caller follows and stops the job,
+	const char *job_id;        /* background mode */
+	const char *job_hint;      /* background mode: how the caller follows and stops the job,
 	                       * one line; NULL: the sluice verbs (logs, kill) */
 	const char *approval_note; /* an ask that was not approved: who answered, how */
 

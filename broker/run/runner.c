@@ -191,7 +191,8 @@ static int decide(const struct run_request *req, const struct runner_options *op
 		            why ? why->plugin : "?",
 		            o->decision.approval_note ? o->decision.approval_note
 		                                      : "nobody answered yes");
-	return fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s", why ? why->plugin : "?");
+	return fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s",
+	            why ? why->plugin : "?");
 }
 
 /* The jobs directory, looked up (and checked) once per outcome: the private

@@ -66,9 +66,10 @@ static json_t *answer_to(const char *protocol, const char *payload, enum verdict
 	if (v == VERDICT_ASK) {
 		d.approval = approval;
 		if (strcmp(approval, "not asked") != 0)
-			d.approval_note = strdup(strcmp(approval, "approved") == 0
-			                                 ? "approved by /usr/bin/approver"
-			                                 : "the approver /usr/bin/approver said no");
+			d.approval_note =
+			        strdup(strcmp(approval, "approved") == 0
+			                       ? "approved by /usr/bin/approver"
+			                       : "the approver /usr/bin/approver said no");
 	}
 	d.allowed = v == VERDICT_ALLOW || strcmp(approval, "approved") == 0;
 	struct hook_outcome o = hook_outcome_of(&d);
@@ -312,8 +313,7 @@ Test(hook_adapter, exact_answers_gemini_accepts)
 	cr_assert_str_eq(s, want);
 	free(s);
 	s = text("gemini", gemini_shell, VERDICT_DENY, NULL);
-	snprintf(want, sizeof(want), "{\"decision\":\"deny\",\"reason\":\"Denied %s\"}",
-	         reason);
+	snprintf(want, sizeof(want), "{\"decision\":\"deny\",\"reason\":\"Denied %s\"}", reason);
 	cr_assert_str_eq(s, want);
 	free(s);
 	s = text("gemini", gemini_shell, VERDICT_ALLOW, NULL);
@@ -354,10 +354,11 @@ Test(hook_adapter, exact_answers_codex_accepts_and_never_an_ask)
 	cr_assert_str_eq(s, "", "an approved ask is no objection");
 	free(s);
 	s = text("codex", codex_bash, VERDICT_ALLOW, "ROUTED");
-	cr_assert_str_eq(s, "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-	                    "\"permissionDecision\":\"allow\",\"permissionDecisionReason\":"
-	                    "\"allowed by sluice policy; runs through sluice run\",\"updatedInput\":"
-	                    "{\"command\":\"ROUTED\"}}}");
+	cr_assert_str_eq(s,
+	                 "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
+	                 "\"permissionDecision\":\"allow\",\"permissionDecisionReason\":"
+	                 "\"allowed by sluice policy; runs through sluice run\",\"updatedInput\":"
+	                 "{\"command\":\"ROUTED\"}}}");
 	free(s);
 }
 
