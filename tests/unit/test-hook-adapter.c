@@ -255,25 +255,27 @@ Test(hook_adapter, a_routed_request_carries_the_command_and_the_tools_timing)
 static const char reason[] = "by sluice policy git_push: force pushes rewrite the remote's "
                              "history Instead: use --force-with-lease";
 
-Test(hook_adapter, exact_answers_claude_code_accepts)
+/* got (freed here) is PreToolUse's answer: decision, and the reason
+ * PREFIX reason SUFFIX. */
+static void expect_pre_tool_use(char *got, const char *decision, const char *prefix,
+                                const char *suffix)
 {
 	char want[1024];
-	char *s = text("claude-code", claude_bash, VERDICT_DENY, NULL);
 	snprintf(want, sizeof(want),
 	         "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-	         "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Denied %s\"}}",
-	         reason);
-	cr_assert_str_eq(s, want);
-	free(s);
-	s = text("claude-code", claude_bash, VERDICT_ASK, NULL);
-	snprintf(want, sizeof(want),
-	         "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-	         "\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"Approval "
-	         "required %s\"}}",
-	         reason);
-	cr_assert_str_eq(s, want);
-	free(s);
-	s = text("claude-code", claude_bash, VERDICT_ALLOW, NULL);
+	         "\"permissionDecision\":\"%s\",\"permissionDecisionReason\":\"%s %s%s\"}}",
+	         decision, prefix, reason, suffix);
+	cr_assert_str_eq(got, want);
+	free(got);
+}
+
+Test(hook_adapter, exact_answers_claude_code_accepts)
+{
+	expect_pre_tool_use(text("claude-code", claude_bash, VERDICT_DENY, NULL), "deny", "Denied",
+	                    "");
+	expect_pre_tool_use(text("claude-code", claude_bash, VERDICT_ASK, NULL), "ask",
+	                    "Approval required", "");
+	char *s = text("claude-code", claude_bash, VERDICT_ALLOW, NULL);
 	cr_assert_str_eq(s, "", "no objection is no output");
 	free(s);
 }
@@ -323,25 +325,13 @@ Test(hook_adapter, exact_answers_gemini_accepts)
 
 Test(hook_adapter, exact_answers_codex_accepts_and_never_an_ask)
 {
-	char want[1024];
-	char *s = text("codex", codex_bash, VERDICT_DENY, NULL);
-	snprintf(want, sizeof(want),
-	         "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-	         "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Denied %s\"}}",
-	         reason);
-	cr_assert_str_eq(s, want);
-	free(s);
+	expect_pre_tool_use(text("codex", codex_bash, VERDICT_DENY, NULL), "deny", "Denied", "");
 	/* Codex refuses "ask" (and then runs the command): a deny saying why. */
-	s = text("codex", codex_bash, VERDICT_ASK, NULL);
-	snprintf(want, sizeof(want),
-	         "{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\","
-	         "\"permissionDecision\":\"deny\",\"permissionDecisionReason\":\"Approval "
-	         "required %s; not given: Codex hooks cannot ask the user, and no approver program "
-	         "is configured ([approval] method = program)\"}}",
-	         reason);
-	cr_assert_str_eq(s, want);
-	free(s);
-	s = text_to("codex", codex_bash, VERDICT_ASK, "refused", NULL);
+	expect_pre_tool_use(text("codex", codex_bash, VERDICT_ASK, NULL), "deny",
+	                    "Approval required",
+	                    "; not given: Codex hooks cannot ask the user, and no approver "
+	                    "program is configured ([approval] method = program)");
+	char *s = text_to("codex", codex_bash, VERDICT_ASK, "refused", NULL);
 	cr_assert(strstr(s, "\"permissionDecision\":\"deny\"") &&
 	                  strstr(s, "; not given: the approver /usr/bin/approver said no"),
 	          "%s", s);
