@@ -312,11 +312,12 @@ static void on_cancelled(struct mcp_server *srv, const struct rpc_message *msg)
  * put to the client as an elicitation/create request. */
 static void on_question(struct mcp_server *srv, struct mcp_worker *w)
 {
+	if (srv->eof) /* closing: the worker is cancelled, which withdraws it */
+		return;
 	json_t *now = mcp_elicit_answer_now(&srv->approved, w->question, srv->client_can_elicit);
-	if (now || srv->eof) {
-		json_t *a = now ? now : mcp_elicit_answer_timeout(0);
-		(void)mcp_worker_answer(w, a); /* a worker that is gone needs none */
-		json_decref(a);
+	if (now) {
+		(void)mcp_worker_answer(w, now); /* a worker that is gone needs none */
+		json_decref(now);
 		return;
 	}
 	json_t *id = json_sprintf("sluice-ask-%llu", (unsigned long long)++srv->questions);
