@@ -122,8 +122,9 @@ static json_t *bash_result(const struct mcp_context *ctx, const struct run_resul
 
 /* The bash tool's own argument beside the request's: "streams" (a
  * boolean) is taken out of args (a copy in *ret_args when it was there).
- * -EINVAL when it is not a boolean. */
-static int take_streams(json_t *args, json_t **ret_args, bool *ret_streams)
+ * -EINVAL when it is not a boolean, or -ENOMEM, with reterr. */
+static int take_streams(json_t *args, json_t **ret_args, bool *ret_streams,
+                        struct sluice_error *reterr)
 {
 	*ret_args = NULL;
 	json_t *v = json_object_get(args, "streams");
@@ -131,11 +132,11 @@ static int take_streams(json_t *args, json_t **ret_args, bool *ret_streams)
 	if (!v)
 		return 0;
 	if (!json_is_boolean(v))
-		return -EINVAL;
+		return sluice_error_set(reterr, -EINVAL, "field 'streams' must be a boolean");
 	*ret_args = json_copy(args);
-	if (!*ret_args)
-		return -ENOMEM;
-	return json_object_del(*ret_args, "streams") < 0 ? -ENOMEM : 0;
+	if (!*ret_args || json_object_del(*ret_args, "streams") < 0)
+		return sluice_error_set(reterr, -ENOMEM, "out of memory");
+	return 0;
 }
 
 static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
@@ -151,14 +152,10 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 	bool streams = false;
 	_cleanup_(json_decrefp) json_t *own = NULL;
 	_cleanup_(json_decrefp) json_t *empty = args ? NULL : json_object();
-	int r = take_streams(args, &own, &streams);
+	int r = take_streams(args, &own, &streams, &err);
+	json_t *request = own ? own : args ? args : empty;
 	if (r == 0)
-		r = request_from_json(own    ? own
-		                      : args ? args
-		                             : empty,
-		                      ctx->settings.max_command_size, &req, &err);
-	else
-		sluice_error_set(&err, r, "field 'streams' must be a boolean");
+		r = request_from_json(request, ctx->settings.max_command_size, &req, &err);
 	char hint[JOB_ID_MAX + 160];
 	if (r < 0) {
 		run_outcome_fail(o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);

@@ -140,6 +140,8 @@ await check('an invalid request is a tool result naming the field', async () => 
   assert(r.isError === true, 'isError');
   assert(r.structuredContent.error.kind === 'invalid_request', JSON.stringify(r.structuredContent));
   assert(/bogus/.test(r.structuredContent.error.message), r.structuredContent.error.message);
+  const s = await bash({ command: 'true', streams: 'yes' });
+  assert(s.isError === true && /'streams' must be a boolean/.test(s.structuredContent.error.message), JSON.stringify(s));
 });
 
 await check('a policy denial is a tool result with isError and the reason', async () => {
