@@ -64,7 +64,7 @@ int cmd_schema(int argc, char **argv)
 		log_sluice_error(&err, "schema");
 		return EXIT_SLUICE_ERROR;
 	}
-	_cleanup_free_ char *desc = tool_schema_description(&s, abs_root);
+	_cleanup_free_ char *desc = tool_schema_description(&s, abs_root, TOOL_SCHEMA_JOBS_VERBS);
 	json_t *tool = desc ? json_pack("{s:s, s:s, s:o}", "name", "bash", "description", desc,
 	                                "input_schema", tool_schema_input(&s))
 	                    : NULL;

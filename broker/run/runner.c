@@ -151,8 +151,8 @@ static int decide(const struct run_request *req, const struct runner_options *op
 		return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED,
 		                        "no policy context, so the command was refused");
 	struct sluice_error err = { 0 };
-	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, overlap,
-	                              &o->decision, &err);
+	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, opt->asker,
+	                              overlap, &o->decision, &err);
 	if (r == -ENOEXEC)
 		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (r < 0)
@@ -164,16 +164,19 @@ static int decide(const struct run_request *req, const struct runner_options *op
 	o->result.policy = &o->decision.verdict;
 	if (o->decision.allowed)
 		return 0;
+	/* The rule's message is in the result's policy reasons: the error names
+	 * the plugin and, for an ask, who did not approve it, not the reason
+	 * again. */
 	const struct verdict_reason *why = verdict_main_reason(&o->decision.verdict);
+	o->result.approval_note = o->decision.approval_note;
 	if (o->decision.verdict.kind == VERDICT_ASK)
-		return run_outcome_fail(
-		        o, ERROR_KIND_PERMISSION_DENIED,
-		        "policy %s asks for approval (%s), and it was not given: %s",
-		        why ? why->plugin : "?", why ? why->message : "",
-		        o->decision.approval_note ? o->decision.approval_note
-		                                  : "no approver answered yes");
-	return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s: %s",
-	                        why ? why->plugin : "?", why ? why->message : "");
+		return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED,
+		                        "policy %s asks for approval, and it was not given: %s",
+		                        why ? why->plugin : "?",
+		                        o->decision.approval_note ? o->decision.approval_note
+		                                                  : "nobody answered yes");
+	return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s",
+	                        why ? why->plugin : "?");
 }
 
 static int start_background(const struct run_request *req, struct run_outcome *o,

@@ -31,6 +31,9 @@ struct runner_options {
 	pump_progress_fn progress; /* NULL: no progress calls */
 	uint64_t progress_interval_ms;
 	void *progress_userdata;
+	/* Asked about an ask verdict before the configured approver (the MCP
+	 * server's client, through elicitation); NULL: only the approver. */
+	const struct approval_asker *asker;
 };
 
 /* A runner_options with no cancel descriptor and no progress. */
