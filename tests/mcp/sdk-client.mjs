@@ -276,7 +276,7 @@ await check('elicitation accepted: the question says what, where, which sandbox 
     assert(existsSync(marker), 'the command ran');
     assert(seen.length === 1, `${seen.length} questions`);
     const m = seen[0].message;
-    for (const part of [`Command: touch ${marker}`, `Directory: ${ws}`, 'Sandbox: unrestricted', "Why: regex: this needs a person's yes", 'The agent says: touch a marker', 'Accept to run it'])
+    for (const part of [`Command: touch ${marker}`, `Directory: ${ws}`, 'Sandbox: workspace-write (it forbids writing outside the workspace', "Why: regex: this needs a person's yes", 'The agent says: touch a marker', 'Accept to run it'])
       assert(m.includes(part), `the question lacks '${part}': ${m}`);
     assert(seen[0].requestedSchema.properties.remember.type === 'boolean', 'the remember box');
     const last = auditLines().pop();
