@@ -218,6 +218,20 @@ static void walk_in_copy(struct builder *b, const struct walk_ctx *ctx, const st
 	model_state_done(&copy);
 }
 
+bool builder_redirect_has_words(const char *src, const struct shell_node *redirect)
+{
+	unsigned words = 0;
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		if (shell_node_is_token(src, &redirect->children[i], ">&-") ||
+		    shell_node_is_token(src, &redirect->children[i], "<&-"))
+			words++; /* it takes no target: any word is one more */
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		if (redirect->children[i].kind == SN_HEREDOC_START ||
+		    shell_node_is_word(&redirect->children[i]))
+			words++;
+	return words > 1;
+}
+
 /* The statements the grammar puts inside a heredoc redirect when more of
  * the list follows the `<<EOF` on its line (`cat <<EOF && rm x`). */
 void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
@@ -259,6 +273,11 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		if (!shell_node_is_redirect(&n->children[i]))
 			continue;
+		/* words after the target are the command's; after a compound
+		 * statement they are a syntax error, and bash runs nothing */
+		if ((!target || target->kind != SN_COMMAND) &&
+		    builder_redirect_has_words(ctx->src, &n->children[i]))
+			b->m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
 		if (b->n_inherited >= BUILDER_MAX_INHERITED) {
 			b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
 			break;

@@ -85,6 +85,8 @@ void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
 void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
                                 const struct shell_node *n, const struct model_state *st,
                                 long parent);
+/* Does the redirection hold words after its target (`> f x`, `3>&- x`)? */
+bool builder_redirect_has_words(const char *src, const struct shell_node *redirect);
 void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
                                const struct shell_node *redirect, struct model_state *st);
 

@@ -323,6 +323,16 @@ static int expand_braces(struct builder *b, struct simple_command *c, size_t *al
 
 /* -------------------------------------------------------- redirections */
 
+/* `>&-` and `<&-` close a descriptor: they take no target word. */
+static bool redirect_closes(const char *src, const struct shell_node *redirect)
+{
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		if (shell_node_is_token(src, &redirect->children[i], ">&-") ||
+		    shell_node_is_token(src, &redirect->children[i], "<&-"))
+			return true;
+	return false;
+}
+
 static int add_redirect(struct builder *b, struct simple_command *c, const char *src,
                         const struct shell_node *n, struct model_state *st, int fd)
 {
@@ -345,13 +355,16 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 			               memchr(src + k->start, '\\', k->end - k->start);
 		} else if (k->kind == SN_HEREDOC_BODY) {
 			body = k;
-		} else if (!target && shell_word_node_is_word(k)) {
+		} else if (!target && shell_node_is_word(k) && !redirect_closes(src, n)) {
 			target = k;
 		}
 	}
 	if (!rd.op && !(rd.op = strdup("")))
 		goto fail;
-	if (target) {
+	if (redirect_closes(src, n)) {
+		if (word_from_text(&rd.target, "-", 0) < 0)
+			goto fail;
+	} else if (target) {
 		/* a heredoc's delimiter is a word: expanding it removes its quotes */
 		struct shell_node as_word = *target;
 		if (as_word.kind == SN_HEREDOC_START)
@@ -446,7 +459,7 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 		model_word_done(&w);
 		return -ENOMEM;
 	}
-	bool literal = plain && (!value || shell_word_node_is_word(value)) && word_static(&w);
+	bool literal = plain && (!value || shell_node_is_word(value)) && word_static(&w);
 	if (persist) {
 		if (literal)
 			r = model_state_set(st, var, w.w.text);
@@ -887,6 +900,20 @@ static void effects(struct builder *b, struct simple_command *c, struct model_st
 	}
 }
 
+/* A word that bash takes for a keyword where a command's name would be
+ * (`then`, `done`, `{` ...: each a syntax error there). */
+static bool is_reserved_word(const char *source)
+{
+	static const char *const words[] = {
+		"in",    "then",   "else", "elif",  "fi",       "do", "done", "esac", "if",
+		"for",   "while",  "until", "case", "select", "function", "{", "}", "[[", "]]",
+	};
+	for (size_t i = 0; i < ELEMENTSOF(words); i++)
+		if (strcmp(source, words[i]) == 0)
+			return true;
+	return false;
+}
+
 static bool is_function(const struct builder *b, const char *name)
 {
 	for (size_t i = 0; i < b->n_functions; i++)
@@ -939,6 +966,13 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 	b->error = normalize(c);
 	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
 		return;
+	if (is_reserved_word(c->argv[0].source)) {
+		/* bash reads it as a keyword, never as a command: the grammar
+		 * misread the syntax around it */
+		c->flags |= CMD_PARTIAL;
+		b->m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
+		return;
+	}
 	if (strcmp(c->name, "coproc") == 0) {
 		/* bash's reserved word, a plain word to the grammar */
 		c->flags |= CMD_PARTIAL;
@@ -960,10 +994,13 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
  * descriptor): a redirection without one that starts right where c's
  * last word, all digits, ends (prev_end) takes that word as its
  * descriptor, as bash does. The word leaves argv; -1 when there is none. */
-static int fd_written_before(struct simple_command *c, const struct shell_node *redirect,
-                             uint32_t prev_end)
+static int fd_written_before(struct simple_command *c, const char *src,
+                             const struct shell_node *redirect, uint32_t prev_end)
 {
-	if (c->argc < 2 || redirect->start != prev_end ||
+	bool touching = redirect->start == prev_end ||
+	                (prev_end != UINT32_MAX &&
+	                 shell_gap_is_continuation(src, prev_end, redirect->start));
+	if (c->argc < 2 || !touching ||
 	    shell_node_find(redirect, SN_FILE_DESCRIPTOR))
 		return -1;
 	struct model_word *w = &c->argv[c->argc - 1];
@@ -975,6 +1012,58 @@ static int fd_written_before(struct simple_command *c, const struct shell_node *
 	model_word_done(w);
 	c->argc--;
 	return fd;
+}
+
+/* Where the words of a command being built stand: argv's allocation, and
+ * the source span of the last word (a word right after it joins it). */
+struct word_cursor {
+	size_t alloc;
+	uint32_t prev_start, prev_end;
+};
+
+/* Append the word node wn to c's argv: a word of its own, or the rest of
+ * the word before it when nothing separates them (the grammar splits
+ * `${A}-$1`). */
+static int push_word_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
+                          const struct shell_node *wn, struct model_state *st,
+                          struct word_cursor *wc)
+{
+	struct model_word w;
+	int r = word_from_node(b, &w, ctx, wn, st);
+	bool joins = c->argc > 0 && wn->start == wc->prev_end;
+	if (r < 0)
+		model_word_done(&w);
+	else if (joins)
+		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
+	else
+		r = push_split(b, c, &wc->alloc, &w);
+	if (!joins)
+		wc->prev_start = wn->start;
+	wc->prev_end = wn->end;
+	return r;
+}
+
+/* The grammar gives a redirection the words that follow its target
+ * (`git push > /dev/null --force`, `cat <<EOF x`); bash gives them to the
+ * command, after the words before them. */
+static int push_redirect_words(struct builder *b, struct simple_command *c,
+                               const struct walk_ctx *ctx, const struct shell_node *redirect,
+                               struct model_state *st, struct word_cursor *wc)
+{
+	bool after_target = redirect_closes(ctx->src, redirect);
+	for (uint32_t i = 0; i < redirect->n_children; i++) {
+		const struct shell_node *k = &redirect->children[i];
+		if (k->kind == SN_HEREDOC_START || (!after_target && shell_node_is_word(k))) {
+			after_target = true;
+			continue;
+		}
+		if (after_target && shell_node_is_word(k)) {
+			int r = push_word_node(b, c, ctx, k, st, wc);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
 }
 
 /* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
@@ -996,16 +1085,17 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 	struct simple_command *c = command_new(b, ctx, n);
 	if (!c)
 		return;
-	size_t alloc = 0;
-	uint32_t prev_start = 0, prev_end = UINT32_MAX;
+	struct word_cursor wc = { .prev_end = UINT32_MAX };
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
 			b->error = assignment_node(b, c, ctx, k, st, false);
 		} else if (shell_node_is_redirect(k)) {
 			b->error = add_redirect(b, c, ctx->src, k, st,
-			                        fd_written_before(c, k, prev_end));
-		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
+			                        fd_written_before(c, ctx->src, k, wc.prev_end));
+			if (!b->error)
+				b->error = push_redirect_words(b, c, ctx, k, st, &wc);
+		} else if (k->kind == SN_COMMAND_NAME || shell_node_is_word(k) ||
 		           k->kind == SN_OTHER) {
 			const struct shell_node *wn = k;
 			if (k->kind == SN_COMMAND_NAME) {
@@ -1013,29 +1103,24 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 					continue;
 				wn = &k->children[0];
 			}
-			struct model_word w;
-			b->error = word_from_node(b, &w, ctx, wn, st);
-			if (!b->error && c->argc > 0 && wn->start == prev_end)
-				b->error = merge_word(&c->argv[c->argc - 1], &w, ctx, prev_start,
-				                      wn->end);
-			else if (!b->error)
-				b->error = push_split(b, c, &alloc, &w);
-			else
-				model_word_done(&w);
-			if (!(wn->start == prev_end && c->argc > 0))
-				prev_start = wn->start;
-			prev_end = wn->end;
+			b->error = push_word_node(b, c, ctx, wn, st, &wc);
 		}
 	}
+	/* the redirections of a `cmd > f` around it, in order, with the words
+	 * the grammar gave them (`git push > f --force` runs git push --force) */
+	for (size_t i = 0; i < b->n_inherited && !b->error; i++) {
+		const struct inherited_redirect *ir = &b->inherited[i];
+		if (!ir->active)
+			continue;
+		b->error = add_redirect(b, c, ir->src, ir->node, st,
+		                        ir->src == ctx->src
+		                                ? fd_written_before(c, ctx->src, ir->node, wc.prev_end)
+		                                : -1);
+		if (!b->error && ir->target == n)
+			b->error = push_redirect_words(b, c, ctx, ir->node, st, &wc);
+	}
 	if (!b->error)
-		b->error = expand_braces(b, c, &alloc);
-	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
-		if (b->inherited[i].active)
-			b->error = add_redirect(
-			        b, c, b->inherited[i].src, b->inherited[i].node, st,
-			        b->inherited[i].src == ctx->src
-			                ? fd_written_before(c, b->inherited[i].node, prev_end)
-			                : -1);
+		b->error = expand_braces(b, c, &wc.alloc);
 	if (b->error)
 		return;
 	finish_command(b, ctx, c, st, NULL);

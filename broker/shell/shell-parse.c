@@ -213,6 +213,75 @@ static void cover(struct copy_state *st, const struct shell_node *n)
 		st->covered = n->end;
 }
 
+bool shell_gap_is_continuation(const char *text, uint32_t from, uint32_t to)
+{
+	if (from >= to || (to - from) % 2)
+		return false;
+	for (uint32_t i = from; i < to; i += 2)
+		if (text[i] != '\\' || text[i + 1] != '\n')
+			return false;
+	return true;
+}
+
+/* The word of n that a word right after it continues: n itself, the word
+ * inside a command name, or the value of NAME=VALUE (NULL when it has none:
+ * then the grammar ended the assignment at the continuation). */
+static struct shell_node *continued_word(struct shell_node *n)
+{
+	if (shell_node_is_word(n))
+		return n;
+	if (n->kind == SN_COMMAND_NAME && n->n_children == 1 && shell_node_is_word(&n->children[0]))
+		return &n->children[0];
+	if (n->kind == SN_VAR_ASSIGN && n->n_children >= 2) {
+		struct shell_node *v = &n->children[n->n_children - 1];
+		return shell_node_is_word(v) && v->start > n->children[0].end ? v : NULL;
+	}
+	return NULL;
+}
+
+/* A word continued on the next line by a backslash-newline (`r\<newline>m`)
+ * is split in two by the grammar, which takes the continuation for a blank;
+ * bash removes it before it reads words and sees one word (`rm`). Each such
+ * pair of children of n becomes one: the second is appended to the first
+ * (as a concatenation) and leaves n. */
+static int join_continued_words(struct copy_state *st, struct shell_node *n)
+{
+	for (uint32_t i = 0; i + 1 < n->n_children;) {
+		struct shell_node *a = &n->children[i], *b = &n->children[i + 1];
+		struct shell_node *word = continued_word(a);
+		bool joins = word && (shell_node_is_word(b) || b->kind == SN_COMMAND_NAME ||
+		                      (b->kind == SN_VAR_NAME && n->kind == SN_DECLARATION)) &&
+		             shell_gap_is_continuation(st->text, a->end, b->start);
+		if (!joins) {
+			i++;
+			continue;
+		}
+		struct shell_node *second = b->kind == SN_COMMAND_NAME && b->n_children == 1
+		                                    ? &b->children[0]
+		                                    : b;
+		bool extend = word->kind == SN_CONCATENATION;
+		uint32_t parts = extend ? word->n_children + 1 : 2;
+		struct shell_node *kids = arena_alloc(st->tree, parts * sizeof(*kids));
+		if (!kids)
+			return -ENOMEM;
+		if (extend)
+			memcpy(kids, word->children, word->n_children * sizeof(*kids));
+		else
+			kids[0] = *word;
+		kids[parts - 1] = *second;
+		*word = (struct shell_node){ .kind = SN_CONCATENATION,
+			                     .error = word->error || second->error,
+			                     .start = word->start,
+			                     .end = second->end,
+			                     .n_children = parts,
+			                     .children = kids };
+		a->end = second->end;
+		memmove(b, b + 1, (n->n_children - i - 2) * sizeof(*b));
+		n->n_children--;
+	}
+	return 0;
+}
+
 /* Copy the cursor's node and, below the depth cap, its children; the cursor
  * is back on the node when this returns. One cursor walks the whole tree
  * (a cursor per node would cost an allocation each). The recursion is
@@ -268,15 +337,16 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 	}
 	if (quoted && out->end > st->covered)
 		st->covered = out->end;
+	if (r >= 0 && !quoted)
+		r = join_continued_words(st, out);
 	return r;
 }
 
-int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
-                unsigned max_depth, struct shell_tree *tree)
+/* One parse of text into *tree (see shell_parse); words are read from text. */
+static int parse_once(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
+                      unsigned max_depth, struct shell_tree *tree)
 {
 	memset(tree, 0, sizeof(*tree));
-	if (len > UINT32_MAX)
-		return -E2BIG;
 	ts_parser_reset(p->ts);
 	ts_parser_set_timeout_micros(p->ts, timeout_us);
 	TSTree *ts = ts_parser_parse_string(p->ts, NULL, text, (uint32_t)len);
@@ -305,12 +375,112 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 	return r;
 }
 
+/* Words bash reads as the start of a compound command (or as the `!` or
+ * `time` of a pipeline) when they come first. */
+static bool is_compound_start(const char *src, const struct shell_node *n)
+{
+	static const char *const words[] = { "!",     "[[",    "case",  "coproc", "for",
+		                             "function", "if", "select", "until",  "while",
+		                             "{",     "((" };
+	if (n->kind != SN_WORD)
+		return false;
+	for (size_t i = 0; i < ELEMENTSOF(words); i++)
+		if (shell_node_text_is(src, n, words[i]))
+			return true;
+	return false;
+}
+
+/* The `time [-p] [--]` in front of a compound command, which the grammar
+ * does not know: it reads `time if a; then b; fi` as the commands
+ * `time if a`, `then b` and `fi`, and `time ( a )` as a command with a
+ * subshell in it. Into [*start, *end) for the first one found below n. */
+static bool find_time_keyword(const char *src, const struct shell_node *n, uint32_t *start,
+                              uint32_t *end)
+{
+	if (n->kind == SN_COMMAND && n->n_children >= 2 &&
+	    n->children[0].kind == SN_COMMAND_NAME && n->children[0].n_children == 1 &&
+	    n->children[0].children[0].kind == SN_WORD &&
+	    shell_node_text_is(src, &n->children[0].children[0], "time")) {
+		uint32_t i = 1, last = n->children[0].end;
+		while (i < n->n_children && n->children[i].kind == SN_WORD &&
+		       (shell_node_text_is(src, &n->children[i], "-p") ||
+		        shell_node_text_is(src, &n->children[i], "--")))
+			last = n->children[i++].end;
+		if (i < n->n_children && (shell_node_is_statement(&n->children[i]) ||
+		                          is_compound_start(src, &n->children[i]))) {
+			*start = n->start;
+			*end = last;
+			return true;
+		}
+	}
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (find_time_keyword(src, &n->children[i], start, end))
+			return true;
+	return false;
+}
+
+/* Re-parses that blank out one more `time` keyword, at most (nested ones). */
+#define MAX_TIME_KEYWORDS 8
+
+int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
+                unsigned max_depth, struct shell_tree *tree)
+{
+	if (len > UINT32_MAX)
+		return -E2BIG;
+	int r = parse_once(p, text, len, timeout_us, max_depth, tree);
+	uint32_t start, end;
+	if (r < 0 || tree->timed_out || !find_time_keyword(text, &tree->root, &start, &end))
+		return r;
+	/* `time` only times the pipeline after it: without it (blanked, so
+	 * that every offset stays) the grammar reads the rest as bash does */
+	_cleanup_free_ char *blanked = malloc(len + 1);
+	if (!blanked) {
+		shell_tree_done(tree);
+		return -ENOMEM;
+	}
+	memcpy(blanked, text, len);
+	blanked[len] = '\0';
+	for (unsigned k = 0; k < MAX_TIME_KEYWORDS; k++) {
+		memset(blanked + start, ' ', end - start);
+		shell_tree_done(tree);
+		r = parse_once(p, blanked, len, timeout_us, max_depth, tree);
+		if (r < 0 || tree->timed_out ||
+		    !find_time_keyword(blanked, &tree->root, &start, &end))
+			return r;
+	}
+	tree->has_error = true; /* more than that: not all were read */
+	return 0;
+}
+
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind)
 {
 	for (uint32_t i = 0; i < n->n_children; i++)
 		if (n->children[i].kind == kind)
 			return &n->children[i];
 	return NULL;
+}
+
+bool shell_node_is_word(const struct shell_node *n)
+{
+	switch ((enum shell_node_kind)n->kind) {
+	case SN_WORD:
+	case SN_NUMBER:
+	case SN_STRING:
+	case SN_RAW_STRING:
+	case SN_ANSI_C_STRING:
+	case SN_TRANSLATED_STRING:
+	case SN_CONCATENATION:
+	case SN_SIMPLE_EXPANSION:
+	case SN_EXPANSION:
+	case SN_CMD_SUBST:
+	case SN_PROC_SUBST:
+	case SN_ARITH_EXPANSION:
+	case SN_BRACE_EXPRESSION:
+	case SN_EXTGLOB:
+		return true;
+	default:
+		return false;
+	}
 }
 
 bool shell_node_is_statement(const struct shell_node *n)

@@ -137,6 +137,14 @@ static inline bool shell_node_is_redirect(const struct shell_node *n)
 /* The first child of the given kind, or NULL. */
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind);
 
+/* True for the node kinds that are words (arguments, targets, values). */
+bool shell_node_is_word(const struct shell_node *n);
+
+/* Is text[from..to) one or more line continuations (backslash-newline) and
+ * nothing else? Bash removes them before it reads words, so two words
+ * separated by them only are one word. */
+bool shell_gap_is_continuation(const char *text, uint32_t from, uint32_t to);
+
 /* True for the kinds that are statements (command, list, pipeline, compound
  * statements, function definitions, ...). */
 bool shell_node_is_statement(const struct shell_node *n);

@@ -448,29 +448,6 @@ void shell_word_done(struct shell_word *w)
 	w->n_vars = 0;
 }
 
-bool shell_word_node_is_word(const struct shell_node *n)
-{
-	switch ((enum shell_node_kind)n->kind) {
-	case SN_WORD:
-	case SN_NUMBER:
-	case SN_STRING:
-	case SN_RAW_STRING:
-	case SN_ANSI_C_STRING:
-	case SN_TRANSLATED_STRING:
-	case SN_CONCATENATION:
-	case SN_SIMPLE_EXPANSION:
-	case SN_EXPANSION:
-	case SN_CMD_SUBST:
-	case SN_PROC_SUBST:
-	case SN_ARITH_EXPANSION:
-	case SN_BRACE_EXPRESSION:
-	case SN_EXTGLOB:
-		return true;
-	default:
-		return false;
-	}
-}
-
 bool shell_word_is_name(const char *s, size_t len)
 {
 	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))

@@ -73,9 +73,6 @@ void shell_word_done(struct shell_word *w);
  * (a brace only a hint: brace_expand() knows). */
 uint32_t shell_word_unquoted_flags(const char *t, const char *mask, size_t len);
 
-/* True for the node kinds that are words (arguments, targets, values). */
-bool shell_word_node_is_word(const struct shell_node *n);
-
 /* True when s is a valid shell variable name (NAME in NAME=VALUE). */
 bool shell_word_is_name(const char *s, size_t len);
 
