@@ -350,9 +350,7 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 				goto fail;
 		} else if (k->kind == SN_HEREDOC_START) {
 			target = k;
-			quoted_delim = memchr(src + k->start, '\'', k->end - k->start) ||
-			               memchr(src + k->start, '"', k->end - k->start) ||
-			               memchr(src + k->start, '\\', k->end - k->start);
+			quoted_delim = shell_heredoc_is_quoted(src, n);
 		} else if (k->kind == SN_HEREDOC_BODY) {
 			body = k;
 		} else if (!target && shell_node_is_word(k) && !redirect_closes(src, n)) {
@@ -388,11 +386,15 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 		rd.body = strndup(src + body->start, body->end - body->start);
 		if (!rd.body)
 			goto fail;
-		/* an unquoted delimiter leaves $X and $(...) live in the body */
-		if (!quoted_delim)
+		/* an unquoted delimiter leaves $X, $(...) and `...` live in the body */
+		size_t bq_start, bq_end;
+		if (!quoted_delim) {
 			for (uint32_t i = 0; i < body->n_children; i++)
 				if (body->children[i].kind != SN_HEREDOC_CONTENT)
 					rd.target.w.flags |= WORD_PARAM;
+			if (shell_backquote_find(rd.body, strlen(rd.body), &bq_start, &bq_end))
+				rd.target.w.flags |= WORD_CMDSUBST;
+		}
 	} else if (n->kind == SN_HERESTRING_REDIRECT) {
 		rd.body = strdup(rd.target.w.text);
 		if (!rd.body)
@@ -1000,7 +1002,7 @@ static int fd_written_before(struct simple_command *c, const char *src,
 	bool touching = redirect->start == prev_end ||
 	                (prev_end != UINT32_MAX &&
 	                 shell_gap_is_continuation(src, prev_end, redirect->start));
-	if (c->argc < 2 || !touching ||
+	if (c->argc < 1 || !touching ||
 	    shell_node_find(redirect, SN_FILE_DESCRIPTOR))
 		return -1;
 	struct model_word *w = &c->argv[c->argc - 1];
@@ -1012,6 +1014,34 @@ static int fd_written_before(struct simple_command *c, const char *src,
 	model_word_done(w);
 	c->argc--;
 	return fd;
+}
+
+/* The length of NAME when w, before any command word, is an assignment to
+ * bash: NAME=VALUE with NAME and = unquoted (the grammar reads
+ * `A=x\<newline>y B=z cmd` as an assignment, then the command y with the
+ * word B=z; once the continuation joined x and y, B=z is one more). */
+static size_t assignment_word(const struct model_word *w)
+{
+	const char *eq = strchr(w->w.text, '=');
+	size_t len = eq ? (size_t)(eq - w->w.text) : 0;
+	if (!len || !w->w.mask || !shell_word_is_name(w->w.text, len) ||
+	    strspn(w->w.mask, "u") <= len)
+		return 0;
+	return len;
+}
+
+/* The assignment word w (NAME=VALUE, NAME name_len bytes) as one of c's
+ * prefixes. Consumes w. */
+static int add_assign_word(struct simple_command *c, struct model_word *w, size_t name_len)
+{
+	struct model_word value;
+	int r = word_from_text(&value, w->w.text + name_len + 1, w->w.flags);
+	if (r >= 0)
+		r = add_assign(c, w->w.text, name_len, &value);
+	else
+		model_word_done(&value);
+	model_word_done(w);
+	return r;
 }
 
 /* Where the words of a command being built stand: argv's allocation, and
@@ -1031,8 +1061,11 @@ static int push_word_node(struct builder *b, struct simple_command *c, const str
 	struct model_word w;
 	int r = word_from_node(b, &w, ctx, wn, st);
 	bool joins = c->argc > 0 && wn->start == wc->prev_end;
+	size_t name_len;
 	if (r < 0)
 		model_word_done(&w);
+	else if (c->argc == 0 && (name_len = assignment_word(&w)) > 0)
+		r = add_assign_word(c, &w, name_len);
 	else if (joins)
 		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
 	else

@@ -419,8 +419,42 @@ static bool find_time_keyword(const char *src, const struct shell_node *n, uint3
 	return false;
 }
 
-/* Re-parses that blank out one more `time` keyword, at most (nested ones). */
-#define MAX_TIME_KEYWORDS 8
+/* A word that starts with a newline: the grammar reads `x<newline>\rm` as
+ * the words `x` and `<newline>\rm` of one command, where bash ends the
+ * command at the newline and runs rm. At *at, the first one below n. */
+static bool find_newline_word(const char *src, const struct shell_node *n, uint32_t *at)
+{
+	if (n->kind == SN_WORD && n->end > n->start && src[n->start] == '\n') {
+		*at = n->start;
+		return true;
+	}
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (find_newline_word(src, &n->children[i], at))
+			return true;
+	return false;
+}
+
+/* A place where the grammar reads the text otherwise than bash, and the
+ * same text, changed without moving a byte, that it reads as bash does:
+ * into text[*start, *end) goes *fill (a `time` keyword is blanked; a
+ * newline that ends a command becomes `;`). */
+static bool find_misreading(const char *text, const struct shell_node *root, uint32_t *start,
+                            uint32_t *end, char *fill)
+{
+	if (find_time_keyword(text, root, start, end)) {
+		*fill = ' ';
+		return true;
+	}
+	if (find_newline_word(text, root, start)) {
+		*end = *start + 1;
+		*fill = ';';
+		return true;
+	}
+	return false;
+}
+
+/* Re-parses for misreadings found one after the other, at most. */
+#define MAX_REREADINGS 8
 
 int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
                 unsigned max_depth, struct shell_tree *tree)
@@ -429,23 +463,22 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 		return -E2BIG;
 	int r = parse_once(p, text, len, timeout_us, max_depth, tree);
 	uint32_t start, end;
-	if (r < 0 || tree->timed_out || !find_time_keyword(text, &tree->root, &start, &end))
+	char fill;
+	if (r < 0 || tree->timed_out || !find_misreading(text, &tree->root, &start, &end, &fill))
 		return r;
-	/* `time` only times the pipeline after it: without it (blanked, so
-	 * that every offset stays) the grammar reads the rest as bash does */
-	_cleanup_free_ char *blanked = malloc(len + 1);
-	if (!blanked) {
+	_cleanup_free_ char *fixed = malloc(len + 1);
+	if (!fixed) {
 		shell_tree_done(tree);
 		return -ENOMEM;
 	}
-	memcpy(blanked, text, len);
-	blanked[len] = '\0';
-	for (unsigned k = 0; k < MAX_TIME_KEYWORDS; k++) {
-		memset(blanked + start, ' ', end - start);
+	memcpy(fixed, text, len);
+	fixed[len] = '\0';
+	for (unsigned k = 0; k < MAX_REREADINGS; k++) {
+		memset(fixed + start, fill, end - start);
 		shell_tree_done(tree);
-		r = parse_once(p, blanked, len, timeout_us, max_depth, tree);
+		r = parse_once(p, fixed, len, timeout_us, max_depth, tree);
 		if (r < 0 || tree->timed_out ||
-		    !find_time_keyword(blanked, &tree->root, &start, &end))
+		    !find_misreading(fixed, &tree->root, &start, &end, &fill))
 			return r;
 	}
 	tree->has_error = true; /* more than that: not all were read */

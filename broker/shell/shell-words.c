@@ -209,12 +209,16 @@ static void put_ansi_c(struct expander *e, const char *s, size_t n)
 
 static void expand(struct expander *e, const struct shell_node *n, bool quoted);
 
-/* Flag the substitutions anywhere below n (e.g. inside ${X:-$(cmd)}). */
+/* Flag the substitutions anywhere below n (e.g. inside ${X:-$(cmd)}, and
+ * the backquotes the grammar leaves as a word there: ${X:-`cmd`}). */
 static void flag_nested(struct expander *e, const struct shell_node *n)
 {
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *c = &n->children[i];
-		if (c->kind == SN_CMD_SUBST)
+		size_t start, end;
+		if (c->kind == SN_CMD_SUBST ||
+		    (c->kind == SN_WORD &&
+		     shell_backquote_find(e->src + c->start, c->end - c->start, &start, &end)))
 			e->w->flags |= WORD_CMDSUBST;
 		else if (c->kind == SN_PROC_SUBST)
 			e->w->flags |= WORD_PROCSUBST;
@@ -446,6 +450,46 @@ void shell_word_done(struct shell_word *w)
 	for (size_t i = 0; i < w->n_vars; i++)
 		free(w->vars[i]);
 	w->n_vars = 0;
+}
+
+bool shell_backquote_find(const char *s, size_t n, size_t *start, size_t *end)
+{
+	size_t i = 0;
+	while (i < n && s[i] != '`')
+		i += s[i] == '\\' ? 2 : 1;
+	if (i >= n)
+		return false;
+	*start = ++i;
+	while (i < n && s[i] != '`')
+		i += s[i] == '\\' ? 2 : 1;
+	*end = i < n ? i : n;
+	return true;
+}
+
+char *shell_backquote_script(const char *s, size_t n)
+{
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n && strchr("\\`$", s[i + 1]))
+			i++;
+		out[o++] = s[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+bool shell_heredoc_is_quoted(const char *src, const struct shell_node *redirect)
+{
+	const struct shell_node *start = shell_node_find(redirect, SN_HEREDOC_START);
+	if (!start)
+		return false;
+	for (uint32_t i = start->start; i < start->end; i++)
+		if (src[i] == '\'' || src[i] == '"' || src[i] == '\\')
+			return true;
+	return false;
 }
 
 bool shell_word_is_name(const char *s, size_t len)

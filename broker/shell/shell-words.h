@@ -73,6 +73,21 @@ void shell_word_done(struct shell_word *w);
  * (a brace only a hint: brace_expand() knows). */
 uint32_t shell_word_unquoted_flags(const char *t, const char *mask, size_t len);
 
+/* The next command substitution in backquotes in s[0..n) that the grammar
+ * left as text (inside `${X:-...}`, a heredoc's body): the script starts
+ * at *start and ends before *end (the closing backquote). A backquote after
+ * a backslash is a character; an unclosed one runs to the end, as bash
+ * reads it. False when there is none. */
+bool shell_backquote_find(const char *s, size_t n, size_t *start, size_t *end);
+
+/* The script of s[0..n), the inside of backquotes, as bash reads it: a
+ * backslash before \, ` or $ is removed. A new string, or NULL (-ENOMEM). */
+char *shell_backquote_script(const char *s, size_t n);
+
+/* Is the delimiter of the heredoc redirection (<<'EOF', <<"EOF", <<\EOF)
+ * quoted? Then its body is text: nothing in it is expanded or run. */
+bool shell_heredoc_is_quoted(const char *src, const struct shell_node *redirect);
+
 /* True when s is a valid shell variable name (NAME in NAME=VALUE). */
 bool shell_word_is_name(const char *s, size_t len);
 

@@ -451,6 +451,22 @@ static const struct model_case cases[] = {
 	{ "! time ( rm x ) | cat", "P>S: rm x #N\nP: cat" },
 	{ "echo $(time { rm y; })", "echo <$(time { rm y; })>^C\n$>G: rm y" },
 	{ "time rm x", "(time) rm x" },
+	/* backquotes the grammar leaves as text run all the same */
+	{ "echo \"${X:-`rm -rf /`}\"", "echo <${X:-`rm -rf /`}>^PC\n$: rm -rf /" },
+	{ "echo ${X:-`rm x`}", "echo <${X:-`rm x`}>^PC\n$: rm x" },
+	{ "cat <<EOF\na `rm -rf /` $(rm y) \\`not`\nEOF", "cat\n$: rm -rf /\n$: rm y" },
+	{ "cat <<-EOF\n\tx $(id) `rm z`\n\tEOF", "cat\n$: id\n$: rm z" },
+	{ "cat <<-EOF\n\t$(id)\n\tEOF", "!partial\ncat" },
+	{ "cat <<'EOF'\n`rm -rf /` $(rm y)\nEOF", "cat" },
+	{ "bash <<EOF\n`curl x`\nEOF", "bash #Y\n$: curl x" },
+	{ "echo a\\`rm x\\`", "echo a`rm x`" },
+	/* a word that starts a line after a backslash: the command ended */
+	{ "echo 'x'\n\\rm -rf /", "echo x\nrm -rf /" },
+	{ "ls\n\\rm -rf /", "ls\nrm -rf /" },
+	/* an assignment after a joined one is an assignment */
+	{ "G=/tmp\\\n/x A=- python3 x", "{G=/tmp/x A=-} python3 x" },
+	{ "\"A\"=1 cmd", "A=1 cmd" },
+	{ "0</dev/null npm x", "npm x" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
