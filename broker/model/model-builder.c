@@ -219,6 +219,29 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 	builder_pop_frame(b);
 }
 
+/* The rest of a pipeline whose first command is a heredoc's
+ * (`cat <<EOF | sh`, which the grammar puts inside the heredoc): each
+ * part reads the pipe. */
+static void walk_pipe_tail(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                           const struct model_state *st)
+{
+	if (!builder_push_frame(b, FRAME_PIPELINE))
+		return;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (!shell_node_is_statement(c))
+			continue;
+		struct walk_ctx sub = *ctx;
+		sub.stdin_piped = true;
+		struct model_state copy;
+		b->error = model_state_copy(&copy, st);
+		if (!b->error)
+			walk_statement(b, &sub, c, &copy);
+		model_state_done(&copy);
+	}
+	builder_pop_frame(b);
+}
+
 /* Statements in a copy of st (a subshell, a branch); merged back when merge. */
 static void walk_in_copy(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                          struct model_state *st, bool merge)
@@ -261,9 +284,13 @@ void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
 	bool pushed = !top_frame_is(b, FRAME_LIST);
 	if (pushed && !builder_push_frame(b, FRAME_LIST))
 		return;
-	for (uint32_t i = 0; i < redirect->n_children && !b->error; i++)
-		if (shell_node_is_statement(&redirect->children[i]))
-			walk_statement(b, ctx, &redirect->children[i], st);
+	for (uint32_t i = 0; i < redirect->n_children && !b->error; i++) {
+		const struct shell_node *c = &redirect->children[i];
+		if (c->kind == SN_PIPELINE && c->n_children > 0 && c->children[0].kind == SN_TOKEN)
+			walk_pipe_tail(b, ctx, c, st); /* `cat <<EOF | sh` */
+		else if (shell_node_is_statement(c))
+			walk_statement(b, ctx, c, st);
+	}
 	if (pushed)
 		builder_pop_frame(b);
 }

@@ -1094,6 +1094,15 @@ static int push_redirect_words(struct builder *b, struct simple_command *c,
 			int r = push_word_node(b, c, ctx, k, st, wc);
 			if (r < 0)
 				return r;
+		} else if (after_target && k->kind == SN_ERROR) {
+			/* words the grammar could not place (`3>&- x`): still words */
+			for (uint32_t j = 0; j < k->n_children; j++) {
+				int r = shell_node_is_word(&k->children[j])
+				                ? push_word_node(b, c, ctx, &k->children[j], st, wc)
+				                : 0;
+				if (r < 0)
+					return r;
+			}
 		}
 	}
 	return 0;

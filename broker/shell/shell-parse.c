@@ -200,6 +200,10 @@ static void check_gap(struct copy_state *st, uint32_t start)
 		char c = st->text[i];
 		if (c == '\r' || c == '\f' || c == '\v')
 			st->tree->blank_control = true;
+		else if (c == '\\' && i + 1 < start && st->text[i + 1] == '\n')
+			i++; /* a line continuation */
+		else if (c != ' ' && c != '\t' && c != '\n' && st->tree->dropped_at == UINT32_MAX)
+			st->tree->dropped_at = i;
 	}
 	if (start > st->covered)
 		st->covered = start;
@@ -326,7 +330,8 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 	out->n_children = n;
 	int r = 0;
 	/* between a double-quoted string's parts is its literal text */
-	bool quoted = out->kind == SN_STRING || out->kind == SN_TRANSLATED_STRING;
+	bool quoted = out->kind == SN_STRING || out->kind == SN_TRANSLATED_STRING ||
+	              out->kind == SN_HEREDOC_BODY;
 	if (ts_tree_cursor_goto_first_child(cursor)) {
 		uint32_t i = 0;
 		do {
@@ -342,11 +347,127 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 	return r;
 }
 
+/* Does n hold an ERROR or MISSING node? */
+static bool has_error_node(const struct shell_node *n)
+{
+	if (n->error)
+		return true;
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (has_error_node(&n->children[i]))
+			return true;
+	return false;
+}
+
+/* The operator an ERROR node is made of alone (`|`, `;`, `&&` ...), or NULL. */
+static const char *error_operator(const char *text, const struct shell_node *n)
+{
+	static const char *const ops[] = { "|", "|&", ";", "&&", "||", "&" };
+	if (n->kind != SN_ERROR || n->n_children != 1 || n->children[0].kind != SN_TOKEN)
+		return NULL;
+	for (size_t i = 0; i < ELEMENTSOF(ops); i++)
+		if (shell_node_text_is(text, &n->children[0], ops[i]))
+			return ops[i];
+	return NULL;
+}
+
+/* `cat <<EOF 2>&1 | tee log`: after a heredoc's start, the grammar takes a
+ * file redirection, then reads an operator there as an error and the words
+ * after it as more of the redirection's. Bash reads the rest of the line
+ * as it would without the heredoc: the redirection ends at the operator,
+ * and the words are a command after it (in a pipeline for `|`), as the
+ * grammar has it when nothing stands between (`cat <<EOF | tee log`). */
+static int repair_heredoc_tail(struct shell_tree *tree, const char *text, struct shell_node *hd)
+{
+	for (uint32_t i = 0; i < hd->n_children; i++) {
+		struct shell_node *f = &hd->children[i];
+		if (f->kind != SN_FILE_REDIRECT)
+			continue;
+		uint32_t e = 0;
+		while (e < f->n_children && !error_operator(text, &f->children[e]))
+			e++;
+		if (e == 0 || e + 1 >= f->n_children)
+			continue;
+		bool words = true;
+		for (uint32_t k = e + 1; k < f->n_children; k++)
+			words &= shell_node_is_word(&f->children[k]);
+		if (!words)
+			continue;
+		const char *op = error_operator(text, &f->children[e]);
+		uint32_t n_words = f->n_children - e - 1;
+		bool piped = op[0] == '|' && strcmp(op, "||") != 0;
+		/* the command: its name, then its words */
+		struct shell_node *cmd_kids = arena_alloc(tree, n_words * sizeof(*cmd_kids));
+		struct shell_node *name = arena_alloc(tree, sizeof(*name));
+		struct shell_node *tail = arena_alloc(tree, 2 * sizeof(*tail));
+		struct shell_node *kids = arena_alloc(tree, (hd->n_children + 2) * sizeof(*kids));
+		if (!cmd_kids || !name || !tail || !kids)
+			return -ENOMEM;
+		const struct shell_node *w = &f->children[e + 1];
+		*name = *w;
+		cmd_kids[0] = (struct shell_node){ .kind = SN_COMMAND_NAME,
+			                           .start = w->start,
+			                           .end = w->end,
+			                           .n_children = 1,
+			                           .children = name };
+		memcpy(cmd_kids + 1, w + 1, (n_words - 1) * sizeof(*cmd_kids));
+		tail[0] = f->children[e].children[0]; /* the operator, a token */
+		tail[1] = (struct shell_node){ .kind = SN_COMMAND,
+			                       .start = w->start,
+			                       .end = f->children[f->n_children - 1].end,
+			                       .n_children = n_words,
+			                       .children = cmd_kids };
+		/* the heredoc's children: up to f, f cut at the operator, the
+		 * operator and the command (in a pipeline for |), the rest */
+		uint32_t n = 0;
+		memcpy(kids, hd->children, (i + 1) * sizeof(*kids));
+		n = i + 1;
+		kids[i].n_children = e;
+		kids[i].end = f->children[e - 1].end;
+		if (piped) {
+			kids[n++] = (struct shell_node){ .kind = SN_PIPELINE,
+				                         .start = tail[0].start,
+				                         .end = tail[1].end,
+				                         .n_children = 2,
+				                         .children = tail };
+		} else {
+			kids[n++] = tail[0];
+			kids[n++] = tail[1];
+		}
+		memcpy(kids + n, hd->children + i + 1, (hd->n_children - i - 1) * sizeof(*kids));
+		n += hd->n_children - i - 1;
+		hd->children = kids;
+		hd->n_children = n;
+		return 1;
+	}
+	return 0;
+}
+
+/* Every heredoc redirection below n repaired (repair_heredoc_tail).
+ * Returns how many were, or -ENOMEM. */
+static int repair_heredocs(struct shell_tree *tree, const char *text, struct shell_node *n)
+{
+	int count = 0;
+	if (n->kind == SN_HEREDOC_REDIRECT) {
+		int r = repair_heredoc_tail(tree, text, n);
+		if (r < 0)
+			return r;
+		count += r;
+	}
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		int r = repair_heredocs(tree, text, &n->children[i]);
+		if (r < 0)
+			return r;
+		count += r;
+	}
+	return count;
+}
+
 /* One parse of text into *tree (see shell_parse); words are read from text. */
 static int parse_once(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
                       unsigned max_depth, struct shell_tree *tree)
 {
 	memset(tree, 0, sizeof(*tree));
+	tree->dropped_at = UINT32_MAX;
 	ts_parser_reset(p->ts);
 	ts_parser_set_timeout_micros(p->ts, timeout_us);
 	TSTree *ts = ts_parser_parse_string(p->ts, NULL, text, (uint32_t)len);
@@ -370,6 +491,13 @@ static int parse_once(struct shell_parser *p, const char *text, size_t len, uint
 	if (ts_node_has_error(root))
 		tree->has_error = true;
 	ts_tree_delete(ts);
+	if (r >= 0 && tree->has_error) {
+		int repaired = repair_heredocs(tree, text, &tree->root);
+		if (repaired < 0)
+			r = repaired;
+		else if (repaired > 0)
+			tree->has_error = has_error_node(&tree->root);
+	}
 	if (r < 0)
 		shell_tree_done(tree);
 	return r;
@@ -419,38 +547,155 @@ static bool find_time_keyword(const char *src, const struct shell_node *n, uint3
 	return false;
 }
 
-/* A word that starts with a newline: the grammar reads `x<newline>\rm` as
- * the words `x` and `<newline>\rm` of one command, where bash ends the
- * command at the newline and runs rm. At *at, the first one below n. */
-static bool find_newline_word(const char *src, const struct shell_node *n, uint32_t *at)
+/* A place where the grammar reads the text otherwise than bash, and how
+ * to change the text, without moving a byte, so that it reads it as bash
+ * does: text[start, end) becomes fill. */
+struct misreading {
+	uint32_t start, end;
+	char fill;
+	bool read_write; /* `<>`: the `<` token is given its `>` back after */
+};
+
+/* After `$`, what makes it an expansion; after anything else it is a `$`. */
+static bool starts_expansion(char c)
 {
-	if (n->kind == SN_WORD && n->end > n->start && src[n->start] == '\n') {
-		*at = n->start;
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       (c && strchr("_{('\"[@*#?$!-", c));
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* A compound command: after one, bash needs no `;` before a closing keyword. */
+static bool is_compound(const struct shell_node *n)
+{
+	switch ((enum shell_node_kind)n->kind) {
+	case SN_SUBSHELL:
+	case SN_COMPOUND:
+	case SN_IF:
+	case SN_WHILE:
+	case SN_FOR:
+	case SN_C_FOR:
+	case SN_CASE:
 		return true;
+	default:
+		return false;
 	}
-	for (uint32_t i = 0; i < n->n_children; i++)
-		if (find_newline_word(src, &n->children[i], at))
+}
+
+/* Is text[at] a blank, after which (and more blanks) comes a keyword that
+ * closes a compound command (`}`, `done`, `fi`, `esac`) as a word of its own? */
+static bool closes_after_blank(const char *text, size_t len, uint32_t at)
+{
+	static const char *const words[] = { "}", "done", "fi", "esac" };
+	if (at >= len || !is_blank(text[at]))
+		return false;
+	size_t i = at;
+	while (i < len && is_blank(text[i]))
+		i++;
+	for (size_t k = 0; k < ELEMENTSOF(words); k++) {
+		size_t n = strlen(words[k]);
+		if (i + n <= len && memcmp(text + i, words[k], n) == 0 &&
+		    (i + n == len || strchr(" \t\n;&|)", text[i + n])))
 			return true;
+	}
 	return false;
 }
 
-/* A place where the grammar reads the text otherwise than bash, and the
- * same text, changed without moving a byte, that it reads as bash does:
- * into text[*start, *end) goes *fill (a `time` keyword is blanked; a
- * newline that ends a command becomes `;`). */
-static bool find_misreading(const char *text, const struct shell_node *root, uint32_t *start,
-                            uint32_t *end, char *fill)
+/* The misreadings that show as an ERROR or MISSING node n (child of parent):
+ * - `a$.b`, `$%`: a `$` that starts no expansion is a character to bash;
+ *   the grammar fails on it: it becomes `_` (the words are read from the
+ *   text as written, so they keep their `$`);
+ * - `cat <> f`: the grammar knows no `<>`: its `>` is blanked, and the
+ *   `<` is given it back once parsed;
+ * - `do (a) done`, `{ for ...; done }`: bash needs no `;` after a compound
+ *   command before the keyword that closes another; the blank before that
+ *   keyword becomes `;`. */
+static bool find_error_misreading(const char *text, size_t len, const struct shell_node *parent,
+                                  uint32_t i, struct misreading *out)
 {
-	if (find_time_keyword(text, root, start, end)) {
-		*fill = ' ';
+	const struct shell_node *n = &parent->children[i];
+	bool broken = n->kind == SN_ERROR ||
+	              (n->kind == SN_SIMPLE_EXPANSION && shell_node_find(n, SN_ERROR));
+	if (broken && n->end > n->start && text[n->start] == '$' &&
+	    (n->start + 1 >= len || !starts_expansion(text[n->start + 1]))) {
+		*out = (struct misreading){ n->start, n->start + 1, '_', false };
 		return true;
 	}
-	if (find_newline_word(text, root, start)) {
-		*end = *start + 1;
-		*fill = ';';
+	if (n->kind == SN_ERROR && parent->kind == SN_FILE_REDIRECT && i > 0 &&
+	    shell_node_text_is(text, n, ">") && shell_node_is_token(text, &parent->children[i - 1], "<") &&
+	    parent->children[i - 1].end == n->start) {
+		*out = (struct misreading){ n->start, n->end, ' ', true };
+		return true;
+	}
+	if (n->kind == SN_ERROR && n->n_children == 1 && is_compound(&n->children[0]) &&
+	    closes_after_blank(text, len, n->end)) {
+		*out = (struct misreading){ n->end, n->end + 1, ';', false };
+		return true;
+	}
+	if (n->kind == SN_TOKEN && n->error && n->start == n->end && i > 0 &&
+	    is_compound(&parent->children[i - 1]) && closes_after_blank(text, len, n->start)) {
+		*out = (struct misreading){ n->start, n->start + 1, ';', false }; /* MISSING ; */
 		return true;
 	}
 	return false;
+}
+
+/* The first misreading below n: the error ones above, a `time` before a
+ * compound command (blanked), a word starting with a newline (the grammar
+ * reads `x<newline>\rm` as words of one command, bash as two commands: the
+ * newline becomes `;`). */
+static bool find_misreading_in(const char *text, size_t len, const struct shell_node *n,
+                               bool errors, struct misreading *out)
+{
+	if (n->kind == SN_WORD && n->end > n->start && text[n->start] == '\n') {
+		*out = (struct misreading){ n->start, n->start + 1, ';', false };
+		return true;
+	}
+	for (uint32_t i = 0; i < n->n_children; i++) {
+		if (errors && find_error_misreading(text, len, n, i, out))
+			return true;
+		if (find_misreading_in(text, len, &n->children[i], errors, out))
+			return true;
+	}
+	return false;
+}
+
+static bool find_misreading(const char *text, size_t len, const struct shell_tree *tree,
+                            struct misreading *out)
+{
+	/* a `-` the grammar dropped (`cat - 2>f`): `_` is read as a word, the
+	 * word's text is read from the text as written */
+	uint32_t d = tree->dropped_at;
+	if (d != UINT32_MAX && text[d] == '-' && d > 0 && is_blank(text[d - 1]) &&
+	    (d + 1 >= len || is_blank(text[d + 1]))) {
+		*out = (struct misreading){ d, d + 1, '_', false };
+		return true;
+	}
+	/* each kind needs a byte it starts with: most texts are not walked */
+	if (memmem(text, len, "time", 4) && find_time_keyword(text, &tree->root, &out->start,
+	                                                       &out->end)) {
+		out->fill = ' ';
+		out->read_write = false;
+		return true;
+	}
+	if (!tree->has_error && !memmem(text, len, "\n\\", 2))
+		return false;
+	return find_misreading_in(text, len, &tree->root, tree->has_error, out);
+}
+
+/* The `<` tokens before a blanked `>` (at the positions in at[0..n)) take
+ * it back: their text is `<>` again. */
+static void restore_read_write(struct shell_node *node, const uint32_t *at, size_t n)
+{
+	if (node->kind == SN_TOKEN && node->end == node->start + 1)
+		for (size_t i = 0; i < n; i++)
+			if (node->end == at[i])
+				node->end++;
+	for (uint32_t i = 0; i < node->n_children; i++)
+		restore_read_write(&node->children[i], at, n);
 }
 
 /* Re-parses for misreadings found one after the other, at most. */
@@ -462,10 +707,12 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 	if (len > UINT32_MAX)
 		return -E2BIG;
 	int r = parse_once(p, text, len, timeout_us, max_depth, tree);
-	uint32_t start, end;
-	char fill;
-	if (r < 0 || tree->timed_out || !find_misreading(text, &tree->root, &start, &end, &fill))
+	struct misreading m;
+	if (r < 0 || tree->timed_out || !find_misreading(text, len, tree, &m)) {
+		if (r >= 0 && tree->dropped_at != UINT32_MAX)
+			tree->has_error = true; /* text the grammar did not read */
 		return r;
+	}
 	_cleanup_free_ char *fixed = malloc(len + 1);
 	if (!fixed) {
 		shell_tree_done(tree);
@@ -473,13 +720,22 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 	}
 	memcpy(fixed, text, len);
 	fixed[len] = '\0';
+	uint32_t read_write[MAX_REREADINGS];
+	size_t n_read_write = 0;
 	for (unsigned k = 0; k < MAX_REREADINGS; k++) {
-		memset(fixed + start, fill, end - start);
+		memset(fixed + m.start, m.fill, m.end - m.start);
+		if (m.read_write)
+			read_write[n_read_write++] = m.start;
 		shell_tree_done(tree);
 		r = parse_once(p, fixed, len, timeout_us, max_depth, tree);
-		if (r < 0 || tree->timed_out ||
-		    !find_misreading(fixed, &tree->root, &start, &end, &fill))
+		if (r < 0 || tree->timed_out)
 			return r;
+		if (!find_misreading(fixed, len, tree, &m)) {
+			restore_read_write(&tree->root, read_write, n_read_write);
+			if (tree->dropped_at != UINT32_MAX)
+				tree->has_error = true;
+			return 0;
+		}
 	}
 	tree->has_error = true; /* more than that: not all were read */
 	return 0;

@@ -92,6 +92,9 @@ struct shell_tree {
 	 * grammar skips it as a blank, bash reads it as part of a word (so
 	 * `true \r# ; cmd` runs cmd, which the tree holds as a comment). */
 	bool blank_control;
+	/* A byte that is neither blank nor in any node: text the grammar
+	 * dropped (`cat - 2>f` loses its `-`). Its offset, or UINT32_MAX. */
+	uint32_t dropped_at;
 	struct shell_arena *arena; /* owns every node array (one free per tree) */
 };
 

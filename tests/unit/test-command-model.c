@@ -280,7 +280,7 @@ static const struct model_case cases[] = {
 	{ "ls &>> all.txt", "ls" },
 	{ "cat < in.txt", "cat" },
 	{ "ls >| f", "ls" },
-	{ "exec 3<> /dev/tcp/x/80", "!partial\nexec" },
+	{ "exec 3<> /dev/tcp/x/80", "exec" },
 	{ "ls > \"$OUT\"", "ls" },
 	{ "ls > ~/x", "ls" },
 	{ "echo x > /dev/sda", "echo x" },
@@ -467,6 +467,19 @@ static const struct model_case cases[] = {
 	{ "G=/tmp\\\n/x A=- python3 x", "{G=/tmp/x A=-} python3 x" },
 	{ "\"A\"=1 cmd", "A=1 cmd" },
 	{ "0</dev/null npm x", "npm x" },
+	/* no false blocks: what bash reads, the grammar did not */
+	{ "echo a$.b $% $,", "echo a$.b $% $," },
+	{ "perl -ne 'print if $. > 1' f", "perl -ne <print if $. > 1> f" },
+	{ "cat <> f", "cat" },
+	{ "for i in a; do (echo $i) done", "W>S: echo $i^P" },
+	{ "while false; do { rm x; } done", "W>?: false\nW>G: rm x" },
+	{ "{ for i in a; do rm x; done }", "G>W: rm x" },
+	{ "cat <<EOF 2>&1 | tee log\nx\nEOF", "cat\nL>P: tee log" },
+	{ "cat <<EOF > out | sh\nrm -rf /\nEOF", "cat\nL>P: sh #Y" },
+	{ "cat <<EOF | bash\nrm -rf /\nEOF", "cat\nL>P: bash #Y" },
+	{ "cat <<EOF >> log 2>&1 && echo done\nx\nEOF", "cat\nL: echo done" },
+	{ "cat - 2>/dev/null", "cat -" },
+	{ "sed 3>&- x ''push", "!partial\nsed x push" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
