@@ -232,7 +232,7 @@ static const char *const command_flag_names[] = {
 	"name-dynamic",   "argv-incomplete", "partial",
 	"negated",        "background",      "cwd-unknown",
 	"nested-dynamic", "nested-unparsed", "wrapper-unknown-option",
-	"function-call",
+	"function-call",  "nested-foreign",
 };
 
 static const char *bit_name(const char *const *names, size_t n, uint32_t bit)

@@ -191,6 +191,9 @@ enum simple_command_flag {
 	CMD_WRAPPER_UNKNOWN_OPT = 1u
 	                          << 8, /* a wrapper option not in the table: unwrapped by guess */
 	CMD_FUNCTION_CALL = 1u << 9,    /* the name is a function defined earlier in the text */
+	/* a shell whose language is not bash's (fish -c, csh -c): its script
+	 * is read as bash all the same, which it may not be */
+	CMD_NESTED_FOREIGN = 1u << 10,
 };
 
 /* enum simple_command_flag bits. */
@@ -202,7 +205,7 @@ uint32_t simple_command_flags(const struct simple_command *c);
  * "unknown", "split", "ansi-c", "translated";
  * command flags: "name-dynamic", "argv-incomplete", "partial", "negated",
  * "background", "cwd-unknown", "nested-dynamic", "nested-unparsed",
- * "wrapper-unknown-option", "function-call". */
+ * "wrapper-unknown-option", "function-call", "nested-foreign". */
 const char *shell_word_flag_name(uint32_t flag_bit);
 const char *simple_command_flag_name(uint32_t flag_bit);
 

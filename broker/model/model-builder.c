@@ -59,8 +59,7 @@ bool builder_subtree_has_error(const struct shell_node *n)
 /* ------------------------------------------------------ substitutions */
 
 static void walk_backquotes(struct builder *b, const struct walk_ctx *ctx,
-                            const struct shell_node *n, const struct model_state *st,
-                            long parent);
+                            const struct shell_node *n, const struct model_state *st, long parent);
 
 /* The statements inside every $(...), `...`, <(...) and >(...) below n, each
  * in a subshell of its own. parent: the command whose words hold them. */
@@ -91,7 +90,8 @@ void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
 		return;
 	}
 	/* a heredoc with a quoted delimiter: its body is text, nothing runs */
-	bool quoted_heredoc = n->kind == SN_HEREDOC_REDIRECT && shell_heredoc_is_quoted(ctx->src, n);
+	bool quoted_heredoc =
+	        n->kind == SN_HEREDOC_REDIRECT && shell_heredoc_is_quoted(ctx->src, n);
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		/* statements (the grammar's heredoc tails) are walked as such by the
@@ -222,8 +222,8 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 /* The rest of a pipeline whose first command is a heredoc's
  * (`cat <<EOF | sh`, which the grammar puts inside the heredoc): each
  * part reads the pipe. */
-static void walk_pipe_tail(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
-                           const struct model_state *st)
+static void walk_pipe_tail(struct builder *b, const struct walk_ctx *ctx,
+                           const struct shell_node *n, const struct model_state *st)
 {
 	if (!builder_push_frame(b, FRAME_PIPELINE))
 		return;
@@ -685,8 +685,7 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
  * n (a word inside ${X:-`cmd`}, a line of a heredoc's body): each is
  * parsed and walked as a $(...) would be. */
 static void walk_backquotes(struct builder *b, const struct walk_ctx *ctx,
-                            const struct shell_node *n, const struct model_state *st,
-                            long parent)
+                            const struct shell_node *n, const struct model_state *st, long parent)
 {
 	const char *text = ctx->src + n->start;
 	size_t len = n->end - n->start, at = 0, start, end;
@@ -700,7 +699,9 @@ static void walk_backquotes(struct builder *b, const struct walk_ctx *ctx,
 				/* the grammar misses a $( at the start of a <<- body */
 				if (memmem(ctx->src + pos, upto - pos, "$(", 2))
 					b->m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
-				struct shell_node gap = { .kind = SN_WORD, .start = pos, .end = upto };
+				struct shell_node gap = { .kind = SN_WORD,
+					                  .start = pos,
+					                  .end = upto };
 				walk_backquotes(b, ctx, &gap, st, parent);
 			}
 			if (c && c->kind == SN_HEREDOC_CONTENT) {
@@ -731,7 +732,8 @@ static void walk_backquotes(struct builder *b, const struct walk_ctx *ctx,
 		b->error = parse_script(b, script, strlen(script), &tree, &unparsed);
 		struct model_state copy;
 		if (!b->error && !unparsed && !(b->error = model_state_copy(&copy, st))) {
-			struct walk_ctx sub = script_ctx(ctx, script, n->start, n->end, parent, &tree);
+			struct walk_ctx sub =
+			        script_ctx(ctx, script, n->start, n->end, parent, &tree);
 			builder_walk_statements(b, &sub, &tree.root, &copy);
 			model_state_done(&copy);
 		}
@@ -740,7 +742,6 @@ static void walk_backquotes(struct builder *b, const struct walk_ctx *ctx,
 		builder_pop_frame(b);
 	}
 }
-
 
 /* --------------------------------------------------------------- entry */
 

@@ -794,8 +794,12 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		}
 	} else {
 		size_t script_word = 0, offset = 0;
-		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
-		                             &script_word, &offset)) {
+		enum shell_script_source source = wrapper_shell_script(
+		        name, (const char *const *)texts, c->argc, 0, &script_word, &offset);
+		if ((source == SHELL_SCRIPT_ARG || source == SHELL_SCRIPT_STDIN) &&
+		    wrapper_shell_is_foreign(name))
+			c->flags |= CMD_NESTED_FOREIGN;
+		switch (source) {
 		case SHELL_SCRIPT_ARG:
 			dynamic = !word_static(&c->argv[script_word]);
 			script = strdup(c->argv[script_word].w.text + offset);
@@ -907,8 +911,8 @@ static void effects(struct builder *b, struct simple_command *c, struct model_st
 static bool is_reserved_word(const char *source)
 {
 	static const char *const words[] = {
-		"in",    "then",   "else", "elif",  "fi",       "do", "done", "esac", "if",
-		"for",   "while",  "until", "case", "select", "function", "{", "}", "[[", "]]",
+		"in",    "then",  "else", "elif",   "fi",       "do", "done", "esac", "if", "for",
+		"while", "until", "case", "select", "function", "{",  "}",    "[[",   "]]",
 	};
 	for (size_t i = 0; i < ELEMENTSOF(words); i++)
 		if (strcmp(source, words[i]) == 0)
@@ -1002,8 +1006,7 @@ static int fd_written_before(struct simple_command *c, const char *src,
 	bool touching = redirect->start == prev_end ||
 	                (prev_end != UINT32_MAX &&
 	                 shell_gap_is_continuation(src, prev_end, redirect->start));
-	if (c->argc < 1 || !touching ||
-	    shell_node_find(redirect, SN_FILE_DESCRIPTOR))
+	if (c->argc < 1 || !touching || shell_node_find(redirect, SN_FILE_DESCRIPTOR))
 		return -1;
 	struct model_word *w = &c->argv[c->argc - 1];
 	const char *t = w->w.text;
@@ -1154,10 +1157,10 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		const struct inherited_redirect *ir = &b->inherited[i];
 		if (!ir->active)
 			continue;
-		b->error = add_redirect(b, c, ir->src, ir->node, st,
-		                        ir->src == ctx->src
-		                                ? fd_written_before(c, ctx->src, ir->node, wc.prev_end)
-		                                : -1);
+		b->error = add_redirect(
+		        b, c, ir->src, ir->node, st,
+		        ir->src == ctx->src ? fd_written_before(c, ctx->src, ir->node, wc.prev_end)
+		                            : -1);
 		if (!b->error && ir->target == n)
 			b->error = push_redirect_words(b, c, ctx, ir->node, st, &wc);
 	}

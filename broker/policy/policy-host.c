@@ -24,7 +24,8 @@ _Static_assert(SLUICE_WORD_PARAM == WORD_PARAM && SLUICE_WORD_GLOB == WORD_GLOB 
                "word flags");
 _Static_assert(SLUICE_CMD_NAME_DYNAMIC == CMD_NAME_DYNAMIC &&
                        SLUICE_CMD_WRAPPER_GUESSED == CMD_WRAPPER_UNKNOWN_OPT &&
-                       SLUICE_CMD_FUNCTION_CALL == CMD_FUNCTION_CALL,
+                       SLUICE_CMD_FUNCTION_CALL == CMD_FUNCTION_CALL &&
+                       SLUICE_CMD_NESTED_FOREIGN == CMD_NESTED_FOREIGN,
                "command flags");
 _Static_assert(SLUICE_FRAME_LIST == FRAME_LIST && SLUICE_FRAME_NESTED_SHELL == FRAME_NESTED_SHELL &&
                        SLUICE_FRAME_WRAPPER_EXEC == FRAME_WRAPPER_EXEC,

@@ -253,16 +253,16 @@ static int join_continued_words(struct copy_state *st, struct shell_node *n)
 	for (uint32_t i = 0; i + 1 < n->n_children;) {
 		struct shell_node *a = &n->children[i], *b = &n->children[i + 1];
 		struct shell_node *word = continued_word(a);
-		bool joins = word && (shell_node_is_word(b) || b->kind == SN_COMMAND_NAME ||
-		                      (b->kind == SN_VAR_NAME && n->kind == SN_DECLARATION)) &&
+		bool joins = word &&
+		             (shell_node_is_word(b) || b->kind == SN_COMMAND_NAME ||
+		              (b->kind == SN_VAR_NAME && n->kind == SN_DECLARATION)) &&
 		             shell_gap_is_continuation(st->text, a->end, b->start);
 		if (!joins) {
 			i++;
 			continue;
 		}
-		struct shell_node *second = b->kind == SN_COMMAND_NAME && b->n_children == 1
-		                                    ? &b->children[0]
-		                                    : b;
+		struct shell_node *second =
+		        b->kind == SN_COMMAND_NAME && b->n_children == 1 ? &b->children[0] : b;
 		bool extend = word->kind == SN_CONCATENATION;
 		uint32_t parts = extend ? word->n_children + 1 : 2;
 		struct shell_node *kids = arena_alloc(st->tree, parts * sizeof(*kids));
@@ -507,9 +507,8 @@ static int parse_once(struct shell_parser *p, const char *text, size_t len, uint
  * `time` of a pipeline) when they come first. */
 static bool is_compound_start(const char *src, const struct shell_node *n)
 {
-	static const char *const words[] = { "!",     "[[",    "case",  "coproc", "for",
-		                             "function", "if", "select", "until",  "while",
-		                             "{",     "((" };
+	static const char *const words[] = { "!",  "[[",     "case",  "coproc", "for", "function",
+		                             "if", "select", "until", "while",  "{",   "((" };
 	if (n->kind != SN_WORD)
 		return false;
 	for (size_t i = 0; i < ELEMENTSOF(words); i++)
@@ -525,9 +524,8 @@ static bool is_compound_start(const char *src, const struct shell_node *n)
 static bool find_time_keyword(const char *src, const struct shell_node *n, uint32_t *start,
                               uint32_t *end)
 {
-	if (n->kind == SN_COMMAND && n->n_children >= 2 &&
-	    n->children[0].kind == SN_COMMAND_NAME && n->children[0].n_children == 1 &&
-	    n->children[0].children[0].kind == SN_WORD &&
+	if (n->kind == SN_COMMAND && n->n_children >= 2 && n->children[0].kind == SN_COMMAND_NAME &&
+	    n->children[0].n_children == 1 && n->children[0].children[0].kind == SN_WORD &&
 	    shell_node_text_is(src, &n->children[0].children[0], "time")) {
 		uint32_t i = 1, last = n->children[0].end;
 		while (i < n->n_children && n->children[i].kind == SN_WORD &&
@@ -625,7 +623,8 @@ static bool find_error_misreading(const char *text, size_t len, const struct she
 		return true;
 	}
 	if (n->kind == SN_ERROR && parent->kind == SN_FILE_REDIRECT && i > 0 &&
-	    shell_node_text_is(text, n, ">") && shell_node_is_token(text, &parent->children[i - 1], "<") &&
+	    shell_node_text_is(text, n, ">") &&
+	    shell_node_is_token(text, &parent->children[i - 1], "<") &&
 	    parent->children[i - 1].end == n->start) {
 		*out = (struct misreading){ n->start, n->end, ' ', true };
 		return true;
@@ -643,16 +642,39 @@ static bool find_error_misreading(const char *text, size_t len, const struct she
 	return false;
 }
 
+/* A newline, not escaped, in text[from, to): its offset, or UINT32_MAX. */
+static uint32_t bare_newline(const char *text, uint32_t from, uint32_t to)
+{
+	for (uint32_t i = from; i < to; i++)
+		if (text[i] == '\n' && !(i > 0 && text[i - 1] == '\\'))
+			return i;
+	return UINT32_MAX;
+}
+
+/* Does a newline between n's children end a command, to bash? */
+static bool ends_at_newline(const struct shell_node *n)
+{
+	return n->kind == SN_COMMAND || n->kind == SN_DECLARATION ||
+	       n->kind == SN_FILE_REDIRECT || n->kind == SN_REDIRECTED;
+}
+
 /* The first misreading below n: the error ones above, a `time` before a
- * compound command (blanked), a word starting with a newline (the grammar
- * reads `x<newline>\rm` as words of one command, bash as two commands: the
- * newline becomes `;`). */
+ * compound command (blanked), a newline inside one simple command (the
+ * grammar can read `x<newline>\rm` or `s'ed'<newline>else ...` as words of
+ * one command, bash reads two: the newline becomes `;`). */
 static bool find_misreading_in(const char *text, size_t len, const struct shell_node *n,
                                bool errors, struct misreading *out)
 {
 	if (n->kind == SN_WORD && n->end > n->start && text[n->start] == '\n') {
 		*out = (struct misreading){ n->start, n->start + 1, ';', false };
 		return true;
+	}
+	for (uint32_t i = 0; ends_at_newline(n) && i + 1 < n->n_children; i++) {
+		uint32_t at = bare_newline(text, n->children[i].end, n->children[i + 1].start);
+		if (at != UINT32_MAX) {
+			*out = (struct misreading){ at, at + 1, ';', false };
+			return true;
+		}
 	}
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		if (errors && find_error_misreading(text, len, n, i, out))
@@ -675,13 +697,13 @@ static bool find_misreading(const char *text, size_t len, const struct shell_tre
 		return true;
 	}
 	/* each kind needs a byte it starts with: most texts are not walked */
-	if (memmem(text, len, "time", 4) && find_time_keyword(text, &tree->root, &out->start,
-	                                                       &out->end)) {
+	if (memmem(text, len, "time", 4) &&
+	    find_time_keyword(text, &tree->root, &out->start, &out->end)) {
 		out->fill = ' ';
 		out->read_write = false;
 		return true;
 	}
-	if (!tree->has_error && !memmem(text, len, "\n\\", 2))
+	if (!tree->has_error && !memchr(text, '\n', len))
 		return false;
 	return find_misreading_in(text, len, &tree->root, tree->has_error, out);
 }

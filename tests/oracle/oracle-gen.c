@@ -150,6 +150,20 @@ static const char *const wrappers[] = {
 	"taskset -c 0",
 	"chrt --other 0",
 	"setsid -w",
+	"pkexec",
+	"run0 -u root",
+	"systemd-run --user --scope",
+	"valgrind -q",
+	"firejail --private",
+	"cgexec -g cpu:x",
+	"numactl -N 0",
+	"setpriv --nnp",
+	"prlimit --nofile=64",
+	"setarch x86_64 -R",
+	"unshare -r",
+	"faketime 2020-01-01",
+	"eatmydata",
+	"nice --bogus",
 };
 
 static const char *const variables[] = { "HOME", "X", "TMPDIR", "PWD", "1", "@", "USER", "G" };
@@ -505,8 +519,10 @@ static void put_nested_shell(struct text *t)
 {
 	_cleanup_free_ char *in = inner_script(t, false);
 	const char *s = in ? in : "true";
-	static const char *const shells[] = { "bash -c", "sh -c",    "bash -lc", "dash -c",
-		                              "eval",    "bash -ec", "zsh -c" };
+	static const char *const shells[] = {
+		"bash -c",  "sh -c",  "bash -lc", "dash -c", "eval",
+		"bash -ec", "zsh -c", "fish -c",  "csh -c",  "ksh -c"
+	};
 	switch (pick(t->g, 6)) {
 	case 0:
 	case 1:

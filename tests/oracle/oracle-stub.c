@@ -24,10 +24,11 @@
  * through PATH), or they only move data (so that `cat <<EOF | sh` feeds the
  * shell). None writes anywhere the sandbox lets it. */
 static const char *const real_programs[] = {
-	"base64", "cat",  "chrt",   "cut",  "env",   "false",   "find", "flock",
-	"grep",   "head", "ionice", "nice", "nohup", "od",      "rev",  "seq",
-	"setsid", "sort", "stdbuf", "tac",  "tail",  "taskset", "tee",  "timeout",
-	"tr",     "true", "uniq",   "wc",   "xargs", NULL,
+	"base64", "cat",   "chroot", "chrt",    "cut",     "env",     "false",
+	"find",   "flock", "grep",   "head",    "ionice",  "linux32", "linux64",
+	"nice",   "nohup", "od",     "prlimit", "rev",     "setarch", "setpriv",
+	"setsid", "sort",  "stdbuf", "tac",     "taskset", "time",    "timeout",
+	"tr",     "true",  "uniq",   "unshare", "wc",      "xargs",   NULL,
 };
 
 /* Shells: run as bash, which reads the oracle's BASH_ENV (its trace). */
