@@ -97,6 +97,37 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
                         const char *text, size_t len, struct model_state *st,
                         const struct model_wrapper *extra);
 
+/* --- one command (model-command.c) --- */
+
+static inline bool builder_word_is_static(const struct model_word *w)
+{
+	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
+}
+
+/* A new command at the current point of the walk (n: its node in
+ * ctx->src), appended to the model; NULL when the model is full (flagged)
+ * or on -ENOMEM (b->error). */
+struct simple_command *builder_command_new(struct builder *b, const struct walk_ctx *ctx,
+                                           const struct shell_node *n);
+/* A wrapper made of argv[0..argc) (copied) with the name name. -ENOMEM. */
+int builder_copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv,
+                         size_t argc);
+/* A word of text (copied) with flags; a copy of a word. 0 or -ENOMEM. */
+int builder_word_from_text(struct model_word *out, const char *text, uint32_t flags);
+int builder_word_copy(struct model_word *out, const struct model_word *in);
+/* Append w (consumed) to c's argv; past max_words dropped and flagged. */
+int builder_push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
+                     struct model_word *w);
+/* Take the wrappers off c, name it, and walk what it starts; its effects
+ * on st (cd, variables) follow. inherited_chdir: the directory a wrapper
+ * of the command that started it changed to (find -exec), or NULL. */
+void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                            struct model_state *st, const char *inherited_chdir);
+
+/* What c (finished, texts its words) starts in turn (model-started.c). */
+void builder_started(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                     char *const *texts, struct model_state *st);
+
 /* A `command` node (model-command.c). */
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                      struct model_state *st);

@@ -28,11 +28,6 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-static bool word_static(const struct model_word *w)
-{
-	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
-}
-
 struct lookup {
 	struct builder *b;
 	struct model_state *st;
@@ -69,7 +64,8 @@ static int grow(void **array, size_t n, size_t *alloc, size_t elem)
 
 /* ------------------------------------------------------------ creation */
 
-static int copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv, size_t argc)
+int builder_copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv,
+                         size_t argc)
 {
 	*dst = (struct model_wrapper){ 0 };
 	dst->name = strdup(name);
@@ -91,15 +87,15 @@ static int add_wrapper(struct simple_command *c, const char *name, char *const *
 	if (!w)
 		return -ENOMEM;
 	c->wrappers = w;
-	int r = copy_wrapper(&w[c->n_wrappers], name, argv, argc);
+	int r = builder_copy_wrapper(&w[c->n_wrappers], name, argv, argc);
 	c->n_wrappers++; /* counted even when half-built, so that it is freed */
 	return r;
 }
 
 /* A new command at the current point of the walk, appended to the model; NULL
  * when the model is full (flagged) or on -ENOMEM (b->error). */
-static struct simple_command *command_new(struct builder *b, const struct walk_ctx *ctx,
-                                          const struct shell_node *n)
+struct simple_command *builder_command_new(struct builder *b, const struct walk_ctx *ctx,
+                                           const struct shell_node *n)
 {
 	struct command_model *m = b->m;
 	if (m->n_commands >= b->lim->max_commands) {
@@ -157,7 +153,7 @@ static int word_from_node(struct builder *b, struct model_word *out, const struc
 	return out->source ? 0 : -ENOMEM;
 }
 
-static int word_from_text(struct model_word *out, const char *text, uint32_t flags)
+int builder_word_from_text(struct model_word *out, const char *text, uint32_t flags)
 {
 	*out = (struct model_word){ .w.flags = flags };
 	out->w.text = strdup(text);
@@ -165,7 +161,7 @@ static int word_from_text(struct model_word *out, const char *text, uint32_t fla
 	return out->w.text && out->source ? 0 : -ENOMEM;
 }
 
-static int word_copy(struct model_word *out, const struct model_word *in)
+int builder_word_copy(struct model_word *out, const struct model_word *in)
 {
 	*out = (struct model_word){ .w.flags = in->w.flags };
 	out->w.text = strdup(in->w.text);
@@ -184,8 +180,8 @@ static int word_copy(struct model_word *out, const struct model_word *in)
 }
 
 /* Append one argv word; past max_words the word is dropped and flagged. */
-static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
-                    struct model_word *w)
+int builder_push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
+                     struct model_word *w)
 {
 	if (c->argc >= b->lim->max_words) {
 		b->m->limits_reached |= COMMAND_MODEL_LIMIT_WORDS;
@@ -241,7 +237,7 @@ static int push_split(struct builder *b, struct simple_command *c, size_t *alloc
 	const char *ifs = " \t\n";
 	if (!(w->w.lone_unquoted_var && (w->w.flags & WORD_RESOLVED)) ||
 	    !w->w.text[strcspn(w->w.text, ifs)])
-		return push_arg(b, c, alloc, w);
+		return builder_push_arg(b, c, alloc, w);
 	_cleanup_free_ char *text = TAKE_PTR(w->w.text);
 	uint32_t flags = w->w.flags & ~WORD_SPLIT;
 	model_word_done(w);
@@ -249,9 +245,9 @@ static int push_split(struct builder *b, struct simple_command *c, size_t *alloc
 	for (char *save = NULL, *tok = strtok_r(text, ifs, &save); tok && r >= 0;
 	     tok = strtok_r(NULL, ifs, &save)) {
 		struct model_word part;
-		r = word_from_text(&part, tok, flags);
+		r = builder_word_from_text(&part, tok, flags);
 		if (r >= 0)
-			r = push_arg(b, c, alloc, &part);
+			r = builder_push_arg(b, c, alloc, &part);
 		else
 			model_word_done(&part);
 	}
@@ -268,7 +264,7 @@ static int words_from_braces(const struct model_word *w, struct brace_words *bw,
 	for (size_t k = 0; k < bw->n; k++) {
 		struct model_word *o = &words[k];
 		*o = (struct model_word){ 0 };
-		int r = word_copy(o, w);
+		int r = builder_word_copy(o, w);
 		if (r < 0)
 			return r;
 		free(o->w.text);
@@ -360,7 +356,7 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 	if (!rd.op && !(rd.op = strdup("")))
 		goto fail;
 	if (redirect_closes(src, n)) {
-		if (word_from_text(&rd.target, "-", 0) < 0)
+		if (builder_word_from_text(&rd.target, "-", 0) < 0)
 			goto fail;
 	} else if (target) {
 		/* a heredoc's delimiter is a word: expanding it removes its quotes */
@@ -379,7 +375,7 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 			d[o] = '\0';
 			rd.target.w.flags = quoted_delim ? WORD_QUOTED : 0;
 		}
-	} else if (word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
+	} else if (builder_word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
 		goto fail;
 	}
 	if (body) {
@@ -451,7 +447,7 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 	if (!name)
 		return 0;
 	struct model_word w;
-	int r = value ? word_from_node(b, &w, ctx, value, st) : word_from_text(&w, "", 0);
+	int r = value ? word_from_node(b, &w, ctx, value, st) : builder_word_from_text(&w, "", 0);
 	if (r < 0) {
 		model_word_done(&w);
 		return r;
@@ -461,7 +457,7 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 		model_word_done(&w);
 		return -ENOMEM;
 	}
-	bool literal = plain && (!value || shell_node_is_word(value)) && word_static(&w);
+	bool literal = plain && (!value || shell_node_is_word(value)) && builder_word_is_static(&w);
 	if (persist) {
 		if (literal)
 			r = model_state_set(st, var, w.w.text);
@@ -516,7 +512,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 {
 	size_t i = 0;
 	while (i < c->argc && !b->error) {
-		if (!word_static(&c->argv[i]))
+		if (!builder_word_is_static(&c->argv[i]))
 			break;
 		const struct wrapper *w = wrapper_find(base_name(texts[i]));
 		if (!w || w->flags & WRAP_EXEC_CLAUSES)
@@ -529,7 +525,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 		for (size_t k = m.assign_begin; k < m.assign_end && !b->error; k++) {
 			const char *eq = strchr(texts[k], '=');
 			struct model_word value;
-			b->error = word_from_text(&value, eq + 1, c->argv[k].w.flags);
+			b->error = builder_word_from_text(&value, eq + 1, c->argv[k].w.flags);
 			if (!b->error)
 				b->error = add_assign(c, texts[k], (size_t)(eq - texts[k]), &value);
 			else
@@ -560,298 +556,6 @@ static void drop_front(struct simple_command *c, size_t n)
 		model_word_done(&c->argv[i]);
 	memmove(c->argv, c->argv + n, (c->argc - n) * sizeof(*c->argv));
 	c->argc -= n;
-}
-
-static char *join_words(const struct simple_command *c, size_t from, size_t to, bool *dynamic)
-{
-	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
-	*dynamic = false;
-	for (size_t i = from; i < to; i++) {
-		if (i > from)
-			(void)strbuf_append_char(&sb, ' ');
-		(void)strbuf_append_str(&sb, c->argv[i].w.text);
-		if (!word_static(&c->argv[i]))
-			*dynamic = true;
-	}
-	if (sb.capped)
-		*dynamic = true;
-	return strbuf_take(&sb);
-}
-
-static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                           struct model_state *st, const char *inherited_chdir);
-
-/* find ... -exec CMD {} ; : each clause is a command of its own. */
-static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                         char *const *texts, struct model_state *st)
-{
-	struct wrapper_clause clauses[BUILDER_MAX_CLAUSES];
-	size_t n = wrapper_exec_clauses((const char *const *)texts, c->argc, 0, clauses,
-	                                BUILDER_MAX_CLAUSES);
-	if (n > BUILDER_MAX_CLAUSES) {
-		b->m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
-		n = BUILDER_MAX_CLAUSES;
-	}
-	if (n == 0)
-		return;
-	size_t saved = b->n_prefix;
-	b->n_prefix = 0; /* c's wrappers already begin with the inherited ones */
-	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
-		b->prefix[b->n_prefix++] = &c->wrappers[i];
-	struct model_wrapper self = { 0 };
-	/* find's own words up to its first action */
-	b->error = copy_wrapper(&self, c->name, texts, clauses[0].begin - 1);
-	if (!b->error && b->n_prefix < BUILDER_MAX_PREFIX)
-		b->prefix[b->n_prefix++] = &self;
-	struct walk_ctx sub = *ctx;
-	sub.parent = (long)c->index;
-	sub.negated = sub.background = sub.stdin_piped = false;
-	for (size_t k = 0; k < n && !b->error; k++) {
-		if (!builder_push_frame(b, FRAME_WRAPPER_EXEC))
-			break;
-		struct shell_node span = { .start = 0, .end = 0 };
-		struct walk_ctx cctx = sub;
-		cctx.src = c->text;
-		cctx.nested = true;
-		cctx.span_start = c->span_start;
-		cctx.span_end = c->span_end;
-		cctx.has_error = false;
-		span.end = (uint32_t)strlen(c->text);
-		struct simple_command *e = command_new(b, &cctx, &span);
-		size_t alloc = 0;
-		for (size_t i = clauses[k].begin; e && i < clauses[k].end && !b->error; i++) {
-			struct model_word w;
-			b->error = word_copy(&w, &c->argv[i]);
-			if (!b->error && strstr(w.w.text, "{}"))
-				e->flags |= CMD_ARGV_INCOMPLETE;
-			if (!b->error)
-				b->error = push_arg(b, e, &alloc, &w);
-			else
-				model_word_done(&w);
-		}
-		if (e && !b->error) {
-			struct model_state copy;
-			b->error = model_state_copy(&copy, st);
-			if (!b->error)
-				finish_command(b, &cctx, e, &copy, c->cwd);
-			model_state_done(&copy);
-		}
-		builder_pop_frame(b);
-	}
-	model_wrapper_done(&self);
-	b->n_prefix = saved;
-}
-
-/* trap's action: trap [-p|-l|--] ACTION SIGNAL...; the action runs in this
- * shell when a signal (or EXIT, ERR ...) comes. 0 when there is none ("-"
- * and "" reset or ignore). */
-static size_t trap_action(const struct simple_command *c)
-{
-	size_t i = 1;
-	if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
-		i++;
-	if (i + 1 >= c->argc || c->argv[i].w.text[0] == '-' || c->argv[i].w.text[0] == '\0')
-		return 0;
-	return i;
-}
-
-/* The values of alias NAME=VALUE..., one per line: each runs where its name
- * is used. NULL (and no error) when there are none. */
-static char *alias_values(const struct simple_command *c, bool *dynamic, int *error)
-{
-	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
-	*dynamic = false;
-	for (size_t i = 1; i < c->argc; i++) {
-		const char *eq = strchr(c->argv[i].w.text, '=');
-		if (!eq || eq == c->argv[i].w.text)
-			continue;
-		(void)strbuf_append_str(&sb, eq + 1);
-		(void)strbuf_append_char(&sb, '\n');
-		if (!word_static(&c->argv[i]))
-			*dynamic = true;
-	}
-	if (sb.capped)
-		*dynamic = true; /* a part is missing: not known */
-	if (sb.len == 0 && !sb.failed) {
-		strbuf_done(&sb);
-		return NULL;
-	}
-	char *values = strbuf_take(&sb);
-	if (!values)
-		*error = -ENOMEM;
-	return values;
-}
-
-/* Give a new shell's positional parameters ($0, $1 ...) the static words
- * from c->argv[from] on (bash -c STRING NAME ARG...); none when find or
- * xargs completes the words when it runs (a "{}" or xargs -I's string is
- * replaced then). */
-static int set_positional(struct model_state *fresh, const struct simple_command *c, size_t from)
-{
-	if (c->flags & CMD_ARGV_INCOMPLETE)
-		return 0;
-	for (size_t i = from; i < c->argc && i - from < 10; i++) {
-		char name[2] = { (char)('0' + (i - from)), '\0' };
-		const char *text = c->argv[i].w.text;
-		int r = word_static(&c->argv[i]) ? model_state_set(fresh, name, text) : 0;
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* Does path name standard input (bash /dev/stdin reads its script there)? */
-static bool is_stdin_path(const char *path)
-{
-	return strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
-	       strcmp(path, "/proc/self/fd/0") == 0;
-}
-
-/* The script a shell reads on standard input: a heredoc or here-string
- * (into *script), or one not known before it runs, which marks c
- * nested-dynamic (curl ... | sh, sh < <(curl ...)). 0 or -ENOMEM. */
-static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, char **script,
-                        bool *dynamic)
-{
-	for (size_t i = c->n_redirects; i > 0; i--) {
-		const struct model_redirect *rd = &c->redirects[i - 1];
-		if (rd->fd != -1 && rd->fd != 0)
-			continue;
-		if (!rd->body) {
-			if (strcmp(rd->op, "<") == 0 && (rd->target.w.flags & WORD_PROCSUBST)) {
-				c->flags |= CMD_NESTED_DYNAMIC;
-				return 0;
-			}
-			continue;
-		}
-		*script = strdup(rd->body);
-		if (!*script)
-			return -ENOMEM;
-		*dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK & ~(uint32_t)WORD_PARAM) != 0 ||
-		           (strcmp(rd->op, "<<<") == 0 && (rd->target.w.flags & WORD_DYNAMIC_MASK));
-		return 0;
-	}
-	if (ctx->stdin_piped)
-		c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
-	return 0;
-}
-
-/* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
- * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
- * STRING. A script file from a process substitution (bash <(curl ...),
- * source <(...)) is dynamic. w: the wrapper row of c's name, or NULL. */
-static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                          const struct wrapper *w, char *const *texts, struct model_state *st)
-{
-	_cleanup_free_ char *script = NULL;
-	bool dynamic = false, same_shell = false;
-	const char *name = c->name;
-	struct model_wrapper self = { 0 };
-	bool with_self = false;
-	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
-	size_t action;         /* trap's */
-
-	if (strcmp(name, "eval") == 0 && c->argc > 1) {
-		script = join_words(c, 1, c->argc, &dynamic);
-		if (!script)
-			b->error = -ENOMEM;
-		same_shell = true; /* eval runs in this shell: its effects stay */
-	} else if (strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
-		dynamic = !word_static(&c->argv[action]);
-		script = strdup(c->argv[action].w.text);
-		if (!script)
-			b->error = -ENOMEM;
-		same_shell = true;
-	} else if (strcmp(name, "alias") == 0) {
-		script = alias_values(c, &dynamic, &b->error);
-		same_shell = true;
-	} else if ((strcmp(name, "source") == 0 || strcmp(name, ".") == 0) && c->argc > 1) {
-		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
-		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
-			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
-	} else if (w && c->argc > 1) {
-		struct wrapper_match m;
-		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
-		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
-			size_t from = m.end, to = c->argc;
-			if (m.string_word >= 0) {
-				/* env -S 'a b' rest: the string, then the rest;
-				 * script -c CMD FILE: the string alone */
-				from = (size_t)m.string_word;
-				if (!(w->flags & WRAP_STRING_ARGS))
-					to = from + 1;
-			}
-			script = join_words(c, from, to, &dynamic);
-			if (!script) {
-				b->error = -ENOMEM;
-				goto out;
-			}
-			if (m.string_word >= 0 && m.string_offset > 0)
-				memmove(script, script + m.string_offset,
-				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
-			b->error = copy_wrapper(&self, w->name, texts, from);
-			with_self = true;
-		}
-	} else {
-		size_t script_word = 0, offset = 0;
-		enum shell_script_source source = wrapper_shell_script(
-		        name, (const char *const *)texts, c->argc, 0, &script_word, &offset);
-		if ((source == SHELL_SCRIPT_ARG || source == SHELL_SCRIPT_STDIN) &&
-		    wrapper_shell_is_foreign(name))
-			c->flags |= CMD_NESTED_FOREIGN;
-		switch (source) {
-		case SHELL_SCRIPT_ARG:
-			dynamic = !word_static(&c->argv[script_word]);
-			script = strdup(c->argv[script_word].w.text + offset);
-			if (!script) {
-				b->error = -ENOMEM;
-				goto out;
-			}
-			if (wrapper_is_user_switch(name)) {
-				/* su -c CMD user: CMD runs under su, like sudo's */
-				b->error = copy_wrapper(&self, name, texts,
-				                        offset ? script_word : script_word - 1);
-				with_self = true;
-			} else {
-				positional = script_word + 1;
-			}
-			break;
-		case SHELL_SCRIPT_FILE:
-			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
-				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
-			else if (is_stdin_path(c->argv[script_word].w.text))
-				b->error = stdin_script(ctx, c, &script, &dynamic);
-			break;
-		case SHELL_SCRIPT_STDIN:
-			b->error = stdin_script(ctx, c, &script, &dynamic);
-			break;
-		default:
-			break;
-		}
-	}
-	if (b->error || !script)
-		goto out;
-	if (dynamic) {
-		c->flags |= CMD_NESTED_DYNAMIC;
-		goto out;
-	}
-	if (same_shell) {
-		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
-	} else {
-		/* a new shell: the cwd is inherited, unexported variables are not */
-		struct model_state fresh = { 0 };
-		fresh.cwd_unknown = st->cwd_unknown;
-		if (c->cwd && !(fresh.cwd = strdup(c->cwd)))
-			b->error = -ENOMEM;
-		if (!b->error && positional)
-			b->error = set_positional(&fresh, c, positional);
-		if (!b->error)
-			b->error = builder_walk_nested(b, ctx, c, script, strlen(script), &fresh,
-			                               with_self ? &self : NULL);
-		model_state_done(&fresh);
-	}
-out:
-	model_wrapper_done(&self);
 }
 
 /* $HOME written alone: cd there is cd ~. */
@@ -928,8 +632,8 @@ static bool is_function(const struct builder *b, const char *name)
 	return false;
 }
 
-static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                           struct model_state *st, const char *inherited_chdir)
+void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                            struct model_state *st, const char *inherited_chdir)
 {
 	_cleanup_free_ char **texts = calloc(c->argc + 1, sizeof(char *));
 	_cleanup_free_ char *chdir = NULL;
@@ -948,7 +652,7 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 
 	if (c->argc > 0) {
 		c->name = strdup(base_name(c->argv[0].w.text));
-		if (!word_static(&c->argv[0]))
+		if (!builder_word_is_static(&c->argv[0]))
 			c->flags |= CMD_NAME_DYNAMIC;
 		else if (is_function(b, c->name))
 			c->flags |= CMD_FUNCTION_CALL;
@@ -985,11 +689,7 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 		b->m->partial_causes |= COMMAND_MODEL_PARTIAL_COPROC;
 		return;
 	}
-	const struct wrapper *w = wrapper_find(c->name);
-	if (w && w->flags & WRAP_EXEC_CLAUSES)
-		exec_clauses(b, ctx, c, texts, st);
-	else
-		nested_shells(b, ctx, c, w, texts, st);
+	builder_started(b, ctx, c, texts, st);
 	if (!b->error)
 		effects(b, c, st);
 }
@@ -1011,7 +711,7 @@ static int fd_written_before(struct simple_command *c, const char *src,
 	struct model_word *w = &c->argv[c->argc - 1];
 	const char *t = w->w.text;
 	size_t len = strlen(t);
-	if (!word_static(w) || len == 0 || len > 4 || strspn(t, "0123456789") != len)
+	if (!builder_word_is_static(w) || len == 0 || len > 4 || strspn(t, "0123456789") != len)
 		return -1;
 	int fd = atoi(t);
 	model_word_done(w);
@@ -1038,7 +738,7 @@ static size_t assignment_word(const struct model_word *w)
 static int add_assign_word(struct simple_command *c, struct model_word *w, size_t name_len)
 {
 	struct model_word value;
-	int r = word_from_text(&value, w->w.text + name_len + 1, w->w.flags);
+	int r = builder_word_from_text(&value, w->w.text + name_len + 1, w->w.flags);
 	if (r >= 0)
 		r = add_assign(c, w->w.text, name_len, &value);
 	else
@@ -1127,7 +827,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
 		return;
 	}
-	struct simple_command *c = command_new(b, ctx, n);
+	struct simple_command *c = builder_command_new(b, ctx, n);
 	if (!c)
 		return;
 	struct word_cursor wc = { .prev_end = UINT32_MAX };
@@ -1168,7 +868,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		b->error = expand_braces(b, c, &wc.alloc);
 	if (b->error)
 		return;
-	finish_command(b, ctx, c, st, NULL);
+	builder_finish_command(b, ctx, c, st, NULL);
 	/* substitutions in the words and redirections run before the command */
 	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++)
@@ -1179,7 +879,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                          struct model_state *st)
 {
-	struct simple_command *c = command_new(b, ctx, n);
+	struct simple_command *c = builder_command_new(b, ctx, n);
 	if (!c)
 		return;
 	size_t alloc = 0;
@@ -1208,7 +908,7 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 		struct model_word w;
 		b->error = word_from_node(b, &w, ctx, k, st);
 		if (!b->error)
-			b->error = push_arg(b, c, &alloc, &w);
+			b->error = builder_push_arg(b, c, &alloc, &w);
 		else
 			model_word_done(&w);
 	}
@@ -1216,6 +916,6 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 		b->error = assignment_node(b, c, ctx, only, st, true);
 	if (b->error)
 		return;
-	finish_command(b, ctx, c, st, NULL);
+	builder_finish_command(b, ctx, c, st, NULL);
 	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
 }

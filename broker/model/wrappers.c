@@ -428,6 +428,17 @@ static bool resolve_long(const char *const *lists, size_t n_lists, const char *n
 	return true;
 }
 
+bool wrapper_long_option(const char *list, const char *word, const char **item, size_t *item_len,
+                         unsigned *args)
+{
+	const char *eq = strchr(word, '=');
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+	const char *const lists[] = { list };
+	if (!resolve_long(lists, 1, word, len, item, item_len))
+		return false;
+	return in_list(list, *item, *item_len, args);
+}
+
 /* A long option at words[*i] ("--name" or "--name=value", or a prefix of
  * the name that only one option has). */
 static void match_long(const struct wrapper *w, const char *const *words, size_t n, size_t *i,

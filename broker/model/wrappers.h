@@ -37,9 +37,9 @@ enum wrapper_flag {
 
 struct wrapper {
 	const char *name;
-	const char *short_with_arg;  /* short options that take an argument */
-	const char *short_flags;     /* short options without one */
-	const char *short_attached;  /* options whose argument can only be attached (xargs -i{}) */
+	const char *short_with_arg; /* short options that take an argument */
+	const char *short_flags;    /* short options without one */
+	const char *short_attached; /* options whose argument can only be attached (xargs -i{}) */
 	/* "user=,login,...": '=' marks an argument (attached or the next
 	 * word), '==' two (the next words), '?' an optional one (attached) */
 	const char *longopts;
@@ -78,6 +78,15 @@ struct wrapper_match {
  */
 void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, size_t start,
                    struct wrapper_match *ret);
+
+/* The option that the long option word (without its "--", with any
+ * "=value") spells in the comma list (the longopts syntax of struct
+ * wrapper), as getopt_long and git's parse-options take it: named so, or
+ * the only one it begins. Its name into *item, *item_len, the words of
+ * arguments it takes into *args. False when none or several do (an
+ * ambiguous option is refused: nothing runs). */
+bool wrapper_long_option(const char *list, const char *word, const char **item, size_t *item_len,
+                         unsigned *args);
 
 /* One `-exec CMD... ;` (or `+`) clause of find: words [begin, end). */
 struct wrapper_clause {

@@ -208,7 +208,9 @@ static void report(FILE *out, const struct input *in, const struct command_model
 	fputc('\n', out);
 	for (size_t i = 0; i < recs->n; i++) {
 		fprintf(out, "  %s %s: ", unexplained[i] ? "NOT IN MODEL" : "in model    ",
-		        recs->v[i].source == ORACLE_FROM_TRACE ? "bash ran" : "exec    ");
+		        recs->v[i].source == ORACLE_FROM_TRACE ? "bash ran"
+		        : recs->v[i].source == ORACLE_FROM_GIT ? "git ran "
+		                                               : "exec    ");
 		print_argv(out, recs->v[i].argv);
 		fputc('\n', out);
 	}

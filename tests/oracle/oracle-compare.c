@@ -146,11 +146,68 @@ static int add_name(struct oracle_prediction *p, const char *name, size_t len)
 	return strv_consume(&p->names, TAKE_PTR(copy));
 }
 
+/* Where git's own options end in words[0..n) (git first): the trace of
+ * the command an alias became shows it without them. */
+static size_t git_options_end(const char *const *words, size_t n)
+{
+	static const char *const with_value[] = {
+		"-C",          "-c",           "--git-dir",     "--work-tree",
+		"--namespace", "--config-env", "--super-prefix"
+	};
+	size_t i = 1;
+	while (i < n && words[i][0] == '-') {
+		bool takes = false;
+		for (size_t k = 0; k < ELEMENTSOF(with_value); k++)
+			takes |= strcmp(words[i], with_value[k]) == 0;
+		i += takes ? 2 : 1;
+	}
+	return i < n ? i : n;
+}
+
+/* The form of a git command without git's own options. */
+static int add_git_form(struct oracle_prediction *p, const struct simple_command *c)
+{
+	size_t n = simple_command_argc(c);
+	if (n < 2 || strcmp(simple_command_name(c), "git") != 0 || p->n_forms == 0)
+		return 0;
+	const struct form *full = &p->forms[p->n_forms - 1]; /* argv alone, just added */
+	if (full->n != n || full->words[0] != simple_command_arg(c, 0))
+		return 0;
+	size_t skip = git_options_end(full->words, n);
+	if (skip <= 1)
+		return 0;
+	if (p->n_forms == p->alloc) {
+		size_t want = p->alloc * 2;
+		struct form *f = reallocarray(p->forms, want, sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		p->forms = f;
+		p->alloc = want;
+		full = &p->forms[p->n_forms - 1];
+	}
+	struct form *f = &p->forms[p->n_forms];
+	*f = (struct form){ .n = n - skip + 1, .incomplete = full->incomplete };
+	f->words = calloc(f->n, sizeof(char *));
+	f->wild = calloc(f->n, sizeof(bool));
+	if (!f->words || !f->wild) {
+		free(f->words);
+		free(f->wild);
+		return -ENOMEM;
+	}
+	f->words[0] = full->words[0];
+	memcpy(f->words + 1, full->words + skip, (n - skip) * sizeof(char *));
+	memcpy(f->wild + 1, full->wild + skip, (n - skip) * sizeof(bool));
+	p->n_forms++;
+	return 0;
+}
+
 static int predict_command(struct oracle_prediction *p, const struct simple_command *c)
 {
 	int r = 0;
 	for (size_t i = 0; i <= simple_command_wrapper_count(c) && r >= 0; i++)
 		r = add_form(p, c, i);
+	if (r >= 0)
+		r = add_git_form(p, c);
 	for (size_t i = 0; i < simple_command_assign_count(c) && r >= 0; i++) {
 		const char *name = simple_command_assign_name(c, i);
 		r = add_name(p, name, strlen(name));

@@ -138,6 +138,29 @@ static int write_file(const char *path, const char *text)
 	return write(fd, text, len) == (ssize_t)len ? 0 : -EIO;
 }
 
+/* The workspace is a git repository (empty), so that git reads its
+ * options and aliases and starts its subcommands, as in a checkout; without
+ * git, it stays a plain directory. */
+static void init_repository(const char *dir)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			(void)dup2(null, STDOUT_FILENO);
+			(void)dup2(null, STDERR_FILENO);
+		}
+		char *const argv[] = { "git", "init", "-q", (char *)dir, NULL };
+		char *const envp[] = { "PATH=/usr/bin:/bin", "GIT_CONFIG_NOSYSTEM=1", "HOME=/",
+			               NULL };
+		execve("/usr/bin/git", argv, envp);
+		_exit(127);
+	}
+	int status;
+	if (pid > 0)
+		(void)waitpid(pid, &status, 0);
+}
+
 static int make_env(struct oracle_runner *r)
 {
 	_cleanup_free_ char *path = NULL, *bash_env = NULL, *dir = NULL, *home = NULL;
@@ -146,7 +169,13 @@ static int make_env(struct oracle_runner *r)
 	    asprintf(&dir, "ORACLE_DIR=%s", r->tmp) < 0 ||
 	    asprintf(&home, "HOME=%s", r->workspace) < 0)
 		return -ENOMEM;
+	_cleanup_free_ char *git_trace = NULL;
+	if (asprintf(&git_trace, "GIT_TRACE=%s/gittrace", r->tmp) < 0)
+		return -ENOMEM;
 	const char *const fixed[] = { path,
+		                      git_trace,
+		                      "GIT_CONFIG_NOSYSTEM=1",
+		                      "GIT_TERMINAL_PROMPT=0",
 		                      bash_env,
 		                      dir,
 		                      home,
@@ -189,6 +218,8 @@ int oracle_runner_new(const struct oracle_runner_config *cfg, char *const *extra
 	if (mkdir(r->bin, 0755) < 0 || mkdir(r->workspace, 0755) < 0)
 		return -errno;
 	int k = write_file(r->prelude, prelude_text);
+	if (k >= 0)
+		init_repository(r->workspace);
 	if (k >= 0)
 		k = oracle_runner_add_names(r, extra_names);
 	if (k >= 0)
@@ -333,8 +364,8 @@ int oracle_runner_run(struct oracle_runner *r, const char *command, struct oracl
 	if (child == 0)
 		exec_launcher(r, command);
 	*timed_out = !wait_run(r, child);
-	_cleanup_free_ char *path = NULL, *trace = NULL, *exec = NULL;
-	size_t trace_len, exec_len;
+	_cleanup_free_ char *path = NULL, *trace = NULL, *exec = NULL, *git = NULL;
+	size_t trace_len, exec_len, git_len;
 	if (asprintf(&path, "%s/xtrace", r->tmp) < 0)
 		return -ENOMEM;
 	int k = read_whole(path, &trace, &trace_len);
@@ -344,8 +375,16 @@ int oracle_runner_run(struct oracle_runner *r, const char *command, struct oracl
 		k = -ENOMEM;
 	if (k >= 0)
 		k = read_whole(path, &exec, &exec_len);
+	free(path);
+	path = NULL;
+	if (k >= 0 && asprintf(&path, "%s/gittrace", r->tmp) < 0)
+		k = -ENOMEM;
+	if (k >= 0)
+		k = read_whole(path, &git, &git_len);
 	if (k >= 0 && trace)
 		k = oracle_records_read_trace(trace, trace_len, out);
+	if (k >= 0 && git)
+		k = oracle_records_read_git(git, git_len, out);
 	if (k >= 0 && exec)
 		k = oracle_records_read_exec(exec, exec_len, out);
 	return k;

@@ -24,11 +24,11 @@
  * through PATH), or they only move data (so that `cat <<EOF | sh` feeds the
  * shell). None writes anywhere the sandbox lets it. */
 static const char *const real_programs[] = {
-	"base64", "cat",   "chroot", "chrt",    "cut",     "env",     "false",
-	"find",   "flock", "grep",   "head",    "ionice",  "linux32", "linux64",
-	"nice",   "nohup", "od",     "prlimit", "rev",     "setarch", "setpriv",
-	"setsid", "sort",  "stdbuf", "tac",     "taskset", "time",    "timeout",
-	"tr",     "true",  "uniq",   "unshare", "wc",      "xargs",   NULL,
+	"base64",  "cat", "chroot",  "chrt", "cut",     "env",     "false",   "find",
+	"flock",   "git", "grep",    "head", "ionice",  "linux32", "linux64", "nice",
+	"nohup",   "od",  "prlimit", "rev",  "setarch", "setpriv", "setsid",  "sort",
+	"stdbuf",  "tac", "taskset", "time", "timeout", "tr",      "true",    "uniq",
+	"unshare", "wc",  "xargs",   NULL,
 };
 
 /* Shells: run as bash, which reads the oracle's BASH_ENV (its trace). */
@@ -42,8 +42,30 @@ static bool listed(const char *const *list, const char *name)
 	return false;
 }
 
+/* Is the parent one of git's own scripts (git-submodule, git-bisect ...)?
+ * What they run is how git works, not what the command asked for. */
+static bool started_by_git_internals(void)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)getppid());
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(buf + i) + 1)
+		if (strncmp(buf + i, "/usr/lib/git-core/", 18) == 0)
+			return true;
+	return false;
+}
+
 static void record(int argc, char **argv)
 {
+	if (started_by_git_internals())
+		return;
 	const char *dir = getenv("ORACLE_DIR");
 	if (!dir)
 		return;

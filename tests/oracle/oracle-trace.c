@@ -245,3 +245,45 @@ int oracle_records_read_exec(const char *data, size_t len, struct oracle_records
 	}
 	return 0;
 }
+
+int oracle_records_read_git(const char *text, size_t len, struct oracle_records *out)
+{
+	static const char expansion[] = "trace: alias expansion: ",
+	                  builtin[] = "trace: built-in: git";
+	bool after_alias = false;
+	for (size_t i = 0; i < len;) {
+		const char *line = text + i;
+		const char *nl = memchr(line, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - line) : len - i;
+		i += n + 1;
+		const char *hit;
+		if (memmem(line, n, expansion, sizeof(expansion) - 1)) {
+			after_alias = true;
+		} else if (after_alias && (hit = memmem(line, n, builtin, sizeof(builtin) - 1))) {
+			after_alias = false;
+			size_t at = (size_t)(hit - line) + sizeof(builtin) - 1;
+			char **words = NULL;
+			int r = oracle_trace_words(line + at, n - at, &words);
+			if (r == -ENOMEM)
+				return r;
+			if (r < 0)
+				continue;
+			char **argv = NULL;
+			if (strv_extend(&argv, "git") < 0) {
+				strv_free(words);
+				return -ENOMEM;
+			}
+			STRV_FOREACH (w, words)
+				if (strv_extend(&argv, *w) < 0) {
+					strv_free(words);
+					strv_free(argv);
+					return -ENOMEM;
+				}
+			strv_free(words);
+			r = records_add(out, argv, ORACLE_FROM_GIT);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}

@@ -19,6 +19,7 @@
 enum oracle_source {
 	ORACLE_FROM_TRACE, /* bash's xtrace: a simple command bash ran */
 	ORACLE_FROM_EXEC,  /* a stub's record: a program exec'd through PATH */
+	ORACLE_FROM_GIT,   /* git's own trace: the git command an alias became */
 };
 
 struct oracle_record {
@@ -41,6 +42,11 @@ int oracle_records_read_trace(const char *text, size_t len, struct oracle_record
  * record cut short (a process killed while writing) ends the reading.
  * 0 or -ENOMEM. */
 int oracle_records_read_exec(const char *data, size_t len, struct oracle_records *out);
+
+/* Append the git commands that aliases became, from git's trace text
+ * (GIT_TRACE: an "alias expansion:" line, then the "built-in: git ..."
+ * line of the command it runs). 0 or -ENOMEM. */
+int oracle_records_read_git(const char *text, size_t len, struct oracle_records *out);
 
 void oracle_records_done(struct oracle_records *r);
 
