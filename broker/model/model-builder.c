@@ -194,6 +194,29 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 		builder_pop_frame(b);
 }
 
+/* What c writes when it is `echo` of static words (-n and -E aside): its
+ * words after the name, as text in the model (its normalised text, from
+ * the first word on), or NULL. */
+static const char *echo_output(const struct simple_command *c)
+{
+	if (c->argc < 2 || c->n_wrappers || c->n_redirects || strcmp(c->name, "echo") != 0 ||
+	    (c->flags & CMD_NAME_DYNAMIC))
+		return NULL;
+	size_t from = 1;
+	while (from < c->argc &&
+	       (strcmp(c->argv[from].w.text, "-n") == 0 || strcmp(c->argv[from].w.text, "-E") == 0))
+		from++;
+	for (size_t i = from; i < c->argc; i++)
+		if (!builder_word_is_static(&c->argv[i]) || c->argv[i].w.text[0] == '-')
+			return NULL;
+	/* the normalised text quotes words with blanks: only plain ones here */
+	size_t skip = 0;
+	for (size_t i = 0; i < from; i++)
+		skip += strlen(c->argv[i].w.text) + 1;
+	const char *words = c->normalized + (strlen(c->normalized) >= skip ? skip : 0);
+	return words[strcspn(words, "'\"\\")] ? NULL : words;
+}
+
 /* Each part of a pipeline runs in a subshell of its own. */
 static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                           const struct model_state *st)
@@ -201,6 +224,7 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 	if (!builder_push_frame(b, FRAME_PIPELINE))
 		return;
 	size_t k = 0;
+	const char *written = NULL; /* by the part before, when known */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (!shell_node_is_statement(c)) {
@@ -210,11 +234,14 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 		}
 		struct walk_ctx sub = *ctx;
 		sub.stdin_piped = k++ > 0;
+		sub.stdin_text = written;
 		struct model_state copy;
+		size_t first = b->m->n_commands;
 		b->error = model_state_copy(&copy, st);
 		if (!b->error)
 			walk_statement(b, &sub, c, &copy);
 		model_state_done(&copy);
+		written = b->m->n_commands == first + 1 ? echo_output(b->m->commands[first]) : NULL;
 	}
 	builder_pop_frame(b);
 }
@@ -436,12 +463,72 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 		builder_forget_assigned(ctx, &n->children[i], st);
 }
 
+/* Loop values walked one by one, at most (`for d in a b`). */
+#define LOOP_MAX_VALUES 8
+
+/* `for NAME in WORDS; do BODY; done` whose words are all static: the body
+ * once more for each value in turn, with NAME set to it (`for d in / /usr;
+ * do rm -rf "$d"; done` removes /). Nothing of it is kept after the loop:
+ * the walk with NAME unknown did that. */
+static void walk_loop_values(struct builder *b, const struct walk_ctx *ctx,
+                             const struct shell_node *n, const struct model_state *st)
+{
+	const struct shell_node *var = shell_node_find(n, SN_VAR_NAME);
+	const struct shell_node *body = shell_node_find(n, SN_DO_GROUP);
+	if (!var || !body)
+		return;
+	struct shell_word values[LOOP_MAX_VALUES];
+	size_t count = 0;
+	bool in = false, usable = true;
+	for (uint32_t i = 0; i < n->n_children && usable; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (shell_node_is_token(ctx->src, c, "in")) {
+			in = true;
+		} else if (in && shell_node_is_word(c)) {
+			if (count == LOOP_MAX_VALUES) {
+				usable = false;
+				break;
+			}
+			b->error = shell_word_expand(ctx->src, c, NULL, NULL, &values[count]);
+			if (b->error) {
+				usable = false;
+				break;
+			}
+			usable = (values[count++].flags & WORD_DYNAMIC_MASK) == 0;
+		}
+	}
+	_cleanup_free_ char *name = strndup(ctx->src + var->start, var->end - var->start);
+	if (!name && !b->error)
+		b->error = -ENOMEM;
+	/* each round starts where the one before ended */
+	struct model_state round;
+	if (usable && in && count && !b->error)
+		b->error = model_state_copy(&round, st);
+	else
+		usable = false;
+	for (size_t k = 0; usable && k < count && !b->error; k++) {
+		b->error = model_state_set(&round, name, values[k].text);
+		if (!b->error)
+			builder_walk_statements(b, ctx, body, &round);
+	}
+	if (usable)
+		model_state_done(&round);
+	for (size_t k = 0; k < count; k++)
+		shell_word_done(&values[k]);
+}
+
 /* while / until / for / for ((;;)): the body may run any number of times. */
 static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                       struct model_state *st)
 {
 	if (!builder_push_frame(b, FRAME_LOOP))
 		return;
+	struct model_state before;
+	bool values = n->kind == SN_FOR;
+	if (values && (b->error = model_state_copy(&before, st)) < 0) {
+		builder_pop_frame(b);
+		return;
+	}
 	builder_forget_assigned(ctx, n, st); /* the for variable too */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
@@ -457,6 +544,11 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 		} else {
 			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
 		}
+	}
+	if (values) {
+		if (!b->error)
+			walk_loop_values(b, ctx, n, &before);
+		model_state_done(&before);
 	}
 	builder_pop_frame(b);
 }
@@ -504,14 +596,21 @@ static void walk_function(struct builder *b, const struct walk_ctx *ctx, const s
 		b->error = -ENOMEM;
 		return;
 	}
+	size_t idx = b->n_functions;
 	if (b->n_functions < BUILDER_MAX_FUNCTIONS) {
+		b->function_nodes[b->n_functions] = n;
+		b->function_srcs[b->n_functions] = ctx->src;
+		b->function_active[b->n_functions] = true; /* a call in its own body */
 		b->functions[b->n_functions++] = fname;
 	} else {
 		free(fname);
 		fname = NULL;
 	}
-	if (!builder_push_frame(b, FRAME_FUNCTION))
+	if (!builder_push_frame(b, FRAME_FUNCTION)) {
+		if (idx < b->n_functions)
+			b->function_active[idx] = false;
 		return;
+	}
 	const char *saved = b->function;
 	b->function = fname;
 	struct model_state fresh = { 0 };
@@ -521,6 +620,45 @@ static void walk_function(struct builder *b, const struct walk_ctx *ctx, const s
 			walk_statement(b, ctx, &n->children[i], &fresh);
 	model_state_done(&fresh);
 	b->function = saved;
+	if (idx < b->n_functions)
+		b->function_active[idx] = false;
+	builder_pop_frame(b);
+}
+
+void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
+                           const struct simple_command *c, const struct model_state *st)
+{
+	size_t k = b->n_functions;
+	while (k > 0 && strcmp(b->functions[k - 1], c->name) != 0)
+		k--;
+	/* a definition from another text (eval 'f() {...}') is not kept; one
+	 * being walked already is a recursion, walked once */
+	if (k-- == 0 || b->function_srcs[k] != ctx->src || b->function_active[k])
+		return;
+	if (!builder_push_frame(b, FRAME_FUNCTION))
+		return;
+	struct model_state call;
+	b->error = model_state_copy(&call, st);
+	for (size_t i = 1; i <= 9 && !b->error; i++) {
+		char name[2] = { (char)('0' + i), '\0' };
+		if (i < c->argc && builder_word_is_static(&c->argv[i]))
+			b->error = model_state_set(&call, name, c->argv[i].w.text);
+		else
+			model_state_unset(&call, name);
+	}
+	const char *saved = b->function;
+	b->function = b->functions[k];
+	b->function_active[k] = true;
+	struct walk_ctx sub = *ctx;
+	sub.parent = (long)c->index;
+	sub.negated = sub.background = sub.stdin_piped = false;
+	const struct shell_node *def = b->function_nodes[k];
+	for (uint32_t i = 0; i < def->n_children && !b->error; i++)
+		if (shell_node_is_statement(&def->children[i]))
+			walk_statement(b, &sub, &def->children[i], &call);
+	b->function_active[k] = false;
+	b->function = saved;
+	model_state_done(&call);
 	builder_pop_frame(b);
 }
 

@@ -48,6 +48,10 @@ struct builder {
 	const struct model_wrapper *prefix[BUILDER_MAX_PREFIX];
 	size_t n_prefix;
 	char *functions[BUILDER_MAX_FUNCTIONS]; /* names defined so far (owned) */
+	/* each one's definition, and the text its offsets refer to */
+	const struct shell_node *function_nodes[BUILDER_MAX_FUNCTIONS];
+	const char *function_srcs[BUILDER_MAX_FUNCTIONS];
+	bool function_active[BUILDER_MAX_FUNCTIONS]; /* its body is being walked for a call */
 	size_t n_functions;
 	size_t resolve_budget; /* bytes of variable values still to substitute */
 	int error;             /* first -errno; stops the walk */
@@ -60,6 +64,9 @@ struct walk_ctx {
 	size_t span_start, span_end; /* nested: the outer word's span in the model's source */
 	long parent;                 /* index of the holding command, or -1 */
 	bool negated, background, stdin_piped;
+	/* what the pipeline's part before writes, when it is known (`echo a b
+	 * | xargs rm`: "a b"); borrowed from the model, or NULL */
+	const char *stdin_text;
 	bool has_error; /* the current tree has an ERROR / MISSING node */
 };
 
@@ -127,6 +134,12 @@ void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struc
 /* What c (finished, texts its words) starts in turn (model-started.c). */
 void builder_started(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
                      char *const *texts, struct model_state *st);
+
+/* c calls a function defined earlier in the same text: its body is walked
+ * again as it runs there, with st's variables and directory and c's
+ * static words as $1 ... (model-builder.c). */
+void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
+                           const struct simple_command *c, const struct model_state *st);
 
 /* A `command` node (model-command.c). */
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,

@@ -35,12 +35,14 @@ struct lookup {
 
 /* A literal variable's value, within the model's budget of resolved bytes
  * (past it, a variable stays unresolved: a dynamic word, never a wrong one). */
-static const char *lookup_var(void *userdata, const char *name)
+static const char *lookup_var(void *userdata, const char *name, uint32_t *flags)
 {
 	struct lookup *l = userdata;
 	const char *value = model_state_get(l->st, name);
 	if (!value)
 		return NULL;
+	if (model_state_tilde(l->st, name))
+		*flags |= WORD_TILDE;
 	size_t len = strlen(value);
 	if (len > l->b->resolve_budget)
 		return NULL;
@@ -457,10 +459,15 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 		model_word_done(&w);
 		return -ENOMEM;
 	}
-	bool literal = plain && (!value || shell_node_is_word(value)) && builder_word_is_static(&w);
+	bool word = plain && (!value || shell_node_is_word(value));
+	bool literal = word && builder_word_is_static(&w);
+	/* D=~/x: bash expands the tilde when it assigns; the value is a home */
+	bool tilde = word && (w.w.flags & WORD_DYNAMIC_MASK) == WORD_TILDE;
 	if (persist) {
 		if (literal)
 			r = model_state_set(st, var, w.w.text);
+		else if (tilde)
+			r = model_state_set_tilde(st, var, w.w.text);
 		else
 			model_state_unset(st, var);
 	}
@@ -547,6 +554,45 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 	return i;
 }
 
+/* `echo a b | xargs rm`: xargs reads what the echo wrote, known before it
+ * runs, and appends those words (split at blanks, as xargs splits them
+ * when no option says otherwise). Only for a plain xargs: -0, -d, -I, -L,
+ * -n ... read or run otherwise, and the command stays incomplete. */
+static int xargs_input(struct builder *b, struct simple_command *c, const char *text)
+{
+	static const char *const plain[] = { "-r", "-t", "-x", "--no-run-if-empty", "--verbose" };
+	const struct model_wrapper *xargs = NULL;
+	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
+		if (strcmp(c->wrappers[i].name, "xargs") == 0)
+			xargs = &c->wrappers[i];
+	if (!xargs)
+		return 0;
+	for (size_t i = 1; i < xargs->argc; i++) {
+		bool ok = false;
+		for (size_t k = 0; k < ELEMENTSOF(plain); k++)
+			ok |= strcmp(xargs->argv[i], plain[k]) == 0;
+		if (!ok)
+			return 0;
+	}
+	size_t alloc = c->argc;
+	_cleanup_free_ char *copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	int r = 0;
+	for (char *save = NULL, *tok = strtok_r(copy, " \t\n", &save); tok && r >= 0;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		struct model_word w;
+		r = builder_word_from_text(&w, tok, 0);
+		if (r >= 0)
+			r = builder_push_arg(b, c, &alloc, &w);
+		else
+			model_word_done(&w);
+	}
+	if (r >= 0)
+		c->flags &= ~(uint32_t)CMD_ARGV_INCOMPLETE;
+	return r;
+}
+
 /* Drop argv[0..n) (moved into the wrappers). */
 static void drop_front(struct simple_command *c, size_t n)
 {
@@ -563,6 +609,69 @@ static bool is_home(const char *source)
 {
 	return strcmp(source, "$HOME") == 0 || strcmp(source, "\"$HOME\"") == 0 ||
 	       strcmp(source, "${HOME}") == 0 || strcmp(source, "\"${HOME}\"") == 0;
+}
+
+/* Positional parameters the model follows: $1 ... $9. */
+#define POSITIONAL_MAX 9
+
+/* `set [options] [--] ARGS`: ARGS are the new $1 ...; without ARGS (and
+ * without --) they stay. Static words are known, others not. */
+static int set_positional_params(const struct simple_command *c, struct model_state *st)
+{
+	size_t i = 1;
+	for (; i < c->argc; i++) {
+		const char *w = c->argv[i].w.text;
+		if (strcmp(w, "--") == 0 || strcmp(w, "-") == 0) {
+			i++;
+			break;
+		}
+		if (w[0] != '-' && w[0] != '+')
+			break;
+		if (strcmp(w + 1, "o") == 0 && i + 1 < c->argc)
+			i++; /* -o pipefail */
+	}
+	bool given = i < c->argc || (i > 1 && (strcmp(c->argv[i - 1].w.text, "--") == 0 ||
+	                                       strcmp(c->argv[i - 1].w.text, "-") == 0));
+	if (!given)
+		return 0;
+	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		size_t at = i + k - 1;
+		int r = 0;
+		if (at < c->argc && builder_word_is_static(&c->argv[at]))
+			r = model_state_set(st, p, c->argv[at].w.text);
+		else
+			model_state_unset(st, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them. */
+static int shift_params(const struct simple_command *c, struct model_state *st)
+{
+	size_t n = 1;
+	if (c->argc > 1) {
+		const char *w = c->argv[1].w.text;
+		n = builder_word_is_static(&c->argv[1]) && w[0] >= '0' && w[0] <= '9' && !w[1]
+		            ? (size_t)(w[0] - '0')
+		            : POSITIONAL_MAX + 1;
+	}
+	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' }, from[2] = { (char)('0' + k + n), '\0' };
+		const char *v = k + n <= POSITIONAL_MAX ? model_state_get(st, from) : NULL;
+		int r = 0;
+		if (v) {
+			_cleanup_free_ char *copy = strdup(v);
+			r = copy ? model_state_set(st, p, copy) : -ENOMEM;
+		} else {
+			model_state_unset(st, p);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
 }
 
 /* What the command changes for the commands after it. */
@@ -601,6 +710,8 @@ static void effects(struct builder *b, struct simple_command *c, struct model_st
 	           c->flags & CMD_FUNCTION_CALL) {
 		model_state_forget_all(st);
 		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "set") == 0 || strcmp(name, "shift") == 0) {
+		b->error = name[1] == 'e' ? set_positional_params(c, st) : shift_params(c, st);
 	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
 	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
 	           strcmp(name, "readarray") == 0) {
@@ -650,6 +761,10 @@ void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struc
 	for (size_t i = 0; i < c->argc; i++)
 		texts[i] = c->argv[i].w.text;
 
+	if (c->flags & CMD_ARGV_INCOMPLETE && ctx->stdin_text)
+		b->error = xargs_input(b, c, ctx->stdin_text);
+	if (b->error)
+		return;
 	if (c->argc > 0) {
 		c->name = strdup(base_name(c->argv[0].w.text));
 		if (!builder_word_is_static(&c->argv[0]))
@@ -690,6 +805,8 @@ void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struc
 		return;
 	}
 	builder_started(b, ctx, c, texts, st);
+	if (!b->error && c->flags & CMD_FUNCTION_CALL)
+		builder_call_function(b, ctx, c, st);
 	if (!b->error)
 		effects(b, c, st);
 }

@@ -654,8 +654,8 @@ static uint32_t bare_newline(const char *text, uint32_t from, uint32_t to)
 /* Does a newline between n's children end a command, to bash? */
 static bool ends_at_newline(const struct shell_node *n)
 {
-	return n->kind == SN_COMMAND || n->kind == SN_DECLARATION ||
-	       n->kind == SN_FILE_REDIRECT || n->kind == SN_REDIRECTED;
+	return n->kind == SN_COMMAND || n->kind == SN_DECLARATION || n->kind == SN_FILE_REDIRECT ||
+	       n->kind == SN_REDIRECTED;
 }
 
 /* The first misreading below n: the error ones above, a `time` before a

@@ -256,9 +256,10 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 		e->error = -ENOMEM;
 		return;
 	}
-	const char *value = simple && e->lookup ? e->lookup(e->userdata, var) : NULL;
+	uint32_t value_flags = 0;
+	const char *value = simple && e->lookup ? e->lookup(e->userdata, var, &value_flags) : NULL;
 	if (value && strlen(value) <= RESOLVE_MAX_VALUE) {
-		e->w->flags |= WORD_RESOLVED;
+		e->w->flags |= WORD_RESOLVED | value_flags;
 		put_as(e, value, strlen(value), quoted ? 'q' : 'v');
 		return;
 	}

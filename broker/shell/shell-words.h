@@ -55,8 +55,10 @@ struct shell_word {
 };
 
 /* The value of a variable assigned a literal earlier, or NULL when unknown.
- * The returned string is borrowed for the duration of the call. */
-typedef const char *(*shell_var_lookup_fn)(void *userdata, const char *name);
+ * The returned string is borrowed for the duration of the call. *flags:
+ * enum shell_word_flag bits a word that holds it gets (WORD_TILDE for a
+ * value bash tilde-expanded when it assigned it: D=~ holds a home). */
+typedef const char *(*shell_var_lookup_fn)(void *userdata, const char *name, uint32_t *flags);
 
 /*
  * Expand the word node n of text src into *ret (release with

@@ -20,6 +20,10 @@ struct form {
 	const char **words; /* borrowed from the model */
 	bool *wild;         /* stands for any number of words (0 too) */
 	bool incomplete;    /* words may follow (xargs appends its input) */
+	/* the argv may end after this many words: the words of the command
+	 * an xargs wrapper starts that came from its input are not in the
+	 * xargs's own argv (SIZE_MAX: it may not) */
+	size_t may_end_from;
 };
 
 struct oracle_prediction {
@@ -108,7 +112,11 @@ static int add_form(struct oracle_prediction *p, const struct simple_command *c,
 	p->n_forms++;
 	const char *replace = f->incomplete ? xargs_replace(c) : NULL;
 	size_t k = 0;
+	f->may_end_from = SIZE_MAX;
 	for (size_t i = from_wrapper; i < nw; i++) {
+		if (strcmp(simple_command_wrapper_name(c, i), "xargs") == 0 &&
+		    f->may_end_from == SIZE_MAX)
+			f->may_end_from = n - argc + 1; /* the command's name on */
 		for (size_t j = 0; j < simple_command_wrapper_argc(c, i); j++, k++) {
 			f->words[k] = simple_command_wrapper_arg(c, i, j);
 			f->wild[k] = looks_dynamic(f->words[k]);
@@ -186,7 +194,9 @@ static int add_git_form(struct oracle_prediction *p, const struct simple_command
 		full = &p->forms[p->n_forms - 1];
 	}
 	struct form *f = &p->forms[p->n_forms];
-	*f = (struct form){ .n = n - skip + 1, .incomplete = full->incomplete };
+	*f = (struct form){ .n = n - skip + 1,
+		            .incomplete = full->incomplete,
+		            .may_end_from = SIZE_MAX };
 	f->words = calloc(f->n, sizeof(char *));
 	f->wild = calloc(f->n, sizeof(bool));
 	if (!f->words || !f->wild) {
@@ -262,6 +272,8 @@ static bool form_matches(const struct form *f, char *const *argv, size_t n)
 			}
 		}
 		memcpy(cur, next, (n + 1) * sizeof(bool));
+		if (i + 1 >= f->may_end_from && cur[n])
+			return true;
 	}
 	if (!f->incomplete)
 		return cur[n];

@@ -75,7 +75,7 @@ static const struct model_case cases[] = {
 	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P" },
 	{ "for ((i=0; i<3; i++)); do echo $i; done", "W: echo $i^P" },
 	{ "case $x in a) rm a;; b|c) rm b;; *) ls;; esac", "C: rm a\nC: rm b\nC: ls" },
-	{ "f() { rm -rf /; }; f", "F>G: rm -rf / #U\nf #F" },
+	{ "f() { rm -rf /; }; f", "F>G: rm -rf / #U\nf #F\nF>G: rm -rf /" },
 	{ "function g { git push -f; }", "F>G: git push -f #U" },
 	{ "! grep -q x f", "grep -q x f #N" },
 	{ "sleep 10 &", "sleep 10 #B" },
@@ -352,8 +352,10 @@ static const struct model_case cases[] = {
 	{ "echo <(sudo rm x)", "echo <<(sudo rm x)>^S\n<: (sudo) rm x" },
 	{ "f() { sudo rm -rf /; }", "F>G: (sudo) rm -rf / #U" },
 	{ "while true; do G=rm; done; $G", "W>?: true\nW: {G=rm}\n$G^P #D" },
-	{ "G=ls; for i in 1 2; do $G x; G=rm; done", "{G=ls}\nW: $G^P x #D\nW: {G=rm}" },
-	{ "cd /a && for i in 1; do cd b; ls; done", "L: cd /a\nL>W: cd b #U\nL>W: ls #U" },
+	{ "G=ls; for i in 1 2; do $G x; G=rm; done",
+	  "{G=ls}\nW: $G^P x #D\nW: {G=rm}\nW: ls x\nW: {G=rm}\nW: rm x\nW: {G=rm}" },
+	{ "cd /a && for i in 1; do cd b; ls; done",
+	  "L: cd /a\nL>W: cd b #U\nL>W: ls #U\nL>W: cd b @/a\nL>W: ls @/a/b" },
 	{ "sudo -- rm x", "(sudo --) rm x" },
 	{ "env - rm x", "(env -) rm x" },
 	{ "timeout 5", "timeout 5" },
@@ -399,7 +401,7 @@ static const struct model_case cases[] = {
 	{ "cat <<EOF && rm -rf /tmp/x\nbody\nEOF", "cat\nL: rm -rf /tmp/x" },
 	{ "sh <<EOF\ncd /tmp\nrm -rf *\nEOF", "sh\nN: cd /tmp\nN: rm -rf *^G @/tmp" },
 	{ "if true\nthen\n  rm x\nfi", "I>?: true\nI: rm x" },
-	{ "for i in 1 2\ndo\n  echo $i\ndone", "W: echo $i^P" },
+	{ "for i in 1 2\ndo\n  echo $i\ndone", "W: echo $i^P\nW: echo 1\nW: echo 2" },
 	{ "G=git\n$G push -f", "{G=git}\ngit push -f" },
 	{ "cd /tmp\nrm -rf *", "cd /tmp\nrm -rf *^G @/tmp" },
 	{ "bash -c '\ncd /\nrm -rf *\n'",
@@ -448,7 +450,7 @@ static const struct model_case cases[] = {
 	{ "time ( git push -f )", "S: git push -f" },
 	{ "time -p { rm -rf /; }", "G: rm -rf /" },
 	{ "time if true; then rm x; fi", "I>?: true\nI: rm x" },
-	{ "time for i in a; do rm x; done", "W: rm x" },
+	{ "time for i in a; do rm x; done", "W: rm x\nW: rm x" },
 	{ "! time ( rm x ) | cat", "P>S: rm x #N\nP: cat" },
 	{ "echo $(time { rm y; })", "echo <$(time { rm y; })>^C\n$>G: rm y" },
 	{ "time rm x", "(time) rm x" },
@@ -472,9 +474,9 @@ static const struct model_case cases[] = {
 	{ "echo a$.b $% $,", "echo a$.b $% $," },
 	{ "perl -ne 'print if $. > 1' f", "perl -ne <print if $. > 1> f" },
 	{ "cat <> f", "cat" },
-	{ "for i in a; do (echo $i) done", "W>S: echo $i^P" },
+	{ "for i in a; do (echo $i) done", "W>S: echo $i^P\nW>S: echo a" },
 	{ "while false; do { rm x; } done", "W>?: false\nW>G: rm x" },
-	{ "{ for i in a; do rm x; done }", "G>W: rm x" },
+	{ "{ for i in a; do rm x; done }", "G>W: rm x\nG>W: rm x" },
 	{ "cat <<EOF 2>&1 | tee log\nx\nEOF", "cat\nL>P: tee log" },
 	{ "cat <<EOF > out | sh\nrm -rf /\nEOF", "cat\nL>P: sh #Y" },
 	{ "cat <<EOF | bash\nrm -rf /\nEOF", "cat\nL>P: bash #Y" },
@@ -573,6 +575,24 @@ static const struct model_case cases[] = {
 	  "git difftool <--extcmd=rm x>\nN: (git difftool) rm x $@^P" },
 	{ "git grep -O'rm x' foo", "git grep <-Orm x> foo\nN: (git grep) rm x $@^P" },
 	{ "git push --force origin", "git push --force origin" },
+	/* targets known before it runs: set --, shift, a function's
+	 * arguments, a variable that holds a home */
+	{ "set -- /; rm -rf \"$1\"", "set -- /\nrm -rf /" },
+	{ "set -e -o pipefail -- a /; rm -rf $2", "set -e -o pipefail -- a /\nrm -rf /" },
+	{ "set -- a /; shift; rm -rf $1", "set -- a /\nshift\nrm -rf /" },
+	{ "set -x; rm -rf \"$1\"", "set -x\nrm -rf $1^P" },
+	{ "f() { rm -rf \"$1\"; }; f /", "F>G: rm -rf $1^P #U\nf / #F\nF>G: rm -rf /" },
+	{ "f() { rm -rf \"$1\"; }; f \"$X\"", "F>G: rm -rf $1^P #U\nf $X^P #F\nF>G: rm -rf $1^P" },
+	{ "f() { f x; }; f", "F>G: f x #UF\nf #F\nF>G: f x #F" },
+	{ "for d in / /usr; do rm -rf \"$d\"; done",
+	  "W: rm -rf $d^P\nW: rm -rf /\nW: rm -rf /usr" },
+	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P" },
+	{ "echo / | xargs rm -rf", "P: echo /\nP: (xargs) rm -rf /" },
+	{ "echo -n a b | sudo xargs -r rm", "P: echo -n a b\nP: (sudo) (xargs -r) rm a b" },
+	{ "echo a | xargs -0 rm", "P: echo a\nP: (xargs -0) rm #I" },
+	{ "ls | xargs rm -rf", "P: ls\nP: (xargs) rm -rf #I" },
+	{ "D=~; rm -rf $D", "{D=~^T}\nrm -rf ~^T" },
+	{ "D=~/x; rm -rf \"$D\"/y", "{D=~/x^T}\nrm -rf ~/x/y^T" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
@@ -718,11 +738,14 @@ Test(command_model, keeps_text_spans_and_a_normalized_form)
 Test(command_model, names_the_function_a_command_sits_in)
 {
 	struct command_model *m = parse("deploy() { git push -f; }; deploy");
-	cr_assert_eq(command_model_count(m), 2);
+	/* the body where it is defined, the call, the body as the call runs it */
+	cr_assert_eq(command_model_count(m), 3);
 	cr_expect_str_eq(simple_command_function(command_model_get(m, 0)), "deploy");
 	cr_expect(simple_command_in(command_model_get(m, 0), FRAME_FUNCTION));
 	cr_expect_null(simple_command_function(command_model_get(m, 1)));
 	cr_expect(simple_command_flags(command_model_get(m, 1)) & CMD_FUNCTION_CALL);
+	cr_expect_str_eq(simple_command_function(command_model_get(m, 2)), "deploy");
+	cr_expect_eq(simple_command_parent(command_model_get(m, 2)), 1);
 	command_model_free(m);
 }
 
