@@ -33,11 +33,14 @@ struct simple_command; /* one simple command inside it (opaque) */
  * is still built from what fit, and command_model_limits_reached() says which
  * cap it was (a verdict built from such a model must not be "allow"). */
 struct command_model_limits {
-	size_t max_command_bytes;  /* the text itself (default 64 KiB) */
-	unsigned max_depth;        /* nesting frames per command (default 24) */
-	uint64_t parse_timeout_us; /* total parse time, nested shells included (default 200 ms) */
-	size_t max_commands;       /* simple commands in the model (default 512) */
-	size_t max_words;          /* words per simple command (default 1024) */
+	size_t max_command_bytes; /* the text itself (default 64 KiB) */
+	unsigned max_depth;       /* nesting frames per command (default 24) */
+	/* total parse time, nested shells included, in CPU time of the calling
+	 * thread, so that the load of the machine never changes a model
+	 * (default 200 ms) */
+	uint64_t parse_timeout_us;
+	size_t max_commands; /* simple commands in the model (default 512) */
+	size_t max_words;    /* words per simple command (default 1024) */
 };
 
 /* The defaults above. */

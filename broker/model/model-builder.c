@@ -15,7 +15,6 @@
 
 #include "cleanup.h"
 #include "model/model-builder.h"
-#include "monotonic.h"
 
 /* ------------------------------------------------------------- frames */
 
@@ -744,14 +743,13 @@ static int parse_script(struct builder *b, const char *text, size_t len, struct 
                         bool *unparsed)
 {
 	*unparsed = false;
-	uint64_t now = monotonic_us();
-	if (now >= b->deadline) {
+	if (b->m->limits_reached & COMMAND_MODEL_LIMIT_TIME) { /* spent on an earlier part */
 		b->m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
 		*unparsed = true;
 		memset(tree, 0, sizeof(*tree));
 		return 0;
 	}
-	int r = shell_parse(b->parser, text, len, b->deadline - now, BUILDER_TREE_DEPTH, tree);
+	int r = shell_parse(b->parser, text, len, &b->budget, BUILDER_TREE_DEPTH, tree);
 	if (r < 0)
 		return r;
 	if (tree->timed_out) {
@@ -884,11 +882,10 @@ static void walk_backquotes(struct builder *b, const struct walk_ctx *ctx,
 /* --------------------------------------------------------------- entry */
 
 int model_build(struct command_model *m, struct shell_parser *parser,
-                const struct command_model_limits *limits, uint64_t deadline_us)
+                const struct command_model_limits *limits)
 {
-	uint64_t now = monotonic_us();
-	uint64_t budget = deadline_us > now ? deadline_us - now : 1;
-	int r = shell_parse(parser, m->source, m->len, budget, BUILDER_TREE_DEPTH, &m->tree);
+	struct shell_budget budget = shell_budget_init(limits->parse_timeout_us);
+	int r = shell_parse(parser, m->source, m->len, &budget, BUILDER_TREE_DEPTH, &m->tree);
 	if (r < 0)
 		return r;
 	if (m->tree.timed_out)
@@ -901,7 +898,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 		.m = m,
 		.lim = limits,
 		.parser = parser,
-		.deadline = deadline_us,
+		.budget = budget,
 		.resolve_budget = BUILDER_RESOLVE_BUDGET,
 	};
 	struct walk_ctx ctx = {

@@ -38,7 +38,7 @@ struct builder {
 	struct command_model *m;
 	const struct command_model_limits *lim;
 	struct shell_parser *parser;
-	uint64_t deadline;
+	struct shell_budget budget; /* the CPU time all parses of the command may take */
 	uint8_t frames[BUILDER_MAX_FRAMES];
 	size_t depth;
 	const char *function; /* innermost function being walked (borrowed) */
@@ -70,10 +70,11 @@ struct walk_ctx {
 	bool has_error; /* the current tree has an ERROR / MISSING node */
 };
 
-/* The entry: walk the tree parsed from m->source and fill m.
+/* The entry: walk the tree parsed from m->source and fill m; the parses
+ * take at most limits->parse_timeout_us of this thread's CPU time.
  * Returns 0 or -ENOMEM. */
 int model_build(struct command_model *m, struct shell_parser *parser,
-                const struct command_model_limits *limits, uint64_t deadline_us);
+                const struct command_model_limits *limits);
 
 bool builder_push_frame(struct builder *b, enum command_frame frame);
 void builder_pop_frame(struct builder *b);

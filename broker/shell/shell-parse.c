@@ -16,6 +16,7 @@
 
 #include "shell/bash-language.h"
 #include "cleanup.h"
+#include "monotonic.h"
 #include "shell/shell-parse.h"
 
 /* Grammar name -> kind, sorted by name (bsearch). Named symbols only. */
@@ -462,17 +463,61 @@ static int repair_heredocs(struct shell_tree *tree, const char *text, struct she
 	return count;
 }
 
+bool shell_budget_spent(struct shell_budget *b, size_t work)
+{
+	if (!b->cpu_us)
+		return false;
+	b->work += work;
+	if (b->work < SHELL_BUDGET_CHECK_BYTES)
+		return false;
+	b->work = 0;
+	uint64_t now = thread_cpu_us();
+	if (!b->deadline)
+		b->deadline = now + b->cpu_us;
+	return now >= b->deadline;
+}
+
+/* The text handed to tree-sitter in pieces, so that the work done is
+ * counted while it works (tree-sitter's own timeout is on the clock). */
+struct parse_input {
+	const char *text;
+	uint32_t len;
+	struct shell_budget *budget; /* NULL: none */
+	size_t cancel;               /* tree-sitter's cancellation flag */
+};
+
+/* Bytes handed out per read: tree-sitter reads again as it lexes on (and
+ * again when it goes back), so the reads count the work. */
+#define PARSE_CHUNK 256
+
+static const char *read_text(void *payload, uint32_t byte, TSPoint point, uint32_t *n)
+{
+	(void)point;
+	struct parse_input *in = payload;
+	if (byte >= in->len) {
+		*n = 0;
+		return "";
+	}
+	*n = in->len - byte < PARSE_CHUNK ? in->len - byte : PARSE_CHUNK;
+	if (in->budget && shell_budget_spent(in->budget, *n))
+		__atomic_store_n(&in->cancel, 1, __ATOMIC_RELAXED);
+	return in->text + byte;
+}
+
 /* One parse of text into *tree (see shell_parse); words are read from text. */
-static int parse_once(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
-                      unsigned max_depth, struct shell_tree *tree)
+static int parse_once(struct shell_parser *p, const char *text, size_t len,
+                      struct shell_budget *budget, unsigned max_depth, struct shell_tree *tree)
 {
 	memset(tree, 0, sizeof(*tree));
 	tree->dropped_at = UINT32_MAX;
 	ts_parser_reset(p->ts);
-	ts_parser_set_timeout_micros(p->ts, timeout_us);
-	TSTree *ts = ts_parser_parse_string(p->ts, NULL, text, (uint32_t)len);
+	struct parse_input in = { .text = text, .len = (uint32_t)len, .budget = budget };
+	ts_parser_set_cancellation_flag(p->ts, &in.cancel);
+	TSInput input = { .payload = &in, .read = read_text, .encoding = TSInputEncodingUTF8 };
+	TSTree *ts = ts_parser_parse(p->ts, NULL, input);
+	ts_parser_set_cancellation_flag(p->ts, NULL);
 	if (!ts) {
-		/* The time limit ran out (the language is always set): leave the
+		/* The CPU time ran out (the language is always set): leave the
 		 * parser clean for the next text. */
 		ts_parser_reset(p->ts);
 		tree->timed_out = true;
@@ -723,12 +768,12 @@ static void restore_read_write(struct shell_node *node, const uint32_t *at, size
 /* Re-parses for misreadings found one after the other, at most. */
 #define MAX_REREADINGS 8
 
-int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
+int shell_parse(struct shell_parser *p, const char *text, size_t len, struct shell_budget *budget,
                 unsigned max_depth, struct shell_tree *tree)
 {
 	if (len > UINT32_MAX)
 		return -E2BIG;
-	int r = parse_once(p, text, len, timeout_us, max_depth, tree);
+	int r = parse_once(p, text, len, budget, max_depth, tree);
 	struct misreading m;
 	if (r < 0 || tree->timed_out || !find_misreading(text, len, tree, &m)) {
 		if (r >= 0 && tree->dropped_at != UINT32_MAX)
@@ -749,7 +794,7 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 		if (m.read_write)
 			read_write[n_read_write++] = m.start;
 		shell_tree_done(tree);
-		r = parse_once(p, fixed, len, timeout_us, max_depth, tree);
+		r = parse_once(p, fixed, len, budget, max_depth, tree);
 		if (r < 0 || tree->timed_out)
 			return r;
 		if (!find_misreading(fixed, len, tree, &m)) {

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cleanup.h"
 #include "model/command-model.h"
 #include "model-render.h"
 #include "model/model-state.h"
+#include "shell/shell-parse.h"
 #include "util/strbuf.h"
 
 /* Rendering: one line per simple command, "FRAMES: {ASSIGNS} (WRAPPER)...
@@ -879,6 +881,38 @@ Test(command_model, flags_the_parse_time_limit)
 	          command_model_limits_reached(m));
 	command_model_free(m);
 	free(big);
+}
+
+Test(command_model, limits_the_parse_in_cpu_time_not_clock_time)
+{
+	/* time that passes without work does not spend the budget: a busy
+	 * machine does not change a verdict */
+	struct shell_budget budget = shell_budget_init(20 * 1000);
+	cr_expect_not(shell_budget_spent(&budget, SHELL_BUDGET_CHECK_BYTES));
+	struct timespec pause = { .tv_sec = 0, .tv_nsec = 60 * 1000 * 1000 };
+	while (nanosleep(&pause, &pause) < 0 && errno == EINTR)
+		;
+	cr_expect_not(shell_budget_spent(&budget, SHELL_BUDGET_CHECK_BYTES),
+	              "60 ms asleep spent a 20 ms CPU budget");
+	/* work does: a long text with a budget of 1 us is not parsed whole */
+	struct shell_parser *p = NULL;
+	cr_assert_eq(shell_parser_new(&p), 0);
+	size_t n = 60000;
+	_cleanup_free_ char *big = malloc(n + 1);
+	cr_assert_not_null(big);
+	for (size_t i = 0; i < n; i += 8)
+		memcpy(big + i, "a && b; ", 8);
+	big[n] = '\0';
+	struct shell_tree tree;
+	struct shell_budget tiny = shell_budget_init(1);
+	cr_assert_eq(shell_parse(p, big, n, &tiny, 200, &tree), 0);
+	cr_expect(tree.timed_out);
+	shell_tree_done(&tree);
+	struct shell_budget ample = shell_budget_init(10 * 1000 * 1000);
+	cr_assert_eq(shell_parse(p, big, n, &ample, 200, &tree), 0);
+	cr_expect_not(tree.timed_out);
+	shell_tree_done(&tree);
+	shell_parser_free(p);
 }
 
 Test(command_model, marks_broken_syntax_as_partially_understood)
