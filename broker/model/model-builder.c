@@ -157,6 +157,40 @@ static bool is_exit(const struct walk_ctx *ctx, const struct shell_node *n)
 	                shell_node_text_is(ctx->src, name, "return"));
 }
 
+static bool has_or(const char *src, const struct shell_node *n)
+{
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (shell_node_is_token(src, &n->children[i], "||"))
+			return true;
+	return false;
+}
+
+/* The parts of the && chain n in order (the grammar nests `a && b && c` as
+ * ((a && b) && c)); into *exits, the variables where it may stop: after
+ * any part but the last, merged. */
+static void walk_and_chain(struct builder *b, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st,
+                           struct model_state *exits, bool *have)
+{
+	const struct shell_node *left = first_statement(n);
+	const struct shell_node *right = last_statement(n);
+	if (!left || b->error)
+		return;
+	if (left->kind == SN_LIST && !has_or(ctx->src, left))
+		walk_and_chain(b, ctx, left, st, exits, have);
+	else
+		walk_statement(b, ctx, left, st);
+	if (!right || right == left || b->error)
+		return;
+	if (*have) {
+		model_state_merge_vars(exits, st);
+	} else {
+		b->error = model_state_copy(exits, st);
+		*have = !b->error;
+	}
+	walk_statement(b, ctx, right, st);
+}
+
 /* a && b, a || b: b runs after a (&&) or when a failed (||); after the list,
  * either may have happened. */
 static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
@@ -167,26 +201,29 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 		return;
 	const struct shell_node *left = first_statement(n);
 	const struct shell_node *right = last_statement(n);
-	bool is_or = false;
-	for (uint32_t i = 0; i < n->n_children; i++)
-		if (shell_node_is_token(ctx->src, &n->children[i], "||"))
-			is_or = true;
+	bool is_or = has_or(ctx->src, n);
 	struct model_state before = { 0 }; /* ||: what b starts from */
 	if (is_or)
 		b->error = model_state_copy(&before, st);
-	if (left && !b->error)
+	if (left && is_or && !b->error)
 		walk_statement(b, ctx, left, st);
-	if (right && right != left && !b->error) {
-		if (!is_or) {
-			/* b runs only once a succeeded; what follows an && chain is
-			 * read as the chain having succeeded (`cd x && a; b` runs b in x) */
-			walk_statement(b, ctx, right, st);
-		} else {
-			model_state_merge(&before, st); /* a ran to its failure */
-			walk_statement(b, ctx, right, &before);
-			if (!is_exit(ctx, right))
-				model_state_merge(st, &before);
-		}
+	if (!is_or) {
+		/* b runs only once a succeeded; what follows the chain is read as
+		 * the chain having succeeded for the directory (`cd x && a; b`
+		 * runs b in x), but a variable is known after it only when every
+		 * part it may stop after agrees (`false && S=echo; $S rm x` runs
+		 * rm) */
+		struct model_state exits = { 0 };
+		bool have = false;
+		walk_and_chain(b, ctx, n, st, &exits, &have);
+		if (have)
+			model_state_merge_vars(st, &exits);
+		model_state_done(&exits);
+	} else if (right && right != left && !b->error) {
+		model_state_merge(&before, st); /* a ran to its failure */
+		walk_statement(b, ctx, right, &before);
+		if (!is_exit(ctx, right))
+			model_state_merge(st, &before);
 	}
 	model_state_done(&before);
 	if (pushed)

@@ -983,6 +983,11 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 	}
 	if (!b->error)
 		b->error = expand_braces(b, c, &wc.alloc);
+	/* only assignments (once a continuation joined `G=ch\<newline>mod`):
+	 * they stay set for what follows, as bash keeps them */
+	for (uint32_t i = 0; c->argc == 0 && i < n->n_children && !b->error; i++)
+		if (n->children[i].kind == SN_VAR_ASSIGN)
+			b->error = assignment_node(b, NULL, ctx, &n->children[i], st, true);
 	if (b->error)
 		return;
 	builder_finish_command(b, ctx, c, st, NULL);

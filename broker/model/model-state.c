@@ -154,6 +154,16 @@ int model_state_cd(struct model_state *s, const char *dir)
 
 void model_state_merge(struct model_state *s, const struct model_state *other)
 {
+	model_state_merge_vars(s, other);
+	bool same = s->cwd_unknown == other->cwd_unknown &&
+	            ((!s->cwd && !other->cwd) ||
+	             (s->cwd && other->cwd && strcmp(s->cwd, other->cwd) == 0));
+	if (!same)
+		(void)model_state_cd(s, NULL);
+}
+
+void model_state_merge_vars(struct model_state *s, const struct model_state *other)
+{
 	for (size_t i = 0; i < s->n_vars;) {
 		const char *theirs = model_state_get(other, s->vars[i].name);
 		if (theirs && strcmp(theirs, s->vars[i].value) == 0 &&
@@ -163,9 +173,4 @@ void model_state_merge(struct model_state *s, const struct model_state *other)
 		}
 		model_state_unset(s, s->vars[i].name); /* moves the last one to i */
 	}
-	bool same = s->cwd_unknown == other->cwd_unknown &&
-	            ((!s->cwd && !other->cwd) ||
-	             (s->cwd && other->cwd && strcmp(s->cwd, other->cwd) == 0));
-	if (!same)
-		(void)model_state_cd(s, NULL);
 }

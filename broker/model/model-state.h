@@ -53,6 +53,8 @@ int model_state_cd(struct model_state *s, const char *dir);
 
 /* Keep in s only what other agrees with. */
 void model_state_merge(struct model_state *s, const struct model_state *other);
+/* The same for the variables only (the directory stays s's). */
+void model_state_merge_vars(struct model_state *s, const struct model_state *other);
 
 /* dir joined onto base ("a" + "b" -> "a/b"; absolute or ~ dirs replace). */
 char *model_state_join(const char *base, const char *dir);

@@ -254,10 +254,13 @@ static int join_continued_words(struct copy_state *st, struct shell_node *n)
 	for (uint32_t i = 0; i + 1 < n->n_children;) {
 		struct shell_node *a = &n->children[i], *b = &n->children[i + 1];
 		struct shell_node *word = continued_word(a);
+		/* nothing between an assignment and a word: one word to bash too
+		 * (the grammar can end `A=\a$'\t'\b` before the `\b`) */
+		bool touching = a->kind == SN_VAR_ASSIGN && a->end == b->start;
 		bool joins = word &&
 		             (shell_node_is_word(b) || b->kind == SN_COMMAND_NAME ||
 		              (b->kind == SN_VAR_NAME && n->kind == SN_DECLARATION)) &&
-		             shell_gap_is_continuation(st->text, a->end, b->start);
+		             (touching || shell_gap_is_continuation(st->text, a->end, b->start));
 		if (!joins) {
 			i++;
 			continue;

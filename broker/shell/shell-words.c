@@ -285,6 +285,8 @@ static void expand_dquoted(struct expander *e, const struct shell_node *n)
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (c->kind == SN_TOKEN && (i == 0 || i + 1 == n->n_children)) {
+			if (i > 0 && c->start > pos) /* text before the closing quote */
+				put_dquoted(e, e->src + pos, c->start - pos);
 			pos = c->end;
 			continue;
 		}

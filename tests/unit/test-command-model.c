@@ -595,6 +595,16 @@ static const struct model_case cases[] = {
 	{ "ls | xargs rm -rf", "P: ls\nP: (xargs) rm -rf #I" },
 	{ "D=~; rm -rf $D", "{D=~^T}\nrm -rf ~^T" },
 	{ "D=~/x; rm -rf \"$D\"/y", "{D=~/x^T}\nrm -rf ~/x/y^T" },
+	/* more found by the oracle: a variable an && part assigns is not known
+	 * after the chain (a part before may fail); text before a closing
+	 * quote; an assignment the grammar ends too early; an assignment
+	 * alone once a continuation joined it */
+	{ "false && S=echo; $S rm x", "L: false\nL: {S=echo}\n$S^P rm x #D" },
+	{ "a && G=git && $G push; $G x", "L: a\nL: {G=git}\nL: git push\n$G^P x #D" },
+	{ "echo \"$(x)\n\"", "echo <$(x)\n>^C\n$: x" },
+	{ "A=\\a$'\\t'\\b LANG=x echo hi", "{A=<a\tb> LANG=x} echo hi" },
+	{ "x && G=ch\\\nmod; $G y", "L: x\nL: {G=chmod}\n$G^P y #D" },
+	{ "G=ch\\\nmod; $G y", "{G=chmod}\nchmod y" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
