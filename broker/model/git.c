@@ -286,7 +286,7 @@ static int alias_command(struct git_runs *r, const char *const *words, size_t n,
 	return 0;
 }
 
-/* `git rebase ... --exec CMD / -x CMD / -xCMD / --exe=CMD ...`. */
+/* The long options of the subcommands that take a shell command. */
 static const char rebase_longopts[] =
         "onto=,keep-base,no-keep-base,no-verify,verify,quiet,verbose,stat,no-stat,signoff,"
         "no-signoff,committer-date-is-author-date,reset-author-date,ignore-whitespace,"
@@ -297,48 +297,6 @@ static const char rebase_longopts[] =
         "reschedule-failed-exec,no-reschedule-failed-exec,reapply-cherry-picks,"
         "no-reapply-cherry-picks,update-refs,no-update-refs,keep-empty,no-keep-empty,"
         "force-rebase,no-ff,context=";
-
-static void rebase_runs(struct git_runs *r, const char *const *words, size_t n, size_t sub)
-{
-	for (size_t i = sub + 1; i < n; i++) {
-		const char *w = words[i];
-		if (strcmp(w, "--") == 0)
-			break;
-		if (w[0] != '-' || w[1] == '\0')
-			continue;
-		if (w[1] == '-') {
-			const char *item;
-			size_t item_len;
-			unsigned args;
-			if (!wrapper_long_option(rebase_longopts, w + 2, &item, &item_len, &args))
-				continue; /* unknown or ambiguous: git refuses it, runs nothing */
-			const char *eq = strchr(w, '=');
-			bool exec = item_len == 4 && strncmp(item, "exec", 4) == 0;
-			if (exec && eq)
-				add_script(r, i, (size_t)(eq + 1 - w), false);
-			else if (exec && i + 1 < n)
-				add_script(r, ++i, 0, false);
-			else if (args && !eq)
-				i++;
-			continue;
-		}
-		/* a cluster of short options: -x takes the rest, or the next word */
-		for (size_t k = 1; w[k]; k++) {
-			if (w[k] == 'x') {
-				if (w[k + 1])
-					add_script(r, i, k + 1, false);
-				else if (i + 1 < n)
-					add_script(r, ++i, 0, false);
-				break;
-			}
-			if (strchr("sXC", w[k])) {
-				if (!w[k + 1])
-					i++;
-				break;
-			}
-		}
-	}
-}
 
 /* `git submodule [--quiet] foreach [--recursive] CMD...`: one word is a
  * shell command, more are a command's words. */
@@ -388,44 +346,6 @@ static void filter_branch_runs(struct git_runs *r, const char *const *words, siz
 	}
 }
 
-/* `git difftool -x CMD / --extcmd=CMD` and `git grep -OCMD /
- * --open-files-in-pager=CMD`. */
-static void tool_runs(struct git_runs *r, const char *const *words, size_t n, size_t sub,
-                      const char *longopts, const char *long_name, char short_name,
-                      bool short_attached_only)
-{
-	for (size_t i = sub + 1; i < n; i++) {
-		const char *w = words[i];
-		if (strcmp(w, "--") == 0)
-			break;
-		if (w[0] != '-' || w[1] == '\0')
-			continue;
-		if (w[1] == '-') {
-			const char *item;
-			size_t item_len;
-			unsigned args;
-			if (!wrapper_long_option(longopts, w + 2, &item, &item_len, &args))
-				continue;
-			const char *eq = strchr(w, '=');
-			bool named = item_len == strlen(long_name) &&
-			             strncmp(item, long_name, item_len) == 0;
-			if (named && eq)
-				add_script(r, i, (size_t)(eq + 1 - w), true);
-			else if (named && args && i + 1 < n)
-				add_script(r, ++i, 0, true);
-			else if (args && !eq)
-				i++;
-			continue;
-		}
-		if (w[1] == short_name) {
-			if (w[2])
-				add_script(r, i, 2, true);
-			else if (!short_attached_only && i + 1 < n)
-				add_script(r, ++i, 0, true);
-		}
-	}
-}
-
 static const char difftool_longopts[] =
         "gui,no-gui,dir-diff,no-dir-diff,prompt,no-prompt,symlinks,no-symlinks,tool=,tool-help,"
         "trust-exit-code,no-trust-exit-code,extcmd=,no-index,index,rotate-to=,skip-to=,cached,"
@@ -439,6 +359,74 @@ static const char grep_longopts[] =
         "heading,show-function,context=,after-context=,before-context=,function-context,"
         "threads=,max-depth=,only-matching,quiet,and,or,not,all-match,open-files-in-pager?,"
         "max-count=";
+
+/* A subcommand's option whose value is a shell command. */
+struct script_option {
+	const char *longopts;       /* all the subcommand's long options (wrappers.h syntax) */
+	const char *name;           /* the long one that takes the command */
+	char letter;                /* the short one */
+	bool attached_only;         /* its value is only ever attached (-OCMD) */
+	const char *short_with_arg; /* the other short options that take a value */
+	bool args_appended;         /* git adds arguments to the command */
+};
+
+/* The commands of a subcommand's script option (`rebase --exec CMD`,
+ * `-xCMD`, `-ix CMD`, `--exe=CMD`): parse-options reads the options
+ * anywhere before `--`, a long one cut short when only one begins so. */
+static void option_scripts(struct git_runs *r, const char *const *words, size_t n, size_t sub,
+                           const struct script_option *o)
+{
+	for (size_t i = sub + 1; i < n; i++) {
+		const char *w = words[i];
+		if (strcmp(w, "--") == 0)
+			break;
+		if (w[0] != '-' || w[1] == '\0')
+			continue;
+		if (w[1] == '-') {
+			const char *item;
+			size_t item_len;
+			unsigned args;
+			if (!wrapper_long_option(o->longopts, w + 2, &item, &item_len, &args))
+				continue; /* unknown or ambiguous: git refuses it, runs nothing */
+			const char *eq = strchr(w, '=');
+			bool named = item_len == strlen(o->name) &&
+			             strncmp(item, o->name, item_len) == 0;
+			if (named && eq)
+				add_script(r, i, (size_t)(eq + 1 - w), o->args_appended);
+			else if (named && args && i + 1 < n)
+				add_script(r, ++i, 0, o->args_appended);
+			else if (args && !eq)
+				i++;
+			continue;
+		}
+		/* a cluster of short options: the script's takes the rest, or
+		 * the next word */
+		for (size_t k = 1; w[k]; k++) {
+			if (w[k] == o->letter) {
+				if (w[k + 1])
+					add_script(r, i, k + 1, o->args_appended);
+				else if (!o->attached_only && i + 1 < n)
+					add_script(r, ++i, 0, o->args_appended);
+				break;
+			}
+			if (strchr(o->short_with_arg, w[k])) {
+				if (!w[k + 1])
+					i++;
+				break;
+			}
+		}
+	}
+}
+
+static const struct script_option rebase_exec = {
+	rebase_longopts, "exec", 'x', false, "sXC", false
+};
+static const struct script_option difftool_extcmd = {
+	difftool_longopts, "extcmd", 'x', false, "t", true
+};
+static const struct script_option grep_pager = { grep_longopts, "open-files-in-pager",
+	                                         'O',           true,
+	                                         "efABCm",      true };
 
 int git_runs_find(const char *const *words, const bool *dynamic, size_t n, size_t start,
                   struct git_runs *ret)
@@ -497,7 +485,7 @@ int git_runs_find(const char *const *words, const bool *dynamic, size_t n, size_
 	}
 	const char *s = words[sub];
 	if (strcmp(s, "rebase") == 0)
-		rebase_runs(ret, words, n, sub);
+		option_scripts(ret, words, n, sub, &rebase_exec);
 	else if (strcmp(s, "submodule") == 0)
 		submodule_runs(ret, words, n, sub);
 	else if (strcmp(s, "bisect") == 0 && sub + 2 < n && strcmp(words[sub + 1], "run") == 0) {
@@ -509,9 +497,9 @@ int git_runs_find(const char *const *words, const bool *dynamic, size_t n, size_
 	} else if (strcmp(s, "filter-branch") == 0)
 		filter_branch_runs(ret, words, n, sub);
 	else if (strcmp(s, "difftool") == 0)
-		tool_runs(ret, words, n, sub, difftool_longopts, "extcmd", 'x', false);
+		option_scripts(ret, words, n, sub, &difftool_extcmd);
 	else if (strcmp(s, "grep") == 0)
-		tool_runs(ret, words, n, sub, grep_longopts, "open-files-in-pager", 'O', true);
+		option_scripts(ret, words, n, sub, &grep_pager);
 	return 0;
 }
 

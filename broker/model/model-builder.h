@@ -77,6 +77,12 @@ int model_build(struct command_model *m, struct shell_parser *parser,
                 const struct command_model_limits *limits);
 
 bool builder_push_frame(struct builder *b, enum command_frame frame);
+/* The commands walked from now on are under c's wrappers (which begin with
+ * the ones c inherited), then extra (when not NULL). Returns what to give
+ * builder_restore_prefix() after. */
+size_t builder_set_prefix(struct builder *b, const struct simple_command *c,
+                          const struct model_wrapper *extra);
+void builder_restore_prefix(struct builder *b, size_t saved);
 void builder_pop_frame(struct builder *b);
 bool builder_subtree_has_error(const struct shell_node *n);
 /* The partial causes a parsed tree gives its model (enum
@@ -131,6 +137,9 @@ int builder_push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
  * of the command that started it changed to (find -exec), or NULL. */
 void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
                             struct model_state *st, const char *inherited_chdir);
+
+/* What c changes for the commands after it in st (model-effects.c). */
+void builder_effects(struct builder *b, struct simple_command *c, struct model_state *st);
 
 /* What c (finished, texts its words) starts in turn (model-started.c). */
 void builder_started(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,

@@ -47,12 +47,7 @@ static void run_under(struct builder *b, const struct walk_ctx *ctx, struct simp
                       struct model_state *st, const struct model_wrapper *self, size_t from,
                       size_t to, char *const *strings, size_t n_strings, bool braces)
 {
-	size_t saved = b->n_prefix;
-	b->n_prefix = 0; /* c's wrappers already begin with the inherited ones */
-	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
-		b->prefix[b->n_prefix++] = &c->wrappers[i];
-	if (self && b->n_prefix < BUILDER_MAX_PREFIX)
-		b->prefix[b->n_prefix++] = self;
+	size_t saved = builder_set_prefix(b, c, self);
 	if (builder_push_frame(b, FRAME_WRAPPER_EXEC)) {
 		struct walk_ctx cctx = *ctx;
 		cctx.parent = (long)c->index;
@@ -85,7 +80,7 @@ static void run_under(struct builder *b, const struct walk_ctx *ctx, struct simp
 		}
 		builder_pop_frame(b);
 	}
-	b->n_prefix = saved;
+	builder_restore_prefix(b, saved);
 }
 
 /* find ... -exec CMD {} ; : each clause is a command of its own. */

@@ -14,6 +14,20 @@
 #include "shell/shell-words.h"
 #include "model/wrappers.h"
 
+/* The options of setarch and of its other names (linux32, linux64). */
+#define SETARCH_OPTIONS                                                                       \
+	.short_flags = "BFILRSTXZ3v",                                                         \
+	.longopts = "32bit,fdpic-funcptrs,short-inode,addr-compat-layout,addr-no-randomize,"  \
+	            "whole-seconds,sticky-timeouts,read-implies-exec,mmap-page-zero,3gb,4gb," \
+	            "uname-2.6,verbose",                                                      \
+	.stop_opts = "hV", .stop_longopts = "list,help,version"
+
+/* The options of timeout (gtimeout: its name in GNU coreutils elsewhere). */
+#define TIMEOUT_OPTIONS                                                       \
+	.short_with_arg = "sk", .short_flags = "v",                           \
+	.longopts = "signal=,kill-after=,preserve-status,foreground,verbose", \
+	.stop_longopts = "help,version", .positionals = 1
+
 /* One row per wrapper. Keep sorted by name (bsearch). "help,version" stop
  * a GNU or util-linux tool: it prints and runs nothing. */
 static const struct wrapper wrappers[] = {
@@ -103,32 +117,15 @@ static const struct wrapper wrappers[] = {
 	  .stop_longopts = "help,version",
 	  .positionals = 1,
 	  .flags = WRAP_COMMAND_AFTER },
-	{ .name = "gtimeout",
-	  .short_with_arg = "sk",
-	  .short_flags = "v",
-	  .longopts = "signal=,kill-after=,preserve-status,foreground,verbose",
-	  .stop_longopts = "help,version",
-	  .positionals = 1 },
+	{ .name = "gtimeout", TIMEOUT_OPTIONS },
 	{ .name = "ionice",
 	  .short_with_arg = "cnpPu",
 	  .short_flags = "t",
 	  .longopts = "class=,classdata=,pid=,pgid=,uid=,ignore",
 	  .stop_opts = "pPuhV",
 	  .stop_longopts = "pid,pgid,uid,help,version" },
-	{ .name = "linux32",
-	  .short_flags = "BFILRSTXZ3v",
-	  .longopts = "32bit,fdpic-funcptrs,short-inode,addr-compat-layout,addr-no-randomize,"
-	              "whole-seconds,sticky-timeouts,read-implies-exec,mmap-page-zero,3gb,4gb,"
-	              "uname-2.6,verbose",
-	  .stop_opts = "hV",
-	  .stop_longopts = "list,help,version" },
-	{ .name = "linux64",
-	  .short_flags = "BFILRSTXZ3v",
-	  .longopts = "32bit,fdpic-funcptrs,short-inode,addr-compat-layout,addr-no-randomize,"
-	              "whole-seconds,sticky-timeouts,read-implies-exec,mmap-page-zero,3gb,4gb,"
-	              "uname-2.6,verbose",
-	  .stop_opts = "hV",
-	  .stop_longopts = "list,help,version" },
+	{ .name = "linux32", SETARCH_OPTIONS },
+	{ .name = "linux64", SETARCH_OPTIONS },
 	{ .name = "ltrace",
 	  .short_with_arg = "aADeFlnopsuwx",
 	  .short_flags = "bcCfhiLrStTV",
@@ -202,15 +199,7 @@ static const struct wrapper wrappers[] = {
 	  .string_longopts = "command",
 	  .flags = WRAP_PERMUTE },
 	/* setarch ARCH [options] COMMAND (linux32, linux64 ... name the arch) */
-	{ .name = "setarch",
-	  .short_flags = "BFILRSTXZ3v",
-	  .longopts = "32bit,fdpic-funcptrs,short-inode,addr-compat-layout,addr-no-randomize,"
-	              "whole-seconds,sticky-timeouts,read-implies-exec,mmap-page-zero,3gb,4gb,"
-	              "uname-2.6,verbose",
-	  .stop_opts = "hV",
-	  .stop_longopts = "list,help,version",
-	  .positionals = 1,
-	  .flags = WRAP_POSITIONALS_FIRST },
+	{ .name = "setarch", SETARCH_OPTIONS, .positionals = 1, .flags = WRAP_POSITIONALS_FIRST },
 	/* setpriv: every option long, --dump prints and runs nothing */
 	{ .name = "setpriv",
 	  .longopts = "nnp,no-new-privs,ambient-caps=,inh-caps=,bounding-set=,ruid=,euid=,"
@@ -277,12 +266,7 @@ static const struct wrapper wrappers[] = {
 	  .longopts = "format=,output=,append,verbose,portability,quiet",
 	  .stop_opts = "V",
 	  .stop_longopts = "help,version" },
-	{ .name = "timeout",
-	  .short_with_arg = "sk",
-	  .short_flags = "v",
-	  .longopts = "signal=,kill-after=,preserve-status,foreground,verbose",
-	  .stop_longopts = "help,version",
-	  .positionals = 1 },
+	{ .name = "timeout", TIMEOUT_OPTIONS },
 	{ .name = "torsocks",
 	  .short_with_arg = "upaP",
 	  .short_flags = "idq46",

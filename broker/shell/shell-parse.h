@@ -161,6 +161,10 @@ static inline bool shell_node_is_redirect(const struct shell_node *n)
 	       n->kind == SN_HERESTRING_REDIRECT;
 }
 
+/* n bytes of zeroed memory that live as long as tree (the shell layer's
+ * repairs of a tree, shell-reread.c), or NULL (-ENOMEM). */
+void *shell_tree_alloc(struct shell_tree *tree, size_t bytes);
+
 /* The first child of the given kind, or NULL. */
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind);
 
