@@ -44,6 +44,10 @@ struct builder {
 	const char *function; /* innermost function being walked (borrowed) */
 	struct inherited_redirect inherited[BUILDER_MAX_INHERITED];
 	size_t n_inherited;
+	/* the first one that applies: a nested shell's commands do not get
+	 * the redirections around the command that started it (they are the
+	 * shell's), and the ones below stay for after it */
+	size_t inherited_base;
 	/* wrappers of the command whose nested shell / exec clause is walked */
 	const struct model_wrapper *prefix[BUILDER_MAX_PREFIX];
 	size_t n_prefix;

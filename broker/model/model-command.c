@@ -853,7 +853,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 	}
 	/* the redirections of a `cmd > f` around it, in order, with the words
 	 * the grammar gave them (`git push > f --force` runs git push --force) */
-	for (size_t i = 0; i < b->n_inherited && !b->error; i++) {
+	for (size_t i = b->inherited_base; i < b->n_inherited && !b->error; i++) {
 		const struct inherited_redirect *ir = &b->inherited[i];
 		if (!ir->active)
 			continue;

@@ -32,6 +32,13 @@ void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
 {
 	if (b->error)
 		return;
+	if (n->kind == SN_CMD_SUBST && ctx->src[n->start] == '`') {
+		/* bash finds the closing backquote in the text, where the grammar
+		 * can read `a` `b` as one substitution */
+		struct shell_node text = { .kind = SN_WORD, .start = n->start, .end = n->end };
+		walk_backquotes(b, ctx, &text, st, parent);
+		return;
+	}
 	if (n->kind == SN_CMD_SUBST || n->kind == SN_PROC_SUBST) {
 		enum command_frame f = n->kind == SN_CMD_SUBST ? FRAME_CMDSUBST : FRAME_PROCSUBST;
 		if (!builder_push_frame(b, f))
@@ -132,14 +139,14 @@ int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct si
 	}
 
 	size_t saved_prefix = builder_set_prefix(b, cmd, extra);
-	size_t saved_inherited = b->n_inherited;
-	b->n_inherited = 0; /* the outer redirections are the nested shell's, not its commands' */
+	size_t saved_base = b->inherited_base;
+	b->inherited_base = b->n_inherited; /* the outer redirections are the nested shell's */
 
 	struct walk_ctx sub =
 	        script_ctx(ctx, text, cmd->span_start, cmd->span_end, (long)cmd->index, &tree);
 	builder_walk_statements(b, &sub, &tree.root, st);
 
-	b->n_inherited = saved_inherited;
+	b->inherited_base = saved_base;
 	builder_restore_prefix(b, saved_prefix);
 	shell_tree_done(&tree);
 	builder_pop_frame(b);

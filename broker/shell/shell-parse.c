@@ -365,6 +365,8 @@ static int parse_once(struct shell_parser *p, const char *text, size_t len,
 	ts_tree_delete(ts);
 	if (r >= 0 && tree->has_error)
 		r = shell_reread_repair(tree, text);
+	if (r >= 0)
+		shell_reread_check(tree, text, len);
 	if (r < 0)
 		shell_tree_done(tree);
 	return r;

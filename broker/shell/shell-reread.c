@@ -411,3 +411,34 @@ void shell_reread_restore_read_write(struct shell_node *node, const uint32_t *at
 	for (uint32_t i = 0; i < node->n_children; i++)
 		shell_reread_restore_read_write(&node->children[i], at, n);
 }
+
+/* A heredoc start with an unquoted metacharacter in it, below n? */
+static bool greedy_delimiter(const char *text, const struct shell_node *n)
+{
+	if (n->kind == SN_HEREDOC_START) {
+		char quote = 0;
+		for (uint32_t i = n->start; i < n->end; i++) {
+			char c = text[i];
+			if (quote) {
+				quote = c == quote ? 0 : quote;
+			} else if (c == '\'' || c == '"') {
+				quote = c;
+			} else if (c == '\\') {
+				i++;
+			} else if (strchr(";|&()<> \t\n", c)) {
+				return true;
+			}
+		}
+		return false;
+	}
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (greedy_delimiter(text, &n->children[i]))
+			return true;
+	return false;
+}
+
+void shell_reread_check(struct shell_tree *tree, const char *text, size_t len)
+{
+	if (memmem(text, len, "<<", 2) && greedy_delimiter(text, &tree->root))
+		tree->has_error = true;
+}

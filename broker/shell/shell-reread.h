@@ -34,6 +34,11 @@ int shell_reread_join_words(struct shell_tree *tree, const char *text, struct sh
  * whether an error is left. 0 or -ENOMEM. */
 int shell_reread_repair(struct shell_tree *tree, const char *text);
 
+/* Mark tree as not understood (has_error) where the grammar's reading
+ * cannot be repaired: a heredoc's delimiter that takes in a metacharacter
+ * (`<<EOF; cmd` read as the delimiter `EOF;` and a word `cmd`). */
+void shell_reread_check(struct shell_tree *tree, const char *text, size_t len);
+
 /* A place where the grammar reads text otherwise than bash: text[start,
  * end) is to become fill. */
 struct shell_misreading {

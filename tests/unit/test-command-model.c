@@ -605,6 +605,16 @@ static const struct model_case cases[] = {
 	{ "A=\\a$'\\t'\\b LANG=x echo hi", "{A=<a\tb> LANG=x} echo hi" },
 	{ "x && G=ch\\\nmod; $G y", "L: x\nL: {G=chmod}\n$G^P y #D" },
 	{ "G=ch\\\nmod; $G y", "{G=chmod}\nchmod y" },
+	/* two backquoted substitutions next to each other are two */
+	{ "mv `a x` `b y`", "mv <`a x` `b y`>^C\n$: a x\n$: b y" },
+	/* a heredoc delimiter the grammar reads with a `;` in it: not
+	 * understood */
+	{ "cp x <<EOF; rm y\nbody\nEOF", "!partial\ncp x" },
+	/* a nested shell's redirections do not take the place of the ones
+	 * around the list it is in */
+	{ "bash -c 'a >/dev/null' || false >/dev/null x",
+	  "L: bash -c <a >/dev/null>\nL>N: a\nL: false x" },
+	{ "bash <<< 'a >f' || sed x | make 0</dev/null", "L: bash\nL>N: a\nL>P: sed x\nL>P: make" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
