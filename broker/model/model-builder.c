@@ -217,7 +217,8 @@ static const char *echo_output(const struct simple_command *c)
 	size_t skip = 0;
 	for (size_t i = 0; i < from; i++)
 		skip += strlen(c->argv[i].w.text) + 1;
-	const char *words = c->normalized + (strlen(c->normalized) >= skip ? skip : 0);
+	size_t len = strlen(c->normalized);
+	const char *words = c->normalized + (skip <= len ? skip : len); /* echo -n: "" */
 	return words[strcspn(words, "'\"\\")] ? NULL : words;
 }
 

@@ -384,7 +384,9 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 		rd.body = strndup(src + body->start, body->end - body->start);
 		if (!rd.body)
 			goto fail;
-		/* an unquoted delimiter leaves $X, $(...) and `...` live in the body */
+		/* an unquoted delimiter leaves $X, $(...) and `...` live in the body,
+		 * and bash reads its backslashes as in "..." (what a shell fed
+		 * the body reads) */
 		size_t bq_start, bq_end;
 		if (!quoted_delim) {
 			for (uint32_t i = 0; i < body->n_children; i++)
@@ -392,6 +394,7 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 					rd.target.w.flags |= WORD_PARAM;
 			if (shell_backquote_find(rd.body, strlen(rd.body), &bq_start, &bq_end))
 				rd.target.w.flags |= WORD_CMDSUBST;
+			shell_heredoc_unescape(rd.body);
 		}
 	} else if (n->kind == SN_HERESTRING_REDIRECT) {
 		rd.body = strdup(rd.target.w.text);

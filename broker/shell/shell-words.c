@@ -495,6 +495,21 @@ bool shell_heredoc_is_quoted(const char *src, const struct shell_node *redirect)
 	return false;
 }
 
+void shell_heredoc_unescape(char *body)
+{
+	size_t o = 0;
+	for (size_t i = 0; body[i]; i++) {
+		if (body[i] == '\\' && body[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (body[i] == '\\' && body[i + 1] && strchr("\\$`", body[i + 1]))
+			i++;
+		body[o++] = body[i];
+	}
+	body[o] = '\0';
+}
+
 bool shell_word_is_name(const char *s, size_t len)
 {
 	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))

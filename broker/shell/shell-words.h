@@ -90,6 +90,11 @@ char *shell_backquote_script(const char *s, size_t n);
  * quoted? Then its body is text: nothing in it is expanded or run. */
 bool shell_heredoc_is_quoted(const char *src, const struct shell_node *redirect);
 
+/* The body of a heredoc with an unquoted delimiter as bash reads it, in
+ * place: a backslash before \, $ or ` is removed, a backslash-newline is
+ * removed; other backslashes stay. */
+void shell_heredoc_unescape(char *body);
+
 /* True when s is a valid shell variable name (NAME in NAME=VALUE). */
 bool shell_word_is_name(const char *s, size_t len);
 

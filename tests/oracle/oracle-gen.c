@@ -575,6 +575,41 @@ static void put_nested_shell(struct text *t)
 
 static void gen_statement(struct text *t);
 
+/* What git runs besides itself: an alias, a config value that is a
+ * command, a subcommand that runs one (git runs for real in the oracle). */
+static void put_git(struct text *t)
+{
+	char *script = plain_script(t);
+	const char *s = script ? script : "true";
+	switch (pick(t->g, 5)) {
+	case 0:
+		put(t, "git -c alias.x=");
+		put_single_quoted(t, s);
+		put(t, " x");
+		break;
+	case 1:
+		put(t, "git -c 'alias.y=!");
+		put(t, s);
+		put(t, "' y ");
+		put_literal(t, PICK(t->g, args));
+		break;
+	case 2:
+		put(t, "git -c core.sshCommand=");
+		put_single_quoted(t, s);
+		put(t, " ls-remote ssh://host/repo");
+		break;
+	case 3:
+		put(t, "GIT_SSH_COMMAND=");
+		put_single_quoted(t, s);
+		put(t, " git ls-remote ssh://host/repo");
+		break;
+	default:
+		put(t, "git -c alias.s='status -s' -c alias.t=s t");
+		break;
+	}
+	free(script);
+}
+
 /* The body of a compound command: a list, ending with a separator that
  * the closing word accepts. */
 static void put_body(struct text *t, bool tight_close)
@@ -592,7 +627,7 @@ static void gen_compound(struct text *t)
 {
 	unsigned depth = t->depth;
 	t->depth = depth ? depth - 1 : 0;
-	switch (pick(t->g, 13)) {
+	switch (pick(t->g, 16)) {
 	case 0:
 		put(t, "( ");
 		gen_list(t);
@@ -674,6 +709,38 @@ static void gen_compound(struct text *t)
 		put_literal(t, PICK(t->g, cmd_names));
 		put(t, "; $G ");
 		put_arg(t);
+		break;
+	case 12:
+		put_git(t);
+		break;
+	case 13:
+		/* targets given before they are used */
+		switch (pick(t->g, 4)) {
+		case 0:
+			put(t, "set -- ");
+			put_literal(t, PICK(t->g, args));
+			put(t, " x; ");
+			put_literal(t, PICK(t->g, cmd_names));
+			put(t, " \"$1\" $2");
+			break;
+		case 1:
+			put(t, "f() { ");
+			put_literal(t, PICK(t->g, cmd_names));
+			put(t, " \"$1\"; }; f ");
+			put_literal(t, PICK(t->g, args));
+			break;
+		case 2:
+			put(t, "echo ");
+			put_literal(t, PICK(t->g, args));
+			put(t, " | xargs ");
+			put_literal(t, PICK(t->g, cmd_names));
+			break;
+		default:
+			put(t, "D=~/x; ");
+			put_literal(t, PICK(t->g, cmd_names));
+			put(t, " \"$D\"");
+			break;
+		}
 		break;
 	default:
 		put_nested_shell(t);

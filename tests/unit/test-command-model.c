@@ -615,6 +615,10 @@ static const struct model_case cases[] = {
 	{ "bash -c 'a >/dev/null' || false >/dev/null x",
 	  "L: bash -c <a >/dev/null>\nL>N: a\nL: false x" },
 	{ "bash <<< 'a >f' || sed x | make 0</dev/null", "L: bash\nL>N: a\nL>P: sed x\nL>P: make" },
+	{ "echo -n | xargs mv", "P: echo -n\nP: (xargs) mv" },
+	/* a shell fed a heredoc reads it after bash's backslashes */
+	{ "sh <<EOF\nrm x\\\\\ny \\$HOME\nEOF", "sh\nN: rm xy $HOME^P" },
+	{ "sh <<'EOF'\nrm x\\\\\ny\nEOF", "sh\nN: rm x\\\nN: y" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
