@@ -655,7 +655,7 @@ void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struc
 		c->name = strdup(base_name(c->argv[0].w.text));
 		if (!builder_word_is_static(&c->argv[0]))
 			c->flags |= CMD_NAME_DYNAMIC;
-		else if (is_function(b, c->name))
+		else if (!strchr(c->argv[0].w.text, '/') && is_function(b, c->name))
 			c->flags |= CMD_FUNCTION_CALL;
 	} else {
 		c->name = strdup("");

@@ -90,7 +90,8 @@ static int shift_params(const struct simple_command *c, struct model_state *st)
 void builder_effects(struct builder *b, struct simple_command *c, struct model_state *st)
 {
 	const char *name = c->name;
-	if (c->flags & CMD_NAME_DYNAMIC)
+	/* a name with a slash runs a program, never a builtin of this shell */
+	if (c->flags & CMD_NAME_DYNAMIC || strchr(c->argv[0].w.text, '/'))
 		return;
 	bool only_builtin = true; /* `sudo cd x` changes nothing here */
 	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)

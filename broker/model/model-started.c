@@ -233,21 +233,24 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
 	size_t action;         /* trap's */
 
-	if (strcmp(name, "eval") == 0 && c->argc > 1) {
+	/* a name with a slash runs a program (`/eval x`), never a builtin */
+	bool builtin = !strchr(c->argv[0].w.text, '/');
+	if (builtin && strcmp(name, "eval") == 0 && c->argc > 1) {
 		script = join_words(c, 1, c->argc, &dynamic);
 		if (!script)
 			b->error = -ENOMEM;
 		same_shell = true; /* eval runs in this shell: its effects stay */
-	} else if (strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
+	} else if (builtin && strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
 		dynamic = !builder_word_is_static(&c->argv[action]);
 		script = strdup(c->argv[action].w.text);
 		if (!script)
 			b->error = -ENOMEM;
 		same_shell = true;
-	} else if (strcmp(name, "alias") == 0) {
+	} else if (builtin && strcmp(name, "alias") == 0) {
 		script = alias_values(c, &dynamic, &b->error);
 		same_shell = true;
-	} else if ((strcmp(name, "source") == 0 || strcmp(name, ".") == 0) && c->argc > 1) {
+	} else if (builtin && (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) &&
+	           c->argc > 1) {
 		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
 		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
 			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */

@@ -357,6 +357,17 @@ static bool ends_at_newline(const struct shell_node *n)
 static bool find_misreading_in(const char *text, size_t len, const struct shell_node *n,
                                bool errors, struct shell_misreading *out)
 {
+	if (shell_node_is_token(text, n, "``")) {
+		/* an empty backquoted substitution, which the grammar takes for a
+		 * token and joins words across: nothing to bash. `""` where it
+		 * touches a word (`st``tus` is sttus), blanks where it stands
+		 * alone (`echo `` a` is echo a) */
+		bool touches = (n->start > 0 && !is_blank(text[n->start - 1]) &&
+		                text[n->start - 1] != '\n') ||
+		               (n->end < len && !is_blank(text[n->end]) && text[n->end] != '\n');
+		*out = (struct shell_misreading){ n->start, n->end, touches ? '"' : ' ', false };
+		return true;
+	}
 	if (n->kind == SN_WORD && n->end > n->start && text[n->start] == '\n') {
 		*out = (struct shell_misreading){ n->start, n->start + 1, ';', false };
 		return true;
@@ -395,7 +406,7 @@ bool shell_reread_find(const char *text, size_t len, const struct shell_tree *tr
 		out->read_write = false;
 		return true;
 	}
-	if (!tree->has_error && !memchr(text, '\n', len))
+	if (!tree->has_error && !memchr(text, '\n', len) && !memmem(text, len, "``", 2))
 		return false;
 	return find_misreading_in(text, len, &tree->root, tree->has_error, out);
 }

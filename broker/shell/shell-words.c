@@ -191,6 +191,8 @@ static void put_ansi_c(struct expander *e, const char *s, size_t n)
 			j = i;
 			char v = (char)read_digits(s, n, &j, 8, 3);
 			put(e, &v, 1, true);
+		} else if ((c == 'x' || c == 'u' || c == 'U') && (j >= n || hexval(s[j]) < 0)) {
+			put(e, &s[i - 1], 2, true); /* no digit: kept as written, as bash does */
 		} else if (c == 'x') {
 			char v = (char)read_digits(s, n, &j, 16, 2);
 			put(e, &v, 1, true);
@@ -301,6 +303,7 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 {
 	const char *s = e->src + n->start;
 	size_t len = n->end - n->start;
+	size_t bq_start, bq_end;
 	switch ((enum shell_node_kind)n->kind) {
 	case SN_WORD:
 	case SN_NUMBER:
@@ -312,6 +315,9 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 			put_dquoted(e, s, len);
 		else
 			put_unquoted(e, s, len);
+		/* backquotes the grammar left in a word (`st``tus`) run */
+		if (n->kind == SN_WORD && shell_backquote_find(s, len, &bq_start, &bq_end))
+			e->w->flags |= WORD_CMDSUBST | (quoted ? 0 : WORD_SPLIT);
 		break;
 	case SN_STRING_CONTENT:
 		put_dquoted(e, s, len);

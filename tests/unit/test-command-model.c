@@ -619,6 +619,13 @@ static const struct model_case cases[] = {
 	/* a shell fed a heredoc reads it after bash's backslashes */
 	{ "sh <<EOF\nrm x\\\\\ny \\$HOME\nEOF", "sh\nN: rm xy $HOME^P" },
 	{ "sh <<'EOF'\nrm x\\\\\ny\nEOF", "sh\nN: rm x\\\nN: y" },
+	/* from the fuzzer's corpus: an empty backquoted substitution, $'\x'
+	 * without a digit, a builtin's name with a slash (a program) */
+	{ "it st``tus", "it sttus" },
+	{ "rm `` -rf /", "rm -rf /" },
+	{ "echo $'\\xpom' $'\\u'", "echo \\xpom \\u" },
+	{ "/eval 'G=x'; $G y", "/eval G=x\n$G^P y #D" },
+	{ "f() { :; }; ./f x", "F>G: : #U\n./f x" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
