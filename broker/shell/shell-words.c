@@ -304,6 +304,15 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 	const char *s = e->src + n->start;
 	size_t len = n->end - n->start;
 	size_t bq_start, bq_end;
+	if (n->kind == SN_TOKEN && len == 2 && s[0] == '$' && strchr("$!#?@*-0123456789", s[1])) {
+		/* a special parameter the grammar left as a token (`a$$` after a
+		 * byte it does not read): expanded by bash */
+		add_var(e, s + 1, 1);
+		if (!quoted)
+			e->w->flags |= WORD_SPLIT;
+		put_source(e, n, true);
+		return;
+	}
 	switch ((enum shell_node_kind)n->kind) {
 	case SN_WORD:
 	case SN_NUMBER:

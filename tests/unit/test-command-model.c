@@ -626,6 +626,7 @@ static const struct model_case cases[] = {
 	{ "echo $'\\xpom' $'\\u'", "echo \\xpom \\u" },
 	{ "/eval 'G=x'; $G y", "/eval G=x\n$G^P y #D" },
 	{ "f() { :; }; ./f x", "F>G: : #U\n./f x" },
+	{ "echo a\xc2\xa0$$", "echo a\xc2\xa0$$^P" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
