@@ -830,49 +830,106 @@ bool config_env_overrides_allowed(void)
 	       stat(SLUICE_SYSCONFDIR "/sluice/policies.d", &st) < 0;
 }
 
-static int load_layers(struct parse *p, const struct config_paths *paths)
+/* The system configuration directory: paths->sysconfdir, else env
+ * SLUICE_SYSCONFDIR while no system configuration is installed (else
+ * *ret_ignored is set), else SLUICE_SYSCONFDIR (borrowed). */
+static const char *system_dir(const struct config_paths *paths, bool *ret_ignored)
 {
+	*ret_ignored = false;
 	const char *sysconf = paths->sysconfdir;
 	const char *env = getenv("SLUICE_SYSCONFDIR");
 	if (!sysconf && env && *env) {
 		if (config_env_overrides_allowed())
 			sysconf = env;
 		else
-			(void)strv_extend(
-			        &p->cfg->warnings,
-			        "SLUICE_SYSCONFDIR ignored: a system configuration exists");
+			*ret_ignored = true;
 	}
-	if (!sysconf || !*sysconf)
-		sysconf = SLUICE_SYSCONFDIR;
-	_cleanup_free_ char *sys_file = NULL, *dropins = NULL;
-	if (asprintf(&sys_file, "%s/sluice/sluice.ini", sysconf) < 0 ||
-	    asprintf(&dropins, "%s/sluice/policies.d", sysconf) < 0)
-		return -ENOMEM;
+	return sysconf && *sysconf ? sysconf : SLUICE_SYSCONFDIR;
+}
 
-	p->layer = CONFIG_LAYER_SYSTEM;
-	int r = load_file(p, AT_FDCWD, sys_file, sys_file, true);
-	if (r >= 0)
-		r = load_dropins(p, dropins);
-	if (r < 0)
+int config_search(const struct config_paths *paths, struct config_place **ret, size_t *ret_n)
+{
+	static const struct config_paths none;
+	if (!paths)
+		paths = &none;
+	bool ignored;
+	const char *sysconf = system_dir(paths, &ignored);
+	struct config_place *places = calloc(4, sizeof(*places));
+	if (!places)
+		return -ENOMEM;
+	size_t n = 0;
+	int r = 0;
+	places[n] = (struct config_place){ .layer = CONFIG_LAYER_SYSTEM };
+	if (asprintf(&places[n++].path, "%s/sluice/sluice.ini", sysconf) < 0)
+		r = -ENOMEM;
+	places[n] = (struct config_place){ .layer = CONFIG_LAYER_SYSTEM, .directory = true };
+	if (r == 0 && asprintf(&places[n++].path, "%s/sluice/policies.d", sysconf) < 0)
+		r = -ENOMEM;
+	char *user = paths->user_file ? strdup(paths->user_file) : user_file_default();
+	if (r == 0 && paths->user_file && !user)
+		r = -ENOMEM;
+	if (r == 0 && user)
+		places[n++] = (struct config_place){ .layer = CONFIG_LAYER_USER, .path = user };
+	if (r == 0 && paths->cli_file) {
+		places[n] = (struct config_place){ .layer = CONFIG_LAYER_CLI,
+			                           .path = strdup(paths->cli_file) };
+		if (!places[n++].path)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		config_places_free(places, n);
 		return r;
-	/* what the system layer turned on stays on, unless it said otherwise */
-	for (size_t i = 0; i < p->cfg->n_plugins; i++) {
-		struct config_plugin *pl = &p->cfg->plugins[i];
+	}
+	*ret = places;
+	*ret_n = n;
+	return 0;
+}
+
+void config_places_free(struct config_place *places, size_t n)
+{
+	for (size_t i = 0; places && i < n; i++)
+		free(places[i].path);
+	free(places);
+}
+
+/* Once the system layer is read: what it turned on stays on, unless it
+ * said otherwise (user_override). */
+static void lock_system_plugins(struct broker_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_plugins; i++) {
+		struct config_plugin *pl = &cfg->plugins[i];
 		pl->locked = pl->in_system && pl->enabled && !pl->user_override;
 	}
+}
 
-	p->layer = CONFIG_LAYER_USER;
-	_cleanup_free_ char *user_file =
-	        paths->user_file ? strdup(paths->user_file) : user_file_default();
-	if (user_file) {
-		r = load_file(p, AT_FDCWD, user_file, user_file, true);
-		if (r < 0)
-			return r;
+static int load_layers(struct parse *p, const struct config_paths *paths)
+{
+	bool ignored;
+	(void)system_dir(paths, &ignored);
+	if (ignored)
+		(void)strv_extend(&p->cfg->warnings,
+		                  "SLUICE_SYSCONFDIR ignored: a system configuration exists");
+	struct config_place *places = NULL;
+	size_t n = 0;
+	int r = config_search(paths, &places, &n);
+	if (r < 0)
+		return r;
+	bool locked = false;
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		const struct config_place *pl = &places[i];
+		if (pl->layer > CONFIG_LAYER_SYSTEM && !locked) {
+			lock_system_plugins(p->cfg);
+			locked = true;
+		}
+		p->layer = pl->layer;
+		if (pl->directory)
+			r = load_dropins(p, pl->path);
+		else /* every file but --config's may be missing */
+			r = load_file(p, AT_FDCWD, pl->path, pl->path, pl->layer != CONFIG_LAYER_CLI);
 	}
-	if (paths->cli_file) {
-		p->layer = CONFIG_LAYER_CLI;
-		r = load_file(p, AT_FDCWD, paths->cli_file, paths->cli_file, false);
-	}
+	if (!locked)
+		lock_system_plugins(p->cfg);
+	config_places_free(places, n);
 	return r;
 }
 
