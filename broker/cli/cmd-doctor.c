@@ -78,10 +78,9 @@ static int print_features(const char *launcher, char **ret)
  * was refused (cfg NULL: nothing was applied). */
 static void print_place(const struct config_place *pl, const struct broker_config *cfg)
 {
-	static const char *const layers[] = {
-		[CONFIG_LAYER_SYSTEM] = "system", [CONFIG_LAYER_USER] = "user",
-		[CONFIG_LAYER_CLI] = "--config"
-	};
+	static const char *const layers[] = { [CONFIG_LAYER_SYSTEM] = "system",
+		                              [CONFIG_LAYER_USER] = "user",
+		                              [CONFIG_LAYER_CLI] = "--config" };
 	struct stat st;
 	bool exists = stat(pl->path, &st) == 0;
 	printf("  %-8s %s%s: ", layers[pl->layer], pl->path, pl->directory ? "/*.ini" : "");

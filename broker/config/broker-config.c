@@ -925,7 +925,8 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 		if (pl->directory)
 			r = load_dropins(p, pl->path);
 		else /* every file but --config's may be missing */
-			r = load_file(p, AT_FDCWD, pl->path, pl->path, pl->layer != CONFIG_LAYER_CLI);
+			r = load_file(p, AT_FDCWD, pl->path, pl->path,
+			              pl->layer != CONFIG_LAYER_CLI);
 	}
 	if (!locked)
 		lock_system_plugins(p->cfg);

@@ -1,45 +1,52 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding a plugin's descriptor (built into sluice, or dlopen and the one
- * symbol), then the descriptor checks, in the order sudo's plugin loader
- * does them: the version, the size and the required members; one exit path
- * that dlcloses unless ownership moved out.
+ * Finding a plugin's file (its configured path, or NAME.so in the plugin
+ * directory: the built-in plugins are found there like any other), dlopen
+ * and the one symbol, then the descriptor checks, in the order sudo's
+ * plugin loader does them: the version, the size and the required members;
+ * one exit path that dlcloses unless ownership moved out.
  * Not for: calling plugin code (policy-chain.c runs it in a child).
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
 #include "cleanup.h"
 #include "policy/plugin-loader.h"
 
 /* The size of the 1.0 descriptor: the members every plugin has. */
 #define DESC_SIZE_1_0 (offsetof(struct sluice_policy_plugin, close) + sizeof(void (*)(void *)))
 
-/* The plugins built into sluice, found by the name they give themselves. */
-static const struct sluice_policy_plugin *const builtin_plugins[] = {
-#define BUILTIN_DESCRIPTOR(name, on) &sluice_builtin_##name,
-	SLUICE_BUILTIN_PLUGINS(BUILTIN_DESCRIPTOR)
-#undef BUILTIN_DESCRIPTOR
-};
-
-static const struct sluice_policy_plugin *builtin_plugin(const char *name)
+/* The build tree's plugin directory when the running program is the build
+ * tree's (the directory it is in holds config.status, which only a
+ * configured build tree has, and the plugins/ the build fills), else NULL.
+ * Returns a new string. */
+static char *build_tree_dir(void)
 {
-	for (size_t i = 0; i < ELEMENTSOF(builtin_plugins); i++)
-		if (strcmp(builtin_plugins[i]->name, name) == 0)
-			return builtin_plugins[i];
-	return NULL;
-}
-
-bool plugin_is_builtin(const char *name)
-{
-	return builtin_plugin(name) != NULL;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	_cleanup_free_ char *status = NULL, *dir = NULL;
+	if (asprintf(&status, "%s/config.status", exe) < 0 || asprintf(&dir, "%s/plugins", exe) < 0)
+		return NULL;
+	struct stat st;
+	if (stat(status, &st) < 0 || !S_ISREG(st.st_mode) || stat(dir, &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return NULL;
+	return TAKE_PTR(dir);
 }
 
 char *plugin_loader_dir(void)
@@ -47,12 +54,13 @@ char *plugin_loader_dir(void)
 	const char *env = getenv("SLUICE_PLUGIN_DIR");
 	if (env && *env && config_env_overrides_allowed())
 		return strdup(env);
-	return strdup(SLUICE_PLUGINDIR);
+	char *dir = build_tree_dir();
+	return dir ? dir : strdup(SLUICE_PLUGINDIR);
 }
 
 const char *plugin_origin(const struct loaded_plugin *p)
 {
-	return p->file ? p->file : "built into sluice";
+	return p->file ? p->file : "not loaded";
 }
 
 static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, const char *key)
@@ -186,12 +194,10 @@ int plugin_load(const struct config_plugin *conf, const char *dir, struct loaded
 		r = asprintf(&p.where, "built-in default");
 	if (r < 0)
 		return -ENOMEM;
-	const struct sluice_policy_plugin *d = conf->path ? NULL : builtin_plugin(conf->name);
-	if (!d) {
-		r = load_file(conf, dir, &p, &d, reterr);
-		if (r < 0)
-			goto fail;
-	}
+	const struct sluice_policy_plugin *d = NULL;
+	r = load_file(conf, dir, &p, &d, reterr);
+	if (r < 0)
+		goto fail;
 	r = check_descriptor(d, &p, reterr);
 	if (r < 0)
 		goto fail;

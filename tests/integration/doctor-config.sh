@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # `sluice doctor` names every place the configuration is looked for, in the
 # order the layers are read, and what it found there: read, the drop-ins
-# read, not found; and still does when the configuration is refused.
+# read, not found; and still does when the configuration is refused. And
+# where the plugins come from when sluice runs from the build tree.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 etc="$TEST_TMP/etc" xdg="$TEST_TMP/xdg"
@@ -19,6 +20,16 @@ has_line "with no file, doctor names the system file it looked for" \
 has_line "... the drop-in directory" "^  system +$etc/sluice/policies.d/\*.ini: not found$"
 has_line "... and the user's file" "^  user +$xdg/sluice/sluice.ini: not found$"
 has_line "... and says the built-in defaults apply" "no file read: the built-in defaults apply"
+
+# Run from the build tree, with no SLUICE_PLUGIN_DIR, the plugins come from
+# the build tree's plugins/, as files.
+run env -u SLUICE_PLUGIN_DIR "$SLUICE" doctor
+has_line "from the build tree, the plugin directory is the build tree's" \
+  "^plugin directory: $SLUICE_BUILDDIR/plugins$"
+has_line "... and the built-in plugins are loaded from it by name" \
+  "^  git_add: $SLUICE_BUILDDIR/plugins/git_add.so \(built-in default\)$"
+run env -u SLUICE_PLUGIN_DIR "$SLUICE" check -- 'git push --force'
+expect "... and they decide" 1 'git_push: force push'
 
 mkdir -p "$etc/sluice/policies.d" "$xdg/sluice"
 printf '[broker]\ntimeout = 20s\n' >"$etc/sluice/sluice.ini"
