@@ -52,6 +52,10 @@ int cmd_schema(int argc, char **argv)
 			return c == 'h' ? 0 : EXIT_SLUICE_ERROR;
 		}
 	}
+	if (optind < argc) {
+		log_error("schema: unexpected argument '%s'", argv[optind]);
+		return EXIT_SLUICE_ERROR;
+	}
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	if (broker_context_open_or_log(config, &s, &ctx, "schema") < 0)
 		return EXIT_SLUICE_ERROR;

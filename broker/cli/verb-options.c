@@ -6,10 +6,12 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "log.h"
+#include "suggest.h"
 #include "cli/verb-options.h"
 
 void verb_args_done(struct verb_args *args)
@@ -30,6 +32,26 @@ static const struct verb_option *find(const struct verb_option *opts, size_t n, 
 		}
 	}
 	return NULL;
+}
+
+/* The error for "--NAME" (len bytes of name), with the option it was
+ * perhaps meant to be. */
+static int unknown_option(const struct verb_option *opts, size_t n, const char *name, size_t len,
+                          struct sluice_error *reterr)
+{
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)len, name);
+	struct suggestion s;
+	suggestion_init(&s, word);
+	for (size_t i = 0; i < n; i++)
+		suggestion_consider(&s, opts[i].name);
+	suggestion_consider(&s, "help");
+	const char *meant = len < sizeof(word) ? suggestion_best(&s) : NULL;
+	if (meant)
+		return sluice_error_set(reterr, -EINVAL,
+		                        "unknown option '--%.*s'; did you mean '--%s'?", (int)len,
+		                        name, meant);
+	return sluice_error_set(reterr, -EINVAL, "unknown option '--%.*s'", (int)len, name);
 }
 
 int verb_options_parse(const struct verb_option *opts, size_t n, int argc, char **argv,
@@ -68,8 +90,7 @@ int verb_options_parse(const struct verb_option *opts, size_t n, int argc, char 
 		const struct verb_option *o = find(opts, n, name, len, &index);
 		if (!o) {
 			verb_args_done(args);
-			return sluice_error_set(reterr, -EINVAL, "unknown option '--%.*s'",
-			                        (int)len, name);
+			return unknown_option(opts, n, name, len, reterr);
 		}
 		if (!o->arg) {
 			if (eq) {

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "parse-number.h"
 #include "strv.h"
+#include "suggest.h"
 
 #include "launch-spec.h"
 
@@ -412,7 +413,20 @@ static void on_section(void *user, const char *name, unsigned line)
 			return;
 		}
 	if (strncmp(name, "plugin ", 7) != 0) {
-		add_error(p, line, "unknown section [%s]", name);
+		struct suggestion s;
+		suggestion_init(&s, name);
+		for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+			suggestion_consider(&s, sections[i]);
+		const char *meant = suggestion_best(&s);
+		char known[128] = "";
+		for (size_t i = 0, o = 0; i < ELEMENTSOF(sections) && o < sizeof(known); i++)
+			o += (size_t)snprintf(known + o, sizeof(known) - o, "[%s], ", sections[i]);
+		if (meant)
+			add_error(p, line, "unknown section [%s]; did you mean [%s]?", name, meant);
+		else
+			add_error(p, line,
+			          "unknown section [%s] (the sections are %s[plugin NAME])", name,
+			          known);
 		return;
 	}
 	const char *pname = name + 7;
@@ -576,11 +590,35 @@ static void continue_value(struct parse *p, const char *key, const char *value, 
 	s->value = joined;
 }
 
+/* "unknown key" in a core section, with what was perhaps meant: a key of
+ * that section spelt alike, or the same key in the section it belongs to. */
+static void report_unknown_key(struct parse *p, const char *key, unsigned line)
+{
+	struct suggestion s;
+	suggestion_init(&s, key);
+	const char *elsewhere = NULL;
+	for (size_t i = 0; i < N_KEYS; i++) {
+		if (strcmp(key_table[i].section, p->section) == 0)
+			suggestion_consider(&s, key_table[i].key);
+		else if (strcmp(key_table[i].key, key) == 0)
+			elsewhere = key_table[i].section;
+	}
+	const char *meant = suggestion_best(&s);
+	if (meant)
+		add_error(p, line, "unknown key '%s' in [%s]; did you mean '%s'?", key, p->section,
+		          meant);
+	else if (elsewhere)
+		add_error(p, line, "unknown key '%s' in [%s]; it belongs in [%s]", key, p->section,
+		          elsewhere);
+	else
+		add_error(p, line, "unknown key '%s' in [%s]", key, p->section);
+}
+
 static void core_entry(struct parse *p, const char *key, const char *value, unsigned line)
 {
 	const struct config_key *k = find_key(p->section, key);
 	if (!k) {
-		add_error(p, line, "unknown key '%s' in [%s]", key, p->section);
+		report_unknown_key(p, key, line);
 		return;
 	}
 	p->cont_kind = k->type == CONFIG_WORDS ? CONT_WORDS : CONT_SCALAR;

@@ -20,6 +20,7 @@
 
 #include "cleanup.h"
 #include "policy/plugin-loader.h"
+#include "suggest.h"
 
 /* The size of the 1.0 descriptor: the members every plugin has. */
 #define DESC_SIZE_1_0 (offsetof(struct sluice_policy_plugin, close) + sizeof(void (*)(void *)))
@@ -71,6 +72,19 @@ static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, c
 	return NULL;
 }
 
+/* The key of d, or of every section, closest to a misspelt one, or NULL. */
+static const char *suggest_key(const struct sluice_policy_plugin *d, const char *key)
+{
+	static const char *const section_keys[] = { "path", "enabled", "user_override" };
+	struct suggestion s;
+	suggestion_init(&s, key);
+	for (const struct sluice_key *k = d->keys; k && k->name; k++)
+		suggestion_consider(&s, k->name);
+	for (size_t i = 0; i < ELEMENTSOF(section_keys); i++)
+		suggestion_consider(&s, section_keys[i]);
+	return suggestion_best(&s);
+}
+
 /* Every [plugin NAME] key, checked against the plugin's declaration before
  * open() ever sees it (the reverse of logging and ignoring). */
 static int check_settings(const struct loaded_plugin *p, struct sluice_error *reterr)
@@ -79,10 +93,13 @@ static int check_settings(const struct loaded_plugin *p, struct sluice_error *re
 	for (size_t i = 0; i < c->n_settings; i++) {
 		const struct config_setting *s = &c->settings[i];
 		const struct sluice_key *k = find_key(&p->desc, s->key);
-		if (!k)
-			return sluice_error_set(reterr, -EINVAL,
-			                        "%s:%u: unknown key '%s' in [plugin %s]", s->file,
-			                        s->line, s->key, c->name);
+		if (!k) {
+			const char *meant = suggest_key(&p->desc, s->key);
+			return sluice_error_set(
+			        reterr, -EINVAL, "%s:%u: unknown key '%s' in [plugin %s]%s%s%s",
+			        s->file, s->line, s->key, c->name, meant ? "; did you mean '" : "",
+			        meant ? meant : "", meant ? "'?" : "");
+		}
 		if (s->continued && !(k->flags & SLUICE_KEY_JOINABLE))
 			return sluice_error_set(reterr, -EINVAL,
 			                        "%s:%u: '%s' of [plugin %s] takes one line: only "
@@ -168,9 +185,23 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 		p->file = NULL;
 	if (!p->file)
 		return -ENOMEM;
-	if (access(p->file, F_OK) < 0)
-		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s",
-		                        conf->name, p->where, p->file);
+	if (access(p->file, F_OK) < 0) {
+		/* a misspelt name of one shipped with sluice */
+		const char *meant = NULL;
+		if (!conf->path) {
+			struct suggestion s;
+			suggestion_init(&s, conf->name);
+			size_t n;
+			const struct config_builtin *b = config_builtins(&n);
+			for (size_t i = 0; i < n; i++)
+				suggestion_consider(&s, b[i].name);
+			meant = suggestion_best(&s);
+		}
+		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s%s%s%s",
+		                        conf->name, p->where, p->file,
+		                        meant ? "; did you mean [plugin " : "", meant ? meant : "",
+		                        meant ? "]?" : "");
+	}
 	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl)
 		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",

@@ -212,7 +212,8 @@ Test(plugin_loader, refuses_keys_the_plugin_does_not_declare)
 	struct loaded_plugin p = { 0 };
 	struct sluice_error err = { 0 };
 	cr_assert_eq(load("ok", s, 2, &p, &err), -EINVAL);
-	cr_assert_str_eq(err.detail, "a.ini:5: unknown key 'verdcit' in [plugin fx]");
+	cr_assert_str_eq(err.detail,
+	                 "a.ini:5: unknown key 'verdcit' in [plugin fx]; did you mean 'verdict'?");
 }
 
 Test(plugin_loader, refuses_duplicates_unless_repeatable)
