@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The `bash` tool's description and schemas. The output schema follows
- * result_to_json() field by field; a change there is a change here.
+ * The `bash` tool's description and schemas. The schemas are the files
+ * schema/request.schema.json and schema/result.schema.json, compiled in
+ * (agent/tool-schemas.h, made by the build) and installed as they are; the
+ * result's follows result_to_json() field by field, so a change there is a
+ * change in that file.
  */
 #include "config.h"
 
@@ -11,6 +14,7 @@
 #include "parse-number.h"
 #include "run/result.h"
 #include "agent/tool-schema.h"
+#include "agent/tool-schemas.h"
 
 char *tool_schema_description(const struct run_settings *s, const char *root)
 {
@@ -35,43 +39,18 @@ char *tool_schema_description(const struct run_settings *s, const char *root)
 
 json_t *tool_schema_input(const struct run_settings *s)
 {
-	return json_pack(
-	        "{s:s, s:{s:{s:s, s:s}, s:{s:s, s:[s,s,s], s:s}, s:{s:s, s:s}, s:{s:s, s:s}, "
-	        "s:{s:s, s:i, s:I, s:s}}, s:[s], s:b}",
-	        "type", "object", "properties", "command", "type", "string", "description",
-	        "the shell command, run as bash -c COMMAND", "mode", "type", "string", "enum",
-	        "default", "slow", "background", "description",
-	        "default: normal timeout; slow: long timeout; background: detached job",
-	        "directory", "type", "string", "description",
-	        "working directory relative to the workspace", "description", "type", "string",
-	        "description", "what the command does, for a human approver and the audit log",
-	        "timeout_ms", "type", "integer", "minimum", 1, "maximum",
-	        (json_int_t)s->max_timeout_ms, "description", "overrides the mode's timeout",
-	        "required", "command", "additionalProperties", 0);
-}
-
-/* {"type": [t, "null"]} */
-static json_t *nullable(const char *type)
-{
-	return json_pack("{s:[s,s]}", "type", type, "null");
+	json_t *schema = json_loads(tool_schema_request_json, 0, NULL);
+	json_t *timeout = json_object_get(json_object_get(schema, "properties"), "timeout_ms");
+	/* the file leaves the maximum to the configuration */
+	if (!timeout || json_object_set_new(timeout, "maximum",
+	                                    json_integer((json_int_t)s->max_timeout_ms)) < 0) {
+		json_decref(schema);
+		return NULL;
+	}
+	return schema;
 }
 
 json_t *tool_schema_output(void)
 {
-	json_t *props = json_pack(
-	        "{s:{s:s}, s:o, s:o, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, s:{s:s}, "
-	        "s:{s:s}, s:o, s:{s:s, s:{s:s}}, s:o, s:o, s:o, s:o, s:o, s:{s:s}}",
-	        "ok", "type", "boolean", "exitCode", nullable("integer"), "signal",
-	        nullable("integer"), "output", "type", "string", "stdout", "type", "string",
-	        "stderr", "type", "string", "truncated", "type", "boolean", "outputBytes", "type",
-	        "integer", "timedOut", "type", "boolean", "durationMs", "type", "integer", "pid",
-	        nullable("integer"), "backgroundPids", "type", "array", "items", "type", "integer",
-	        "outputFile", nullable("string"), "display", nullable("string"), "policy",
-	        nullable("object"), "sandbox", nullable("object"), "error", nullable("object"),
-	        "jobId", "type", "string");
-	return json_pack("{s:s, s:o*, s:[s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s,s]}", "type", "object",
-	                 "properties", props, "required", "ok", "exitCode", "signal", "output",
-	                 "stdout", "stderr", "truncated", "outputBytes", "timedOut", "durationMs",
-	                 "pid", "backgroundPids", "outputFile", "display", "policy", "sandbox",
-	                 "error");
+	return json_loads(tool_schema_result_json, 0, NULL);
 }

@@ -16,7 +16,8 @@
  * failure. */
 char *tool_schema_description(const struct run_settings *s, const char *root);
 
-/* The JSON schema of a request (a new reference), or NULL. */
+/* The JSON schema of a request (a new reference), or NULL: the installed
+ * file's, with timeout_ms's maximum the configured one. */
 json_t *tool_schema_input(const struct run_settings *s);
 
 /* The JSON schema of the result object result_to_json() builds (a new

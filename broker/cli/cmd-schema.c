@@ -25,17 +25,33 @@
 #include "agent/tool-schema.h"
 #include "run/workdir.h"
 
+/* Print j (taken; NULL: out of memory) indented; the exit status. */
+static int print_json(json_t *j)
+{
+	if (!j) {
+		log_error("schema: out of memory");
+		return EXIT_SLUICE_ERROR;
+	}
+	int r = json_dumpf(j, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(j);
+	return r < 0 || fflush(stdout) != 0 ? EXIT_SLUICE_ERROR : 0;
+}
+
 int cmd_schema(int argc, char **argv)
 {
 	static const struct option options[] = {
 		{ "directory", required_argument, NULL, 'C' },
 		{ "sandbox", required_argument, NULL, 's' },
 		{ "config", required_argument, NULL, 'c' },
+		{ "request", no_argument, NULL, 'q' },
+		{ "result", no_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	struct run_settings s;
 	const char *root = ".", *sandbox = NULL, *config = NULL;
+	int only = 0; /* 'q': the request's schema alone, 'r': the result's */
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -46,9 +62,12 @@ int cmd_schema(int argc, char **argv)
 			sandbox = optarg;
 		else if (c == 'c')
 			config = optarg;
+		else if (c == 'q' || c == 'r')
+			only = c;
 		else {
 			fprintf(c == 'h' ? stdout : stderr,
-			        "Usage: sluice schema [-C DIR] [--sandbox MODE] [--config FILE]\n");
+			        "Usage: sluice schema [-C DIR] [--sandbox MODE] [--config FILE]\n"
+			        "       sluice schema --request|--result [--config FILE]\n");
 			return c == 'h' ? 0 : EXIT_SLUICE_ERROR;
 		}
 	}
@@ -64,6 +83,10 @@ int cmd_schema(int argc, char **argv)
 		log_sluice_error(&err, "schema: option '--sandbox'");
 		return EXIT_SLUICE_ERROR;
 	}
+	if (only) {
+		json_t *schema = only == 'q' ? tool_schema_input(&s) : tool_schema_output();
+		return print_json(schema);
+	}
 	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "schema");
@@ -73,12 +96,5 @@ int cmd_schema(int argc, char **argv)
 	json_t *tool = desc ? json_pack("{s:s, s:s, s:o}", "name", "bash", "description", desc,
 	                                "input_schema", tool_schema_input(&s))
 	                    : NULL;
-	if (!tool) {
-		log_error("schema: out of memory");
-		return EXIT_SLUICE_ERROR;
-	}
-	int r = json_dumpf(tool, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
-	json_decref(tool);
-	return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	return print_json(tool);
 }

@@ -57,22 +57,19 @@ static int cmd_help(int argc, char **argv)
 }
 
 static const struct verb verbs[] = {
-	{ "check", cmd_check,
-	  "[--explain] [--format text|json] [--batch] [--config FILE] [--] COMMAND",
-	  "the policy verdict for a command, without running it" },
-	{ "display", cmd_display, "[--] COMMAND", "print the display form of a command" },
-	{ "help", cmd_help, "[VERB]", "print this list, or a verb's options" },
-	{ "plugins", cmd_plugins, "[--config FILE]",
-	  "list the plugins, where each came from, and its settings" },
-	{ "version", cmd_version, "", "print the version" },
-	{ "run", cmd_run, "[OPTIONS] [--] COMMAND", "run one command" },
-	{ "jobs", cmd_jobs, "[--format json]", "list background jobs" },
-	{ "logs", cmd_logs, "JOB [--tail N]", "print a background job's output" },
-	{ "kill", cmd_kill, "JOB", "end a background job's whole tree" },
-	{ "schema", cmd_schema, "[-C DIR] [--sandbox MODE]", "print the tool definition" },
-	{ "doctor", cmd_doctor, "", "report what this machine supports" },
-	{ "mcp", cmd_mcp, "[-C DIR] [--sandbox MODE]", "serve the bash tool over MCP (stdio)" },
-	{ "hook", cmd_hook, "claude-code|gemini [--route]", "answer an agent's pre-tool hook" },
+	{ "run", cmd_run, "run one command through the policies and the sandbox" },
+	{ "check", cmd_check, "the policy verdict for a command, without running it" },
+	{ "display", cmd_display, "print the display form of a command" },
+	{ "jobs", cmd_jobs, "list background jobs" },
+	{ "logs", cmd_logs, "print a background job's output" },
+	{ "kill", cmd_kill, "end a background job's whole process tree" },
+	{ "mcp", cmd_mcp, "serve the bash tool over MCP on standard input and output" },
+	{ "hook", cmd_hook, "answer an agent's pre-tool hook (claude-code, gemini)" },
+	{ "schema", cmd_schema, "print the tool definition a model is shown" },
+	{ "doctor", cmd_doctor, "report the configuration read and what this machine supports" },
+	{ "plugins", cmd_plugins, "list the plugins, where each came from, and its settings" },
+	{ "help", cmd_help, "print this list, or a verb's options" },
+	{ "version", cmd_version, "print the version" },
 };
 
 const struct verb *verb_find(const char *name)
@@ -94,9 +91,10 @@ const char *verb_suggest(const char *name)
 
 void verbs_print_usage(FILE *out)
 {
-	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n\nVerbs:\n");
+	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n"
+	             "       sluice -h|--help|-V|--version\n\nVerbs:\n");
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		fprintf(out, "  %-9s %-40s %s\n", verbs[i].name, verbs[i].usage, verbs[i].summary);
+		fprintf(out, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
 	fprintf(out,
 	        "\nOptions:\n  -h, --help     print this list\n"
 	        "  -V, --version  print the version\n"

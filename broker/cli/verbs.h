@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table of sluice's verbs (run, check, doctor, ...): one row each, with
- * the function that implements it and the line `sluice --help` shows.
+ * the function that implements it and the line `sluice --help` shows; each
+ * verb's options are its own `sluice VERB --help`.
  * Not for: option parsing inside a verb; each cmd_*() owns its own options.
  */
 #ifndef SLUICE_VERBS_H
@@ -16,8 +17,7 @@ typedef int (*verb_fn)(int argc, char **argv);
 struct verb {
 	const char *name;
 	verb_fn run;
-	const char *usage;   /* one line: the arguments after the verb */
-	const char *summary; /* one line: what it does */
+	const char *summary; /* one line: what it does (its options: VERB --help) */
 };
 
 /* The verbs (cmd-<verb>.c). */

@@ -88,6 +88,39 @@ Test(plugin_loader, takes_each_builtin_plugin_from_the_plugin_directory_by_its_n
 	}
 }
 
+Test(plugin_loader, manual_page_describes_every_key_of_each_builtin_plugin)
+{
+	char dir[512], man[600];
+	snprintf(dir, sizeof(dir), "%s/plugins", getenv("SLUICE_BUILDDIR"));
+	snprintf(man, sizeof(man), "%s/man/sluice.ini.5.in", getenv("SLUICE_SRCDIR"));
+	FILE *f = fopen(man, "r");
+	cr_assert_not_null(f, "%s", man);
+	static char page[131072];
+	page[fread(page, 1, sizeof(page) - 1, f)] = '\0';
+	fclose(f);
+	size_t n;
+	const struct config_builtin *b = config_builtins(&n);
+	for (size_t i = 0; i < n; i++) {
+		struct config_plugin conf = { .name = (char *)b[i].name, .enabled = true };
+		struct loaded_plugin p = { 0 };
+		struct sluice_error err = { 0 };
+		cr_assert_eq(plugin_load(&conf, dir, &p, &err), 0, "%s", err.detail);
+		char tag[96];
+		snprintf(tag, sizeof(tag), "\n.B [plugin %s]\n", b[i].name);
+		const char *s = strstr(page, tag);
+		cr_assert_not_null(s, "sluice.ini(5) does not describe [plugin %s]", b[i].name);
+		const char *end = strstr(s + 1, "\n.TP");
+		for (const struct sluice_key *k = p.desc.keys; k && k->name; k++) {
+			char want[96];
+			snprintf(want, sizeof(want), "\\fB%s\\fR = ", k->name);
+			const char *at = strstr(s, want);
+			cr_assert(at && (!end || at < end),
+			          "sluice.ini(5) lacks '%s' of [plugin %s]", k->name, b[i].name);
+		}
+		plugin_unload(&p);
+	}
+}
+
 Test(plugin_loader, a_builtin_plugin_removed_from_the_plugin_directory_is_not_found)
 {
 	char dir[] = "/tmp/sluice-plugin-dir-XXXXXX";
