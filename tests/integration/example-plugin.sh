@@ -22,6 +22,20 @@ if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR
 fi
 ok "sluice installs into a temporary prefix"
 
+# What an administrator finds installed besides the programs.
+datadir=$(sed -n 's/^datadir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${datarootdir}|$prefix/share|; s|\${prefix}|$prefix|")
+sysconfdir=$(sed -n 's/^sysconfdir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${prefix}|$prefix|")
+lacking=
+for f in "$datadir/man/man1/sluice.1" "$datadir/man/man1/sluice-launch.1" \
+  "$datadir/man/man5/sluice.ini.5" "$datadir/man/man3/sluice-policy.3" \
+  "$datadir/sluice/schema/request.schema.json" "$datadir/sluice/schema/result.schema.json" \
+  "$datadir/bash-completion/completions/sluice" "$datadir/bash-completion/completions/sluice-launch" \
+  "$datadir/zsh/site-functions/_sluice" "$sysconfdir/sluice/sluice.ini" "$sysconfdir/sluice/policies.d"; do
+  [ -e "$root$f" ] || lacking+=" $f"
+done
+[ -z "$lacking" ] && ok "the manual pages, schemas, completions and /etc/sluice/policies.d are installed" ||
+  not_ok "the manual pages, schemas, completions and /etc/sluice/policies.d are installed" "missing:$lacking"
+
 pcfile=$(find "$root" -name sluice-policy.pc | head -1)
 pcdir=${pcfile%/*}
 header=$(find "$root" -path '*/include/sluice/policy.h' | head -1)
