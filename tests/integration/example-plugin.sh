@@ -11,9 +11,13 @@ root="$TEST_TMP/root"
 make_cmd=${MAKE:-make}
 # the example must carry the sanitizers when sluice does (a sanitized
 # plugin needs a sanitized host, and the reverse for the symbols it uses)
-san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$SLUICE_BUILDDIR/Makefile")
-prefix=$(sed -n 's/^prefix = //p' "$SLUICE_BUILDDIR/Makefile")
-libdir=$(sed -n 's/^libdir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${exec_prefix}|$prefix|; s|\$(exec_prefix)|$prefix|")
+# make_var NAME: the build's value of a make variable, every ${...} expanded.
+make_var() {
+  printf 'sluice-print-var:\n\t@echo $(%s)\n' "$1" |
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" -f Makefile -f - \
+      sluice-print-var
+}
+san=$(make_var SANITIZER_CFLAGS)
 
 if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" install \
 	DESTDIR="$root" >"$TEST_TMP/install.log" 2>&1; then
@@ -23,14 +27,14 @@ fi
 ok "sluice installs into a temporary prefix"
 
 # What an administrator finds installed besides the programs.
-datadir=$(sed -n 's/^datadir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${datarootdir}|$prefix/share|; s|\${prefix}|$prefix|")
-sysconfdir=$(sed -n 's/^sysconfdir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${prefix}|$prefix|")
+mandir=$(make_var mandir) pkgdatadir=$(make_var pkgdatadir) sysconfdir=$(make_var sysconfdir)
+bashcompletiondir=$(make_var bashcompletiondir) zshcompletiondir=$(make_var zshcompletiondir)
 lacking=
-for f in "$datadir/man/man1/sluice.1" "$datadir/man/man1/sluice-launch.1" \
-  "$datadir/man/man5/sluice.ini.5" "$datadir/man/man3/sluice-policy.3" \
-  "$datadir/sluice/schema/request.schema.json" "$datadir/sluice/schema/result.schema.json" \
-  "$datadir/bash-completion/completions/sluice" "$datadir/bash-completion/completions/sluice-launch" \
-  "$datadir/zsh/site-functions/_sluice" "$sysconfdir/sluice/sluice.ini" "$sysconfdir/sluice/policies.d"; do
+for f in "$mandir/man1/sluice.1" "$mandir/man1/sluice-launch.1" \
+  "$mandir/man5/sluice.ini.5" "$mandir/man3/sluice-policy.3" \
+  "$pkgdatadir/schema/request.schema.json" "$pkgdatadir/schema/result.schema.json" \
+  "$bashcompletiondir/sluice" "$bashcompletiondir/sluice-launch" "$zshcompletiondir/_sluice" \
+  "$sysconfdir/sluice/sluice.ini" "$sysconfdir/sluice/policies.d"; do
   [ -e "$root$f" ] || lacking+=" $f"
 done
 [ -z "$lacking" ] && ok "the manual pages, schemas, completions and /etc/sluice/policies.d are installed" ||
@@ -66,8 +70,8 @@ forbid = shutdown
 forbid = reboot
 INI
 
-sluice_installed="$root$prefix/bin/sluice"
-plugindir="$root$libdir/sluice/plugins"
+sluice_installed="$root$(make_var bindir)/sluice"
+plugindir="$root$(make_var plugindir)"
 check() {
   run env SLUICE_SYSCONFDIR="$TEST_TMP/etc" XDG_CONFIG_HOME="$TEST_TMP/xdg" \
     SLUICE_PLUGIN_DIR="$plugindir" "$sluice_installed" check --config "$TEST_TMP/sluice.ini" -- "$1"
