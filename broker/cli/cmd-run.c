@@ -199,7 +199,6 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 	struct sluice_error err = { 0 };
 	if (broker_context_open(o->config, &st->settings, context, &err) < 0)
 		return fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
-	broker_context_start(*context); /* the plugins load while the rest is read */
 	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
 		return fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s", err.detail);
 	if (build_request(o, st, &req) < 0)

@@ -80,20 +80,10 @@ const struct policy_chain *broker_context_chain(const struct broker_context *ctx
 	return ctx->armed ? ctx->chain : NULL;
 }
 
-static int arm(struct broker_context *ctx, bool validating, struct sluice_error *reterr);
-
 void broker_context_prepare(struct broker_context *ctx)
 {
 	if (ctx && ctx->armed)
 		(void)policy_chain_prepare(ctx->chain, ctx->parser);
-}
-
-void broker_context_start(struct broker_context *ctx)
-{
-	struct sluice_error err = { 0 };
-	/* a failure here is met again, and reported, by the decision */
-	if (ctx && arm(ctx, false, &err) == 0)
-		(void)policy_chain_start(ctx->chain, ctx->parser);
 }
 
 void broker_context_reap(struct broker_context *ctx)

@@ -60,13 +60,6 @@ const struct policy_chain *broker_context_chain(const struct broker_context *ctx
  * (policy_chain_prepare()). Only once the context is armed; best effort. */
 void broker_context_prepare(struct broker_context *ctx);
 
-/* A one-shot request, right after broker_context_open(): arm the context
- * for one request and fork its policy child now (policy_chain_start()),
- * so that it loads and opens the plugins while the request is read and
- * its command parsed. Best effort: what fails here, the decision meets and
- * reports. */
-void broker_context_start(struct broker_context *ctx);
-
 /* Wait for the last decision's policy child to finish exiting (see
  * policy_chain_reap()): before watching a command's process tree. */
 void broker_context_reap(struct broker_context *ctx);

@@ -366,7 +366,7 @@ static void close_ahead(struct policy_chain *c, struct opened *ahead)
  * (child_check(): the descriptors the plugins opened ahead stay open);
  * never returns. */
 static _Noreturn void run_ready_child(struct policy_chain *c, struct command_model_parser *parser,
-                                      int text_fd, int msg_fd, bool idle)
+                                      int text_fd, int msg_fd)
 {
 	/* Only its two pipes: nothing of the parent's (a launcher's pipe) may
 	 * be held open by a child that waits; and no plugin code, not even a
@@ -385,8 +385,7 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
 	crash_by_signal();
 	child_load(c);
 	struct opened *ahead = open_ahead(c, policy_host());
-	if (idle)
-		warm_parser(parser);
+	warm_parser(parser);
 	size_t cap =
 	        c->cfg->broker_max_command_size ? c->cfg->broker_max_command_size : CHAIN_MAX_BYTES;
 	char *text = malloc(cap + 1);
@@ -405,9 +404,7 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
 	child_check(c, models, 1, ahead);
 }
 
-/* policy_chain_prepare() and policy_chain_start(); idle: the request is
- * not on its way yet, so the parser is warmed here and in the child. */
-static int prepare(struct policy_chain *c, struct command_model_parser *parser, bool idle)
+int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
 {
 	if (c->n == 0 || c->ready_pid > 0)
 		return 0;
@@ -434,7 +431,7 @@ static int prepare(struct policy_chain *c, struct command_model_parser *parser, 
 		 * the process that would read it. */
 		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
 			_exit(1);
-		run_ready_child(c, parser, text[0], msg[1], idle);
+		run_ready_child(c, parser, text[0], msg[1]);
 	}
 	int r = pid < 0 ? -errno : 0;
 	safe_close(text[0]);
@@ -457,19 +454,8 @@ static int prepare(struct policy_chain *c, struct command_model_parser *parser, 
 		ready_withdraw(c);
 		return r;
 	}
-	if (idle)
-		warm_parser(parser); /* this process parses the same command too */
+	warm_parser(parser); /* this process parses the same command too */
 	return 0;
-}
-
-int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
-{
-	return prepare(c, parser, true);
-}
-
-int policy_chain_start(struct policy_chain *c, struct command_model_parser *parser)
-{
-	return prepare(c, parser, false);
 }
 
 /* A ready child no request used, or that could not take its command: it is

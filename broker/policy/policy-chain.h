@@ -60,15 +60,6 @@ const char *policy_chain_start_error(const struct policy_chain *chain);
  */
 int policy_chain_prepare(struct policy_chain *chain, struct command_model_parser *parser);
 
-/*
- * policy_chain_prepare() for a one-shot request, as soon as the
- * configuration is read: the child loads and opens the plugins while this
- * process reads the request and parses the command, which it then sends
- * (policy_chain_send_ahead()) and the child parses too. Nothing is warmed:
- * the command is on its way. 0 or -errno (nothing prepared).
- */
-int policy_chain_start(struct policy_chain *chain, struct command_model_parser *parser);
-
 /* Send text, the command the next check will be of, to the child forked
  * ahead now, so that it parses while this process does; the check then
  * takes it only if its model's source is text. Nothing without such a
