@@ -174,6 +174,19 @@ static int check_descriptor(const struct sluice_policy_plugin *d, struct loaded_
 	return 0;
 }
 
+/* The built-in plugin a misspelt plugin name was perhaps meant to be, or
+ * NULL. */
+static const char *builtin_meant(const char *name)
+{
+	struct suggestion s;
+	suggestion_init(&s, name);
+	size_t n;
+	const struct config_builtin *b = config_builtins(&n);
+	for (size_t i = 0; i < n; i++)
+		suggestion_consider(&s, b[i].name);
+	return suggestion_best(&s);
+}
+
 /* dlopen the configured path, or NAME.so in dir, into p and find its
  * descriptor. */
 static int load_file(const struct config_plugin *conf, const char *dir, struct loaded_plugin *p,
@@ -185,24 +198,16 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 		p->file = NULL;
 	if (!p->file)
 		return -ENOMEM;
-	if (access(p->file, F_OK) < 0) {
-		/* a misspelt name of one shipped with sluice */
-		const char *meant = NULL;
-		if (!conf->path) {
-			struct suggestion s;
-			suggestion_init(&s, conf->name);
-			size_t n;
-			const struct config_builtin *b = config_builtins(&n);
-			for (size_t i = 0; i < n; i++)
-				suggestion_consider(&s, b[i].name);
-			meant = suggestion_best(&s);
-		}
+	/* Every request's policy child loads its plugins: the file's absence
+	 * is asked about only once dlopen failed. */
+	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	if (!p->dl && access(p->file, F_OK) < 0) {
+		const char *meant = conf->path ? NULL : builtin_meant(conf->name);
 		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s%s%s%s",
 		                        conf->name, p->where, p->file,
 		                        meant ? "; did you mean [plugin " : "", meant ? meant : "",
 		                        meant ? "]?" : "");
 	}
-	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl)
 		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",
 		                        conf->name, p->where, dlerror());
