@@ -43,6 +43,24 @@ skip() {
   fi
 }
 
+# report STATUS NAME [DETAIL...]: "ok NAME" when STATUS (the $? of the
+# check just before) is 0, else "not ok NAME" with the details; so that each
+# check's description is written once. Pass $? first: the details' own
+# command substitutions would change it. Returns STATUS, for a cleanup after
+# a failure (`report $? NAME "$out" || kill ...`).
+#   [ "$rc" -eq 0 ] && grep -q '^x$' <<<"$out"
+#   report $? "x is printed" "rc=$rc" "$(cat "$log")"
+report() {
+  local status=$1 name=$2
+  shift 2
+  if [ "$status" -eq 0 ]; then
+    ok "$name"
+  else
+    not_ok "$name" "$@"
+  fi
+  return "$status"
+}
+
 # run CMD...: run it, keeping stdout, stderr and the status in out, err, rc.
 run() {
   out=$("$@" 2>"$TEST_TMP/.stderr") && rc=0 || rc=$?

@@ -54,19 +54,26 @@ __attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
 
 enum { OPT_ROUTE, OPT_SANDBOX, OPT_CONFIG };
 static const struct verb_option hook_option_table[] = {
-	[OPT_ROUTE] = { "route", NULL, "replace an allowed command by a `sluice run` of it" },
-	[OPT_SANDBOX] = { "sandbox", "MODE",
+	[OPT_ROUTE] = { "route", 0, NULL, "replace an allowed command by a `sluice run` of it" },
+	[OPT_SANDBOX] = { "sandbox", 0, "MODE",
 	                  "the routed run's sandbox: unrestricted, workspace-write, restricted" },
-	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
 };
 
+const struct verb_spec hook_spec = {
+	.name = "hook",
+	.summary = "answer an agent's pre-tool hook",
+	.args = "AGENT < payload.json",
+	.options = hook_option_table,
+	.n_options = ELEMENTSOF(hook_option_table),
+};
+
+/* The help, naming the agents (known only from the adapters' table). */
 static void usage(FILE *f)
 {
-	char line[128];
-	snprintf(line, sizeof(line),
-	         "hook %s [--route] [--sandbox MODE] [--config FILE] < payload.json",
-	         hook_protocol_names());
-	verb_options_help(f, line, hook_option_table, ELEMENTSOF(hook_option_table));
+	char args[128];
+	snprintf(args, sizeof(args), "%s < payload.json", hook_protocol_names());
+	verb_options_help(f, &hook_spec, args);
 }
 
 /* A string of ours in single quotes; refused when it holds a quote (no
@@ -150,8 +157,7 @@ static int answer(const struct hook_options *o, const struct hook_call *call,
 static int parse_options(int argc, char **argv, struct hook_options *o, struct sluice_error *reterr)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse(hook_option_table, ELEMENTSOF(hook_option_table), argc, argv,
-	                           &args, reterr);
+	int r = verb_options_parse(&hook_spec, argc, argv, &args, reterr);
 	if (r < 0)
 		return r;
 	if (args.help)

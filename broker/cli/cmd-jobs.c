@@ -34,12 +34,34 @@
 
 enum { JOBS_OPT_FORMAT };
 static const struct verb_option jobs_options[] = {
-	[JOBS_OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
+	[JOBS_OPT_FORMAT] = VERB_OPTION_FORMAT,
+};
+
+const struct verb_spec jobs_spec = {
+	.name = "jobs",
+	.summary = "list background jobs",
+	.args = "",
+	.options = jobs_options,
+	.n_options = ELEMENTSOF(jobs_options),
 };
 
 enum { LOGS_OPT_TAIL };
 static const struct verb_option logs_options[] = {
-	[LOGS_OPT_TAIL] = { "tail", "N", "only the last N lines" },
+	[LOGS_OPT_TAIL] = { "tail", 0, "N", "only the last N lines" },
+};
+
+const struct verb_spec logs_spec = {
+	.name = "logs",
+	.summary = "print a background job's output",
+	.args = "JOB",
+	.options = logs_options,
+	.n_options = ELEMENTSOF(logs_options),
+};
+
+const struct verb_spec kill_spec = {
+	.name = "kill",
+	.summary = "end a background job's whole tree",
+	.args = "JOB",
 };
 
 /* The settings (from the configuration) and the jobs directory they name;
@@ -82,8 +104,7 @@ static int add_job_json(const struct job_info *job, void *userdata)
 int cmd_jobs(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("jobs", "jobs [--format text|json]", jobs_options,
-	                                   ELEMENTSOF(jobs_options), argc, argv, &args);
+	int r = verb_options_parse_or_help(&jobs_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	const char *format = args.values[JOBS_OPT_FORMAT];
@@ -136,8 +157,7 @@ static int copy_out(int fd, off_t from)
 int cmd_logs(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("logs", "logs JOB [--tail N]", logs_options,
-	                                   ELEMENTSOF(logs_options), argc, argv, &args);
+	int r = verb_options_parse_or_help(&logs_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	uint64_t tail = 0;
@@ -180,7 +200,7 @@ int cmd_logs(int argc, char **argv)
 int cmd_kill(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("kill", "kill JOB", NULL, 0, argc, argv, &args);
+	int r = verb_options_parse_or_help(&kill_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals != 1) {

@@ -9,7 +9,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
@@ -25,6 +24,7 @@
 #include "agent/mcp-rpc.h"
 #include "agent/mcp-tools.h"
 #include "cli/mcp-verbs.h"
+#include "cli/verb-options.h"
 #include "agent/mcp-worker.h"
 #include "parse-number.h"
 #include "core/request.h"
@@ -432,56 +432,70 @@ static int serve(struct mcp_server *srv)
 	return 0;
 }
 
-static void usage(FILE *f)
+enum { OPT_DIRECTORY, OPT_SANDBOX, OPT_PROGRESS, OPT_CONFIG };
+static const struct verb_option mcp_options[] = {
+	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
+	[OPT_SANDBOX] = VERB_OPTION_SANDBOX,
+	[OPT_PROGRESS] = { "progress-interval", 0, "DURATION",
+	                   "how often a running call reports progress (default: 1s)" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+};
+
+const struct verb_spec mcp_spec = {
+	.name = "mcp",
+	.summary = "serve the bash tool over MCP (stdio)",
+	.args = "",
+	.description = "A Model Context Protocol server on standard input and output.",
+	.options = mcp_options,
+	.n_options = ELEMENTSOF(mcp_options),
+	.flags = VERB_OPTIONS_FIRST | VERB_OPTIONS_ABBREVIATE,
+};
+
+/* The options, checked; 1 for --help; -EINVAL when they are wrong (logged,
+ * and the usage shown). */
+static int parse_options(int argc, char **argv, struct mcp_server *srv, const char **root,
+                         const char **sandbox, const char **config)
 {
-	fprintf(f,
-	        "Usage: sluice mcp [-C DIR] [--sandbox unrestricted|workspace-write|restricted]\n"
-	        "                  [--progress-interval DURATION] [--config FILE]\n"
-	        "A Model Context Protocol server on standard input and output.\n");
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	struct sluice_error err = { 0 };
+	int r = verb_options_parse(&mcp_spec, argc, argv, &args, &err);
+	if (r == 0 && args.help) {
+		verb_options_help(stdout, &mcp_spec, NULL);
+		return 1;
+	}
+	const char *progress = r == 0 ? args.values[OPT_PROGRESS] : NULL;
+	*sandbox = r == 0 ? args.values[OPT_SANDBOX] : NULL;
+	if (r == 0 && *sandbox && !runner_known_sandbox_mode(*sandbox))
+		r = sluice_error_set(&err, -EINVAL, "unknown sandbox mode '%s'", *sandbox);
+	if (r == 0 && progress &&
+	    (parse_duration_ms(progress, UINT64_MAX / 2, &srv->progress_interval_ms) < 0 ||
+	     srv->progress_interval_ms == 0))
+		r = sluice_error_set(
+		        &err, -EINVAL,
+		        "option '--progress-interval' must be a duration such as 500ms "
+		        "or 2s, not '%s'",
+		        progress);
+	if (r == 0 && args.n_positionals > 0)
+		r = sluice_error_set(&err, -EINVAL, "unexpected argument '%s'",
+		                     args.positionals[0]);
+	if (r < 0) {
+		log_error("mcp: %s", err.detail);
+		verb_options_help(stderr, &mcp_spec, NULL);
+		return r;
+	}
+	*root = args.values[OPT_DIRECTORY] ? args.values[OPT_DIRECTORY] : ".";
+	*config = args.values[OPT_CONFIG];
+	return 0;
 }
 
 int cmd_mcp(int argc, char **argv)
 {
-	enum { OPT_SANDBOX = 256, OPT_PROGRESS, OPT_CONFIG };
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "directory", required_argument, NULL, 'C' },
-		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
-		{ "progress-interval", required_argument, NULL, OPT_PROGRESS },
-		{},
-	};
 	struct mcp_server srv = { 0 };
 	srv.progress_interval_ms = 1000;
-	const char *root = ".", *config = NULL, *sandbox = NULL;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+hC:", options, NULL)) >= 0) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		} else if (c == 'C') {
-			root = optarg;
-		} else if (c == OPT_SANDBOX && runner_known_sandbox_mode(optarg)) {
-			sandbox = optarg;
-		} else if (c == OPT_CONFIG) {
-			config = optarg;
-		} else if (c == OPT_PROGRESS &&
-		           parse_duration_ms(optarg, UINT64_MAX / 2, &srv.progress_interval_ms) ==
-		                   0 &&
-		           srv.progress_interval_ms > 0) {
-			continue;
-		} else {
-			log_error("mcp: bad or incomplete option '%s'", argv[optind - 1]);
-			usage(stderr);
-			return EXIT_SLUICE_ERROR;
-		}
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return EXIT_SLUICE_ERROR;
-	}
+	const char *root, *config, *sandbox;
+	int r = parse_options(argc, argv, &srv, &root, &sandbox, &config);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	struct sluice_error err = { 0 };
 	/* The plugins are loaded once, here, before any worker is forked. */
 	_cleanup_(broker_context_freep) struct broker_context *policies = NULL;
@@ -503,7 +517,7 @@ int cmd_mcp(int argc, char **argv)
 	srv.ctx.root = abs_root;
 	srv.ctx.structured = true;
 	signal(SIGPIPE, SIG_IGN);
-	int r = serve(&srv);
+	r = serve(&srv);
 	rpc_lines_done(&srv.input);
 	if (r < 0) {
 		log_error("mcp: %s", strerror(-r));

@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,8 +21,31 @@
 #include "run/result.h"
 #include "core/run-settings.h"
 #include "cli/run-verbs.h"
+#include "cli/verb-options.h"
 #include "agent/tool-schema.h"
 #include "run/workdir.h"
+
+enum { OPT_DIRECTORY, OPT_SANDBOX, OPT_CONFIG, OPT_REQUEST, OPT_RESULT };
+static const struct verb_option schema_options[] = {
+	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
+	[OPT_SANDBOX] = VERB_OPTION_SANDBOX,
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+	[OPT_REQUEST] = { "request", 0, NULL,
+	                  "print only the request's JSON schema (with the configured maximum "
+	                  "timeout)" },
+	[OPT_RESULT] = { "result", 0, NULL, "print only the result's JSON schema" },
+};
+
+const struct verb_spec schema_spec = {
+	.name = "schema",
+	.summary = "print the tool definition",
+	.args = "",
+	.description = "The request's and the result's schemas are also installed as files, in\n"
+	               "the schema folder of sluice's data directory (sluice(1), FILES).",
+	.options = schema_options,
+	.n_options = ELEMENTSOF(schema_options),
+	.flags = VERB_OPTIONS_FIRST | VERB_OPTIONS_ABBREVIATE,
+};
 
 /* Print j (taken; NULL: out of memory) indented; the exit status. */
 static int print_json(json_t *j)
@@ -40,41 +62,21 @@ static int print_json(json_t *j)
 
 int cmd_schema(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "directory", required_argument, NULL, 'C' },
-		{ "sandbox", required_argument, NULL, 's' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "request", no_argument, NULL, 'q' },
-		{ "result", no_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	struct run_settings s;
-	const char *root = ".", *sandbox = NULL, *config = NULL;
-	int only = 0; /* 'q': the request's schema alone, 'r': the result's */
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+hC:", options, NULL)) >= 0) {
-		if (c == 'C')
-			root = optarg;
-		else if (c == 's')
-			sandbox = optarg;
-		else if (c == 'c')
-			config = optarg;
-		else if (c == 'q' || c == 'r')
-			only = c;
-		else {
-			fprintf(c == 'h' ? stdout : stderr,
-			        "Usage: sluice schema [-C DIR] [--sandbox MODE] [--config FILE]\n"
-			        "       sluice schema --request|--result [--config FILE]\n");
-			return c == 'h' ? 0 : EXIT_SLUICE_ERROR;
-		}
-	}
-	if (optind < argc) {
-		log_error("schema: unexpected argument '%s'", argv[optind]);
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help(&schema_spec, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	if (args.n_positionals > 0) {
+		log_error("schema: unexpected argument '%s'", args.positionals[0]);
 		return EXIT_SLUICE_ERROR;
 	}
+	if (args.values[OPT_REQUEST] && args.values[OPT_RESULT]) {
+		log_error("schema: --request and --result exclude each other");
+		return EXIT_SLUICE_ERROR;
+	}
+	const char *root = args.values[OPT_DIRECTORY] ? args.values[OPT_DIRECTORY] : ".";
+	const char *sandbox = args.values[OPT_SANDBOX], *config = args.values[OPT_CONFIG];
+	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	if (broker_context_open_or_log(config, &s, &ctx, "schema") < 0)
 		return EXIT_SLUICE_ERROR;
@@ -83,10 +85,10 @@ int cmd_schema(int argc, char **argv)
 		log_sluice_error(&err, "schema: option '--sandbox'");
 		return EXIT_SLUICE_ERROR;
 	}
-	if (only) {
-		json_t *schema = only == 'q' ? tool_schema_input(&s) : tool_schema_output();
-		return print_json(schema);
-	}
+	if (args.values[OPT_REQUEST])
+		return print_json(tool_schema_input(&s));
+	if (args.values[OPT_RESULT])
+		return print_json(tool_schema_output());
 	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "schema");

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sluice's verbs as one table. Adding a verb is one row here and one
- * cmd-<verb>.c file.
+ * cmd-<verb>.c file, which holds the verb's function and its command line
+ * (struct verb_spec).
  */
 #include "config.h"
 
@@ -13,13 +14,30 @@
 #include "suggest.h"
 #include "cli/mcp-verbs.h"
 #include "cli/run-verbs.h"
-#include "cli/verb-options.h"
 #include "cli/verbs.h"
+
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const struct verb_spec version_spec = { .name = "version",
+	                                       .summary = "print the version",
+	                                       .args = "" };
+static const struct verb_spec help_spec = { .name = "help",
+	                                    .summary = "print this list, or a verb's options",
+	                                    .args = "[VERB]" };
+
+static const struct verb verbs[] = {
+	{ cmd_check, &check_spec },     { cmd_display, &display_spec }, { cmd_help, &help_spec },
+	{ cmd_plugins, &plugins_spec }, { cmd_version, &version_spec }, { cmd_run, &run_spec },
+	{ cmd_jobs, &jobs_spec },       { cmd_logs, &logs_spec },       { cmd_kill, &kill_spec },
+	{ cmd_schema, &schema_spec },   { cmd_doctor, &doctor_spec },   { cmd_mcp, &mcp_spec },
+	{ cmd_hook, &hook_spec },
+};
 
 static int cmd_version(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("version", "version", NULL, 0, argc, argv, &args);
+	int r = verb_options_parse_or_help(&version_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals > 0) {
@@ -34,7 +52,7 @@ static int cmd_version(int argc, char **argv)
 static int cmd_help(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("help", "help [VERB]", NULL, 0, argc, argv, &args);
+	int r = verb_options_parse_or_help(&help_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals > 1) {
@@ -52,32 +70,8 @@ static int cmd_help(int argc, char **argv)
 		          meant ? "; did you mean '" : "", meant ? meant : "", meant ? "'?" : "");
 		return EXIT_SLUICE_ERROR;
 	}
-	char *help_argv[] = { (char *)verb->name, (char *)"--help", NULL };
+	char *help_argv[] = { (char *)verb->spec->name, (char *)"--help", NULL };
 	return verb->run(2, help_argv);
-}
-
-static const struct verb verbs[] = {
-	{ "run", cmd_run, "run one command through the policies and the sandbox" },
-	{ "check", cmd_check, "the policy verdict for a command, without running it" },
-	{ "display", cmd_display, "print the display form of a command" },
-	{ "jobs", cmd_jobs, "list background jobs" },
-	{ "logs", cmd_logs, "print a background job's output" },
-	{ "kill", cmd_kill, "end a background job's whole process tree" },
-	{ "mcp", cmd_mcp, "serve the bash tool over MCP on standard input and output" },
-	{ "hook", cmd_hook, "answer an agent's pre-tool hook (claude-code, gemini)" },
-	{ "schema", cmd_schema, "print the tool definition a model is shown" },
-	{ "doctor", cmd_doctor, "report the configuration read and what this machine supports" },
-	{ "plugins", cmd_plugins, "list the plugins, where each came from, and its settings" },
-	{ "help", cmd_help, "print this list, or a verb's options" },
-	{ "version", cmd_version, "print the version" },
-};
-
-const struct verb *verb_find(const char *name)
-{
-	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		if (strcmp(verbs[i].name, name) == 0)
-			return &verbs[i];
-	return NULL;
 }
 
 const char *verb_suggest(const char *name)
@@ -85,18 +79,34 @@ const char *verb_suggest(const char *name)
 	struct suggestion s;
 	suggestion_init(&s, name);
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		suggestion_consider(&s, verbs[i].name);
+		suggestion_consider(&s, verbs[i].spec->name);
 	return suggestion_best(&s);
+}
+
+const struct verb *verb_find(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		if (strcmp(verbs[i].spec->name, name) == 0)
+			return &verbs[i];
+	return NULL;
 }
 
 void verbs_print_usage(FILE *out)
 {
+	char brief[ELEMENTSOF(verbs)][96];
+	int width = 0;
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
+		verb_options_brief(verbs[i].spec, brief[i], sizeof(brief[i]));
+		if ((int)strlen(brief[i]) > width)
+			width = (int)strlen(brief[i]);
+	}
 	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n"
 	             "       sluice -h|--help|-V|--version\n\nVerbs:\n");
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		fprintf(out, "  %-9s %s\n", verbs[i].name, verbs[i].summary);
-	fprintf(out,
-	        "\nOptions:\n  -h, --help     print this list\n"
-	        "  -V, --version  print the version\n"
-	        "\nRun 'sluice VERB --help' for a verb's options; 'man sluice' for all of them.\n");
+		fprintf(out, "  %-9s %-*s %s\n", verbs[i].spec->name, width, brief[i],
+		        verbs[i].spec->summary);
+	fprintf(out, "\nOptions:\n  -h, --help     print this list\n"
+	             "  -V, --version  print the version\n"
+	             "\nRun 'sluice VERB --help' for a verb's options; 'man sluice' for all of "
+	             "them.\n");
 }

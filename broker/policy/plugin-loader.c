@@ -75,7 +75,9 @@ static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, c
 /* The key of d, or of every section, closest to a misspelt one, or NULL. */
 static const char *suggest_key(const struct sluice_policy_plugin *d, const char *key)
 {
-	static const char *const section_keys[] = { "path", "enabled", "user_override" };
+#define SECTION_KEY_NAME(key, type, rule, doc) #key,
+	static const char *const section_keys[] = { CONFIG_PLUGIN_KEYS(SECTION_KEY_NAME) };
+#undef SECTION_KEY_NAME
 	struct suggestion s;
 	suggestion_init(&s, key);
 	for (const struct sluice_key *k = d->keys; k && k->name; k++)

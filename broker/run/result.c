@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "launch-spec.h"
 #include "parse-number.h"
+#include "run/launch-report.h"
 #include "run/result.h"
 #include "util/terminal-text.h"
 
@@ -41,8 +43,11 @@ static const struct {
 	const char *forbids;
 } sandbox_rules[] = {
 	{ "workspace-write",
-	  "writing outside the workspace (and to its .git), and network access" },
-	{ "restricted", "writing anywhere, the workspace included, and network access" },
+	  "writing outside the workspace, writing its repository's hooks and config, reading "
+	  "credential files (such as ~/.ssh), and network access" },
+	{ "restricted",
+	  "writing anywhere, the workspace included, reading credential files (such as ~/.ssh), "
+	  "and network access" },
 };
 
 const char *result_sandbox_forbids(const char *mode)
@@ -156,16 +161,10 @@ static json_t *sandbox_json(const struct run_result *r)
 	const char *mode = r->settings->sandbox_mode;
 	if (!mode)
 		return json_null();
-	json_t *obj = NULL;
-	if (r->sandbox_report && r->sandbox_report[0]) {
-		/* Only the first line is the report (an exec error may follow). */
-		size_t len = strcspn(r->sandbox_report, "\n");
-		obj = json_loadb(r->sandbox_report, len, 0, NULL);
-		if (obj && !json_is_object(obj)) {
-			json_decref(obj);
-			obj = NULL;
-		}
-	}
+	/* an error line may follow the report (a failed exec), or stand alone */
+	json_t *obj = r->sandbox_report
+	                      ? launch_report_object(r->sandbox_report, strlen(r->sandbox_report))
+	                      : NULL;
 	if (!obj)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)
@@ -258,6 +257,23 @@ static void write_note(FILE *f, const char *prefix, const char *a, const char *b
 	fputs("]\n", f);
 }
 
+/* Whether the launcher's report lists name as missing. */
+static bool sandbox_missing(const struct run_result *r, const char *name)
+{
+	if (!r->sandbox_report)
+		return false;
+	size_t len = strcspn(r->sandbox_report, "\n");
+	json_t *obj = json_loadb(r->sandbox_report, len, 0, NULL);
+	json_t *missing = obj ? json_object_get(obj, "missing") : NULL;
+	bool found = false;
+	size_t i;
+	json_t *v;
+	json_array_foreach(missing, i, v) found |=
+	        json_is_string(v) && strcmp(json_string_value(v), name) == 0;
+	json_decref(obj);
+	return found;
+}
+
 /* The notes before the output: why it ended, or why nothing ran. */
 static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
 {
@@ -303,11 +319,14 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		return;
 	const char *mode = r->settings->sandbox_mode;
 	const char *forbids = result_sandbox_forbids(mode);
-	if (forbids && result_looks_like_denial(output, len))
-		fprintf(f,
-		        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
-		        "do not try to work around it]\n",
-		        mode, forbids);
+	if (!forbids || !result_looks_like_denial(output, len))
+		return;
+	fprintf(f,
+	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
+	        "do not try to work around it]\n",
+	        mode, forbids);
+	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
+		fprintf(f, "%s", RESULT_NO_NAMESPACE_NOTE);
 }
 
 static void write_background(const struct run_result *r, FILE *f)

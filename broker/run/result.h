@@ -74,4 +74,16 @@ bool result_looks_like_denial(const char *text, size_t len);
  * the workspace ..."), or NULL for unrestricted or unknown modes. Static. */
 const char *result_sandbox_forbids(const char *mode);
 
+/* The note after a denial in workspace-write where the launcher had no
+ * mount namespace: why git writes fail, and what an administrator can do
+ * (`sluice doctor` says the same). */
+#define RESULT_NO_NAMESPACE_NOTE                                                                   \
+	"[sandbox: this system allows no private mount namespace, so the workspace's .git and "    \
+	"the top level of the workspace are read-only here: git commands that write the "          \
+	"repository (add, commit, switch, stash, ...) fail, and files cannot be created, renamed " \
+	"or removed directly in the workspace; say so to the user. An administrator can allow "    \
+	"unprivileged user namespaces (sysctl user.max_user_namespaces > 0, "                      \
+	"kernel.unprivileged_userns_clone = 1, or the container's seccomp or AppArmor profile), "  \
+	"run sluice with CAP_SYS_ADMIN, or set [sandbox] git_writable = yes]\n"
+
 #endif

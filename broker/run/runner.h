@@ -11,39 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/error-kind.h"
-#include "run/jobs.h"
-#include "run/outbuf.h"
-#include "run/pump.h"
 #include "core/request.h"
-#include "run/result.h"
-#include "policy/broker-context.h"
 #include "core/run-settings.h"
-
-/*
- * One run's result and everything it borrows from. Initialise with
- * run_outcome_init(), release with run_outcome_done(); do not move it in
- * between (result points into it).
- */
-struct run_outcome {
-	struct run_settings settings; /* the copy the run used; result.settings points here */
-	struct run_result result;     /* what to print: result_to_json(), result_write_text() */
-
-	/* private: */
-	struct policy_decision decision;
-	char *root, *workdir, *launcher, *jobs_dir;
-	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
-	int tmpdir_hold;    /* run_tmpdir_hold()'s descriptor while it is in use, or -1 */
-	bool tmpdir_handed; /* a background job's monitor removes it instead */
-	char **env;
-	/* A launcher started before the decision (see runner.c), waiting for
-	 * its command on command_fd; 0 and -1 when there is none. */
-	pid_t early_pid;
-	int command_fd, out_r, err_r, rep_r;
-	struct outbuf *output, *out, *err;
-	struct pump pump;
-	struct job_started job;
-};
+#include "policy/broker-context.h"
+#include "run/pump.h"
+#include "run/run-outcome.h"
 
 /* What the caller adds to a run besides the request and the settings. */
 struct runner_options {
@@ -66,17 +38,6 @@ struct runner_options {
 	{                       \
 		.cancel_fd = -1 \
 	}
-
-/* Start an outcome with a copy of settings and no error. */
-void run_outcome_init(struct run_outcome *o, const struct run_settings *settings);
-
-/* Release what the outcome owns. */
-void run_outcome_done(struct run_outcome *o);
-
-/* Record an error in the result (replacing any); returns -1 so that
- * callers can `return run_outcome_fail(...)`. */
-int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
 
 /* Whether mode is one of the interface's sandbox modes. */
 bool runner_known_sandbox_mode(const char *mode);

@@ -38,9 +38,11 @@ hook() {
 cmd_json() { python3 -c 'import json, sys; print(json.dumps({"command": sys.argv[1], "description": "d", "timeout": 120000}))' "$1"; }
 
 hook "$(claude Bash "$(cmd_json 'ls -la')")" claude-code
-[ "$rc" -eq 0 ] && [ -z "$out" ] && ok "claude-code: an allowed Bash command gets no objection (exit 0, no output)" || not_ok "claude-code: an allowed Bash command gets no objection (exit 0, no output)" "rc=$rc" "$out" "$err"
+[ "$rc" -eq 0 ] && [ -z "$out" ]
+report $? "claude-code: an allowed Bash command gets no objection (exit 0, no output)" "rc=$rc" "$out" "$err"
 hook "$(claude Read '{"file_path":"/etc/passwd"}')" claude-code
-[ "$rc" -eq 0 ] && [ -z "$out" ] && ok "claude-code: other tools pass" || not_ok "claude-code: other tools pass" "rc=$rc" "$out"
+[ "$rc" -eq 0 ] && [ -z "$out" ]
+report $? "claude-code: other tools pass" "rc=$rc" "$out"
 hook "$(gemini run_shell_command "$(cmd_json 'ls -la')")" gemini
 expect "gemini: an allowed run_shell_command gets {}" 0 '^\{\}$'
 hook "$(gemini read_file '{"absolute_path":"/etc/passwd"}')" gemini
@@ -70,45 +72,36 @@ expect "no agent named blocks" 2
 # The policy verdict: a force push is denied by the built-in git_push.
 hook "$(claude Bash "$(cmd_json 'git push --force origin main')")" claude-code
 v=$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"] + " " + d["hookSpecificOutput"]["permissionDecisionReason"]' 2>/dev/null)
-if [ "$rc" -eq 0 ] && grep -q '^deny .*git_push.*--force-with-lease' <<<"$v"; then
-  ok "claude-code: a denied command is answered deny with the policy's message and alternative"
-else
-  not_ok "claude-code: a denied command is answered deny with the policy's message and alternative" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && grep -q '^deny .*git_push.*--force-with-lease' <<<"$v"
+report $? "claude-code: a denied command is answered deny with the policy's message and alternative" "rc=$rc" "$out"
 hook "$(gemini run_shell_command "$(cmd_json 'git push --force origin main')")" gemini
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"]' 2>/dev/null)" = deny ] && grep -q 'git_push' <<<"$out"; then
-  ok "gemini: a denied command is answered decision deny with the reason"
-else
-  not_ok "gemini: a denied command is answered decision deny with the reason" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"]' 2>/dev/null)" = deny ] && grep -q 'git_push' <<<"$out"
+report $? "gemini: a denied command is answered decision deny with the reason" "rc=$rc" "$out"
 # An ask (a nested script only known when it runs) is left to the agent,
 # which puts it to its user.
 hook "$(claude Bash "$(cmd_json 'sh -c "$SCRIPT"')")" claude-code
-[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"]' 2>/dev/null)" = ask ] &&
-  ok "claude-code: an ask verdict is answered ask" || not_ok "claude-code: an ask verdict is answered ask" "rc=$rc" "$out"
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"]' 2>/dev/null)" = ask ]
+report $? "claude-code: an ask verdict is answered ask" "rc=$rc" "$out"
 
 # --route: the very same text runs through sluice run. Quotes, $, backslashes,
 # newlines and a non-zero exit survive unchanged.
 tricky=$'printf \'<%s>\' "a  b" \'c$HOME\' "d\\"e" \\\\; echo\necho "$((6 * 7))" >&2; exit 3'
 (cd "$cwd" && bash -c "$tricky") >"$TEST_TMP/direct" 2>&1 && direct_rc=0 || direct_rc=$?
 hook "$(claude Bash "$(cmd_json "$tricky")")" claude-code --route
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"]')" = allow ] &&
-  [ "$(json_get "$out" 'd["hookSpecificOutput"]["updatedInput"]["description"]')" = d ]; then
-  ok "claude-code --route: allow with updatedInput, the other fields kept"
-else
-  not_ok "claude-code --route: allow with updatedInput, the other fields kept" "rc=$rc" "$out" "$err"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"]')" = allow ] &&
+  [ "$(json_get "$out" 'd["hookSpecificOutput"]["updatedInput"]["description"]')" = d ]
+report $? "claude-code --route: allow with updatedInput, the other fields kept" "rc=$rc" "$out" "$err"
 routed=$(json_get "$out" 'd["hookSpecificOutput"]["updatedInput"]["command"]')
 file=$(grep -o "'[^']*route-[^']*'" <<<"$routed" | head -n 1 | tr -d "'")
-[ -f "$file" ] && [ "$(stat -c %a "$file")" = 600 ] && ok "the request file is private (0600)" || not_ok "the request file is private (0600)" "$routed"
+[ -f "$file" ] && [ "$(stat -c %a "$file")" = 600 ]
+report $? "the request file is private (0600)" "$routed"
 (cd "$cwd" && timeout 20 bash -c "$routed") >"$TEST_TMP/routed" 2>&1 && routed_rc=0 || routed_rc=$?
-if grep -qF "$(head -n 1 "$TEST_TMP/direct")" "$TEST_TMP/routed" && grep -q '^42$' "$TEST_TMP/routed" && [ "$direct_rc" -eq 3 ] && [ "$routed_rc" -eq 3 ]; then
-  ok "the routed command runs the same text through sluice run, with its exit status"
-else
-  not_ok "the routed command runs the same text through sluice run, with its exit status" "direct ($direct_rc): $(cat "$TEST_TMP/direct")" "routed ($routed_rc): $(cat "$TEST_TMP/routed")"
-fi
-grep -q '^\[command failed: exit code 3\]' "$TEST_TMP/routed" && ok "the routed output is sluice run's text form" || not_ok "the routed output is sluice run's text form" "$(cat "$TEST_TMP/routed")"
-[ ! -e "$file" ] && ok "the request file is removed when the routed command starts" || not_ok "the request file is removed when the routed command starts" "$file"
+grep -qF "$(head -n 1 "$TEST_TMP/direct")" "$TEST_TMP/routed" && grep -q '^42$' "$TEST_TMP/routed" && [ "$direct_rc" -eq 3 ] && [ "$routed_rc" -eq 3 ]
+report $? "the routed command runs the same text through sluice run, with its exit status" "direct ($direct_rc): $(cat "$TEST_TMP/direct")" "routed ($routed_rc): $(cat "$TEST_TMP/routed")"
+grep -q '^\[command failed: exit code 3\]' "$TEST_TMP/routed"
+report $? "the routed output is sluice run's text form" "$(cat "$TEST_TMP/routed")"
+[ ! -e "$file" ]
+report $? "the request file is removed when the routed command starts" "$file"
 
 # As root, routing does not list the shared /tmp for the abandoned TMPDIRs
 # of [sandbox] user runs on every call (a directory that may be long);
@@ -126,12 +119,9 @@ tmp_cleanup_check() {
   left=no
   [ -d "$stale" ] && left=yes
   run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
-  if [ "$hook_rc" -eq 0 ] && [ "$left" = yes ] && [ "$rc" -eq 0 ] && [ ! -e "$stale" ]; then
-    ok "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there"
-  else
-    not_ok "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there" \
+  [ "$hook_rc" -eq 0 ] && [ "$left" = yes ] && [ "$rc" -eq 0 ] && [ ! -e "$stale" ]
+  report $? "as root, a routed call leaves /tmp alone; sluice jobs cleans an old abandoned TMPDIR there" \
       "hook rc=$hook_rc, still there after it: $left; jobs rc=$rc" "$(ls -ld "$stale" 2>&1)"
-  fi
   rm -rf "$stale"
 }
 if [ "$(id -u)" -eq 0 ]; then
@@ -143,11 +133,8 @@ fi
 outside="$TEST_TMP/hook-outside"
 hook "$(gemini run_shell_command "$(cmd_json "echo \"\$((1 + 1))\"; touch '$outside' 2>/dev/null && echo wrote || echo refused")")" gemini --route --sandbox workspace-write
 routed=$(json_get "$out" 'd["hookSpecificOutput"]["tool_input"]["command"]')
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"]')" = allow ] && grep -q -- "--sandbox 'workspace-write'" <<<"$routed"; then
-  ok "gemini --route: decision allow and hookSpecificOutput.tool_input.command"
-else
-  not_ok "gemini --route: decision allow and hookSpecificOutput.tool_input.command" "$out" "$err"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"]')" = allow ] && grep -q -- "--sandbox 'workspace-write'" <<<"$routed"
+report $? "gemini --route: decision allow and hookSpecificOutput.tool_input.command" "$out" "$err"
 (cd "$cwd" && timeout 20 bash -c "$routed") >"$TEST_TMP/routed" 2>&1 && routed_rc=0 || routed_rc=$?
 if [ "$routed_rc" -eq 0 ] && [ "$(cat "$TEST_TMP/routed")" = $'2\nrefused' ] && [ ! -e "$outside" ]; then
   ok "the routed command runs under the sandbox mode asked for"
