@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,6 +50,23 @@ void log_error(const char *fmt, ...)
 	errno = saved;
 }
 
+/* Whether strerror(-code) says something the detail does not: not for the
+ * codes sluice gives what it finds wrong itself (a bad option or value, a
+ * plugin of another ABI or that cannot load, a malformed message, too
+ * many of something), whose text ("Invalid argument") would only be noise
+ * after a detail that says what is wrong; nor when the detail ends with it
+ * already. */
+static bool errno_text_adds(int code, const char *detail)
+{
+	static const int own[] = { EINVAL, E2BIG, EPROTO, ENOEXEC, EBADMSG };
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (-code == own[i])
+			return false;
+	const char *text = strerror(-code);
+	size_t d = strlen(detail), t = strlen(text);
+	return !(d >= t && strcmp(detail + d - t, text) == 0);
+}
+
 void log_sluice_error(const struct sluice_error *err, const char *fmt, ...)
 {
 	int saved = errno;
@@ -61,7 +79,8 @@ void log_sluice_error(const struct sluice_error *err, const char *fmt, ...)
 		goto out;
 	if (err && err->detail[0])
 		len += snprintf(line + len, sizeof(line) - 1 - (size_t)len, ": %s", err->detail);
-	if ((size_t)len < sizeof(line) - 1 && err && err->code < 0)
+	if ((size_t)len < sizeof(line) - 1 && err && err->code < 0 &&
+	    errno_text_adds(err->code, err->detail))
 		len += snprintf(line + len, sizeof(line) - 1 - (size_t)len, ": %s",
 		                strerror(-err->code));
 	if ((size_t)len >= sizeof(line) - 1)

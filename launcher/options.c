@@ -7,12 +7,14 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cleanup.h"
 #include "launch-spec.h"
 #include "options.h"
 #include "parse-number.h"
+#include "suggest.h"
 
 struct option_def {
 	const char *name;    /* LAUNCH_OPT_* */
@@ -288,10 +290,27 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_VERSION, NULL, opt_version, "print the version and exit" },
 };
 
-/* The row for "--name" or "--name=value" (then *ret_value points past '='). */
+/* The short spellings users expect of two options. */
+static const struct {
+	const char *alias, *name;
+} aliases[] = { { "-h", LAUNCH_OPT_HELP }, { "-V", LAUNCH_OPT_VERSION } };
+
+static const char *alias_of(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTSOF(aliases); i++)
+		if (strcmp(aliases[i].name, name) == 0)
+			return aliases[i].alias;
+	return NULL;
+}
+
+/* The row for "--name" or "--name=value" (then *ret_value points past '='),
+ * or for a short alias. */
 static const struct option_def *option_find(const char *word, const char **ret_value)
 {
 	*ret_value = NULL;
+	for (size_t i = 0; i < ELEMENTSOF(aliases); i++)
+		if (strcmp(word, aliases[i].alias) == 0)
+			word = aliases[i].name;
 	for (size_t i = 0; i < ELEMENTSOF(options); i++) {
 		size_t len = strlen(options[i].name);
 		if (strncmp(word, options[i].name, len) != 0)
@@ -304,6 +323,22 @@ static const struct option_def *option_find(const char *word, const char **ret_v
 		}
 	}
 	return NULL;
+}
+
+/* The error for an unknown option, with the one perhaps meant. */
+static int unknown_option(const char *word, struct sluice_error *err)
+{
+	char name[64];
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(word, "="), word);
+	struct suggestion s;
+	suggestion_init(&s, name);
+	for (size_t i = 0; i < ELEMENTSOF(options); i++)
+		suggestion_consider(&s, options[i].name);
+	const char *meant = suggestion_best(&s);
+	if (meant)
+		return sluice_error_set(err, -EINVAL, "unknown option '%s'; did you mean '%s'?",
+		                        word, meant);
+	return sluice_error_set(err, -EINVAL, "unknown option '%s'", word);
 }
 
 int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice_error *err)
@@ -327,7 +362,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		const char *value;
 		const struct option_def *o = option_find(word, &value);
 		if (!o)
-			return sluice_error_set(err, -EINVAL, "unknown option '%s'", word);
+			return unknown_option(word, err);
 		if (o->metavar && !value) {
 			if (i + 1 >= argc)
 				return sluice_error_set(err, -EINVAL, "option '%s' needs %s",
@@ -362,8 +397,9 @@ void options_help(FILE *f)
 	           "Build a sandbox around this process, then exec PROGRAM.\n\nOptions:\n");
 	for (size_t i = 0; i < ELEMENTSOF(options); i++) {
 		char left[64];
-		snprintf(left, sizeof(left), "%s%s%s", options[i].name,
-		         options[i].metavar ? " " : "",
+		const char *alias = alias_of(options[i].name);
+		snprintf(left, sizeof(left), "%s%s%s%s%s", alias ? alias : "", alias ? ", " : "",
+		         options[i].name, options[i].metavar ? " " : "",
 		         options[i].metavar ? options[i].metavar : "");
 		fprintf(f, "  %-26s %s\n", left, options[i].help);
 	}

@@ -45,3 +45,22 @@ AC_DEFUN([SLUICE_LINK_ARCHIVES], [
     LIBS=$sluice_save_LIBS
   ])
 ])
+
+# SLUICE_APPEND_LDFLAGS(VARIABLE, FLAGS...)
+# Probe each linker flag (-Wl,...) by linking a program, linker warnings as
+# errors (an unknown -z option is only a warning), and append the ones the
+# linker accepts to VARIABLE.
+AC_DEFUN([SLUICE_APPEND_LDFLAGS], [
+  for sluice_flag in $2; do
+    AS_VAR_PUSHDEF([sluice_cache], [sluice_cv_ldflag_$sluice_flag])
+    AC_CACHE_CHECK([whether the linker accepts $sluice_flag], [sluice_cache], [
+      sluice_save_LDFLAGS=$LDFLAGS
+      LDFLAGS="$LDFLAGS -Wl,--fatal-warnings $sluice_flag"
+      AC_LINK_IFELSE([AC_LANG_PROGRAM([], [])],
+        [AS_VAR_SET([sluice_cache], [yes])], [AS_VAR_SET([sluice_cache], [no])])
+      LDFLAGS=$sluice_save_LDFLAGS
+    ])
+    AS_VAR_IF([sluice_cache], [yes], [$1="$$1 $sluice_flag"])
+    AS_VAR_POPDEF([sluice_cache])
+  done
+])

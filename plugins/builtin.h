@@ -1,24 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The built-in policy plugins: compiled into sluice, each one's descriptor
- * under a name of its own (a plugin built as its own .so exports it as
- * sluice_policy_plugin). plugin_load() takes the one named NAME for a
- * [plugin NAME] section without a path; the plugins use nothing but the
- * public ABI (sluice/policy.h), as a plugin in a .so does, and their code
- * runs only in the policy child, as a loaded plugin's does.
- * The list below is the only place that names them: the configuration's
- * defaults (config/broker-config.c) and the loader's table of descriptors
- * (policy/plugin-loader.c) are both made from it.
+ * The policy plugins shipped with sluice, listed once. Each is its own
+ * module, plugins/NAME.so built from plugins/NAME.c against the public ABI
+ * alone (sluice/policy.h), installed in the plugin directory and loaded by
+ * name like any other plugin: an administrator can replace or remove one as
+ * a file. This list is all the build and sluice know of them:
+ * plugins/Makemodule.am builds, installs and ships one module per line, and
+ * the configuration's defaults (config/broker-config.c) are made from it.
+ * Adding a plugin is plugins/NAME.c and one line below.
  * Not for: a plugin's settings (its own file and the configuration).
  */
 #ifndef SLUICE_PLUGINS_BUILTIN_H
 #define SLUICE_PLUGINS_BUILTIN_H
 
-#include "sluice/policy.h"
-
-/* Every built-in plugin, X(NAME, ON), in the order of the default chain; ON
- * is whether it is on without a [plugin NAME] section saying so. NAME is the
- * plugin's name (its descriptor's .name) and its descriptor's suffix. */
+/* Every built-in plugin, X(NAME, ON), one per line (the build reads these
+ * lines), in the order of the default chain; ON is whether it is on
+ * without a [plugin NAME] section saying so. NAME is the plugin's name (its
+ * descriptor's .name) and its file's, NAME.so. */
 #define SLUICE_BUILTIN_PLUGINS(X) \
 	X(git_add, true)          \
 	X(git_push, true)         \
@@ -30,10 +28,5 @@
 	X(commands, false)        \
 	X(substitution, false)    \
 	X(git_trailer, false)
-
-#define SLUICE_BUILTIN_DECLARE(name, on) \
-	extern const struct sluice_policy_plugin sluice_builtin_##name;
-SLUICE_BUILTIN_PLUGINS(SLUICE_BUILTIN_DECLARE)
-#undef SLUICE_BUILTIN_DECLARE
 
 #endif

@@ -145,7 +145,7 @@ static const struct sluice_key keys[] = {
 	{ NULL, 0 },
 };
 
-const struct sluice_policy_plugin sluice_builtin_commands = {
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "commands",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Small helpers shared by the built-in plugins, compiled into each plugin's
- * object (static inline: every plugin stays one self-contained file that
- * defines nothing but its descriptor). Only the public ABI (sluice/policy.h)
+ * module (static inline: every plugin stays one self-contained module that
+ * exports nothing but its descriptor). Only the public ABI (sluice/policy.h)
  * is used here.
  * Not for: anything a third-party plugin could not write itself.
  */
@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "builtin.h"
 #include "sluice/policy.h"
 
 /* git's global options that take the next word as their value. */

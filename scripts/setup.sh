@@ -22,6 +22,9 @@ packages=(
   python3
   # benchmarks compare against bwrap
   bubblewrap
+  # the manual pages' check (man --warnings) and the Debian package's test,
+  # which builds it (Build-Depends: bash-completion) and runs lintian
+  man-db groff-base dpkg-dev debhelper lintian bash-completion
 )
 
 # Tools wanted as commands: any provider will do (npm, for one, may come

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The `bash` tool's description and schemas. The output schema follows
- * result_to_json() field by field; a change there is a change here.
+ * The `bash` tool's description and schemas. The schemas are the files
+ * schema/request.schema.json and schema/result.schema.json, compiled in
+ * (agent/tool-schemas.h, made by the build) and installed as they are; the
+ * result's follows result_to_json() field by field, so a change there is a
+ * change in that file.
  */
 #include "config.h"
 
@@ -12,6 +15,7 @@
 #include "parse-number.h"
 #include "run/result.h"
 #include "agent/tool-schema.h"
+#include "agent/tool-schemas.h"
 
 char *tool_schema_description(const struct run_settings *s, const char *root,
                               enum tool_schema_jobs jobs)
@@ -41,19 +45,15 @@ char *tool_schema_description(const struct run_settings *s, const char *root,
 
 json_t *tool_schema_input(const struct run_settings *s)
 {
-	return json_pack(
-	        "{s:s, s:{s:{s:s, s:s}, s:{s:s, s:[s,s,s], s:s}, s:{s:s, s:s}, s:{s:s, s:s}, "
-	        "s:{s:s, s:i, s:I, s:s}}, s:[s], s:b}",
-	        "type", "object", "properties", "command", "type", "string", "description",
-	        "the shell command, run as bash -c COMMAND", "mode", "type", "string", "enum",
-	        "default", "slow", "background", "description",
-	        "default: normal timeout; slow: long timeout; background: detached job",
-	        "directory", "type", "string", "description",
-	        "working directory relative to the workspace", "description", "type", "string",
-	        "description", "what the command does, for a human approver and the audit log",
-	        "timeout_ms", "type", "integer", "minimum", 1, "maximum",
-	        (json_int_t)s->max_timeout_ms, "description", "overrides the mode's timeout",
-	        "required", "command", "additionalProperties", 0);
+	json_t *schema = json_loads(tool_schema_request_json, 0, NULL);
+	json_t *timeout = json_object_get(json_object_get(schema, "properties"), "timeout_ms");
+	/* the file leaves the maximum to the configuration */
+	if (!timeout || json_object_set_new(timeout, "maximum",
+	                                    json_integer((json_int_t)s->max_timeout_ms)) < 0) {
+		json_decref(schema);
+		return NULL;
+	}
+	return schema;
 }
 
 /* One property: {"type": t (or [t, "null"]), "description": d}. */
@@ -136,4 +136,9 @@ json_t *tool_schema_output(void)
 	}
 	return json_pack("{s:s, s:o, s:o}", "type", "object", "properties", props, "required",
 	                 required);
+}
+
+json_t *tool_schema_result(void)
+{
+	return json_loads(tool_schema_result_json, 0, NULL);
 }

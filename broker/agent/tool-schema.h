@@ -25,12 +25,17 @@ enum tool_schema_jobs {
 char *tool_schema_description(const struct run_settings *s, const char *root,
                               enum tool_schema_jobs jobs);
 
-/* The JSON schema of a request (a new reference), or NULL. */
+/* The JSON schema of a request (a new reference), or NULL: the installed
+ * file's, with timeout_ms's maximum the configured one. */
 json_t *tool_schema_input(const struct run_settings *s);
 
 /* The JSON schema of an MCP result's structuredContent, the object
  * result_to_json(RESULT_JSON_BESIDE_TEXT) builds (a new reference), or
  * NULL. */
 json_t *tool_schema_output(void);
+
+/* The JSON schema of sluice run's result (--format json), the installed
+ * file's (a new reference), or NULL. */
+json_t *tool_schema_result(void);
 
 #endif

@@ -14,10 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config/broker-config.h"
 #include "policy/broker-context.h"
+#include "policy/plugin-loader.h"
+#include "policy/policy-chain.h"
 #include "cleanup.h"
 #include "core/error-kind.h"
 #include "fd-util.h"
@@ -79,20 +83,72 @@ static int print_features(const char *launcher, char **ret)
 	return 0;
 }
 
-/* The configuration files read and the plugins they load; a plugin that
- * cannot load is a warning here (run and check refuse every command then). */
+/* How a place of the configuration search ended: "read", the drop-ins
+ * read from a directory, "not found", or "found" when the configuration
+ * was refused (cfg NULL: nothing was applied). */
+static void print_place(const struct config_place *pl, const struct broker_config *cfg)
+{
+	static const char *const layers[] = { [CONFIG_LAYER_SYSTEM] = "system",
+		                              [CONFIG_LAYER_USER] = "user",
+		                              [CONFIG_LAYER_CLI] = "--config" };
+	struct stat st;
+	bool exists = stat(pl->path, &st) == 0;
+	printf("  %-8s %s%s: ", layers[pl->layer], pl->path, pl->directory ? "/*.ini" : "");
+	if (!exists) {
+		printf("not found\n");
+		return;
+	}
+	if (!cfg) {
+		printf("found\n");
+		return;
+	}
+	size_t len = strlen(pl->path), n = 0;
+	STRV_FOREACH (f, cfg->files) {
+		if (!pl->directory && strcmp(*f, pl->path) == 0) {
+			printf("read\n");
+			return;
+		}
+		if (pl->directory && strncmp(*f, pl->path, len) == 0 && (*f)[len] == '/')
+			printf("%s%s", n++ ? ", " : "read ", *f + len + 1);
+	}
+	printf("%s\n", n ? "" : pl->directory ? "no drop-ins" : "not read");
+}
+
+/* Every place the configuration is looked for, in order, and what was
+ * found there (cfg NULL: the configuration was refused). */
+static void report_config_search(const char *cli_file, const struct broker_config *cfg)
+{
+	struct config_paths paths = { .cli_file = cli_file };
+	struct config_place *places = NULL;
+	size_t n = 0;
+	if (config_search(&paths, &places, &n) < 0) {
+		printf("configuration: out of memory\n");
+		return;
+	}
+	printf("configuration (each layer adds to the ones before it):\n");
+	for (size_t i = 0; i < n; i++)
+		print_place(&places[i], cfg);
+	config_places_free(places, n);
+	if (cfg && (!cfg->files || !cfg->files[0]))
+		printf("  no file read: the built-in defaults apply\n");
+	else if (!cfg)
+		printf("  refused: its errors are on standard error, and every command is refused "
+		       "until they are fixed\n");
+}
+
+/* The warnings of the configuration read and the plugins it loads; a plugin
+ * that cannot load is a warning here (run and check refuse every command
+ * then). */
 static int report_policies(struct broker_context *ctx)
 {
 	const struct broker_config *cfg = broker_context_config(ctx);
 	int warnings = 0;
-	if (!cfg->files || !cfg->files[0])
-		printf("config: built-in defaults (no configuration file found)\n");
-	STRV_FOREACH (f, cfg->files)
-		printf("config: %s\n", *f);
 	STRV_FOREACH (w, cfg->warnings) {
 		printf("WARNING: %s\n", *w);
 		warnings++;
 	}
+	_cleanup_free_ char *dir = plugin_loader_dir();
+	printf("plugin directory: %s\n", dir ? dir : "(out of memory)");
 	struct sluice_error err = { 0 };
 	if (broker_context_arm(ctx, &err) < 0) {
 		printf("WARNING: policy plugins: %s: every command is refused until this is "
@@ -173,9 +229,11 @@ int cmd_doctor(int argc, char **argv)
 	}
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
-	if (broker_context_open_or_log(args.values[OPT_CONFIG], &s, &ctx, "doctor") < 0)
-		return EXIT_SLUICE_ERROR;
+	int r_open = broker_context_open_or_log(args.values[OPT_CONFIG], &s, &ctx, "doctor");
 	printf("sluice %s\n", PACKAGE_VERSION);
+	report_config_search(args.values[OPT_CONFIG], ctx ? broker_context_config(ctx) : NULL);
+	if (r_open < 0)
+		return EXIT_SLUICE_ERROR;
 	int warnings = report_policies(ctx);
 	runner_settle_default_mode(&s);
 	if (s.sandbox_fallback) {

@@ -56,10 +56,8 @@ static bool print_plugin(const struct config_plugin *p, const char *dir)
 	if (plugin_load(p, dir, &lp, &err) < 0) {
 		if (p->path)
 			printf("  file:          %s\n", p->path);
-		else if (plugin_is_builtin(p->name))
-			printf("  file:          built into sluice\n");
 		else
-			printf("  file:          %s.so in the plugin directory\n", p->name);
+			printf("  file:          %s/%s.so\n", dir, p->name);
 		printf("  error:         %s\n", err.detail);
 		ok = !p->enabled;
 	} else {

@@ -25,21 +25,40 @@
 #include "agent/tool-schema.h"
 #include "run/workdir.h"
 
-enum { OPT_DIRECTORY, OPT_SANDBOX, OPT_CONFIG };
+enum { OPT_DIRECTORY, OPT_SANDBOX, OPT_CONFIG, OPT_REQUEST, OPT_RESULT };
 static const struct verb_option schema_options[] = {
 	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
 	[OPT_SANDBOX] = VERB_OPTION_SANDBOX,
 	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+	[OPT_REQUEST] = { "request", 0, NULL,
+	                  "print only the request's JSON schema (with the configured maximum "
+	                  "timeout)" },
+	[OPT_RESULT] = { "result", 0, NULL, "print only the result's JSON schema" },
 };
 
 const struct verb_spec schema_spec = {
 	.name = "schema",
 	.summary = "print the tool definition",
 	.args = "",
+	.description = "The request's and the result's schemas are also installed as files, in\n"
+	               "the schema folder of sluice's data directory (sluice(1), FILES).",
 	.options = schema_options,
 	.n_options = ELEMENTSOF(schema_options),
 	.flags = VERB_OPTIONS_FIRST | VERB_OPTIONS_ABBREVIATE,
 };
+
+/* Print j (taken; NULL: out of memory) indented; the exit status. */
+static int print_json(json_t *j)
+{
+	if (!j) {
+		log_error("schema: out of memory");
+		return EXIT_SLUICE_ERROR;
+	}
+	int r = json_dumpf(j, stdout, JSON_INDENT(2));
+	fputc('\n', stdout);
+	json_decref(j);
+	return r < 0 || fflush(stdout) != 0 ? EXIT_SLUICE_ERROR : 0;
+}
 
 int cmd_schema(int argc, char **argv)
 {
@@ -47,7 +66,14 @@ int cmd_schema(int argc, char **argv)
 	int r = verb_options_parse_or_help(&schema_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
-	/* words after the options are ignored, as they always were */
+	if (args.n_positionals > 0) {
+		log_error("schema: unexpected argument '%s'", args.positionals[0]);
+		return EXIT_SLUICE_ERROR;
+	}
+	if (args.values[OPT_REQUEST] && args.values[OPT_RESULT]) {
+		log_error("schema: --request and --result exclude each other");
+		return EXIT_SLUICE_ERROR;
+	}
 	const char *root = args.values[OPT_DIRECTORY] ? args.values[OPT_DIRECTORY] : ".";
 	const char *sandbox = args.values[OPT_SANDBOX], *config = args.values[OPT_CONFIG];
 	struct run_settings s;
@@ -59,6 +85,10 @@ int cmd_schema(int argc, char **argv)
 		log_sluice_error(&err, "schema: option '--sandbox'");
 		return EXIT_SLUICE_ERROR;
 	}
+	if (args.values[OPT_REQUEST])
+		return print_json(tool_schema_input(&s));
+	if (args.values[OPT_RESULT])
+		return print_json(tool_schema_result());
 	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "schema");
@@ -68,12 +98,5 @@ int cmd_schema(int argc, char **argv)
 	json_t *tool = desc ? json_pack("{s:s, s:s, s:o}", "name", "bash", "description", desc,
 	                                "input_schema", tool_schema_input(&s))
 	                    : NULL;
-	if (!tool) {
-		log_error("schema: out of memory");
-		return EXIT_SLUICE_ERROR;
-	}
-	r = json_dumpf(tool, stdout, JSON_INDENT(2));
-	fputc('\n', stdout);
-	json_decref(tool);
-	return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	return print_json(tool);
 }

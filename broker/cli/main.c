@@ -21,12 +21,17 @@ int main(int argc, char **argv)
 	const char *name = argv[1];
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)
 		name = "help";
-	else if (strcmp(name, "--version") == 0)
+	else if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0)
 		name = "version";
 
 	const struct verb *verb = verb_find(name);
 	if (!verb) {
-		log_error("unknown verb '%s' (see 'sluice --help')", argv[1]);
+		const char *meant = verb_suggest(name);
+		if (meant)
+			log_error("unknown verb '%s'; did you mean '%s'? (see 'sluice --help')",
+			          argv[1], meant);
+		else
+			log_error("unknown verb '%s' (see 'sluice --help')", argv[1]);
 		return EXIT_SLUICE_ERROR;
 	}
 	return verb->run(argc - 1, argv + 1);

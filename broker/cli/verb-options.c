@@ -7,11 +7,13 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/verb-options.h"
 #include "log.h"
+#include "suggest.h"
 
 /* The help line every verb has. */
 static const struct verb_option help_option = { "help", 'h', NULL, "print this help" };
@@ -91,6 +93,26 @@ static int take(const struct verb_spec *spec, const struct verb_option *o, size_
 	return 0;
 }
 
+/* The error for "--NAME" (len bytes of name), with the option it was
+ * perhaps meant to be. */
+static int unknown_option(const struct verb_spec *spec, const char *name, size_t len,
+                          struct sluice_error *reterr)
+{
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)len, name);
+	struct suggestion s;
+	suggestion_init(&s, word);
+	for (size_t i = 0; i <= spec->n_options; i++)
+		suggestion_consider(&s,
+		                    i < spec->n_options ? spec->options[i].name : help_option.name);
+	const char *meant = len < sizeof(word) ? suggestion_best(&s) : NULL;
+	if (meant)
+		return sluice_error_set(reterr, -EINVAL,
+		                        "unknown option '--%.*s'; did you mean '--%s'?", (int)len,
+		                        name, meant);
+	return sluice_error_set(reterr, -EINVAL, "unknown option '--%.*s'", (int)len, name);
+}
+
 /* One word that starts with '-' (not "-" nor "--"). */
 static int parse_option(const struct verb_spec *spec, int argc, char **argv, int *i,
                         struct verb_args *args, struct sluice_error *reterr)
@@ -113,7 +135,7 @@ static int parse_option(const struct verb_spec *spec, int argc, char **argv, int
 		return sluice_error_set(reterr, -EINVAL, "ambiguous option '--%.*s'", (int)len,
 		                        name);
 	if (!o)
-		return sluice_error_set(reterr, -EINVAL, "unknown option '--%.*s'", (int)len, name);
+		return unknown_option(spec, name, len, reterr);
 	return take(spec, o, index, eq ? eq + 1 : NULL, argc, argv, i, args, reterr);
 }
 

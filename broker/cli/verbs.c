@@ -9,6 +9,9 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "core/error-kind.h"
+#include "log.h"
+#include "suggest.h"
 #include "cli/mcp-verbs.h"
 #include "cli/run-verbs.h"
 #include "cli/verbs.h"
@@ -20,8 +23,8 @@ static const struct verb_spec version_spec = { .name = "version",
 	                                       .summary = "print the version",
 	                                       .args = "" };
 static const struct verb_spec help_spec = { .name = "help",
-	                                    .summary = "print this list",
-	                                    .args = "" };
+	                                    .summary = "print this list, or a verb's options",
+	                                    .args = "[VERB]" };
 
 static const struct verb verbs[] = {
 	{ cmd_check, &check_spec },     { cmd_display, &display_spec }, { cmd_help, &help_spec },
@@ -33,18 +36,51 @@ static const struct verb verbs[] = {
 
 static int cmd_version(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help(&version_spec, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	if (args.n_positionals > 0) {
+		log_error("version: unexpected argument '%s'", args.positionals[0]);
+		return EXIT_SLUICE_ERROR;
+	}
 	printf("%s\n", PACKAGE_STRING);
 	return 0;
 }
 
+/* `sluice help [VERB]`: the list of verbs, or VERB's own --help. */
 static int cmd_help(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	verbs_print_usage(stdout);
-	return 0;
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help(&help_spec, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	if (args.n_positionals > 1) {
+		log_error("help: unexpected argument '%s'", args.positionals[1]);
+		return EXIT_SLUICE_ERROR;
+	}
+	if (args.n_positionals == 0) {
+		verbs_print_usage(stdout);
+		return 0;
+	}
+	const struct verb *verb = verb_find(args.positionals[0]);
+	if (!verb) {
+		const char *meant = verb_suggest(args.positionals[0]);
+		log_error("help: unknown verb '%s'%s%s%s", args.positionals[0],
+		          meant ? "; did you mean '" : "", meant ? meant : "", meant ? "'?" : "");
+		return EXIT_SLUICE_ERROR;
+	}
+	char *help_argv[] = { (char *)verb->spec->name, (char *)"--help", NULL };
+	return verb->run(2, help_argv);
+}
+
+const char *verb_suggest(const char *name)
+{
+	struct suggestion s;
+	suggestion_init(&s, name);
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
+		suggestion_consider(&s, verbs[i].spec->name);
+	return suggestion_best(&s);
 }
 
 const struct verb *verb_find(const char *name)
@@ -64,9 +100,13 @@ void verbs_print_usage(FILE *out)
 		if ((int)strlen(brief[i]) > width)
 			width = (int)strlen(brief[i]);
 	}
-	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n\nVerbs:\n");
+	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n"
+	             "       sluice -h|--help|-V|--version\n\nVerbs:\n");
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
 		fprintf(out, "  %-9s %-*s %s\n", verbs[i].spec->name, width, brief[i],
 		        verbs[i].spec->summary);
-	fprintf(out, "\nRun 'sluice VERB --help' for a verb's options.\n");
+	fprintf(out, "\nOptions:\n  -h, --help     print this list\n"
+	             "  -V, --version  print the version\n"
+	             "\nRun 'sluice VERB --help' for a verb's options; 'man sluice' for all of "
+	             "them.\n");
 }

@@ -30,6 +30,9 @@ extern const struct verb_spec check_spec, display_spec, plugins_spec;
 /* The verb named name, or NULL. The returned row is static. */
 const struct verb *verb_find(const char *name);
 
+/* The verb closest to a misspelt name, or NULL (static). */
+const char *verb_suggest(const char *name);
+
 /* The usage text: one line per verb, in table order. */
 void verbs_print_usage(FILE *out);
 

@@ -28,6 +28,7 @@
 #include "log.h"
 #include "parse-number.h"
 #include "strv.h"
+#include "suggest.h"
 
 #include "launch-spec.h"
 
@@ -412,7 +413,20 @@ static void on_section(void *user, const char *name, unsigned line)
 			return;
 		}
 	if (strncmp(name, "plugin ", 7) != 0) {
-		add_error(p, line, "unknown section [%s]", name);
+		struct suggestion s;
+		suggestion_init(&s, name);
+		for (size_t i = 0; i < ELEMENTSOF(sections); i++)
+			suggestion_consider(&s, sections[i]);
+		const char *meant = suggestion_best(&s);
+		char known[128] = "";
+		for (size_t i = 0, o = 0; i < ELEMENTSOF(sections) && o < sizeof(known); i++)
+			o += (size_t)snprintf(known + o, sizeof(known) - o, "[%s], ", sections[i]);
+		if (meant)
+			add_error(p, line, "unknown section [%s]; did you mean [%s]?", name, meant);
+		else
+			add_error(p, line,
+			          "unknown section [%s] (the sections are %s[plugin NAME])", name,
+			          known);
 		return;
 	}
 	const char *pname = name + 7;
@@ -592,11 +606,35 @@ static void continue_value(struct parse *p, const char *key, const char *value, 
 	s->value = joined;
 }
 
+/* "unknown key" in a core section, with what was perhaps meant: a key of
+ * that section spelt alike, or the same key in the section it belongs to. */
+static void report_unknown_key(struct parse *p, const char *key, unsigned line)
+{
+	struct suggestion s;
+	suggestion_init(&s, key);
+	const char *elsewhere = NULL;
+	for (size_t i = 0; i < N_KEYS; i++) {
+		if (strcmp(key_table[i].section, p->section) == 0)
+			suggestion_consider(&s, key_table[i].key);
+		else if (strcmp(key_table[i].key, key) == 0)
+			elsewhere = key_table[i].section;
+	}
+	const char *meant = suggestion_best(&s);
+	if (meant)
+		add_error(p, line, "unknown key '%s' in [%s]; did you mean '%s'?", key, p->section,
+		          meant);
+	else if (elsewhere)
+		add_error(p, line, "unknown key '%s' in [%s]; it belongs in [%s]", key, p->section,
+		          elsewhere);
+	else
+		add_error(p, line, "unknown key '%s' in [%s]", key, p->section);
+}
+
 static void core_entry(struct parse *p, const char *key, const char *value, unsigned line)
 {
 	const struct config_key *k = find_key(p->section, key);
 	if (!k) {
-		add_error(p, line, "unknown key '%s' in [%s]", key, p->section);
+		report_unknown_key(p, key, line);
 		return;
 	}
 	p->cont_kind = k->type == CONFIG_WORDS ? CONT_WORDS : CONT_SCALAR;
@@ -856,55 +894,112 @@ static int add_config_dir(struct broker_config *cfg, const char *path)
 	return dir ? strv_extend(&cfg->config_dirs, dir) : -ENOMEM;
 }
 
-static int load_layers(struct parse *p, const struct config_paths *paths)
+/* The system configuration directory: paths->sysconfdir, else env
+ * SLUICE_SYSCONFDIR while no system configuration is installed (else
+ * *ret_ignored is set), else SLUICE_SYSCONFDIR (borrowed). */
+static const char *system_dir(const struct config_paths *paths, bool *ret_ignored)
 {
+	*ret_ignored = false;
 	const char *sysconf = paths->sysconfdir;
 	const char *env = getenv("SLUICE_SYSCONFDIR");
 	if (!sysconf && env && *env) {
 		if (config_env_overrides_allowed())
 			sysconf = env;
 		else
-			(void)strv_extend(
-			        &p->cfg->warnings,
-			        "SLUICE_SYSCONFDIR ignored: a system configuration exists");
+			*ret_ignored = true;
 	}
-	if (!sysconf || !*sysconf)
-		sysconf = SLUICE_SYSCONFDIR;
-	_cleanup_free_ char *sys_file = NULL, *dropins = NULL;
-	if (asprintf(&sys_file, "%s/sluice/sluice.ini", sysconf) < 0 ||
-	    asprintf(&dropins, "%s/sluice/policies.d", sysconf) < 0)
+	return sysconf && *sysconf ? sysconf : SLUICE_SYSCONFDIR;
+}
+
+int config_search(const struct config_paths *paths, struct config_place **ret, size_t *ret_n)
+{
+	static const struct config_paths none;
+	if (!paths)
+		paths = &none;
+	bool ignored;
+	const char *sysconf = system_dir(paths, &ignored);
+	struct config_place *places = calloc(4, sizeof(*places));
+	if (!places)
 		return -ENOMEM;
-
-	_cleanup_free_ char *user_file =
-	        paths->user_file ? strdup(paths->user_file) : user_file_default();
-	int r = add_config_dir(p->cfg, sys_file);
-	if (r >= 0 && user_file)
-		r = add_config_dir(p->cfg, user_file);
-	if (r < 0)
+	size_t n = 0;
+	int r = 0;
+	places[n] = (struct config_place){ .layer = CONFIG_LAYER_SYSTEM };
+	if (asprintf(&places[n++].path, "%s/sluice/sluice.ini", sysconf) < 0)
+		r = -ENOMEM;
+	places[n] = (struct config_place){ .layer = CONFIG_LAYER_SYSTEM, .directory = true };
+	if (r == 0 && asprintf(&places[n++].path, "%s/sluice/policies.d", sysconf) < 0)
+		r = -ENOMEM;
+	char *user = paths->user_file ? strdup(paths->user_file) : user_file_default();
+	if (r == 0 && paths->user_file && !user)
+		r = -ENOMEM;
+	if (r == 0 && user)
+		places[n++] = (struct config_place){ .layer = CONFIG_LAYER_USER, .path = user };
+	if (r == 0 && paths->cli_file) {
+		places[n] = (struct config_place){ .layer = CONFIG_LAYER_CLI,
+			                           .path = strdup(paths->cli_file) };
+		if (!places[n++].path)
+			r = -ENOMEM;
+	}
+	if (r < 0) {
+		config_places_free(places, n);
 		return r;
+	}
+	*ret = places;
+	*ret_n = n;
+	return 0;
+}
 
-	p->layer = CONFIG_LAYER_SYSTEM;
-	r = load_file(p, AT_FDCWD, sys_file, sys_file, true);
-	if (r >= 0)
-		r = load_dropins(p, dropins);
-	if (r < 0)
-		return r;
-	/* what the system layer turned on stays on, unless it said otherwise */
-	for (size_t i = 0; i < p->cfg->n_plugins; i++) {
-		struct config_plugin *pl = &p->cfg->plugins[i];
+void config_places_free(struct config_place *places, size_t n)
+{
+	for (size_t i = 0; places && i < n; i++)
+		free(places[i].path);
+	free(places);
+}
+
+/* Once the system layer is read: what it turned on stays on, unless it
+ * said otherwise (user_override). */
+static void lock_system_plugins(struct broker_config *cfg)
+{
+	for (size_t i = 0; i < cfg->n_plugins; i++) {
+		struct config_plugin *pl = &cfg->plugins[i];
 		pl->locked = pl->in_system && pl->enabled && !pl->user_override;
 	}
+}
 
-	p->layer = CONFIG_LAYER_USER;
-	if (user_file) {
-		r = load_file(p, AT_FDCWD, user_file, user_file, true);
-		if (r < 0)
-			return r;
+static int load_layers(struct parse *p, const struct config_paths *paths)
+{
+	bool ignored;
+	(void)system_dir(paths, &ignored);
+	if (ignored)
+		(void)strv_extend(&p->cfg->warnings,
+		                  "SLUICE_SYSCONFDIR ignored: a system configuration exists");
+	struct config_place *places = NULL;
+	size_t n = 0;
+	int r = config_search(paths, &places, &n);
+	if (r < 0)
+		return r;
+	/* the system's and the user's configuration folders, whether or not
+	 * their files exist (cfg->config_dirs) */
+	for (size_t i = 0; r >= 0 && i < n; i++)
+		if (!places[i].directory && places[i].layer != CONFIG_LAYER_CLI)
+			r = add_config_dir(p->cfg, places[i].path);
+	bool locked = false;
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		const struct config_place *pl = &places[i];
+		if (pl->layer > CONFIG_LAYER_SYSTEM && !locked) {
+			lock_system_plugins(p->cfg);
+			locked = true;
+		}
+		p->layer = pl->layer;
+		if (pl->directory)
+			r = load_dropins(p, pl->path);
+		else /* every file but --config's may be missing */
+			r = load_file(p, AT_FDCWD, pl->path, pl->path,
+			              pl->layer != CONFIG_LAYER_CLI);
 	}
-	if (paths->cli_file) {
-		p->layer = CONFIG_LAYER_CLI;
-		r = load_file(p, AT_FDCWD, paths->cli_file, paths->cli_file, false);
-	}
+	if (!locked)
+		lock_system_plugins(p->cfg);
+	config_places_free(places, n);
 	return r;
 }
 

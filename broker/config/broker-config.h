@@ -150,6 +150,20 @@ struct config_paths {
 	const char *cli_file;   /* --config FILE; must exist when given */
 };
 
+/* A place config_load() looks for a layer, in the order it reads them. */
+struct config_place {
+	char *path;              /* a file, or the drop-in directory */
+	enum config_layer layer; /* SYSTEM (the file, then policies.d), USER or CLI */
+	bool directory;          /* policies.d: each *.ini in it, in name order */
+};
+
+/* Every place config_load(paths) reads, in order, as a new array of *ret_n
+ * (free with config_places_free()): the system file, the drop-in
+ * directory, the user's file (when HOME or XDG_CONFIG_HOME says where) and
+ * --config's. 0 or -ENOMEM. */
+int config_search(const struct config_paths *paths, struct config_place **ret, size_t *ret_n);
+void config_places_free(struct config_place *places, size_t n);
+
 /*
  * Build the configuration from every layer. On success *ret is a new config
  * (free with config_free()) and 0 is returned. When any file has errors,

@@ -1,45 +1,53 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding a plugin's descriptor (built into sluice, or dlopen and the one
- * symbol), then the descriptor checks, in the order sudo's plugin loader
- * does them: the version, the size and the required members; one exit path
- * that dlcloses unless ownership moved out.
+ * Finding a plugin's file (its configured path, or NAME.so in the plugin
+ * directory: the built-in plugins are found there like any other), dlopen
+ * and the one symbol, then the descriptor checks, in the order sudo's
+ * plugin loader does them: the version, the size and the required members;
+ * one exit path that dlcloses unless ownership moved out.
  * Not for: calling plugin code (policy-chain.c runs it in a child).
  */
 #include "config.h"
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "builtin.h"
 #include "cleanup.h"
 #include "policy/plugin-loader.h"
+#include "suggest.h"
 
 /* The size of the 1.0 descriptor: the members every plugin has. */
 #define DESC_SIZE_1_0 (offsetof(struct sluice_policy_plugin, close) + sizeof(void (*)(void *)))
 
-/* The plugins built into sluice, found by the name they give themselves. */
-static const struct sluice_policy_plugin *const builtin_plugins[] = {
-#define BUILTIN_DESCRIPTOR(name, on) &sluice_builtin_##name,
-	SLUICE_BUILTIN_PLUGINS(BUILTIN_DESCRIPTOR)
-#undef BUILTIN_DESCRIPTOR
-};
-
-static const struct sluice_policy_plugin *builtin_plugin(const char *name)
+/* The build tree's plugin directory when the running program is the build
+ * tree's (the directory it is in holds config.status, which only a
+ * configured build tree has, and the plugins/ the build fills), else NULL.
+ * Returns a new string. */
+static char *build_tree_dir(void)
 {
-	for (size_t i = 0; i < ELEMENTSOF(builtin_plugins); i++)
-		if (strcmp(builtin_plugins[i]->name, name) == 0)
-			return builtin_plugins[i];
-	return NULL;
-}
-
-bool plugin_is_builtin(const char *name)
-{
-	return builtin_plugin(name) != NULL;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	char *slash = strrchr(exe, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	_cleanup_free_ char *status = NULL, *dir = NULL;
+	if (asprintf(&status, "%s/config.status", exe) < 0 || asprintf(&dir, "%s/plugins", exe) < 0)
+		return NULL;
+	struct stat st;
+	if (stat(status, &st) < 0 || !S_ISREG(st.st_mode) || stat(dir, &st) < 0 ||
+	    !S_ISDIR(st.st_mode))
+		return NULL;
+	return TAKE_PTR(dir);
 }
 
 char *plugin_loader_dir(void)
@@ -47,12 +55,13 @@ char *plugin_loader_dir(void)
 	const char *env = getenv("SLUICE_PLUGIN_DIR");
 	if (env && *env && config_env_overrides_allowed())
 		return strdup(env);
-	return strdup(SLUICE_PLUGINDIR);
+	char *dir = build_tree_dir();
+	return dir ? dir : strdup(SLUICE_PLUGINDIR);
 }
 
 const char *plugin_origin(const struct loaded_plugin *p)
 {
-	return p->file ? p->file : "built into sluice";
+	return p->file ? p->file : "not loaded";
 }
 
 static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, const char *key)
@@ -63,6 +72,21 @@ static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, c
 	return NULL;
 }
 
+/* The key of d, or of every section, closest to a misspelt one, or NULL. */
+static const char *suggest_key(const struct sluice_policy_plugin *d, const char *key)
+{
+#define SECTION_KEY_NAME(key, type, rule, doc) #key,
+	static const char *const section_keys[] = { CONFIG_PLUGIN_KEYS(SECTION_KEY_NAME) };
+#undef SECTION_KEY_NAME
+	struct suggestion s;
+	suggestion_init(&s, key);
+	for (const struct sluice_key *k = d->keys; k && k->name; k++)
+		suggestion_consider(&s, k->name);
+	for (size_t i = 0; i < ELEMENTSOF(section_keys); i++)
+		suggestion_consider(&s, section_keys[i]);
+	return suggestion_best(&s);
+}
+
 /* Every [plugin NAME] key, checked against the plugin's declaration before
  * open() ever sees it (the reverse of logging and ignoring). */
 static int check_settings(const struct loaded_plugin *p, struct sluice_error *reterr)
@@ -71,10 +95,13 @@ static int check_settings(const struct loaded_plugin *p, struct sluice_error *re
 	for (size_t i = 0; i < c->n_settings; i++) {
 		const struct config_setting *s = &c->settings[i];
 		const struct sluice_key *k = find_key(&p->desc, s->key);
-		if (!k)
-			return sluice_error_set(reterr, -EINVAL,
-			                        "%s:%u: unknown key '%s' in [plugin %s]", s->file,
-			                        s->line, s->key, c->name);
+		if (!k) {
+			const char *meant = suggest_key(&p->desc, s->key);
+			return sluice_error_set(
+			        reterr, -EINVAL, "%s:%u: unknown key '%s' in [plugin %s]%s%s%s",
+			        s->file, s->line, s->key, c->name, meant ? "; did you mean '" : "",
+			        meant ? meant : "", meant ? "'?" : "");
+		}
 		if (s->continued && !(k->flags & SLUICE_KEY_JOINABLE))
 			return sluice_error_set(reterr, -EINVAL,
 			                        "%s:%u: '%s' of [plugin %s] takes one line: only "
@@ -149,6 +176,19 @@ static int check_descriptor(const struct sluice_policy_plugin *d, struct loaded_
 	return 0;
 }
 
+/* The built-in plugin a misspelt plugin name was perhaps meant to be, or
+ * NULL. */
+static const char *builtin_meant(const char *name)
+{
+	struct suggestion s;
+	suggestion_init(&s, name);
+	size_t n;
+	const struct config_builtin *b = config_builtins(&n);
+	for (size_t i = 0; i < n; i++)
+		suggestion_consider(&s, b[i].name);
+	return suggestion_best(&s);
+}
+
 /* dlopen the configured path, or NAME.so in dir, into p and find its
  * descriptor. */
 static int load_file(const struct config_plugin *conf, const char *dir, struct loaded_plugin *p,
@@ -160,10 +200,16 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 		p->file = NULL;
 	if (!p->file)
 		return -ENOMEM;
-	if (access(p->file, F_OK) < 0)
-		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s",
-		                        conf->name, p->where, p->file);
+	/* Every request's policy child loads its plugins: the file's absence
+	 * is asked about only once dlopen failed. */
 	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	if (!p->dl && access(p->file, F_OK) < 0) {
+		const char *meant = conf->path ? NULL : builtin_meant(conf->name);
+		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s%s%s%s",
+		                        conf->name, p->where, p->file,
+		                        meant ? "; did you mean [plugin " : "", meant ? meant : "",
+		                        meant ? "]?" : "");
+	}
 	if (!p->dl)
 		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",
 		                        conf->name, p->where, dlerror());
@@ -186,12 +232,10 @@ int plugin_load(const struct config_plugin *conf, const char *dir, struct loaded
 		r = asprintf(&p.where, "built-in default");
 	if (r < 0)
 		return -ENOMEM;
-	const struct sluice_policy_plugin *d = conf->path ? NULL : builtin_plugin(conf->name);
-	if (!d) {
-		r = load_file(conf, dir, &p, &d, reterr);
-		if (r < 0)
-			goto fail;
-	}
+	const struct sluice_policy_plugin *d = NULL;
+	r = load_file(conf, dir, &p, &d, reterr);
+	if (r < 0)
+		goto fail;
 	r = check_descriptor(d, &p, reterr);
 	if (r < 0)
 		goto fail;

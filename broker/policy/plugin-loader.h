@@ -1,13 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Loading policy plugins: a built-in one by its name (plugins/builtin.h)
- * when its section has no path, else dlopen(RTLD_NOW | RTLD_LOCAL) of the
- * configured path or NAME.so in the plugin directory; then the descriptor's
- * checks (ABI major,
- * struct_size and the zero tail, required members, the [plugin NAME] keys
- * against what the plugin declares). Every error names the plugin and where
- * it was configured (FILE:LINE). No plugin code runs here except the
- * library's own constructors: open()/check() run in policy-chain.c's child.
+ * Loading policy plugins: dlopen(RTLD_NOW | RTLD_LOCAL) of the configured
+ * path, or of NAME.so in the plugin directory (the built-in plugins too,
+ * plugins/builtin.h); then the descriptor's checks (ABI major, struct_size
+ * and the zero tail, required members, the [plugin NAME] keys against what
+ * the plugin declares). Every error names the plugin and where it was
+ * configured (FILE:LINE). No plugin code runs here except the library's own
+ * constructors: open()/check() run in policy-chain.c's child.
  * Not for: running checks (policy-chain.c).
  */
 #ifndef SLUICE_PLUGIN_LOADER_H
@@ -22,16 +21,17 @@
 
 struct loaded_plugin {
 	const struct config_plugin *conf; /* borrowed from the config */
-	char *file;                       /* the .so that was opened; NULL: built in */
+	char *file;                       /* the .so that was opened */
 	char *where;                      /* "FILE:LINE" of its section, or "built-in default" */
-	void *dl;                         /* dlopen handle; NULL: built in */
+	void *dl;                         /* dlopen handle */
 	struct sluice_policy_plugin desc; /* the descriptor, zero-extended to our size */
 };
 
-/* The directory a plugin that is not built in is taken from when no path
- * is configured: env SLUICE_PLUGIN_DIR (only while no system configuration
- * is installed, see config_env_overrides_allowed), else SLUICE_PLUGINDIR.
- * Returns a new string. */
+/* The directory a plugin is taken from when no path is configured: env
+ * SLUICE_PLUGIN_DIR (only while no system configuration is installed, see
+ * config_env_overrides_allowed), else plugins/ of the build tree when the
+ * running program is the build tree's (its directory holds config.status),
+ * else SLUICE_PLUGINDIR. Returns a new string. */
 char *plugin_loader_dir(void);
 
 /* Whether plugin_load() filled p in (its required members are set). */
@@ -40,17 +40,13 @@ static inline bool plugin_is_loaded(const struct loaded_plugin *p)
 	return p->desc.check != NULL;
 }
 
-/* Whether a plugin of that name is built into sluice. */
-bool plugin_is_builtin(const char *name);
-
-/* The file p came from, or "built into sluice", for messages. */
+/* The file p came from, for messages. */
 const char *plugin_origin(const struct loaded_plugin *p);
 
 /*
  * Load the plugin configured as conf into *ret (a stack object; release with
- * plugin_unload()): the built-in plugin of that name unless conf has a path,
- * else the file. Returns 0; -ENOENT (no file), -ENOEXEC (dlopen failed or
- * no descriptor), -EPROTO (another ABI, bad size or missing members), -EINVAL
+ * plugin_unload()): conf's path, or NAME.so in dir. Returns 0; -ENOENT (no
+ * file), -ENOEXEC (dlopen failed or no descriptor), -EPROTO (another ABI, bad size or missing members), -EINVAL
  * (a key the plugin does not accept, a repeated key, a continuation line it
  * cannot join, a change to a key locked by the system layer), each with
  * reterr saying "plugin 'NAME' (WHERE): ...".

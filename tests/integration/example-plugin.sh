@@ -3,21 +3,39 @@
 # The out-of-tree plugin story end to end: install sluice into a temporary
 # prefix (DESTDIR), build plugins/example there with its own Makefile through
 # pkg-config, load it from an INI file, and check its verdicts with the
-# installed sluice and its built-in plugins; then from the plugin directory,
-# with no path.
+# installed sluice and its built-in plugins, installed as files of the plugin
+# directory; then the example from the plugin directory, with no path.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 root="$TEST_TMP/root"
 make_cmd=${MAKE:-make}
 # the example must carry the sanitizers when sluice does (a sanitized
 # plugin needs a sanitized host, and the reverse for the symbols it uses)
-san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$SLUICE_BUILDDIR/Makefile")
-prefix=$(sed -n 's/^prefix = //p' "$SLUICE_BUILDDIR/Makefile")
-libdir=$(sed -n 's/^libdir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${exec_prefix}|$prefix|; s|\$(exec_prefix)|$prefix|")
+# make_var NAME: the build's value of a make variable, every ${...} expanded.
+make_var() {
+  printf 'sluice-print-var:\n\t@echo $(%s)\n' "$1" |
+    env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" -f Makefile -f - \
+      sluice-print-var
+}
+san=$(make_var SANITIZER_CFLAGS)
 
 env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" install \
 	DESTDIR="$root" >"$TEST_TMP/install.log" 2>&1
 report $? "sluice installs into a temporary prefix" "$(tail -20 "$TEST_TMP/install.log")" || exit 1
+
+# What an administrator finds installed besides the programs.
+mandir=$(make_var mandir) pkgdatadir=$(make_var pkgdatadir) sysconfdir=$(make_var sysconfdir)
+bashcompletiondir=$(make_var bashcompletiondir) zshcompletiondir=$(make_var zshcompletiondir)
+lacking=
+for f in "$mandir/man1/sluice.1" "$mandir/man1/sluice-launch.1" \
+  "$mandir/man5/sluice.ini.5" "$mandir/man3/sluice-policy.3" \
+  "$pkgdatadir/schema/request.schema.json" "$pkgdatadir/schema/result.schema.json" \
+  "$bashcompletiondir/sluice" "$bashcompletiondir/sluice-launch" "$zshcompletiondir/_sluice" \
+  "$sysconfdir/sluice/sluice.ini" "$sysconfdir/sluice/policies.d"; do
+  [ -e "$root$f" ] || lacking+=" $f"
+done
+[ -z "$lacking" ] && ok "the manual pages, schemas, completions and /etc/sluice/policies.d are installed" ||
+  not_ok "the manual pages, schemas, completions and /etc/sluice/policies.d are installed" "missing:$lacking"
 
 pcfile=$(find "$root" -name sluice-policy.pc | head -1)
 pcdir=${pcfile%/*}
@@ -43,8 +61,8 @@ forbid = shutdown
 forbid = reboot
 INI
 
-sluice_installed="$root$prefix/bin/sluice"
-plugindir="$root$libdir/sluice/plugins"
+sluice_installed="$root$(make_var bindir)/sluice"
+plugindir="$root$(make_var plugindir)"
 check() {
   run env SLUICE_SYSCONFDIR="$TEST_TMP/etc" XDG_CONFIG_HOME="$TEST_TMP/xdg" \
     SLUICE_PLUGIN_DIR="$plugindir" "$sluice_installed" check --config "$TEST_TMP/sluice.ini" -- "$1"
@@ -60,6 +78,38 @@ check "sudo ls"
 expect "the example asks before sudo" 2 'example: commands under sudo need approval'
 check "git push --force"
 expect "the built-in plugins still apply" 1 'git_push: force push'
+
+# The built-in plugins are installed as files of the plugin directory, one
+# module each (plugins/builtin.h lists them), loaded like any other.
+installed=$(cd "$plugindir" && ls -- *.so | sort | tr '\n' ' ')
+listed=$(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\),.*/\1.so/p' "$SLUICE_SRCDIR/plugins/builtin.h" |
+  sort | tr '\n' ' ')
+if [ -n "$listed" ] && [ "$installed" = "$listed" ]; then
+  ok "every built-in plugin is installed in the plugin directory"
+else
+  not_ok "every built-in plugin is installed in the plugin directory" "installed: $installed" \
+    "listed: $listed"
+fi
+bad=
+for m in "$plugindir"/*.so; do
+  e=$(nm -D --defined-only "$m" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^_' | tr '\n' ' ')
+  [ "$e" = "sluice_policy_plugin " ] || bad="$bad ${m##*/}: $e;"
+done
+[ -z "$bad" ] && ok "each built-in plugin exports exactly one symbol" ||
+  not_ok "each built-in plugin exports exactly one symbol" "$bad"
+
+# An administrator removes one as a file: sluice then refuses every command
+# (fail closed) until the configuration turns it off.
+mv "$plugindir/git_push.so" "$TEST_TMP/git_push.so"
+check "ls"
+expect "a built-in plugin removed from the plugin directory refuses, naming its file" 125 '' \
+  "plugin 'git_push' \\(built-in default\\): cannot find $plugindir/git_push.so"
+printf '[plugin git_push]\nenabled = no\n' >"$TEST_TMP/no-push.ini"
+run env SLUICE_SYSCONFDIR="$TEST_TMP/etc" XDG_CONFIG_HOME="$TEST_TMP/xdg" \
+  SLUICE_PLUGIN_DIR="$plugindir" "$sluice_installed" check --config "$TEST_TMP/no-push.ini" -- \
+  "git push --force"
+expect "... and runs without it once the configuration turns it off" 0 '^allow$'
+mv "$TEST_TMP/git_push.so" "$plugindir/git_push.so"
 
 echo "allow_sudo = perhaps" >>"$TEST_TMP/sluice.ini"
 check "ls"

@@ -11,6 +11,13 @@ W=(--workspace "$TEST_TMP")
 
 run "$L" --version
 expect "--version prints the package version" 0 '^sluice-launch [0-9]+\.[0-9]+\.[0-9]+$'
+run "$L" -V
+expect "-V prints it too" 0 '^sluice-launch [0-9]+\.[0-9]+\.[0-9]+$'
+run "$L" -h
+expect "-h prints the help" 0 '^Usage: sluice-launch '
+run "$L" --profle restricted -- true
+expect "a misspelt option is refused with the option meant, and no errno text" 125 '' \
+  "^sluice-launch: options: unknown option '--profle'; did you mean '--profile'\?$"
 
 options=$(sed -n 's/^#define LAUNCH_OPT_[A-Z_]* "\(--[a-z-]*\)".*/\1/p' "$SLUICE_SRCDIR/common/launch-spec.h")
 run "$L" --help
@@ -18,7 +25,7 @@ help=$out
 missing_help= missing_doc=
 for o in $options; do
   [ "$o" = -- ] && continue
-  grep -qE -- "^  $o( |$)" <<<"$help" || missing_help+=" $o"
+  grep -qE -- "^  (-[a-zA-Z], )?$o( |$)" <<<"$help" || missing_help+=" $o"
   grep -qF -- "\`$o" "$SLUICE_SRCDIR/docs/launcher.md" || missing_doc+=" $o"
 done
 [ -n "$options" ] && [ -z "$missing_help" ]

@@ -24,8 +24,8 @@
 
 static char ptu_tmp[256];
 
-/* A suite's .init: a private temporary directory (the built-in plugins are
- * in the test program itself). */
+/* A suite's .init: a private temporary directory (the built-in plugins
+ * come from the build tree's plugins/, SLUICE_PLUGIN_DIR). */
 static inline void ptu_setup(void)
 {
 	scratch_make(ptu_tmp, sizeof(ptu_tmp), "sluice-policy");

@@ -413,6 +413,50 @@ Test(broker_config, documentation_mentions_every_key)
 	}
 }
 
+/* The text of file under the source tree (static). */
+static const char *source_text(const char *file)
+{
+	static char text[131072];
+	char path[600];
+	snprintf(path, sizeof(path), "%s/%s", getenv("SLUICE_SRCDIR"), file);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+Test(broker_config, manual_page_describes_every_key_in_its_section)
+{
+	const char *page = source_text("man/sluice.ini.5.in");
+	size_t nk;
+	const struct config_key *keys = config_keys(&nk);
+	for (size_t i = 0; i < nk; i++) {
+		char heading[64], want[128];
+		snprintf(heading, sizeof(heading), "\n.SH [%s]", keys[i].section);
+		snprintf(want, sizeof(want), "\n\\fB%s\\fR = ", keys[i].key);
+		const char *s = strstr(page, heading);
+		cr_assert_not_null(s, "sluice.ini(5) lacks the section %s", heading + 1);
+		const char *end = strstr(s + 1, "\n.SH ");
+		const char *k = strstr(s, want);
+		cr_assert(k && (!end || k < end), "sluice.ini(5) lacks %s in [%s]", keys[i].key,
+		          keys[i].section);
+	}
+	/* and the keys sluice reads in every [plugin NAME] section */
+#define PLUGIN_KEY_NAME(key, type, rule, doc) #key,
+	static const char *const plugin_keys[] = { CONFIG_PLUGIN_KEYS(PLUGIN_KEY_NAME) };
+#undef PLUGIN_KEY_NAME
+	const char *s = strstr(page, "\n.SH [plugin NAME]");
+	cr_assert_not_null(s, "sluice.ini(5) lacks the section [plugin NAME]");
+	for (size_t i = 0; i < sizeof(plugin_keys) / sizeof(plugin_keys[0]); i++) {
+		char want[128];
+		snprintf(want, sizeof(want), "\n\\fB%s\\fR = ", plugin_keys[i]);
+		cr_assert_not_null(strstr(s, want), "sluice.ini(5) lacks %s in [plugin NAME]",
+		                   plugin_keys[i]);
+	}
+}
+
 Test(broker_config, warns_about_system_files_others_could_change)
 {
 	put("etc/sluice/sluice.ini", "[broker]\ntimeout = 10s\n");

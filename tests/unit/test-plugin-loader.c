@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/policy/plugin-loader.c: the built-in plugins found by name, every way a
- * plugin can fail to load, each through the real dlopen of a fixture .so
- * (tests/plugins/fixture.c), and the [plugin NAME] key checks done before
- * open(). Every error must name the plugin and where it was configured.
+ * broker/policy/plugin-loader.c: the built-in plugins found by name in the
+ * plugin directory, every way a plugin can fail to load, each through the
+ * real dlopen of a fixture .so (tests/plugins/fixture.c), and the [plugin
+ * NAME] key checks done before open(). Every error must name the plugin and where it was configured.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -66,8 +66,10 @@ Test(plugin_loader, loads_a_good_plugin_and_copies_its_descriptor)
 	cr_assert_null(p.dl);
 }
 
-Test(plugin_loader, takes_each_builtin_plugin_by_its_name)
+Test(plugin_loader, takes_each_builtin_plugin_from_the_plugin_directory_by_its_name)
 {
+	char dir[512];
+	snprintf(dir, sizeof(dir), "%s/plugins", getenv("SLUICE_BUILDDIR"));
 	size_t n;
 	const struct config_builtin *b = config_builtins(&n);
 	cr_assert_gt(n, 0);
@@ -75,16 +77,63 @@ Test(plugin_loader, takes_each_builtin_plugin_by_its_name)
 		struct config_plugin conf = { .name = (char *)b[i].name, .enabled = true };
 		struct loaded_plugin p = { 0 };
 		struct sluice_error err = { 0 };
-		cr_assert_eq(plugin_load(&conf, "/nonexistent", &p, &err), 0, "%s: %s", b[i].name,
-		             err.detail);
-		cr_assert(plugin_is_builtin(b[i].name));
+		cr_assert_eq(plugin_load(&conf, dir, &p, &err), 0, "%s: %s", b[i].name, err.detail);
+		char so[600];
+		snprintf(so, sizeof(so), "%s/%s.so", dir, b[i].name);
 		cr_assert(plugin_is_loaded(&p));
 		cr_assert_str_eq(p.desc.name, b[i].name);
-		cr_assert_null(p.dl, "%s was loaded from a file", b[i].name);
-		cr_assert_str_eq(plugin_origin(&p), "built into sluice");
+		cr_assert_not_null(p.dl, "%s was not loaded from a file", b[i].name);
+		cr_assert_str_eq(plugin_origin(&p), so);
 		plugin_unload(&p);
 	}
-	cr_assert_not(plugin_is_builtin("fx"));
+}
+
+Test(plugin_loader, manual_page_describes_every_key_of_each_builtin_plugin)
+{
+	char dir[512], man[600];
+	snprintf(dir, sizeof(dir), "%s/plugins", getenv("SLUICE_BUILDDIR"));
+	snprintf(man, sizeof(man), "%s/man/sluice.ini.5.in", getenv("SLUICE_SRCDIR"));
+	FILE *f = fopen(man, "r");
+	cr_assert_not_null(f, "%s", man);
+	static char page[131072];
+	page[fread(page, 1, sizeof(page) - 1, f)] = '\0';
+	fclose(f);
+	size_t n;
+	const struct config_builtin *b = config_builtins(&n);
+	for (size_t i = 0; i < n; i++) {
+		struct config_plugin conf = { .name = (char *)b[i].name, .enabled = true };
+		struct loaded_plugin p = { 0 };
+		struct sluice_error err = { 0 };
+		cr_assert_eq(plugin_load(&conf, dir, &p, &err), 0, "%s", err.detail);
+		char tag[96];
+		snprintf(tag, sizeof(tag), "\n.B [plugin %s]\n", b[i].name);
+		const char *s = strstr(page, tag);
+		cr_assert_not_null(s, "sluice.ini(5) does not describe [plugin %s]", b[i].name);
+		const char *end = strstr(s + 1, "\n.TP");
+		for (const struct sluice_key *k = p.desc.keys; k && k->name; k++) {
+			char want[96];
+			snprintf(want, sizeof(want), "\\fB%s\\fR = ", k->name);
+			const char *at = strstr(s, want);
+			cr_assert(at && (!end || at < end),
+			          "sluice.ini(5) lacks '%s' of [plugin %s]", k->name, b[i].name);
+		}
+		plugin_unload(&p);
+	}
+}
+
+Test(plugin_loader, a_builtin_plugin_removed_from_the_plugin_directory_is_not_found)
+{
+	char dir[] = "/tmp/sluice-plugin-dir-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	struct config_plugin conf = { .name = (char *)"git_add", .enabled = true };
+	struct loaded_plugin p = { 0 };
+	struct sluice_error err = { 0 };
+	int r = plugin_load(&conf, dir, &p, &err);
+	(void)rmdir(dir);
+	cr_assert_eq(r, -ENOENT, "%s", err.detail);
+	cr_assert(strstr(err.detail, "plugin 'git_add' (built-in default): cannot find"), "%s",
+	          err.detail);
+	cr_assert(strstr(err.detail, "/git_add.so"), "%s", err.detail);
 }
 
 Test(plugin_loader, a_path_replaces_a_builtin_plugin)
@@ -196,7 +245,8 @@ Test(plugin_loader, refuses_keys_the_plugin_does_not_declare)
 	struct loaded_plugin p = { 0 };
 	struct sluice_error err = { 0 };
 	cr_assert_eq(load("ok", s, 2, &p, &err), -EINVAL);
-	cr_assert_str_eq(err.detail, "a.ini:5: unknown key 'verdcit' in [plugin fx]");
+	cr_assert_str_eq(err.detail,
+	                 "a.ini:5: unknown key 'verdcit' in [plugin fx]; did you mean 'verdict'?");
 }
 
 Test(plugin_loader, refuses_duplicates_unless_repeatable)
@@ -261,6 +311,8 @@ Test(plugin_loader, finds_the_plugin_directory)
 	cr_assert_str_eq(d, "/some/where");
 	free(d);
 	unsetenv("SLUICE_PLUGIN_DIR");
+	/* a test program is not the build tree's sluice: its directory has
+	 * no config.status */
 	d = plugin_loader_dir();
 	cr_assert_str_eq(d, SLUICE_PLUGINDIR);
 	free(d);

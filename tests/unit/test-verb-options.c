@@ -93,7 +93,8 @@ Test(verb_options, an_abbreviation_names_one_option_or_is_refused)
 	cr_assert_str_eq(err.detail, "ambiguous option '--t'");
 	const char *w3[] = { "logs", "--time", "5s", "JOB", NULL };
 	cr_assert_eq(parse(&anywhere, &a, w3, &err), -EINVAL);
-	cr_assert_str_eq(err.detail, "unknown option '--time'");
+	/* a verb that takes no abbreviation names the option perhaps meant */
+	cr_assert_str_eq(err.detail, "unknown option '--time'; did you mean '--timeout'?");
 }
 
 Test(verb_options, help_and_mistakes)
