@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: MIT
 # The figures of `sluice run` (issue 6), measured in one run:
 #   startup: `sluice run -- true` against `bash -c true`, alternately, in the
-#            unrestricted and restricted modes (medians; targets <= 2x, 2.2x),
+#            unrestricted, restricted and workspace-write modes (medians;
+#            targets <= 2x, 2.2x, 2.2x), workspace-write also without the
+#            namespace layer,
 #            back to back, then (for reference) each after a pause;
 #   output:  1 GiB through `sluice run` against the same through a plain pipe
 #            to `cat > /dev/null` (target >= 70 %), with the peak RSS of the
@@ -29,21 +31,31 @@ trap 'rm -rf "$scratch"' EXIT
 # sluice is one) exec'ing sluice-launch exec'ing bash. It has no fork of
 # its own and no waiting, so it is a lower bound, not what a minimal
 # broker would take.
+# The sandboxed modes run in a git repository with one commit, as an
+# agent's do (the launcher protects its .git), and once more with the
+# namespace layer off ([sandbox] namespace = off), for what it costs.
+repo=$scratch/repo
+git init -q "$repo" && git -C "$repo" -c user.name=b -c user.email=b@b commit -q --allow-empty -m b
+printf '[sandbox]\nnamespace = off\n' >"$scratch/namespace-off.ini"
 launch_unrestricted="$SLUICE_LAUNCH --profile unrestricted --"
 bench_alternate "$rounds" "bash -c true" "$sluice run -- true" \
-  "$sluice run --sandbox restricted -- true" "$launch_unrestricted bash -c true" \
-  "env $launch_unrestricted bash -c true"
+  "$sluice run -C $repo --sandbox restricted -- true" "$launch_unrestricted bash -c true" \
+  "env $launch_unrestricted bash -c true" "$sluice run -C $repo --sandbox workspace-write -- true" \
+  "$sluice run -C $repo --sandbox workspace-write --config $scratch/namespace-off.ini -- true"
 m0=${bench_medians[0]} m1=${bench_medians[1]} m2=${bench_medians[2]}
-m3=${bench_medians[3]} m4=${bench_medians[4]}
+m3=${bench_medians[3]} m4=${bench_medians[4]} m5=${bench_medians[5]} m6=${bench_medians[6]}
+namespace=$("$SLUICE_LAUNCH" --print-features | sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p')
 # configure builds the launcher static against musl, or dynamic against
 # glibc (docs/building.md): only the latter names glibc's dynamic linker.
 libc="static (musl)"
 grep -q 'ld-linux' "$SLUICE_LAUNCH" && libc="glibc"
-echo "startup, $rounds rounds alternating, kernel $(uname -r), sluice-launch: $libc"
-awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" 'BEGIN {
+echo "startup, $rounds rounds alternating, kernel $(uname -r), sluice-launch: $libc, namespace: ${namespace:-?}"
+awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" -v m5="$m5" -v m6="$m6" 'BEGIN {
   printf "  bash -c true                     median %7.3f ms\n", m0 / 1000
   printf "  sluice run -- true               median %7.3f ms  %5.2f x  (target <= 2.0 x)\n", m1 / 1000, m1 / m0
   printf "  sluice run --sandbox restricted  median %7.3f ms  %5.2f x  (target <= 2.2 x)\n", m2 / 1000, m2 / m0
+  printf "  --sandbox workspace-write        median %7.3f ms  %5.2f x  (target <= 2.2 x)\n", m5 / 1000, m5 / m0
+  printf "  the same, namespace = off        median %7.3f ms  %5.2f x  (the layer: %+.3f ms)\n", m6 / 1000, m6 / m0, (m5 - m6) / 1000
   printf "  %-32s median %7.3f ms  %5.2f x\n", "sluice-launch + bash", m3 / 1000, m3 / m0
   printf "  %-32s median %7.3f ms  %5.2f x\n", "lower bound: 3 execs in a row", m4 / 1000, m4 / m0
 }'

@@ -14,8 +14,8 @@
 
 /* The detail of an error; a fixed buffer so filling it can never fail. */
 struct sluice_error {
-	int code;         /* -errno, or 0 when nothing was recorded */
-	char detail[512]; /* human-readable, without a trailing newline */
+	int code;          /* -errno, or 0 when nothing was recorded */
+	char detail[1024]; /* human-readable, without a trailing newline */
 };
 
 /* -errno from the errno a libc call just set; never 0 (a call that failed

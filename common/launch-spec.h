@@ -9,6 +9,9 @@
 #ifndef SLUICE_LAUNCH_SPEC_H
 #define SLUICE_LAUNCH_SPEC_H
 
+/* The program, as its messages name it. */
+#define LAUNCH_PROGRAM_NAME "sluice-launch"
+
 /* Options; each takes the argument shown in --help ("--name VALUE" or
  * "--name=VALUE"). Options end at "--" or at the first non-option word. */
 #define LAUNCH_OPT_PROFILE "--profile"                 /* LAUNCH_PROFILE_* */
@@ -18,6 +21,10 @@
 #define LAUNCH_OPT_NETWORK "--network"                 /* LAUNCH_NETWORK_* */
 #define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"       /* LAUNCH_NETWORK_* */
 #define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
+#define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
+#define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
+#define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */
+#define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
 #define LAUNCH_OPT_RLIMIT "--rlimit"                   /* NAME=VALUE, repeatable */
 #define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"           /* no argument */
 #define LAUNCH_OPT_USER "--user"                       /* NAME */
@@ -29,9 +36,12 @@
 #define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
 
-/* The step that refuses a profile this kernel cannot enforce; its failure
- * reads "sluice-launch: features: ..." on stderr (sandbox_unavailable). */
+/* A failed step reads "sluice-launch: STEP: ..." on stderr and is the line
+ * {"error":STEP,"errno":N,"message":"...","detail":"..."} on --report-fd.
+ * These two the broker tells apart: the step that refuses a profile this
+ * kernel cannot enforce (sandbox_unavailable), and the exec of the program. */
 #define LAUNCH_STEP_FEATURES "features"
+#define LAUNCH_STEP_EXEC "exec"
 #define LAUNCH_OPT_HELP "--help"
 #define LAUNCH_OPT_VERSION "--version"
 #define LAUNCH_OPT_END "--"
@@ -40,6 +50,14 @@
 #define LAUNCH_PROFILE_UNRESTRICTED "unrestricted"
 #define LAUNCH_PROFILE_WORKSPACE_WRITE "workspace-write"
 #define LAUNCH_PROFILE_RESTRICTED "restricted"
+
+/* Values of --namespace: use a private mount and IPC namespace where one
+ * can be had (the default), or never. */
+#define LAUNCH_NAMESPACE_AUTO "auto"
+#define LAUNCH_NAMESPACE_OFF "off"
+
+/* The private TMPDIR's size when --tmpdir-size is not given. */
+#define LAUNCH_TMPDIR_SIZE_DEFAULT "1GiB"
 
 /* Values of --network and --unix-connect (default: deny in the sandboxed
  * profiles; the unrestricted profile ignores both). */
@@ -76,6 +94,12 @@
 /* prlimit, setpriority, ioprio_set, sched_set* on other processes refused */
 #define LAUNCH_PROT_SECCOMP_OTHER_PROCESSES "seccomp-other-processes"
 #define LAUNCH_PROT_SECCOMP_SETID_MODES "seccomp-setid-modes" /* no setuid/setgid modes */
+/* The namespace layer, where one can be had (never a reason to refuse): */
+#define LAUNCH_PROT_MOUNT_NAMESPACE "mount-namespace" /* read-only but the writable paths */
+#define LAUNCH_PROT_IPC_NAMESPACE "ipc-namespace"     /* private System V IPC, POSIX mq */
+#define LAUNCH_PROT_TMPDIR_TMPFS "tmpdir-tmpfs"       /* TMPDIR a size-capped tmpfs */
+#define LAUNCH_PROT_HIDDEN_PATHS "hidden-paths"       /* every --hide path unreadable */
+#define LAUNCH_PROT_READ_ONLY_PATHS "read-only-paths" /* every --read-only path read-only */
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep

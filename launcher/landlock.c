@@ -10,6 +10,8 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <linux/landlock.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -18,6 +20,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "git-paths.h"
 #include "protections.h"
 #include "landlock.h"
 #include "options.h"
@@ -82,12 +85,6 @@ struct ruleset_attr {
 static const char *const usable_devices[] = { "/dev/null", "/dev/zero", "/dev/full",
 	                                      "/dev/urandom" };
 
-int landlock_abi_version(void)
-{
-	long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-	return abi < 0 ? 0 : (int)abi;
-}
-
 /* The handled rights for the plan, each limited to the ABI that has it. */
 static struct ruleset_attr ruleset_for_plan(uint32_t planned)
 {
@@ -149,45 +146,94 @@ static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __
 	return add_rule_fd(ruleset, fd, access, handled, path, err);
 }
 
-/* Workspace-write with a workspace/.git: each entry of the workspace but
- * .git is writable; the workspace directory itself and .git are not,
- * because rights on a directory would reach .git/hooks and .git/config
- * beneath it, and a .git file (a worktree's or a submodule's "gitdir:"
- * line) rewritten, or the directory entry replaced, would point git at a
- * repository the command made. Symlinks get a rule on the link, not its
- * target. */
-static int add_workspace_entries(int ruleset, int wsfd, __u64 handled, struct sluice_error *err)
+/* A set of canonical paths to leave out of a grant. */
+struct path_set {
+	char *paths[LAUNCH_MAX_HIDE];
+	size_t n;
+};
+
+static void path_set_done(struct path_set *set)
 {
-	_cleanup_close_ int dupfd = fcntl(wsfd, F_DUPFD_CLOEXEC, 3);
-	if (dupfd < 0)
-		return sluice_error_set(err, neg_errno(), "reading the workspace");
-	DIR *dir = fdopendir(dupfd);
-	if (!dir)
-		return sluice_error_set(err, neg_errno(), "reading the workspace");
-	(void)TAKE_FD(dupfd); /* the stream owns it now */
+	for (size_t i = 0; i < set->n; i++)
+		free(set->paths[i]);
+}
+
+/* Whether path is dir or lies beneath it (both canonical). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* 2: path is in the set; 1: an ancestor of one; 0: neither. */
+static int path_set_relation(const struct path_set *set, const char *path)
+{
+	int rel = 0;
+	for (size_t i = 0; i < set->n; i++) {
+		if (strcmp(set->paths[i], path) == 0)
+			return 2;
+		if (path_within(set->paths[i], path))
+			rel = 1;
+	}
+	return rel;
+}
+
+/* Landlock has no "deny": to grant access on dir (canonical) but not on
+ * the paths of the set, grant it on each entry of dir but those, and
+ * descend into the entries that lead to one. Symlinks get a rule on the
+ * link, never on its target. Entries made after the launch are not
+ * covered. */
+static int add_around(int ruleset, const char *dir, const struct path_set *set, __u64 access,
+                      __u64 handled, struct sluice_error *err)
+{
+	_cleanup_close_ int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return sluice_error_set(err, neg_errno(), "reading '%s'", dir);
+	DIR *d = fdopendir(fd);
+	if (!d)
+		return sluice_error_set(err, neg_errno(), "reading '%s'", dir);
+	(void)TAKE_FD(fd); /* the stream owns it now */
 	int r = 0;
 	for (;;) {
 		errno = 0;
-		const struct dirent *de = readdir(dir);
+		const struct dirent *de = readdir(d);
 		if (!de) {
 			if (errno)
-				r = sluice_error_set(err, neg_errno(), "reading the workspace");
+				r = sluice_error_set(err, neg_errno(), "reading '%s'", dir);
 			break;
 		}
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-		    strcmp(de->d_name, ".git") == 0)
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		r = add_rule_path(ruleset, dirfd(dir), de->d_name, O_NOFOLLOW, ACCESS_WRITE,
-		                  handled, err);
+		char child[PATH_MAX];
+		if (snprintf(child, sizeof(child), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
+		             de->d_name) >= (int)sizeof(child))
+			continue;
+		int rel = path_set_relation(set, child);
+		if (rel == 1)
+			r = add_around(ruleset, child, set, access, handled, err);
+		else if (rel == 0)
+			r = add_rule_path(ruleset, dirfd(d), de->d_name, O_NOFOLLOW, access,
+			                  handled, err);
+		if (r == -ENOENT || r == -EACCES)
+			r = 0; /* gone meanwhile, or not ours to reach anyway */
 		if (r < 0)
 			break;
 	}
-	(void)closedir(dir);
+	(void)closedir(d);
 	return r;
 }
 
-static int add_workspace(int ruleset, const struct launch_spec *spec, __u64 handled,
-                         struct sluice_error *err)
+/* Workspace-write with a workspace/.git and no mounts to protect it: the
+ * workspace is writable around .git, because rights on the workspace
+ * directory would reach .git/hooks and .git/config beneath it, and a .git
+ * file (a worktree's or a submodule's "gitdir:" line) rewritten, or the
+ * entry replaced, would point git at a repository the command made; so the
+ * workspace directory itself stays read-only. Around a core.hooksPath
+ * folder inside the workspace too. */
+static int add_workspace(int ruleset, const struct launch_spec *spec,
+                         const struct launch_state *state, __u64 handled, struct sluice_error *err)
 {
 	const char *ws = spec->workspace ? spec->workspace : ".";
 	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -196,15 +242,89 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, __u64 hand
 	struct stat st;
 	/* a directory, a file or a symlink: git follows each */
 	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
-	if (!has_git || spec->git_writable)
+	/* the mounts protect the repository (mounts.c), or there is none */
+	if (!has_git || spec->git_writable || state->git_mounted)
 		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
-	return add_workspace_entries(ruleset, wsfd, handled, err);
+	_cleanup_free_ char *canonical = realpath(ws, NULL);
+	if (!canonical)
+		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
+	_cleanup_(path_set_done) struct path_set keep = { .n = 0 };
+	if (asprintf(&keep.paths[0], "%s/.git", canonical) < 0)
+		return sluice_error_set(err, -ENOMEM, "the workspace '%s'", ws);
+	keep.n = 1;
+	int r = git_paths_hooks_path(canonical, &keep.paths[1], err);
+	if (r < 0)
+		return r;
+	if (keep.paths[1])
+		keep.n = 2;
+	return add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
 }
 
-static int add_rules(int ruleset, const struct launch_spec *spec, __u64 handled,
-                     struct sluice_error *err)
+/* Whether the canonical path lies in a writable path of the spec. */
+static bool within_writable(const struct launch_spec *spec, const char *path)
 {
-	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled, err);
+	const char *writable[LAUNCH_MAX_RW + 2];
+	size_t n = 0;
+	for (unsigned i = 0; i < spec->n_rw; i++)
+		writable[n++] = spec->rw[i];
+	if (spec->tmpdir)
+		writable[n++] = spec->tmpdir;
+	if (spec->profile->workspace == WORKSPACE_WRITABLE)
+		writable[n++] = spec->workspace ? spec->workspace : ".";
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *c = realpath(writable[i], NULL);
+		if (c && path_within(path, c))
+			return true;
+	}
+	return false;
+}
+
+/* Read everywhere, except the --hide paths when the mounts did not cover
+ * them: then listing stays granted everywhere (names in a hidden folder
+ * can be listed, not read) and read is granted around them. One inside a
+ * writable path cannot be hidden: PROT_HIDDEN_PATHS is then missing. */
+static int add_read(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                    __u64 handled, struct sluice_error *err)
+{
+	if (spec->n_hide == 0 || state->hidden_mounted)
+		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
+		                     err);
+	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
+	bool inside_writable = false;
+	for (unsigned i = 0; i < spec->n_hide; i++) {
+		char *c = realpath(spec->hide[i], NULL);
+		if (!c)
+			continue; /* nothing there to hide */
+		inside_writable |= within_writable(spec, c);
+		hidden.paths[hidden.n++] = c;
+	}
+	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,
+	                      hidden.n ? LANDLOCK_ACCESS_FS_READ_DIR : ACCESS_READ, handled, err);
+	if (r >= 0 && hidden.n)
+		r = add_around(ruleset, "/", &hidden, ACCESS_READ, handled, err);
+	if (r >= 0 && !inside_writable)
+		state->enforced |= PROT_HIDDEN_PATHS;
+	return r;
+}
+
+/* Without the mounts, a --read-only path holds only outside the writable
+ * paths, where everything is read-only. */
+static void check_read_only(const struct launch_spec *spec, struct launch_state *state)
+{
+	if (spec->n_read_only == 0 || (state->enforced & PROT_READ_ONLY_PATHS))
+		return;
+	for (unsigned i = 0; i < spec->n_read_only; i++) {
+		_cleanup_free_ char *c = realpath(spec->read_only[i], NULL);
+		if (c && within_writable(spec, c))
+			return;
+	}
+	state->enforced |= PROT_READ_ONLY_PATHS;
+}
+
+static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                     __u64 handled, struct sluice_error *err)
+{
+	int r = add_read(ruleset, spec, state, handled, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ELEMENTSOF(usable_devices); i++) {
@@ -226,8 +346,15 @@ static int add_rules(int ruleset, const struct launch_spec *spec, __u64 handled,
 		if (r < 0)
 			return r;
 	}
+	/* the workspace's repository outside it, when the mounts protect it */
+	for (unsigned i = 0; i < state->n_git_outside; i++) {
+		r = add_rule_path(ruleset, AT_FDCWD, state->git_outside[i], O_DIRECTORY,
+		                  ACCESS_WRITE, handled, err);
+		if (r < 0)
+			return r;
+	}
 	if (spec->profile->workspace == WORKSPACE_WRITABLE)
-		return add_workspace(ruleset, spec, handled, err);
+		return add_workspace(ruleset, spec, state, handled, err);
 	return 0;
 }
 
@@ -244,12 +371,13 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
 	if (ruleset < 0)
 		return sluice_error_set(err, neg_errno(), "creating the ruleset (ABI %d)",
 		                        state->landlock_abi);
-	int r = add_rules(ruleset, spec, attr.handled_access_fs, err);
+	int r = add_rules(ruleset, spec, state, attr.handled_access_fs, err);
 	if (r < 0)
 		return r;
 	/* no_new_privs was set by the privileges step; restrict_self needs it. */
 	if (syscall(__NR_landlock_restrict_self, ruleset, 0) < 0)
 		return sluice_error_set(err, neg_errno(), "restricting this process");
 	state->enforced |= planned;
+	check_read_only(spec, state);
 	return 0;
 }

@@ -3,8 +3,8 @@
  * sluice-launch: builds the sandbox around itself, then execs the program.
  * main() is the step table below, in order, then exec: the order of the
  * table is the security argument. Any failed step ends the launcher with
- * status 125 and "sluice-launch: STEP: DETAIL: ERROR"; no path from a
- * failed step reaches exec. Not for: parsing shell text or loading plugins.
+ * status 125 and "sluice-launch: STEP: DETAIL: ERROR", also as a JSON line
+ * on --report-fd; no path from a failed step reaches exec. Not for: parsing shell text or loading plugins.
  */
 #include "config.h"
 
@@ -21,6 +21,8 @@
 #include "landlock.h"
 #include "launch-spec.h"
 #include "log.h"
+#include "mounts.h"
+#include "namespaces.h"
 #include "options.h"
 #include "privileges.h"
 #include "rlimits.h"
@@ -79,6 +81,8 @@ static const struct launch_step steps[] = {
 	{ LAUNCH_STEP_FEATURES, apply_features },     /* refuse what this kernel cannot enforce */
 	{ "session", apply_session },                 /* setsid (no tty), stdin </dev/null */
 	{ "close-fds", apply_close_fds },             /* close_range(3, ~0U) but --report-fd */
+	{ "namespaces", apply_namespaces },           /* private mounts and IPC, where possible */
+	{ "mounts", apply_mounts },                   /* read-only but the writable; TMPDIR; hide */
 	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */
 	{ "privileges", apply_privileges },           /* no_new_privs, --user, drop capabilities */
 	{ "die-with-parent", apply_die_with_parent }, /* PR_SET_PDEATHSIG, parent checked */
@@ -119,6 +123,7 @@ int main(int argc, char **argv)
 		if (r < 0) {
 			if (err.code == 0)
 				err.code = r;
+			protections_report_error(&spec, steps[i].name, &err);
 			log_sluice_error(&err, "%s", steps[i].name);
 			_exit(LAUNCH_EXIT_FAILURE);
 		}
@@ -127,9 +132,9 @@ int main(int argc, char **argv)
 	char **program = state.argv ? state.argv : spec.argv;
 	execvp(program[0], program);
 	int errnum = errno;
-	protections_report_exec_error(&spec, errnum);
 	err = (struct sluice_error){ 0 };
 	sluice_error_set(&err, -errnum, "'%s'", spec.argv[0]);
-	log_sluice_error(&err, "exec");
+	protections_report_error(&spec, LAUNCH_STEP_EXEC, &err);
+	log_sluice_error(&err, LAUNCH_STEP_EXEC);
 	_exit(LAUNCH_EXIT_FAILURE);
 }

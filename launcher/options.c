@@ -45,6 +45,49 @@ static int opt_rw(struct launch_spec *spec, const char *arg, struct sluice_error
 	return 0;
 }
 
+/* Append arg to a bounded list of paths. */
+static int add_path(const char **list, unsigned *n, unsigned max, const char *what, const char *arg,
+                    struct sluice_error *err)
+{
+	if (*n >= max)
+		return sluice_error_set(err, -E2BIG, "more than %u %s paths", max, what);
+	if (arg[0] == '\0')
+		return sluice_error_set(err, -EINVAL, "an empty path");
+	list[(*n)++] = arg;
+	return 0;
+}
+
+static int opt_hide(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return add_path(spec->hide, &spec->n_hide, LAUNCH_MAX_HIDE, "hidden", arg, err);
+}
+
+static int opt_read_only(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return add_path(spec->read_only, &spec->n_read_only, LAUNCH_MAX_READ_ONLY, "read-only", arg,
+	                err);
+}
+
+static int opt_tmpdir_size(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	int r = parse_size(arg, UINT64_MAX / 2, &spec->tmpdir_size);
+	if (r < 0 || spec->tmpdir_size == 0)
+		return sluice_error_set(err, r < 0 ? r : -EINVAL, "bad size '%s'", arg);
+	return 0;
+}
+
+static int opt_namespace(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (strcmp(arg, LAUNCH_NAMESPACE_AUTO) == 0)
+		spec->namespace_off = false;
+	else if (strcmp(arg, LAUNCH_NAMESPACE_OFF) == 0)
+		spec->namespace_off = true;
+	else
+		return sluice_error_set(err, -EINVAL, "'%s' is neither '%s' nor '%s'", arg,
+		                        LAUNCH_NAMESPACE_AUTO, LAUNCH_NAMESPACE_OFF);
+	return 0;
+}
+
 static int opt_tmpdir(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	(void)err;
@@ -204,6 +247,15 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_RW, "PATH", opt_rw, "another writable path (repeatable)" },
 	{ LAUNCH_OPT_TMPDIR, "DIR", opt_tmpdir,
 	  "an existing private directory, made writable and exported as TMPDIR" },
+	{ LAUNCH_OPT_TMPDIR_SIZE, "SIZE", opt_tmpdir_size,
+	  "the cap of the private TMPDIR (a tmpfs where a namespace can be had; default: " LAUNCH_TMPDIR_SIZE_DEFAULT
+	  ")" },
+	{ LAUNCH_OPT_HIDE, "PATH", opt_hide,
+	  "sandboxed profiles: make PATH unreadable, when it exists (repeatable)" },
+	{ LAUNCH_OPT_READ_ONLY, "PATH", opt_read_only,
+	  "keep PATH read-only even inside a writable path (repeatable)" },
+	{ LAUNCH_OPT_NAMESPACE, "auto|off", opt_namespace,
+	  "a private mount and IPC namespace where one can be had (default: auto)" },
 	{ LAUNCH_OPT_NETWORK, "allow|deny", opt_network,
 	  "network access (default: deny; unrestricted ignores it)" },
 	{ LAUNCH_OPT_UNIX_CONNECT, "allow|deny", opt_unix_connect,
@@ -262,6 +314,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		.report_fd = -1,
 		.command_fd = -1,
 	};
+	(void)parse_size(LAUNCH_TMPDIR_SIZE_DEFAULT, UINT64_MAX, &spec->tmpdir_size);
 	int i = 1;
 	while (i < argc) {
 		const char *word = argv[i];

@@ -17,8 +17,10 @@
 #include "rlimits.h"
 #include "user-ids.h"
 
-/* A cap on repeated --rw options. */
+/* A cap on repeated --rw options, and on --hide and --read-only each. */
 #define LAUNCH_MAX_RW 64
+#define LAUNCH_MAX_HIDE 64
+#define LAUNCH_MAX_READ_ONLY 64
 
 enum launch_action {
 	LAUNCH_RUN,
@@ -35,6 +37,12 @@ struct launch_spec {
 	const char *rw[LAUNCH_MAX_RW];
 	unsigned n_rw;
 	const char *tmpdir;
+	uint64_t tmpdir_size;              /* bytes; the private TMPDIR's cap with a namespace */
+	const char *hide[LAUNCH_MAX_HIDE]; /* made unreadable in the sandboxed profiles */
+	unsigned n_hide;
+	const char *read_only[LAUNCH_MAX_READ_ONLY]; /* kept read-only inside writable paths */
+	unsigned n_read_only;
+	bool namespace_off;      /* --namespace off: Landlock and seccomp only */
 	bool network_allow;      /* --network allow */
 	bool unix_connect_allow; /* --unix-connect allow */
 	bool git_writable;

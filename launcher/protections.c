@@ -20,6 +20,7 @@
 #include "launch-spec.h"
 #include "options.h"
 #include "privileges.h"
+#include "namespaces.h"
 #include "profiles.h"
 
 struct protection_def {
@@ -29,27 +30,56 @@ struct protection_def {
 	bool needs_seccomp;
 };
 
-/* In the order they are applied. Landlock rows give the ABI that added the
- * right (see landlock.c for the kernel versions). */
+/* In the order they are applied: X(bit, name, Landlock ABI, needs
+ * seccomp). Landlock rows give the ABI that added the right (see landlock.c
+ * for the kernel versions); 0: not a Landlock right. */
+#define PROTECTIONS(X)                                                                \
+	X(PROT_SESSION, LAUNCH_PROT_SESSION, 0, false)                                \
+	X(PROT_CLOSE_FDS, LAUNCH_PROT_CLOSE_FDS, 0, false)                            \
+	X(PROT_RLIMIT_NPROC, LAUNCH_PROT_RLIMIT_NPROC, 0, false)                      \
+	X(PROT_NO_NEW_PRIVS, LAUNCH_PROT_NO_NEW_PRIVS, 0, false)                      \
+	X(PROT_NO_CAPS, LAUNCH_PROT_NO_CAPS, 0, false)                                \
+	X(PROT_LANDLOCK_FS, LAUNCH_PROT_LANDLOCK_FS, 1, false)                        \
+	X(PROT_LANDLOCK_REFER, LAUNCH_PROT_LANDLOCK_REFER, 2, false)                  \
+	X(PROT_LANDLOCK_TRUNCATE, LAUNCH_PROT_LANDLOCK_TRUNCATE, 3, false)            \
+	X(PROT_LANDLOCK_TCP, LAUNCH_PROT_LANDLOCK_TCP, 4, false)                      \
+	X(PROT_LANDLOCK_IOCTL_DEV, LAUNCH_PROT_LANDLOCK_IOCTL_DEV, 5, false)          \
+	X(PROT_LANDLOCK_SCOPE_UNIX, LAUNCH_PROT_LANDLOCK_SCOPE_UNIX, 6, false)        \
+	X(PROT_LANDLOCK_SCOPE_SIGNAL, LAUNCH_PROT_LANDLOCK_SCOPE_SIGNAL, 6, false)    \
+	X(PROT_SECCOMP_SOCKETS, LAUNCH_PROT_SECCOMP_SOCKETS, 0, true)                 \
+	X(PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true)       \
+	X(PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true)               \
+	X(PROT_SECCOMP_OTHER_PROCESSES, LAUNCH_PROT_SECCOMP_OTHER_PROCESSES, 0, true) \
+	X(PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true)         \
+	X(PROT_MOUNT_NAMESPACE, LAUNCH_PROT_MOUNT_NAMESPACE, 0, false)                \
+	X(PROT_IPC_NAMESPACE, LAUNCH_PROT_IPC_NAMESPACE, 0, false)                    \
+	X(PROT_TMPDIR_TMPFS, LAUNCH_PROT_TMPDIR_TMPFS, 0, false)                      \
+	X(PROT_HIDDEN_PATHS, LAUNCH_PROT_HIDDEN_PATHS, 0, false)                      \
+	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)
+
 static const struct protection_def protections[] = {
-	{ PROT_SESSION, LAUNCH_PROT_SESSION, 0, false },
-	{ PROT_CLOSE_FDS, LAUNCH_PROT_CLOSE_FDS, 0, false },
-	{ PROT_RLIMIT_NPROC, LAUNCH_PROT_RLIMIT_NPROC, 0, false },
-	{ PROT_NO_NEW_PRIVS, LAUNCH_PROT_NO_NEW_PRIVS, 0, false },
-	{ PROT_NO_CAPS, LAUNCH_PROT_NO_CAPS, 0, false },
-	{ PROT_LANDLOCK_FS, LAUNCH_PROT_LANDLOCK_FS, 1, false },
-	{ PROT_LANDLOCK_REFER, LAUNCH_PROT_LANDLOCK_REFER, 2, false },
-	{ PROT_LANDLOCK_TRUNCATE, LAUNCH_PROT_LANDLOCK_TRUNCATE, 3, false },
-	{ PROT_LANDLOCK_TCP, LAUNCH_PROT_LANDLOCK_TCP, 4, false },
-	{ PROT_LANDLOCK_IOCTL_DEV, LAUNCH_PROT_LANDLOCK_IOCTL_DEV, 5, false },
-	{ PROT_LANDLOCK_SCOPE_UNIX, LAUNCH_PROT_LANDLOCK_SCOPE_UNIX, 6, false },
-	{ PROT_LANDLOCK_SCOPE_SIGNAL, LAUNCH_PROT_LANDLOCK_SCOPE_SIGNAL, 6, false },
-	{ PROT_SECCOMP_SOCKETS, LAUNCH_PROT_SECCOMP_SOCKETS, 0, true },
-	{ PROT_SECCOMP_UNIX_CONNECT, LAUNCH_PROT_SECCOMP_UNIX_CONNECT, 0, true },
-	{ PROT_SECCOMP_IO_URING, LAUNCH_PROT_SECCOMP_IO_URING, 0, true },
-	{ PROT_SECCOMP_OTHER_PROCESSES, LAUNCH_PROT_SECCOMP_OTHER_PROCESSES, 0, true },
-	{ PROT_SECCOMP_SETID_MODES, LAUNCH_PROT_SECCOMP_SETID_MODES, 0, true },
+#define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
+	PROTECTIONS(PROTECTION_ROW)
+#undef PROTECTION_ROW
 };
+
+/* The longest list of names apply_features() can write: every name, each
+ * with its ", ", and the final NUL. Sized from the table, so the list of
+ * what is missing is never cut. */
+#define PROTECTION_NAME_BYTES(bit, name, abi, seccomp) +sizeof(name ", ") - 1
+#define PROTECTION_NAMES_MAX (1 PROTECTIONS(PROTECTION_NAME_BYTES))
+
+/* apply_features()'s refusal, whose detail must hold it all: the longest
+ * profile name, the ABI, and every name. */
+#define FEATURES_REFUSAL \
+	"profile '%s' cannot be fully enforced (Landlock ABI %d%s): missing %s; use %s to run anyway"
+#define FEATURES_NPROC_NOTE ", uid 0 ignores nproc; use --user"
+_Static_assert(sizeof(FEATURES_REFUSAL) + sizeof(LAUNCH_PROFILE_WORKSPACE_WRITE) +
+                               sizeof(LAUNCH_PROFILE_UNRESTRICTED) + 11 +
+                               sizeof(FEATURES_NPROC_NOTE) + PROTECTION_NAMES_MAX +
+                               sizeof(LAUNCH_OPT_BEST_EFFORT) <=
+                       sizeof(((struct sluice_error *)0)->detail),
+               "the refusal of apply_features() fits a sluice_error whole");
 
 /* Whether this kernel accepts seccomp filters that return an errno. */
 static bool seccomp_filters_available(void)
@@ -59,14 +89,23 @@ static bool seccomp_filters_available(void)
 }
 
 /* What a profile with these options asks for. */
-static uint32_t protections_asked(const struct profile *p, bool network_allow,
-                                  bool unix_connect_allow, bool nproc)
+static uint32_t protections_asked(const struct profile *p, const struct launch_spec *spec)
 {
+	bool nproc = spec && spec->rlimit_set[RLIMIT_INDEX_NPROC];
+	bool network_allow = spec && spec->network_allow;
+	bool unix_connect_allow = spec && spec->unix_connect_allow;
 	uint32_t asked = PROT_SESSION | PROT_CLOSE_FDS | PROT_NO_NEW_PRIVS | PROT_NO_CAPS;
 	if (nproc)
 		asked |= PROT_RLIMIT_NPROC;
 	if (!p->sandboxed)
 		return asked;
+	asked |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
+	if (spec && spec->tmpdir)
+		asked |= PROT_TMPDIR_TMPFS;
+	if (spec && spec->n_hide > 0)
+		asked |= PROT_HIDDEN_PATHS;
+	if (spec && spec->n_read_only > 0)
+		asked |= PROT_READ_ONLY_PATHS;
 	asked |= PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE |
 	         PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL |
 	         PROT_SECCOMP_IO_URING | PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES;
@@ -91,6 +130,8 @@ static uint32_t protections_possible(int abi, bool seccomp, bool nproc_binds)
 			continue;
 		if (d->bit == PROT_RLIMIT_NPROC && !nproc_binds)
 			continue;
+		if (d->bit & PROT_OPTIONAL)
+			continue; /* known only once tried */
 		possible |= d->bit;
 	}
 	return possible;
@@ -115,31 +156,29 @@ int apply_features(const struct launch_spec *spec, struct launch_state *state,
 	state->landlock_abi = landlock_abi_version();
 	bool seccomp = seccomp_filters_available();
 	bool nproc = spec->rlimit_set[RLIMIT_INDEX_NPROC];
-	state->asked = protections_asked(spec->profile, spec->network_allow,
-	                                 spec->unix_connect_allow, nproc);
+	state->asked = protections_asked(spec->profile, spec);
 	/* Whom the program runs as only matters to a process limit: no
 	 * getpwnam() when none was asked. */
 	uint32_t possible =
 	        protections_possible(state->landlock_abi, seccomp, nproc && !runs_as_root(spec));
-	state->planned = state->asked & possible;
-	uint32_t missing = state->asked & ~possible;
+	/* The namespace layer is tried, not probed: its steps set what held. */
+	state->planned = state->asked & (possible | PROT_OPTIONAL);
+	uint32_t missing = state->asked & ~possible & ~PROT_OPTIONAL;
 	if (missing == 0 || spec->best_effort)
 		return 0;
 
-	char names[256] = "";
+	char names[PROTECTION_NAMES_MAX] = "";
+	size_t len = 0;
 	for (size_t i = 0; i < ELEMENTSOF(protections); i++)
 		if (missing & protections[i].bit) {
-			if (names[0])
-				strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-			strncat(names, protections[i].name, sizeof(names) - strlen(names) - 1);
+			int n = snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "",
+			                 protections[i].name);
+			len += (size_t)n; /* fits: names holds every name */
 		}
-	return sluice_error_set(err, -EOPNOTSUPP,
-	                        "profile '%s' cannot be fully enforced (Landlock ABI %d%s): "
-	                        "missing %s; use %s to run anyway",
-	                        spec->profile->name, state->landlock_abi,
-	                        (missing & PROT_RLIMIT_NPROC) ? ", uid 0 ignores nproc; use --user"
-	                                                      : "",
-	                        names, LAUNCH_OPT_BEST_EFFORT);
+	return sluice_error_set(err, -EOPNOTSUPP, FEATURES_REFUSAL, spec->profile->name,
+	                        state->landlock_abi,
+	                        (missing & PROT_RLIMIT_NPROC) ? FEATURES_NPROC_NOTE : "", names,
+	                        LAUNCH_OPT_BEST_EFFORT);
 }
 
 /* A bounded JSON writer: text that does not fit sets overflow. */
@@ -209,16 +248,29 @@ int protections_print(FILE *f)
 {
 	int abi = landlock_abi_version();
 	bool seccomp = seccomp_filters_available();
-	/* Profiles with their defaults: network and unix connect denied, and no
-	 * process limit (which depends on the uid, not the kernel). */
+	char reason[256];
+	enum namespace_kind ns = namespaces_probe(reason, sizeof(reason));
+	/* Profiles with their defaults: network and unix connect denied, no
+	 * process limit (which depends on the uid, not the kernel), no TMPDIR,
+	 * no hidden or read-only paths. */
 	uint32_t possible = protections_possible(abi, seccomp, true);
+	if (ns != NAMESPACE_NONE)
+		possible |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
 	struct json_buf j = { .len = 0 };
-	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"profiles\":{", abi,
+	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"namespace\":", abi,
 	         seccomp ? "true" : "false");
+	json_add_string(&j, ns == NAMESPACE_PRIVILEGED ? "privileged"
+	                    : ns == NAMESPACE_USER     ? "user"
+	                                               : "unavailable");
+	if (ns == NAMESPACE_NONE) {
+		json_add(&j, ",\"namespace_error\":");
+		json_add_string(&j, reason);
+	}
+	json_add(&j, ",\"profiles\":{");
 	unsigned n;
 	const struct profile *p = profile_table(&n);
 	for (unsigned i = 0; i < n; i++) {
-		uint32_t asked = protections_asked(&p[i], false, false, false);
+		uint32_t asked = protections_asked(&p[i], NULL);
 		json_add(&j, "%s", i ? "," : "");
 		json_add_string(&j, p[i].name);
 		json_add(&j, ":{");
@@ -257,13 +309,19 @@ int apply_report(const struct launch_spec *spec, struct launch_state *state,
 	return 0;
 }
 
-void protections_report_exec_error(const struct launch_spec *spec, int errnum)
+void protections_report_error(const struct launch_spec *spec, const char *step,
+                              const struct sluice_error *err)
 {
 	if (spec->report_fd < 0)
 		return;
+	int errnum = err->code < 0 ? -err->code : 0;
 	struct json_buf j = { .len = 0 };
-	json_add(&j, "{\"error\":\"exec\",\"errno\":%d,\"message\":", errnum);
-	json_add_string(&j, strerror(errnum));
+	json_add(&j, "{\"error\":");
+	json_add_string(&j, step);
+	json_add(&j, ",\"errno\":%d,\"message\":", errnum);
+	json_add_string(&j, errnum ? strerror(errnum) : "");
+	json_add(&j, ",\"detail\":");
+	json_add_string(&j, err->detail);
 	json_add(&j, "}\n");
 	if (!j.overflow)
 		(void)write_full(spec->report_fd, j.text, j.len);

@@ -34,7 +34,19 @@ enum protection {
 	PROT_SECCOMP_IO_URING = 1u << 14,
 	PROT_SECCOMP_OTHER_PROCESSES = 1u << 15,
 	PROT_SECCOMP_SETID_MODES = 1u << 16,
+	PROT_MOUNT_NAMESPACE = 1u << 17,
+	PROT_IPC_NAMESPACE = 1u << 18,
+	PROT_TMPDIR_TMPFS = 1u << 19,
+	PROT_HIDDEN_PATHS = 1u << 20,
+	PROT_READ_ONLY_PATHS = 1u << 21,
 };
+
+/* The namespace layer and what depends on it: asked for by the sandboxed
+ * profiles, enforced where the system allows, reported as missing where it
+ * does not, and never a reason to refuse a profile. */
+#define PROT_OPTIONAL                                                                        \
+	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS | \
+	 PROT_READ_ONLY_PATHS)
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
@@ -49,6 +61,18 @@ struct launch_state {
 	uint32_t asked;    /* what the profile and options ask for */
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */
+	int namespace;     /* enum namespace_kind: set by step "namespaces" */
+	/* Set by step "mounts": the workspace's repository is protected by
+	 * mounts, so Landlock may grant the workspace whole. */
+	bool git_mounted;
+	/* Set by step "mounts": the repository's directories outside the
+	 * workspace it made writable (a linked worktree's gitdir and common
+	 * directory), which Landlock must grant too. */
+	char *git_outside[4];
+	unsigned n_git_outside;
+	/* Set by step "mounts": every --hide path that exists is covered, so
+	 * Landlock need not carve around them. */
+	bool hidden_mounted;
 	/* Set by step "command" (--command-fd): the argv to exec and the
 	 * directory to change to; NULL: spec->argv and spec->chdir. */
 	char **argv;
@@ -73,9 +97,11 @@ int protections_print(FILE *f);
 int apply_report(const struct launch_spec *spec, struct launch_state *state,
                  struct sluice_error *err);
 
-/* After a failed execvp(): the second line {"error":"exec","errno":N,
- * "message":"..."} on the report descriptor, if any. Errors are ignored:
- * the launcher exits 125 either way. */
-void protections_report_exec_error(const struct launch_spec *spec, int errnum);
+/* After a failed step (or a failed execvp(), as step "exec"): a line
+ * {"error":STEP,"errno":N,"message":strerror(N),"detail":err->detail} on
+ * the report descriptor, if any: what the launcher's stderr says, as data.
+ * Errors are ignored: the launcher exits 125 either way. */
+void protections_report_error(const struct launch_spec *spec, const char *step,
+                              const struct sluice_error *err);
 
 #endif

@@ -22,7 +22,9 @@
 #define SLUICE_BUILTIN_PLUGINS(X) \
 	X(git_add, true)          \
 	X(git_push, true)         \
+	X(git_discard, true)      \
 	X(rm_targets, true)       \
+	X(system_trees, true)     \
 	X(devices, true)          \
 	X(regex, true)            \
 	X(commands, false)        \

@@ -2,12 +2,16 @@
 /*
  * devices: refuse writes to block devices and raw memory (`> /dev/sda`,
  * `dd of=/dev/nvme0n1`, `tee /dev/sdb`, `cp x /dev/vda`), making or wiping
- * filesystems (mkfs, mkfs.*, mke2fs, mkswap, wipefs), partition tables and
- * discards on a device (fdisk, sfdisk, gdisk, sgdisk, cfdisk, parted but
- * for print and unit, blkdiscard; listing passes), recursive chmod /
- * chown / chgrp of the root, and the classic fork bomb (a function that
- * calls itself in a background pipeline).
- * Not for: character devices such as /dev/null, /dev/tty, /dev/stdout.
+ * a filesystem on a device (mkfs, mkfs.*, mke2fs, mkswap, wipefs -a/-o),
+ * partition tables and discards on a device (fdisk, sfdisk, gdisk, sgdisk,
+ * cfdisk, parted but for print and unit, blkdiscard; listing and backups
+ * pass), and the classic fork bomb (a function that calls itself in a
+ * background pipeline). The tools are judged by their target, never by
+ * their name: a block device, or a path under /dev that may be one, is
+ * refused; a path only known when it runs asks; an image or swap file
+ * passes (`mkfs.ext4 disk.img`, `mkswap swapfile`).
+ * Not for: character devices such as /dev/null, /dev/tty, /dev/ttyUSB0;
+ * recursive chmod/chown of the root (system_trees).
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -41,8 +45,10 @@ static const char *const sfdisk_reads[] = {
 	"-s", "--show-size", "-V", "--verify",     "-g", "--show-geometry",
 	"-F", "--list-free", "-T", "--list-types", NULL,
 };
-static const char *const sgdisk_reads[] = { "-p",       "--print", "-i",          "--info", "-v",
-	                                    "--verify", "-O",      "--print-mbr", NULL };
+static const char *const sgdisk_reads[] = {
+	"-p", "--print",     "-i", "--info",   "-v", "--verify",
+	"-O", "--print-mbr", "-b", "--backup", NULL,
+};
 static const char *const reads_nothing[] = { NULL };
 static const struct {
 	const char *name;
@@ -90,8 +96,24 @@ static bool parted_only_reads(const struct sluice_simple_command *sc, const char
 	return words > 0;
 }
 
-/* Is path (relative to the literal cd before sc, if any) a block device? */
-static bool is_device(const struct sluice_simple_command *sc, const char *path)
+/* Character devices and special files under /dev that no filesystem or
+ * partition tool is pointed at: anything else there may be a block device
+ * (/dev/nbd0, /dev/ubda ...), whatever its name. */
+static const char *const not_block_devices[] = {
+	"/dev/null",   "/dev/zero",        "/dev/full", "/dev/random",  "/dev/urandom",
+	"/dev/tty*",   "/dev/pts/*",       "/dev/ptmx", "/dev/console", "/dev/stdin",
+	"/dev/stdout", "/dev/stderr",      "/dev/fd/*", "/dev/shm/*",   "/dev/mqueue/*",
+	"/dev/kmsg",   "/dev/hugepages/*", NULL,
+};
+
+/* What path (relative to the literal cd before sc, if any) is. */
+enum device_kind {
+	NOT_A_DEVICE,
+	MAYBE_DEVICE, /* under /dev, neither a known block device nor one of the above */
+	BLOCK_DEVICE, /* a block device or raw memory (device_patterns) */
+};
+
+static enum device_kind device_kind(const struct sluice_simple_command *sc, const char *path)
 {
 	/* /dev//sda, /dev/./sda, /dev/../dev/sda, `cd /dev && ... sda` and
 	 * /proc/self/root/dev/sda are the same file */
@@ -102,7 +124,8 @@ static bool is_device(const struct sluice_simple_command *sc, const char *path)
 		path = joined;
 	}
 	if (!path_normalise(path, p, sizeof(p)))
-		return path[0] == '/'; /* too long to judge: refused */
+		return path[0] == '/' ? BLOCK_DEVICE
+		                      : NOT_A_DEVICE; /* too long to judge: refused */
 	path_collapse(p);
 	const char *t = p;
 	if (strncmp(t, "/proc/", 6) == 0) {
@@ -112,8 +135,27 @@ static bool is_device(const struct sluice_simple_command *sc, const char *path)
 	}
 	for (const char *const *d = device_patterns; *d; d++)
 		if (fnmatch(*d, t, 0) == 0)
-			return true;
-	return false;
+			return BLOCK_DEVICE;
+	if (strncmp(t, "/dev/", 5) != 0)
+		return NOT_A_DEVICE;
+	for (const char *const *d = not_block_devices; *d; d++)
+		if (fnmatch(*d, t, 0) == 0)
+			return NOT_A_DEVICE;
+	return MAYBE_DEVICE;
+}
+
+/* Is path a block device? (What a write to may destroy: a write to any
+ * other file under /dev, a serial port say, is an ordinary thing to do.) */
+static bool is_device(const struct sluice_simple_command *sc, const char *path)
+{
+	return device_kind(sc, path) == BLOCK_DEVICE;
+}
+
+/* May path be a block device? (What a filesystem or partition tool is
+ * judged by: such a tool is pointed at nothing else under /dev.) */
+static bool may_be_device(const struct sluice_simple_command *sc, const char *path)
+{
+	return device_kind(sc, path) != NOT_A_DEVICE;
 }
 
 static int refuse(struct sluice_verdict *v, const char *what, const char *suggestion)
@@ -137,12 +179,26 @@ static int check_redirects(const struct sluice_simple_command *sc, struct sluice
 	return SLUICE_ALLOW;
 }
 
-/* The first operand of sc that is a block device, or NULL. */
+/* The first operand of sc that may be a block device, or NULL. */
 static const char *device_operand(const struct sluice_simple_command *sc)
 {
 	for (size_t i = 1; i < sluice_argc(sc); i++)
-		if (is_device(sc, sluice_arg(sc, i)))
+		if (may_be_device(sc, sluice_arg(sc, i)))
 			return sluice_arg(sc, i);
+	return NULL;
+}
+
+/* The first operand of sc whose path is only known when it runs ($DEV,
+ * $(losetup -f)), or NULL. */
+static const char *dynamic_operand(const struct sluice_simple_command *sc)
+{
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (a[0] != '-' &&
+		    (sluice_arg_flags(sc, i) &
+		     (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN)))
+			return a;
+	}
 	return NULL;
 }
 
@@ -190,15 +246,46 @@ static int check_partitioner(const struct sluice_simple_command *sc, struct slui
 	              "parted DEVICE print)");
 }
 
-static bool targets_root(const struct sluice_simple_command *sc)
+/* Does this wipefs write (-a, -o; without -n)? With none of them it lists
+ * the signatures it finds. */
+static bool wipefs_writes(const struct sluice_simple_command *sc)
 {
-	for (size_t i = 1; i < sluice_argc(sc); i++) {
-		const char *a = sluice_arg(sc, i);
-		size_t n = strspn(a, "/");
-		if (n > 0 && (a[n] == '\0' || strcmp(a + n, "*") == 0))
-			return true;
+	if (sluice_has_short_flag(sc, 1, 'n') || long_option_prefix(sc, 1, "no-act", 3))
+		return false;
+	return sluice_has_short_flag(sc, 1, 'a') || long_option_prefix(sc, 1, "all", 1) ||
+	       sluice_has_short_flag(sc, 1, 'o') || long_option_prefix(sc, 1, "offset", 2);
+}
+
+/* A tool that makes or wipes a filesystem, judged by what it is pointed
+ * at: a block device (or a path under /dev that may be one) is refused, a
+ * path only known when it runs asks, an image or swap file passes. */
+static int check_filesystem_tool(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	const char *name = sluice_name(sc);
+	if (!str_in(name, mkfs_names) && strncmp(name, "mkfs.", 5) != 0)
+		return SLUICE_ALLOW;
+	if (strcmp(name, "wipefs") == 0 && !wipefs_writes(sc))
+		return SLUICE_ALLOW;
+	char msg[256];
+	const char *dev = device_operand(sc);
+	if (dev) {
+		snprintf(msg, sizeof(msg),
+		         "'%s' on the block device '%s' makes or wipes a filesystem, destroying "
+		         "what was on it",
+		         name, dev);
+		return refuse(v, msg,
+		              "this is never needed for a coding task; to try it, use an image "
+		              "file (truncate -s 64M disk.img && mkfs.ext4 disk.img)");
 	}
-	return false;
+	const char *dynamic = dynamic_operand(sc);
+	if (dynamic) {
+		snprintf(msg, sizeof(msg),
+		         "'%s' on '%s', a path only known when it runs: it may be a block device",
+		         name, dynamic);
+		return sluice_verdict_add(v, SLUICE_ASK, msg,
+		                          "name the image file it makes (mkfs.ext4 disk.img)");
+	}
+	return SLUICE_ALLOW;
 }
 
 static int check_one(const void *state, const struct sluice_simple_command *sc,
@@ -210,11 +297,9 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		return r;
 	const char *name = sluice_name(sc);
 	char msg[256];
-	if (str_in(name, mkfs_names) || strncmp(name, "mkfs.", 5) == 0) {
-		snprintf(msg, sizeof(msg),
-		         "'%s' makes or wipes a filesystem, destroying what was on it", name);
-		return refuse(v, msg, "this is never needed for a coding task; ask the user");
-	}
+	r = check_filesystem_tool(sc, v);
+	if (r)
+		return r;
 	r = check_partitioner(sc, v);
 	if (r)
 		return r;
@@ -236,13 +321,6 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 				         sluice_arg(sc, i));
 				return refuse(v, msg, "write to a regular file instead");
 			}
-	}
-	static const char *const owners[] = { "chmod", "chown", "chgrp", NULL };
-	if (str_in(name, owners) && targets_root(sc) &&
-	    (sluice_has_short_flag(sc, 1, 'R') || sluice_long_option(sc, 1, "--recursive"))) {
-		snprintf(msg, sizeof(msg), "recursive %s of the root directory breaks the system",
-		         name);
-		return refuse(v, msg, "change only the files of the project");
 	}
 	/* the fork bomb: a function calling itself in a background or piped call */
 	const char *fn = sluice_function(sc);
@@ -301,7 +379,7 @@ const struct sluice_policy_plugin sluice_builtin_devices = {
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "devices",
 	.description =
-	        "refuses writes to block devices, mkfs, recursive chmod/chown of /, fork bombs",
+	        "refuses writes to block devices, mkfs and partitioning of devices, fork bombs",
 	.open = open_keep_settings,
 	.check = dv_check,
 };

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "git-pathspec.h"
 #include "plugin-util.h"
 #include "sluice/policy.h"
 
@@ -28,93 +29,6 @@ static const struct {
 /* Options after which the add changes nothing. */
 static const char *const harmless_long[] = { "--dry-run", "--patch", "--interactive", "--edit",
 	                                     NULL };
-
-/* Strip pathspec magic (":/", ":(top)", ":(glob,icase)", ":!x" is an
- * exclusion, not a blind add) and return what names the files. Sets *top
- * when the magic means the top of the tree. */
-static const char *strip_magic(const char *p, bool *top, bool *exclude)
-{
-	*top = false;
-	*exclude = false;
-	if (p[0] != ':')
-		return p;
-	p++;
-	if (*p == '(') {
-		const char *close = strchr(p, ')');
-		if (!close)
-			return p;
-		if (strstr(p, "top") && strstr(p, "top") < close)
-			*top = true;
-		if (strstr(p, "exclude") && strstr(p, "exclude") < close)
-			*exclude = true;
-		return close + 1;
-	}
-	/* short magic: one or more of / ! ^, ending at an optional ':' */
-	while (*p == '/' || *p == '!' || *p == '^') {
-		if (*p == '/')
-			*top = true;
-		else
-			*exclude = true;
-		p++;
-	}
-	if (*p == ':')
-		p++;
-	return p;
-}
-
-/* Does this pathspec name everything (the tree, or the current directory)? */
-static bool pathspec_is_blind(const char *spec)
-{
-	bool top, exclude;
-	const char *p = strip_magic(spec, &top, &exclude);
-	if (exclude)
-		return false;
-	/* drop leading "./" and trailing "/" and "/." */
-	for (;;) {
-		if (strncmp(p, "./", 2) == 0)
-			p += 2;
-		else if (p[0] == '/' && spec[0] == ':')
-			p++;
-		else
-			break;
-	}
-	size_t n = strlen(p);
-	while (n > 0 && p[n - 1] == '/')
-		n--;
-	while (n >= 2 && p[n - 1] == '.' && p[n - 2] == '/') {
-		n -= 2;
-		while (n > 0 && p[n - 1] == '/')
-			n--;
-	}
-	if (n == 0)
-		return true; /* ":/", "./", ":(top)" */
-	static const char *const all[] = { ".", "*", ".*", "**", "*.*", NULL };
-	for (const char *const *a = all; *a; a++)
-		if (strlen(*a) == n && strncmp(p, *a, n) == 0)
-			return true;
-	return false;
-}
-
-/* Does pathspec word a (with its sluice_arg_flags f) name everything? */
-static bool word_is_blind(const char *a, uint32_t f)
-{
-	/* an unquoted glob is expanded by the shell before git sees it; "*"
-	 * alone (quoted or not) still means everything */
-	bool dynamic = f & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST | SLUICE_WORD_UNKNOWN);
-	if (a[0] == ':')
-		return !dynamic && pathspec_is_blind(a);
-	/* the working directory spelled as $PWD, $(pwd) or ~+; "..", "src/..",
-	 * "src/../x"; globs that match what a star does ("?*") */
-	char t[PATH_CAP], globbed[PATH_CAP];
-	if (!path_normalise(a, t, sizeof(t)))
-		return true; /* too long to judge: refused */
-	if (strpbrk(t, "$`"))
-		return false; /* a value not known before the command runs */
-	path_collapse(t);
-	if (glob_spelling(t, globbed, sizeof(globbed)))
-		snprintf(t, sizeof(t), "%s", globbed);
-	return path_climbs_only(t) || pathspec_is_blind(t);
-}
 
 static int check_one(const void *state, const struct sluice_simple_command *sc,
                      struct sluice_verdict *v)
@@ -146,23 +60,18 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	bool dashdash = false;
 	size_t positive = 0;
 	const char *exclusion = NULL;
-	for (size_t i = sub + 1; i < sluice_argc(sc) && !why; i++) {
+	for (size_t i = pathspec_next(sc, sub + 1, NULL, &dashdash); i && !why;
+	     i = pathspec_next(sc, i + 1, NULL, &dashdash)) {
 		const char *a = sluice_arg(sc, i);
-		if (!dashdash && strcmp(a, "--") == 0) {
-			dashdash = true;
-			continue;
-		}
-		if (!dashdash && a[0] == '-')
-			continue;
 		uint32_t f = sluice_arg_flags(sc, i);
 		bool top, exclude;
-		(void)strip_magic(a, &top, &exclude);
+		(void)pathspec_strip_magic(a, &top, &exclude);
 		if (exclude) {
 			exclusion = a;
 			continue;
 		}
 		positive++;
-		if (word_is_blind(a, f))
+		if (pathspec_word_is_blind(a, f))
 			why = a;
 	}
 	/* only exclusions (":!vendor") mean "everything but these" to git */

@@ -13,6 +13,7 @@
 #include <fnmatch.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "builtin.h"
@@ -24,14 +25,21 @@ static const char *const git_global_options_with_value[] = {
 	"--config-env", NULL,
 };
 
+/* The index of git's subcommand word when sc runs git (after its global
+ * options); 0 otherwise. */
+static inline size_t git_subcommand(const struct sluice_simple_command *sc)
+{
+	if (strcmp(sluice_name(sc), "git") != 0)
+		return 0;
+	return sluice_subcommand(sc, git_global_options_with_value);
+}
+
 /* The index of git's subcommand word when sc runs git and its subcommand is
  * one of names (NULL-terminated); 0 otherwise. */
 static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
                                        const char *const *names)
 {
-	if (strcmp(sluice_name(sc), "git") != 0)
-		return 0;
-	size_t i = sluice_subcommand(sc, git_global_options_with_value);
+	size_t i = git_subcommand(sc);
 	if (!i)
 		return 0;
 	const char *sub = sluice_arg(sc, i);
@@ -275,23 +283,97 @@ static inline int open_keep_settings(const struct sluice_host *host,
 	return 0;
 }
 
-/* A check of one simple command; state is what open() made. */
-typedef int (*check_one_fn)(const void *state, const struct sluice_simple_command *sc,
-                            struct sluice_verdict *v);
+/* A check of command i of cmd; state is what open() made. */
+typedef int (*check_at_fn)(const void *state, const struct sluice_command *cmd, size_t i,
+                           struct sluice_verdict *v);
 
-/* The highest verdict of fn over every simple command of cmd. */
-static inline int check_each(const void *state, const struct sluice_command *cmd,
-                             struct sluice_verdict *v, check_one_fn fn)
+/* The highest verdict of fn over every simple command of cmd (the first
+ * error stops it). */
+static inline int check_each_at(const void *state, const struct sluice_command *cmd,
+                                struct sluice_verdict *v, check_at_fn fn)
 {
 	int verdict = SLUICE_ALLOW;
 	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		int r = fn(state, sluice_command_get(cmd, i), v);
+		int r = fn(state, cmd, i, v);
 		if (r < 0)
 			return r;
 		if (r > verdict)
 			verdict = r;
 	}
 	return verdict;
+}
+
+/* A check of one simple command, for rules that need nothing around it. */
+typedef int (*check_one_fn)(const void *state, const struct sluice_simple_command *sc,
+                            struct sluice_verdict *v);
+
+struct check_one_call {
+	const void *state;
+	check_one_fn fn;
+};
+
+static inline int check_one_at(const void *call, const struct sluice_command *cmd, size_t i,
+                               struct sluice_verdict *v)
+{
+	const struct check_one_call *c = call;
+	return c->fn(c->state, sluice_command_get(cmd, i), v);
+}
+
+/* The highest verdict of fn over every simple command of cmd. */
+static inline int check_each(const void *state, const struct sluice_command *cmd,
+                             struct sluice_verdict *v, check_one_fn fn)
+{
+	const struct check_one_call call = { state, fn };
+	return check_each_at(&call, cmd, v, check_one_at);
+}
+
+/* A rule a plugin lets the administrator switch: the key of its
+ * [plugin NAME] section, whose value is deny, ask or allow (the rule is
+ * off), and its verdict when the key is not set. A plugin lists its rules
+ * once, as X(ID, "key", SLUICE_DENY) lines of an X-macro, and expands it
+ * with the three macros below into an enum, a rule_switch table and its
+ * keys. */
+struct rule_switch {
+	const char *key;
+	int verdict;
+};
+#define RULE_ENUM(id, key, verdict) RULE_##id,
+#define RULE_SWITCH(id, key, verdict) { key, verdict },
+#define RULE_KEY(id, key, verdict) { key, 0 },
+
+/* The state of a plugin with switchable rules: its settings (valid until
+ * close) and each rule's verdict, in the order of its table. */
+struct rule_state {
+	const struct sluice_settings *settings;
+	int verdict[];
+};
+
+/* open() of such a plugin: every rule's key read (a bad value is reported
+ * on its setting, -EINVAL), into a state rule_state_close() frees. */
+static inline int rule_state_open(const struct sluice_host *host,
+                                  const struct sluice_settings *settings,
+                                  const struct rule_switch *rules, size_t n, void **ret_state)
+{
+	sluice_init(host);
+	struct rule_state *st = malloc(sizeof(*st) + n * sizeof(st->verdict[0]));
+	if (!st)
+		return -ENOMEM;
+	st->settings = settings;
+	for (size_t i = 0; i < n; i++) {
+		int r = read_choice(settings, rules[i].key, rules[i].verdict, SLUICE_ALLOW,
+		                    &st->verdict[i]);
+		if (r < 0) {
+			free(st);
+			return r;
+		}
+	}
+	*ret_state = st;
+	return 0;
+}
+
+static inline void rule_state_close(void *state)
+{
+	free(state);
 }
 
 #endif

@@ -2,14 +2,19 @@
 /*
  * rm_targets: refuse a recursive rm (any spelling: -r, -R, -rf, -fR,
  * --recursive and its abbreviations, with or without -f, targets after --)
- * of the root, the home directory ($HOME, ${HOME}, "$HOME", ~), a .git
- * directory, everything in the current directory (a star, dot-star, ./star,
- * ., and globs that expand as those do: ?*, [!.]*, .??*, .g*), its parent
- * (..), the working directory itself ($PWD, $(pwd), ~+), what a variable's
- * default stands for (${X:-/}), and the paths the administrator lists (key
- * protect, glob patterns). A literal cd earlier in the list is followed:
- * `cd ~ && rm -rf *` names the home directory.
- * Not for: non-recursive rm, or other deleting commands (find -delete).
+ * of the root, the home directory ($HOME, ${HOME}, "$HOME", ~), the system
+ * directories (/usr, /etc, /var ... and everything in them: rule
+ * system_dirs), a .git directory, everything in the current directory (a
+ * star, dot-star, ./star, ., and globs that expand as those do: ?*, [!.]*,
+ * .??*, .g*), its parent (..), the working directory itself ($PWD, $(pwd),
+ * ~+), what a variable's default stands for (${X:-/}), and the paths the
+ * administrator lists (key protect, glob patterns). A literal cd earlier in
+ * the list is followed: `cd ~ && rm -rf *` names the home directory. A
+ * target that names one of these when a variable in it is empty
+ * (`rm -rf "$DIR/"`), and the command neither sets nor guards it, asks
+ * (rule unset_variable).
+ * Not for: non-recursive rm, or other deleting commands (find -delete is
+ * system_trees').
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -17,8 +22,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "path-targets.h"
 #include "plugin-util.h"
 #include "sluice/policy.h"
+#include "unset-vars.h"
+
+/* The rules an administrator can switch (deny, ask, or allow: off). */
+#define RM_RULES(X)                                \
+	X(SYSTEM_DIRS, "system_dirs", SLUICE_DENY) \
+	X(UNSET_VARIABLE, "unset_variable", SLUICE_ASK)
+
+enum { RM_RULES(RULE_ENUM) N_RM_RULES };
+static const struct rule_switch rm_rules[] = { RM_RULES(RULE_SWITCH) };
 
 static bool is_recursive(const struct sluice_simple_command *sc)
 {
@@ -27,24 +42,18 @@ static bool is_recursive(const struct sluice_simple_command *sc)
 	       long_option_prefix(sc, 1, "recursive", 1);
 }
 
-/* What the target names when it is one of the forbidden ones as written,
- * else NULL. */
-static const char *forbidden_as_written(const char *t)
+/* What the target names when it is one of the forbidden ones in or around
+ * the current directory, else NULL (the root and home are system_tree()'s). */
+static const char *forbidden_here(const char *t)
 {
 	static const struct {
 		const char *path, *what;
 	} table[] = {
-		{ "/", "the root directory" },
-		{ "/*", "everything under the root directory" },
-		{ "~", "your home directory" },
-		{ "~/*", "everything in your home directory" },
-		{ "~/.*", "the hidden files of your home directory" },
 		{ "*", "everything in the current directory" },
 		{ ".*", "the hidden files of the current directory" },
 		{ ".", "the current directory" },
 		{ "..", "the parent directory" },
 		{ "../*", "everything in the parent directory" },
-		{ "/.*", "the hidden files of the root directory" },
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
 		if (strcmp(t, table[i].path) == 0)
@@ -59,179 +68,130 @@ static const char *forbidden_as_written(const char *t)
 	return NULL;
 }
 
-/* What the target names when it is one of the forbidden ones, as written
- * or as its glob expands, else NULL. */
-static const char *forbidden(const char *t)
+/* The rule over one path (path_rule_fn): the root, home and the
+ * forbidden ones deny, the system directories as system_dirs says, and
+ * the administrator's protected paths deny. */
+static int rm_path_rule(const void *ctx, const char *t, const char **ret_what)
 {
-	const char *what = forbidden_as_written(t);
-	char globbed[PATH_CAP];
-	if (!what && glob_spelling(t, globbed, sizeof(globbed)))
-		what = forbidden_as_written(globbed);
-	return what;
-}
-
-static bool protected_by_admin(const struct sluice_settings *settings, const char *t)
-{
-	for (size_t i = 0; i < sluice_settings_count(settings); i++)
-		if (strcmp(sluice_settings_key(settings, i), "protect") == 0 &&
-		    fnmatch(sluice_settings_value(settings, i), t, 0) == 0)
-			return true;
-	return false;
-}
-
-static int refuse(struct sluice_verdict *v, const char *target, const char *what, const char *cwd)
-{
-	char msg[512];
-	if (cwd)
-		snprintf(msg, sizeof(msg), "recursive rm of '%s' after 'cd %s' removes %s", target,
-		         cwd, what);
-	else
-		snprintf(msg, sizeof(msg), "recursive rm of '%s' removes %s", target, what);
-	return sluice_verdict_add(v, SLUICE_DENY, msg,
-	                          "remove the specific files or build directories by name "
-	                          "(rm -r build/), never a whole tree");
-}
-
-/* Copy into out the default of the ${NAME:-WORD} (or ${NAME-WORD},
- * ${NAME:=WORD}, ${NAME=WORD}) at src, its quotes removed; *end is past its
- * '}'. False when src is no such expansion. */
-static bool one_default(const char *src, char *out, size_t size, size_t *o, const char **end)
-{
-	static const char name_bytes[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	                                 "0123456789_@*";
-	if (src[0] != '$' || src[1] != '{')
-		return false;
-	const char *p = src + 2 + strspn(src + 2, name_bytes);
-	if (p == src + 2)
-		return false;
-	if (*p == ':')
-		p++;
-	if (*p != '-' && *p != '=')
-		return false;
-	const char *e = ++p;
-	for (int depth = 1; *e; e++) {
-		if (e[0] == '$' && e[1] == '{') {
-			depth++;
-			e++;
-		} else if (*e == '}' && --depth == 0) {
-			break;
+	const struct rule_state *st = ctx;
+	enum tree_kind kind = system_tree(t, ret_what);
+	if (kind == TREE_ROOT || kind == TREE_HOME)
+		return SLUICE_DENY;
+	if (kind == TREE_SYSTEM && st->verdict[RULE_SYSTEM_DIRS] != SLUICE_ALLOW)
+		return st->verdict[RULE_SYSTEM_DIRS];
+	*ret_what = forbidden_here(t);
+	if (*ret_what)
+		return SLUICE_DENY;
+	for (size_t i = 0; i < sluice_settings_count(st->settings); i++)
+		if (strcmp(sluice_settings_key(st->settings, i), "protect") == 0 &&
+		    fnmatch(sluice_settings_value(st->settings, i), t, 0) == 0) {
+			*ret_what = "a path the administrator protects";
+			return SLUICE_DENY;
 		}
-	}
-	if (*e != '}')
-		return false;
-	for (; p < e && *o + 1 < size; p++)
-		if (*p != '"' && *p != '\'')
-			out[(*o)++] = *p;
-	*end = e + 1;
-	return true;
-}
-
-/* What a target stands for when the variables in it are not set: every
- * ${X:-WORD} (or ${X-WORD}, ${X:=WORD}, ${X=WORD}, $1 and $@ too) replaced
- * by WORD, nested ones as well: "${X:-/}", "/${X:-}", "${A:-${B:-~}}".
- * False when the target has none. */
-static bool param_default(const char *arg, char *out, size_t size)
-{
-	char cur[PATH_CAP], next[PATH_CAP];
-	snprintf(cur, sizeof(cur), "%s", arg);
-	bool any = false;
-	for (int round = 0; round < 8; round++) {
-		bool changed = false;
-		size_t o = 0;
-		for (const char *c = cur; *c && o + 1 < sizeof(next);) {
-			const char *end;
-			if (one_default(c, next, sizeof(next), &o, &end)) {
-				c = end;
-				changed = true;
-			} else {
-				next[o++] = *c++;
-			}
-		}
-		next[o] = '\0';
-		if (!changed)
-			break;
-		any = true;
-		memcpy(cur, next, o + 1);
-	}
-	if (any)
-		snprintf(out, size, "%s", cur);
-	return any;
-}
-
-/* Judge target text (arg, or what arg stands for) in the message as arg. */
-static int check_target(const struct sluice_settings *settings,
-                        const struct sluice_simple_command *sc, const char *arg, const char *text,
-                        struct sluice_verdict *v)
-{
-	char t[PATH_CAP];
-	if (!path_normalise(text, t, sizeof(t)))
-		return sluice_verdict_add(v, SLUICE_ASK, "recursive rm of a path too long to judge",
-		                          "name a shorter path");
-	path_collapse(t);
-	/* a literal cd before it: judge the path it really names first */
-	const char *cwd = sluice_cwd(sc);
-	if (cwd && t[0] != '/' && t[0] != '~') {
-		char c[PATH_CAP], joined[PATH_CAP * 2 + 2], j[PATH_CAP];
-		(void)path_normalise(cwd, c, sizeof(c));
-		snprintf(joined, sizeof(joined), "%s/%s", c, t);
-		(void)path_normalise(joined, j, sizeof(j));
-		path_collapse(j);
-		const char *what = forbidden(j);
-		if (what && strcmp(c, ".") != 0)
-			return refuse(v, arg, what, cwd);
-		if (protected_by_admin(settings, j))
-			return refuse(v, arg, "a path the administrator protects", cwd);
-	}
-	const char *what = forbidden(t);
-	if (what)
-		return refuse(v, arg, what, NULL);
-	if (protected_by_admin(settings, t))
-		return refuse(v, arg, "a path the administrator protects", NULL);
 	return SLUICE_ALLOW;
 }
 
-static int check_one(const void *state, const struct sluice_simple_command *sc,
+static const char *const suggestion = "remove the specific files or build directories by name "
+                                      "(rm -r build/), never a whole tree";
+
+static int refuse(struct sluice_verdict *v, const char *target, const struct path_finding *f,
+                  const char *cwd)
+{
+	char msg[512];
+	if (f->after_cd)
+		snprintf(msg, sizeof(msg), "recursive rm of '%s' after 'cd %s' removes %s", target,
+		         cwd, f->what);
+	else
+		snprintf(msg, sizeof(msg), "recursive rm of '%s' removes %s", target, f->what);
+	return sluice_verdict_add(v, f->verdict, msg, suggestion);
+}
+
+static int refuse_unset(struct sluice_verdict *v, const char *target, const char *name,
+                        const struct path_finding *f, int verdict)
+{
+	char msg[512], sugg[256];
+	snprintf(msg, sizeof(msg), "recursive rm of '%s' removes %s when $%s is unset or empty",
+	         target, f->what, name);
+	snprintf(sugg, sizeof(sugg),
+	         "write \"${%s:?}\" (the shell stops when it is unset or empty), or set it "
+	         "earlier in the command",
+	         name);
+	return sluice_verdict_add(v, verdict, msg, sugg);
+}
+
+/* Judge one target of the rm that is command i of cmd. */
+static int check_target(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                        const char *a, struct sluice_verdict *v)
+{
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	struct path_finding f;
+	if (!operand_judge(sc, a, rm_path_rule, st, &f))
+		return sluice_verdict_add(v, SLUICE_ASK, "recursive rm of a path too long to judge",
+		                          "name a shorter path");
+	if (f.verdict != SLUICE_ALLOW)
+		return refuse(v, a, &f, sluice_cwd(sc));
+	int unset_verdict = st->verdict[RULE_UNSET_VARIABLE];
+	if (unset_verdict == SLUICE_ALLOW || !strchr(a, '$'))
+		return SLUICE_ALLOW;
+	/* what it is when a variable it cannot count on is empty: defaults
+	 * first ("${D:-build}" stands for build) */
+	char defaulted[PATH_CAP], empty[PATH_CAP], name[VAR_NAME_CAP];
+	const char *w = param_default(a, defaulted, sizeof(defaulted)) ? defaulted : a;
+	if (!var_empty_form(cmd, i, w, empty, sizeof(empty), name) || !empty[0])
+		return SLUICE_ALLOW; /* rm -rf "" removes nothing */
+	if (path_judge(sc, empty, rm_path_rule, st, &f) && f.verdict != SLUICE_ALLOW)
+		return refuse_unset(v, a, name, &f, unset_verdict);
+	return SLUICE_ALLOW;
+}
+
+static int check_one(const void *state, const struct sluice_command *cmd, size_t i,
                      struct sluice_verdict *v)
 {
-	const struct sluice_settings *settings = state;
+	const struct rule_state *st = state;
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	if (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc))
 		return SLUICE_ALLOW;
 	int verdict = SLUICE_ALLOW;
 	bool dashdash = false;
-	for (size_t i = 1; i < sluice_argc(sc); i++) {
-		const char *a = sluice_arg(sc, i);
+	for (size_t k = 1; k < sluice_argc(sc); k++) {
+		const char *a = sluice_arg(sc, k);
 		if (!dashdash && strcmp(a, "--") == 0) {
 			dashdash = true;
 			continue;
 		}
 		if (!dashdash && a[0] == '-' && a[1])
 			continue;
-		int r = check_target(settings, sc, a, a, v);
-		char unset[PATH_CAP];
-		if (r == SLUICE_ALLOW && param_default(a, unset, sizeof(unset)))
-			r = check_target(settings, sc, a, unset, v);
+		int r = check_target(st, cmd, i, a, v);
 		if (r > verdict)
 			verdict = r;
 	}
 	return verdict;
 }
 
+static int rt_open(const struct sluice_host *host, const struct sluice_settings *settings,
+                   void **ret_state)
+{
+	return rule_state_open(host, settings, rm_rules, N_RM_RULES, ret_state);
+}
+
 static int rt_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	return check_each(state, cmd, v, check_one);
+	return check_each_at(state, cmd, v, check_one);
 }
 
 static const struct sluice_key keys[] = {
 	{ "protect", SLUICE_KEY_REPEATABLE },
-	{ NULL, 0 },
+	RM_RULES(RULE_KEY){ NULL, 0 },
 };
 
 const struct sluice_policy_plugin sluice_builtin_rm_targets = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "rm_targets",
-	.description = "refuses recursive rm of /, ~, $HOME, .git, *, .., the working directory",
+	.description = "refuses recursive rm of /, ~, system directories, .git, *, .., the working "
+	               "directory; asks when an unset variable would make it one",
 	.keys = keys,
-	.open = open_keep_settings,
+	.open = rt_open,
 	.check = rt_check,
+	.close = rule_state_close,
 };

@@ -13,7 +13,7 @@ packages=(
   build-essential autoconf automake libtool pkg-config xz-utils git clang-format
   # libraries (configure names each one when it is missing)
   libtree-sitter-dev libinih-dev libseccomp-dev libjansson-dev
-  libpcre2-dev libcriterion-dev
+  libpcre2-dev libcriterion-dev libcap-ng-dev
   # sluice-launch is built static against musl (docs/building.md)
   musl-tools
   # fuzzing (libFuzzer) and the escape suite's tools

@@ -21,6 +21,10 @@ tap_count=0
 # A private scratch directory per script, removed at exit.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX")
 trap 'rm -rf "$TEST_TMP"; echo "1..$tap_count"' EXIT
+# The scripts run there: sluice's default workspace is the current directory,
+# and the build tree holds the tests' configuration directories, which the
+# built-in default mode (workspace-write) refuses as a workspace.
+cd "$TEST_TMP" || exit 1
 
 ok() {
   tap_count=$((tap_count + 1))
@@ -41,6 +45,24 @@ skip() {
   else
     echo "ok $tap_count - $1 # SKIP $2"
   fi
+}
+
+# report STATUS NAME [DETAIL...]: "ok NAME" when STATUS (the $? of the
+# check just before) is 0, else "not ok NAME" with the details; so that each
+# check's description is written once. Pass $? first: the details' own
+# command substitutions would change it. Returns STATUS, for a cleanup after
+# a failure (`report $? NAME "$out" || kill ...`).
+#   [ "$rc" -eq 0 ] && grep -q '^x$' <<<"$out"
+#   report $? "x is printed" "rc=$rc" "$(cat "$log")"
+report() {
+  local status=$1 name=$2
+  shift 2
+  if [ "$status" -eq 0 ]; then
+    ok "$name"
+  else
+    not_ok "$name" "$@"
+  fi
+  return "$status"
 }
 
 # run CMD...: run it, keeping stdout, stderr and the status in out, err, rc.

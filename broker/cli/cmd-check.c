@@ -34,18 +34,24 @@
 enum { OPT_EXPLAIN, OPT_FORMAT, OPT_BATCH, OPT_CONFIG };
 
 static const struct verb_option check_options[] = {
-	[OPT_EXPLAIN] = { "explain", NULL, "also show how the command was understood" },
-	[OPT_FORMAT] = { "format", "text|json", "output format (default: text)" },
-	[OPT_BATCH] = { "batch", NULL,
+	[OPT_EXPLAIN] = { "explain", 0, NULL, "also show how the command was understood" },
+	[OPT_FORMAT] = VERB_OPTION_FORMAT,
+	[OPT_BATCH] = { "batch", 0, NULL,
 	                "read JSON Lines requests on stdin, print one JSON result per line" },
-	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
 };
 
-static const char check_usage[] =
-        "check [--explain] [--format text|json] [--config FILE] [--] COMMAND\n"
-        "       sluice check --batch [--config FILE] < requests.jsonl\n\n"
-        "Prints the verdict (allow, ask or deny) and the reasons. Exit status: 0 allow,\n"
-        "1 deny, 2 ask, 125 error; with --batch: 0, or 125 when any line got an error.";
+const struct verb_spec check_spec = {
+	.name = "check",
+	.summary = "the policy verdict for a command, without running it",
+	.args = "[--] COMMAND",
+	.more_usage = "--batch [--config FILE] < requests.jsonl",
+	.description =
+	        "Prints the verdict (allow, ask or deny) and the reasons. Exit status: 0 allow,\n"
+	        "1 deny, 2 ask, 125 error; with --batch: 0, or 125 when any line got an error.",
+	.options = check_options,
+	.n_options = ELEMENTSOF(check_options),
+};
 
 struct check_settings {
 	bool explain;
@@ -339,8 +345,7 @@ int cmd_check(int argc, char **argv)
 {
 	struct sluice_error err = { 0 };
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("check", check_usage, check_options,
-	                                   ELEMENTSOF(check_options), argc, argv, &args);
+	int r = verb_options_parse_or_help(&check_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	int status = EXIT_SLUICE_ERROR;

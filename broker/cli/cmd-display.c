@@ -19,12 +19,17 @@
 #include "cli/verb-options.h"
 #include "cli/verbs.h"
 
+const struct verb_spec display_spec = {
+	.name = "display",
+	.summary = "print the display form of a command",
+	.args = "[--] COMMAND",
+};
+
 int cmd_display(int argc, char **argv)
 {
 	struct sluice_error err = { 0 };
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("display", "display [--] COMMAND", NULL, 0, argc, argv,
-	                                   &args);
+	int r = verb_options_parse_or_help(&display_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	int status = EXIT_SLUICE_ERROR;

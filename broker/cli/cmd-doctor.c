@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <cap-ng.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <spawn.h>
@@ -21,6 +22,7 @@
 #include "core/error-kind.h"
 #include "fd-util.h"
 #include "run/jobs.h"
+#include "run/runner.h"
 #include "log.h"
 #include "core/run-settings.h"
 #include "cli/run-verbs.h"
@@ -32,7 +34,15 @@
 
 enum { OPT_CONFIG };
 static const struct verb_option doctor_options[] = {
-	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+};
+
+const struct verb_spec doctor_spec = {
+	.name = "doctor",
+	.summary = "report what this machine supports",
+	.args = "",
+	.options = doctor_options,
+	.n_options = ELEMENTSOF(doctor_options),
 };
 
 extern char **environ;
@@ -100,11 +110,61 @@ static int report_policies(struct broker_context *ctx)
 	return warnings;
 }
 
+/* The capabilities sluice holds (libcap-ng): with CAP_SYS_ADMIN the
+ * launcher makes its mount namespace directly, without it only through an
+ * unprivileged user namespace ("sandbox namespace:" says which it got). */
+static void report_capabilities(void)
+{
+	capng_clear(CAPNG_SELECT_BOTH);
+	if (capng_get_caps_process() < 0) {
+		printf("capabilities: unknown (they could not be read)\n");
+		return;
+	}
+	int held = capng_have_capabilities(CAPNG_SELECT_CAPS);
+	if (held == CAPNG_NONE) {
+		printf("capabilities: none\n");
+	} else if (held == CAPNG_FULL) {
+		printf("capabilities: all (the launcher drops them before the command runs)\n");
+	} else {
+		char *text = capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE);
+		printf("capabilities: %s (the launcher drops them before the command runs)\n",
+		       text ? text : "some");
+		free(text);
+	}
+}
+
+/* The namespace layer of the sandboxed modes: how the launcher gets it, or
+ * why it cannot and what that leaves out. Returns the warnings printed. */
+static int report_namespace(json_t *features)
+{
+	const char *how = json_string_value(json_object_get(features, "namespace"));
+	if (!how) {
+		printf("sandbox namespace: unknown (an older launcher)\n");
+		return 0;
+	}
+	if (strcmp(how, "unavailable") != 0) {
+		printf("sandbox namespace: %s (private mounts and IPC in the sandboxed modes)\n",
+		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN"
+		                                      : "in a user namespace");
+		return 0;
+	}
+	const char *why = json_string_value(json_object_get(features, "namespace_error"));
+	printf("sandbox namespace: unavailable (%s)\n", why ? why : "?");
+	printf("WARNING: running degraded: without a private mount namespace, workspace-write "
+	       "keeps the workspace's .git and its top level read-only (git add, commit, switch "
+	       "fail), and these are not enforced: mount-namespace (chmod, times, xattrs and ACLs "
+	       "of files outside), ipc-namespace (System V IPC, POSIX message queues), "
+	       "tmpdir-tmpfs (TMPDIR's size cap); secrets are hidden by Landlock alone. An "
+	       "administrator can allow unprivileged user namespaces (sysctl "
+	       "user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, or the "
+	       "container's seccomp or AppArmor profile), or run sluice with CAP_SYS_ADMIN\n");
+	return 1;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("doctor", "doctor [--config FILE]", doctor_options,
-	                                   ELEMENTSOF(doctor_options), argc, argv, &args);
+	int r = verb_options_parse_or_help(&doctor_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	if (args.n_positionals > 0) {
@@ -117,7 +177,16 @@ int cmd_doctor(int argc, char **argv)
 		return EXIT_SLUICE_ERROR;
 	printf("sluice %s\n", PACKAGE_VERSION);
 	int warnings = report_policies(ctx);
-	printf("default sandbox mode: %s\n", s.sandbox_mode);
+	runner_settle_default_mode(&s);
+	if (s.sandbox_fallback) {
+		printf("default sandbox mode: %s\n", s.sandbox_mode);
+		printf("WARNING: %s\n", s.sandbox_fallback);
+		warnings++;
+	} else {
+		printf("default sandbox mode: %s%s\n", s.sandbox_mode,
+		       s.sandbox_mode_is_default ? " (the built-in default)" : "");
+	}
+	report_capabilities();
 
 	_cleanup_free_ char *launcher = NULL, *features = NULL;
 	if (spawn_find_launcher(&launcher) < 0) {
@@ -135,6 +204,7 @@ int cmd_doctor(int argc, char **argv)
 		if (json_is_integer(abi) && json_integer_value(abi) > 0) {
 			printf("landlock: ABI %lld\n", (long long)json_integer_value(abi));
 			printf("modes available: unrestricted, workspace-write, restricted\n");
+			warnings += report_namespace(f);
 		} else {
 			printf("landlock: unavailable\n");
 			printf("modes available: unrestricted\n");

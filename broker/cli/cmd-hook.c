@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `sluice hook claude-code|gemini [--route] [--sandbox MODE]`: an agent's
- * pre-tool hook. Reads the payload on stdin; for the agent's shell tool,
+ * `sluice hook claude-code|gemini|codex [--route] [--sandbox MODE]`: an
+ * agent's hook. Reads the payload on stdin; for the agent's shell tool,
  * answers with the policy's verdict; other tools pass. Fails closed: any
- * error exits 2, the one status both protocols read as "block".
+ * error exits 2, the one status every protocol reads as "block".
  * With --route an allowed command is replaced by a `sluice run` of the very
  * same text, passed through a private request file, never re-quoted.
  * Not for: the protocols' shapes (hook-adapter.c) or the verdict (broker-context.c).
@@ -30,7 +30,7 @@
 #include "cli/verb-options.h"
 #include "run/workdir.h"
 
-/* The only status that blocks in both protocols. */
+/* The only status that blocks in every protocol. */
 #define EXIT_HOOK_BLOCK 2
 
 struct hook_options {
@@ -54,19 +54,26 @@ __attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
 
 enum { OPT_ROUTE, OPT_SANDBOX, OPT_CONFIG };
 static const struct verb_option hook_option_table[] = {
-	[OPT_ROUTE] = { "route", NULL, "replace an allowed command by a `sluice run` of it" },
-	[OPT_SANDBOX] = { "sandbox", "MODE",
+	[OPT_ROUTE] = { "route", 0, NULL, "replace an allowed command by a `sluice run` of it" },
+	[OPT_SANDBOX] = { "sandbox", 0, "MODE",
 	                  "the routed run's sandbox: unrestricted, workspace-write, restricted" },
-	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
 };
 
+const struct verb_spec hook_spec = {
+	.name = "hook",
+	.summary = "answer an agent's pre-tool hook",
+	.args = "AGENT < payload.json",
+	.options = hook_option_table,
+	.n_options = ELEMENTSOF(hook_option_table),
+};
+
+/* The help, naming the agents (known only from the adapters' table). */
 static void usage(FILE *f)
 {
-	char line[128];
-	snprintf(line, sizeof(line),
-	         "hook %s [--route] [--sandbox MODE] [--config FILE] < payload.json",
-	         hook_protocol_names());
-	verb_options_help(f, line, hook_option_table, ELEMENTSOF(hook_option_table));
+	char args[128];
+	snprintf(args, sizeof(args), "%s < payload.json", hook_protocol_names());
+	verb_options_help(f, &hook_spec, args);
 }
 
 /* A string of ours in single quotes; refused when it holds a quote (no
@@ -130,10 +137,10 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 
 /* Print the protocol's answer; the exit status. */
 static int answer(const struct hook_options *o, const struct hook_call *call,
-                  const struct verdict *verdict, const char *routed)
+                  const struct hook_outcome *outcome)
 {
 	bool silent;
-	json_t *a = hook_answer(o->protocol, call, verdict, routed, &silent);
+	json_t *a = hook_answer(o->protocol, call, outcome, &silent);
 	if (silent)
 		return 0;
 	if (!a)
@@ -150,8 +157,7 @@ static int answer(const struct hook_options *o, const struct hook_call *call,
 static int parse_options(int argc, char **argv, struct hook_options *o, struct sluice_error *reterr)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse(hook_option_table, ELEMENTSOF(hook_option_table), argc, argv,
-	                           &args, reterr);
+	int r = verb_options_parse(&hook_spec, argc, argv, &args, reterr);
 	if (r < 0)
 		return r;
 	if (args.help)
@@ -200,34 +206,39 @@ int cmd_hook(int argc, char **argv)
 	if (hook_parse(o.protocol, buf, (size_t)n, &call, &err) < 0)
 		return block("%s", err.detail);
 	if (!call.command) { /* not a shell tool: no objection */
-		struct verdict none;
-		verdict_init(&none);
-		return answer(&o, &call, &none, NULL);
+		struct hook_outcome none = { .kind = HOOK_ALLOW };
+		return answer(&o, &call, &none);
 	}
 
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	if (request_from_command(call.command, s.max_command_size, &req, &err) < 0)
 		return block("invalid_request: %s", err.detail);
 	_cleanup_free_ char *root = NULL, *workdir = NULL;
-	if (workdir_resolve(call.cwd ? call.cwd : ".", NULL, &root, &workdir, &err) < 0)
-		return block("the working directory '%s': %s", call.cwd ? call.cwd : ".",
+	const char *cwd = call.cwd ? call.cwd : ".";
+	if (workdir_resolve(call.directory && call.directory[0] == '/' ? call.directory : cwd,
+	                    call.directory && call.directory[0] != '/' ? call.directory : NULL,
+	                    &root, &workdir, &err) < 0)
+		return block("the working directory '%s%s%s': %s", cwd,
+		             call.directory ? "', '" : "", call.directory ? call.directory : "",
 		             err.detail);
-	/* An ask is the agent's to put to its user: that is what its hook
-	 * protocol's "ask" answer does. */
+	/* An ask is the agent's to put to its user where its protocol can;
+	 * where it cannot, an approver program answers, or it is refused. */
 	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
-	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, NULL, &d, &err);
+	enum ask_handling ask = hook_ask_handling(o.protocol, &call, broker_context_config(ctx));
+	r = broker_context_decide(ctx, &req, workdir, ask, NULL, NULL, &d, &err);
 	if (r == -ENOEXEC)
 		return block("config_error: %s", err.detail);
 	if (r < 0)
 		return block("the policies could not decide: %s: %s", err.detail, strerror(-r));
-	const struct verdict *verdict = &d.verdict;
+	struct hook_outcome outcome = hook_outcome_of(&d);
 
 	_cleanup_free_ char *routed = NULL;
-	if (o.route && verdict->kind == VERDICT_ALLOW) {
+	if (o.route && outcome.kind == HOOK_ALLOW && call.event == HOOK_EVENT_PRE_TOOL) {
 		r = route(&o, &call, &s, &routed, &err);
 		if (r < 0)
 			return block("routing the command through sluice run failed: %s: %s",
 			             err.detail, strerror(-r));
+		outcome.routed = routed;
 	}
-	return answer(&o, &call, verdict, routed);
+	return answer(&o, &call, &outcome);
 }

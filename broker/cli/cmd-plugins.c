@@ -26,14 +26,20 @@
 enum { OPT_CONFIG };
 
 static const struct verb_option plugins_options[] = {
-	[OPT_CONFIG] = { "config", "FILE", "read this configuration file after the others" },
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
 };
 
-static const char plugins_usage[] =
-        "plugins [--config FILE]\n\n"
-        "Lists the configuration files read and every plugin: enabled or not, where it\n"
-        "came from, the file it loads and its settings. Exit status: 0, or 125 when the\n"
-        "configuration is wrong or an enabled plugin cannot be loaded.";
+const struct verb_spec plugins_spec = {
+	.name = "plugins",
+	.summary = "list the plugins, where each came from, and its settings",
+	.args = "",
+	.description =
+	        "Lists the configuration files read and every plugin: enabled or not, where it\n"
+	        "came from, the file it loads and its settings. Exit status: 0, or 125 when the\n"
+	        "configuration is wrong or an enabled plugin cannot be loaded.",
+	.options = plugins_options,
+	.n_options = ELEMENTSOF(plugins_options),
+};
 
 /* One plugin; returns false when it is enabled and cannot be loaded. */
 static bool print_plugin(const struct config_plugin *p, const char *dir)
@@ -74,8 +80,7 @@ int cmd_plugins(int argc, char **argv)
 {
 	struct sluice_error err = { 0 };
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
-	int r = verb_options_parse_or_help("plugins", plugins_usage, plugins_options,
-	                                   ELEMENTSOF(plugins_options), argc, argv, &args);
+	int r = verb_options_parse_or_help(&plugins_spec, argc, argv, &args);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	int status = EXIT_SLUICE_ERROR;

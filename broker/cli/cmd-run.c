@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "run/result.h"
 #include "core/run-settings.h"
 #include "cli/run-verbs.h"
+#include "cli/verb-options.h"
 #include "policy/broker-context.h"
 #include "run/runner.h"
 
@@ -40,27 +40,40 @@ struct run_options {
 	char *command; /* owned: the words after the options, joined */
 };
 
-#define fail run_outcome_fail
+enum { OPT_DIRECTORY, OPT_MODE, OPT_TIMEOUT, OPT_SANDBOX, OPT_FORMAT, OPT_CONFIG, OPT_JSON };
+static const struct verb_option run_options[] = {
+	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
+	[OPT_MODE] = { "mode", 0, "default|slow|background",
+	               "the command's timeout class; background returns at once (sluice jobs)" },
+	[OPT_TIMEOUT] = { "timeout", 0, "DURATION",
+	                  "the command's timeout, at most [broker] max_timeout" },
+	[OPT_SANDBOX] = VERB_OPTION_SANDBOX,
+	[OPT_FORMAT] = VERB_OPTION_FORMAT,
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+	[OPT_JSON] = { "json", 0, NULL, "read the request, as JSON, from standard input" },
+};
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-	        "Usage: sluice run [-C DIR] [--mode default|slow|background] [--timeout DURATION]\n"
-	        "                  [--sandbox unrestricted|workspace-write|restricted]\n"
-	        "                  [--format text|json] [--config FILE] [--] COMMAND\n"
-	        "       sluice run --json [--format text|json] [...] < request.json\n");
-}
+const struct verb_spec run_spec = {
+	.name = "run",
+	.summary = "run one command",
+	.args = "[--] COMMAND",
+	.more_usage = "--json [--format text|json] [...] < request.json",
+	.options = run_options,
+	.n_options = ELEMENTSOF(run_options),
+	/* the command's own options follow it; getopt's abbreviations stay */
+	.flags = VERB_OPTIONS_FIRST | VERB_OPTIONS_ABBREVIATE,
+};
 
-static int join_words(char **words, int n, char **ret)
+static int join_words(const char **words, size_t n, char **ret)
 {
 	size_t len = 1;
-	for (int i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++)
 		len += strlen(words[i]) + 1;
 	char *s = malloc(len);
 	if (!s)
 		return -ENOMEM;
 	s[0] = '\0';
-	for (int i = 0; i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (i > 0)
 			strcat(s, " ");
 		strcat(s, words[i]);
@@ -69,62 +82,31 @@ static int join_words(char **words, int n, char **ret)
 	return 0;
 }
 
-/* Options through one table; returns 0, 1 for --help, or -EINVAL with the
- * message in st. */
+/* Options through run_spec; returns 0, 1 for --help, or
+ * run_outcome_fail()'s -1 with the message in st. */
 static int parse_options(int argc, char **argv, struct run_options *o, struct run_outcome *st)
 {
-	enum { OPT_MODE = 256, OPT_TIMEOUT, OPT_SANDBOX, OPT_FORMAT, OPT_CONFIG, OPT_JSON };
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "directory", required_argument, NULL, 'C' },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-		{ "sandbox", required_argument, NULL, OPT_SANDBOX },
-		{ "format", required_argument, NULL, OPT_FORMAT },
-		{ "config", required_argument, NULL, OPT_CONFIG },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{},
-	};
-	opterr = 0;
-	optind = 1;
-	int c;
-	while ((c = getopt_long(argc, argv, "+hC:", options, NULL)) >= 0) {
-		switch (c) {
-		case 'h':
-			return 1;
-		case 'C':
-			o->root = optarg;
-			break;
-		case OPT_MODE:
-			o->mode = optarg;
-			break;
-		case OPT_TIMEOUT:
-			o->timeout = optarg;
-			break;
-		case OPT_SANDBOX:
-			o->sandbox = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "json") == 0)
-				o->format = FORMAT_JSON;
-			else if (strcmp(optarg, "text") != 0)
-				return fail(st, ERROR_KIND_INVALID_REQUEST,
-				            "option '--format' must be text or json, not '%s'",
-				            optarg);
-			break;
-		case OPT_CONFIG:
-			o->config = optarg;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		default:
-			return fail(st, ERROR_KIND_INVALID_REQUEST,
-			            "unknown or incomplete option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc && join_words(argv + optind, argc - optind, &o->command) < 0)
-		return fail(st, ERROR_KIND_COMMAND_FAILED, "out of memory");
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	struct sluice_error err = { 0 };
+	if (verb_options_parse(&run_spec, argc, argv, &args, &err) < 0)
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
+	if (args.help)
+		return 1;
+	o->root = args.values[OPT_DIRECTORY];
+	o->mode = args.values[OPT_MODE];
+	o->timeout = args.values[OPT_TIMEOUT];
+	o->sandbox = args.values[OPT_SANDBOX];
+	o->config = args.values[OPT_CONFIG];
+	o->json = args.values[OPT_JSON] != NULL;
+	const char *format = args.values[OPT_FORMAT];
+	if (format && strcmp(format, "json") == 0)
+		o->format = FORMAT_JSON;
+	else if (format && strcmp(format, "text") != 0)
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST,
+		                        "option '--format' must be text or json, not '%s'", format);
+	if (args.n_positionals > 0 &&
+	    join_words(args.positionals, args.n_positionals, &o->command) < 0)
+		return run_outcome_fail(st, ERROR_KIND_COMMAND_FAILED, "out of memory");
 	return 0;
 }
 
@@ -149,25 +131,27 @@ static int build_request(const struct run_options *o, struct run_outcome *st,
 	int r;
 	if (o->json) {
 		if (o->command)
-			return fail(
+			return run_outcome_fail(
 			        st, ERROR_KIND_INVALID_REQUEST,
 			        "with --json the request comes from standard input, not the command line");
 		r = read_stdin_request(st, req, &err);
 	} else {
 		if (!o->command)
-			return fail(st, ERROR_KIND_INVALID_REQUEST, "field 'command' is missing");
+			return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST,
+			                        "field 'command' is missing");
 		r = request_from_command(o->command, st->settings.max_command_size, req, &err);
 	}
 	if (r < 0)
-		return fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
 	if (o->mode && run_mode_from_name(o->mode, &req->mode) < 0)
-		return fail(st, ERROR_KIND_INVALID_REQUEST,
-		            "option '--mode' must be one of default, slow, background, not '%s'",
-		            o->mode);
+		return run_outcome_fail(
+		        st, ERROR_KIND_INVALID_REQUEST,
+		        "option '--mode' must be one of default, slow, background, not '%s'",
+		        o->mode);
 	if (o->timeout) {
 		r = parse_duration_ms(o->timeout, UINT64_MAX / 2, &req->timeout_ms);
 		if (r < 0 || req->timeout_ms == 0)
-			return fail(
+			return run_outcome_fail(
 			        st, ERROR_KIND_INVALID_REQUEST,
 			        "option '--timeout' must be a duration such as 500ms, 30s or 15m, not '%s'",
 			        o->timeout);
@@ -179,7 +163,7 @@ static int build_request(const struct run_options *o, struct run_outcome *st,
 static int print_result(const struct run_result *result, enum run_format format)
 {
 	if (format == FORMAT_JSON) {
-		json_t *obj = result_to_json(result);
+		json_t *obj = result_to_json(result, 0);
 		if (!obj)
 			return -ENOMEM;
 		int r = json_dumpf(obj, stdout, JSON_COMPACT);
@@ -198,9 +182,10 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	struct sluice_error err = { 0 };
 	if (broker_context_open(o->config, &st->settings, context, &err) < 0)
-		return fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
+		return run_outcome_fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
-		return fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s", err.detail);
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s",
+		                        err.detail);
 	if (build_request(o, st, &req) < 0)
 		return -1;
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
@@ -222,7 +207,7 @@ int cmd_run(int argc, char **argv)
 
 	int r = parse_options(argc, argv, &o, &st);
 	if (r == 1) {
-		usage(stdout);
+		verb_options_help(stdout, &run_spec, NULL);
 		return 0;
 	}
 	if (r == 0)

@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,36 +21,36 @@
 #include "run/result.h"
 #include "core/run-settings.h"
 #include "cli/run-verbs.h"
+#include "cli/verb-options.h"
 #include "agent/tool-schema.h"
 #include "run/workdir.h"
 
+enum { OPT_DIRECTORY, OPT_SANDBOX, OPT_CONFIG };
+static const struct verb_option schema_options[] = {
+	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
+	[OPT_SANDBOX] = VERB_OPTION_SANDBOX,
+	[OPT_CONFIG] = VERB_OPTION_CONFIG,
+};
+
+const struct verb_spec schema_spec = {
+	.name = "schema",
+	.summary = "print the tool definition",
+	.args = "",
+	.options = schema_options,
+	.n_options = ELEMENTSOF(schema_options),
+	.flags = VERB_OPTIONS_FIRST | VERB_OPTIONS_ABBREVIATE,
+};
+
 int cmd_schema(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "directory", required_argument, NULL, 'C' },
-		{ "sandbox", required_argument, NULL, 's' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
+	_cleanup_(verb_args_done) struct verb_args args = { 0 };
+	int r = verb_options_parse_or_help(&schema_spec, argc, argv, &args);
+	if (r != 0)
+		return r < 0 ? EXIT_SLUICE_ERROR : 0;
+	/* words after the options are ignored, as they always were */
+	const char *root = args.values[OPT_DIRECTORY] ? args.values[OPT_DIRECTORY] : ".";
+	const char *sandbox = args.values[OPT_SANDBOX], *config = args.values[OPT_CONFIG];
 	struct run_settings s;
-	const char *root = ".", *sandbox = NULL, *config = NULL;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+hC:", options, NULL)) >= 0) {
-		if (c == 'C')
-			root = optarg;
-		else if (c == 's')
-			sandbox = optarg;
-		else if (c == 'c')
-			config = optarg;
-		else {
-			fprintf(c == 'h' ? stdout : stderr,
-			        "Usage: sluice schema [-C DIR] [--sandbox MODE] [--config FILE]\n");
-			return c == 'h' ? 0 : EXIT_SLUICE_ERROR;
-		}
-	}
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	if (broker_context_open_or_log(config, &s, &ctx, "schema") < 0)
 		return EXIT_SLUICE_ERROR;
@@ -65,7 +64,7 @@ int cmd_schema(int argc, char **argv)
 		log_sluice_error(&err, "schema");
 		return EXIT_SLUICE_ERROR;
 	}
-	_cleanup_free_ char *desc = tool_schema_description(&s, abs_root);
+	_cleanup_free_ char *desc = tool_schema_description(&s, abs_root, TOOL_SCHEMA_JOBS_VERBS);
 	json_t *tool = desc ? json_pack("{s:s, s:s, s:o}", "name", "bash", "description", desc,
 	                                "input_schema", tool_schema_input(&s))
 	                    : NULL;
@@ -73,7 +72,7 @@ int cmd_schema(int argc, char **argv)
 		log_error("schema: out of memory");
 		return EXIT_SLUICE_ERROR;
 	}
-	int r = json_dumpf(tool, stdout, JSON_INDENT(2));
+	r = json_dumpf(tool, stdout, JSON_INDENT(2));
 	fputc('\n', stdout);
 	json_decref(tool);
 	return r < 0 ? EXIT_SLUICE_ERROR : 0;

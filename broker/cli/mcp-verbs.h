@@ -9,4 +9,8 @@
 int cmd_mcp(int argc, char **argv);
 int cmd_hook(int argc, char **argv);
 
+/* Their command lines (cli/verb-options.h). */
+struct verb_spec;
+extern const struct verb_spec mcp_spec, hook_spec;
+
 #endif

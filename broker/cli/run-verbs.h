@@ -13,4 +13,8 @@ int cmd_kill(int argc, char **argv);
 int cmd_schema(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 
+/* Their command lines (cli/verb-options.h). */
+struct verb_spec;
+extern const struct verb_spec run_spec, jobs_spec, logs_spec, kill_spec, schema_spec, doctor_spec;
+
 #endif

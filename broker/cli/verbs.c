@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sluice's verbs as one table. Adding a verb is one row here and one
- * cmd-<verb>.c file.
+ * cmd-<verb>.c file, which holds the verb's function and its command line
+ * (struct verb_spec).
  */
 #include "config.h"
 
@@ -11,6 +12,24 @@
 #include "cli/mcp-verbs.h"
 #include "cli/run-verbs.h"
 #include "cli/verbs.h"
+
+static int cmd_version(int argc, char **argv);
+static int cmd_help(int argc, char **argv);
+
+static const struct verb_spec version_spec = { .name = "version",
+	                                       .summary = "print the version",
+	                                       .args = "" };
+static const struct verb_spec help_spec = { .name = "help",
+	                                    .summary = "print this list",
+	                                    .args = "" };
+
+static const struct verb verbs[] = {
+	{ cmd_check, &check_spec },     { cmd_display, &display_spec }, { cmd_help, &help_spec },
+	{ cmd_plugins, &plugins_spec }, { cmd_version, &version_spec }, { cmd_run, &run_spec },
+	{ cmd_jobs, &jobs_spec },       { cmd_logs, &logs_spec },       { cmd_kill, &kill_spec },
+	{ cmd_schema, &schema_spec },   { cmd_doctor, &doctor_spec },   { cmd_mcp, &mcp_spec },
+	{ cmd_hook, &hook_spec },
+};
 
 static int cmd_version(int argc, char **argv)
 {
@@ -28,37 +47,26 @@ static int cmd_help(int argc, char **argv)
 	return 0;
 }
 
-static const struct verb verbs[] = {
-	{ "check", cmd_check,
-	  "[--explain] [--format text|json] [--batch] [--config FILE] [--] COMMAND",
-	  "the policy verdict for a command, without running it" },
-	{ "display", cmd_display, "[--] COMMAND", "print the display form of a command" },
-	{ "help", cmd_help, "", "print this list" },
-	{ "plugins", cmd_plugins, "[--config FILE]",
-	  "list the plugins, where each came from, and its settings" },
-	{ "version", cmd_version, "", "print the version" },
-	{ "run", cmd_run, "[OPTIONS] [--] COMMAND", "run one command" },
-	{ "jobs", cmd_jobs, "[--format json]", "list background jobs" },
-	{ "logs", cmd_logs, "JOB [--tail N]", "print a background job's output" },
-	{ "kill", cmd_kill, "JOB", "end a background job's whole tree" },
-	{ "schema", cmd_schema, "[-C DIR] [--sandbox MODE]", "print the tool definition" },
-	{ "doctor", cmd_doctor, "", "report what this machine supports" },
-	{ "mcp", cmd_mcp, "[-C DIR] [--sandbox MODE]", "serve the bash tool over MCP (stdio)" },
-	{ "hook", cmd_hook, "claude-code|gemini [--route]", "answer an agent's pre-tool hook" },
-};
-
 const struct verb *verb_find(const char *name)
 {
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		if (strcmp(verbs[i].name, name) == 0)
+		if (strcmp(verbs[i].spec->name, name) == 0)
 			return &verbs[i];
 	return NULL;
 }
 
 void verbs_print_usage(FILE *out)
 {
+	char brief[ELEMENTSOF(verbs)][96];
+	int width = 0;
+	for (size_t i = 0; i < ELEMENTSOF(verbs); i++) {
+		verb_options_brief(verbs[i].spec, brief[i], sizeof(brief[i]));
+		if ((int)strlen(brief[i]) > width)
+			width = (int)strlen(brief[i]);
+	}
 	fprintf(out, "Usage: sluice VERB [OPTIONS] [ARGS]\n\nVerbs:\n");
 	for (size_t i = 0; i < ELEMENTSOF(verbs); i++)
-		fprintf(out, "  %-9s %-40s %s\n", verbs[i].name, verbs[i].usage, verbs[i].summary);
+		fprintf(out, "  %-9s %-*s %s\n", verbs[i].spec->name, width, brief[i],
+		        verbs[i].spec->summary);
 	fprintf(out, "\nRun 'sluice VERB --help' for a verb's options.\n");
 }

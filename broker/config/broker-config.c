@@ -454,65 +454,81 @@ static void on_section(void *user, const char *name, unsigned line)
 	p->section_bad = false;
 }
 
-static void plugin_entry(struct parse *p, struct config_plugin *pl, const char *key,
-                         const char *value, unsigned line)
+/* The keys of [plugin NAME] sections that sluice reads itself. */
+enum plugin_key_type { PLUGIN_KEY_BOOL, PLUGIN_KEY_ABS_PATH };
+enum plugin_key_rule { PLUGIN_RULE_LOCKED, PLUGIN_RULE_NO_DISABLE, PLUGIN_RULE_SYSTEM_ONLY };
+
+struct plugin_key {
+	const char *key;
+	enum plugin_key_type type;
+	enum plugin_key_rule rule;
+	size_t offset; /* of the field in struct config_plugin */
+};
+
+static const struct plugin_key plugin_keys[] = {
+#define PLUGIN_KEY_ROW(k, type, rule, doc) \
+	{ #k, PLUGIN_KEY_##type, PLUGIN_RULE_##rule, offsetof(struct config_plugin, k) },
+	CONFIG_PLUGIN_KEYS(PLUGIN_KEY_ROW)
+#undef PLUGIN_KEY_ROW
+};
+
+/* One of plugin_keys in pl: checked against its rule, parsed by its type.
+ * Errors are recorded; nothing is set then. */
+static void plugin_key_entry(struct parse *p, struct config_plugin *pl, const struct plugin_key *k,
+                             const char *value, unsigned line)
 {
 	bool user_layer = p->layer >= CONFIG_LAYER_USER;
-	if (strcmp(key, "user_override") == 0) {
-		bool b;
-		if (user_layer)
-			add_error(p, line,
-			          "'user_override' is read only from the system configuration");
-		else if (parse_bool(value, &b) < 0)
-			add_error(
-			        p, line,
-			        "bad value '%s' for 'user_override' in [plugin %s]: expected yes or no",
-			        value, pl->name);
-		else
-			pl->user_override = b;
+	void *f = (char *)pl + k->offset;
+	if (k->rule == PLUGIN_RULE_SYSTEM_ONLY && user_layer) {
+		add_error(p, line, "'%s' is read only from the system configuration", k->key);
 		return;
 	}
-	if (strcmp(key, "enabled") == 0) {
+	if (k->rule == PLUGIN_RULE_LOCKED && pl->locked && user_layer) {
+		add_error(p, line,
+		          "plugin '%s' is set up by the system configuration (%s:%u); its %s "
+		          "cannot be changed here",
+		          pl->name, pl->file, pl->line, k->key);
+		return;
+	}
+	if (k->type == PLUGIN_KEY_BOOL) {
 		bool b;
 		if (parse_bool(value, &b) < 0) {
 			add_error(p, line,
-			          "bad value '%s' for 'enabled' in [plugin %s]: expected yes or no",
-			          value, pl->name);
+			          "bad value '%s' for '%s' in [plugin %s]: expected yes or no",
+			          value, k->key, pl->name);
 			return;
 		}
-		if (!b && pl->locked && user_layer) {
-			add_error(
-			        p, line,
-			        "plugin '%s' is enabled by the system configuration (%s:%u) and cannot "
-			        "be disabled here",
-			        pl->name, pl->file, pl->line);
+		if (k->rule == PLUGIN_RULE_NO_DISABLE && !b && pl->locked && user_layer) {
+			add_error(p, line,
+			          "plugin '%s' is enabled by the system configuration (%s:%u) and "
+			          "cannot be disabled here",
+			          pl->name, pl->file, pl->line);
 			return;
 		}
-		pl->enabled = b;
+		*(bool *)f = b;
 		return;
 	}
-	if (strcmp(key, "path") == 0) {
-		if (pl->locked && user_layer) {
-			add_error(
-			        p, line,
-			        "plugin '%s' is set up by the system configuration (%s:%u); its path "
-			        "cannot be changed here",
-			        pl->name, pl->file, pl->line);
-			return;
-		}
-		if (*value != '/') {
-			add_error(
-			        p, line,
-			        "bad value '%s' for 'path' in [plugin %s]: expected an absolute path",
-			        value, pl->name);
-			return;
-		}
-		free(pl->path);
-		pl->path = strdup(value);
-		if (!pl->path)
-			add_error(p, line, "out of memory");
+	if (*value != '/') {
+		add_error(p, line,
+		          "bad value '%s' for '%s' in [plugin %s]: expected an absolute path",
+		          value, k->key, pl->name);
 		return;
 	}
+	char **s = f;
+	free(*s);
+	*s = strdup(value);
+	if (!*s)
+		add_error(p, line, "out of memory");
+}
+
+static void plugin_entry(struct parse *p, struct config_plugin *pl, const char *key,
+                         const char *value, unsigned line)
+{
+	for (size_t i = 0; i < ELEMENTSOF(plugin_keys); i++)
+		if (strcmp(key, plugin_keys[i].key) == 0) {
+			plugin_key_entry(p, pl, &plugin_keys[i], value, line);
+			return;
+		}
 	if (pl->n_settings >= CONFIG_MAX_SETTINGS) {
 		add_error(p, line, "too many keys in [plugin %s] (at most %d)", pl->name,
 		          CONFIG_MAX_SETTINGS);
@@ -830,6 +846,16 @@ bool config_env_overrides_allowed(void)
 	       stat(SLUICE_SYSCONFDIR "/sluice/policies.d", &st) < 0;
 }
 
+/* Record the directory of the configuration file path in cfg->config_dirs. */
+static int add_config_dir(struct broker_config *cfg, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash || slash == path)
+		return 0;
+	_cleanup_free_ char *dir = strndup(path, (size_t)(slash - path));
+	return dir ? strv_extend(&cfg->config_dirs, dir) : -ENOMEM;
+}
+
 static int load_layers(struct parse *p, const struct config_paths *paths)
 {
 	const char *sysconf = paths->sysconfdir;
@@ -849,8 +875,16 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 	    asprintf(&dropins, "%s/sluice/policies.d", sysconf) < 0)
 		return -ENOMEM;
 
+	_cleanup_free_ char *user_file =
+	        paths->user_file ? strdup(paths->user_file) : user_file_default();
+	int r = add_config_dir(p->cfg, sys_file);
+	if (r >= 0 && user_file)
+		r = add_config_dir(p->cfg, user_file);
+	if (r < 0)
+		return r;
+
 	p->layer = CONFIG_LAYER_SYSTEM;
-	int r = load_file(p, AT_FDCWD, sys_file, sys_file, true);
+	r = load_file(p, AT_FDCWD, sys_file, sys_file, true);
 	if (r >= 0)
 		r = load_dropins(p, dropins);
 	if (r < 0)
@@ -862,8 +896,6 @@ static int load_layers(struct parse *p, const struct config_paths *paths)
 	}
 
 	p->layer = CONFIG_LAYER_USER;
-	_cleanup_free_ char *user_file =
-	        paths->user_file ? strdup(paths->user_file) : user_file_default();
 	if (user_file) {
 		r = load_file(p, AT_FDCWD, user_file, user_file, true);
 		if (r < 0)
@@ -945,6 +977,8 @@ static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
 		check_output_caps(p);
 		check_approver(p);
 	}
+	if (*cfg)
+		(*cfg)->sandbox_mode_configured = set_at(p, "sandbox", "mode") != NULL;
 	for (size_t i = 0; i < N_KEYS; i++) {
 		free(p->keys[i].file);
 		free(p->keys[i].set_at);
@@ -1040,6 +1074,7 @@ struct broker_config *config_free(struct broker_config *cfg)
 	free(cfg->plugins);
 	strv_free(cfg->files);
 	strv_free(cfg->warnings);
+	strv_free(cfg->config_dirs);
 	free(cfg);
 	return NULL;
 }

@@ -26,6 +26,7 @@ enum config_sandbox_mode {
 	CONFIG_SANDBOX_RESTRICTED
 };
 enum config_network { CONFIG_NETWORK_DEFAULT, CONFIG_NETWORK_ALLOW, CONFIG_NETWORK_DENY };
+enum config_namespace { CONFIG_NAMESPACE_AUTO, CONFIG_NAMESPACE_OFF };
 enum config_survivors { CONFIG_SURVIVORS_LEAVE, CONFIG_SURVIVORS_KILL };
 enum config_approval { CONFIG_APPROVAL_DENY, CONFIG_APPROVAL_PROGRAM, CONFIG_APPROVAL_TERMINAL };
 
@@ -87,6 +88,14 @@ struct broker_config {
 
 	char **files;    /* the files read, in order */
 	char **warnings; /* unsafe ownership or modes of system files (for doctor) */
+	/* The directories sluice's own configuration is read from (the system
+	 * and the user layer's, whether or not a file is there yet): a
+	 * sandboxed command may never write them, nor run in a workspace that
+	 * holds them. */
+	char **config_dirs;
+	/* Whether a layer set [sandbox] mode: without, the built-in default
+	 * may fall back where the kernel cannot enforce it. */
+	bool sandbox_mode_configured;
 };
 
 /* The table behind CONFIG_KEYS, for documentation checks and listings. */

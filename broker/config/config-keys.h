@@ -5,7 +5,9 @@
  * generates struct broker_config's fields (named SECTION_KEY), the defaults,
  * the parser's dispatch and `sluice plugins` output; a test checks that
  * docs/configuration.md mentions every key.
- * Not for: [plugin NAME] keys, which each plugin declares itself.
+ * The keys sluice reads itself in every [plugin NAME] section are the second
+ * table, CONFIG_PLUGIN_KEYS.
+ * Not for: a plugin's own settings, which each plugin declares itself.
  *
  * Types and their C fields:
  *   STRING, PATH   char *    (PATH: empty or absolute)
@@ -23,10 +25,12 @@
 #ifndef SLUICE_CONFIG_KEYS_H
 #define SLUICE_CONFIG_KEYS_H
 
-#define CONFIG_DEFAULT_ENV_DROP                                                                  \
-	"*_API_KEY *_APIKEY *_TOKEN *_SECRET* *_PASSWORD *_PASSWD *_ACCESS_KEY* *_PRIVATE_KEY* " \
-	"AWS_SECRET* AWS_SESSION_TOKEN ANTHROPIC_* OPENAI_* GEMINI_* GOOGLE_API_KEY GH_TOKEN "   \
-	"GITHUB_TOKEN NPM_TOKEN"
+#include "core/run-settings.h"
+
+#define CONFIG_LIST_WORD(word) word " "
+#define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_LIST_WORD)
+
+#define CONFIG_DEFAULT_SANDBOX_HIDE RUN_SETTINGS_SANDBOX_HIDE(CONFIG_LIST_WORD)
 
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \
@@ -59,14 +63,20 @@
 	  "age after which finished jobs are removed")                                            \
 	X(broker, plugin_timeout, DURATION, "5s", FREE, NULL,                                     \
 	  "time the policy plugins get for one request")                                          \
-	X(sandbox, mode, ENUM, "unrestricted", SYSTEM, "unrestricted|workspace-write|restricted", \
-	  "sandbox mode")                                                                         \
+	X(sandbox, mode, ENUM, "workspace-write", SYSTEM,                                         \
+	  "unrestricted|workspace-write|restricted", "sandbox mode")                              \
 	X(sandbox, writable, WORDS, "", SYSTEM, NULL,                                             \
 	  "extra writable paths in workspace-write mode")                                         \
 	X(sandbox, network, ENUM, "default", SYSTEM, "default|allow|deny",                        \
 	  "network access (default: as the mode says)")                                           \
 	X(sandbox, git_writable, BOOL, "no", SYSTEM, NULL,                                        \
 	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
+	X(sandbox, hide, WORDS, CONFIG_DEFAULT_SANDBOX_HIDE, APPEND, NULL,                        \
+	  "files and folders made unreadable in the sandboxed modes")                             \
+	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
+	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
+	X(sandbox, namespace, ENUM, "auto", SYSTEM, "auto|off",                                   \
+	  "a private mount and IPC namespace where the system allows one")                        \
 	X(sandbox, best_effort, BOOL, "no", SYSTEM, NULL,                                         \
 	  "run with what the kernel offers instead of refusing")                                  \
 	X(sandbox, rlimit_as, OPT_SIZE, "", SYSTEM, NULL,                                         \
@@ -96,5 +106,21 @@
 	X(audit, syslog, BOOL, "no", SYSTEM, NULL, "also send audit lines to syslog")             \
 	X(audit, required, BOOL, "no", SYSTEM, NULL,                                              \
 	  "refuse a command when its audit line cannot be written")
+
+/*
+ * The keys sluice reads itself in a [plugin NAME] section (every other key
+ * there is the plugin's own setting): X(key, type, rule, doc), each read
+ * into the struct config_plugin field of the same name.
+ * Types: BOOL (bool, as above); ABS_PATH (char *, an absolute path).
+ * Rules (what a user layer may do with a plugin the system layer set up,
+ * unless that section says user_override = yes):
+ *   LOCKED      not change it;  NO_DISABLE  not turn it off;
+ *   SYSTEM_ONLY nothing, whatever the plugin (read from the system layer only).
+ */
+#define CONFIG_PLUGIN_KEYS(X)                                                      \
+	X(user_override, BOOL, SYSTEM_ONLY,                                        \
+	  "lets user layers disable or re-point a plugin the system layer set up") \
+	X(enabled, BOOL, NO_DISABLE, "whether the plugin runs")                    \
+	X(path, ABS_PATH, LOCKED, "absolute path of the plugin's .so")
 
 #endif

@@ -54,6 +54,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->jobs_max_age_ms = cfg->broker_jobs_max_age;
 
 	s->sandbox_mode = mode_names[cfg->sandbox_mode];
+	s->sandbox_mode_is_default = !cfg->sandbox_mode_configured;
 	if (cfg->sandbox_network != CONFIG_NETWORK_DEFAULT)
 		s->network = cfg->sandbox_network == CONFIG_NETWORK_ALLOW;
 	s->best_effort = cfg->sandbox_best_effort;
@@ -61,8 +62,19 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->user = cfg->sandbox_user && cfg->sandbox_user[0] ? cfg->sandbox_user : NULL;
 	int r = copy_list(cfg->sandbox_writable, s->writable, &s->n_writable,
 	                  RUN_SETTINGS_PATHS_MAX, "[sandbox] writable", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->sandbox_hide, s->hide, &s->n_hide, RUN_SETTINGS_HIDE_MAX,
+		              "[sandbox] hide", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->config_dirs, s->config_dirs, &s->n_config_dirs,
+		              RUN_SETTINGS_PATHS_MAX, "the configuration directories", reterr);
+	if (r >= 0)
+		r = copy_list(cfg->files, s->config_files, &s->n_config_files,
+		              RUN_SETTINGS_PATHS_MAX, "the configuration files", reterr);
 	if (r < 0)
 		return r;
+	s->tmpdir_size = cfg->sandbox_tmpdir_size;
+	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
 
 	/* rlimits, as the launcher reads them */
 	const struct {

@@ -11,13 +11,11 @@
 #include "core/request.h"
 #include "core/run-settings.h"
 
-/* Variables that usually hold credentials; dropped from the command's
- * environment unless the configuration says otherwise. */
-static const char *const default_env_drop[] = {
-	"*_API_KEY", "*_APIKEY",       "*_TOKEN",           "*_SECRET*",      "*_PASSWORD",
-	"*_PASSWD",  "AWS_SECRET*",    "AWS_SESSION_TOKEN", "ANTHROPIC_*",    "OPENAI_*",
-	"GEMINI_*",  "GOOGLE_API_KEY", "*_ACCESS_KEY*",     "*_PRIVATE_KEY*",
-};
+#define ENV_DROP_ITEM(pattern) pattern,
+static const char *const default_env_drop[] = { RUN_SETTINGS_ENV_DROP(ENV_DROP_ITEM) };
+
+#define HIDE_ITEM(path) path,
+static const char *const default_hide[] = { RUN_SETTINGS_SANDBOX_HIDE(HIDE_ITEM) };
 
 void run_settings_init_defaults(struct run_settings *s)
 {
@@ -37,11 +35,16 @@ void run_settings_init_defaults(struct run_settings *s)
 		.background_survivors = SURVIVORS_LEAVE,
 		.jobs_dir = NULL,
 		.jobs_max_age_ms = 24ull * 60 * 60 * 1000,
-		.sandbox_mode = "unrestricted",
+		.sandbox_mode = "workspace-write",
+		.sandbox_mode_is_default = true,
 		.network = false,
 		.best_effort = false,
 		.git_writable = false,
+		.tmpdir_size = 1024 * 1024 * 1024,
+		.namespace_off = false,
 	};
+	for (size_t i = 0; i < ELEMENTSOF(default_hide) && s->n_hide < RUN_SETTINGS_HIDE_MAX; i++)
+		s->hide[s->n_hide++] = default_hide[i];
 	for (size_t i = 0; i < ELEMENTSOF(default_env_drop); i++)
 		s->env_drop[s->n_env_drop++] = default_env_drop[i];
 }

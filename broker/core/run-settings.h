@@ -12,6 +12,66 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The variables that usually hold credentials, dropped from the command's
+ * environment unless the configuration says otherwise: fnmatch(3) patterns
+ * on the name, matched ignoring case. The words are looked for anywhere in
+ * the name, not only after an underscore (PGPASSWORD, SECRET_KEY, TOKEN),
+ * but with care for look-alikes: *_PWD is MYSQL_PWD and never PWD or
+ * OLDPWD; *TOKEN and *TOKEN_* leave TOKENIZERS_PARALLELISM alone; *_PAT is
+ * GITHUB_PAT and never PATH. X(pattern) for each, written once here: the
+ * built-in defaults and the [env] drop key's default both come from it.
+ */
+/* clang-format off */
+#define RUN_SETTINGS_ENV_DROP(X) \
+	X("*API_KEY*") \
+	X("*APIKEY*") \
+	X("*TOKEN") \
+	X("*TOKEN_*") \
+	X("*SECRET*") \
+	X("*PASSWORD*") \
+	X("*PASSWD*") \
+	X("*PASSPHRASE*") \
+	X("*_PWD") \
+	X("*_PAT") \
+	X("*ACCESS_KEY*") \
+	X("*PRIVATE_KEY*") \
+	X("*_AUTH") \
+	X("ANTHROPIC_*") \
+	X("OPENAI_*") \
+	X("GEMINI_*")
+/* clang-format on */
+
+/*
+ * Files and folders that usually hold credentials, made unreadable in the
+ * sandboxed modes ("~/" is the home of the user commands run as). X(path)
+ * for each, written once here: the built-in defaults and the [sandbox]
+ * hide key's default both come from it.
+ */
+/* clang-format off */
+#define RUN_SETTINGS_SANDBOX_HIDE(X) \
+	X("~/.ssh") \
+	X("~/.gnupg") \
+	X("~/.aws") \
+	X("~/.azure") \
+	X("~/.config/gcloud") \
+	X("~/.config/gh") \
+	X("~/.kube") \
+	X("~/.docker/config.json") \
+	X("~/.netrc") \
+	X("~/.git-credentials") \
+	X("~/.config/git/credentials") \
+	X("~/.npmrc") \
+	X("~/.pypirc") \
+	X("~/.cargo/credentials.toml") \
+	X("~/.cargo/credentials") \
+	X("~/.gem/credentials") \
+	X("~/.terraform.d/credentials.tfrc.json") \
+	X("~/.vault-token") \
+	X("~/.password-store") \
+	X("~/.local/share/keyrings")
+/* clang-format on */
+
 enum background_survivors {
 	SURVIVORS_LEAVE = 0, /* leave them running (the default) */
 	SURVIVORS_KILL,      /* kill them with the rest of the tree */
@@ -22,6 +82,8 @@ enum background_survivors {
 /* The most [sandbox] writable paths and rlimit_* keys. */
 #define RUN_SETTINGS_PATHS_MAX 32
 #define RUN_SETTINGS_RLIMITS_MAX 8
+/* The most [sandbox] hide paths (the launcher's own cap). */
+#define RUN_SETTINGS_HIDE_MAX 64
 
 struct run_rlimit {
 	const char *name;  /* the launcher's name: as, cpu, nproc, fsize, nofile, core */
@@ -51,13 +113,29 @@ struct run_settings {
 	uint64_t jobs_max_age_ms; /* finished jobs' files removed after this: 24h */
 
 	/* [sandbox] */
-	const char *sandbox_mode; /* the launcher's profile name: "unrestricted" */
+	const char *sandbox_mode; /* the launcher's profile name: "workspace-write" */
+	/* No layer and no request chose the mode: where this kernel has no
+	 * Landlock it falls back to unrestricted (runner_settle_default_mode()) */
+	bool sandbox_mode_is_default;
+	const char *sandbox_fallback;                 /* why it fell back, or NULL */
 	const char *writable[RUN_SETTINGS_PATHS_MAX]; /* extra --rw paths */
 	size_t n_writable;
 	bool network; /* allow network in sandboxed modes: false */
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
-	const char *user;  /* run commands as this user (the broker must be root), or NULL */
+	const char *hide[RUN_SETTINGS_HIDE_MAX]; /* unreadable when sandboxed; "~/" unexpanded */
+	size_t n_hide;
+	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
+	bool namespace_off;   /* no private mount and IPC namespace: false */
+	const char *user;     /* run commands as this user (the broker must be root), or NULL */
+	/* sluice's own configuration directories: never writable, never
+	 * inside a sandboxed command's workspace */
+	const char *config_dirs[RUN_SETTINGS_PATHS_MAX];
+	size_t n_config_dirs;
+	/* the configuration files read (--config's too), kept read-only should
+	 * a sandboxed command's writable paths hold one */
+	const char *config_files[RUN_SETTINGS_PATHS_MAX];
+	size_t n_config_files;
 	struct run_rlimit rlimits[RUN_SETTINGS_RLIMITS_MAX];
 	size_t n_rlimits;
 

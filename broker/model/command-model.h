@@ -11,8 +11,9 @@
  * Ownership: every string and handle returned by an accessor is BORROWED from
  * the model and stays valid until command_model_free(). Accessors never fail:
  * an index out of range gives NULL / 0 / -1 as documented, never a crash.
- * Stability: this API only grows; values of the enums and flag bits below are
- * fixed forever (the plugin ABI forwards them unchanged).
+ * Stability: this API only grows; the values of the enums and flag bits
+ * below are their twins' in the plugin ABI (sluice/policy.h), which are
+ * fixed forever: the ABI forwards them unchanged.
  */
 #ifndef SLUICE_COMMAND_MODEL_H
 #define SLUICE_COMMAND_MODEL_H
@@ -23,6 +24,7 @@
 
 #include "errors.h"
 #include "shell/shell-words.h" /* enum shell_word_flag */
+#include "sluice/policy.h"     /* the SLUICE_CMD_* and SLUICE_FRAME_* values */
 
 struct command_model;  /* one parsed command line (opaque) */
 struct simple_command; /* one simple command inside it (opaque) */
@@ -183,20 +185,29 @@ const char *simple_command_name(const struct simple_command *c);
 
 /* Per-command facts, as bits. */
 enum simple_command_flag {
-	CMD_NAME_DYNAMIC = 1u << 0,    /* the name is not static ($CMD, "$(which rm)", *) */
-	CMD_ARGV_INCOMPLETE = 1u << 1, /* argv is partly supplied at run time (xargs, find {}) */
-	CMD_PARTIAL = 1u << 2,         /* an ERROR / MISSING node inside this command */
-	CMD_NEGATED = 1u << 3,         /* under `!` */
-	CMD_BACKGROUND = 1u << 4,      /* ends in `&` */
-	CMD_CWD_UNKNOWN = 1u << 5,     /* an earlier cd had a dynamic target: cwd unknown */
-	CMD_NESTED_DYNAMIC = 1u << 6,  /* a shell/eval whose script is not static (bash -c "$X") */
-	CMD_NESTED_UNPARSED = 1u << 7, /* a shell/eval whose script was not parsed (depth/time) */
-	CMD_WRAPPER_UNKNOWN_OPT = 1u
-	                          << 8, /* a wrapper option not in the table: unwrapped by guess */
-	CMD_FUNCTION_CALL = 1u << 9,    /* the name is a function defined earlier in the text */
+	/* the name is not static ($CMD, "$(which rm)", *) */
+	CMD_NAME_DYNAMIC = SLUICE_CMD_NAME_DYNAMIC,
+	/* argv is partly supplied at run time (xargs, find {}) */
+	CMD_ARGV_INCOMPLETE = SLUICE_CMD_ARGV_INCOMPLETE,
+	/* an ERROR / MISSING node inside this command */
+	CMD_PARTIAL = SLUICE_CMD_PARTIAL,
+	/* under `!` */
+	CMD_NEGATED = SLUICE_CMD_NEGATED,
+	/* ends in `&` */
+	CMD_BACKGROUND = SLUICE_CMD_BACKGROUND,
+	/* an earlier cd had a dynamic target: cwd unknown */
+	CMD_CWD_UNKNOWN = SLUICE_CMD_CWD_UNKNOWN,
+	/* a shell/eval whose script is not static (bash -c "$X") */
+	CMD_NESTED_DYNAMIC = SLUICE_CMD_NESTED_DYNAMIC,
+	/* a shell/eval whose script was not parsed (depth/time) */
+	CMD_NESTED_UNPARSED = SLUICE_CMD_NESTED_UNPARSED,
+	/* a wrapper option not in the table: unwrapped by guess */
+	CMD_WRAPPER_UNKNOWN_OPT = SLUICE_CMD_WRAPPER_GUESSED,
+	/* the name is a function defined earlier in the text */
+	CMD_FUNCTION_CALL = SLUICE_CMD_FUNCTION_CALL,
 	/* a shell whose language is not bash's (fish -c, csh -c): its script
 	 * is read as bash all the same, which it may not be */
-	CMD_NESTED_FOREIGN = 1u << 10,
+	CMD_NESTED_FOREIGN = SLUICE_CMD_NESTED_FOREIGN,
 };
 
 /* enum simple_command_flag bits. */
@@ -215,21 +226,34 @@ const char *simple_command_flag_name(uint32_t flag_bit);
 /* --- nesting: where the command sits, outermost first --- */
 
 enum command_frame {
-	FRAME_LIST = 1,          /* an && / || list (a run of lists is one frame) */
-	FRAME_PIPELINE = 2,      /* a | pipeline */
-	FRAME_SUBSHELL = 3,      /* ( ... ) */
-	FRAME_GROUP = 4,         /* { ...; } */
-	FRAME_IF = 5,            /* if / elif / else, condition or body */
-	FRAME_LOOP = 6,          /* while / until / for / select / for (( )) */
-	FRAME_CASE = 7,          /* case ... esac */
-	FRAME_FUNCTION = 8,      /* a function body */
-	FRAME_CMDSUBST = 9,      /* $(...) or `...` */
-	FRAME_PROCSUBST = 10,    /* <(...) or >(...) */
-	FRAME_NESTED_SHELL = 11, /* the string of bash -c / sh -c / eval / watch / a heredoc
-	                            or here-string fed to a shell */
-	FRAME_REDIRECTED = 12,   /* a compound statement with redirections ({ ...; } > f) */
-	FRAME_CONDITION = 13,    /* the condition part of if / while / until */
-	FRAME_WRAPPER_EXEC = 14, /* the command run by find -exec / xargs (argv partly unknown) */
+	/* an && / || list (a run of lists is one frame) */
+	FRAME_LIST = SLUICE_FRAME_LIST,
+	/* a | pipeline */
+	FRAME_PIPELINE = SLUICE_FRAME_PIPELINE,
+	/* ( ... ) */
+	FRAME_SUBSHELL = SLUICE_FRAME_SUBSHELL,
+	/* { ...; } */
+	FRAME_GROUP = SLUICE_FRAME_GROUP,
+	/* if / elif / else, condition or body */
+	FRAME_IF = SLUICE_FRAME_IF,
+	/* while / until / for / select / for (( )) */
+	FRAME_LOOP = SLUICE_FRAME_LOOP,
+	/* case ... esac */
+	FRAME_CASE = SLUICE_FRAME_CASE,
+	/* a function body */
+	FRAME_FUNCTION = SLUICE_FRAME_FUNCTION,
+	/* $(...) or `...` */
+	FRAME_CMDSUBST = SLUICE_FRAME_CMDSUBST,
+	/* <(...) or >(...) */
+	FRAME_PROCSUBST = SLUICE_FRAME_PROCSUBST,
+	/* the string of bash -c / sh -c / eval / watch / a heredoc or here-string fed to a shell */
+	FRAME_NESTED_SHELL = SLUICE_FRAME_NESTED_SHELL,
+	/* a compound statement with redirections ({ ...; } > f) */
+	FRAME_REDIRECTED = SLUICE_FRAME_REDIRECTED,
+	/* the condition part of if / while / until */
+	FRAME_CONDITION = SLUICE_FRAME_CONDITION,
+	/* the command run by find -exec / xargs (argv partly unknown) */
+	FRAME_WRAPPER_EXEC = SLUICE_FRAME_WRAPPER_EXEC,
 };
 
 /* Number of frames around the command; this is its depth (0 = a plain

@@ -16,21 +16,6 @@
 #include "policy/policy-host.h"
 #include "policy/policy-msg.h"
 
-/* The ABI forwards the model's bits unchanged: keep them equal forever. */
-_Static_assert(SLUICE_WORD_PARAM == WORD_PARAM && SLUICE_WORD_GLOB == WORD_GLOB &&
-                       SLUICE_WORD_CMDSUBST == WORD_CMDSUBST &&
-                       SLUICE_WORD_TRANSLATED == WORD_TRANSLATED &&
-                       SLUICE_WORD_DYNAMIC == WORD_DYNAMIC_MASK,
-               "word flags");
-_Static_assert(SLUICE_CMD_NAME_DYNAMIC == CMD_NAME_DYNAMIC &&
-                       SLUICE_CMD_WRAPPER_GUESSED == CMD_WRAPPER_UNKNOWN_OPT &&
-                       SLUICE_CMD_FUNCTION_CALL == CMD_FUNCTION_CALL &&
-                       SLUICE_CMD_NESTED_FOREIGN == CMD_NESTED_FOREIGN,
-               "command flags");
-_Static_assert(SLUICE_FRAME_LIST == FRAME_LIST && SLUICE_FRAME_NESTED_SHELL == FRAME_NESTED_SHELL &&
-                       SLUICE_FRAME_WRAPPER_EXEC == FRAME_WRAPPER_EXEC,
-               "frames");
-
 #define MODEL(cmd) ((const struct command_model *)(cmd))
 #define SC(sc) ((const struct simple_command *)(sc))
 

@@ -108,6 +108,46 @@ bool environment_is_dropped(const char *name, const char *const *drop, size_t n_
 	return dropped(name, strlen(name), drop, n_drop);
 }
 
+/* The length of the password in the URL userinfo that starts at p (just
+ * after "://"), counting its ':', or 0 when the authority has none. The
+ * authority ends at the first '/', '?', '#' or white space; its userinfo
+ * ends at its last '@'; the password starts at the userinfo's first ':'. */
+static size_t url_password_len(char *p, char **start)
+{
+	size_t authority = strcspn(p, "/?# \t\n");
+	char *at = NULL;
+	for (char *c = p; c < p + authority; c++)
+		if (*c == '@')
+			at = c;
+	if (!at)
+		return 0;
+	char *colon = memchr(p, ':', (size_t)(at - p));
+	if (!colon || colon + 1 == at)
+		return 0;
+	*start = colon;
+	return (size_t)(at - colon);
+}
+
+/* A copy of entry ("NAME=VALUE") with the password of every URL in VALUE
+ * removed (postgres://u:pw@h/db becomes postgres://u@h/db), or NULL with
+ * errno ENOMEM. */
+static char *without_url_passwords(const char *entry)
+{
+	char *copy = strdup(entry);
+	if (!copy)
+		return NULL;
+	char *scheme_end = strchr(copy, '=');
+	while ((scheme_end = strstr(scheme_end, "://"))) {
+		char *authority = scheme_end + 3;
+		char *password = NULL;
+		size_t len = url_password_len(authority, &password);
+		if (len > 0)
+			memmove(password, password + len, strlen(password + len) + 1);
+		scheme_end = authority;
+	}
+	return copy;
+}
+
 /* Replace the entry of env[0..*n) named like assignment, or append it
  * (env has room for it). */
 static int put(char **env, size_t *n, const char *assignment)
@@ -147,7 +187,7 @@ int environment_build(char *const *parent, const char *const *drop, size_t n_dro
 		const char *eq = strchr(*e, '=');
 		if (!eq || eq == *e || dropped(*e, (size_t)(eq - *e), drop, n_drop))
 			continue;
-		env[n] = strdup(*e);
+		env[n] = strstr(eq, "://") ? without_url_passwords(*e) : strdup(*e);
 		if (!env[n++])
 			return -ENOMEM;
 	}

@@ -22,7 +22,9 @@ bool environment_is_dropped(const char *name, const char *const *drop, size_t n_
 
 /*
  * Build the command's environment (an owned strv in *ret): each "NAME=VALUE"
- * of parent whose name matches none of drop, then the non-interactive
+ * of parent whose name matches none of drop, with the password of any URL in
+ * its value removed (scheme://user:password@host: a DATABASE_URL, an
+ * https_proxy), then the non-interactive
  * defaults, then set ("NAME=VALUE" each; a later entry replaces an earlier
  * one of the same name), then the marker. Returns 0, -ENOMEM, -E2BIG, or
  * -EINVAL when an entry of set has no '='.

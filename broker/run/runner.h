@@ -11,39 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "core/error-kind.h"
-#include "run/jobs.h"
-#include "run/outbuf.h"
-#include "run/pump.h"
 #include "core/request.h"
-#include "run/result.h"
-#include "policy/broker-context.h"
 #include "core/run-settings.h"
-
-/*
- * One run's result and everything it borrows from. Initialise with
- * run_outcome_init(), release with run_outcome_done(); do not move it in
- * between (result points into it).
- */
-struct run_outcome {
-	struct run_settings settings; /* the copy the run used; result.settings points here */
-	struct run_result result;     /* what to print: result_to_json(), result_write_text() */
-
-	/* private: */
-	struct policy_decision decision;
-	char *root, *workdir, *launcher, *jobs_dir;
-	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
-	int tmpdir_hold;    /* run_tmpdir_hold()'s descriptor while it is in use, or -1 */
-	bool tmpdir_handed; /* a background job's monitor removes it instead */
-	char **env;
-	/* A launcher started before the decision (see runner.c), waiting for
-	 * its command on command_fd; 0 and -1 when there is none. */
-	pid_t early_pid;
-	int command_fd, out_r, err_r, rep_r;
-	struct outbuf *output, *out, *err;
-	struct pump pump;
-	struct job_started job;
-};
+#include "policy/broker-context.h"
+#include "run/pump.h"
+#include "run/run-outcome.h"
 
 /* What the caller adds to a run besides the request and the settings. */
 struct runner_options {
@@ -59,6 +31,9 @@ struct runner_options {
 	pump_progress_fn progress; /* NULL: no progress calls */
 	uint64_t progress_interval_ms;
 	void *progress_userdata;
+	/* Asked about an ask verdict before the configured approver (the MCP
+	 * server's client, through elicitation); NULL: only the approver. */
+	const struct approval_asker *asker;
 };
 
 /* A runner_options with no cancel descriptor and no progress. */
@@ -67,22 +42,18 @@ struct runner_options {
 		.cancel_fd = -1 \
 	}
 
-/* Start an outcome with a copy of settings and no error. */
-void run_outcome_init(struct run_outcome *o, const struct run_settings *settings);
-
-/* Release what the outcome owns. */
-void run_outcome_done(struct run_outcome *o);
-
-/* Record an error in the result (replacing any); returns -1 so that
- * callers can `return run_outcome_fail(...)`. */
-int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fmt, ...)
-        __attribute__((format(printf, 3, 4)));
-
 /* Whether mode is one of the interface's sandbox modes. */
 bool runner_known_sandbox_mode(const char *mode);
 
+/* Where no layer and no request chose the sandbox mode (the built-in
+ * default) and this kernel has no Landlock to build it with, switch s to
+ * unrestricted and say why in s->sandbox_fallback: the policies still
+ * apply, and doctor and every result say what is not enforced. A mode that
+ * was chosen is left alone (the launcher refuses it: sandbox_unavailable). */
+void runner_settle_default_mode(struct run_settings *s);
+
 /* Switch s to the sandbox mode a caller asked for (--sandbox). Returns 0;
- * -EINVAL for an unknown mode; -EPERM for a mode looser than the configured
+ * -EINVAL for an unknown mode; -EPERM for a mode looser than a configured
  * one (the configuration is the floor). reterr says which. */
 int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr);
 

@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -30,7 +31,6 @@
 /* The launcher's option names, defined once for both programs. */
 #include "launch-spec.h"
 
-#define LAUNCHER_NAME "sluice-launch"
 /* /proc entries examined per scan; beyond this a scan is partial and the
  * kill loop simply takes more rounds. */
 #define PROC_SCAN_MAX 65536
@@ -58,8 +58,8 @@ int spawn_find_launcher(char **ret)
 		char *slash = strrchr(self, '/');
 		if (slash) {
 			_cleanup_free_ char *cand = NULL;
-			if (asprintf(&cand, "%.*s/%s", (int)(slash - self), self, LAUNCHER_NAME) <
-			    0)
+			if (asprintf(&cand, "%.*s/%s", (int)(slash - self), self,
+			             LAUNCH_PROGRAM_NAME) < 0)
 				return -ENOMEM;
 			if (executable(cand)) {
 				*ret = TAKE_PTR(cand);
@@ -67,9 +67,9 @@ int spawn_find_launcher(char **ret)
 			}
 		}
 	}
-	if (!executable(SLUICE_BINDIR "/" LAUNCHER_NAME))
+	if (!executable(SLUICE_BINDIR "/" LAUNCH_PROGRAM_NAME))
 		return -ENOENT;
-	*ret = strdup(SLUICE_BINDIR "/" LAUNCHER_NAME);
+	*ret = strdup(SLUICE_BINDIR "/" LAUNCH_PROGRAM_NAME);
 	return *ret ? 0 : -ENOMEM;
 }
 
@@ -95,13 +95,58 @@ static int add_user(char ***argv, const char *name)
 	return add2(argv, LAUNCH_OPT_USER_IDS, ids);
 }
 
+/* The home "~/" means in [sandbox] hide: the user's the commands run as. */
+static const char *hide_home(const struct run_settings *s)
+{
+	if (s->user) {
+		const struct passwd *pw = getpwnam(s->user);
+		return pw && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	}
+	const char *home = getenv("HOME");
+	return home && home[0] == '/' ? home : NULL;
+}
+
+/* --hide PATH for each [sandbox] hide path, "~/" expanded; without a home,
+ * the "~/" ones are left out. */
+static int add_hidden(char ***argv, const struct run_settings *s)
+{
+	const char *home = s->n_hide ? hide_home(s) : NULL;
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < s->n_hide; i++) {
+		const char *p = s->hide[i];
+		if (strncmp(p, "~/", 2) != 0) {
+			r = add2(argv, LAUNCH_OPT_HIDE, p);
+			continue;
+		}
+		if (!home)
+			continue;
+		_cleanup_free_ char *full = NULL;
+		if (asprintf(&full, "%s/%s", home, p + 2) < 0)
+			return -ENOMEM;
+		r = add2(argv, LAUNCH_OPT_HIDE, full);
+	}
+	return r;
+}
+
+/* Whether a configuration file lies in one of the configuration
+ * directories (passed whole already). */
+static bool in_config_dir(const struct run_settings *s, const char *file)
+{
+	for (size_t i = 0; i < s->n_config_dirs; i++) {
+		size_t n = strlen(s->config_dirs[i]);
+		if (strncmp(file, s->config_dirs[i], n) == 0 && file[n] == '/')
+			return true;
+	}
+	return false;
+}
+
 int spawn_build_argv(const struct spawn_request *req, char ***ret)
 {
 	const struct run_settings *s = req->settings;
 	const char *mode = s->sandbox_mode;
 	bool sandboxed = strcmp(mode, LAUNCH_PROFILE_UNRESTRICTED) != 0;
 	_cleanup_strv_free_ char **argv = NULL;
-	char num[16];
+	char num[32];
 	int r = strv_extend(&argv, req->launcher);
 	if (r >= 0)
 		r = add2(&argv, LAUNCH_OPT_PROFILE, mode);
@@ -124,6 +169,20 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add_user(&argv, s->user);
 	if (r >= 0 && sandboxed && s->git_writable)
 		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
+	if (r >= 0 && sandboxed && s->namespace_off)
+		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
+	if (r >= 0 && sandboxed && req->tmpdir) {
+		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);
+		r = add2(&argv, LAUNCH_OPT_TMPDIR_SIZE, num);
+	}
+	if (r >= 0 && sandboxed)
+		r = add_hidden(&argv, s);
+	/* sluice's own configuration, should a writable path hold it */
+	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_config_dirs; i++)
+		r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);
+	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_config_files; i++)
+		if (!in_config_dir(s, s->config_files[i]))
+			r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_files[i]);
 	if (r >= 0 && s->best_effort)
 		r = strv_extend(&argv, LAUNCH_OPT_BEST_EFFORT);
 	if (r >= 0)

@@ -14,30 +14,42 @@
 #include <stdint.h>
 
 #include "shell/shell-parse.h"
+#include "sluice/policy.h" /* the SLUICE_WORD_* values */
 
-/* What a word holds, as bits (0 means a fully static word). The command
- * model forwards them unchanged (command-model.h), and so does the plugin ABI:
- * the values are fixed forever. */
+/* What a word holds, as bits (0 means a fully static word). Each is its
+ * twin in the plugin ABI (sluice/policy.h), whose values are fixed forever:
+ * the command model and the ABI forward them unchanged. */
 enum shell_word_flag {
-	WORD_PARAM = 1u << 0,      /* parameter expansion: $X, ${X}, ${X:-y}, $1, $@ */
-	WORD_TILDE = 1u << 1,      /* an unquoted leading ~ (or ~user), expanded by bash */
-	WORD_GLOB = 1u << 2,       /* unquoted glob characters: * ? [ ] or extglob */
-	WORD_CMDSUBST = 1u << 3,   /* $(...) or `...` */
-	WORD_PROCSUBST = 1u << 4,  /* <(...) or >(...) */
-	WORD_ARITH = 1u << 5,      /* $((...)) */
-	WORD_BRACE = 1u << 6,      /* unquoted brace expansion {a,b} / {1..3} */
-	WORD_QUOTED = 1u << 7,     /* some part was quoted or escaped (informative) */
-	WORD_RESOLVED = 1u << 8,   /* held a variable resolved from an earlier literal assignment */
-	WORD_UNKNOWN = 1u << 9,    /* content not known at all (e.g. unparsable) */
-	WORD_SPLIT = 1u << 10,     /* an unquoted expansion: bash may split it into several words */
-	WORD_ANSI_C = 1u << 11,    /* held a $'...' string (informative) */
-	WORD_TRANSLATED = 1u << 12 /* held a $"..." string (informative) */
+	/* parameter expansion: $X, ${X}, ${X:-y}, $1, $@ */
+	WORD_PARAM = SLUICE_WORD_PARAM,
+	/* an unquoted leading ~ (or ~user), expanded by bash */
+	WORD_TILDE = SLUICE_WORD_TILDE,
+	/* unquoted glob characters: * ? [ ] or extglob */
+	WORD_GLOB = SLUICE_WORD_GLOB,
+	/* $(...) or `...` */
+	WORD_CMDSUBST = SLUICE_WORD_CMDSUBST,
+	/* <(...) or >(...) */
+	WORD_PROCSUBST = SLUICE_WORD_PROCSUBST,
+	/* $((...)) */
+	WORD_ARITH = SLUICE_WORD_ARITH,
+	/* unquoted brace expansion {a,b} / {1..3} */
+	WORD_BRACE = SLUICE_WORD_BRACE,
+	/* some part was quoted or escaped (informative) */
+	WORD_QUOTED = SLUICE_WORD_QUOTED,
+	/* held a variable resolved from an earlier literal assignment */
+	WORD_RESOLVED = SLUICE_WORD_RESOLVED,
+	/* content not known at all (e.g. unparsable) */
+	WORD_UNKNOWN = SLUICE_WORD_UNKNOWN,
+	/* an unquoted expansion: bash may split it into several words */
+	WORD_SPLIT = SLUICE_WORD_SPLIT,
+	/* held a $'...' string (informative) */
+	WORD_ANSI_C = SLUICE_WORD_ANSI_C,
+	/* held a $"..." string (informative) */
+	WORD_TRANSLATED = SLUICE_WORD_TRANSLATED,
 };
 
 /* Bits that make a word's final value unknown before bash runs it. */
-#define WORD_DYNAMIC_MASK                                                                    \
-	(WORD_PARAM | WORD_TILDE | WORD_GLOB | WORD_CMDSUBST | WORD_PROCSUBST | WORD_ARITH | \
-	 WORD_BRACE | WORD_UNKNOWN)
+#define WORD_DYNAMIC_MASK SLUICE_WORD_DYNAMIC
 
 #define SHELL_WORD_MAX_VARS 8
 #define SHELL_WORD_MAX_BYTES ((size_t)64 * 1024)

@@ -15,21 +15,15 @@ san=$(sed -n 's/^SANITIZER_CFLAGS = //p' "$SLUICE_BUILDDIR/Makefile")
 prefix=$(sed -n 's/^prefix = //p' "$SLUICE_BUILDDIR/Makefile")
 libdir=$(sed -n 's/^libdir = //p' "$SLUICE_BUILDDIR/Makefile" | sed "s|\${exec_prefix}|$prefix|; s|\$(exec_prefix)|$prefix|")
 
-if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" install \
-	DESTDIR="$root" >"$TEST_TMP/install.log" 2>&1; then
-  not_ok "sluice installs into a temporary prefix" "$(tail -20 "$TEST_TMP/install.log")"
-  exit 1
-fi
-ok "sluice installs into a temporary prefix"
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$make_cmd" -s -C "$SLUICE_BUILDDIR" install \
+	DESTDIR="$root" >"$TEST_TMP/install.log" 2>&1
+report $? "sluice installs into a temporary prefix" "$(tail -20 "$TEST_TMP/install.log")" || exit 1
 
 pcfile=$(find "$root" -name sluice-policy.pc | head -1)
 pcdir=${pcfile%/*}
 header=$(find "$root" -path '*/include/sluice/policy.h' | head -1)
-if [ -n "$header" ] && [ -n "$pcfile" ] && [ -d "$pcdir" ]; then
-  ok "the header and the pkg-config file are installed"
-else
-  not_ok "the header and the pkg-config file are installed" "header: $header" "pc: $pcdir"
-fi
+[ -n "$header" ] && [ -n "$pcfile" ] && [ -d "$pcdir" ]
+report $? "the header and the pkg-config file are installed" "header: $header" "pc: $pcdir"
 
 cp -r "$SLUICE_SRCDIR/plugins/example" "$TEST_TMP/example"
 chmod -R u+w "$TEST_TMP/example"
@@ -39,11 +33,8 @@ expect "the example builds against the installed header through pkg-config" 0
 so="$TEST_TMP/example/example.so"
 
 exported=$(nm -D --defined-only "$so" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^_' | sort -u | tr '\n' ' ')
-if [ "$exported" = "sluice_policy_plugin " ]; then
-  ok "the example exports exactly one symbol"
-else
-  not_ok "the example exports exactly one symbol" "exported: $exported"
-fi
+[ "$exported" = "sluice_policy_plugin " ]
+report $? "the example exports exactly one symbol" "exported: $exported"
 
 cat >"$TEST_TMP/sluice.ini" <<INI
 [plugin example]

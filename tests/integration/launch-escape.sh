@@ -34,6 +34,7 @@ fixture() {
 }
 
 n=0
+layer_opts=() # --namespace auto|off, for the filesystem attacks
 # escape NAME WANT CONTROL [LAUNCHER-OPTION...] -- PROBE-ARG...
 # "@D@" in options and arguments is a fresh fixture directory, one for the
 # positive control and another for the sandboxed attempt.
@@ -60,8 +61,8 @@ escape() {
       return ;;
     esac
   fi
-  run timeout 20 "$LAUNCH" --workspace "$boxed/ws" --tmpdir "$boxed/tmp" "${opts[@]//@D@/$boxed}" \
-    -- "$PROBE" "${@//@D@/$boxed}"
+  run timeout 20 "$LAUNCH" --workspace "$boxed/ws" --tmpdir "$boxed/tmp" "${layer_opts[@]}" \
+    "${opts[@]//@D@/$boxed}" -- "$PROBE" "${@//@D@/$boxed}"
   if [ "$got_plain" != "$control" ]; then
     not_ok "$name" "positive control (no sandbox): got '$got_plain', wanted '$control'"
   elif [ "$rc" -ne 0 ] || [ "$out" != "$want" ]; then
@@ -80,69 +81,81 @@ escape_if_supported() {
 
 if [ "$uid" -eq 0 ]; then privileged=OK; else privileged="EPERM socket"; fi
 
-# ---------------------------------------------------------- filesystem, restricted
-escape "create outside the writable paths" "EACCES" "OK" -- create @D@/new
-escape "write an existing file" "EACCES" "OK" -- write @D@/victim.txt
-escape "truncate a file" "EACCES" "OK" -- truncate @D@/victim.txt
-escape "unlink a file" "EACCES" "OK" -- unlink @D@/victim.txt
-escape "rename within a directory" "EACCES" "OK" -- rename @D@/victim.txt @D@/renamed
-escape "rename across directories" "EACCES" "OK" -- rename @D@/victim.txt @D@/sub/moved
-escape "hardlink across directories" "EACCES" "OK" -- link @D@/victim.txt @D@/sub/hard
-escape "symlink" "EACCES" "OK" -- symlink /etc/passwd @D@/sym
-escape "mkdir" "EACCES" "OK" -- mkdir @D@/newdir
-escape "mknod a fifo" "EACCES" "OK" -- mkfifo @D@/fifo
-escape "reopen a read-only file for writing via /proc/self/fd" "EACCES" "OK" -- \
-  reopen-write @D@/victim.txt
-escape "restricted: the workspace is read-only" "EACCES" "OK" -- write @D@/ws/src/file.c
-escape_if_supported "a new user namespace does not lift the rules" "EACCES create" "OK" -- \
-  unshare-create @D@/userns
-# The same with unshare(1), which also maps the uid (a write to
-# /proc/self/uid_map, itself refused inside the sandbox).
-if command -v unshare >/dev/null && unshare -Ur true 2>/dev/null; then
-  mkdir -p "$TEST_TMP/ur"
-  run timeout 20 unshare -Ur "$BASH" -c "echo x >'$TEST_TMP/ur/plain'"
-  plain_rc=$rc
-  run timeout 20 "$LAUNCH" --workspace "$TEST_TMP" -- unshare -Ur "$BASH" -c "echo x >'$TEST_TMP/ur/boxed'"
-  if [ "$plain_rc" -ne 0 ] || [ ! -e "$TEST_TMP/ur/plain" ]; then
-    not_ok "unshare -Ur then write" "positive control: status $plain_rc"
-  elif [ "$rc" -eq 0 ] || [ -e "$TEST_TMP/ur/boxed" ]; then
-    not_ok "unshare -Ur then write" "sandboxed: status $rc" "stderr: $err"
-  else
-    ok "unshare -Ur then write: refused (status $rc: ${err%%$'\n'*})"
-  fi
+# ---------------------------------------------------------- filesystem
+# Twice: with the namespace layer where this system gives one (mounts
+# refuse first, EROFS; "mount-namespace" in --print-features), then with
+# Landlock alone (--namespace off, EACCES). Each layer must hold by itself.
+features=$("$LAUNCH" --print-features)
+if grep -q '"namespace":"unavailable"' <<<"$features"; then
+  echo "# no namespace here: ${features#*namespace_error\":}"
+  layers=(off)
 else
-  skip "unshare -Ur then write" "unshare -Ur does not work here even without the sandbox"
+  layers=(auto off)
 fi
+# filesystem_escapes WANT: the attacks, each wanted to fail with WANT.
+filesystem_escapes() {
+  local d=$1 layer=${layer_opts[1]}
+  escape "[$layer] create outside the writable paths" "$d" "OK" -- create @D@/new
+  escape "[$layer] write an existing file" "$d" "OK" -- write @D@/victim.txt
+  escape "[$layer] truncate a file" "$d" "OK" -- truncate @D@/victim.txt
+  escape "[$layer] unlink a file" "$d" "OK" -- unlink @D@/victim.txt
+  escape "[$layer] rename within a directory" "$d" "OK" -- rename @D@/victim.txt @D@/renamed
+  escape "[$layer] rename across directories" "$d" "OK" -- rename @D@/victim.txt @D@/sub/moved
+  escape "[$layer] hardlink across directories" "$d" "OK" -- link @D@/victim.txt @D@/sub/hard
+  escape "[$layer] symlink" "$d" "OK" -- symlink /etc/passwd @D@/sym
+  escape "[$layer] mkdir" "$d" "OK" -- mkdir @D@/newdir
+  escape "[$layer] mknod a fifo" "$d" "OK" -- mkfifo @D@/fifo
+  escape "[$layer] reopen a read-only file for writing via /proc/self/fd" "$d" "OK" -- \
+    reopen-write @D@/victim.txt
+  escape "[$layer] restricted: the workspace is read-only" "$d" "OK" -- write @D@/ws/src/file.c
+  escape_if_supported "[$layer] a new user namespace does not lift the rules" "$d create" "OK" -- \
+    unshare-create @D@/userns
+  escape "[$layer] workspace-write: plant a git hook" "$d" "OK" --profile workspace-write -- \
+    create @D@/ws/.git/hooks/pre-commit
+  escape "[$layer] workspace-write: rewrite .git/config" "$d" "OK" --profile workspace-write -- \
+    write @D@/ws/.git/config
+  escape "[$layer] workspace-write: rename a sample hook into place" "$d" "OK" \
+    --profile workspace-write -- rename @D@/ws/.git/hooks/pre-commit.sample @D@/ws/.git/hooks/pre-commit
+  escape "[$layer] workspace-write: outside the workspace stays read-only" "$d" "OK" \
+    --profile workspace-write -- create @D@/sub/new
+}
+for layer in "${layers[@]}"; do
+  layer_opts=(--namespace "$layer")
+  if [ "$layer" = auto ]; then filesystem_escapes EROFS; else filesystem_escapes EACCES; fi
+done
+layer_opts=()
+
 escape "device ioctls are denied" "EACCES" "ENOTTY" -- ioctl-dev /dev/null
 
 # ---------------------------------------------------------- workspace-write
-escape "workspace-write: plant a git hook" "EACCES" "OK" --profile workspace-write -- \
-  create @D@/ws/.git/hooks/pre-commit
-escape "workspace-write: rewrite .git/config" "EACCES" "OK" --profile workspace-write -- \
-  write @D@/ws/.git/config
-escape "workspace-write: rename a sample hook into place" "EACCES" "OK" \
-  --profile workspace-write -- rename @D@/ws/.git/hooks/pre-commit.sample @D@/ws/.git/hooks/pre-commit
-escape "workspace-write: outside the workspace stays read-only" "EACCES" "OK" \
-  --profile workspace-write -- create @D@/sub/new
-
 # A worktree's workspace: .git is a file naming the repository; rewritten,
 # git run later outside the sandbox would use a repository the command made.
+# With the namespace, the file is bound read-only onto itself (EROFS; a
+# mount point cannot be renamed: EBUSY) and the top level is writable; with
+# Landlock alone, the top level is read-only as a whole (EACCES).
 wt=$TEST_TMP/worktree
 mkdir -p "$wt/src"
 echo "gitdir: $TEST_TMP/p1/ws/.git" >"$wt/.git"
-for attempt in "write $wt/.git" "mkdir $wt/evilgit" "rename $wt/.git $wt/src/moved" "create $wt/src/new"; do
-  # shellcheck disable=SC2086 # the attempt is the probe's words
-  run timeout 20 "$LAUNCH" --workspace "$wt" --profile workspace-write -- "$PROBE" $attempt
-  case $attempt in
-  "create $wt/src/new") want=OK ;; # below the top level: writable
-  *) want=EACCES ;;
-  esac
-  if [ "$rc" -eq 0 ] && [ "$out" = "$want" ]; then
-    ok "workspace-write with a .git file: ${attempt%% *} ${attempt#* }: $want"
-  else
-    not_ok "workspace-write with a .git file: $attempt" "status $rc, got '$out', wanted '$want'" "stderr: $err"
-  fi
+for layer in "${layers[@]}"; do
+  for attempt in "write $wt/.git" "rename $wt/.git $wt/src/moved" "mkdir $wt/top-$layer" "create $wt/src/new-$layer"; do
+    # shellcheck disable=SC2086 # the attempt is the probe's words
+    run timeout 20 "$LAUNCH" --workspace "$wt" --profile workspace-write --namespace "$layer" -- "$PROBE" $attempt
+    case $layer:$attempt in
+    *"create $wt/src/"*) want=OK ;; # below the top level: writable
+    auto:"write "*) want=EROFS ;;
+    auto:"rename "*) want=EBUSY ;;
+    auto:"mkdir "*) want=OK ;; # the top level is writable with the namespace
+    *) want=EACCES ;;
+    esac
+    if [ "$rc" -eq 0 ] && [ "$out" = "$want" ]; then
+      ok "[$layer] workspace-write with a .git file: ${attempt%% *} ${attempt#* }: $want"
+    else
+      not_ok "[$layer] workspace-write with a .git file: $attempt" "status $rc, got '$out', wanted '$want'" "stderr: $err"
+    fi
+  done
 done
+[ -f "$wt/.git" ] && grep -q "^gitdir: $TEST_TMP/p1/ws/.git\$" "$wt/.git" &&
+  ok "the worktree's .git file is unchanged" || not_ok "the worktree's .git file is unchanged" "$(cat "$wt/.git")"
 
 # ---------------------------------------------------------- network
 escape "TCP connect to a loopback listener" "EACCES socket" "OK" -- tcp-connect "$tcp_port"

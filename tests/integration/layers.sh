@@ -23,6 +23,13 @@ not_ok() {
   shift
   for line in "$@"; do echo "# $line"; done
 }
+# report STATUS NAME [DETAIL...]: ok when STATUS is 0 (as in tests/lib.sh,
+# which this script does not need).
+report() {
+  local status=$1 name=$2
+  shift 2
+  if [ "$status" -eq 0 ]; then ok "$name"; else not_ok "$name" "$@"; fi
+}
 rank() {
   local i
   for i in "${!LAYERS[@]}"; do
@@ -70,11 +77,8 @@ order=$(
   echo "${LAYERS[*]}"
 )
 doc_order=$(sed -n 's/^Layers, lowest first: \(.*\)\.$/\1/p' "$src/docs/architecture.md" | tr -d '`')
-if [ "$doc_order" = "$order" ]; then
-  ok "docs/architecture.md gives the same order: $order"
-else
-  not_ok "docs/architecture.md gives the same order: $order" "the document says: '$doc_order'"
-fi
+[ "$doc_order" = "$order" ]
+report $? "docs/architecture.md gives the same order: $order" "the document says: '$doc_order'"
 
 # 2. Every folder of broker/ is a layer.
 unknown=
@@ -82,16 +86,10 @@ for d in "$src"/broker/*/; do
   d=$(basename "$d")
   [ "$(rank "$d")" -ge 0 ] || unknown+=" $d"
 done
-if [ -z "$unknown" ]; then
-  ok "every folder of broker/ has its place in the order"
-else
-  not_ok "every folder of broker/ has its place in the order" "not placed:$unknown"
-fi
-if compgen -G "$src/broker/*.[ch]" >/dev/null; then
-  not_ok "no source file outside a layer's folder" "$(cd "$src" && ls broker/*.[ch])"
-else
-  ok "no source file outside a layer's folder"
-fi
+[ -z "$unknown" ]
+report $? "every folder of broker/ has its place in the order" "not placed:$unknown"
+! compgen -G "$src/broker/*.[ch]" >/dev/null
+report $? "no source file outside a layer's folder" "$(cd "$src" && ls broker/*.[ch] 2>/dev/null)"
 
 # 3. Each layer includes only from itself and below.
 for layer in "${LAYERS[@]}"; do
@@ -111,11 +109,8 @@ for layer in "${LAYERS[@]}"; do
     k=$(rank "$layer")
     echo "${LAYERS[*]:0:k+1}"
   )
-  if [ ${#bad[@]} -eq 0 ]; then
-    ok "broker/$layer/ includes only from: $allowed"
-  else
-    not_ok "broker/$layer/ includes only from: $allowed" "${bad[@]}"
-  fi
+  [ ${#bad[@]} -eq 0 ]
+  report $? "broker/$layer/ includes only from: $allowed" "${bad[@]}"
 done
 
 # 4. Below the broker: common/ includes only itself; the launcher itself,
@@ -131,11 +126,8 @@ for dir in common launcher; do
       bad+=("${f#"$src"/}: \"$inc\"")
     done < <(includes "$f")
   done
-  if [ ${#bad[@]} -eq 0 ]; then
-    ok "$dir/ includes nothing from above it"
-  else
-    not_ok "$dir/ includes nothing from above it" "${bad[@]}"
-  fi
+  [ ${#bad[@]} -eq 0 ]
+  report $? "$dir/ includes nothing from above it" "${bad[@]}"
 done
 
 echo "1..$n"

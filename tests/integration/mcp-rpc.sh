@@ -52,7 +52,7 @@ PY
 
 # check NAME ID EXPR: on $out.
 check() {
-  if answer "$out" "$2" "$3"; then ok "$1"; else not_ok "$1" "wanted: id $2 with $3" "$out"; fi
+  answer "$out" "$2" "$3"; report $? "$1" "wanted: id $2 with $3" "$out"
 }
 
 out=$(session "$init" \
@@ -74,18 +74,16 @@ out=$(session "$init" \
   '{"jsonrpc":"2.0","id":99,"result":{}}' \
   '{"jsonrpc":"2.0","id":"s","method":"ping"}' \
   '{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo served"}}}') && rc=0 || rc=$?
-[ "$rc" -eq 0 ] && ok "the server exits 0 at end of input" || not_ok "the server exits 0 at end of input" "status $rc" "$(cat "$TEST_TMP/.stderr")"
+[ "$rc" -eq 0 ]
+report $? "the server exits 0 at end of input" "status $rc" "$(cat "$TEST_TMP/.stderr")"
 
 nulls=$(python3 -c '
 import json, sys
 rs = [json.loads(l) for l in sys.argv[1].splitlines()]
 print(" ".join(str(r["error"]["code"]) for r in rs if r.get("id", 0) is None))' "$out")
 want="not JSON, a cut message: -32700; a batch, a non-object, a boolean id: -32600 (id null)"
-if [ "$nulls" = "-32700 -32700 -32600 -32600 -32600" ]; then
-  ok "$want"
-else
-  not_ok "$want" "codes: $nulls" "$out"
-fi
+[ "$nulls" = "-32700 -32700 -32600 -32600 -32600" ]
+report $? "$want" "codes: $nulls" "$out"
 check "no jsonrpc member: -32600" 3 'r["error"]["code"] == -32600'
 check "jsonrpc 1.0: -32600" 4 'r["error"]["code"] == -32600'
 check "a method that is not a string: -32600" 5 'r["error"]["code"] == -32600'
@@ -95,9 +93,10 @@ check "tools/call of an unknown tool: -32602" 8 'r["error"]["code"] == -32602'
 check "tools/call with arguments not an object: -32602" 9 'r["error"]["code"] == -32602'
 check "params that are not an object: -32602" 10 'r["error"]["code"] == -32602'
 check "a string id is answered with the same id" '"s"' 'r["result"] == {}'
-check "after all of that the server still runs commands" 12 'r["result"]["structuredContent"]["stdout"] == "served\n" and not r["result"]["isError"]'
+check "after all of that the server still runs commands" 12 'r["result"]["content"][0]["text"] == "served\n" and not r["result"]["isError"]'
 n=$(grep -c . <<<"$out")
-[ "$n" -eq 16 ] && ok "notifications and responses get no answer; every request one" || not_ok "notifications and responses get no answer; every request one" "$n lines" "$out"
+[ "$n" -eq 16 ]
+report $? "notifications and responses get no answer; every request one" "$n lines" "$out"
 
 # Version negotiation.
 ver() {
@@ -119,11 +118,8 @@ check "initialize without protocolVersion: -32602" 1 'r["error"]["code"] == -326
 
 # A message longer than the cap is a parse error, and the next one is served.
 out=$( { printf '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"'; head -c $((17 * 1024 * 1024)) /dev/zero | tr '\0' a; printf '"}}\n'; echo '{"jsonrpc":"2.0","id":2,"method":"ping"}'; } | timeout -k 5 30 "$SLUICE" mcp 2>/dev/null)
-if grep -q '"code":-32700' <<<"$out" && answer "$out" 2 'r["result"] == {}'; then
-  ok "an over-long message is refused (-32700) and the next one answered"
-else
-  not_ok "an over-long message is refused (-32700) and the next one answered" "$(cut -c1-300 <<<"$out")"
-fi
+grep -q '"code":-32700' <<<"$out" && answer "$out" 2 'r["result"] == {}'
+report $? "an over-long message is refused (-32700) and the next one answered" "$(cut -c1-300 <<<"$out")"
 
 # End of input while a command runs: the server ends it and exits.
 fifo="$TEST_TMP/in"
@@ -137,11 +133,8 @@ if wait_for 10 test -s "$pidfile"; then
   child=$(cat "$pidfile")
   exec 3>&-
   wait "$server" && rc=0 || rc=$?
-  if [ "$rc" -eq 0 ] && ! alive "$child"; then
-    ok "end of input: the server ends the running command's tree and exits 0"
-  else
-    not_ok "end of input: the server ends the running command's tree and exits 0" "status $rc, child alive: $(alive "$child" && echo yes)" "$(cat "$TEST_TMP/eof.err")"
-  fi
+  [ "$rc" -eq 0 ] && ! alive "$child"
+  report $? "end of input: the server ends the running command's tree and exits 0" "status $rc, child alive: $(alive "$child" && echo yes)" "$(cat "$TEST_TMP/eof.err")"
 else
   exec 3>&-
   wait "$server"
@@ -181,8 +174,10 @@ srv.proc.wait()
 print("child gone" if wait_for(lambda: gone(child), 10) else "child alive")
 PY
 )
-grep -q '^order \[2, 1\]$' <<<"$res" && ok "calls run at once: a quick one is answered while a slow one waits" || not_ok "calls run at once: a quick one is answered while a slow one waits" "$res"
-grep -q '^child gone$' <<<"$res" && ok "a server killed by SIGTERM takes its running commands' trees with it" || not_ok "a server killed by SIGTERM takes its running commands' trees with it" "$res"
+grep -q '^order \[2, 1\]$' <<<"$res"
+report $? "calls run at once: a quick one is answered while a slow one waits" "$res"
+grep -q '^child gone$' <<<"$res"
+report $? "a server killed by SIGTERM takes its running commands' trees with it" "$res"
 
 # While idle, the server keeps the next bash call's worker ready, its
 # launcher already waiting (in a restricted sandbox, with its private
@@ -207,14 +202,11 @@ print("left after the end:", waiting())
 PY
 )
 left_tmp=$(ls "$XDG_RUNTIME_DIR/sluice/jobs" 2>/dev/null | grep -c '^tmp-')
-if grep -q '^ready before a call: True$' <<<"$res" && grep -q "^answer: 0 \['$XDG_RUNTIME_DIR/sluice/jobs/tmp-[A-Za-z0-9]*', '$TEST_TMP/ws-slot'\]$" <<<"$res" &&
+grep -q '^ready before a call: True$' <<<"$res" && grep -q "^answer: 0 \['$XDG_RUNTIME_DIR/sluice/jobs/tmp-[A-Za-z0-9]*', '$TEST_TMP/ws-slot'\]$" <<<"$res" &&
   grep -q '^another ready after it: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
-  grep -q '^left after the end: \[\]$' <<<"$res" && [ "$left_tmp" -eq 0 ]; then
-  ok "an idle server keeps the next call's launcher waiting; end of input withdraws it, leaving nothing"
-else
-  not_ok "an idle server keeps the next call's launcher waiting; end of input withdraws it, leaving nothing" \
+  grep -q '^left after the end: \[\]$' <<<"$res" && [ "$left_tmp" -eq 0 ]
+report $? "an idle server keeps the next call's launcher waiting; end of input withdraws it, leaving nothing" \
     "$res" "TMPDIRs left: $left_tmp"
-fi
 
 # The worker's response is written as the worker made it: a string id comes
 # back as it was sent, for a call on the ready slot and for one that gets a
@@ -223,12 +215,12 @@ fi
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"bash","arguments":{"command":"printf %0300000d 0"}}}')
 check "a string id and a large result come back whole (slot)" '"call-a"' \
-  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["structuredContent"]["output"]) > 8000 and r["jsonrpc"] == "2.0"'
+  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["content"][0]["text"]) > 8000 and r["jsonrpc"] == "2.0"'
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}' \
   '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
 check "a string id comes back as sent (a call beside a running one)" '"call-b"' \
-  'r["result"]["structuredContent"]["output"] == "b\n"'
+  'r["result"]["content"][0]["text"] == "b\n"'
 
 # A bash call without arguments gets the same answer on the ready slot and
 # in a worker of its own beside a running call: the request misses its
@@ -247,12 +239,9 @@ a, b = answer(sys.argv[1]), answer(sys.argv[2])
 print("same" if len(a) == 1 and a == b else "differ")
 PY
 )
-if answer "$slot_out" '"na"' "$missing" && answer "$own_out" '"na"' "$missing" && [ "$same" = same ]; then
-  ok "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call"
-else
-  not_ok "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call" \
+answer "$slot_out" '"na"' "$missing" && answer "$own_out" '"na"' "$missing" && [ "$same" = same ]
+report $? "a bash call without arguments: invalid_request naming field 'command', on the slot and beside a running call" \
     "slot: $slot_out" "own worker: $own_out"
-fi
 
 # A cancel that arrives while the call still waits for its approval: the
 # command never starts (here a background job, which would outlive the
@@ -291,14 +280,11 @@ print("status:", srv.proc.wait())
 PY
 )
 jobs_left=$(ls "$TEST_TMP/xdg-cancel/sluice/jobs" 2>/dev/null | grep -v '^tmp-' | tr '\n' ' ')
-if grep -q '^asked: True$' <<<"$res" && grep -q '^next answer: 2$' <<<"$res" &&
+grep -q '^asked: True$' <<<"$res" && grep -q '^next answer: 2$' <<<"$res" &&
   grep -q '^rest: \[\]$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
-  [ -z "$jobs_left" ] && [ ! -e "$marker" ]; then
-  ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)"
-else
-  not_ok "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)" \
+  [ -z "$jobs_left" ] && [ ! -e "$marker" ]
+report $? "a call cancelled while its approver decides does not start (no job, nothing ran, no answer)" \
     "$res" "jobs: $jobs_left" "marker: $([ -e "$marker" ] && echo present)"
-fi
 
 # A call longer than the request cap (a command of 4 MiB + 100 KiB) is a
 # tool result naming the field, not a JSON-RPC error, the same with the
@@ -333,11 +319,8 @@ print("own worker:", refused(b))
 print("same:", a == b)
 PY
 )
-if grep -q '^slot: (True' <<<"$res" && grep -q '^own worker: (True' <<<"$res" && grep -q '^same: True$' <<<"$res"; then
-  ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call"
-else
-  not_ok "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call" "$res"
-fi
+grep -q '^slot: (True' <<<"$res" && grep -q '^own worker: (True' <<<"$res" && grep -q '^same: True$' <<<"$res"
+report $? "a call over the request cap: invalid_request naming field 'command', with the slot ready and beside a running call" "$res"
 
 # A background call starts a job with a launcher of its own: it leaves the
 # ready slot (and its waiting launcher) to the next call, in either
@@ -359,12 +342,9 @@ for i, args in enumerate([{"mode": "background"}, {"background": True}], 1):
 print("status:", srv.close())
 PY
 )
-if grep -q '^ready: True$' <<<"$res" && [ "$(grep -c '^job [12]: True slot kept: True$' <<<"$res")" -eq 2 ] &&
-  grep -q '^status: 0$' <<<"$res"; then
-  ok "a background call forks its own worker: the slot's waiting launcher stays for the next call"
-else
-  not_ok "a background call forks its own worker: the slot's waiting launcher stays for the next call" "$res"
-fi
+grep -q '^ready: True$' <<<"$res" && [ "$(grep -c '^job [12]: True slot kept: True$' <<<"$res")" -eq 2 ] &&
+  grep -q '^status: 0$' <<<"$res"
+report $? "a background call forks its own worker: the slot's waiting launcher stays for the next call" "$res"
 
 # A cancelled call that was running gets no answer at all (the protocol's
 # rule), and the server goes on answering: once the server has reaped the
@@ -396,12 +376,9 @@ print("status:", srv.proc.wait())
 print("ids:", [r.get("id") for r in lines])
 PY
 )
-if grep -q '^running: True$' <<<"$res" && grep -q '^workers: 1$' <<<"$res" &&
-  grep -q '^worker reaped: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" && grep -q '^ids: \[6\]$' <<<"$res"; then
-  ok "a cancelled running call is never answered; the server answers the next request"
-else
-  not_ok "a cancelled running call is never answered; the server answers the next request" "$res"
-fi
+grep -q '^running: True$' <<<"$res" && grep -q '^workers: 1$' <<<"$res" &&
+  grep -q '^worker reaped: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" && grep -q '^ids: \[6\]$' <<<"$res"
+report $? "a cancelled running call is never answered; the server answers the next request" "$res"
 
 # A worker that dies without answering: its call gets -32603, the next call
 # is served, and the command (its shell, waiting on a gate) dies with the
@@ -428,7 +405,7 @@ print("answer:", r.get("id"), r.get("error", {}).get("code"))
 print("command gone:", wait_for(lambda: gone(shell), 5))
 srv.call(2, "echo after")
 r = srv.read()
-print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
+print("next:", r.get("id"), r.get("result", {}).get("content", [{}])[0].get("text"))
 print("status:", srv.close())
 try: # a command that outlived its worker: let it end
     os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
@@ -436,14 +413,11 @@ except OSError:
     pass
 PY
 )
-if grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
+grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
   { [ -n "$launch_is_fake" ] || grep -q '^command gone: True$' <<<"$res"; } &&
   grep -q "^next: 2 after$" <<<"$res" &&
-  grep -q '^status: 0$' <<<"$res"; then
-  ok "a worker that dies: its call gets -32603, its command dies with it, and the next call is served"
-else
-  not_ok "a worker that dies: its call gets -32603, its command dies with it, and the next call is served" "$res"
-fi
+  grep -q '^status: 0$' <<<"$res"
+report $? "a worker that dies: its call gets -32603, its command dies with it, and the next call is served" "$res"
 
 # Two calls with one id: the second is refused while the first runs (a
 # cancellation could not tell them apart), and the first still answers.
@@ -451,7 +425,7 @@ call5a='{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"bash","a
 call5b='{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"bash","arguments":{"command":"echo second"}}}'
 call6='{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}'
 out=$(session "$init" "$call5a" "$call5b" "$call6")
-if python3 - "$out" <<'PY'
+python3 - "$out" <<'PY'
 import json, sys
 fives = [json.loads(l) for l in sys.argv[1].splitlines() if json.loads(l).get("id") == 5]
 errors = [r for r in fives if "error" in r]
@@ -461,8 +435,48 @@ sys.exit(0 if len(errors) == 1 and errors[0]["error"]["code"] == -32600
          and len(results) == 1 and results[0]["result"]["content"][0]["text"] == "first\n"
          else 1)
 PY
-then
-  ok "a second call with the id of a running one is refused with -32600; the first answers"
-else
-  not_ok "a second call with the id of a running one is refused with -32600; the first answers" "$out"
-fi
+report $? "a second call with the id of a running one is refused with -32600; the first answers" "$out"
+
+# An ask put to the client's user: a client that declared elicitation gets
+# an elicitation/create request while the call waits; its answer decides.
+# An error answer leaves the question unanswered (refused: no approver);
+# a call cancelled while its question waits withdraws the question. Every
+# call leaves an audit line saying who answered.
+mkdir -p "$TEST_TMP/etc-ask/sluice" "$TEST_TMP/ws-ask"
+printf '[audit]\nfile = %s\n[plugin regex]\nrule = person\npattern = ask-me\naction = ask\nmessage = needs a yes\n' \
+  "$TEST_TMP/ask-audit.log" >"$TEST_TMP/etc-ask/sluice/sluice.ini"
+res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-ask" timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-ask" <<'PY'
+import json, os, sys
+from mcp_client import Server
+sluice, root = sys.argv[1:3]
+init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+                   "clientInfo": {"name": "t", "version": "1"}}}
+srv = Server(sluice, root, init=json.dumps(init))
+marker = os.path.join(root, "ask-me")
+def ask(i, answer):
+    srv.call(i, f"touch {marker}")
+    q = srv.read()
+    print("question:", q.get("method"), "id" in q, "Command: touch" in q["params"]["message"])
+    srv.send(dict(answer, jsonrpc="2.0", id=q["id"]))
+    r = srv.read()
+    return r["id"], r["result"]["isError"], os.path.exists(marker), r["result"]["content"][0]["text"]
+print("accept:", ask(1, {"result": {"action": "accept"}})[:3])
+os.unlink(marker)
+i, err, ran, text = ask(2, {"error": {"code": -32603, "message": "no dialog here"}})
+print("error answer:", i, err, ran, "the MCP client could not ask: no dialog here" in text)
+srv.call(3, f"touch {marker}")
+q = srv.read()
+srv.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}})
+n = srv.read()
+print("withdrawn:", n.get("method"), n["params"]["requestId"] == q["id"], os.path.exists(marker))
+print("status:", srv.close())
+PY
+)
+lines=$(cat "$TEST_TMP/ask-audit.log" 2>/dev/null | python3 -c 'import json, sys; print([(l["approval"], l["answeredBy"]) for l in map(json.loads, sys.stdin)])')
+grep -q "^question: elicitation/create True True$" <<<"$res" && grep -q "^accept: (1, False, True)$" <<<"$res" &&
+  grep -q "^error answer: 2 True False True$" <<<"$res" && grep -q "^withdrawn: notifications/cancelled True False$" <<<"$res" &&
+  grep -q '^status: 0$' <<<"$res"
+report $? "an ask becomes elicitation/create; accept runs it, an error refuses it, a cancelled call withdraws it" "$res"
+[ "$lines" = "[('approved', 'mcp-client'), ('refused', None), ('refused', None)]" ]
+report $? "every MCP call leaves its audit line, saying who answered" "$lines"

@@ -39,21 +39,15 @@ expect "a plain command is allowed (exit 0)" 0 '^allow$'
 # display: into a pipe as it is (for programs); on a terminal made inert
 esc_cmd=$(printf 'echo \033[2K done')
 run "$SLUICE" display -- "$esc_cmd"
-if [ "$rc" -eq 0 ] && [ "$out" = "$esc_cmd" ]; then
-  ok "display into a pipe keeps the command's bytes"
-else
-  not_ok "display into a pipe keeps the command's bytes" "rc=$rc got: $(printf '%q' "$out")"
-fi
+[ "$rc" -eq 0 ] && [ "$out" = "$esc_cmd" ]
+report $? "display into a pipe keeps the command's bytes" "rc=$rc got: $(printf '%q' "$out")"
 if ! command -v script >/dev/null; then
   skip "display on a terminal writes control characters out" "script(1) from util-linux is missing"
 else
   printf '%s' "$esc_cmd" >"$TEST_TMP/esc-cmd"
   on_tty=$(timeout 20 script -qec "\"$SLUICE\" display -- \"\$(cat '$TEST_TMP/esc-cmd')\"" /dev/null </dev/null | tr -d '\r')
-  if [ "$on_tty" = 'echo \x1b[2K done' ]; then
-    ok "display on a terminal writes control characters out"
-  else
-    not_ok "display on a terminal writes control characters out" "got: $(printf '%q' "$on_tty")"
-  fi
+  [ "$on_tty" = 'echo \x1b[2K done' ]
+  report $? "display on a terminal writes control characters out" "got: $(printf '%q' "$on_tty")"
 fi
 
 run "$SLUICE" check -- '$CMD -rf /'

@@ -11,6 +11,23 @@ run "$SLUICE" check -- 'git add -A'
 expect "with no file at all, git_add is on" 1 "git_add: blind add"
 run "$SLUICE" check -- 'rm -rf build'
 expect "an ordinary rm is allowed" 0 '^allow$'
+run "$SLUICE" plugins
+if [ "$rc" -eq 0 ] && grep -q '^\[plugin git_discard\] enabled' <<<"$out" &&
+   grep -q '^\[plugin system_trees\] enabled' <<<"$out"; then
+  ok "sluice plugins lists git_discard and system_trees, on by default"
+else
+  not_ok "sluice plugins lists git_discard and system_trees, on by default" "rc=$rc" "$out"
+fi
+run "$SLUICE" check -- 'git reset --hard'
+expect "git reset --hard is refused" 1 "git_discard: 'git reset --hard' throws away"
+printf '[plugin git_discard]\nreset = ask\n[plugin rm_targets]\nunset_variable = deny\n' \
+  >"$TEST_TMP/rules.ini"
+run "$SLUICE" check --config "$TEST_TMP/rules.ini" -- 'git reset --hard'
+expect "a rule's key turns its deny into ask" 2 "git_discard: "
+run "$SLUICE" check --config "$TEST_TMP/rules.ini" -- 'rm -rf "$DIR/"'
+expect "a rule's key turns its ask into deny" 1 "rm_targets: .* when \\\$DIR is unset or empty"
+run "$SLUICE" plugins --config "$TEST_TMP/rules.ini"
+expect "sluice plugins shows a rule's setting" 0 "reset = ask"
 run "$SLUICE" check --format json -- 'git push -f'
 expect "json names the plugin" 1 '"plugin": ?"git_push"'
 # bash reads `\r#` as a word, not a comment: the push after it would run
@@ -45,12 +62,9 @@ rm "$TEST_TMP/xdg/sluice/sluice.ini"
 
 printf '[broker]\ntimout = 3s\n[sandbox]\nmode = open\n' >"$TEST_TMP/bad.ini"
 run "$SLUICE" check --config "$TEST_TMP/bad.ini" -- 'ls'
-if [ "$rc" -eq 125 ] && grep -q "bad.ini:2: unknown key 'timout' in \[broker\]" <<<"$err" &&
-   grep -q "bad.ini:4: bad value 'open' for 'mode'" <<<"$err"; then
-  ok "every error of a bad file is reported with file:line"
-else
-  not_ok "every error of a bad file is reported with file:line" "rc $rc" "$err"
-fi
+[ "$rc" -eq 125 ] && grep -q "bad.ini:2: unknown key 'timout' in \[broker\]" <<<"$err" &&
+   grep -q "bad.ini:4: bad value 'open' for 'mode'" <<<"$err"
+report $? "every error of a bad file is reported with file:line" "rc $rc" "$err"
 
 printf '[plugin ghost]\npath = /nonexistent/ghost.so\n' >"$TEST_TMP/ghost.ini"
 run "$SLUICE" check --config "$TEST_TMP/ghost.ini" -- 'ls'
@@ -66,7 +80,8 @@ run "$SLUICE" check --config "$TEST_TMP/badre.ini" -- 'ls'
 expect "a bad regex is a configuration error with file:line and offset" 125 '' "badre.ini:3: bad regular expression in rule 'broken' at offset 3"
 run "$SLUICE" plugins --config "$TEST_TMP/badre.ini"
 expect "sluice plugins shows a plugin that cannot start" 125 "error: plugin 'regex' could not start"
-run timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/badre.ini" -- true
+mkdir -p "$TEST_TMP/project"
+run timeout -k 5 20 "$SLUICE" run -C "$TEST_TMP/project" --config "$TEST_TMP/badre.ini" -- true
 expect "sluice run: a plugin that cannot start is a configuration error" 125 "config_error: plugin 'regex' could not start: .*badre.ini:3:"
 run timeout -k 5 20 "$SLUICE" check --batch --config "$TEST_TMP/badre.ini" <<<'{"command":"ls"}'
 expect "check --batch: a plugin that cannot start is a configuration error" 125 '' "plugin 'regex' could not start: .*badre.ini:3:"
@@ -76,19 +91,13 @@ expect "check --batch: a plugin that cannot start is a configuration error" 125 
 # which).
 rm "$TEST_TMP/etc/sluice/policies.d/50-regex.ini"
 LD_DEBUG=files run "$SLUICE" check -- 'echo word'
-if [ "$rc" -eq 0 ] && grep -q 'file=' <<<"$err" && ! grep -q 'libpcre2-8' <<<"$err"; then
-  ok "the regex plugin without rules does not load PCRE2"
-else
-  not_ok "the regex plugin without rules does not load PCRE2" "rc $rc" "$(grep -E 'pcre' <<<"$err" | head -5)"
-fi
+[ "$rc" -eq 0 ] && grep -q 'file=' <<<"$err" && ! grep -q 'libpcre2-8' <<<"$err"
+report $? "the regex plugin without rules does not load PCRE2" "rc $rc" "$(grep -E 'pcre' <<<"$err" | head -5)"
 printf '[plugin regex]\nrule = word\npattern = \\bword\\b\n' >"$TEST_TMP/re.ini"
 LD_DEBUG=files run "$SLUICE" check --config "$TEST_TMP/re.ini" -- 'echo word'
-if [ "$rc" -eq 1 ] && grep -q "regex: matches the rule 'word'" <<<"$out" &&
-   grep -q 'file=libpcre2-8' <<<"$err"; then
-  ok "a rule loads PCRE2 and denies"
-else
-  not_ok "a rule loads PCRE2 and denies" "rc $rc" "$out"
-fi
+[ "$rc" -eq 1 ] && grep -q "regex: matches the rule 'word'" <<<"$out" &&
+   grep -q 'file=libpcre2-8' <<<"$err"
+report $? "a rule loads PCRE2 and denies" "rc $rc" "$out"
 # A library of that name without its functions refuses every command,
 # naming the rule's line and what is missing.
 mkdir -p "$TEST_TMP/fakelib"
@@ -99,11 +108,8 @@ expect "rules refuse when PCRE2 cannot be loaded" 125 '' "re.ini:3: libpcre2-8.s
 # The text form quotes the command in its reasons: an escape sequence in the
 # command is written out, not sent to the terminal.
 run "$SLUICE" check -- $'X\e[2K"$CMD" arg'
-if [ "$rc" -eq 2 ] && grep -qF "'X\\x1b[2K\"\$CMD\"'" <<<"$out" && ! grep -q $'\e' <<<"$out"; then
-  ok "check's text writes out the control characters a reason quotes"
-else
-  not_ok "check's text writes out the control characters a reason quotes" "rc=$rc" "$(cat -v <<<"$out")"
-fi
+[ "$rc" -eq 2 ] && grep -qF "'X\\x1b[2K\"\$CMD\"'" <<<"$out" && ! grep -q $'\e' <<<"$out"
+report $? "check's text writes out the control characters a reason quotes" "rc=$rc" "$(cat -v <<<"$out")"
 
 printf '[plugin git_trailer]\nenabled = yes\ntrailer = Co-authored-by: Bot <bot@example.com>\n' >"$TEST_TMP/trailer.ini"
 run "$SLUICE" check --config "$TEST_TMP/trailer.ini" -- 'git commit -m x'
@@ -141,13 +147,10 @@ batch_expect() { # NAME REASON-PATTERN
   local lines verdicts
   lines=$(wc -l <<<"$out")
   verdicts=$(grep -o '"verdict":"[a-z]*"' <<<"$out" | cut -d'"' -f4 | tr '\n' ' ')
-  if [ "$rc" -eq 0 ] && [ "$lines" -eq 5 ] && [ "$verdicts" = "ask ask deny ask ask " ] &&
+  [ "$rc" -eq 0 ] && [ "$lines" -eq 5 ] && [ "$verdicts" = "ask ask deny ask ask " ] &&
      sed -n 3p <<<"$out" | grep -qE "\"plugin\":\"broken\",\"message\":\"$2" &&
-     ! sed -n '1,2p;4,5p' <<<"$out" | grep -q broken; then
-    ok "$1"
-  else
-    not_ok "$1" "rc $rc, $lines lines, verdicts: $verdicts" "stdout: $out" "stderr: $err"
-  fi
+     ! sed -n '1,2p;4,5p' <<<"$out" | grep -q broken
+  report $? "$1" "rc $rc, $lines lines, verdicts: $verdicts" "stdout: $out" "stderr: $err"
 }
 batch_with segv 20s
 batch_expect "check --batch: a crash on one line denies that line, naming the plugin" "plugin 'broken' (crashed|exited)"
@@ -158,17 +161,11 @@ batch_expect "check --batch: a hang on one line denies that line, naming the plu
 # stdin (the batch does not wait for more lines than have arrived).
 start_coprocess batch timeout -k 5 60 "$SLUICE" check --batch
 echo '{"command":"git push --force"}' >&"$batch_in"
-if IFS= read -r -t 30 answer <&"$batch_out" && grep -q '"verdict":"deny"' <<<"$answer"; then
-  ok "check --batch answers a line before stdin closes"
-else
-  not_ok "check --batch answers a line before stdin closes" "answer: ${answer:-none}"
-fi
+IFS= read -r -t 30 answer <&"$batch_out" && grep -q '"verdict":"deny"' <<<"$answer"
+report $? "check --batch answers a line before stdin closes" "answer: ${answer:-none}"
 echo '{"command":"ls"}' >&"$batch_in"
 IFS= read -r -t 30 answer2 <&"$batch_out" || answer2=
 exec {batch_in}>&-
 wait "$batch_pid" && batch_rc=0 || batch_rc=$?
-if [ "$batch_rc" -eq 0 ] && grep -q '"verdict":"allow"' <<<"$answer2"; then
-  ok "check --batch answers the next line, and ends when stdin closes"
-else
-  not_ok "check --batch answers the next line, and ends when stdin closes" "rc $batch_rc" "answer: ${answer2:-none}"
-fi
+[ "$batch_rc" -eq 0 ] && grep -q '"verdict":"allow"' <<<"$answer2"
+report $? "check --batch answers the next line, and ends when stdin closes" "rc $batch_rc" "answer: ${answer2:-none}"

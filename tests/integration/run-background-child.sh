@@ -16,26 +16,20 @@ if [ "$rc" -eq 0 ] && [ "$ms" -lt 5000 ] && [ -n "$pid" ] &&
 else
   not_ok "returns after the shell exits, not at the timeout" "rc=$rc ${ms}ms" "$out"
 fi
-if [ -n "$pid" ] && alive "$pid" && grep -q '^sleep' "/proc/$pid/cmdline"; then
-  ok "the survivor is listed in backgroundPids and left running (the default)"
-else
-  not_ok "the survivor is listed in backgroundPids and left running (the default)" "pid=$pid"
-fi
+[ -n "$pid" ] && alive "$pid" && grep -q '^sleep' "/proc/$pid/cmdline"
+report $? "the survivor is listed in backgroundPids and left running (the default)" "pid=$pid"
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
 run timeout -k 5 20 "$SLUICE" run -- 'sleep 60 & echo shell done'
-grep -q '^\[still running after the shell exited: [0-9]' <<<"$out" && ok "the text lists the survivors" ||
-  not_ok "the text lists the survivors" "$out"
+grep -q '^\[still running after the shell exited: [0-9]' <<<"$out"
+report $? "the text lists the survivors" "$out"
 pid=$(sed -n 's/^\[still running after the shell exited: \([0-9]*\).*/\1/p' <<<"$out")
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
 out=$(timeout -k 5 20 "$SLUICE" run --format json -- 'sleep 60 >/dev/null 2>&1 & echo quick') && rc=0 || rc=$?
 pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
-if [ "$rc" -eq 0 ] && [ -n "$pid" ]; then
-  ok "a backgrounded child without the pipe is listed too"
-else
-  not_ok "a backgrounded child without the pipe is listed too" "$out"
-fi
+[ "$rc" -eq 0 ] && [ -n "$pid" ]
+report $? "a backgrounded child without the pipe is listed too" "$out"
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
 # A timeout that falls in the drain window only ends the window: the shell
@@ -45,12 +39,9 @@ printf '[broker]\ndrain_window = 10s\n' >"$TEST_TMP/drain.ini"
 out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/drain.ini" --format json --timeout 1s -- \
   'sleep 334 & exit 3') && rc=0 || rc=$?
 pid=$(json_get "$out" 'd["backgroundPids"][0] if d["backgroundPids"] else ""')
-if [ "$rc" -eq 3 ] && [ "$(json_get "$out" '(d["ok"], d["exitCode"], d["timedOut"], d["error"])')" = "(True, 3, False, None)" ] &&
-  [ -n "$pid" ] && alive "$pid"; then
-  ok "a timeout in the drain window: the shell's exit code, the survivor listed and left running"
-else
-  not_ok "a timeout in the drain window: the shell's exit code, the survivor listed and left running" "rc=$rc pid=$pid" "$out"
-fi
+[ "$rc" -eq 3 ] && [ "$(json_get "$out" '(d["ok"], d["exitCode"], d["timedOut"], d["error"])')" = "(True, 3, False, None)" ] &&
+  [ -n "$pid" ] && alive "$pid"
+report $? "a timeout in the drain window: the shell's exit code, the survivor listed and left running" "rc=$rc pid=$pid" "$out"
 [ -n "$pid" ] && kill "$pid" 2>/dev/null
 
 # background_survivors = kill: the survivors are listed, and killed, a
@@ -61,18 +52,10 @@ out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/kill.ini" --format json 
 pids=$(json_get "$out" '" ".join(str(p) for p in d["backgroundPids"])')
 left=
 for p in $pids; do alive "$p" && left="$left $p"; done
-if [ "$rc" -eq 0 ] && [ "$(wc -w <<<"$pids")" -eq 2 ] && [ -z "$left" ]; then
-  ok "background_survivors = kill: both survivors are listed and killed"
-else
-  not_ok "background_survivors = kill: both survivors are listed and killed" "rc=$rc alive:$left" "$out"
-  for p in $left; do kill -9 "$p"; done
-fi
+[ "$rc" -eq 0 ] && [ "$(wc -w <<<"$pids")" -eq 2 ] && [ -z "$left" ]
+report $? "background_survivors = kill: both survivors are listed and killed" "rc=$rc alive:$left" "$out" || for p in $left; do kill -9 "$p"; done
 run timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/kill.ini" -- 'sleep 333 & echo shell done'
 pid=$(sed -n 's/^\[still running after the shell exited, killed: \([0-9]*\).*/\1/p' <<<"$out")
-if [ -n "$pid" ] && ! alive "$pid"; then
-  ok "background_survivors = kill: the text says the survivors were killed"
-else
-  not_ok "background_survivors = kill: the text says the survivors were killed" "$out"
-  [ -n "$pid" ] && kill "$pid" 2>/dev/null
-fi
+[ -n "$pid" ] && ! alive "$pid"
+report $? "background_survivors = kill: the text says the survivors were killed" "$out" || [ -n "$pid" ] && kill "$pid" 2>/dev/null
 true

@@ -7,15 +7,26 @@
 
 run env OPENAI_API_KEY=sk-1 GITHUB_TOKEN=ghp AWS_SECRET_ACCESS_KEY=a ANTHROPIC_AUTH=x \
   GEMINI_API_KEY=g DB_PASSWORD=p KEEP_ME=yes "$SLUICE" run -- env
-if [ "$rc" -eq 0 ] && grep -q '^KEEP_ME=yes$' <<<"$out" && grep -q '^PATH=' <<<"$out" &&
-  ! grep -qE '^(OPENAI_API_KEY|GITHUB_TOKEN|AWS_SECRET_ACCESS_KEY|ANTHROPIC_AUTH|GEMINI_API_KEY|DB_PASSWORD)=' <<<"$out"; then
-  ok "secret variables are filtered, the rest is inherited"
+[ "$rc" -eq 0 ] && grep -q '^KEEP_ME=yes$' <<<"$out" && grep -q '^PATH=' <<<"$out" &&
+  ! grep -qE '^(OPENAI_API_KEY|GITHUB_TOKEN|AWS_SECRET_ACCESS_KEY|ANTHROPIC_AUTH|GEMINI_API_KEY|DB_PASSWORD)=' <<<"$out"
+report $? "secret variables are filtered, the rest is inherited" "rc=$rc" "$out"
+
+# The names a measured run leaked, and URL passwords, seen by a real command.
+run env PGPASSWORD=p MYSQL_PWD=p SECRET_KEY=s API_KEY=k TOKEN=t PASSWORD=p GITHUB_PAT=g \
+  DATABASE_URL=postgres://app:pw1@db/app https_proxy=http://u:pw2@proxy:3128 \
+  "$SLUICE" run -- env
+if [ "$rc" -eq 0 ] && grep -q '^PWD=' <<<"$out" && grep -q '^OLDPWD=\|^PATH=' <<<"$out" &&
+  ! grep -qE '^(PGPASSWORD|MYSQL_PWD|SECRET_KEY|API_KEY|TOKEN|PASSWORD|GITHUB_PAT)=' <<<"$out" &&
+  grep -qx 'DATABASE_URL=postgres://app@db/app' <<<"$out" &&
+  grep -qx 'https_proxy=http://u@proxy:3128' <<<"$out" && ! grep -q 'pw[12]' <<<"$out"; then
+  ok "secrets named without an underscore are filtered, URL passwords removed, PWD kept"
 else
-  not_ok "secret variables are filtered, the rest is inherited" "rc=$rc" "$out"
+  not_ok "secrets named without an underscore are filtered, URL passwords removed, PWD kept" \
+    "rc=$rc" "$out"
 fi
 
 for want in PAGER=cat GIT_PAGER=cat GIT_TERMINAL_PROMPT=0 DEBIAN_FRONTEND=noninteractive SLUICE_RUN=1; do
-  if grep -qx "$want" <<<"$out"; then ok "$want is set"; else not_ok "$want is set" "$out"; fi
+  grep -qx "$want" <<<"$out"; report $? "$want is set" "$out"
 done
 
 # The editors run as git runs them (sh -c "$EDITOR FILE"), from script
@@ -24,16 +35,13 @@ printf 'sh -c "$EDITOR file"\n' >"$TEST_TMP/editor.sh"
 printf 'sh -c "$GIT_SEQUENCE_EDITOR todo"\n' >"$TEST_TMP/sequence-editor.sh"
 run "$SLUICE" run -- "sh '$TEST_TMP/editor.sh'"
 expect "the editor fails instead of waiting" 1 '' ''
-grep -q 'no interactive editor' <<<"$out" && ok "the editor says why it failed" ||
-  not_ok "the editor says why it failed" "$out"
+grep -q 'no interactive editor' <<<"$out"
+report $? "the editor says why it failed" "$out"
 
 run "$SLUICE" run -- "sh '$TEST_TMP/sequence-editor.sh'"
-grep -q 'rebase -i.*background mode' <<<"$out" && ok "the sequence editor explains git rebase -i" ||
-  not_ok "the sequence editor explains git rebase -i" "$out"
+grep -q 'rebase -i.*background mode' <<<"$out"
+report $? "the sequence editor explains git rebase -i" "$out"
 
 run "$SLUICE" run -- 'tty; test -t 0 && echo stdin-tty; test -t 1 && echo stdout-tty; test -t 2 && echo stderr-tty; read line; echo "read=$?"'
-if grep -q '^not a tty$' <<<"$out" && ! grep -q -- '-tty$' <<<"$out" && grep -q '^read=1$' <<<"$out"; then
-  ok "no TTY: tty says not a tty, test -t is false, stdin is empty"
-else
-  not_ok "no TTY: tty says not a tty, test -t is false, stdin is empty" "$out"
-fi
+grep -q '^not a tty$' <<<"$out" && ! grep -q -- '-tty$' <<<"$out" && grep -q '^read=1$' <<<"$out"
+report $? "no TTY: tty says not a tty, test -t is false, stdin is empty" "$out"

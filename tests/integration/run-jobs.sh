@@ -15,47 +15,51 @@ mkfifo "$gate"
 out=$(timeout -k 5 20 "$SLUICE" run --mode background --format json -- "echo first; (read x < '$gate'; echo child-done) & echo shell-done") && rc=0 || rc=$?
 id=$(json_get "$out" 'd["jobId"]')
 file=$(json_get "$out" 'd["outputFile"]')
-if [ "$rc" -eq 0 ] && [ -n "$id" ] && [ "$(json_get "$out" 'd["pid"] > 0 and d["ok"]')" = True ] && [ -f "$file" ]; then
-  ok "background mode returns a job, its pid and its output file"
-else
-  not_ok "background mode returns a job, its pid and its output file" "rc=$rc" "$out"
-fi
-[ "$(stat -c %a "$jobs_dir")" = 700 ] && ok "the jobs directory is private (0700)" || not_ok "the jobs directory is private (0700)"
+[ "$rc" -eq 0 ] && [ -n "$id" ] && [ "$(json_get "$out" 'd["pid"] > 0 and d["ok"]')" = True ] && [ -f "$file" ]
+report $? "background mode returns a job, its pid and its output file" "rc=$rc" "$out"
+[ "$(stat -c %a "$jobs_dir")" = 700 ]
+report $? "the jobs directory is private (0700)"
 
 wait_for 10 grep -q shell-done "$file"
 run "$SLUICE" jobs
 expect "jobs lists it as running while its child lives, although the shell is gone" 0 "^$id +running "
 
 echo go >"$gate"
-if wait_for 10 grep -q "^\[sluice: job $id completed\]$" "$file" && grep -q child-done "$file"; then
-  ok "the completion line comes after the last process"
-else
-  not_ok "the completion line comes after the last process" "$(cat "$file")"
-fi
+wait_for 10 grep -q "^\[sluice: job $id completed\]$" "$file" && grep -q child-done "$file"
+report $? "the completion line comes after the last process" "$(cat "$file")"
 run "$SLUICE" jobs
 expect "jobs shows it completed" 0 "^$id +completed "
+# --workspace: only the jobs started in that workspace (or beneath it).
+mkdir -p "$TEST_TMP/elsewhere"
+run "$SLUICE" jobs --workspace "$TEST_TMP/elsewhere"
+if [ "$rc" -eq 0 ] && ! grep -q "^$id " <<<"$out"; then ok "jobs --workspace leaves out another workspace's job"; else not_ok "jobs --workspace leaves out another workspace's job" "$out"; fi
+run "$SLUICE" jobs --workspace . --format json
+if [ "$rc" -eq 0 ] && [ "$(json_get "$out" "[j['workspace'] for j in d if j['id'] == '$id'] == ['$PWD']")" = True ]; then
+  ok "jobs --workspace lists its own, with the workspace it was started in"
+else
+  not_ok "jobs --workspace lists its own, with the workspace it was started in" "$out"
+fi
 run "$SLUICE" logs "$id"
 expect "logs prints the output" 0 '^child-done$'
 run "$SLUICE" logs "$id" --tail 1
-if [ "$rc" -eq 0 ] && [ "$out" = "[sluice: job $id completed]" ]; then ok "logs --tail 1 prints the last line"; else not_ok "logs --tail 1 prints the last line" "$out"; fi
+[ "$rc" -eq 0 ] && [ "$out" = "[sluice: job $id completed]" ]; report $? "logs --tail 1 prints the last line" "$out"
 
 run timeout -k 5 20 "$SLUICE" run --mode background -- 'exit 4'
 id2=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
-if wait_for 10 grep -q "^\[sluice: job $id2 failed with exit code 4\]$" "$jobs_dir/$id2.out"; then
-  ok "a failing job's completion line has its exit code"
-else
-  not_ok "a failing job's completion line has its exit code" "$out"
-fi
+wait_for 10 grep -q "^\[sluice: job $id2 failed with exit code 4\]$" "$jobs_dir/$id2.out"
+report $? "a failing job's completion line has its exit code" "$out"
 
 pids="$TEST_TMP/pids"
 run timeout -k 5 20 "$SLUICE" run --mode background -- "setsid sleep 320 & echo \$! > '$pids'; sleep 321"
 id3=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
-grep -q 'kill -9 -[0-9]' <<<"$out" && ok "the text says how to stop it" || not_ok "the text says how to stop it" "$out"
+grep -q 'kill -9 -[0-9]' <<<"$out"
+report $? "the text says how to stop it" "$out"
 wait_for 10 test -s "$pids"
 escapee=$(cat "$pids")
 run timeout -k 5 20 "$SLUICE" kill "$id3"
 expect "kill ends the job" 0
-if ! alive "$escapee"; then ok "kill ends the whole tree, the setsid escapee too"; else not_ok "kill ends the whole tree, the setsid escapee too"; kill -9 "$escapee"; fi
+! alive "$escapee"
+report $? "kill ends the whole tree, the setsid escapee too" || kill -9 "$escapee"
 run "$SLUICE" jobs
 expect "jobs shows it killed" 0 "^$id3 +killed "
 run "$SLUICE" kill "$id3"
@@ -66,22 +70,16 @@ run timeout -k 5 20 "$SLUICE" run --mode background -- $'echo one\n: \e[2K'
 id4=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 run "$SLUICE" jobs
 line=$(grep "^$id4 " <<<"$out")
-if [ "$rc" -eq 0 ] && [ -n "$id4" ] && [ "$(grep -c "^$id4 " <<<"$out")" -eq 1 ] &&
-   grep -qF 'echo one\n: \x1b[2K' <<<"$line" && ! grep -q $'\e' <<<"$out"; then
-  ok "jobs lists a command on one line, its control characters written out"
-else
-  not_ok "jobs lists a command on one line, its control characters written out" "rc=$rc" "$(cat -v <<<"$out")"
-fi
+[ "$rc" -eq 0 ] && [ -n "$id4" ] && [ "$(grep -c "^$id4 " <<<"$out")" -eq 1 ] &&
+   grep -qF 'echo one\n: \x1b[2K' <<<"$line" && ! grep -q $'\e' <<<"$out"
+report $? "jobs lists a command on one line, its control characters written out" "rc=$rc" "$(cat -v <<<"$out")"
 run "$SLUICE" logs nosuchjob
 expect "an unknown job is an error" 125 '' "no job 'nosuchjob'"
 
 run timeout -k 5 20 "$SLUICE" run --mode background --timeout 300ms -- 'sleep 322'
 id4=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
-if wait_for 10 grep -q "^\[sluice: job $id4 timed out after 300ms" "$jobs_dir/$id4.out"; then
-  ok "a timeout applies to background jobs too"
-else
-  not_ok "a timeout applies to background jobs too" "$(cat "$jobs_dir/$id4.out")"
-fi
+wait_for 10 grep -q "^\[sluice: job $id4 timed out after 300ms" "$jobs_dir/$id4.out"
+report $? "a timeout applies to background jobs too" "$(cat "$jobs_dir/$id4.out")"
 
 start=$(date +%s%N)
 "$SLUICE" run --mode background -- 'sleep 0' >/dev/null
@@ -106,17 +104,15 @@ if wait_for 10 test -e "$jobs_dir/$id_old.status" && wait_for 10 test -s "$ws_ag
   held=$(cat "$ws_age/tmpdir")
   touch -d '2 hours ago' "$jobs_dir/$id_old".* "$jobs_dir/tmp-abandoned" "$held"
   with_tmp_cleanup_lock run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
-  [ "$rc" -eq 0 ] && [ -z "$(ls "$jobs_dir" | grep -F "$id_old")" ] &&
-    ok "a job finished longer ago than jobs_max_age is cleaned up" ||
-    not_ok "a job finished longer ago than jobs_max_age is cleaned up" "rc=$rc" "$(ls "$jobs_dir")"
-  [ ! -e "$jobs_dir/tmp-abandoned" ] && ok "an old TMPDIR nothing holds is cleaned up" ||
-    not_ok "an old TMPDIR nothing holds is cleaned up" "$(ls "$jobs_dir")"
-  [ -d "$held" ] && grep -Eq "^$id_run +running " <<<"$out" &&
-    ok "the TMPDIR of a running job stays, however old" ||
-    not_ok "the TMPDIR of a running job stays, however old" "held=$held" "$out" "$(ls "$jobs_dir")"
+  [ "$rc" -eq 0 ] && [ -z "$(ls "$jobs_dir" | grep -F "$id_old")" ]
+  report $? "a job finished longer ago than jobs_max_age is cleaned up" "rc=$rc" "$(ls "$jobs_dir")"
+  [ ! -e "$jobs_dir/tmp-abandoned" ]
+  report $? "an old TMPDIR nothing holds is cleaned up" "$(ls "$jobs_dir")"
+  [ -d "$held" ] && grep -Eq "^$id_run +running " <<<"$out"
+  report $? "the TMPDIR of a running job stays, however old" "held=$held" "$out" "$(ls "$jobs_dir")"
   run "$SLUICE" kill "$id_run"
-  wait_for 10 test ! -e "$held" && ok "a killed job's monitor removes its TMPDIR" ||
-    not_ok "a killed job's monitor removes its TMPDIR" "$held"
+  wait_for 10 test ! -e "$held"
+  report $? "a killed job's monitor removes its TMPDIR" "$held"
 else
   not_ok "the jobs for the cleanup started" "$(ls "$jobs_dir")"
   "$SLUICE" kill "$id_run" >/dev/null 2>&1

@@ -32,23 +32,17 @@ expect "a launcher slow to read a 64 KiB command does not delay the timeout" 124
   '^\[command timed out after 300ms\]$'
 
 out=$(echo '{"command":"echo from json","mode":"default"}' | "$SLUICE" run --json --format json) && rc=0 || rc=$?
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"]')" = "from json" ] &&
-  [ "$(json_get "$out" 'd["ok"] and d["exitCode"] == 0 and d["error"] is None')" = True ]; then
-  ok "a JSON request from stdin gives a JSON result"
-else
-  not_ok "a JSON request from stdin gives a JSON result" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"]')" = "from json" ] &&
+  [ "$(json_get "$out" 'd["ok"] and d["exitCode"] == 0 and d["error"] is None')" = True ]
+report $? "a JSON request from stdin gives a JSON result" "rc=$rc" "$out"
 
 refused() { # NAME FIELD-PATTERN (reads the request on stdin)
   local out rc
   out=$("$SLUICE" run --json --format json) && rc=0 || rc=$?
-  if [ "$rc" -eq 125 ] && [ "$(json_get "$out" 'd["error"]["kind"]')" = invalid_request ] &&
+  [ "$rc" -eq 125 ] && [ "$(json_get "$out" 'd["error"]["kind"]')" = invalid_request ] &&
     json_get "$out" 'd["error"]["message"]' | grep -q -- "$2" &&
-    [ "$(json_get "$out" 'd["ok"]')" = False ]; then
-    ok "$1"
-  else
-    not_ok "$1" "rc=$rc" "$out"
-  fi
+    [ "$(json_get "$out" 'd["ok"]')" = False ]
+  report $? "$1" "rc=$rc" "$out"
 }
 refused "an unknown field is refused by name" colour <<<'{"command":"true","colour":"red"}'
 refused "a bad mode is refused by name" mode <<<'{"command":"true","mode":"fast"}'

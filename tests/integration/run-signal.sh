@@ -31,12 +31,8 @@ for sig in TERM INT; do
   want=$((128 + $(kill -l "$sig")))
   survivors=""
   while read -r pid; do alive "$pid" && survivors="$survivors $pid"; done <"$pids"
-  if [ "$rc" -eq "$want" ] && [ -z "$survivors" ] && grep -q "interrupted by SIG$sig" "$TEST_TMP/out-$sig"; then
-    ok "SIG$sig to sluice run kills the whole tree and exits $want"
-  else
-    not_ok "SIG$sig to sluice run kills the whole tree and exits $want" "rc=$rc alive:$survivors" "$(cat "$TEST_TMP/out-$sig")"
-    for p in $survivors; do kill -9 "$p"; done
-  fi
+  [ "$rc" -eq "$want" ] && [ -z "$survivors" ] && grep -q "interrupted by SIG$sig" "$TEST_TMP/out-$sig"
+  report $? "SIG$sig to sluice run kills the whole tree and exits $want" "rc=$rc alive:$survivors" "$(cat "$TEST_TMP/out-$sig")" || for p in $survivors; do kill -9 "$p"; done
 done
 
 # A signal in the drain window (the shell has exited, a child it left holds
@@ -67,20 +63,14 @@ signal_in_drain_window() {
   cat "$TEST_TMP/out-drain"
 }
 name="SIGTERM in the drain window: the tree is killed, the shell's exit code kept"
-if out=$(signal_in_drain_window json) &&
+out=$(signal_in_drain_window json) &&
   [ "$(sed -n 1,2p <<<"$out" | tr '\n' ' ')" = "143 survivor killed " ] &&
-  [ "$(json_get "$(sed 1,2d <<<"$out")" '(d["ok"], d["exitCode"], d["error"]["kind"])')" = "(False, 4, 'command_failed')" ]; then
-  ok "$name"
-else
-  not_ok "$name" "$out"
-fi
+  [ "$(json_get "$(sed 1,2d <<<"$out")" '(d["ok"], d["exitCode"], d["error"]["kind"])')" = "(False, 4, 'command_failed')" ]
+report $? "$name" "$out"
 name="SIGTERM in the drain window: the text says the command had exited"
-if out=$(signal_in_drain_window text) && [ "$(sed -n 1,2p <<<"$out" | tr '\n' ' ')" = "143 survivor killed " ] &&
-  grep -qxF '[sluice run was interrupted by SIGTERM after the command exited with code 4: what it left running was killed]' <<<"$out"; then
-  ok "$name"
-else
-  not_ok "$name" "$out"
-fi
+out=$(signal_in_drain_window text) && [ "$(sed -n 1,2p <<<"$out" | tr '\n' ' ')" = "143 survivor killed " ] &&
+  grep -qxF '[sluice run was interrupted by SIGTERM after the command exited with code 4: what it left running was killed]' <<<"$out"
+report $? "$name" "$out"
 
 # SIGKILL cannot be caught: sluice cannot kill the tree then, but the shell
 # it started must not run on with nothing to enforce its timeout. It dies
@@ -96,12 +86,8 @@ if wait_for 10 test -s "$pidfile"; then
   shell=$(cat "$pidfile")
   kill -s KILL "$sluice_pid"
   wait "$sluice_pid"
-  if wait_for 5 gone "$shell"; then
-    ok "SIGKILL to sluice run: the command's shell dies with it"
-  else
-    not_ok "SIGKILL to sluice run: the command's shell dies with it" "shell $shell still runs"
-    kill -9 "$shell"
-  fi
+  wait_for 5 gone "$shell"
+  report $? "SIGKILL to sluice run: the command's shell dies with it" "shell $shell still runs" || kill -9 "$shell"
 else
   not_ok "SIGKILL to sluice run: the command started" "no pid in $pidfile"
   kill -s KILL "$sluice_pid"

@@ -8,29 +8,24 @@
 
 run timeout -k 5 20 "$SLUICE" run --timeout 300ms -- 'echo partial; sleep 30'
 expect "a timeout exits 124 and keeps the partial output" 124 '^partial$'
-grep -q '^\[command timed out after 300ms\]$' <<<"$out" && ok "the first line says which limit fired" ||
-  not_ok "the first line says which limit fired" "$out"
-grep -q 'not a crash.*slow mode.*background mode' <<<"$out" && ok "the text says it was not a crash, and the remedy" ||
-  not_ok "the text says it was not a crash, and the remedy" "$out"
-grep -q 'waiting for input' <<<"$out" && not_ok "no prompt hint without a prompt" "$out" || ok "no prompt hint without a prompt"
+grep -q '^\[command timed out after 300ms\]$' <<<"$out"
+report $? "the first line says which limit fired" "$out"
+grep -q 'not a crash.*slow mode.*background mode' <<<"$out"
+report $? "the text says it was not a crash, and the remedy" "$out"
+! grep -q 'waiting for input' <<<"$out"
+report $? "no prompt hint without a prompt" "$out"
 
 run timeout -k 5 20 "$SLUICE" run --timeout 300ms -- 'printf "Overwrite config? [y/N] "; sleep 30'
-grep -q 'probably waiting for input' <<<"$out" && ok "a prompt at the end gets the waiting-for-input hint" ||
-  not_ok "a prompt at the end gets the waiting-for-input hint" "$out"
+grep -q 'probably waiting for input' <<<"$out"
+report $? "a prompt at the end gets the waiting-for-input hint" "$out"
 
 out=$(timeout -k 5 20 "$SLUICE" run --format json --timeout 300ms -- 'echo x; sleep 30') && rc=0 || rc=$?
-if [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["error"]["kind"] == "timeout" and d["exitCode"] is None and d["signal"] == 15 and d["output"] == "x\n"')" = True ]; then
-  ok "JSON: timedOut, error timeout, the SIGTERM that ended it, partial output"
-else
-  not_ok "JSON: timedOut, error timeout, the SIGTERM that ended it, partial output" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["error"]["kind"] == "timeout" and d["exitCode"] is None and d["signal"] == 15 and d["output"] == "x\n"')" = True ]
+report $? "JSON: timedOut, error timeout, the SIGTERM that ended it, partial output" "rc=$rc" "$out"
 printf '[broker]\nkill_grace = 100ms\n' >"$TEST_TMP/grace.ini"
 out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/grace.ini" --format json --timeout 300ms -- 'trap "" TERM; sleep 30') && rc=0 || rc=$?
-if [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["signal"] == 9')" = True ]; then
-  ok "JSON: a shell that ignores SIGTERM is ended by SIGKILL, and says so"
-else
-  not_ok "JSON: a shell that ignores SIGTERM is ended by SIGKILL, and says so" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["signal"] == 9')" = True ]
+report $? "JSON: a shell that ignores SIGTERM is ended by SIGKILL, and says so" "rc=$rc" "$out"
 
 # Escapees write their pids first, so the check below knows whom to look for.
 pids="$TEST_TMP/pids"
@@ -38,16 +33,12 @@ run timeout -k 5 20 "$SLUICE" run --timeout 500ms -- "setsid sleep 300 & echo \$
 expect "a tree with escapees times out" 124
 survivors=""
 while read -r pid; do alive "$pid" && survivors="$survivors $pid"; done <"$pids"
-if [ "$(wc -l <"$pids")" -eq 3 ] && [ -z "$survivors" ]; then
-  ok "setsid and double-fork escapees and a TERM-ignoring child are killed at timeout"
-else
-  not_ok "setsid and double-fork escapees and a TERM-ignoring child are killed at timeout" "alive:$survivors" "$(cat "$pids")"
-  for p in $survivors; do kill -9 "$p"; done
-fi
+[ "$(wc -l <"$pids")" -eq 3 ] && [ -z "$survivors" ]
+report $? "setsid and double-fork escapees and a TERM-ignoring child are killed at timeout" "alive:$survivors" "$(cat "$pids")" || for p in $survivors; do kill -9 "$p"; done
 
 run timeout -k 5 20 "$SLUICE" run --mode slow --timeout 400ms -- 'sleep 30'
-grep -q 'of slow mode fired' <<<"$out" && ok "the text names the mode whose limit fired" ||
-  not_ok "the text names the mode whose limit fired" "$out"
+grep -q 'of slow mode fired' <<<"$out"
+report $? "the text names the mode whose limit fired" "$out"
 
 # Processes that fork, exit and start a session of their own in a loop live
 # microseconds each, too short for a scan of /proc; as the subreaper's
@@ -61,9 +52,5 @@ run timeout -k 5 30 "$SLUICE" run --config "$TEST_TMP/grace.ini" --timeout 500ms
   "for i in 1 2 3 4; do '$probe' hop 2 $mark & done; sleep 100"
 while [ $((($(date +%s%N) - start) / 1000000)) -lt 3000 ]; do sleep 0.1; done
 left=$(pgrep -f -- "$mark" || true)
-if [ "$rc" -eq 124 ] && [ -z "$left" ] && grep -q 'everything it started were stopped' <<<"$out"; then
-  ok "fork-and-exit chains are killed at timeout, none left"
-else
-  not_ok "fork-and-exit chains are killed at timeout, none left" "rc=$rc left: $left" "$out"
-  pkill -9 -f -- "$mark"
-fi
+[ "$rc" -eq 124 ] && [ -z "$left" ] && grep -q 'everything it started were stopped' <<<"$out"
+report $? "fork-and-exit chains are killed at timeout, none left" "rc=$rc left: $left" "$out" || pkill -9 -f -- "$mark"

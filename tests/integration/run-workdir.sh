@@ -23,25 +23,16 @@ kind_is() { # NAME WANT-KIND [MESSAGE-PATTERN]
   local kind msg
   kind=$(json_get "$out" 'd["error"]["kind"] if d["error"] else None')
   msg=$(json_get "$out" 'd["error"]["message"] if d["error"] else ""')
-  if [ "$rc" -eq 125 ] && [ "$kind" = "$2" ] && grep -q -- "${3:-}" <<<"$msg"; then
-    ok "$1"
-  else
-    not_ok "$1" "rc=$rc kind=$kind" "$out"
-  fi
+  [ "$rc" -eq 125 ] && [ "$kind" = "$2" ] && grep -q -- "${3:-}" <<<"$msg"
+  report $? "$1" "rc=$rc kind=$kind" "$out"
 }
 
 req sub/deeper
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub/deeper" ]; then
-  ok "a relative directory is used"
-else
-  not_ok "a relative directory is used" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub/deeper" ]
+report $? "a relative directory is used" "rc=$rc" "$out"
 req inside
-if [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub" ]; then
-  ok "a symbolic link that stays inside is followed"
-else
-  not_ok "a symbolic link that stays inside is followed" "rc=$rc" "$out"
-fi
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["output"].strip()')" = "$ws_real/sub" ]
+report $? "a symbolic link that stays inside is followed" "rc=$rc" "$out"
 req /etc
 kind_is "an absolute directory is outside_workspace" outside_workspace absolute
 req ../
@@ -59,3 +50,40 @@ kind_is "a file is invalid_working_dir and says so" invalid_working_dir "not a d
 
 run "$SLUICE" run -C "$TEST_TMP/nope" -- true
 expect "a missing root is refused" 125 'invalid_working_dir.*does not exist'
+
+# A sandboxed command's workspace may not hold the user's own files: the
+# home directory (or a directory above it), sluice's configuration, or /.
+home="$TEST_TMP/home/user"
+mkdir -p "$home/project" "$home/.config/sluice/sub" "$TEST_TMP/elsewhere"
+echo 'echo planted' >"$home/.bashrc"
+guarded() { # NAME WANT-STATUS WORKSPACE [OUT-PATTERN] [SANDBOX]
+  run env HOME="$home" XDG_CONFIG_HOME="$home/.config" "$SLUICE" run \
+    --sandbox "${5:-workspace-write}" -C "$3" -- 'echo ran >>"$HOME/.bashrc"; echo ran'
+  expect "$1" "$2" "${4:-}"
+}
+for mode in workspace-write restricted; do
+  guarded "$mode: / as the workspace is refused" 125 / \
+    "invalid_working_dir: the workspace '/' holds every file" $mode
+  guarded "$mode: the home directory as the workspace is refused" 125 "$home" \
+    "invalid_working_dir: the workspace '[^']*/home/user' holds the home directory" $mode
+  guarded "$mode: a directory above the home directory is refused" 125 "$TEST_TMP/home" \
+    "holds the home directory" $mode
+  guarded "$mode: a directory holding sluice's configuration is refused" 125 "$home/.config" \
+    "holds sluice's configuration directory [^ ]*/home/user/.config/sluice" $mode
+  guarded "$mode: sluice's configuration directory itself is refused" 125 \
+    "$home/.config/sluice" "is sluice's configuration directory" $mode
+  guarded "$mode: a directory inside sluice's configuration is refused" 125 \
+    "$home/.config/sluice/sub" "lies inside sluice's configuration directory" $mode
+done
+grep -q ran "$home/.bashrc" && not_ok "a refused workspace ran nothing" "$(cat "$home/.bashrc")" ||
+  ok "a refused workspace ran nothing"
+run env HOME="$home" XDG_CONFIG_HOME="$home/.config" "$SLUICE" run --sandbox unrestricted \
+  -C "$home" -- 'echo ran'
+expect "unrestricted may run in the home directory (it confines nothing)" 0 '^ran$'
+run env HOME="$home" XDG_CONFIG_HOME="$home/.config" "$SLUICE" run --sandbox restricted \
+  -C "$home/project" -- 'echo ran'
+expect "a project directory inside the home directory is a workspace" 0 '^ran$'
+ln -s "$home" "$TEST_TMP/home-link"
+run env HOME="$TEST_TMP/home-link" XDG_CONFIG_HOME="$home/.config" "$SLUICE" run \
+  --sandbox restricted -C "$home" -- 'echo ran'
+expect "a home directory spelt through a symbolic link is still refused" 125 'holds the home directory'

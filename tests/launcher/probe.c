@@ -10,12 +10,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
 #include <linux/io_uring.h>
+#include <mqueue.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +30,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
+#include <sys/xattr.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
@@ -313,6 +317,73 @@ static int do_unshare_create(char **a)
 	               "create");
 }
 
+/* Create a POSIX message queue (a[0] = "/name"). The kernel creates it
+ * before checking the access asked for, so only a private IPC namespace
+ * keeps it from outliving the run. */
+static int do_mq_create(char **a)
+{
+	mqd_t q = mq_open(a[0], O_CREAT | O_RDWR | O_CLOEXEC, 0600, NULL);
+	if (q == (mqd_t)-1)
+		return result(-1);
+	mq_close(q);
+	return outcome(0, NULL);
+}
+
+static int do_mq_unlink(char **a)
+{
+	return result(mq_unlink(a[0]));
+}
+
+/* Metadata Landlock has no right for: mode, times, a user xattr, a
+ * POSIX ACL granting another user, an inode flag (chattr +A) set through
+ * a read-only descriptor. */
+static int do_chmod(char **a)
+{
+	return result(chmod(a[0], 0666));
+}
+
+static int do_utime(char **a)
+{
+	struct timespec t[2] = { { 978307200, 0 }, { 978307200, 0 } };
+	return result(utimensat(AT_FDCWD, a[0], t, 0));
+}
+
+static int do_xattr(char **a)
+{
+	return result(setxattr(a[0], "user.sluice-probe", "x", 1, 0));
+}
+
+static int do_acl(char **a)
+{
+	/* the kernel's little-endian ACL format: user::rw-, user:65534:rw-,
+	 * group::r--, mask::rw-, other::--- */
+	struct {
+		uint32_t version;
+		struct {
+			uint16_t tag, perm;
+			uint32_t id;
+		} e[5];
+	} acl = { 2,
+		  { { 0x01, 6, ~0u },
+		    { 0x02, 6, 65534 },
+		    { 0x04, 4, ~0u },
+		    { 0x10, 6, ~0u },
+		    { 0x20, 0, ~0u } } };
+	return result(setxattr(a[0], "system.posix_acl_access", &acl, sizeof(acl), 0));
+}
+
+static int do_chattr(char **a)
+{
+	int fd = open(a[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return outcome(errno, "open");
+	int flags = 0;
+	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0)
+		return outcome(errno, "get");
+	flags |= FS_NOATIME_FL;
+	return outcome(ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0 ? errno : 0, NULL);
+}
+
 /* The effective uid and the no_new_privs flag: "euid N nnp N". */
 static int do_ids(char **a)
 {
@@ -525,6 +596,13 @@ static const struct probe_cmd cmds[] = {
 	{ "environ", 1, do_environ },
 	{ "unshare-create", 1, do_unshare_create },
 	{ "ids", 0, do_ids },
+	{ "mq-create", 1, do_mq_create },
+	{ "mq-unlink", 1, do_mq_unlink },
+	{ "chmod", 1, do_chmod },
+	{ "utime", 1, do_utime },
+	{ "xattr", 1, do_xattr },
+	{ "acl", 1, do_acl },
+	{ "chattr", 1, do_chattr },
 	{ "fds", 0, do_fds },
 	{ "tty", 0, do_tty },
 	{ "tiocsti", 0, do_tiocsti },

@@ -519,8 +519,10 @@ static void put_nested_shell(struct text *t)
 {
 	_cleanup_free_ char *in = inner_script(t, false);
 	const char *s = in ? in : "true";
+	/* No login shell (bash -lc): it runs the machine's /etc/profile first,
+	 * whose commands (id -u, ...) are the system's, not the command's. */
 	static const char *const shells[] = {
-		"bash -c",  "sh -c",  "bash -lc", "dash -c", "eval",
+		"bash -c",  "sh -c",  "bash -uc", "dash -c", "eval",
 		"bash -ec", "zsh -c", "fish -c",  "csh -c",  "ksh -c"
 	};
 	switch (pick(t->g, 6)) {

@@ -258,10 +258,13 @@ static void exec_launcher(const struct oracle_runner *r, const char *command)
 	sigset_t none;
 	sigemptyset(&none);
 	(void)sigprocmask(SIG_SETMASK, &none, NULL);
-	const char *argv[] = { r->cfg.launcher, "--profile", "restricted", "--tmpdir",
-		               r->tmp,          "--chdir",   r->workspace, "--rlimit",
-		               "cpu=5",         "--rlimit",  "fsize=4MiB", "--",
-		               r->cfg.bash,     "-c",        command,      NULL };
+	/* No namespace: its TMPDIR would be a private tmpfs, and the records
+	 * (bash's trace, the stubs' and git's) are written there. */
+	const char *argv[] = { r->cfg.launcher, "--profile", "restricted", "--namespace",
+		               "off",           "--tmpdir",  r->tmp,       "--chdir",
+		               r->workspace,    "--rlimit",  "cpu=5",      "--rlimit",
+		               "fsize=4MiB",    "--",        r->cfg.bash,  "-c",
+		               command,         NULL };
 	execve(r->cfg.launcher, (char *const *)argv, r->env);
 	_exit(127);
 }

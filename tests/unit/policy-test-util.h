@@ -50,7 +50,8 @@ static inline const char *ptu_fixture(const char *variant)
 }
 
 /* Load a config from ini text (as --config, no system or user layer);
- * with only=true every built-in plugin is turned off first. */
+ * with only=true every built-in plugin the text does not configure is turned
+ * off, in sections after the text (whose line N is test.ini:N). */
 static inline struct broker_config *ptu_config(const char *ini, bool only)
 {
 	char path[600], sys[600], user[600];
@@ -59,6 +60,7 @@ static inline struct broker_config *ptu_config(const char *ini, bool only)
 	snprintf(user, sizeof(user), "%s/user.ini", ptu_tmp);
 	FILE *f = fopen(path, "w");
 	cr_assert_not_null(f);
+	fputs(ini, f); /* first, so that its line numbers are its own */
 	if (only) {
 		size_t n;
 		const struct config_builtin *b = config_builtins(&n);
@@ -66,10 +68,9 @@ static inline struct broker_config *ptu_config(const char *ini, bool only)
 			char section[64];
 			snprintf(section, sizeof(section), "[plugin %s]", b[i].name);
 			if (!strstr(ini, section)) /* the test configures this one */
-				fprintf(f, "%s\nenabled = no\n", section);
+				fprintf(f, "\n%s\nenabled = no\n", section);
 		}
 	}
-	fputs(ini, f);
 	fclose(f);
 	struct config_paths paths = { .sysconfdir = sys, .user_file = user, .cli_file = path };
 	struct broker_config *cfg = NULL;

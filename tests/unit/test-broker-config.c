@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "config/broker-config.h"
+#include "core/run-settings.h"
 #include "cleanup.h"
 #include "scratch.h"
 #include "strv.h"
@@ -106,17 +107,24 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 	cr_assert_eq(cfg->broker_slow_timeout, 15 * 60000);
 	cr_assert_eq(cfg->broker_output_cap, 128 * 1024);
 	cr_assert_eq(cfg->broker_background_timeout, 0);
-	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_UNRESTRICTED);
+	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_WORKSPACE_WRITE);
+	cr_assert_not(cfg->sandbox_mode_configured, "the built-in default is no choice");
 	cr_assert_eq(cfg->sandbox_rlimit_as, CONFIG_UNSET);
 	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_DENY);
-	cr_assert(strv_length(cfg->env_drop) >= 7);
-	cr_assert_str_eq(cfg->env_drop[0], "*_API_KEY");
+	struct run_settings built_in;
+	run_settings_init_defaults(&built_in);
+	cr_assert_eq(strv_length(cfg->env_drop), built_in.n_env_drop,
+	             "the [env] drop default is the built-in list");
+	for (size_t i = 0; i < built_in.n_env_drop; i++)
+		cr_assert_str_eq(cfg->env_drop[i], built_in.env_drop[i]);
+	cr_assert_str_eq(cfg->env_drop[0], "*API_KEY*");
 	static const struct {
 		const char *name;
 		bool on;
-	} want[] = { { "git_add", true },       { "git_push", true },    { "rm_targets", true },
-		     { "devices", true },       { "regex", true },       { "commands", false },
-		     { "substitution", false }, { "git_trailer", false } };
+	} want[] = { { "git_add", true },     { "git_push", true },     { "git_discard", true },
+		     { "rm_targets", true },  { "system_trees", true }, { "devices", true },
+		     { "regex", true },       { "commands", false },    { "substitution", false },
+		     { "git_trailer", false } };
 	for (size_t i = 0; i < ELEMENTSOF(want); i++)
 		cr_assert_eq(plugin(cfg, want[i].name)->enabled, want[i].on, "%s", want[i].name);
 	cr_assert_eq(strv_length(cfg->files), 0);

@@ -140,3 +140,82 @@ Test(environment, patterns_match_as_fnmatch_does)
 			             fnmatch(patterns[p], names[n], FNM_CASEFOLD) == 0,
 			             "'%s' against '%s'", names[n], patterns[p]);
 }
+
+/* Every name that held a credential in a measured run is dropped by the
+ * built-in patterns, and the look-alikes that programs need are kept. */
+Test(environment, default_patterns_catch_secrets_without_an_underscore)
+{
+	struct run_settings s;
+	run_settings_init_defaults(&s);
+	const char *secrets[] = { "PGPASSWORD",
+		                  "MYSQL_PWD",
+		                  "SECRET_KEY",
+		                  "API_KEY",
+		                  "TOKEN",
+		                  "PASSWORD",
+		                  "GITHUB_PAT",
+		                  "GH_TOKEN",
+		                  "NPM_TOKEN",
+		                  "github_token",
+		                  "DB_PASSWD",
+		                  "CLIENT_SECRET",
+		                  "OPENAI_API_KEY",
+		                  "AWS_SECRET_ACCESS_KEY",
+		                  "AWS_SESSION_TOKEN",
+		                  "AWS_ACCESS_KEY_ID",
+		                  "SSH_PRIVATE_KEY",
+		                  "GPG_PASSPHRASE",
+		                  "NPM_CONFIG__AUTH",
+		                  "SLACK_TOKEN_V2",
+		                  "XAPIKEY" };
+	const char *kept[] = { "PWD",
+		               "OLDPWD",
+		               "PATH",
+		               "MANPATH",
+		               "TOKENIZERS_PARALLELISM",
+		               "HOME",
+		               "USER",
+		               "SSH_AUTH_SOCK",
+		               "LANG",
+		               "GOPATH",
+		               "KUBECONFIG",
+		               "AWS_REGION",
+		               "AWS_PROFILE",
+		               "DISPLAY",
+		               "TERM",
+		               "XDG_RUNTIME_DIR",
+		               "GITHUB_SHA",
+		               "CI",
+		               "KEYMAP",
+		               "PATCH_LEVEL" };
+	for (size_t i = 0; i < ELEMENTSOF(secrets); i++)
+		cr_assert(environment_is_dropped(secrets[i], s.env_drop, s.n_env_drop),
+		          "%s is dropped", secrets[i]);
+	for (size_t i = 0; i < ELEMENTSOF(kept); i++)
+		cr_assert_not(environment_is_dropped(kept[i], s.env_drop, s.n_env_drop),
+		              "%s is kept", kept[i]);
+}
+
+/* A URL's password is removed from a kept variable; the rest of the value,
+ * and URLs without one, stay as they were. */
+Test(environment, url_passwords_are_removed_from_values)
+{
+	char *parent[] = { "DATABASE_URL=postgres://app:s3cr%40t@db.internal:5432/app?ssl=1",
+		           "https_proxy=http://user:hunter2@proxy:3128/",
+		           "ALL=a://x:1@h/ b://y:2@i:3/p c://plain/p",
+		           "NO_USER=http://proxy:3128/x@y",
+		           "USER_ONLY=https://token@host/repo",
+		           "EMPTY_PW=ftp://u:@h/",
+		           "NOT_URL=user:pw@host",
+		           NULL };
+	_cleanup_strv_free_ char **env = NULL;
+	cr_assert_eq(environment_build(parent, NULL, 0, NULL, 0, &env), 0);
+	cr_assert_str_eq(get(env, "DATABASE_URL"), "postgres://app@db.internal:5432/app?ssl=1");
+	cr_assert_str_eq(get(env, "https_proxy"), "http://user@proxy:3128/");
+	cr_assert_str_eq(get(env, "ALL"), "a://x@h/ b://y@i:3/p c://plain/p");
+	cr_assert_str_eq(get(env, "NO_USER"), "http://proxy:3128/x@y",
+	                 "an @ in the path is not userinfo");
+	cr_assert_str_eq(get(env, "USER_ONLY"), "https://token@host/repo");
+	cr_assert_str_eq(get(env, "EMPTY_PW"), "ftp://u:@h/");
+	cr_assert_str_eq(get(env, "NOT_URL"), "user:pw@host");
+}

@@ -36,7 +36,23 @@ Test(launcher_options, defaults_to_restricted_with_the_network_denied)
 	cr_assert(!spec.unix_connect_allow);
 	cr_assert_eq(spec.report_fd, -1);
 	cr_assert_eq(spec.die_with_parent, 0);
+	cr_assert_eq(spec.tmpdir_size, 1 << 30, "the TMPDIR cap is 1GiB");
+	cr_assert(!spec.namespace_off, "a namespace where one can be had");
+	cr_assert_eq(spec.n_hide, 0);
 	cr_assert_str_eq(spec.argv[0], "true");
+}
+
+Test(launcher_options, refuses_bad_namespace_and_sizes)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *ns[] = { "--namespace", "maybe", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, ns), -EINVAL);
+	cr_assert(strstr(err.detail, "--namespace"), "%s", err.detail);
+	const char *size[] = { "--tmpdir-size", "0", "prog", NULL };
+	cr_assert_lt(parse(&spec, &err, size), 0);
+	const char *empty[] = { "--hide", "", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, empty), -EINVAL);
 }
 
 Test(launcher_options, reads_every_option_in_both_spellings)
@@ -69,6 +85,14 @@ Test(launcher_options, reads_every_option_in_both_spellings)
 		               "--report-fd=7",
 		               "--die-with-parent",
 		               "4242",
+		               "--hide",
+		               "/h1",
+		               "--hide=/h2",
+		               "--read-only",
+		               "/ro",
+		               "--tmpdir-size=64MiB",
+		               "--namespace",
+		               "off",
 		               "prog",
 		               "--not-an-option",
 		               NULL };
@@ -89,6 +113,12 @@ Test(launcher_options, reads_every_option_in_both_spellings)
 	cr_assert_str_eq(spec.chdir, "/c");
 	cr_assert_eq(spec.report_fd, 7);
 	cr_assert_eq(spec.die_with_parent, 4242);
+	cr_assert_eq(spec.n_hide, 2);
+	cr_assert_str_eq(spec.hide[1], "/h2");
+	cr_assert_eq(spec.n_read_only, 1);
+	cr_assert_str_eq(spec.read_only[0], "/ro");
+	cr_assert_eq(spec.tmpdir_size, 64 << 20);
+	cr_assert(spec.namespace_off);
 	cr_assert_str_eq(spec.argv[0], "prog");
 	cr_assert_str_eq(spec.argv[1], "--not-an-option", "options end at the program");
 }

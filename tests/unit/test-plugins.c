@@ -221,6 +221,171 @@ ParameterizedTest(struct vcase *c, plugins, git_push, .timeout = 30)
 	run_case("git_push", "protected_branch = main\nprotected_branch = release/*\n", c);
 }
 
+/* ------------------------------------------------------------ git_discard */
+
+static struct vcase git_discard_cases[] = {
+	/* rule reset */
+	{ "git reset --hard", D, "uncommitted changes" },
+	{ "git reset --hard origin/main", D, "to a remote branch" },
+	{ "git reset --hard HEAD~1", D, "a commit back" },
+	{ "git reset --ha", D, "--hard abbreviated" },
+	{ "git reset --merge", D, "--merge drops what is only staged" },
+	{ "git -C sub -c x=y reset --hard", D, "global options before the subcommand" },
+	{ "sudo git reset --hard", D, "under sudo" },
+	{ "bash -c 'git reset --hard'", D, "nested shell" },
+	{ "git fetch && git reset --hard @{u}", D, "second in a list" },
+	{ "git reset --soft HEAD~1", A, "--soft keeps every change" },
+	{ "git reset HEAD~1", A, "--mixed keeps the files" },
+	{ "git reset --keep HEAD~1", A, "--keep refuses to drop changes" },
+	{ "git reset HEAD src/main.c", A, "unstaging a file" },
+	{ "git reset -- src/main.c", A, "unstaging after --" },
+	{ "git reset", A, "unstaging everything" },
+	{ "git log --hard", A, "--hard of another subcommand" },
+	/* rule clean */
+	{ "git clean -f", D, "untracked files" },
+	{ "git clean -fd", D, "and directories" },
+	{ "git clean -fdx", D, "and ignored files" },
+	{ "git clean -ffdx", D, "twice forced" },
+	{ "git clean -d --force", D, "--force" },
+	{ "git clean -fd .", D, "the current directory" },
+	{ "git clean -fd :/", D, "the top of the tree" },
+	{ "git clean -fd -e keep", D, "an exclusion is no pathspec" },
+	{ "git clean -fdxX", D, "-x with -X" },
+	{ "git clean -n", A, "dry run" },
+	{ "git clean -nfd", A, "dry run in a cluster" },
+	{ "git clean -fd --dry-run", A, "dry run, long" },
+	{ "git clean -fdX", A, "only what .gitignore names" },
+	{ "git clean -fd build/", A, "a named directory" },
+	{ "git clean -fdx -- dist out", A, "named directories after --" },
+	{ "git clean -i", A, "interactive" },
+	{ "git clean -d", A, "without -f git refuses" },
+	/* rule checkout */
+	{ "git checkout -- .", D, "every file" },
+	{ "git checkout .", D, "every file, without --" },
+	{ "git checkout HEAD -- .", D, "from HEAD" },
+	{ "git checkout main -- '*'", D, "a star from a branch" },
+	{ "git checkout :/", D, "the top of the tree" },
+	{ "git checkout --theirs .", D, "one side of every file" },
+	{ "git checkout -f main", D, "a forced switch" },
+	{ "git checkout --force main", D, "a forced switch, long" },
+	{ "git restore .", D, "restore every file" },
+	{ "git restore --worktree .", D, "--worktree" },
+	{ "git restore -SW .", D, "staged and worktree" },
+	{ "git restore --source=HEAD~3 .", D, "from an older commit" },
+	{ "git restore -s main -- .", D, "-s with a value" },
+	{ "git switch -f main", D, "switch -f" },
+	{ "git switch --discard-changes main", D, "--discard-changes" },
+	{ "git checkout -- src/main.c", A, "one named file" },
+	{ "git checkout HEAD -- a.c b.c", A, "named files" },
+	{ "git checkout -- src/", A, "a named directory" },
+	{ "git checkout main", A, "switching branches" },
+	{ "git checkout -b feature", A, "a new branch" },
+	{ "git checkout -", A, "the previous branch" },
+	{ "git checkout -p", A, "interactive" },
+	{ "git restore src/main.c", A, "restore a named file" },
+	{ "git restore --staged .", A, "unstaging everything" },
+	{ "git restore -S .", A, "unstaging, short" },
+	{ "git switch main", A, "switch" },
+	{ "git switch -c feature", A, "switch to a new branch" },
+	/* rule rm */
+	{ "git rm -r .", D, "every tracked file" },
+	{ "git rm -rf .", D, "forced" },
+	{ "git rm -r '*'", D, "a star" },
+	{ "git rm -r :/", D, "the top of the tree" },
+	{ "git rm -r --cached .", A, "untracking only" },
+	{ "git rm -r -n .", A, "dry run" },
+	{ "git rm src/old.c", A, "a named file" },
+	{ "git rm -r docs/old", A, "a named directory" },
+	/* rule worktree */
+	{ "git worktree remove --force ../wt", D, "a worktree with its changes" },
+	{ "git worktree remove -f ../wt", D, "-f" },
+	{ "git worktree remove ../wt", A, "git refuses while it has changes" },
+	{ "git worktree add ../wt -f", A, "add" },
+	/* rule stash */
+	{ "git stash drop", Q, "a saved change" },
+	{ "git stash drop stash@{1}", Q, "a named stash" },
+	{ "git stash clear", Q, "every stash" },
+	{ "git stash", A, "saving" },
+	{ "git stash list", A, "listing" },
+	{ "git stash pop", A, "applying and dropping a stash that applied" },
+	{ "git stash show -p", A, "showing" },
+	{ "git stash push -m wip -- src", A, "saving a directory" },
+	/* rule branch */
+	{ "git branch -D feature", Q, "an unmerged branch" },
+	{ "git branch -Dq feature", Q, "-D in a cluster" },
+	{ "git branch --delete --force feature", Q, "long spelling" },
+	{ "git branch -d -f feature", Q, "-d with -f" },
+	{ "git branch -d feature", A, "only if merged" },
+	{ "git branch -M main", A, "renaming the branch" },
+	{ "git branch -a", A, "listing" },
+	{ "git branch --list 'D*'", A, "a pattern" },
+	/* rule reflog */
+	{ "git reflog expire --expire=now --all", Q, "the reflog" },
+	{ "git reflog expire --expire-unreachable=now --all", Q, "unreachable entries" },
+	{ "git reflog delete HEAD@{1}", Q, "one entry" },
+	{ "git gc --prune=now", Q, "unreachable objects at once" },
+	{ "git prune", Q, "prune" },
+	{ "git reflog", A, "showing the reflog" },
+	{ "git gc", A, "a plain gc" },
+	{ "git gc --aggressive", A, "an aggressive gc" },
+	{ "git prune -n", A, "listing what prune would remove" },
+	/* look-alikes */
+	{ "echo git reset --hard", A, "just text" },
+	{ "git commit -m 'git clean -fdx'", A, "a message" },
+	{ "grep -r 'git checkout -- .' docs", A, "a search" },
+	{ "git status", A, "status" },
+	{ "git diff HEAD", A, "diff" },
+};
+
+ParameterizedTestParameters(plugins, git_discard)
+{
+	return cr_make_param_array(struct vcase, git_discard_cases, ELEMENTSOF(git_discard_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, git_discard, .timeout = 30)
+{
+	run_case("git_discard", "", c);
+}
+
+/* Every rule is switched by its key: deny, ask, or allow (off); a bad value
+ * is a configuration error. */
+Test(plugins, the_new_rules_are_switched_by_their_keys)
+{
+	const struct {
+		const char *plugin, *settings, *command;
+		int verdict;
+	} cases[] = {
+		{ "git_discard", "reset = ask\n", "git reset --hard", Q },
+		{ "git_discard", "reset = allow\n", "git reset --hard", A },
+		{ "git_discard", "reset = allow\n", "git clean -fd", D },
+		{ "git_discard", "stash = deny\n", "git stash clear", D },
+		{ "git_discard", "branch = allow\n", "git branch -D x", A },
+		{ "rm_targets", "system_dirs = ask\n", "rm -rf /usr", Q },
+		{ "rm_targets", "system_dirs = allow\n", "rm -rf /usr", A },
+		{ "rm_targets", "system_dirs = allow\n", "rm -rf /", D },
+		{ "rm_targets", "unset_variable = deny\n", "rm -rf \"$D/\"", D },
+		{ "rm_targets", "unset_variable = allow\n", "rm -rf \"$D/\"", A },
+		{ "system_trees", "permissions = ask\n", "chmod -R 777 /", Q },
+		{ "system_trees", "home_permissions = deny\n", "chmod -R 777 ~", D },
+		{ "system_trees", "home_permissions = allow\n", "chmod -R 777 ~", A },
+		{ "system_trees", "move = allow\n", "mv ~ /tmp/x", A },
+		{ "system_trees", "find = ask\n", "find / -delete", Q },
+		{ "system_trees", "find = allow\n", "find / -exec chmod 777 {} +", D },
+	};
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
+		run_command(cases[i].plugin, cases[i].settings, cases[i].command, cases[i].verdict,
+		            cases[i].settings);
+	struct broker_config *cfg =
+	        ptu_config("[plugin git_discard]\nenabled = yes\nreset = maybe\n", true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -EINVAL);
+	cr_assert(strstr(err.detail, "plugin 'git_discard' could not start: ") &&
+	                  strstr(err.detail, "expected allow, ask or deny"),
+	          "%s", err.detail);
+	config_free(cfg);
+}
+
 /* ------------------------------------------------------------ rm_targets */
 
 static struct vcase rm_cases[] = {
@@ -319,6 +484,58 @@ static struct vcase rm_cases[] = {
 	{ "rm file.txt", A, "a file" },
 	{ "rmdir x", A, "rmdir" },
 	{ "rm -rf \"a b\"", A, "a quoted name" },
+	/* the system directories (rule system_dirs) */
+	{ "rm -rf /usr", D, "a system directory" },
+	{ "rm -rf /etc/", D, "a system directory with a slash" },
+	{ "sudo rm -rf /var/*", D, "everything in a system directory" },
+	{ "rm -rf /boot/.*", D, "the hidden files of a system directory" },
+	{ "rm -rf //usr/./lib", D, "a directory of /usr, spelled oddly" },
+	{ "rm -rf /usr/local", D, "a directory of /usr" },
+	{ "rm -rf /var/lib", D, "/var/lib" },
+	{ "rm -rf /home/alice", D, "a user's home directory" },
+	{ "rm -rf ~alice", D, "a user's home directory by tilde" },
+	{ "rm -rf /home/*", D, "every user's home" },
+	{ "cd / && rm -rf etc", D, "a system directory after cd /" },
+	{ "rm -rf /tmp/../usr", D, "a system directory through .." },
+	{ "rm -rf /u?r", D, "a glob that is a system directory" },
+	{ "rm -rf ${PREFIX:-/usr}", D, "a default that is a system directory" },
+	{ "rm -rf /usr/local/go", A, "a directory deep in /usr" },
+	{ "rm -rf /var/lib/app/cache", A, "a directory deep in /var/lib" },
+	{ "rm -rf /home/alice/project/build", A, "a build directory in a home" },
+	{ "rm -rf /opt/app/releases/1", A, "a release directory" },
+	{ "rm -rf /tmp/*", A, "everything in /tmp" },
+	{ "rm -rf /tmp", A, "/tmp itself is left to the sandbox" },
+	{ "rm -rf ./usr", A, "a directory named usr here" },
+	{ "rm -rf usr", A, "a relative usr" },
+	{ "rm -rf /etcetera", A, "a name that starts as a system directory" },
+	/* a variable that may be empty (rule unset_variable) */
+	{ "rm -rf \"$DIR/\"", Q, "the root when DIR is empty" },
+	{ "rm -rf $DIR/*", Q, "everything under the root when DIR is empty" },
+	{ "rm -rf \"${DIR}\"/*", Q, "braced, then a star" },
+	{ "rm -rf \"$VENV/bin\"", Q, "/bin when VENV is empty" },
+	{ "rm -rf \"$HOME/$SUB\"", Q, "home when SUB is empty" },
+	{ "rm -rf \"$A$B/\"", Q, "two variables, both may be empty" },
+	{ "f() { rm -rf \"$1/\"; }", Q, "a function's parameter" },
+	{ "rm -rf \"${DIR%/}/\"", Q, "a trimmed value is empty too" },
+	{ "[ -z \"$D\" ] && rm -rf \"$D/\"", Q, "-z is no guard" },
+	{ "rm -rf \"${DIR:?}/\"", A, "guarded by :?" },
+	{ "rm -rf \"${DIR:?not set}\"/*", A, "guarded by :? with a message" },
+	{ "rm -rf \"${DIR:-build}/\"", A, "a default of a build directory" },
+	{ "[ -n \"$DIR\" ] && rm -rf \"$DIR/\"", A, "tested for a value first" },
+	{ "test -d \"$D\" && rm -rf \"$D\"/*", A, "tested for a directory first" },
+	{ "if [ -e \"${D}\" ]; then rm -rf \"$D/\"; fi", A, "tested in an if" },
+	{ ": \"${D:?}\"; rm -rf \"$D/\"", A, "guarded by an earlier :?" },
+	{ "set -eu; rm -rf \"$D/\"", A, "set -u stops at an unset variable" },
+	{ "D=$(mktemp -d) && rm -rf \"$D/\"", A, "set earlier in the command" },
+	{ "export D=\"$(pwd)/out\"; rm -rf \"$D\"/*", A, "exported earlier" },
+	{ "for d in a b; do rm -rf \"$d/\"; done", A, "a loop variable" },
+	{ "ls | while read -r d; do rm -rf \"$d/\"; done", A, "read sets it" },
+	{ "rm -rf \"$DIR\"", A, "an empty target removes nothing" },
+	{ "rm -rf \"$TMPDIR/x\"", A, "/x when TMPDIR is empty: no tree" },
+	{ "rm -rf \"$OUT/build\"", A, "/build when OUT is empty: no tree" },
+	{ "rm -rf \"$HOME/.cache/x\"", A, "HOME is always set" },
+	{ "rm -rf \"$PWD/build\"", A, "PWD is always set" },
+	{ "rm -f \"$DIR/\"", A, "not recursive" },
 };
 
 /* A path folds before it is judged, however long its runs of slashes; one
@@ -371,12 +588,6 @@ static struct vcase devices_cases[] = {
 	{ "wipefs -a /dev/sda", D, "wipefs" },
 	{ "tee /dev/sda < img", D, "tee to a disk" },
 	{ "cp disk.img /dev/sdb", D, "cp to a disk" },
-	{ "chmod -R 777 /", D, "recursive chmod of root" },
-	{ "chown -R user /", D, "recursive chown of root" },
-	{ "chmod --recursive 755 /", D, "long recursive" },
-	{ "sudo chown -R me:me /", D, "under sudo" },
-	{ "chgrp -R staff /", D, "chgrp" },
-	{ "chmod -R 777 /*", D, "root contents" },
 	{ ":(){ :|:& };:", D, "the classic fork bomb" },
 	{ "bomb(){ bomb|bomb& }; bomb", D, "a named fork bomb" },
 	{ "echo x >> /dev/sda", D, "append to a disk" },
@@ -421,9 +632,6 @@ static struct vcase devices_cases[] = {
 	{ "echo x > /dev/stderr", A, "stderr" },
 	{ "cat /dev/sda", A, "reading a disk" },
 	{ "dd if=/dev/sda of=disk.img", A, "reading with dd" },
-	{ "chmod -R 755 ./build", A, "recursive chmod of the project" },
-	{ "chmod 644 /etc/x", A, "not recursive" },
-	{ "chown -R me ~/project", A, "chown of a project" },
 	{ "ls /dev/sda", A, "listing" },
 	{ "echo mkfs.ext4", A, "just text" },
 	{ "grep mkfs README", A, "a search" },
@@ -435,7 +643,32 @@ static struct vcase devices_cases[] = {
 	{ "f(){ echo hi; }; f", A, "a plain function" },
 	{ "echo x | cat", A, "a pipeline" },
 	{ "echo x > /dev/shm/f", A, "shared memory file" },
-	{ "chmod -R 755 /srv/app", A, "a directory under root" },
+	/* the tools are judged by their target, not their name */
+	{ "mkfs.ext4 /dev/nbd0", D, "a path under /dev that may be a device" },
+	{ "mkfs.btrfs -f /dev/ubda", D, "an unlisted device under /dev" },
+	{ "cd /dev && mkswap sda2", D, "a device after cd /dev" },
+	{ "wipefs --all /dev/sda", D, "wipefs --all writes" },
+	{ "wipefs -o 0x438 /dev/sdb", D, "wipefs -o erases at an offset" },
+	{ "wipefs -af /dev/vdb", D, "-a in a cluster" },
+	{ "fdisk /dev/nbd1", D, "a partitioner on a path under /dev" },
+	{ "sgdisk -l backup.bin /dev/sda", D, "sgdisk loads a backup: writes" },
+	{ "mkfs.vfat \"$DEV\"", Q, "a target only known when it runs" },
+	{ "mkswap $(losetup -f)", Q, "a substitution as the target" },
+	{ "mkfs.ext4 disk.img", A, "a filesystem in an image file" },
+	{ "mkfs -t ext4 ./rootfs.img", A, "mkfs -t on an image" },
+	{ "mkfs.vfat -C fat.img 1440", A, "a new image file" },
+	{ "mkswap swapfile", A, "a swap file" },
+	{ "sudo mkswap /swapfile", A, "a swap file at the root" },
+	{ "mke2fs -t ext4 -d root/ fs.img 64M", A, "an image from a directory" },
+	{ "wipefs /dev/sda", A, "wipefs lists" },
+	{ "wipefs -n -a /dev/sda", A, "wipefs with -n only says" },
+	{ "wipefs --no-act --all /dev/sdb", A, "wipefs --no-act" },
+	{ "wipefs -a disk.img", A, "wipefs on an image" },
+	{ "sgdisk -b backup.bin /dev/sda", A, "sgdisk saves a backup" },
+	{ "sgdisk --backup=gpt.bin /dev/nvme0n1", A, "sgdisk --backup" },
+	{ "mkfs.ext4 /dev/null", A, "a character device" },
+	{ "echo AT > /dev/ttyUSB0", A, "a serial port" },
+	{ "mkfs", A, "no target at all" },
 };
 
 ParameterizedTestParameters(plugins, devices)
@@ -446,6 +679,93 @@ ParameterizedTestParameters(plugins, devices)
 ParameterizedTest(struct vcase *c, plugins, devices, .timeout = 30)
 {
 	run_case("devices", "", c);
+}
+
+/* ------------------------------------------------------------ system_trees */
+
+static struct vcase system_trees_cases[] = {
+	/* rule permissions: the root and the system directories */
+	{ "chmod -R 777 /", D, "recursive chmod of root" },
+	{ "chown -R user /", D, "recursive chown of root" },
+	{ "chmod --recursive 755 /", D, "long recursive" },
+	{ "chmod --rec 755 /", D, "--recursive abbreviated" },
+	{ "sudo chown -R me:me /", D, "under sudo" },
+	{ "chgrp -R staff /", D, "chgrp" },
+	{ "chmod -R 777 /*", D, "root contents" },
+	{ "chmod -R 777 //", D, "root spelled //" },
+	{ "chown -R me /usr", D, "a system directory" },
+	{ "chmod -R a+w /etc/", D, "a system directory with a slash" },
+	{ "chmod -Rv 700 /var/*", D, "everything in a system directory" },
+	{ "chown -hR me /usr/lib", D, "a directory of /usr" },
+	{ "cd / && chmod -R 777 usr", D, "a system directory after cd /" },
+	{ "chmod -R --reference=f /boot", D, "--reference: no mode operand" },
+	{ "chmod -R 755 -- /", D, "after --" },
+	{ "bash -c 'chown -R x /etc'", D, "in a nested shell" },
+	/* rule home_permissions: home directories ask */
+	{ "chmod -R 777 ~", Q, "the home directory" },
+	{ "chown -R me \"$HOME\"", Q, "$HOME" },
+	{ "chmod -R go-rwx ~/*", Q, "everything in home" },
+	{ "chown -R alice:alice /home/alice", Q, "a user's home directory" },
+	{ "cd && chmod -R 700 .", Q, "home after a bare cd" },
+	/* rule move */
+	{ "mv ~ /tmp/x", D, "moving the home directory" },
+	{ "mv /usr /usr.old", D, "moving a system directory" },
+	{ "mv /etc/* /tmp/etc/", D, "moving everything in a system directory" },
+	{ "mv -t /backup /var", D, "with -t every operand is a source" },
+	{ "mv --target-directory=/b /opt", D, "--target-directory" },
+	{ "sudo mv / /old", D, "the root" },
+	{ "mv \"$HOME\" \"$HOME.bak\"", D, "$HOME" },
+	/* rule find */
+	{ "find / -delete", D, "find -delete from the root" },
+	{ "find ~ -name '*.pyc' -delete", D, "in the home directory" },
+	{ "find $HOME -type f -delete", D, "$HOME" },
+	{ "find /usr -name x -delete", D, "a system directory" },
+	{ "find / -name x -exec rm -rf {} \\;", D, "-exec rm" },
+	{ "find / -name x -exec sudo rm {} +", D, "-exec sudo rm" },
+	{ "find -L / -name core -execdir rm {} \\;", D, "-L and -execdir" },
+	{ "find /var -ok rm {} \\;", D, "-ok rm" },
+	{ "find ~ -name x -exec shred -u {} +", D, "-exec shred" },
+	{ "cd / && find . -delete", D, "find . after cd /" },
+	{ "find / /tmp -name x -delete", D, "the root among start points" },
+	{ "find /etc -type f -exec chmod 644 {} +", D, "-exec chmod: rule permissions" },
+	{ "find ~ -type d -exec chmod 755 {} \\;", Q, "-exec chmod in home asks" },
+	/* look-alikes */
+	{ "chmod 777 /", A, "not recursive" },
+	{ "chmod -R 755 ./build", A, "recursive chmod of the project" },
+	{ "chmod 644 /etc/x", A, "one file" },
+	{ "chown -R me ~/project", A, "chown of a project" },
+	{ "sudo chown -R $USER ~/.npm", A, "a directory in home" },
+	{ "chmod -R 755 /srv/app", A, "a directory under a system directory" },
+	{ "chmod -R u+w /usr/local/app", A, "deep in /usr" },
+	{ "chmod -r file", A, "-r is a mode, not recursive" },
+	{ "chmod -R 755 root", A, "a relative directory named root" },
+	{ "mv build dist", A, "mv of a build directory" },
+	{ "mv x /usr/local/bin/", A, "moving into a system directory" },
+	{ "mv ~/.config/app ~/.config/app.bak", A, "a directory in home" },
+	{ "mv /tmp/x ~", A, "home as the destination" },
+	{ "mv a", A, "one operand" },
+	{ "find / -name '*.log' -print", A, "find that only prints" },
+	{ "find . -name '*.o' -delete", A, "find -delete in the project" },
+	{ "find build -type f -delete", A, "a build directory" },
+	{ "find ~/project -name '*.pyc' -delete", A, "a directory under home" },
+	{ "find /usr/local/app -delete", A, "deep in /usr" },
+	{ "find / -name x -exec grep -l y {} +", A, "-exec grep" },
+	{ "find /tmp -name 'x*' -exec rm {} +", A, "-exec rm in /tmp" },
+	{ "find . -exec chmod 644 {} +", A, "-exec chmod in the project" },
+	{ "echo chmod -R 777 /", A, "just text" },
+	{ "grep -r 'find / -delete' docs", A, "a search for the text" },
+	{ "git commit -m 'mv ~ /tmp'", A, "a message" },
+};
+
+ParameterizedTestParameters(plugins, system_trees)
+{
+	return cr_make_param_array(struct vcase, system_trees_cases,
+	                           ELEMENTSOF(system_trees_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, system_trees, .timeout = 30)
+{
+	run_case("system_trees", "", c);
 }
 
 /* ------------------------------------------------------------ regex */
@@ -539,6 +859,163 @@ Test(plugins, regex_keeps_every_rule_as_they_grow, .timeout = 30)
 	};
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
 		run_case("regex", settings, &cases[i]);
+}
+
+/* ------------------------------------------------ the optional regex packs */
+
+/* The verdict of command under the regex rules of the pack file
+ * policies/NAME.ini alone (the file as shipped). */
+static void run_pack(const char *name, const struct vcase *c)
+{
+	char path[600];
+	snprintf(path, sizeof(path), "%s/policies/%s.ini", getenv("SLUICE_SRCDIR"), name);
+	FILE *f = fopen(path, "r");
+	cr_assert_not_null(f, "%s", path);
+	static char ini[16384];
+	size_t n = fread(ini, 1, sizeof(ini) - 1, f);
+	cr_assert(feof(f), "%s is larger than the test reads", path);
+	fclose(f);
+	ini[n] = '\0';
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
+	struct verdict v;
+	cr_assert_geq(ptu_decide(chain, c->command, &v, NULL), 0);
+	cr_assert_eq((int)v.kind, c->verdict, "[%s] (%s): got %s%s%s", c->command, c->why,
+	             verdict_kind_name(v.kind), v.n_reasons ? ": " : "",
+	             v.n_reasons ? v.reasons[0].message : "");
+	if (c->verdict != A)
+		cr_assert(v.n_reasons > 0 && v.reasons[0].suggestion, "[%s] no suggestion",
+		          c->command);
+	verdict_done(&v);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
+
+static struct vcase databases_cases[] = {
+	{ "psql -c \"DROP TABLE users\"", Q, "drop a table" },
+	{ "psql -h db -U app -c 'drop database app_test'", Q, "lower case" },
+	{ "sudo -u postgres psql -c 'DROP SCHEMA public CASCADE'", Q, "under sudo" },
+	{ "mysql -e \"TRUNCATE TABLE sessions\" app", Q, "truncate" },
+	{ "mariadb -e 'DROP DATABASE shop'", Q, "mariadb" },
+	{ "sqlite3 app.db \"DROP TABLE x;\"", Q, "sqlite3's SQL operand" },
+	{ "sqlite3 app.db \"DELETE FROM users;\"", Q, "delete without where" },
+	{ "echo 'DROP TABLE x;' | psql app", Q, "piped into the client" },
+	{ "echo 'DROP TABLE x' | PGPASSWORD=x psql -h db", Q, "piped, with an assignment" },
+	{ "psql app <<< 'drop table x'", Q, "a here-string" },
+	{ "psql app <<'EOF'\nDROP TABLE x;\nEOF", Q, "a heredoc" },
+	{ "dropdb app_test", Q, "dropdb" },
+	{ "mysqladmin -u root drop shop", Q, "mysqladmin drop" },
+	{ "redis-cli FLUSHALL", Q, "redis flushall" },
+	{ "redis-cli -n 2 flushdb", Q, "redis flushdb" },
+	{ "mongosh app --eval 'db.dropDatabase()'", Q, "mongo drop" },
+	{ "bin/rails db:reset", Q, "rails reset" },
+	{ "npx prisma migrate reset --force", Q, "prisma reset" },
+	{ "python manage.py flush --no-input", Q, "django flush" },
+	{ "psql -c 'SELECT * FROM users'", A, "a query" },
+	{ "sqlite3 app.db 'DELETE FROM users WHERE id = 3'", A, "delete with where" },
+	{ "psql -c 'CREATE TABLE t (id int)'", A, "create" },
+	{ "psql -f migrations/001.sql", A, "a file: not seen" },
+	{ "grep -r 'DROP TABLE' migrations/", A, "a search" },
+	{ "git commit -m 'drop table users in migration'", A, "a message" },
+	{ "truncate -s 0 log.txt", A, "the shell's truncate" },
+	{ "redis-cli GET key", A, "a read" },
+	{ "rails db:migrate", A, "a migration" },
+	{ "npx prisma migrate dev", A, "a prisma migration" },
+	{ "python manage.py migrate", A, "a django migration" },
+	{ "pg_dump app > app.sql", A, "a dump" },
+};
+
+ParameterizedTestParameters(plugins, databases_pack)
+{
+	return cr_make_param_array(struct vcase, databases_cases, ELEMENTSOF(databases_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, databases_pack, .timeout = 30)
+{
+	run_pack("40-databases", c);
+}
+
+static struct vcase containers_cases[] = {
+	{ "docker system prune -a", Q, "every unused image" },
+	{ "docker system prune -af --volumes", Q, "and volumes" },
+	{ "sudo podman system prune --all", Q, "podman" },
+	{ "docker volume prune -f", Q, "volumes" },
+	{ "docker volume rm pgdata", Q, "a volume" },
+	{ "docker compose down -v", Q, "compose with volumes" },
+	{ "docker-compose down --volumes", Q, "docker-compose" },
+	{ "kubectl delete namespace staging", Q, "a namespace" },
+	{ "kubectl delete ns staging", Q, "ns" },
+	{ "kubectl -n dev delete pods --all", Q, "--all" },
+	{ "kubectl delete deploy -A --all", Q, "every namespace" },
+	{ "kubectl delete pvc data-db-0", Q, "a volume claim" },
+	{ "helm uninstall web", Q, "helm uninstall" },
+	{ "helm -n prod delete web", Q, "helm delete" },
+	{ "terraform destroy", Q, "terraform destroy" },
+	{ "terraform -chdir=infra apply -destroy -auto-approve", Q, "apply -destroy" },
+	{ "tofu destroy -auto-approve", Q, "tofu" },
+	{ "pulumi destroy --yes", Q, "pulumi" },
+	{ "docker system prune", A, "dangling images only" },
+	{ "docker volume ls", A, "listing volumes" },
+	{ "docker compose down", A, "compose down keeps volumes" },
+	{ "docker rm -f web", A, "one container" },
+	{ "kubectl delete pod web-1", A, "one pod" },
+	{ "kubectl get ns", A, "listing namespaces" },
+	{ "kubectl apply -f k8s/", A, "apply" },
+	{ "helm list -A", A, "listing releases" },
+	{ "helm upgrade --install web ./chart", A, "an upgrade" },
+	{ "terraform plan -destroy", A, "a plan" },
+	{ "terraform apply", A, "apply" },
+	{ "echo 'terraform destroy'", A, "quoted text" },
+};
+
+ParameterizedTestParameters(plugins, containers_pack)
+{
+	return cr_make_param_array(struct vcase, containers_cases, ELEMENTSOF(containers_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, containers_pack, .timeout = 30)
+{
+	run_pack("41-containers", c);
+}
+
+static struct vcase cloud_storage_cases[] = {
+	{ "aws s3 rm s3://bucket/prefix --recursive", Q, "a prefix" },
+	{ "aws --profile prod s3 rm --recursive s3://b/", Q, "a whole bucket" },
+	{ "aws s3 rb s3://bucket --force", Q, "a bucket" },
+	{ "aws s3 sync dist s3://site --delete", Q, "sync --delete" },
+	{ "aws s3api delete-bucket --bucket b", Q, "s3api" },
+	{ "gsutil rm -r gs://bucket/path", Q, "gsutil rm -r" },
+	{ "gsutil -m rm -r gs://b/p", Q, "gsutil -m" },
+	{ "gsutil rm -a gs://b/**", Q, "every version" },
+	{ "gsutil rsync -d -r out gs://b", Q, "rsync -d" },
+	{ "gcloud storage rm -r gs://b/p", Q, "gcloud storage rm -r" },
+	{ "gcloud storage rm --recursive gs://b/p", Q, "gcloud --recursive" },
+	{ "gcloud storage buckets delete gs://b", Q, "a bucket" },
+	{ "az storage blob delete-batch -s c", Q, "azure" },
+	{ "rclone purge remote:path", Q, "rclone purge" },
+	{ "mc rm --recursive --force local/b", Q, "minio client" },
+	{ "aws s3 rm s3://bucket/key.txt", A, "one object" },
+	{ "aws s3 sync dist s3://site", A, "sync without --delete" },
+	{ "aws s3 ls s3://bucket --recursive", A, "listing" },
+	{ "aws s3 cp out.tgz s3://b/", A, "a copy" },
+	{ "gsutil rm gs://b/file.txt", A, "one object" },
+	{ "gsutil cp -r out gs://b/", A, "a recursive copy" },
+	{ "gcloud storage rm gs://b/f", A, "one object" },
+	{ "rclone copy a remote:b", A, "a copy" },
+	{ "echo 'aws s3 rm --recursive'", A, "quoted text" },
+};
+
+ParameterizedTestParameters(plugins, cloud_storage_pack)
+{
+	return cr_make_param_array(struct vcase, cloud_storage_cases,
+	                           ELEMENTSOF(cloud_storage_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, cloud_storage_pack, .timeout = 30)
+{
+	run_pack("42-cloud-storage", c);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -753,9 +1230,9 @@ Test(plugins_config, a_bad_regex_names_file_line_and_offset)
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), -EINVAL, "a configuration error");
 	cr_assert(strstr(err.detail, "plugin 'regex' could not start: "), "%s", err.detail);
-	cr_assert(strstr(err.detail, "/test.ini:18: bad regular expression in rule 'broken' at "
-	                             "offset 3: missing closing parenthesis"),
-	          "%s", err.detail);
+	const char *want = "/test.ini:4: bad regular expression in rule 'broken' at offset 3: "
+	                   "missing closing parenthesis";
+	cr_assert(strstr(err.detail, want), "%s", err.detail);
 	config_free(cfg);
 }
 
@@ -795,16 +1272,20 @@ Test(plugins_config, the_defaults_load_every_default_plugin)
 	struct policy_chain *chain = NULL;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
-	cr_assert_eq(policy_chain_count(chain), 5);
+	cr_assert_eq(policy_chain_count(chain), 7);
 	struct verdict v;
-	cr_assert_eq(ptu_decide(chain, "git add -A; rm -rf ~; git push -f; mkfs.ext4 /dev/sda", &v,
-	                        NULL),
+	cr_assert_eq(ptu_decide(chain,
+	                        "git add -A; rm -rf ~; git push -f; mkfs.ext4 /dev/sda; "
+	                        "chmod -R 777 /; git reset --hard",
+	                        &v, NULL),
 	             0);
 	cr_assert_eq(v.kind, VERDICT_DENY);
 	cr_assert_not_null(ptu_reason(&v, "git_add"));
 	cr_assert_not_null(ptu_reason(&v, "git_push"));
 	cr_assert_not_null(ptu_reason(&v, "rm_targets"));
 	cr_assert_not_null(ptu_reason(&v, "devices"));
+	cr_assert_not_null(ptu_reason(&v, "system_trees"));
+	cr_assert_not_null(ptu_reason(&v, "git_discard"));
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);

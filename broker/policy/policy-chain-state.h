@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The policy chain's state, shared by its three parts: the chain itself
+ * and the parent's reading (policy-chain.c, with policy-reader.c), the
+ * child process (policy-child.c) and the child forked ahead of its request
+ * (policy-ahead.c).
+ * Not for: anyone outside the chain; policy-chain.h is its interface.
+ */
+#ifndef SLUICE_POLICY_CHAIN_STATE_H
+#define SLUICE_POLICY_CHAIN_STATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "policy/policy-chain.h"
+
+struct policy_chain {
+	const struct broker_config *cfg;
+	struct loaded_plugin *plugins;
+	size_t n;
+	uint64_t timeout_ms;
+	bool validated;    /* every plugin opened once: a later failure is a deny */
+	char *dir;         /* lazy chains only (the child loads the plugins; here
+	                    * only conf is set): the plugin directory; else NULL */
+	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
+	void (*while_checking)(void *userdata); /* once, in the parent, after a fork */
+	void *while_checking_userdata;
+	/* A child forked ahead (policy_chain_prepare), waiting for its command
+	 * on ready_text_fd, its messages to come on ready_msg_fd; pid 0: none. */
+	pid_t ready_pid;
+	int ready_text_fd, ready_msg_fd;
+	char *ready_sent; /* the text sent ahead (policy_chain_send_ahead), or NULL */
+	size_t ready_sent_len;
+	/* Shared with the child forked ahead: 1 + the plugin whose open it is
+	 * in, 0 when in none (NULL: not mapped, nothing is known). */
+	uint32_t *ready_opening;
+	/* In a child of a lazy chain, once it loaded the plugins: why each
+	 * that failed did (NULL: it loaded); NULL before. */
+	char **child_load_errors;
+	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
+};
+
+#endif

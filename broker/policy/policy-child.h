@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The policy child (policy-child.c): what runs in the process a request's
+ * plugins run in, for the chain (policy-chain.c) and for the child forked
+ * ahead (policy-ahead.c).
+ * Not for: anyone outside the chain.
+ */
+#ifndef SLUICE_POLICY_CHILD_H
+#define SLUICE_POLICY_CHILD_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "model/command-model.h"
+#include "policy/policy-chain-state.h"
+#include "policy/policy-host.h"
+
+/* A plugin's open: its settings (borrowed by the plugin until close), its
+ * state and what open returned. */
+struct opened {
+	struct sluice_settings settings;
+	void *state;
+	int r;
+};
+
+/* Open plugin p with its settings into o (o->r: what open returned). */
+void policy_child_open(const struct sluice_host *host, const struct loaded_plugin *p,
+                       struct opened *o);
+
+/* In the child: a lazy chain's plugins are loaded here, never in the
+ * parent, once; each failure is reported in its place in the messages. */
+void policy_child_load(struct policy_chain *c);
+
+/* In a child, before any plugin code runs: a crash must end the child with
+ * its signal, so that the parent can say so. */
+void policy_child_crash_by_signal(void);
+
+/* A child's models, each in turn, its messages on fd 3; ahead: each loaded
+ * plugin already opened (the child forked ahead), else NULL. Its
+ * descriptors are isolated and its plugins loaded already. Never returns. */
+_Noreturn void policy_child_check(struct policy_chain *c, const struct command_model *const *models,
+                                  size_t n, struct opened *ahead);
+
+/* The child forked for models[0..n), its messages on fd: isolates its
+ * descriptors, loads and checks. Never returns. */
+_Noreturn void policy_child_run(struct policy_chain *c, const struct command_model *const *models,
+                                size_t n, int fd);
+
+/* waitpid() for pid, through EINTR. 0 or -errno. */
+int policy_child_wait(pid_t pid, int *status);
+
+#endif

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading the launcher's --report-fd lines (see launch-report.h).
+ */
+#include "config.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "run/launch-report.h"
+
+#include "launch-spec.h"
+
+/* One error line, {"error":STEP,"errno":N,"message":"...","detail":"..."},
+ * into f: the text is put together as the launcher's log line is. */
+static void take_error(json_t *line, struct launch_failure *f)
+{
+	const char *step = json_string_value(json_object_get(line, "error"));
+	const char *detail = json_string_value(json_object_get(line, "detail"));
+	const char *message = json_string_value(json_object_get(line, "message"));
+	f->failed = true;
+	f->unavailable = step && strcmp(step, LAUNCH_STEP_FEATURES) == 0;
+	snprintf(f->message, sizeof(f->message), "%s: %s%s%s%s%s", LAUNCH_PROGRAM_NAME,
+	         step ? step : "?", detail && detail[0] ? ": " : "", detail ? detail : "",
+	         message && message[0] ? ": " : "", message ? message : "");
+}
+
+/* The next line of *text (*len bytes left) that is a JSON object, with
+ * "error" or without as error says; a new reference, or NULL at the end. */
+static json_t *next_object(const char **text, size_t *len, bool error)
+{
+	while (*len > 0) {
+		const char *nl = memchr(*text, '\n', *len);
+		size_t n = nl ? (size_t)(nl - *text) : *len;
+		json_t *line = json_loadb(*text, n, 0, NULL);
+		*text += n + (nl ? 1 : 0);
+		*len -= n + (nl ? 1 : 0);
+		if (json_is_object(line) && (json_object_get(line, "error") != NULL) == error)
+			return line;
+		json_decref(line);
+	}
+	return NULL;
+}
+
+json_t *launch_report_object(const char *text, size_t len)
+{
+	return next_object(&text, &len, false);
+}
+
+void launch_report_failure(const char *text, size_t len, struct launch_failure *ret)
+{
+	*ret = (struct launch_failure){ 0 };
+	json_t *line = next_object(&text, &len, true);
+	if (line)
+		take_error(line, ret);
+	json_decref(line);
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One run's outcome (see run-outcome.h): made, failed, released.
+ * Not for: the steps of a run (runner.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "run/run-outcome.h"
+#include "run/run-tmpdir.h"
+#include "strv.h"
+
+void run_outcome_init(struct run_outcome *o, const struct run_settings *settings)
+{
+	*o = (struct run_outcome){ .settings = *settings };
+	o->pump = (struct pump){
+		.out_fd = -1,
+		.err_fd = -1,
+		.report_fd = -1,
+		.signal_fd = -1,
+		.spill_fd = -1,
+		.cancel_fd = -1,
+	};
+	o->result.settings = &o->settings;
+	o->command_fd = o->out_r = o->err_r = o->rep_r = -1;
+	o->tmpdir_hold = -1;
+}
+
+void run_outcome_done(struct run_outcome *o)
+{
+	run_outcome_withdraw_launcher(o);
+	policy_decision_done(&o->decision);
+	free(o->root);
+	free(o->workdir);
+	free(o->launcher);
+	if (o->tmpdir && !o->tmpdir_handed)
+		(void)run_tmpdir_remove(o->tmpdir);
+	o->tmpdir_hold = safe_close(o->tmpdir_hold);
+	free(o->tmpdir);
+	free(o->jobs_dir);
+	free(o->job.output_file);
+	strv_free(o->env);
+	outbuf_free(o->output);
+	outbuf_free(o->out);
+	outbuf_free(o->err);
+	pump_done(&o->pump);
+}
+
+int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	o->result.error = kind;
+	vsnprintf(o->result.error_message, sizeof(o->result.error_message), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void run_outcome_forget_failure(struct run_outcome *o)
+{
+	o->result.error = ERROR_KIND_NONE;
+	o->result.error_message[0] = '\0';
+}
+
+int run_outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr)
+{
+	return o->jobs_dir ? 0 : jobs_dir(&o->settings, &o->jobs_dir, reterr);
+}
+
+void run_outcome_withdraw_launcher(struct run_outcome *o)
+{
+	o->command_fd = safe_close(o->command_fd);
+	o->out_r = safe_close(o->out_r);
+	o->err_r = safe_close(o->err_r);
+	o->rep_r = safe_close(o->rep_r);
+	if (o->early_pid > 0)
+		while (waitpid(o->early_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	o->early_pid = 0;
+}

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One run's outcome: the result being filled and everything the run holds
+ * until it is printed (the decision, paths, the private TMPDIR, output
+ * buffers, a launcher started early). Every step of a run reads and fills
+ * it; this file only makes, fails and releases it.
+ * Not for: running anything (runner.c and the files it names).
+ */
+#ifndef SLUICE_RUN_OUTCOME_H
+#define SLUICE_RUN_OUTCOME_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "core/error-kind.h"
+#include "core/run-settings.h"
+#include "errors.h"
+#include "policy/broker-context.h"
+#include "run/jobs.h"
+#include "run/outbuf.h"
+#include "run/pump.h"
+#include "run/result.h"
+
+/*
+ * One run's result and everything it borrows from. Initialise with
+ * run_outcome_init(), release with run_outcome_done(); do not move it in
+ * between (result points into it).
+ */
+struct run_outcome {
+	struct run_settings settings; /* the copy the run used; result.settings points here */
+	struct run_result result;     /* what to print: result_to_json(), result_write_text() */
+
+	/* private: */
+	struct policy_decision decision;
+	char *root, *workdir, *launcher, *jobs_dir;
+	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
+	int tmpdir_hold;    /* run_tmpdir_hold()'s descriptor while it is in use, or -1 */
+	bool tmpdir_handed; /* a background job's monitor removes it instead */
+	char **env;
+	/* A launcher started before the decision (run-warmup.c), waiting for
+	 * its command on command_fd; 0 and -1 when there is none. */
+	pid_t early_pid;
+	int command_fd, out_r, err_r, rep_r;
+	struct outbuf *output, *out, *err;
+	struct pump pump;
+	struct job_started job;
+};
+
+/* Start an outcome with a copy of settings and no error. */
+void run_outcome_init(struct run_outcome *o, const struct run_settings *settings);
+
+/* Release what the outcome owns. */
+void run_outcome_done(struct run_outcome *o);
+
+/* Record an error in the result (replacing any). Returns -1: every step of
+ * a run returns 0 to go on, or this -1 with the error in o->result, so that
+ * a step ends with `return run_outcome_fail(o, ...)`. */
+int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fmt, ...)
+        __attribute__((format(printf, 3, 4)));
+
+/* Forget the error recorded (a best-effort step that failed: the run meets
+ * the failure again later and reports it then). */
+void run_outcome_forget_failure(struct run_outcome *o);
+
+/* The jobs directory, looked up (and checked) once per outcome: the private
+ * TMPDIR, a background job and a cut run's output file all live there.
+ * 0, or -errno with reterr (may be NULL) saying why. */
+int run_outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr);
+
+/* A launcher started early for a command that will not run: closing its
+ * pipe makes it exit without running anything; it is reaped here. Nothing
+ * when there is none. */
+void run_outcome_withdraw_launcher(struct run_outcome *o);
+
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run needs before the launcher can start, and its start: the
+ * private TMPDIR of a sandboxed run, the environment from the allowlist,
+ * the launcher's path, the spawn request; then the pipes and the launcher.
+ * Not for: when it starts (runner.c, run-warmup.c) or watching it (pump.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "run/environment.h"
+#include "run/run-spawn.h"
+#include "run/run-tmpdir.h"
+
+#include "launch-spec.h"
+
+extern char **environ;
+
+/* A sandboxed command may write nowhere outside the workspace but here, so
+ * mktemp and compilers' scratch files keep working. */
+static int prepare_tmpdir(struct run_outcome *o)
+{
+	if (o->tmpdir || strcmp(o->settings.sandbox_mode, "unrestricted") == 0)
+		return 0;
+	struct sluice_error err = { 0 };
+	int r = run_outcome_jobs_dir(o, &err);
+	if (r >= 0)
+		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &err);
+	if (r >= 0) {
+		o->tmpdir_hold = run_tmpdir_hold(o->tmpdir);
+		r = o->tmpdir_hold < 0 ? sluice_error_set(&err, o->tmpdir_hold, "holding it") : 0;
+	}
+	if (r < 0 && o->tmpdir) { /* undone: a later attempt makes and holds its own */
+		(void)run_tmpdir_remove(o->tmpdir);
+		free(o->tmpdir);
+		o->tmpdir = NULL;
+		o->tmpdir_hold = -1;
+	}
+	if (r < 0)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "the private TMPDIR: %s: %s",
+		                        err.detail, strerror(-r));
+	return 0;
+}
+
+int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
+{
+	const struct run_settings *s = &o->settings;
+	if (prepare_tmpdir(o) < 0)
+		return -1;
+	int r = o->env ? 0
+	               : environment_build(environ, s->env_drop, s->n_env_drop, s->env_set,
+	                                   s->n_env_set, &o->env);
+	if (r < 0)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
+		                        "building the environment: %s", strerror(-r));
+	r = o->launcher ? 0 : spawn_find_launcher(&o->launcher);
+	if (r < 0)
+		return run_outcome_fail(
+		        o, ERROR_KIND_COMMAND_FAILED,
+		        "sluice-launch was not found (set SLUICE_LAUNCH or install it next to sluice)");
+	*sr = (struct spawn_request){
+		.launcher = o->launcher,
+		.settings = s,
+		.workspace = o->root,
+		.chdir = o->workdir,
+		.tmpdir = o->tmpdir,
+		.command = o->decision.command,
+		.env = o->env,
+		.stdout_fd = -1,
+		.stderr_fd = -1,
+		.report_fd = -1,
+		.command_fd = -1,
+	};
+	return 0;
+}
+
+int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, bool with_command)
+{
+	int r = spawn_become_subreaper();
+	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1;
+	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1;
+	int fds[2];
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (err_r = fds[0], err_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
+	if (r >= 0 && with_command)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
+	/* Room for the whole message, so that sending it never waits for a
+	 * slow launcher before the pump and its timeout start (best effort, as
+	 * the pump widens its pipes). */
+	if (r >= 0 && with_command)
+		(void)fcntl(cmd_w, F_SETPIPE_SZ, LAUNCH_COMMAND_MESSAGE_MAX);
+	sr->stdout_fd = out_w;
+	sr->stderr_fd = err_w;
+	sr->report_fd = rep_w;
+	sr->command_fd = cmd_r;
+	pid_t pid = -1;
+	if (r >= 0)
+		r = spawn_start(sr, &pid);
+	if (r < 0)
+		return r;
+	/* Only the child keeps the write ends: EOF then means it is done. */
+	o->early_pid = pid;
+	o->out_r = TAKE_FD(out_r);
+	o->err_r = TAKE_FD(err_r);
+	o->rep_r = TAKE_FD(rep_r);
+	o->command_fd = TAKE_FD(cmd_w);
+	return 0;
+}

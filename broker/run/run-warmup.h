@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Warming up a run (run-warmup.c): the launcher started early, the overlap
+ * with the plugin checks, the stack prefault.
+ * Not for: whether a command runs (runner.c).
+ */
+#ifndef SLUICE_RUN_WARMUP_H
+#define SLUICE_RUN_WARMUP_H
+
+#include "policy/broker-context.h"
+#include "run/run-outcome.h"
+
+/* Start the launcher for o's run now, waiting for its command (it becomes
+ * o->early_pid). Best effort: -1 leaves nothing started and no error. */
+int run_warmup_start_launcher(struct run_outcome *o);
+
+/* The work that overlaps the plugin checks of o's decision: the launcher
+ * started once the policy child has forked, unless one was started
+ * already (run_warmup_start_launcher). */
+struct decide_overlap run_warmup_overlap(struct run_outcome *o);
+
+/* The stack pages a run uses faulted in now, between requests (a fresh
+ * fork copies each on its first write), not while a request waits. */
+void run_warmup_prefault_stack(void);
+
+#endif

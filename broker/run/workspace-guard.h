@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Whether a directory may be a sandboxed command's workspace. The workspace
+ * is writable in workspace-write, so a workspace that holds the user's own
+ * files would let a command plant what the user runs later: a ~/.bashrc,
+ * sluice's own configuration. Refused: `/`, the home directory and any
+ * directory above it, and any directory that holds, or lies inside, one of
+ * sluice's configuration directories.
+ * Not for: the unrestricted mode (it confines nothing), or the working
+ * directory beneath the workspace (broker/run/workdir.h).
+ */
+#ifndef SLUICE_WORKSPACE_GUARD_H
+#define SLUICE_WORKSPACE_GUARD_H
+
+#include <stddef.h>
+
+#include "errors.h"
+
+/*
+ * root: the workspace's canonical absolute path (workdir_resolve()'s).
+ * home: the user's home directory (NULL: none known); config_dirs: sluice's
+ * configuration directories. Both may be spelt through symbolic links: they
+ * are resolved here, and one that does not exist is compared as written.
+ * Returns 0 when root may be a workspace, or -EPERM with reterr saying what
+ * it would expose.
+ */
+int workspace_guard_check(const char *root, const char *home, const char *const *config_dirs,
+                          size_t n_config_dirs, struct sluice_error *reterr);
+
+#endif

@@ -1,0 +1,455 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The mounts of the private namespace, made with the mount API of Linux
+ * 5.12 (open_tree, move_mount, mount_setattr, fsopen): no pivot_root, no
+ * new root, no walk over the host's mounts. In order:
+ *
+ *   1. nothing propagates out: every mount a slave (one recursive call);
+ *   2. detached copies of the writable paths, taken while still writable;
+ *   3. everything read-only (one recursive call): chmod, chown, times,
+ *      xattrs and ACLs fail with EROFS outside the writable paths, which
+ *      Landlock has no rights for;
+ *   4. copies of what must stay read-only inside the writable paths (the
+ *      repository's hooks and config, --read-only paths), taken now that
+ *      they are read-only;
+ *   5. a tmpfs with a size cap for TMPDIR;
+ *   6. every copy moved into place, outer paths before inner ones, then
+ *      the --hide paths covered by read-only copies of an empty folder or
+ *      file made for a moment in that tmpfs.
+ *
+ * Each path costs two or three system calls; the host's mounts are only
+ * walked by the two recursive calls, inside the kernel.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/mount.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "git-paths.h"
+#include "mounts.h"
+#include "namespaces.h"
+#include "options.h"
+#include "protections.h"
+
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+
+/* Enough for the workspace, every --rw, --read-only and --hide path, and
+ * the repository's paths. */
+#define MOUNT_PLAN_MAX (1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX)
+
+/* The covers of the --hide paths, made in TMPDIR and removed once bound. */
+#define TMPFS_COVERS ".sluice-covers"
+#define TMPFS_EMPTY_DIR "empty-dir"
+#define TMPFS_EMPTY_FILE "empty-file"
+
+enum entry_kind {
+	ENTRY_WRITABLE,  /* a copy taken before step 3 */
+	ENTRY_READ_ONLY, /* a copy taken after step 3 */
+	ENTRY_HIDDEN,    /* an empty directory or file from the tmpfs */
+};
+
+struct mount_entry {
+	char *path; /* absolute and canonical (ENTRY_HIDDEN: as given); owned */
+	enum entry_kind kind;
+	bool is_dir; /* ENTRY_HIDDEN: which cover */
+	int fd;      /* the detached copy; -1 until made */
+};
+
+struct mount_plan {
+	struct mount_entry entries[MOUNT_PLAN_MAX];
+	size_t n;
+	bool hidden_covered; /* the covers are made: every ENTRY_HIDDEN gets one */
+};
+
+static void plan_done(struct mount_plan *plan)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		free(plan->entries[i].path);
+		if (plan->entries[i].fd >= 0)
+			(void)close(plan->entries[i].fd);
+	}
+}
+
+static int sys_open_tree(int dfd, const char *path, unsigned flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags | OPEN_TREE_CLOEXEC);
+}
+
+/* Attach the detached copy fd at path (no symlink followed: paths here are
+ * canonical). */
+static int sys_move_mount(int fd, const char *path)
+{
+	return (int)syscall(SYS_move_mount, fd, "", AT_FDCWD, path, MOVE_MOUNT_F_EMPTY_PATH);
+}
+
+static int sys_mount_setattr(int dfd, const char *path, unsigned flags, struct mount_attr *attr)
+{
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, sizeof(*attr));
+}
+
+/* Whether path is dir or lies beneath it (both canonical). */
+static bool path_within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1)
+		return path[0] == '/';
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, bool is_dir,
+                    struct sluice_error *err)
+{
+	if (!path)
+		return sluice_error_set(err, -ENOMEM, "planning the mounts");
+	if (plan->n >= MOUNT_PLAN_MAX) {
+		free(path);
+		return sluice_error_set(err, -E2BIG, "more than %d mounts", MOUNT_PLAN_MAX);
+	}
+	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, -1 };
+	return 0;
+}
+
+/* The canonical form of an existing path; -ENOENT when it does not exist. */
+static int canonical(const char *path, char **ret, struct sluice_error *err)
+{
+	*ret = realpath(path, NULL);
+	if (!*ret)
+		return errno == ENOENT ? -ENOENT : sluice_error_set(err, neg_errno(), "'%s'", path);
+	return 0;
+}
+
+/* Insert c (canonical, owned) in order of length, so that a path is placed
+ * before the paths beneath it. */
+static int plan_add_writable(struct mount_plan *plan, size_t first, char *c,
+                             struct sluice_error *err)
+{
+	int r = plan_add(plan, c, ENTRY_WRITABLE, true, err);
+	if (r < 0)
+		return r;
+	for (size_t i = plan->n - 1; i > first; i--) {
+		struct mount_entry *a = &plan->entries[i - 1], *b = &plan->entries[i];
+		if (strlen(a->path) <= strlen(b->path))
+			break;
+		struct mount_entry t = *a;
+		*a = *b;
+		*b = t;
+	}
+	return 0;
+}
+
+/* Whether path lies in one of the writable entries. */
+static bool plan_in_writable(const struct mount_plan *plan, const char *path)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->entries[i].kind == ENTRY_WRITABLE &&
+		    path_within(path, plan->entries[i].path))
+			return true;
+	return false;
+}
+
+/* The workspace's repository (git-paths.h), unless --git-writable. */
+static int plan_git(struct mount_plan *plan, const char *workspace, struct launch_state *state,
+                    struct sluice_error *err)
+{
+	struct git_paths git;
+	int r = git_paths_find(workspace, &git, err);
+	if (r < 0)
+		return r;
+	state->git_mounted = !git.unsupported;
+	for (size_t i = 0; r >= 0 && i < git.n; i++) {
+		struct git_path *g = &git.items[i];
+		bool writable = g->access == GIT_PATH_WRITABLE;
+		if (writable && !path_within(g->path, workspace)) {
+			if (state->n_git_outside >= ELEMENTSOF(state->git_outside))
+				return sluice_error_set(err, -E2BIG,
+				                        "too many gitdirs outside '%s'", workspace);
+			state->git_outside[state->n_git_outside] = strdup(g->path);
+			if (!state->git_outside[state->n_git_outside++])
+				return sluice_error_set(err, -ENOMEM, "planning the mounts");
+		}
+		r = plan_add(plan, TAKE_PTR(g->path), writable ? ENTRY_WRITABLE : ENTRY_READ_ONLY,
+		             true, err);
+	}
+	git_paths_done(&git);
+	return r;
+}
+
+/* The --hide paths that exist (symlinks followed); nothing canonical is
+ * needed: they are found again by name once everything else is in place,
+ * and one inside another is already covered then. */
+static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
+                       struct sluice_error *err)
+{
+	for (unsigned i = 0; i < spec->n_hide; i++) {
+		struct stat st;
+		if (stat(spec->hide[i], &st) < 0)
+			continue; /* nothing to hide, or nothing we can see */
+		int r = plan_add(plan, strdup(spec->hide[i]), ENTRY_HIDDEN, S_ISDIR(st.st_mode),
+		                 err);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
+                      struct launch_state *state, struct sluice_error *err)
+{
+	int r = 0;
+	bool writable_ws = spec->profile->workspace == WORKSPACE_WRITABLE;
+	_cleanup_free_ char *ws = NULL;
+	if (writable_ws) {
+		r = canonical(spec->workspace ? spec->workspace : ".", &ws, err);
+		if (r < 0)
+			return sluice_error_set(err, r, "the workspace '%s'",
+			                        spec->workspace ? spec->workspace : ".");
+		char *copy = strdup(ws);
+		r = copy ? plan_add_writable(plan, 0, copy, err) : -ENOMEM;
+	}
+	for (unsigned i = 0; r >= 0 && i < spec->n_rw; i++) {
+		char *c;
+		r = canonical(spec->rw[i], &c, err);
+		if (r == -ENOENT)
+			r = sluice_error_set(err, r, "the writable path '%s'", spec->rw[i]);
+		if (r >= 0)
+			r = plan_add_writable(plan, 0, c, err);
+	}
+	if (r >= 0 && writable_ws && !spec->git_writable)
+		r = plan_git(plan, ws, state, err);
+	else
+		state->git_mounted = true; /* nothing to protect: the workspace is writable whole */
+	for (unsigned i = 0; r >= 0 && i < spec->n_read_only; i++) {
+		char *c;
+		r = canonical(spec->read_only[i], &c, err);
+		if (r == -ENOENT) {
+			r = 0;
+			continue;
+		}
+		if (r >= 0 && !plan_in_writable(plan, c)) {
+			free(c); /* read-only like everything else already */
+			continue;
+		}
+		if (r >= 0)
+			r = plan_add(plan, c, ENTRY_READ_ONLY, true, err);
+	}
+	if (r >= 0)
+		r = plan_hidden(plan, spec, err);
+	return r;
+}
+
+/* Steps 2 and 4: a detached copy of each entry of kind. */
+static int plan_copy(struct mount_plan *plan, enum entry_kind kind, struct sluice_error *err)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		struct mount_entry *e = &plan->entries[i];
+		if (e->kind != kind)
+			continue;
+		e->fd = sys_open_tree(AT_FDCWD, e->path, OPEN_TREE_CLONE | AT_RECURSIVE);
+		if (e->fd < 0)
+			return sluice_error_set(err, neg_errno(), "copying the mount of '%s'",
+			                        e->path);
+	}
+	return 0;
+}
+
+/* A fresh tmpfs, detached: size bytes, its root mode 0700 and owned by
+ * uid:gid, no setuid programs, no devices. */
+static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct sluice_error *err)
+{
+	_cleanup_close_ int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return sluice_error_set(err, neg_errno(), "fsopen tmpfs");
+	char text[3][32];
+	snprintf(text[0], sizeof(text[0]), "%llu", (unsigned long long)size);
+	snprintf(text[1], sizeof(text[1]), "%u", (unsigned)uid);
+	snprintf(text[2], sizeof(text[2]), "%u", (unsigned)gid);
+	const char *const keys[] = { "size", "mode", "uid", "gid" };
+	const char *const values[] = { text[0], "0700", text[1], text[2] };
+	/* the owner is who makes it, unless root makes it for --user */
+	size_t n = uid == geteuid() && gid == getegid() ? 2 : ELEMENTSOF(keys);
+	for (size_t i = 0; i < n; i++)
+		if (syscall(SYS_fsconfig, fs, FSCONFIG_SET_STRING, keys[i], values[i], 0) < 0)
+			return sluice_error_set(err, neg_errno(), "tmpfs %s=%s", keys[i],
+			                        values[i]);
+	if (syscall(SYS_fsconfig, fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "creating a tmpfs");
+	*ret = (int)syscall(SYS_fsmount, fs, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+	if (*ret < 0)
+		return sluice_error_set(err, neg_errno(), "fsmount tmpfs");
+	return 0;
+}
+
+/* Step 5: the tmpfs, when there is a TMPDIR; in it, when there is
+ * something to hide, a folder of covers (an empty folder and an empty
+ * file, mode 0) that plan_place() binds from and then removes. Returns the
+ * tmpfs in *ret_tmpdir (-1 when none). Without a TMPDIR, Landlock hides
+ * the --hide paths. */
+static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, int *ret_tmpdir,
+                      struct sluice_error *err)
+{
+	*ret_tmpdir = -1;
+	if (!spec->tmpdir)
+		return 0;
+	struct stat st;
+	if (stat(spec->tmpdir, &st) < 0)
+		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
+	int r = tmpfs_make(spec->tmpdir_size, st.st_uid, st.st_gid, ret_tmpdir, err);
+	if (r < 0)
+		return r;
+	bool hiding = false;
+	for (size_t i = 0; i < plan->n && !hiding; i++)
+		hiding = plan->entries[i].kind == ENTRY_HIDDEN;
+	if (!hiding)
+		return 0;
+	int f = -1;
+	if (mkdirat(*ret_tmpdir, TMPFS_COVERS, 0700) < 0 ||
+	    mkdirat(*ret_tmpdir, TMPFS_COVERS "/" TMPFS_EMPTY_DIR, 0) < 0 ||
+	    (f = openat(*ret_tmpdir, TMPFS_COVERS "/" TMPFS_EMPTY_FILE,
+	                O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0)) < 0)
+		return sluice_error_set(err, neg_errno(), "making the covers of the hidden paths");
+	(void)close(f);
+	plan->hidden_covered = true;
+	return 0;
+}
+
+/* Cover a hidden path: a read-only, noexec copy of the empty folder or
+ * file in TMPDIR, on the path by name (symlinks followed), on top of what
+ * is in place now. Gone: it was inside another hidden path, covered. */
+static int cover(const struct mount_entry *e, const char *tmpdir, struct sluice_error *err)
+{
+	char source[PATH_MAX];
+	snprintf(source, sizeof(source), "%s/%s/%s", tmpdir, TMPFS_COVERS,
+	         e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE);
+	_cleanup_close_ int fd = sys_open_tree(AT_FDCWD, source, OPEN_TREE_CLONE);
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+	if (fd < 0 || sys_mount_setattr(fd, "", AT_EMPTY_PATH, &ro) < 0)
+		return sluice_error_set(err, neg_errno(), "copying '%s'", source);
+	if (syscall(SYS_move_mount, fd, "", AT_FDCWD, e->path,
+	            MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS) < 0 &&
+	    errno != ENOENT)
+		return sluice_error_set(err, neg_errno(), "covering '%s'", e->path);
+	return 0;
+}
+
+/* The covers' folder, once every hidden path has its copy: TMPDIR is left
+ * empty, the copies keep what they show. */
+static int remove_covers(const char *tmpdir, struct sluice_error *err)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, TMPFS_COVERS);
+	_cleanup_close_ int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir < 0 || unlinkat(dir, TMPFS_EMPTY_DIR, AT_REMOVEDIR) < 0 ||
+	    unlinkat(dir, TMPFS_EMPTY_FILE, 0) < 0 || rmdir(path) < 0)
+		return sluice_error_set(err, neg_errno(), "removing '%s'", path);
+	return 0;
+}
+
+/* Step 6, in plan order: writable paths (outer first), the repository's,
+ * --read-only, TMPDIR, then the hidden ones. */
+static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, int tmpdir_fd,
+                      struct sluice_error *err)
+{
+	bool tmpdir_placed = tmpdir_fd < 0;
+	for (size_t i = 0; i < plan->n; i++) {
+		struct mount_entry *e = &plan->entries[i];
+		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
+			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
+				return sluice_error_set(err, neg_errno(),
+				                        "mounting a tmpfs on '%s'", spec->tmpdir);
+			tmpdir_placed = true;
+		}
+		int r = 0;
+		if (e->kind == ENTRY_HIDDEN)
+			r = plan->hidden_covered ? cover(e, spec->tmpdir, err) : 0;
+		else if (sys_move_mount(e->fd, e->path) < 0)
+			r = sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
+		if (r < 0)
+			return r;
+	}
+	if (!tmpdir_placed && sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
+		return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'", spec->tmpdir);
+	return plan->hidden_covered ? remove_covers(spec->tmpdir, err) : 0;
+}
+
+/* The working directory again by its name, so that it is the directory on
+ * top of the new mounts, not the one beneath them. */
+static int rechdir(struct sluice_error *err)
+{
+	char cwd[PATH_MAX];
+	if (!getcwd(cwd, sizeof(cwd)))
+		return sluice_error_set(err, neg_errno(), "getcwd");
+	if (chdir(cwd) < 0)
+		return sluice_error_set(err, neg_errno(), "chdir '%s'", cwd);
+	return 0;
+}
+
+/* No mount_setattr (before Linux 5.12): the namespace stays as it was
+ * copied, and Landlock protects the repository its own way. */
+static int mounts_unavailable(struct launch_state *state)
+{
+	state->git_mounted = false;
+	for (; state->n_git_outside > 0; state->n_git_outside--)
+		free(state->git_outside[state->n_git_outside - 1]);
+	return 0;
+}
+
+int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
+                 struct sluice_error *err)
+{
+	if (state->namespace == NAMESPACE_NONE)
+		return 0;
+	_cleanup_(plan_done) struct mount_plan plan = { .n = 0 };
+	int r = plan_build(&plan, spec, state, err);
+	if (r < 0)
+		return r;
+	/* In a new user namespace the kernel made every mount a slave already
+	 * (its copies are "less privileged"); with CAP_SYS_ADMIN alone, not.
+	 * Before Linux 5.12 (no mount_setattr), nothing is mounted: Landlock
+	 * alone, as without a namespace. */
+	struct mount_attr slave = { .propagation = MS_SLAVE };
+	if (state->namespace == NAMESPACE_PRIVILEGED &&
+	    sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &slave) < 0)
+		return errno == ENOSYS
+		               ? mounts_unavailable(state)
+		               : sluice_error_set(err, neg_errno(), "making the mounts slaves");
+	r = plan_copy(&plan, ENTRY_WRITABLE, err);
+	if (r < 0)
+		return r;
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro) < 0)
+		return errno == ENOSYS
+		               ? mounts_unavailable(state)
+		               : sluice_error_set(err, neg_errno(), "making everything read-only");
+	r = plan_copy(&plan, ENTRY_READ_ONLY, err);
+	_cleanup_close_ int tmpdir_fd = -1;
+	if (r >= 0)
+		r = plan_tmpfs(&plan, spec, &tmpdir_fd, err);
+	if (r >= 0)
+		r = plan_place(&plan, spec, tmpdir_fd, err);
+	if (r >= 0)
+		r = rechdir(err);
+	if (r < 0)
+		return r;
+	state->enforced |= PROT_MOUNT_NAMESPACE;
+	if (spec->tmpdir)
+		state->enforced |= PROT_TMPDIR_TMPFS;
+	if (spec->n_read_only > 0)
+		state->enforced |= PROT_READ_ONLY_PATHS;
+	bool hiding = false;
+	for (size_t i = 0; i < plan.n; i++)
+		hiding |= plan.entries[i].kind == ENTRY_HIDDEN;
+	state->hidden_mounted = !hiding || plan.hidden_covered;
+	if (spec->n_hide > 0 && state->hidden_mounted)
+		state->enforced |= PROT_HIDDEN_PATHS;
+	return 0;
+}

@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A private mount and IPC namespace, setuid-free. Root (or anything with
+ * CAP_SYS_ADMIN in its user namespace) unshares them directly; anyone else
+ * first gets a user namespace of their own, where their uid and gid map to
+ * themselves (files keep their owners; ids nobody mapped show as the
+ * overflow id). Where user namespaces are disabled (user.max_user_namespaces
+ * = 0, a distribution's sysctl, a container's seccomp profile), unshare(2)
+ * fails before changing anything, and Landlock alone remains.
+ */
+#include "config.h"
+
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "namespaces.h"
+#include "options.h"
+#include "protections.h"
+
+/* Write text to a /proc file, whole. */
+static int write_proc(const char *path, const char *text, struct sluice_error *err)
+{
+	_cleanup_close_ int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return sluice_error_set(err, neg_errno(), "opening %s", path);
+	int r = write_full(fd, text, strlen(text));
+	if (r < 0)
+		return sluice_error_set(err, r, "writing '%s' to %s", text, path);
+	return 0;
+}
+
+/* The user namespace's only ids are ours. setgroups is denied first, as the
+ * kernel requires of an unprivileged gid map; the groups we hold still
+ * count for access, and show as the overflow gid. */
+static int map_ids(uid_t uid, gid_t gid, struct sluice_error *err)
+{
+	char line[64];
+	int r = write_proc("/proc/self/setgroups", "deny", err);
+	if (r < 0)
+		return r;
+	snprintf(line, sizeof(line), "%u %u 1", (unsigned)uid, (unsigned)uid);
+	r = write_proc("/proc/self/uid_map", line, err);
+	if (r < 0)
+		return r;
+	snprintf(line, sizeof(line), "%u %u 1", (unsigned)gid, (unsigned)gid);
+	return write_proc("/proc/self/gid_map", line, err);
+}
+
+/* Whether this process holds cap in its effective set. */
+static bool cap_effective(unsigned cap)
+{
+	struct __user_cap_header_struct header = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3] = { { 0 } };
+	if (syscall(SYS_capget, &header, data) < 0)
+		return false;
+	return (data[cap / 32].effective >> (cap % 32)) & 1;
+}
+
+int namespaces_enter(const char **ret_reason, struct sluice_error *err)
+{
+	const int flags = CLONE_NEWNS | CLONE_NEWIPC;
+	if (unshare(flags) == 0)
+		return NAMESPACE_PRIVILEGED;
+	if (errno != EPERM) {
+		*ret_reason = "unshare(CLONE_NEWNS | CLONE_NEWIPC)";
+		return NAMESPACE_NONE;
+	}
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	/* Since Linux 5.12 mapping uid 0 needs CAP_SETFCAP: without it, root
+	 * would be left in a user namespace without its ids. */
+	if (uid == 0 && !cap_effective(CAP_SETFCAP)) {
+		errno = EPERM;
+		*ret_reason = "a user namespace for uid 0 without CAP_SETFCAP";
+		return NAMESPACE_NONE;
+	}
+	/* EPERM: user namespaces are forbidden (a sysctl, seccomp, or
+	 * AppArmor's restriction); ENOSPC/EUSERS: a limit of 0 or reached;
+	 * EINVAL: a kernel without them. Nothing changed. */
+	if (unshare(CLONE_NEWUSER | flags) < 0) {
+		*ret_reason = "unshare(CLONE_NEWUSER)";
+		return NAMESPACE_NONE;
+	}
+	int r = map_ids(uid, gid, err);
+	return r < 0 ? r : NAMESPACE_USER;
+}
+
+enum namespace_kind namespaces_probe(char *buf, size_t size)
+{
+	int fds[2];
+	snprintf(buf, size, "the probe failed");
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return NAMESPACE_NONE;
+	pid_t pid = fork();
+	if (pid == 0) {
+		const char *reason = "";
+		struct sluice_error err = { 0 };
+		int r = namespaces_enter(&reason, &err);
+		char text[sizeof(err.detail) + 128];
+		if (r < 0)
+			snprintf(text, sizeof(text), "%s: %s", err.detail, strerror(-err.code));
+		else
+			snprintf(text, sizeof(text), "%s: %s", reason, strerror(errno));
+		(void)write_full(fds[1], text, strlen(text));
+		_exit(r < 0 ? NAMESPACE_NONE : r);
+	}
+	(void)close(fds[1]);
+	if (pid < 0) {
+		(void)close(fds[0]);
+		return NAMESPACE_NONE;
+	}
+	ssize_t n = read_full(fds[0], buf, size - 1);
+	(void)close(fds[0]);
+	buf[n > 0 ? n : 0] = '\0';
+	int status;
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
+		return NAMESPACE_NONE;
+	return (enum namespace_kind)WEXITSTATUS(status);
+}
+
+int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
+                     struct sluice_error *err)
+{
+	if (!(state->planned & PROT_MOUNT_NAMESPACE) || spec->namespace_off)
+		return 0;
+	const char *reason = NULL;
+	int r = namespaces_enter(&reason, err);
+	if (r < 0)
+		return r;
+	state->namespace = (enum namespace_kind)r;
+	if (state->namespace != NAMESPACE_NONE)
+		state->enforced |= PROT_IPC_NAMESPACE;
+	return 0;
+}

@@ -1,0 +1,276 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * git_discard: refuse the git commands that throw away work git cannot
+ * bring back, under any global options, wrappers and nesting, one rule
+ * each (its key is deny, ask or allow):
+ *   reset     git reset --hard / --merge (uncommitted changes)       deny
+ *   clean     git clean -f of the whole tree (untracked files)       deny
+ *   checkout  git checkout/restore of every path, checkout -f,
+ *             switch -f / --discard-changes (uncommitted changes)    deny
+ *   rm        git rm of every path, without --cached                 deny
+ *   worktree  git worktree remove --force (its uncommitted changes)  deny
+ *   stash     git stash drop / clear (saved changes)                 ask
+ *   branch    git branch -D (commits merged nowhere)                 ask
+ *   reflog    git reflog expire now / delete, gc --prune=now, prune  ask
+ * A rule denies where a spelling that keeps the work gets the same result
+ * (stash first, reset --keep, clean -n then rm by name), and asks where
+ * losing the work is the point and a person must say so.
+ * Harmless forms pass: reset --soft / --mixed / --keep, clean -n / -X /
+ * of a named directory, checkout or restore of named paths, restore
+ * --staged, rm --cached, stash list / pop, branch -d.
+ * Not for: pushes (git_push), adds (git_add).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "git-pathspec.h"
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+/* The rules an administrator can switch (deny, ask, or allow: off). */
+#define DISCARD_RULES(X)                     \
+	X(RESET, "reset", SLUICE_DENY)       \
+	X(CLEAN, "clean", SLUICE_DENY)       \
+	X(CHECKOUT, "checkout", SLUICE_DENY) \
+	X(RM, "rm", SLUICE_DENY)             \
+	X(WORKTREE, "worktree", SLUICE_DENY) \
+	X(STASH, "stash", SLUICE_ASK)        \
+	X(BRANCH, "branch", SLUICE_ASK)      \
+	X(REFLOG, "reflog", SLUICE_ASK)
+
+enum { DISCARD_RULES(RULE_ENUM) N_DISCARD_RULES };
+static const struct rule_switch discard_rules[] = { DISCARD_RULES(RULE_SWITCH) };
+
+/* Is the short option letter or the long option name (any prefix of at
+ * least min bytes, as git's parse-options takes it) given after word sub? */
+static bool given(const struct sluice_simple_command *sc, size_t sub, char letter, const char *name,
+                  size_t min)
+{
+	return (letter && sluice_has_short_flag(sc, sub + 1, letter)) ||
+	       (name && long_option_prefix(sc, sub + 1, name, min));
+}
+
+/* The word after the subcommand ("drop" of git stash drop), or "". */
+static const char *action_word(const struct sluice_simple_command *sc, size_t sub)
+{
+	return sub + 1 < sluice_argc(sc) ? sluice_arg(sc, sub + 1) : "";
+}
+
+static bool reset_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	/* --merge drops what is only staged; --keep refuses every loss */
+	return given(sc, sub, 0, "hard", 2) || given(sc, sub, 0, "merge", 2);
+}
+
+static bool clean_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	static const char *const with_value[] = { "-e", "--exclude", NULL };
+	if (!given(sc, sub, 'f', "force", 1) || given(sc, sub, 'n', "dry-run", 1) ||
+	    given(sc, sub, 'i', "interactive", 1))
+		return false;
+	/* -X alone removes only what .gitignore names: build output */
+	if (given(sc, sub, 'X', NULL, 0) && !given(sc, sub, 'x', NULL, 0))
+		return false;
+	bool dashdash = false;
+	return pathspec_next(sc, sub + 1, with_value, &dashdash) == 0 ||
+	       pathspec_blind_word(sc, sub + 1, with_value);
+}
+
+static bool checkout_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	static const char *const with_value[] = { "-b", "-B", "--orphan", NULL };
+	if (given(sc, sub, 'p', "patch", 2))
+		return false;
+	return given(sc, sub, 'f', "force", 3) || pathspec_blind_word(sc, sub + 1, with_value);
+}
+
+static bool restore_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	static const char *const with_value[] = { "-s", "--source", NULL };
+	if (given(sc, sub, 'p', "patch", 2))
+		return false;
+	/* --staged alone puts the index back and leaves the files be */
+	if (given(sc, sub, 'S', "staged", 3) && !given(sc, sub, 'W', "worktree", 1))
+		return false;
+	return pathspec_blind_word(sc, sub + 1, with_value);
+}
+
+static bool switch_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	return given(sc, sub, 'f', "force", 3) || given(sc, sub, 0, "discard-changes", 2);
+}
+
+static bool rm_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	if (given(sc, sub, 0, "cached", 1) || given(sc, sub, 'n', "dry-run", 1))
+		return false;
+	return pathspec_blind_word(sc, sub + 1, NULL);
+}
+
+static bool worktree_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	return strcmp(action_word(sc, sub), "remove") == 0 && given(sc, sub + 1, 'f', "force", 1);
+}
+
+static bool stash_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	static const char *const dropping[] = { "drop", "clear", NULL };
+	return str_in(action_word(sc, sub), dropping);
+}
+
+static bool branch_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	return given(sc, sub, 'D', NULL, 0) ||
+	       (given(sc, sub, 'd', "delete", 3) && given(sc, sub, 'f', "force", 1));
+}
+
+/* Is the time word "now" or "all" (or 0): everything expires at once? */
+static bool expires_everything(const char *when)
+{
+	static const char *const at_once[] = { "now", "all", "0", NULL };
+	return when && str_in(when, at_once);
+}
+
+/* Does option name (alone and then its value word, or with "=value") of
+ * sc after word sub expire everything? */
+static bool option_expires_everything(const struct sluice_simple_command *sc, size_t sub,
+                                      const char *name)
+{
+	for (size_t i = sub + 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		size_t n = strlen(name);
+		if (strncmp(a, name, n) != 0)
+			continue;
+		if (a[n] == '=' && expires_everything(a + n + 1))
+			return true;
+		if (!a[n] && i + 1 < sluice_argc(sc) && expires_everything(sluice_arg(sc, i + 1)))
+			return true;
+	}
+	return false;
+}
+
+static bool reflog_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	const char *action = action_word(sc, sub);
+	if (strcmp(action, "delete") == 0)
+		return true;
+	return strcmp(action, "expire") == 0 &&
+	       (option_expires_everything(sc, sub + 1, "--expire") ||
+	        option_expires_everything(sc, sub + 1, "--expire-unreachable"));
+}
+
+static bool gc_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	return option_expires_everything(sc, sub, "--prune");
+}
+
+static bool prune_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	/* without --expire it prunes every unreachable object; -n only lists */
+	return !given(sc, sub, 'n', "dry-run", 1);
+}
+
+static const char *const stash_first =
+        "git stash first (the changes stay recoverable: git stash pop), then ";
+
+static const struct discard_check {
+	const char *sub;
+	int rule;
+	bool (*discards)(const struct sluice_simple_command *sc, size_t sub);
+	const char *loses;  /* what the command throws away */
+	const char *advice; /* the suggestion, after stash_first when it starts with "+" */
+} checks[] = {
+	{ "reset", RULE_RESET, reset_discards, "every change that is not committed",
+	  "+git reset --keep REF (it refuses to drop local changes)" },
+	{ "clean", RULE_CLEAN, clean_discards, "every untracked file, which git never saw",
+	  "git clean -n lists what would go: remove those files by name (or git stash -u keeps "
+	  "them)" },
+	{ "checkout", RULE_CHECKOUT, checkout_discards, "every change that is not committed",
+	  "+check out or restore the files you mean by name: git restore path/to/file" },
+	{ "restore", RULE_CHECKOUT, restore_discards, "every change that is not committed",
+	  "+restore the files you mean by name: git restore path/to/file" },
+	{ "switch", RULE_CHECKOUT, switch_discards, "every change that is not committed",
+	  "+git switch without --force / --discard-changes" },
+	{ "rm", RULE_RM, rm_discards, "every tracked file from the tree, with its changes",
+	  "remove the files you mean by name, or only untrack them: git rm -r --cached PATH" },
+	{ "worktree", RULE_WORKTREE, worktree_discards,
+	  "the worktree's changes that are not committed",
+	  "git worktree remove without --force refuses while it has changes: commit or stash "
+	  "them there first" },
+	{ "stash", RULE_STASH, stash_discards, "saved changes for good",
+	  "look first (git stash list, git stash show -p) and keep them unless the user says "
+	  "otherwise" },
+	{ "branch", RULE_BRANCH, branch_discards, "a branch whose commits may be merged nowhere",
+	  "git branch -d deletes only a branch that is merged" },
+	{ "reflog", RULE_REFLOG, reflog_discards,
+	  "the records git needs to find lost commits again",
+	  "leave the reflog to expire on its own" },
+	{ "gc", RULE_REFLOG, gc_discards, "every commit nothing refers to any more",
+	  "git gc without --prune=now keeps them for two weeks" },
+	{ "prune", RULE_REFLOG, prune_discards, "every commit nothing refers to any more",
+	  "git gc keeps them for two weeks" },
+};
+
+/* "git WORDS" of sc from word sub on, for a message, cut short visibly. */
+static void git_words(const struct sluice_simple_command *sc, size_t sub, char *out, size_t size)
+{
+	size_t o = (size_t)snprintf(out, size, "git");
+	for (size_t i = sub; i < sluice_argc(sc) && o < size; i++)
+		o += (size_t)snprintf(out + o, size - o, " %s", sluice_arg(sc, i));
+	if (o >= size && size > 4)
+		memcpy(out + size - 4, "...", 4);
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	const struct rule_state *st = state;
+	size_t sub = git_subcommand(sc);
+	if (!sub)
+		return SLUICE_ALLOW;
+	const char *name = sluice_arg(sc, sub);
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		const struct discard_check *c = &checks[i];
+		int verdict = st->verdict[c->rule];
+		if (strcmp(name, c->sub) != 0 || verdict == SLUICE_ALLOW || !c->discards(sc, sub))
+			continue;
+		char words[256], msg[512], advice[512];
+		git_words(sc, sub, words, sizeof(words));
+		snprintf(msg, sizeof(msg), "'%s' throws away %s", words, c->loses);
+		if (c->advice[0] == '+')
+			snprintf(advice, sizeof(advice), "%s%s", stash_first, c->advice + 1);
+		else
+			snprintf(advice, sizeof(advice), "%s", c->advice);
+		return sluice_verdict_add(v, verdict, msg, advice);
+	}
+	return SLUICE_ALLOW;
+}
+
+static int gd_open(const struct sluice_host *host, const struct sluice_settings *settings,
+                   void **ret_state)
+{
+	return rule_state_open(host, settings, discard_rules, N_DISCARD_RULES, ret_state);
+}
+
+static int gd_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	return check_each(state, cmd, v, check_one);
+}
+
+static const struct sluice_key keys[] = {
+	DISCARD_RULES(RULE_KEY){ NULL, 0 },
+};
+
+const struct sluice_policy_plugin sluice_builtin_git_discard = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "git_discard",
+	.description = "refuses git that throws work away (reset --hard, clean -f, checkout -- ., "
+	               "stash drop, branch -D ...)",
+	.keys = keys,
+	.open = gd_open,
+	.check = gd_check,
+	.close = rule_state_close,
+};

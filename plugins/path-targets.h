@@ -1,0 +1,244 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Judging a path operand of a command (rm's targets, chmod's files, mv's
+ * sources, find's start points) the way the built-in plugins do: every
+ * spelling of it (plugin-util.h's path_normalise and path_collapse, globs
+ * that expand as a star does, what it stands for when its variables have
+ * no value, relative to a literal cd before it), and the system trees
+ * (the root, the top-level system directories, home directories) that no
+ * recursive change should touch. Static inline, as plugin-util.h is.
+ * Not for: deciding the verdict (each plugin's rule does, from what these
+ * say the path names).
+ */
+#ifndef SLUICE_PATH_TARGETS_H
+#define SLUICE_PATH_TARGETS_H
+
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+/* What system_tree() says a path is. */
+enum tree_kind {
+	TREE_NONE = 0,
+	TREE_ROOT,   /* "/", everything under it */
+	TREE_HOME,   /* a home directory or everything in it */
+	TREE_SYSTEM, /* a top-level system directory, or everything in one */
+};
+
+/* The top-level directories of a Linux system, and the few below them
+ * whose loss is as bad: each one, and everything in it, is a system tree.
+ * /tmp is left out: emptying it is an everyday clean-up. */
+static const char *const system_dirs[] = {
+	"/bin",    "/boot",  "/dev", "/etc", "/home", "/lib",   "/lib32",   "/lib64",
+	"/libx32", "/media", "/mnt", "/opt", "/proc", "/root",  "/run",     "/sbin",
+	"/snap",   "/srv",   "/sys", "/usr", "/var",  "/usr/*", "/var/lib", NULL,
+};
+
+/* Is t a match of pattern (one path component per star), or is t a
+ * directory's contents (a last component "*" or ".*") with the directory a
+ * match? Sets *contents when it was the latter, which is tried first: a
+ * star in /home is everything in /home, not one user's home. */
+static inline bool tree_matches(const char *pattern, const char *t, bool *contents)
+{
+	const char *slash = strrchr(t, '/');
+	if (slash && slash != t && (strcmp(slash, "/*") == 0 || strcmp(slash, "/.*") == 0)) {
+		char dir[PATH_CAP];
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - t), t);
+		*contents = true;
+		if (fnmatch(pattern, dir, FNM_PATHNAME) == 0)
+			return true;
+	}
+	*contents = false;
+	return fnmatch(pattern, t, FNM_PATHNAME) == 0;
+}
+
+/* Is t (normalised and collapsed: "~" for the home directory) the root, a
+ * home directory, a system directory, or everything in one of them? Sets
+ * *ret_what to what it names, for a message. */
+static inline enum tree_kind system_tree(const char *t, const char **ret_what)
+{
+	static const struct {
+		const char *path, *what;
+		enum tree_kind kind;
+	} exact[] = {
+		{ "/", "the root directory", TREE_ROOT },
+		{ "/*", "everything under the root directory", TREE_ROOT },
+		{ "/.*", "the hidden files of the root directory", TREE_ROOT },
+		{ "~", "your home directory", TREE_HOME },
+		{ "~/*", "everything in your home directory", TREE_HOME },
+		{ "~/.*", "the hidden files of your home directory", TREE_HOME },
+	};
+	for (size_t i = 0; i < sizeof(exact) / sizeof(exact[0]); i++)
+		if (strcmp(t, exact[i].path) == 0) {
+			*ret_what = exact[i].what;
+			return exact[i].kind;
+		}
+	/* a glob that expands as a star does ("/?*") is one; one that matches
+	 * a system directory ("/u?r", "/e*") names that directory */
+	char globbed[PATH_CAP];
+	if (glob_spelling(t, globbed, sizeof(globbed)))
+		return system_tree(globbed, ret_what);
+	if (t[0] == '/' && strpbrk(t, "*?["))
+		for (const char *const *d = system_dirs; *d; d++)
+			if (!strpbrk(*d, "*?[") && fnmatch(t, *d, FNM_PATHNAME | FNM_PERIOD) == 0) {
+				*ret_what = "a system directory";
+				return TREE_SYSTEM;
+			}
+	bool contents;
+	for (const char *const *d = system_dirs; *d; d++)
+		if (tree_matches(*d, t, &contents)) {
+			*ret_what = contents ? "everything in a system directory"
+			                     : "a system directory";
+			return TREE_SYSTEM;
+		}
+	/* /home/bob, ~bob: another user's home directory ("~+" and "~-" are
+	 * the working directories) */
+	if (tree_matches("/home/*", t, &contents) ||
+	    (t[0] == '~' && t[1] != '+' && t[1] != '-' && tree_matches("~?*", t, &contents))) {
+		*ret_what = contents ? "everything in a user's home directory"
+		                     : "a user's home directory";
+		return TREE_HOME;
+	}
+	return TREE_NONE;
+}
+
+/* Copy into out the default of the ${NAME:-WORD} (or ${NAME-WORD},
+ * ${NAME:=WORD}, ${NAME=WORD}) at src, its quotes removed; *end is past its
+ * '}'. False when src is no such expansion. */
+static inline bool param_one_default(const char *src, char *out, size_t size, size_t *o,
+                                     const char **end)
+{
+	static const char name_bytes[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+	                                 "0123456789_@*";
+	if (src[0] != '$' || src[1] != '{')
+		return false;
+	const char *p = src + 2 + strspn(src + 2, name_bytes);
+	if (p == src + 2)
+		return false;
+	if (*p == ':')
+		p++;
+	if (*p != '-' && *p != '=')
+		return false;
+	const char *e = ++p;
+	for (int depth = 1; *e; e++) {
+		if (e[0] == '$' && e[1] == '{') {
+			depth++;
+			e++;
+		} else if (*e == '}' && --depth == 0) {
+			break;
+		}
+	}
+	if (*e != '}')
+		return false;
+	for (; p < e && *o + 1 < size; p++)
+		if (*p != '"' && *p != '\'')
+			out[(*o)++] = *p;
+	*end = e + 1;
+	return true;
+}
+
+/* What an operand stands for when the variables in it are not set: every
+ * ${X:-WORD} (or ${X-WORD}, ${X:=WORD}, ${X=WORD}, $1 and $@ too) replaced
+ * by WORD, nested ones as well: "${X:-/}", "/${X:-}", "${A:-${B:-~}}".
+ * False when the operand has none. */
+static inline bool param_default(const char *arg, char *out, size_t size)
+{
+	char cur[PATH_CAP], next[PATH_CAP];
+	snprintf(cur, sizeof(cur), "%s", arg);
+	bool any = false;
+	for (int round = 0; round < 8; round++) {
+		bool changed = false;
+		size_t o = 0;
+		for (const char *c = cur; *c && o + 1 < sizeof(next);) {
+			const char *end;
+			if (param_one_default(c, next, sizeof(next), &o, &end)) {
+				c = end;
+				changed = true;
+			} else {
+				next[o++] = *c++;
+			}
+		}
+		next[o] = '\0';
+		if (!changed)
+			break;
+		any = true;
+		memcpy(cur, next, o + 1);
+	}
+	if (any)
+		snprintf(out, size, "%s", cur);
+	return any;
+}
+
+/* A rule over paths: the verdict for path t (normalised and collapsed;
+ * SLUICE_ALLOW when the rule lets it be), and what t names in *ret_what.
+ * ctx is the rule's own. */
+typedef int (*path_rule_fn)(const void *ctx, const char *t, const char **ret_what);
+
+/* What path_judge() found: the verdict, what the path names, and whether it
+ * was the path joined to the literal cd before the command. */
+struct path_finding {
+	int verdict;
+	const char *what;
+	bool after_cd;
+};
+
+/* rule on t, and on t's glob spelled as what it expands to ("?*" as "*"). */
+static inline void path_rule_apply(path_rule_fn rule, const void *ctx, const char *t,
+                                   struct path_finding *f)
+{
+	f->verdict = rule(ctx, t, &f->what);
+	char globbed[PATH_CAP];
+	if (f->verdict == SLUICE_ALLOW && glob_spelling(t, globbed, sizeof(globbed)))
+		f->verdict = rule(ctx, globbed, &f->what);
+}
+
+/* Judge the path text (an operand of sc, or what it stands for) by rule:
+ * relative to the literal cd before sc first (`cd ~ && rm -rf *` names
+ * the home directory), then as written. False when the path is too long to
+ * judge (over PATH_CAP once folded): the caller asks. */
+static inline bool path_judge(const struct sluice_simple_command *sc, const char *text,
+                              path_rule_fn rule, const void *ctx, struct path_finding *ret)
+{
+	*ret = (struct path_finding){ SLUICE_ALLOW, NULL, false };
+	char t[PATH_CAP];
+	if (!path_normalise(text, t, sizeof(t)))
+		return false;
+	path_collapse(t);
+	const char *cwd = sluice_cwd(sc);
+	if (cwd && t[0] != '/' && t[0] != '~') {
+		char c[PATH_CAP], joined[PATH_CAP * 2 + 2], j[PATH_CAP];
+		(void)path_normalise(cwd, c, sizeof(c));
+		if (strcmp(c, ".") != 0) {
+			snprintf(joined, sizeof(joined), "%s/%s", c, t);
+			(void)path_normalise(joined, j, sizeof(j));
+			path_collapse(j);
+			path_rule_apply(rule, ctx, j, ret);
+			if (ret->verdict != SLUICE_ALLOW) {
+				ret->after_cd = true;
+				return true;
+			}
+		}
+	}
+	path_rule_apply(rule, ctx, t, ret);
+	return true;
+}
+
+/* Judge an operand as written, then as it stands when its variables are
+ * not set (param_default()); the first that a rule refuses wins. False
+ * when it is too long to judge. */
+static inline bool operand_judge(const struct sluice_simple_command *sc, const char *arg,
+                                 path_rule_fn rule, const void *ctx, struct path_finding *ret)
+{
+	if (!path_judge(sc, arg, rule, ctx, ret))
+		return false;
+	char unset[PATH_CAP];
+	if (ret->verdict == SLUICE_ALLOW && param_default(arg, unset, sizeof(unset)))
+		return path_judge(sc, unset, rule, ctx, ret);
+	return true;
+}
+
+#endif

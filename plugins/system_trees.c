@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * system_trees: refuse changes of whole system trees -- the root, the
+ * top-level system directories (/usr, /etc, /var ...), home directories --
+ * by other commands than rm (rm_targets judges rm): a recursive chmod,
+ * chown or chgrp (rule permissions; of a home directory, rule
+ * home_permissions asks), mv of such a tree (rule move), and find that
+ * deletes in one (-delete, or -exec/-execdir/-ok/-okdir of rm, unlink,
+ * shred, truncate or mv: rule find; of chmod, chown or chgrp: the
+ * permissions rules). Every spelling rm_targets knows is known here
+ * (path-targets.h): ~, $HOME, //, /./, .., globs, defaults of unset
+ * variables, a literal cd before it.
+ * Not for: files below such a tree named one by one (/etc/hosts), or
+ * find's pipelines into xargs.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "path-targets.h"
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+/* The rules an administrator can switch (deny, ask, or allow: off). */
+#define TREE_RULES(X)                                       \
+	X(PERMISSIONS, "permissions", SLUICE_DENY)          \
+	X(HOME_PERMISSIONS, "home_permissions", SLUICE_ASK) \
+	X(MOVE, "move", SLUICE_DENY)                        \
+	X(FIND, "find", SLUICE_DENY)
+
+enum { TREE_RULES(RULE_ENUM) N_TREE_RULES };
+static const struct rule_switch tree_rules[] = { TREE_RULES(RULE_SWITCH) };
+
+static const char *const owners[] = { "chmod", "chown", "chgrp", NULL };
+
+/* What find may run on each file it finds that deletes or moves it. */
+static const char *const deleters[] = { "rm", "unlink", "shred", "truncate", "mv", NULL };
+
+/* What a path rule needs: the state, and the rule for the root and the
+ * system directories and the one for home directories (each may be off). */
+struct tree_rule {
+	int tree_verdict;
+	int home_verdict;
+};
+
+/* path_rule_fn: a system tree gets its rule's verdict. */
+static int tree_path_rule(const void *ctx, const char *t, const char **ret_what)
+{
+	const struct tree_rule *r = ctx;
+	switch (system_tree(t, ret_what)) {
+	case TREE_ROOT:
+	case TREE_SYSTEM:
+		return r->tree_verdict;
+	case TREE_HOME:
+		return r->home_verdict;
+	case TREE_NONE:
+		break;
+	}
+	return SLUICE_ALLOW;
+}
+
+/* How a refusal reads: "DOING 'PATH' [after 'cd DIR'] EFFECT WHAT TAIL". */
+struct refusal {
+	const char *doing, *effect, *tail, *suggestion;
+};
+
+/* Judge operand a of sc by rule r; when the rule refuses it, add the
+ * reason as refusal says. Returns the verdict. */
+static int judge(const struct sluice_simple_command *sc, const char *a, const struct tree_rule *r,
+                 const struct refusal *how, struct sluice_verdict *v)
+{
+	if (r->tree_verdict == SLUICE_ALLOW && r->home_verdict == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	struct path_finding f;
+	if (!operand_judge(sc, a, tree_path_rule, r, &f))
+		return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
+		                          "name a shorter path");
+	if (f.verdict == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	/* the operand as written, and the literal cd it was joined to */
+	char msg[640];
+	snprintf(msg, sizeof(msg), "%s '%s'%s%s%s %s %s%s", how->doing, a,
+	         f.after_cd ? " after 'cd " : "", f.after_cd ? sluice_cwd(sc) : "",
+	         f.after_cd ? "'" : "", how->effect, f.what, how->tail);
+	return sluice_verdict_add(v, f.verdict, msg, how->suggestion);
+}
+
+/* chmod -R MODE FILE..., chown -R OWNER FILE..., chgrp -R GROUP FILE... */
+static int check_owner(const struct rule_state *st, const struct sluice_simple_command *sc,
+                       struct sluice_verdict *v)
+{
+	const char *name = sluice_name(sc);
+	if (!str_in(name, owners))
+		return SLUICE_ALLOW;
+	if (!sluice_has_short_flag(sc, 1, 'R') && !long_option_prefix(sc, 1, "recursive", 3))
+		return SLUICE_ALLOW;
+	const struct tree_rule r = { st->verdict[RULE_PERMISSIONS],
+		                     st->verdict[RULE_HOME_PERMISSIONS] };
+	/* the first operand is the mode, owner or group, unless --reference */
+	char doing[64];
+	snprintf(doing, sizeof(doing), "recursive %s of", name);
+	const struct refusal how = {
+		doing, "changes every file of",
+		": programs, logins and ssh stop trusting them, and the old owners and modes "
+		"cannot be put back",
+		"change only the files of the project, by name (chmod -R u+w build/)"
+	};
+	bool skip_first = !long_option_prefix(sc, 1, "reference", 3);
+	bool dashdash = false;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1])
+			continue;
+		if (skip_first) {
+			skip_first = false;
+			continue;
+		}
+		int verdict = judge(sc, a, &r, &how, v);
+		if (verdict != SLUICE_ALLOW)
+			return verdict;
+	}
+	return SLUICE_ALLOW;
+}
+
+/* mv SOURCE... DEST, mv -t DEST SOURCE...: the sources. */
+static int check_move(const struct rule_state *st, const struct sluice_simple_command *sc,
+                      struct sluice_verdict *v)
+{
+	static const char *const with_value[] = { "-t", "--target-directory", "-S", "--suffix",
+		                                  NULL };
+	if (strcmp(sluice_name(sc), "mv") != 0)
+		return SLUICE_ALLOW;
+	const struct tree_rule r = { st->verdict[RULE_MOVE], st->verdict[RULE_MOVE] };
+	bool target_given = false, dashdash = false;
+	size_t operands[64], n = 0;
+	for (size_t i = 1; i < sluice_argc(sc) && n < sizeof(operands) / sizeof(operands[0]); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1]) {
+			if (strncmp(a, "-t", 2) == 0 ||
+			    long_option_spells(a, "target-directory", 3))
+				target_given = true;
+			if (str_in(a, with_value))
+				i++;
+			continue;
+		}
+		operands[n++] = i;
+	}
+	size_t sources = target_given ? n : (n > 0 ? n - 1 : 0);
+	static const struct refusal how = {
+		"moving", "takes", " away from where the system and its programs look for it",
+		"move the specific files by name, never a whole tree"
+	};
+	for (size_t k = 0; k < sources; k++) {
+		int verdict = judge(sc, sluice_arg(sc, operands[k]), &r, &how, v);
+		if (verdict != SLUICE_ALLOW)
+			return verdict;
+	}
+	return SLUICE_ALLOW;
+}
+
+/* Words of a find command line: the command's own argv, or the words of
+ * the find wrapper around an -exec'd command. */
+struct find_words {
+	const struct sluice_simple_command *sc;
+	long wrapper; /* -1: sc's argv; else the index of the find wrapper */
+};
+
+static size_t find_count(const struct find_words *w)
+{
+	return w->wrapper < 0 ? sluice_argc(w->sc) : sluice_wrapper_argc(w->sc, (size_t)w->wrapper);
+}
+
+static const char *find_word(const struct find_words *w, size_t i)
+{
+	return w->wrapper < 0 ? sluice_arg(w->sc, i)
+	                      : sluice_wrapper_arg(w->sc, (size_t)w->wrapper, i);
+}
+
+/* Judge find's start points (the words after find and its -H, -L, -P,
+ * -D X, -OLEVEL, up to the first expression word; none is "."). */
+static int check_find_roots(const struct find_words *w, const struct tree_rule *r,
+                            const char *what_runs, struct sluice_verdict *v)
+{
+	char effect[96];
+	snprintf(effect, sizeof(effect), "with %s changes files all over", what_runs);
+	const struct refusal how = { "find in", effect, "",
+		                     "start find in the project's own directory (find ./build "
+		                     "-name '*.o' -delete)" };
+	size_t i = 1, n = find_count(w);
+	for (; i < n; i++) {
+		const char *a = find_word(w, i);
+		if (strcmp(a, "-D") == 0)
+			i++;
+		else if (!(strcmp(a, "-H") == 0 || strcmp(a, "-L") == 0 || strcmp(a, "-P") == 0 ||
+		           strncmp(a, "-O", 2) == 0))
+			break;
+	}
+	for (; i < n; i++) {
+		const char *a = find_word(w, i);
+		if ((a[0] == '-' && a[1]) || strcmp(a, "(") == 0 || strcmp(a, "!") == 0 ||
+		    strcmp(a, ",") == 0)
+			break;
+		int verdict = judge(w->sc, a, r, &how, v);
+		if (verdict != SLUICE_ALLOW)
+			return verdict;
+	}
+	return SLUICE_ALLOW;
+}
+
+/* find -delete, and a command find runs on what it finds. */
+static int check_find(const struct rule_state *st, const struct sluice_simple_command *sc,
+                      struct sluice_verdict *v)
+{
+	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND] };
+	const char *name = sluice_name(sc);
+	if (strcmp(name, "find") == 0) {
+		bool deletes = false;
+		for (size_t i = 1; i < sluice_argc(sc) && !deletes; i++)
+			deletes = strcmp(sluice_arg(sc, i), "-delete") == 0;
+		const struct find_words w = { sc, -1 };
+		return deletes ? check_find_roots(&w, &deleting, "-delete", v) : SLUICE_ALLOW;
+	}
+	bool deleter = str_in(name, deleters), owner = str_in(name, owners);
+	if (!deleter && !owner)
+		return SLUICE_ALLOW;
+	for (size_t k = 0; k < sluice_wrapper_count(sc); k++) {
+		if (strcmp(sluice_wrapper_name(sc, k), "find") != 0)
+			continue;
+		const struct tree_rule permissions = { st->verdict[RULE_PERMISSIONS],
+			                               st->verdict[RULE_HOME_PERMISSIONS] };
+		const struct find_words w = { sc, (long)k };
+		char what_runs[64];
+		snprintf(what_runs, sizeof(what_runs), "-exec %s", name);
+		return check_find_roots(&w, deleter ? &deleting : &permissions, what_runs, v);
+	}
+	return SLUICE_ALLOW;
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	const struct rule_state *st = state;
+	int verdict = SLUICE_ALLOW;
+	int (*const checks[])(const struct rule_state *, const struct sluice_simple_command *,
+	                      struct sluice_verdict *) = { check_owner, check_move, check_find };
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		int r = checks[i](st, sc, v);
+		if (r < 0)
+			return r;
+		if (r > verdict)
+			verdict = r;
+	}
+	return verdict;
+}
+
+static int st_open(const struct sluice_host *host, const struct sluice_settings *settings,
+                   void **ret_state)
+{
+	return rule_state_open(host, settings, tree_rules, N_TREE_RULES, ret_state);
+}
+
+static int st_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	return check_each(state, cmd, v, check_one);
+}
+
+static const struct sluice_key keys[] = {
+	TREE_RULES(RULE_KEY){ NULL, 0 },
+};
+
+const struct sluice_policy_plugin sluice_builtin_system_trees = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "system_trees",
+	.description = "refuses recursive chmod/chown/chgrp, mv and find -delete of /, system "
+	               "directories and home directories",
+	.keys = keys,
+	.open = st_open,
+	.check = st_check,
+	.close = rule_state_close,
+};
