@@ -287,6 +287,8 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 		st->covered = out->end;
 	if (r >= 0 && !quoted)
 		r = shell_reread_join_words(st->tree, st->text, out);
+	if (r >= 0 && out->kind == SN_PIPELINE)
+		r = shell_reread_pipeline(st->tree, out);
 	return r;
 }
 

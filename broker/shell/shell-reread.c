@@ -453,3 +453,49 @@ void shell_reread_check(struct shell_tree *tree, const char *text, size_t len)
 	if (memmem(text, len, "<<", 2) && greedy_delimiter(text, &tree->root))
 		tree->has_error = true;
 }
+
+/* The first statement child of n (its index into *at), or NULL. */
+static struct shell_node *first_child_statement(struct shell_node *n)
+{
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (shell_node_is_statement(&n->children[i]))
+			return &n->children[i];
+	return NULL;
+}
+
+int shell_reread_pipeline(struct shell_tree *tree, struct shell_node *p)
+{
+	if (p->kind != SN_PIPELINE || p->n_children < 2)
+		return 0;
+	struct shell_node *list = &p->children[p->n_children - 1];
+	if (list->kind != SN_LIST)
+		return 0;
+	/* the list's first operand, at the bottom of its left-nested lists */
+	struct shell_node *first = first_child_statement(list);
+	while (first && first->kind == SN_LIST) {
+		first->start = p->start;
+		first = first_child_statement(first);
+	}
+	if (!first)
+		return 0;
+	bool flat = first->kind == SN_PIPELINE;
+	uint32_t n = p->n_children - 1 + (flat ? first->n_children : 1);
+	struct shell_node *kids = shell_tree_alloc(tree, n * sizeof(*kids));
+	if (!kids)
+		return -ENOMEM;
+	memcpy(kids, p->children, (p->n_children - 1) * sizeof(*kids));
+	if (flat)
+		memcpy(kids + p->n_children - 1, first->children,
+		       first->n_children * sizeof(*kids));
+	else
+		kids[p->n_children - 1] = *first;
+	*first = (struct shell_node){ .kind = SN_PIPELINE,
+		                      .error = p->error,
+		                      .start = p->start,
+		                      .end = first->end,
+		                      .n_children = n,
+		                      .children = kids };
+	list->start = p->start;
+	*p = *list;
+	return 0;
+}

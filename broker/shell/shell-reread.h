@@ -30,6 +30,12 @@
  * what the tree was parsed from. 0 or -ENOMEM. */
 int shell_reread_join_words(struct shell_tree *tree, const char *text, struct shell_node *n);
 
+/* `a | b | c || d` is `(a | b | c) || d` to bash; inside a substitution
+ * the grammar can read `a | (b | c || d)`: a pipeline p whose last part is
+ * a list becomes the list, with the pipeline as its first operand.
+ * 0 or -ENOMEM. */
+int shell_reread_pipeline(struct shell_tree *tree, struct shell_node *p);
+
 /* Repair the heredoc lines of tree (see above); tree->has_error is then
  * whether an error is left. 0 or -ENOMEM. */
 int shell_reread_repair(struct shell_tree *tree, const char *text);

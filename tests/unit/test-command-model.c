@@ -627,6 +627,9 @@ static const struct model_case cases[] = {
 	{ "/eval 'G=x'; $G y", "/eval G=x\n$G^P y #D" },
 	{ "f() { :; }; ./f x", "F>G: : #U\n./f x" },
 	{ "echo a\xc2\xa0$$", "echo a\xc2\xa0$$^P" },
+	/* `a | b | c || d` is (a | b | c) || d, in a substitution too */
+	{ "G=e; echo \"$(a | b | c && G=d; $G y)\"",
+	  "{G=e}\necho <$(a | b | c && G=d; $G y)>^C\n$>L>P: a\n$>L>P: b\n$>L>P: c\n$>L: {G=d}\n$: $G^P y #D" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };
