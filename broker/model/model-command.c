@@ -615,6 +615,8 @@ static bool is_reserved_word(const char *source)
 		"in",    "then",  "else", "elif",   "fi",       "do", "done", "esac", "if", "for",
 		"while", "until", "case", "select", "function", "{",  "}",    "[[",   "]]",
 	};
+	if (!strchr("itedfwucs{}[]", source[0]) || strlen(source) > 8)
+		return false; /* most names: no keyword starts so or is that long */
 	for (size_t i = 0; i < ELEMENTSOF(words); i++)
 		if (strcmp(source, words[i]) == 0)
 			return true;
