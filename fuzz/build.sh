@@ -6,12 +6,13 @@
 set -eu
 src=$1 build=$2 grammar=$3 out=$4
 cc=${FUZZ_CC:-clang}
-mods="util/strbuf shell/shell-parse shell/shell-words shell/brace-expand model/wrappers
-      model/model-storage model/model-state model/model-builder model/model-command
+mods="util/strbuf shell/shell-parse shell/shell-reread shell/shell-words shell/brace-expand
+      model/wrappers model/git model/model-storage model/model-state model/model-builder
+      model/model-command model/model-started model/model-scripts model/model-effects
       model/command-model model/model-explain model/display policy/verdict util/terminal-text"
 files=""
 for m in $mods; do files="$files $src/broker/$m.c"; done
-for m in errors utf8; do files="$files $src/common/$m.c"; done
+for m in errors utf8 strv; do files="$files $src/common/$m.c"; done
 # the grammar is third-party: no warnings, but instrumented like the rest
 $cc -c -O1 -g -w -fsanitize=fuzzer-no-link,address,undefined -I"$grammar/src" \
   "$grammar/src/parser.c" -o "$out.parser.o"

@@ -85,12 +85,6 @@ struct ruleset_attr {
 static const char *const usable_devices[] = { "/dev/null", "/dev/zero", "/dev/full",
 	                                      "/dev/urandom" };
 
-int landlock_abi_version(void)
-{
-	long abi = syscall(__NR_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
-	return abi < 0 ? 0 : (int)abi;
-}
-
 /* The handled rights for the plan, each limited to the ABI that has it. */
 static struct ruleset_attr ruleset_for_plan(uint32_t planned)
 {

@@ -12,9 +12,7 @@
 struct launch_spec;
 struct launch_state;
 
-/* The running kernel's Landlock ABI version; 0 when Landlock is missing or
- * disabled at boot. */
-int landlock_abi_version(void);
+#include "landlock-abi.h" /* landlock_abi_version() */
 
 /* Apply the rights state->planned asks for: read and execute everywhere;
  * /dev/null, /dev/zero, /dev/full, /dev/urandom readable and writable;

@@ -24,10 +24,14 @@ trap 'rm -rf "$demo"' EXIT
 # defaults are shown), and the blocked command below, were it ever let
 # through, could only reach this scratch directory.
 export HOME="$demo/home" XDG_CONFIG_HOME="$demo/home/.config"
-mkdir -p "$HOME"
-show "$bin/sluice" run -C "$demo" -- 'echo hello from sluice; pwd'
-show "$bin/sluice" run -C "$demo" -- 'git push --force origin main'
-show "$bin/sluice" run -C "$demo" -- 'cd ~ && sudo rm -rf *'
-show "$bin/sluice" run -C "$demo" --sandbox workspace-write -- 'touch /etc/sluice-demo'
+project="$HOME/project"
+mkdir -p "$project"
+# The built-in default mode is workspace-write: the project is writable,
+# everything else read-only, secrets such as ~/.ssh hidden, no network.
+show "$bin/sluice" run -C "$project" -- 'echo hello from sluice >hello.txt; cat hello.txt; pwd'
+show "$bin/sluice" run -C "$project" -- 'git push --force origin main'
+show "$bin/sluice" run -C "$project" -- 'cd ~ && sudo rm -rf *'
+show "$bin/sluice" run -C "$project" -- 'echo planted >>~/.bashrc'
+show "$bin/sluice" run -C "$HOME" -- 'ls'
 show "$bin/sluice" check --explain -- 'G=git; $G add -A && bash -c "rm -rf ~/"'
 show "$bin/sluice" doctor

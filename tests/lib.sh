@@ -21,6 +21,10 @@ tap_count=0
 # A private scratch directory per script, removed at exit.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX")
 trap 'rm -rf "$TEST_TMP"; echo "1..$tap_count"' EXIT
+# The scripts run there: sluice's default workspace is the current directory,
+# and the build tree holds the tests' configuration directories, which the
+# built-in default mode (workspace-write) refuses as a workspace.
+cd "$TEST_TMP" || exit 1
 
 ok() {
   tap_count=$((tap_count + 1))

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Each agent's pre-tool hook protocol is one row: its event name, its shell
- * tools, and its answer function. The answer puts the policy's message and
- * suggestion where the agent shows them to the model.
+ * Each agent's hook protocol is one row: its event names, its shell tools,
+ * whether it can ask its user, and an answer function per event. The answer
+ * puts the policy's message and suggestion where the agent shows them to
+ * the model, in a shape the agent's own parser accepts (checked against
+ * each agent's shipped code: Claude Code 2.1, Gemini CLI 0.61, Codex 0.169).
  */
 #include "config.h"
 
@@ -13,83 +15,188 @@
 #include "agent/hook-adapter.h"
 #include "util/json-locate.h"
 
-/* A protocol's answer builder; see hook_answer(). */
-typedef json_t *(*answer_fn)(const struct hook_call *call, const struct verdict *verdict,
-                             const char *reason, const char *routed, bool *ret_silent);
+/* A protocol's answer builder for one event; see hook_answer(). reason is
+ * the outcome in a sentence for the model (or the user). */
+typedef json_t *(*answer_fn)(const struct hook_call *call, const struct hook_outcome *o,
+                             const char *reason, bool *ret_silent);
+
+/* Whether the agent can put an ask to its user through the hook's answer. */
+enum hook_asks {
+	AGENT_ASKS,   /* the protocol has an "ask" answer */
+	AGENT_NO_ASK, /* it has none (Codex refuses "ask"): an approver or a refusal */
+};
 
 struct hook_protocol {
 	const char *name;
-	const char *event; /* hook_event_name */
+	/* hook_event_name per enum hook_event, NULL for an event it has not */
+	const char *events[2];
+	answer_fn answers[2];
+	enum hook_asks asks;
 	const char *const *shell_tools;
-	answer_fn answer;
-	/* The shell tool's own fields a routed request carries over, or NULL. */
+	/* The shell tool's own fields, or NULL. */
 	const char *timeout_ms_field; /* an integer of milliseconds -> timeout_ms */
 	const char *background_field; /* true -> mode background */
+	const char *directory_field;  /* where it runs, relative to cwd */
 };
 
-/* The first reason as one sentence for the model. */
-static void reason_text(const struct verdict *v, char *buf, size_t size)
+/* The outcome as one sentence for the model: the first reason, its
+ * suggestion, and when an approver refused, who and how. */
+static void reason_text(const struct hook_outcome *o, char *buf, size_t size)
 {
-	const struct verdict_reason *r = verdict_main_reason(v);
+	const struct verdict_reason *r = o->verdict ? verdict_main_reason(o->verdict) : NULL;
 	if (!r) {
-		snprintf(buf, size, "sluice policy: %s", verdict_kind_name(v->kind));
+		snprintf(buf, size, "sluice policy: %s",
+		         o->verdict ? verdict_kind_name(o->verdict->kind) : "allow");
 		return;
 	}
 	bool suggest = r->suggestion && r->suggestion[0];
-	snprintf(buf, size, "%s by sluice policy %s: %s%s%s",
-	         v->kind == VERDICT_ASK ? "Approval required" : "Denied", r->plugin, r->message,
-	         suggest ? " Instead: " : "", suggest ? r->suggestion : "");
+	bool asked = o->verdict->kind == VERDICT_ASK;
+	snprintf(buf, size, "%s by sluice policy %s: %s%s%s%s%s",
+	         asked ? "Approval required" : "Denied", r->plugin, r->message,
+	         suggest ? " Instead: " : "", suggest ? r->suggestion : "",
+	         asked && o->approval_note ? "; not given: " : "",
+	         asked && o->approval_note ? o->approval_note : "");
 }
 
-/* Claude Code: hookSpecificOutput with permissionDecision; nothing at all
- * for no objection. A routed command replaces tool_input.command, keeping
- * the other fields. */
-static json_t *answer_claude(const struct hook_call *call, const struct verdict *v,
-                             const char *reason, const char *routed, bool *ret_silent)
+/* tool_input with command replaced by routed (a new reference), or NULL. */
+static json_t *routed_input(const struct hook_call *call, const char *routed)
 {
-	if (v->kind == VERDICT_DENY || v->kind == VERDICT_ASK)
-		return json_pack("{s:{s:s, s:s, s:s}}", "hookSpecificOutput", "hookEventName",
-		                 "PreToolUse", "permissionDecision", verdict_kind_name(v->kind),
-		                 "permissionDecisionReason", reason);
-	if (!routed) {
-		*ret_silent = true;
-		return NULL;
-	}
 	json_t *input = json_deep_copy(call->tool_input);
 	if (!input || json_object_set_new(input, "command", json_string(routed)) < 0) {
 		json_decref(input);
 		return NULL;
 	}
+	return input;
+}
+
+/* PreToolUse's hookSpecificOutput with a decision and its reason. */
+static json_t *pre_tool_use(const char *decision, const char *reason)
+{
+	return json_pack("{s:{s:s, s:s, s:s}}", "hookSpecificOutput", "hookEventName", "PreToolUse",
+	                 "permissionDecision", decision, "permissionDecisionReason", reason);
+}
+
+/* PreToolUse's allow of a routed command: updatedInput replaces the
+ * command, the other fields kept (Codex reads updatedInput only beside
+ * "allow", and "allow" only beside updatedInput). */
+static json_t *pre_tool_use_routed(const struct hook_call *call, const char *routed)
+{
+	json_t *input = routed_input(call, routed);
+	if (!input)
+		return NULL;
 	return json_pack("{s:{s:s, s:s, s:s, s:o}}", "hookSpecificOutput", "hookEventName",
 	                 "PreToolUse", "permissionDecision", "allow", "permissionDecisionReason",
 	                 "allowed by sluice policy; runs through sluice run", "updatedInput",
 	                 input);
 }
 
-/* Gemini CLI: decision and reason; it has no "ask", so approval that cannot
- * be given here is a deny that says so. No objection is an empty object (its
- * documentation's own example). A routed command overrides
+/* Claude Code, PreToolUse: permissionDecision deny or ask with the reason;
+ * nothing at all for no objection (its own permission rules still apply). */
+static json_t *answer_claude(const struct hook_call *call, const struct hook_outcome *o,
+                             const char *reason, bool *ret_silent)
+{
+	if (o->kind == HOOK_DENY)
+		return pre_tool_use("deny", reason);
+	if (o->kind == HOOK_ASK)
+		return pre_tool_use("ask", reason);
+	if (o->routed)
+		return pre_tool_use_routed(call, o->routed);
+	*ret_silent = true;
+	return NULL;
+}
+
+/* Claude Code, PermissionRequest: its dialog is about to ask the user. A
+ * deny, or an approver's answer, is given in its place (decision.behavior);
+ * anything else leaves the dialog to the user. */
+static json_t *answer_claude_permission(const struct hook_call *call, const struct hook_outcome *o,
+                                        const char *reason, bool *ret_silent)
+{
+	(void)call;
+	if (o->kind == HOOK_DENY)
+		return json_pack("{s:{s:s, s:{s:s, s:s}}}", "hookSpecificOutput", "hookEventName",
+		                 "PermissionRequest", "decision", "behavior", "deny", "message",
+		                 reason);
+	if (o->kind == HOOK_ALLOW && o->approved)
+		return json_pack("{s:{s:s, s:{s:s}}}", "hookSpecificOutput", "hookEventName",
+		                 "PermissionRequest", "decision", "behavior", "allow");
+	*ret_silent = true;
+	return NULL;
+}
+
+/* Gemini CLI, BeforeTool: decision deny with the reason; "ask" makes it
+ * confirm with its user, showing systemMessage. No objection is an empty
+ * object (its documentation's own example). A routed command overrides
  * tool_input.command through hookSpecificOutput.tool_input. */
-static json_t *answer_gemini(const struct hook_call *call, const struct verdict *v,
-                             const char *reason, const char *routed, bool *ret_silent)
+static json_t *answer_gemini(const struct hook_call *call, const struct hook_outcome *o,
+                             const char *reason, bool *ret_silent)
 {
 	(void)call;
 	(void)ret_silent;
-	if (v->kind == VERDICT_DENY || v->kind == VERDICT_ASK)
+	if (o->kind == HOOK_DENY)
 		return json_pack("{s:s, s:s}", "decision", "deny", "reason", reason);
-	if (!routed)
+	if (o->kind == HOOK_ASK)
+		return json_pack("{s:s, s:s, s:s}", "decision", "ask", "reason", reason,
+		                 "systemMessage", reason);
+	if (!o->routed)
 		return json_object();
 	return json_pack("{s:s, s:{s:{s:s}}}", "decision", "allow", "hookSpecificOutput",
-	                 "tool_input", "command", routed);
+	                 "tool_input", "command", o->routed);
+}
+
+/* Codex CLI, PreToolUse: Claude Code's wire format, but it refuses "ask",
+ * a deny without a non-empty reason, "allow" without updatedInput and
+ * updatedInput without "allow" (and a refused answer lets the command run).
+ * So an ask nobody approved is a deny that says why, and no objection is
+ * no output. */
+static json_t *answer_codex(const struct hook_call *call, const struct hook_outcome *o,
+                            const char *reason, bool *ret_silent)
+{
+	if (o->kind == HOOK_DENY)
+		return pre_tool_use("deny", reason);
+	if (o->kind == HOOK_ASK) {
+		char why[1600];
+		snprintf(
+		        why, sizeof(why),
+		        "%s; not given: Codex hooks cannot ask the user, and no approver program is "
+		        "configured ([approval] method = program)",
+		        reason);
+		return pre_tool_use("deny", why);
+	}
+	if (o->routed)
+		return pre_tool_use_routed(call, o->routed);
+	*ret_silent = true;
+	return NULL;
 }
 
 static const char *const claude_shell_tools[] = { "Bash", NULL };
 static const char *const gemini_shell_tools[] = { "run_shell_command", NULL };
 
 static const struct hook_protocol protocols[] = {
-	{ "claude-code", "PreToolUse", claude_shell_tools, answer_claude, "timeout",
-	  "run_in_background" },
-	{ "gemini", "BeforeTool", gemini_shell_tools, answer_gemini, NULL, NULL },
+	{ "claude-code",
+	  { "PreToolUse", "PermissionRequest" },
+	  { answer_claude, answer_claude_permission },
+	  AGENT_ASKS,
+	  claude_shell_tools,
+	  "timeout",
+	  "run_in_background",
+	  NULL },
+	{ "gemini",
+	  { "BeforeTool", NULL },
+	  { answer_gemini, NULL },
+	  AGENT_ASKS,
+	  gemini_shell_tools,
+	  NULL,
+	  "is_background",
+	  "dir_path" },
+	/* Codex names its shell tools (shell, exec_command) Bash in hooks. */
+	{ "codex",
+	  { "PreToolUse", NULL },
+	  { answer_codex, NULL },
+	  AGENT_NO_ASK,
+	  claude_shell_tools,
+	  NULL,
+	  NULL,
+	  NULL },
 };
 
 const struct hook_protocol *hook_protocol_find(const char *name)
@@ -102,7 +209,7 @@ const struct hook_protocol *hook_protocol_find(const char *name)
 
 const char *hook_protocol_names(void)
 {
-	return "claude-code|gemini";
+	return "claude-code|gemini|codex";
 }
 
 static bool is_shell_tool(const struct hook_protocol *p, const char *tool)
@@ -131,10 +238,17 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 	if (!json_is_object(doc))
 		return sluice_error_set(reterr, -EINVAL, "the hook input is not a JSON object");
 	const char *event = json_string_value(json_object_get(doc, "hook_event_name"));
-	if (!event || strcmp(event, p->event) != 0)
-		return sluice_error_set(reterr, -EINVAL,
-		                        "the hook input is not a %s event (hook_event_name '%s')",
-		                        p->event, event ? event : "");
+	size_t e = 0;
+	while (e < ELEMENTSOF(p->events) &&
+	       !(event && p->events[e] && strcmp(event, p->events[e]) == 0))
+		e++;
+	if (e == ELEMENTSOF(p->events))
+		return sluice_error_set(
+		        reterr, -EINVAL,
+		        "the hook input is not a %s%s%s event (hook_event_name '%s')", p->events[0],
+		        p->events[1] ? " or " : "", p->events[1] ? p->events[1] : "",
+		        event ? event : "");
+	ret->event = (enum hook_event)e;
 	ret->tool = json_string_value(json_object_get(doc, "tool_name"));
 	if (!ret->tool)
 		return sluice_error_set(reterr, -EINVAL, "the hook input has no 'tool_name'");
@@ -152,6 +266,14 @@ int hook_parse(const struct hook_protocol *p, const char *text, size_t len, stru
 		return sluice_error_set(reterr, -EINVAL,
 		                        "'tool_input.command' of tool %s is not a string",
 		                        ret->tool);
+	json_t *dir =
+	        p->directory_field ? json_object_get(ret->tool_input, p->directory_field) : NULL;
+	if (dir && !json_is_string(dir))
+		return sluice_error_set(reterr, -EINVAL, "'tool_input.%s' is not a string",
+		                        p->directory_field);
+	ret->directory = json_string_value(dir);
+	if (ret->directory && !ret->directory[0])
+		ret->directory = NULL;
 	return 0;
 }
 
@@ -161,13 +283,38 @@ void hook_call_done(struct hook_call *call)
 	call->doc = NULL;
 }
 
-json_t *hook_answer(const struct hook_protocol *p, const struct hook_call *call,
-                    const struct verdict *verdict, const char *routed, bool *ret_silent)
+enum ask_handling hook_ask_handling(const struct hook_protocol *p, const struct hook_call *call,
+                                    const struct broker_config *cfg)
 {
-	char reason[1400];
+	bool nobody_to_ask =
+	        p->asks == AGENT_NO_ASK || call->event == HOOK_EVENT_PERMISSION_REQUEST;
+	return nobody_to_ask && cfg->approval_method == CONFIG_APPROVAL_PROGRAM ? ASK_APPROVER
+	                                                                        : ASK_TO_CALLER;
+}
+
+struct hook_outcome hook_outcome_of(const struct policy_decision *d)
+{
+	struct hook_outcome o = {
+		.kind = HOOK_ALLOW,
+		.verdict = &d->verdict,
+		.approval_note = d->approval_note,
+	};
+	if (d->allowed)
+		o.approved = d->verdict.kind == VERDICT_ASK;
+	else if (d->verdict.kind == VERDICT_ASK && strcmp(d->approval, "not asked") == 0)
+		o.kind = HOOK_ASK;
+	else
+		o.kind = HOOK_DENY;
+	return o;
+}
+
+json_t *hook_answer(const struct hook_protocol *p, const struct hook_call *call,
+                    const struct hook_outcome *outcome, bool *ret_silent)
+{
+	char reason[2400];
 	*ret_silent = false;
-	reason_text(verdict, reason, sizeof(reason));
-	return p->answer(call, verdict, reason, routed, ret_silent);
+	reason_text(outcome, reason, sizeof(reason));
+	return p->answers[call->event](call, outcome, reason, ret_silent);
 }
 
 json_t *hook_route_request(const struct hook_protocol *p, const struct hook_call *call,

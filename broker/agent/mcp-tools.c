@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tools of `sluice mcp`, each a row of one table: its definition for
- * tools/list and the function that answers tools/call. Arguments are
- * checked here (or by request.c for `bash`); a refusal is a tool result
- * with isError, so the model reads why.
+ * tools/list (title, annotations, schemas) and the function that answers
+ * tools/call. Arguments are checked here (or by request.c for `bash`); a
+ * refusal is a tool result with isError, so the model reads why. The
+ * output goes to the model once, in the text; structuredContent carries
+ * its byte counts (and stdout and stderr apart only when asked).
  */
 #include "config.h"
 
@@ -14,9 +16,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "agent/mcp-elicit.h"
+#include "agent/mcp-tools.h"
 #include "cleanup.h"
 #include "run/jobs.h"
-#include "agent/mcp-tools.h"
 #include "parse-number.h"
 #include "run/result.h"
 #include "run/runner.h"
@@ -94,8 +97,10 @@ void mcp_tools_discard_prepared(struct run_outcome *prepared)
 	free(prepared);
 }
 
-/* The CallToolResult of a run (a new reference), or NULL. */
-static json_t *bash_result(const struct mcp_context *ctx, const struct run_result *res)
+/* The CallToolResult of a run (a new reference), or NULL; streams: stdout
+ * and stderr apart in structuredContent too. */
+static json_t *bash_result(const struct mcp_context *ctx, const struct run_result *res,
+                           bool streams)
 {
 	int r;
 	_cleanup_free_ char *text = NULL;
@@ -106,12 +111,32 @@ static json_t *bash_result(const struct mcp_context *ctx, const struct run_resul
 	r = result_write_text(res, f);
 	if (fclose(f) != 0 || r < 0)
 		return NULL;
-	json_t *structured = ctx->structured ? result_to_json(res) : NULL;
+	unsigned flags = RESULT_JSON_BESIDE_TEXT | (streams ? RESULT_JSON_STREAMS : 0);
+	json_t *structured = ctx->structured ? result_to_json(res, flags) : NULL;
 	if (ctx->structured && !structured)
 		return NULL;
 	bool failed = res->error != ERROR_KIND_NONE || res->signal ||
 	              (res->has_exit_code && res->exit_code != 0);
 	return tool_result(text, len, structured, failed);
+}
+
+/* The bash tool's own argument beside the request's: "streams" (a
+ * boolean) is taken out of args (a copy in *ret_args when it was there).
+ * -EINVAL when it is not a boolean, or -ENOMEM, with reterr. */
+static int take_streams(json_t *args, json_t **ret_args, bool *ret_streams,
+                        struct sluice_error *reterr)
+{
+	*ret_args = NULL;
+	json_t *v = json_object_get(args, "streams");
+	*ret_streams = json_is_true(v);
+	if (!v)
+		return 0;
+	if (!json_is_boolean(v))
+		return sluice_error_set(reterr, -EINVAL, "field 'streams' must be a boolean");
+	*ret_args = json_copy(args);
+	if (!*ret_args || json_object_del(*ret_args, "streams") < 0)
+		return sluice_error_set(reterr, -ENOMEM, "out of memory");
+	return 0;
 }
 
 static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
@@ -124,16 +149,35 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 	}
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	struct sluice_error err = { 0 };
-	json_t *empty = args ? NULL : json_object();
-	int r = request_from_json(args ? args : empty, ctx->settings.max_command_size, &req, &err);
-	json_decref(empty);
+	bool streams = false;
+	_cleanup_(json_decrefp) json_t *own = NULL;
+	_cleanup_(json_decrefp) json_t *empty = args ? NULL : json_object();
+	int r = take_streams(args, &own, &streams, &err);
+	json_t *request = own ? own : args ? args : empty;
+	if (r == 0)
+		r = request_from_json(request, ctx->settings.max_command_size, &req, &err);
+	char hint[JOB_ID_MAX + 160];
 	if (r < 0) {
 		run_outcome_fail(o, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
 	} else {
 		struct runner_options ro = runner_options_for(ctx, io);
+		struct mcp_elicit_asker asker;
+		if (ctx->elicit) {
+			const struct broker_config *cfg = broker_context_config(ctx->policies);
+			mcp_elicit_asker_init(&asker, ctx->settings.sandbox_mode,
+			                      cfg->approval_timeout);
+			ro.asker = &asker.asker;
+		}
 		(void)runner_execute(&req, &ro, o);
+		/* the tools that reach a job from here; `sluice kill` and a
+		 * signal to its group may not work from a sandboxed command */
+		snprintf(hint, sizeof(hint),
+		         "[read its output with the job_output tool, stop it with the job_kill "
+		         "tool: job %s]",
+		         o->result.job_id ? o->result.job_id : "?");
+		o->result.job_hint = hint;
 	}
-	json_t *ret = bash_result(ctx, &o->result);
+	json_t *ret = bash_result(ctx, &o->result, streams);
 	run_outcome_done(o);
 	return ret;
 }
@@ -167,11 +211,14 @@ static int open_jobs(const struct mcp_context *ctx, char **dir, json_t **refusal
 struct job_list {
 	json_t *arr;
 	FILE *text;
+	const char *workspace; /* only its jobs; NULL: all */
 };
 
 static int add_job(const struct job_info *job, void *userdata)
 {
 	struct job_list *l = userdata;
+	if (l->workspace && !jobs_in_workspace(job, l->workspace))
+		return 0;
 	json_t *o = jobs_info_to_json(job);
 	if (!o || json_array_append_new(l->arr, o) < 0)
 		return -ENOMEM;
@@ -183,19 +230,27 @@ static int add_job(const struct job_info *job, void *userdata)
 static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const struct mcp_call_io *io)
 {
 	(void)io;
-	const char *bad = args ? unknown_argument(args, NULL, 0) : NULL;
+	static const char *const allowed[] = { "all" };
+	const char *bad = args ? unknown_argument(args, allowed, ELEMENTSOF(allowed)) : NULL;
 	if (bad)
 		return tool_refusal(NULL, "invalid_request: unknown field '%s'", bad);
+	json_t *all = json_object_get(args, "all");
+	if (all && !json_is_boolean(all))
+		return tool_refusal(NULL, "invalid_request: field 'all' must be a boolean");
 	_cleanup_free_ char *dir = NULL, *text = NULL;
 	json_t *refusal = NULL;
 	if (open_jobs(ctx, &dir, &refusal) < 0)
 		return refusal;
 	(void)jobs_cleanup_all(dir, ctx->settings.jobs_max_age_ms);
 	size_t len = 0;
-	struct job_list l = { .arr = json_array(), .text = open_memstream(&text, &len) };
+	struct job_list l = { .arr = json_array(),
+		              .text = open_memstream(&text, &len),
+		              .workspace = json_is_true(all) ? NULL : ctx->root };
 	int r = l.arr && l.text ? jobs_foreach(dir, add_job, &l) : -ENOMEM;
 	if (l.text && json_array_size(l.arr) == 0)
-		fprintf(l.text, "no background jobs\n");
+		fprintf(l.text, "no background jobs%s\n",
+		        l.workspace ? " in this workspace (all: true lists every workspace's)"
+		                    : "");
 	if (l.text && fclose(l.text) != 0)
 		r = -EIO;
 	if (r < 0) {
@@ -300,28 +355,51 @@ static json_t *call_job_kill(const struct mcp_context *ctx, json_t *args,
 typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
                            const struct mcp_call_io *io);
 
+/* The output schema of the jobs tool's structuredContent. */
+#define JOBS_OUTPUT_SCHEMA                                                                         \
+	"{\"type\":\"object\",\"properties\":{\"jobs\":{\"type\":\"array\",\"items\":{"            \
+	"\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{"            \
+	"\"type\":\"string\",\"enum\":[\"running\",\"completed\",\"failed\",\"signalled\","        \
+	"\"timed out\",\"killed\",\"lost\"]},\"pid\":{\"type\":\"integer\"},\"command\":{"         \
+	"\"type\":\"string\"},\"workspace\":{\"type\":\"string\"},\"started\":{\"type\":"          \
+	"\"integer\",\"description\":\"ms since the epoch\"},\"exitCode\":{\"type\":[\"integer\"," \
+	"\"null\"]},\"signal\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"id\","           \
+	"\"status\",\"pid\",\"command\"]}}},\"required\":[\"jobs\"]}"
+
 static const struct tool {
 	const char *name;
+	const char *title;
 	tool_fn call;
-	const char *description;  /* NULL: built from the settings */
-	const char *input_schema; /* JSON; NULL: the request schema */
+	const char *description;   /* NULL: built from the settings */
+	const char *input_schema;  /* JSON; NULL: the request schema */
+	const char *output_schema; /* JSON; NULL: none (bash: the result's schema) */
+	/* annotations: hints for the client, not guarantees */
+	bool read_only, destructive, idempotent, open_world;
 } tools[] = {
-	{ "bash", call_bash, NULL, NULL },
-	{ "jobs", call_jobs,
-	  "List the background jobs (started with mode background) with their status, pid and "
-	  "command.",
-	  "{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}" },
-	{ "job_output", call_job_output,
+	{ "bash", "Run a shell command", call_bash, NULL, NULL, NULL, false, true, false, true },
+	{ "jobs", "List background jobs", call_jobs,
+	  "List the background jobs (started with mode background) of this workspace, with their "
+	  "status, pid and command; `all: true` lists every workspace's.",
+	  "{\"type\":\"object\",\"properties\":{\"all\":{\"type\":\"boolean\",\"description\":"
+	  "\"the jobs of every workspace, not only this one\"}},\"additionalProperties\":false}",
+	  JOBS_OUTPUT_SCHEMA, true, false, true, false },
+	{ "job_output", "Read a background job's output", call_job_output,
 	  "Read the output of a background job: its last `tail` lines (default 200), at most the "
 	  "output cap from the end.",
 	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\",\"description\":"
 	  "\"the job id from the bash result or the jobs tool\"},\"tail\":{\"type\":\"integer\","
 	  "\"minimum\":1,\"maximum\":100000}},\"required\":[\"job\"],"
-	  "\"additionalProperties\":false}" },
-	{ "job_kill", call_job_kill,
+	  "\"additionalProperties\":false}",
+	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\"},\"status\":{"
+	  "\"type\":\"string\"},\"outputFile\":{\"type\":\"string\"},\"cut\":{\"type\":"
+	  "\"boolean\",\"description\":\"only the end of the output is shown\"}},\"required\":["
+	  "\"job\",\"status\",\"outputFile\",\"cut\"]}",
+	  true, false, true, false },
+	{ "job_kill", "Stop a background job", call_job_kill,
 	  "Stop a background job and every process it started (its whole tree).",
 	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\"}},"
-	  "\"required\":[\"job\"],\"additionalProperties\":false}" },
+	  "\"required\":[\"job\"],\"additionalProperties\":false}",
+	  NULL, false, true, true, false },
 };
 
 static const struct tool *tool_find(const char *name)
@@ -337,21 +415,49 @@ bool mcp_tools_known(const char *name)
 	return tool_find(name) != NULL;
 }
 
+/* The bash tool's input schema: the request's, and "streams". */
+static json_t *bash_input_schema(const struct mcp_context *ctx)
+{
+	json_t *schema = tool_schema_input(&ctx->settings);
+	json_t *props = json_object_get(schema, "properties");
+	if (props && json_object_set_new(props, "streams",
+	                                 json_pack("{s:s, s:s}", "type", "boolean", "description",
+	                                           "also return stdout and stderr apart in the "
+	                                           "structured result (the text has the output "
+	                                           "either way)")) < 0) {
+		json_decref(schema);
+		return NULL;
+	}
+	return schema;
+}
+
 static json_t *tool_definition(const struct mcp_context *ctx, const struct tool *t)
 {
-	if (!t->input_schema) {
-		_cleanup_free_ char *desc = tool_schema_description(&ctx->settings, ctx->root);
-		json_t *def =
-		        desc ? json_pack("{s:s, s:s, s:o}", "name", t->name, "description", desc,
-		                         "inputSchema", tool_schema_input(&ctx->settings))
-		             : NULL;
-		if (def && ctx->structured)
-			json_object_set_new(def, "outputSchema", tool_schema_output());
+	_cleanup_free_ char *desc = t->description
+	                                    ? NULL
+	                                    : tool_schema_description(&ctx->settings, ctx->root,
+	                                                              TOOL_SCHEMA_JOBS_TOOLS);
+	if (!t->description && !desc)
+		return NULL;
+	json_t *input =
+	        t->input_schema ? json_loads(t->input_schema, 0, NULL) : bash_input_schema(ctx);
+	json_t *def = json_pack("{s:s, s:s, s:o, s:{s:s, s:b, s:b, s:b, s:b}}", "name", t->name,
+	                        "description", t->description ? t->description : desc,
+	                        "inputSchema", input, "annotations", "title", t->title,
+	                        "readOnlyHint", t->read_only, "destructiveHint", t->destructive,
+	                        "idempotentHint", t->idempotent, "openWorldHint", t->open_world);
+	if (!def || !ctx->structured) /* title and outputSchema: 2025-06-18 on */
 		return def;
+	json_t *output = t->output_schema       ? json_loads(t->output_schema, 0, NULL)
+	                 : t->call == call_bash ? tool_schema_output()
+	                                        : NULL;
+	if (json_object_set_new(def, "title", json_string(t->title)) < 0 ||
+	    ((t->output_schema || t->call == call_bash) &&
+	     json_object_set_new(def, "outputSchema", output) < 0)) {
+		json_decref(def);
+		return NULL;
 	}
-	json_t *schema = json_loads(t->input_schema, 0, NULL);
-	return json_pack("{s:s, s:s, s:o}", "name", t->name, "description", t->description,
-	                 "inputSchema", schema);
+	return def;
 }
 
 json_t *mcp_tools_list(const struct mcp_context *ctx)

@@ -11,12 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cleanup.h"
 #include "parse-number.h"
 #include "run/result.h"
 #include "agent/tool-schema.h"
 #include "agent/tool-schemas.h"
 
-char *tool_schema_description(const struct run_settings *s, const char *root)
+char *tool_schema_description(const struct run_settings *s, const char *root,
+                              enum tool_schema_jobs jobs)
 {
 	char t[32], slow[32];
 	const char *forbids = result_sandbox_forbids(s->sandbox_mode);
@@ -26,11 +28,15 @@ char *tool_schema_description(const struct run_settings *s, const char *root)
 	        "Run a shell command with bash -c in %s (the workspace; `directory` is relative to "
 	        "it). There is no terminal and standard input is empty: pass answers on the "
 	        "command line, never wait for input; editors and pagers are disabled. Timeouts: "
-	        "%s by default, %s in slow mode; background mode returns at once with a job to "
-	        "follow with `sluice logs JOB`. Output over %llu bytes is cut to its start and end, "
-	        "and the whole of it is kept in a file whose path the result gives.%s%s%s%s",
+	        "%s by default, %s in slow mode; background mode returns at once with a job %s. "
+	        "Output over %llu bytes is cut to its start and end, and the whole of it is kept "
+	        "in a file whose path the result gives.%s%s%s%s",
 	        root, format_duration_ms(s->timeout_ms, t, sizeof(t)),
 	        format_duration_ms(s->slow_timeout_ms, slow, sizeof(slow)),
+	        jobs == TOOL_SCHEMA_JOBS_TOOLS
+	                ? "to follow with the job_output tool and stop with the job_kill tool (the "
+	                  "jobs tool lists them)"
+	                : "to follow with `sluice logs JOB`",
 	        (unsigned long long)s->output_cap, forbids ? " The sandbox (" : "",
 	        forbids ? s->sandbox_mode : "", forbids ? ") forbids " : "",
 	        forbids ? forbids : "");
@@ -50,7 +56,12 @@ json_t *tool_schema_input(const struct run_settings *s)
 	return schema;
 }
 
-json_t *tool_schema_output(void)
+json_t *tool_schema_result(void)
 {
 	return json_loads(tool_schema_result_json, 0, NULL);
+}
+
+json_t *tool_schema_output(void)
+{
+	return json_loads(tool_schema_mcp_result_json, 0, NULL);
 }

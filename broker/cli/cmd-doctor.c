@@ -26,6 +26,7 @@
 #include "core/error-kind.h"
 #include "fd-util.h"
 #include "run/jobs.h"
+#include "run/runner.h"
 #include "log.h"
 #include "core/run-settings.h"
 #include "cli/run-verbs.h"
@@ -234,7 +235,15 @@ int cmd_doctor(int argc, char **argv)
 	if (r_open < 0)
 		return EXIT_SLUICE_ERROR;
 	int warnings = report_policies(ctx);
-	printf("default sandbox mode: %s\n", s.sandbox_mode);
+	runner_settle_default_mode(&s);
+	if (s.sandbox_fallback) {
+		printf("default sandbox mode: %s\n", s.sandbox_mode);
+		printf("WARNING: %s\n", s.sandbox_fallback);
+		warnings++;
+	} else {
+		printf("default sandbox mode: %s%s\n", s.sandbox_mode,
+		       s.sandbox_mode_is_default ? " (the built-in default)" : "");
+	}
 	report_capabilities();
 
 	_cleanup_free_ char *launcher = NULL, *features = NULL;

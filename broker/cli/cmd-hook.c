@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `sluice hook claude-code|gemini [--route] [--sandbox MODE]`: an agent's
- * pre-tool hook. Reads the payload on stdin; for the agent's shell tool,
+ * `sluice hook claude-code|gemini|codex [--route] [--sandbox MODE]`: an
+ * agent's hook. Reads the payload on stdin; for the agent's shell tool,
  * answers with the policy's verdict; other tools pass. Fails closed: any
- * error exits 2, the one status both protocols read as "block".
+ * error exits 2, the one status every protocol reads as "block".
  * With --route an allowed command is replaced by a `sluice run` of the very
  * same text, passed through a private request file, never re-quoted.
  * Not for: the protocols' shapes (hook-adapter.c) or the verdict (broker-context.c).
@@ -30,7 +30,7 @@
 #include "cli/verb-options.h"
 #include "run/workdir.h"
 
-/* The only status that blocks in both protocols. */
+/* The only status that blocks in every protocol. */
 #define EXIT_HOOK_BLOCK 2
 
 struct hook_options {
@@ -137,10 +137,10 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 
 /* Print the protocol's answer; the exit status. */
 static int answer(const struct hook_options *o, const struct hook_call *call,
-                  const struct verdict *verdict, const char *routed)
+                  const struct hook_outcome *outcome)
 {
 	bool silent;
-	json_t *a = hook_answer(o->protocol, call, verdict, routed, &silent);
+	json_t *a = hook_answer(o->protocol, call, outcome, &silent);
 	if (silent)
 		return 0;
 	if (!a)
@@ -206,34 +206,39 @@ int cmd_hook(int argc, char **argv)
 	if (hook_parse(o.protocol, buf, (size_t)n, &call, &err) < 0)
 		return block("%s", err.detail);
 	if (!call.command) { /* not a shell tool: no objection */
-		struct verdict none;
-		verdict_init(&none);
-		return answer(&o, &call, &none, NULL);
+		struct hook_outcome none = { .kind = HOOK_ALLOW };
+		return answer(&o, &call, &none);
 	}
 
 	_cleanup_(run_request_done) struct run_request req = { 0 };
 	if (request_from_command(call.command, s.max_command_size, &req, &err) < 0)
 		return block("invalid_request: %s", err.detail);
 	_cleanup_free_ char *root = NULL, *workdir = NULL;
-	if (workdir_resolve(call.cwd ? call.cwd : ".", NULL, &root, &workdir, &err) < 0)
-		return block("the working directory '%s': %s", call.cwd ? call.cwd : ".",
+	const char *cwd = call.cwd ? call.cwd : ".";
+	if (workdir_resolve(call.directory && call.directory[0] == '/' ? call.directory : cwd,
+	                    call.directory && call.directory[0] != '/' ? call.directory : NULL,
+	                    &root, &workdir, &err) < 0)
+		return block("the working directory '%s%s%s': %s", cwd,
+		             call.directory ? "', '" : "", call.directory ? call.directory : "",
 		             err.detail);
-	/* An ask is the agent's to put to its user: that is what its hook
-	 * protocol's "ask" answer does. */
+	/* An ask is the agent's to put to its user where its protocol can;
+	 * where it cannot, an approver program answers, or it is refused. */
 	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
-	r = broker_context_decide(ctx, &req, workdir, ASK_TO_CALLER, NULL, &d, &err);
+	enum ask_handling ask = hook_ask_handling(o.protocol, &call, broker_context_config(ctx));
+	r = broker_context_decide(ctx, &req, workdir, ask, NULL, NULL, &d, &err);
 	if (r == -ENOEXEC)
 		return block("config_error: %s", err.detail);
 	if (r < 0)
 		return block("the policies could not decide: %s: %s", err.detail, strerror(-r));
-	const struct verdict *verdict = &d.verdict;
+	struct hook_outcome outcome = hook_outcome_of(&d);
 
 	_cleanup_free_ char *routed = NULL;
-	if (o.route && verdict->kind == VERDICT_ALLOW) {
+	if (o.route && outcome.kind == HOOK_ALLOW && call.event == HOOK_EVENT_PRE_TOOL) {
 		r = route(&o, &call, &s, &routed, &err);
 		if (r < 0)
 			return block("routing the command through sluice run failed: %s: %s",
 			             err.detail, strerror(-r));
+		outcome.routed = routed;
 	}
-	return answer(&o, &call, verdict, routed);
+	return answer(&o, &call, &outcome);
 }

@@ -32,9 +32,11 @@
 #define LOGS_TAIL_MAX 1000000
 #define LOGS_BLOCK 65536
 
-enum { JOBS_OPT_FORMAT };
+enum { JOBS_OPT_FORMAT, JOBS_OPT_WORKSPACE };
 static const struct verb_option jobs_options[] = {
 	[JOBS_OPT_FORMAT] = VERB_OPTION_FORMAT,
+	[JOBS_OPT_WORKSPACE] = { "workspace", 0, "DIR",
+	                         "only the jobs started in workspace DIR or beneath it" },
 };
 
 const struct verb_spec jobs_spec = {
@@ -78,9 +80,15 @@ static int open_jobs(const char *verb, struct run_settings *s, struct broker_con
 	return r;
 }
 
-static int print_job_text(const struct job_info *job, void *userdata)
+/* The listing: where it goes, and the workspace it is limited to (NULL:
+ * every job). */
+struct job_listing {
+	json_t *arr; /* NULL: text on stdout */
+	const char *workspace;
+};
+
+static int print_job_text(const struct job_info *job)
 {
-	(void)userdata;
 	char status[48];
 	if (job->state == JOB_FAILED)
 		snprintf(status, sizeof(status), "failed (exit %d)", job->exit_code);
@@ -95,10 +103,15 @@ static int print_job_text(const struct job_info *job, void *userdata)
 	return 0;
 }
 
-static int add_job_json(const struct job_info *job, void *userdata)
+static int list_job(const struct job_info *job, void *userdata)
 {
+	const struct job_listing *l = userdata;
+	if (l->workspace && !jobs_in_workspace(job, l->workspace))
+		return 0;
+	if (!l->arr)
+		return print_job_text(job);
 	json_t *o = jobs_info_to_json(job);
-	return o && json_array_append_new(userdata, o) == 0 ? 0 : -ENOMEM;
+	return o && json_array_append_new(l->arr, o) == 0 ? 0 : -ENOMEM;
 }
 
 int cmd_jobs(int argc, char **argv)
@@ -117,23 +130,33 @@ int cmd_jobs(int argc, char **argv)
 		return EXIT_SLUICE_ERROR;
 	}
 	bool json = format && strcmp(format, "json") == 0;
+	_cleanup_free_ char *workspace = NULL;
+	if (args.values[JOBS_OPT_WORKSPACE]) {
+		workspace = realpath(args.values[JOBS_OPT_WORKSPACE], NULL);
+		if (!workspace) {
+			log_error("jobs: workspace '%s': %s", args.values[JOBS_OPT_WORKSPACE],
+			          strerror(errno));
+			return EXIT_SLUICE_ERROR;
+		}
+	}
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs("jobs", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
 	(void)jobs_cleanup_all(dir, s.jobs_max_age_ms);
+	struct job_listing l = { .workspace = workspace };
 	if (!json) {
 		printf("%-24s %-18s %-8s %s\n", "JOB", "STATUS", "PID", "COMMAND");
-		return jobs_foreach(dir, print_job_text, NULL) < 0 ? EXIT_SLUICE_ERROR : 0;
+		return jobs_foreach(dir, list_job, &l) < 0 ? EXIT_SLUICE_ERROR : 0;
 	}
-	json_t *arr = json_array();
-	r = arr ? jobs_foreach(dir, add_job_json, arr) : -ENOMEM;
+	l.arr = json_array();
+	r = l.arr ? jobs_foreach(dir, list_job, &l) : -ENOMEM;
 	if (r >= 0) {
-		r = json_dumpf(arr, stdout, JSON_COMPACT);
+		r = json_dumpf(l.arr, stdout, JSON_COMPACT);
 		fputc('\n', stdout);
 	}
-	json_decref(arr);
+	json_decref(l.arr);
 	return r < 0 ? EXIT_SLUICE_ERROR : 0;
 }
 

@@ -3,9 +3,12 @@
  * `sluice mcp`: a Model Context Protocol server on standard input and
  * output. One loop polls the input and the workers: requests are answered
  * at once, except tools/call, which runs in a worker (mcp-worker.c) so that
- * a cancellation can reach a running command. End of input cancels every
- * running call, waits for the workers, and exits.
- * Not for: the tools themselves (mcp-tools.c) or the framing (mcp-rpc.c).
+ * a cancellation can reach a running command. A worker's question (an ask
+ * verdict) becomes an elicitation/create request to the client, whose
+ * answer the loop reads like any other message and hands back. End of
+ * input cancels every running call, waits for the workers, and exits.
+ * Not for: the tools themselves (mcp-tools.c), the questions (mcp-elicit.c)
+ * or the framing (mcp-rpc.c).
  */
 #include "config.h"
 
@@ -21,6 +24,8 @@
 #include "core/error-kind.h"
 #include "fd-util.h"
 #include "log.h"
+#include "monotonic.h"
+#include "agent/mcp-elicit.h"
 #include "agent/mcp-rpc.h"
 #include "agent/mcp-tools.h"
 #include "cli/mcp-verbs.h"
@@ -40,7 +45,7 @@
 static const char *const protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26",
 	                                         "2024-11-05" };
 /* From this version on, tools declare outputSchema and results carry
- * structuredContent. */
+ * structuredContent, and servers may ask the client's user (elicitation). */
 #define MCP_STRUCTURED_SINCE "2025-06-18"
 
 struct mcp_server {
@@ -53,8 +58,12 @@ struct mcp_server {
 	struct mcp_worker slot;
 	bool has_slot;
 	struct rpc_lines input;
-	bool eof;        /* the input ended (or the output broke): no more answers */
-	char error[512]; /* the message of a handler's error code */
+	bool eof;               /* the input ended (or the output broke): no more answers */
+	char error[512];        /* the message of a handler's error code */
+	bool client_can_elicit; /* it declared form elicitation */
+	struct mcp_session_approvals approved; /* commands its user allowed for the session */
+	uint64_t questions;                    /* elicitation requests sent so far */
+	uint64_t question_wait_ms;             /* how long one waits ([approval] timeout) */
 };
 
 /* Send msg (stolen) unless the server is closing; a broken output ends it. */
@@ -102,6 +111,9 @@ static int on_initialize(struct mcp_server *srv, const struct rpc_message *msg, 
 		if (strcmp(asked, protocol_versions[i]) == 0)
 			version = protocol_versions[i];
 	srv->ctx.structured = strcmp(version, MCP_STRUCTURED_SINCE) >= 0;
+	srv->client_can_elicit =
+	        srv->ctx.structured &&
+	        mcp_elicit_client_can(json_object_get(msg->params, "capabilities"));
 	*ret = json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s}, s:s}", "protocolVersion", version,
 	                 "capabilities", "tools", "listChanged", 0, "serverInfo", "name",
 	                 PACKAGE_NAME, "version", PACKAGE_VERSION, "instructions",
@@ -127,8 +139,15 @@ static int on_tools_list(struct mcp_server *srv, const struct rpc_message *msg, 
 	return 0;
 }
 
-/* In a worker: the preparation (a slot's), the call (in a slot, or in a
- * worker started for it, prepared NULL), a preparation no call used. */
+/* In a worker: its start (the audit log, whose descriptor it closed), the
+ * preparation (a slot's), the call (in a slot, or in a worker started for
+ * it, prepared NULL), a preparation no call used. */
+static void slot_enter(void *userdata)
+{
+	const struct mcp_server *srv = userdata;
+	broker_context_reopen_audit(srv->ctx.policies);
+}
+
 static void *slot_prepare(void *userdata)
 {
 	const struct mcp_server *srv = userdata;
@@ -141,6 +160,7 @@ static json_t *slot_call(void *userdata, void *prepared, json_t *call, int cance
 	const struct mcp_server *srv = userdata;
 	struct mcp_context ctx = srv->ctx;
 	ctx.structured = json_is_true(json_object_get(call, "structured"));
+	ctx.elicit = json_is_true(json_object_get(call, "elicit"));
 	struct mcp_call_io io = {
 		.cancel_fd = cancel_fd,
 		.progress = json_is_true(json_object_get(call, "progress")) ? progress : NULL,
@@ -161,6 +181,7 @@ static void slot_discard(void *prepared)
 }
 
 static const struct mcp_slot_ops slot_ops = {
+	.enter = slot_enter,
 	.prepare = slot_prepare,
 	.call = slot_call,
 	.discard = slot_discard,
@@ -175,7 +196,7 @@ static void prepare_slot(struct mcp_server *srv)
 	/* An answer just written woke its reader on this CPU: let it run
 	 * before the fork takes the CPU for a few ms. */
 	sched_yield();
-	srv->slot = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
+	srv->slot = MCP_WORKER_INIT;
 	srv->has_slot = mcp_worker_start_slot(&srv->slot, &slot_ops, srv) == 0;
 }
 
@@ -234,12 +255,13 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 	/* One call, the same on the slot and in a worker of its own; arguments
 	 * left out stay left out. */
 	_cleanup_(json_decrefp) json_t *call =
-	        json_pack("{s:O, s:s, s:O*, s:b, s:b}", "id", msg->id, "name", name, "arguments",
-	                  arguments, "progress", token != NULL, "structured", srv->ctx.structured);
+	        json_pack("{s:O, s:s, s:O*, s:b, s:b, s:b}", "id", msg->id, "name", name,
+	                  "arguments", arguments, "progress", token != NULL, "structured",
+	                  srv->ctx.structured, "elicit", srv->client_can_elicit);
 	if (!call)
 		return rpc_fail(srv, RPC_INTERNAL_ERROR, "out of memory");
 	struct mcp_worker *w = &srv->workers[srv->n_workers];
-	*w = (struct mcp_worker){ .result_fd = -1, .cancel_fd = -1, .call_fd = -1 };
+	*w = MCP_WORKER_INIT;
 	if (!use_slot(srv, w, name, call)) {
 		int r = mcp_worker_start(w, &slot_ops, srv, call);
 		if (r < 0)
@@ -262,12 +284,101 @@ static const struct method {
 	{ "tools/call", on_tools_call },
 };
 
+/* The client is told to drop the question put for w (its call ended, or
+ * the question timed out); w's question is forgotten. */
+static void withdraw_question(struct mcp_server *srv, struct mcp_worker *w, const char *why)
+{
+	if (!w->question_id)
+		return;
+	send(srv,
+	     rpc_notification("notifications/cancelled",
+	                      json_pack("{s:O, s:s}", "requestId", w->question_id, "reason", why)));
+	json_decref(w->question_id);
+	json_decref(w->question);
+	w->question_id = w->question = NULL;
+}
+
 static void on_cancelled(struct mcp_server *srv, const struct rpc_message *msg)
 {
 	json_t *id = json_object_get(msg->params, "requestId");
 	for (size_t i = 0; id && i < srv->n_workers; i++)
-		if (json_equal(srv->workers[i].id, id))
+		if (json_equal(srv->workers[i].id, id)) {
+			withdraw_question(srv, &srv->workers[i], "the tool call was cancelled");
 			mcp_worker_cancel(&srv->workers[i]);
+		}
+}
+
+/* A worker asked: answered at once when no client need be asked, else
+ * put to the client as an elicitation/create request. */
+static void on_question(struct mcp_server *srv, struct mcp_worker *w)
+{
+	if (srv->eof) /* closing: the worker is cancelled, which withdraws it */
+		return;
+	json_t *now = mcp_elicit_answer_now(&srv->approved, w->question, srv->client_can_elicit);
+	if (now) {
+		(void)mcp_worker_answer(w, now); /* a worker that is gone needs none */
+		json_decref(now);
+		return;
+	}
+	json_t *id = json_sprintf("sluice-ask-%llu", (unsigned long long)++srv->questions);
+	json_t *request =
+	        id ? json_pack("{s:s, s:O, s:s, s:O}", "jsonrpc", "2.0", "id", id, "method",
+	                       "elicitation/create", "params", mcp_elicit_params(w->question))
+	           : NULL;
+	if (!request) {
+		json_decref(id);
+		json_t *a = mcp_elicit_answer_response(&srv->approved, w->question, NULL, NULL);
+		(void)mcp_worker_answer(w, a);
+		json_decref(a);
+		return;
+	}
+	w->question_id = id;
+	w->question_deadline = monotonic_ms() + srv->question_wait_ms;
+	send(srv, request);
+}
+
+/* The client answered one of the server's requests: a question's answer. */
+static void on_response(struct mcp_server *srv, const struct rpc_message *msg)
+{
+	for (size_t i = 0; i < srv->n_workers; i++) {
+		struct mcp_worker *w = &srv->workers[i];
+		if (!w->question_id || !json_equal(w->question_id, msg->id))
+			continue;
+		json_t *a = mcp_elicit_answer_response(&srv->approved, w->question,
+		                                       json_object_get(msg->doc, "result"),
+		                                       json_object_get(msg->doc, "error"));
+		if (a)
+			(void)mcp_worker_answer(w, a);
+		json_decref(a);
+		return;
+	}
+	/* an answer to a question withdrawn meanwhile: nobody waits for it */
+}
+
+/* Questions nobody answered in time go unanswered; returns the time until
+ * the next one runs out (-1: none waits). */
+static int expire_questions(struct mcp_server *srv)
+{
+	uint64_t now = monotonic_ms(), next = UINT64_MAX;
+	for (size_t i = 0; i < srv->n_workers; i++) {
+		struct mcp_worker *w = &srv->workers[i];
+		if (!w->question_id)
+			continue;
+		if (w->question_deadline > now) {
+			next = w->question_deadline < next ? w->question_deadline : next;
+			continue;
+		}
+		json_t *q = json_incref(w->question);
+		withdraw_question(srv, w, "no answer in time");
+		json_t *a = mcp_elicit_answer_timeout(srv->question_wait_ms);
+		w->question = q; /* mcp_worker_answer() forgets it */
+		if (a)
+			(void)mcp_worker_answer(w, a);
+		json_decref(a);
+	}
+	if (next == UINT64_MAX)
+		return -1;
+	return next - now > INT32_MAX ? INT32_MAX : (int)(next - now);
 }
 
 static void on_request(struct mcp_server *srv, const struct rpc_message *msg)
@@ -311,6 +422,8 @@ static void on_line(void *userdata, const char *text, size_t len, bool overlong)
 		on_request(srv, &msg);
 	else if (msg.kind == RPC_NOTIFICATION && strcmp(msg.method, "notifications/cancelled") == 0)
 		on_cancelled(srv, &msg);
+	else if (msg.kind == RPC_RESPONSE)
+		on_response(srv, &msg);
 	/* Other notifications (initialized, ...) and responses need nothing. */
 	rpc_message_done(&msg);
 }
@@ -341,6 +454,8 @@ static void on_worker_line(void *userdata, const char *text, size_t len, bool ov
 	if (overlong)
 		return;
 	json_t *progress = mcp_worker_line(w, text, len);
+	if (w->question && !w->question_id && !w->cancelled)
+		on_question(ref->srv, w);
 	if (w->response)
 		answer_worker(ref->srv, w);
 	if (!progress)
@@ -362,6 +477,7 @@ static void on_worker_line(void *userdata, const char *text, size_t len, bool ov
 /* The worker is gone: answer if not yet, and forget it. */
 static void finish_worker(struct mcp_server *srv, size_t i)
 {
+	withdraw_question(srv, &srv->workers[i], "the tool call ended");
 	answer_worker(srv, &srv->workers[i]);
 	mcp_worker_done(&srv->workers[i]);
 	srv->workers[i] = srv->workers[--srv->n_workers];
@@ -416,7 +532,7 @@ static int serve(struct mcp_server *srv)
 				                    .events = POLLIN };
 		if (!srv->eof)
 			fds[n++] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
-		if (poll(fds, n, -1) < 0) {
+		if (poll(fds, n, expire_questions(srv)) < 0) {
 			if (errno == EINTR)
 				continue;
 			return neg_errno();
@@ -516,9 +632,11 @@ int cmd_mcp(int argc, char **argv)
 	}
 	srv.ctx.root = abs_root;
 	srv.ctx.structured = true;
+	srv.question_wait_ms = broker_context_config(policies)->approval_timeout;
 	signal(SIGPIPE, SIG_IGN);
 	r = serve(&srv);
 	rpc_lines_done(&srv.input);
+	mcp_session_approvals_done(&srv.approved);
 	if (r < 0) {
 		log_error("mcp: %s", strerror(-r));
 		return EXIT_SLUICE_ERROR;

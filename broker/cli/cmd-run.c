@@ -163,7 +163,7 @@ static int build_request(const struct run_options *o, struct run_outcome *st,
 static int print_result(const struct run_result *result, enum run_format format)
 {
 	if (format == FORMAT_JSON) {
-		json_t *obj = result_to_json(result);
+		json_t *obj = result_to_json(result, 0);
 		if (!obj)
 			return -ENOMEM;
 		int r = json_dumpf(obj, stdout, JSON_COMPACT);

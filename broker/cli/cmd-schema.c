@@ -88,13 +88,13 @@ int cmd_schema(int argc, char **argv)
 	if (args.values[OPT_REQUEST])
 		return print_json(tool_schema_input(&s));
 	if (args.values[OPT_RESULT])
-		return print_json(tool_schema_output());
+		return print_json(tool_schema_result());
 	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "schema");
 		return EXIT_SLUICE_ERROR;
 	}
-	_cleanup_free_ char *desc = tool_schema_description(&s, abs_root);
+	_cleanup_free_ char *desc = tool_schema_description(&s, abs_root, TOOL_SCHEMA_JOBS_VERBS);
 	json_t *tool = desc ? json_pack("{s:s, s:s, s:o}", "name", "bash", "description", desc,
 	                                "input_schema", tool_schema_input(&s))
 	                    : NULL;

@@ -1072,6 +1072,8 @@ static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
 		check_output_caps(p);
 		check_approver(p);
 	}
+	if (*cfg)
+		(*cfg)->sandbox_mode_configured = set_at(p, "sandbox", "mode") != NULL;
 	for (size_t i = 0; i < N_KEYS; i++) {
 		free(p->keys[i].file);
 		free(p->keys[i].set_at);

@@ -93,6 +93,9 @@ struct broker_config {
 	 * sandboxed command may never write them, nor run in a workspace that
 	 * holds them. */
 	char **config_dirs;
+	/* Whether a layer set [sandbox] mode: without, the built-in default
+	 * may fall back where the kernel cannot enforce it. */
+	bool sandbox_mode_configured;
 };
 
 /* The table behind CONFIG_KEYS, for documentation checks and listings. */

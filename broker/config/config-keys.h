@@ -63,8 +63,8 @@
 	  "age after which finished jobs are removed")                                            \
 	X(broker, plugin_timeout, DURATION, "5s", FREE, NULL,                                     \
 	  "time the policy plugins get for one request")                                          \
-	X(sandbox, mode, ENUM, "unrestricted", SYSTEM, "unrestricted|workspace-write|restricted", \
-	  "sandbox mode")                                                                         \
+	X(sandbox, mode, ENUM, "workspace-write", SYSTEM,                                         \
+	  "unrestricted|workspace-write|restricted", "sandbox mode")                              \
 	X(sandbox, writable, WORDS, "", SYSTEM, NULL,                                             \
 	  "extra writable paths in workspace-write mode")                                         \
 	X(sandbox, network, ENUM, "default", SYSTEM, "default|allow|deny",                        \

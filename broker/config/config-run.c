@@ -54,6 +54,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->jobs_max_age_ms = cfg->broker_jobs_max_age;
 
 	s->sandbox_mode = mode_names[cfg->sandbox_mode];
+	s->sandbox_mode_is_default = !cfg->sandbox_mode_configured;
 	if (cfg->sandbox_network != CONFIG_NETWORK_DEFAULT)
 		s->network = cfg->sandbox_network == CONFIG_NETWORK_ALLOW;
 	s->best_effort = cfg->sandbox_best_effort;

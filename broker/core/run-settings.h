@@ -113,7 +113,11 @@ struct run_settings {
 	uint64_t jobs_max_age_ms; /* finished jobs' files removed after this: 24h */
 
 	/* [sandbox] */
-	const char *sandbox_mode; /* the launcher's profile name: "unrestricted" */
+	const char *sandbox_mode; /* the launcher's profile name: "workspace-write" */
+	/* No layer and no request chose the mode: where this kernel has no
+	 * Landlock it falls back to unrestricted (runner_settle_default_mode()) */
+	bool sandbox_mode_is_default;
+	const char *sandbox_fallback;                 /* why it fell back, or NULL */
 	const char *writable[RUN_SETTINGS_PATHS_MAX]; /* extra --rw paths */
 	size_t n_writable;
 	bool network; /* allow network in sandboxed modes: false */

@@ -14,7 +14,6 @@
 #include "cleanup.h"
 #include "model/model-builder.h"
 #include "model/model-storage.h"
-#include "monotonic.h"
 
 struct command_model_parser {
 	struct shell_parser *sp;
@@ -100,8 +99,9 @@ int command_model_parse(struct command_model_parser *parser, const char *text, s
 			return sluice_error_set(reterr, r, "creating the shell parser");
 		parser = own;
 	}
-	uint64_t deadline = monotonic_us() + limits->parse_timeout_us;
-	int r = model_build(m, parser->sp, limits, deadline);
+	/* the parse limit is CPU time, not the clock (shell_budget): the same
+	 * text gets the same model however busy the machine is */
+	int r = model_build(m, parser->sp, limits);
 	command_model_parser_free(own);
 	if (r < 0)
 		return sluice_error_set(reterr, r, "building the command model");
@@ -232,7 +232,7 @@ static const char *const command_flag_names[] = {
 	"name-dynamic",   "argv-incomplete", "partial",
 	"negated",        "background",      "cwd-unknown",
 	"nested-dynamic", "nested-unparsed", "wrapper-unknown-option",
-	"function-call",
+	"function-call",  "nested-foreign",
 };
 
 static const char *bit_name(const char *const *names, size_t n, uint32_t bit)

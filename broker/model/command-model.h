@@ -35,11 +35,14 @@ struct simple_command; /* one simple command inside it (opaque) */
  * is still built from what fit, and command_model_limits_reached() says which
  * cap it was (a verdict built from such a model must not be "allow"). */
 struct command_model_limits {
-	size_t max_command_bytes;  /* the text itself (default 64 KiB) */
-	unsigned max_depth;        /* nesting frames per command (default 24) */
-	uint64_t parse_timeout_us; /* total parse time, nested shells included (default 200 ms) */
-	size_t max_commands;       /* simple commands in the model (default 512) */
-	size_t max_words;          /* words per simple command (default 1024) */
+	size_t max_command_bytes; /* the text itself (default 64 KiB) */
+	unsigned max_depth;       /* nesting frames per command (default 24) */
+	/* total parse time, nested shells included, in CPU time of the calling
+	 * thread, so that the load of the machine never changes a model
+	 * (default 200 ms) */
+	uint64_t parse_timeout_us;
+	size_t max_commands; /* simple commands in the model (default 512) */
+	size_t max_words;    /* words per simple command (default 1024) */
 };
 
 /* The defaults above. */
@@ -202,6 +205,9 @@ enum simple_command_flag {
 	CMD_WRAPPER_UNKNOWN_OPT = SLUICE_CMD_WRAPPER_GUESSED,
 	/* the name is a function defined earlier in the text */
 	CMD_FUNCTION_CALL = SLUICE_CMD_FUNCTION_CALL,
+	/* a shell whose language is not bash's (fish -c, csh -c): its script
+	 * is read as bash all the same, which it may not be */
+	CMD_NESTED_FOREIGN = SLUICE_CMD_NESTED_FOREIGN,
 };
 
 /* enum simple_command_flag bits. */
@@ -213,7 +219,7 @@ uint32_t simple_command_flags(const struct simple_command *c);
  * "unknown", "split", "ansi-c", "translated";
  * command flags: "name-dynamic", "argv-incomplete", "partial", "negated",
  * "background", "cwd-unknown", "nested-dynamic", "nested-unparsed",
- * "wrapper-unknown-option", "function-call". */
+ * "wrapper-unknown-option", "function-call", "nested-foreign". */
 const char *shell_word_flag_name(uint32_t flag_bit);
 const char *simple_command_flag_name(uint32_t flag_bit);
 

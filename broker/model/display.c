@@ -58,7 +58,7 @@ static bool is_cd_here(const char *src, const struct shell_node *n, const char *
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_COMMAND_NAME && k->n_children == 1)
 			k = &k->children[0];
-		else if (!shell_word_node_is_word(k))
+		else if (!shell_node_is_word(k))
 			return false; /* redirections, assignments: keep it */
 		if (count == 2)
 			return false;

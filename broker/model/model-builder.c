@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "model/model-builder.h"
-#include "monotonic.h"
 
 /* ------------------------------------------------------------- frames */
 
@@ -32,6 +32,23 @@ void builder_pop_frame(struct builder *b)
 {
 	if (b->depth > 0)
 		b->depth--;
+}
+
+size_t builder_set_prefix(struct builder *b, const struct simple_command *c,
+                          const struct model_wrapper *extra)
+{
+	size_t saved = b->n_prefix;
+	b->n_prefix = 0;
+	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
+		b->prefix[b->n_prefix++] = &c->wrappers[i];
+	if (extra && b->n_prefix < BUILDER_MAX_PREFIX)
+		b->prefix[b->n_prefix++] = extra;
+	return saved;
+}
+
+void builder_restore_prefix(struct builder *b, size_t saved)
+{
+	b->n_prefix = saved;
 }
 
 static bool top_frame_is(const struct builder *b, enum command_frame frame)
@@ -53,42 +70,6 @@ bool builder_subtree_has_error(const struct shell_node *n)
 		if (builder_subtree_has_error(&n->children[i]))
 			return true;
 	return false;
-}
-
-/* ------------------------------------------------------ substitutions */
-
-/* The statements inside every $(...), `...`, <(...) and >(...) below n, each
- * in a subshell of its own. parent: the command whose words hold them. */
-void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
-                                const struct shell_node *n, const struct model_state *st,
-                                long parent)
-{
-	if (b->error)
-		return;
-	if (n->kind == SN_CMD_SUBST || n->kind == SN_PROC_SUBST) {
-		enum command_frame f = n->kind == SN_CMD_SUBST ? FRAME_CMDSUBST : FRAME_PROCSUBST;
-		if (!builder_push_frame(b, f))
-			return;
-		struct walk_ctx sub = *ctx;
-		sub.parent = parent;
-		sub.negated = sub.background = sub.stdin_piped = false;
-		struct model_state copy;
-		b->error = model_state_copy(&copy, st);
-		if (!b->error)
-			builder_walk_statements(b, &sub, n, &copy);
-		model_state_done(&copy);
-		builder_pop_frame(b);
-		return;
-	}
-	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
-		const struct shell_node *c = &n->children[i];
-		/* statements (the grammar's heredoc tails) are walked as such by the
-		 * caller; assignments inside a command are words here */
-		if (shell_node_is_statement(c) && c->kind != SN_VAR_ASSIGN &&
-		    c->kind != SN_VAR_ASSIGNS)
-			continue;
-		builder_walk_substitutions(b, ctx, c, st, parent);
-	}
 }
 
 /* ---------------------------------------------------------- statements */
@@ -144,6 +125,40 @@ static bool is_exit(const struct walk_ctx *ctx, const struct shell_node *n)
 	                shell_node_text_is(ctx->src, name, "return"));
 }
 
+static bool has_or(const char *src, const struct shell_node *n)
+{
+	for (uint32_t i = 0; i < n->n_children; i++)
+		if (shell_node_is_token(src, &n->children[i], "||"))
+			return true;
+	return false;
+}
+
+/* The parts of the && chain n in order (the grammar nests `a && b && c` as
+ * ((a && b) && c)); into *exits, the variables where it may stop: after
+ * any part but the last, merged. */
+static void walk_and_chain(struct builder *b, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st,
+                           struct model_state *exits, bool *have)
+{
+	const struct shell_node *left = first_statement(n);
+	const struct shell_node *right = last_statement(n);
+	if (!left || b->error)
+		return;
+	if (left->kind == SN_LIST && !has_or(ctx->src, left))
+		walk_and_chain(b, ctx, left, st, exits, have);
+	else
+		walk_statement(b, ctx, left, st);
+	if (!right || right == left || b->error)
+		return;
+	if (*have) {
+		model_state_merge_vars(exits, st);
+	} else {
+		b->error = model_state_copy(exits, st);
+		*have = !b->error;
+	}
+	walk_statement(b, ctx, right, st);
+}
+
 /* a && b, a || b: b runs after a (&&) or when a failed (||); after the list,
  * either may have happened. */
 static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
@@ -154,30 +169,57 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 		return;
 	const struct shell_node *left = first_statement(n);
 	const struct shell_node *right = last_statement(n);
-	bool is_or = false;
-	for (uint32_t i = 0; i < n->n_children; i++)
-		if (shell_node_is_token(ctx->src, &n->children[i], "||"))
-			is_or = true;
+	bool is_or = has_or(ctx->src, n);
 	struct model_state before = { 0 }; /* ||: what b starts from */
 	if (is_or)
 		b->error = model_state_copy(&before, st);
-	if (left && !b->error)
+	if (left && is_or && !b->error)
 		walk_statement(b, ctx, left, st);
-	if (right && right != left && !b->error) {
-		if (!is_or) {
-			/* b runs only once a succeeded; what follows an && chain is
-			 * read as the chain having succeeded (`cd x && a; b` runs b in x) */
-			walk_statement(b, ctx, right, st);
-		} else {
-			model_state_merge(&before, st); /* a ran to its failure */
-			walk_statement(b, ctx, right, &before);
-			if (!is_exit(ctx, right))
-				model_state_merge(st, &before);
-		}
+	if (!is_or) {
+		/* b runs only once a succeeded; what follows the chain is read as
+		 * the chain having succeeded for the directory (`cd x && a; b`
+		 * runs b in x), but a variable is known after it only when every
+		 * part it may stop after agrees (`false && S=echo; $S rm x` runs
+		 * rm) */
+		struct model_state exits = { 0 };
+		bool have = false;
+		walk_and_chain(b, ctx, n, st, &exits, &have);
+		if (have)
+			model_state_merge_vars(st, &exits);
+		model_state_done(&exits);
+	} else if (right && right != left && !b->error) {
+		model_state_merge(&before, st); /* a ran to its failure */
+		walk_statement(b, ctx, right, &before);
+		if (!is_exit(ctx, right))
+			model_state_merge(st, &before);
 	}
 	model_state_done(&before);
 	if (pushed)
 		builder_pop_frame(b);
+}
+
+/* What c writes when it is `echo` of static words (-n and -E aside): its
+ * words after the name, as text in the model (its normalised text, from
+ * the first word on), or NULL. */
+static const char *echo_output(const struct simple_command *c)
+{
+	if (c->argc < 2 || c->n_wrappers || c->n_redirects || strcmp(c->name, "echo") != 0 ||
+	    (c->flags & CMD_NAME_DYNAMIC))
+		return NULL;
+	size_t from = 1;
+	while (from < c->argc &&
+	       (strcmp(c->argv[from].w.text, "-n") == 0 || strcmp(c->argv[from].w.text, "-E") == 0))
+		from++;
+	for (size_t i = from; i < c->argc; i++)
+		if (!builder_word_is_static(&c->argv[i]) || c->argv[i].w.text[0] == '-')
+			return NULL;
+	/* the normalised text quotes words with blanks: only plain ones here */
+	size_t skip = 0;
+	for (size_t i = 0; i < from; i++)
+		skip += strlen(c->argv[i].w.text) + 1;
+	size_t len = strlen(c->normalized);
+	const char *words = c->normalized + (skip <= len ? skip : len); /* echo -n: "" */
+	return words[strcspn(words, "'\"\\")] ? NULL : words;
 }
 
 /* Each part of a pipeline runs in a subshell of its own. */
@@ -187,6 +229,7 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 	if (!builder_push_frame(b, FRAME_PIPELINE))
 		return;
 	size_t k = 0;
+	const char *written = NULL; /* by the part before, when known */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (!shell_node_is_statement(c)) {
@@ -196,6 +239,32 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 		}
 		struct walk_ctx sub = *ctx;
 		sub.stdin_piped = k++ > 0;
+		sub.stdin_text = written;
+		struct model_state copy;
+		size_t first = b->m->n_commands;
+		b->error = model_state_copy(&copy, st);
+		if (!b->error)
+			walk_statement(b, &sub, c, &copy);
+		model_state_done(&copy);
+		written = b->m->n_commands == first + 1 ? echo_output(b->m->commands[first]) : NULL;
+	}
+	builder_pop_frame(b);
+}
+
+/* The rest of a pipeline whose first command is a heredoc's
+ * (`cat <<EOF | sh`, which the grammar puts inside the heredoc): each
+ * part reads the pipe. */
+static void walk_pipe_tail(struct builder *b, const struct walk_ctx *ctx,
+                           const struct shell_node *n, const struct model_state *st)
+{
+	if (!builder_push_frame(b, FRAME_PIPELINE))
+		return;
+	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (!shell_node_is_statement(c))
+			continue;
+		struct walk_ctx sub = *ctx;
+		sub.stdin_piped = true;
 		struct model_state copy;
 		b->error = model_state_copy(&copy, st);
 		if (!b->error)
@@ -218,6 +287,20 @@ static void walk_in_copy(struct builder *b, const struct walk_ctx *ctx, const st
 	model_state_done(&copy);
 }
 
+bool builder_redirect_has_words(const char *src, const struct shell_node *redirect)
+{
+	unsigned words = 0;
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		if (shell_node_is_token(src, &redirect->children[i], ">&-") ||
+		    shell_node_is_token(src, &redirect->children[i], "<&-"))
+			words++; /* it takes no target: any word is one more */
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		if (redirect->children[i].kind == SN_HEREDOC_START ||
+		    shell_node_is_word(&redirect->children[i]))
+			words++;
+	return words > 1;
+}
+
 /* The statements the grammar puts inside a heredoc redirect when more of
  * the list follows the `<<EOF` on its line (`cat <<EOF && rm x`). */
 void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
@@ -233,9 +316,13 @@ void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
 	bool pushed = !top_frame_is(b, FRAME_LIST);
 	if (pushed && !builder_push_frame(b, FRAME_LIST))
 		return;
-	for (uint32_t i = 0; i < redirect->n_children && !b->error; i++)
-		if (shell_node_is_statement(&redirect->children[i]))
-			walk_statement(b, ctx, &redirect->children[i], st);
+	for (uint32_t i = 0; i < redirect->n_children && !b->error; i++) {
+		const struct shell_node *c = &redirect->children[i];
+		if (c->kind == SN_PIPELINE && c->n_children > 0 && c->children[0].kind == SN_TOKEN)
+			walk_pipe_tail(b, ctx, c, st); /* `cat <<EOF | sh` */
+		else if (shell_node_is_statement(c))
+			walk_statement(b, ctx, c, st);
+	}
 	if (pushed)
 		builder_pop_frame(b);
 }
@@ -259,6 +346,11 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		if (!shell_node_is_redirect(&n->children[i]))
 			continue;
+		/* words after the target are the command's; after a compound
+		 * statement they are a syntax error, and bash runs nothing */
+		if ((!target || target->kind != SN_COMMAND) &&
+		    builder_redirect_has_words(ctx->src, &n->children[i]))
+			b->m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
 		if (b->n_inherited >= BUILDER_MAX_INHERITED) {
 			b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
 			break;
@@ -376,12 +468,72 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 		builder_forget_assigned(ctx, &n->children[i], st);
 }
 
+/* Loop values walked one by one, at most (`for d in a b`). */
+#define LOOP_MAX_VALUES 8
+
+/* `for NAME in WORDS; do BODY; done` whose words are all static: the body
+ * once more for each value in turn, with NAME set to it (`for d in / /usr;
+ * do rm -rf "$d"; done` removes /). Nothing of it is kept after the loop:
+ * the walk with NAME unknown did that. */
+static void walk_loop_values(struct builder *b, const struct walk_ctx *ctx,
+                             const struct shell_node *n, const struct model_state *st)
+{
+	const struct shell_node *var = shell_node_find(n, SN_VAR_NAME);
+	const struct shell_node *body = shell_node_find(n, SN_DO_GROUP);
+	if (!var || !body)
+		return;
+	struct shell_word values[LOOP_MAX_VALUES];
+	size_t count = 0;
+	bool in = false, usable = true;
+	for (uint32_t i = 0; i < n->n_children && usable; i++) {
+		const struct shell_node *c = &n->children[i];
+		if (shell_node_is_token(ctx->src, c, "in")) {
+			in = true;
+		} else if (in && shell_node_is_word(c)) {
+			if (count == LOOP_MAX_VALUES) {
+				usable = false;
+				break;
+			}
+			b->error = shell_word_expand(ctx->src, c, NULL, NULL, &values[count]);
+			if (b->error) {
+				usable = false;
+				break;
+			}
+			usable = (values[count++].flags & WORD_DYNAMIC_MASK) == 0;
+		}
+	}
+	_cleanup_free_ char *name = strndup(ctx->src + var->start, var->end - var->start);
+	if (!name && !b->error)
+		b->error = -ENOMEM;
+	/* each round starts where the one before ended */
+	struct model_state round;
+	if (usable && in && count && !b->error)
+		b->error = model_state_copy(&round, st);
+	else
+		usable = false;
+	for (size_t k = 0; usable && k < count && !b->error; k++) {
+		b->error = model_state_set(&round, name, values[k].text);
+		if (!b->error)
+			builder_walk_statements(b, ctx, body, &round);
+	}
+	if (usable)
+		model_state_done(&round);
+	for (size_t k = 0; k < count; k++)
+		shell_word_done(&values[k]);
+}
+
 /* while / until / for / for ((;;)): the body may run any number of times. */
 static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                       struct model_state *st)
 {
 	if (!builder_push_frame(b, FRAME_LOOP))
 		return;
+	struct model_state before;
+	bool values = n->kind == SN_FOR;
+	if (values && (b->error = model_state_copy(&before, st)) < 0) {
+		builder_pop_frame(b);
+		return;
+	}
 	builder_forget_assigned(ctx, n, st); /* the for variable too */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
@@ -397,6 +549,11 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 		} else {
 			builder_walk_substitutions(b, ctx, c, st, ctx->parent);
 		}
+	}
+	if (values) {
+		if (!b->error)
+			walk_loop_values(b, ctx, n, &before);
+		model_state_done(&before);
 	}
 	builder_pop_frame(b);
 }
@@ -444,14 +601,21 @@ static void walk_function(struct builder *b, const struct walk_ctx *ctx, const s
 		b->error = -ENOMEM;
 		return;
 	}
+	size_t idx = b->n_functions;
 	if (b->n_functions < BUILDER_MAX_FUNCTIONS) {
+		b->function_nodes[b->n_functions] = n;
+		b->function_srcs[b->n_functions] = ctx->src;
+		b->function_active[b->n_functions] = true; /* a call in its own body */
 		b->functions[b->n_functions++] = fname;
 	} else {
 		free(fname);
 		fname = NULL;
 	}
-	if (!builder_push_frame(b, FRAME_FUNCTION))
+	if (!builder_push_frame(b, FRAME_FUNCTION)) {
+		if (idx < b->n_functions)
+			b->function_active[idx] = false;
 		return;
+	}
 	const char *saved = b->function;
 	b->function = fname;
 	struct model_state fresh = { 0 };
@@ -461,6 +625,45 @@ static void walk_function(struct builder *b, const struct walk_ctx *ctx, const s
 			walk_statement(b, ctx, &n->children[i], &fresh);
 	model_state_done(&fresh);
 	b->function = saved;
+	if (idx < b->n_functions)
+		b->function_active[idx] = false;
+	builder_pop_frame(b);
+}
+
+void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
+                           const struct simple_command *c, const struct model_state *st)
+{
+	size_t k = b->n_functions;
+	while (k > 0 && strcmp(b->functions[k - 1], c->name) != 0)
+		k--;
+	/* a definition from another text (eval 'f() {...}') is not kept; one
+	 * being walked already is a recursion, walked once */
+	if (k-- == 0 || b->function_srcs[k] != ctx->src || b->function_active[k])
+		return;
+	if (!builder_push_frame(b, FRAME_FUNCTION))
+		return;
+	struct model_state call;
+	b->error = model_state_copy(&call, st);
+	for (size_t i = 1; i <= 9 && !b->error; i++) {
+		char name[2] = { (char)('0' + i), '\0' };
+		if (i < c->argc && builder_word_is_static(&c->argv[i]))
+			b->error = model_state_set(&call, name, c->argv[i].w.text);
+		else
+			model_state_unset(&call, name);
+	}
+	const char *saved = b->function;
+	b->function = b->functions[k];
+	b->function_active[k] = true;
+	struct walk_ctx sub = *ctx;
+	sub.parent = (long)c->index;
+	sub.negated = sub.background = sub.stdin_piped = false;
+	const struct shell_node *def = b->function_nodes[k];
+	for (uint32_t i = 0; i < def->n_children && !b->error; i++)
+		if (shell_node_is_statement(&def->children[i]))
+			walk_statement(b, &sub, &def->children[i], &call);
+	b->function_active[k] = false;
+	b->function = saved;
+	model_state_done(&call);
 	builder_pop_frame(b);
 }
 
@@ -537,71 +740,13 @@ static void walk_statement(struct builder *b, const struct walk_ctx *ctx,
 			b->inherited[i].active = false;
 }
 
-/* ------------------------------------------------------- nested shells */
-
-int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct simple_command *cmd,
-                        const char *text, size_t len, struct model_state *st,
-                        const struct model_wrapper *extra)
-{
-	if (!builder_push_frame(b, FRAME_NESTED_SHELL)) {
-		cmd->flags |= CMD_NESTED_UNPARSED;
-		return 0;
-	}
-	uint64_t now = monotonic_us();
-	if (now >= b->deadline) {
-		b->m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
-		cmd->flags |= CMD_NESTED_UNPARSED;
-		builder_pop_frame(b);
-		return 0;
-	}
-	struct shell_tree tree;
-	int r = shell_parse(b->parser, text, len, b->deadline - now, BUILDER_TREE_DEPTH, &tree);
-	if (r < 0) {
-		builder_pop_frame(b);
-		return r;
-	}
-	if (tree.timed_out) {
-		b->m->limits_reached |= COMMAND_MODEL_LIMIT_TIME;
-		cmd->flags |= CMD_NESTED_UNPARSED;
-	}
-	if (tree.depth_limited)
-		b->m->limits_reached |= COMMAND_MODEL_LIMIT_DEPTH;
-	b->m->partial_causes |= builder_partial_causes(&tree);
-
-	size_t saved_prefix = b->n_prefix;
-	b->n_prefix = 0; /* cmd's wrappers already begin with the inherited ones */
-	for (size_t i = 0; i < cmd->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
-		b->prefix[b->n_prefix++] = &cmd->wrappers[i];
-	if (extra && b->n_prefix < BUILDER_MAX_PREFIX)
-		b->prefix[b->n_prefix++] = extra;
-	size_t saved_inherited = b->n_inherited;
-	b->n_inherited = 0; /* the outer redirections are the nested shell's, not its commands' */
-
-	struct walk_ctx sub = {
-		.src = text,
-		.nested = true,
-		.span_start = ctx->nested ? ctx->span_start : cmd->span_start,
-		.span_end = ctx->nested ? ctx->span_end : cmd->span_end,
-		.parent = (long)cmd->index,
-		.has_error = tree.has_error,
-	};
-	builder_walk_statements(b, &sub, &tree.root, st);
-
-	b->n_inherited = saved_inherited;
-	b->n_prefix = saved_prefix;
-	shell_tree_done(&tree);
-	builder_pop_frame(b);
-	return b->error;
-}
-
 /* --------------------------------------------------------------- entry */
 
 int model_build(struct command_model *m, struct shell_parser *parser,
-                const struct command_model_limits *limits, uint64_t deadline_us)
+                const struct command_model_limits *limits)
 {
-	uint64_t now = monotonic_us();
-	uint64_t budget = deadline_us > now ? deadline_us - now : 1;
-	int r = shell_parse(parser, m->source, m->len, budget, BUILDER_TREE_DEPTH, &m->tree);
+	struct shell_budget budget = shell_budget_init(limits->parse_timeout_us);
+	int r = shell_parse(parser, m->source, m->len, &budget, BUILDER_TREE_DEPTH, &m->tree);
 	if (r < 0)
 		return r;
 	if (m->tree.timed_out)
@@ -614,7 +759,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 		.m = m,
 		.lim = limits,
 		.parser = parser,
-		.deadline = deadline_us,
+		.budget = budget,
 		.resolve_budget = BUILDER_RESOLVE_BUDGET,
 	};
 	struct walk_ctx ctx = {

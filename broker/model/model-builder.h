@@ -38,16 +38,24 @@ struct builder {
 	struct command_model *m;
 	const struct command_model_limits *lim;
 	struct shell_parser *parser;
-	uint64_t deadline;
+	struct shell_budget budget; /* the CPU time all parses of the command may take */
 	uint8_t frames[BUILDER_MAX_FRAMES];
 	size_t depth;
 	const char *function; /* innermost function being walked (borrowed) */
 	struct inherited_redirect inherited[BUILDER_MAX_INHERITED];
 	size_t n_inherited;
+	/* the first one that applies: a nested shell's commands do not get
+	 * the redirections around the command that started it (they are the
+	 * shell's), and the ones below stay for after it */
+	size_t inherited_base;
 	/* wrappers of the command whose nested shell / exec clause is walked */
 	const struct model_wrapper *prefix[BUILDER_MAX_PREFIX];
 	size_t n_prefix;
 	char *functions[BUILDER_MAX_FUNCTIONS]; /* names defined so far (owned) */
+	/* each one's definition, and the text its offsets refer to */
+	const struct shell_node *function_nodes[BUILDER_MAX_FUNCTIONS];
+	const char *function_srcs[BUILDER_MAX_FUNCTIONS];
+	bool function_active[BUILDER_MAX_FUNCTIONS]; /* its body is being walked for a call */
 	size_t n_functions;
 	size_t resolve_budget; /* bytes of variable values still to substitute */
 	int error;             /* first -errno; stops the walk */
@@ -60,15 +68,25 @@ struct walk_ctx {
 	size_t span_start, span_end; /* nested: the outer word's span in the model's source */
 	long parent;                 /* index of the holding command, or -1 */
 	bool negated, background, stdin_piped;
+	/* what the pipeline's part before writes, when it is known (`echo a b
+	 * | xargs rm`: "a b"); borrowed from the model, or NULL */
+	const char *stdin_text;
 	bool has_error; /* the current tree has an ERROR / MISSING node */
 };
 
-/* The entry: walk the tree parsed from m->source and fill m.
+/* The entry: walk the tree parsed from m->source and fill m; the parses
+ * take at most limits->parse_timeout_us of this thread's CPU time.
  * Returns 0 or -ENOMEM. */
 int model_build(struct command_model *m, struct shell_parser *parser,
-                const struct command_model_limits *limits, uint64_t deadline_us);
+                const struct command_model_limits *limits);
 
 bool builder_push_frame(struct builder *b, enum command_frame frame);
+/* The commands walked from now on are under c's wrappers (which begin with
+ * the ones c inherited), then extra (when not NULL). Returns what to give
+ * builder_restore_prefix() after. */
+size_t builder_set_prefix(struct builder *b, const struct simple_command *c,
+                          const struct model_wrapper *extra);
+void builder_restore_prefix(struct builder *b, size_t saved);
 void builder_pop_frame(struct builder *b);
 bool builder_subtree_has_error(const struct shell_node *n);
 /* The partial causes a parsed tree gives its model (enum
@@ -85,6 +103,8 @@ void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
 void builder_walk_substitutions(struct builder *b, const struct walk_ctx *ctx,
                                 const struct shell_node *n, const struct model_state *st,
                                 long parent);
+/* Does the redirection hold words after its target (`> f x`, `3>&- x`)? */
+bool builder_redirect_has_words(const char *src, const struct shell_node *redirect);
 void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
                                const struct shell_node *redirect, struct model_state *st);
 
@@ -94,6 +114,46 @@ void builder_walk_heredoc_tail(struct builder *b, const struct walk_ctx *ctx,
 int builder_walk_nested(struct builder *b, const struct walk_ctx *ctx, struct simple_command *cmd,
                         const char *text, size_t len, struct model_state *st,
                         const struct model_wrapper *extra);
+
+/* --- one command (model-command.c) --- */
+
+static inline bool builder_word_is_static(const struct model_word *w)
+{
+	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
+}
+
+/* A new command at the current point of the walk (n: its node in
+ * ctx->src), appended to the model; NULL when the model is full (flagged)
+ * or on -ENOMEM (b->error). */
+struct simple_command *builder_command_new(struct builder *b, const struct walk_ctx *ctx,
+                                           const struct shell_node *n);
+/* A wrapper made of argv[0..argc) (copied) with the name name. -ENOMEM. */
+int builder_copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv,
+                         size_t argc);
+/* A word of text (copied) with flags; a copy of a word. 0 or -ENOMEM. */
+int builder_word_from_text(struct model_word *out, const char *text, uint32_t flags);
+int builder_word_copy(struct model_word *out, const struct model_word *in);
+/* Append w (consumed) to c's argv; past max_words dropped and flagged. */
+int builder_push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
+                     struct model_word *w);
+/* Take the wrappers off c, name it, and walk what it starts; its effects
+ * on st (cd, variables) follow. inherited_chdir: the directory a wrapper
+ * of the command that started it changed to (find -exec), or NULL. */
+void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                            struct model_state *st, const char *inherited_chdir);
+
+/* What c changes for the commands after it in st (model-effects.c). */
+void builder_effects(struct builder *b, struct simple_command *c, struct model_state *st);
+
+/* What c (finished, texts its words) starts in turn (model-started.c). */
+void builder_started(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                     char *const *texts, struct model_state *st);
+
+/* c calls a function defined earlier in the same text: its body is walked
+ * again as it runs there, with st's variables and directory and c's
+ * static words as $1 ... (model-builder.c). */
+void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
+                           const struct simple_command *c, const struct model_state *st);
 
 /* A `command` node (model-command.c). */
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,

@@ -28,11 +28,6 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-static bool word_static(const struct model_word *w)
-{
-	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
-}
-
 struct lookup {
 	struct builder *b;
 	struct model_state *st;
@@ -40,12 +35,14 @@ struct lookup {
 
 /* A literal variable's value, within the model's budget of resolved bytes
  * (past it, a variable stays unresolved: a dynamic word, never a wrong one). */
-static const char *lookup_var(void *userdata, const char *name)
+static const char *lookup_var(void *userdata, const char *name, uint32_t *flags)
 {
 	struct lookup *l = userdata;
 	const char *value = model_state_get(l->st, name);
 	if (!value)
 		return NULL;
+	if (model_state_tilde(l->st, name))
+		*flags |= WORD_TILDE;
 	size_t len = strlen(value);
 	if (len > l->b->resolve_budget)
 		return NULL;
@@ -69,7 +66,8 @@ static int grow(void **array, size_t n, size_t *alloc, size_t elem)
 
 /* ------------------------------------------------------------ creation */
 
-static int copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv, size_t argc)
+int builder_copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv,
+                         size_t argc)
 {
 	*dst = (struct model_wrapper){ 0 };
 	dst->name = strdup(name);
@@ -91,15 +89,15 @@ static int add_wrapper(struct simple_command *c, const char *name, char *const *
 	if (!w)
 		return -ENOMEM;
 	c->wrappers = w;
-	int r = copy_wrapper(&w[c->n_wrappers], name, argv, argc);
+	int r = builder_copy_wrapper(&w[c->n_wrappers], name, argv, argc);
 	c->n_wrappers++; /* counted even when half-built, so that it is freed */
 	return r;
 }
 
 /* A new command at the current point of the walk, appended to the model; NULL
  * when the model is full (flagged) or on -ENOMEM (b->error). */
-static struct simple_command *command_new(struct builder *b, const struct walk_ctx *ctx,
-                                          const struct shell_node *n)
+struct simple_command *builder_command_new(struct builder *b, const struct walk_ctx *ctx,
+                                           const struct shell_node *n)
 {
 	struct command_model *m = b->m;
 	if (m->n_commands >= b->lim->max_commands) {
@@ -157,7 +155,7 @@ static int word_from_node(struct builder *b, struct model_word *out, const struc
 	return out->source ? 0 : -ENOMEM;
 }
 
-static int word_from_text(struct model_word *out, const char *text, uint32_t flags)
+int builder_word_from_text(struct model_word *out, const char *text, uint32_t flags)
 {
 	*out = (struct model_word){ .w.flags = flags };
 	out->w.text = strdup(text);
@@ -165,7 +163,7 @@ static int word_from_text(struct model_word *out, const char *text, uint32_t fla
 	return out->w.text && out->source ? 0 : -ENOMEM;
 }
 
-static int word_copy(struct model_word *out, const struct model_word *in)
+int builder_word_copy(struct model_word *out, const struct model_word *in)
 {
 	*out = (struct model_word){ .w.flags = in->w.flags };
 	out->w.text = strdup(in->w.text);
@@ -184,8 +182,8 @@ static int word_copy(struct model_word *out, const struct model_word *in)
 }
 
 /* Append one argv word; past max_words the word is dropped and flagged. */
-static int push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
-                    struct model_word *w)
+int builder_push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
+                     struct model_word *w)
 {
 	if (c->argc >= b->lim->max_words) {
 		b->m->limits_reached |= COMMAND_MODEL_LIMIT_WORDS;
@@ -241,7 +239,7 @@ static int push_split(struct builder *b, struct simple_command *c, size_t *alloc
 	const char *ifs = " \t\n";
 	if (!(w->w.lone_unquoted_var && (w->w.flags & WORD_RESOLVED)) ||
 	    !w->w.text[strcspn(w->w.text, ifs)])
-		return push_arg(b, c, alloc, w);
+		return builder_push_arg(b, c, alloc, w);
 	_cleanup_free_ char *text = TAKE_PTR(w->w.text);
 	uint32_t flags = w->w.flags & ~WORD_SPLIT;
 	model_word_done(w);
@@ -249,9 +247,9 @@ static int push_split(struct builder *b, struct simple_command *c, size_t *alloc
 	for (char *save = NULL, *tok = strtok_r(text, ifs, &save); tok && r >= 0;
 	     tok = strtok_r(NULL, ifs, &save)) {
 		struct model_word part;
-		r = word_from_text(&part, tok, flags);
+		r = builder_word_from_text(&part, tok, flags);
 		if (r >= 0)
-			r = push_arg(b, c, alloc, &part);
+			r = builder_push_arg(b, c, alloc, &part);
 		else
 			model_word_done(&part);
 	}
@@ -268,7 +266,7 @@ static int words_from_braces(const struct model_word *w, struct brace_words *bw,
 	for (size_t k = 0; k < bw->n; k++) {
 		struct model_word *o = &words[k];
 		*o = (struct model_word){ 0 };
-		int r = word_copy(o, w);
+		int r = builder_word_copy(o, w);
 		if (r < 0)
 			return r;
 		free(o->w.text);
@@ -323,6 +321,16 @@ static int expand_braces(struct builder *b, struct simple_command *c, size_t *al
 
 /* -------------------------------------------------------- redirections */
 
+/* `>&-` and `<&-` close a descriptor: they take no target word. */
+static bool redirect_closes(const char *src, const struct shell_node *redirect)
+{
+	for (uint32_t i = 0; i < redirect->n_children; i++)
+		if (shell_node_is_token(src, &redirect->children[i], ">&-") ||
+		    shell_node_is_token(src, &redirect->children[i], "<&-"))
+			return true;
+	return false;
+}
+
 static int add_redirect(struct builder *b, struct simple_command *c, const char *src,
                         const struct shell_node *n, struct model_state *st, int fd)
 {
@@ -340,18 +348,19 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 				goto fail;
 		} else if (k->kind == SN_HEREDOC_START) {
 			target = k;
-			quoted_delim = memchr(src + k->start, '\'', k->end - k->start) ||
-			               memchr(src + k->start, '"', k->end - k->start) ||
-			               memchr(src + k->start, '\\', k->end - k->start);
+			quoted_delim = shell_heredoc_is_quoted(src, n);
 		} else if (k->kind == SN_HEREDOC_BODY) {
 			body = k;
-		} else if (!target && shell_word_node_is_word(k)) {
+		} else if (!target && shell_node_is_word(k) && !redirect_closes(src, n)) {
 			target = k;
 		}
 	}
 	if (!rd.op && !(rd.op = strdup("")))
 		goto fail;
-	if (target) {
+	if (redirect_closes(src, n)) {
+		if (builder_word_from_text(&rd.target, "-", 0) < 0)
+			goto fail;
+	} else if (target) {
 		/* a heredoc's delimiter is a word: expanding it removes its quotes */
 		struct shell_node as_word = *target;
 		if (as_word.kind == SN_HEREDOC_START)
@@ -368,18 +377,25 @@ static int add_redirect(struct builder *b, struct simple_command *c, const char 
 			d[o] = '\0';
 			rd.target.w.flags = quoted_delim ? WORD_QUOTED : 0;
 		}
-	} else if (word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
+	} else if (builder_word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
 		goto fail;
 	}
 	if (body) {
 		rd.body = strndup(src + body->start, body->end - body->start);
 		if (!rd.body)
 			goto fail;
-		/* an unquoted delimiter leaves $X and $(...) live in the body */
-		if (!quoted_delim)
+		/* an unquoted delimiter leaves $X, $(...) and `...` live in the body,
+		 * and bash reads its backslashes as in "..." (what a shell fed
+		 * the body reads) */
+		size_t bq_start, bq_end;
+		if (!quoted_delim) {
 			for (uint32_t i = 0; i < body->n_children; i++)
 				if (body->children[i].kind != SN_HEREDOC_CONTENT)
 					rd.target.w.flags |= WORD_PARAM;
+			if (shell_backquote_find(rd.body, strlen(rd.body), &bq_start, &bq_end))
+				rd.target.w.flags |= WORD_CMDSUBST;
+			shell_heredoc_unescape(rd.body);
+		}
 	} else if (n->kind == SN_HERESTRING_REDIRECT) {
 		rd.body = strdup(rd.target.w.text);
 		if (!rd.body)
@@ -436,7 +452,7 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 	if (!name)
 		return 0;
 	struct model_word w;
-	int r = value ? word_from_node(b, &w, ctx, value, st) : word_from_text(&w, "", 0);
+	int r = value ? word_from_node(b, &w, ctx, value, st) : builder_word_from_text(&w, "", 0);
 	if (r < 0) {
 		model_word_done(&w);
 		return r;
@@ -446,10 +462,15 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 		model_word_done(&w);
 		return -ENOMEM;
 	}
-	bool literal = plain && (!value || shell_word_node_is_word(value)) && word_static(&w);
+	bool word = plain && (!value || shell_node_is_word(value));
+	bool literal = word && builder_word_is_static(&w);
+	/* D=~/x: bash expands the tilde when it assigns; the value is a home */
+	bool tilde = word && (w.w.flags & WORD_DYNAMIC_MASK) == WORD_TILDE;
 	if (persist) {
 		if (literal)
 			r = model_state_set(st, var, w.w.text);
+		else if (tilde)
+			r = model_state_set_tilde(st, var, w.w.text);
 		else
 			model_state_unset(st, var);
 	}
@@ -501,7 +522,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 {
 	size_t i = 0;
 	while (i < c->argc && !b->error) {
-		if (!word_static(&c->argv[i]))
+		if (!builder_word_is_static(&c->argv[i]))
 			break;
 		const struct wrapper *w = wrapper_find(base_name(texts[i]));
 		if (!w || w->flags & WRAP_EXEC_CLAUSES)
@@ -514,7 +535,7 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 		for (size_t k = m.assign_begin; k < m.assign_end && !b->error; k++) {
 			const char *eq = strchr(texts[k], '=');
 			struct model_word value;
-			b->error = word_from_text(&value, eq + 1, c->argv[k].w.flags);
+			b->error = builder_word_from_text(&value, eq + 1, c->argv[k].w.flags);
 			if (!b->error)
 				b->error = add_assign(c, texts[k], (size_t)(eq - texts[k]), &value);
 			else
@@ -536,6 +557,45 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 	return i;
 }
 
+/* `echo a b | xargs rm`: xargs reads what the echo wrote, known before it
+ * runs, and appends those words (split at blanks, as xargs splits them
+ * when no option says otherwise). Only for a plain xargs: -0, -d, -I, -L,
+ * -n ... read or run otherwise, and the command stays incomplete. */
+static int xargs_input(struct builder *b, struct simple_command *c, const char *text)
+{
+	static const char *const plain[] = { "-r", "-t", "-x", "--no-run-if-empty", "--verbose" };
+	const struct model_wrapper *xargs = NULL;
+	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
+		if (strcmp(c->wrappers[i].name, "xargs") == 0)
+			xargs = &c->wrappers[i];
+	if (!xargs)
+		return 0;
+	for (size_t i = 1; i < xargs->argc; i++) {
+		bool ok = false;
+		for (size_t k = 0; k < ELEMENTSOF(plain); k++)
+			ok |= strcmp(xargs->argv[i], plain[k]) == 0;
+		if (!ok)
+			return 0;
+	}
+	size_t alloc = c->argc;
+	_cleanup_free_ char *copy = strdup(text);
+	if (!copy)
+		return -ENOMEM;
+	int r = 0;
+	for (char *save = NULL, *tok = strtok_r(copy, " \t\n", &save); tok && r >= 0;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		struct model_word w;
+		r = builder_word_from_text(&w, tok, 0);
+		if (r >= 0)
+			r = builder_push_arg(b, c, &alloc, &w);
+		else
+			model_word_done(&w);
+	}
+	if (r >= 0)
+		c->flags &= ~(uint32_t)CMD_ARGV_INCOMPLETE;
+	return r;
+}
+
 /* Drop argv[0..n) (moved into the wrappers). */
 static void drop_front(struct simple_command *c, size_t n)
 {
@@ -547,344 +607,18 @@ static void drop_front(struct simple_command *c, size_t n)
 	c->argc -= n;
 }
 
-static char *join_words(const struct simple_command *c, size_t from, size_t to, bool *dynamic)
+/* A word that bash takes for a keyword where a command's name would be
+ * (`then`, `done`, `{` ...: each a syntax error there). */
+static bool is_reserved_word(const char *source)
 {
-	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
-	*dynamic = false;
-	for (size_t i = from; i < to; i++) {
-		if (i > from)
-			(void)strbuf_append_char(&sb, ' ');
-		(void)strbuf_append_str(&sb, c->argv[i].w.text);
-		if (!word_static(&c->argv[i]))
-			*dynamic = true;
-	}
-	if (sb.capped)
-		*dynamic = true;
-	return strbuf_take(&sb);
-}
-
-static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                           struct model_state *st, const char *inherited_chdir);
-
-/* find ... -exec CMD {} ; : each clause is a command of its own. */
-static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                         char *const *texts, struct model_state *st)
-{
-	struct wrapper_clause clauses[BUILDER_MAX_CLAUSES];
-	size_t n = wrapper_exec_clauses((const char *const *)texts, c->argc, 0, clauses,
-	                                BUILDER_MAX_CLAUSES);
-	if (n > BUILDER_MAX_CLAUSES) {
-		b->m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
-		n = BUILDER_MAX_CLAUSES;
-	}
-	if (n == 0)
-		return;
-	size_t saved = b->n_prefix;
-	b->n_prefix = 0; /* c's wrappers already begin with the inherited ones */
-	for (size_t i = 0; i < c->n_wrappers && b->n_prefix < BUILDER_MAX_PREFIX; i++)
-		b->prefix[b->n_prefix++] = &c->wrappers[i];
-	struct model_wrapper self = { 0 };
-	/* find's own words up to its first action */
-	b->error = copy_wrapper(&self, c->name, texts, clauses[0].begin - 1);
-	if (!b->error && b->n_prefix < BUILDER_MAX_PREFIX)
-		b->prefix[b->n_prefix++] = &self;
-	struct walk_ctx sub = *ctx;
-	sub.parent = (long)c->index;
-	sub.negated = sub.background = sub.stdin_piped = false;
-	for (size_t k = 0; k < n && !b->error; k++) {
-		if (!builder_push_frame(b, FRAME_WRAPPER_EXEC))
-			break;
-		struct shell_node span = { .start = 0, .end = 0 };
-		struct walk_ctx cctx = sub;
-		cctx.src = c->text;
-		cctx.nested = true;
-		cctx.span_start = c->span_start;
-		cctx.span_end = c->span_end;
-		cctx.has_error = false;
-		span.end = (uint32_t)strlen(c->text);
-		struct simple_command *e = command_new(b, &cctx, &span);
-		size_t alloc = 0;
-		for (size_t i = clauses[k].begin; e && i < clauses[k].end && !b->error; i++) {
-			struct model_word w;
-			b->error = word_copy(&w, &c->argv[i]);
-			if (!b->error && strstr(w.w.text, "{}"))
-				e->flags |= CMD_ARGV_INCOMPLETE;
-			if (!b->error)
-				b->error = push_arg(b, e, &alloc, &w);
-			else
-				model_word_done(&w);
-		}
-		if (e && !b->error) {
-			struct model_state copy;
-			b->error = model_state_copy(&copy, st);
-			if (!b->error)
-				finish_command(b, &cctx, e, &copy, c->cwd);
-			model_state_done(&copy);
-		}
-		builder_pop_frame(b);
-	}
-	model_wrapper_done(&self);
-	b->n_prefix = saved;
-}
-
-/* trap's action: trap [-p|-l|--] ACTION SIGNAL...; the action runs in this
- * shell when a signal (or EXIT, ERR ...) comes. 0 when there is none ("-"
- * and "" reset or ignore). */
-static size_t trap_action(const struct simple_command *c)
-{
-	size_t i = 1;
-	if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
-		i++;
-	if (i + 1 >= c->argc || c->argv[i].w.text[0] == '-' || c->argv[i].w.text[0] == '\0')
-		return 0;
-	return i;
-}
-
-/* The values of alias NAME=VALUE..., one per line: each runs where its name
- * is used. NULL (and no error) when there are none. */
-static char *alias_values(const struct simple_command *c, bool *dynamic, int *error)
-{
-	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
-	*dynamic = false;
-	for (size_t i = 1; i < c->argc; i++) {
-		const char *eq = strchr(c->argv[i].w.text, '=');
-		if (!eq || eq == c->argv[i].w.text)
-			continue;
-		(void)strbuf_append_str(&sb, eq + 1);
-		(void)strbuf_append_char(&sb, '\n');
-		if (!word_static(&c->argv[i]))
-			*dynamic = true;
-	}
-	if (sb.capped)
-		*dynamic = true; /* a part is missing: not known */
-	if (sb.len == 0 && !sb.failed) {
-		strbuf_done(&sb);
-		return NULL;
-	}
-	char *values = strbuf_take(&sb);
-	if (!values)
-		*error = -ENOMEM;
-	return values;
-}
-
-/* Give a new shell's positional parameters ($0, $1 ...) the static words
- * from c->argv[from] on (bash -c STRING NAME ARG...); none when find or
- * xargs completes the words when it runs (a "{}" or xargs -I's string is
- * replaced then). */
-static int set_positional(struct model_state *fresh, const struct simple_command *c, size_t from)
-{
-	if (c->flags & CMD_ARGV_INCOMPLETE)
-		return 0;
-	for (size_t i = from; i < c->argc && i - from < 10; i++) {
-		char name[2] = { (char)('0' + (i - from)), '\0' };
-		const char *text = c->argv[i].w.text;
-		int r = word_static(&c->argv[i]) ? model_state_set(fresh, name, text) : 0;
-		if (r < 0)
-			return r;
-	}
-	return 0;
-}
-
-/* Does path name standard input (bash /dev/stdin reads its script there)? */
-static bool is_stdin_path(const char *path)
-{
-	return strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
-	       strcmp(path, "/proc/self/fd/0") == 0;
-}
-
-/* The script a shell reads on standard input: a heredoc or here-string
- * (into *script), or one not known before it runs, which marks c
- * nested-dynamic (curl ... | sh, sh < <(curl ...)). 0 or -ENOMEM. */
-static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, char **script,
-                        bool *dynamic)
-{
-	for (size_t i = c->n_redirects; i > 0; i--) {
-		const struct model_redirect *rd = &c->redirects[i - 1];
-		if (rd->fd != -1 && rd->fd != 0)
-			continue;
-		if (!rd->body) {
-			if (strcmp(rd->op, "<") == 0 && (rd->target.w.flags & WORD_PROCSUBST)) {
-				c->flags |= CMD_NESTED_DYNAMIC;
-				return 0;
-			}
-			continue;
-		}
-		*script = strdup(rd->body);
-		if (!*script)
-			return -ENOMEM;
-		*dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK & ~(uint32_t)WORD_PARAM) != 0 ||
-		           (strcmp(rd->op, "<<<") == 0 && (rd->target.w.flags & WORD_DYNAMIC_MASK));
-		return 0;
-	}
-	if (ctx->stdin_piped)
-		c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
-	return 0;
-}
-
-/* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
- * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
- * STRING. A script file from a process substitution (bash <(curl ...),
- * source <(...)) is dynamic. w: the wrapper row of c's name, or NULL. */
-static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                          const struct wrapper *w, char *const *texts, struct model_state *st)
-{
-	_cleanup_free_ char *script = NULL;
-	bool dynamic = false, same_shell = false;
-	const char *name = c->name;
-	struct model_wrapper self = { 0 };
-	bool with_self = false;
-	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
-	size_t action;         /* trap's */
-
-	if (strcmp(name, "eval") == 0 && c->argc > 1) {
-		script = join_words(c, 1, c->argc, &dynamic);
-		if (!script)
-			b->error = -ENOMEM;
-		same_shell = true; /* eval runs in this shell: its effects stay */
-	} else if (strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
-		dynamic = !word_static(&c->argv[action]);
-		script = strdup(c->argv[action].w.text);
-		if (!script)
-			b->error = -ENOMEM;
-		same_shell = true;
-	} else if (strcmp(name, "alias") == 0) {
-		script = alias_values(c, &dynamic, &b->error);
-		same_shell = true;
-	} else if ((strcmp(name, "source") == 0 || strcmp(name, ".") == 0) && c->argc > 1) {
-		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
-		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
-			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
-	} else if (w && c->argc > 1) {
-		struct wrapper_match m;
-		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
-		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
-			size_t from = m.end, to = c->argc;
-			if (m.string_word >= 0) {
-				/* env -S 'a b' rest: the string, then the rest;
-				 * script -c CMD FILE: the string alone */
-				from = (size_t)m.string_word;
-				if (!(w->flags & WRAP_STRING_ARGS))
-					to = from + 1;
-			}
-			script = join_words(c, from, to, &dynamic);
-			if (!script) {
-				b->error = -ENOMEM;
-				goto out;
-			}
-			if (m.string_word >= 0 && m.string_offset > 0)
-				memmove(script, script + m.string_offset,
-				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
-			b->error = copy_wrapper(&self, w->name, texts, from);
-			with_self = true;
-		}
-	} else {
-		size_t script_word = 0, offset = 0;
-		switch (wrapper_shell_script(name, (const char *const *)texts, c->argc, 0,
-		                             &script_word, &offset)) {
-		case SHELL_SCRIPT_ARG:
-			dynamic = !word_static(&c->argv[script_word]);
-			script = strdup(c->argv[script_word].w.text + offset);
-			if (!script) {
-				b->error = -ENOMEM;
-				goto out;
-			}
-			if (wrapper_is_user_switch(name)) {
-				/* su -c CMD user: CMD runs under su, like sudo's */
-				b->error = copy_wrapper(&self, name, texts,
-				                        offset ? script_word : script_word - 1);
-				with_self = true;
-			} else {
-				positional = script_word + 1;
-			}
-			break;
-		case SHELL_SCRIPT_FILE:
-			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
-				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
-			else if (is_stdin_path(c->argv[script_word].w.text))
-				b->error = stdin_script(ctx, c, &script, &dynamic);
-			break;
-		case SHELL_SCRIPT_STDIN:
-			b->error = stdin_script(ctx, c, &script, &dynamic);
-			break;
-		default:
-			break;
-		}
-	}
-	if (b->error || !script)
-		goto out;
-	if (dynamic) {
-		c->flags |= CMD_NESTED_DYNAMIC;
-		goto out;
-	}
-	if (same_shell) {
-		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
-	} else {
-		/* a new shell: the cwd is inherited, unexported variables are not */
-		struct model_state fresh = { 0 };
-		fresh.cwd_unknown = st->cwd_unknown;
-		if (c->cwd && !(fresh.cwd = strdup(c->cwd)))
-			b->error = -ENOMEM;
-		if (!b->error && positional)
-			b->error = set_positional(&fresh, c, positional);
-		if (!b->error)
-			b->error = builder_walk_nested(b, ctx, c, script, strlen(script), &fresh,
-			                               with_self ? &self : NULL);
-		model_state_done(&fresh);
-	}
-out:
-	model_wrapper_done(&self);
-}
-
-/* $HOME written alone: cd there is cd ~. */
-static bool is_home(const char *source)
-{
-	return strcmp(source, "$HOME") == 0 || strcmp(source, "\"$HOME\"") == 0 ||
-	       strcmp(source, "${HOME}") == 0 || strcmp(source, "\"${HOME}\"") == 0;
-}
-
-/* What the command changes for the commands after it. */
-static void effects(struct builder *b, struct simple_command *c, struct model_state *st)
-{
-	const char *name = c->name;
-	if (c->flags & CMD_NAME_DYNAMIC)
-		return;
-	bool only_builtin = true; /* `sudo cd x` changes nothing here */
-	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
-		if (strcmp(c->wrappers[i].name, "builtin") != 0 &&
-		    strcmp(c->wrappers[i].name, "command") != 0)
-			only_builtin = false;
-	if ((strcmp(name, "cd") == 0 || strcmp(name, "pushd") == 0) && only_builtin) {
-		size_t i = 1;
-		while (i < c->argc && c->argv[i].w.text[0] == '-' && c->argv[i].w.text[1] &&
-		       strcmp(c->argv[i].w.text, "--") != 0)
-			i++;
-		if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
-			i++;
-		const char *dir = "~";
-		uint32_t flags = 0;
-		if (i < c->argc) {
-			dir = c->argv[i].w.text;
-			flags = c->argv[i].w.flags & WORD_DYNAMIC_MASK;
-		}
-		if (flags == WORD_PARAM && is_home(c->argv[i].source)) {
-			dir = "~";
-			flags = 0;
-		}
-		bool known = (flags == 0 || flags == WORD_TILDE) && strcmp(dir, "-") != 0;
-		b->error = model_state_cd(st, known ? dir : NULL);
-	} else if (strcmp(name, "popd") == 0) {
-		b->error = model_state_cd(st, NULL);
-	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0 ||
-	           c->flags & CMD_FUNCTION_CALL) {
-		model_state_forget_all(st);
-		b->error = model_state_cd(st, NULL);
-	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
-	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
-	           strcmp(name, "readarray") == 0) {
-		/* they assign variables named by their words: forget them all */
-		for (size_t i = 1; i < c->argc; i++)
-			model_state_unset(st, c->argv[i].w.text);
-	}
+	static const char *const words[] = {
+		"in",    "then",  "else", "elif",   "fi",       "do", "done", "esac", "if", "for",
+		"while", "until", "case", "select", "function", "{",  "}",    "[[",   "]]",
+	};
+	for (size_t i = 0; i < ELEMENTSOF(words); i++)
+		if (strcmp(source, words[i]) == 0)
+			return true;
+	return false;
 }
 
 static bool is_function(const struct builder *b, const char *name)
@@ -895,8 +629,8 @@ static bool is_function(const struct builder *b, const char *name)
 	return false;
 }
 
-static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
-                           struct model_state *st, const char *inherited_chdir)
+void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                            struct model_state *st, const char *inherited_chdir)
 {
 	_cleanup_free_ char **texts = calloc(c->argc + 1, sizeof(char *));
 	_cleanup_free_ char *chdir = NULL;
@@ -913,11 +647,15 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 	for (size_t i = 0; i < c->argc; i++)
 		texts[i] = c->argv[i].w.text;
 
+	if (c->flags & CMD_ARGV_INCOMPLETE && ctx->stdin_text)
+		b->error = xargs_input(b, c, ctx->stdin_text);
+	if (b->error)
+		return;
 	if (c->argc > 0) {
 		c->name = strdup(base_name(c->argv[0].w.text));
-		if (!word_static(&c->argv[0]))
+		if (!builder_word_is_static(&c->argv[0]))
 			c->flags |= CMD_NAME_DYNAMIC;
-		else if (is_function(b, c->name))
+		else if (!strchr(c->argv[0].w.text, '/') && is_function(b, c->name))
 			c->flags |= CMD_FUNCTION_CALL;
 	} else {
 		c->name = strdup("");
@@ -939,19 +677,24 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
 	b->error = normalize(c);
 	if (b->error || c->argc == 0 || c->flags & CMD_NAME_DYNAMIC)
 		return;
+	if (is_reserved_word(c->argv[0].source)) {
+		/* bash reads it as a keyword, never as a command: the grammar
+		 * misread the syntax around it */
+		c->flags |= CMD_PARTIAL;
+		b->m->partial_causes |= COMMAND_MODEL_PARTIAL_SYNTAX;
+		return;
+	}
 	if (strcmp(c->name, "coproc") == 0) {
 		/* bash's reserved word, a plain word to the grammar */
 		c->flags |= CMD_PARTIAL;
 		b->m->partial_causes |= COMMAND_MODEL_PARTIAL_COPROC;
 		return;
 	}
-	const struct wrapper *w = wrapper_find(c->name);
-	if (w && w->flags & WRAP_EXEC_CLAUSES)
-		exec_clauses(b, ctx, c, texts, st);
-	else
-		nested_shells(b, ctx, c, w, texts, st);
+	builder_started(b, ctx, c, texts, st);
+	if (!b->error && c->flags & CMD_FUNCTION_CALL)
+		builder_call_function(b, ctx, c, st);
 	if (!b->error)
-		effects(b, c, st);
+		builder_effects(b, c, st);
 }
 
 /* ------------------------------------------------------------- commands */
@@ -960,21 +703,115 @@ static void finish_command(struct builder *b, const struct walk_ctx *ctx, struct
  * descriptor): a redirection without one that starts right where c's
  * last word, all digits, ends (prev_end) takes that word as its
  * descriptor, as bash does. The word leaves argv; -1 when there is none. */
-static int fd_written_before(struct simple_command *c, const struct shell_node *redirect,
-                             uint32_t prev_end)
+static int fd_written_before(struct simple_command *c, const char *src,
+                             const struct shell_node *redirect, uint32_t prev_end)
 {
-	if (c->argc < 2 || redirect->start != prev_end ||
-	    shell_node_find(redirect, SN_FILE_DESCRIPTOR))
+	bool touching = redirect->start == prev_end ||
+	                (prev_end != UINT32_MAX &&
+	                 shell_gap_is_continuation(src, prev_end, redirect->start));
+	if (c->argc < 1 || !touching || shell_node_find(redirect, SN_FILE_DESCRIPTOR))
 		return -1;
 	struct model_word *w = &c->argv[c->argc - 1];
 	const char *t = w->w.text;
 	size_t len = strlen(t);
-	if (!word_static(w) || len == 0 || len > 4 || strspn(t, "0123456789") != len)
+	if (!builder_word_is_static(w) || len == 0 || len > 4 || strspn(t, "0123456789") != len)
 		return -1;
 	int fd = atoi(t);
 	model_word_done(w);
 	c->argc--;
 	return fd;
+}
+
+/* The length of NAME when w, before any command word, is an assignment to
+ * bash: NAME=VALUE with NAME and = unquoted (the grammar reads
+ * `A=x\<newline>y B=z cmd` as an assignment, then the command y with the
+ * word B=z; once the continuation joined x and y, B=z is one more). */
+static size_t assignment_word(const struct model_word *w)
+{
+	const char *eq = strchr(w->w.text, '=');
+	size_t len = eq ? (size_t)(eq - w->w.text) : 0;
+	if (!len || !w->w.mask || !shell_word_is_name(w->w.text, len) ||
+	    strspn(w->w.mask, "u") <= len)
+		return 0;
+	return len;
+}
+
+/* The assignment word w (NAME=VALUE, NAME name_len bytes) as one of c's
+ * prefixes. Consumes w. */
+static int add_assign_word(struct simple_command *c, struct model_word *w, size_t name_len)
+{
+	struct model_word value;
+	int r = builder_word_from_text(&value, w->w.text + name_len + 1, w->w.flags);
+	if (r >= 0)
+		r = add_assign(c, w->w.text, name_len, &value);
+	else
+		model_word_done(&value);
+	model_word_done(w);
+	return r;
+}
+
+/* Where the words of a command being built stand: argv's allocation, and
+ * the source span of the last word (a word right after it joins it). */
+struct word_cursor {
+	size_t alloc;
+	uint32_t prev_start, prev_end;
+};
+
+/* Append the word node wn to c's argv: a word of its own, or the rest of
+ * the word before it when nothing separates them (the grammar splits
+ * `${A}-$1`). */
+static int push_word_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
+                          const struct shell_node *wn, struct model_state *st,
+                          struct word_cursor *wc)
+{
+	struct model_word w;
+	int r = word_from_node(b, &w, ctx, wn, st);
+	bool joins = c->argc > 0 && wn->start == wc->prev_end;
+	size_t name_len;
+	if (r < 0)
+		model_word_done(&w);
+	else if (c->argc == 0 && (name_len = assignment_word(&w)) > 0)
+		r = add_assign_word(c, &w, name_len);
+	else if (joins)
+		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
+	else
+		r = push_split(b, c, &wc->alloc, &w);
+	if (!joins)
+		wc->prev_start = wn->start;
+	wc->prev_end = wn->end;
+	return r;
+}
+
+/* The grammar gives a redirection the words that follow its target
+ * (`git push > /dev/null --force`, `cat <<EOF x`); bash gives them to the
+ * command, after the words before them. */
+static int push_redirect_words(struct builder *b, struct simple_command *c,
+                               const struct walk_ctx *ctx, const struct shell_node *redirect,
+                               struct model_state *st, struct word_cursor *wc)
+{
+	bool after_target = redirect_closes(ctx->src, redirect);
+	for (uint32_t i = 0; i < redirect->n_children; i++) {
+		const struct shell_node *k = &redirect->children[i];
+		if (k->kind == SN_HEREDOC_START || (!after_target && shell_node_is_word(k))) {
+			after_target = true;
+			continue;
+		}
+		if (after_target && shell_node_is_word(k)) {
+			int r = push_word_node(b, c, ctx, k, st, wc);
+			if (r < 0)
+				return r;
+		} else if (after_target && k->kind == SN_ERROR) {
+			/* words the grammar could not place (`3>&- x`): still words */
+			for (uint32_t j = 0; j < k->n_children; j++) {
+				int r = shell_node_is_word(&k->children[j])
+				                ? push_word_node(b, c, ctx, &k->children[j], st, wc)
+				                : 0;
+				if (r < 0)
+					return r;
+			}
+		}
+	}
+	return 0;
 }
 
 /* `(( x > 1 ))` as a command: arithmetic, not a program to run. */
@@ -993,19 +830,20 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 		builder_walk_substitutions(b, ctx, n, st, ctx->parent);
 		return;
 	}
-	struct simple_command *c = command_new(b, ctx, n);
+	struct simple_command *c = builder_command_new(b, ctx, n);
 	if (!c)
 		return;
-	size_t alloc = 0;
-	uint32_t prev_start = 0, prev_end = UINT32_MAX;
+	struct word_cursor wc = { .prev_end = UINT32_MAX };
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (k->kind == SN_VAR_ASSIGN) {
 			b->error = assignment_node(b, c, ctx, k, st, false);
 		} else if (shell_node_is_redirect(k)) {
 			b->error = add_redirect(b, c, ctx->src, k, st,
-			                        fd_written_before(c, k, prev_end));
-		} else if (k->kind == SN_COMMAND_NAME || shell_word_node_is_word(k) ||
+			                        fd_written_before(c, ctx->src, k, wc.prev_end));
+			if (!b->error)
+				b->error = push_redirect_words(b, c, ctx, k, st, &wc);
+		} else if (k->kind == SN_COMMAND_NAME || shell_node_is_word(k) ||
 		           k->kind == SN_OTHER) {
 			const struct shell_node *wn = k;
 			if (k->kind == SN_COMMAND_NAME) {
@@ -1013,32 +851,32 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 					continue;
 				wn = &k->children[0];
 			}
-			struct model_word w;
-			b->error = word_from_node(b, &w, ctx, wn, st);
-			if (!b->error && c->argc > 0 && wn->start == prev_end)
-				b->error = merge_word(&c->argv[c->argc - 1], &w, ctx, prev_start,
-				                      wn->end);
-			else if (!b->error)
-				b->error = push_split(b, c, &alloc, &w);
-			else
-				model_word_done(&w);
-			if (!(wn->start == prev_end && c->argc > 0))
-				prev_start = wn->start;
-			prev_end = wn->end;
+			b->error = push_word_node(b, c, ctx, wn, st, &wc);
 		}
 	}
+	/* the redirections of a `cmd > f` around it, in order, with the words
+	 * the grammar gave them (`git push > f --force` runs git push --force) */
+	for (size_t i = b->inherited_base; i < b->n_inherited && !b->error; i++) {
+		const struct inherited_redirect *ir = &b->inherited[i];
+		if (!ir->active)
+			continue;
+		b->error = add_redirect(
+		        b, c, ir->src, ir->node, st,
+		        ir->src == ctx->src ? fd_written_before(c, ctx->src, ir->node, wc.prev_end)
+		                            : -1);
+		if (!b->error && ir->target == n)
+			b->error = push_redirect_words(b, c, ctx, ir->node, st, &wc);
+	}
 	if (!b->error)
-		b->error = expand_braces(b, c, &alloc);
-	for (size_t i = 0; i < b->n_inherited && !b->error; i++)
-		if (b->inherited[i].active)
-			b->error = add_redirect(
-			        b, c, b->inherited[i].src, b->inherited[i].node, st,
-			        b->inherited[i].src == ctx->src
-			                ? fd_written_before(c, b->inherited[i].node, prev_end)
-			                : -1);
+		b->error = expand_braces(b, c, &wc.alloc);
+	/* only assignments (once a continuation joined `G=ch\<newline>mod`):
+	 * they stay set for what follows, as bash keeps them */
+	for (uint32_t i = 0; c->argc == 0 && i < n->n_children && !b->error; i++)
+		if (n->children[i].kind == SN_VAR_ASSIGN)
+			b->error = assignment_node(b, NULL, ctx, &n->children[i], st, true);
 	if (b->error)
 		return;
-	finish_command(b, ctx, c, st, NULL);
+	builder_finish_command(b, ctx, c, st, NULL);
 	/* substitutions in the words and redirections run before the command */
 	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++)
@@ -1049,7 +887,7 @@ void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct
 void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                          struct model_state *st)
 {
-	struct simple_command *c = command_new(b, ctx, n);
+	struct simple_command *c = builder_command_new(b, ctx, n);
 	if (!c)
 		return;
 	size_t alloc = 0;
@@ -1078,7 +916,7 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 		struct model_word w;
 		b->error = word_from_node(b, &w, ctx, k, st);
 		if (!b->error)
-			b->error = push_arg(b, c, &alloc, &w);
+			b->error = builder_push_arg(b, c, &alloc, &w);
 		else
 			model_word_done(&w);
 	}
@@ -1086,6 +924,6 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 		b->error = assignment_node(b, c, ctx, only, st, true);
 	if (b->error)
 		return;
-	finish_command(b, ctx, c, st, NULL);
+	builder_finish_command(b, ctx, c, st, NULL);
 	builder_walk_substitutions(b, ctx, n, st, (long)c->index);
 }

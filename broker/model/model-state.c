@@ -29,7 +29,9 @@ int model_state_copy(struct model_state *dst, const struct model_state *src)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < src->n_vars; i++) {
-		int r = model_state_set(dst, src->vars[i].name, src->vars[i].value);
+		int r = src->vars[i].tilde
+		                ? model_state_set_tilde(dst, src->vars[i].name, src->vars[i].value)
+		                : model_state_set(dst, src->vars[i].name, src->vars[i].value);
 		if (r < 0) {
 			model_state_done(dst);
 			return r;
@@ -57,7 +59,7 @@ const char *model_state_get(const struct model_state *s, const char *name)
 	return v ? v->value : NULL;
 }
 
-int model_state_set(struct model_state *s, const char *name, const char *value)
+static int set_value(struct model_state *s, const char *name, const char *value, bool tilde)
 {
 	char *copy = strdup(value);
 	if (!copy)
@@ -66,6 +68,7 @@ int model_state_set(struct model_state *s, const char *name, const char *value)
 	if (v) {
 		free(v->value);
 		v->value = copy;
+		v->tilde = tilde;
 		return 0;
 	}
 	if (s->n_vars >= MODEL_STATE_MAX_VARS) {
@@ -77,8 +80,24 @@ int model_state_set(struct model_state *s, const char *name, const char *value)
 		free(copy);
 		return -ENOMEM;
 	}
-	s->vars[s->n_vars++] = (struct model_var){ n, copy };
+	s->vars[s->n_vars++] = (struct model_var){ n, copy, tilde };
 	return 0;
+}
+
+int model_state_set(struct model_state *s, const char *name, const char *value)
+{
+	return set_value(s, name, value, false);
+}
+
+int model_state_set_tilde(struct model_state *s, const char *name, const char *value)
+{
+	return set_value(s, name, value, true);
+}
+
+bool model_state_tilde(const struct model_state *s, const char *name)
+{
+	const struct model_var *v = find_var(s, name);
+	return v && v->tilde;
 }
 
 void model_state_unset_n(struct model_state *s, const char *name, size_t len)
@@ -135,17 +154,23 @@ int model_state_cd(struct model_state *s, const char *dir)
 
 void model_state_merge(struct model_state *s, const struct model_state *other)
 {
-	for (size_t i = 0; i < s->n_vars;) {
-		const char *theirs = model_state_get(other, s->vars[i].name);
-		if (theirs && strcmp(theirs, s->vars[i].value) == 0) {
-			i++;
-			continue;
-		}
-		model_state_unset(s, s->vars[i].name); /* moves the last one to i */
-	}
+	model_state_merge_vars(s, other);
 	bool same = s->cwd_unknown == other->cwd_unknown &&
 	            ((!s->cwd && !other->cwd) ||
 	             (s->cwd && other->cwd && strcmp(s->cwd, other->cwd) == 0));
 	if (!same)
 		(void)model_state_cd(s, NULL);
+}
+
+void model_state_merge_vars(struct model_state *s, const struct model_state *other)
+{
+	for (size_t i = 0; i < s->n_vars;) {
+		const char *theirs = model_state_get(other, s->vars[i].name);
+		if (theirs && strcmp(theirs, s->vars[i].value) == 0 &&
+		    model_state_tilde(other, s->vars[i].name) == s->vars[i].tilde) {
+			i++;
+			continue;
+		}
+		model_state_unset(s, s->vars[i].name); /* moves the last one to i */
+	}
 }

@@ -17,6 +17,7 @@
 struct model_var {
 	char *name;
 	char *value;
+	bool tilde; /* the value began with a tilde bash expanded (D=~/x): a home */
 };
 
 struct model_state {
@@ -36,6 +37,11 @@ const char *model_state_get(const struct model_state *s, const char *name);
 /* Set name to value (copied). Past MODEL_STATE_MAX_VARS the variable simply
  * stays unknown (a dynamic word, never a wrong value). */
 int model_state_set(struct model_state *s, const char *name, const char *value);
+/* The same, for a value whose leading `~` bash expanded when it assigned it
+ * (D=~/x): the value is kept as written, and marked (model_state_tilde). */
+int model_state_set_tilde(struct model_state *s, const char *name, const char *value);
+/* Was name's value assigned with a tilde that bash expanded? */
+bool model_state_tilde(const struct model_state *s, const char *name);
 void model_state_unset(struct model_state *s, const char *name);
 /* The same for name[0..len) (need not be NUL-terminated); allocates nothing,
  * so a variable is always forgotten. */
@@ -47,6 +53,8 @@ int model_state_cd(struct model_state *s, const char *dir);
 
 /* Keep in s only what other agrees with. */
 void model_state_merge(struct model_state *s, const struct model_state *other);
+/* The same for the variables only (the directory stays s's). */
+void model_state_merge_vars(struct model_state *s, const struct model_state *other);
 
 /* dir joined onto base ("a" + "b" -> "a/b"; absolute or ~ dirs replace). */
 char *model_state_join(const char *base, const char *dir);

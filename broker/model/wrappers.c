@@ -14,38 +14,118 @@
 #include "shell/shell-words.h"
 #include "model/wrappers.h"
 
-/* One row per wrapper. Keep sorted by name (bsearch). */
+/* The options of setarch and of its other names (linux32, linux64). */
+#define SETARCH_OPTIONS                                                                       \
+	.short_flags = "BFILRSTXZ3v",                                                         \
+	.longopts = "32bit,fdpic-funcptrs,short-inode,addr-compat-layout,addr-no-randomize,"  \
+	            "whole-seconds,sticky-timeouts,read-implies-exec,mmap-page-zero,3gb,4gb," \
+	            "uname-2.6,verbose",                                                      \
+	.stop_opts = "hV", .stop_longopts = "list,help,version"
+
+/* The options of timeout (gtimeout: its name in GNU coreutils elsewhere). */
+#define TIMEOUT_OPTIONS                                                       \
+	.short_with_arg = "sk", .short_flags = "v",                           \
+	.longopts = "signal=,kill-after=,preserve-status,foreground,verbose", \
+	.stop_longopts = "help,version", .positionals = 1
+
+/* One row per wrapper. Keep sorted by name (bsearch). "help,version" stop
+ * a GNU or util-linux tool: it prints and runs nothing. */
 static const struct wrapper wrappers[] = {
 	{ .name = "builtin" },
 	{ .name = "busybox", .stop_longopts = "list,list-full,help" },
-	{ .name = "chroot", .longopts = "userspec=,groups=,skip-chdir", .positionals = 1 },
+	/* bubblewrap: its options take up to three words, never attached */
+	{ .name = "bwrap",
+	  .longopts = "args=,argv0=,level-prefix,unshare-all,share-net,unshare-user,"
+	              "unshare-user-try,unshare-ipc,unshare-pid,unshare-net,unshare-uts,"
+	              "unshare-cgroup,unshare-cgroup-try,userns=,userns2=,pidns=,disable-userns,"
+	              "assert-userns-disabled,uid=,gid=,hostname=,chdir=,clearenv,setenv==,"
+	              "unsetenv=,lock-file=,sync-fd=,bind==,bind-try==,dev-bind==,dev-bind-try==,"
+	              "ro-bind==,ro-bind-try==,bind-fd==,ro-bind-fd==,remount-ro=,overlay-src=,"
+	              "overlay===,tmp-overlay=,ro-overlay=,exec-label=,file-label=,proc=,dev=,"
+	              "tmpfs=,mqueue=,dir=,file==,bind-data==,ro-bind-data==,symlink==,seccomp=,"
+	              "add-seccomp-fd=,block-fd=,userns-block-fd=,info-fd=,json-status-fd=,"
+	              "new-session,die-with-parent,as-pid-1,cap-add=,cap-drop=,perms=,size=,"
+	              "chmod==",
+	  .stop_longopts = "help,version",
+	  .chdir_longopts = "chdir" },
+	{ .name = "caffeinate", .short_with_arg = "tw", .short_flags = "dimsu" },
+	{ .name = "catchsegv" },
+	{ .name = "cgexec",
+	  .short_with_arg = "g",
+	  .short_flags = "r",
+	  .longopts = "sticky",
+	  .stop_opts = "h" },
+	{ .name = "chpst", .short_with_arg = "uUbe/nlLmdopfcrt", .short_flags = "vP012" },
+	{ .name = "chroot",
+	  .longopts = "userspec=,groups=,skip-chdir",
+	  .positionals = 1,
+	  .stop_longopts = "help,version" },
+	/* chrt [options] PRIORITY COMMAND; -p works on a pid, -m only prints */
+	{ .name = "chrt",
+	  .short_with_arg = "TPD",
+	  .short_flags = "bdfioraRv",
+	  .longopts = "batch,deadline,fifo,idle,other,rr,reset-on-fork,sched-runtime=,"
+	              "sched-period=,sched-deadline=,all-tasks,verbose",
+	  .stop_opts = "mphV",
+	  .stop_longopts = "max,pid,help,version",
+	  .positionals = 1 },
 	{ .name = "command", .short_flags = "p", .stop_opts = "vV" },
+	{ .name = "dbus-run-session",
+	  .longopts = "config-file=,dbus-daemon=",
+	  .stop_longopts = "help,version" },
 	{ .name = "doas", .short_with_arg = "uC", .short_flags = "nsL", .stop_opts = "CL" },
+	{ .name = "eatmydata" },
 	{ .name = "env",
 	  .short_with_arg = "uCS",
 	  .short_flags = "i0v",
-	  .longopts = "ignore-environment,null,unset=,chdir=,split-string=,debug,block-signal,"
-	              "default-signal,ignore-signal,list-signal-handling",
+	  .longopts = "ignore-environment,null,unset=,chdir=,split-string=,debug,block-signal?,"
+	              "default-signal?,ignore-signal?",
+	  .stop_longopts = "list-signal-handling,help,version",
 	  .chdir_opts = "C",
 	  .chdir_longopts = "chdir",
 	  .string_opts = "S",
 	  .string_longopts = "split-string",
 	  .flags = WRAP_ASSIGNMENTS | WRAP_STRING_ARGS },
 	{ .name = "exec", .short_with_arg = "a", .short_flags = "cl" },
+	{ .name = "fakeroot",
+	  .short_with_arg = "lisb",
+	  .short_flags = "u",
+	  .longopts = "lib=,faked=,unknown-is-real,fd-base=",
+	  .stop_opts = "hv",
+	  .stop_longopts = "help,version" },
+	{ .name = "faketime",
+	  .short_flags = "mf",
+	  .longopts = "exclude-monotonic,disable-shm,date-prog=",
+	  .stop_opts = "hv",
+	  .stop_longopts = "help,version",
+	  .positionals = 1 },
 	{ .name = "find", .flags = WRAP_EXEC_CLAUSES | WRAP_ARGV_INCOMPLETE },
+	/* firejail's options are single words (--private, --net=none) */
+	{ .name = "firejail",
+	  .stop_longopts = "help,version,list,tree,top,join?,join-network?,join-filesystem?,"
+	                   "shutdown?,ls?,get?,put?,debug-syscalls,debug-caps,debug-protocols,"
+	                   "debug-errnos,audit?,build?,netstats,overlay-clean,fs.print?,"
+	                   "dns.print?,caps.print?,seccomp.print?,protocol.print?,cpu.print?,"
+	                   "apparmor.print?,net.print?",
+	  .flags = WRAP_LONG_ANY },
 	{ .name = "flock",
 	  .short_with_arg = "wE",
 	  .short_flags = "sexnouF",
 	  .longopts = "shared,exclusive,unlock,nonblock,nb,close,no-fork,timeout=,wait=,"
 	              "conflict-exit-code=,verbose",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version",
 	  .positionals = 1,
 	  .flags = WRAP_COMMAND_AFTER },
+	{ .name = "gtimeout", TIMEOUT_OPTIONS },
 	{ .name = "ionice",
 	  .short_with_arg = "cnpPu",
 	  .short_flags = "t",
 	  .longopts = "class=,classdata=,pid=,pgid=,uid=,ignore",
-	  .stop_opts = "pPu",
-	  .stop_longopts = "pid,pgid,uid" },
+	  .stop_opts = "pPuhV",
+	  .stop_longopts = "pid,pgid,uid,help,version" },
+	{ .name = "linux32", SETARCH_OPTIONS },
+	{ .name = "linux64", SETARCH_OPTIONS },
 	{ .name = "ltrace",
 	  .short_with_arg = "aADeFlnopsuwx",
 	  .short_flags = "bcCfhiLrStTV",
@@ -55,8 +135,28 @@ static const struct wrapper wrappers[] = {
 	{ .name = "nice",
 	  .short_with_arg = "n",
 	  .longopts = "adjustment=",
+	  .stop_longopts = "help,version",
 	  .flags = WRAP_NUMERIC_OPT },
-	{ .name = "nohup" },
+	{ .name = "nocache", .short_with_arg = "n" },
+	{ .name = "nohup", .stop_longopts = "help,version" },
+	/* nsenter: an optional argument is attached (-m/ns, --mount=/ns) */
+	{ .name = "nsenter",
+	  .short_with_arg = "tSGW",
+	  .short_flags = "aFZ",
+	  .short_attached = "muinpCUTrw",
+	  .longopts = "all,target=,mount?,uts?,ipc?,net?,pid?,cgroup?,user?,time?,setuid=,"
+	              "setgid=,preserve-credentials,root?,wd?,wdns=,no-fork,follow-context,env,"
+	              "join-cgroup,keep-caps",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version" },
+	{ .name = "numactl",
+	  .short_with_arg = "ipPCNmwMSIfLo",
+	  .short_flags = "albuTt",
+	  .longopts = "all,interleave=,weighted-interleave=,preferred=,preferred-many=,"
+	              "physcpubind=,cpunodebind=,membind=,localalloc,balancing,huge,touch,strict,"
+	              "shmmode=,shm=,shmid=,file=,length=,offset=",
+	  .stop_opts = "sHdDVh",
+	  .stop_longopts = "show,hardware,dump,dump-nodes,version,help" },
 	{ .name = "parallel",
 	  .short_with_arg = "aCdEIjlLnNPsS",
 	  .short_flags = "0kmqrtuvX",
@@ -64,6 +164,31 @@ static const struct wrapper wrappers[] = {
 	              "delimiter=,joblog=,results=,halt=,timeout=,tag,will-cite,bar,eta,progress,"
 	              "pipe,line-buffer,group,ungroup,verbose,quote,no-run-if-empty,dry-run",
 	  .flags = WRAP_SHELL_JOIN | WRAP_ARGV_INCOMPLETE },
+	{ .name = "pkexec",
+	  .longopts = "user=,keep-cwd,disable-internal-agent",
+	  .stop_longopts = "help,version" },
+	/* prlimit: a resource's limit is optional and attached (--nofile=64) */
+	{ .name = "prlimit",
+	  .short_with_arg = "o",
+	  .short_attached = "cdefilmnqrstuvxy",
+	  .longopts = "output=,noheadings,raw,verbose,core?,data?,nice?,fsize?,sigpending?,"
+	              "memlock?,rss?,nofile?,msgqueue?,rtprio?,stack?,cpu?,nproc?,as?,locks?,"
+	              "rttime?",
+	  .stop_opts = "phV",
+	  .stop_longopts = "pid,help,version" },
+	{ .name = "proxychains", .short_with_arg = "f", .short_flags = "q" },
+	{ .name = "proxychains4", .short_with_arg = "f", .short_flags = "q" },
+	/* run0 [options] [COMMAND]: without one, a shell (the command itself) */
+	{ .name = "run0",
+	  .short_with_arg = "ugD",
+	  .short_flags = "i",
+	  .longopts = "no-ask-password,machine=,unit=,property=,description=,slice=,"
+	              "slice-inherit,user=,group=,nice=,chdir=,setenv=,background=,"
+	              "shell-prompt-prefix=,pty,pipe,via-shell,empower,lightweight=,area=",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version",
+	  .chdir_opts = "D",
+	  .chdir_longopts = "chdir" },
 	{ .name = "script",
 	  .short_with_arg = "cBEImoOT",
 	  .short_flags = "aefqw",
@@ -73,8 +198,28 @@ static const struct wrapper wrappers[] = {
 	  .string_opts = "c",
 	  .string_longopts = "command",
 	  .flags = WRAP_PERMUTE },
-	{ .name = "setsid", .short_flags = "cfw", .longopts = "ctty,fork,wait" },
-	{ .name = "stdbuf", .short_with_arg = "ioe", .longopts = "input=,output=,error=" },
+	/* setarch ARCH [options] COMMAND (linux32, linux64 ... name the arch) */
+	{ .name = "setarch", SETARCH_OPTIONS, .positionals = 1, .flags = WRAP_POSITIONALS_FIRST },
+	/* setpriv: every option long, --dump prints and runs nothing */
+	{ .name = "setpriv",
+	  .longopts = "nnp,no-new-privs,ambient-caps=,inh-caps=,bounding-set=,ruid=,euid=,"
+	              "rgid=,egid=,reuid=,regid=,clear-groups,keep-groups,init-groups,groups=,"
+	              "securebits=,pdeathsig=,selinux-label=,apparmor-profile=,landlock-access=,"
+	              "landlock-rule=,reset-env",
+	  .stop_opts = "dhV",
+	  .stop_longopts = "dump,help,version" },
+	{ .name = "setsid",
+	  .short_flags = "cfw",
+	  .longopts = "ctty,fork,wait",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version" },
+	/* sg GROUP [-c] COMMAND: the command is a string for /bin/sh */
+	{ .name = "sg", .positionals = 1, .flags = WRAP_SHELL_JOIN | WRAP_COMMAND_AFTER },
+	{ .name = "ssh-agent", .short_with_arg = "aEPtO", .short_flags = "csDd", .stop_opts = "k" },
+	{ .name = "stdbuf",
+	  .short_with_arg = "ioe",
+	  .longopts = "input=,output=,error=",
+	  .stop_longopts = "help,version" },
 	{ .name = "strace",
 	  .short_with_arg = "abeEIoOpPsSuUX",
 	  .short_flags = "cCdDfFhiknqrtTvVwxyzZ",
@@ -85,43 +230,95 @@ static const struct wrapper wrappers[] = {
 	  .stop_longopts = "help,version" },
 	{ .name = "sudo",
 	  .short_with_arg = "CDghpRrTtUu",
-	  .short_flags = "AbEHiKknPSs",
+	  .short_flags = "AbBEHiKknNPSs",
 	  .longopts = "user=,group=,prompt=,chdir=,chroot=,close-from=,host=,role=,type=,"
-	              "command-timeout=,other-user=,preserve-env,login,shell,non-interactive,"
+	              "command-timeout=,other-user=,preserve-env?,login,shell,non-interactive,"
 	              "background,stdin,set-home,askpass,preserve-groups,reset-timestamp,"
-	              "remove-timestamp,bell",
-	  .stop_opts = "elvVh",
+	              "remove-timestamp,bell,no-update",
+	  .stop_opts = "elvV",
 	  .stop_longopts = "edit,list,validate,version,help",
 	  .chdir_opts = "D",
 	  .chdir_longopts = "chdir",
 	  .flags = WRAP_ASSIGNMENTS },
+	{ .name = "systemd-run",
+	  .short_with_arg = "HMupE",
+	  .short_flags = "rdtPqGS",
+	  .longopts = "no-ask-password,user,system,host=,machine=,scope,unit=,property=,"
+	              "description=,slice=,slice-inherit,no-block,remain-after-exit,wait,"
+	              "send-sighup,service-type=,uid=,gid=,nice=,working-directory=,same-dir,"
+	              "setenv=,pty,pipe,quiet,collect,shell,path-property=,socket-property=,"
+	              "on-active=,on-boot=,on-startup=,on-unit-active=,on-unit-inactive=,"
+	              "on-calendar=,on-timezone-change,on-clock-change,timer-property=,"
+	              "expand-environment=,ignore-failure,background=,json=,job-mode=,capsule=,"
+	              "pty-late",
+	  .stop_opts = "h",
+	  .stop_longopts = "help,version",
+	  .chdir_longopts = "working-directory" },
+	{ .name = "taskset",
+	  .short_flags = "ac",
+	  .longopts = "all-tasks,cpu-list",
+	  .stop_opts = "phV",
+	  .stop_longopts = "pid,help,version",
+	  .positionals = 1 },
 	{ .name = "time",
 	  .short_with_arg = "fo",
 	  .short_flags = "pvaq",
-	  .longopts = "format=,output=,append,verbose,portability,quiet" },
-	{ .name = "timeout",
-	  .short_with_arg = "sk",
-	  .short_flags = "v",
-	  .longopts = "signal=,kill-after=,preserve-status,foreground,verbose",
-	  .positionals = 1 },
+	  .longopts = "format=,output=,append,verbose,portability,quiet",
+	  .stop_opts = "V",
+	  .stop_longopts = "help,version" },
+	{ .name = "timeout", TIMEOUT_OPTIONS },
+	{ .name = "torsocks",
+	  .short_with_arg = "upaP",
+	  .short_flags = "idq46",
+	  .longopts = "user=,pass=,address=,port=,isolate,debug,quiet",
+	  .stop_opts = "h",
+	  .stop_longopts = "shell,version,help" },
+	{ .name = "trickle", .short_with_arg = "duwtln", .short_flags = "vs", .stop_opts = "hV" },
 	{ .name = "unbuffer", .short_flags = "p" },
+	{ .name = "unshare",
+	  .short_with_arg = "RwSG",
+	  .short_flags = "frc",
+	  .short_attached = "muinpUCT",
+	  .longopts = "mount?,uts?,ipc?,net?,pid?,user?,cgroup?,time?,fork,map-user=,map-group=,"
+	              "map-root-user,map-current-user,map-auto,map-users=,map-groups=,kill-child?,"
+	              "mount-proc?,propagation=,setgroups=,keep-caps,root=,wd=,setuid=,setgid=,"
+	              "monotonic=,boottime=,load-interp=",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version",
+	  .chdir_opts = "w",
+	  .chdir_longopts = "wd" },
+	/* valgrind's options are single words (--tool=memcheck) */
+	{ .name = "valgrind",
+	  .short_flags = "qvsd",
+	  .stop_opts = "h",
+	  .stop_longopts = "help,help-debug,help-dyn-options,version",
+	  .flags = WRAP_LONG_ANY },
 	{ .name = "watch",
 	  .short_with_arg = "nq",
 	  .short_flags = "tbegcCxpw",
 	  .short_attached = "d",
-	  .longopts = "interval=,equexit=,differences,no-title,beep,errexit,chgexit,color,"
+	  .longopts = "interval=,equexit=,differences?,no-title,beep,errexit,chgexit,color,"
 	              "no-color,exec,precise,no-wrap,no-linewrap",
+	  .stop_opts = "hv",
+	  .stop_longopts = "help,version",
 	  .direct_opts = "x",
 	  .flags = WRAP_SHELL_JOIN },
 	{ .name = "xargs",
 	  .short_with_arg = "adEILnPs",
-	  .short_flags = "0prtx",
+	  .short_flags = "0oprtx",
 	  .short_attached = "eil",
-	  .longopts = "arg-file=,delimiter=,eof,replace,max-lines,max-args=,max-procs=,max-chars=,"
-	              "null,no-run-if-empty,verbose,interactive,exit,open-tty,process-slot-var=,"
-	              "show-limits",
+	  .longopts = "arg-file=,delimiter=,eof?,replace?,max-lines?,max-args=,max-procs=,"
+	              "max-chars=,null,no-run-if-empty,verbose,interactive,exit,open-tty,"
+	              "process-slot-var=",
 	  .stop_longopts = "show-limits,help,version",
 	  .flags = WRAP_ARGV_INCOMPLETE },
+	{ .name = "xvfb-run",
+	  .short_with_arg = "efnpsw",
+	  .short_flags = "adl",
+	  .longopts = "auto-servernum,auto-display,error-file=,auth-file=,server-num=,"
+	              "listen-tcp,xauth-protocol=,server-args=,wait=",
+	  .stop_opts = "h",
+	  .stop_longopts = "help" },
 };
 
 static int wrapper_cmp(const void *key, const void *elem)
@@ -139,19 +336,35 @@ static bool has_char(const char *set, char c)
 	return set && c && strchr(set, c);
 }
 
-/* Is name[0..len) in the comma list? *with_arg: it is written "name=". */
-static bool in_list(const char *list, const char *name, size_t len, bool *with_arg)
+/* One item of a comma list of long options, p[0..len): "name" (a flag),
+ * "name=" (an argument, attached or the next word), "name==" (two: the
+ * next words), "name?" (an optional argument, attached only). Returns the
+ * name's length; *args: how many words of arguments it takes. */
+static size_t item_name(const char *p, size_t len, unsigned *args)
+{
+	*args = 0;
+	if (len > 0 && p[len - 1] == '?')
+		return len - 1;
+	while (len > 0 && p[len - 1] == '=') {
+		len--;
+		++*args;
+	}
+	return len;
+}
+
+/* Is name[0..len) in the comma list? *args: the words of arguments it takes. */
+static bool in_list(const char *list, const char *name, size_t len, unsigned *args)
 {
 	if (!list)
 		return false;
 	for (const char *p = list; *p;) {
 		const char *end = strchr(p, ',');
 		size_t item = end ? (size_t)(end - p) : strlen(p);
-		bool arg = item > 0 && p[item - 1] == '=';
-		size_t nlen = arg ? item - 1 : item;
+		unsigned n_args;
+		size_t nlen = item_name(p, item, &n_args);
 		if (nlen == len && strncmp(p, name, len) == 0) {
-			if (with_arg)
-				*with_arg = arg;
+			if (args)
+				*args = n_args;
 			return true;
 		}
 		if (!end)
@@ -163,7 +376,8 @@ static bool in_list(const char *list, const char *name, size_t len, bool *with_a
 
 /* The option of the comma lists that name[0..len) spells, as getopt_long
  * takes it: the one named so, else the only one it begins (--comm is
- * --command); into *item, *item_len. False when none or several are. */
+ * --command); into *item, *item_len (the name's). False when none or
+ * several are (getopt_long refuses an ambiguous one: nothing runs). */
 static bool resolve_long(const char *const *lists, size_t n_lists, const char *name, size_t len,
                          const char **item, size_t *item_len)
 {
@@ -173,8 +387,8 @@ static bool resolve_long(const char *const *lists, size_t n_lists, const char *n
 	for (size_t l = 0; l < n_lists; l++) {
 		for (const char *p = lists[l]; p && *p;) {
 			const char *end = strchr(p, ',');
-			size_t k = end ? (size_t)(end - p) : strlen(p);
-			size_t nlen = k > 0 && p[k - 1] == '=' ? k - 1 : k;
+			unsigned n_args;
+			size_t nlen = item_name(p, end ? (size_t)(end - p) : strlen(p), &n_args);
 			if (nlen == len && strncmp(p, name, len) == 0) {
 				*item = p;
 				*item_len = nlen;
@@ -198,6 +412,17 @@ static bool resolve_long(const char *const *lists, size_t n_lists, const char *n
 	return true;
 }
 
+bool wrapper_long_option(const char *list, const char *word, const char **item, size_t *item_len,
+                         unsigned *args)
+{
+	const char *eq = strchr(word, '=');
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+	const char *const lists[] = { list };
+	if (!resolve_long(lists, 1, word, len, item, item_len))
+		return false;
+	return in_list(list, *item, *item_len, args);
+}
+
 /* A long option at words[*i] ("--name" or "--name=value", or a prefix of
  * the name that only one option has). */
 static void match_long(const struct wrapper *w, const char *const *words, size_t n, size_t *i,
@@ -213,14 +438,19 @@ static void match_long(const struct wrapper *w, const char *const *words, size_t
 		opt = item; /* the full name: the lists below are read with it */
 		len = item_len;
 	}
-	bool with_arg = false;
-	if (in_list(w->stop_longopts, opt, len, NULL))
+	unsigned args = 0;
+	if (in_list(w->stop_longopts, opt, len, &args))
 		m->stops = true;
-	if (!in_list(w->longopts, opt, len, &with_arg) && !m->stops)
+	if (!in_list(w->longopts, opt, len, &args) && !m->stops && !(w->flags & WRAP_LONG_ANY))
 		m->unknown_opt = true;
 	size_t arg = *i, offset = eq ? (size_t)(eq + 1 - words[*i]) : 0;
-	if (with_arg && !eq && *i + 1 < n)
-		arg = ++*i;
+	/* the words its arguments take: all of them, or the rest after `=` */
+	unsigned take = eq ? (args > 0 ? args - 1 : 0) : args;
+	for (unsigned k = 0; k < take && *i + 1 < n; k++) {
+		++*i;
+		if (k == 0 && !eq)
+			arg = *i;
+	}
 	if (in_list(w->chdir_longopts, opt, len, NULL)) {
 		m->chdir_word = (long)arg;
 		m->chdir_offset = offset;
@@ -282,6 +512,11 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 		.shell_join = (w->flags & WRAP_SHELL_JOIN) != 0,
 	};
 	size_t i = start + 1;
+	unsigned positionals = w->positionals;
+	if (w->flags & WRAP_POSITIONALS_FIRST) {
+		for (; positionals > 0 && i < n; positionals--)
+			i++; /* setarch ARCH -R cmd */
+	}
 	for (; i < n; i++) {
 		const char *word = words[i];
 		if (strcmp(word, "--") == 0) {
@@ -308,7 +543,7 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 			i++;
 		ret->assign_end = i;
 	}
-	for (unsigned p = 0; p < w->positionals && i < n; p++)
+	for (unsigned p = 0; p < positionals && i < n; p++)
 		i++;
 	if ((w->flags & WRAP_COMMAND_AFTER) && i + 1 < n &&
 	    (strcmp(words[i], "-c") == 0 || strcmp(words[i], "--command") == 0)) {
@@ -345,8 +580,15 @@ size_t wrapper_exec_clauses(const char *const *words, size_t n, size_t start,
 	return count;
 }
 
-/* The shells whose -c string is a command; options that take an argument. */
-static const char *const shells[] = { "ash", "bash", "dash", "ksh", "mksh", "sh", "zsh" };
+/* The shells whose -c string is a command (sorted). */
+static const char *const shells[] = { "ash", "bash", "csh",   "dash", "elvish", "fish",
+	                              "ksh", "mksh", "nu",    "posh", "pwsh",   "rbash",
+	                              "sh",  "tcsh", "xonsh", "yash", "zsh" };
+
+/* Those among them whose language is not bash's (sorted). */
+static const char *const foreign_shells[] = {
+	"csh", "elvish", "fish", "nu", "pwsh", "tcsh", "xonsh"
+};
 
 static int name_cmp(const void *key, const void *elem)
 {
@@ -379,7 +621,9 @@ static enum shell_script_source su_script(const char *const *words, size_t n, si
 			size_t item_len;
 			if (!resolve_long(lists, 1, w + 2, len, &item, &item_len))
 				continue;
-			bool with_arg = item[item_len] == '=';
+			unsigned n_args;
+			(void)item_name(item, strcspn(item, ","), &n_args);
+			bool with_arg = n_args > 0;
 			if (strncmp(item, "command=", 8) == 0 ||
 			    strncmp(item, "session-command=", 16) == 0) {
 				if (eq) {
@@ -422,6 +666,12 @@ static enum shell_script_source su_script(const char *const *words, size_t n, si
 	return SHELL_SCRIPT_NONE;
 }
 
+bool wrapper_shell_is_foreign(const char *name)
+{
+	return bsearch(name, foreign_shells, ELEMENTSOF(foreign_shells), sizeof(foreign_shells[0]),
+	               name_cmp) != NULL;
+}
+
 bool wrapper_is_user_switch(const char *name)
 {
 	return strcmp(name, "su") == 0 || strcmp(name, "runuser") == 0;
@@ -451,6 +701,16 @@ enum shell_script_source wrapper_shell_script(const char *name, const char *cons
 			if ((strcmp(w, "--rcfile") == 0 || strcmp(w, "--init-file") == 0) &&
 			    i + 1 < n)
 				i++;
+			/* fish --command STRING / --command=STRING */
+			if (strncmp(w, "--command=", 10) == 0) {
+				*script_word = i;
+				*script_offset = 10;
+				return SHELL_SCRIPT_ARG;
+			}
+			if (strcmp(w, "--command") == 0 && i + 1 < n) {
+				*script_word = i + 1;
+				return SHELL_SCRIPT_ARG;
+			}
 			continue;
 		}
 		bool takes_arg = false;

@@ -28,14 +28,21 @@ enum wrapper_flag {
 	/* options may follow operands, as GNU getopt reorders them (script
 	 * log -c CMD): every word is read; the wrapper runs no argv of its own */
 	WRAP_PERMUTE = 1u << 7,
+	/* every long option is one word (--name or --name=value: valgrind,
+	 * firejail), so one the row does not list still ends where it ends */
+	WRAP_LONG_ANY = 1u << 8,
+	/* the positional words come before the options (setarch ARCH -R) */
+	WRAP_POSITIONALS_FIRST = 1u << 9,
 };
 
 struct wrapper {
 	const char *name;
-	const char *short_with_arg;  /* short options that take an argument */
-	const char *short_flags;     /* short options without one */
-	const char *short_attached;  /* options whose argument can only be attached (xargs -i{}) */
-	const char *longopts;        /* "user=,login,...": '=' marks an argument */
+	const char *short_with_arg; /* short options that take an argument */
+	const char *short_flags;    /* short options without one */
+	const char *short_attached; /* options whose argument can only be attached (xargs -i{}) */
+	/* "user=,login,...": '=' marks an argument (attached or the next
+	 * word), '==' two (the next words), '?' an optional one (attached) */
+	const char *longopts;
 	const char *stop_opts;       /* short options with which nothing is run (command -v) */
 	const char *stop_longopts;   /* the same, long ("list,edit,...") */
 	const char *chdir_opts;      /* short options whose argument is the new cwd (env -C) */
@@ -72,6 +79,15 @@ struct wrapper_match {
 void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, size_t start,
                    struct wrapper_match *ret);
 
+/* The option that the long option word (without its "--", with any
+ * "=value") spells in the comma list (the longopts syntax of struct
+ * wrapper), as getopt_long and git's parse-options take it: named so, or
+ * the only one it begins. Its name into *item, *item_len, the words of
+ * arguments it takes into *args. False when none or several do (an
+ * ambiguous option is refused: nothing runs). */
+bool wrapper_long_option(const char *list, const char *word, const char **item, size_t *item_len,
+                         unsigned *args);
+
 /* One `-exec CMD... ;` (or `+`) clause of find: words [begin, end). */
 struct wrapper_clause {
 	size_t begin, end;
@@ -90,6 +106,10 @@ enum shell_script_source {
 	SHELL_SCRIPT_STDIN, /* reads commands from stdin (no -c, no file, or -s) */
 	SHELL_SCRIPT_FILE,  /* runs a script file (*script_word): not known to the model */
 };
+
+/* A shell whose language is not bash's (csh, tcsh, fish, ...): the model
+ * reads its scripts as bash, which they may not be. */
+bool wrapper_shell_is_foreign(const char *name);
 
 /* su and runuser: a shell command as another user (`su -c CMD root`). */
 bool wrapper_is_user_switch(const char *name);

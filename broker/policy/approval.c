@@ -129,14 +129,11 @@ static int wait_deadline(pid_t pid, uint64_t deadline, int *status)
 }
 
 static int ask_program(const struct broker_config *cfg, const struct approval_request *req,
-                       const char *rule, char **ret_why)
+                       char **ret_why)
 {
 	const char *prog = cfg->approval_program;
 	if (!prog || !*prog)
-		return answer(ret_why, 0,
-		              "approval required (%s), and [approval] method = program names no "
-		              "program",
-		              rule);
+		return answer(ret_why, 0, "[approval] method = program names no program");
 	_cleanup_free_ char *json = approval_request_json(req);
 	if (!json)
 		return -ENOMEM;
@@ -179,19 +176,15 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 	else
 		r = wait_deadline(pid, deadline, &status);
 	if (r == -ETIMEDOUT)
-		return answer(ret_why, 0,
-		              "approval required (%s); the approver %s did not answer in time",
-		              rule, prog);
+		return answer(ret_why, 0, "the approver %s did not answer in time", prog);
 	if (r < 0)
 		return r;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return answer(ret_why, 1, "approved by %s", prog);
 	if (WIFEXITED(status))
-		return answer(ret_why, 0,
-		              "approval required (%s); the approver %s said no (exit %d)", rule,
-		              prog, WEXITSTATUS(status));
-	return answer(ret_why, 0, "approval required (%s); the approver %s died (signal %d)", rule,
-	              prog, WTERMSIG(status));
+		return answer(ret_why, 0, "the approver %s said no (exit %d)", prog,
+		              WEXITSTATUS(status));
+	return answer(ret_why, 0, "the approver %s died (signal %d)", prog, WTERMSIG(status));
 }
 
 /* The question, on the terminal: everything it shows of the request escaped
@@ -199,13 +192,12 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
  * one deadline for showing it and for the answer, since a terminal whose
  * output is stopped, or that nobody reads, would hold a blocking write. */
 static int ask_terminal(const struct broker_config *cfg, const struct approval_request *req,
-                        const char *rule, char **ret_why)
+                        char **ret_why)
 {
 	uint64_t deadline = monotonic_ms() + cfg->approval_timeout;
 	_cleanup_close_ int tty = open("/dev/tty", O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (tty < 0)
-		return answer(ret_why, 0,
-		              "approval required (%s), and there is no terminal to ask on", rule);
+		return answer(ret_why, 0, "there is no terminal to ask on");
 	_cleanup_free_ char *prompt = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&prompt, &len);
@@ -232,46 +224,65 @@ static int ask_terminal(const struct broker_config *cfg, const struct approval_r
 	int r = write_deadline(tty, prompt, len, deadline);
 	if (r == -ETIMEDOUT)
 		return answer(ret_why, 0,
-		              "approval required (%s); the question could not be shown on the "
-		              "terminal in time (its output is stopped, or nobody reads it)",
-		              rule);
+		              "the question could not be shown on the terminal in time (its output "
+		              "is stopped, or nobody reads it)");
 	if (r < 0)
-		return answer(ret_why, 0,
-		              "approval required (%s); the terminal could not be written: %s", rule,
-		              strerror(-r));
+		return answer(ret_why, 0, "the terminal could not be written: %s", strerror(-r));
 	uint64_t now = monotonic_ms();
 	uint64_t t = deadline > now ? deadline - now : 0;
 	struct pollfd p = { .fd = tty, .events = POLLIN };
 	if (poll(&p, 1, t > INT32_MAX ? INT32_MAX : (int)t) <= 0)
-		return answer(ret_why, 0,
-		              "approval required (%s); no answer on the terminal in time", rule);
+		return answer(ret_why, 0, "no answer on the terminal in time");
 	char line[16] = "";
 	ssize_t n = read(tty, line, sizeof(line) - 1);
 	if (n > 0 && (line[0] == 'y' || line[0] == 'Y'))
 		return answer(ret_why, 1, "approved on the terminal");
-	return answer(ret_why, 0, "approval required (%s); refused on the terminal", rule);
+	return answer(ret_why, 0, "refused on the terminal");
+}
+
+/* The configured approver's answer (see approval_ask()). */
+static int ask_configured(const struct broker_config *cfg, const struct approval_request *req,
+                          char **ret_why, const char **ret_by)
+{
+	switch (cfg->approval_method) {
+	case CONFIG_APPROVAL_PROGRAM:
+		*ret_by = "program";
+		return ask_program(cfg, req, ret_why);
+	case CONFIG_APPROVAL_TERMINAL:
+		*ret_by = "terminal";
+		return ask_terminal(cfg, req, ret_why);
+	default:
+		*ret_by = NULL;
+		return answer(ret_why, 0, "no approver is configured ([approval] method = deny)");
+	}
 }
 
 int approval_ask(const struct broker_config *cfg, const struct approval_request *req,
-                 char **ret_why)
+                 const struct approval_asker *first, char **ret_why, const char **ret_by)
 {
+	const char *by_none = NULL;
+	const char **by = ret_by ? ret_by : &by_none;
+	char *first_why = NULL, *then_why = NULL;
 	if (ret_why)
 		*ret_why = NULL;
-	/* "plugin: message" of the reason that asked, for refusals (approval is
-	 * asked only for an ask verdict, so that is its main reason) */
-	const struct verdict_reason *asked = verdict_main_reason(req->verdict);
-	char rule[VERDICT_MAX_TEXT + 64] = "no reason given";
-	if (asked)
-		snprintf(rule, sizeof(rule), "%s: %s", asked->plugin, asked->message);
-	switch (cfg->approval_method) {
-	case CONFIG_APPROVAL_PROGRAM:
-		return ask_program(cfg, req, rule, ret_why);
-	case CONFIG_APPROVAL_TERMINAL:
-		return ask_terminal(cfg, req, rule, ret_why);
-	default:
-		return answer(ret_why, 0,
-		              "approval required (%s), and no approver is configured ([approval] "
-		              "method = deny)",
-		              rule);
+	*by = NULL;
+	enum approval_reply reply =
+	        first ? first->ask(first->userdata, req, &first_why) : APPROVAL_UNANSWERED;
+	if (reply != APPROVAL_UNANSWERED) {
+		*by = reply == APPROVAL_WITHDRAWN ? NULL : first->by;
+		if (ret_why)
+			*ret_why = first_why;
+		else
+			free(first_why);
+		return reply == APPROVAL_YES;
 	}
+	int r = ask_configured(cfg, req, &then_why, by);
+	if (ret_why) {
+		/* what the first asker met, then what the approver said */
+		if (!first_why || !then_why || asprintf(ret_why, "%s; %s", first_why, then_why) < 0)
+			*ret_why = then_why ? TAKE_PTR(then_why) : TAKE_PTR(first_why);
+	}
+	free(first_why);
+	free(then_why);
+	return r;
 }

@@ -23,16 +23,41 @@ struct approval_request {
 	const struct verdict *verdict;
 };
 
+/* An answer to a question about an ask. */
+enum approval_reply {
+	APPROVAL_NO = 0,         /* refused: final */
+	APPROVAL_YES = 1,        /* approved */
+	APPROVAL_UNANSWERED = 2, /* nobody answered (dismissed, timed out, cannot ask) */
+	APPROVAL_WITHDRAWN = 3,  /* the question was withdrawn (the call ended): refused,
+	                          * nobody answered, nobody else is asked */
+};
+
 /*
- * Put req to whoever cfg names. Returns 1 when approved, 0 when not; in
- * both cases *ret_why (owned by the caller; may be NULL when not wanted)
- * says who answered and how, e.g. "approval required (rule 'publish':
- * publishing a package needs a human), and no approver is configured". A
- * negative -errno only for an internal failure, which the caller must also
- * treat as "not approved".
+ * Someone asked before the configured approver: the person at the agent
+ * (the MCP server asks its client's user through elicitation). ask returns
+ * an approval_reply, with *ret_why (owned, may stay NULL) saying who
+ * answered and how; an unanswered question goes on to the configured
+ * approver. by names who answered in the audit log ("mcp-client").
+ */
+struct approval_asker {
+	enum approval_reply (*ask)(void *userdata, const struct approval_request *req,
+	                           char **ret_why);
+	void *userdata;
+	const char *by;
+};
+
+/*
+ * Put req to first (NULL: nobody), then, unless first answered, to whoever
+ * cfg names. Returns 1 when approved, 0 when not; in both cases *ret_why
+ * (owned by the caller; may be NULL when not wanted) says who answered and
+ * how, without the rule that asked (the caller names it), e.g. "no
+ * approver is configured ([approval] method = deny)", and *ret_by (may be
+ * NULL) is who answered for the audit log: first->by, "program",
+ * "terminal", or NULL when nobody did. A negative -errno only for an
+ * internal failure, which the caller must also treat as "not approved".
  */
 int approval_ask(const struct broker_config *cfg, const struct approval_request *req,
-                 char **ret_why);
+                 const struct approval_asker *first, char **ret_why, const char **ret_by);
 
 /* The request as the approver program reads it: {"command", "display",
  * "description", "cwd", "verdict", "reasons"}, one line. New string. */

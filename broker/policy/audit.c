@@ -30,6 +30,22 @@ struct audit {
 	char *user; /* its name, or NULL when it has none */
 };
 
+/* Open a->path into a->fd and check it: 0, or -errno with reterr. */
+static int open_file(struct audit *a, struct sluice_error *reterr)
+{
+	a->fd = open(a->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
+	             0600);
+	struct stat st;
+	if (a->fd < 0)
+		return sluice_error_set(reterr, neg_errno(), "audit log '%s'", a->path);
+	if (fstat(a->fd, &st) < 0)
+		return sluice_error_set(reterr, neg_errno(), "audit log '%s'", a->path);
+	if (!S_ISREG(st.st_mode))
+		return sluice_error_set(reterr, -EINVAL, "audit log '%s' is not a regular file",
+		                        a->path);
+	return 0;
+}
+
 int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluice_error *reterr)
 {
 	*ret = NULL;
@@ -43,33 +59,31 @@ int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluic
 	a->syslog = cfg->audit_syslog;
 	a->uid = getuid();
 	struct passwd *pw = getpwuid(a->uid);
-	if (pw && !(a->user = strdup(pw->pw_name))) {
+	if ((pw && !(a->user = strdup(pw->pw_name))) ||
+	    (path && *path && !(a->path = strdup(path)))) {
 		audit_close(a);
 		return -ENOMEM;
 	}
-	if (path && *path) {
-		a->path = strdup(path);
-		a->fd = open(path,
-		             O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
-		             0600);
-		struct stat st;
-		int r = 0;
-		if (a->fd < 0)
-			r = sluice_error_set(reterr, neg_errno(), "audit log '%s'", path);
-		else if (fstat(a->fd, &st) < 0)
-			r = sluice_error_set(reterr, neg_errno(), "audit log '%s'", path);
-		else if (!S_ISREG(st.st_mode))
-			r = sluice_error_set(reterr, -EINVAL,
-			                     "audit log '%s' is not a regular file", path);
-		if (r < 0) {
-			audit_close(a);
-			return r;
-		}
+	int r = a->path ? open_file(a, reterr) : 0;
+	if (r < 0) {
+		audit_close(a);
+		return r;
 	}
 	if (a->syslog)
 		openlog("sluice", LOG_PID, LOG_AUTHPRIV);
 	*ret = a;
 	return 0;
+}
+
+int audit_reopen(struct audit *a, struct sluice_error *reterr)
+{
+	if (!a || !a->path)
+		return 0;
+	a->fd = -1; /* forgotten, not closed: its number may hold another file now */
+	int r = open_file(a, reterr);
+	if (r < 0)
+		a->fd = safe_close(a->fd);
+	return r;
 }
 
 static json_t *str_or_null(const char *s)
@@ -98,6 +112,8 @@ static char *audit_format(const struct audit *a, const struct audit_record *rec)
 	json_object_set_new(o, "command", str_or_null(rec->command));
 	json_object_set_new(o, "description", str_or_null(rec->description));
 	json_object_set_new(o, "approval", str_or_null(rec->approval));
+	json_object_set_new(o, "answeredBy", str_or_null(rec->approval_by));
+	json_object_set_new(o, "approvalNote", str_or_null(rec->approval_note));
 	json_object_set_new(o, "exitCode",
 	                    rec->exit_code >= 0 ? json_integer(rec->exit_code) : json_null());
 	json_object_set_new(o, "signal", rec->signal ? json_integer(rec->signal) : json_null());

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The audit log: one JSON line per request -- time, user, working directory,
- * command, verdict, reasons, approval, exit code, duration -- appended to
+ * command, verdict, reasons, approval (and who answered, how), exit code,
+ * duration -- appended to
  * [audit] file (created 0600, opened O_APPEND, written with one write(2) so
  * that lines never interleave) and/or sent to syslog. Open it before running
  * the command: with [audit] required = yes a log that cannot be opened or
@@ -24,10 +25,12 @@ struct audit_record {
 	const char *description; /* may be NULL */
 	const char *cwd;         /* may be NULL */
 	const struct verdict *verdict;
-	const char *approval;   /* "not needed", "approved", "refused", ... (may be NULL) */
-	const char *error_kind; /* the interface's error kind, or NULL */
-	int exit_code;          /* -1: none (not run, or killed) */
-	int signal;             /* 0: none */
+	const char *approval;      /* "not needed", "approved", "refused", ... (may be NULL) */
+	const char *approval_by;   /* who answered an ask: "mcp-client", "program", ... or NULL */
+	const char *approval_note; /* how it was answered (may be NULL) */
+	const char *error_kind;    /* the interface's error kind, or NULL */
+	int exit_code;             /* -1: none (not run, or killed) */
+	int signal;                /* 0: none */
 	uint64_t duration_ms;
 };
 
@@ -43,6 +46,12 @@ int audit_open(const struct broker_config *cfg, struct audit **ret, struct sluic
 /* Write one line for rec; a NULL audit does nothing. Returns 0 or -errno
  * with reterr. */
 int audit_write(struct audit *a, const struct audit_record *rec, struct sluice_error *reterr);
+
+/* In a process that closed the descriptors it inherited (a server's
+ * worker): open the log file again. The old descriptor is forgotten, never
+ * closed, since its number may name another file by now. NULL does
+ * nothing. 0, or -errno with reterr (no file then). */
+int audit_reopen(struct audit *a, struct sluice_error *reterr);
 
 /* Close; accepts NULL; returns NULL. */
 struct audit *audit_close(struct audit *a);

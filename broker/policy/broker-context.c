@@ -137,6 +137,13 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 	return 0;
 }
 
+void broker_context_reopen_audit(struct broker_context *ctx)
+{
+	struct sluice_error err = { 0 };
+	if (ctx && ctx->audit && audit_reopen(ctx->audit, &err) < 0)
+		ctx->audit_error = err.code < 0 ? err.code : -EIO;
+}
+
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 {
 	return arm(ctx, true, reterr);
@@ -144,14 +151,18 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
-                          const struct decide_overlap *overlap, struct policy_decision *ret,
-                          struct sluice_error *reterr)
+                          const struct approval_asker *first, const struct decide_overlap *overlap,
+                          struct policy_decision *ret, struct sluice_error *reterr)
 {
 	*ret = (struct policy_decision){ .approval = "not needed" };
 	verdict_init(&ret->verdict);
 	int r = arm(ctx, false, reterr);
 	if (r < 0)
 		return r;
+	if (ctx->audit_error < 0 && ctx->cfg->audit_required) /* lost on a reopen */
+		return sluice_error_set(reterr, -ENOEXEC,
+		                        "the audit log is required and cannot be opened: %s",
+		                        strerror(-ctx->audit_error));
 
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
 	/* a policy child forked ahead parses it meanwhile */
@@ -195,7 +206,8 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 			.verdict = &ret->verdict,
 		};
 		/* Anything but a clear yes is a no (fail closed). */
-		ret->allowed = approval_ask(ctx->cfg, &areq, &ret->approval_note) == 1;
+		ret->allowed = approval_ask(ctx->cfg, &areq, first, &ret->approval_note,
+		                            &ret->approval_by) == 1;
 		ret->approval = ret->allowed ? "approved" : "refused";
 		break;
 	}
@@ -217,6 +229,8 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.cwd = workdir,
 		.verdict = d ? &d->verdict : NULL,
 		.approval = d ? d->approval : NULL,
+		.approval_by = d ? d->approval_by : NULL,
+		.approval_note = d ? d->approval_note : NULL,
 		.error_kind = outcome->error_kind,
 		.exit_code = outcome->exit_code,
 		.signal = outcome->signal,

@@ -14,6 +14,7 @@
 
 #include "config/broker-config.h"
 #include "errors.h"
+#include "policy/approval.h"
 #include "policy/policy-chain.h"
 #include "core/request.h"
 #include "core/run-settings.h"
@@ -50,6 +51,11 @@ static inline void broker_context_freep(struct broker_context **ctx)
  * then. */
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr);
 
+/* In a process that closed the descriptors it inherited (an MCP worker):
+ * open the audit log again (audit_reopen()); a log that cannot be opened
+ * is reported with every request's result, as when the context armed. */
+void broker_context_reopen_audit(struct broker_context *ctx);
+
 /* The configuration (borrowed). */
 const struct broker_config *broker_context_config(const struct broker_context *ctx);
 
@@ -66,12 +72,13 @@ void broker_context_reap(struct broker_context *ctx);
 
 /* What the policies decided about one request. */
 struct policy_decision {
-	struct verdict verdict; /* every reason, deny over ask over allow */
-	char *command;          /* owned: the command to run (a plugin may rewrite it) */
-	char *display;          /* owned: the display form */
-	const char *approval;   /* static: "not needed", "approved", "refused", "not asked" */
-	char *approval_note;    /* owned, or NULL: who answered an ask, and how */
-	bool allowed;           /* allow, or ask and approved */
+	struct verdict verdict;  /* every reason, deny over ask over allow */
+	char *command;           /* owned: the command to run (a plugin may rewrite it) */
+	char *display;           /* owned: the display form */
+	const char *approval;    /* static: "not needed", "approved", "refused", "not asked" */
+	char *approval_note;     /* owned, or NULL: who answered an ask, and how */
+	const char *approval_by; /* static, or NULL: who answered ("mcp-client", "program", ...) */
+	bool allowed;            /* allow, or ask and approved */
 };
 
 void policy_decision_done(struct policy_decision *d);
@@ -84,7 +91,8 @@ enum ask_handling {
 
 /*
  * Parse req->command, run the model's checks and the plugin chain, form the
- * display (relative to workdir), and answer an ask as told. The first call
+ * display (relative to workdir), and answer an ask as told (ASK_APPROVER:
+ * first, when not NULL, then the configured approver). The first call
  * loads the plugins and opens the audit log. Returns 0 when a decision was
  * made, whatever it is; -ENOEXEC for a configuration error (config_error):
  * a plugin that cannot be loaded, or cannot start (reterr: "plugin 'X'
@@ -104,8 +112,8 @@ struct decide_overlap {
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
-                          const struct decide_overlap *overlap, struct policy_decision *ret,
-                          struct sluice_error *reterr);
+                          const struct approval_asker *first, const struct decide_overlap *overlap,
+                          struct policy_decision *ret, struct sluice_error *reterr);
 
 /* One audit line for a request (d may be NULL when no decision was made).
  * Nothing happens when no audit log is configured. Returns -errno when the

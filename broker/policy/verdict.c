@@ -165,7 +165,27 @@ static const struct {
 	  "pass the script as a literal string" },
 	{ CMD_NESTED_UNPARSED, "the script given to '", "' was not examined (a limit was reached)",
 	  "run the inner commands directly" },
+	{ CMD_NESTED_FOREIGN, "'",
+	  "' runs a script in a shell language other than bash's, "
+	  "which sluice reads as bash",
+	  "run the script with bash -c" },
 };
+
+/* A wrapper with an option the model does not know: where its command
+ * starts is a guess, so what runs is not known (`sudo --frobnicate X`). */
+static int ask_wrapper_unknown(struct verdict *v, const struct simple_command *c)
+{
+	const char *wrapper = NULL;
+	for (size_t i = simple_command_wrapper_count(c); i > 0 && !wrapper; i--)
+		wrapper = simple_command_wrapper_name(c, i - 1);
+	char msg[VERDICT_MAX_TEXT];
+	snprintf(msg, sizeof(msg),
+	         "'%.100s' has an option sluice does not know, so what it runs ('%.200s') is a "
+	         "guess",
+	         wrapper ? wrapper : "a wrapper", simple_command_name(c));
+	return verdict_add(v, VERDICT_ASK, "sluice", msg,
+	                   "leave out the option, or run the command without the wrapper");
+}
 
 /* One row per reason a model is partial. */
 static const struct {
@@ -209,6 +229,11 @@ int verdict_from_model(struct verdict *v, const struct command_model *m)
 	}
 	for (size_t i = 0; i < command_model_count(m); i++) {
 		const struct simple_command *c = command_model_get(m, i);
+		if (simple_command_flags(c) & CMD_WRAPPER_UNKNOWN_OPT) {
+			r = ask_wrapper_unknown(v, c);
+			if (r < 0)
+				return r;
+		}
 		for (size_t k = 0; k < ELEMENTSOF(ask_flags); k++) {
 			if (!(simple_command_flags(c) & ask_flags[k].flag))
 				continue;

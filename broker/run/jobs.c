@@ -260,11 +260,12 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	if (r >= 0)
 		r = spawn_start(&child, &pid);
 	if (r >= 0) {
-		json_t *meta = json_pack("{s:s, s:s, s:s, s:i, s:i, s:I, s:I, s:s}", "id", id,
-		                         "command", req->command, "directory", req->chdir, "pid",
-		                         (int)pid, "monitor", (int)getpid(), "monitorStart",
-		                         (json_int_t)proc_start_time(getpid()), "started",
-		                         (json_int_t)wall_ms(), "output", out_path);
+		json_t *meta =
+		        json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I, s:s}", "id", id,
+		                  "command", req->command, "workspace", req->workspace, "directory",
+		                  req->chdir, "pid", (int)pid, "monitor", (int)getpid(),
+		                  "monitorStart", (json_int_t)proc_start_time(getpid()), "started",
+		                  (json_int_t)wall_ms(), "output", out_path);
 		r = meta ? write_json_file(dir, id, ".json", meta) : -ENOMEM;
 		json_decref(meta);
 	}
@@ -419,6 +420,10 @@ int jobs_read(const char *dir, const char *id, struct job_info *ret)
 	int n = snprintf(ret->command, sizeof(ret->command), "%s", cmd ? cmd : "");
 	if (n >= (int)sizeof(ret->command))
 		memcpy(ret->command + sizeof(ret->command) - 4, "...", 4);
+	/* a job from before the workspace was recorded: its directory */
+	json_t *ws = json_object_get(meta, "workspace");
+	const char *where = json_string_value(ws ? ws : json_object_get(meta, "directory"));
+	snprintf(ret->workspace, sizeof(ret->workspace), "%s", where ? where : "");
 	ret->pid = (pid_t)json_integer_value(json_object_get(meta, "pid"));
 	ret->monitor = (pid_t)json_integer_value(json_object_get(meta, "monitor"));
 	ret->started_ms = (uint64_t)json_integer_value(json_object_get(meta, "started"));
@@ -590,11 +595,22 @@ int jobs_cleanup_all(const char *dir, uint64_t max_age_ms)
 	return (removed < 0 ? 0 : removed) + remove_abandoned_user_tmpdirs(wall_ms(), max_age_ms);
 }
 
+bool jobs_in_workspace(const struct job_info *job, const char *root)
+{
+	size_t n = strlen(root);
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	return strncmp(job->workspace, root, n) == 0 &&
+	       (job->workspace[n] == '\0' || job->workspace[n] == '/' ||
+	        (n == 1 && root[0] == '/'));
+}
+
 json_t *jobs_info_to_json(const struct job_info *job)
 {
-	return json_pack("{s:s, s:s, s:i, s:s, s:I, s:o, s:o}", "id", job->id, "status",
+	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o}", "id", job->id, "status",
 	                 job_state_name(job->state), "pid", (int)job->pid, "command", job->command,
-	                 "started", (json_int_t)job->started_ms, "exitCode",
+	                 "workspace", job->workspace, "started", (json_int_t)job->started_ms,
+	                 "exitCode",
 	                 job->state == JOB_COMPLETED || job->state == JOB_FAILED
 	                         ? json_integer(job->exit_code)
 	                         : json_null(),

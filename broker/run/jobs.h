@@ -12,6 +12,7 @@
 #define SLUICE_JOBS_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -63,7 +64,8 @@ const char *job_state_name(enum job_state s);
 
 struct job_info {
 	char id[JOB_ID_MAX];
-	char command[256]; /* cut with "..." */
+	char command[256];        /* cut with "..." */
+	char workspace[PATH_MAX]; /* its workspace root (older jobs: its directory) */
 	pid_t pid, monitor;
 	uint64_t started_ms; /* wall clock, ms since the epoch */
 	enum job_state state;
@@ -98,6 +100,10 @@ int jobs_cleanup_all(const char *dir, uint64_t max_age_ms);
 
 /* The path of the job's output file (owned), or NULL on allocation failure. */
 char *jobs_output_path(const char *dir, const char *id);
+
+/* Whether the job belongs to the workspace root (absolute): started there
+ * or beneath it. */
+bool jobs_in_workspace(const struct job_info *job, const char *root);
 
 /* A job as the JSON object `sluice jobs --format json` lists (a new
  * reference), or NULL on allocation failure. */

@@ -169,17 +169,34 @@ static json_t *sandbox_json(const struct run_result *r)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)
 		json_object_set_new(obj, "mode", json_string(mode));
+	if (obj && r->settings->sandbox_fallback)
+		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
 	return obj;
 }
 
-json_t *result_to_json(const struct run_result *r)
+/* A stream's rendered text (owned in *ret_text), or NULL for none. */
+static int stream_json(const struct run_result *r, const struct outbuf *ob, const char *what,
+                       bool with_file, json_t **ret)
 {
 	size_t len;
-	_cleanup_free_ char *output = render(r, r->output, "output", true, &len);
-	_cleanup_free_ char *out = render(r, r->out, "stdout", false, &len);
-	_cleanup_free_ char *err = render(r, r->err, "stderr", false, &len);
-	if (!output || !out || !err)
+	_cleanup_free_ char *text = render(r, ob, what, with_file, &len);
+	*ret = text ? json_stringn(text, len) : NULL;
+	return *ret ? 0 : -ENOMEM;
+}
+
+json_t *result_to_json(const struct run_result *r, unsigned flags)
+{
+	bool beside_text = flags & RESULT_JSON_BESIDE_TEXT;
+	bool streams = !beside_text || (flags & RESULT_JSON_STREAMS);
+	json_t *output = NULL, *out = NULL, *err = NULL;
+	if ((!beside_text && stream_json(r, r->output, "output", true, &output) < 0) ||
+	    (streams && (stream_json(r, r->out, "stdout", false, &out) < 0 ||
+	                 stream_json(r, r->err, "stderr", false, &err) < 0))) {
+		json_decref(output);
+		json_decref(out);
+		json_decref(err);
 		return NULL;
+	}
 	json_t *pids = json_array();
 	for (size_t i = 0; pids && i < r->n_background_pids; i++)
 		json_array_append_new(pids, json_integer(r->background_pids[i]));
@@ -191,9 +208,9 @@ json_t *result_to_json(const struct run_result *r)
 	                 (r->out && outbuf_truncated(r->out)) ||
 	                 (r->err && outbuf_truncated(r->err));
 	json_t *obj = json_pack(
-	        "{s:b, s:o, s:o, s:s, s:s, s:s, s:b, s:I, s:b, s:I, s:o, s:o*, s:o, s:o, s:o*, "
+	        "{s:b, s:o, s:o, s:o*, s:o*, s:o*, s:b, s:I, s:b, s:I, s:o, s:o*, s:o, s:o, s:o*, "
 	        "s:o*, s:o}",
-	        "ok", r->ran && r->error == ERROR_KIND_NONE, "exitCode",
+	        beside_text ? "ran" : "ok", r->ran && r->error == ERROR_KIND_NONE, "exitCode",
 	        r->has_exit_code ? json_integer(r->exit_code) : json_null(), "signal",
 	        r->signal ? json_integer(r->signal) : json_null(), "output", output, "stdout", out,
 	        "stderr", err, "truncated", truncated, "outputBytes",
@@ -203,6 +220,12 @@ json_t *result_to_json(const struct run_result *r)
 	        "outputFile", r->output_file ? json_string(r->output_file) : json_null(), "display",
 	        r->display ? json_string(r->display) : json_null(), "policy",
 	        policy_json(r->policy), "sandbox", sandbox_json(r), "error", error);
+	if (obj && beside_text) {
+		json_object_set_new(obj, "stdoutBytes",
+		                    json_integer((json_int_t)(r->out ? outbuf_total(r->out) : 0)));
+		json_object_set_new(obj, "stderrBytes",
+		                    json_integer((json_int_t)(r->err ? outbuf_total(r->err) : 0)));
+	}
 	if (obj && r->job_id)
 		json_object_set_new(obj, "jobId", json_string(r->job_id));
 	return obj;
@@ -298,10 +321,16 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	}
 	const struct verdict_reason *why = r->policy ? verdict_main_reason(r->policy) : NULL;
 	if (r->error == ERROR_KIND_PERMISSION_DENIED && why) {
-		if (r->policy->kind == VERDICT_DENY)
+		if (r->policy->kind == VERDICT_DENY) {
 			write_note(f, "[command denied by policy ", why->plugin, why->message);
-		else
-			write_note(f, "[command not run: ", r->error_message, NULL);
+		} else {
+			/* the rule that asked, once, then who did not approve it */
+			write_note(f, "[command not run: approval required by policy ", why->plugin,
+			           why->message);
+			write_note(f, "[not approved: ",
+			           r->approval_note ? r->approval_note : "nobody answered yes",
+			           NULL);
+		}
 		if (why->suggestion && why->suggestion[0])
 			write_note(f, "[instead: ", why->suggestion, NULL);
 		return;
@@ -315,8 +344,7 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		        signal_name(r->signal));
 	else if (r->has_exit_code && r->exit_code != 0)
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
-	else
-		return;
+	/* whatever the exit status: a command may report a denial and go on */
 	const char *mode = r->settings->sandbox_mode;
 	const char *forbids = result_sandbox_forbids(mode);
 	if (!forbids || !result_looks_like_denial(output, len))
@@ -336,8 +364,11 @@ static void write_background(const struct run_result *r, FILE *f)
 	if (r->output_file)
 		fprintf(f, "[output: %s (a completion line is appended when the job ends)]\n",
 		        r->output_file);
-	fprintf(f, "[stop it with: sluice kill %s   (or: kill -9 -%d)]\n",
-	        r->job_id ? r->job_id : "?", (int)r->pid);
+	if (r->job_hint)
+		fprintf(f, "%s\n", r->job_hint);
+	else
+		fprintf(f, "[stop it with: sluice kill %s   (or: kill -9 -%d)]\n",
+		        r->job_id ? r->job_id : "?", (int)r->pid);
 }
 
 int result_write_text(const struct run_result *r, FILE *f)
@@ -369,6 +400,8 @@ int result_write_text(const struct run_result *r, FILE *f)
 	}
 	if (r->audit_failed)
 		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
+	if (r->settings->sandbox_fallback)
+		fprintf(f, "[sluice: no sandbox: %s]\n", r->settings->sandbox_fallback);
 	if (fflush(f) != 0 || ferror(f))
 		return neg_errno();
 	return 0;

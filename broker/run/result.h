@@ -48,14 +48,29 @@ struct run_result {
 	bool audit_failed;          /* the audit line of this request could not be written */
 	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
 
-	const char *job_id; /* background mode */
+	const char *job_id;        /* background mode */
+	const char *job_hint;      /* background mode: how the caller follows and stops the job,
+	                       * one line; NULL: the sluice verbs (logs, kill) */
+	const char *approval_note; /* an ask that was not approved: who answered, how */
 
 	const struct run_settings *settings; /* required: the sandbox mode, caps, survivors */
 };
 
-/* The JSON object of the interface (a new reference), or NULL on
- * allocation failure. */
-json_t *result_to_json(const struct run_result *r);
+/* What result_to_json() writes. */
+enum result_json_flags {
+	/* The object goes beside the text form, which carries the output (an
+	 * MCP result): the output only as byte counts (outputBytes, stdoutBytes,
+	 * stderrBytes), and `ran` for the interface's `ok` (beside an error
+	 * flag, "ok" reads as "succeeded"). */
+	RESULT_JSON_BESIDE_TEXT = 1 << 0,
+	/* With RESULT_JSON_BESIDE_TEXT: stdout and stderr as text all the same
+	 * (the caller asked for them apart). */
+	RESULT_JSON_STREAMS = 1 << 1,
+};
+
+/* The JSON object of the interface (flags 0), or the one flags asks for (a
+ * new reference), or NULL on allocation failure. */
+json_t *result_to_json(const struct run_result *r, unsigned flags);
 
 /* Write the text form to out; -errno on a write or allocation failure. */
 int result_write_text(const struct run_result *r, FILE *out);
@@ -67,7 +82,8 @@ int result_exit_status(const struct run_result *r);
 bool result_looks_like_prompt(const char *text, size_t len);
 
 /* Whether output looks like the sandbox refused something (EACCES, EPERM,
- * EROFS, a refused connection). */
+ * EROFS, a refused connection). The text form explains it whenever a
+ * sandboxed command's output does, whatever its exit status. */
 bool result_looks_like_denial(const char *text, size_t len);
 
 /* What the sandboxed mode forbids, in a sentence fragment ("writing outside

@@ -29,6 +29,7 @@
 #include "run/workdir.h"
 #include "run/workspace-guard.h"
 
+#include "landlock-abi.h"
 #include "launch-spec.h"
 
 /* The sandbox modes the interface names; the launcher's profile names. */
@@ -48,6 +49,18 @@ bool runner_known_sandbox_mode(const char *mode)
 	return sandbox_strictness(mode) >= 0;
 }
 
+void runner_settle_default_mode(struct run_settings *s)
+{
+	if (!s->sandbox_mode_is_default || strcmp(s->sandbox_mode, "unrestricted") == 0 ||
+	    landlock_abi_version() > 0)
+		return;
+	s->sandbox_fallback = "this kernel has no Landlock, so the built-in default mode "
+	                      "(workspace-write) cannot be built: commands run unrestricted; the "
+	                      "policies still apply";
+	s->sandbox_mode = sandbox_modes[0];
+	s->sandbox_mode_is_default = false;
+}
+
 int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr)
 {
 	int wanted = sandbox_strictness(mode);
@@ -56,14 +69,17 @@ int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluic
 		                        "the sandbox mode must be one of unrestricted, "
 		                        "workspace-write, restricted, not '%s'",
 		                        mode);
-	/* The configured mode is the administrator's floor: a caller may only
-	 * ask for more protection, never less. */
-	if (wanted < sandbox_strictness(s->sandbox_mode))
+	/* A configured mode is the administrator's floor: a caller may only
+	 * ask for more protection, never less. The built-in default is no one's
+	 * choice, so the caller of sluice (never the model: a request has no
+	 * say in the mode) may change it either way. */
+	if (!s->sandbox_mode_is_default && wanted < sandbox_strictness(s->sandbox_mode))
 		return sluice_error_set(reterr, -EPERM,
 		                        "the sandbox mode '%s' is looser than the configured '%s'; "
 		                        "a request may only make it stricter",
 		                        mode, s->sandbox_mode);
 	s->sandbox_mode = sandbox_modes[wanted];
+	s->sandbox_mode_is_default = false;
 	return 0;
 }
 
@@ -135,8 +151,8 @@ static int decide(const struct run_request *req, const struct runner_options *op
 		return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED,
 		                        "no policy context, so the command was refused");
 	struct sluice_error err = { 0 };
-	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, overlap,
-	                              &o->decision, &err);
+	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, opt->asker,
+	                              overlap, &o->decision, &err);
 	if (r == -ENOEXEC)
 		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (r < 0)
@@ -148,16 +164,19 @@ static int decide(const struct run_request *req, const struct runner_options *op
 	o->result.policy = &o->decision.verdict;
 	if (o->decision.allowed)
 		return 0;
+	/* The rule's message is in the result's policy reasons: the error names
+	 * the plugin and, for an ask, who did not approve it, not the reason
+	 * again. */
 	const struct verdict_reason *why = verdict_main_reason(&o->decision.verdict);
+	o->result.approval_note = o->decision.approval_note;
 	if (o->decision.verdict.kind == VERDICT_ASK)
-		return run_outcome_fail(
-		        o, ERROR_KIND_PERMISSION_DENIED,
-		        "policy %s asks for approval (%s), and it was not given: %s",
-		        why ? why->plugin : "?", why ? why->message : "",
-		        o->decision.approval_note ? o->decision.approval_note
-		                                  : "no approver answered yes");
-	return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s: %s",
-	                        why ? why->plugin : "?", why ? why->message : "");
+		return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED,
+		                        "policy %s asks for approval, and it was not given: %s",
+		                        why ? why->plugin : "?",
+		                        o->decision.approval_note ? o->decision.approval_note
+		                                                  : "nobody answered yes");
+	return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED, "denied by policy %s",
+	                        why ? why->plugin : "?");
 }
 
 static int start_background(const struct run_request *req, struct run_outcome *o,
@@ -421,6 +440,7 @@ static void audit(const struct run_request *req, const struct runner_options *op
 
 int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 {
+	runner_settle_default_mode(&o->settings);
 	/* The policy child first: it must not inherit the launcher's pipes. */
 	broker_context_prepare(opt->context);
 	run_warmup_prefault_stack();
@@ -435,6 +455,7 @@ int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 int runner_execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
+	runner_settle_default_mode(&o->settings);
 	(void)execute(req, opt, o);
 	audit(req, opt, o);
 	return o->result.error == ERROR_KIND_NONE ? 0 : -1;

@@ -16,7 +16,9 @@
 
 #include "shell/bash-language.h"
 #include "cleanup.h"
+#include "monotonic.h"
 #include "shell/shell-parse.h"
+#include "shell/shell-reread.h"
 
 /* Grammar name -> kind, sorted by name (bsearch). Named symbols only. */
 static const struct {
@@ -153,7 +155,7 @@ struct shell_arena {
 
 #define ARENA_FIRST_BLOCK 4096
 
-static void *arena_alloc(struct shell_tree *tree, size_t bytes)
+void *shell_tree_alloc(struct shell_tree *tree, size_t bytes)
 {
 	struct shell_arena *a = tree->arena;
 	bytes = (bytes + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
@@ -200,6 +202,10 @@ static void check_gap(struct copy_state *st, uint32_t start)
 		char c = st->text[i];
 		if (c == '\r' || c == '\f' || c == '\v')
 			st->tree->blank_control = true;
+		else if (c == '\\' && i + 1 < start && st->text[i + 1] == '\n')
+			i++; /* a line continuation */
+		else if (c != ' ' && c != '\t' && c != '\n' && st->tree->dropped_at == UINT32_MAX)
+			st->tree->dropped_at = i;
 	}
 	if (start > st->covered)
 		st->covered = start;
@@ -211,6 +217,16 @@ static void cover(struct copy_state *st, const struct shell_node *n)
 	check_gap(st, n->start);
 	if (n->end > st->covered)
 		st->covered = n->end;
+}
+
+bool shell_gap_is_continuation(const char *text, uint32_t from, uint32_t to)
+{
+	if (from >= to || (to - from) % 2)
+		return false;
+	for (uint32_t i = from; i < to; i += 2)
+		if (text[i] != '\\' || text[i + 1] != '\n')
+			return false;
+	return true;
 }
 
 /* Copy the cursor's node and, below the depth cap, its children; the cursor
@@ -251,13 +267,14 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 		cover(st, out);
 		return 0;
 	}
-	out->children = arena_alloc(st->tree, (size_t)n * sizeof(*out->children));
+	out->children = shell_tree_alloc(st->tree, (size_t)n * sizeof(*out->children));
 	if (!out->children)
 		return -ENOMEM;
 	out->n_children = n;
 	int r = 0;
 	/* between a double-quoted string's parts is its literal text */
-	bool quoted = out->kind == SN_STRING || out->kind == SN_TRANSLATED_STRING;
+	bool quoted = out->kind == SN_STRING || out->kind == SN_TRANSLATED_STRING ||
+	              out->kind == SN_HEREDOC_BODY;
 	if (ts_tree_cursor_goto_first_child(cursor)) {
 		uint32_t i = 0;
 		do {
@@ -268,20 +285,66 @@ static int copy_node(struct copy_state *st, TSTreeCursor *cursor, struct shell_n
 	}
 	if (quoted && out->end > st->covered)
 		st->covered = out->end;
+	if (r >= 0 && !quoted)
+		r = shell_reread_join_words(st->tree, st->text, out);
 	return r;
 }
 
-int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
-                unsigned max_depth, struct shell_tree *tree)
+bool shell_budget_spent(struct shell_budget *b, size_t work)
+{
+	if (!b->cpu_us)
+		return false;
+	b->work += work;
+	if (b->work < SHELL_BUDGET_CHECK_BYTES)
+		return false;
+	b->work = 0;
+	uint64_t now = thread_cpu_us();
+	if (!b->deadline)
+		b->deadline = now + b->cpu_us;
+	return now >= b->deadline;
+}
+
+/* The text handed to tree-sitter in pieces, so that the work done is
+ * counted while it works (tree-sitter's own timeout is on the clock). */
+struct parse_input {
+	const char *text;
+	uint32_t len;
+	struct shell_budget *budget; /* NULL: none */
+	size_t cancel;               /* tree-sitter's cancellation flag */
+};
+
+/* Bytes handed out per read: tree-sitter reads again as it lexes on (and
+ * again when it goes back), so the reads count the work. */
+#define PARSE_CHUNK 256
+
+static const char *read_text(void *payload, uint32_t byte, TSPoint point, uint32_t *n)
+{
+	(void)point;
+	struct parse_input *in = payload;
+	if (byte >= in->len) {
+		*n = 0;
+		return "";
+	}
+	*n = in->len - byte < PARSE_CHUNK ? in->len - byte : PARSE_CHUNK;
+	if (in->budget && shell_budget_spent(in->budget, *n))
+		__atomic_store_n(&in->cancel, 1, __ATOMIC_RELAXED);
+	return in->text + byte;
+}
+
+/* One parse of text into *tree (see shell_parse); words are read from text. */
+static int parse_once(struct shell_parser *p, const char *text, size_t len,
+                      struct shell_budget *budget, unsigned max_depth, struct shell_tree *tree)
 {
 	memset(tree, 0, sizeof(*tree));
-	if (len > UINT32_MAX)
-		return -E2BIG;
+	tree->dropped_at = UINT32_MAX;
 	ts_parser_reset(p->ts);
-	ts_parser_set_timeout_micros(p->ts, timeout_us);
-	TSTree *ts = ts_parser_parse_string(p->ts, NULL, text, (uint32_t)len);
+	struct parse_input in = { .text = text, .len = (uint32_t)len, .budget = budget };
+	ts_parser_set_cancellation_flag(p->ts, &in.cancel);
+	TSInput input = { .payload = &in, .read = read_text, .encoding = TSInputEncodingUTF8 };
+	TSTree *ts = ts_parser_parse(p->ts, NULL, input);
+	ts_parser_set_cancellation_flag(p->ts, NULL);
 	if (!ts) {
-		/* The time limit ran out (the language is always set): leave the
+		/* The CPU time ran out (the language is always set): leave the
 		 * parser clean for the next text. */
 		ts_parser_reset(p->ts);
 		tree->timed_out = true;
@@ -300,9 +363,56 @@ int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t t
 	if (ts_node_has_error(root))
 		tree->has_error = true;
 	ts_tree_delete(ts);
+	if (r >= 0 && tree->has_error)
+		r = shell_reread_repair(tree, text);
+	if (r >= 0)
+		shell_reread_check(tree, text, len);
 	if (r < 0)
 		shell_tree_done(tree);
 	return r;
+}
+
+/* Re-parses for misreadings found one after the other, at most. */
+#define MAX_REREADINGS 8
+
+int shell_parse(struct shell_parser *p, const char *text, size_t len, struct shell_budget *budget,
+                unsigned max_depth, struct shell_tree *tree)
+{
+	if (len > UINT32_MAX)
+		return -E2BIG;
+	int r = parse_once(p, text, len, budget, max_depth, tree);
+	struct shell_misreading m;
+	if (r < 0 || tree->timed_out || !shell_reread_find(text, len, tree, &m)) {
+		if (r >= 0 && tree->dropped_at != UINT32_MAX)
+			tree->has_error = true; /* text the grammar did not read */
+		return r;
+	}
+	_cleanup_free_ char *fixed = malloc(len + 1);
+	if (!fixed) {
+		shell_tree_done(tree);
+		return -ENOMEM;
+	}
+	memcpy(fixed, text, len);
+	fixed[len] = '\0';
+	uint32_t read_write[MAX_REREADINGS];
+	size_t n_read_write = 0;
+	for (unsigned k = 0; k < MAX_REREADINGS; k++) {
+		memset(fixed + m.start, m.fill, m.end - m.start);
+		if (m.read_write)
+			read_write[n_read_write++] = m.start;
+		shell_tree_done(tree);
+		r = parse_once(p, fixed, len, budget, max_depth, tree);
+		if (r < 0 || tree->timed_out)
+			return r;
+		if (!shell_reread_find(fixed, len, tree, &m)) {
+			shell_reread_restore_read_write(&tree->root, read_write, n_read_write);
+			if (tree->dropped_at != UINT32_MAX)
+				tree->has_error = true;
+			return 0;
+		}
+	}
+	tree->has_error = true; /* more than that: not all were read */
+	return 0;
 }
 
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind)
@@ -311,6 +421,29 @@ const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_
 		if (n->children[i].kind == kind)
 			return &n->children[i];
 	return NULL;
+}
+
+bool shell_node_is_word(const struct shell_node *n)
+{
+	switch ((enum shell_node_kind)n->kind) {
+	case SN_WORD:
+	case SN_NUMBER:
+	case SN_STRING:
+	case SN_RAW_STRING:
+	case SN_ANSI_C_STRING:
+	case SN_TRANSLATED_STRING:
+	case SN_CONCATENATION:
+	case SN_SIMPLE_EXPANSION:
+	case SN_EXPANSION:
+	case SN_CMD_SUBST:
+	case SN_PROC_SUBST:
+	case SN_ARITH_EXPANSION:
+	case SN_BRACE_EXPRESSION:
+	case SN_EXTGLOB:
+		return true;
+	default:
+		return false;
+	}
 }
 
 bool shell_node_is_statement(const struct shell_node *n)

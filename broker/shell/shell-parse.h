@@ -92,6 +92,9 @@ struct shell_tree {
 	 * grammar skips it as a blank, bash reads it as part of a word (so
 	 * `true \r# ; cmd` runs cmd, which the tree holds as a comment). */
 	bool blank_control;
+	/* A byte that is neither blank nor in any node: text the grammar
+	 * dropped (`cat - 2>f` loses its `-`). Its offset, or UINT32_MAX. */
+	uint32_t dropped_at;
 	struct shell_arena *arena; /* owns every node array (one free per tree) */
 };
 
@@ -102,13 +105,37 @@ struct shell_arena;
 int shell_parser_new(struct shell_parser **ret);
 struct shell_parser *shell_parser_free(struct shell_parser *p);
 
+/* A limit on the CPU time of this thread that parses may take, shared by
+ * the parses of one command (its nested shells too). CPU time, not the
+ * clock: on a busy machine a parse takes longer but does the same work,
+ * and a command gets the same model. The clock is read only once the text
+ * read since it was last read passes SHELL_BUDGET_CHECK_BYTES, so a short
+ * command costs no system call (the first bytes count for nothing: a
+ * bounded amount of work). */
+struct shell_budget {
+	uint64_t cpu_us;   /* the limit; 0: none */
+	uint64_t deadline; /* thread_cpu_us() to stop at; 0: not read yet */
+	size_t work;       /* bytes read since the clock was last read */
+};
+
+#define SHELL_BUDGET_CHECK_BYTES 4096
+
+static inline struct shell_budget shell_budget_init(uint64_t cpu_us)
+{
+	return (struct shell_budget){ .cpu_us = cpu_us };
+}
+
+/* Count work bytes more; true when the limit is reached. */
+bool shell_budget_spent(struct shell_budget *b, size_t work);
+
 /*
- * Parse text[0..len) within timeout_us microseconds (0: no limit), keeping at
- * most max_depth levels of nodes. Fills *tree (release with shell_tree_done).
- * A timeout is not an error: tree->timed_out is set and the root is empty.
- * Returns 0, -ENOMEM, or -E2BIG when len does not fit the parser (4 GiB).
+ * Parse text[0..len) within budget (NULL: no limit), keeping at most
+ * max_depth levels of nodes. Fills *tree (release with shell_tree_done).
+ * Reaching the limit is not an error: tree->timed_out is set and the root
+ * is empty. Returns 0, -ENOMEM, or -E2BIG when len does not fit the parser
+ * (4 GiB).
  */
-int shell_parse(struct shell_parser *p, const char *text, size_t len, uint64_t timeout_us,
+int shell_parse(struct shell_parser *p, const char *text, size_t len, struct shell_budget *budget,
                 unsigned max_depth, struct shell_tree *tree);
 
 void shell_tree_done(struct shell_tree *tree);
@@ -134,8 +161,20 @@ static inline bool shell_node_is_redirect(const struct shell_node *n)
 	       n->kind == SN_HERESTRING_REDIRECT;
 }
 
+/* n bytes of zeroed memory that live as long as tree (the shell layer's
+ * repairs of a tree, shell-reread.c), or NULL (-ENOMEM). */
+void *shell_tree_alloc(struct shell_tree *tree, size_t bytes);
+
 /* The first child of the given kind, or NULL. */
 const struct shell_node *shell_node_find(const struct shell_node *n, enum shell_node_kind kind);
+
+/* True for the node kinds that are words (arguments, targets, values). */
+bool shell_node_is_word(const struct shell_node *n);
+
+/* Is text[from..to) one or more line continuations (backslash-newline) and
+ * nothing else? Bash removes them before it reads words, so two words
+ * separated by them only are one word. */
+bool shell_gap_is_continuation(const char *text, uint32_t from, uint32_t to);
 
 /* True for the kinds that are statements (command, list, pipeline, compound
  * statements, function definitions, ...). */

@@ -191,6 +191,8 @@ static void put_ansi_c(struct expander *e, const char *s, size_t n)
 			j = i;
 			char v = (char)read_digits(s, n, &j, 8, 3);
 			put(e, &v, 1, true);
+		} else if ((c == 'x' || c == 'u' || c == 'U') && (j >= n || hexval(s[j]) < 0)) {
+			put(e, &s[i - 1], 2, true); /* no digit: kept as written, as bash does */
 		} else if (c == 'x') {
 			char v = (char)read_digits(s, n, &j, 16, 2);
 			put(e, &v, 1, true);
@@ -209,12 +211,16 @@ static void put_ansi_c(struct expander *e, const char *s, size_t n)
 
 static void expand(struct expander *e, const struct shell_node *n, bool quoted);
 
-/* Flag the substitutions anywhere below n (e.g. inside ${X:-$(cmd)}). */
+/* Flag the substitutions anywhere below n (e.g. inside ${X:-$(cmd)}, and
+ * the backquotes the grammar leaves as a word there: ${X:-`cmd`}). */
 static void flag_nested(struct expander *e, const struct shell_node *n)
 {
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *c = &n->children[i];
-		if (c->kind == SN_CMD_SUBST)
+		size_t start, end;
+		if (c->kind == SN_CMD_SUBST ||
+		    (c->kind == SN_WORD &&
+		     shell_backquote_find(e->src + c->start, c->end - c->start, &start, &end)))
 			e->w->flags |= WORD_CMDSUBST;
 		else if (c->kind == SN_PROC_SUBST)
 			e->w->flags |= WORD_PROCSUBST;
@@ -252,9 +258,10 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 		e->error = -ENOMEM;
 		return;
 	}
-	const char *value = simple && e->lookup ? e->lookup(e->userdata, var) : NULL;
+	uint32_t value_flags = 0;
+	const char *value = simple && e->lookup ? e->lookup(e->userdata, var, &value_flags) : NULL;
 	if (value && strlen(value) <= RESOLVE_MAX_VALUE) {
-		e->w->flags |= WORD_RESOLVED;
+		e->w->flags |= WORD_RESOLVED | value_flags;
 		put_as(e, value, strlen(value), quoted ? 'q' : 'v');
 		return;
 	}
@@ -280,6 +287,8 @@ static void expand_dquoted(struct expander *e, const struct shell_node *n)
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (c->kind == SN_TOKEN && (i == 0 || i + 1 == n->n_children)) {
+			if (i > 0 && c->start > pos) /* text before the closing quote */
+				put_dquoted(e, e->src + pos, c->start - pos);
 			pos = c->end;
 			continue;
 		}
@@ -294,6 +303,16 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 {
 	const char *s = e->src + n->start;
 	size_t len = n->end - n->start;
+	size_t bq_start, bq_end;
+	if (n->kind == SN_TOKEN && len == 2 && s[0] == '$' && strchr("$!#?@*-0123456789", s[1])) {
+		/* a special parameter the grammar left as a token (`a$$` after a
+		 * byte it does not read): expanded by bash */
+		add_var(e, s + 1, 1);
+		if (!quoted)
+			e->w->flags |= WORD_SPLIT;
+		put_source(e, n, true);
+		return;
+	}
 	switch ((enum shell_node_kind)n->kind) {
 	case SN_WORD:
 	case SN_NUMBER:
@@ -305,6 +324,9 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 			put_dquoted(e, s, len);
 		else
 			put_unquoted(e, s, len);
+		/* backquotes the grammar left in a word (`st``tus`) run */
+		if (n->kind == SN_WORD && shell_backquote_find(s, len, &bq_start, &bq_end))
+			e->w->flags |= WORD_CMDSUBST | (quoted ? 0 : WORD_SPLIT);
 		break;
 	case SN_STRING_CONTENT:
 		put_dquoted(e, s, len);
@@ -448,27 +470,59 @@ void shell_word_done(struct shell_word *w)
 	w->n_vars = 0;
 }
 
-bool shell_word_node_is_word(const struct shell_node *n)
+bool shell_backquote_find(const char *s, size_t n, size_t *start, size_t *end)
 {
-	switch ((enum shell_node_kind)n->kind) {
-	case SN_WORD:
-	case SN_NUMBER:
-	case SN_STRING:
-	case SN_RAW_STRING:
-	case SN_ANSI_C_STRING:
-	case SN_TRANSLATED_STRING:
-	case SN_CONCATENATION:
-	case SN_SIMPLE_EXPANSION:
-	case SN_EXPANSION:
-	case SN_CMD_SUBST:
-	case SN_PROC_SUBST:
-	case SN_ARITH_EXPANSION:
-	case SN_BRACE_EXPRESSION:
-	case SN_EXTGLOB:
-		return true;
-	default:
+	size_t i = 0;
+	while (i < n && s[i] != '`')
+		i += s[i] == '\\' ? 2 : 1;
+	if (i >= n)
 		return false;
+	*start = ++i;
+	while (i < n && s[i] != '`')
+		i += s[i] == '\\' ? 2 : 1;
+	*end = i < n ? i : n;
+	return true;
+}
+
+char *shell_backquote_script(const char *s, size_t n)
+{
+	char *out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n && strchr("\\`$", s[i + 1]))
+			i++;
+		out[o++] = s[i];
 	}
+	out[o] = '\0';
+	return out;
+}
+
+bool shell_heredoc_is_quoted(const char *src, const struct shell_node *redirect)
+{
+	const struct shell_node *start = shell_node_find(redirect, SN_HEREDOC_START);
+	if (!start)
+		return false;
+	for (uint32_t i = start->start; i < start->end; i++)
+		if (src[i] == '\'' || src[i] == '"' || src[i] == '\\')
+			return true;
+	return false;
+}
+
+void shell_heredoc_unescape(char *body)
+{
+	size_t o = 0;
+	for (size_t i = 0; body[i]; i++) {
+		if (body[i] == '\\' && body[i + 1] == '\n') {
+			i++;
+			continue;
+		}
+		if (body[i] == '\\' && body[i + 1] && strchr("\\$`", body[i + 1]))
+			i++;
+		body[o++] = body[i];
+	}
+	body[o] = '\0';
 }
 
 bool shell_word_is_name(const char *s, size_t len)

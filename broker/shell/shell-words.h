@@ -67,8 +67,10 @@ struct shell_word {
 };
 
 /* The value of a variable assigned a literal earlier, or NULL when unknown.
- * The returned string is borrowed for the duration of the call. */
-typedef const char *(*shell_var_lookup_fn)(void *userdata, const char *name);
+ * The returned string is borrowed for the duration of the call. *flags:
+ * enum shell_word_flag bits a word that holds it gets (WORD_TILDE for a
+ * value bash tilde-expanded when it assigned it: D=~ holds a home). */
+typedef const char *(*shell_var_lookup_fn)(void *userdata, const char *name, uint32_t *flags);
 
 /*
  * Expand the word node n of text src into *ret (release with
@@ -85,8 +87,25 @@ void shell_word_done(struct shell_word *w);
  * (a brace only a hint: brace_expand() knows). */
 uint32_t shell_word_unquoted_flags(const char *t, const char *mask, size_t len);
 
-/* True for the node kinds that are words (arguments, targets, values). */
-bool shell_word_node_is_word(const struct shell_node *n);
+/* The next command substitution in backquotes in s[0..n) that the grammar
+ * left as text (inside `${X:-...}`, a heredoc's body): the script starts
+ * at *start and ends before *end (the closing backquote). A backquote after
+ * a backslash is a character; an unclosed one runs to the end, as bash
+ * reads it. False when there is none. */
+bool shell_backquote_find(const char *s, size_t n, size_t *start, size_t *end);
+
+/* The script of s[0..n), the inside of backquotes, as bash reads it: a
+ * backslash before \, ` or $ is removed. A new string, or NULL (-ENOMEM). */
+char *shell_backquote_script(const char *s, size_t n);
+
+/* Is the delimiter of the heredoc redirection (<<'EOF', <<"EOF", <<\EOF)
+ * quoted? Then its body is text: nothing in it is expanded or run. */
+bool shell_heredoc_is_quoted(const char *src, const struct shell_node *redirect);
+
+/* The body of a heredoc with an unquoted delimiter as bash reads it, in
+ * place: a backslash before \, $ or ` is removed, a backslash-newline is
+ * removed; other backslashes stay. */
+void shell_heredoc_unescape(char *body);
 
 /* True when s is a valid shell variable name (NAME in NAME=VALUE). */
 bool shell_word_is_name(const char *s, size_t len);

@@ -166,6 +166,9 @@ struct sluice_verdict;        /* where a check writes reasons and rewrites */
 #define SLUICE_CMD_NESTED_UNPARSED (1u << 7) /* a nested script was not parsed (caps) */
 #define SLUICE_CMD_WRAPPER_GUESSED (1u << 8) /* a wrapper option unknown: unwrapped by guess */
 #define SLUICE_CMD_FUNCTION_CALL (1u << 9)   /* calls a function defined earlier */
+/* a shell whose language is not bash's (fish -c, csh -c): its script is
+ * read as bash all the same (a value only: hosts of any 1.x may set it) */
+#define SLUICE_CMD_NESTED_FOREIGN (1u << 10)
 
 /* sluice_frame() values: what surrounds a simple command, outermost first. */
 #define SLUICE_FRAME_LIST 1

@@ -1,24 +1,32 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# `sluice hook claude-code|gemini` with payloads shaped as those agents'
-# documentation shows: shell commands decided, other tools passed, bad input
-# blocked with exit 2 (fail closed), and --route replacing the command with a
-# `sluice run` of exactly the same text.
+# `sluice hook claude-code|gemini|codex` with payloads in the shape those
+# agents' shipped code sends (Claude Code 2.1, Gemini CLI 0.61, Codex
+# 0.169): shell commands decided, answered exactly as each agent's parser
+# accepts, other tools passed, bad input blocked with exit 2 (fail closed),
+# and --route replacing the command with a `sluice run` of exactly the same
+# text.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
 cwd="$TEST_TMP/project"
 mkdir -p "$cwd"
 
-# claude TOOL INPUT-JSON [EVENT]: a PreToolUse payload.
+# claude TOOL INPUT-JSON [EVENT]: a PreToolUse payload (or PermissionRequest,
+# which has permission_suggestions instead of tool_use_id).
 claude() {
   python3 -c '
 import json, sys
-print(json.dumps({"session_id": "abc123",
+d = {"session_id": "abc123",
   "transcript_path": "/home/u/.claude/projects/p/00893aaf-19fa-41d2-8238-13269b9b3ca0.jsonl",
-  "cwd": sys.argv[1], "permission_mode": "default", "hook_event_name": sys.argv[4],
-  "tool_name": sys.argv[2], "tool_input": json.loads(sys.argv[3]), "tool_use_id": "toolu_01ABC123"}))' \
-    "$cwd" "$1" "$2" "${3:-PreToolUse}"
+  "cwd": sys.argv[1], "permission_mode": "default", "effort": {"level": "high"},
+  "hook_event_name": sys.argv[4], "tool_name": sys.argv[2], "tool_input": json.loads(sys.argv[3])}
+if sys.argv[4] == "PermissionRequest":
+  d["permission_suggestions"] = [{"type": "addRules", "rules": [{"toolName": "Bash"}],
+    "behavior": "allow", "destination": "localSettings"}]
+else:
+  d["tool_use_id"] = "toolu_01ABC123"
+print(json.dumps(d))' "$cwd" "$1" "$2" "${3:-PreToolUse}"
 }
 # gemini TOOL INPUT-JSON: a BeforeTool payload.
 gemini() {
@@ -27,6 +35,15 @@ import json, sys
 print(json.dumps({"session_id": "s-1", "transcript_path": "/home/u/.gemini/tmp/t.json",
   "cwd": sys.argv[1], "hook_event_name": "BeforeTool", "timestamp": "2026-01-28T10:00:00.000Z",
   "tool_name": sys.argv[2], "tool_input": json.loads(sys.argv[3])}))' "$cwd" "$1" "$2"
+}
+# codex TOOL INPUT-JSON: a Codex PreToolUse payload (every shell tool is Bash).
+codex() {
+  python3 -c '
+import json, sys
+print(json.dumps({"session_id": "019a0000-0000-7000-8000-000000000000", "turn_id": "1",
+  "transcript_path": None, "cwd": sys.argv[1], "hook_event_name": "PreToolUse",
+  "model": "gpt-5.5", "permission_mode": "default", "tool_name": sys.argv[2],
+  "tool_input": json.loads(sys.argv[3]), "tool_use_id": "call_abc"}))' "$cwd" "$1" "$2"
 }
 # hook PAYLOAD ARGS...: run the hook on that payload.
 hook() {
@@ -47,9 +64,13 @@ hook "$(gemini run_shell_command "$(cmd_json 'ls -la')")" gemini
 expect "gemini: an allowed run_shell_command gets {}" 0 '^\{\}$'
 hook "$(gemini read_file '{"absolute_path":"/etc/passwd"}')" gemini
 expect "gemini: other tools pass with {}" 0 '^\{\}$'
+hook "$(codex Bash '{"command":"ls -la"}')" codex
+[ "$rc" -eq 0 ] && [ -z "$out" ] && ok "codex: an allowed Bash command gets no output (Codex refuses a bare allow)" || not_ok "codex: an allowed Bash command gets no output (Codex refuses a bare allow)" "rc=$rc" "$out" "$err"
+hook "$(codex apply_patch '{"command":"*** Begin Patch"}')" codex
+[ "$rc" -eq 0 ] && [ -z "$out" ] && ok "codex: other tools pass" || not_ok "codex: other tools pass" "rc=$rc" "$out"
 
 # Fail closed: exit 2 (the status that blocks) and the reason on stderr.
-for agent in claude-code gemini; do
+for agent in claude-code gemini codex; do
   hook 'this is not json' "$agent"
   expect "$agent: a payload that is not JSON blocks (exit 2)" 2 '' 'not JSON'
 done
@@ -57,7 +78,7 @@ printf '[plugin regex]\nrule = broken\npattern = (ab\n' >"$TEST_TMP/badre.ini"
 hook "$(claude Bash "$(cmd_json ls)")" claude-code --config "$TEST_TMP/badre.ini"
 expect "claude-code: a plugin that cannot start blocks as a configuration error" 2 '' "config_error: plugin 'regex' could not start: .*badre.ini:3:"
 hook "$(claude Bash "$(cmd_json ls)" PostToolUse)" claude-code
-expect "claude-code: another event blocks" 2 '' 'not a PreToolUse event'
+expect "claude-code: another event blocks" 2 '' 'not a PreToolUse or PermissionRequest event'
 hook "$(claude Bash '{"command":["ls"]}')" claude-code
 expect "claude-code: a command that is not a string blocks" 2 '' 'tool_input.command'
 hook "$(gemini run_shell_command '{"command":""}')" gemini
@@ -77,11 +98,51 @@ report $? "claude-code: a denied command is answered deny with the policy's mess
 hook "$(gemini run_shell_command "$(cmd_json 'git push --force origin main')")" gemini
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"]' 2>/dev/null)" = deny ] && grep -q 'git_push' <<<"$out"
 report $? "gemini: a denied command is answered decision deny with the reason" "rc=$rc" "$out"
+hook "$(codex Bash '{"command":"git push --force origin main"}')" codex
+v=$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"] + " " + d["hookSpecificOutput"]["permissionDecisionReason"]' 2>/dev/null)
+[ "$rc" -eq 0 ] && grep -q '^deny Denied by sluice policy git_push: .*--force-with-lease' <<<"$v"
+report $? "codex: a denied command is answered deny with a non-empty reason" "rc=$rc" "$out"
+
 # An ask (a nested script only known when it runs) is left to the agent,
-# which puts it to its user.
-hook "$(claude Bash "$(cmd_json 'sh -c "$SCRIPT"')")" claude-code
+# which puts it to its user: Claude Code and Gemini CLI ask; Codex refuses
+# "ask", so it gets a deny that says why.
+asked='sh -c "$SCRIPT"'
+hook "$(claude Bash "$(cmd_json "$asked")")" claude-code
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"]' 2>/dev/null)" = ask ]
 report $? "claude-code: an ask verdict is answered ask" "rc=$rc" "$out"
+hook "$(gemini run_shell_command "$(cmd_json "$asked")")" gemini
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["decision"] + " " + str(sorted(d))' 2>/dev/null)" = "ask ['decision', 'reason', 'systemMessage']" ] &&
+  grep -q 'Approval required by sluice policy' <<<"$(json_get "$out" 'd["systemMessage"]')"
+report $? "gemini: an ask verdict is answered decision ask, the reason in systemMessage" "rc=$rc" "$out"
+hook "$(codex Bash "$(cmd_json "$asked")")" codex
+v=$(json_get "$out" 'd["hookSpecificOutput"]["permissionDecision"] + " " + d["hookSpecificOutput"]["permissionDecisionReason"]' 2>/dev/null)
+[ "$rc" -eq 0 ] && grep -q '^deny Approval required by sluice policy .*Codex hooks cannot ask the user' <<<"$v" &&
+  ! grep -q '"ask"' <<<"$out"
+report $? "codex: an ask verdict is a deny saying why (Codex refuses ask)" "rc=$rc" "$out"
+
+# Where nobody at the agent can be asked (Codex; Claude Code's own dialog
+# about to open), an approver program answers.
+for answer in yes no; do
+  printf '#!/bin/sh\ncat >"%s"\nexit %d\n' "$TEST_TMP/$answer.request" "$([ $answer = yes ] && echo 0 || echo 1)" >"$TEST_TMP/approver-$answer"
+  chmod +x "$TEST_TMP/approver-$answer"
+  mkdir -p "$TEST_TMP/etc-$answer/sluice"
+  printf '[approval]\nmethod = program\nprogram = %s\n' "$TEST_TMP/approver-$answer" >"$TEST_TMP/etc-$answer/sluice/sluice.ini"
+done
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-yes" hook "$(codex Bash "$(cmd_json "$asked")")" codex
+[ "$rc" -eq 0 ] && [ -z "$out" ] && grep -q 'SCRIPT' "$TEST_TMP/yes.request"
+report $? "codex: an ask an approver program approves gets no objection" "rc=$rc" "$out" "$err"
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-no" hook "$(codex Bash "$(cmd_json "$asked")")" codex
+[ "$rc" -eq 0 ] && grep -q 'not given: the approver .*approver-no said no' <<<"$out"
+report $? "codex: an ask an approver program refuses is a deny naming it" "rc=$rc" "$out" "$err"
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-yes" hook "$(claude Bash "$(cmd_json "$asked")" PermissionRequest)" claude-code
+[ "$rc" -eq 0 ] && [ "$out" = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}' ]
+report $? "claude-code PermissionRequest: an approver program answers the dialog (allow)" "rc=$rc" "$out" "$err"
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-no" hook "$(claude Bash "$(cmd_json "$asked")" PermissionRequest)" claude-code
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["hookSpecificOutput"]["decision"]["behavior"]' 2>/dev/null)" = deny ]
+report $? "claude-code PermissionRequest: an approver program answers the dialog (deny, with why)" "rc=$rc" "$out" "$err"
+hook "$(claude Bash "$(cmd_json "$asked")" PermissionRequest)" claude-code
+[ "$rc" -eq 0 ] && [ -z "$out" ]
+report $? "claude-code PermissionRequest: without an approver program the dialog asks the user" "rc=$rc" "$out" "$err"
 
 # --route: the very same text runs through sluice run. Quotes, $, backslashes,
 # newlines and a non-zero exit survive unchanged.

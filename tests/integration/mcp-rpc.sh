@@ -93,7 +93,7 @@ check "tools/call of an unknown tool: -32602" 8 'r["error"]["code"] == -32602'
 check "tools/call with arguments not an object: -32602" 9 'r["error"]["code"] == -32602'
 check "params that are not an object: -32602" 10 'r["error"]["code"] == -32602'
 check "a string id is answered with the same id" '"s"' 'r["result"] == {}'
-check "after all of that the server still runs commands" 12 'r["result"]["structuredContent"]["stdout"] == "served\n" and not r["result"]["isError"]'
+check "after all of that the server still runs commands" 12 'r["result"]["content"][0]["text"] == "served\n" and not r["result"]["isError"]'
 n=$(grep -c . <<<"$out")
 [ "$n" -eq 16 ]
 report $? "notifications and responses get no answer; every request one" "$n lines" "$out"
@@ -215,12 +215,12 @@ report $? "an idle server keeps the next call's launcher waiting; end of input w
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"bash","arguments":{"command":"printf %0300000d 0"}}}')
 check "a string id and a large result come back whole (slot)" '"call-a"' \
-  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["structuredContent"]["output"]) > 8000 and r["jsonrpc"] == "2.0"'
+  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["content"][0]["text"]) > 8000 and r["jsonrpc"] == "2.0"'
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}' \
   '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
 check "a string id comes back as sent (a call beside a running one)" '"call-b"' \
-  'r["result"]["structuredContent"]["output"] == "b\n"'
+  'r["result"]["content"][0]["text"] == "b\n"'
 
 # A bash call without arguments gets the same answer on the ready slot and
 # in a worker of its own beside a running call: the request misses its
@@ -405,7 +405,7 @@ print("answer:", r.get("id"), r.get("error", {}).get("code"))
 print("command gone:", wait_for(lambda: gone(shell), 5))
 srv.call(2, "echo after")
 r = srv.read()
-print("next:", r.get("id"), r.get("result", {}).get("structuredContent", {}).get("stdout"))
+print("next:", r.get("id"), r.get("result", {}).get("content", [{}])[0].get("text"))
 print("status:", srv.close())
 try: # a command that outlived its worker: let it end
     os.close(os.open(gate, os.O_WRONLY | os.O_NONBLOCK))
@@ -436,3 +436,47 @@ sys.exit(0 if len(errors) == 1 and errors[0]["error"]["code"] == -32600
          else 1)
 PY
 report $? "a second call with the id of a running one is refused with -32600; the first answers" "$out"
+
+# An ask put to the client's user: a client that declared elicitation gets
+# an elicitation/create request while the call waits; its answer decides.
+# An error answer leaves the question unanswered (refused: no approver);
+# a call cancelled while its question waits withdraws the question. Every
+# call leaves an audit line saying who answered.
+mkdir -p "$TEST_TMP/etc-ask/sluice" "$TEST_TMP/ws-ask"
+printf '[audit]\nfile = %s\n[plugin regex]\nrule = person\npattern = ask-me\naction = ask\nmessage = needs a yes\n' \
+  "$TEST_TMP/ask-audit.log" >"$TEST_TMP/etc-ask/sluice/sluice.ini"
+res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-ask" timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-ask" <<'PY'
+import json, os, sys
+from mcp_client import Server
+sluice, root = sys.argv[1:3]
+init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+                   "clientInfo": {"name": "t", "version": "1"}}}
+srv = Server(sluice, root, init=json.dumps(init))
+marker = os.path.join(root, "ask-me")
+def ask(i, answer):
+    srv.call(i, f"touch {marker}")
+    q = srv.read()
+    print("question:", q.get("method"), "id" in q, "Command: touch" in q["params"]["message"])
+    srv.send(dict(answer, jsonrpc="2.0", id=q["id"]))
+    r = srv.read()
+    return r["id"], r["result"]["isError"], os.path.exists(marker), r["result"]["content"][0]["text"]
+print("accept:", ask(1, {"result": {"action": "accept"}})[:3])
+os.unlink(marker)
+i, err, ran, text = ask(2, {"error": {"code": -32603, "message": "no dialog here"}})
+print("error answer:", i, err, ran, "the MCP client could not ask: no dialog here" in text)
+srv.call(3, f"touch {marker}")
+q = srv.read()
+srv.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 3}})
+n = srv.read()
+print("withdrawn:", n.get("method"), n["params"]["requestId"] == q["id"], os.path.exists(marker))
+print("status:", srv.close())
+PY
+)
+lines=$(cat "$TEST_TMP/ask-audit.log" 2>/dev/null | python3 -c 'import json, sys; print([(l["approval"], l["answeredBy"]) for l in map(json.loads, sys.stdin)])')
+grep -q "^question: elicitation/create True True$" <<<"$res" && grep -q "^accept: (1, False, True)$" <<<"$res" &&
+  grep -q "^error answer: 2 True False True$" <<<"$res" && grep -q "^withdrawn: notifications/cancelled True False$" <<<"$res" &&
+  grep -q '^status: 0$' <<<"$res"
+report $? "an ask becomes elicitation/create; accept runs it, an error refuses it, a cancelled call withdraws it" "$res"
+[ "$lines" = "[('approved', 'mcp-client'), ('refused', None), ('refused', None)]" ]
+report $? "every MCP call leaves its audit line, saying who answered" "$lines"

@@ -45,5 +45,5 @@ while IFS= read -r line; do
   "FAIL "*) name=${line#FAIL }; not_ok "${name%%: *}" "${name#*: }"; n=$((n + 1)) ;;
   esac
 done <"$TEST_TMP/client.out"
-[ "$rc" -eq 0 ] && [ "$n" -eq 12 ]
+[ "$rc" -eq 0 ] && [ "$n" -eq 20 ]
 report $? "the client ran every case and closed" "status $rc, $n cases" "$(tail -n 20 "$TEST_TMP/client.err")"

@@ -80,7 +80,8 @@ run "$SLUICE" check --config "$TEST_TMP/badre.ini" -- 'ls'
 expect "a bad regex is a configuration error with file:line and offset" 125 '' "badre.ini:3: bad regular expression in rule 'broken' at offset 3"
 run "$SLUICE" plugins --config "$TEST_TMP/badre.ini"
 expect "sluice plugins shows a plugin that cannot start" 125 "error: plugin 'regex' could not start"
-run timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/badre.ini" -- true
+mkdir -p "$TEST_TMP/project"
+run timeout -k 5 20 "$SLUICE" run -C "$TEST_TMP/project" --config "$TEST_TMP/badre.ini" -- true
 expect "sluice run: a plugin that cannot start is a configuration error" 125 "config_error: plugin 'regex' could not start: .*badre.ini:3:"
 run timeout -k 5 20 "$SLUICE" check --batch --config "$TEST_TMP/badre.ini" <<<'{"command":"ls"}'
 expect "check --batch: a plugin that cannot start is a configuration error" 125 '' "plugin 'regex' could not start: .*badre.ini:3:"

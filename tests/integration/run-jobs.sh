@@ -29,6 +29,16 @@ wait_for 10 grep -q "^\[sluice: job $id completed\]$" "$file" && grep -q child-d
 report $? "the completion line comes after the last process" "$(cat "$file")"
 run "$SLUICE" jobs
 expect "jobs shows it completed" 0 "^$id +completed "
+# --workspace: only the jobs started in that workspace (or beneath it).
+mkdir -p "$TEST_TMP/elsewhere"
+run "$SLUICE" jobs --workspace "$TEST_TMP/elsewhere"
+if [ "$rc" -eq 0 ] && ! grep -q "^$id " <<<"$out"; then ok "jobs --workspace leaves out another workspace's job"; else not_ok "jobs --workspace leaves out another workspace's job" "$out"; fi
+run "$SLUICE" jobs --workspace . --format json
+if [ "$rc" -eq 0 ] && [ "$(json_get "$out" "[j['workspace'] for j in d if j['id'] == '$id'] == ['$PWD']")" = True ]; then
+  ok "jobs --workspace lists its own, with the workspace it was started in"
+else
+  not_ok "jobs --workspace lists its own, with the workspace it was started in" "$out"
+fi
 run "$SLUICE" logs "$id"
 expect "logs prints the output" 0 '^child-done$'
 run "$SLUICE" logs "$id" --tail 1

@@ -9,7 +9,7 @@
 
 ws="$TEST_TMP/ws"
 mkdir -p "$ws"
-marker="$TEST_TMP/ran"
+marker="$ws/ran" # inside the workspace: the default mode lets it be written
 
 # Denied: nothing runs, exit 77, the text names the plugin and the way out.
 run "$SLUICE" run -C "$ws" -- "touch '$marker'; git push --force origin main"
@@ -44,8 +44,9 @@ report $? "a denied command: the early launcher runs nothing, and neither it nor
     "$left" "marker: $([ -e "$marker" ] && echo present)" "$(ls -la "$XDG_RUNTIME_DIR/sluice/jobs" 2>&1)"
 
 out=$("$SLUICE" run -C "$ws" --format json -- 'git add -A') && rc=0 || rc=$?
-[ "$rc" -eq 77 ] && [ "$(json_get "$out" 'd["error"]["kind"] + " " + d["policy"]["verdict"] + " " + d["policy"]["reasons"][0]["plugin"] + " " + str(d["exitCode"])')" = "permission_denied deny git_add None" ]
-report $? "JSON: permission_denied, the verdict and the reason, no exit code" "rc=$rc" "$out"
+[ "$rc" -eq 77 ] && [ "$(json_get "$out" 'd["error"]["kind"] + " " + d["policy"]["verdict"] + " " + d["policy"]["reasons"][0]["plugin"] + " " + str(d["exitCode"])')" = "permission_denied deny git_add None" ] &&
+  [ "$(json_get "$out" 'd["error"]["message"]')" = "denied by policy git_add" ]
+report $? "JSON: permission_denied, the verdict and the reason (once: the error names the plugin), no exit code" "rc=$rc" "$out"
 
 # Through wrappers and nesting, as the model sees it.
 run "$SLUICE" run -C "$ws" -- "echo ok | sudo -u root bash -c 'rm -rf ~'"
@@ -65,8 +66,9 @@ action = ask
 message = publishing a package needs a human
 INI
 run "$SLUICE" run -C "$ws" --config "$TEST_TMP/ask.ini" -- "npm publish; touch '$marker'"
-[ "$rc" -eq 77 ] && [ ! -e "$marker" ] && grep -q 'publishing a package needs a human' <<<"$out"
-report $? "an ask with no approver configured is refused, naming the rule" "rc=$rc" "$out"
+[ "$rc" -eq 77 ] && [ ! -e "$marker" ] && [ "$(grep -c 'publishing a package needs a human' <<<"$out")" -eq 1 ] &&
+  grep -q '^\[not approved: no approver is configured' <<<"$out"
+report $? "an ask with no approver configured is refused, naming the rule once and who did not approve it" "rc=$rc" "$out"
 
 approver() { # approver NAME EXIT-STATUS: a program that records its input
   cat >"$TEST_TMP/$1" <<SH

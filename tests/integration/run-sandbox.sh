@@ -30,6 +30,11 @@ run "$SLUICE" run -C "$ws" --sandbox workspace-write -- "echo inside > '$ws/f' &
 report $? "workspace-write denies writes outside the workspace" "rc=$rc" "$out"
 grep -q '^\[sandbox: this looks like a denial by the workspace-write sandbox, which forbids writing outside the workspace' <<<"$out"
 report $? "a denial gets the sandbox line" "$out"
+# A command that reports the denial and goes on to exit 0 gets it too.
+run "$SLUICE" run -C "$ws" --sandbox workspace-write -- "touch /etc/sluice-must-not-exist; echo went on"
+[ "$rc" -eq 0 ] && grep -q '^\[sandbox: this looks like a denial by the workspace-write sandbox' <<<"$out" &&
+  grep -q '^went on$' <<<"$out"
+report $? "a denial in a command that exits 0 gets the sandbox line too" "rc=$rc" "$out"
 
 out=$("$SLUICE" run -C "$ws" --sandbox restricted --format json -- true) && rc=0 || rc=$?
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["sandbox"]["mode"] == "restricted" and "landlock-fs" in d["sandbox"]["enforced"]')" = True ]

@@ -1,17 +1,21 @@
 // SPDX-License-Identifier: MIT
 // The MCP server driven by the official TypeScript SDK client: connect and
-// negotiate, list the tools, call bash (allowed, non-zero exit, timeout,
-// policy denial, sandbox denial), background jobs, progress, cancellation.
+// negotiate, list the tools (titles, annotations, output schemas), call bash
+// (allowed, non-zero exit, timeout, policy denial, sandbox denial, a large
+// output sent once), background jobs, progress, cancellation, and an ask
+// put to the client's user through elicitation (accepted, declined,
+// remembered for the session, dismissed, unanswered, a client that cannot).
 // Prints "PASS name" / "FAIL name: detail" / "SKIP name: reason" lines for
 // tests/integration/mcp-sdk.sh. Not for: malformed JSON-RPC (mcp-rpc.sh).
 // Environment: MCP_SDK_DIR (the installed package), SLUICE, TEST_TMP.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const sdk = process.env.MCP_SDK_DIR;
 const { Client } = await import(pathToFileURL(join(sdk, 'dist/esm/client/index.js')));
 const { StdioClientTransport } = await import(pathToFileURL(join(sdk, 'dist/esm/client/stdio.js')));
+const { ElicitRequestSchema } = await import(pathToFileURL(join(sdk, 'dist/esm/types.js')));
 const tmp = process.env.TEST_TMP;
 
 const say = (word, name, detail) => console.log(`${word} ${name}${detail ? ': ' + detail : ''}`);
@@ -40,14 +44,21 @@ const alive = (pid) => {
   }
 };
 
-async function connect(args) {
+// connect(args, { elicit, env }): a client; elicit(request, extra) answers
+// the server's elicitation/create requests (the client then declares the
+// capability).
+async function connect(args, opts = {}) {
   const transport = new StdioClientTransport({
     command: process.env.SLUICE,
     args: ['mcp', ...args],
-    env: process.env,
+    env: { ...process.env, ...(opts.env || {}) },
     stderr: 'inherit',
   });
-  const client = new Client({ name: 'sluice-test', version: '1.0.0' });
+  const client = new Client(
+    { name: 'sluice-test', version: '1.0.0' },
+    opts.elicit ? { capabilities: { elicitation: {} } } : undefined,
+  );
+  if (opts.elicit) client.setRequestHandler(ElicitRequestSchema, opts.elicit);
   await client.connect(transport);
   return client;
 }
@@ -72,21 +83,48 @@ await check('tools/list offers bash (request schema, output schema) and the job 
   assert(b.inputSchema.required.includes('command'), 'required');
   assert(b.outputSchema && b.outputSchema.properties.exitCode, 'outputSchema');
   assert(b.description.includes(ws), 'the description names the working directory');
+  assert(b.description.includes('job_output') && b.description.includes('job_kill'), 'the job tools are named');
 });
 
-await check('bash runs an allowed command: content, structuredContent, no isError', async () => {
+await check('every tool has a title and annotations; every tool with structured results an outputSchema', async () => {
+  const { tools } = await client.listTools();
+  const t = Object.fromEntries(tools.map((x) => [x.name, x]));
+  for (const x of tools) assert(x.title && x.annotations && x.annotations.title === x.title, x.name);
+  const a = (n) => t[n].annotations;
+  assert(a('bash').readOnlyHint === false && a('bash').destructiveHint === true && a('bash').openWorldHint === true, 'bash');
+  assert(a('jobs').readOnlyHint === true && a('job_output').readOnlyHint === true, 'the readers are read-only');
+  assert(a('job_kill').destructiveHint === true && a('job_kill').readOnlyHint === false, 'job_kill');
+  assert(t.jobs.outputSchema && t.job_output.outputSchema, 'jobs and job_output have output schemas');
+  // ran, not ok: beside isError "ok" reads as success
+  const ran = t.bash.outputSchema.properties.ran;
+  assert(ran && /whatever its exit code/.test(ran.description) && !t.bash.outputSchema.properties.ok, 'ran');
+});
+
+await check('bash runs an allowed command: the output in the text, its size in structuredContent', async () => {
   const r = await bash({ command: 'echo hello; pwd', description: 'greet' });
   assert(!r.isError, JSON.stringify(r));
-  assert(r.structuredContent.ok === true && r.structuredContent.exitCode === 0, 'exit 0');
-  assert(r.structuredContent.stdout === `hello\n${ws}\n`, r.structuredContent.stdout);
-  assert(r.content[0].type === 'text' && r.content[0].text.includes('hello'), 'text');
+  assert(r.structuredContent.ran === true && r.structuredContent.exitCode === 0, 'exit 0');
+  assert(r.content[0].type === 'text' && r.content[0].text === `hello\n${ws}\n`, r.content[0].text);
+  const sc = r.structuredContent;
+  assert(!('output' in sc) && !('stdout' in sc) && !('stderr' in sc), 'no copy of the output');
+  assert(sc.stdoutBytes === 7 + ws.length && sc.stderrBytes === 0 && sc.outputBytes === sc.stdoutBytes, JSON.stringify(sc));
 });
 
-await check('a non-zero exit is a tool result with isError and the exit code', async () => {
-  const r = await bash({ command: 'echo oops >&2; exit 3' });
+await check('a non-zero exit is a tool result with isError and the exit code; streams apart when asked', async () => {
+  const r = await bash({ command: 'echo out; echo oops >&2; exit 3', streams: true });
   assert(r.isError === true, 'isError');
+  assert(r.structuredContent.ran === true, 'it ran to its end');
   assert(r.structuredContent.exitCode === 3 && r.structuredContent.stderr === 'oops\n', 'exit 3');
+  assert(r.structuredContent.stdout === 'out\n', 'stdout apart');
   assert(r.content[0].text.startsWith('[command failed: exit code 3]'), r.content[0].text);
+});
+
+await check('a 100 KB output costs the output once plus a fixed envelope (105%)', async () => {
+  const size = 100 * 1024;
+  const r = await bash({ command: `head -c ${size} /dev/zero | tr '\\0' x` });
+  assert(!r.isError && r.content[0].text.length === size, `text ${r.content[0].text.length}`);
+  const sent = JSON.stringify(r).length;
+  assert(sent <= size * 1.05 + 2048, `${sent} bytes for ${size} bytes of output`);
 });
 
 await check('a timeout is a tool result with isError, timedOut and error.kind timeout', async () => {
@@ -94,7 +132,7 @@ await check('a timeout is a tool result with isError, timedOut and error.kind ti
   assert(r.isError === true, 'isError');
   assert(r.structuredContent.timedOut === true, 'timedOut');
   assert(r.structuredContent.error.kind === 'timeout', JSON.stringify(r.structuredContent.error));
-  assert(r.structuredContent.output === 'before\n', 'partial output kept');
+  assert(r.structuredContent.ran === false && r.content[0].text.endsWith('before\n'), 'partial output kept');
 });
 
 await check('an invalid request is a tool result naming the field', async () => {
@@ -102,6 +140,8 @@ await check('an invalid request is a tool result naming the field', async () => 
   assert(r.isError === true, 'isError');
   assert(r.structuredContent.error.kind === 'invalid_request', JSON.stringify(r.structuredContent));
   assert(/bogus/.test(r.structuredContent.error.message), r.structuredContent.error.message);
+  const s = await bash({ command: 'true', streams: 'yes' });
+  assert(s.isError === true && /'streams' must be a boolean/.test(s.structuredContent.error.message), JSON.stringify(s));
 });
 
 await check('a policy denial is a tool result with isError and the reason', async () => {
@@ -113,6 +153,10 @@ await check('a policy denial is a tool result with isError and the reason', asyn
   assert(r.isError === true, 'isError');
   assert(r.structuredContent.error.kind === 'permission_denied', JSON.stringify(r.structuredContent));
   assert(r.content[0].text.includes('denied by policy'), r.content[0].text);
+  const reason = r.structuredContent.policy.reasons[0].message;
+  const text = r.content[0].text;
+  assert(text.split(reason).length === 2, 'the reason once in the text: ' + text);
+  assert(!r.structuredContent.error.message.includes(reason), 'the reason once in the structured result: ' + r.structuredContent.error.message);
 });
 
 await check('a sandbox denial (workspace-write) is a tool result with isError', async () => {
@@ -127,6 +171,10 @@ await check('a sandbox denial (workspace-write) is a tool result with isError', 
     assert(!existsSync(join(outside, 'f')), 'the file was written');
     const inside = await c2.callTool({ name: 'bash', arguments: { command: 'echo y > inside' } });
     assert(!inside.isError && existsSync(join(ws, 'inside')), 'writing inside the workspace');
+    // A command that reports the denial and still exits 0 is explained too.
+    const quiet = await c2.callTool({ name: 'bash', arguments: { command: `echo x > ${outside}/g; true` } });
+    assert(!quiet.isError, JSON.stringify(quiet));
+    assert(/^\[sandbox: this looks like a denial by the workspace-write sandbox/m.test(quiet.content[0].text), quiet.content[0].text);
   } finally {
     await c2.close();
   }
@@ -135,6 +183,8 @@ await check('a sandbox denial (workspace-write) is a tool result with isError', 
 await check('background: a job, listed, its output read with a tail, then killed', async () => {
   const r = await bash({ command: 'echo one; echo two; echo three', mode: 'background' });
   assert(!r.isError && r.structuredContent.jobId, JSON.stringify(r));
+  const t = r.content[0].text;
+  assert(t.includes('job_output') && t.includes('job_kill') && !t.includes('sluice kill'), 'the hint names the job tools: ' + t);
   const id = r.structuredContent.jobId;
   const status = async (job) => {
     const l = await client.callTool({ name: 'jobs', arguments: {} });
@@ -166,7 +216,7 @@ await check('progress notifications arrive while a command runs (progressToken)'
 });
 
 await check('cancellation ends the command\'s whole tree; the server keeps serving', async () => {
-  const pidfile = join(tmp, 'child.pid');
+  const pidfile = join(ws, 'child.pid'); // the default mode writes only the workspace
   const ac = new AbortController();
   const call = bash({ command: `sleep 60 & echo $! > ${pidfile}; wait` }, { signal: ac.signal });
   await until('the child to start', async () => existsSync(pidfile) && readFileSync(pidfile, 'utf8').trim());
@@ -176,11 +226,139 @@ await check('cancellation ends the command\'s whole tree; the server keeps servi
   await call.then(() => assert(false, 'the call resolved'), () => {});
   await until('the child to be gone', () => !alive(pid), 8000);
   const r = await bash({ command: 'echo still here' });
-  assert(r.structuredContent.stdout === 'still here\n', 'serving after a cancellation');
+  assert(r.content[0].text === 'still here\n', 'serving after a cancellation');
 });
 
 await check('ping answers', async () => {
   await client.ping();
+});
+
+await check('jobs lists this workspace\'s jobs; all: true every workspace\'s', async () => {
+  const other = join(tmp, 'other-ws');
+  mkdirSync(other, { recursive: true });
+  const c3 = await connect(['-C', other]);
+  try {
+    const r = await c3.callTool({ name: 'bash', arguments: { command: 'true', mode: 'background' } });
+    const id = r.structuredContent.jobId;
+    const mine = await client.callTool({ name: 'jobs', arguments: {} });
+    assert(!mine.structuredContent.jobs.some((j) => j.id === id), 'another workspace\'s job is not listed');
+    const all = await client.callTool({ name: 'jobs', arguments: { all: true } });
+    assert(all.structuredContent.jobs.some((j) => j.id === id && j.workspace === other), 'all: true lists it');
+    const theirs = await c3.callTool({ name: 'jobs', arguments: {} });
+    assert(theirs.structuredContent.jobs.some((j) => j.id === id), 'its own server lists it');
+  } finally {
+    await c3.close();
+  }
+});
+
+// An ask: an administrator's rule asks for a person's yes. The command
+// touches a marker, so whether it ran can be seen.
+const asked = (marker) => `touch ${marker}`;
+const askMarker = (name) => join(ws, `ask-me-${name}`);
+const etc = join(tmp, 'etc-ask');
+mkdirSync(join(etc, 'sluice'), { recursive: true });
+const audit = join(tmp, 'audit.log');
+writeFileSync(
+  join(etc, 'sluice', 'sluice.ini'),
+  `[approval]\ntimeout = 1s\n[audit]\nfile = ${audit}\n` +
+    '[plugin regex]\nrule = person\npattern = ask-me\naction = ask\nmessage = this needs a person\'s yes\n',
+);
+const askEnv = { SLUICE_SYSCONFDIR: etc };
+const auditLines = () => (existsSync(audit) ? readFileSync(audit, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : []);
+
+await check('elicitation accepted: the question says what, where, which sandbox and why; the command ran', async () => {
+  const seen = [];
+  const c = await connect(['-C', ws], { env: askEnv, elicit: async (req) => { seen.push(req.params); return { action: 'accept', content: { remember: false } }; } });
+  try {
+    const marker = askMarker('accepted');
+    const r = await c.callTool({ name: 'bash', arguments: { command: asked(marker), description: 'touch a marker' } });
+    assert(!r.isError && r.structuredContent.ran === true, JSON.stringify(r));
+    assert(existsSync(marker), 'the command ran');
+    assert(seen.length === 1, `${seen.length} questions`);
+    const m = seen[0].message;
+    for (const part of [`Command: touch ${marker}`, `Directory: ${ws}`, 'Sandbox: workspace-write (it forbids writing outside the workspace', "Why: regex: this needs a person's yes", 'The agent says: touch a marker', 'Accept to run it'])
+      assert(m.includes(part), `the question lacks '${part}': ${m}`);
+    assert(seen[0].requestedSchema.properties.remember.type === 'boolean', 'the remember box');
+    const last = auditLines().pop();
+    assert(last && last.approval === 'approved' && last.answeredBy === 'mcp-client', 'audit: ' + JSON.stringify(last));
+  } finally {
+    await c.close();
+  }
+});
+
+await check('elicitation declined: refused, nothing ran, the approver is not asked', async () => {
+  const c = await connect(['-C', ws], { env: askEnv, elicit: async () => ({ action: 'decline' }) });
+  try {
+    const marker = askMarker('declined');
+    const r = await c.callTool({ name: 'bash', arguments: { command: asked(marker) } });
+    assert(r.isError === true && r.structuredContent.error.kind === 'permission_denied', JSON.stringify(r));
+    assert(!existsSync(marker), 'the command ran');
+    assert(r.content[0].text.includes('[not approved: declined at the MCP client]'), r.content[0].text);
+    const last = auditLines().pop();
+    assert(last && last.approval === 'refused' && last.answeredBy === 'mcp-client', 'audit: ' + JSON.stringify(last));
+  } finally {
+    await c.close();
+  }
+});
+
+await check('elicitation "for the rest of the session": the same command is not asked again', async () => {
+  let questions = 0;
+  const c = await connect(['-C', ws], { env: askEnv, elicit: async () => { questions++; return { action: 'accept', content: { remember: true } }; } });
+  try {
+    const marker = askMarker('remembered');
+    for (let i = 0; i < 2; i++) {
+      rmSync(marker, { force: true });
+      const r = await c.callTool({ name: 'bash', arguments: { command: asked(marker) } });
+      assert(!r.isError && existsSync(marker), `call ${i}: ` + JSON.stringify(r));
+    }
+    assert(questions === 1, `${questions} questions`);
+    const other = await c.callTool({ name: 'bash', arguments: { command: asked(askMarker('another')) } });
+    assert(!other.isError && questions === 2, 'another command is asked again');
+  } finally {
+    await c.close();
+  }
+});
+
+await check('elicitation dismissed or unanswered: the configured approver, then refusal', async () => {
+  let withdrawn = false;
+  const c = await connect(['-C', ws], {
+    env: askEnv,
+    elicit: async (req, extra) => {
+      if (req.params.message.includes('dismiss')) return { action: 'cancel' };
+      // never answers: the server gives up at [approval] timeout (1s) and says so
+      await new Promise((resolve) => extra.signal.addEventListener('abort', () => { withdrawn = true; resolve(); }));
+      return { action: 'cancel' };
+    },
+  });
+  try {
+    const marker = askMarker('dismiss');
+    let r = await c.callTool({ name: 'bash', arguments: { command: asked(marker) } });
+    assert(r.isError === true && !existsSync(marker), JSON.stringify(r));
+    assert(r.content[0].text.includes('dismissed at the MCP client; no approver is configured'), r.content[0].text);
+    const t0 = Date.now();
+    const silent = askMarker('unanswered');
+    r = await c.callTool({ name: 'bash', arguments: { command: asked(silent) } });
+    assert(r.isError === true && !existsSync(silent), JSON.stringify(r));
+    assert(r.content[0].text.includes('no answer at the MCP client within 1s'), r.content[0].text);
+    assert(Date.now() - t0 < 8000, 'it gave up at the timeout');
+    await until('the question to be withdrawn (notifications/cancelled)', () => withdrawn, 3000);
+  } finally {
+    await c.close();
+  }
+});
+
+await check('a client without the elicitation capability: the ask is refused as before, no question', async () => {
+  const c = await connect(['-C', ws], { env: askEnv });
+  try {
+    const marker = askMarker('unasked');
+    const r = await c.callTool({ name: 'bash', arguments: { command: asked(marker) } });
+    assert(r.isError === true && !existsSync(marker), JSON.stringify(r));
+    assert(r.content[0].text.includes('[not approved: no approver is configured ([approval] method = deny)]'), r.content[0].text);
+    const last = auditLines().pop();
+    assert(last && last.approval === 'refused' && last.answeredBy === null, 'audit: ' + JSON.stringify(last));
+  } finally {
+    await c.close();
+  }
 });
 
 await client.close();

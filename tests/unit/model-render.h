@@ -41,7 +41,7 @@ static void render_word(FILE *f, const char *w, uint32_t flags)
 
 static void render_command(FILE *f, const struct simple_command *c)
 {
-	static const char flag_codes[] = "DIXNBUYZOF";
+	static const char flag_codes[] = "DIXNBUYZOFL";
 	size_t depth = simple_command_depth(c);
 	for (size_t i = 0; i < depth; i++)
 		fprintf(f, "%s%c", i ? ">" : "", frame_codes[simple_command_frame(c, i)]);

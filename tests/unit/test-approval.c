@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/policy/approval.c: an ask is refused by default naming the rule; an
+ * broker/policy/approval.c: an ask is refused by default; a first asker (the
+ * person at an MCP client) answers before the approver, which is asked only
+ * when it left the question unanswered; an
  * approver program gets the request as JSON and approves only with exit
  * status 0; a silent approver is killed at the timeout, also while it leaves
  * the request unread; no terminal is no; on a terminal the question shows
@@ -56,6 +58,45 @@ static const char *approver(const char *body)
 	return path;
 }
 
+/* A first asker that answers reply, counting its questions. */
+struct first_asker {
+	enum approval_reply reply;
+	int asked;
+};
+
+static enum approval_reply first_ask(void *userdata, const struct approval_request *req,
+                                     char **ret_why)
+{
+	struct first_asker *f = userdata;
+	f->asked++;
+	cr_assert_str_eq(req->command, "npm publish");
+	*ret_why = strdup(f->reply == APPROVAL_UNANSWERED ? "dismissed at the client"
+	                  : f->reply == APPROVAL_YES      ? "accepted at the client"
+	                  : f->reply == APPROVAL_NO       ? "declined at the client"
+	                                                  : "the call was cancelled");
+	return f->reply;
+}
+
+static int ask_first(struct first_asker *f, enum config_approval method, const char *program,
+                     char **why, const char **by)
+{
+	struct broker_config *cfg = NULL;
+	cr_assert_eq(config_new_defaults(&cfg), 0);
+	cfg->approval_method = method;
+	free(cfg->approval_program);
+	cfg->approval_program = program ? strdup(program) : NULL;
+	cfg->approval_timeout = 10000;
+	struct verdict v;
+	verdict_init(&v);
+	verdict_add(&v, VERDICT_ASK, "regex", "publishing needs a human", "ask the user");
+	struct approval_request req = { .command = "npm publish", .verdict = &v };
+	struct approval_asker first = { .ask = first_ask, .userdata = f, .by = "mcp-client" };
+	int r = approval_ask(cfg, &req, &first, why, by);
+	verdict_done(&v);
+	config_free(cfg);
+	return r;
+}
+
 static int ask_command(enum config_approval method, const char *program, uint64_t timeout_ms,
                        const char *command, char **why)
 {
@@ -73,7 +114,7 @@ static int ask_command(enum config_approval method, const char *program, uint64_
 		                        .description = "release 1.0",
 		                        .cwd = "/work",
 		                        .verdict = &v };
-	int r = approval_ask(cfg, &req, why);
+	int r = approval_ask(cfg, &req, NULL, why, NULL);
 	verdict_done(&v);
 	config_free(cfg);
 	return r;
@@ -118,8 +159,61 @@ Test(approval, refuses_by_default_naming_the_rule)
 {
 	char *why = NULL;
 	cr_assert_eq(ask(CONFIG_APPROVAL_DENY, NULL, 1000, &why), 0);
-	cr_assert_str_eq(why, "approval required (regex: publishing needs a human), and no "
-	                      "approver is configured ([approval] method = deny)");
+	/* who answered, not the rule again: the caller names it */
+	cr_assert_str_eq(why, "no approver is configured ([approval] method = deny)");
+	free(why);
+}
+
+Test(approval, the_first_askers_yes_and_no_are_final)
+{
+	char *why = NULL;
+	const char *by = NULL;
+	struct first_asker f = { .reply = APPROVAL_YES };
+	char body[600];
+	snprintf(body, sizeof(body), "touch '%s/asked'; exit 0", tmp);
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_PROGRAM, approver(body), &why, &by), 1);
+	cr_assert_str_eq(why, "accepted at the client");
+	cr_assert_str_eq(by, "mcp-client");
+	free(why);
+	f = (struct first_asker){ .reply = APPROVAL_NO };
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_PROGRAM, approver(body), &why, &by), 0,
+	             "a person's no is not overruled by an approver");
+	cr_assert_str_eq(why, "declined at the client");
+	cr_assert_str_eq(by, "mcp-client");
+	free(why);
+	char asked[600];
+	snprintf(asked, sizeof(asked), "%s/asked", tmp);
+	cr_assert_neq(access(asked, F_OK), 0, "the approver was never asked");
+}
+
+Test(approval, a_withdrawn_question_is_a_no_nobody_gave)
+{
+	char *why = NULL;
+	const char *by = "?";
+	struct first_asker f = { .reply = APPROVAL_WITHDRAWN };
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_PROGRAM, approver("exit 0"), &why, &by), 0,
+	             "the approver is not asked");
+	cr_assert_null(by);
+	free(why);
+}
+
+Test(approval, an_unanswered_question_goes_on_to_the_approver)
+{
+	char *why = NULL;
+	const char *by = "?";
+	struct first_asker f = { .reply = APPROVAL_UNANSWERED };
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_DENY, NULL, &why, &by), 0);
+	cr_assert_eq(f.asked, 1);
+	cr_assert_str_eq(why, "dismissed at the client; no approver is configured ([approval] "
+	                      "method = deny)");
+	cr_assert_null(by, "nobody answered");
+	free(why);
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_PROGRAM, approver("exit 0"), &why, &by), 1);
+	cr_assert_str_eq(by, "program");
+	cr_assert(strstr(why, "dismissed at the client; approved by "), "%s", why);
+	free(why);
+	cr_assert_eq(ask_first(&f, CONFIG_APPROVAL_PROGRAM, approver("exit 1"), &why, &by), 0);
+	cr_assert_str_eq(by, "program", "the approver answered, no");
 	free(why);
 }
 

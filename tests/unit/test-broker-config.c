@@ -107,7 +107,8 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 	cr_assert_eq(cfg->broker_slow_timeout, 15 * 60000);
 	cr_assert_eq(cfg->broker_output_cap, 128 * 1024);
 	cr_assert_eq(cfg->broker_background_timeout, 0);
-	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_UNRESTRICTED);
+	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_WORKSPACE_WRITE);
+	cr_assert_not(cfg->sandbox_mode_configured, "the built-in default is no choice");
 	cr_assert_eq(cfg->sandbox_rlimit_as, CONFIG_UNSET);
 	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_DENY);
 	struct run_settings built_in;

@@ -115,6 +115,32 @@ Test(verdict, asks_when_the_model_cannot_see_everything)
 	cr_expect_eq(model_verdict("G=git; $G push", &msg), VERDICT_ALLOW);
 }
 
+Test(verdict, asks_when_a_wrapper_option_is_not_understood)
+{
+	const char *msg;
+	cr_expect_eq(model_verdict("sudo --frobnicate rm -rf x", &msg), VERDICT_ASK);
+	cr_expect(strstr(msg, "'sudo' has an option sluice does not know"), "%s", msg);
+	cr_expect_eq(model_verdict("timeout --bogus 5 rm x", &msg), VERDICT_ASK);
+	cr_expect_eq(model_verdict("bash -c 'nice -Q 3 rm x'", &msg), VERDICT_ASK);
+	/* known options, and options after which nothing runs, pass */
+	cr_expect_eq(model_verdict("sudo -u root -E make install", &msg), VERDICT_ALLOW);
+	cr_expect_eq(model_verdict("timeout --preserve-status -k 5 60 make", &msg), VERDICT_ALLOW);
+	cr_expect_eq(model_verdict("chrt -p 42", &msg), VERDICT_ALLOW);
+	cr_expect_eq(model_verdict("valgrind --leak-check=full --error-exitcode=1 ./a.out", &msg),
+	             VERDICT_ALLOW);
+}
+
+Test(verdict, asks_for_a_shell_whose_language_is_not_bash)
+{
+	const char *msg;
+	cr_expect_eq(model_verdict("fish -c 'ls; and rm -rf x'", &msg), VERDICT_ASK);
+	cr_expect(strstr(msg, "shell language other than bash"), "%s", msg);
+	cr_expect_eq(model_verdict("tcsh -c ls", &msg), VERDICT_ASK);
+	cr_expect_eq(model_verdict("csh -c ls", &msg), VERDICT_ASK);
+	cr_expect_eq(model_verdict("ksh -c ls", &msg), VERDICT_ALLOW);
+	cr_expect_eq(model_verdict("busybox sh -c ls", &msg), VERDICT_ALLOW);
+}
+
 Test(verdict, names_the_limit_that_was_reached)
 {
 	struct command_model_limits l;

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a simple command changes for the commands after it in the same
+ * shell: the directory (cd, pushd, popd), the positional parameters (set
+ * --, shift), and the variables it may set in ways the model does not
+ * follow (read, printf -v, source, a function call). Part of the model
+ * builder (model-builder.h).
+ * Not for: the command's own words (model-command.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "model/model-builder.h"
+
+/* $HOME written alone: cd there is cd ~. */
+static bool is_home(const char *source)
+{
+	return strcmp(source, "$HOME") == 0 || strcmp(source, "\"$HOME\"") == 0 ||
+	       strcmp(source, "${HOME}") == 0 || strcmp(source, "\"${HOME}\"") == 0;
+}
+
+/* Positional parameters the model follows: $1 ... $9. */
+#define POSITIONAL_MAX 9
+
+/* `set [options] [--] ARGS`: ARGS are the new $1 ...; without ARGS (and
+ * without --) they stay. Static words are known, others not. */
+static int set_positional_params(const struct simple_command *c, struct model_state *st)
+{
+	size_t i = 1;
+	for (; i < c->argc; i++) {
+		const char *w = c->argv[i].w.text;
+		if (strcmp(w, "--") == 0 || strcmp(w, "-") == 0) {
+			i++;
+			break;
+		}
+		if (w[0] != '-' && w[0] != '+')
+			break;
+		if (strcmp(w + 1, "o") == 0 && i + 1 < c->argc)
+			i++; /* -o pipefail */
+	}
+	bool given = i < c->argc || (i > 1 && (strcmp(c->argv[i - 1].w.text, "--") == 0 ||
+	                                       strcmp(c->argv[i - 1].w.text, "-") == 0));
+	if (!given)
+		return 0;
+	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		size_t at = i + k - 1;
+		int r = 0;
+		if (at < c->argc && builder_word_is_static(&c->argv[at]))
+			r = model_state_set(st, p, c->argv[at].w.text);
+		else
+			model_state_unset(st, p);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them. */
+static int shift_params(const struct simple_command *c, struct model_state *st)
+{
+	size_t n = 1;
+	if (c->argc > 1) {
+		const char *w = c->argv[1].w.text;
+		n = builder_word_is_static(&c->argv[1]) && w[0] >= '0' && w[0] <= '9' && !w[1]
+		            ? (size_t)(w[0] - '0')
+		            : POSITIONAL_MAX + 1;
+	}
+	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' }, from[2] = { (char)('0' + k + n), '\0' };
+		const char *v = k + n <= POSITIONAL_MAX ? model_state_get(st, from) : NULL;
+		int r = 0;
+		if (v) {
+			_cleanup_free_ char *copy = strdup(v);
+			r = copy ? model_state_set(st, p, copy) : -ENOMEM;
+		} else {
+			model_state_unset(st, p);
+		}
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* What the command changes for the commands after it. */
+void builder_effects(struct builder *b, struct simple_command *c, struct model_state *st)
+{
+	const char *name = c->name;
+	/* a name with a slash runs a program, never a builtin of this shell */
+	if (c->flags & CMD_NAME_DYNAMIC || strchr(c->argv[0].w.text, '/'))
+		return;
+	bool only_builtin = true; /* `sudo cd x` changes nothing here */
+	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
+		if (strcmp(c->wrappers[i].name, "builtin") != 0 &&
+		    strcmp(c->wrappers[i].name, "command") != 0)
+			only_builtin = false;
+	if ((strcmp(name, "cd") == 0 || strcmp(name, "pushd") == 0) && only_builtin) {
+		size_t i = 1;
+		while (i < c->argc && c->argv[i].w.text[0] == '-' && c->argv[i].w.text[1] &&
+		       strcmp(c->argv[i].w.text, "--") != 0)
+			i++;
+		if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
+			i++;
+		const char *dir = "~";
+		uint32_t flags = 0;
+		if (i < c->argc) {
+			dir = c->argv[i].w.text;
+			flags = c->argv[i].w.flags & WORD_DYNAMIC_MASK;
+		}
+		if (flags == WORD_PARAM && is_home(c->argv[i].source)) {
+			dir = "~";
+			flags = 0;
+		}
+		bool known = (flags == 0 || flags == WORD_TILDE) && strcmp(dir, "-") != 0;
+		b->error = model_state_cd(st, known ? dir : NULL);
+	} else if (strcmp(name, "popd") == 0) {
+		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "source") == 0 || strcmp(name, ".") == 0 ||
+	           c->flags & CMD_FUNCTION_CALL) {
+		model_state_forget_all(st);
+		b->error = model_state_cd(st, NULL);
+	} else if (strcmp(name, "set") == 0 || strcmp(name, "shift") == 0) {
+		b->error = name[1] == 'e' ? set_positional_params(c, st) : shift_params(c, st);
+	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
+	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
+	           strcmp(name, "readarray") == 0) {
+		/* they assign variables named by their words: forget them all */
+		for (size_t i = 1; i < c->argc; i++)
+			model_state_unset(st, c->argv[i].w.text);
+	}
+}

@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What one simple command starts in turn, as more commands of the model:
+ * the string of a nested shell (bash -c, a heredoc or here-string fed to a
+ * shell, su -c, env -S, watch, eval, trap, alias), find's -exec clauses,
+ * and what git runs besides itself (git.h). Part of the model builder
+ * (model-builder.h): called when a command is finished, it walks what it
+ * finds with the builder.
+ * Not for: the command's own words (model-command.c).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cleanup.h"
+#include "model/git.h"
+#include "model/model-builder.h"
+#include "model/wrappers.h"
+#include "strv.h"
+#include "util/strbuf.h"
+
+static char *join_words(const struct simple_command *c, size_t from, size_t to, bool *dynamic)
+{
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	*dynamic = false;
+	for (size_t i = from; i < to; i++) {
+		if (i > from)
+			(void)strbuf_append_char(&sb, ' ');
+		(void)strbuf_append_str(&sb, c->argv[i].w.text);
+		if (!builder_word_is_static(&c->argv[i]))
+			*dynamic = true;
+	}
+	if (sb.capped)
+		*dynamic = true;
+	return strbuf_take(&sb);
+}
+
+/* A command that c starts with words of its own argv [from, to) (find
+ * -exec, git bisect run), or with the static words strings[0..n_strings)
+ * (a git alias), in a wrapper-exec frame; c's wrappers then self (when
+ * not NULL) are its wrappers. braces: a "{}" in a word is filled in when it
+ * runs (find). */
+static void run_under(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                      struct model_state *st, const struct model_wrapper *self, size_t from,
+                      size_t to, char *const *strings, size_t n_strings, bool braces)
+{
+	size_t saved = builder_set_prefix(b, c, self);
+	if (builder_push_frame(b, FRAME_WRAPPER_EXEC)) {
+		struct walk_ctx cctx = *ctx;
+		cctx.parent = (long)c->index;
+		cctx.negated = cctx.background = cctx.stdin_piped = false;
+		cctx.src = c->text;
+		cctx.nested = true;
+		cctx.span_start = c->span_start;
+		cctx.span_end = c->span_end;
+		cctx.has_error = false;
+		struct shell_node span = { .start = 0, .end = (uint32_t)strlen(c->text) };
+		struct simple_command *e = builder_command_new(b, &cctx, &span);
+		size_t alloc = 0;
+		for (size_t i = from; e && i < to + n_strings && !b->error; i++) {
+			struct model_word w;
+			b->error = i < to ? builder_word_copy(&w, &c->argv[i])
+			                  : builder_word_from_text(&w, strings[i - to], 0);
+			if (!b->error && braces && strstr(w.w.text, "{}"))
+				e->flags |= CMD_ARGV_INCOMPLETE;
+			if (!b->error)
+				b->error = builder_push_arg(b, e, &alloc, &w);
+			else
+				model_word_done(&w);
+		}
+		if (e && !b->error) {
+			struct model_state copy;
+			b->error = model_state_copy(&copy, st);
+			if (!b->error)
+				builder_finish_command(b, &cctx, e, &copy, c->cwd);
+			model_state_done(&copy);
+		}
+		builder_pop_frame(b);
+	}
+	builder_restore_prefix(b, saved);
+}
+
+/* find ... -exec CMD {} ; : each clause is a command of its own. */
+static void exec_clauses(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                         char *const *texts, struct model_state *st)
+{
+	struct wrapper_clause clauses[BUILDER_MAX_CLAUSES];
+	size_t n = wrapper_exec_clauses((const char *const *)texts, c->argc, 0, clauses,
+	                                BUILDER_MAX_CLAUSES);
+	if (n > BUILDER_MAX_CLAUSES) {
+		b->m->limits_reached |= COMMAND_MODEL_LIMIT_COMMANDS;
+		n = BUILDER_MAX_CLAUSES;
+	}
+	if (n == 0)
+		return;
+	struct model_wrapper self = { 0 };
+	/* find's own words up to its first action */
+	b->error = builder_copy_wrapper(&self, c->name, texts, clauses[0].begin - 1);
+	for (size_t k = 0; k < n && !b->error; k++)
+		run_under(b, ctx, c, st, &self, clauses[k].begin, clauses[k].end, NULL, 0, true);
+	model_wrapper_done(&self);
+}
+
+/* trap's action: trap [-p|-l|--] ACTION SIGNAL...; the action runs in this
+ * shell when a signal (or EXIT, ERR ...) comes. 0 when there is none ("-"
+ * and "" reset or ignore). */
+static size_t trap_action(const struct simple_command *c)
+{
+	size_t i = 1;
+	if (i < c->argc && strcmp(c->argv[i].w.text, "--") == 0)
+		i++;
+	if (i + 1 >= c->argc || c->argv[i].w.text[0] == '-' || c->argv[i].w.text[0] == '\0')
+		return 0;
+	return i;
+}
+
+/* The values of alias NAME=VALUE..., one per line: each runs where its name
+ * is used. NULL (and no error) when there are none. */
+static char *alias_values(const struct simple_command *c, bool *dynamic, int *error)
+{
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	*dynamic = false;
+	for (size_t i = 1; i < c->argc; i++) {
+		const char *eq = strchr(c->argv[i].w.text, '=');
+		if (!eq || eq == c->argv[i].w.text)
+			continue;
+		(void)strbuf_append_str(&sb, eq + 1);
+		(void)strbuf_append_char(&sb, '\n');
+		if (!builder_word_is_static(&c->argv[i]))
+			*dynamic = true;
+	}
+	if (sb.capped)
+		*dynamic = true; /* a part is missing: not known */
+	if (sb.len == 0 && !sb.failed) {
+		strbuf_done(&sb);
+		return NULL;
+	}
+	char *values = strbuf_take(&sb);
+	if (!values)
+		*error = -ENOMEM;
+	return values;
+}
+
+/* Give a new shell's positional parameters ($0, $1 ...) the static words
+ * from c->argv[from] on (bash -c STRING NAME ARG...); none when find or
+ * xargs completes the words when it runs (a "{}" or xargs -I's string is
+ * replaced then). */
+static int set_positional(struct model_state *fresh, const struct simple_command *c, size_t from)
+{
+	if (c->flags & CMD_ARGV_INCOMPLETE)
+		return 0;
+	for (size_t i = from; i < c->argc && i - from < 10; i++) {
+		char name[2] = { (char)('0' + (i - from)), '\0' };
+		const char *text = c->argv[i].w.text;
+		int r = builder_word_is_static(&c->argv[i]) ? model_state_set(fresh, name, text)
+		                                            : 0;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* script run by a new shell that c starts: the cwd is inherited, unexported
+ * variables are not; its $0, $1 ... are c's static words from
+ * c->argv[positional] on (0: none). Its commands are under c's wrappers,
+ * then extra (when not NULL). */
+static void new_shell(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                      const char *script, size_t positional, const struct model_state *st,
+                      const struct model_wrapper *extra)
+{
+	struct model_state fresh = { 0 };
+	fresh.cwd_unknown = st->cwd_unknown;
+	if (c->cwd && !(fresh.cwd = strdup(c->cwd)))
+		b->error = -ENOMEM;
+	if (!b->error && positional)
+		b->error = set_positional(&fresh, c, positional);
+	if (!b->error)
+		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), &fresh, extra);
+	model_state_done(&fresh);
+}
+
+/* Does path name standard input (bash /dev/stdin reads its script there)? */
+static bool is_stdin_path(const char *path)
+{
+	return strcmp(path, "/dev/stdin") == 0 || strcmp(path, "/dev/fd/0") == 0 ||
+	       strcmp(path, "/proc/self/fd/0") == 0;
+}
+
+/* The script a shell reads on standard input: a heredoc or here-string
+ * (into *script), or one not known before it runs, which marks c
+ * nested-dynamic (curl ... | sh, sh < <(curl ...)). 0 or -ENOMEM. */
+static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, char **script,
+                        bool *dynamic)
+{
+	for (size_t i = c->n_redirects; i > 0; i--) {
+		const struct model_redirect *rd = &c->redirects[i - 1];
+		if (rd->fd != -1 && rd->fd != 0)
+			continue;
+		if (!rd->body) {
+			if (strcmp(rd->op, "<") == 0 && (rd->target.w.flags & WORD_PROCSUBST)) {
+				c->flags |= CMD_NESTED_DYNAMIC;
+				return 0;
+			}
+			continue;
+		}
+		*script = strdup(rd->body);
+		if (!*script)
+			return -ENOMEM;
+		*dynamic = (rd->target.w.flags & WORD_DYNAMIC_MASK & ~(uint32_t)WORD_PARAM) != 0 ||
+		           (strcmp(rd->op, "<<<") == 0 && (rd->target.w.flags & WORD_DYNAMIC_MASK));
+		return 0;
+	}
+	if (ctx->stdin_piped)
+		c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
+	return 0;
+}
+
+/* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
+ * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
+ * STRING. A script file from a process substitution (bash <(curl ...),
+ * source <(...)) is dynamic. w: the wrapper row of c's name, or NULL. */
+static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                          const struct wrapper *w, char *const *texts, struct model_state *st)
+{
+	_cleanup_free_ char *script = NULL;
+	bool dynamic = false, same_shell = false;
+	const char *name = c->name;
+	struct model_wrapper self = { 0 };
+	bool with_self = false;
+	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
+	size_t action;         /* trap's */
+
+	/* a name with a slash runs a program (`/eval x`), never a builtin */
+	bool builtin = !strchr(c->argv[0].w.text, '/');
+	if (builtin && strcmp(name, "eval") == 0 && c->argc > 1) {
+		script = join_words(c, 1, c->argc, &dynamic);
+		if (!script)
+			b->error = -ENOMEM;
+		same_shell = true; /* eval runs in this shell: its effects stay */
+	} else if (builtin && strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
+		dynamic = !builder_word_is_static(&c->argv[action]);
+		script = strdup(c->argv[action].w.text);
+		if (!script)
+			b->error = -ENOMEM;
+		same_shell = true;
+	} else if (builtin && strcmp(name, "alias") == 0) {
+		script = alias_values(c, &dynamic, &b->error);
+		same_shell = true;
+	} else if (builtin && (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) &&
+	           c->argc > 1) {
+		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
+		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
+			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
+	} else if (w && c->argc > 1) {
+		struct wrapper_match m;
+		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
+		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
+			size_t from = m.end, to = c->argc;
+			if (m.string_word >= 0) {
+				/* env -S 'a b' rest: the string, then the rest;
+				 * script -c CMD FILE: the string alone */
+				from = (size_t)m.string_word;
+				if (!(w->flags & WRAP_STRING_ARGS))
+					to = from + 1;
+			}
+			script = join_words(c, from, to, &dynamic);
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
+			if (m.string_word >= 0 && m.string_offset > 0)
+				memmove(script, script + m.string_offset,
+				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
+			b->error = builder_copy_wrapper(&self, w->name, texts, from);
+			with_self = true;
+		}
+	} else {
+		size_t script_word = 0, offset = 0;
+		enum shell_script_source source = wrapper_shell_script(
+		        name, (const char *const *)texts, c->argc, 0, &script_word, &offset);
+		if ((source == SHELL_SCRIPT_ARG || source == SHELL_SCRIPT_STDIN) &&
+		    wrapper_shell_is_foreign(name))
+			c->flags |= CMD_NESTED_FOREIGN;
+		switch (source) {
+		case SHELL_SCRIPT_ARG:
+			dynamic = !builder_word_is_static(&c->argv[script_word]);
+			script = strdup(c->argv[script_word].w.text + offset);
+			if (!script) {
+				b->error = -ENOMEM;
+				goto out;
+			}
+			if (wrapper_is_user_switch(name)) {
+				/* su -c CMD user: CMD runs under su, like sudo's */
+				b->error = builder_copy_wrapper(
+				        &self, name, texts, offset ? script_word : script_word - 1);
+				with_self = true;
+			} else {
+				positional = script_word + 1;
+			}
+			break;
+		case SHELL_SCRIPT_FILE:
+			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
+				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
+			else if (is_stdin_path(c->argv[script_word].w.text))
+				b->error = stdin_script(ctx, c, &script, &dynamic);
+			break;
+		case SHELL_SCRIPT_STDIN:
+			b->error = stdin_script(ctx, c, &script, &dynamic);
+			break;
+		default:
+			break;
+		}
+	}
+	if (b->error || !script)
+		goto out;
+	if (dynamic) {
+		c->flags |= CMD_NESTED_DYNAMIC;
+		goto out;
+	}
+	if (same_shell)
+		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
+	else
+		new_shell(b, ctx, c, script, positional, st, with_self ? &self : NULL);
+out:
+	model_wrapper_done(&self);
+}
+
+/* A shell command git runs: a `!` alias gets the words after it as its
+ * arguments (git runs `sh -c 'VALUE "$@"' VALUE ARGS...`); a config value
+ * gets arguments only known when it runs ("$@": the file to edit, ssh's
+ * host and command). */
+static void git_script(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                       const char *value, const struct git_run *run, const struct model_state *st,
+                       const struct model_wrapper *self)
+{
+	if (run->to <= run->from && !run->args_appended) {
+		new_shell(b, ctx, c, value, 0, st, self);
+		return;
+	}
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	(void)strbuf_append_str(&sb, value);
+	if (run->args_appended)
+		(void)strbuf_append_str(&sb, " \"$@\"");
+	for (size_t k = 1; run->to > run->from && k <= run->to - run->from && k <= 9; k++) {
+		char ref[8];
+		snprintf(ref, sizeof(ref), " \"$%zu\"", k);
+		(void)strbuf_append_str(&sb, ref);
+	}
+	_cleanup_free_ char *script = strbuf_take(&sb);
+	if (!script) {
+		b->error = -ENOMEM;
+		return;
+	}
+	new_shell(b, ctx, c, script, run->from - 1, st, self);
+}
+
+/* What git runs besides itself (git.h), walked under git's own words:
+ * a shell command as a nested shell, a command's words as one more
+ * command, an alias's git command as one more git (whose aliases are read
+ * in turn, within the nesting limit); what is not known asks. */
+static void git_runs(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                     char *const *texts, struct model_state *st)
+{
+	_cleanup_free_ bool *dynamic = calloc(c->argc + 1, sizeof(bool));
+	if (!dynamic) {
+		b->error = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < c->argc; i++)
+		dynamic[i] = !builder_word_is_static(&c->argv[i]);
+	struct git_runs runs;
+	b->error = git_runs_find((const char *const *)texts, dynamic, c->argc, 0, &runs);
+	if (runs.more)
+		c->flags |= CMD_NESTED_UNPARSED;
+	for (size_t i = 0; i < runs.n && !b->error; i++) {
+		const struct git_run *run = &runs.v[i];
+		struct model_wrapper self = { 0 };
+		switch (run->kind) {
+		case GIT_RUN_UNKNOWN:
+			c->flags |= CMD_NESTED_DYNAMIC;
+			break;
+		case GIT_RUN_SCRIPT:
+			b->error = builder_copy_wrapper(&self, "git", texts, run->word);
+			if (!b->error)
+				git_script(b, ctx, c, texts[run->word] + run->offset, run, st,
+				           &self);
+			break;
+		case GIT_RUN_ARGV:
+			b->error = builder_copy_wrapper(&self, "git", texts, run->from);
+			if (!b->error)
+				run_under(b, ctx, c, st, &self, run->from, run->to, NULL, 0, false);
+			break;
+		case GIT_RUN_GIT:
+			run_under(b, ctx, c, st, NULL, 0, 0, run->argv, strv_length(run->argv),
+			          false);
+			break;
+		}
+		model_wrapper_done(&self);
+	}
+	git_runs_done(&runs);
+	/* GIT_SSH_COMMAND=... git fetch: the variables git runs */
+	for (size_t i = 0; i < c->n_assigns && !b->error; i++) {
+		const struct model_assign *a = &c->assigns[i];
+		int kind = git_env_run(a->name);
+		if (kind < 0)
+			continue;
+		if (kind == GIT_RUN_UNKNOWN || !builder_word_is_static(&a->value)) {
+			c->flags |= CMD_NESTED_DYNAMIC;
+		} else if (kind == GIT_RUN_SCRIPT) {
+			struct git_run run = { .kind = GIT_RUN_SCRIPT, .args_appended = true };
+			git_script(b, ctx, c, a->value.w.text, &run, st, NULL);
+		} else {
+			char *argv[] = { a->value.w.text };
+			run_under(b, ctx, c, st, NULL, 0, 0, argv, 1, false);
+		}
+	}
+}
+
+void builder_started(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                     char *const *texts, struct model_state *st)
+{
+	const struct wrapper *w = wrapper_find(c->name);
+	if (w && w->flags & WRAP_EXEC_CLAUSES)
+		exec_clauses(b, ctx, c, texts, st);
+	else if (strcmp(c->name, "git") == 0)
+		git_runs(b, ctx, c, texts, st);
+	else
+		nested_shells(b, ctx, c, w, texts, st);
+}
