@@ -56,89 +56,12 @@ json_t *tool_schema_input(const struct run_settings *s)
 	return schema;
 }
 
-/* One property: {"type": t (or [t, "null"]), "description": d}. */
-static json_t *prop(const char *type, bool nullable, const char *description)
-{
-	json_t *t = nullable ? json_pack("[s,s]", type, "null") : json_string(type);
-	return json_pack("{s:o, s:s}", "type", t, "description", description);
-}
-
-/* The fields every result carries, in result_to_json()'s order. */
-static const char *const output_required[] = {
-	"ran",         "exitCode", "signal",     "truncated", "outputBytes",    "stdoutBytes",
-	"stderrBytes", "timedOut", "durationMs", "pid",       "backgroundPids", "outputFile",
-	"display",     "policy",   "sandbox",    "error",
-};
-
-json_t *tool_schema_output(void)
-{
-	json_t *props = json_object();
-	json_t *pids = prop("array", false,
-	                    "processes the command left running when its shell "
-	                    "exited");
-	if (pids)
-		json_object_set_new(pids, "items", json_pack("{s:s}", "type", "integer"));
-	struct {
-		const char *name;
-		json_t *schema;
-	} fields[] = {
-		{ "ran", prop("boolean", false,
-		              "the command was started and ran to its end, whatever its exit code "
-		              "(isError is also true for a non-zero exit, a signal or a timeout); "
-		              "false when it was refused, timed out, cancelled or could not start "
-		              "(then error says why)") },
-		{ "exitCode", prop("integer", true,
-		                   "its exit code; null when a signal ended it or "
-		                   "it never ran") },
-		{ "signal", prop("integer", true, "the signal that ended it, or null") },
-		{ "stdout", prop("string", false,
-		                 "standard output alone, capped; only when the call "
-		                 "set streams (the text content has the output)") },
-		{ "stderr", prop("string", false,
-		                 "standard error alone, capped; only when the call "
-		                 "set streams") },
-		{ "truncated", prop("boolean", false, "the output was cut to its start and end") },
-		{ "outputBytes", prop("integer", false,
-		                      "bytes of output produced, stdout and "
-		                      "stderr together") },
-		{ "stdoutBytes", prop("integer", false, "bytes written to standard output") },
-		{ "stderrBytes", prop("integer", false, "bytes written to standard error") },
-		{ "timedOut", prop("boolean", false, "the timeout ended it") },
-		{ "durationMs", prop("integer", false, "wall time in milliseconds") },
-		{ "pid", prop("integer", true, "the shell's pid, also its process group") },
-		{ "backgroundPids", pids },
-		{ "outputFile", prop("string", true,
-		                     "the whole output of a cut run, or a "
-		                     "background job's output") },
-		{ "display", prop("string", true, "the command simplified for display") },
-		{ "policy", prop("object", true,
-		                 "the verdict (allow, ask, deny) and its reasons "
-		                 "(plugin, message, suggestion)") },
-		{ "sandbox", prop("object", true, "the sandbox mode and what was enforced") },
-		{ "error", prop("object", true,
-		                "null, or {kind, message}: why it did not run or "
-		                "end normally") },
-		{ "jobId", prop("string", false,
-		                "background mode: the job, for the job_output and "
-		                "job_kill tools") },
-	};
-	bool failed = !props;
-	for (size_t i = 0; i < ELEMENTSOF(fields); i++)
-		failed |= !fields[i].schema ||
-		          json_object_set_new(props, fields[i].name, fields[i].schema) < 0;
-	json_t *required = json_array();
-	for (size_t i = 0; required && i < ELEMENTSOF(output_required); i++)
-		failed |= json_array_append_new(required, json_string(output_required[i])) < 0;
-	if (failed || !required) {
-		json_decref(props);
-		json_decref(required);
-		return NULL;
-	}
-	return json_pack("{s:s, s:o, s:o}", "type", "object", "properties", props, "required",
-	                 required);
-}
-
 json_t *tool_schema_result(void)
 {
 	return json_loads(tool_schema_result_json, 0, NULL);
+}
+
+json_t *tool_schema_output(void)
+{
+	return json_loads(tool_schema_mcp_result_json, 0, NULL);
 }

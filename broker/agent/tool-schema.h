@@ -2,8 +2,8 @@
 /*
  * The `bash` tool as a model is shown it, shared by `sluice schema` and the
  * MCP server: the description (working directory, limits, what the sandbox
- * forbids, how background jobs are followed), the request's JSON schema and
- * the MCP result's JSON schema.
+ * forbids, how background jobs are followed), the request's JSON schema, the
+ * result's and the MCP result's, from the files installed (schema/).
  * Not for: validating requests (request.c) or building results (result.c).
  */
 #ifndef SLUICE_TOOL_SCHEMA_H
@@ -29,13 +29,13 @@ char *tool_schema_description(const struct run_settings *s, const char *root,
  * file's, with timeout_ms's maximum the configured one. */
 json_t *tool_schema_input(const struct run_settings *s);
 
+/* The JSON schema of the interface's result, the object result_to_json(r,
+ * 0) builds (`sluice run --format json`; a new reference), or NULL. */
+json_t *tool_schema_result(void);
+
 /* The JSON schema of an MCP result's structuredContent, the object
  * result_to_json(RESULT_JSON_BESIDE_TEXT) builds (a new reference), or
  * NULL. */
 json_t *tool_schema_output(void);
-
-/* The JSON schema of sluice run's result (--format json), the installed
- * file's (a new reference), or NULL. */
-json_t *tool_schema_result(void);
 
 #endif

@@ -64,7 +64,8 @@ has_files "sluice holds the manual pages" "$deb" \
 has_files "sluice holds the completions and the schemas" "$deb" \
   /usr/share/bash-completion/completions/sluice /usr/share/bash-completion/completions/sluice-launch \
   /usr/share/zsh/vendor-completions/_sluice \
-  /usr/share/sluice/schema/request.schema.json /usr/share/sluice/schema/result.schema.json
+  /usr/share/sluice/schema/request.schema.json /usr/share/sluice/schema/result.schema.json \
+  /usr/share/sluice/schema/mcp-result.schema.json
 has_files "sluice holds /etc/sluice/sluice.ini and policies.d" "$deb" \
   /etc/sluice/sluice.ini /etc/sluice/policies.d
 has_files "sluice-dev holds the header, the pkg-config file, sluice-policy(3) and the example" "$dev" \

@@ -92,3 +92,31 @@ if fits "$r1" && fits "$r2" && fits "$r3"; then
 else
   not_ok "results of a run, a denial and a background job follow the result's schema" "$r1" "$r2" "$r3"
 fi
+
+# The MCP server's outputSchema for bash is the third file, and a call's
+# structured content follows it.
+mcp_check=$(timeout 20 python3 - "$SLUICE" "$ws" "$SLUICE_SRCDIR/schema/mcp-result.schema.json" <<'PY'
+import json, subprocess, sys
+sluice, root, path = sys.argv[1:4]
+lines = [
+    {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "bash", "arguments": {"command": "echo hi"}}},
+]
+p = subprocess.Popen([sluice, "mcp", "-C", root, "--sandbox", "unrestricted"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+got = {}
+for l in lines:
+    p.stdin.write((json.dumps(l) + "\n").encode()); p.stdin.flush()
+    while "id" in l and l["id"] not in got:
+        d = json.loads(p.stdout.readline())
+        if "id" in d: got[d["id"]] = d
+p.stdin.close(); p.wait()
+f = json.load(open(path))
+out = [t for t in got[2]["result"]["tools"] if t["name"] == "bash"][0]["outputSchema"]
+sc = got[3]["result"]["structuredContent"]
+print("same" if out == f else "differs", "fits" if set(f["required"]) <= set(sc) <= set(f["properties"]) else "misfits")
+PY
+)
+[ "$mcp_check" = "same fits" ] && ok "the MCP bash tool's outputSchema is schema/mcp-result.schema.json, and a result fits it" ||
+  not_ok "the MCP bash tool's outputSchema is schema/mcp-result.schema.json, and a result fits it" "$mcp_check"
