@@ -10,5 +10,5 @@ $cc -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer,address,undefined \
   -DSLUICE_SYSCONFDIR='"/nonexistent"' \
   "$src/fuzz/fuzz-config.c" "$src/broker/config/broker-config.c" "$src/broker/config/ini-source.c" \
   "$src/common/errors.c" "$src/common/strv.c" "$src/common/parse-number.c" \
-  "$src/common/log.c" "$src/common/fd-util.c" \
+  "$src/common/log.c" "$src/common/fd-util.c" "$src/common/suggest.c" \
   $(pkg-config --cflags --libs inih) -o "$out"

@@ -30,8 +30,9 @@ run "$SLUICE" run -C "$ws" --sandbox workspace-write -- "echo inside > '$ws/f' &
 report $? "workspace-write denies writes outside the workspace" "rc=$rc" "$out"
 grep -q '^\[sandbox: this looks like a denial by the workspace-write sandbox, which forbids writing outside the workspace' <<<"$out"
 report $? "a denial gets the sandbox line" "$out"
-# A command that reports the denial and goes on to exit 0 gets it too.
-run "$SLUICE" run -C "$ws" --sandbox workspace-write -- "touch /etc/sluice-must-not-exist; echo went on"
+# A command that reports the denial and goes on to exit 0 gets it too (one
+# stream: two pipes read apart may interleave a line of each).
+run "$SLUICE" run -C "$ws" --sandbox workspace-write -- "touch /etc/sluice-must-not-exist 2>&1; echo went on"
 [ "$rc" -eq 0 ] && grep -q '^\[sandbox: this looks like a denial by the workspace-write sandbox' <<<"$out" &&
   grep -q '^went on$' <<<"$out"
 report $? "a denial in a command that exits 0 gets the sandbox line too" "rc=$rc" "$out"
