@@ -24,7 +24,7 @@ python3 - "$sluice" "$rounds" "$scratch" "$SLUICE_LAUNCH" <<'PY'
 import io, json, os, statistics, subprocess, sys, time
 
 sluice, rounds, root, launch = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-srv = subprocess.Popen([sluice, "mcp", "-C", root], stdin=subprocess.PIPE,
+srv = subprocess.Popen([sluice, "mcp", "-C", root, "--sandbox", "unrestricted"], stdin=subprocess.PIPE,
                        stdout=subprocess.PIPE, bufsize=0)
 # Buffered, as a real client reads: an unbuffered pipe's readline() makes
 # one read(2) per byte, which would be timed as the server's cost.
