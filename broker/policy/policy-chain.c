@@ -147,6 +147,16 @@ static void finish_item(struct policy_chain *c, struct policy_check *it, struct 
 		snprintf(c->start_error, sizeof(c->start_error), "%s", st->start_error);
 }
 
+/* What the caller asked to do while the plugins check (once). */
+static void run_while_checking(struct policy_chain *c)
+{
+	if (c->while_checking) {
+		void (*fn)(void *) = c->while_checking;
+		c->while_checking = NULL;
+		fn(c->while_checking_userdata);
+	}
+}
+
 /* Fork one child for the models items[from..n), read each model's messages
  * in turn, and fail closed on anything else. Returns the index of the first
  * model not yet decided (n when all were: a failing model is decided, as a
@@ -162,6 +172,12 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	if (n - from != 1)
 		policy_ahead_withdraw(c);
 	if (pid < 0) {
+		/* The launcher first, then the child: forked first, the child
+		 * would take the parent's CPU and run its checks before the
+		 * launcher was even started (the parent waits, preempted, while
+		 * the other CPU idles). The child closes the launcher's pipes
+		 * it inherits (policy_child_run()). */
+		run_while_checking(c);
 		if (pipe2(fds, O_CLOEXEC) < 0)
 			return -errno;
 		fflush(NULL); /* the child must not flush our buffers a second time */
@@ -178,11 +194,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		}
 		safe_close(fds[1]);
 	}
-	if (c->while_checking) {
-		void (*fn)(void *) = c->while_checking;
-		c->while_checking = NULL;
-		fn(c->while_checking_userdata);
-	}
+	run_while_checking(c); /* the child forked ahead: once it has its command */
 	struct stream in = { .fd = fds[0], .cap = 64 * 1024 };
 	in.buf = malloc(in.cap);
 	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
