@@ -133,6 +133,7 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 		c->ready_opening = page == MAP_FAILED ? NULL : page;
 	}
 	set_ready_opening(c, 0);
+	policy_progress_store(c, 0);
 	fflush(NULL);
 	pid_t parent = getpid();
 	pid_t pid = fork();

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "policy/policy-chain.h"
+#include "policy/policy-msg.h"
 
 struct policy_chain {
 	const struct broker_config *cfg;
@@ -35,10 +36,29 @@ struct policy_chain {
 	/* Shared with the child forked ahead: 1 + the plugin whose open it is
 	 * in, 0 when in none (NULL: not mapped, nothing is known). */
 	uint32_t *ready_opening;
+	/* Shared with every child (MAP_SHARED, mapped with the chain): where
+	 * the child is, stored before plugin code runs (policy_progress_at()),
+	 * so that the parent can name a plugin that crashed or hung without
+	 * the child writing a message before each one. NULL: not mapped; the
+	 * child then writes its messages before each plugin's code instead. */
+	uint64_t *progress;
+	/* Set while a model is checked again to name a plugin that sent
+	 * garbage: the child writes its messages before each plugin's code. */
+	bool strict;
 	/* In a child of a lazy chain, once it loaded the plugins: why each
 	 * that failed did (NULL: it loaded); NULL before. */
 	char **child_load_errors;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 };
 
+static inline void policy_progress_store(struct policy_chain *c, uint64_t at)
+{
+	if (c->progress)
+		__atomic_store_n(c->progress, at, __ATOMIC_RELAXED);
+}
+
+static inline uint64_t policy_progress_load(const struct policy_chain *c)
+{
+	return c->progress ? __atomic_load_n(c->progress, __ATOMIC_RELAXED) : 0;
+}
 #endif

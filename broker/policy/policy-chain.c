@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +44,9 @@ static int chain_load(const struct broker_config *cfg, bool validating, struct p
 	c->exiting_pidfd = -1;
 	c->ready_text_fd = c->ready_msg_fd = -1;
 	c->timeout_ms = cfg->broker_plugin_timeout;
+	void *page = mmap(NULL, sizeof(*c->progress), PROT_READ | PROT_WRITE,
+	                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	c->progress = page == MAP_FAILED ? NULL : page; /* best effort: see the state */
 	c->plugins = calloc(cfg->n_plugins ? cfg->n_plugins : 1, sizeof(*c->plugins));
 	_cleanup_free_ char *dir = plugin_loader_dir();
 	if (!c->plugins || !dir)
@@ -114,6 +118,8 @@ struct policy_chain *policy_chain_free(struct policy_chain *c)
 		plugin_unload(&c->plugins[i]);
 	free(c->plugins);
 	free(c->dir);
+	if (c->progress)
+		(void)munmap(c->progress, sizeof(*c->progress));
 	free(c);
 	return NULL;
 }
@@ -157,6 +163,33 @@ static void run_while_checking(struct policy_chain *c)
 	}
 }
 
+static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
+                         const struct command_model *const *models, size_t from, size_t n);
+
+/* Check the model of item again in a strict child, to name the plugin that
+ * sent garbage: its refusal is added to item's verdict. Returns how many
+ * plugins failed (0: the garbage did not come again), or -errno. */
+static int recheck_strictly(struct policy_chain *c, struct policy_check *item,
+                            const struct command_model *model)
+{
+	struct verdict scratch;
+	verdict_init(&scratch);
+	struct policy_check again = { .model = model, .v = &scratch };
+	c->strict = true;
+	ssize_t r = run_chain(c, &again, &model, 0, 1);
+	c->strict = false;
+	free(again.rewrite);
+	int failed = r < 0 ? (int)r : again.failed;
+	/* what the failure said is added last (reading_fail_closed()) */
+	const struct verdict_reason *why =
+	        scratch.n_reasons ? &scratch.reasons[scratch.n_reasons - 1] : NULL;
+	if (failed > 0 && why &&
+	    verdict_add(item->v, why->kind, why->plugin, why->message, why->suggestion) < 0)
+		failed = -ENOMEM;
+	verdict_done(&scratch);
+	return failed;
+}
+
 /* Fork one child for the models items[from..n), read each model's messages
  * in turn, and fail closed on anything else. Returns the index of the first
  * model not yet decided (n when all were: a failing model is decided, as a
@@ -167,7 +200,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	policy_chain_reap(c);
 	int fds[2] = { -1, -1 };
 	/* One model: the child forked ahead takes it, if there is one. */
-	pid_t pid = n - from == 1 ? policy_ahead_take(c, models[from], &fds[0]) : -1;
+	pid_t pid = n - from == 1 && !c->strict ? policy_ahead_take(c, models[from], &fds[0]) : -1;
 	bool ready = pid > 0;
 	if (n - from != 1)
 		policy_ahead_withdraw(c);
@@ -178,6 +211,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		 * the other CPU idles). The child closes the launcher's pipes
 		 * it inherits (policy_child_run()). */
 		run_while_checking(c);
+		policy_progress_store(c, 0);
 		if (pipe2(fds, O_CLOEXEC) < 0)
 			return -errno;
 		fflush(NULL); /* the child must not flush our buffers a second time */
@@ -218,6 +252,8 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	}
 	safe_close(fds[0]);
 	free(in.buf);
+	bool placed =
+	        !(r == 0 && k == n) && reading_progress(&st, policy_progress_load(c), k - from);
 	int status = 0;
 	if (ready && k == from && !reading_begun(&st) && r != -ENOMEM) {
 		/* The child forked ahead failed before it began a plugin. Stuck
@@ -259,9 +295,22 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 			return (ssize_t)n;
 		}
 	}
-	int failed = reading_fail_closed(&st, r, w, status, c->timeout_ms);
 	free(st.rewrite); /* a failed model's rewrite is not applied */
 	st.rewrite = NULL;
+	if (r == -EBADMSG && !placed && !c->strict) {
+		/* Bytes the messages cannot explain, and the child had left the
+		 * model already (a plugin wrote into the pipe, then the child
+		 * went on): the model is checked again alone, its messages
+		 * written before each plugin's code, so that the plugin is
+		 * named; when it does not happen again, the refusal stands. */
+		int named = recheck_strictly(c, &items[k], models[k]);
+		if (named != 0) {
+			if (named > 0)
+				finish_item(c, &items[k], &st, named);
+			return named < 0 ? named : (ssize_t)k + 1;
+		}
+	}
+	int failed = reading_fail_closed(&st, r, w, status, c->timeout_ms);
 	if (failed < 0)
 		return failed;
 	finish_item(c, &items[k], &st, failed);

@@ -30,15 +30,31 @@ void policy_child_open(const struct sluice_host *host, const struct loaded_plugi
 	o->r = p->desc.open(host, &o->settings, &o->state);
 }
 
-/* One model's messages: every plugin in order (m NULL: open and close only,
- * to validate the settings), then DONE; ahead: each loaded plugin already
- * opened (open_ahead), else NULL. The messages go out in batches, each
- * written before plugin code runs (its open or check), so that a crash
- * there is seen after that plugin's BEGIN. Returns 0, or -errno when the
+/* Before plugin code runs (plugin idx's open or check, in the model-th
+ * model): the progress word says where, so that a crash or a hang there
+ * is named though the messages go out once the model is done. What the
+ * plugins before it said (reasons, a rewrite) is written first, so that
+ * it is kept when this one crashes; and everything is, without the word
+ * or when the parent asks for it (strict). Returns 0, or -errno when the
  * pipe failed. */
+static int before_plugin_code(struct policy_chain *c, struct policy_msg_batch *out, size_t model,
+                              uint32_t idx, enum policy_phase phase)
+{
+	policy_progress_store(c, policy_progress_at(model, idx, phase));
+	if (!c->progress || c->strict || out->said)
+		return policy_msg_flush(out);
+	return 0;
+}
+
+/* One model's messages (the model-th of the child's list): every plugin in
+ * order (m NULL: open and close only, to validate the settings), then
+ * DONE; ahead: each loaded plugin already opened (open_ahead), else NULL.
+ * The messages, the plugins' reasons among them, go out together when the
+ * model is done (or when they fill the buffer): one write per command.
+ * Returns 0, or -errno when the pipe failed. */
 static int child_model(struct policy_chain *c, const struct sluice_host *host,
-                       const struct command_model *m, int fd, char *const *load_errors,
-                       struct opened *ahead)
+                       const struct command_model *m, size_t model, int fd,
+                       char *const *load_errors, struct opened *ahead)
 {
 	struct policy_msg_batch out = { .fd = fd };
 	for (size_t i = 0; i < c->n; i++) {
@@ -57,7 +73,7 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 		struct opened now;
 		struct opened *o = ahead ? &ahead[i] : &now;
 		if (!ahead) {
-			if (policy_msg_flush(&out) < 0)
+			if (before_plugin_code(c, &out, model, idx, POLICY_PHASE_OPEN) < 0)
 				return -EPIPE;
 			policy_child_open(host, p, o);
 		}
@@ -76,11 +92,11 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 				p->desc.close(state);
 			continue;
 		}
-		/* the plugin's reasons are written as it gives them: after this */
+		/* the plugin's reasons follow this in the batch */
 		if (policy_msg_add(&out, POLICY_MSG_BEGIN, idx, POLICY_PHASE_CHECK, NULL, 0) < 0 ||
-		    policy_msg_flush(&out) < 0)
+		    before_plugin_code(c, &out, model, idx, POLICY_PHASE_CHECK) < 0)
 			return -EPIPE;
-		struct sluice_verdict v = { .fd = fd, .plugin = idx };
+		struct sluice_verdict v = { .out = &out, .plugin = idx };
 		r = p->desc.check(state, policy_host_command(m), &v);
 		/* the reasons' verdicts count even past the cap on reasons sent */
 		if (r >= SLUICE_ALLOW && r <= SLUICE_DENY && v.max > r)
@@ -138,7 +154,7 @@ _Noreturn void policy_child_check(struct policy_chain *c, const struct command_m
 {
 	const struct sluice_host *host = policy_host();
 	for (size_t k = 0; k < n; k++)
-		if (child_model(c, host, models[k], 3, c->child_load_errors, ahead) < 0)
+		if (child_model(c, host, models[k], k, 3, c->child_load_errors, ahead) < 0)
 			_exit(1);
 	_exit(0);
 }

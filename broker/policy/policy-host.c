@@ -283,7 +283,7 @@ static int h_verdict_add(struct sluice_verdict *v, int32_t verdict, const char *
 	if (n >= (int)sizeof(sug))
 		memcpy(sug + sizeof(sug) - 4, "...", 4);
 	const char *strings[] = { msg, sug };
-	int r = policy_msg_send(v->fd, POLICY_MSG_REASON, v->plugin, verdict, strings, 2);
+	int r = policy_msg_add(v->out, POLICY_MSG_REASON, v->plugin, verdict, strings, 2);
 	if (r < 0 && !v->send_error)
 		v->send_error = r;
 	return verdict;
@@ -297,7 +297,7 @@ static int h_verdict_rewrite(struct sluice_verdict *v, const char *command)
 		return -E2BIG;
 	v->rewritten = true;
 	const char *strings[] = { command };
-	int r = policy_msg_send(v->fd, POLICY_MSG_REWRITE, v->plugin, 0, strings, 1);
+	int r = policy_msg_add(v->out, POLICY_MSG_REWRITE, v->plugin, 0, strings, 1);
 	if (r < 0 && !v->send_error)
 		v->send_error = r;
 	return r;

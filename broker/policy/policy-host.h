@@ -15,6 +15,7 @@
 
 #include "config/broker-config.h"
 #include "model/command-model.h"
+#include "policy/policy-msg.h"
 #include "sluice/policy.h"
 
 /* Reasons one plugin may add to one verdict; more are counted, not sent. */
@@ -29,9 +30,9 @@ struct sluice_settings {
 };
 
 struct sluice_verdict {
-	int fd;          /* the child's message pipe */
-	uint32_t plugin; /* index in the chain */
-	int32_t max;     /* highest verdict added */
+	struct policy_msg_batch *out; /* the child's messages, written with its model's */
+	uint32_t plugin;              /* index in the chain */
+	int32_t max;                  /* highest verdict added */
 	unsigned n_reasons;
 	bool rewritten;
 	int send_error; /* first failure to send, -errno */

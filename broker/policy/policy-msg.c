@@ -72,6 +72,7 @@ int policy_msg_flush(struct policy_msg_batch *b)
 {
 	int r = b->len ? write_full(b->fd, b->buf, b->len) : 0;
 	b->len = 0;
+	b->said = false;
 	return r < 0 ? r : 0;
 }
 
@@ -91,6 +92,7 @@ int policy_msg_add(struct policy_msg_batch *b, enum policy_msg_type type, uint32
 	}
 	encode(b->buf + b->len, type, plugin, value, strings, n_strings, (size_t)len);
 	b->len += size;
+	b->said = b->said || type == POLICY_MSG_REASON || type == POLICY_MSG_REWRITE;
 	return 0;
 }
 

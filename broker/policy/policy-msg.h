@@ -10,6 +10,7 @@
 #ifndef SLUICE_POLICY_MSG_H
 #define SLUICE_POLICY_MSG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,31 @@ enum policy_msg_type {
 };
 
 enum policy_phase { POLICY_PHASE_OPEN = 0, POLICY_PHASE_CHECK = 1 };
+
+/*
+ * Where a child is, kept in a word the parent shares with it (not sent):
+ * 1 + the model's index in the child's list (high 32 bits), 1 + the
+ * plugin's index (24 bits), the phase (8 bits); 0: no plugin begun. The
+ * child stores it before plugin code runs, so that the parent can name a
+ * plugin that crashed or hung though the messages go out once per model.
+ */
+static inline uint64_t policy_progress_at(size_t model, size_t plugin, enum policy_phase phase)
+{
+	return ((uint64_t)(model + 1) << 32) | ((uint64_t)((plugin + 1) & 0xffffff) << 8) |
+	       (uint64_t)phase;
+}
+
+/* The plugin and phase of at when it is in model; false when it is not. */
+static inline bool policy_progress_in(uint64_t at, size_t model, size_t *plugin,
+                                      enum policy_phase *phase)
+{
+	size_t p = (size_t)((at >> 8) & 0xffffff);
+	if ((at >> 32) != (uint64_t)model + 1 || p == 0)
+		return false;
+	*plugin = p - 1;
+	*phase = (at & 0xff) == POLICY_PHASE_CHECK ? POLICY_PHASE_CHECK : POLICY_PHASE_OPEN;
+	return true;
+}
 
 struct policy_msg_header {
 	uint32_t type;
@@ -46,6 +72,7 @@ int policy_msg_send(int fd, enum policy_msg_type type, uint32_t plugin, int32_t 
  * plugin code, so that what it said before a crash has arrived. */
 struct policy_msg_batch {
 	int fd;
+	bool said; /* holds a plugin's REASON or REWRITE */
 	size_t len;
 	char buf[4096];
 };

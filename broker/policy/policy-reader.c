@@ -35,6 +35,17 @@ int reading_fault(struct reading *st, const char *fmt, ...)
 	return -EBADMSG;
 }
 
+bool reading_progress(struct reading *st, uint64_t at, size_t model)
+{
+	size_t plugin;
+	enum policy_phase phase;
+	if (!policy_progress_in(at, model, &plugin, &phase) || plugin >= st->n)
+		return false;
+	st->current = plugin;
+	st->state = phase == POLICY_PHASE_CHECK ? READING_CHECK : READING_OPEN;
+	return true;
+}
+
 /* ------------------------------------------------------ what each says */
 
 /* A message's strings (policy_msg_check() found them). */

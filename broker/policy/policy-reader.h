@@ -62,6 +62,11 @@ struct stream {
  * -errno. */
 int reading_read(struct stream *in, struct reading *st, uint64_t deadline);
 
+/* A child that failed in model (its index in the child's list) before
+ * that model's messages were all read: take the plugin and phase it was in
+ * from its progress word (policy-msg.h), which runs ahead of its messages. */
+bool reading_progress(struct reading *st, uint64_t at, size_t model);
+
 /* Refuse the child's output: st->fault says why. Returns -EBADMSG. */
 int reading_fault(struct reading *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

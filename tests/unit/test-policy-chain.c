@@ -924,3 +924,57 @@ Test(policy_chain, a_message_batch_writes_nothing_until_flushed_then_all_in_orde
 	close(fds[0]);
 	close(fds[1]);
 }
+
+/* Garbage on one line, then a hang on the next: the child has left the
+ * garbage's model (it is stuck in the next one) when the parent reads the
+ * garbage, so the plugin is named by checking that model again alone, and
+ * the hang is still the next model's own. */
+Test(policy_chain, garbage_then_a_hang_names_each_plugin_in_its_own_model)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 400ms\n"
+	         "[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n"
+	         "[plugin broken]\npath = %s\nwhen = bad\n"
+	         "[plugin stuck]\npath = %s\nwhen = slow\n",
+	         ptu_fixture("ok"), ptu_fixture("garbage"), ptu_fixture("hang"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	const char *commands[] = { "echo one", "echo bad", "echo slow", "echo four" };
+	struct command_model *m[4] = { 0 };
+	struct policy_check items[4];
+	struct verdict v[4];
+	for (size_t i = 0; i < 4; i++) {
+		cr_assert_eq(command_model_parse(parser, commands[i], strlen(commands[i]), NULL,
+		                                 &m[i], &err),
+		             0, "%s", err.detail);
+		verdict_init(&v[i]);
+		items[i] = (struct policy_check){ .model = m[i], .v = &v[i] };
+	}
+	cr_assert_eq(policy_chain_check_many(chain, items, 4), 0);
+	expect_untouched(&v[0], "before");
+	cr_assert_eq(v[1].kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v[1], "broken");
+	cr_assert_not_null(r, "no reason names the plugin that sent garbage");
+	cr_assert(strstr(r->message, "plugin 'broken' sent an invalid reply while checking"), "%s",
+	          r->message);
+	cr_assert_null(ptu_reason(&v[1], "stuck"));
+	cr_assert_eq(v[2].kind, VERDICT_DENY);
+	r = ptu_reason(&v[2], "stuck");
+	cr_assert_not_null(r, "no reason names the plugin that hung");
+	cr_assert(strstr(r->message, "did not answer within 400ms while checking"), "%s",
+	          r->message);
+	cr_assert_null(ptu_reason(&v[2], "broken"));
+	expect_untouched(&v[3], "after");
+	for (size_t i = 0; i < 4; i++) {
+		verdict_done(&v[i]);
+		command_model_free(m[i]);
+	}
+	command_model_parser_free(parser);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
