@@ -252,8 +252,10 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	}
 	safe_close(fds[0]);
 	free(in.buf);
-	bool placed =
-	        !(r == 0 && k == n) && reading_progress(&st, policy_progress_load(c), k - from);
+	/* A crash or a hang stops the child where its progress word says;
+	 * garbage does not (the plugin wrote it, and the child went on). */
+	if (!(r == 0 && k == n) && r != -EBADMSG)
+		(void)reading_progress(&st, policy_progress_load(c), k - from);
 	int status = 0;
 	if (ready && k == from && !reading_begun(&st) && r != -ENOMEM) {
 		/* The child forked ahead failed before it began a plugin. Stuck
@@ -297,18 +299,21 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	}
 	free(st.rewrite); /* a failed model's rewrite is not applied */
 	st.rewrite = NULL;
-	if (r == -EBADMSG && !placed && !c->strict) {
-		/* Bytes the messages cannot explain, and the child had left the
-		 * model already (a plugin wrote into the pipe, then the child
-		 * went on): the model is checked again alone, its messages
+	if (r == -EBADMSG && !c->strict) {
+		/* Bytes the messages cannot explain: a plugin wrote into the
+		 * pipe, and the child went on, so neither where the garbage
+		 * sits among the batched messages nor the progress word says
+		 * which. The model is checked again alone, its messages
 		 * written before each plugin's code, so that the plugin is
-		 * named; when it does not happen again, the refusal stands. */
+		 * named; when it does not happen again, the refusal stands,
+		 * naming none. */
 		int named = recheck_strictly(c, &items[k], models[k]);
 		if (named != 0) {
 			if (named > 0)
 				finish_item(c, &items[k], &st, named);
 			return named < 0 ? named : (ssize_t)k + 1;
 		}
+		st.current = st.n;
 	}
 	int failed = reading_fail_closed(&st, r, w, status, c->timeout_ms);
 	if (failed < 0)
