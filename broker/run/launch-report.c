@@ -48,6 +48,19 @@ json_t *launch_report_object(const char *text, size_t len)
 	return next_object(&text, &len, false);
 }
 
+bool launch_report_enforced(const char *text, const char *protection)
+{
+	json_t *report = text ? launch_report_object(text, strlen(text)) : NULL;
+	json_t *enforced = json_object_get(report, "enforced");
+	bool found = false;
+	for (size_t i = 0; !found && i < json_array_size(enforced); i++) {
+		const char *name = json_string_value(json_array_get(enforced, i));
+		found = name && strcmp(name, protection) == 0;
+	}
+	json_decref(report);
+	return found;
+}
+
 void launch_report_failure(const char *text, size_t len, struct launch_failure *ret)
 {
 	*ret = (struct launch_failure){ 0 };

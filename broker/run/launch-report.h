@@ -18,6 +18,10 @@
  * reference, or NULL when there is none. */
 json_t *launch_report_object(const char *text, size_t len);
 
+/* Whether the report in text (as launch_report_object() finds it) names
+ * protection (LAUNCH_PROT_*) among what was enforced. */
+bool launch_report_enforced(const char *text, const char *protection);
+
 /* What the lines said about the launcher's own failure. */
 struct launch_failure {
 	bool failed;      /* an error line: a step, or the exec, failed */

@@ -13,6 +13,8 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "launch-spec.h"
+#include "run/launch-report.h"
 #include "run/run-outcome.h"
 #include "run/run-tmpdir.h"
 #include "strv.h"
@@ -40,8 +42,11 @@ void run_outcome_done(struct run_outcome *o)
 	free(o->root);
 	free(o->workdir);
 	free(o->launcher);
+	/* a tmpfs covered it: the command never saw it, it may serve again */
 	if (o->tmpdir && !o->tmpdir_handed)
-		(void)run_tmpdir_remove(o->tmpdir);
+		(void)run_tmpdir_release(
+		        o->tmpdir,
+		        launch_report_enforced(o->result.sandbox_report, LAUNCH_PROT_TMPDIR_TMPFS));
 	o->tmpdir_hold = safe_close(o->tmpdir_hold);
 	free(o->tmpdir);
 	free(o->jobs_dir);

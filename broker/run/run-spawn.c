@@ -33,17 +33,8 @@ static int prepare_tmpdir(struct run_outcome *o)
 	struct sluice_error err = { 0 };
 	int r = run_outcome_jobs_dir(o, &err);
 	if (r >= 0)
-		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &err);
-	if (r >= 0) {
-		o->tmpdir_hold = run_tmpdir_hold(o->tmpdir);
-		r = o->tmpdir_hold < 0 ? sluice_error_set(&err, o->tmpdir_hold, "holding it") : 0;
-	}
-	if (r < 0 && o->tmpdir) { /* undone: a later attempt makes and holds its own */
-		(void)run_tmpdir_remove(o->tmpdir);
-		free(o->tmpdir);
-		o->tmpdir = NULL;
-		o->tmpdir_hold = -1;
-	}
+		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &o->tmpdir_hold,
+		                      &err);
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "the private TMPDIR: %s: %s",
 		                        err.detail, strerror(-r));

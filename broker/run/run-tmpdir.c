@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,8 +45,82 @@ static int give_to(const char *path, const char *user, struct sluice_error *rete
 	return 0;
 }
 
-int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
-                      struct sluice_error *reterr)
+/* Whether the directory open as fd has nothing in it. */
+static bool directory_empty(int fd)
+{
+	char buf[512] __attribute__((aligned(8)));
+	ssize_t n = getdents64(fd, buf, sizeof(buf));
+	for (ssize_t off = 0; n > 0 && off < n;) {
+		const struct dirent64 *d = (const struct dirent64 *)(void *)(buf + off);
+		if (strcmp(d->d_name, ".") != 0 && strcmp(d->d_name, "..") != 0)
+			return false;
+		off += d->d_reclen;
+	}
+	return n >= 0;
+}
+
+/* A fresh name JOBS_DIR/tmp-XXXXXX for the spare (it is not made). */
+static char *fresh_name(const char *jobs_dir)
+{
+	static const char letters[] =
+	        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char random[6];
+	if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+		return NULL;
+	char tail[sizeof(random) + 1];
+	for (size_t i = 0; i < sizeof(random); i++)
+		tail[i] = letters[random[i] % (sizeof(letters) - 1)];
+	tail[sizeof(random)] = '\0';
+	char *path = NULL;
+	return asprintf(&path, "%s/" RUN_TMPDIR_PREFIX "%s", jobs_dir, tail) < 0 ? NULL : path;
+}
+
+/* Take the spare: held first (the sweep of abandoned TMPDIRs leaves a held
+ * one alone), then renamed to a fresh tmp- name, then checked (a
+ * directory of this user's, the one renamed, empty; its mode 0700 again).
+ * Returns 0, or -errno when there is none to take (a spare that fails a
+ * check is removed). */
+static int take_spare(const char *jobs_dir, char **ret, int *ret_hold)
+{
+	_cleanup_free_ char *spare = NULL, *path = NULL;
+	if (asprintf(&spare, "%s/" RUN_TMPDIR_SPARE, jobs_dir) < 0)
+		return -ENOMEM;
+	_cleanup_close_ int fd = run_tmpdir_hold(spare);
+	if (fd < 0)
+		return fd;
+	path = fresh_name(jobs_dir);
+	if (!path)
+		return -ENOMEM;
+	if (renameat2(AT_FDCWD, spare, AT_FDCWD, path, RENAME_NOREPLACE) < 0)
+		return neg_errno(); /* another run took it first */
+	struct stat held, named;
+	if (fstat(fd, &held) < 0 || lstat(path, &named) < 0 || held.st_ino != named.st_ino ||
+	    held.st_dev != named.st_dev || !S_ISDIR(held.st_mode) || held.st_uid != geteuid() ||
+	    fchmod(fd, 0700) < 0 || !directory_empty(fd)) {
+		(void)run_tmpdir_remove(path);
+		return -ESTALE;
+	}
+	*ret = TAKE_PTR(path);
+	*ret_hold = TAKE_FD(fd);
+	return 0;
+}
+
+int run_tmpdir_release(const char *path, bool unseen)
+{
+	const char *name = strrchr(path, '/');
+	if (unseen && name &&
+	    strncmp(name + 1, RUN_TMPDIR_PREFIX, strlen(RUN_TMPDIR_PREFIX)) == 0) {
+		_cleanup_free_ char *spare = NULL;
+		if (asprintf(&spare, "%.*s/" RUN_TMPDIR_SPARE, (int)(name - path), path) < 0)
+			return -ENOMEM;
+		if (renameat2(AT_FDCWD, path, AT_FDCWD, spare, RENAME_NOREPLACE) == 0)
+			return 0;
+	}
+	return run_tmpdir_remove(path);
+}
+
+static int make_tmpdir(const char *jobs_dir, const char *user, char **ret,
+                       struct sluice_error *reterr)
 {
 	bool for_user = user && geteuid() == 0;
 	char *path = NULL;
@@ -72,6 +147,27 @@ int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
 		}
 	}
 	*ret = path;
+	return 0;
+}
+
+int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret, int *ret_hold,
+                      struct sluice_error *reterr)
+{
+	*ret = NULL;
+	*ret_hold = -1;
+	if (!(user && geteuid() == 0) && take_spare(jobs_dir, ret, ret_hold) == 0)
+		return 0;
+	int r = make_tmpdir(jobs_dir, user, ret, reterr);
+	if (r < 0)
+		return r;
+	*ret_hold = run_tmpdir_hold(*ret);
+	if (*ret_hold < 0) {
+		r = sluice_error_set(reterr, *ret_hold, "holding the private TMPDIR '%s'", *ret);
+		(void)run_tmpdir_remove(*ret);
+		free(*ret);
+		*ret = NULL;
+		return r;
+	}
 	return 0;
 }
 

@@ -19,13 +19,26 @@
 #define RUN_TMPDIR_PREFIX "tmp-"
 #define RUN_TMPDIR_USER_BASE "/tmp"
 #define RUN_TMPDIR_USER_PREFIX "sluice-tmp-"
+/* One empty TMPDIR kept in the jobs directory for the next run, so that a
+ * run whose command never saw its directory (a tmpfs covered it) costs no
+ * directory made and removed on disk: not a "tmp-" name, so the sweep of
+ * abandoned ones passes it by. */
+#define RUN_TMPDIR_SPARE "spare-tmp"
 
-/* Create JOBS_DIR/tmp-XXXXXX (0700). With user non-NULL and this process
- * root (the command runs as user, who cannot enter the jobs directory):
- * /tmp/sluice-tmp-XXXXXX instead, owned by user. *ret is owned by the
- * caller. */
-int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret,
+/* Create JOBS_DIR/tmp-XXXXXX (0700), or take the spare (RUN_TMPDIR_SPARE:
+ * empty, this user's, renamed so), and hold it (run_tmpdir_hold(): the
+ * descriptor in *ret_hold). With user non-NULL and this process root (the
+ * command runs as user, who cannot enter the jobs directory):
+ * /tmp/sluice-tmp-XXXXXX instead, owned by user, never a spare. *ret is
+ * owned by the caller. */
+int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret, int *ret_hold,
                       struct sluice_error *reterr);
+
+/* Done with path, a TMPDIR run_tmpdir_create() made: unseen (its command
+ * never saw the directory, a tmpfs covered it), it becomes the spare when
+ * there is none; else, or when it cannot, it is removed
+ * (run_tmpdir_remove()). Returns 0 or -errno as that does. */
+int run_tmpdir_release(const char *path, bool unseen);
 
 /* Mark path, a TMPDIR run_tmpdir_create() made, as in use for as long as
  * the returned descriptor (close-on-exec) is open in this process or in a

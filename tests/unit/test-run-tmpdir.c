@@ -4,6 +4,8 @@
  * abandoned only when nothing holds it; one made for another user is
  * theirs, and removing one another user owns runs as that user.
  */
+#include "config.h"
+
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
@@ -50,13 +52,13 @@ Test(run_tmpdir, a_held_tmpdir_is_not_abandoned_until_every_holder_lets_go)
 {
 	char *path = NULL;
 	struct sluice_error err = { 0 };
-	cr_assert_eq(run_tmpdir_create(scratch, NULL, &path, &err), 0, "%s", err.detail);
+	int hold = -1;
+	cr_assert_eq(run_tmpdir_create(scratch, NULL, &path, &hold, &err), 0, "%s", err.detail);
 	const char *name = strrchr(path, '/') + 1;
 	cr_assert_eq(strncmp(name, RUN_TMPDIR_PREFIX, strlen(RUN_TMPDIR_PREFIX)), 0, "%s", name);
 	int dir_fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	cr_assert_geq(dir_fd, 0);
-	int hold = run_tmpdir_hold(path);
-	cr_assert_geq(hold, 0);
+	cr_assert_geq(hold, 0, "it is held as it is made");
 	/* a fork's copy holds it too (a background job's monitor) */
 	pid_t pid = fork();
 	cr_assert_geq(pid, 0);
@@ -83,7 +85,10 @@ Test(run_tmpdir, one_made_for_another_user_is_theirs)
 	const struct passwd *pw = nobody_as_root();
 	char *path = NULL;
 	struct sluice_error err = { 0 };
-	cr_assert_eq(run_tmpdir_create(scratch, "nobody", &path, &err), 0, "%s", err.detail);
+	int hold = -1;
+	cr_assert_eq(run_tmpdir_create(scratch, "nobody", &path, &hold, &err), 0, "%s", err.detail);
+	cr_assert_geq(hold, 0);
+	close(hold);
 	cr_assert_eq(strncmp(path, RUN_TMPDIR_USER_BASE "/" RUN_TMPDIR_USER_PREFIX,
 	                     strlen(RUN_TMPDIR_USER_BASE "/" RUN_TMPDIR_USER_PREFIX)),
 	             0, "%s", path);
@@ -94,7 +99,9 @@ Test(run_tmpdir, one_made_for_another_user_is_theirs)
 	cr_assert_eq(st.st_mode & 07777, 0700);
 	cr_assert_eq(run_tmpdir_remove(path), 0);
 	free(path);
-	cr_assert_lt(run_tmpdir_create(scratch, "no-such-user-here", &path, &err), 0);
+	cr_assert_lt(run_tmpdir_create(scratch, "no-such-user-here", &path, &hold, &err), 0);
+	cr_assert_null(path);
+	cr_assert_eq(hold, -1);
 	cr_assert(strstr(err.detail, "no user 'no-such-user-here'"), "%s", err.detail);
 }
 
@@ -182,4 +189,118 @@ Test(run_tmpdir, a_directory_swapped_for_a_symlink_during_removal_is_not_followe
 {
 	for (int round = 0; round < 3; round++)
 		remove_while_swapped(round);
+}
+
+/* ------------------------------------------------------------ the spare */
+
+static char *spare_path(void)
+{
+	char *p = NULL;
+	cr_assert_geq(asprintf(&p, "%s/" RUN_TMPDIR_SPARE, scratch), 0);
+	return p;
+}
+
+static char *make_held(int *hold)
+{
+	char *path = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(run_tmpdir_create(scratch, NULL, &path, hold, &err), 0, "%s", err.detail);
+	cr_assert_geq(*hold, 0);
+	return path;
+}
+
+/* A run whose command never saw its TMPDIR leaves it as the spare, and the
+ * next run takes that same directory, empty, 0700, held, under a new
+ * tmp- name; nothing else is left in the jobs directory. */
+Test(run_tmpdir, an_unseen_tmpdir_serves_the_next_run)
+{
+	int hold = -1;
+	char *first = make_held(&hold);
+	struct stat made, spare, again;
+	cr_assert_eq(lstat(first, &made), 0);
+	cr_assert_eq(run_tmpdir_release(first, true), 0);
+	close(hold);
+	char *sp = spare_path();
+	cr_assert_eq(lstat(sp, &spare), 0, "no spare left: %s", strerror(errno));
+	cr_assert_eq(spare.st_ino, made.st_ino);
+	cr_assert_eq(access(first, F_OK), -1);
+	/* a command of its own changed its mode; the next run gets 0700 back */
+	cr_assert_eq(chmod(sp, 0755), 0);
+	char *second = make_held(&hold);
+	cr_assert_eq(lstat(second, &again), 0);
+	cr_assert_eq(again.st_ino, made.st_ino, "the spare was not taken");
+	cr_assert_eq(again.st_mode & 07777, 0700);
+	cr_assert_neq(strcmp(first, second), 0, "a new name each time");
+	cr_assert_eq(
+	        strncmp(strrchr(second, '/') + 1, RUN_TMPDIR_PREFIX, strlen(RUN_TMPDIR_PREFIX)), 0,
+	        "%s", second);
+	cr_assert_eq(access(sp, F_OK), -1, "the spare is taken, not copied");
+	int dir_fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert(!run_tmpdir_abandoned(dir_fd, strrchr(second, '/') + 1), "not held");
+	close(dir_fd);
+	close(hold);
+	cr_assert_eq(run_tmpdir_release(second, false), 0);
+	cr_assert_eq(access(second, F_OK), -1, "one the command saw is removed");
+	cr_assert_eq(access(sp, F_OK), -1, "and does not become the spare");
+	free(first);
+	free(second);
+	free(sp);
+}
+
+/* One spare at most: a second unseen TMPDIR is removed. */
+Test(run_tmpdir, one_spare_at_most)
+{
+	int h1 = -1, h2 = -1;
+	char *a = make_held(&h1), *b = make_held(&h2);
+	struct stat st_a, spare;
+	cr_assert_eq(lstat(a, &st_a), 0);
+	cr_assert_eq(run_tmpdir_release(a, true), 0);
+	cr_assert_eq(run_tmpdir_release(b, true), 0);
+	close(h1);
+	close(h2);
+	char *sp = spare_path();
+	cr_assert_eq(lstat(sp, &spare), 0);
+	cr_assert_eq(spare.st_ino, st_a.st_ino, "the first stays the spare");
+	cr_assert_eq(access(b, F_OK), -1, "the second is removed");
+	free(a);
+	free(b);
+	free(sp);
+}
+
+/* A spare that is not what it must be (not empty, a symlink, a file) is
+ * never handed out: it is removed and a fresh TMPDIR made. */
+Test(run_tmpdir, a_spare_that_is_not_empty_is_never_handed_out)
+{
+	char *sp = spare_path();
+	char file[512];
+	cr_assert_eq(mkdir(sp, 0700), 0);
+	snprintf(file, sizeof(file), "%s/planted", sp);
+	int fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	int hold = -1;
+	char *path = make_held(&hold);
+	int dir = open(path, O_RDONLY | O_DIRECTORY);
+	cr_assert_geq(dir, 0);
+	cr_assert_eq(faccessat(dir, "planted", F_OK, 0), -1, "a planted file reached the run");
+	close(dir);
+	cr_assert_eq(access(sp, F_OK), -1, "the bad spare is gone");
+	close(hold);
+	cr_assert_eq(run_tmpdir_release(path, false), 0);
+	free(path);
+	/* a symlink named as the spare, to a directory elsewhere */
+	char target[512];
+	snprintf(target, sizeof(target), "%s/elsewhere", scratch);
+	cr_assert_eq(mkdir(target, 0700), 0);
+	cr_assert_eq(symlink(target, sp), 0);
+	path = make_held(&hold);
+	struct stat st, t;
+	cr_assert_eq(lstat(path, &st), 0);
+	cr_assert_eq(stat(target, &t), 0, "the symlink's target was removed");
+	cr_assert(S_ISDIR(st.st_mode));
+	cr_assert_neq(st.st_ino, t.st_ino, "the symlink's target was handed out");
+	close(hold);
+	cr_assert_eq(run_tmpdir_release(path, false), 0);
+	free(path);
+	free(sp);
 }
