@@ -167,14 +167,17 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
 	/* a policy child forked ahead parses it meanwhile */
 	policy_chain_send_ahead(ctx->chain, req->command, req->command_len);
+	/* The overlap (the launcher building its sandbox) starts before the
+	 * parse and the checks, so that it runs beside both; and before the
+	 * policy child is forked, which would otherwise take this CPU and run
+	 * its checks first while the other CPU idles. */
+	if (overlap)
+		overlap->fn(overlap->userdata);
 	r = command_model_parse(ctx->parser, req->command, req->command_len, NULL, &m, reterr);
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *rewrite = NULL;
-	if (overlap)
-		policy_chain_while_checking(ctx->chain, overlap->fn, overlap->userdata);
 	r = policy_chain_decide(ctx->chain, ctx->parser, m, &ret->verdict, &rewrite);
-	policy_chain_while_checking(ctx->chain, NULL, NULL);
 	if (r == -ENOEXEC)
 		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
 	if (r < 0)

@@ -100,13 +100,13 @@ enum ask_handling {
  * be made (an audit log that is required but cannot be opened), with reterr
  * naming the cause. Either way the caller must refuse (fail closed). The
  * first call loads the plugins without opening them first (one child per
- * request). overlap (NULL: none) runs while the plugins check, if they
- * run in a child at all. *ret is always initialised; release it with
+ * request). overlap (NULL: none) is started first, to run beside the
+ * parse and the checks. *ret is always initialised; release it with
  * policy_decision_done().
  */
 /* Work that may overlap the plugin checks of broker_context_decide(). */
 struct decide_overlap {
-	void (*fn)(void *userdata); /* called at most once, after the policy child forked */
+	void (*fn)(void *userdata); /* called once, before the command is parsed and checked */
 	void *userdata;
 };
 

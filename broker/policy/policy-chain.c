@@ -91,12 +91,6 @@ const char *policy_chain_start_error(const struct policy_chain *c)
 	return c->start_error;
 }
 
-void policy_chain_while_checking(struct policy_chain *c, void (*fn)(void *userdata), void *userdata)
-{
-	c->while_checking = fn;
-	c->while_checking_userdata = userdata;
-}
-
 void policy_chain_reap(struct policy_chain *c)
 {
 	if (!c || c->exiting_pidfd < 0)
@@ -153,16 +147,6 @@ static void finish_item(struct policy_chain *c, struct policy_check *it, struct 
 		snprintf(c->start_error, sizeof(c->start_error), "%s", st->start_error);
 }
 
-/* What the caller asked to do while the plugins check (once). */
-static void run_while_checking(struct policy_chain *c)
-{
-	if (c->while_checking) {
-		void (*fn)(void *) = c->while_checking;
-		c->while_checking = NULL;
-		fn(c->while_checking_userdata);
-	}
-}
-
 static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
                          const struct command_model *const *models, size_t from, size_t n);
 
@@ -205,12 +189,6 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	if (n - from != 1)
 		policy_ahead_withdraw(c);
 	if (pid < 0) {
-		/* The launcher first, then the child: forked first, the child
-		 * would take the parent's CPU and run its checks before the
-		 * launcher was even started (the parent waits, preempted, while
-		 * the other CPU idles). The child closes the launcher's pipes
-		 * it inherits (policy_child_run()). */
-		run_while_checking(c);
 		policy_progress_store(c, 0);
 		if (pipe2(fds, O_CLOEXEC) < 0)
 			return -errno;
@@ -228,7 +206,6 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		}
 		safe_close(fds[1]);
 	}
-	run_while_checking(c); /* the child forked ahead: once it has its command */
 	struct stream in = { .fd = fds[0], .cap = 64 * 1024 };
 	in.buf = malloc(in.cap);
 	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;

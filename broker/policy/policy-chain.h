@@ -66,13 +66,6 @@ int policy_chain_prepare(struct policy_chain *chain, struct command_model_parser
  * child. */
 void policy_chain_send_ahead(struct policy_chain *chain, const char *text, size_t len);
 
-/* Call fn(userdata) once, in this process, right after the next check has
- * forked its child: work that may overlap the plugins (the runner starts the
- * launcher there). Not called when no child is forked (no plugins); fn NULL
- * cancels. */
-void policy_chain_while_checking(struct policy_chain *chain, void (*fn)(void *userdata),
-                                 void *userdata);
-
 /* A check returns at its child's last message, before the child has exited;
  * this waits for that exit. Call it before anything that takes every exited
  * child or lists this process's descendants (the pump does both); the next

@@ -3,7 +3,7 @@
  * Warming up a run, so that the request waits for as little as possible:
  * the launcher started early (exec'd and building its sandbox while the
  * plugins check, or before the request is known, waiting for its command),
- * the overlap callback that starts it once the policy child has forked, and
+ * the overlap callback that starts it before the command is parsed, and
  * the stack prefault of a server between requests. Every part is best
  * effort: what fails here is met again, and reported, by the run itself.
  * Not for: whether a command runs (runner.c decides; a launcher started
@@ -26,9 +26,10 @@ int run_warmup_start_launcher(struct run_outcome *o)
 	return 0;
 }
 
-/* The launcher is exec'd and builds its sandbox while the plugins check
- * (called once their child has forked, so that the two overlap): only a
- * command they allow is then sent to it. When this fails, the launcher
+/* The launcher is exec'd and builds its sandbox while the command is
+ * parsed and the plugins check (called before both, and before their
+ * child is forked, so that the three overlap): only a command they allow
+ * is then sent to it. When this fails, the launcher
  * starts after the decision as usual, and reports the failure then. */
 static void launch_early(void *userdata)
 {

@@ -14,9 +14,9 @@
  * o->early_pid). Best effort: -1 leaves nothing started and no error. */
 int run_warmup_start_launcher(struct run_outcome *o);
 
-/* The work that overlaps the plugin checks of o's decision: the launcher
- * started once the policy child has forked, unless one was started
- * already (run_warmup_start_launcher). */
+/* The work that overlaps the parse and the plugin checks of o's decision:
+ * the launcher started before them, unless one was started already
+ * (run_warmup_start_launcher). */
 struct decide_overlap run_warmup_overlap(struct run_outcome *o);
 
 /* The stack pages a run uses faulted in now, between requests (a fresh
