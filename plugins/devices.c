@@ -374,7 +374,7 @@ static int dv_check(void *state, const struct sluice_command *cmd, struct sluice
 	return verdict;
 }
 
-SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "devices",

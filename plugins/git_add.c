@@ -93,7 +93,7 @@ static int ga_check(void *state, const struct sluice_command *cmd, struct sluice
 	return check_each(state, cmd, v, check_one);
 }
 
-SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "git_add",

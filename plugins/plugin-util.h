@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Small helpers shared by the built-in plugins, compiled into each plugin's
- * module (static inline: every plugin stays one self-contained module that
- * exports nothing but its descriptor). Only the public ABI (sluice/policy.h)
- * is used here.
+ * Small helpers shared by the built-in plugins, compiled into each plugin
+ * (static inline: every plugin stays self-contained and exports nothing
+ * but its descriptor). Only the public ABI (sluice/policy.h) is used here.
  * Not for: anything a third-party plugin could not write itself.
  */
 #ifndef SLUICE_PLUGIN_UTIL_H
@@ -17,6 +16,21 @@
 #include <string.h>
 
 #include "sluice/policy.h"
+
+/*
+ * The name of a built-in plugin's descriptor. The built-in plugins are
+ * linked into one module, plugins/builtins.so (one dlopen a request, not
+ * one each), each compiled with -DSLUICE_BUILTIN_NAME=NAME, so each
+ * exports sluice_policy_plugin_NAME; compiled alone, a plugin exports
+ * sluice_policy_plugin, as every third-party plugin does.
+ */
+#define SLUICE_BUILTIN_SYMBOL_(name) sluice_policy_plugin_##name
+#define SLUICE_BUILTIN_SYMBOL(name) SLUICE_BUILTIN_SYMBOL_(name)
+#ifdef SLUICE_BUILTIN_NAME
+#define SLUICE_BUILTIN_DESCRIPTOR SLUICE_BUILTIN_SYMBOL(SLUICE_BUILTIN_NAME)
+#else
+#define SLUICE_BUILTIN_DESCRIPTOR sluice_policy_plugin
+#endif
 
 /* git's global options that take the next word as their value. */
 static const char *const git_global_options_with_value[] = {

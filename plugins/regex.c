@@ -315,7 +315,7 @@ static const struct sluice_key keys[] = {
 	{ NULL, 0 },
 };
 
-SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "regex",

@@ -277,7 +277,7 @@ static const struct sluice_key keys[] = {
 	TREE_RULES(RULE_KEY){ NULL, 0 },
 };
 
-SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "system_trees",

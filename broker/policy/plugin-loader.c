@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Finding a plugin's file (its configured path, or NAME.so in the plugin
- * directory: the built-in plugins are found there like any other), dlopen
- * and the one symbol, then the descriptor checks, in the order sudo's
+ * directory, or for a built-in plugin their one module there), dlopen
+ * and the descriptor's symbol, then the descriptor checks, in the order sudo's
  * plugin loader does them: the version, the size and the required members;
  * one exit path that dlcloses unless ownership moved out.
  * Not for: calling plugin code (policy-chain.c runs it in a child).
@@ -189,14 +189,33 @@ static const char *builtin_meant(const char *name)
 	return suggestion_best(&s);
 }
 
-/* dlopen the configured path, or NAME.so in dir, into p and find its
- * descriptor. */
+/* Whether name is one of the built-in plugins. */
+static bool is_builtin(const char *name)
+{
+	size_t n;
+	const struct config_builtin *b = config_builtins(&n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(b[i].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* dlopen the configured path (its descriptor: sluice_policy_plugin), or a
+ * built-in plugin's module (PLUGIN_BUILTINS_FILE in dir, one for all of
+ * them: sluice_policy_plugin_NAME), or NAME.so in dir, into p and find its
+ * descriptor. The built-ins' module is mapped once however many of them
+ * load it: each later dlopen only counts a reference. */
 static int load_file(const struct config_plugin *conf, const char *dir, struct loaded_plugin *p,
                      const struct sluice_policy_plugin **ret_desc, struct sluice_error *reterr)
 {
+	bool builtin = !conf->path && is_builtin(conf->name);
+	char symbol[128] = "sluice_policy_plugin";
+	if (builtin)
+		snprintf(symbol, sizeof(symbol), "sluice_policy_plugin_%s", conf->name);
 	if (conf->path)
 		p->file = strdup(conf->path);
-	else if (asprintf(&p->file, "%s/%s.so", dir, conf->name) < 0)
+	else if (asprintf(&p->file, "%s/%s%s", dir, builtin ? PLUGIN_BUILTINS_FILE : conf->name,
+	                  builtin ? "" : ".so") < 0)
 		p->file = NULL;
 	if (!p->file)
 		return -ENOMEM;
@@ -213,11 +232,10 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 	if (!p->dl)
 		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",
 		                        conf->name, p->where, dlerror());
-	*ret_desc = dlsym(p->dl, "sluice_policy_plugin");
+	*ret_desc = dlsym(p->dl, symbol);
 	if (!*ret_desc)
-		return sluice_error_set(reterr, -ENOEXEC,
-		                        "plugin '%s' (%s): %s exports no 'sluice_policy_plugin'",
-		                        conf->name, p->where, p->file);
+		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): %s exports no '%s'",
+		                        conf->name, p->where, p->file, symbol);
 	return 0;
 }
 

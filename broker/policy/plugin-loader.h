@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Loading policy plugins: dlopen(RTLD_NOW | RTLD_LOCAL) of the configured
- * path, or of NAME.so in the plugin directory (the built-in plugins too,
- * plugins/builtin.h); then the descriptor's checks (ABI major, struct_size
+ * path, or of NAME.so in the plugin directory, or for a built-in plugin
+ * (plugins/builtin.h) of their one module there, PLUGIN_BUILTINS_FILE; then
+ * the descriptor's checks (ABI major, struct_size
  * and the zero tail, required members, the [plugin NAME] keys against what
  * the plugin declares). Every error names the plugin and where it was
  * configured (FILE:LINE). No plugin code runs here except the library's own
@@ -18,6 +19,10 @@
 #include "config/broker-config.h"
 #include "errors.h"
 #include "sluice/policy.h"
+
+/* The module of every built-in plugin, in the plugin directory: each
+ * exports its descriptor as sluice_policy_plugin_NAME. */
+#define PLUGIN_BUILTINS_FILE "builtins.so"
 
 struct loaded_plugin {
 	const struct config_plugin *conf; /* borrowed from the config */

@@ -26,8 +26,8 @@ has_line "... and says the built-in defaults apply" "no file read: the built-in 
 run env -u SLUICE_PLUGIN_DIR "$SLUICE" doctor
 has_line "from the build tree, the plugin directory is the build tree's" \
   "^plugin directory: $SLUICE_BUILDDIR/plugins$"
-has_line "... and the built-in plugins are loaded from it by name" \
-  "^  git_add: $SLUICE_BUILDDIR/plugins/git_add.so \(built-in default\)$"
+has_line "... and the built-in plugins are loaded from it, from their one module" \
+  "^  git_add: $SLUICE_BUILDDIR/plugins/builtins.so \(built-in default\)$"
 run env -u SLUICE_PLUGIN_DIR "$SLUICE" check -- 'git push --force'
 expect "... and they decide" 1 'git_push: force push'
 

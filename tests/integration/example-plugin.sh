@@ -79,37 +79,39 @@ expect "the example asks before sudo" 2 'example: commands under sudo need appro
 check "git push --force"
 expect "the built-in plugins still apply" 1 'git_push: force push'
 
-# The built-in plugins are installed as files of the plugin directory, one
-# module each (plugins/builtin.h lists them), loaded like any other.
-installed=$(cd "$plugindir" && ls -- *.so | sort | tr '\n' ' ')
-listed=$(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\),.*/\1.so/p' "$SLUICE_SRCDIR/plugins/builtin.h" |
-  sort | tr '\n' ' ')
-if [ -n "$listed" ] && [ "$installed" = "$listed" ]; then
-  ok "every built-in plugin is installed in the plugin directory"
+# The built-in plugins are installed as one module of the plugin directory,
+# builtins.so, each exporting its own descriptor, sluice_policy_plugin_NAME
+# (plugins/builtin.h lists them), and nothing else.
+installed=$(cd "$plugindir" && ls -- *.so | tr '\n' ' ')
+[ "$installed" = "builtins.so " ] && ok "the built-in plugins are installed as one module" ||
+  not_ok "the built-in plugins are installed as one module" "installed: $installed"
+exported=$(nm -D --defined-only "$plugindir/builtins.so" 2>/dev/null |
+  awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^_' | sort | tr '\n' ' ')
+listed=$(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\),.*/sluice_policy_plugin_\1/p' \
+  "$SLUICE_SRCDIR/plugins/builtin.h" | sort | tr '\n' ' ')
+if [ -n "$listed" ] && [ "$exported" = "$listed" ]; then
+  ok "it exports one descriptor for each built-in plugin, and nothing else"
 else
-  not_ok "every built-in plugin is installed in the plugin directory" "installed: $installed" \
-    "listed: $listed"
+  not_ok "it exports one descriptor for each built-in plugin, and nothing else" \
+    "exported: $exported" "listed: $listed"
 fi
-bad=
-for m in "$plugindir"/*.so; do
-  e=$(nm -D --defined-only "$m" 2>/dev/null | awk '$2 ~ /^[TDRB]$/ {print $3}' | grep -v '^_' | tr '\n' ' ')
-  [ "$e" = "sluice_policy_plugin " ] || bad="$bad ${m##*/}: $e;"
-done
-[ -z "$bad" ] && ok "each built-in plugin exports exactly one symbol" ||
-  not_ok "each built-in plugin exports exactly one symbol" "$bad"
 
-# An administrator removes one as a file: sluice then refuses every command
-# (fail closed) until the configuration turns it off.
-mv "$plugindir/git_push.so" "$TEST_TMP/git_push.so"
+# An administrator removes the module: sluice then refuses every command
+# (fail closed) until the configuration turns the built-in plugins off.
+mv "$plugindir/builtins.so" "$TEST_TMP/builtins.so"
 check "ls"
-expect "a built-in plugin removed from the plugin directory refuses, naming its file" 125 '' \
-  "plugin 'git_push' \\(built-in default\\): cannot find $plugindir/git_push.so"
-printf '[plugin git_push]\nenabled = no\n' >"$TEST_TMP/no-push.ini"
+expect "the built-in plugins' module removed from the plugin directory refuses, naming it" 125 '' \
+  "plugin 'git_add' \\(built-in default\\): cannot find $plugindir/builtins.so"
+{
+  for p in $(sed -n 's/^[[:space:]]*X(\([a-z0-9_]*\),.*/\1/p' "$SLUICE_SRCDIR/plugins/builtin.h"); do
+    printf '[plugin %s]\nenabled = no\n' "$p"
+  done
+} >"$TEST_TMP/no-builtins.ini"
 run env SLUICE_SYSCONFDIR="$TEST_TMP/etc" XDG_CONFIG_HOME="$TEST_TMP/xdg" \
-  SLUICE_PLUGIN_DIR="$plugindir" "$sluice_installed" check --config "$TEST_TMP/no-push.ini" -- \
+  SLUICE_PLUGIN_DIR="$plugindir" "$sluice_installed" check --config "$TEST_TMP/no-builtins.ini" -- \
   "git push --force"
-expect "... and runs without it once the configuration turns it off" 0 '^allow$'
-mv "$TEST_TMP/git_push.so" "$plugindir/git_push.so"
+expect "... and runs without it once the configuration turns them off" 0 '^allow$'
+mv "$TEST_TMP/builtins.so" "$plugindir/builtins.so"
 
 echo "allow_sudo = perhaps" >>"$TEST_TMP/sluice.ini"
 check "ls"
