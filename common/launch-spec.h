@@ -94,6 +94,8 @@
 /* prlimit, setpriority, ioprio_set, sched_set* on other processes refused */
 #define LAUNCH_PROT_SECCOMP_OTHER_PROCESSES "seccomp-other-processes"
 #define LAUNCH_PROT_SECCOMP_SETID_MODES "seccomp-setid-modes" /* no setuid/setgid modes */
+/* add_key, keyctl, request_key and fcntl F_SETLEASE refused */
+#define LAUNCH_PROT_SECCOMP_KEYRINGS_LEASES "seccomp-keyrings-leases"
 /* The namespace layer, where one can be had (never a reason to refuse): */
 #define LAUNCH_PROT_MOUNT_NAMESPACE "mount-namespace" /* read-only but the writable paths */
 #define LAUNCH_PROT_IPC_NAMESPACE "ipc-namespace"     /* private System V IPC, POSIX mq */

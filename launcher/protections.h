@@ -39,6 +39,7 @@ enum protection {
 	PROT_TMPDIR_TMPFS = 1u << 19,
 	PROT_HIDDEN_PATHS = 1u << 20,
 	PROT_READ_ONLY_PATHS = 1u << 21,
+	PROT_SECCOMP_KEYRINGS_LEASES = 1u << 22,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
@@ -53,7 +54,7 @@ enum protection {
 	 PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL)
 #define PROT_SECCOMP_ANY                                                            \
 	(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT | PROT_SECCOMP_IO_URING | \
-	 PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES)
+	 PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES | PROT_SECCOMP_KEYRINGS_LEASES)
 
 /* What the steps share while they run: the plan, and what was applied. */
 struct launch_state {

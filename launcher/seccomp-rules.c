@@ -2,7 +2,7 @@
 /*
  * The filter's rules: allow by default, refuse socket families other than
  * AF_UNIX, connect(2), io_uring, changes to other processes' limits and
- * scheduling, and setuid/setgid modes. Written once with libseccomp; compiled
+ * scheduling, setuid/setgid modes, the keyrings and file leases. Written once with libseccomp; compiled
  * to BPF at build time (seccomp-gen), because building it at run time costs
  * about 80 us of the launcher's 500 us budget.
  */
@@ -127,6 +127,23 @@ static int add_setid_rules(scmp_filter_ctx ctx)
 	return r;
 }
 
+/* The keyrings are the user's, not the sandbox's: a command could read or
+ * plant a key another program of the user's trusts (the user and session
+ * keyrings outlive the run). A lease on a file it may only read would stall
+ * every other program that opens the file for writing for up to
+ * lease-break-time. Neither is part of an agent's daily work. */
+static int add_keyring_lease_rules(scmp_filter_ctx ctx)
+{
+	static const int calls[] = { SCMP_SYS(add_key), SCMP_SYS(keyctl), SCMP_SYS(request_key) };
+	int r = 0;
+	for (size_t i = 0; i < ELEMENTSOF(calls) && r >= 0; i++)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), calls[i], 0);
+	if (r >= 0)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fcntl), 1,
+		                     SCMP_A1(SCMP_CMP_EQ, F_SETLEASE));
+	return r;
+}
+
 /* A new filter (native architecture only; other architectures' calls kill
  * the process) holding the parts asked for. Returns NULL on failure
  * (libseccomp gives no errno); release with seccomp_release(). */
@@ -148,6 +165,8 @@ static scmp_filter_ctx seccomp_rules_build(uint32_t parts)
 		r = add_other_process_rules(ctx);
 	if (r >= 0 && (parts & SECCOMP_PART_SETID_MODES))
 		r = add_setid_rules(ctx);
+	if (r >= 0 && (parts & SECCOMP_PART_KEYRINGS_LEASES))
+		r = add_keyring_lease_rules(ctx);
 	if (r < 0) {
 		seccomp_release(ctx);
 		return NULL;

@@ -23,7 +23,12 @@ enum seccomp_part {
 	/* a setuid or setgid bit set by chmod or given at creation: EPERM;
 	 * openat2 (its mode is out of reach): ENOSYS */
 	SECCOMP_PART_SETID_MODES = 1u << 4,
-	SECCOMP_PART_ALL = (1u << 5) - 1,
+	/* the kernel's keyrings (add_key, keyctl, request_key), which the
+	 * user's other programs share, and file leases (fcntl F_SETLEASE),
+	 * with which a command could stall other programs opening a file it
+	 * may only read: EPERM */
+	SECCOMP_PART_KEYRINGS_LEASES = 1u << 5,
+	SECCOMP_PART_ALL = (1u << 6) - 1,
 };
 
 /* The filter for parts as classic BPF, written into buf (at most size

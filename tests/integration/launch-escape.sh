@@ -59,6 +59,10 @@ escape() {
       # A chroot, or a kernel with user namespaces turned off for this user.
       skip "$name" "no user namespaces here: '$got_plain' without the sandbox"
       return ;;
+    "EPERM add_key"* | "EACCES add_key"* | "EDQUOT add_key"*)
+      # A container whose own filter refuses the keyrings already.
+      skip "$name" "no keyrings here: '$got_plain' without the sandbox"
+      return ;;
     esac
   fi
   run timeout 20 "$LAUNCH" --workspace "$boxed/ws" --tmpdir "$boxed/tmp" "${layer_opts[@]}" \
@@ -204,6 +208,21 @@ escape "set the priority of a process outside" "EPERM" "OK" -- setpriority "$ser
 escape "set the CPU affinity of a process outside" "EPERM" "OK" -- setaffinity "$serve_pid"
 escape "workspace-write: set the resource limit of a process outside" "EPERM get" "OK" \
   --profile workspace-write -- prlimit "$serve_pid"
+
+# ---------------------------------------------------------- keyrings and leases
+# The user's keyrings outlive the run and are shared with the user's other
+# programs; a lease on a file the command may only read stalls every
+# program that opens it for writing. seccomp refuses both (Landlock and the
+# namespaces do not reach them).
+escape_if_supported "add a key to the session keyring the user's programs share" "EPERM add_key" \
+  "OK" -- keyring
+escape "take a lease on a file outside the writable paths" "EPERM" "OK" -- lease @D@/victim.txt
+escape "take a lease on a file in the workspace" "EPERM" "OK" --profile workspace-write -- \
+  lease @D@/ws/src/file.c
+escape_if_supported "workspace-write: add a key to the session keyring" "EPERM add_key" "OK" \
+  --profile workspace-write -- keyring
+escape "unrestricted: the keyrings and leases are left alone" "OK" "OK" --profile unrestricted -- \
+  lease @D@/victim.txt
 
 # ---------------------------------------------------------- setuid modes
 # Landlock does not cover modes: as root (the owner of root's files) a

@@ -334,6 +334,36 @@ static int do_mq_unlink(char **a)
 	return result(mq_unlink(a[0]));
 }
 
+/* The user's keyrings, shared with every program of the user's: add a key
+ * to the session keyring, then take it out again. */
+#define KEY_SPEC_SESSION_KEYRING_ -3
+#define KEYCTL_UNLINK_ 9
+static int do_keyring(char **a)
+{
+	(void)a;
+	long key = syscall(SYS_add_key, "user", "sluice-probe", "x", 1, KEY_SPEC_SESSION_KEYRING_);
+	if (key < 0)
+		return outcome(errno, "add_key");
+	(void)syscall(SYS_keyctl, KEYCTL_UNLINK_, key, KEY_SPEC_SESSION_KEYRING_);
+	return outcome(0, NULL);
+}
+
+/* A read lease on a file opened for reading: the lease holder is told, and
+ * every program that opens the file for writing waits, up to
+ * lease-break-time. */
+static int do_lease(char **a)
+{
+	int fd = open(a[0], O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return outcome(errno, "open");
+	int r = fcntl(fd, F_SETLEASE, F_RDLCK);
+	int err = r < 0 ? errno : 0;
+	if (r == 0)
+		(void)fcntl(fd, F_SETLEASE, F_UNLCK);
+	close(fd);
+	return outcome(err, NULL);
+}
+
 /* Metadata Landlock has no right for: mode, times, a user xattr, a
  * POSIX ACL granting another user, an inode flag (chattr +A) set through
  * a read-only descriptor. */
@@ -598,6 +628,8 @@ static const struct probe_cmd cmds[] = {
 	{ "ids", 0, do_ids },
 	{ "mq-create", 1, do_mq_create },
 	{ "mq-unlink", 1, do_mq_unlink },
+	{ "keyring", 0, do_keyring },
+	{ "lease", 1, do_lease },
 	{ "chmod", 1, do_chmod },
 	{ "utime", 1, do_utime },
 	{ "xattr", 1, do_xattr },
