@@ -138,9 +138,12 @@ static int add_keyring_lease_rules(scmp_filter_ctx ctx)
 	int r = 0;
 	for (size_t i = 0; i < ELEMENTSOF(calls) && r >= 0; i++)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), calls[i], 0);
+	/* The kernel reads fcntl's cmd as 32 bits: the comparison must too, or
+	 * a high bit set in the register would pass the filter and still be
+	 * F_SETLEASE to the kernel. */
 	if (r >= 0)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(fcntl), 1,
-		                     SCMP_A1(SCMP_CMP_EQ, F_SETLEASE));
+		                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, F_SETLEASE));
 	return r;
 }
 

@@ -217,6 +217,8 @@ escape "workspace-write: set the resource limit of a process outside" "EPERM get
 escape_if_supported "add a key to the session keyring the user's programs share" "EPERM add_key" \
   "OK" -- keyring
 escape "take a lease on a file outside the writable paths" "EPERM" "OK" -- lease @D@/victim.txt
+escape "take a lease with a high bit set in fcntl's command (the kernel reads 32 bits)" "EPERM" \
+  "OK" -- lease-high @D@/victim.txt
 escape "take a lease on a file in the workspace" "EPERM" "OK" --profile workspace-write -- \
   lease @D@/ws/src/file.c
 escape_if_supported "workspace-write: add a key to the session keyring" "EPERM add_key" "OK" \

@@ -350,18 +350,29 @@ static int do_keyring(char **a)
 
 /* A read lease on a file opened for reading: the lease holder is told, and
  * every program that opens the file for writing waits, up to
- * lease-break-time. */
-static int do_lease(char **a)
+ * lease-break-time. "lease-high" passes the command with a high bit set in
+ * the register: the kernel reads 32 bits of it, a filter must too. */
+static int take_lease(const char *path, unsigned long cmd)
 {
-	int fd = open(a[0], O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return outcome(errno, "open");
-	int r = fcntl(fd, F_SETLEASE, F_RDLCK);
+	int r = (int)syscall(SYS_fcntl, fd, cmd, F_RDLCK);
 	int err = r < 0 ? errno : 0;
 	if (r == 0)
 		(void)fcntl(fd, F_SETLEASE, F_UNLCK);
 	close(fd);
 	return outcome(err, NULL);
+}
+
+static int do_lease(char **a)
+{
+	return take_lease(a[0], F_SETLEASE);
+}
+
+static int do_lease_high(char **a)
+{
+	return take_lease(a[0], (1ul << 32) | F_SETLEASE);
 }
 
 /* Metadata Landlock has no right for: mode, times, a user xattr, a
@@ -630,6 +641,7 @@ static const struct probe_cmd cmds[] = {
 	{ "mq-unlink", 1, do_mq_unlink },
 	{ "keyring", 0, do_keyring },
 	{ "lease", 1, do_lease },
+	{ "lease-high", 1, do_lease_high },
 	{ "chmod", 1, do_chmod },
 	{ "utime", 1, do_utime },
 	{ "xattr", 1, do_xattr },
