@@ -77,7 +77,10 @@ static char *fresh_name(const char *jobs_dir)
 
 /* Take the spare: held first (the sweep of abandoned TMPDIRs leaves a held
  * one alone), then renamed to a fresh tmp- name, then checked (a
- * directory of this user's, the one renamed, empty; its mode 0700 again).
+ * directory of this user's and group's, as one made now would be (the
+ * launcher gives its tmpfs the directory's owner, and an unmapped group
+ * fails in a user namespace), the one renamed, empty; its mode 0700
+ * again).
  * Returns 0, or -errno when there is none to take (a spare that fails a
  * check is removed). */
 static int take_spare(const char *jobs_dir, char **ret, int *ret_hold)
@@ -96,7 +99,7 @@ static int take_spare(const char *jobs_dir, char **ret, int *ret_hold)
 	struct stat held, named;
 	if (fstat(fd, &held) < 0 || lstat(path, &named) < 0 || held.st_ino != named.st_ino ||
 	    held.st_dev != named.st_dev || !S_ISDIR(held.st_mode) || held.st_uid != geteuid() ||
-	    fchmod(fd, 0700) < 0 || !directory_empty(fd)) {
+	    held.st_gid != getegid() || fchmod(fd, 0700) < 0 || !directory_empty(fd)) {
 		(void)run_tmpdir_remove(path);
 		return -ESTALE;
 	}

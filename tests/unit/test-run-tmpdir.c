@@ -304,3 +304,27 @@ Test(run_tmpdir, a_spare_that_is_not_empty_is_never_handed_out)
 	free(path);
 	free(sp);
 }
+
+/* A spare of another group (the user's group changed since it was left) is
+ * not handed out: the launcher gives its tmpfs the directory's group, which
+ * a user namespace may not map. Needs root, to give it another group. */
+Test(run_tmpdir, a_spare_of_another_group_is_never_handed_out)
+{
+	const struct passwd *pw = nobody_as_root();
+	char *sp = spare_path();
+	cr_assert_eq(mkdir(sp, 0700), 0);
+	cr_assert_eq(chown(sp, (uid_t)-1, pw->pw_gid == getegid() ? pw->pw_gid + 1 : pw->pw_gid),
+	             0);
+	struct stat spare, st;
+	cr_assert_eq(lstat(sp, &spare), 0);
+	int hold = -1;
+	char *path = make_held(&hold);
+	cr_assert_eq(lstat(path, &st), 0);
+	cr_assert_neq(st.st_ino, spare.st_ino, "the spare of another group was handed out");
+	cr_assert_eq(st.st_gid, getegid());
+	cr_assert_eq(access(sp, F_OK), -1, "the bad spare is gone");
+	close(hold);
+	cr_assert_eq(run_tmpdir_release(path, false), 0);
+	free(path);
+	free(sp);
+}
