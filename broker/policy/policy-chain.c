@@ -229,10 +229,21 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	}
 	safe_close(fds[0]);
 	free(in.buf);
-	/* A crash or a hang stops the child where its progress word says;
-	 * garbage does not (the plugin wrote it, and the child went on). */
-	if (!(r == 0 && k == n) && r != -EBADMSG)
-		(void)reading_progress(&st, policy_progress_load(c), k - from);
+	/* A crash or a hang stops the child where its progress word says.
+	 * Garbage does not (the plugin wrote it, and the child went on), nor
+	 * does a failure of the host's own write of the model's messages past
+	 * the last plugin (a plugin closed or replaced the pipe, and the child
+	 * went on): those are unexplained, and checked again strictly. */
+	bool failed_here = !(r == 0 && k == n);
+	uint64_t at = policy_progress_load(c);
+	size_t at_plugin;
+	enum policy_phase at_phase;
+	bool unexplained =
+	        failed_here &&
+	        (r == -EBADMSG ||
+	         (policy_progress_in(at, k - from, &at_plugin, &at_phase) && at_plugin >= c->n));
+	if (failed_here && !unexplained)
+		(void)reading_progress(&st, at, k - from);
 	int status = 0;
 	if (ready && k == from && !reading_begun(&st) && r != -ENOMEM) {
 		/* The child forked ahead failed before it began a plugin. Stuck
@@ -276,14 +287,13 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	}
 	free(st.rewrite); /* a failed model's rewrite is not applied */
 	st.rewrite = NULL;
-	if (r == -EBADMSG && !c->strict) {
-		/* Bytes the messages cannot explain: a plugin wrote into the
-		 * pipe, and the child went on, so neither where the garbage
-		 * sits among the batched messages nor the progress word says
-		 * which. The model is checked again alone, its messages
-		 * written before each plugin's code, so that the plugin is
-		 * named; when it does not happen again, the refusal stands,
-		 * naming none. */
+	if (unexplained && !c->strict) {
+		/* Garbage, or a pipe a plugin broke: the child went on, so
+		 * neither where the garbage sits among the batched messages
+		 * nor the progress word says which plugin did it. The model is
+		 * checked again alone, its messages written before each
+		 * plugin's code, so that the plugin is named; when it does not
+		 * happen again, the refusal stands, naming none. */
 		int named = recheck_strictly(c, &items[k], models[k]);
 		if (named != 0) {
 			if (named > 0)

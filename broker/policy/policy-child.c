@@ -35,14 +35,16 @@ void policy_child_open(const struct sluice_host *host, const struct loaded_plugi
  * is named though the messages go out once the model is done. What the
  * plugins before it said (reasons, a rewrite) is written first, so that
  * it is kept when this one crashes; and everything is, without the word
- * or when the parent asks for it (strict). Returns 0, or -errno when the
- * pipe failed. */
+ * or when the parent asks for it (strict). The write comes before the
+ * word moves on: when it fails (a plugin closed or replaced the pipe),
+ * the word still names the plugin that ran last. Returns 0, or -errno
+ * when the pipe failed. */
 static int before_plugin_code(struct policy_chain *c, struct policy_msg_batch *out, size_t model,
                               uint32_t idx, enum policy_phase phase)
 {
+	if ((!c->progress || c->strict || out->said) && policy_msg_flush(out) < 0)
+		return -EPIPE;
 	policy_progress_store(c, policy_progress_at(model, idx, phase));
-	if (!c->progress || c->strict || out->said)
-		return policy_msg_flush(out);
 	return 0;
 }
 
@@ -110,6 +112,9 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 		if (p->desc.close)
 			p->desc.close(state);
 	}
+	/* past the last plugin: a failure now is the host's write, which a
+	 * plugin may have broken earlier (the parent checks the model again) */
+	policy_progress_store(c, policy_progress_at(model, c->n, POLICY_PHASE_CHECK));
 	if (policy_msg_add(&out, POLICY_MSG_DONE, 0, 0, NULL, 0) < 0 || policy_msg_flush(&out) < 0)
 		return -EPIPE;
 	return 0;

@@ -114,6 +114,12 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
 	for (int fd = 3; fd < 64; fd++)
 		(void)!write(fd, "garbage garbage garbage!", 24);
 	return SLUICE_ALLOW;
+#elif defined(FIXTURE_CLOSE_PIPE)
+	(void)s;
+	(void)v;
+	for (int fd = 3; fd < 64; fd++)
+		(void)close(fd);
+	return SLUICE_ALLOW;
 #elif defined(FIXTURE_ERROR)
 	(void)s;
 	(void)v;

@@ -978,3 +978,53 @@ Test(policy_chain, garbage_then_a_hang_names_each_plugin_in_its_own_model)
 	policy_chain_free(chain);
 	config_free(cfg);
 }
+
+/* A plugin that closes the pipe is named, not the plugin after it: the
+ * child only finds out when it writes the command's messages, after every
+ * plugin ran, so the command is checked again alone, writing before each
+ * plugin. The commands before and after keep their verdicts. */
+Test(policy_chain, a_plugin_that_closes_the_pipe_is_named_not_the_one_after_it)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = 20s\n"
+	         "[plugin closer]\npath = %s\nwhen = bad\n"
+	         "[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n",
+	         ptu_fixture("close_pipe"), ptu_fixture("ok"));
+	struct broker_config *cfg = ptu_config(ini, true);
+	struct policy_chain *chain = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
+	struct command_model_parser *parser = NULL;
+	cr_assert_eq(command_model_parser_new(&parser), 0);
+	const char *commands[] = { "echo one", "echo bad", "echo three" };
+	struct command_model *m[3] = { 0 };
+	struct policy_check items[3];
+	struct verdict v[3];
+	for (size_t i = 0; i < 3; i++) {
+		cr_assert_eq(command_model_parse(parser, commands[i], strlen(commands[i]), NULL,
+		                                 &m[i], &err),
+		             0, "%s", err.detail);
+		verdict_init(&v[i]);
+		items[i] = (struct policy_check){ .model = m[i], .v = &v[i] };
+	}
+	cr_assert_eq(policy_chain_check_many(chain, items, 3), 0);
+	for (size_t i = 0; i < 3; i += 2) {
+		cr_assert_eq(v[i].kind, VERDICT_ASK, "%s: %s", commands[i],
+		             verdict_kind_name(v[i].kind));
+		cr_assert_null(ptu_reason(&v[i], "closer"), "%s", commands[i]);
+	}
+	cr_assert_eq(v[1].kind, VERDICT_DENY);
+	const struct verdict_reason *r = ptu_reason(&v[1], "closer");
+	cr_assert_not_null(r, "the plugin that closed the pipe is not named");
+	cr_assert(strstr(r->message, "plugin 'closer'"), "%s", r->message);
+	const struct verdict_reason *g = ptu_reason(&v[1], "good");
+	cr_assert(!g || strcmp(g->message, "good asks") == 0, "good is blamed: %s", g->message);
+	for (size_t i = 0; i < 3; i++) {
+		verdict_done(&v[i]);
+		command_model_free(m[i]);
+	}
+	command_model_parser_free(parser);
+	policy_chain_free(chain);
+	config_free(cfg);
+}
