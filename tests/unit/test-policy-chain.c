@@ -257,18 +257,11 @@ Test(policy_chain, a_missing_plugin_refuses_to_build_the_chain)
 
 /* ------------------------------------------------------------ batches */
 
-/* Check commands[0..n) in one policy_chain_check_many() call with a fixture
- * [plugin good] (fx_ok: ask) and [plugin broken] (variant, misbehaving only
- * on commands that contain "bad"). */
-static void check_batch_with(const char *variant, const char *timeout, const char **commands,
-                             size_t n, struct verdict *v)
+/* Check commands[0..n) (at most 8) in one policy_chain_check_many() call of
+ * a lazy chain configured by ini; v[0..n) get the verdicts. None proposes a
+ * rewrite. */
+static void check_batch_ini(const char *ini, const char **commands, size_t n, struct verdict *v)
 {
-	char ini[2048];
-	snprintf(ini, sizeof(ini),
-	         "[broker]\nplugin_timeout = %s\n"
-	         "[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n"
-	         "[plugin broken]\npath = %s\nwhen = bad\n",
-	         timeout, ptu_fixture("ok"), ptu_fixture(variant));
 	struct broker_config *cfg = ptu_config(ini, true);
 	struct policy_chain *chain = NULL;
 	struct sluice_error err = { 0 };
@@ -293,6 +286,20 @@ static void check_batch_with(const char *variant, const char *timeout, const cha
 	command_model_parser_free(parser);
 	policy_chain_free(chain);
 	config_free(cfg);
+}
+
+/* check_batch_ini() with a fixture [plugin good] (fx_ok: ask) and [plugin
+ * broken] (variant, misbehaving only on commands that contain "bad"). */
+static void check_batch_with(const char *variant, const char *timeout, const char **commands,
+                             size_t n, struct verdict *v)
+{
+	char ini[2048];
+	snprintf(ini, sizeof(ini),
+	         "[broker]\nplugin_timeout = %s\n"
+	         "[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n"
+	         "[plugin broken]\npath = %s\nwhen = bad\n",
+	         timeout, ptu_fixture("ok"), ptu_fixture(variant));
+	check_batch_ini(ini, commands, n, v);
 }
 
 /* Models other than the bad one: good's ask, and nothing from broken. */
@@ -938,24 +945,9 @@ Test(policy_chain, garbage_then_a_hang_names_each_plugin_in_its_own_model)
 	         "[plugin broken]\npath = %s\nwhen = bad\n"
 	         "[plugin stuck]\npath = %s\nwhen = slow\n",
 	         ptu_fixture("ok"), ptu_fixture("garbage"), ptu_fixture("hang"));
-	struct broker_config *cfg = ptu_config(ini, true);
-	struct policy_chain *chain = NULL;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
 	const char *commands[] = { "echo one", "echo bad", "echo slow", "echo four" };
-	struct command_model *m[4] = { 0 };
-	struct policy_check items[4];
 	struct verdict v[4];
-	for (size_t i = 0; i < 4; i++) {
-		cr_assert_eq(command_model_parse(parser, commands[i], strlen(commands[i]), NULL,
-		                                 &m[i], &err),
-		             0, "%s", err.detail);
-		verdict_init(&v[i]);
-		items[i] = (struct policy_check){ .model = m[i], .v = &v[i] };
-	}
-	cr_assert_eq(policy_chain_check_many(chain, items, 4), 0);
+	check_batch_ini(ini, commands, 4, v);
 	expect_untouched(&v[0], "before");
 	cr_assert_eq(v[1].kind, VERDICT_DENY);
 	const struct verdict_reason *r = ptu_reason(&v[1], "broken");
@@ -970,13 +962,8 @@ Test(policy_chain, garbage_then_a_hang_names_each_plugin_in_its_own_model)
 	          r->message);
 	cr_assert_null(ptu_reason(&v[2], "broken"));
 	expect_untouched(&v[3], "after");
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 4; i++)
 		verdict_done(&v[i]);
-		command_model_free(m[i]);
-	}
-	command_model_parser_free(parser);
-	policy_chain_free(chain);
-	config_free(cfg);
 }
 
 /* A plugin that closes the pipe is named, not the plugin after it: the
@@ -991,24 +978,9 @@ Test(policy_chain, a_plugin_that_closes_the_pipe_is_named_not_the_one_after_it)
 	         "[plugin closer]\npath = %s\nwhen = bad\n"
 	         "[plugin good]\npath = %s\nverdict = ask\nmessage = good asks\n",
 	         ptu_fixture("close_pipe"), ptu_fixture("ok"));
-	struct broker_config *cfg = ptu_config(ini, true);
-	struct policy_chain *chain = NULL;
-	struct sluice_error err = { 0 };
-	cr_assert_eq(policy_chain_new_lazy(cfg, &chain, &err), 0, "%s", err.detail);
-	struct command_model_parser *parser = NULL;
-	cr_assert_eq(command_model_parser_new(&parser), 0);
 	const char *commands[] = { "echo one", "echo bad", "echo three" };
-	struct command_model *m[3] = { 0 };
-	struct policy_check items[3];
 	struct verdict v[3];
-	for (size_t i = 0; i < 3; i++) {
-		cr_assert_eq(command_model_parse(parser, commands[i], strlen(commands[i]), NULL,
-		                                 &m[i], &err),
-		             0, "%s", err.detail);
-		verdict_init(&v[i]);
-		items[i] = (struct policy_check){ .model = m[i], .v = &v[i] };
-	}
-	cr_assert_eq(policy_chain_check_many(chain, items, 3), 0);
+	check_batch_ini(ini, commands, 3, v);
 	for (size_t i = 0; i < 3; i += 2) {
 		cr_assert_eq(v[i].kind, VERDICT_ASK, "%s: %s", commands[i],
 		             verdict_kind_name(v[i].kind));
@@ -1020,11 +992,6 @@ Test(policy_chain, a_plugin_that_closes_the_pipe_is_named_not_the_one_after_it)
 	cr_assert(strstr(r->message, "plugin 'closer'"), "%s", r->message);
 	const struct verdict_reason *g = ptu_reason(&v[1], "good");
 	cr_assert(!g || strcmp(g->message, "good asks") == 0, "good is blamed: %s", g->message);
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < 3; i++)
 		verdict_done(&v[i]);
-		command_model_free(m[i]);
-	}
-	command_model_parser_free(parser);
-	policy_chain_free(chain);
-	config_free(cfg);
 }
