@@ -158,6 +158,13 @@ static scmp_filter_ctx seccomp_rules_build(uint32_t parts)
 	/* A call of another architecture (32-bit x86 on x86-64, x32) ends the
 	 * whole process, not just the thread that made it. */
 	int r = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS);
+	/* The calls as a binary tree, not a list: the kernel runs the filter
+	 * once per system call number when it is installed (to cache the calls
+	 * it always allows), and a list is walked to its end for every call
+	 * without a rule. 125 instructions installed in 143 us as a list,
+	 * 132 in 99 us as a tree (median of 301 seccomp(2) calls). */
+	if (r >= 0)
+		r = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
 	if (r >= 0 && (parts & SECCOMP_PART_SOCKETS))
 		r = add_socket_rules(ctx);
 	if (r >= 0 && (parts & SECCOMP_PART_CONNECT))
