@@ -35,6 +35,7 @@
 #define LAUNCH_OPT_COMMAND_FD "--command-fd"           /* N: the last argument arrives there */
 #define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
+#define LAUNCH_OPT_SPEC_FD "--spec-fd"                 /* N, alone: the options arrive there */
 
 /* A failed step reads "sluice-launch: STEP: ..." on stderr and is the line
  * {"error":STEP,"errno":N,"message":"...","detail":"..."} on --report-fd.
@@ -116,6 +117,15 @@
 /* The longest whole message on --command-fd: a directory (a path, at most
  * PATH_MAX bytes from <limits.h>) and its NUL, the command and its NUL. */
 #define LAUNCH_COMMAND_MESSAGE_MAX (PATH_MAX + 1 + LAUNCH_COMMAND_MAX + 1)
+
+/* With --spec-fd N as its only option, the launcher reads its options and
+ * the program's environment from descriptor N up to end of file, instead of
+ * its command line and its own environment, so that a caller can start it
+ * before it knows them: each option word and its NUL byte, an empty word
+ * (one more NUL), then each NAME=VALUE of the environment and its NUL. End
+ * of file before any byte means the caller withdrew: nothing runs. At most
+ * LAUNCH_SPEC_MAX bytes. */
+#define LAUNCH_SPEC_MAX (8 * 1024 * 1024)
 
 /* Every failure of sluice-launch's own exits with this status; once the
  * program is exec'd, the status is the program's. */

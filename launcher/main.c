@@ -28,6 +28,7 @@
 #include "rlimits.h"
 #include "seccomp-filter.h"
 #include "session.h"
+#include "spec-fd.h"
 
 /* Step "chdir": the directory from --command-fd, else --chdir; after
  * Landlock (which does not restrict chdir) so that relative --workspace and
@@ -99,6 +100,10 @@ int main(int argc, char **argv)
 {
 	struct launch_spec spec;
 	struct sluice_error err = { 0 };
+	if (spec_fd_take(&argc, &argv, &err) < 0) {
+		log_sluice_error(&err, "options");
+		return LAUNCH_EXIT_FAILURE;
+	}
 	if (options_parse(argc, argv, &spec, &err) < 0) {
 		log_sluice_error(&err, "options");
 		return LAUNCH_EXIT_FAILURE;

@@ -207,6 +207,16 @@ static int opt_command_fd(struct launch_spec *spec, const char *arg, struct slui
 	return parse_fd(arg, &spec->command_fd, err);
 }
 
+/* Only as the whole command line (spec_fd_take() reads it before this
+ * table): never mixed with options, nor sent on the descriptor itself. */
+static int opt_spec_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)spec;
+	(void)arg;
+	return sluice_error_set(err, -EINVAL, "only alone: %s %s N", LAUNCH_PROGRAM_NAME,
+	                        LAUNCH_OPT_SPEC_FD);
+}
+
 static int opt_die_with_parent(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	uint64_t v;
@@ -284,6 +294,9 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_DIE_WITH_PARENT, "PID", opt_die_with_parent,
 	  "PID is this process's parent: when it ends, PROGRAM is killed (SIGKILL); fails when "
 	  "the parent is already another process" },
+	{ LAUNCH_OPT_SPEC_FD, "N", opt_spec_fd,
+	  "alone: read the options, an empty word, and the environment from descriptor N, "
+	  "NUL-separated, up to end of file (nothing read: exit, running nothing)" },
 	{ LAUNCH_OPT_PRINT_FEATURES, NULL, opt_print_features,
 	  "print what each profile enforces on this kernel as JSON, and exit" },
 	{ LAUNCH_OPT_HELP, NULL, opt_help, "print this help and exit" },

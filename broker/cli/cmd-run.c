@@ -22,6 +22,7 @@
 #include "cli/run-verbs.h"
 #include "cli/verb-options.h"
 #include "policy/broker-context.h"
+#include "run/run-warmup.h"
 #include "run/runner.h"
 
 enum run_format {
@@ -210,6 +211,9 @@ int cmd_run(int argc, char **argv)
 		verb_options_help(stdout, &run_spec, NULL);
 		return 0;
 	}
+	/* exec'd while the configuration is read; a background job starts its own */
+	if (r == 0 && !(o.mode && strcmp(o.mode, "background") == 0))
+		(void)run_warmup_start_unconfigured(&st);
 	if (r == 0)
 		(void)run_steps(&o, &context, &st);
 	free(o.command);

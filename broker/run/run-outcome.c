@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 
@@ -31,7 +32,7 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 		.cancel_fd = -1,
 	};
 	o->result.settings = &o->settings;
-	o->command_fd = o->out_r = o->err_r = o->rep_r = -1;
+	o->command_fd = o->spec_fd = o->out_r = o->err_r = o->rep_r = -1;
 	o->tmpdir_hold = -1;
 }
 
@@ -81,6 +82,9 @@ int run_outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr)
 
 void run_outcome_withdraw_launcher(struct run_outcome *o)
 {
+	if (o->spec_fd >= 0 && o->early_pid > 0)
+		(void)kill(o->early_pid, SIGKILL);
+	o->spec_fd = safe_close(o->spec_fd);
 	o->command_fd = safe_close(o->command_fd);
 	o->out_r = safe_close(o->out_r);
 	o->err_r = safe_close(o->err_r);

@@ -38,9 +38,10 @@ struct run_outcome {
 	bool tmpdir_handed; /* a background job's monitor removes it instead */
 	char **env;
 	/* A launcher started before the decision (run-warmup.c), waiting for
-	 * its command on command_fd; 0 and -1 when there is none. */
+	 * its command on command_fd, and while spec_fd is open, for its
+	 * options before that; 0 and -1 when there is none. */
 	pid_t early_pid;
-	int command_fd, out_r, err_r, rep_r;
+	int command_fd, spec_fd, out_r, err_r, rep_r;
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;
@@ -68,8 +69,9 @@ void run_outcome_forget_failure(struct run_outcome *o);
 int run_outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr);
 
 /* A launcher started early for a command that will not run: closing its
- * pipe makes it exit without running anything; it is reaped here. Nothing
- * when there is none. */
+ * pipes makes it exit without running anything (one still waiting for its
+ * options is killed: it has nothing yet); it is reaped here. Nothing when
+ * there is none. */
 void run_outcome_withdraw_launcher(struct run_outcome *o);
 
 #endif

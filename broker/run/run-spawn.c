@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -69,15 +70,18 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.stderr_fd = -1,
 		.report_fd = -1,
 		.command_fd = -1,
+		.spec_fd = -1,
 	};
 	return 0;
 }
 
-int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, bool with_command)
+int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, unsigned flags)
 {
+	bool unconfigured = flags & RUN_SPAWN_UNCONFIGURED;
+	bool with_command = unconfigured || (flags & RUN_SPAWN_COMMAND);
 	int r = spawn_become_subreaper();
-	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1;
-	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1;
+	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1, spec_r = -1;
+	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1, spec_w = -1;
 	int fds[2];
 	if (r >= 0)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
@@ -87,6 +91,8 @@ int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, bool with_
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
 	if (r >= 0 && with_command)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
+	if (r >= 0 && unconfigured)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (spec_r = fds[0], spec_w = fds[1], 0);
 	/* Room for the whole message, so that sending it never waits for a
 	 * slow launcher before the pump and its timeout start (best effort, as
 	 * the pump widens its pipes). */
@@ -96,6 +102,7 @@ int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, bool with_
 	sr->stderr_fd = err_w;
 	sr->report_fd = rep_w;
 	sr->command_fd = cmd_r;
+	sr->spec_fd = spec_r;
 	pid_t pid = -1;
 	if (r >= 0)
 		r = spawn_start(sr, &pid);
@@ -107,5 +114,19 @@ int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, bool with_
 	o->err_r = TAKE_FD(err_r);
 	o->rep_r = TAKE_FD(rep_r);
 	o->command_fd = TAKE_FD(cmd_w);
+	o->spec_fd = TAKE_FD(spec_w);
 	return 0;
+}
+
+int run_spawn_configure(struct run_outcome *o, struct spawn_request *sr)
+{
+	/* the descriptors the launcher was started with, by their numbers there */
+	sr->report_fd = SPAWN_REPORT_FD;
+	sr->command_fd = SPAWN_COMMAND_FD;
+	sr->spec_fd = -1;
+	int r = spawn_send_spec(o->spec_fd, sr);
+	o->spec_fd = -1; /* closed */
+	if (r < 0)
+		run_outcome_withdraw_launcher(o);
+	return r;
 }

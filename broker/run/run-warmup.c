@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Warming up a run, so that the request waits for as little as possible:
- * the launcher started early (exec'd and building its sandbox while the
- * plugins check, or before the request is known, waiting for its command),
+ * the launcher started early (exec'd before even the configuration is
+ * read, waiting for its options; building its sandbox while the plugins
+ * check; or before the request is known, waiting for its command),
  * the overlap callback that starts it before the command is parsed, and
  * the stack prefault of a server between requests. Every part is best
  * effort: what fails here is met again, and reported, by the run itself.
@@ -16,10 +17,24 @@
 #include "run/run-spawn.h"
 #include "run/run-warmup.h"
 
+int run_warmup_start_unconfigured(struct run_outcome *o)
+{
+	if (!o->launcher && spawn_find_launcher(&o->launcher) < 0)
+		return -1;
+	struct spawn_request sr = { .launcher = o->launcher };
+	return run_spawn_launch(o, &sr, RUN_SPAWN_UNCONFIGURED) < 0 ? -1 : 0;
+}
+
 int run_warmup_start_launcher(struct run_outcome *o)
 {
 	struct spawn_request sr;
-	if (run_spawn_prepare(o, &sr) < 0 || run_spawn_launch(o, &sr, true) < 0) {
+	int r = run_spawn_prepare(o, &sr);
+	if (r >= 0)
+		r = o->spec_fd >= 0 ? run_spawn_configure(o, &sr)
+		                    : run_spawn_launch(o, &sr, RUN_SPAWN_COMMAND);
+	if (r < 0) {
+		if (o->spec_fd >= 0) /* the run starts its own, and reports why not */
+			run_outcome_withdraw_launcher(o);
 		run_outcome_forget_failure(o);
 		return -1;
 	}
@@ -34,7 +49,8 @@ int run_warmup_start_launcher(struct run_outcome *o)
 static void launch_early(void *userdata)
 {
 	struct run_outcome *o = userdata;
-	if (o->early_pid <= 0) /* else runner_prepare() started it */
+	/* runner_prepare() may have started it, configured or not */
+	if (o->early_pid <= 0 || o->spec_fd >= 0)
 		(void)run_warmup_start_launcher(o);
 }
 

@@ -10,8 +10,15 @@
 #include "policy/broker-context.h"
 #include "run/run-outcome.h"
 
-/* Start the launcher for o's run now, waiting for its command (it becomes
- * o->early_pid). Best effort: -1 leaves nothing started and no error. */
+/* Start a launcher now, before the configuration is read: it is exec'd
+ * while this process reads it, then waits for its options on o->spec_fd
+ * (run_warmup_start_launcher() sends them). Best effort: -1 leaves nothing
+ * started and no error. */
+int run_warmup_start_unconfigured(struct run_outcome *o);
+
+/* Start the launcher for o's run now, or configure the one started
+ * unconfigured, waiting for its command (it becomes o->early_pid). Best
+ * effort: -1 leaves nothing started and no error. */
 int run_warmup_start_launcher(struct run_outcome *o);
 
 /* The work that overlaps the parse and the plugin checks of o's decision:

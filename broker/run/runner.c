@@ -322,8 +322,10 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	 * starts outlives an interrupted broker. */
 	int sigfd = pump_block_signals();
 	int r = sigfd;
-	if (r >= 0 && o->early_pid <= 0)
-		r = run_spawn_launch(o, sr, false);
+	if (r >= 0 && o->spec_fd >= 0)
+		r = run_spawn_configure(o, sr);
+	else if (r >= 0 && o->early_pid <= 0)
+		r = run_spawn_launch(o, sr, 0);
 	if (r < 0) {
 		safe_close(sigfd);
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",

@@ -217,13 +217,60 @@ int spawn_become_subreaper(void)
 	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0 ? neg_errno() : 0;
 }
 
-int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
+/* The dup2s run in order in the child: a source numbered like an earlier
+ * target would be overwritten first, so low sources are copied above every
+ * target (in raised, closed by the caller after the spawn). */
+static int raise_sources(int src[], int raised[], size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (src[i] < 0 || src[i] > SPAWN_SPEC_FD)
+			continue;
+		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_SPEC_FD + 1);
+		if (raised[i] < 0)
+			return neg_errno();
+		src[i] = raised[i];
+	}
+	return 0;
+}
+
+/* The launcher waiting for its options: "--spec-fd" alone and an empty
+ * environment. By fork, not posix_spawn: this process goes on reading its
+ * configuration while the child execs, instead of waiting for the exec (a
+ * vfork), and it is small yet, so the fork copies little. In the child only
+ * what is safe after a fork of a single-threaded process. */
+static int fork_unconfigured(const char *launcher, const int src[], const int dst[], size_t n,
+                             pid_t *ret_pid)
+{
+	static char *const no_env[] = { NULL };
+	static char spec_fd_arg[] = { '0' + SPAWN_SPEC_FD, '\0' };
+	char *argv[] = { (char *)launcher, (char *)LAUNCH_OPT_SPEC_FD, spec_fd_arg, NULL };
+	pid_t pid = fork();
+	if (pid < 0)
+		return neg_errno();
+	if (pid == 0) {
+		struct sigaction dfl = { .sa_handler = SIG_DFL };
+		sigset_t none;
+		for (int sig = 1; sig < NSIG; sig++)
+			(void)sigaction(sig, &dfl, NULL);
+		for (size_t i = 0; i < n; i++)
+			if (src[i] >= 0 && dup2(src[i], dst[i]) < 0)
+				_exit(LAUNCH_EXIT_FAILURE);
+		sigemptyset(&none);
+		(void)sigprocmask(SIG_SETMASK, &none, NULL);
+		execve(launcher, argv, no_env);
+		_exit(LAUNCH_EXIT_FAILURE);
+	}
+	*ret_pid = pid;
+	return 0;
+}
+
+static int spawn_configured(const struct spawn_request *req, const int src[], const int dst[],
+                            size_t n, pid_t *ret_pid)
 {
 	_cleanup_strv_free_ char **argv = NULL;
 	int r = spawn_build_argv(req, &argv);
 	if (r < 0)
 		return r;
-
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	if (posix_spawn_file_actions_init(&fa) != 0)
@@ -235,21 +282,7 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 	sigset_t none, all;
 	sigemptyset(&none);
 	sigfillset(&all);
-	/* The dup2s run in order in the child: a source numbered like an
-	 * earlier target would be overwritten first, so low sources are
-	 * copied above every target for the spawn. */
-	int src[] = { req->stdout_fd, req->stderr_fd, req->report_fd, req->command_fd };
-	const int dst[] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD, SPAWN_COMMAND_FD };
-	int raised[ELEMENTSOF(src)] = { -1, -1, -1, -1 };
-	r = 0;
-	for (size_t i = 0; r == 0 && i < ELEMENTSOF(src); i++) {
-		if (src[i] < 0 || src[i] > SPAWN_COMMAND_FD)
-			continue;
-		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_COMMAND_FD + 1);
-		r = raised[i] < 0 ? neg_errno() : 0;
-		src[i] = raised[i];
-	}
-	for (size_t i = 0; r == 0 && i < ELEMENTSOF(src); i++)
+	for (size_t i = 0; r == 0 && i < n; i++)
 		if (src[i] >= 0)
 			r = -posix_spawn_file_actions_adddup2(&fa, src[i], dst[i]);
 	if (r == 0)
@@ -259,17 +292,71 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 	if (r == 0)
 		r = -posix_spawnattr_setflags(&attr,
 		                              POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-	pid_t pid = -1;
 	if (r == 0)
-		r = -posix_spawn(&pid, argv[0], &fa, &attr, argv, req->env ? req->env : environ);
+		r = -posix_spawn(ret_pid, argv[0], &fa, &attr, argv, req->env ? req->env : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
+	return r;
+}
+
+int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
+{
+	int src[] = { req->stdout_fd, req->stderr_fd, req->report_fd, req->command_fd,
+		      req->spec_fd };
+	const int dst[] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD, SPAWN_COMMAND_FD,
+		            SPAWN_SPEC_FD };
+	int raised[ELEMENTSOF(src)] = { -1, -1, -1, -1, -1 };
+	pid_t pid = -1;
+	int r = raise_sources(src, raised, ELEMENTSOF(src));
+	if (r >= 0)
+		r = req->spec_fd >= 0
+		            ? fork_unconfigured(req->launcher, src, dst, ELEMENTSOF(src), &pid)
+		            : spawn_configured(req, src, dst, ELEMENTSOF(src), &pid);
 	for (size_t i = 0; i < ELEMENTSOF(raised); i++)
 		safe_close(raised[i]);
 	if (r < 0)
 		return r;
 	*ret_pid = pid;
 	return 0;
+}
+
+/* word and its NUL byte appended to buf (grown as needed; *len bytes used
+ * of *cap). */
+static int append_word(char **buf, size_t *len, size_t *cap, const char *word)
+{
+	size_t n = strlen(word) + 1;
+	if (*len + n > *cap) {
+		size_t want = (*len + n) * 2;
+		char *bigger = realloc(*buf, want);
+		if (!bigger)
+			return -ENOMEM;
+		*buf = bigger;
+		*cap = want;
+	}
+	memcpy(*buf + *len, word, n);
+	*len += n;
+	return 0;
+}
+
+int spawn_send_spec(int fd, const struct spawn_request *req)
+{
+	_cleanup_strv_free_ char **argv = NULL;
+	_cleanup_free_ char *buf = NULL;
+	size_t len = 0, cap = 0;
+	char *const *env = req->env ? req->env : environ;
+	int r = spawn_build_argv(req, &argv);
+	/* the options (not argv[0]: the launcher has its own), an empty word,
+	 * the environment */
+	for (size_t i = 1; r >= 0 && argv[i]; i++)
+		r = append_word(&buf, &len, &cap, argv[i]);
+	if (r >= 0)
+		r = append_word(&buf, &len, &cap, "");
+	for (size_t i = 0; r >= 0 && env[i]; i++)
+		r = append_word(&buf, &len, &cap, env[i]);
+	if (r >= 0)
+		r = write_full_nosigpipe(fd, buf, len);
+	safe_close(fd);
+	return r < 0 ? r : 0;
 }
 
 int spawn_send_command(int fd, const char *dir, const char *command)

@@ -17,10 +17,11 @@
 #include "errors.h"
 #include "core/run-settings.h"
 
-/* The descriptor numbers of the launcher's report and (with command_fd) of
- * its command pipe, in the child. */
+/* The descriptor numbers of the launcher's report, (with command_fd) of its
+ * command pipe and (with spec_fd) of its options pipe, in the child. */
 #define SPAWN_REPORT_FD 3
 #define SPAWN_COMMAND_FD 4
+#define SPAWN_SPEC_FD 5
 /* The most descendants listed; a larger tree is still killed, in rounds. */
 #define SPAWN_TREE_MAX 4096
 
@@ -46,6 +47,11 @@ struct spawn_request {
 	 * launcher builds the sandbox, then waits there for the command
 	 * (spawn_send_command()); command is then unused. -1: none. */
 	int command_fd;
+	/* >= 0: the read end of a pipe that becomes SPAWN_SPEC_FD: the launcher
+	 * starts with "--spec-fd" alone and an empty environment, and waits
+	 * there for its options and environment (spawn_send_spec()), so that
+	 * settings, workspace, tmpdir and env may still be unknown. -1: none. */
+	int spec_fd;
 };
 
 /* The launcher's argv for req (an owned strv in *ret). */
@@ -57,9 +63,19 @@ int spawn_become_subreaper(void);
 /*
  * Start the launcher (which execs the shell in a new session, so pid is also
  * the process group). The child gets the default signal mask and handlers.
- * Returns 0 and *ret_pid, or -errno.
+ * With spec_fd, by fork (this process does not wait for the exec), so only
+ * from a single-threaded process. Returns 0 and *ret_pid, or -errno.
  */
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
+
+/*
+ * Hand a launcher started with spec_fd its options and environment, those
+ * req asks for (req->spec_fd unused; report_fd and command_fd >= 0 when the
+ * launcher was started with them), on the pipe's write end fd, which is
+ * closed. Closing fd without sending withdraws, as for spawn_send_command().
+ * Returns 0, or -errno (-EPIPE: the launcher is gone).
+ */
+int spawn_send_spec(int fd, const struct spawn_request *req);
 
 /*
  * Hand a launcher started with command_fd its working directory (NULL: the

@@ -116,6 +116,56 @@ expect "--command-fd and --report-fd must differ" 125 '' 'name the same descript
 run "$L" "${W[@]}" --command-fd 9 -- true
 expect "a command descriptor that is not open fails the close-fds step" 125 '' \
   '^sluice-launch: close-fds: command descriptor 9: Bad file descriptor$'
+# --spec-fd N alone: the options, an empty word and the program's
+# environment arrive on the descriptor instead (the broker starts the
+# launcher before it has read its configuration).
+spec() { # spec OPTION... ::env NAME=VALUE...: the message, NUL-separated
+  local w
+  for w in "$@"; do
+    if [ "$w" = ::env ]; then printf '\0'; else printf '%s\0' "$w"; fi
+  done
+}
+run env OUTER_ONLY=1 "$L" --spec-fd 5 5< <(spec --profile restricted "${W[@]}" --chdir "$TEST_TMP" \
+  -- /bin/bash -c 'echo "in $PWD"; env | grep -v "^_=\|^PWD=\|^SHLVL=" | sort' ::env \
+  INNER=two PATH=/usr/bin:/bin)
+expect "--spec-fd: the options arrive on the descriptor" 0 "^in $TEST_TMP\$"
+env_seen=$(grep -v '^in ' <<<"$out" | tr '\n' ' ')
+[ "$env_seen" = "INNER=two PATH=/usr/bin:/bin TMPDIR=${TMPDIR:-/tmp} " ] ||
+  [ "$env_seen" = "INNER=two PATH=/usr/bin:/bin " ]
+report $? "--spec-fd: the program's environment is the one sent, not the launcher's own" \
+  "seen: $env_seen"
+run "$L" --spec-fd 5 5< <(spec "${W[@]}" --command-fd 6 -- /bin/bash -c ::env PATH=/usr/bin:/bin) \
+  6< <(printf '\0%s\0' 'echo command-after-spec')
+expect "--spec-fd: the command still arrives on --command-fd" 0 '^command-after-spec$'
+run "$L" --spec-fd 5 5</dev/null
+expect "--spec-fd: end of file before any byte runs nothing (exit 125)" 125 '' \
+  '^sluice-launch: options: --spec-fd: nothing arrived on descriptor 5: the caller withdrew'
+run "$L" --spec-fd 5 5< <(spec "${W[@]}" -- touch "$TEST_TMP/spec-cut" ::env PATH=/bin | head -c -1)
+[ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/spec-cut" ] && grep -q 'ended mid-word' <<<"$err"
+report $? "--spec-fd: a message cut before its final NUL runs nothing" "status $rc" "$err"
+run "$L" --spec-fd 5 5< <(printf '%s\0' "${W[@]}" touch "$TEST_TMP/spec-no-end")
+[ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/spec-no-end" ] &&
+  grep -q 'no empty word after the options' <<<"$err"
+report $? "--spec-fd: options without the empty word after them are refused" "status $rc" "$err"
+run "$L" --spec-fd 5 5< <(spec "${W[@]}" -- /bin/true ::env PATH=/bin NOT-AN-ASSIGNMENT)
+expect "--spec-fd: an environment entry without '=' is refused" 125 '' \
+  'an environment entry that is not NAME=VALUE'
+run "$L" --spec-fd 5 5< <(spec "${W[@]}" -- /bin/true ::env PATH=/bin; printf '\0X=1\0')
+expect "--spec-fd: an empty word in the environment is refused" 125 '' \
+  'an empty word in the environment'
+run "$L" --spec-fd 5 5< <(spec --profile lax -- /bin/true ::env PATH=/bin)
+expect "--spec-fd: the options read are checked as on the command line" 125 '' \
+  "^sluice-launch: options: --profile: unknown profile 'lax'"
+run "$L" --spec-fd 5 5< <(spec --spec-fd 5 -- /bin/true ::env)
+expect "--spec-fd: not among the options it sends" 125 '' 'only alone: sluice-launch --spec-fd N'
+run "$L" --spec-fd 5 "${W[@]}" -- true
+expect "--spec-fd: only alone on the command line" 125 '' 'only alone: sluice-launch --spec-fd N'
+run "$L" --spec-fd 9
+expect "--spec-fd: a descriptor that is not open is named" 125 '' \
+  '^sluice-launch: options: --spec-fd: reading descriptor 9: Bad file descriptor$'
+run "$L" --spec-fd 1
+expect "--spec-fd: not stdin, stdout or stderr" 125 '' "bad descriptor '1'"
+
 # While it waits, the launcher already holds its sandbox: no new privileges
 # and the seccomp filter, in a session of its own.
 mkfifo "$TEST_TMP/cmd-fifo"

@@ -65,3 +65,37 @@ expect "--config is refused until the configuration lands" 125 'config_error'
 
 run "$SLUICE" run
 expect "no command at all is refused" 125 "invalid_request.*command"
+
+# `sluice run` starts its launcher before it reads its configuration (the
+# options follow on --spec-fd). A run that never reaches its command must
+# leave no launcher behind, and run nothing: a configuration error, a
+# request refused, a command the policies refuse, a background job (which
+# starts its own). The launcher copied under a name of this test's own, so
+# that other tests' launchers do not count.
+cp "$SLUICE_LAUNCH" "$TEST_TMP/own-launch"
+own_launchers() { pgrep -f "^$TEST_TMP/own-launch" || true; }
+no_launcher_left() { # NAME
+  local left
+  left=$(own_launchers)
+  [ -z "$left" ] && [ ! -e "$TEST_TMP/ran" ]
+  report $? "$1" "launchers left: $left" "$(ls "$TEST_TMP")"
+}
+printf '[sandbox]\nmode = nonsense\n' >"$TEST_TMP/bad.ini"
+run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run --config "$TEST_TMP/bad.ini" \
+  -- "touch $TEST_TMP/ran"
+[ "$rc" -eq 125 ] && grep -q config_error <<<"$out$err"
+report $? "a configuration error is reported as such" "rc=$rc" "$out" "$err"
+no_launcher_left "a configuration error: the launcher started early is withdrawn, nothing runs"
+run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run --timeout 0 -- "touch $TEST_TMP/ran"
+expect "an invalid request is refused" 125 'invalid_request|--timeout'
+no_launcher_left "an invalid request: the launcher started early is withdrawn, nothing runs"
+run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run -- "touch $TEST_TMP/ran; rm -rf /"
+[ "$rc" -ne 0 ]
+report $? "a command the policies refuse does not run" "rc=$rc" "$out"
+no_launcher_left "a refused command: the launcher started early is withdrawn, nothing runs"
+run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run --json \
+  <<<"{\"command\":\"touch $TEST_TMP/bg-ran\",\"mode\":\"background\"}"
+[ "$rc" -eq 0 ] && wait_for 5 test -e "$TEST_TMP/bg-ran"
+report $? "a background request from JSON runs as a job" "rc=$rc" "$out" "$err"
+wait_for 5 test -z "$(own_launchers)"
+report $? "a background request: the launcher started early is withdrawn" "$(own_launchers)"

@@ -132,11 +132,17 @@ fi
 # so that a launcher whose C library sees fewer user databases (a static
 # musl build) never looks the name up itself.
 if [ "$(id -u)" -eq 0 ]; then
+  # sluice starts the launcher with --spec-fd 5 and an empty environment:
+  # its options arrive there, NUL-separated
   printf '#!/bin/sh
+if [ "$1" = --spec-fd ]; then
+  /bin/cat <&5 >"%s.raw" && /usr/bin/tr "\\000" "\\n" <"%s.raw" >"%s"
+  exec "%s" --spec-fd 5 5<"%s.raw"
+fi
 printf "%%s\\n" "$@" >"%s"
 exec "%s" "$@"
-' "$TEST_TMP/launch-args" \
-    "$SLUICE_LAUNCH" >"$TEST_TMP/logging-launch"
+' "$TEST_TMP/launch-args" "$TEST_TMP/launch-args" "$TEST_TMP/launch-args" "$SLUICE_LAUNCH" \
+    "$TEST_TMP/launch-args" "$TEST_TMP/launch-args" "$SLUICE_LAUNCH" >"$TEST_TMP/logging-launch"
   chmod +x "$TEST_TMP/logging-launch"
   run env SLUICE_LAUNCH="$TEST_TMP/logging-launch" "$SLUICE" run -C "$uws" \
     --config "$TEST_TMP/user.ini" -- 'id -G'

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sluice-launch --spec-fd N: the options and the environment read from a
+ * descriptor (the format is LAUNCH_SPEC_MAX's comment in launch-spec.h),
+ * for a caller that starts the launcher before it knows them.
+ * Not for: the options' meaning (options.c parses what this returns).
+ */
+#ifndef SLUICE_LAUNCH_SPEC_FD_H
+#define SLUICE_LAUNCH_SPEC_FD_H
+
+#include "errors.h"
+
+/*
+ * When argv is exactly "sluice-launch --spec-fd N": read descriptor N to
+ * its end and close it, replace *argv with argv[0] and the options read
+ * (*argc to match), and environ with the environment read; returns 1. The
+ * new strings live until exec. Any other argv: returns 0, nothing changed.
+ * -errno with err when the descriptor is bad, nothing arrived (-ECANCELED:
+ * the caller withdrew), or what arrived is not the format.
+ */
+int spec_fd_take(int *argc, char ***argv, struct sluice_error *err);
+
+#endif
