@@ -18,10 +18,8 @@
 
 extern char **environ;
 
-/* What spec_fd_take() returned lives until exec: held here, so that it is
- * never taken for a leak. */
-static char *spec_buffer;
-static char **spec_options;
+char *spec_fd_buffer;
+char **spec_fd_options;
 
 /* All of fd up to end of file, in a buffer grown as needed; at most
  * LAUNCH_SPEC_MAX bytes. */
@@ -132,8 +130,8 @@ int spec_fd_take(int *argc, char ***argv, struct sluice_error *err)
 		                        arg, problem);
 	options[0] = (*argv)[0];
 	*argc = (int)(n_options + 1);
-	*argv = spec_options = TAKE_PTR(options);
+	*argv = spec_fd_options = TAKE_PTR(options);
 	environ = TAKE_PTR(env);
-	spec_buffer = TAKE_PTR(buf); /* the words point into it */
+	spec_fd_buffer = TAKE_PTR(buf); /* the words point into it */
 	return 1;
 }

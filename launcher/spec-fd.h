@@ -20,4 +20,10 @@
  */
 int spec_fd_take(int *argc, char ***argv, struct sluice_error *err);
 
+/* What spec_fd_take() read and the options array it returned, held until
+ * exec (or exit: so that a leak checker finds them reachable, where a
+ * static variable only ever written might be optimised away). */
+extern char *spec_fd_buffer;
+extern char **spec_fd_options;
+
 #endif
