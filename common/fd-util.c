@@ -116,3 +116,21 @@ int safe_close(int fd)
 	}
 	return -1;
 }
+
+int fd_open_standard(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		int null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+		if (null < 0)
+			return neg_errno();
+		if (null != fd) { /* a lower one was closed too: opened by now */
+			int r = dup2(null, fd) < 0 ? neg_errno() : 0;
+			close(null);
+			if (r < 0)
+				return r;
+		}
+	}
+	return 0;
+}

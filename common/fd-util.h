@@ -33,4 +33,9 @@ int fd_set_cloexec(int fd, bool cloexec);
 /* Close fd if >= 0, keeping errno; returns -1 for "p = safe_close(p)". */
 int safe_close(int fd);
 
+/* Open /dev/null on each of descriptors 0, 1 and 2 that is closed, so that
+ * no descriptor this process opens later takes a standard number (a pipe
+ * on fd 0 would then be read as the request). 0, or -errno. */
+int fd_open_standard(void);
+
 #endif

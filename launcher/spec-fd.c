@@ -104,6 +104,9 @@ int spec_fd_take(int *argc, char ***argv, struct sluice_error *err)
 	_cleanup_free_ char *buf = NULL;
 	ssize_t len = read_all((int)fd, &buf);
 	(void)close((int)fd);
+	if (len == -E2BIG)
+		return sluice_error_set(err, -E2BIG, "%s: more than %d bytes on descriptor %s",
+		                        LAUNCH_OPT_SPEC_FD, LAUNCH_SPEC_MAX, arg);
 	if (len < 0)
 		return sluice_error_set(err, (int)len, "%s: reading descriptor %s",
 		                        LAUNCH_OPT_SPEC_FD, arg);

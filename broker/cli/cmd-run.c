@@ -212,7 +212,9 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	/* exec'd while the configuration is read; a background job starts its own */
-	if (r == 0 && !(o.mode && strcmp(o.mode, "background") == 0))
+	enum run_mode mode = RUN_MODE_DEFAULT;
+	if (r == 0 &&
+	    (!o.mode || run_mode_from_name(o.mode, &mode) < 0 || mode != RUN_MODE_BACKGROUND))
 		(void)run_warmup_start_unconfigured(&st);
 	if (r == 0)
 		(void)run_steps(&o, &context, &st);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sluice: dispatch to the verb named on the command line (broker/cli/verbs.c).
- * No logic of its own.
+ * sluice: dispatch to the verb named on the command line (broker/cli/verbs.c),
+ * once the standard descriptors are open. No logic of its own.
  */
 #include "config.h"
 
@@ -9,11 +9,14 @@
 #include <string.h>
 
 #include "core/error-kind.h"
+#include "fd-util.h"
 #include "log.h"
 #include "cli/verbs.h"
 
 int main(int argc, char **argv)
 {
+	if (fd_open_standard() < 0)
+		return EXIT_SLUICE_ERROR; /* not even /dev/null: nowhere to say why */
 	if (argc < 2) {
 		verbs_print_usage(stderr);
 		return EXIT_SLUICE_ERROR;

@@ -32,7 +32,7 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 		.cancel_fd = -1,
 	};
 	o->result.settings = &o->settings;
-	o->command_fd = o->spec_fd = o->out_r = o->err_r = o->rep_r = -1;
+	o->command_fd = o->spec_fd = o->exec_fd = o->out_r = o->err_r = o->rep_r = -1;
 	o->tmpdir_hold = -1;
 }
 
@@ -85,6 +85,7 @@ void run_outcome_withdraw_launcher(struct run_outcome *o)
 	if (o->spec_fd >= 0 && o->early_pid > 0)
 		(void)kill(o->early_pid, SIGKILL);
 	o->spec_fd = safe_close(o->spec_fd);
+	o->exec_fd = safe_close(o->exec_fd);
 	o->command_fd = safe_close(o->command_fd);
 	o->out_r = safe_close(o->out_r);
 	o->err_r = safe_close(o->err_r);

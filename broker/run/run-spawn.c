@@ -104,10 +104,13 @@ int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, unsigned f
 	sr->command_fd = cmd_r;
 	sr->spec_fd = spec_r;
 	pid_t pid = -1;
+	int exec_fd = -1;
 	if (r >= 0)
-		r = spawn_start(sr, &pid);
+		r = unconfigured ? spawn_start_unconfigured(sr, &pid, &exec_fd)
+		                 : spawn_start(sr, &pid);
 	if (r < 0)
 		return r;
+	o->exec_fd = exec_fd;
 	/* Only the child keeps the write ends: EOF then means it is done. */
 	o->early_pid = pid;
 	o->out_r = TAKE_FD(out_r);
@@ -124,8 +127,13 @@ int run_spawn_configure(struct run_outcome *o, struct spawn_request *sr)
 	sr->report_fd = SPAWN_REPORT_FD;
 	sr->command_fd = SPAWN_COMMAND_FD;
 	sr->spec_fd = -1;
-	int r = spawn_send_spec(o->spec_fd, sr);
-	o->spec_fd = -1; /* closed */
+	/* its exec's -errno, as starting a configured launcher would report */
+	int r = spawn_exec_status(o->exec_fd);
+	o->exec_fd = -1; /* closed */
+	if (r >= 0) {
+		r = spawn_send_spec(o->spec_fd, sr);
+		o->spec_fd = -1; /* closed */
+	}
 	if (r < 0)
 		run_outcome_withdraw_launcher(o);
 	return r;

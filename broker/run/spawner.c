@@ -233,15 +233,18 @@ static int raise_sources(int src[], int raised[], size_t n)
 	return 0;
 }
 
-/* The launcher waiting for its options: "--spec-fd" alone and an empty
- * environment. By fork, not posix_spawn: this process goes on reading its
- * configuration while the child execs, instead of waiting for the exec (a
- * vfork), and it is small yet, so the fork copies little. In the child only
- * what is safe after a fork of a single-threaded process. */
+/* The launcher waiting for its options: "--spec-fd" alone, with this
+ * process's environment for its exec (a wrapper may need its loader's
+ * variables; the program gets the one sent on the descriptor). By fork,
+ * not posix_spawn: this process goes on reading its configuration while
+ * the child execs, instead of waiting for the exec (a vfork), and it is
+ * small yet, so the fork copies little. In the child only what is safe
+ * after a fork of a single-threaded process; a failure before or in the
+ * exec is sent as its errno on exec_w (close-on-exec: end of file there
+ * means the exec succeeded). */
 static int fork_unconfigured(const char *launcher, const int src[], const int dst[], size_t n,
-                             pid_t *ret_pid)
+                             int exec_w, pid_t *ret_pid)
 {
-	static char *const no_env[] = { NULL };
 	static char spec_fd_arg[] = { '0' + SPAWN_SPEC_FD, '\0' };
 	char *argv[] = { (char *)launcher, (char *)LAUNCH_OPT_SPEC_FD, spec_fd_arg, NULL };
 	pid_t pid = fork();
@@ -252,12 +255,15 @@ static int fork_unconfigured(const char *launcher, const int src[], const int ds
 		sigset_t none;
 		for (int sig = 1; sig < NSIG; sig++)
 			(void)sigaction(sig, &dfl, NULL);
-		for (size_t i = 0; i < n; i++)
-			if (src[i] >= 0 && dup2(src[i], dst[i]) < 0)
-				_exit(LAUNCH_EXIT_FAILURE);
+		bool ok = true;
+		for (size_t i = 0; ok && i < n; i++)
+			ok = src[i] < 0 || dup2(src[i], dst[i]) >= 0;
 		sigemptyset(&none);
 		(void)sigprocmask(SIG_SETMASK, &none, NULL);
-		execve(launcher, argv, no_env);
+		if (ok)
+			execve(launcher, argv, environ);
+		int e = errno;
+		(void)!write(exec_w, &e, sizeof(e));
 		_exit(LAUNCH_EXIT_FAILURE);
 	}
 	*ret_pid = pid;
@@ -299,25 +305,80 @@ static int spawn_configured(const struct spawn_request *req, const int src[], co
 	return r;
 }
 
+/* The launcher's descriptors as req names them (-1: none), and the numbers
+ * they become in the child. */
+#define SPAWN_N_FDS 5
+static const int spawn_targets[SPAWN_N_FDS] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD,
+	                                        SPAWN_COMMAND_FD, SPAWN_SPEC_FD };
+
+static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
+{
+	src[0] = req->stdout_fd;
+	src[1] = req->stderr_fd;
+	src[2] = req->report_fd;
+	src[3] = req->command_fd;
+	src[4] = req->spec_fd;
+}
+
+static void close_all(int fds[], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		fds[i] = safe_close(fds[i]);
+}
+
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 {
-	int src[] = { req->stdout_fd, req->stderr_fd, req->report_fd, req->command_fd,
-		      req->spec_fd };
-	const int dst[] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD, SPAWN_COMMAND_FD,
-		            SPAWN_SPEC_FD };
-	int raised[ELEMENTSOF(src)] = { -1, -1, -1, -1, -1 };
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1 };
+	spawn_sources(req, src);
 	pid_t pid = -1;
 	int r = raise_sources(src, raised, ELEMENTSOF(src));
 	if (r >= 0)
-		r = req->spec_fd >= 0
-		            ? fork_unconfigured(req->launcher, src, dst, ELEMENTSOF(src), &pid)
-		            : spawn_configured(req, src, dst, ELEMENTSOF(src), &pid);
-	for (size_t i = 0; i < ELEMENTSOF(raised); i++)
-		safe_close(raised[i]);
+		r = spawn_configured(req, src, spawn_targets, ELEMENTSOF(src), &pid);
+	close_all(raised, ELEMENTSOF(raised));
 	if (r < 0)
 		return r;
 	*ret_pid = pid;
 	return 0;
+}
+
+int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, int *ret_exec_fd)
+{
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1 };
+	spawn_sources(req, src);
+	int exec_pipe[2] = { -1, -1 };
+	pid_t pid = -1;
+	int r = raise_sources(src, raised, ELEMENTSOF(src));
+	if (r >= 0 && pipe2(exec_pipe, O_CLOEXEC) < 0)
+		r = neg_errno();
+	/* above every target, so that no dup2 in the child lands on it */
+	int exec_w = r >= 0 ? fcntl(exec_pipe[1], F_DUPFD_CLOEXEC, SPAWN_SPEC_FD + 1) : -1;
+	if (r >= 0 && exec_w < 0)
+		r = neg_errno();
+	if (r >= 0)
+		r = fork_unconfigured(req->launcher, src, spawn_targets, ELEMENTSOF(src), exec_w,
+		                      &pid);
+	close_all(raised, ELEMENTSOF(raised));
+	safe_close(exec_w);
+	safe_close(exec_pipe[1]);
+	if (r < 0) {
+		safe_close(exec_pipe[0]);
+		return r;
+	}
+	*ret_pid = pid;
+	*ret_exec_fd = exec_pipe[0];
+	return 0;
+}
+
+int spawn_exec_status(int fd)
+{
+	int e = 0;
+	ssize_t n;
+	while ((n = read(fd, &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	safe_close(fd);
+	if (n < 0)
+		return neg_errno();
+	return n == (ssize_t)sizeof(e) && e > 0 ? -e : 0;
 }
 
 /* word and its NUL byte appended to buf (grown as needed; *len bytes used
@@ -353,6 +414,11 @@ int spawn_send_spec(int fd, const struct spawn_request *req)
 		r = append_word(&buf, &len, &cap, "");
 	for (size_t i = 0; r >= 0 && env[i]; i++)
 		r = append_word(&buf, &len, &cap, env[i]);
+	/* Room for all of it where the kernel allows, so that a launcher that
+	 * never reads does not hold this process before its timeout is
+	 * watched (best effort: pipe-max-size caps it). */
+	if (r >= 0 && len > 64 * 1024)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)(len < INT_MAX ? len : INT_MAX));
 	if (r >= 0)
 		r = write_full_nosigpipe(fd, buf, len);
 	safe_close(fd);

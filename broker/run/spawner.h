@@ -63,10 +63,22 @@ int spawn_become_subreaper(void);
 /*
  * Start the launcher (which execs the shell in a new session, so pid is also
  * the process group). The child gets the default signal mask and handlers.
- * With spec_fd, by fork (this process does not wait for the exec), so only
- * from a single-threaded process. Returns 0 and *ret_pid, or -errno.
+ * Returns 0 and *ret_pid, or -errno (the exec's too).
  */
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
+
+/*
+ * Start the launcher with req->spec_fd (and its other descriptors): it
+ * waits there for its options (spawn_send_spec()). By fork, so that this
+ * process does not wait for the exec: only from a single-threaded process.
+ * *ret_exec_fd is read by spawn_exec_status() for the outcome of the exec.
+ * Returns 0 and *ret_pid, or -errno.
+ */
+int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, int *ret_exec_fd);
+
+/* Whether the exec of a launcher started unconfigured succeeded: waits
+ * for it, then closes fd. 0, or the exec's -errno. */
+int spawn_exec_status(int fd);
 
 /*
  * Hand a launcher started with spec_fd its options and environment, those

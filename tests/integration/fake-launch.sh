@@ -1,10 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # A stand-in for sluice-launch in the run tests while the real one cannot
-# exec yet: it reads the same options, does what the unrestricted profile
+# exec yet: it reads the same options (on the command line or, with
+# --spec-fd, from the descriptor), does what the unrestricted profile
 # does (new session, stdin from /dev/null, chdir, a report line on the
 # report descriptor) and execs the command. Not a sandbox.
 set -u
+if [ "${1:-}" = --spec-fd ]; then
+  # the options, an empty word, the environment, NUL-separated: started
+  # again with them, as sluice-launch --spec-fd reads them
+  opts=() envs=() in_env=''
+  while IFS= read -r -d '' word <&"$2"; do
+    if [ -n "$in_env" ]; then
+      envs+=("$word")
+    elif [ -z "$word" ]; then
+      in_env=1
+    else
+      opts+=("$word")
+    fi
+  done
+  [ -n "$in_env" ] || { echo "sluice-launch: options: --spec-fd: withdrawn" >&2; exit 125; }
+  eval "exec $2<&-"
+  exec env -i "${envs[@]}" "$0" "${opts[@]}"
+fi
 report_fd='' dir='' command_fd=''
 while [ $# -gt 0 ]; do
   case $1 in

@@ -160,6 +160,9 @@ run "$L" --spec-fd 5 5< <(spec --spec-fd 5 -- /bin/true ::env)
 expect "--spec-fd: not among the options it sends" 125 '' 'only alone: sluice-launch --spec-fd N'
 run "$L" --spec-fd 5 "${W[@]}" -- true
 expect "--spec-fd: only alone on the command line" 125 '' 'only alone: sluice-launch --spec-fd N'
+run "$L" --spec-fd 5 5< <(spec --profile unrestricted ::env; head -c $((8 * 1024 * 1024)) /dev/zero | tr '\0' a)
+expect "--spec-fd: more than 8 MiB is refused, saying so" 125 '' \
+  '^sluice-launch: options: --spec-fd: more than 8388608 bytes on descriptor 5$'
 run "$L" --spec-fd 9
 expect "--spec-fd: a descriptor that is not open is named" 125 '' \
   '^sluice-launch: options: --spec-fd: reading descriptor 9: Bad file descriptor$'

@@ -99,3 +99,35 @@ run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run --json \
 report $? "a background request from JSON runs as a job" "rc=$rc" "$out" "$err"
 wait_for 5 test -z "$(own_launchers)"
 report $? "a background request: the launcher started early is withdrawn" "$(own_launchers)"
+
+# The launcher is started before the request is read: with standard input
+# closed, no pipe of it may take descriptor 0 and be read as the request.
+# (closed in a shell of its own: with descriptor 0 closed, bash's command
+# substitution in run() would put its own pipe there)
+run sh -c 'exec 0<&-; exec "$@"' sh timeout 10 "$SLUICE" run --json
+[ "$rc" -eq 125 ] && grep -q invalid_request <<<"$out$err"
+report $? "--json with standard input closed: refused at once, not read from a launcher's pipe" \
+  "rc=$rc" "$out" "$err"
+# The launcher that cannot be exec'd is named with the exec's error, as before
+# it was started early.
+named=0
+for _ in 1 2 3 4 5; do
+  run env SLUICE_LAUNCH="$TEST_TMP" "$SLUICE" run -- 'echo x'
+  [ "$rc" -eq 125 ] && grep -q "starting '$TEST_TMP': Permission denied" <<<"$out" &&
+    named=$((named + 1))
+done
+[ "$named" -eq 5 ]
+report $? "a launcher that cannot be exec'd is named, with why, every time" "$named of 5" "$out"
+# A launcher that is a wrapper needs its own environment to exec (a loader's
+# variables): started early, it still gets the broker's.
+printf '#!/bin/sh\n[ "$SLUICE_TEST_WRAPPER" = yes ] || exit 9\nexec "%s" "$@"\n' \
+  "$SLUICE_LAUNCH" >"$TEST_TMP/env-wrapper"
+chmod +x "$TEST_TMP/env-wrapper"
+run env SLUICE_TEST_WRAPPER=yes SLUICE_LAUNCH="$TEST_TMP/env-wrapper" "$SLUICE" run -- 'echo ran'
+expect "a wrapping launcher gets the environment it was started with" 0 '^ran$'
+# The stand-in for machines where the real launcher cannot exec reads
+# --spec-fd too.
+run env SLUICE_LAUNCH="$SLUICE_SRCDIR/tests/integration/fake-launch.sh" "$SLUICE" run \
+  --sandbox unrestricted -- 'echo "ran in $PWD"'
+expect "the stand-in launcher takes its options from --spec-fd" 0 "^ran in "
+
