@@ -42,7 +42,7 @@ struct run_outcome {
 	 * options before that; 0 and -1 when there is none. */
 	pid_t early_pid;
 	int command_fd, spec_fd, out_r, err_r, rep_r;
-	int exec_fd; /* spawn_exec_status()'s, while the options are unsent */
+	int exec_fd; /* spawn_exec_status()'s, until the exec is known to have succeeded */
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;

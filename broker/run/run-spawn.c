@@ -127,9 +127,12 @@ int run_spawn_configure(struct run_outcome *o, struct spawn_request *sr)
 	sr->report_fd = SPAWN_REPORT_FD;
 	sr->command_fd = SPAWN_COMMAND_FD;
 	sr->spec_fd = -1;
-	/* its exec's -errno, as starting a configured launcher would report */
-	int r = spawn_exec_status(o->exec_fd);
-	o->exec_fd = -1; /* closed */
+	/* A failed exec is reported as starting a configured launcher would
+	 * be; one still under way is not waited for (the evaluation of a
+	 * launcher that failed without a report asks again). */
+	int r = spawn_exec_status(o->exec_fd, false);
+	if (r != 1)
+		o->exec_fd = safe_close(o->exec_fd);
 	if (r >= 0) {
 		r = spawn_send_spec(o->spec_fd, sr);
 		o->spec_fd = -1; /* closed */

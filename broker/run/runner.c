@@ -292,6 +292,15 @@ static void evaluate(struct run_outcome *o)
 	bool reported = p->report_len > 0 && !launcher.failed;
 	int status = p->status;
 	if (!reported && WIFEXITED(status) && WEXITSTATUS(status) == 125) {
+		/* a launcher started early whose exec failed after its options
+		 * were sent: named as one that could not start at all */
+		int e = o->exec_fd >= 0 ? spawn_exec_status(o->exec_fd, true) : 0;
+		o->exec_fd = safe_close(o->exec_fd);
+		if (e < 0) {
+			run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",
+			                 o->launcher, strerror(-e));
+			return;
+		}
 		launcher_failed(o, &launcher);
 		return;
 	}

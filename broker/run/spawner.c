@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
@@ -348,7 +349,7 @@ int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, in
 	int exec_pipe[2] = { -1, -1 };
 	pid_t pid = -1;
 	int r = raise_sources(src, raised, ELEMENTSOF(src));
-	if (r >= 0 && pipe2(exec_pipe, O_CLOEXEC) < 0)
+	if (r >= 0 && pipe2(exec_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		r = neg_errno();
 	/* above every target, so that no dup2 in the child lands on it */
 	int exec_w = r >= 0 ? fcntl(exec_pipe[1], F_DUPFD_CLOEXEC, SPAWN_SPEC_FD + 1) : -1;
@@ -369,15 +370,17 @@ int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, in
 	return 0;
 }
 
-int spawn_exec_status(int fd)
+int spawn_exec_status(int fd, bool wait)
 {
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	while (wait && poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
 	int e = 0;
 	ssize_t n;
 	while ((n = read(fd, &e, sizeof(e))) < 0 && errno == EINTR)
 		;
-	safe_close(fd);
 	if (n < 0)
-		return neg_errno();
+		return errno == EAGAIN ? 1 : neg_errno();
 	return n == (ssize_t)sizeof(e) && e > 0 ? -e : 0;
 }
 

@@ -76,9 +76,10 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
  */
 int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, int *ret_exec_fd);
 
-/* Whether the exec of a launcher started unconfigured succeeded: waits
- * for it, then closes fd. 0, or the exec's -errno. */
-int spawn_exec_status(int fd);
+/* Whether the exec of a launcher started unconfigured succeeded, from its
+ * *ret_exec_fd: 0, or the exec's -errno; without wait, 1 while the exec
+ * is still under way. fd stays open (the caller closes it). */
+int spawn_exec_status(int fd, bool wait);
 
 /*
  * Hand a launcher started with spec_fd its options and environment, those
