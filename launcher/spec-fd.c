@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fd-util.h"
 #include "launch-spec.h"
 #include "parse-number.h"
 #include "spec-fd.h"
@@ -21,37 +22,21 @@ extern char **environ;
 char *spec_fd_buffer;
 char **spec_fd_options;
 
-/* All of fd up to end of file, in a buffer grown as needed; at most
- * LAUNCH_SPEC_MAX bytes. */
+/* All of fd up to end of file, at most LAUNCH_SPEC_MAX bytes (one more is
+ * read to notice more): as apply_command() reads its message. The buffer
+ * is only reserved; the pages the spec does not reach are never touched. */
 static ssize_t read_all(int fd, char **ret)
 {
-	size_t cap = 16 * 1024, len = 0;
-	_cleanup_free_ char *buf = malloc(cap);
+	_cleanup_free_ char *buf = malloc(LAUNCH_SPEC_MAX + 1);
 	if (!buf)
 		return -ENOMEM;
-	for (;;) {
-		if (len == cap) {
-			if (cap > LAUNCH_SPEC_MAX)
-				return -E2BIG;
-			char *bigger = realloc(buf, cap * 2);
-			if (!bigger)
-				return -ENOMEM;
-			buf = bigger;
-			cap *= 2;
-		}
-		ssize_t n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return neg_errno();
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	if (len > LAUNCH_SPEC_MAX)
+	ssize_t n = read_full(fd, buf, LAUNCH_SPEC_MAX + 1);
+	if (n < 0)
+		return n;
+	if (n > LAUNCH_SPEC_MAX)
 		return -E2BIG;
 	*ret = TAKE_PTR(buf);
-	return (ssize_t)len;
+	return n;
 }
 
 /* The words of buf from *pos up to the next empty word or len (buf[len -

@@ -14,6 +14,7 @@
 #include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 #include "monotonic.h"
 #include "run/spawner.h"
 #include "strv.h"
+#include "util/strbuf.h"
 #include "user-ids.h"
 
 /* The launcher's option names, defined once for both programs. */
@@ -384,46 +386,28 @@ int spawn_exec_status(int fd, bool wait)
 	return n == (ssize_t)sizeof(e) && e > 0 ? -e : 0;
 }
 
-/* word and its NUL byte appended to buf (grown as needed; *len bytes used
- * of *cap). */
-static int append_word(char **buf, size_t *len, size_t *cap, const char *word)
-{
-	size_t n = strlen(word) + 1;
-	if (*len + n > *cap) {
-		size_t want = (*len + n) * 2;
-		char *bigger = realloc(*buf, want);
-		if (!bigger)
-			return -ENOMEM;
-		*buf = bigger;
-		*cap = want;
-	}
-	memcpy(*buf + *len, word, n);
-	*len += n;
-	return 0;
-}
-
 int spawn_send_spec(int fd, const struct spawn_request *req)
 {
 	_cleanup_strv_free_ char **argv = NULL;
-	_cleanup_free_ char *buf = NULL;
-	size_t len = 0, cap = 0;
+	/* no cap here: the launcher enforces its own, and says so */
+	_cleanup_(strbuf_done) struct strbuf spec = strbuf_init(SIZE_MAX);
 	char *const *env = req->env ? req->env : environ;
 	int r = spawn_build_argv(req, &argv);
 	/* the options (not argv[0]: the launcher has its own), an empty word,
-	 * the environment */
+	 * the environment; each word with its NUL */
 	for (size_t i = 1; r >= 0 && argv[i]; i++)
-		r = append_word(&buf, &len, &cap, argv[i]);
+		r = strbuf_append(&spec, argv[i], strlen(argv[i]) + 1);
 	if (r >= 0)
-		r = append_word(&buf, &len, &cap, "");
+		r = strbuf_append_char(&spec, '\0');
 	for (size_t i = 0; r >= 0 && env[i]; i++)
-		r = append_word(&buf, &len, &cap, env[i]);
+		r = strbuf_append(&spec, env[i], strlen(env[i]) + 1);
 	/* Room for all of it where the kernel allows, so that a launcher that
 	 * never reads does not hold this process before its timeout is
 	 * watched (best effort: pipe-max-size caps it). */
-	if (r >= 0 && len > 64 * 1024)
-		(void)fcntl(fd, F_SETPIPE_SZ, (int)(len < INT_MAX ? len : INT_MAX));
+	if (r >= 0 && spec.len > 64 * 1024)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)spec.len);
 	if (r >= 0)
-		r = write_full_nosigpipe(fd, buf, len);
+		r = write_full_nosigpipe(fd, spec.buf, spec.len);
 	safe_close(fd);
 	return r < 0 ? r : 0;
 }

@@ -4,6 +4,7 @@
  * model's words and texts are built with it. Reaching the cap is reported
  * (-E2BIG) and remembered (sb->capped), and so is a failed allocation
  * (-ENOMEM, sb->failed): nothing is silently dropped.
+ * Words each ended by a NUL byte fit too (append each with its NUL).
  * Not for: binary protocols or file I/O.
  */
 #ifndef SLUICE_STRBUF_H
