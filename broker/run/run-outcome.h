@@ -16,6 +16,7 @@
 #include "core/run-settings.h"
 #include "errors.h"
 #include "policy/broker-context.h"
+#include "run/cpu-placement.h"
 #include "run/jobs.h"
 #include "run/outbuf.h"
 #include "run/pump.h"
@@ -43,6 +44,7 @@ struct run_outcome {
 	pid_t early_pid;
 	int command_fd, spec_fd, out_r, err_r, rep_r;
 	int exec_fd; /* spawn_exec_status()'s, until the exec is known to have succeeded */
+	struct cpu_placement early_cpus; /* its CPUs until its options are sent */
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;

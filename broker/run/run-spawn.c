@@ -110,6 +110,10 @@ int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, unsigned f
 		                 : spawn_start(sr, &pid);
 	if (r < 0)
 		return r;
+	/* The launcher's exec and the start of its sandbox then run while
+	 * this process reads its configuration and decides. */
+	if (unconfigured)
+		cpu_placement_apart(pid, &o->early_cpus);
 	o->exec_fd = exec_fd;
 	/* Only the child keeps the write ends: EOF then means it is done. */
 	o->early_pid = pid;
@@ -133,6 +137,9 @@ int run_spawn_configure(struct run_outcome *o, struct spawn_request *sr)
 	int r = spawn_exec_status(o->exec_fd, false);
 	if (r != 1)
 		o->exec_fd = safe_close(o->exec_fd);
+	/* every CPU back before it can go on, for the command it runs */
+	if (r >= 0)
+		r = cpu_placement_restore(o->early_pid, &o->early_cpus);
 	if (r >= 0) {
 		r = spawn_send_spec(o->spec_fd, sr);
 		o->spec_fd = -1; /* closed */

@@ -131,3 +131,31 @@ run env SLUICE_LAUNCH="$SLUICE_SRCDIR/tests/integration/fake-launch.sh" "$SLUICE
   --sandbox unrestricted -- 'echo "ran in $PWD"'
 expect "the stand-in launcher takes its options from --spec-fd" 0 "^ran in "
 
+# The launcher started early is moved off the broker's CPU while it execs,
+# and given back every CPU before it learns its options: the command runs
+# on exactly the CPUs sluice was given, in every mode, whatever they are.
+abi=$("$SLUICE_LAUNCH" --print-features 2>/dev/null |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["landlock_abi"])' 2>/dev/null || echo 0)
+modes="unrestricted"
+[ "$abi" -ge 1 ] && modes="$modes restricted workspace-write"
+cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status)
+first=$(sed 's/[-,].*//' <<<"$cpus")
+second=$(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[1] if len(c) > 1 else "")')
+masks=("$cpus" "$first")
+[ -n "$second" ] && [ "$first-$second" != "$cpus" ] && masks+=("$first,$second")
+for mask in "${masks[@]}"; do
+  for mode in $modes; do
+    seen=()
+    for _ in 1 2 3; do
+      run taskset -c "$mask" "$SLUICE" run --sandbox "$mode" -- \
+        'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status; nproc'
+      seen+=("$(tr '\n' ' ' <<<"$out")")
+    done
+    want="$(taskset -c "$mask" sh -c 'sed -n "s/^Cpus_allowed_list:[[:space:]]*//p" /proc/self/status; nproc' | tr '\n' ' ')"
+    [ "$rc" -eq 0 ] && [ "${seen[0]}" = "$want" ] && [ "${seen[1]}" = "$want" ] &&
+      [ "${seen[2]}" = "$want" ]
+    report $? "--sandbox $mode on CPUs $mask: the command runs on all of them" \
+      "rc=$rc" "want: $want" "seen: ${seen[*]}" "$err"
+  done
+done
+[ "$abi" -ge 1 ] || skip "the sandboxed modes keep every CPU" "no Landlock (ABI $abi)"
