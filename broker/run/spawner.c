@@ -26,6 +26,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "monotonic.h"
+#include "run/clone-exec.h"
 #include "run/spawner.h"
 #include "strv.h"
 #include "util/strbuf.h"
@@ -238,39 +239,18 @@ static int raise_sources(int src[], int raised[], size_t n)
 
 /* The launcher waiting for its options: "--spec-fd" alone, with this
  * process's environment for its exec (a wrapper may need its loader's
- * variables; the program gets the one sent on the descriptor). By fork,
- * not posix_spawn: this process goes on reading its configuration while
- * the child execs, instead of waiting for the exec (a vfork), and it is
- * small yet, so the fork copies little. In the child only what is safe
- * after a fork of a single-threaded process; a failure before or in the
- * exec is sent as its errno on exec_w (close-on-exec: end of file there
- * means the exec succeeded). */
-static int fork_unconfigured(const char *launcher, const int src[], const int dst[], size_t n,
-                             int exec_w, pid_t *ret_pid)
+ * variables; the program gets the one sent on the descriptor). Not by
+ * posix_spawn, whose vfork would hold this process until the exec is done:
+ * it goes on reading its configuration while the child execs, and the
+ * child shares its memory until then, so that nothing is copied
+ * (clone-exec.h). A failure before or in the exec is sent as its errno on
+ * exec_w (close-on-exec: end of file there means the exec succeeded). */
+static int start_unconfigured(const char *launcher, const int src[], const int dst[], size_t n,
+                              int exec_w, pid_t *ret_pid)
 {
-	static char spec_fd_arg[] = { '0' + SPAWN_SPEC_FD, '\0' };
+	char spec_fd_arg[] = { '0' + SPAWN_SPEC_FD, '\0' };
 	char *argv[] = { (char *)launcher, (char *)LAUNCH_OPT_SPEC_FD, spec_fd_arg, NULL };
-	pid_t pid = fork();
-	if (pid < 0)
-		return neg_errno();
-	if (pid == 0) {
-		struct sigaction dfl = { .sa_handler = SIG_DFL };
-		sigset_t none;
-		for (int sig = 1; sig < NSIG; sig++)
-			(void)sigaction(sig, &dfl, NULL);
-		bool ok = true;
-		for (size_t i = 0; ok && i < n; i++)
-			ok = src[i] < 0 || dup2(src[i], dst[i]) >= 0;
-		sigemptyset(&none);
-		(void)sigprocmask(SIG_SETMASK, &none, NULL);
-		if (ok)
-			execve(launcher, argv, environ);
-		int e = errno;
-		(void)!write(exec_w, &e, sizeof(e));
-		_exit(LAUNCH_EXIT_FAILURE);
-	}
-	*ret_pid = pid;
-	return 0;
+	return clone_exec(launcher, argv, src, dst, n, exec_w, ret_pid);
 }
 
 static int spawn_configured(const struct spawn_request *req, const int src[], const int dst[],
@@ -358,8 +338,8 @@ int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, in
 	if (r >= 0 && exec_w < 0)
 		r = neg_errno();
 	if (r >= 0)
-		r = fork_unconfigured(req->launcher, src, spawn_targets, ELEMENTSOF(src), exec_w,
-		                      &pid);
+		r = start_unconfigured(req->launcher, src, spawn_targets, ELEMENTSOF(src), exec_w,
+		                       &pid);
 	close_all(raised, ELEMENTSOF(raised));
 	safe_close(exec_w);
 	safe_close(exec_pipe[1]);

@@ -69,8 +69,9 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
 
 /*
  * Start the launcher with req->spec_fd (and its other descriptors): it
- * waits there for its options (spawn_send_spec()). By fork, so that this
- * process does not wait for the exec: only from a single-threaded process.
+ * waits there for its options (spawn_send_spec()). This process does not
+ * wait for the exec, and the child shares its memory until then
+ * (clone-exec.h): only from a single-threaded process, once per process.
  * *ret_exec_fd is read by spawn_exec_status() for the outcome of the exec.
  * Returns 0 and *ret_pid, or -errno.
  */
