@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdint.h>
@@ -37,6 +38,8 @@ struct clone_exec_args {
 	int src[CLONE_EXEC_MAX_FDS], dst[CLONE_EXEC_MAX_FDS];
 	size_t n;
 	int exec_w;
+	bool apart;
+	cpu_set_t others, cpus;
 };
 
 #if defined(__x86_64__) || defined(__aarch64__)
@@ -85,6 +88,10 @@ __attribute__((no_sanitize("address", "undefined"))) static int child(void *arg)
 	const struct clone_exec_args *a = arg;
 	const unsigned long dfl[4] = { 0 }, none = 0;
 	long r = 0;
+	/* off this process's CPU, if it took it, then free to go anywhere */
+	if (a->apart &&
+	    child_syscall(SYS_sched_setaffinity, 0, sizeof(a->others), (long)&a->others, 0) == 0)
+		(void)child_syscall(SYS_sched_setaffinity, 0, sizeof(a->cpus), (long)&a->cpus, 0);
 	for (long sig = 1; sig < _NSIG; sig++)
 		(void)child_syscall(SYS_rt_sigaction, sig, (long)dfl, 0, sizeof(none));
 	for (size_t i = 0; r >= 0 && i < a->n; i++)
@@ -123,7 +130,7 @@ static char *copy_string(char **at, const char *s)
 }
 
 int clone_exec(const char *path, char *const argv[], const int src[], const int dst[], size_t n,
-               int exec_w, pid_t *ret_pid)
+               int exec_w, const struct cpu_placement *placement, pid_t *ret_pid)
 {
 	if (n > CLONE_EXEC_MAX_FDS)
 		return -EINVAL;
@@ -152,6 +159,11 @@ int clone_exec(const char *path, char *const argv[], const int src[], const int 
 		a->dst[i] = dst[i];
 	}
 	a->exec_w = exec_w;
+	a->apart = placement && placement->apart;
+	if (a->apart) {
+		a->others = placement->others;
+		a->cpus = placement->cpus;
+	}
 
 	sigset_t all, old;
 	sigfillset(&all);

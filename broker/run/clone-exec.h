@@ -13,13 +13,18 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "run/cpu-placement.h"
+
 /*
  * Start path with argv and this process's environment in such a child.
  * Before its exec the child resets every signal to its default action,
  * dup2s src[i] onto dst[i] for each src[i] >= 0 (no src[j] may equal an
  * earlier dst[i]), unblocks every signal; a failure there or of the exec
  * is written as its errno (an int) on exec_w, which should be
- * close-on-exec: end of file there means the exec succeeded.
+ * close-on-exec: end of file there means the exec succeeded. With
+ * placement (prepared, apart), the child first moves itself to
+ * placement->others, should it have taken this process's CPU, and gives
+ * itself all of placement->cpus back there.
  *
  * The child runs on a mapping of its own, which holds a copy of path, argv
  * and the environment's array and is left mapped for this process's life:
@@ -32,6 +37,6 @@
  * for those two). Returns 0 and *ret_pid, or -errno.
  */
 int clone_exec(const char *path, char *const argv[], const int src[], const int dst[], size_t n,
-               int exec_w, pid_t *ret_pid);
+               int exec_w, const struct cpu_placement *placement, pid_t *ret_pid);
 
 #endif

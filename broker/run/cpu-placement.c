@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The early launcher's CPUs: moved off this process's CPU after the fork,
+ * The early launcher's CPUs: moved off this process's CPU when it starts,
  * given back before its options are sent (cpu-placement.h).
  */
 #include "config.h"
@@ -9,19 +9,23 @@
 
 #include "run/cpu-placement.h"
 
-void cpu_placement_apart(pid_t pid, struct cpu_placement *p)
+void cpu_placement_prepare(struct cpu_placement *p)
 {
-	p->moved = false;
+	p->apart = p->moved = false;
 	if (sched_getaffinity(0, sizeof(p->cpus), &p->cpus) < 0)
 		return; /* more CPUs than a cpu_set_t holds: left where it is */
 	int here = sched_getcpu();
-	cpu_set_t others = p->cpus;
-	if (here < 0 || here >= CPU_SETSIZE || !CPU_ISSET(here, &others))
+	p->others = p->cpus;
+	if (here < 0 || here >= CPU_SETSIZE || !CPU_ISSET(here, &p->others))
 		return;
-	CPU_CLR(here, &others);
-	if (CPU_COUNT(&others) == 0)
-		return;
-	p->moved = sched_setaffinity(pid, sizeof(others), &others) == 0;
+	CPU_CLR(here, &p->others);
+	p->apart = CPU_COUNT(&p->others) > 0;
+}
+
+void cpu_placement_apart(pid_t pid, struct cpu_placement *p)
+{
+	if (p->apart && !p->moved)
+		p->moved = sched_setaffinity(pid, sizeof(p->others), &p->others) == 0;
 }
 
 int cpu_placement_restore(pid_t pid, struct cpu_placement *p)

@@ -105,13 +105,15 @@ int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, unsigned f
 	sr->spec_fd = spec_r;
 	pid_t pid = -1;
 	int exec_fd = -1;
+	/* The launcher's exec and the start of its sandbox then run while
+	 * this process reads its configuration and decides. */
+	if (unconfigured)
+		cpu_placement_prepare(&o->early_cpus);
 	if (r >= 0)
-		r = unconfigured ? spawn_start_unconfigured(sr, &pid, &exec_fd)
+		r = unconfigured ? spawn_start_unconfigured(sr, &o->early_cpus, &pid, &exec_fd)
 		                 : spawn_start(sr, &pid);
 	if (r < 0)
 		return r;
-	/* The launcher's exec and the start of its sandbox then run while
-	 * this process reads its configuration and decides. */
 	if (unconfigured)
 		cpu_placement_apart(pid, &o->early_cpus);
 	o->exec_fd = exec_fd;

@@ -246,11 +246,11 @@ static int raise_sources(int src[], int raised[], size_t n)
  * (clone-exec.h). A failure before or in the exec is sent as its errno on
  * exec_w (close-on-exec: end of file there means the exec succeeded). */
 static int start_unconfigured(const char *launcher, const int src[], const int dst[], size_t n,
-                              int exec_w, pid_t *ret_pid)
+                              int exec_w, const struct cpu_placement *placement, pid_t *ret_pid)
 {
 	char spec_fd_arg[] = { '0' + SPAWN_SPEC_FD, '\0' };
 	char *argv[] = { (char *)launcher, (char *)LAUNCH_OPT_SPEC_FD, spec_fd_arg, NULL };
-	return clone_exec(launcher, argv, src, dst, n, exec_w, ret_pid);
+	return clone_exec(launcher, argv, src, dst, n, exec_w, placement, ret_pid);
 }
 
 static int spawn_configured(const struct spawn_request *req, const int src[], const int dst[],
@@ -324,7 +324,8 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 	return 0;
 }
 
-int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, int *ret_exec_fd)
+int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_placement *placement,
+                             pid_t *ret_pid, int *ret_exec_fd)
 {
 	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1 };
 	spawn_sources(req, src);
@@ -339,7 +340,7 @@ int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, in
 		r = neg_errno();
 	if (r >= 0)
 		r = start_unconfigured(req->launcher, src, spawn_targets, ELEMENTSOF(src), exec_w,
-		                       &pid);
+		                       placement, &pid);
 	close_all(raised, ELEMENTSOF(raised));
 	safe_close(exec_w);
 	safe_close(exec_pipe[1]);

@@ -16,6 +16,7 @@
 
 #include "errors.h"
 #include "core/run-settings.h"
+#include "run/cpu-placement.h"
 
 /* The descriptor numbers of the launcher's report, (with command_fd) of its
  * command pipe and (with spec_fd) of its options pipe, in the child. */
@@ -72,10 +73,13 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid);
  * waits there for its options (spawn_send_spec()). This process does not
  * wait for the exec, and the child shares its memory until then
  * (clone-exec.h): only from a single-threaded process, once per process.
+ * placement (NULL: none): prepared, so that the child moves itself off
+ * this process's CPU should it take it.
  * *ret_exec_fd is read by spawn_exec_status() for the outcome of the exec.
  * Returns 0 and *ret_pid, or -errno.
  */
-int spawn_start_unconfigured(const struct spawn_request *req, pid_t *ret_pid, int *ret_exec_fd);
+int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_placement *placement,
+                             pid_t *ret_pid, int *ret_exec_fd);
 
 /* Whether the exec of a launcher started unconfigured succeeded, from its
  * *ret_exec_fd: 0, or the exec's -errno; without wait, 1 while the exec

@@ -37,7 +37,7 @@ static const char *run_script(const char *script, int *status)
 	int src[] = { p[1] }, dst[] = { 1 };
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
 	pid_t pid = -1;
-	cr_assert_eq(clone_exec("/bin/sh", argv, src, dst, 1, exec_pipe[1], &pid), 0);
+	cr_assert_eq(clone_exec("/bin/sh", argv, src, dst, 1, exec_pipe[1], NULL, &pid), 0);
 	close(p[1]);
 	close(exec_pipe[1]);
 	int e = 0;
@@ -90,9 +90,9 @@ Test(clone_exec, a_failed_exec_is_sent_and_errno_left_alone)
 	char *argv[] = { "nothing", NULL };
 	pid_t pid = -1;
 	errno = 0;
-	cr_assert_eq(
-	        clone_exec("/nonexistent/sluice-launch", argv, NULL, NULL, 0, exec_pipe[1], &pid),
-	        0);
+	cr_assert_eq(clone_exec("/nonexistent/sluice-launch", argv, NULL, NULL, 0, exec_pipe[1],
+	                        NULL, &pid),
+	             0);
 	int seen = errno; /* clone_exec() itself leaves errno as it was */
 	close(exec_pipe[1]);
 	int e = 0;
@@ -113,7 +113,7 @@ Test(clone_exec, a_failed_dup_is_sent)
 	int src[] = { 1000 }, dst[] = { 1 }; /* not open */
 	char *argv[] = { "true", NULL };
 	pid_t pid = -1;
-	cr_assert_eq(clone_exec("/bin/true", argv, src, dst, 1, exec_pipe[1], &pid), 0);
+	cr_assert_eq(clone_exec("/bin/true", argv, src, dst, 1, exec_pipe[1], NULL, &pid), 0);
 	close(exec_pipe[1]);
 	int e = 0;
 	cr_assert_eq(read(exec_pipe[0], &e, sizeof(e)), (ssize_t)sizeof(e));
@@ -129,5 +129,42 @@ Test(clone_exec, too_many_descriptors_are_refused)
 	int fds[9] = { 0 };
 	char *argv[] = { "true", NULL };
 	pid_t pid = -1;
-	cr_assert_eq(clone_exec("/bin/true", argv, fds, fds, 9, -1, &pid), -EINVAL);
+	cr_assert_eq(clone_exec("/bin/true", argv, fds, fds, 9, -1, NULL, &pid), -EINVAL);
+}
+
+Test(clone_exec, a_child_moved_apart_gives_itself_every_cpu_back)
+{
+	struct cpu_placement placement;
+	cpu_placement_prepare(&placement);
+	if (!placement.apart)
+		cr_skip_test("one CPU here: nothing to move the child to");
+	char want[512];
+	FILE *f = fopen("/proc/self/status", "r");
+	cr_assert(f);
+	char line[512];
+	want[0] = '\0';
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+			snprintf(want, sizeof(want), "%s", line);
+	fclose(f);
+	cr_assert(want[0]);
+	int p[2], exec_pipe[2];
+	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
+	cr_assert_eq(pipe2(exec_pipe, O_CLOEXEC), 0);
+	int src[] = { p[1] }, dst[] = { 1 };
+	char *argv[] = { "sh", "-c", "grep ^Cpus_allowed_list: /proc/self/status", NULL };
+	pid_t pid = -1;
+	cr_assert_eq(clone_exec("/bin/sh", argv, src, dst, 1, exec_pipe[1], &placement, &pid), 0);
+	close(p[1]);
+	close(exec_pipe[1]);
+	char out[512] = { 0 };
+	size_t len = 0;
+	ssize_t n;
+	while ((n = read(p[0], out + len, sizeof(out) - 1 - len)) > 0)
+		len += (size_t)n;
+	close(p[0]);
+	close(exec_pipe[0]);
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert_str_eq(out, want);
 }
