@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <cap-ng.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <spawn.h>
@@ -18,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli/capabilities.h"
 #include "config/broker-config.h"
 #include "policy/broker-context.h"
 #include "policy/plugin-loader.h"
@@ -171,22 +171,11 @@ static int report_policies(struct broker_context *ctx)
  * unprivileged user namespace ("sandbox namespace:" says which it got). */
 static void report_capabilities(void)
 {
-	capng_clear(CAPNG_SELECT_BOTH);
-	if (capng_get_caps_process() < 0) {
-		printf("capabilities: unknown (they could not be read)\n");
-		return;
-	}
-	int held = capng_have_capabilities(CAPNG_SELECT_CAPS);
-	if (held == CAPNG_NONE) {
-		printf("capabilities: none\n");
-	} else if (held == CAPNG_FULL) {
-		printf("capabilities: all (the launcher drops them before the command runs)\n");
-	} else {
-		char *text = capng_print_caps_text(CAPNG_PRINT_BUFFER, CAPNG_EFFECTIVE);
-		printf("capabilities: %s (the launcher drops them before the command runs)\n",
-		       text ? text : "some");
-		free(text);
-	}
+	char text[512];
+	if (capabilities_describe(text, sizeof(text)) < 0)
+		printf("capabilities: unknown (%s)\n", text);
+	else
+		printf("capabilities: %s\n", text);
 }
 
 /* The namespace layer of the sandboxed modes: how the launcher gets it, or

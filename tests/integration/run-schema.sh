@@ -34,6 +34,28 @@ want_ns=.
 grep -qE "$want_caps" <<<"$out" && grep -qE "$want_ns" <<<"$out"
 report $? "doctor reports the capabilities held, and a namespace made with CAP_SYS_ADMIN when it is" \
   "CapEff $capeff, wanted /$want_caps/ and /$want_ns/" "$out"
+# libcap-ng is loaded only by doctor, and only when it asks: sluice neither
+# links it nor contains it (its constructor reads cap_last_cap and asks the
+# kernel at every start of a program that does).
+syms=$(nm "$SLUICE" 2>/dev/null)
+if grep -q ' T main$' <<<"$syms"; then
+  ! grep -q ' capng_' <<<"$syms" && ! readelf -d "$SLUICE" | grep -q 'NEEDED.*libcap-ng'
+  report $? "sluice does not link libcap-ng" "$(grep ' capng_' <<<"$syms" | head -3)"
+else
+  skip "sluice does not link libcap-ng" "nm lists no symbols of $SLUICE (stripped?)"
+fi
+# Without the library, doctor still reports, and says why it cannot tell.
+capng=$(ldconfig -p 2>/dev/null | sed -n 's/^[[:space:]]*libcap-ng\.so\.0 .*=> //p' | head -1)
+capng=${capng:+$(readlink -f "$capng")}
+if [ -n "$capng" ] && unshare -rm true 2>/dev/null; then
+  run unshare -rm sh -c 'mount --bind /dev/null "$1" && exec "$2" doctor' sh "$capng" "$SLUICE"
+  grep -q '^capabilities: unknown (libcap-ng could not be loaded: .*; install the Debian package libcap-ng0)$' <<<"$out" &&
+    grep -q '^launcher: ' <<<"$out"
+  report $? "without libcap-ng, doctor says the capabilities are unknown, and why" "rc=$rc" "$out" "$err"
+else
+  skip "without libcap-ng, doctor says the capabilities are unknown, and why" \
+    "libcap-ng.so.0 not found by ldconfig, or no user namespace to hide it in"
+fi
 if grep -q '^landlock: unavailable' <<<"$out" || grep -q 'print-features failed' <<<"$out"; then
   [ "$rc" -eq 1 ] && grep -q 'WARNING\|unknown' <<<"$out"
   report $? "doctor warns when degraded" "$out"
