@@ -119,9 +119,14 @@ static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, b
 	return 0;
 }
 
-/* The canonical form of an existing path; -ENOENT when it does not exist. */
+/* The canonical form of an existing path; -ENOENT when it does not exist
+ * (found so with one stat, not a readlink for each of its components). */
 static int canonical(const char *path, char **ret, struct sluice_error *err)
 {
+	struct stat st;
+	*ret = NULL;
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		return -ENOENT;
 	*ret = realpath(path, NULL);
 	if (!*ret)
 		return errno == ENOENT ? -ENOENT : sluice_error_set(err, neg_errno(), "'%s'", path);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "run/workspace-guard.h"
 
@@ -24,9 +25,14 @@ static bool holds(const char *dir, const char *path)
 	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* path, with its symbolic links resolved when it exists, into buf. */
+/* path, with its symbolic links resolved when it exists, into buf. A path
+ * that does not exist (sluice's configuration directories, often) is
+ * found so with one stat, not a readlink for each of its components. */
 static const char *canonical(const char *path, char buf[PATH_MAX])
 {
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return path;
 	return realpath(path, buf) ? buf : path;
 }
 
