@@ -20,7 +20,8 @@
  * root: the workspace's canonical absolute path (workdir_resolve()'s).
  * home: the user's home directory (NULL: none known); config_dirs: sluice's
  * configuration directories. Both may be spelt through symbolic links: they
- * are resolved here, and one that does not exist is compared as written.
+ * are resolved here, one that does not exist yet to where it would be
+ * created (through its deepest existing directory, or a dangling link).
  * Returns 0 when root may be a workspace, or -EPERM with reterr saying what
  * it would expose.
  */

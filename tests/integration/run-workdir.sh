@@ -87,3 +87,20 @@ ln -s "$home" "$TEST_TMP/home-link"
 run env HOME="$TEST_TMP/home-link" XDG_CONFIG_HOME="$home/.config" "$SLUICE" run \
   --sandbox restricted -C "$home" -- 'echo ran'
 expect "a home directory spelt through a symbolic link is still refused" 125 'holds the home directory'
+# A configuration directory that does not exist yet is still found where a
+# command would create it: through a symbolic link into the workspace (a
+# dotfiles repository), or as a dangling link whose target the workspace
+# holds. Created by the command, it would configure every later run.
+dotfiles="$TEST_TMP/dotfiles"
+mkdir -p "$dotfiles/config" "$TEST_TMP/dangling"
+ln -s "$dotfiles/config" "$TEST_TMP/linked-config"
+ln -s "$dotfiles/sluice-config" "$TEST_TMP/dangling/sluice"
+for xdg in "$TEST_TMP/linked-config" "$TEST_TMP/dangling"; do
+  run env HOME="$home" XDG_CONFIG_HOME="$xdg" "$SLUICE" run --sandbox workspace-write \
+    -C "$dotfiles" -- 'mkdir -p config/sluice sluice-config; echo ran'
+  expect "a configuration directory not created yet, under $(basename "$xdg"), is refused" \
+    125 "holds sluice's configuration directory [^ ]*/dotfiles/[^ ]*, which"
+  [ ! -e "$dotfiles/config/sluice" ] && [ ! -e "$dotfiles/sluice-config" ]
+  report $? "a workspace refused so created no configuration directory" "$(ls -R "$dotfiles")"
+  rm -rf "$dotfiles/config/sluice" "$dotfiles/sluice-config"
+done
