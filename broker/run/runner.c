@@ -119,6 +119,9 @@ static int check_workspace(struct run_outcome *o)
 	struct sluice_error err = { 0 };
 	if (workspace_guard_check(o->root, home, s->config_dirs, s->n_config_dirs, &err) < 0)
 		return run_outcome_fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s", err.detail);
+	if (workspace_guard_check_writable(s->writable, s->n_writable, s->config_dirs,
+	                                   s->n_config_dirs, &err) < 0)
+		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	return 0;
 }
 

@@ -164,3 +164,28 @@ int workspace_guard_check(const char *root, const char *home, const char *const 
 	}
 	return 0;
 }
+
+int workspace_guard_check_writable(const char *const *writable, size_t n_writable,
+                                   const char *const *config_dirs, size_t n_config_dirs,
+                                   struct sluice_error *reterr)
+{
+	char cbuf[PATH_MAX], wbuf[PATH_MAX];
+	for (size_t i = 0; i < n_config_dirs; i++) {
+		struct stat st;
+		if (stat(config_dirs[i], &st) == 0)
+			continue; /* the launcher keeps it read-only */
+		const char *c = canonical(config_dirs[i], cbuf);
+		for (size_t j = 0; j < n_writable; j++) {
+			const char *w = canonical(writable[j], wbuf);
+			if (holds(w, c))
+				return sluice_error_set(
+				        reterr, -EPERM,
+				        "the writable path '%s' holds sluice's configuration "
+				        "directory %s, which does not exist yet: a sandboxed command "
+				        "could create it there; create the directory (it is then kept "
+				        "read-only) or leave the path out of [sandbox] writable",
+				        writable[j], c);
+		}
+	}
+	return 0;
+}

@@ -5,7 +5,8 @@
  * files would let a command plant what the user runs later: a ~/.bashrc,
  * sluice's own configuration. Refused: `/`, the home directory and any
  * directory above it, and any directory that holds, or lies inside, one of
- * sluice's configuration directories.
+ * sluice's configuration directories. Also whether the extra writable
+ * paths may be: none may hold a configuration directory not created yet.
  * Not for: the unrestricted mode (it confines nothing), or the working
  * directory beneath the workspace (broker/run/workdir.h).
  */
@@ -27,5 +28,15 @@
  */
 int workspace_guard_check(const char *root, const char *home, const char *const *config_dirs,
                           size_t n_config_dirs, struct sluice_error *reterr);
+
+/*
+ * writable: the extra writable paths ([sandbox] writable). The launcher
+ * keeps a configuration directory inside one read-only, but only one that
+ * exists: a writable path that holds one of config_dirs that does not exist
+ * yet is refused (-EPERM, reterr says which), as a command could create it.
+ */
+int workspace_guard_check_writable(const char *const *writable, size_t n_writable,
+                                   const char *const *config_dirs, size_t n_config_dirs,
+                                   struct sluice_error *reterr);
 
 #endif

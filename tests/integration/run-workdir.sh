@@ -104,3 +104,23 @@ for xdg in "$TEST_TMP/linked-config" "$TEST_TMP/dangling"; do
   report $? "a workspace refused so created no configuration directory" "$(ls -R "$dotfiles")"
   rm -rf "$dotfiles/config/sluice" "$dotfiles/sluice-config"
 done
+
+# An extra writable path that holds sluice's configuration directory: the
+# launcher keeps the directory read-only once it exists, but a command could
+# create a missing one there, so the run is refused until it exists.
+cfghome="$TEST_TMP/cfghome"
+mkdir -p "$cfghome/.config" "$TEST_TMP/project"
+printf '[sandbox]\nwritable = %s\n' "$cfghome/.config" >"$TEST_TMP/writable-config.ini"
+writable_run() { # COMMAND
+  run env HOME="$cfghome" XDG_CONFIG_HOME= "$SLUICE" run --config "$TEST_TMP/writable-config.ini" \
+    --sandbox workspace-write -C "$TEST_TMP/project" -- "$1"
+}
+writable_run 'mkdir -p "$HOME/.config/sluice"; echo ran'
+expect "a writable path that holds a configuration directory not created yet is refused" 125 \
+  "config_error: the writable path '[^']*/cfghome/.config' holds sluice's configuration directory [^ ]*/cfghome/.config/sluice, which does not exist yet"
+[ ! -e "$cfghome/.config/sluice" ]
+report $? "a writable path refused so let nothing create the configuration directory" \
+  "$(ls -la "$cfghome/.config")"
+mkdir "$cfghome/.config/sluice"
+writable_run 'echo ran'
+expect "once the configuration directory exists, the writable path is accepted" 0 '^ran$'
