@@ -156,6 +156,15 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 {
 	*ret = (struct policy_decision){ .approval = "not needed" };
 	verdict_init(&ret->verdict);
+	/* The overlap (the launcher building its sandbox) starts first: before
+	 * the policy chain and the parser are made for the first decision,
+	 * before the parse and the checks, so that it runs beside all of them;
+	 * and before the policy child is forked, which would otherwise take
+	 * this CPU and run its checks first while the other CPU idles. A
+	 * command refused after it (by a plugin, or by a configuration that
+	 * cannot be armed) never reaches the launcher. */
+	if (overlap)
+		overlap->fn(overlap->userdata);
 	int r = arm(ctx, false, reterr);
 	if (r < 0)
 		return r;
@@ -167,12 +176,6 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 	_cleanup_(command_model_freep) struct command_model *m = NULL;
 	/* a policy child forked ahead parses it meanwhile */
 	policy_chain_send_ahead(ctx->chain, req->command, req->command_len);
-	/* The overlap (the launcher building its sandbox) starts before the
-	 * parse and the checks, so that it runs beside both; and before the
-	 * policy child is forked, which would otherwise take this CPU and run
-	 * its checks first while the other CPU idles. */
-	if (overlap)
-		overlap->fn(overlap->userdata);
 	r = command_model_parse(ctx->parser, req->command, req->command_len, NULL, &m, reterr);
 	if (r < 0)
 		return r;

@@ -93,6 +93,20 @@ run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run -- "touch $TEST_TMP/r
 [ "$rc" -ne 0 ]
 report $? "a command the policies refuse does not run" "rc=$rc" "$out"
 no_launcher_left "a refused command: the launcher started early is withdrawn, nothing runs"
+# The launcher gets its options, and builds its sandbox, before the policy
+# chain is made for the first decision; a configuration that cannot be made
+# ready then (a required audit log that cannot be opened) still refuses the
+# command, which never reaches the launcher, in every mode.
+printf '[audit]\nfile = %s/no-such-dir/audit.log\nrequired = yes\n' "$TEST_TMP" \
+  >"$TEST_TMP/audit-required.ini"
+for mode in unrestricted restricted workspace-write; do
+  run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run --config "$TEST_TMP/audit-required.ini" \
+    --sandbox "$mode" -- "touch $TEST_TMP/ran"
+  [ "$rc" -eq 125 ] && grep -q '^\[sluice error config_error: the audit log is required' <<<"$out"
+  report $? "--sandbox $mode, a required audit log that cannot be opened: refused" "rc=$rc" \
+    "$out" "$err"
+  no_launcher_left "--sandbox $mode, a required audit log that cannot be opened: the launcher is withdrawn, nothing runs"
+done
 run env SLUICE_LAUNCH="$TEST_TMP/own-launch" "$SLUICE" run --json \
   <<<"{\"command\":\"touch $TEST_TMP/bg-ran\",\"mode\":\"background\"}"
 [ "$rc" -eq 0 ] && wait_for 5 test -e "$TEST_TMP/bg-ran"
