@@ -14,7 +14,6 @@
 #include <stdbool.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>

@@ -25,10 +25,12 @@ static void ignore_signal(int sig)
 	(void)sig;
 }
 
-/* Run sh -c SCRIPT through clone_exec() with its stdout on a pipe (via a
- * source descriptor numbered above 1, as spawner.c passes them), and
- * return what it printed (static) and its exit status in *status. */
-static const char *run_script(const char *script, int *status)
+/* Run sh -c SCRIPT through clone_exec() (placement: NULL or prepared) with
+ * its stdout on a pipe (via a source descriptor numbered above 1, as
+ * spawner.c passes them), and return what it printed (static) and its exit
+ * status in *status. */
+static const char *run_script(const char *script, const struct cpu_placement *placement,
+                              int *status)
 {
 	static char out[4096];
 	int p[2], exec_pipe[2];
@@ -37,7 +39,7 @@ static const char *run_script(const char *script, int *status)
 	int src[] = { p[1] }, dst[] = { 1 };
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
 	pid_t pid = -1;
-	cr_assert_eq(clone_exec("/bin/sh", argv, src, dst, 1, exec_pipe[1], NULL, &pid), 0);
+	cr_assert_eq(clone_exec("/bin/sh", argv, src, dst, 1, exec_pipe[1], placement, &pid), 0);
 	close(p[1]);
 	close(exec_pipe[1]);
 	int e = 0;
@@ -51,6 +53,26 @@ static const char *run_script(const char *script, int *status)
 	close(p[0]);
 	cr_assert_eq(waitpid(pid, status, 0), pid);
 	return out;
+}
+
+/* Start path through clone_exec() with the descriptors src onto dst, for a
+ * failure: the errno the child sent, its exit status in *status, and in
+ * *errno_after this process's errno as clone_exec() left it. */
+static int failure_sent(const char *path, const int src[], const int dst[], size_t n,
+                        int *errno_after, int *status)
+{
+	int exec_pipe[2];
+	cr_assert_eq(pipe2(exec_pipe, O_CLOEXEC), 0);
+	char *argv[] = { "nothing", NULL };
+	pid_t pid = -1;
+	cr_assert_eq(clone_exec(path, argv, src, dst, n, exec_pipe[1], NULL, &pid), 0);
+	*errno_after = errno;
+	close(exec_pipe[1]);
+	int e = 0;
+	cr_assert_eq(read(exec_pipe[0], &e, sizeof(e)), (ssize_t)sizeof(e));
+	close(exec_pipe[0]);
+	cr_assert_eq(waitpid(pid, status, 0), pid);
+	return e;
 }
 
 Test(clone_exec, descriptors_signals_and_environment)
@@ -67,7 +89,7 @@ Test(clone_exec, descriptors_signals_and_environment)
 	int status;
 	const char *out = run_script("echo $SLUICE_TEST_CLONE_EXEC; "
 	                             "grep -E '^Sig(Blk|Ign):' /proc/self/status",
-	                             &status);
+	                             NULL, &status);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "status %d", status);
 	cr_assert_str_eq(out, "inherited\n"
 	                      "SigBlk:\t0000000000000000\n"
@@ -85,43 +107,22 @@ Test(clone_exec, descriptors_signals_and_environment)
 
 Test(clone_exec, a_failed_exec_is_sent_and_errno_left_alone)
 {
-	int exec_pipe[2];
-	cr_assert_eq(pipe2(exec_pipe, O_CLOEXEC), 0);
-	char *argv[] = { "nothing", NULL };
-	pid_t pid = -1;
+	int seen, status;
 	errno = 0;
-	cr_assert_eq(clone_exec("/nonexistent/sluice-launch", argv, NULL, NULL, 0, exec_pipe[1],
-	                        NULL, &pid),
-	             0);
-	int seen = errno; /* clone_exec() itself leaves errno as it was */
-	close(exec_pipe[1]);
-	int e = 0;
-	cr_assert_eq(read(exec_pipe[0], &e, sizeof(e)), (ssize_t)sizeof(e));
+	int e = failure_sent("/nonexistent/sluice-launch", NULL, NULL, 0, &seen, &status);
 	cr_assert_eq(e, ENOENT, "sent %d (%s)", e, strerror(e));
-	int status;
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 125, "status %d", status);
 	/* the child's failures went through no errno of this process */
 	cr_assert_eq(errno, seen, "errno changed to %d (%s)", errno, strerror(errno));
-	close(exec_pipe[0]);
 }
 
 Test(clone_exec, a_failed_dup_is_sent)
 {
-	int exec_pipe[2];
-	cr_assert_eq(pipe2(exec_pipe, O_CLOEXEC), 0);
 	int src[] = { 1000 }, dst[] = { 1 }; /* not open */
-	char *argv[] = { "true", NULL };
-	pid_t pid = -1;
-	cr_assert_eq(clone_exec("/bin/true", argv, src, dst, 1, exec_pipe[1], NULL, &pid), 0);
-	close(exec_pipe[1]);
-	int e = 0;
-	cr_assert_eq(read(exec_pipe[0], &e, sizeof(e)), (ssize_t)sizeof(e));
+	int seen, status;
+	int e = failure_sent("/bin/true", src, dst, 1, &seen, &status);
 	cr_assert_eq(e, EBADF, "sent %d (%s)", e, strerror(e));
-	int status;
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 125);
-	close(exec_pipe[0]);
 }
 
 Test(clone_exec, too_many_descriptors_are_refused)
@@ -148,23 +149,8 @@ Test(clone_exec, a_child_moved_apart_gives_itself_every_cpu_back)
 			snprintf(want, sizeof(want), "%s", line);
 	fclose(f);
 	cr_assert(want[0]);
-	int p[2], exec_pipe[2];
-	cr_assert_eq(pipe2(p, O_CLOEXEC), 0);
-	cr_assert_eq(pipe2(exec_pipe, O_CLOEXEC), 0);
-	int src[] = { p[1] }, dst[] = { 1 };
-	char *argv[] = { "sh", "-c", "grep ^Cpus_allowed_list: /proc/self/status", NULL };
-	pid_t pid = -1;
-	cr_assert_eq(clone_exec("/bin/sh", argv, src, dst, 1, exec_pipe[1], &placement, &pid), 0);
-	close(p[1]);
-	close(exec_pipe[1]);
-	char out[512] = { 0 };
-	size_t len = 0;
-	ssize_t n;
-	while ((n = read(p[0], out + len, sizeof(out) - 1 - len)) > 0)
-		len += (size_t)n;
-	close(p[0]);
-	close(exec_pipe[0]);
 	int status;
-	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	const char *out =
+	        run_script("grep ^Cpus_allowed_list: /proc/self/status", &placement, &status);
 	cr_assert_str_eq(out, want);
 }
