@@ -123,9 +123,16 @@
  * its command line and its own environment, so that a caller can start it
  * before it knows them: each option word and its NUL byte, an empty word
  * (one more NUL), then each NAME=VALUE of the environment and its NUL. End
- * of file before any byte means the caller withdrew: nothing runs. At most
- * LAUNCH_SPEC_MAX bytes. */
+ * of file before any option means the caller withdrew: nothing runs. At
+ * most LAUNCH_SPEC_MAX bytes, LAUNCH_SPEC_NAMESPACE_AHEAD included. */
 #define LAUNCH_SPEC_MAX (8 * 1024 * 1024)
+
+/* The word a caller of --spec-fd may send first, with its NUL, alone and as
+ * soon as it knows that the options will plan the namespace layer (a
+ * sandboxed profile, not --namespace off): the launcher enters its
+ * namespaces at once, while the caller prepares the rest, instead of in
+ * step "namespaces". Options that then plan none are refused. */
+#define LAUNCH_SPEC_NAMESPACE_AHEAD "--namespace-ahead"
 
 /* Every failure of sluice-launch's own exits with this status; once the
  * program is exec'd, the status is the program's. */

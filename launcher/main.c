@@ -100,7 +100,8 @@ int main(int argc, char **argv)
 {
 	struct launch_spec spec;
 	struct sluice_error err = { 0 };
-	if (spec_fd_take(&argc, &argv, &err) < 0) {
+	struct namespace_ahead ahead = { 0 };
+	if (spec_fd_take(&argc, &argv, namespaces_ahead, &ahead, &err) < 0) {
 		log_sluice_error(&err, "options");
 		return LAUNCH_EXIT_FAILURE;
 	}
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	struct launch_state state = { 0 };
+	struct launch_state state = { .ahead = &ahead };
 	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
 		err = (struct sluice_error){ 0 };
 		int r = steps[i].apply(&spec, &state, &err);

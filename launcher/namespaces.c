@@ -21,6 +21,7 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "launch-spec.h"
 #include "namespaces.h"
 #include "options.h"
 #include "protections.h"
@@ -126,13 +127,34 @@ enum namespace_kind namespaces_probe(char *buf, size_t size)
 	return (enum namespace_kind)WEXITSTATUS(status);
 }
 
+void namespaces_ahead(void *userdata)
+{
+	struct namespace_ahead *a = userdata;
+	a->entered = true;
+	a->result = namespaces_enter(&a->reason, &a->err);
+}
+
 int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
                      struct sluice_error *err)
 {
-	if (!(state->planned & PROT_MOUNT_NAMESPACE) || spec->namespace_off)
+	const struct namespace_ahead *ahead = state->ahead;
+	bool wanted = (state->planned & PROT_MOUNT_NAMESPACE) && !spec->namespace_off;
+	if (ahead && ahead->entered && !wanted)
+		return sluice_error_set(err, -EINVAL,
+		                        "the namespaces were entered ahead (%s), but the options "
+		                        "plan none",
+		                        LAUNCH_SPEC_NAMESPACE_AHEAD);
+	if (!wanted)
 		return 0;
 	const char *reason = NULL;
-	int r = namespaces_enter(&reason, err);
+	int r;
+	if (ahead && ahead->entered) {
+		r = ahead->result;
+		if (r < 0)
+			*err = ahead->err;
+	} else {
+		r = namespaces_enter(&reason, err);
+	}
 	if (r < 0)
 		return r;
 	state->namespace = (enum namespace_kind)r;

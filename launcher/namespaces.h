@@ -9,6 +9,7 @@
 #ifndef SLUICE_LAUNCHER_NAMESPACES_H
 #define SLUICE_LAUNCHER_NAMESPACES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "errors.h"
@@ -35,9 +36,24 @@ int namespaces_enter(const char **ret_reason, struct sluice_error *err);
  * NAMESPACE_NONE. */
 enum namespace_kind namespaces_probe(char *buf, size_t size);
 
+/* What namespaces_ahead() did, for step "namespaces". */
+struct namespace_ahead {
+	bool entered;       /* namespaces_enter() ran */
+	int result;         /* what it returned */
+	const char *reason; /* and its reason */
+	struct sluice_error err;
+};
+
+/* --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD (userdata: a struct
+ * namespace_ahead): namespaces_enter() now, its outcome kept for step
+ * "namespaces". */
+void namespaces_ahead(void *userdata);
+
 /* Step "namespaces": in the sandboxed profiles, unless --namespace off,
- * namespaces_enter(); sets PROT_MOUNT_NAMESPACE's precondition
- * (state->namespace) and PROT_IPC_NAMESPACE. */
+ * namespaces_enter(), or what namespaces_ahead() got (state->ahead); sets
+ * PROT_MOUNT_NAMESPACE's precondition (state->namespace) and
+ * PROT_IPC_NAMESPACE. -EINVAL when the namespaces were entered ahead but
+ * the options plan none. */
 int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
                      struct sluice_error *err);
 

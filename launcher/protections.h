@@ -57,12 +57,17 @@ enum protection {
 	 PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES | PROT_SECCOMP_KEYRINGS_LEASES)
 
 /* What the steps share while they run: the plan, and what was applied. */
+struct namespace_ahead;
+
 struct launch_state {
 	int landlock_abi;  /* 0: no Landlock */
 	uint32_t asked;    /* what the profile and options ask for */
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */
 	int namespace;     /* enum namespace_kind: set by step "namespaces" */
+	/* What --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD entered before the
+	 * options were read (struct namespace_ahead), or NULL. */
+	const struct namespace_ahead *ahead;
 	/* Set by step "mounts": the workspace's repository is protected by
 	 * mounts, so Landlock may grant the workspace whole. */
 	bool git_mounted;

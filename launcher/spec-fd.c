@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -22,21 +23,56 @@ extern char **environ;
 char *spec_fd_buffer;
 char **spec_fd_options;
 
+/* Read fd into buf (cap bytes) until its first len bytes are known to
+ * start with LAUNCH_SPEC_NAMESPACE_AHEAD or not (or end of file): the
+ * caller sends that word alone, well before the rest. Returns the length
+ * read, or -errno. */
+static ssize_t read_first_word(int fd, char *buf, size_t cap)
+{
+	static const char word[] = LAUNCH_SPEC_NAMESPACE_AHEAD;
+	size_t len = 0;
+	while (len < sizeof(word) && memcmp(buf, word, len) == 0) {
+		ssize_t n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
 /* All of fd up to end of file, at most LAUNCH_SPEC_MAX bytes (one more is
- * read to notice more): as apply_command() reads its message. The buffer
- * is only reserved; the pages the spec does not reach are never touched. */
-static ssize_t read_all(int fd, char **ret)
+ * read to notice more): as apply_command() reads its message, with
+ * on_ahead(userdata) called as soon as LAUNCH_SPEC_NAMESPACE_AHEAD has
+ * arrived; *ret_skip is then its length. The buffer is only reserved; the
+ * pages the spec does not reach are never touched. */
+static ssize_t read_all(int fd, char **ret, size_t *ret_skip, void (*on_ahead)(void *),
+                        void *userdata)
 {
 	_cleanup_free_ char *buf = malloc(LAUNCH_SPEC_MAX + 1);
 	if (!buf)
 		return -ENOMEM;
-	ssize_t n = read_full(fd, buf, LAUNCH_SPEC_MAX + 1);
+	ssize_t first = read_first_word(fd, buf, LAUNCH_SPEC_MAX + 1);
+	if (first < 0)
+		return first;
+	size_t len = (size_t)first;
+	*ret_skip = 0;
+	if (len >= sizeof(LAUNCH_SPEC_NAMESPACE_AHEAD) &&
+	    memcmp(buf, LAUNCH_SPEC_NAMESPACE_AHEAD, sizeof(LAUNCH_SPEC_NAMESPACE_AHEAD)) == 0) {
+		*ret_skip = sizeof(LAUNCH_SPEC_NAMESPACE_AHEAD);
+		on_ahead(userdata);
+	}
+	ssize_t n = first == 0 ? 0 : read_full(fd, buf + len, LAUNCH_SPEC_MAX + 1 - len);
 	if (n < 0)
 		return n;
-	if (n > LAUNCH_SPEC_MAX)
+	len += (size_t)n;
+	if (len > LAUNCH_SPEC_MAX)
 		return -E2BIG;
 	*ret = TAKE_PTR(buf);
-	return n;
+	return (ssize_t)len;
 }
 
 /* The words of buf from *pos up to the next empty word or len (buf[len -
@@ -77,7 +113,8 @@ static const char *spec_problem(char **env, size_t n_env, bool options_ended, bo
 	return NULL;
 }
 
-int spec_fd_take(int *argc, char ***argv, struct sluice_error *err)
+int spec_fd_take(int *argc, char ***argv, void (*on_ahead)(void *), void *userdata,
+                 struct sluice_error *err)
 {
 	if (*argc != 3 || strcmp((*argv)[1], LAUNCH_OPT_SPEC_FD) != 0)
 		return 0;
@@ -87,7 +124,8 @@ int spec_fd_take(int *argc, char ***argv, struct sluice_error *err)
 		return sluice_error_set(err, -EINVAL, "%s: bad descriptor '%s'", LAUNCH_OPT_SPEC_FD,
 		                        arg);
 	_cleanup_free_ char *buf = NULL;
-	ssize_t len = read_all((int)fd, &buf);
+	size_t skip = 0;
+	ssize_t len = read_all((int)fd, &buf, &skip, on_ahead, userdata);
 	(void)close((int)fd);
 	if (len == -E2BIG)
 		return sluice_error_set(err, -E2BIG, "%s: more than %d bytes on descriptor %s",
@@ -99,7 +137,13 @@ int spec_fd_take(int *argc, char ***argv, struct sluice_error *err)
 		return sluice_error_set(err, -ECANCELED,
 		                        "%s: nothing arrived on descriptor %s: the caller withdrew",
 		                        LAUNCH_OPT_SPEC_FD, arg);
-	size_t n = (size_t)len, pos = 0, n_options = 0, n_env = 0;
+	if ((size_t)len == skip)
+		return sluice_error_set(
+		        err, -ECANCELED,
+		        "%s: no options arrived on descriptor %s after %s: the caller "
+		        "withdrew",
+		        LAUNCH_OPT_SPEC_FD, arg, LAUNCH_SPEC_NAMESPACE_AHEAD);
+	size_t n = (size_t)len, pos = skip, n_options = 0, n_env = 0;
 	/* Only the final NUL proves the caller sent all it meant to. */
 	if (buf[n - 1] != '\0')
 		return sluice_error_set(err, -EPIPE,

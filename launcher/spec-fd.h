@@ -14,11 +14,14 @@
  * When argv is exactly "sluice-launch --spec-fd N": read descriptor N to
  * its end and close it, replace *argv with argv[0] and the options read
  * (*argc to match), and environ with the environment read; returns 1. The
- * new strings live until exec. Any other argv: returns 0, nothing changed.
- * -errno with err when the descriptor is bad, nothing arrived (-ECANCELED:
- * the caller withdrew), or what arrived is not the format.
+ * new strings live until exec. When the first word is
+ * LAUNCH_SPEC_NAMESPACE_AHEAD, on_ahead(userdata) runs as soon as it has
+ * arrived, before the rest is read. Any other argv: returns 0, nothing
+ * changed. -errno with err when the descriptor is bad, no options arrived
+ * (-ECANCELED: the caller withdrew), or what arrived is not the format.
  */
-int spec_fd_take(int *argc, char ***argv, struct sluice_error *err);
+int spec_fd_take(int *argc, char ***argv, void (*on_ahead)(void *), void *userdata,
+                 struct sluice_error *err);
 
 /* What spec_fd_take() read and the options array it returned, held until
  * exec (or exit: so that a leak checker finds them reachable, where a

@@ -187,6 +187,10 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
 		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s",
 		                        err.detail);
+	/* The mode is final now (a request has no say in it): the launcher
+	 * may enter its namespaces while the request is read and checked. */
+	runner_settle_default_mode(&st->settings);
+	run_warmup_namespace_ahead(st);
 	if (build_request(o, st, &req) < 0)
 		return -1;
 	struct runner_options ro = RUNNER_OPTIONS_INIT;

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "run/run-spawn.h"
+#include "run/spawner.h"
 #include "run/run-warmup.h"
 
 int run_warmup_start_unconfigured(struct run_outcome *o)
@@ -39,6 +40,12 @@ int run_warmup_start_launcher(struct run_outcome *o)
 		return -1;
 	}
 	return 0;
+}
+
+void run_warmup_namespace_ahead(struct run_outcome *o)
+{
+	if (o->spec_fd >= 0 && spawn_plans_namespace(&o->settings))
+		(void)spawn_send_namespace_ahead(o->spec_fd);
 }
 
 /* The launcher is exec'd and builds its sandbox while the command is

@@ -16,6 +16,13 @@
  * started and no error. */
 int run_warmup_start_unconfigured(struct run_outcome *o);
 
+/* Tell the launcher started unconfigured, while it waits for its options,
+ * that they will plan the namespace layer, when o's settings (final by
+ * now: the mode chosen and settled) do: it enters its namespaces while this
+ * process prepares the rest. Best effort: a launcher that is gone is found
+ * by the sending of its options. */
+void run_warmup_namespace_ahead(struct run_outcome *o);
+
 /* Start the launcher for o's run now, or configure the one started
  * unconfigured, waiting for its command (it becomes o->early_pid). Best
  * effort: -1 leaves nothing started and no error. */

@@ -144,6 +144,11 @@ static bool in_config_dir(const struct run_settings *s, const char *file)
 	return false;
 }
 
+bool spawn_plans_namespace(const struct run_settings *s)
+{
+	return strcmp(s->sandbox_mode, LAUNCH_PROFILE_UNRESTRICTED) != 0 && !s->namespace_off;
+}
+
 int spawn_build_argv(const struct spawn_request *req, char ***ret)
 {
 	const struct run_settings *s = req->settings;
@@ -391,6 +396,13 @@ int spawn_send_spec(int fd, const struct spawn_request *req)
 		r = write_full_nosigpipe(fd, spec.buf, spec.len);
 	safe_close(fd);
 	return r < 0 ? r : 0;
+}
+
+int spawn_send_namespace_ahead(int fd)
+{
+	/* one write, smaller than PIPE_BUF: it arrives whole or not at all */
+	return write_full_nosigpipe(fd, LAUNCH_SPEC_NAMESPACE_AHEAD,
+	                            sizeof(LAUNCH_SPEC_NAMESPACE_AHEAD));
 }
 
 int spawn_send_command(int fd, const char *dir, const char *command)

@@ -95,6 +95,18 @@ int spawn_exec_status(int fd, bool wait);
  */
 int spawn_send_spec(int fd, const struct spawn_request *req);
 
+/* Whether the options for settings s plan the launcher's namespace layer
+ * (a sandboxed mode, and the namespace not turned off). */
+bool spawn_plans_namespace(const struct run_settings *s);
+
+/*
+ * Tell a launcher started with spec_fd, before its options, that they will
+ * plan the namespace layer (spawn_plans_namespace()), on the pipe's write
+ * end fd, which stays open for spawn_send_spec(): it enters its namespaces
+ * meanwhile. Returns 0, or -errno (-EPIPE: the launcher is gone).
+ */
+int spawn_send_namespace_ahead(int fd);
+
 /*
  * Hand a launcher started with command_fd its working directory (NULL: the
  * spawn request's) and command, on the pipe's write end fd, which is closed:

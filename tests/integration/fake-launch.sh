@@ -9,8 +9,13 @@ set -u
 if [ "${1:-}" = --spec-fd ]; then
   # the options, an empty word, the environment, NUL-separated: started
   # again with them, as sluice-launch --spec-fd reads them
-  opts=() envs=() in_env=''
+  opts=() envs=() in_env='' first=1
   while IFS= read -r -d '' word <&"$2"; do
+    if [ -n "$first" ] && [ "$word" = --namespace-ahead ]; then
+      first='' # sent first and alone: sluice-launch enters its namespaces there
+      continue
+    fi
+    first=''
     if [ -n "$in_env" ]; then
       envs+=("$word")
     elif [ -z "$word" ]; then

@@ -158,6 +158,64 @@ expect "--spec-fd: the options read are checked as on the command line" 125 '' \
   "^sluice-launch: options: --profile: unknown profile 'lax'"
 run "$L" --spec-fd 5 5< <(spec --spec-fd 5 -- /bin/true ::env)
 expect "--spec-fd: not among the options it sends" 125 '' 'only alone: sluice-launch --spec-fd N'
+# --namespace-ahead, first and alone: the namespaces are entered as soon as
+# it arrives, before the options (the broker sends it once it knows the
+# mode, then prepares the rest).
+namespace=$("$L" --print-features | sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p')
+run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead; spec --profile unrestricted -- \
+  touch "$TEST_TMP/ahead-unrestricted" ::env PATH=/usr/bin:/bin)
+[ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/ahead-unrestricted" ] &&
+  grep -q '^sluice-launch: namespaces: the namespaces were entered ahead (--namespace-ahead), but the options plan none' <<<"$err"
+report $? "--spec-fd: --namespace-ahead with options that plan no namespace runs nothing" \
+  "status $rc" "$err"
+run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead; spec "${W[@]}" --namespace off -- \
+  touch "$TEST_TMP/ahead-off" ::env PATH=/usr/bin:/bin)
+[ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/ahead-off" ] && grep -q 'entered ahead' <<<"$err"
+report $? "--spec-fd: --namespace-ahead with --namespace off runs nothing" "status $rc" "$err"
+run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead)
+expect "--spec-fd: --namespace-ahead and then end of file runs nothing (exit 125)" 125 '' \
+  '^sluice-launch: options: --spec-fd: no options arrived on descriptor 5 after --namespace-ahead: the caller withdrew'
+run "$L" --spec-fd 5 5< <(spec "${W[@]}" --namespace-ahead -- /bin/true ::env PATH=/bin)
+expect "--spec-fd: --namespace-ahead anywhere but first is not an option" 125 '' \
+  "^sluice-launch: options: unknown option '--namespace-ahead'"
+run "$L" --namespace-ahead "${W[@]}" -- /bin/true
+expect "--namespace-ahead is not an option of the command line" 125 '' \
+  "^sluice-launch: options: unknown option '--namespace-ahead'"
+if [ "$namespace" = privileged ] || [ "$namespace" = user ]; then
+  # Sent alone, then nothing for a while: the launcher is in a mount
+  # namespace of its own before the options arrive, and the program runs
+  # in that one.
+  mkfifo "$TEST_TMP/ahead.fifo"
+  "$L" --spec-fd 5 5<"$TEST_TMP/ahead.fifo" >"$TEST_TMP/ahead.out" 2>"$TEST_TMP/ahead.err" &
+  pid=$!
+  exec {ahead_w}>"$TEST_TMP/ahead.fifo"
+  printf '%s\0' --namespace-ahead >&"$ahead_w"
+  outer=$(readlink /proc/self/ns/mnt) waiting=''
+  for _ in $(seq 200); do
+    waiting=$(readlink "/proc/$pid/ns/mnt" 2>/dev/null)
+    [ -n "$waiting" ] && [ "$waiting" != "$outer" ] && break
+    sleep 0.01
+  done
+  spec --profile restricted "${W[@]}" --chdir "$TEST_TMP" -- /bin/sh -c 'readlink /proc/self/ns/mnt' \
+    ::env PATH=/usr/bin:/bin >&"$ahead_w"
+  exec {ahead_w}>&-
+  wait "$pid" && rc=0 || rc=$?
+  inner=$(cat "$TEST_TMP/ahead.out")
+  [ "$rc" -eq 0 ] && [ "$waiting" != "$outer" ] && [ "$inner" = "$waiting" ]
+  report $? "--spec-fd: --namespace-ahead enters the namespaces before the options arrive ($namespace)" \
+    "status $rc" "outside: $outer" "while waiting: $waiting" "the program's: $inner" \
+    "$(cat "$TEST_TMP/ahead.err")"
+  run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead; spec --profile workspace-write \
+    "${W[@]}" --report-fd 6 -- /bin/true ::env PATH=/usr/bin:/bin) 6>"$TEST_TMP/ahead.report"
+  grep -q '"enforced":\[[^]]*"mount-namespace"[^]]*"ipc-namespace"' "$TEST_TMP/ahead.report"
+  report $? "--spec-fd: --namespace-ahead: the report names the namespaces enforced" \
+    "status $rc" "$(cat "$TEST_TMP/ahead.report")" "$err"
+else
+  skip "--spec-fd: --namespace-ahead enters the namespaces before the options arrive" \
+    "no mount namespace here (--print-features: ${namespace:-?})"
+  skip "--spec-fd: --namespace-ahead: the report names the namespaces enforced" \
+    "no mount namespace here (--print-features: ${namespace:-?})"
+fi
 run "$L" --spec-fd 5 "${W[@]}" -- true
 expect "--spec-fd: only alone on the command line" 125 '' 'only alone: sluice-launch --spec-fd N'
 run "$L" --spec-fd 5 5< <(spec --profile unrestricted ::env; head -c $((8 * 1024 * 1024)) /dev/zero | tr '\0' a)

@@ -145,6 +145,39 @@ run env SLUICE_LAUNCH="$SLUICE_SRCDIR/tests/integration/fake-launch.sh" "$SLUICE
   --sandbox unrestricted -- 'echo "ran in $PWD"'
 expect "the stand-in launcher takes its options from --spec-fd" 0 "^ran in "
 
+# Once the mode is known, before the rest of the options, the launcher
+# started early is told that they will plan its namespaces (and enters
+# them meanwhile): in the sandboxed modes, unless the namespace is off. A
+# wrapper records what arrives on --spec-fd, then hands it on.
+cat >"$TEST_TMP/spec-recorder" <<EOF
+#!/bin/sh
+if [ "\$1" = --spec-fd ]; then
+  cat <&"\$2" >"$TEST_TMP/spec-recorded"
+  exec "$SLUICE_LAUNCH" --spec-fd 9 9<"$TEST_TMP/spec-recorded"
+fi
+exec "$SLUICE_LAUNCH" "\$@"
+EOF
+chmod +x "$TEST_TMP/spec-recorder"
+printf '[sandbox]\nnamespace = off\n' >"$TEST_TMP/namespace-off.ini"
+first_word() { head -c 18 "$TEST_TMP/spec-recorded" | tr '\0' '|'; }
+features_abi=$("$SLUICE_LAUNCH" --print-features 2>/dev/null | sed -n 's/.*"landlock_abi":\([0-9]*\).*/\1/p')
+for how in "--sandbox unrestricted:no" "--sandbox restricted:yes" "--sandbox workspace-write:yes" \
+  "--sandbox workspace-write --config $TEST_TMP/namespace-off.ini:no"; do
+  args=${how%:*} want=${how##*:}
+  if [ "${features_abi:-0}" -lt 1 ] && [ "$args" != "--sandbox unrestricted" ]; then
+    skip "$args: the launcher is told ahead of its namespaces: $want" "no Landlock"
+    continue
+  fi
+  rm -f "$TEST_TMP/spec-recorded"
+  # shellcheck disable=SC2086 # the options are words
+  run env SLUICE_LAUNCH="$TEST_TMP/spec-recorder" "$SLUICE" run -C "$TEST_TMP" $args -- 'echo ran'
+  seen=no
+  [ "$(first_word)" = "--namespace-ahead|" ] && seen=yes
+  [ "$rc" -eq 0 ] && [ "$out" = ran ] && [ "$seen" = "$want" ]
+  report $? "$args: the launcher is told ahead of its namespaces: $want" "rc=$rc" \
+    "first: $(first_word)" "$out" "$err"
+done
+
 # The launcher started early is moved off the broker's CPU while it execs,
 # and given back every CPU before it learns its options: the command runs
 # on exactly the CPUs sluice was given, in every mode, whatever they are.
