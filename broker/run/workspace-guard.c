@@ -170,7 +170,8 @@ int workspace_guard_check_writable(const char *const *writable, size_t n_writabl
                                    struct sluice_error *reterr)
 {
 	char cbuf[PATH_MAX], wbuf[PATH_MAX];
-	for (size_t i = 0; i < n_config_dirs; i++) {
+	/* nothing to resolve where nothing more is writable (the default) */
+	for (size_t i = 0; n_writable > 0 && i < n_config_dirs; i++) {
 		struct stat st;
 		if (stat(config_dirs[i], &st) == 0)
 			continue; /* the launcher keeps it read-only */
