@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <linux/capability.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -34,20 +35,29 @@ static int caps_held(bool *ret, struct sluice_error *err)
 	return 0;
 }
 
+/* Whether EINVAL from PR_CAPBSET_DROP of cap means that this kernel knows
+ * no capability cap, the end of the set: never below CAP_AUDIT_READ, which
+ * every kernel with Landlock knows, and only if reading it is refused the
+ * same way (a seccomp profile that refuses the drop lets the read be). */
+static bool past_last_capability(unsigned long cap)
+{
+	return cap > CAP_AUDIT_READ && prctl(PR_CAPBSET_READ, cap, 0, 0, 0) < 0 && errno == EINVAL;
+}
+
 /* Empty the bounding set: PR_CAPBSET_DROP for every capability this kernel
- * knows (EINVAL past the last one); needs CAP_SETPCAP. Each drop that
+ * knows, up to the first it does not; needs CAP_SETPCAP. Each drop that
  * succeeds has taken its capability out (the kernel commits the new set
- * before it returns 0), so reading the set back would only repeat the 41
- * system calls. */
+ * before it returns 0), and any other failure is an error, so reading the
+ * set back would only repeat the 41 system calls. */
 static int drop_bounding_set(struct sluice_error *err)
 {
 	for (unsigned long cap = 0; cap < 64; cap++)
 		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
-			if (errno == EINVAL)
+			int r = neg_errno();
+			if (r == -EINVAL && past_last_capability(cap))
 				return 0;
-			return sluice_error_set(err, neg_errno(),
-			                        "dropping capability %lu from the bounding set",
-			                        cap);
+			return sluice_error_set(
+			        err, r, "dropping capability %lu from the bounding set", cap);
 		}
 	return 0;
 }

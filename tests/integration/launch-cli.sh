@@ -350,3 +350,18 @@ if [ "$(id -u)" -eq 0 ] && command -v capsh >/dev/null; then
 elif [ "$(id -u)" -eq 0 ]; then
   skip "ambient and bounding sets held before are emptied" "capsh (libcap2-bin) is missing"
 fi
+# A bounding set that cannot be emptied refuses the run: EINVAL from a
+# drop is taken for the end of the set only past CAP_AUDIT_READ and when the
+# kernel does not know the capability either (a seccomp profile that
+# refuses the drop lets the read be).
+REFUSED=$SLUICE_BUILDDIR/tests/launcher/capbset-refused
+run "$REFUSED" "$L" "${W[@]}" -- touch "$TEST_TMP/capbset-ran"
+if [ "$(id -u)" -eq 0 ] || [ "$namespace" = user ]; then
+  [ "$rc" -eq 125 ] && [ ! -e "$TEST_TMP/capbset-ran" ] &&
+    grep -q '^sluice-launch: privileges: dropping capability 20 from the bounding set' <<<"$err"
+  report $? "a bounding-set drop refused with EINVAL runs nothing (uid $(id -u), namespace ${namespace:-?})" \
+    "status $rc" "$err"
+else
+  skip "a bounding-set drop refused with EINVAL runs nothing" \
+    "uid $(id -u) holds no capability to drop, here not even in a user namespace"
+fi
