@@ -2,12 +2,16 @@
 /*
  * sluice-launch: builds the sandbox around itself, then execs the program.
  * main() is the step table below, in order, then exec: the order of the
- * table is the security argument. Any failed step ends the launcher with
+ * table is the security argument. One step may come earlier: with
+ * --spec-fd, LAUNCH_SPEC_NAMESPACE_AHEAD makes the namespaces before the
+ * options are read, before "features", "session" and "close-fds" (none of
+ * which the namespaces weaken); step "namespaces" then takes what it got. Any failed step ends the launcher with
  * status 125 and "sluice-launch: STEP: DETAIL: ERROR", also as a JSON line
  * on --report-fd; no path from a failed step reaches exec. Not for: parsing shell text or loading plugins.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +110,15 @@ int main(int argc, char **argv)
 		return LAUNCH_EXIT_FAILURE;
 	}
 	if (options_parse(argc, argv, &spec, &err) < 0) {
+		log_sluice_error(&err, "options");
+		return LAUNCH_EXIT_FAILURE;
+	}
+	/* --help, --version and --print-features run no program: the word
+	 * was meant for a run (and --print-features would probe from inside
+	 * the namespaces entered). */
+	if (ahead.entered && spec.action != LAUNCH_RUN) {
+		sluice_error_set(&err, -EINVAL, "%s came before options that run nothing",
+		                 LAUNCH_SPEC_NAMESPACE_AHEAD);
 		log_sluice_error(&err, "options");
 		return LAUNCH_EXIT_FAILURE;
 	}

@@ -130,8 +130,9 @@ enum namespace_kind namespaces_probe(char *buf, size_t size)
 void namespaces_ahead(void *userdata)
 {
 	struct namespace_ahead *a = userdata;
+	const char *reason = NULL; /* only the report says what is missing */
 	a->entered = true;
-	a->result = namespaces_enter(&a->reason, &a->err);
+	a->result = namespaces_enter(&reason, &a->err);
 }
 
 int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,

@@ -38,10 +38,9 @@ enum namespace_kind namespaces_probe(char *buf, size_t size);
 
 /* What namespaces_ahead() did, for step "namespaces". */
 struct namespace_ahead {
-	bool entered;       /* namespaces_enter() ran */
-	int result;         /* what it returned */
-	const char *reason; /* and its reason */
-	struct sluice_error err;
+	bool entered;            /* namespaces_enter() ran */
+	int result;              /* what it returned */
+	struct sluice_error err; /* its detail, when result < 0 */
 };
 
 /* --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD (userdata: a struct

@@ -56,9 +56,9 @@ enum protection {
 	(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT | PROT_SECCOMP_IO_URING | \
 	 PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES | PROT_SECCOMP_KEYRINGS_LEASES)
 
-/* What the steps share while they run: the plan, and what was applied. */
 struct namespace_ahead;
 
+/* What the steps share while they run: the plan, and what was applied. */
 struct launch_state {
 	int landlock_abi;  /* 0: no Landlock */
 	uint32_t asked;    /* what the profile and options ask for */

@@ -23,10 +23,10 @@ extern char **environ;
 char *spec_fd_buffer;
 char **spec_fd_options;
 
-/* Read fd into buf (cap bytes) until its first len bytes are known to
- * start with LAUNCH_SPEC_NAMESPACE_AHEAD or not (or end of file): the
- * caller sends that word alone, well before the rest. Returns the length
- * read, or -errno. */
+/* Read fd into buf (cap bytes) until what was read starts with
+ * LAUNCH_SPEC_NAMESPACE_AHEAD and its NUL, or cannot (or end of file):
+ * the caller sends that word alone, well before the rest. Returns the
+ * length read, or -errno. */
 static ssize_t read_first_word(int fd, char *buf, size_t cap)
 {
 	static const char word[] = LAUNCH_SPEC_NAMESPACE_AHEAD;

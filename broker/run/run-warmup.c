@@ -2,8 +2,9 @@
 /*
  * Warming up a run, so that the request waits for as little as possible:
  * the launcher started early (exec'd before even the configuration is
- * read, waiting for its options; building its sandbox while the plugins
- * check; or before the request is known, waiting for its command),
+ * read, waiting for its options; told to enter its namespaces once the
+ * mode is known; building its sandbox while the plugins check; or before
+ * the request is known, waiting for its command),
  * the overlap callback that starts it before the command is parsed, and
  * the stack prefault of a server between requests. Every part is best
  * effort: what fails here is met again, and reported, by the run itself.

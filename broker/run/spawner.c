@@ -144,16 +144,23 @@ static bool in_config_dir(const struct run_settings *s, const char *file)
 	return false;
 }
 
+/* Whether s's mode is one of the launcher's sandboxed profiles. */
+static bool sandboxed(const struct run_settings *s)
+{
+	return strcmp(s->sandbox_mode, LAUNCH_PROFILE_UNRESTRICTED) != 0;
+}
+
 bool spawn_plans_namespace(const struct run_settings *s)
 {
-	return strcmp(s->sandbox_mode, LAUNCH_PROFILE_UNRESTRICTED) != 0 && !s->namespace_off;
+	/* the launcher's own test: a sandboxed profile without --namespace off */
+	return sandboxed(s) && !s->namespace_off;
 }
 
 int spawn_build_argv(const struct spawn_request *req, char ***ret)
 {
 	const struct run_settings *s = req->settings;
 	const char *mode = s->sandbox_mode;
-	bool sandboxed = strcmp(mode, LAUNCH_PROFILE_UNRESTRICTED) != 0;
+	bool boxed = sandboxed(s);
 	_cleanup_strv_free_ char **argv = NULL;
 	char num[32];
 	int r = strv_extend(&argv, req->launcher);
@@ -161,11 +168,11 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add2(&argv, LAUNCH_OPT_PROFILE, mode);
 	if (r >= 0)
 		r = add2(&argv, LAUNCH_OPT_WORKSPACE, req->workspace);
-	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_writable; i++)
+	for (size_t i = 0; r >= 0 && boxed && i < s->n_writable; i++)
 		r = add2(&argv, LAUNCH_OPT_RW, s->writable[i]);
-	if (r >= 0 && sandboxed && req->tmpdir)
+	if (r >= 0 && boxed && req->tmpdir)
 		r = add2(&argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
-	if (r >= 0 && sandboxed)
+	if (r >= 0 && boxed)
 		r = add2(&argv, LAUNCH_OPT_NETWORK,
 		         s->network ? LAUNCH_NETWORK_ALLOW : LAUNCH_NETWORK_DENY);
 	for (size_t i = 0; r >= 0 && i < s->n_rlimits; i++) {
@@ -176,20 +183,20 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 	}
 	if (r >= 0 && s->user)
 		r = add_user(&argv, s->user);
-	if (r >= 0 && sandboxed && s->git_writable)
+	if (r >= 0 && boxed && s->git_writable)
 		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
-	if (r >= 0 && sandboxed && s->namespace_off)
+	if (r >= 0 && boxed && s->namespace_off)
 		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
-	if (r >= 0 && sandboxed && req->tmpdir) {
+	if (r >= 0 && boxed && req->tmpdir) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);
 		r = add2(&argv, LAUNCH_OPT_TMPDIR_SIZE, num);
 	}
-	if (r >= 0 && sandboxed)
+	if (r >= 0 && boxed)
 		r = add_hidden(&argv, s);
 	/* sluice's own configuration, should a writable path hold it */
-	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_config_dirs; i++)
+	for (size_t i = 0; r >= 0 && boxed && i < s->n_config_dirs; i++)
 		r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);
-	for (size_t i = 0; r >= 0 && sandboxed && i < s->n_config_files; i++)
+	for (size_t i = 0; r >= 0 && boxed && i < s->n_config_files; i++)
 		if (!in_config_dir(s, s->config_files[i]))
 			r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_files[i]);
 	if (r >= 0 && s->best_effort)
@@ -389,9 +396,11 @@ int spawn_send_spec(int fd, const struct spawn_request *req)
 		r = strbuf_append(&spec, env[i], strlen(env[i]) + 1);
 	/* Room for all of it where the kernel allows, so that a launcher that
 	 * never reads does not hold this process before its timeout is
-	 * watched (best effort: pipe-max-size caps it). */
-	if (r >= 0 && spec.len > 64 * 1024)
-		(void)fcntl(fd, F_SETPIPE_SZ, (int)spec.len);
+	 * watched (best effort: pipe-max-size caps it), with the word that
+	 * spawn_send_namespace_ahead() may have left unread. */
+	size_t room = spec.len + sizeof(LAUNCH_SPEC_NAMESPACE_AHEAD);
+	if (r >= 0 && room > 64 * 1024)
+		(void)fcntl(fd, F_SETPIPE_SZ, (int)room);
 	if (r >= 0)
 		r = write_full_nosigpipe(fd, spec.buf, spec.len);
 	safe_close(fd);

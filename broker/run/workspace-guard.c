@@ -169,9 +169,10 @@ int workspace_guard_check_writable(const char *const *writable, size_t n_writabl
                                    const char *const *config_dirs, size_t n_config_dirs,
                                    struct sluice_error *reterr)
 {
+	if (n_writable == 0)
+		return 0; /* nothing more is writable (the default): nothing to resolve */
 	char cbuf[PATH_MAX], wbuf[PATH_MAX];
-	/* nothing to resolve where nothing more is writable (the default) */
-	for (size_t i = 0; n_writable > 0 && i < n_config_dirs; i++) {
+	for (size_t i = 0; i < n_config_dirs; i++) {
 		struct stat st;
 		if (stat(config_dirs[i], &st) == 0)
 			continue; /* the launcher keeps it read-only */

@@ -175,6 +175,11 @@ report $? "--spec-fd: --namespace-ahead with --namespace off runs nothing" "stat
 run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead)
 expect "--spec-fd: --namespace-ahead and then end of file runs nothing (exit 125)" 125 '' \
   '^sluice-launch: options: --spec-fd: no options arrived on descriptor 5 after --namespace-ahead: the caller withdrew'
+for action in --version --help --print-features; do
+  run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead; spec "$action" ::env PATH=/bin)
+  expect "--spec-fd: --namespace-ahead before $action (no program) is refused" 125 '' \
+    '^sluice-launch: options: --namespace-ahead came before options that run nothing'
+done
 run "$L" --spec-fd 5 5< <(spec "${W[@]}" --namespace-ahead -- /bin/true ::env PATH=/bin)
 expect "--spec-fd: --namespace-ahead anywhere but first is not an option" 125 '' \
   "^sluice-launch: options: unknown option '--namespace-ahead'"
@@ -205,6 +210,18 @@ if [ "$namespace" = privileged ] || [ "$namespace" = user ]; then
   report $? "--spec-fd: --namespace-ahead enters the namespaces before the options arrive ($namespace)" \
     "status $rc" "outside: $outer" "while waiting: $waiting" "the program's: $inner" \
     "$(cat "$TEST_TMP/ahead.err")"
+  # The word may arrive in pieces; options that merely start like it
+  # (--namespace off first) are options.
+  run "$L" --spec-fd 5 5< <(printf -- '--namesp'; sleep 0.2; printf -- 'ace-ahead\0'; sleep 0.2
+    spec --profile restricted "${W[@]}" -- /bin/sh -c 'readlink /proc/self/ns/mnt' ::env PATH=/usr/bin:/bin)
+  [ "$rc" -eq 0 ] && [ -n "$out" ] && [ "$out" != "$outer" ]
+  report $? "--spec-fd: --namespace-ahead sent in two pieces is still the word" "status $rc" \
+    "outside: $outer" "the program's: $out" "$err"
+  run "$L" --spec-fd 5 5< <(spec --namespace off --profile restricted "${W[@]}" -- /bin/sh -c \
+    'readlink /proc/self/ns/mnt' ::env PATH=/usr/bin:/bin)
+  [ "$rc" -eq 0 ] && [ "$out" = "$outer" ]
+  report $? "--spec-fd: options that start with --namespace are not the word" "status $rc" \
+    "outside: $outer" "the program's: $out" "$err"
   run "$L" --spec-fd 5 5< <(printf '%s\0' --namespace-ahead; spec --profile workspace-write \
     "${W[@]}" --report-fd 6 -- /bin/true ::env PATH=/usr/bin:/bin) 6>"$TEST_TMP/ahead.report"
   grep -q '"enforced":\[[^]]*"mount-namespace"[^]]*"ipc-namespace"' "$TEST_TMP/ahead.report"
@@ -214,6 +231,10 @@ else
   skip "--spec-fd: --namespace-ahead enters the namespaces before the options arrive" \
     "no mount namespace here (--print-features: ${namespace:-?})"
   skip "--spec-fd: --namespace-ahead: the report names the namespaces enforced" \
+    "no mount namespace here (--print-features: ${namespace:-?})"
+  skip "--spec-fd: --namespace-ahead sent in two pieces is still the word" \
+    "no mount namespace here (--print-features: ${namespace:-?})"
+  skip "--spec-fd: options that start with --namespace are not the word" \
     "no mount namespace here (--print-features: ${namespace:-?})"
 fi
 run "$L" --spec-fd 5 "${W[@]}" -- true
