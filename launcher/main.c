@@ -5,9 +5,11 @@
  * table is the security argument. One step may come earlier: with
  * --spec-fd, LAUNCH_SPEC_NAMESPACE_AHEAD makes the namespaces before the
  * options are read, before "features", "session" and "close-fds" (none of
- * which the namespaces weaken); step "namespaces" then takes what it got. Any failed step ends the launcher with
- * status 125 and "sluice-launch: STEP: DETAIL: ERROR", also as a JSON line
- * on --report-fd; no path from a failed step reaches exec. Not for: parsing shell text or loading plugins.
+ * which the namespaces weaken); step "namespaces" then takes what it got.
+ * Any failed step ends the launcher with status 125 and "sluice-launch:
+ * STEP: DETAIL: ERROR", also as a JSON line on --report-fd; no path from a
+ * failed step reaches exec.
+ * Not for: parsing shell text or loading plugins.
  */
 #include "config.h"
 
