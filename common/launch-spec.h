@@ -24,6 +24,7 @@
 #define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
 #define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
 #define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */
+#define LAUNCH_OPT_TMPDIR_FALLBACK "--tmpdir-fallback" /* DIR: made, the TMPDIR, if no tmpfs */
 #define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
 #define LAUNCH_OPT_RLIMIT "--rlimit"                   /* NAME=VALUE, repeatable */
 #define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"           /* no argument */

@@ -260,15 +260,17 @@ static int add_workspace(int ruleset, const struct launch_spec *spec,
 	return add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
 }
 
-/* Whether the canonical path lies in a writable path of the spec. */
-static bool within_writable(const struct launch_spec *spec, const char *path)
+/* Whether the canonical path lies in a writable path of the spec (its
+ * TMPDIR: the one step "private-tmpdir" chose). */
+static bool within_writable(const struct launch_spec *spec, const struct launch_state *state,
+                            const char *path)
 {
 	const char *writable[LAUNCH_MAX_RW + 2];
 	size_t n = 0;
 	for (unsigned i = 0; i < spec->n_rw; i++)
 		writable[n++] = spec->rw[i];
-	if (spec->tmpdir)
-		writable[n++] = spec->tmpdir;
+	if (state->tmpdir)
+		writable[n++] = state->tmpdir;
 	if (spec->profile->workspace == WORKSPACE_WRITABLE)
 		writable[n++] = spec->workspace ? spec->workspace : ".";
 	for (size_t i = 0; i < n; i++) {
@@ -295,7 +297,7 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 		char *c = realpath(spec->hide[i], NULL);
 		if (!c)
 			continue; /* nothing there to hide */
-		inside_writable |= within_writable(spec, c);
+		inside_writable |= within_writable(spec, state, c);
 		hidden.paths[hidden.n++] = c;
 	}
 	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,
@@ -315,7 +317,7 @@ static void check_read_only(const struct launch_spec *spec, struct launch_state 
 		return;
 	for (unsigned i = 0; i < spec->n_read_only; i++) {
 		_cleanup_free_ char *c = realpath(spec->read_only[i], NULL);
-		if (c && within_writable(spec, c))
+		if (c && within_writable(spec, state, c))
 			return;
 	}
 	state->enforced |= PROT_READ_ONLY_PATHS;
@@ -335,8 +337,8 @@ static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_
 		if (r < 0)
 			return r;
 	}
-	if (spec->tmpdir) {
-		r = add_rule_path(ruleset, AT_FDCWD, spec->tmpdir, O_DIRECTORY, ACCESS_WRITE,
+	if (state->tmpdir) {
+		r = add_rule_path(ruleset, AT_FDCWD, state->tmpdir, O_DIRECTORY, ACCESS_WRITE,
 		                  handled, err);
 		if (r < 0)
 			return r;

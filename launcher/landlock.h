@@ -16,7 +16,7 @@ struct launch_state;
 
 /* Apply the rights state->planned asks for: read and execute everywhere;
  * /dev/null, /dev/zero, /dev/full, /dev/urandom readable and writable;
- * --tmpdir and --rw paths writable; under workspace-write the workspace
+ * the TMPDIR (state->tmpdir) and --rw paths writable; under workspace-write the workspace
  * writable, except that a workspace/.git directory stays read-only (unless
  * --git-writable), which also keeps the workspace directory itself from
  * gaining entries (see docs/launcher.md). TCP bind/connect, device ioctls,

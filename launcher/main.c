@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -48,13 +49,31 @@ static int apply_chdir(const struct launch_spec *spec, struct launch_state *stat
 	return 0;
 }
 
-/* Step "tmpdir": export --tmpdir as TMPDIR; the rest of the environment is
- * the caller's business. */
+/* Step "private-tmpdir": the program's TMPDIR. --tmpdir, unless
+ * --tmpdir-fallback says that other runs share it and no tmpfs of this
+ * run's own covers it (no mount namespace here): then --tmpdir-fallback,
+ * made now (0700; one that exists is refused). After "mounts", which makes
+ * the tmpfs; before "privileges" (it is made as the caller) and
+ * "landlock" (which makes it writable). */
+static int apply_private_tmpdir(const struct launch_spec *spec, struct launch_state *state,
+                                struct sluice_error *err)
+{
+	state->tmpdir = spec->tmpdir;
+	if (!spec->tmpdir_fallback || (state->enforced & PROT_TMPDIR_TMPFS))
+		return 0;
+	if (mkdir(spec->tmpdir_fallback, 0700) < 0)
+		return sluice_error_set(err, neg_errno(), "making '%s'", spec->tmpdir_fallback);
+	state->tmpdir = spec->tmpdir_fallback;
+	return 0;
+}
+
+/* Step "tmpdir": export the TMPDIR ("private-tmpdir"); the rest of the
+ * environment is the caller's business. */
 static int apply_tmpdir(const struct launch_spec *spec, struct launch_state *state,
                         struct sluice_error *err)
 {
-	(void)state;
-	if (spec->tmpdir && setenv("TMPDIR", spec->tmpdir, 1) < 0)
+	(void)spec;
+	if (state->tmpdir && setenv("TMPDIR", state->tmpdir, 1) < 0)
 		return sluice_error_set(err, neg_errno(), "setting TMPDIR");
 	return 0;
 }
@@ -90,6 +109,7 @@ static const struct launch_step steps[] = {
 	{ "close-fds", apply_close_fds },             /* close_range(3, ~0U) but --report-fd */
 	{ "namespaces", apply_namespaces },           /* private mounts and IPC, where possible */
 	{ "mounts", apply_mounts },                   /* read-only but the writable; TMPDIR; hide */
+	{ "private-tmpdir", apply_private_tmpdir },   /* --tmpdir, or --tmpdir-fallback made */
 	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */
 	{ "privileges", apply_privileges },           /* no_new_privs, --user, drop capabilities */
 	{ "die-with-parent", apply_die_with_parent }, /* PR_SET_PDEATHSIG, parent checked */
@@ -97,7 +117,7 @@ static const struct launch_step steps[] = {
 	{ "seccomp", apply_seccomp },                 /* socket families, connect, io_uring */
 	{ "command", apply_command },                 /* --command-fd: wait for DIR and COMMAND */
 	{ "chdir", apply_chdir },                     /* --chdir */
-	{ "tmpdir", apply_tmpdir },                   /* TMPDIR=--tmpdir */
+	{ "tmpdir", apply_tmpdir },                   /* TMPDIR="private-tmpdir"'s */
 	{ "address-space", apply_rlimit_as },         /* RLIMIT_AS, last: nothing allocates after */
 	{ "report", apply_report },                   /* one JSON line on --report-fd */
 };

@@ -97,6 +97,14 @@ static int opt_tmpdir(struct launch_spec *spec, const char *arg, struct sluice_e
 	return 0;
 }
 
+static int opt_tmpdir_fallback(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	spec->tmpdir_fallback = arg;
+	return 0;
+}
+
 /* "allow" -> true, "deny" -> false. */
 static int parse_allow(const char *arg, bool *ret, struct sluice_error *err)
 {
@@ -262,6 +270,9 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_TMPDIR_SIZE, "SIZE", opt_tmpdir_size,
 	  "the cap of the private TMPDIR (a tmpfs where a namespace can be had; default: " LAUNCH_TMPDIR_SIZE_DEFAULT
 	  ")" },
+	{ LAUNCH_OPT_TMPDIR_FALLBACK, "DIR", opt_tmpdir_fallback,
+	  "--tmpdir is shared, private only under a tmpfs; where none can cover it, DIR (which "
+	  "must not exist) is made and is the TMPDIR instead" },
 	{ LAUNCH_OPT_HIDE, "PATH", opt_hide,
 	  "sandboxed profiles: make PATH unreadable, when it exists (repeatable)" },
 	{ LAUNCH_OPT_READ_ONLY, "PATH", opt_read_only,
@@ -399,6 +410,11 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
 	if (spec->user_ids_set && !spec->user)
 		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
+		                        LAUNCH_OPT_USER);
+	/* the fallback is made as the caller, who would own it, not --user */
+	if (spec->tmpdir_fallback && (!spec->tmpdir || spec->user))
+		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, and no %s",
+		                        LAUNCH_OPT_TMPDIR_FALLBACK, LAUNCH_OPT_TMPDIR,
 		                        LAUNCH_OPT_USER);
 	spec->argv = argv + i;
 	return 0;

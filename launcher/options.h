@@ -37,7 +37,11 @@ struct launch_spec {
 	const char *rw[LAUNCH_MAX_RW];
 	unsigned n_rw;
 	const char *tmpdir;
-	uint64_t tmpdir_size;              /* bytes; the private TMPDIR's cap with a namespace */
+	uint64_t tmpdir_size; /* bytes; the private TMPDIR's cap with a namespace */
+	/* --tmpdir-fallback: --tmpdir is shared by other runs, private only
+	 * under a tmpfs of this run's own; where none covers it, this is made
+	 * and is the TMPDIR instead. NULL: --tmpdir is private itself. */
+	const char *tmpdir_fallback;
 	const char *hide[LAUNCH_MAX_HIDE]; /* made unreadable in the sandboxed profiles */
 	unsigned n_hide;
 	const char *read_only[LAUNCH_MAX_READ_ONLY]; /* kept read-only inside writable paths */

@@ -79,6 +79,9 @@ struct launch_state {
 	/* Set by step "mounts": every --hide path that exists is covered, so
 	 * Landlock need not carve around them. */
 	bool hidden_mounted;
+	/* Set by step "private-tmpdir": the program's TMPDIR (--tmpdir, or
+	 * --tmpdir-fallback made there), or NULL. */
+	const char *tmpdir;
 	/* Set by step "command" (--command-fd): the argv to exec and the
 	 * directory to change to; NULL: spec->argv and spec->chdir. */
 	char **argv;

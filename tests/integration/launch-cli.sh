@@ -33,6 +33,32 @@ report $? "--help lists every option of launch-spec.h" "missing:$missing_help"
 [ -z "$missing_doc" ]
 report $? "docs/launcher.md documents every option" "missing:$missing_doc"
 
+# --tmpdir-fallback: refused without --tmpdir, relative, or with --user;
+# without a tmpfs over --tmpdir (--namespace off) it is made and is the
+# TMPDIR, an existing one is refused; with the tmpfs it is not made.
+shared=$TEST_TMP/shared-point
+mkdir -p "$shared"
+run "$L" --tmpdir-fallback "$shared/fb" -- true
+expect "--tmpdir-fallback without --tmpdir is refused" 125 '' "^sluice-launch: options: --tmpdir-fallback needs --tmpdir"
+run "$L" --tmpdir "$shared" --tmpdir-fallback fb -- true
+expect "a relative --tmpdir-fallback is refused" 125 '' "^sluice-launch: options: --tmpdir-fallback: 'fb' is not an absolute path"
+run "$L" --tmpdir "$shared" --tmpdir-fallback "$shared/fb" --user nobody -- true
+expect "--tmpdir-fallback with --user is refused" 125 '' "^sluice-launch: options: --tmpdir-fallback needs --tmpdir DIR, and no --user"
+run "$L" "${W[@]}" --namespace off --tmpdir "$shared" --tmpdir-fallback "$shared/fb" -- sh -c 'echo "$TMPDIR"; touch "$TMPDIR/mine" && echo ok; touch "$(dirname "$TMPDIR")/other" 2>/dev/null || echo denied'
+[ "$rc" -eq 0 ] && [ "$out" = "$(printf '%s\nok\ndenied' "$shared/fb")" ] && [ -e "$shared/fb/mine" ] && [ ! -e "$shared/other" ]
+report $? "without a tmpfs, --tmpdir-fallback is made and is the only writable TMPDIR" "rc=$rc" "$out" "$err"
+run "$L" "${W[@]}" --namespace off --tmpdir "$shared" --tmpdir-fallback "$shared/fb" -- true
+expect "an existing --tmpdir-fallback is refused" 125 '' "^sluice-launch: private-tmpdir: making '$shared/fb': File exists"
+rm -rf "$shared/fb"
+ns=$("$L" --print-features | sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p')
+if [ "$ns" = unavailable ]; then
+  skip "--tmpdir-fallback unused under a tmpfs" "no mount namespace here"
+else
+  run "$L" "${W[@]}" --tmpdir "$shared" --tmpdir-fallback "$shared/fb" -- sh -c 'echo "$TMPDIR"; touch "$TMPDIR/mine" && echo ok'
+  [ "$rc" -eq 0 ] && [ "$out" = "$(printf '%s\nok' "$shared")" ] && [ ! -e "$shared/fb" ] && [ -z "$(ls -A "$shared")" ]
+  report $? "under a tmpfs, --tmpdir stays the TMPDIR and --tmpdir-fallback is not made" "rc=$rc" "$out" "$err"
+fi
+
 run "$L" --frobnicate -- true
 expect "an unknown option is refused" 125 '' "^sluice-launch: options: unknown option '--frobnicate'"
 run "$L"
