@@ -522,6 +522,45 @@ static int remove_abandoned_tmpdir(int dir_fd, const char *dir, const char *name
 	return run_tmpdir_remove(path) == 0 ? 1 : 0;
 }
 
+/* remove_abandoned_tmpdir() on each entry of d, the open directory path,
+ * named prefix...; closes d. The number removed. */
+static int remove_abandoned_in(DIR *d, const char *path, const char *prefix, uint64_t now,
+                               uint64_t max_age_ms)
+{
+	int removed = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		struct stat st;
+		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			removed += remove_abandoned_tmpdir(dirfd(d), path, de->d_name, prefix, &st,
+			                                   now, max_age_ms);
+	}
+	closedir(d);
+	return removed;
+}
+
+/* The TMPDIRs launchers made in the shared mount point where no tmpfs
+ * covered it (--tmpdir-fallback), in dir_fd/RUN_TMPDIR_SHARED: none is
+ * abandoned while a run holds the point (it holds it before its launcher
+ * makes one); else each as above (nothing holds one itself, and one a run
+ * makes after the point was found free is younger than TMPDIR_MIN_AGE_MS). */
+static int remove_abandoned_fallbacks(int dir_fd, const char *dir, uint64_t now,
+                                      uint64_t max_age_ms)
+{
+	if (!run_tmpdir_abandoned(dir_fd, RUN_TMPDIR_SHARED))
+		return 0;
+	_cleanup_free_ char *point = NULL;
+	if (asprintf(&point, "%s/" RUN_TMPDIR_SHARED, dir) < 0)
+		return 0;
+	int fd = openat(dir_fd, RUN_TMPDIR_SHARED, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		safe_close(fd);
+		return 0;
+	}
+	return remove_abandoned_in(d, point, RUN_TMPDIR_PREFIX, now, max_age_ms);
+}
+
 /* The TMPDIRs root made for commands run as [sandbox] user (in the shared
  * RUN_TMPDIR_USER_BASE, so only there and only as root): as above. Anyone
  * may name a directory there so; its removal runs as its owner. */
@@ -532,17 +571,8 @@ static int remove_abandoned_user_tmpdirs(uint64_t now, uint64_t max_age_ms)
 	DIR *d = opendir(RUN_TMPDIR_USER_BASE);
 	if (!d)
 		return 0;
-	int removed = 0;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		struct stat st;
-		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			removed += remove_abandoned_tmpdir(dirfd(d), RUN_TMPDIR_USER_BASE,
-			                                   de->d_name, RUN_TMPDIR_USER_PREFIX, &st,
-			                                   now, max_age_ms);
-	}
-	closedir(d);
-	return removed;
+	return remove_abandoned_in(d, RUN_TMPDIR_USER_BASE, RUN_TMPDIR_USER_PREFIX, now,
+	                           max_age_ms);
 }
 
 int jobs_cleanup(const char *dir, uint64_t max_age_ms)
@@ -557,6 +587,10 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 		struct stat st;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
+		if (S_ISDIR(st.st_mode) && strcmp(de->d_name, RUN_TMPDIR_SHARED) == 0) {
+			removed += remove_abandoned_fallbacks(dirfd(d), dir, now, max_age_ms);
+			continue;
+		}
 		if (S_ISDIR(st.st_mode)) {
 			removed += remove_abandoned_tmpdir(dirfd(d), dir, de->d_name,
 			                                   RUN_TMPDIR_PREFIX, &st, now, max_age_ms);

@@ -43,11 +43,17 @@ void run_outcome_done(struct run_outcome *o)
 	free(o->root);
 	free(o->workdir);
 	free(o->launcher);
-	/* a tmpfs covered it: the command never saw it, it may serve again */
-	if (o->tmpdir && !o->tmpdir_handed)
-		(void)run_tmpdir_release(
-		        o->tmpdir,
-		        launch_report_enforced(o->result.sandbox_report, LAUNCH_PROT_TMPDIR_TMPFS));
+	/* a tmpfs covered it: the command never saw it, it may serve again (a
+	 * shared one always does; what the launcher made instead goes) */
+	if (o->tmpdir && !o->tmpdir_handed) {
+		bool covered =
+		        launch_report_enforced(o->result.sandbox_report, LAUNCH_PROT_TMPDIR_TMPFS);
+		if (!o->tmpdir_fallback)
+			(void)run_tmpdir_release(o->tmpdir, covered);
+		else if (!covered)
+			(void)run_tmpdir_remove(o->tmpdir_fallback);
+	}
+	free(o->tmpdir_fallback);
 	o->tmpdir_hold = safe_close(o->tmpdir_hold);
 	free(o->tmpdir);
 	free(o->jobs_dir);

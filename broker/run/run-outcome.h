@@ -37,6 +37,10 @@ struct run_outcome {
 	char *tmpdir;       /* the private TMPDIR of a sandboxed run, or NULL */
 	int tmpdir_hold;    /* run_tmpdir_hold()'s descriptor while it is in use, or -1 */
 	bool tmpdir_handed; /* a background job's monitor removes it instead */
+	/* tmpdir is the shared mount point (run_tmpdir_share()): the name the
+	 * launcher makes where no tmpfs covers it, or NULL */
+	char *tmpdir_fallback;
+	bool foreground; /* known to run in the foreground: its TMPDIR may be shared */
 	char **env;
 	/* A launcher started before the decision (run-warmup.c), waiting for
 	 * its command on command_fd, and while spec_fd is open, for its

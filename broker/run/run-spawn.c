@@ -25,6 +25,15 @@
 
 extern char **environ;
 
+/* Whether the run may take the shared mount point for its TMPDIR: one in
+ * the foreground (a background job's outlives this process and its hold),
+ * in its own tmpfs (the namespace planned), not as another user (who could
+ * not enter the jobs directory). */
+static bool may_share_tmpdir(const struct run_outcome *o)
+{
+	return o->foreground && !o->settings.user && spawn_plans_namespace(&o->settings);
+}
+
 /* A sandboxed command may write nowhere outside the workspace but here, so
  * mktemp and compilers' scratch files keep working. */
 static int prepare_tmpdir(struct run_outcome *o)
@@ -33,6 +42,12 @@ static int prepare_tmpdir(struct run_outcome *o)
 		return 0;
 	struct sluice_error err = { 0 };
 	int r = run_outcome_jobs_dir(o, &err);
+	/* one the point cannot serve (not this user's) makes its own */
+	if (r >= 0 && may_share_tmpdir(o) &&
+	    run_tmpdir_share(o->jobs_dir, &o->tmpdir, &o->tmpdir_fallback, &o->tmpdir_hold, &err) ==
+	            0)
+		return 0;
+	err = (struct sluice_error){ 0 };
 	if (r >= 0)
 		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &o->tmpdir_hold,
 		                      &err);
@@ -64,6 +79,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.workspace = o->root,
 		.chdir = o->workdir,
 		.tmpdir = o->tmpdir,
+		.tmpdir_fallback = o->tmpdir_fallback,
 		.command = o->decision.command,
 		.env = o->env,
 		.stdout_fd = -1,

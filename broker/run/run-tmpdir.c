@@ -59,8 +59,8 @@ static bool directory_empty(int fd)
 	return n >= 0;
 }
 
-/* A fresh name JOBS_DIR/tmp-XXXXXX for the spare (it is not made). */
-static char *fresh_name(const char *jobs_dir)
+/* A fresh name DIR/tmp-XXXXXX, for the spare or a fallback (not made). */
+static char *fresh_name(const char *dir)
 {
 	static const char letters[] =
 	        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -72,7 +72,7 @@ static char *fresh_name(const char *jobs_dir)
 		tail[i] = letters[random[i] % (sizeof(letters) - 1)];
 	tail[sizeof(random)] = '\0';
 	char *path = NULL;
-	return asprintf(&path, "%s/" RUN_TMPDIR_PREFIX "%s", jobs_dir, tail) < 0 ? NULL : path;
+	return asprintf(&path, "%s/" RUN_TMPDIR_PREFIX "%s", dir, tail) < 0 ? NULL : path;
 }
 
 /* Take the spare: held first (the sweep of abandoned TMPDIRs leaves a held
@@ -105,6 +105,36 @@ static int take_spare(const char *jobs_dir, char **ret, int *ret_hold)
 	}
 	*ret = TAKE_PTR(path);
 	*ret_hold = TAKE_FD(fd);
+	return 0;
+}
+
+int run_tmpdir_share(const char *jobs_dir, char **ret_point, char **ret_fallback, int *ret_hold,
+                     struct sluice_error *reterr)
+{
+	*ret_point = *ret_fallback = NULL;
+	*ret_hold = -1;
+	_cleanup_free_ char *point = NULL, *fallback = NULL;
+	if (asprintf(&point, "%s/" RUN_TMPDIR_SHARED, jobs_dir) < 0)
+		return sluice_error_set(reterr, -ENOMEM, "the shared TMPDIR's name");
+	int fd = run_tmpdir_hold(point);
+	if (fd == -ENOENT && (mkdir(point, 0700) == 0 || errno == EEXIST))
+		fd = run_tmpdir_hold(point);
+	if (fd < 0)
+		return sluice_error_set(reterr, fd, "holding the shared TMPDIR '%s'", point);
+	struct stat st;
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || st.st_gid != getegid()) {
+		(void)close(fd);
+		return sluice_error_set(reterr, -ESTALE,
+		                        "the shared TMPDIR '%s' is not this user's", point);
+	}
+	fallback = fresh_name(point);
+	if (!fallback) {
+		(void)close(fd);
+		return sluice_error_set(reterr, -ENOMEM, "a name in the shared TMPDIR '%s'", point);
+	}
+	*ret_point = TAKE_PTR(point);
+	*ret_fallback = TAKE_PTR(fallback);
+	*ret_hold = fd;
 	return 0;
 }
 

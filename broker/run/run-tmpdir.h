@@ -24,6 +24,13 @@
  * directory made and removed on disk: not a "tmp-" name, so the sweep of
  * abandoned ones passes it by. */
 #define RUN_TMPDIR_SPARE "spare-tmp"
+/* The mount point the foreground runs that have a mount namespace share:
+ * each covers it with a tmpfs of its own, so it stays empty on disk and
+ * costs a run no directory made or renamed. A run that finds no namespace
+ * after all (the launcher's --tmpdir-fallback) makes its TMPDIR in it,
+ * named RUN_TMPDIR_PREFIX...; those go at the sweep once nobody holds the
+ * point. Not a "tmp-" name either. */
+#define RUN_TMPDIR_SHARED "namespace-tmp"
 
 /* Create JOBS_DIR/tmp-XXXXXX (0700), or take the spare (RUN_TMPDIR_SPARE:
  * empty, this user's, renamed so), and hold it (run_tmpdir_hold(): the
@@ -33,6 +40,16 @@
  * owned by the caller. */
 int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret, int *ret_hold,
                       struct sluice_error *reterr);
+
+/* The shared mount point (JOBS_DIR/RUN_TMPDIR_SHARED, made 0700 when
+ * missing) in *ret_point, held (run_tmpdir_hold(): the descriptor in
+ * *ret_hold) for as long as the run may use it; in *ret_fallback a fresh
+ * name in it, not made, for the launcher's --tmpdir-fallback. Returns 0, or
+ * -errno: -ESTALE when the point is not this user's and group's (the
+ * launcher gives its tmpfs the point's owner), then the caller makes a
+ * TMPDIR of its own (run_tmpdir_create()). Both strings are the caller's. */
+int run_tmpdir_share(const char *jobs_dir, char **ret_point, char **ret_fallback, int *ret_hold,
+                     struct sluice_error *reterr);
 
 /* Done with path, a TMPDIR run_tmpdir_create() made: unseen (its command
  * never saw the directory, a tmpfs covered it), it becomes the spare when

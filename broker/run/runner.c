@@ -419,6 +419,7 @@ static int execute(const struct run_request *req, const struct runner_options *o
 		return -1;
 	struct decide_overlap overlap = run_warmup_overlap(o);
 	bool foreground = req->mode != RUN_MODE_BACKGROUND;
+	o->foreground = foreground;
 	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
 	    run_spawn_prepare(o, &sr) < 0) {
 		run_outcome_withdraw_launcher(o);

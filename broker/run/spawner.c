@@ -172,6 +172,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add2(&argv, LAUNCH_OPT_RW, s->writable[i]);
 	if (r >= 0 && boxed && req->tmpdir)
 		r = add2(&argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
+	if (r >= 0 && boxed && req->tmpdir && req->tmpdir_fallback)
+		r = add2(&argv, LAUNCH_OPT_TMPDIR_FALLBACK, req->tmpdir_fallback);
 	if (r >= 0 && boxed)
 		r = add2(&argv, LAUNCH_OPT_NETWORK,
 		         s->network ? LAUNCH_NETWORK_ALLOW : LAUNCH_NETWORK_DENY);

@@ -42,13 +42,40 @@ out=$("$SLUICE" run -C "$ws" --sandbox restricted --format json -- true) && rc=0
 report $? "the result says what was enforced" "$out"
 
 # A private TMPDIR: the one place outside the workspace a sandboxed command
-# may write, gone when the run is done.
+# may write, and what the command left there gone when the run is done:
+# with the namespace layer, a tmpfs of the run's own over a mount point the
+# runs share (it stays, empty); without it ([sandbox] namespace = off), a
+# directory of the run's own, removed.
+# tmpdir_emptied DIR: nothing a command left in its TMPDIR DIR is there.
+tmpdir_emptied() {
+  [ ! -e "$1" ] || { [ -d "$1" ] && [ -z "$(ls -A "$1")" ]; }
+}
+printf '[sandbox]\nnamespace = off\n' >"$TEST_TMP/namespace-off.ini"
 for mode in restricted workspace-write; do
-  run "$SLUICE" run -C "$ws" --sandbox "$mode" -- 'f=$(mktemp) && echo scratch >"$f" && cat "$f" && echo "tmpdir=$TMPDIR"'
-  tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
-  [ "$rc" -eq 0 ] && grep -q '^scratch$' <<<"$out" && [ -n "$tmp" ] && [ "$tmp" != /tmp ] && [ ! -e "$tmp" ]
-  report $? "$mode: mktemp works in a private TMPDIR, removed after the run" "rc=$rc tmp='$tmp'" "$out" "$err"
+  for layer in namespace off; do
+    cfg=()
+    [ "$layer" = off ] && cfg=(--config "$TEST_TMP/namespace-off.ini")
+    run "$SLUICE" run -C "$ws" --sandbox "$mode" "${cfg[@]}" -- 'f=$(mktemp) && echo scratch >"$f" && cat "$f" && echo "tmpdir=$TMPDIR"'
+    tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
+    [ "$rc" -eq 0 ] && grep -q '^scratch$' <<<"$out" && [ -n "$tmp" ] && [ "$tmp" != /tmp ] && tmpdir_emptied "$tmp"
+    report $? "$mode ($layer): mktemp works in a private TMPDIR, emptied after the run" "rc=$rc tmp='$tmp'" "$out" "$err" "$(ls -la "$tmp" 2>&1)"
+  done
 done
+[ "$layer" = off ] && [ -n "$tmp" ] && [ ! -e "$tmp" ]
+report $? "without the namespace layer, the run's own TMPDIR is removed" "tmp='$tmp'"
+
+# Two runs at once do not see each other's TMPDIR files (with the
+# namespace layer, both have the same TMPDIR path, each a tmpfs of its own).
+"$SLUICE" run -C "$ws" --sandbox restricted -- 'echo a >"$TMPDIR/mine" && sleep 4 && cat "$TMPDIR/mine" && ls -A "$TMPDIR"' >"$TEST_TMP/run-a.out" 2>&1 &
+a_pid=$!
+sleep 1
+run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "seen=$(ls -A "$TMPDIR")"; echo b >"$TMPDIR/mine" && cat "$TMPDIR/mine"'
+kill -0 "$a_pid" 2>/dev/null && a_running=yes || a_running=no
+wait "$a_pid" && a_rc=0 || a_rc=$?
+a_out=$(cat "$TEST_TMP/run-a.out")
+[ "$a_running" = yes ] && [ "$rc" -eq 0 ] && [ "$out" = "$(printf 'seen=\nb')" ] && [ "$a_rc" -eq 0 ] &&
+  [ "$a_out" = "$(printf 'a\nmine')" ]
+report $? "two runs at once: neither sees the other's TMPDIR files" "running=$a_running rc=$rc a_rc=$a_rc" "$out" "$a_out"
 
 # Another run's TMPDIR is not writable from inside the sandbox.
 run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; touch "$(dirname "$TMPDIR")/planted"'
@@ -94,18 +121,19 @@ else
   report $? "as an ordinary user, the process limit is enforced and the command runs" "rc=$rc" "$out"
 fi
 
-# What a command leaves in its TMPDIR goes with it, even a directory it
-# made unwritable and a symlink pointing out (removed, never followed).
+# What a command leaves in a TMPDIR of its own (no tmpfs over it: the
+# namespace layer off) goes with it, even a directory it made unwritable
+# and a symlink pointing out (removed, never followed).
 keep="$TEST_TMP/keep-me"
 echo precious >"$keep"
-run "$SLUICE" run -C "$ws" --sandbox restricted -- "echo \"tmpdir=\$TMPDIR\"; mkdir -p \"\$TMPDIR/a/b\" && touch \"\$TMPDIR/a/b/f\" && ln -s '$keep' \"\$TMPDIR/a/link\" && chmod 0500 \"\$TMPDIR/a\""
+run "$SLUICE" run -C "$ws" --sandbox restricted --config "$TEST_TMP/namespace-off.ini" -- "echo \"tmpdir=\$TMPDIR\"; mkdir -p \"\$TMPDIR/a/b\" && touch \"\$TMPDIR/a/b/f\" && ln -s '$keep' \"\$TMPDIR/a/link\" && chmod 0500 \"\$TMPDIR/a\""
 tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
 [ "$rc" -eq 0 ] && [ -n "$tmp" ] && [ ! -e "$tmp" ] && [ "$(cat "$keep")" = precious ]
 report $? "the private TMPDIR is removed whole, without following a symlink out" "rc=$rc tmp='$tmp'" "$out"
 
 # Directories it made unreadable, one inside another, go too (as an
 # ordinary user each must get its mode back before the next is reached).
-run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; mkdir -p "$TMPDIR/a/b/c" && touch "$TMPDIR/a/b/c/f" && chmod 000 "$TMPDIR/a/b/c" "$TMPDIR/a/b" "$TMPDIR/a"'
+run "$SLUICE" run -C "$ws" --sandbox restricted --config "$TEST_TMP/namespace-off.ini" -- 'echo "tmpdir=$TMPDIR"; mkdir -p "$TMPDIR/a/b/c" && touch "$TMPDIR/a/b/c/f" && chmod 000 "$TMPDIR/a/b/c" "$TMPDIR/a/b" "$TMPDIR/a"'
 tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
 [ "$rc" -eq 0 ] && [ -n "$tmp" ] && [ ! -e "$tmp" ]
 report $? "the private TMPDIR is removed whole, with unreadable directories nested in it" "rc=$rc tmp='$tmp'" "$out" "$(ls -laR "$tmp" 2>&1 | head -20)"

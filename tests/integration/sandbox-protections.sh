@@ -268,6 +268,17 @@ if ran "the fallback runs"; then
     [ "$(json_get "$out" '"hidden-paths" in d["sandbox"]["enforced"]')" = True ] &&
     ok "the fallback hides secrets with Landlock" || not_ok "the fallback hides secrets with Landlock" "$out"
 fi
+# Without a tmpfs of its own over the shared mount point, the run makes its
+# TMPDIR in it (the launcher's --tmpdir-fallback): writable, the point
+# around it not, and removed after the run.
+run fallback "$SLUICE" run -C "$fb" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; echo x >"$TMPDIR/f" && cat "$TMPDIR/f"; touch "$(dirname "$TMPDIR")/planted" 2>/dev/null || echo point-denied'
+fb_tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
+if [ "$rc" -eq 0 ] && grep -qx x <<<"$out" && grep -qx point-denied <<<"$out" && [ -n "$fb_tmp" ] &&
+  [ ! -e "$fb_tmp" ] && [ ! -e "$(dirname "$fb_tmp")/planted" ]; then
+  ok "the fallback makes the run a TMPDIR of its own, and removes it"
+else
+  not_ok "the fallback makes the run a TMPDIR of its own, and removes it" "rc=$rc tmp='$fb_tmp'" "$out" "$err"
+fi
 mkdir -p "$fb/tools/hooks"
 echo old >"$fb/tools/other.txt"
 git -C "$fb" config core.hooksPath tools/hooks

@@ -18,8 +18,10 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "run/jobs.h"
 #include "run/run-tmpdir.h"
 #include "scratch.h"
 
@@ -327,4 +329,102 @@ Test(run_tmpdir, a_spare_of_another_group_is_never_handed_out)
 	cr_assert_eq(run_tmpdir_release(path, false), 0);
 	free(path);
 	free(sp);
+}
+
+/* ------------------------------------------------- the shared mount point */
+
+static char *share(char **fallback, int *hold)
+{
+	char *point = NULL;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(run_tmpdir_share(scratch, &point, fallback, hold, &err), 0, "%s", err.detail);
+	cr_assert_geq(*hold, 0);
+	return point;
+}
+
+/* The point is made once (0700), held while a run may use it, and the
+ * fallback each run gets is a new name in it, not made. */
+Test(run_tmpdir, the_shared_point_is_held_and_names_a_fresh_fallback_in_it)
+{
+	char *fb1 = NULL, *fb2 = NULL;
+	int h1 = -1, h2 = -1;
+	char *p1 = share(&fb1, &h1), *p2 = share(&fb2, &h2);
+	struct stat st;
+	cr_assert_eq(lstat(p1, &st), 0);
+	cr_assert(S_ISDIR(st.st_mode));
+	cr_assert_eq(st.st_mode & 07777, 0700);
+	cr_assert_str_eq(p1, p2, "one point for every run");
+	cr_assert_str_eq(strrchr(p1, '/') + 1, RUN_TMPDIR_SHARED);
+	size_t n = strlen(p1);
+	cr_assert(strncmp(fb1, p1, n) == 0 && fb1[n] == '/', "%s", fb1);
+	cr_assert_eq(strncmp(fb1 + n + 1, RUN_TMPDIR_PREFIX, strlen(RUN_TMPDIR_PREFIX)), 0, "%s",
+	             fb1);
+	cr_assert_neq(strcmp(fb1, fb2), 0, "a new fallback name each time");
+	cr_assert_eq(access(fb1, F_OK), -1, "the fallback is not made");
+	int dir_fd = open(scratch, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(dir_fd, 0);
+	close(h1);
+	cr_assert(!run_tmpdir_abandoned(dir_fd, RUN_TMPDIR_SHARED), "the other run holds it");
+	close(h2);
+	cr_assert(run_tmpdir_abandoned(dir_fd, RUN_TMPDIR_SHARED), "nobody holds it");
+	close(dir_fd);
+	free(p1), free(p2), free(fb1), free(fb2);
+}
+
+/* A point of another group is not used (the launcher gives its tmpfs the
+ * point's group, which a user namespace may not map): the run then makes
+ * its own TMPDIR. Needs root, to give it another group. */
+Test(run_tmpdir, a_shared_point_of_another_group_is_not_used)
+{
+	const struct passwd *pw = nobody_as_root();
+	char *point = NULL, *fallback = NULL;
+	cr_assert_geq(asprintf(&point, "%s/" RUN_TMPDIR_SHARED, scratch), 0);
+	cr_assert_eq(mkdir(point, 0700), 0);
+	cr_assert_eq(chown(point, (uid_t)-1, pw->pw_gid == getegid() ? pw->pw_gid + 1 : pw->pw_gid),
+	             0);
+	char *got = NULL;
+	int hold = -1;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(run_tmpdir_share(scratch, &got, &fallback, &hold, &err), -ESTALE);
+	cr_assert_null(got);
+	cr_assert_null(fallback);
+	cr_assert_eq(hold, -1);
+	cr_assert(strstr(err.detail, "not this user's"), "%s", err.detail);
+	free(point);
+}
+
+/* Set path's times to an hour ago. */
+static void age_an_hour(const char *path)
+{
+	struct timespec ts[2];
+	clock_gettime(CLOCK_REALTIME, &ts[0]);
+	ts[0].tv_sec -= 3600;
+	ts[1] = ts[0];
+	cr_assert_eq(utimensat(AT_FDCWD, path, ts, AT_SYMLINK_NOFOLLOW), 0);
+}
+
+/* What a launcher made in the point (a killed run's fallback) goes at the
+ * sweep, but only once no run holds the point and it is old enough; the
+ * point itself stays. */
+Test(run_tmpdir, fallbacks_are_swept_only_when_no_run_holds_the_point)
+{
+	char *old = NULL, *young = NULL;
+	int hold = -1, hold2 = -1;
+	char *point = share(&old, &hold);
+	free(share(&young, &hold2));
+	close(hold2);
+	cr_assert_eq(mkdir(old, 0700), 0);
+	cr_assert_eq(mkdir(young, 0700), 0);
+	char *inside = NULL;
+	cr_assert_geq(asprintf(&inside, "%s/left", old), 0);
+	cr_assert_eq(close(open(inside, O_CREAT | O_WRONLY | O_CLOEXEC, 0600)), 0);
+	age_an_hour(old);
+	jobs_cleanup(scratch, 1000);
+	cr_assert_eq(access(old, F_OK), 0, "removed while a run holds the point");
+	close(hold);
+	jobs_cleanup(scratch, 1000);
+	cr_assert_eq(access(old, F_OK), -1, "an old fallback nothing holds stays");
+	cr_assert_eq(access(young, F_OK), 0, "a young fallback is removed");
+	cr_assert_eq(access(point, F_OK), 0, "the point itself is removed");
+	free(point), free(old), free(young), free(inside);
 }
