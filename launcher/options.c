@@ -266,7 +266,8 @@ static const struct option_def options[] = {
 	  "the workspace; workspace-write makes it writable (default: the current directory)" },
 	{ LAUNCH_OPT_RW, "PATH", opt_rw, "another writable path (repeatable)" },
 	{ LAUNCH_OPT_TMPDIR, "DIR", opt_tmpdir,
-	  "an existing private directory, made writable and exported as TMPDIR" },
+	  "an existing private directory (shared with --tmpdir-fallback), made writable and "
+	  "exported as TMPDIR" },
 	{ LAUNCH_OPT_TMPDIR_SIZE, "SIZE", opt_tmpdir_size,
 	  "the cap of the private TMPDIR (a tmpfs where a namespace can be had; default: " LAUNCH_TMPDIR_SIZE_DEFAULT
 	  ")" },

@@ -540,19 +540,18 @@ static int remove_abandoned_in(DIR *d, const char *path, const char *prefix, uin
 }
 
 /* The TMPDIRs launchers made in the shared mount point where no tmpfs
- * covered it (--tmpdir-fallback), in dir_fd/RUN_TMPDIR_SHARED: none is
- * abandoned while a run holds the point (it holds it before its launcher
- * makes one); else each as above (nothing holds one itself, and one a run
- * makes after the point was found free is younger than TMPDIR_MIN_AGE_MS). */
+ * covered it (--tmpdir-fallback), in dir_fd/RUN_TMPDIR_SHARED: none while a
+ * run holds the point (it holds it before its launcher makes one); else
+ * each as above (nothing holds one itself), the point claimed throughout,
+ * so that no run starts in it meanwhile (one that would makes a TMPDIR of
+ * its own instead). */
 static int remove_abandoned_fallbacks(int dir_fd, const char *dir, uint64_t now,
                                       uint64_t max_age_ms)
 {
-	if (!run_tmpdir_abandoned(dir_fd, RUN_TMPDIR_SHARED))
-		return 0;
 	_cleanup_free_ char *point = NULL;
 	if (asprintf(&point, "%s/" RUN_TMPDIR_SHARED, dir) < 0)
 		return 0;
-	int fd = openat(dir_fd, RUN_TMPDIR_SHARED, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = run_tmpdir_claim(dir_fd, RUN_TMPDIR_SHARED);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
 		safe_close(fd);

@@ -116,25 +116,26 @@ int run_tmpdir_share(const char *jobs_dir, char **ret_point, char **ret_fallback
 	_cleanup_free_ char *point = NULL, *fallback = NULL;
 	if (asprintf(&point, "%s/" RUN_TMPDIR_SHARED, jobs_dir) < 0)
 		return sluice_error_set(reterr, -ENOMEM, "the shared TMPDIR's name");
-	int fd = run_tmpdir_hold(point);
+	_cleanup_close_ int fd = run_tmpdir_hold(point);
 	if (fd == -ENOENT && (mkdir(point, 0700) == 0 || errno == EEXIST))
 		fd = run_tmpdir_hold(point);
 	if (fd < 0)
 		return sluice_error_set(reterr, fd, "holding the shared TMPDIR '%s'", point);
 	struct stat st;
-	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || st.st_gid != getegid()) {
-		(void)close(fd);
+	if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || st.st_gid != getegid())
 		return sluice_error_set(reterr, -ESTALE,
 		                        "the shared TMPDIR '%s' is not this user's", point);
-	}
+	/* a command without a tmpfs over it (a fallback's) may have changed
+	 * its mode, which Landlock does not govern: 0700 again, or the next
+	 * launcher could not make its fallback there */
+	if ((st.st_mode & 07777) != 0700 && fchmod(fd, 0700) < 0)
+		return sluice_error_set(reterr, neg_errno(), "the shared TMPDIR '%s'", point);
 	fallback = fresh_name(point);
-	if (!fallback) {
-		(void)close(fd);
+	if (!fallback)
 		return sluice_error_set(reterr, -ENOMEM, "a name in the shared TMPDIR '%s'", point);
-	}
 	*ret_point = TAKE_PTR(point);
 	*ret_fallback = TAKE_PTR(fallback);
-	*ret_hold = fd;
+	*ret_hold = TAKE_FD(fd);
 	return 0;
 }
 
@@ -234,7 +235,7 @@ static int chmod_dir_nofollow(int dir_fd, const char *name, mode_t mode)
 	return chmod(proc, mode) < 0 ? neg_errno() : 0;
 }
 
-bool run_tmpdir_abandoned(int dir_fd, const char *name)
+int run_tmpdir_claim(int dir_fd, const char *name)
 {
 	const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 	_cleanup_close_ int fd = openat(dir_fd, name, flags);
@@ -242,7 +243,15 @@ bool run_tmpdir_abandoned(int dir_fd, const char *name)
 	 * user, gets it back: root never meets EACCES here). */
 	if (fd < 0 && errno == EACCES && chmod_dir_nofollow(dir_fd, name, 0700) == 0)
 		fd = openat(dir_fd, name, flags);
-	return fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0;
+	if (fd < 0 || flock(fd, LOCK_EX | LOCK_NB) < 0)
+		return neg_errno();
+	return TAKE_FD(fd);
+}
+
+bool run_tmpdir_abandoned(int dir_fd, const char *name)
+{
+	_cleanup_close_ int fd = run_tmpdir_claim(dir_fd, name);
+	return fd >= 0;
 }
 
 /* How deep remove_tree() goes (a descriptor per level); deeper stays. */

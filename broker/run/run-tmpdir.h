@@ -46,8 +46,10 @@ int run_tmpdir_create(const char *jobs_dir, const char *user, char **ret, int *r
  * *ret_hold) for as long as the run may use it; in *ret_fallback a fresh
  * name in it, not made, for the launcher's --tmpdir-fallback. Returns 0, or
  * -errno: -ESTALE when the point is not this user's and group's (the
- * launcher gives its tmpfs the point's owner), then the caller makes a
- * TMPDIR of its own (run_tmpdir_create()). Both strings are the caller's. */
+ * launcher gives its tmpfs the point's owner), -EWOULDBLOCK while the sweep
+ * claims it (run_tmpdir_claim()); then the caller makes a TMPDIR of its
+ * own (run_tmpdir_create()). Its mode is made 0700 again. Both strings are
+ * the caller's. */
 int run_tmpdir_share(const char *jobs_dir, char **ret_point, char **ret_fallback, int *ret_hold,
                      struct sluice_error *reterr);
 
@@ -66,6 +68,12 @@ int run_tmpdir_hold(const char *path);
 /* Whether nobody holds the directory name in dir_fd: nothing uses it any
  * more (its run was killed before it could remove it), so it may go. */
 bool run_tmpdir_abandoned(int dir_fd, const char *name);
+
+/* The same, and the directory kept so: open (close-on-exec, its owner's
+ * bits given back if its command took them) with an exclusive flock, so
+ * that no run can hold it until the descriptor returned is closed. -errno:
+ * -EWOULDBLOCK when something holds it. */
+int run_tmpdir_claim(int dir_fd, const char *name);
 
 /* Remove path and everything beneath it, never following a symlink; a
  * directory another user owns is removed by a child that has become that

@@ -185,6 +185,11 @@ static int decide(const struct run_request *req, const struct runner_options *op
 static int start_background(const struct run_request *req, struct run_outcome *o,
                             const struct spawn_request *sr)
 {
+	/* The job's monitor removes its TMPDIR: never the point runs share. */
+	if (o->tmpdir_fallback)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
+		                        "a background job cannot have the shared TMPDIR '%s'",
+		                        o->tmpdir);
 	struct sluice_error err = { 0 };
 	int r = run_outcome_jobs_dir(o, &err);
 	if (r < 0)

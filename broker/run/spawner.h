@@ -40,12 +40,11 @@ struct spawn_request {
 	const char *workspace;               /* absolute root */
 	const char *chdir;                   /* absolute working directory */
 	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
-	const char
-	        *tmpdir_fallback; /* tmpdir is shared: the launcher's --tmpdir-fallback, or NULL */
-	const char *command;      /* the shell's -c text (command_fd < 0) */
-	char *const *env;         /* the command's environment */
-	int stdout_fd, stderr_fd; /* become the child's 1 and 2 */
-	int report_fd;            /* becomes SPAWN_REPORT_FD, or -1 for no report */
+	const char *tmpdir_fallback;         /* tmpdir shared: --tmpdir-fallback, or NULL */
+	const char *command;                 /* the shell's -c text (command_fd < 0) */
+	char *const *env;                    /* the command's environment */
+	int stdout_fd, stderr_fd;            /* become the child's 1 and 2 */
+	int report_fd;                       /* becomes SPAWN_REPORT_FD, or -1 for no report */
 	/* >= 0: the read end of a pipe that becomes SPAWN_COMMAND_FD; the
 	 * launcher builds the sandbox, then waits there for the command
 	 * (spawn_send_command()); command is then unused. -1: none. */

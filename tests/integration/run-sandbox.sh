@@ -64,18 +64,26 @@ done
 [ "$layer" = off ] && [ -n "$tmp" ] && [ ! -e "$tmp" ]
 report $? "without the namespace layer, the run's own TMPDIR is removed" "tmp='$tmp'"
 
-# Two runs at once do not see each other's TMPDIR files (with the
-# namespace layer, both have the same TMPDIR path, each a tmpfs of its own).
-"$SLUICE" run -C "$ws" --sandbox restricted -- 'echo a >"$TMPDIR/mine" && sleep 4 && cat "$TMPDIR/mine" && ls -A "$TMPDIR"' >"$TEST_TMP/run-a.out" 2>&1 &
+# Two runs at once do not see each other's TMPDIR files; with the
+# namespace layer both have the same TMPDIR path, the mount point the runs
+# share, each a tmpfs of its own there.
+"$SLUICE" run -C "$ws" --sandbox restricted -- 'echo a >"$TMPDIR/mine" && sleep 4 && cat "$TMPDIR/mine" && ls -A "$TMPDIR" && echo "$TMPDIR"' >"$TEST_TMP/run-a.out" 2>&1 &
 a_pid=$!
 sleep 1
-run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "seen=$(ls -A "$TMPDIR")"; echo b >"$TMPDIR/mine" && cat "$TMPDIR/mine"'
+run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "seen=$(ls -A "$TMPDIR")"; echo b >"$TMPDIR/mine" && cat "$TMPDIR/mine" && echo "$TMPDIR"'
 kill -0 "$a_pid" 2>/dev/null && a_running=yes || a_running=no
 wait "$a_pid" && a_rc=0 || a_rc=$?
 a_out=$(cat "$TEST_TMP/run-a.out")
-[ "$a_running" = yes ] && [ "$rc" -eq 0 ] && [ "$out" = "$(printf 'seen=\nb')" ] && [ "$a_rc" -eq 0 ] &&
-  [ "$a_out" = "$(printf 'a\nmine')" ]
+a_tmp=$(sed -n 3p <<<"$a_out") b_tmp=$(sed -n 3p <<<"$out")
+[ "$a_running" = yes ] && [ "$rc" -eq 0 ] && [ "$(head -2 <<<"$out")" = "$(printf 'seen=\nb')" ] &&
+  [ "$a_rc" -eq 0 ] && [ "$(head -2 <<<"$a_out")" = "$(printf 'a\nmine')" ] && [ -n "$a_tmp" ] && [ -n "$b_tmp" ]
 report $? "two runs at once: neither sees the other's TMPDIR files" "running=$a_running rc=$rc a_rc=$a_rc" "$out" "$a_out"
+if [ "$("$SLUICE_LAUNCH" --print-features | sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p')" = unavailable ]; then
+  skip "two runs at once share the TMPDIR mount point" "no mount namespace here"
+else
+  [ "$a_tmp" = "$b_tmp" ] && [ "$(basename "$a_tmp")" = namespace-tmp ] && [ -z "$(ls -A "$a_tmp")" ]
+  report $? "two runs at once share the TMPDIR mount point, empty on disk" "a=$a_tmp b=$b_tmp" "$(ls -la "$a_tmp" 2>&1)"
+fi
 
 # Another run's TMPDIR is not writable from inside the sandbox.
 run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; touch "$(dirname "$TMPDIR")/planted"'

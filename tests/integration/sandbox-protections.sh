@@ -274,6 +274,7 @@ fi
 run fallback "$SLUICE" run -C "$fb" --sandbox restricted -- 'echo "tmpdir=$TMPDIR"; echo x >"$TMPDIR/f" && cat "$TMPDIR/f"; touch "$(dirname "$TMPDIR")/planted" 2>/dev/null || echo point-denied'
 fb_tmp=$(sed -n 's/^tmpdir=//p' <<<"$out")
 if [ "$rc" -eq 0 ] && grep -qx x <<<"$out" && grep -qx point-denied <<<"$out" && [ -n "$fb_tmp" ] &&
+  [ "$(basename "$(dirname "$fb_tmp")")" = namespace-tmp ] &&
   [ ! -e "$fb_tmp" ] && [ ! -e "$(dirname "$fb_tmp")/planted" ]; then
   ok "the fallback makes the run a TMPDIR of its own, and removes it"
 else

@@ -367,6 +367,22 @@ Test(run_tmpdir, the_shared_point_is_held_and_names_a_fresh_fallback_in_it)
 	cr_assert(!run_tmpdir_abandoned(dir_fd, RUN_TMPDIR_SHARED), "the other run holds it");
 	close(h2);
 	cr_assert(run_tmpdir_abandoned(dir_fd, RUN_TMPDIR_SHARED), "nobody holds it");
+	/* while the sweep claims it, no run takes it (each makes its own) */
+	int claim = run_tmpdir_claim(dir_fd, RUN_TMPDIR_SHARED);
+	cr_assert_geq(claim, 0, "%s", strerror(-claim));
+	char *p3 = NULL, *fb3 = NULL;
+	int h3 = -1;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(run_tmpdir_share(scratch, &p3, &fb3, &h3, &err), -EWOULDBLOCK);
+	cr_assert(p3 == NULL && fb3 == NULL && h3 == -1);
+	close(claim);
+	/* a command without a tmpfs over it may change its mode: 0700 again */
+	cr_assert_eq(chmod(p1, 0500), 0);
+	free(share(&fb3, &h3));
+	cr_assert_eq(lstat(p1, &st), 0);
+	cr_assert_eq(st.st_mode & 07777, 0700);
+	close(h3);
+	free(fb3);
 	close(dir_fd);
 	free(p1), free(p2), free(fb1), free(fb2);
 }
