@@ -16,12 +16,13 @@ struct launch_state;
 
 /* Apply the rights state->planned asks for: read and execute everywhere;
  * /dev/null, /dev/zero, /dev/full, /dev/urandom readable and writable;
- * the TMPDIR (state->tmpdir) and --rw paths writable; under workspace-write the workspace
- * writable, except that a workspace/.git directory stays read-only (unless
- * --git-writable), which also keeps the workspace directory itself from
- * gaining entries (see docs/launcher.md). TCP bind/connect, device ioctls,
- * signals and abstract unix sockets are confined when planned. Sets the
- * PROT_LANDLOCK_* bits it enforced. -ENOENT etc. name the path. */
+ * the TMPDIR (state->tmpdir) and --rw paths writable; under
+ * workspace-write the workspace writable, except that a workspace/.git
+ * directory stays read-only (unless --git-writable), which also keeps the
+ * workspace directory itself from gaining entries (see docs/launcher.md).
+ * TCP bind/connect, device ioctls, signals and abstract unix sockets are
+ * confined when planned. Sets the PROT_LANDLOCK_* bits it enforced.
+ * -ENOENT etc. name the path. */
 int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
                    struct sluice_error *err);
 

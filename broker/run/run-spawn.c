@@ -42,12 +42,14 @@ static int prepare_tmpdir(struct run_outcome *o)
 		return 0;
 	struct sluice_error err = { 0 };
 	int r = run_outcome_jobs_dir(o, &err);
-	/* one the point cannot serve (not this user's) makes its own */
-	if (r >= 0 && may_share_tmpdir(o) &&
-	    run_tmpdir_share(o->jobs_dir, &o->tmpdir, &o->tmpdir_fallback, &o->tmpdir_hold, &err) ==
-	            0)
-		return 0;
-	err = (struct sluice_error){ 0 };
+	/* The point the runs share where it serves; else (not this user's,
+	 * claimed by the sweep) a directory of the run's own. */
+	if (r >= 0 && may_share_tmpdir(o)) {
+		struct sluice_error ignored = { 0 };
+		if (run_tmpdir_share(o->jobs_dir, &o->tmpdir, &o->tmpdir_fallback, &o->tmpdir_hold,
+		                     &ignored) == 0)
+			return 0;
+	}
 	if (r >= 0)
 		r = run_tmpdir_create(o->jobs_dir, o->settings.user, &o->tmpdir, &o->tmpdir_hold,
 		                      &err);
