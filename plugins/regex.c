@@ -43,6 +43,7 @@ struct rule {
 	const char *suggestion;
 	bool whole;
 	pcre2_code *code;
+	bool code_owned; /* false: the code is rx_cache's, shared between opens */
 };
 
 /* The rules grow as they are read: most configurations have none or a
@@ -103,12 +104,48 @@ static int rx_load_pcre2(const struct sluice_settings *s, size_t i)
 	return 0;
 }
 
+/* The patterns compiled so far, kept for the life of the process (the
+ * policy child). A batch opens the plugin once per request, and compiling
+ * every pattern again, with JIT, for each request was nearly all of a
+ * batch's time with the rule packs on. A compiled pattern holds no state of
+ * a match (that is in the match data, made per open), so one code serves
+ * every open that has the same pattern text. Past the cap, patterns are
+ * compiled per open as before. */
+#define MAX_CACHED_PATTERNS (4 * MAX_RULES)
+static struct {
+	char *pattern;
+	pcre2_code *code;
+} rx_cache[MAX_CACHED_PATTERNS];
+static size_t rx_cached;
+
+static pcre2_code *rx_cache_find(const char *pattern)
+{
+	for (size_t i = 0; i < rx_cached; i++)
+		if (strcmp(rx_cache[i].pattern, pattern) == 0)
+			return rx_cache[i].code;
+	return NULL;
+}
+
+/* Keeps code for later opens; false when it cannot (the caller owns it). */
+static bool rx_cache_add(const char *pattern, pcre2_code *code)
+{
+	if (rx_cached >= MAX_CACHED_PATTERNS)
+		return false;
+	char *copy = strdup(pattern);
+	if (!copy)
+		return false;
+	rx_cache[rx_cached].pattern = copy;
+	rx_cache[rx_cached].code = code;
+	rx_cached++;
+	return true;
+}
+
 static void free_state(struct state *st)
 {
 	if (!st)
 		return;
 	for (size_t i = 0; i < st->n; i++)
-		if (st->rules[i].code)
+		if (st->rules[i].code && st->rules[i].code_owned)
 			rx_pcre2.code_free(st->rules[i].code);
 	if (st->md)
 		rx_pcre2.match_data_free(st->md);
@@ -148,6 +185,9 @@ static struct rule *new_rule(struct state *st, const struct sluice_settings *s, 
 
 static int compile(struct rule *r, const struct sluice_settings *s)
 {
+	r->code = rx_cache_find(r->pattern);
+	if (r->code)
+		return 0;
 	int err;
 	PCRE2_SIZE off;
 	r->code = rx_pcre2.compile((PCRE2_SPTR)r->pattern, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &err,
@@ -163,6 +203,7 @@ static int compile(struct rule *r, const struct sluice_settings *s)
 	}
 	/* the interpreter is the fallback */
 	(void)rx_pcre2.jit_compile(r->code, PCRE2_JIT_COMPLETE);
+	r->code_owned = !rx_cache_add(r->pattern, r->code);
 	return 0;
 }
 
