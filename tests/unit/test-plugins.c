@@ -956,6 +956,13 @@ static struct vcase containers_cases[] = {
 	{ "kubectl -n dev delete pods --all", Q, "--all" },
 	{ "kubectl delete deploy -A --all", Q, "every namespace" },
 	{ "kubectl delete pvc data-db-0", Q, "a volume claim" },
+	{ "kubectl delete no worker-3", Q, "a node, short name" },
+	{ "kubectl delete sc standard", Q, "a storage class" },
+	{ "kubectl -n prod delete deploy api", Q, "a deployment, short name" },
+	{ "kubectl delete deployment.apps/api", Q, "a deployment with its group" },
+	{ "kubectl delete sts db -n prod", Q, "a stateful set" },
+	{ "kubectl delete svc/web", Q, "a service, kind/name" },
+	{ "oc delete ds node-exporter", Q, "a daemon set through oc" },
 	{ "helm uninstall web", Q, "helm uninstall" },
 	{ "helm -n prod delete web", Q, "helm delete" },
 	{ "terraform destroy", Q, "terraform destroy" },
@@ -967,6 +974,10 @@ static struct vcase containers_cases[] = {
 	{ "docker compose down", A, "compose down keeps volumes" },
 	{ "docker rm -f web", A, "one container" },
 	{ "kubectl delete pod web-1", A, "one pod" },
+	{ "kubectl delete job migrate-42", A, "one finished job" },
+	{ "kubectl get deploy -o wide", A, "listing deployments" },
+	{ "kubectl rollout restart deploy/api", A, "a restart" },
+	{ "kubectl describe no worker-3", A, "describing a node" },
 	{ "kubectl get ns", A, "listing namespaces" },
 	{ "kubectl apply -f k8s/", A, "apply" },
 	{ "helm list -A", A, "listing releases" },
@@ -1012,6 +1023,50 @@ static struct vcase cloud_storage_cases[] = {
 	{ "rclone copy a remote:b", A, "a copy" },
 	{ "echo 'aws s3 rm --recursive'", A, "quoted text" },
 };
+
+/* ------------------------------------------------------ cloud resources */
+
+static struct vcase cloud_resources_cases[] = {
+	{ "aws rds delete-db-instance --db-instance-identifier prod", Q, "a database" },
+	{ "aws --region eu-west-1 ec2 terminate-instances --instance-ids i-1", Q, "instances" },
+	{ "aws dynamodb delete-table --table-name users", Q, "a table" },
+	{ "aws cloudformation delete-stack --stack-name web", Q, "a stack" },
+	{ "aws kms schedule-key-deletion --key-id k", Q, "a key" },
+	{ "aws sqs purge-queue --queue-url q", Q, "a queue's messages" },
+	{ "gcloud sql instances delete prod-db", Q, "a Cloud SQL instance" },
+	{ "gcloud compute instances delete vm-1 --zone z", Q, "a VM" },
+	{ "gcloud projects delete my-project", Q, "a project" },
+	{ "gcloud container clusters delete c1 --quiet", Q, "a cluster" },
+	{ "az group delete --name rg-prod --yes", Q, "a resource group" },
+	{ "az vm delete -g rg -n vm1", Q, "a VM" },
+	{ "az keyvault purge --name kv", Q, "a purged key vault" },
+	{ "doctl compute droplet delete web-1", Q, "a droplet" },
+	{ "heroku apps:destroy --app web --confirm web", Q, "a Heroku app" },
+	{ "fly apps destroy web", Q, "a Fly app" },
+	{ "aws s3api delete-object --bucket b --key k", A, "one object by name" },
+	{ "aws ec2 delete-tags --resources i-1 --tags Key=x", A, "tags" },
+	{ "aws rds describe-db-instances", A, "describing" },
+	{ "aws ec2 run-instances --image-id ami-1", A, "starting an instance" },
+	{ "gcloud compute instances list", A, "listing" },
+	{ "gcloud sql instances describe prod-db", A, "describing" },
+	{ "az group list", A, "listing" },
+	{ "az vm show -g rg -n vm1", A, "showing" },
+	{ "doctl compute droplet list", A, "listing droplets" },
+	{ "heroku logs --tail --app web", A, "logs" },
+	{ "fly deploy", A, "a deploy" },
+	{ "echo 'gcloud projects delete p'", A, "quoted text" },
+};
+
+ParameterizedTestParameters(plugins, cloud_resources_pack)
+{
+	return cr_make_param_array(struct vcase, cloud_resources_cases,
+	                           ELEMENTSOF(cloud_resources_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, cloud_resources_pack, .timeout = 30)
+{
+	run_pack("43-cloud-resources", c);
+}
 
 ParameterizedTestParameters(plugins, cloud_storage_pack)
 {
