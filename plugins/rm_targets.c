@@ -13,6 +13,7 @@
  * target that names one of these when a variable in it is empty
  * (`rm -rf "$DIR/"`), and the command neither sets nor guards it, asks
  * (rule unset_variable).
+ * rimraf (also as npx rimraf) is a recursive rm.
  * Not for: non-recursive rm, or other deleting commands (find -delete is
  * system_trees').
  */
@@ -62,6 +63,17 @@ static const char *forbidden_here(const char *t)
 	last = last ? last + 1 : t;
 	if (strcmp(last, ".git") == 0)
 		return "a git repository's history (.git)";
+	/* inside it: everything (.git/ star), the objects or the refs; what
+	 * git leaves behind (.git/rebase-merge, index.lock) may go */
+	const char *git = strstr(t, ".git/");
+	if (git && (git == t || git[-1] == '/')) {
+		static const char *const history[] = { "*", "objects", "refs", "logs", NULL };
+		char first[PATH_CAP];
+		snprintf(first, sizeof(first), "%s", git + 5);
+		first[strcspn(first, "/")] = '\0';
+		if (str_in(first, history))
+			return "a git repository's history (.git)";
+	}
 	/* what is left climbing after path_collapse(): "../..", "~/.." */
 	if (strcmp(last, "..") == 0)
 		return "a directory above a named one";
@@ -149,7 +161,9 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 {
 	const struct rule_state *st = state;
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
-	if (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc))
+	/* rimraf (npx rimraf, as npm scripts run it) removes trees always */
+	bool rimraf = strcmp(sluice_name(sc), "rimraf") == 0;
+	if (!rimraf && (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc)))
 		return SLUICE_ALLOW;
 	int verdict = SLUICE_ALLOW;
 	bool dashdash = false;

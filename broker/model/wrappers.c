@@ -32,6 +32,8 @@
  * a GNU or util-linux tool: it prints and runs nothing. */
 static const struct wrapper wrappers[] = {
 	{ .name = "builtin" },
+	/* bun's npx: bunx [--bun] [-p PKG] COMMAND [ARGS] */
+	{ .name = "bunx", .short_with_arg = "p", .longopts = "bun,package=,silent,verbose" },
 	{ .name = "busybox", .stop_longopts = "list,list-full,help" },
 	/* bubblewrap: its options take up to three words, never attached */
 	{ .name = "bwrap",
@@ -140,6 +142,16 @@ static const struct wrapper wrappers[] = {
 	{ .name = "nocache", .short_with_arg = "n" },
 	{ .name = "nohup", .stop_longopts = "help,version" },
 	/* nsenter: an optional argument is attached (-m/ns, --mount=/ns) */
+	/* npm exec's short name: npx [options] COMMAND [ARGS], -c a command
+	 * string; -p names a package to install first, not the command */
+	{ .name = "npx",
+	  .short_with_arg = "pcw",
+	  .short_flags = "yq",
+	  .longopts = "package=,call=,yes,no,quiet,silent,workspace=,workspaces,"
+	              "include-workspace-root,prefix=,registry=,cache=,loglevel=",
+	  .stop_longopts = "help,version",
+	  .string_opts = "c",
+	  .string_longopts = "call" },
 	{ .name = "nsenter",
 	  .short_with_arg = "tSGW",
 	  .short_flags = "aFZ",
@@ -273,6 +285,8 @@ static const struct wrapper wrappers[] = {
 	  .longopts = "user=,pass=,address=,port=,isolate,debug,quiet",
 	  .stop_opts = "h",
 	  .stop_longopts = "shell,version,help" },
+	/* a multiplexer as busybox is: toybox rm -rf x is rm -rf x */
+	{ .name = "toybox", .stop_longopts = "help,version" },
 	{ .name = "trickle", .short_with_arg = "duwtln", .short_flags = "vs", .stop_opts = "hV" },
 	{ .name = "unbuffer", .short_flags = "p" },
 	{ .name = "unshare",
