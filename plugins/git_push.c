@@ -2,8 +2,10 @@
 /*
  * git_push: refuse force pushes -- `--force`, `-f` alone or in a cluster,
  * a `+refspec`, `--mirror` (and its abbreviations) -- under any git global
- * options, wrappers and nesting; `--force-with-lease` and
- * `--force-if-includes` pass. Optional protected branches (key
+ * options, wrappers and nesting, and a force given by git -c (a mirror
+ * remote, a forced refspec in remote.NAME.push); `--force-with-lease` and
+ * `--force-if-includes` pass. Deleting a remote branch (`--delete`, `-d`, a
+ * refspec `:BRANCH`) asks. Optional protected branches (key
  * protected_branch, glob patterns): any push or delete naming one is refused.
  * Not for: pushes without a refspec to a protected branch (the current
  * branch is not known before the command runs).
@@ -13,6 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "plugin-util.h"
 #include "sluice/policy.h"
@@ -59,6 +62,43 @@ static int deny_protected(struct sluice_verdict *v, const char *branch)
 	                          "push to a feature branch and open a merge request");
 }
 
+static int ask_delete(struct sluice_verdict *v, const char *ref)
+{
+	char msg[256];
+	snprintf(msg, sizeof(msg),
+	         "the push deletes the remote branch or tag '%s', and with it what only it holds",
+	         ref);
+	return sluice_verdict_add(v, SLUICE_ASK, msg,
+	                          "ask the user before deleting a remote branch, naming it");
+}
+
+/* A force given through git's own -c before the subcommand: a mirror
+ * remote (remote.NAME.mirror, true when it has no value) or a forced
+ * refspec in remote.NAME.push. Returns the -c value, or NULL. */
+static const char *forced_by_config(const struct sluice_simple_command *sc, size_t sub)
+{
+	for (size_t i = 1; i + 1 < sub; i++) {
+		const char *a = sluice_arg(sc, i);
+		const char *kv = strcmp(a, "-c") == 0       ? sluice_arg(sc, ++i)
+		                 : strncmp(a, "-c", 2) == 0 ? a + 2
+		                                            : NULL;
+		if (!kv || strncasecmp(kv, "remote.", 7) != 0)
+			continue;
+		const char *eq = strchr(kv, '=');
+		const char *key_end = eq ? eq : kv + strlen(kv);
+		const char *dot = key_end;
+		while (dot > kv && dot[-1] != '.')
+			dot--;
+		size_t key_len = (size_t)(key_end - dot);
+		if (key_len == 6 && strncasecmp(dot, "mirror", 6) == 0 &&
+		    (!eq || strcasecmp(eq + 1, "false") != 0))
+			return kv;
+		if (key_len == 4 && strncasecmp(dot, "push", 4) == 0 && eq && eq[1] == '+')
+			return kv;
+	}
+	return NULL;
+}
+
 static int check_one(const void *state, const struct sluice_simple_command *sc,
                      struct sluice_verdict *v)
 {
@@ -66,6 +106,9 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	size_t sub = git_subcommand_is(sc, push_names);
 	if (!sub)
 		return SLUICE_ALLOW;
+	const char *config_force = forced_by_config(sc, sub);
+	if (config_force)
+		return deny(v, config_force);
 	if (sluice_long_option(sc, sub + 1, "--force"))
 		return deny(v, "--force");
 	if (sluice_has_short_flag(sc, sub + 1, 'f'))
@@ -74,6 +117,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	                sluice_has_short_flag(sc, sub + 1, 'd');
 	bool dashdash = false;
 	size_t positional = 0;
+	int verdict = SLUICE_ALLOW;
 	for (size_t i = sub + 1; i < sluice_argc(sc); i++) {
 		const char *a = sluice_arg(sc, i);
 		if (!dashdash && strcmp(a, "--") == 0) {
@@ -98,8 +142,11 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 			return deny_protected(v, dst);
 		if (deleting && branch_protected(settings, a))
 			return deny_protected(v, a);
+		/* --delete REF, or a refspec with no source (":main") */
+		if (deleting || (colon == a && *dst))
+			verdict = ask_delete(v, *dst ? dst : a);
 	}
-	return SLUICE_ALLOW;
+	return verdict;
 }
 
 static int gp_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
