@@ -85,6 +85,51 @@ expect() {
   fi
 }
 
+# attack_check NAME CONTROL PROTECTED EFFECT [SETUP]: one protection,
+# attacked twice. SETUP (bash, optional) makes a fresh fixture before each
+# run. CONTROL runs the attack WITHOUT the protection (--sandbox
+# unrestricted, --profile unrestricted, plain bash): EFFECT must then hold,
+# the positive control that the attack works at all. PROTECTED runs the
+# same attack WITH the protection: EFFECT must then not hold. EFFECT checks
+# the harm itself (the file written, the mark a planted hook leaves when
+# the user's own `git commit` runs it, the process signalled), never only a
+# side effect that a broken attack would also give. CONTROL and PROTECTED
+# fail (non-zero) only when the attack could not be started at all (the
+# broker refused, the launcher failed): an attack stopped because nothing
+# ran proves nothing either. All four are bash, evaluated in the caller's
+# variables; a check is written once:
+#   attack_check "a hook planted in .git/hooks does not run outside" \
+#     'boxed_as unrestricted "$r" "$plant"' 'boxed_as workspace-write "$r" "$plant"' \
+#     'hook_ran "$r" hook' 'fresh_repo "$r"'
+attack_check() {
+  local _ac_name=$1 _ac_control=$2 _ac_protected=$3 _ac_effect=$4 _ac_setup=${5:-}
+  local _ac_side
+  for _ac_side in control protected; do
+    if [ -n "$_ac_setup" ] && ! eval "$_ac_setup"; then
+      not_ok "$_ac_name" "$_ac_side: the setup failed: $_ac_setup"
+      return 1
+    fi
+    local _ac_cmd=$_ac_control
+    [ "$_ac_side" = protected ] && _ac_cmd=$_ac_protected
+    if ! eval "$_ac_cmd"; then
+      not_ok "$_ac_name" "$_ac_side: the attack could not be started: $_ac_cmd" \
+        "stdout: ${out:-}" "stderr: ${err:-}"
+      return 1
+    fi
+    if [ "$_ac_side" = control ] && ! eval "$_ac_effect"; then
+      not_ok "$_ac_name" "positive control: without the protection the attack did not work" \
+        "(the check proves nothing): $_ac_effect" "stdout: ${out:-}" "stderr: ${err:-}"
+      return 1
+    fi
+    if [ "$_ac_side" = protected ] && eval "$_ac_effect"; then
+      not_ok "$_ac_name" "the attack worked through the protection: $_ac_effect" \
+        "stdout: ${out:-}" "stderr: ${err:-}"
+      return 1
+    fi
+  done
+  ok "$_ac_name (without the protection the attack worked)"
+}
+
 # with_tmp_cleanup_lock CMD...: run CMD holding the lock that keeps apart,
 # across the test scripts make runs at once, a cleanup that may take an
 # abandoned /tmp/sluice-tmp-* directory only minutes old (as root, with a
