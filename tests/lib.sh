@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # TAP helpers for the integration scripts: plan-less "ok N - name" lines,
-# a closing plan, and loud skips. Sourced, not run.
+# a closing plan, loud skips, and a failure for a script that stops before
+# its end. Sourced, not run.
 # Not for: unit tests (Criterion does those).
 set -u
 
@@ -17,10 +18,42 @@ if [ -n "${SLUICE_BUILD_SYSCONFDIR:-}" ] && { [ -e "$SLUICE_BUILD_SYSCONFDIR/slu
 fi
 
 tap_count=0
+tap_stopped_early=
+
+# The plan is printed at exit, counted from the checks that ran: a script
+# that stopped early with status 0 would drop the checks after it and
+# still pass. So an explicit `exit` of the script itself (not of a
+# subshell) with status 0 is a failure, unless it came through skip_rest,
+# which says what was left out and why; falling off the end is the normal
+# way out. A non-zero exit fails on its status already.
+exit() {
+  local status=${1:-$?}
+  if [ "$BASH_SUBSHELL" -eq 0 ] && [ "$status" -eq 0 ] && [ -z "$tap_stopped_early" ]; then
+    tap_stopped_early="exit 0 at line ${BASH_LINENO[0]} of ${BASH_SOURCE[1]:-the script}"
+  fi
+  builtin exit "$status"
+}
+
+# skip_rest NAME REASON: the rest of the script cannot run here (a missing
+# tool or kernel feature): one skip line naming it, and the end.
+skip_rest() {
+  skip "$1" "$2"
+  tap_stopped_early=skip_rest
+  builtin exit 0
+}
+
+tap_end() {
+  rm -rf "$TEST_TMP"
+  if [ -n "$tap_stopped_early" ] && [ "$tap_stopped_early" != skip_rest ]; then
+    not_ok "the script ran to its end" "it stopped early ($tap_stopped_early): the checks" \
+      "after it were dropped; end with skip_rest NAME REASON if that is meant"
+  fi
+  echo "1..$tap_count"
+}
 
 # A private scratch directory per script, removed at exit.
 TEST_TMP=$(mktemp -d "${TMPDIR:-/tmp}/sluice-test.XXXXXX")
-trap 'rm -rf "$TEST_TMP"; echo "1..$tap_count"' EXIT
+trap tap_end EXIT
 # The scripts run there: sluice's default workspace is the current directory,
 # and the build tree holds the tests' configuration directories, which the
 # built-in default mode (workspace-write) refuses as a workspace.

@@ -77,8 +77,7 @@ report $? "$name" "$out"
 # with sluice (sluice-launch --die-with-parent).
 pidfile="$TEST_TMP/pid-KILL"
 if [ -n "$launch_is_fake" ]; then
-  skip "SIGKILL to sluice run: the command's shell dies with it" "the stand-in launcher cannot die with its parent"
-  exit 0
+  skip_rest "SIGKILL to sluice run: the command's shell dies with it" "the stand-in launcher cannot die with its parent"
 fi
 "$SLUICE" run --timeout 20s -- "echo \$\$ > '$pidfile'; exec sleep 312" >/dev/null 2>&1 &
 sluice_pid=$!

@@ -32,8 +32,7 @@ new_repo() {
 
 features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
 if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
-  skip "the protections of workspace-write" "no working launcher or no Landlock here"
-  exit 0
+  skip_rest "the protections of workspace-write" "no working launcher or no Landlock here"
 fi
 namespace=yes
 if grep -q '"namespace":"unavailable"' <<<"$features"; then
@@ -248,8 +247,7 @@ fallback() {
   unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"
 }
 if ! command -v setpriv >/dev/null || ! fallback true 2>/dev/null; then
-  skip "the fallback without user namespaces" "cannot make a child user namespace here (unshare -U -r, setpriv)"
-  exit 0
+  skip_rest "the fallback without user namespaces" "cannot make a child user namespace here (unshare -U -r, setpriv)"
 fi
 fb=$TEST_TMP/fallback-repo
 new_repo "$fb"
