@@ -71,6 +71,13 @@ not_ok() {
   for line in "$@"; do echo "# $line"; done
 }
 
+# ci_run: this is a CI run (CI=true, as CI services set it, or
+# SLUICE_TESTS_STRICT, as .ci/run sets it), where a golden file must be
+# compared, never rewritten.
+ci_run() {
+  [ "${CI:-}" = true ] || [ -n "${SLUICE_TESTS_STRICT:-}" ]
+}
+
 skip() {
   tap_count=$((tap_count + 1))
   if [ -n "${SLUICE_TESTS_STRICT:-}" ]; then
