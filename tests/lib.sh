@@ -19,16 +19,19 @@ fi
 
 tap_count=0
 tap_stopped_early=
+tap_last= # "skip" when the last line was a skip
 
 # The plan is printed at exit, counted from the checks that ran: a script
 # that stopped early with status 0 would drop the checks after it and
 # still pass. So an explicit `exit` of the script itself (not of a
-# subshell) with status 0 is a failure, unless it came through skip_rest,
-# which says what was left out and why; falling off the end is the normal
-# way out. A non-zero exit fails on its status already.
+# subshell) with status 0 is a failure, unless it came through skip_rest or
+# right after a skip line, either of which says what was left out and why;
+# falling off the end is the normal way out. A non-zero exit fails on its
+# status already.
 exit() {
   local status=${1:-$?}
-  if [ "$BASH_SUBSHELL" -eq 0 ] && [ "$status" -eq 0 ] && [ -z "$tap_stopped_early" ]; then
+  if [ "$BASH_SUBSHELL" -eq 0 ] && [ "$status" -eq 0 ] && [ -z "$tap_stopped_early" ] &&
+    [ "$tap_last" != skip ]; then
     tap_stopped_early="exit 0 at line ${BASH_LINENO[0]} of ${BASH_SOURCE[1]:-the script}"
   fi
   builtin exit "$status"
@@ -60,12 +63,12 @@ trap tap_end EXIT
 cd "$TEST_TMP" || exit 1
 
 ok() {
-  tap_count=$((tap_count + 1))
+  tap_count=$((tap_count + 1)) tap_last=ok
   echo "ok $tap_count - $1"
 }
 
 not_ok() {
-  tap_count=$((tap_count + 1))
+  tap_count=$((tap_count + 1)) tap_last=not_ok
   echo "not ok $tap_count - $1"
   shift
   for line in "$@"; do echo "# $line"; done
@@ -79,7 +82,7 @@ ci_run() {
 }
 
 skip() {
-  tap_count=$((tap_count + 1))
+  tap_count=$((tap_count + 1)) tap_last=skip
   if [ -n "${SLUICE_TESTS_STRICT:-}" ]; then
     echo "not ok $tap_count - $1 # strict mode: would skip: $2"
   else

@@ -2,8 +2,8 @@
 # Shared setup of the `sluice run` integration scripts, sourced after
 # tests/lib.sh: the launcher (the real sluice-launch, which must be able to
 # run a command: a launcher that cannot is a failure, never replaced by a
-# stand-in that sandboxes nothing), a private jobs directory, and JSON
-# helpers. Not for: assertions (lib.sh has those).
+# stand-in, tests/integration/fake-launch.sh, that sandboxes nothing), a
+# private jobs directory, and JSON helpers. Not for: assertions (lib.sh has those).
 
 if ! launch_err=$("$SLUICE_LAUNCH" --profile unrestricted -- true 2>&1 >/dev/null); then
   not_ok "sluice-launch runs a command" "$SLUICE_LAUNCH --profile unrestricted -- true failed:" \
@@ -11,6 +11,9 @@ if ! launch_err=$("$SLUICE_LAUNCH" --profile unrestricted -- true 2>&1 >/dev/nul
   exit 1
 fi
 echo "# launcher: $SLUICE_LAUNCH"
+# Always empty now that no stand-in takes the launcher's place: kept for the
+# scripts that still test it.
+launch_is_fake=
 export SLUICE_LAUNCH
 export XDG_RUNTIME_DIR="$TEST_TMP/xdg"
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
