@@ -62,14 +62,16 @@ fi
 make -C "$build" -j2 >>"$log" 2>&1 || { echo "check-mutants: the unmutated build failed; see $log"; exit 1; }
 
 # failed_tests TEST...: each test that failed, with the names of its
-# failing checks (from the .log make check leaves beside the .trs).
+# failing checks (from the .log make check leaves beside the .trs; a
+# script's are named without its .sh).
 failed_tests() {
-  local t
+  local t r
   for t in "$@"; do
-    if grep -q '^:test-result: \(FAIL\|ERROR\)' "$build/$t.trs" 2>/dev/null; then
-      echo "    $t: $(grep -c '^not ok' "$build/$t.log" 2>/dev/null) failed:"
-      grep '^not ok\|^\[FAIL\]\|^\[----\] .*[a-z]' "$build/$t.log" 2>/dev/null | head -n 12 | sed 's/^/      /'
-    elif [ ! -e "$build/$t.trs" ]; then
+    r=$build/${t%.sh}
+    if grep -q '^:test-result: \(FAIL\|ERROR\)' "$r.trs" 2>/dev/null; then
+      echo "    $t: $(grep -c '^not ok\|^\[FAIL\]' "$r.log" 2>/dev/null) failed:"
+      grep '^not ok\|^\[FAIL\]\|^\[----\] .*[a-z]' "$r.log" 2>/dev/null | head -n 12 | sed 's/^/      /'
+    elif [ ! -e "$r.trs" ]; then
       echo "    $t: did not run"
     fi
   done
@@ -96,7 +98,7 @@ for m in "${mutants[@]}"; do
     echo "mutant $name: the mutated build failed; see $log"
     status=1
   else
-    for t in "${test_list[@]}"; do rm -f "$build/$t.trs" "$build/$t.log"; done
+    for t in "${test_list[@]}"; do rm -f "$build/${t%.sh}.trs" "$build/${t%.sh}.log"; done
     make -C "$build" -j2 check TESTS="${test_list[*]}" >>"$log" 2>&1
     killed=$(failed_tests "${test_list[@]}")
     if [ -n "$killed" ] && ! grep -q 'did not run' <<<"$killed"; then
