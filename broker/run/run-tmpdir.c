@@ -254,6 +254,17 @@ bool run_tmpdir_abandoned(int dir_fd, const char *name)
 	return fd >= 0;
 }
 
+#ifdef SLUICE_TEST_HOOKS
+void (*run_tmpdir_before_open_hook)(int dir_fd, const char *name);
+#define BEFORE_OPEN(dir_fd, name)                                  \
+	do {                                                       \
+		if (run_tmpdir_before_open_hook)                   \
+			run_tmpdir_before_open_hook(dir_fd, name); \
+	} while (0)
+#else
+#define BEFORE_OPEN(dir_fd, name) ((void)0)
+#endif
+
 /* How deep remove_tree() goes (a descriptor per level); deeper stays. */
 #define MAX_REMOVE_DEPTH 128
 /* Passes over one directory: a survivor may still be adding entries. */
@@ -308,6 +319,7 @@ static void empty_dir(int dir_fd, dev_t dev, unsigned depth)
 				left = true;
 				continue;
 			}
+			BEFORE_OPEN(dir_fd, name);
 			int sub = open_to_empty(dir_fd, name, &dev, false);
 			if (sub >= 0) {
 				empty_dir(sub, dev, depth + 1);

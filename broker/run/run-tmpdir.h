@@ -80,4 +80,12 @@ int run_tmpdir_claim(int dir_fd, const char *name);
  * user. Returns 0, or the first -errno met (removal goes on past it). */
 int run_tmpdir_remove(const char *path);
 
+#ifdef SLUICE_TEST_HOOKS
+/* Only in the unit test's own build of run-tmpdir.c: called in the removal
+ * walk just before a directory found in the tree is opened to be emptied,
+ * the window in which a survivor could swap it for a symlink. The test
+ * swaps it there, so the race is hit every time, not by luck. */
+extern void (*run_tmpdir_before_open_hook)(int dir_fd, const char *name);
+#endif
+
 #endif

@@ -12,13 +12,11 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
-  skip "the packages build" "this is a package build already"
-  exit 0
+  skip_rest "the packages build" "this is a package build already"
 fi
 for tool in dpkg-buildpackage dh dpkg-deb; do
   if ! command -v "$tool" >/dev/null 2>&1; then
-    skip "the packages build" "$tool is missing (Debian: dpkg-dev, debhelper; scripts/setup.sh)"
-    exit 0
+    skip_rest "the packages build" "$tool is missing (Debian: dpkg-dev, debhelper; scripts/setup.sh)"
   fi
 done
 

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# A stand-in for sluice-launch in the run tests while the real one cannot
-# exec yet: it reads the same options (on the command line or, with
-# --spec-fd, from the descriptor), does what the unrestricted profile
-# does (new session, stdin from /dev/null, chdir, a report line on the
-# report descriptor) and execs the command. Not a sandbox.
+# A stand-in for sluice-launch that sandboxes nothing, for the checks of how
+# sluice treats a launcher that does not do what it was asked: it reads the
+# same options (on the command line or, with --spec-fd, from the
+# descriptor), does what the unrestricted profile does (new session, stdin
+# from /dev/null, chdir, a report line naming "unrestricted" on the report
+# descriptor) and execs the command. Never used in the real launcher's
+# place (run-lib.sh fails when that cannot run a command); a check that
+# uses it names the stand-in in its description.
 set -u
 if [ "${1:-}" = --spec-fd ]; then
   # the options, an empty word, the environment, NUL-separated: started

@@ -138,10 +138,20 @@ escape "device ioctls are denied" "EACCES" "ENOTTY" -- ioctl-dev /dev/null
 # mount point cannot be renamed: EBUSY) and the top level is writable; with
 # Landlock alone, the top level is read-only as a whole (EACCES).
 wt=$TEST_TMP/worktree
-mkdir -p "$wt/src"
+wt_plain=$TEST_TMP/worktree-plain # the positive control's copy
+mkdir -p "$wt/src" "$wt_plain/src"
 echo "gitdir: $TEST_TMP/p1/ws/.git" >"$wt/.git"
 for layer in "${layers[@]}"; do
   for attempt in "write $wt/.git" "rename $wt/.git $wt/src/moved" "mkdir $wt/top-$layer" "create $wt/src/new-$layer"; do
+    # Without the sandbox, the same attempt on a fresh copy succeeds.
+    echo "gitdir: $TEST_TMP/p1/ws/.git" >"$wt_plain/.git"
+    rm -rf "$wt_plain/src/moved" "$wt_plain/top-$layer" "$wt_plain/src/new-$layer"
+    # shellcheck disable=SC2086 # the attempt is the probe's words
+    run timeout 20 "$PROBE" ${attempt//$wt/$wt_plain}
+    if [ "$out" != OK ]; then
+      not_ok "[$layer] workspace-write with a .git file: $attempt" "positive control (no sandbox): got '$out'"
+      continue
+    fi
     # shellcheck disable=SC2086 # the attempt is the probe's words
     run timeout 20 "$LAUNCH" --workspace "$wt" --profile workspace-write --namespace "$layer" -- "$PROBE" $attempt
     case $layer:$attempt in
@@ -152,7 +162,7 @@ for layer in "${layers[@]}"; do
     *) want=EACCES ;;
     esac
     if [ "$rc" -eq 0 ] && [ "$out" = "$want" ]; then
-      ok "[$layer] workspace-write with a .git file: ${attempt%% *} ${attempt#* }: $want"
+      ok "[$layer] workspace-write with a .git file: ${attempt%% *} ${attempt#* }: $want (without the sandbox: OK)"
     else
       not_ok "[$layer] workspace-write with a .git file: $attempt" "status $rc, got '$out', wanted '$want'" "stderr: $err"
     fi

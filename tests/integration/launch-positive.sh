@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # What must keep working inside the sandbox: ls, cat, pipes, git status, a
 # bash script, writing in the workspace under workspace-write, 2>/dev/null,
-# mktemp in the private TMPDIR, and the program's own exit status.
+# mktemp in the private TMPDIR, and the program's own exit status; and the
+# two refusals met on the way, each with its positive control.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 ws=$TEST_TMP/ws
@@ -48,14 +49,22 @@ done
 
 box workspace-write "$BASH" -c 'echo new >src/new.txt && mkdir -p src/d/e && mv src/new.txt src/d/e/ && cat src/d/e/new.txt'
 expect "workspace-write: create, mkdir and rename in the workspace" 0 '^new$'
-box restricted "$BASH" -c 'echo new >src/new2.txt'
-expect "restricted: the same write is refused" 1 '' 'Permission denied|Read-only file system'
+# The two refusals, each with its positive control: unrestricted, the same
+# write makes the file (attack_check, tests/lib.sh). `box` fails only when
+# the launcher refused to start (125).
+attack_check "restricted: the same write is refused" \
+  'box unrestricted "$BASH" -c "echo new >src/new2.txt"; [ "$rc" -ne 125 ]' \
+  'box restricted "$BASH" -c "echo new >src/new2.txt"; [ "$rc" -ne 125 ]' \
+  '[ -e "$ws/src/new2.txt" ]' 'rm -f "$ws/src/new2.txt"'
+expect "restricted: the refusal is the sandbox's" 1 '' 'Permission denied|Read-only file system'
 # With Landlock alone, .git keeps the top level read-only (docs/launcher.md);
 # the namespace makes it writable, and git commit works.
 box_opts=(--namespace off)
-box workspace-write "$BASH" -c 'echo top >top.txt'
-expect "workspace-write with .git, Landlock alone: no new top-level entry (documented)" 1 '' \
-  'Permission denied'
+attack_check "workspace-write with .git, Landlock alone: no new top-level entry (documented)" \
+  'box unrestricted "$BASH" -c "echo top >top.txt"; [ "$rc" -ne 125 ]' \
+  'box workspace-write "$BASH" -c "echo top >top.txt"; [ "$rc" -ne 125 ]' \
+  '[ -e "$ws/top.txt" ]' 'rm -f "$ws/top.txt"'
+expect "workspace-write with .git, Landlock alone: the refusal is Landlock's" 1 '' 'Permission denied'
 box_opts=()
 if "$SLUICE_LAUNCH" --print-features | grep -q '"namespace":"unavailable"'; then
   skip "workspace-write with .git and the namespace: a new top-level entry" "no namespace here"

@@ -26,12 +26,10 @@ install_sdk() {
 }
 
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
-  skip "the MCP TypeScript SDK client tests" "a package build downloads nothing"
-  exit 0
+  skip_rest "the MCP TypeScript SDK client tests" "a package build downloads nothing"
 fi
 if ! install_sdk; then
-  skip "the MCP TypeScript SDK client tests" "node/npm missing or 'npm install @modelcontextprotocol/sdk' failed (no network?): $(tail -n 3 "$TEST_TMP/npm.log" 2>/dev/null | tr '\n' ' ')"
-  exit 0
+  skip_rest "the MCP TypeScript SDK client tests" "node/npm missing or 'npm install @modelcontextprotocol/sdk' failed (no network?): $(tail -n 3 "$TEST_TMP/npm.log" 2>/dev/null | tr '\n' ' ')"
 fi
 echo "# SDK $(node -p "require('$sdk/package.json').version"), node $(node --version)"
 

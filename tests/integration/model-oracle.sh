@@ -14,8 +14,7 @@ generated=${ORACLE_CHECK_COMMANDS:-600}
 
 features=$("$SLUICE_LAUNCH" --print-features 2>&1) || true
 if ! grep -q '"restricted":{"enforced":\[[^]]*\],"missing":\[\]' <<<"$features"; then
-  skip "the model oracle" "the restricted sandbox cannot be built here: $features"
-  exit 0
+  skip_rest "the model oracle" "the restricted sandbox cannot be built here: $features"
 fi
 
 run "$oracle" --launcher "$SLUICE_LAUNCH" --stub "$stub" --jobs 2 \

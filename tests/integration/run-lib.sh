@@ -1,17 +1,19 @@
 # SPDX-License-Identifier: MIT
 # Shared setup of the `sluice run` integration scripts, sourced after
-# tests/lib.sh: the launcher to use (the real sluice-launch when it can exec
-# a command, otherwise the stand-in fake-launch.sh, said loudly), a private
-# jobs directory, and JSON helpers. Not for: assertions (lib.sh has those).
+# tests/lib.sh: the launcher (the real sluice-launch, which must be able to
+# run a command: a launcher that cannot is a failure, never replaced by a
+# stand-in, tests/integration/fake-launch.sh, that sandboxes nothing), a
+# private jobs directory, and JSON helpers. Not for: assertions (lib.sh has those).
 
-launch_is_fake=
-if "$SLUICE_LAUNCH" --profile unrestricted -- true >/dev/null 2>&1; then
-  echo "# launcher: $SLUICE_LAUNCH"
-else
-  SLUICE_LAUNCH="$SLUICE_SRCDIR/tests/integration/fake-launch.sh"
-  launch_is_fake=yes # it cannot do what --die-with-parent asks
-  echo "# launcher: the stand-in $SLUICE_LAUNCH (sluice-launch cannot exec here yet)"
+if ! launch_err=$("$SLUICE_LAUNCH" --profile unrestricted -- true 2>&1 >/dev/null); then
+  not_ok "sluice-launch runs a command" "$SLUICE_LAUNCH --profile unrestricted -- true failed:" \
+    "$launch_err"
+  exit 1
 fi
+echo "# launcher: $SLUICE_LAUNCH"
+# Always empty now that no stand-in takes the launcher's place: kept for the
+# scripts that still test it.
+launch_is_fake=
 export SLUICE_LAUNCH
 export XDG_RUNTIME_DIR="$TEST_TMP/xdg"
 mkdir -m 0700 "$XDG_RUNTIME_DIR"

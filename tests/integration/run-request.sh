@@ -139,11 +139,11 @@ printf '#!/bin/sh\n[ "$SLUICE_TEST_WRAPPER" = yes ] || exit 9\nexec "%s" "$@"\n'
 chmod +x "$TEST_TMP/env-wrapper"
 run env SLUICE_TEST_WRAPPER=yes SLUICE_LAUNCH="$TEST_TMP/env-wrapper" "$SLUICE" run -- 'echo ran'
 expect "a wrapping launcher gets the environment it was started with" 0 '^ran$'
-# The stand-in for machines where the real launcher cannot exec reads
-# --spec-fd too.
+# The stand-in that sandboxes nothing (other checks use it as a launcher
+# that does not do what it was asked) reads --spec-fd too.
 run env SLUICE_LAUNCH="$SLUICE_SRCDIR/tests/integration/fake-launch.sh" "$SLUICE" run \
   --sandbox unrestricted -- 'echo "ran in $PWD"'
-expect "the stand-in launcher takes its options from --spec-fd" 0 "^ran in "
+expect "the stand-in launcher fake-launch.sh takes its options from --spec-fd" 0 "^ran in "
 
 # Once the mode is known, before the rest of the options, the launcher
 # started early is told that they will plan its namespaces (and enters

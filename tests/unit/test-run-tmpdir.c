@@ -9,14 +9,12 @@
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/fs.h>
 #include <signal.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -132,7 +130,7 @@ Test(run_tmpdir, removing_another_users_directory_runs_as_that_user)
 	cr_assert_eq(access(dir, F_OK), -1);
 }
 
-#define SWAP_FILES 2000
+#define SWAP_FILES 20
 
 static int count_entries(const char *dir)
 {
@@ -147,50 +145,49 @@ static int count_entries(const char *dir)
 }
 
 /* A survivor of the command still runs while its TMPDIR is removed, and
- * swaps a directory full of files for a symlink to one outside, again and
- * again: the removal never follows the symlink (a walk by path unlinked
- * files outside in most rounds). */
-static void remove_while_swapped(int round)
+ * swaps a directory full of files for a symlink to one outside, at the
+ * worst moment: after the walk found the directory, before it opens it
+ * (this test's build of run-tmpdir.c calls run_tmpdir_before_open_hook
+ * there). The removal must not follow the symlink: opened by path, or
+ * without O_NOFOLLOW, it empties the directory outside. */
+static char swap_full[600], swap_moved[600], swap_victim[512];
+static int swaps;
+
+static void swap_for_symlink(int dir_fd, const char *name)
 {
-	char dir[512], full[600], victim[512], link[600], path[700];
-	snprintf(dir, sizeof(dir), "%s/tmp%d", scratch, round);
-	snprintf(full, sizeof(full), "%s/a", dir);
-	snprintf(link, sizeof(link), "%s/s", dir);
-	snprintf(victim, sizeof(victim), "%s/outside%d", scratch, round);
-	cr_assert_eq(mkdir(dir, 0700), 0);
-	cr_assert_eq(mkdir(full, 0700), 0);
-	cr_assert_eq(mkdir(victim, 0700), 0);
-	for (int i = 0; i < SWAP_FILES; i++) {
-		snprintf(path, sizeof(path), "%s/f%d", full, i);
-		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
-		snprintf(path, sizeof(path), "%s/f%d", victim, i);
-		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
-	}
-	cr_assert_eq(symlink(victim, link), 0);
-	pid_t swapper = fork();
-	cr_assert_geq(swapper, 0);
-	if (swapper == 0) {
-		for (;;)
-			(void)syscall(SYS_renameat2, AT_FDCWD, full, AT_FDCWD, link,
-			              RENAME_EXCHANGE);
-	}
-	/* the swaps have begun: `a` has been the symlink */
-	struct stat st;
-	for (int i = 0; i < 100000 && !(lstat(full, &st) == 0 && S_ISLNK(st.st_mode)); i++)
-		;
-	(void)run_tmpdir_remove(dir);
-	kill(swapper, SIGKILL);
-	waitpid(swapper, NULL, 0);
-	cr_expect_eq(count_entries(victim), SWAP_FILES, "round %d: files outside were removed",
-	             round);
-	(void)run_tmpdir_remove(dir); /* what the swapper kept in play */
-	cr_expect_eq(access(dir, F_OK), -1);
+	(void)dir_fd;
+	if (strcmp(name, "a") != 0 || swaps > 0)
+		return;
+	if (rename(swap_full, swap_moved) == 0 && symlink(swap_victim, swap_full) == 0)
+		swaps++;
 }
 
 Test(run_tmpdir, a_directory_swapped_for_a_symlink_during_removal_is_not_followed)
 {
-	for (int round = 0; round < 3; round++)
-		remove_while_swapped(round);
+	char dir[512], path[700];
+	snprintf(dir, sizeof(dir), "%s/tmp", scratch);
+	snprintf(swap_full, sizeof(swap_full), "%s/a", dir);
+	snprintf(swap_moved, sizeof(swap_moved), "%s/a-moved", scratch);
+	snprintf(swap_victim, sizeof(swap_victim), "%s/outside", scratch);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	cr_assert_eq(mkdir(swap_full, 0700), 0);
+	cr_assert_eq(mkdir(swap_victim, 0700), 0);
+	for (int i = 0; i < SWAP_FILES; i++) {
+		snprintf(path, sizeof(path), "%s/f%d", swap_full, i);
+		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+		snprintf(path, sizeof(path), "%s/f%d", swap_victim, i);
+		close(open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600));
+	}
+	swaps = 0;
+	run_tmpdir_before_open_hook = swap_for_symlink;
+	int r = run_tmpdir_remove(dir);
+	run_tmpdir_before_open_hook = NULL;
+	cr_assert_eq(swaps, 1, "the walk never came to open `a`: the swap was not made");
+	cr_expect_eq(count_entries(swap_victim), SWAP_FILES,
+	             "files outside were removed through the symlink");
+	cr_expect_eq(r, 0, "the tree (the symlink left in the swap's place) was not removed: %d",
+	             r);
+	cr_expect_eq(access(dir, F_OK), -1);
 }
 
 /* ------------------------------------------------------------ the spare */

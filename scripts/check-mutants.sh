@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The mutation check: in a scratch copy of this tree, build once, then turn
+# off each protection in turn (a mutant: one substitution in one source
+# file), rebuild, and run the tests that guard it. Each mutant must make at
+# least one of them fail; a mutant that survives is a protection no test
+# would miss. Run as `make check-mutants` or scripts/check-mutants.sh
+# [MUTANT...] (all by default; --list names them). The copy is made in
+# MUTANTS_DIR (default: a new directory under /tmp) and left there.
+# Exit status: 0 when every mutant was killed, 1 otherwise (a survivor, or a
+# mutant whose substitution no longer applies: the code moved).
+set -u
+
+# NAME@@FILE@@PERL-SUBSTITUTION@@TEST...: the table. The substitution
+# runs as `perl -0pi -e`, on the file as a whole.
+mutants=(
+  "landlock-off@@launcher/landlock.c@@s/if \(syscall\(__NR_landlock_restrict_self, ruleset, 0\) < 0\)/if (0)/@@tests/integration/launch-escape.sh"
+  "read-only-root-off@@launcher/mounts.c@@s/if \(sys_mount_setattr\(AT_FDCWD, \"\/\", AT_RECURSIVE, &ro\) < 0\)/if (0)/@@tests/integration/launch-escape.sh"
+  "read-only-rebinds-off@@launcher/mounts.c@@s/r = plan_copy\(&plan, ENTRY_READ_ONLY, err\);/r = 0;/@@tests/integration/sandbox-protections.sh"
+  "hide-list-empty@@launcher/options.c@@s/return add_path\(spec->hide, [^;]*;/(void)spec; (void)arg; (void)err; return 0;/@@tests/integration/sandbox-protections.sh"
+  "ipc-namespace-off@@launcher/namespaces.c@@s/const int flags = CLONE_NEWNS \| CLONE_NEWIPC;/const int flags = CLONE_NEWNS;/@@tests/integration/sandbox-protections.sh"
+  "seccomp-off@@launcher/seccomp-filter.c@@s/if \(syscall\(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog\) < 0\)/if (0)/@@tests/integration/launch-escape.sh"
+  "no-new-privs-off@@launcher/privileges.c@@s/if \(prctl\(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0\) < 0\)/if (0)/@@tests/integration/launch-escape.sh"
+  "close-fds-off@@launcher/session.c@@s/return \(int\)syscall\(SYS_close_range, first, last, 0\);/(void)first; (void)last; return 0;/@@tests/integration/launch-escape.sh"
+  "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
+)
+
+# read_mutant ENTRY: its fields in name, file, subst and tests.
+read_mutant() {
+  name=${1%%@@*}
+  local rest=${1#*@@}
+  file=${rest%%@@*}
+  rest=${rest#*@@}
+  subst=${rest%@@*}
+  tests=${rest##*@@}
+}
+
+if [ "${1:-}" = --list ]; then
+  for m in "${mutants[@]}"; do read_mutant "$m"; echo "$name: $file ($tests)"; done
+  exit 0
+fi
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+work=${MUTANTS_DIR:-$(mktemp -d /tmp/sluice-mutants.XXXXXX)}
+build=$work/build
+log=$work/mutants.log
+echo "check-mutants: the copy in $work, the build's output in $log"
+
+# The copy: the tree as it is now (committed or not), and the grammar
+# (ignored by git, fetched by scripts/fetch-grammar.sh).
+if [ ! -e "$work/configure.ac" ]; then
+  (cd "$src" && git ls-files -z --cached --others --exclude-standard) |
+    (cd "$src" && xargs -0 cp --parents -a -t "$work" 2>/dev/null) || true
+  [ -d "$src/third_party" ] && cp -a "$src/third_party" "$work/"
+fi
+# Without --enable-werror: a mutant may leave a variable unused.
+if [ ! -e "$build/Makefile" ]; then
+  (cd "$work" && ./autogen.sh && mkdir -p "$build" && cd "$build" &&
+    ../configure --sysconfdir="$build/etc") >>"$log" 2>&1 ||
+    { echo "check-mutants: configure failed; see $log"; exit 1; }
+fi
+make -C "$build" -j2 >>"$log" 2>&1 || { echo "check-mutants: the unmutated build failed; see $log"; exit 1; }
+
+# failed_tests TEST...: each test that failed, with the names of its
+# failing checks (from the .log make check leaves beside the .trs; a
+# script's are named without its .sh).
+failed_tests() {
+  local t r
+  for t in "$@"; do
+    r=$build/${t%.sh}
+    if grep -q '^:test-result: \(FAIL\|ERROR\)' "$r.trs" 2>/dev/null; then
+      echo "    $t: $(grep -c '^not ok\|^\[FAIL\]' "$r.log" 2>/dev/null) failed:"
+      grep '^not ok\|^\[FAIL\]\|^\[----\] .*[a-z]' "$r.log" 2>/dev/null | head -n 12 | sed 's/^/      /'
+    elif [ ! -e "$r.trs" ]; then
+      echo "    $t: did not run"
+    fi
+  done
+}
+
+status=0
+for m in "${mutants[@]}"; do
+  read_mutant "$m"
+  if [ $# -gt 0 ] && [[ " $* " != *" $name "* ]]; then
+    continue
+  fi
+  read -r -a test_list <<<"$tests"
+  cp -p "$work/$file" "$work/$file.orig"
+  perl -0pi -e "$subst" "$work/$file"
+  if cmp -s "$work/$file" "$work/$file.orig"; then
+    echo "mutant $name: NOT APPLIED: the substitution matches nothing in $file (the code moved?)"
+    mv "$work/$file.orig" "$work/$file"
+    status=1
+    continue
+  fi
+  touch "$work/$file"
+  start=$(date +%s)
+  if ! make -C "$build" -j2 >>"$log" 2>&1; then
+    echo "mutant $name: the mutated build failed; see $log"
+    status=1
+  else
+    for t in "${test_list[@]}"; do rm -f "$build/${t%.sh}.trs" "$build/${t%.sh}.log"; done
+    make -C "$build" -j2 check TESTS="${test_list[*]}" >>"$log" 2>&1
+    killed=$(failed_tests "${test_list[@]}")
+    if [ -n "$killed" ] && ! grep -q 'did not run' <<<"$killed"; then
+      echo "mutant $name ($file): killed in $(($(date +%s) - start)) s by:"
+      echo "$killed"
+    else
+      echo "mutant $name ($file): SURVIVED: ${test_list[*]} passed${killed:+ ($killed)}"
+      status=1
+    fi
+  fi
+  mv "$work/$file.orig" "$work/$file"
+  touch "$work/$file"
+done
+# Back to the unmutated build, so that the copy can be used again.
+make -C "$build" -j2 >>"$log" 2>&1
+exit "$status"
