@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The real Codex CLI (scripts/fetch-agents.sh installs it) under `codex
+# exec`, driven by the scripted model of fake_model.py over the Responses
+# API, through `sluice hook codex` (plain and --route) and `sluice mcp`:
+# what the model is handed for a denied force push, an allowed command, a
+# failing one, a background job and an ask. The attack first: with the hook
+# installed but not trusted, Codex runs the force push itself, and sluice
+# must say so. A loud skip where Codex is not installed.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+. "$SLUICE_SRCDIR/tests/e2e/lib.sh"
+
+checks=("an untrusted hook does not run: the scripted force push rewrites the remote (the attack)"
+  "sluice hook codex --check says the hook is not trusted"
+  "hook: the force push is denied and the model reads sluice's reason"
+  "hook: the remote's main is unchanged (read from outside)"
+  "hook: an allowed command's stdout and stderr reach the model"
+  "hook: a failing command's output reaches the model"
+  "hook: an ask goes to the approver program and the command runs"
+  "hook: the verdicts are audited"
+  "hook --route: the force push is denied and the model reads sluice's reason"
+  "hook --route: the remote's main is unchanged (read from outside)"
+  "hook --route: an allowed command's stdout and stderr reach the model"
+  "hook --route: a failing command's output reaches the model"
+  "hook --route: no request file is left behind"
+  "mcp: the force push is denied and the model reads sluice's reason"
+  "mcp: the remote's main is unchanged (read from outside)"
+  "mcp: an allowed command's stdout and stderr reach the model"
+  "mcp: a failing command's output reaches the model"
+  "mcp: a background job's output reaches the model through job_output"
+  "mcp: an ask is answered (elicitation or the approver) and the command runs")
+if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
+  e2e_skip_all codex "a package build downloads nothing" "${checks[@]}"
+  exit 0
+fi
+if ! e2e_find codex; then
+  e2e_skip_all codex "Codex is not installed in $agents_dir (scripts/fetch-agents.sh)" "${checks[@]}"
+  exit 0
+fi
+codex=$e2e_bin
+echo "# $e2e_version"
+
+# codex_config NAME [EXTRA-TOML]: CODEX_HOME of session NAME, its model the
+# session's scripted one (no retries: a failure shows at once).
+codex_config() {
+  mkdir -p "$TEST_TMP/$1-home/.codex"
+  cat >"$TEST_TMP/$1-home/.codex/config.toml" <<EOF
+model = "e2e-model"
+model_provider = "e2e"
+approval_policy = "never"
+sandbox_mode = "danger-full-access"
+check_for_update_on_startup = false
+
+[model_providers.e2e]
+name = "e2e"
+base_url = "http://127.0.0.1:$port/v1"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+${2:-}
+EOF
+}
+
+# hook_toml COMMAND: a PreToolUse hook on every shell tool (Bash in hooks).
+hook_toml() {
+  printf '\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "%s"\ntimeout = 30\n' "$1"
+}
+
+# codex_session NAME ARGS...: codex exec in workspace NAME; its output in
+# NAME.out/NAME.err.
+codex_session() {
+  local name=$1 start=$SECONDS
+  shift
+  (cd "$TEST_TMP/$name" && "${e2e_env[@]}" HOME="$TEST_TMP/$name-home" \
+    CODEX_HOME="$TEST_TMP/$name-home/.codex" \
+    timeout -k 5 150 "$codex" exec --skip-git-repo-check "$@" "Run the steps." \
+    </dev/null >"$TEST_TMP/$name.out" 2>"$TEST_TMP/$name.err")
+  echo "# $name: codex exec exited $? after $((SECONDS - start)) s"
+  e2e_stop
+  e2e_results "$name"
+}
+
+# The attack: the hook installed, but not trusted (no --dangerously-bypass-hook-trust).
+e2e_workspace control
+e2e_serve control "$(script_json builtin "$(step_json bash "$push_cmd")")"
+codex_config control "$(hook_toml "$e2e_sluice hook codex")"
+codex_session control
+[ "$(remote_main control)" != "$remote_before" ]
+report $? "codex: ${checks[0]}" "remote main $(remote_main control), before $remote_before" "$(tail -c 600 "$TEST_TMP/control.err")"
+run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" "$e2e_sluice" hook codex --check
+[ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
+report $? "codex: ${checks[1]}" "rc=$rc" "$out" "$err"
+
+# The hook, plain, trusted for this run: Codex runs what sluice does not
+# object to; an ask goes to the approver program (Codex cannot ask).
+e2e_workspace hook
+e2e_serve hook "$(script_json builtin "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
+  "$(step_json bash "$fail_cmd")" "$(step_json bash "$ask_cmd")")"
+codex_config hook "$(hook_toml "$e2e_sluice hook codex")"
+codex_session hook --dangerously-bypass-hook-trust
+check_common hook codex hook
+step_has hook 3 'e2e-asked-42' && grep -q 'e2e-asked-' "$TEST_TMP/approver.requests"
+report $? "codex: ${checks[6]}" "$(step_text hook 3)" "$(cat "$TEST_TMP/approver.requests" 2>/dev/null)"
+grep -q 'git push --force origin main' "$TEST_TMP/audit.log" 2>/dev/null
+report $? "codex: ${checks[7]}" "$(cat "$TEST_TMP/audit.log" 2>/dev/null)"
+
+# --route: the allowed commands run through `sluice run`.
+e2e_workspace route
+e2e_serve route "$(script_json builtin "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
+  "$(step_json bash "$fail_cmd")")"
+codex_config route "$(hook_toml "$e2e_sluice hook codex --route --sandbox workspace-write")"
+codex_session route --dangerously-bypass-hook-trust
+check_common route codex "hook --route"
+left=$(find "$XDG_RUNTIME_DIR" -name 'route-*' 2>/dev/null)
+[ -z "$left" ]
+report $? "codex: ${checks[12]}" "$left"
+
+# sluice mcp: its tools approved for exec (sluice's destructive and
+# open-world hints make codex exec refuse them otherwise).
+e2e_workspace mcp
+e2e_serve mcp "$(script_json mcp "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
+  "$(step_json bash "$fail_cmd")" "$(step_json bash "$bg_cmd" background)" "$(step_json job_output)" \
+  "$(step_json bash "$ask_cmd")")"
+codex_config mcp "$(printf '\n[mcp_servers.sluice]\ncommand = "%s"\nargs = ["mcp", "--sandbox", "workspace-write"]\ndefault_tools_approval_mode = "approve"\n' "$e2e_sluice")"
+codex_session mcp
+check_common mcp codex mcp
+step_has mcp 4 'e2e-background-42'
+report $? "codex: ${checks[17]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+step_has mcp 5 'e2e-asked-42'
+report $? "codex: ${checks[18]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/audit.log" 2>/dev/null)"
