@@ -34,16 +34,21 @@ if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
   e2e_skip_all codex "a package build downloads nothing" "${checks[@]}"
   exit 0
 fi
-if ! e2e_find codex; then
+if ! e2e_find codex @openai/codex; then
   e2e_skip_all codex "Codex is not installed in $agents_dir (scripts/fetch-agents.sh)" "${checks[@]}"
   exit 0
 fi
 codex=$e2e_bin
-echo "# $e2e_version"
 
-# codex_config NAME [EXTRA-TOML]: CODEX_HOME of session NAME, its model the
+# codex NAME ARGS...: codex exec against session NAME's model.
+codex() {
+  "${e2e_env[@]}" CODEX_HOME="$TEST_TMP/$1-home/.codex" \
+    timeout -k 5 170 "$codex" exec --skip-git-repo-check "${@:2}" "Run the steps."
+}
+
+# config NAME [EXTRA-TOML]: CODEX_HOME of session NAME, its model the
 # session's scripted one (no retries: a failure shows at once).
-codex_config() {
+config() {
   mkdir -p "$TEST_TMP/$1-home/.codex"
   cat >"$TEST_TMP/$1-home/.codex/config.toml" <<EOF
 model = "e2e-model"
@@ -62,70 +67,47 @@ ${2:-}
 EOF
 }
 
-# hook_toml COMMAND: a PreToolUse hook on every shell tool (Bash in hooks).
+# hook_toml COMMAND: a PreToolUse hook on every shell tool (Bash in hooks),
+# as docs/integrations.md gives it.
 hook_toml() {
   printf '\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "%s"\ntimeout = 30\n' "$1"
 }
-
-# codex_session NAME ARGS...: codex exec in workspace NAME; its output in
-# NAME.out/NAME.err.
-codex_session() {
-  local name=$1 start=$SECONDS
-  shift
-  (cd "$TEST_TMP/$name" && "${e2e_env[@]}" HOME="$TEST_TMP/$name-home" \
-    CODEX_HOME="$TEST_TMP/$name-home/.codex" \
-    timeout -k 5 150 "$codex" exec --skip-git-repo-check "$@" "Run the steps." \
-    </dev/null >"$TEST_TMP/$name.out" 2>"$TEST_TMP/$name.err")
-  echo "# $name: codex exec exited $? after $((SECONDS - start)) s"
-  e2e_stop
-  e2e_results "$name"
+hook_config() { config "$1" "$(hook_toml "$(e2e_sluice "$1") hook codex")"; }
+route_config() { config "$1" "$(hook_toml "$(e2e_sluice "$1") hook codex --route --sandbox workspace-write")"; }
+# sluice mcp, its tools approved for exec (sluice's destructive and
+# open-world hints make codex exec refuse them otherwise).
+mcp_config() {
+  config "$1" "$(printf '\n[mcp_servers.sluice]\ncommand = "%s"\nargs = ["mcp", "--sandbox", "workspace-write"]\ndefault_tools_approval_mode = "approve"\n' "$(e2e_sluice "$1")")"
 }
 
+for name in control hook route mcp; do e2e_workspace "$name"; done
 # The attack: the hook installed, but not trusted (no --dangerously-bypass-hook-trust).
-e2e_workspace control
-e2e_serve control "$(script_json builtin "$(step_json bash "$push_cmd")")"
-codex_config control "$(hook_toml "$e2e_sluice hook codex")"
-codex_session control
-[ "$(remote_main control)" != "$remote_before" ]
-report $? "codex: ${checks[0]}" "remote main $(remote_main control), before $remote_before" "$(tail -c 600 "$TEST_TMP/control.err")"
-run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" "$e2e_sluice" hook codex --check
-[ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
-report $? "codex: ${checks[1]}" "rc=$rc" "$out" "$err"
-
+e2e_session control "$(script_json builtin "$(step_json bash "$push_cmd")")" hook_config codex control
 # The hook, plain, trusted for this run: Codex runs what sluice does not
 # object to; an ask goes to the approver program (Codex cannot ask).
-e2e_workspace hook
-e2e_serve hook "$(script_json builtin "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
-  "$(step_json bash "$fail_cmd")" "$(step_json bash "$ask_cmd")")"
-codex_config hook "$(hook_toml "$e2e_sluice hook codex")"
-codex_session hook --dangerously-bypass-hook-trust
-check_common hook codex hook
-step_has hook 3 'e2e-asked-42' && grep -q 'e2e-asked-' "$TEST_TMP/approver.requests"
-report $? "codex: ${checks[6]}" "$(step_text hook 3)" "$(cat "$TEST_TMP/approver.requests" 2>/dev/null)"
-grep -q 'git push --force origin main' "$TEST_TMP/audit.log" 2>/dev/null
-report $? "codex: ${checks[7]}" "$(cat "$TEST_TMP/audit.log" 2>/dev/null)"
-
+e2e_session hook "$(script_json builtin "${common_steps[@]}" "$(step_json bash "$ask_cmd")")" hook_config \
+  codex hook --dangerously-bypass-hook-trust
 # --route: the allowed commands run through `sluice run`.
-e2e_workspace route
-e2e_serve route "$(script_json builtin "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
-  "$(step_json bash "$fail_cmd")")"
-codex_config route "$(hook_toml "$e2e_sluice hook codex --route --sandbox workspace-write")"
-codex_session route --dangerously-bypass-hook-trust
+e2e_session route "$(script_json builtin "${common_steps[@]}")" route_config \
+  codex route --dangerously-bypass-hook-trust
+e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_cmd" background)" \
+  "$(step_json job_output)" "$(step_json bash "$ask_cmd")")" mcp_config codex mcp
+e2e_wait
+
+check_attack control codex "${checks[0]}"
+run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook codex --check
+[ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
+report $? "codex: ${checks[1]}" "rc=$rc" "$out" "$err"
+check_common hook codex hook
+step_has hook 3 'e2e-asked-42' && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
+report $? "codex: ${checks[6]}" "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
+check_audited hook codex
 check_common route codex "hook --route"
-left=$(find "$XDG_RUNTIME_DIR" -name 'route-*' 2>/dev/null)
+left=$(find "$TEST_TMP/route-run" -name 'route-*' 2>/dev/null)
 [ -z "$left" ]
 report $? "codex: ${checks[12]}" "$left"
-
-# sluice mcp: its tools approved for exec (sluice's destructive and
-# open-world hints make codex exec refuse them otherwise).
-e2e_workspace mcp
-e2e_serve mcp "$(script_json mcp "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
-  "$(step_json bash "$fail_cmd")" "$(step_json bash "$bg_cmd" background)" "$(step_json job_output)" \
-  "$(step_json bash "$ask_cmd")")"
-codex_config mcp "$(printf '\n[mcp_servers.sluice]\ncommand = "%s"\nargs = ["mcp", "--sandbox", "workspace-write"]\ndefault_tools_approval_mode = "approve"\n' "$e2e_sluice")"
-codex_session mcp
 check_common mcp codex mcp
 step_has mcp 4 'e2e-background-42'
 report $? "codex: ${checks[17]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 step_has mcp 5 'e2e-asked-42'
-report $? "codex: ${checks[18]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/audit.log" 2>/dev/null)"
+report $? "codex: ${checks[18]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

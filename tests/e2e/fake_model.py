@@ -7,8 +7,9 @@ script, and records every request, so that a test asserts on exactly what
 a real model would receive. Standard library only.
 
   fake_model.py serve SCRIPT LOG PORT-FILE   serve until SIGTERM
-  fake_model.py results LOG                  the tool results the model got,
-                                             one JSON object a line
+  fake_model.py results LOG PREFIX           the tool results the model got,
+                                             one JSON object a line, and
+                                             each one's text in PREFIX.STEP
 
 The script (JSON): {"prefer": "mcp"|"builtin", "steps": [STEP...]} where a
 step is {"tool": "bash", "command": C, "background": bool} or
@@ -41,12 +42,23 @@ def tool_names(api, body):
             for decl in tool.get("functionDeclarations") or []:
                 names.append(decl.get("name"))
         elif tool.get("type") == "namespace":
-            # Codex may group an MCP server's tools in a namespace.
+            # Codex groups an MCP server's tools in a namespace; a call
+            # names the tool and its namespace apart (split_name).
             for sub in tool.get("tools") or []:
-                names.append(tool.get("name", "") + sub.get("name", ""))
+                names.append(tool.get("name", "") + NS + sub.get("name", ""))
         else:
             names.append(tool.get("name") or (tool.get("function") or {}).get("name"))
     return [n for n in names if n]
+
+
+NS = "\x1f"
+
+
+def split_name(name):
+    """A tool's namespace (or None) and its name within it."""
+    if NS in name:
+        return tuple(name.split(NS, 1))
+    return None, name
 
 
 def text_of(content):
@@ -83,7 +95,7 @@ def tool_results(api, body):
         names = {}
         for item in body.get("input") or []:
             if item.get("type") in ("function_call", "custom_tool_call"):
-                names[item.get("call_id")] = item.get("name")
+                names[item.get("call_id")] = ((item.get("namespace") or "") + " " + item.get("name", "")).strip()
             elif item.get("type") in ("function_call_output", "custom_tool_call_output"):
                 found.append({"name": names.get(item.get("call_id")),
                               "text": text_of(item.get("output", "")), "raw": item})
@@ -247,8 +259,11 @@ def anthropic(handler, model, body, answer, n):
 
 def responses(handler, model, body, answer, n):
     if answer[0] == "call":
+        namespace, name = split_name(answer[1])
         item = {"type": "function_call", "id": "fc_%04d" % n, "call_id": "call_%04d" % n,
-                "name": answer[1], "arguments": json.dumps(answer[2]), "status": "completed"}
+                "name": name, "arguments": json.dumps(answer[2]), "status": "completed"}
+        if namespace:
+            item["namespace"] = namespace
     else:
         item = {"type": "message", "id": "msg_%04d" % n, "role": "assistant", "status": "completed",
                 "content": [{"type": "output_text", "text": answer[1], "annotations": []}]}
@@ -351,9 +366,10 @@ def serve(script_path, log, port_file):
     server.serve_forever()
 
 
-def results(log):
+def results(log, prefix):
     """The tool results of the longest conversation in the log: what the
-    model was handed for each step."""
+    model was handed for each step, one JSON line each, and each step's
+    text in the file PREFIX.N (read by the checks without another Python)."""
     best = []
     with open(log) as f:
         for line in f:
@@ -362,12 +378,14 @@ def results(log):
                 best = entry["results"]
     for i, r in enumerate(best):
         print(json.dumps(dict(r, step=i)))
+        with open("%s.%d" % (prefix, i), "w") as f:
+            f.write(r["text"])
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "serve":
         serve(*sys.argv[2:5])
     elif sys.argv[1] == "results":
-        results(sys.argv[2])
+        results(sys.argv[2], sys.argv[3])
     else:
-        sys.exit("usage: fake_model.py serve SCRIPT LOG PORT-FILE | results LOG")
+        sys.exit("usage: fake_model.py serve SCRIPT LOG PORT-FILE | results LOG PREFIX")

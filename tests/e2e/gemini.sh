@@ -35,12 +35,19 @@ if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
   e2e_skip_all gemini "a package build downloads nothing" "${checks[@]}"
   exit 0
 fi
-if ! e2e_find gemini; then
+if ! e2e_find gemini @google/gemini-cli; then
   e2e_skip_all gemini "Gemini CLI is not installed in $agents_dir (scripts/fetch-agents.sh)" "${checks[@]}"
   exit 0
 fi
 gemini=$e2e_bin
-echo "# Gemini CLI $e2e_version"
+
+# gemini NAME ARGS...: gemini -p against session NAME's model, every tool
+# call approved (--approval-mode yolo: sluice is what decides).
+gemini() {
+  "${e2e_env[@]}" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=e2e-not-a-key \
+    GEMINI_CLI_NO_RELAUNCH=true \
+    timeout -k 5 170 "$gemini" -p "Run the steps." --approval-mode yolo "${@:2}"
+}
 
 policy='[[rule]]
 toolName = "run_shell_command"
@@ -48,10 +55,10 @@ decision = "deny"
 priority = 999
 denyMessage = "Run shell commands with the sluice bash tool."'
 
-# gemini_home NAME [trusted]: the user's settings (an API key's auth, no
+# user_settings NAME [trusted]: the user's settings (an API key's auth, no
 # update checks or statistics), and the workspace trusted in
 # trustedFolders.json when asked.
-gemini_home() {
+user_settings() {
   mkdir -p "$TEST_TMP/$1-home/.gemini"
   echo '{"security": {"auth": {"selectedType": "gemini-api-key"}},
     "general": {"disableAutoUpdate": true, "disableUpdateNag": true},
@@ -72,21 +79,25 @@ print(json.dumps({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
   "hooks": [{"type": "command", "command": sys.argv[1], "timeout": 30000}]}]}}))' "$2" \
     >"$TEST_TMP/$1/.gemini/settings.json"
 }
-
-# gemini_session NAME ARGS...: gemini -p in workspace NAME, every tool call
-# approved (--approval-mode yolo: sluice is what decides); its output in
-# NAME.out/NAME.err.
-gemini_session() {
-  local name=$1 start=$SECONDS
-  shift
-  (cd "$TEST_TMP/$name" && "${e2e_env[@]}" HOME="$TEST_TMP/$name-home" \
-    GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=e2e-not-a-key \
-    GEMINI_CLI_NO_RELAUNCH=true \
-    timeout -k 5 150 "$gemini" -p "Run the steps." --approval-mode yolo "$@" \
-    </dev/null >"$TEST_TMP/$name.out" 2>"$TEST_TMP/$name.err")
-  echo "# $name: gemini exited $? after $((SECONDS - start)) s"
-  e2e_stop
-  e2e_results "$name"
+# The attack's setup: the hook and the policy in the project, the folder
+# not trusted (the session gives --skip-trust).
+control_settings() {
+  user_settings "$1"
+  hook_settings "$1" "$(e2e_sluice "$1") hook gemini"
+  mkdir -p "$TEST_TMP/$1/.gemini/policies"
+  printf '%s\n' "$policy" >"$TEST_TMP/$1/.gemini/policies/sluice.toml"
+}
+hook_config() { user_settings "$1" trusted; hook_settings "$1" "$(e2e_sluice "$1") hook gemini"; }
+route_config() { user_settings "$1" trusted; hook_settings "$1" "$(e2e_sluice "$1") hook gemini --route --sandbox workspace-write"; }
+# sluice mcp, the built-in shell taken away by the user's policy.
+mcp_config() {
+  user_settings "$1" trusted
+  mkdir -p "$TEST_TMP/$1/.gemini" "$TEST_TMP/$1-home/.gemini/policies"
+  python3 -c '
+import json, sys
+print(json.dumps({"mcpServers": {"sluice": {"command": sys.argv[1],
+  "args": ["mcp", "--sandbox", "workspace-write"]}}}))' "$(e2e_sluice "$1")" >"$TEST_TMP/$1/.gemini/settings.json"
+  printf '%s\n' "$policy" >"$TEST_TMP/$1-home/.gemini/policies/sluice.toml"
 }
 
 # offered NAME TOOL: the model was offered TOOL in session NAME.
@@ -102,57 +113,25 @@ for line in open(sys.argv[1]):
 sys.exit(1)' "$TEST_TMP/$1.requests" "$2"
 }
 
-# The attack: the hook and the policy in the project, the folder not
-# trusted, --skip-trust given.
-e2e_workspace control
-hook_settings control "$e2e_sluice hook gemini"
-mkdir -p "$TEST_TMP/control/.gemini/policies"
-printf '%s\n' "$policy" >"$TEST_TMP/control/.gemini/policies/sluice.toml"
-gemini_home control
-e2e_serve control "$(script_json builtin "$(step_json bash "$push_cmd")")"
-gemini_session control --skip-trust
-[ "$(remote_main control)" != "$remote_before" ]
-report $? "gemini: ${checks[0]}" "remote main $(remote_main control), before $remote_before" "$(tail -c 600 "$TEST_TMP/control.err")"
+for name in control hook route mcp; do e2e_workspace "$name"; done
+e2e_session control "$(script_json builtin "$(step_json bash "$push_cmd")")" control_settings \
+  gemini control --skip-trust
+e2e_session hook "$(script_json builtin "${common_steps[@]}" "$(step_json bash "$ask_cmd")")" hook_config \
+  gemini hook
+e2e_session route "$(script_json builtin "${common_steps[@]}")" route_config gemini route
+e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_cmd" background)" \
+  "$(step_json job_output)" "$(step_json bash "$ask_cmd")")" mcp_config gemini mcp
+e2e_wait
+
+check_attack control gemini "${checks[0]}"
 offered control run_shell_command
 report $? "gemini: ${checks[1]}"
-run env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$e2e_sluice" hook gemini --check
+run env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook gemini --check
 [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
 report $? "gemini: ${checks[2]}" "rc=$rc" "$out" "$err"
-
-# The hook, plain, the folder trusted.
-e2e_workspace hook
-hook_settings hook "$e2e_sluice hook gemini"
-gemini_home hook trusted
-e2e_serve hook "$(script_json builtin "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
-  "$(step_json bash "$fail_cmd")" "$(step_json bash "$ask_cmd")")"
-gemini_session hook
 check_common hook gemini hook
-grep -q 'git push --force origin main' "$TEST_TMP/audit.log" 2>/dev/null
-report $? "gemini: ${checks[7]}" "$(cat "$TEST_TMP/audit.log" 2>/dev/null)"
-
-# --route: the allowed commands run through `sluice run`.
-e2e_workspace route
-hook_settings route "$e2e_sluice hook gemini --route --sandbox workspace-write"
-gemini_home route trusted
-e2e_serve route "$(script_json builtin "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
-  "$(step_json bash "$fail_cmd")")"
-gemini_session route
+check_audited hook gemini
 check_common route gemini "hook --route"
-
-# sluice mcp, the built-in shell taken away by the user's policy.
-e2e_workspace mcp
-mkdir -p "$TEST_TMP/mcp/.gemini"
-python3 -c '
-import json, sys
-print(json.dumps({"mcpServers": {"sluice": {"command": sys.argv[1],
-  "args": ["mcp", "--sandbox", "workspace-write"]}}}))' "$e2e_sluice" >"$TEST_TMP/mcp/.gemini/settings.json"
-gemini_home mcp trusted
-mkdir -p "$TEST_TMP/mcp-home/.gemini/policies"
-printf '%s\n' "$policy" >"$TEST_TMP/mcp-home/.gemini/policies/sluice.toml"
-e2e_serve mcp "$(script_json mcp "$(step_json bash "$push_cmd")" "$(step_json bash "$out_cmd")" \
-  "$(step_json bash "$fail_cmd")" "$(step_json bash "$bg_cmd" background)" "$(step_json job_output)" \
-  "$(step_json bash "$ask_cmd")")"
-gemini_session mcp
 ! offered mcp run_shell_command && offered mcp mcp_sluice_bash
 report $? "gemini: ${checks[12]}"
 check_common mcp gemini mcp
