@@ -29,7 +29,7 @@ checks=("an untrusted hook does not run: the scripted force push rewrites the re
   "mcp: an allowed command's stdout and stderr reach the model"
   "mcp: a failing command's output reaches the model"
   "mcp: a background job's output reaches the model through job_output"
-  "mcp: an ask is answered (elicitation or the approver) and the command runs")
+  "mcp: an ask is put to Codex (elicitation), codex exec declines it, nothing runs, the model reads why")
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
   e2e_skip_all codex "a package build downloads nothing" "${checks[@]}"
   exit 0
@@ -103,11 +103,14 @@ step_has hook 3 'e2e-asked-42' && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
 report $? "codex: ${checks[6]}" "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
 check_audited hook codex
 check_common route codex "hook --route"
-left=$(find "$TEST_TMP/route-run" -name 'route-*' 2>/dev/null)
+left=$(find "$TEST_TMP/route-run" -type f -name 'route-*' 2>/dev/null)
 [ -z "$left" ]
 report $? "codex: ${checks[12]}" "$left"
 check_common mcp codex mcp
 step_has mcp 4 'e2e-background-42'
 report $? "codex: ${checks[17]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
-step_has mcp 5 'e2e-asked-42'
+# codex exec answers sluice's question itself, declining: a person's no is
+# final (the approver is not asked).
+step_has mcp 5 'declined at the MCP client' && ! step_has mcp 5 'e2e-asked-42' &&
+  grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit" && [ ! -e "$TEST_TMP/mcp.approver" ]
 report $? "codex: ${checks[18]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
