@@ -3,9 +3,15 @@
  * The tools of `sluice mcp`, each a row of one table: its definition for
  * tools/list (title, annotations, schemas) and the function that answers
  * tools/call. Arguments are checked here (or by request.c for `bash`); a
- * refusal is a tool result with isError, so the model reads why. The
- * output goes to the model once, in the text; structuredContent carries
- * its byte counts (and stdout and stderr apart only when asked).
+ * refusal is a tool result with isError, so the model reads why.
+ *
+ * The output goes to the model once, in the text, and bash and job_output
+ * return no structuredContent: Claude Code and Codex hand the model the
+ * structured content alone when there is one (the text is dropped), Gemini
+ * CLI the text alone, so only a result without one reaches the model whole
+ * in all of them, at the cost of the output once. The result's fields (exit
+ * code, sizes, policy, sandbox) go in _meta under "sluice/result", for
+ * programs; no client shows _meta to the model.
  */
 #include "config.h"
 
@@ -32,9 +38,13 @@
 /* How long job_kill waits, beyond the kill grace, for the job to end. */
 #define JOB_KILL_WAIT_MS 5000
 
-/* {"content":[{"type":"text","text":text}],"isError":..} with structured
- * content when given (stolen). */
-static json_t *tool_result(const char *text, size_t len, json_t *structured, bool is_error)
+/* The key of a result's _meta that holds sluice's fields. */
+#define RESULT_META_KEY "sluice/result"
+
+/* {"content":[{"type":"text","text":text}],"isError":..}, with structured
+ * content and _meta["sluice/result"] when given (both stolen). */
+static json_t *tool_result_full(const char *text, size_t len, json_t *structured, json_t *meta,
+                                bool is_error)
 {
 	_cleanup_free_ char *clean = utf8_sanitize(text, len, &len);
 	json_t *content =
@@ -45,7 +55,16 @@ static json_t *tool_result(const char *text, size_t len, json_t *structured, boo
 		json_object_set_new(res, "structuredContent", structured);
 	else
 		json_decref(structured);
+	if (res && meta)
+		json_object_set_new(res, "_meta", json_pack("{s:o}", RESULT_META_KEY, meta));
+	else
+		json_decref(meta);
 	return res;
+}
+
+static json_t *tool_result(const char *text, size_t len, json_t *structured, bool is_error)
+{
+	return tool_result_full(text, len, structured, NULL, is_error);
 }
 
 __attribute__((format(printf, 2, 3))) static json_t *tool_refusal(json_t *structured,
@@ -98,9 +117,8 @@ void mcp_tools_discard_prepared(struct run_outcome *prepared)
 }
 
 /* The CallToolResult of a run (a new reference), or NULL; streams: stdout
- * and stderr apart in structuredContent too. */
-static json_t *bash_result(const struct mcp_context *ctx, const struct run_result *res,
-                           bool streams)
+ * and stderr apart in the text. */
+static json_t *bash_result(const struct run_result *res, bool streams)
 {
 	int r;
 	_cleanup_free_ char *text = NULL;
@@ -108,16 +126,15 @@ static json_t *bash_result(const struct mcp_context *ctx, const struct run_resul
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
-	r = result_write_text(res, f);
+	r = result_write_text_streams(res, streams, f);
 	if (fclose(f) != 0 || r < 0)
 		return NULL;
-	unsigned flags = RESULT_JSON_BESIDE_TEXT | (streams ? RESULT_JSON_STREAMS : 0);
-	json_t *structured = ctx->structured ? result_to_json(res, flags) : NULL;
-	if (ctx->structured && !structured)
+	json_t *meta = result_to_json(res, RESULT_JSON_BESIDE_TEXT);
+	if (!meta)
 		return NULL;
 	bool failed = res->error != ERROR_KIND_NONE || res->signal ||
 	              (res->has_exit_code && res->exit_code != 0);
-	return tool_result(text, len, structured, failed);
+	return tool_result_full(text, len, NULL, meta, failed);
 }
 
 /* The bash tool's own argument beside the request's: "streams" (a
@@ -177,7 +194,7 @@ static json_t *call_bash(const struct mcp_context *ctx, json_t *args, const stru
 		         o->result.job_id ? o->result.job_id : "?");
 		o->result.job_hint = hint;
 	}
-	json_t *ret = bash_result(ctx, &o->result, streams);
+	json_t *ret = bash_result(&o->result, streams);
 	run_outcome_done(o);
 	return ret;
 }
@@ -257,6 +274,8 @@ static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const stru
 		json_decref(l.arr);
 		return tool_refusal(NULL, "listing the jobs: %s", strerror(-r));
 	}
+	/* the same facts twice, as lines for Gemini CLI (which shows the text)
+	 * and as structure for Claude Code and Codex (which show only that) */
 	return tool_result(text, len, json_pack("{s:o}", "jobs", l.arr), false);
 }
 
@@ -322,10 +341,11 @@ static json_t *call_job_output(const struct mcp_context *ctx, json_t *args,
 	                 : "output in ",
 	             path, (int)n, buf) < 0)
 		return NULL;
-	return tool_result(text, strlen(text),
-	                   json_pack("{s:s, s:s, s:s, s:b}", "job", id, "status",
-	                             job_state_name(job.state), "outputFile", path, "cut", cut),
-	                   false);
+	return tool_result_full(text, strlen(text), NULL,
+	                        json_pack("{s:s, s:s, s:s, s:b}", "job", id, "status",
+	                                  job_state_name(job.state), "outputFile", path, "cut",
+	                                  cut),
+	                        false);
 }
 
 static json_t *call_job_kill(const struct mcp_context *ctx, json_t *args,
@@ -370,9 +390,11 @@ static const struct tool {
 	const char *name;
 	const char *title;
 	tool_fn call;
-	const char *description;   /* NULL: built from the settings */
-	const char *input_schema;  /* JSON; NULL: the request schema */
-	const char *output_schema; /* JSON; NULL: none (bash: the result's schema) */
+	const char *description;  /* NULL: built from the settings */
+	const char *input_schema; /* JSON; NULL: the request schema */
+	/* JSON; NULL: none, and no structuredContent: bash and job_output,
+	 * whose output must reach the model in every client (top of file) */
+	const char *output_schema;
 	/* annotations: hints for the client, not guarantees */
 	bool read_only, destructive, idempotent, open_world;
 } tools[] = {
@@ -390,11 +412,7 @@ static const struct tool {
 	  "\"the job id from the bash result or the jobs tool\"},\"tail\":{\"type\":\"integer\","
 	  "\"minimum\":1,\"maximum\":100000}},\"required\":[\"job\"],"
 	  "\"additionalProperties\":false}",
-	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\"},\"status\":{"
-	  "\"type\":\"string\"},\"outputFile\":{\"type\":\"string\"},\"cut\":{\"type\":"
-	  "\"boolean\",\"description\":\"only the end of the output is shown\"}},\"required\":["
-	  "\"job\",\"status\",\"outputFile\",\"cut\"]}",
-	  true, false, true, false },
+	  NULL, true, false, true, false },
 	{ "job_kill", "Stop a background job", call_job_kill,
 	  "Stop a background job and every process it started (its whole tree).",
 	  "{\"type\":\"object\",\"properties\":{\"job\":{\"type\":\"string\"}},"
@@ -422,9 +440,10 @@ static json_t *bash_input_schema(const struct mcp_context *ctx)
 	json_t *props = json_object_get(schema, "properties");
 	if (props && json_object_set_new(props, "streams",
 	                                 json_pack("{s:s, s:s}", "type", "boolean", "description",
-	                                           "also return stdout and stderr apart in the "
-	                                           "structured result (the text has the output "
-	                                           "either way)")) < 0) {
+	                                           "show stdout and stderr apart, each under a "
+	                                           "line [stdout] or [stderr] (by default they "
+	                                           "are shown together, as the command wrote "
+	                                           "them)")) < 0) {
 		json_decref(schema);
 		return NULL;
 	}
@@ -448,12 +467,9 @@ static json_t *tool_definition(const struct mcp_context *ctx, const struct tool 
 	                        "idempotentHint", t->idempotent, "openWorldHint", t->open_world);
 	if (!def || !ctx->structured) /* title and outputSchema: 2025-06-18 on */
 		return def;
-	json_t *output = t->output_schema       ? json_loads(t->output_schema, 0, NULL)
-	                 : t->call == call_bash ? tool_schema_output()
-	                                        : NULL;
 	if (json_object_set_new(def, "title", json_string(t->title)) < 0 ||
-	    ((t->output_schema || t->call == call_bash) &&
-	     json_object_set_new(def, "outputSchema", output) < 0)) {
+	    (t->output_schema &&
+	     json_object_set_new(def, "outputSchema", json_loads(t->output_schema, 0, NULL)) < 0)) {
 		json_decref(def);
 		return NULL;
 	}

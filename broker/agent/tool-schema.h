@@ -33,9 +33,9 @@ json_t *tool_schema_input(const struct run_settings *s);
  * 0) builds (`sluice run --format json`; a new reference), or NULL. */
 json_t *tool_schema_result(void);
 
-/* The JSON schema of an MCP result's structuredContent, the object
- * result_to_json(RESULT_JSON_BESIDE_TEXT) builds (a new reference), or
- * NULL. */
+/* The JSON schema of an MCP bash result's _meta["sluice/result"], the
+ * object result_to_json(RESULT_JSON_BESIDE_TEXT) builds (a new reference),
+ * or NULL. */
 json_t *tool_schema_output(void);
 
 #endif

@@ -155,8 +155,11 @@ static json_t *policy_json(const struct verdict *v)
 	return v ? verdict_to_json(v) : json_null();
 }
 
-/* The launcher's report with the mode added; a mode alone without one. */
-static json_t *sandbox_json(const struct run_result *r)
+/* The launcher's report with the mode added; a mode alone without one.
+ * brief: only the mode, what is missing and the fallback, which is what a
+ * model acts on (an MCP result goes with every call; the list of what was
+ * enforced is the same each time and is in `sluice run --format json`). */
+static json_t *sandbox_json(const struct run_result *r, bool brief)
 {
 	const char *mode = r->settings->sandbox_mode;
 	if (!mode)
@@ -171,6 +174,14 @@ static json_t *sandbox_json(const struct run_result *r)
 		json_object_set_new(obj, "mode", json_string(mode));
 	if (obj && r->settings->sandbox_fallback)
 		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
+	if (obj && brief) {
+		json_t *missing = json_object_get(obj, "missing");
+		json_t *fallback = json_object_get(obj, "fallback");
+		json_t *b = json_pack("{s:s, s:O, s:O*}", "mode", mode, "missing",
+		                      missing ? missing : json_null(), "fallback", fallback);
+		json_decref(obj);
+		obj = b;
+	}
 	return obj;
 }
 
@@ -187,7 +198,7 @@ static int stream_json(const struct run_result *r, const struct outbuf *ob, cons
 json_t *result_to_json(const struct run_result *r, unsigned flags)
 {
 	bool beside_text = flags & RESULT_JSON_BESIDE_TEXT;
-	bool streams = !beside_text || (flags & RESULT_JSON_STREAMS);
+	bool streams = !beside_text;
 	json_t *output = NULL, *out = NULL, *err = NULL;
 	if ((!beside_text && stream_json(r, r->output, "output", true, &output) < 0) ||
 	    (streams && (stream_json(r, r->out, "stdout", false, &out) < 0 ||
@@ -219,7 +230,7 @@ json_t *result_to_json(const struct run_result *r, unsigned flags)
 	        r->pid > 0 ? json_integer(r->pid) : json_null(), "backgroundPids", pids,
 	        "outputFile", r->output_file ? json_string(r->output_file) : json_null(), "display",
 	        r->display ? json_string(r->display) : json_null(), "policy",
-	        policy_json(r->policy), "sandbox", sandbox_json(r), "error", error);
+	        policy_json(r->policy), "sandbox", sandbox_json(r, beside_text), "error", error);
 	if (obj && beside_text) {
 		json_object_set_new(obj, "stdoutBytes",
 		                    json_integer((json_int_t)(r->out ? outbuf_total(r->out) : 0)));
@@ -371,7 +382,33 @@ static void write_background(const struct run_result *r, FILE *f)
 		        r->job_id ? r->job_id : "?", (int)r->pid);
 }
 
+/* stdout and stderr, each under a line naming it (the cut marker inside
+ * each one that was cut). */
+static int write_streams(const struct run_result *r, FILE *f)
+{
+	const struct {
+		const struct outbuf *ob;
+		const char *name;
+	} streams[] = { { r->out, "stdout" }, { r->err, "stderr" } };
+	for (size_t i = 0; i < ELEMENTSOF(streams); i++) {
+		size_t len;
+		_cleanup_free_ char *text = render(r, streams[i].ob, streams[i].name, true, &len);
+		if (!text)
+			return -ENOMEM;
+		fprintf(f, "[%s]\n", streams[i].name);
+		fwrite(text, 1, len, f);
+		if (len > 0 && text[len - 1] != '\n')
+			fputc('\n', f);
+	}
+	return 0;
+}
+
 int result_write_text(const struct run_result *r, FILE *f)
+{
+	return result_write_text_streams(r, false, f);
+}
+
+int result_write_text_streams(const struct run_result *r, bool apart, FILE *f)
 {
 	size_t len = 0;
 	_cleanup_free_ char *output = render(r, r->output, "output", true, &len);
@@ -379,6 +416,10 @@ int result_write_text(const struct run_result *r, FILE *f)
 		return -ENOMEM;
 	if (r->job_id && r->error == ERROR_KIND_NONE) {
 		write_background(r, f);
+	} else if (apart && r->out && r->err) {
+		write_first_lines(r, output, len, f);
+		if (write_streams(r, f) < 0)
+			return -ENOMEM;
 	} else {
 		write_first_lines(r, output, len, f);
 		fwrite(output, 1, len, f);

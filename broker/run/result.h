@@ -60,12 +60,10 @@ struct run_result {
 enum result_json_flags {
 	/* The object goes beside the text form, which carries the output (an
 	 * MCP result): the output only as byte counts (outputBytes, stdoutBytes,
-	 * stderrBytes), and `ran` for the interface's `ok` (beside an error
-	 * flag, "ok" reads as "succeeded"). */
+	 * stderrBytes), `ran` for the interface's `ok` (beside an error flag,
+	 * "ok" reads as "succeeded"), and of the sandbox only its mode, what is
+	 * missing and the fallback. */
 	RESULT_JSON_BESIDE_TEXT = 1 << 0,
-	/* With RESULT_JSON_BESIDE_TEXT: stdout and stderr as text all the same
-	 * (the caller asked for them apart). */
-	RESULT_JSON_STREAMS = 1 << 1,
 };
 
 /* The JSON object of the interface (flags 0), or the one flags asks for (a
@@ -74,6 +72,10 @@ json_t *result_to_json(const struct run_result *r, unsigned flags);
 
 /* Write the text form to out; -errno on a write or allocation failure. */
 int result_write_text(const struct run_result *r, FILE *out);
+
+/* The same, with stdout and stderr apart (each under a line "[stdout]",
+ * "[stderr]") when apart and the run kept them. */
+int result_write_text_streams(const struct run_result *r, bool apart, FILE *out);
 
 /* The exit status of `sluice run` for this result. */
 int result_exit_status(const struct run_result *r);

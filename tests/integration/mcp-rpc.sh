@@ -110,9 +110,13 @@ done
 out=$(ver 1999-01-01)
 check "an unknown version is answered with the newest" 1 "r['result']['protocolVersion'] == '2025-11-25'"
 out=$(ver 2024-11-05)
-check "2024-11-05: tools without outputSchema" 2 "'outputSchema' not in r['result']['tools'][0]"
+check "2024-11-05: tools without outputSchema" 2 "all('outputSchema' not in t for t in r['result']['tools'])"
+# From 2025-06-18 on, only jobs declares one: a bash or job_output result
+# with structured content would lose its output in Claude Code and Codex,
+# which show the model the structure alone.
 out=$(ver 2025-06-18)
-check "2025-06-18: bash has an outputSchema" 2 "'outputSchema' in r['result']['tools'][0]"
+check "2025-06-18: jobs has an outputSchema, bash and job_output none" 2 \
+  "sorted(t['name'] for t in r['result']['tools'] if 'outputSchema' in t) == ['jobs']"
 out=$(session '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}')
 check "initialize without protocolVersion: -32602" 1 'r["error"]["code"] == -32602'
 
@@ -195,7 +199,7 @@ print("ready before a call:", wait_for(lambda: len(waiting()) == 1, 5))
 first = waiting()
 srv.call(1, "echo $TMPDIR; pwd", directory=".")
 r = srv.read()
-print("answer:", r["result"]["structuredContent"]["exitCode"], r["result"]["content"][0]["text"].split())
+print("answer:", r["result"]["_meta"]["sluice/result"]["exitCode"], r["result"]["content"][0]["text"].split())
 print("another ready after it:", wait_for(lambda: len(waiting()) == 1 and waiting() != first, 5))
 print("status:", srv.close())
 print("left after the end:", waiting())
@@ -215,7 +219,7 @@ report $? "an idle server keeps the next call's launcher waiting; end of input w
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"call-a","method":"tools/call","params":{"name":"bash","arguments":{"command":"printf %0300000d 0"}}}')
 check "a string id and a large result come back whole (slot)" '"call-a"' \
-  'r["result"]["structuredContent"]["truncated"] and len(r["result"]["content"][0]["text"]) > 8000 and r["jsonrpc"] == "2.0"'
+  'r["result"]["_meta"]["sluice/result"]["truncated"] and len(r["result"]["content"][0]["text"]) > 8000 and r["jsonrpc"] == "2.0"'
 out=$(session "$init" \
   '{"jsonrpc":"2.0","id":"slow","method":"tools/call","params":{"name":"bash","arguments":{"command":"sleep 1"}}}' \
   '{"jsonrpc":"2.0","id":"call-b","method":"tools/call","params":{"name":"bash","arguments":{"command":"echo b"}}}')
@@ -337,7 +341,7 @@ print("ready:", len(first) == 1)
 for i, args in enumerate([{"mode": "background"}, {"background": True}], 1):
     srv.call(i, "true", **args)
     r = srv.read()
-    print(f"job {i}:", bool(r["result"]["structuredContent"].get("jobId")),
+    print(f"job {i}:", bool(r["result"]["_meta"]["sluice/result"].get("jobId")),
           "slot kept:", bool(first) and first[0] in launchers_waiting(root))
 print("status:", srv.close())
 PY

@@ -31,6 +31,8 @@ async function check(name, fn) {
 function assert(cond, what) {
   if (!cond) throw new Error(what);
 }
+// sluice's fields of a bash result, which go in _meta (not structuredContent)
+const meta = (r) => (r._meta || {})['sluice/result'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function until(what, fn, ms = 10000) {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) if (await fn()) return;
@@ -81,12 +83,14 @@ await check('tools/list offers bash (request schema, output schema) and the job 
   assert(b.inputSchema.properties.command.type === 'string', 'command');
   assert(JSON.stringify(b.inputSchema.properties.mode.enum) === '["default","slow","background"]', 'mode');
   assert(b.inputSchema.required.includes('command'), 'required');
-  assert(b.outputSchema && b.outputSchema.properties.exitCode, 'outputSchema');
+  // no outputSchema, so no structuredContent: the clients that show the
+  // structure alone to the model would drop the output in the text
+  assert(!('outputSchema' in b), 'bash has no outputSchema');
   assert(b.description.includes(ws), 'the description names the working directory');
   assert(b.description.includes('job_output') && b.description.includes('job_kill'), 'the job tools are named');
 });
 
-await check('every tool has a title and annotations; every tool with structured results an outputSchema', async () => {
+await check('every tool has a title and annotations; only jobs has structured results and an outputSchema', async () => {
   const { tools } = await client.listTools();
   const t = Object.fromEntries(tools.map((x) => [x.name, x]));
   for (const x of tools) assert(x.title && x.annotations && x.annotations.title === x.title, x.name);
@@ -94,29 +98,27 @@ await check('every tool has a title and annotations; every tool with structured 
   assert(a('bash').readOnlyHint === false && a('bash').destructiveHint === true && a('bash').openWorldHint === true, 'bash');
   assert(a('jobs').readOnlyHint === true && a('job_output').readOnlyHint === true, 'the readers are read-only');
   assert(a('job_kill').destructiveHint === true && a('job_kill').readOnlyHint === false, 'job_kill');
-  assert(t.jobs.outputSchema && t.job_output.outputSchema, 'jobs and job_output have output schemas');
-  // ran, not ok: beside isError "ok" reads as success
-  const ran = t.bash.outputSchema.properties.ran;
-  assert(ran && /whatever its exit code/.test(ran.description) && !t.bash.outputSchema.properties.ok, 'ran');
+  assert(t.jobs.outputSchema && !t.job_output.outputSchema && !t.bash.outputSchema, 'only jobs has an output schema');
 });
 
-await check('bash runs an allowed command: the output in the text, its size in structuredContent', async () => {
+await check('bash runs an allowed command: the output in the text, no structuredContent, its size in _meta', async () => {
   const r = await bash({ command: 'echo hello; pwd', description: 'greet' });
   assert(!r.isError, JSON.stringify(r));
-  assert(r.structuredContent.ran === true && r.structuredContent.exitCode === 0, 'exit 0');
+  assert(meta(r).ran === true && meta(r).exitCode === 0, 'exit 0');
   assert(r.content[0].type === 'text' && r.content[0].text === `hello\n${ws}\n`, r.content[0].text);
-  const sc = r.structuredContent;
+  assert(!('structuredContent' in r), 'no structuredContent');
+  const sc = meta(r);
   assert(!('output' in sc) && !('stdout' in sc) && !('stderr' in sc), 'no copy of the output');
+  assert(sc.sandbox === null || !('enforced' in sc.sandbox), 'the sandbox without its list: ' + JSON.stringify(sc.sandbox));
   assert(sc.stdoutBytes === 7 + ws.length && sc.stderrBytes === 0 && sc.outputBytes === sc.stdoutBytes, JSON.stringify(sc));
 });
 
 await check('a non-zero exit is a tool result with isError and the exit code; streams apart when asked', async () => {
   const r = await bash({ command: 'echo out; echo oops >&2; exit 3', streams: true });
   assert(r.isError === true, 'isError');
-  assert(r.structuredContent.ran === true, 'it ran to its end');
-  assert(r.structuredContent.exitCode === 3 && r.structuredContent.stderr === 'oops\n', 'exit 3');
-  assert(r.structuredContent.stdout === 'out\n', 'stdout apart');
-  assert(r.content[0].text.startsWith('[command failed: exit code 3]'), r.content[0].text);
+  assert(meta(r).ran === true, 'it ran to its end');
+  assert(meta(r).exitCode === 3, 'exit 3');
+  assert(r.content[0].text === '[command failed: exit code 3]\n[stdout]\nout\n[stderr]\noops\n', 'streams apart in the text: ' + r.content[0].text);
 });
 
 await check('a 100 KB output costs the output once plus a fixed envelope (105%)', async () => {
@@ -125,38 +127,43 @@ await check('a 100 KB output costs the output once plus a fixed envelope (105%)'
   assert(!r.isError && r.content[0].text.length === size, `text ${r.content[0].text.length}`);
   const sent = JSON.stringify(r).length;
   assert(sent <= size * 1.05 + 2048, `${sent} bytes for ${size} bytes of output`);
+  // streams apart: stdout and stderr once each, not beside the combined output
+  const a = await bash({ command: `head -c ${size} /dev/zero | tr '\\0' x; echo err >&2`, streams: true });
+  const apart = JSON.stringify(a).length;
+  assert(a.content[0].text.startsWith('[stdout]\n') && a.content[0].text.endsWith('[stderr]\nerr\n'), a.content[0].text.slice(-40));
+  assert(apart <= size * 1.05 + 2048, `${apart} bytes with streams for ${size} bytes of output`);
 });
 
 await check('a timeout is a tool result with isError, timedOut and error.kind timeout', async () => {
   const r = await bash({ command: 'echo before; sleep 20', timeout_ms: 300 });
   assert(r.isError === true, 'isError');
-  assert(r.structuredContent.timedOut === true, 'timedOut');
-  assert(r.structuredContent.error.kind === 'timeout', JSON.stringify(r.structuredContent.error));
-  assert(r.structuredContent.ran === false && r.content[0].text.endsWith('before\n'), 'partial output kept');
+  assert(meta(r).timedOut === true, 'timedOut');
+  assert(meta(r).error.kind === 'timeout', JSON.stringify(meta(r).error));
+  assert(meta(r).ran === false && r.content[0].text.endsWith('before\n'), 'partial output kept');
 });
 
 await check('an invalid request is a tool result naming the field', async () => {
   const r = await bash({ command: 'true', bogus: 1 });
   assert(r.isError === true, 'isError');
-  assert(r.structuredContent.error.kind === 'invalid_request', JSON.stringify(r.structuredContent));
-  assert(/bogus/.test(r.structuredContent.error.message), r.structuredContent.error.message);
+  assert(meta(r).error.kind === 'invalid_request', JSON.stringify(meta(r)));
+  assert(/bogus/.test(meta(r).error.message), meta(r).error.message);
   const s = await bash({ command: 'true', streams: 'yes' });
-  assert(s.isError === true && /'streams' must be a boolean/.test(s.structuredContent.error.message), JSON.stringify(s));
+  assert(s.isError === true && /'streams' must be a boolean/.test(meta(s).error.message), JSON.stringify(s));
 });
 
 await check('a policy denial is a tool result with isError and the reason', async () => {
   // A force push is denied by the built-in git_push plugin.
   mkdirSync(join(ws, 'repo'), { recursive: true });
   const r = await bash({ command: 'git push --force origin main', directory: 'repo' });
-  assert(r.structuredContent.policy.verdict === 'deny', JSON.stringify(r.structuredContent));
-  assert(r.structuredContent.policy.reasons[0].plugin === 'git_push', JSON.stringify(r.structuredContent));
+  assert(meta(r).policy.verdict === 'deny', JSON.stringify(meta(r)));
+  assert(meta(r).policy.reasons[0].plugin === 'git_push', JSON.stringify(meta(r)));
   assert(r.isError === true, 'isError');
-  assert(r.structuredContent.error.kind === 'permission_denied', JSON.stringify(r.structuredContent));
+  assert(meta(r).error.kind === 'permission_denied', JSON.stringify(meta(r)));
   assert(r.content[0].text.includes('denied by policy'), r.content[0].text);
-  const reason = r.structuredContent.policy.reasons[0].message;
+  const reason = meta(r).policy.reasons[0].message;
   const text = r.content[0].text;
   assert(text.split(reason).length === 2, 'the reason once in the text: ' + text);
-  assert(!r.structuredContent.error.message.includes(reason), 'the reason once in the structured result: ' + r.structuredContent.error.message);
+  assert(!meta(r).error.message.includes(reason), 'the reason once in the structured result: ' + meta(r).error.message);
 });
 
 await check('a sandbox denial (workspace-write) is a tool result with isError', async () => {
@@ -165,8 +172,8 @@ await check('a sandbox denial (workspace-write) is a tool result with isError', 
     const outside = join(tmp, 'outside');
     mkdirSync(outside, { recursive: true });
     const r = await c2.callTool({ name: 'bash', arguments: { command: `echo x > ${outside}/f` } });
-    if (r.structuredContent.error && r.structuredContent.error.kind === 'sandbox_unavailable')
-      return 'the kernel cannot enforce workspace-write here: ' + r.structuredContent.error.message;
+    if (meta(r).error && meta(r).error.kind === 'sandbox_unavailable')
+      return 'the kernel cannot enforce workspace-write here: ' + meta(r).error.message;
     assert(r.isError === true, JSON.stringify(r));
     assert(!existsSync(join(outside, 'f')), 'the file was written');
     const inside = await c2.callTool({ name: 'bash', arguments: { command: 'echo y > inside' } });
@@ -182,10 +189,10 @@ await check('a sandbox denial (workspace-write) is a tool result with isError', 
 
 await check('background: a job, listed, its output read with a tail, then killed', async () => {
   const r = await bash({ command: 'echo one; echo two; echo three', mode: 'background' });
-  assert(!r.isError && r.structuredContent.jobId, JSON.stringify(r));
+  assert(!r.isError && meta(r).jobId, JSON.stringify(r));
   const t = r.content[0].text;
   assert(t.includes('job_output') && t.includes('job_kill') && !t.includes('sluice kill'), 'the hint names the job tools: ' + t);
-  const id = r.structuredContent.jobId;
+  const id = meta(r).jobId;
   const status = async (job) => {
     const l = await client.callTool({ name: 'jobs', arguments: {} });
     const j = l.structuredContent.jobs.find((x) => x.id === job);
@@ -196,8 +203,9 @@ await check('background: a job, listed, its output read with a tail, then killed
   assert(!out.isError, JSON.stringify(out));
   const text = out.content[0].text;
   assert(text.includes('three') && !text.includes('one'), text);
+  assert(!('structuredContent' in out) && meta(out).status === 'completed' && meta(out).cut === false, JSON.stringify(out));
   const long = await bash({ command: 'sleep 30', mode: 'background' });
-  const lid = long.structuredContent.jobId;
+  const lid = meta(long).jobId;
   const k = await client.callTool({ name: 'job_kill', arguments: { job: lid } });
   assert(!k.isError, JSON.stringify(k));
   assert((await status(lid)) === 'killed', await status(lid));
@@ -239,7 +247,7 @@ await check('jobs lists this workspace\'s jobs; all: true every workspace\'s', a
   const c3 = await connect(['-C', other]);
   try {
     const r = await c3.callTool({ name: 'bash', arguments: { command: 'true', mode: 'background' } });
-    const id = r.structuredContent.jobId;
+    const id = meta(r).jobId;
     const mine = await client.callTool({ name: 'jobs', arguments: {} });
     assert(!mine.structuredContent.jobs.some((j) => j.id === id), 'another workspace\'s job is not listed');
     const all = await client.callTool({ name: 'jobs', arguments: { all: true } });
@@ -272,7 +280,7 @@ await check('elicitation accepted: the question says what, where, which sandbox 
   try {
     const marker = askMarker('accepted');
     const r = await c.callTool({ name: 'bash', arguments: { command: asked(marker), description: 'touch a marker' } });
-    assert(!r.isError && r.structuredContent.ran === true, JSON.stringify(r));
+    assert(!r.isError && meta(r).ran === true, JSON.stringify(r));
     assert(existsSync(marker), 'the command ran');
     assert(seen.length === 1, `${seen.length} questions`);
     const m = seen[0].message;
@@ -291,7 +299,7 @@ await check('elicitation declined: refused, nothing ran, the approver is not ask
   try {
     const marker = askMarker('declined');
     const r = await c.callTool({ name: 'bash', arguments: { command: asked(marker) } });
-    assert(r.isError === true && r.structuredContent.error.kind === 'permission_denied', JSON.stringify(r));
+    assert(r.isError === true && meta(r).error.kind === 'permission_denied', JSON.stringify(r));
     assert(!existsSync(marker), 'the command ran');
     assert(r.content[0].text.includes('[not approved: declined at the MCP client]'), r.content[0].text);
     const last = auditLines().pop();
