@@ -24,6 +24,7 @@ checks=("without sluice the scripted force push rewrites the remote (the attack)
   "mcp: the force push is denied and the model reads sluice's reason"
   "mcp: the remote's main is unchanged (read from outside)"
   "mcp: an allowed command's stdout and stderr reach the model"
+  "mcp: an allowed command's result is small, without the sandbox's list"
   "mcp: a failing command's output reaches the model"
   "mcp: a background job's output reaches the model through job_output"
   "mcp: an ask is put to Claude Code (elicitation), accepted, and the command runs")
@@ -41,7 +42,7 @@ claude=$e2e_bin
 claude() {
   "${e2e_env[@]}" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-e2e-not-a-key \
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-    timeout -k 5 170 "$claude" -p "Run the steps." --output-format json "${@:2}"
+    timeout -k 5 300 "$claude" -p "Run the steps." --output-format json "${@:2}"
 }
 
 # settings NAME PRETOOLUSE-COMMAND: the project's .claude/settings.json, as
@@ -104,7 +105,8 @@ report $? "claude-code: ${checks[5]}" "$(step_text hook 3)"
 check_audited hook claude-code
 check_common route claude-code "hook --route"
 check_common mcp claude-code mcp
+check_lean mcp claude-code
 step_has mcp 4 'e2e-background-42'
-report $? "claude-code: ${checks[15]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "claude-code: ${checks[16]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 step_has mcp 5 'e2e-asked-42' && grep -q 'e2e-asked-' "$TEST_TMP/mcp.elicitation"
-report $? "claude-code: ${checks[16]}" "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"
+report $? "claude-code: ${checks[17]}" "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"

@@ -27,6 +27,7 @@ checks=("an untrusted hook does not run: the scripted force push rewrites the re
   "mcp: the force push is denied and the model reads sluice's reason"
   "mcp: the remote's main is unchanged (read from outside)"
   "mcp: an allowed command's stdout and stderr reach the model"
+  "mcp: an allowed command's result is small, without the sandbox's list"
   "mcp: a failing command's output reaches the model"
   "mcp: a background job's output reaches the model through job_output"
   "mcp: an ask is put to Codex (elicitation), codex exec declines it, nothing runs, the model reads why")
@@ -43,7 +44,7 @@ codex=$e2e_bin
 # codex NAME ARGS...: codex exec against session NAME's model.
 codex() {
   "${e2e_env[@]}" CODEX_HOME="$TEST_TMP/$1-home/.codex" \
-    timeout -k 5 170 "$codex" exec --skip-git-repo-check "${@:2}" "Run the steps."
+    timeout -k 5 300 "$codex" exec --skip-git-repo-check "${@:2}" "Run the steps."
 }
 
 # config NAME [EXTRA-TOML]: CODEX_HOME of session NAME, its model the
@@ -107,10 +108,11 @@ left=$(find "$TEST_TMP/route-run" -type f -name 'route-*' 2>/dev/null)
 [ -z "$left" ]
 report $? "codex: ${checks[12]}" "$left"
 check_common mcp codex mcp
+check_lean mcp codex
 step_has mcp 4 'e2e-background-42'
-report $? "codex: ${checks[17]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "codex: ${checks[18]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 # codex exec answers sluice's question itself, declining: a person's no is
 # final (the approver is not asked).
 step_has mcp 5 'declined at the MCP client' && ! step_has mcp 5 'e2e-asked-42' &&
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit" && [ ! -e "$TEST_TMP/mcp.approver" ]
-report $? "codex: ${checks[18]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
+report $? "codex: ${checks[19]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

@@ -30,6 +30,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 FINAL = "All steps done."
 JOB_RE = re.compile(r"job_kill tool: job ([^\]\s\\\"]+)|\"job(?:Id)?\"\s*:\s*\"([^\"]+)\"")
 
+# A tool Claude Code offers while MCP servers are still connecting: the
+# model calls it when sluice's tools are not there yet. Its results are
+# not steps of the script.
+WAIT = "WaitForMcpServers"
+
 # The CLI's own shell tool, per wire format, and how a command goes into it.
 BUILTIN = ["Bash", "run_shell_command", "exec_command", "shell_command", "shell"]
 
@@ -106,7 +111,7 @@ def tool_results(api, body):
                     fr = part["functionResponse"]
                     found.append({"name": fr.get("name"), "text": json.dumps(fr.get("response")),
                                   "raw": part})
-    return found
+    return [r for r in found if r["name"] != WAIT]
 
 
 def fill(schema):
@@ -185,6 +190,8 @@ class Model:
             return ("text", FINAL), len(results)
         step = steps[len(results)]
         chosen = resolve(step, offered, self.script.get("prefer", "builtin"), results)
+        if chosen is None and WAIT in offered:
+            chosen = (WAIT, {})
         if chosen is None:
             return ("text", "no tool fits step %d; offered %s" % (len(results), offered)), len(results)
         return ("call",) + chosen, len(results)

@@ -46,7 +46,7 @@ gemini=$e2e_bin
 gemini() {
   "${e2e_env[@]}" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=e2e-not-a-key \
     GEMINI_CLI_NO_RELAUNCH=true \
-    timeout -k 5 170 "$gemini" -p "Run the steps." --approval-mode yolo "${@:2}"
+    timeout -k 5 300 "$gemini" -p "Run the steps." --approval-mode yolo "${@:2}"
 }
 
 policy='[[rule]]

@@ -251,3 +251,14 @@ check_audited() {
   grep -q 'git push --force origin main' "$TEST_TMP/$1.audit" 2>/dev/null
   report $? "$2: hook: the verdicts are audited" "$(cat "$TEST_TMP/$1.audit" 2>/dev/null)"
 }
+
+# check_lean NAME CLI: an MCP result is about its command, not the sandbox:
+# the list of what the sandbox enforces (a kilobyte) is not sent on every
+# call, and an echo's result stays small.
+check_lean() {
+  local text
+  text=$(step_text "$1" 1)
+  [ -n "$text" ] && [ "${#text}" -lt 700 ] && ! grep -q 'landlock-fs' <<<"$text"
+  report $? "$2: mcp: an allowed command's result is small, without the sandbox's list" \
+    "${#text} characters" "$text"
+}
