@@ -5,7 +5,8 @@
  * answers with the policy's verdict; other tools pass. Fails closed: any
  * error exits 2, the one status every protocol reads as "block".
  * With --route an allowed command is replaced by a `sluice run` of the very
- * same text, passed through a private request file, never re-quoted.
+ * same text, passed as a JSON request in one single-quoted word that holds
+ * no quote, so no quoting layer can change it.
  * Not for: the protocols' shapes (hook-adapter.c) or the verdict (broker-context.c).
  */
 #include "config.h"
@@ -21,7 +22,6 @@
 #include "fd-util.h"
 #include "agent/hook-adapter.h"
 #include "policy/broker-context.h"
-#include "run/jobs.h"
 #include "log.h"
 #include "cli/mcp-verbs.h"
 #include "core/request.h"
@@ -86,52 +86,71 @@ static int quoted(const char *s, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/* The longest routed command: one word of argv, and the whole of it one
+ * argument of the agent's `bash -c`, must stay under the kernel's 128 KiB
+ * per argument (MAX_ARG_STRLEN). */
+#define ROUTE_MAX (96 * 1024)
+
 /*
- * The routed command: the request (the original text, untouched) goes to a
- * private file; the command opens it as stdin, removes it, and execs
- * `sluice run --json`, so the exit status is sluice run's. -errno with
- * reterr saying which step failed.
+ * The request as one word for a shell: compact JSON, ASCII only, each '
+ * written \u0027 (a quote can only be inside a JSON string, where that is
+ * the same character), so it holds no quote and no newline, in single
+ * quotes. A new string, or NULL.
+ */
+static char *request_word(json_t *req)
+{
+	_cleanup_free_ char *json = json_dumps(req, JSON_COMPACT | JSON_ENSURE_ASCII);
+	if (!json)
+		return NULL;
+	size_t quotes = 0;
+	for (const char *p = json; *p; p++)
+		quotes += *p == '\'';
+	char *word = malloc(strlen(json) + quotes * 5 + 3);
+	if (!word)
+		return NULL;
+	char *w = word;
+	*w++ = '\'';
+	for (const char *p = json; *p; p++)
+		w = *p == '\'' ? stpcpy(w, "\\u0027") : (*w = *p, w + 1);
+	*w++ = '\'';
+	*w = '\0';
+	return word;
+}
+
+/*
+ * The routed command: `sluice run --request REQUEST` with the request
+ * (the original text, untouched) inline. No file, so nothing is left
+ * behind when the agent never runs it, and no `rm`, which Codex refuses;
+ * no `exec`, so an agent's wrapper around the command (Gemini CLI's
+ * background-pid check) still runs after it, and the exit status is sluice
+ * run's all the same. -errno with reterr saying which step failed.
  */
 static int route(const struct hook_options *o, const struct hook_call *call,
                  const struct run_settings *s, char **ret, struct sluice_error *reterr)
 {
-	_cleanup_free_ char *dir = NULL, *path = NULL, *self = NULL;
-	int r = jobs_dir(s, &dir, reterr);
-	if (r < 0) {
-		sluice_error_prefix(reterr, "the jobs directory");
-		return r;
-	}
-	(void)jobs_cleanup(dir, s->jobs_max_age_ms);
-	self = realpath("/proc/self/exe", NULL);
+	_cleanup_free_ char *self = realpath("/proc/self/exe", NULL);
 	if (!self)
 		return sluice_error_set(reterr, neg_errno(), "finding this program's path");
-	if (asprintf(&path, "%s/route-XXXXXX", dir) < 0)
-		return sluice_error_set(reterr, -ENOMEM, "the request file's path");
-	_cleanup_close_ int fd = mkostemp(path, O_CLOEXEC);
-	if (fd < 0)
-		return sluice_error_set(reterr, neg_errno(), "creating a request file in %s", dir);
 	json_t *req = hook_route_request(o->protocol, call, s->max_timeout_ms);
-	r = req ? json_dumpfd(req, fd, JSON_COMPACT) : -1;
+	_cleanup_free_ char *word = req ? request_word(req) : NULL;
 	json_decref(req);
-	if (r < 0) {
-		(void)unlink(path);
-		return sluice_error_set(reterr, -EIO, "writing the request file %s", path);
-	}
-	char qself[PATH_MAX + 3], qpath[PATH_MAX + 3], qmode[64] = "", qconfig[PATH_MAX + 3] = "";
-	if (quoted(self, qself, sizeof(qself)) < 0 || quoted(path, qpath, sizeof(qpath)) < 0 ||
+	if (!word)
+		return sluice_error_set(reterr, -ENOMEM, "the routed request");
+	char qself[PATH_MAX + 3], qmode[64] = "", qconfig[PATH_MAX + 3] = "";
+	if (quoted(self, qself, sizeof(qself)) < 0 ||
 	    (o->sandbox && quoted(o->sandbox, qmode, sizeof(qmode)) < 0) ||
-	    (o->config && quoted(o->config, qconfig, sizeof(qconfig)) < 0)) {
-		(void)unlink(path);
+	    (o->config && quoted(o->config, qconfig, sizeof(qconfig)) < 0))
 		return sluice_error_set(reterr, -EINVAL,
 		                        "a path or option to pass on is too long or holds a quote "
 		                        "or a newline");
-	}
-	if (asprintf(ret, "{ rm -f -- %s && exec %s run --json%s%s%s%s; } < %s", qpath, qself,
-	             o->sandbox ? " --sandbox " : "", qmode, o->config ? " --config " : "", qconfig,
-	             qpath) < 0) {
-		(void)unlink(path);
+	if (asprintf(ret, "%s run%s%s%s%s --request %s", qself, o->sandbox ? " --sandbox " : "",
+	             qmode, o->config ? " --config " : "", qconfig, word) < 0)
 		return sluice_error_set(reterr, -ENOMEM, "the routed command");
-	}
+	if (strlen(*ret) > ROUTE_MAX)
+		return sluice_error_set(reterr, -E2BIG,
+		                        "the command is too long to route (%zu bytes as a request, "
+		                        "at most %d)",
+		                        strlen(*ret), ROUTE_MAX);
 	return 0;
 }
 

@@ -37,11 +37,21 @@ struct run_options {
 	const char *sandbox; /* --sandbox */
 	const char *config;  /* --config */
 	enum run_format format;
-	bool json;     /* --json: the request on stdin */
-	char *command; /* owned: the words after the options, joined */
+	bool json;           /* --json: the request on stdin */
+	const char *request; /* --request: the request, inline */
+	char *command;       /* owned: the words after the options, joined */
 };
 
-enum { OPT_DIRECTORY, OPT_MODE, OPT_TIMEOUT, OPT_SANDBOX, OPT_FORMAT, OPT_CONFIG, OPT_JSON };
+enum {
+	OPT_DIRECTORY,
+	OPT_MODE,
+	OPT_TIMEOUT,
+	OPT_SANDBOX,
+	OPT_FORMAT,
+	OPT_CONFIG,
+	OPT_JSON,
+	OPT_REQUEST
+};
 static const struct verb_option run_options[] = {
 	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
 	[OPT_MODE] = { "mode", 0, "default|slow|background",
@@ -52,6 +62,9 @@ static const struct verb_option run_options[] = {
 	[OPT_FORMAT] = VERB_OPTION_FORMAT,
 	[OPT_CONFIG] = VERB_OPTION_CONFIG,
 	[OPT_JSON] = { "json", 0, NULL, "read the request, as JSON, from standard input" },
+	[OPT_REQUEST] = { "request", 0, "JSON",
+	                  "the request, as JSON, in one argument (what `sluice hook --route` "
+	                  "writes)" },
 };
 
 const struct verb_spec run_spec = {
@@ -99,6 +112,7 @@ static int parse_options(int argc, char **argv, struct run_options *o, struct ru
 	o->sandbox = args.values[OPT_SANDBOX];
 	o->config = args.values[OPT_CONFIG];
 	o->json = args.values[OPT_JSON] != NULL;
+	o->request = args.values[OPT_REQUEST];
 	const char *format = args.values[OPT_FORMAT];
 	if (format && strcmp(format, "json") == 0)
 		o->format = FORMAT_JSON;
@@ -130,12 +144,18 @@ static int build_request(const struct run_options *o, struct run_outcome *st,
 {
 	struct sluice_error err = { 0 };
 	int r;
-	if (o->json) {
-		if (o->command)
+	if (o->json || o->request) {
+		if (o->command || (o->json && o->request))
 			return run_outcome_fail(
 			        st, ERROR_KIND_INVALID_REQUEST,
-			        "with --json the request comes from standard input, not the command line");
-		r = read_stdin_request(st, req, &err);
+			        "with %s the request comes from %s, not the command "
+			        "line%s",
+			        o->request ? "--request" : "--json",
+			        o->request ? "its argument" : "standard input",
+			        o->json && o->request ? " or standard input" : "");
+		r = o->request ? request_parse(o->request, strlen(o->request),
+		                               st->settings.max_command_size, req, &err)
+		               : read_stdin_request(st, req, &err);
 	} else {
 		if (!o->command)
 			return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST,
