@@ -100,7 +100,7 @@ run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home"
 [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
 report $? "codex: ${checks[1]}" "rc=$rc" "$out" "$err"
 check_common hook codex hook
-step_has hook 3 'e2e-asked-42' && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
+step_has hook 3 'e2e-asked-42' && asked hook && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
 report $? "codex: ${checks[6]}" "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
 check_audited hook codex
 check_common route codex "hook --route"
@@ -113,6 +113,6 @@ step_has mcp 4 'e2e-background-42'
 report $? "codex: ${checks[18]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 # codex exec answers sluice's question itself, declining: a person's no is
 # final (the approver is not asked).
-step_has mcp 5 'declined at the MCP client' && ! step_has mcp 5 'e2e-asked-42' &&
+step_has mcp 5 'declined at the MCP client' && ! asked mcp &&
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit" && [ ! -e "$TEST_TMP/mcp.approver" ]
 report $? "codex: ${checks[19]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

@@ -21,6 +21,7 @@ checks=("--skip-trust in an untrusted folder drops the project's hook: the force
   "hook: an allowed command's stdout and stderr reach the model"
   "hook: a failing command's output reaches the model"
   "hook: the verdicts are audited"
+  "hook: an ask under -p ends the session: the model is handed nothing, nothing runs"
   "hook --route: the force push is denied and the model reads sluice's reason"
   "hook --route: the remote's main is unchanged (read from outside)"
   "hook --route: an allowed command's stdout and stderr reach the model"
@@ -30,7 +31,8 @@ checks=("--skip-trust in an untrusted folder drops the project's hook: the force
   "mcp: the remote's main is unchanged (read from outside)"
   "mcp: an allowed command's stdout and stderr reach the model"
   "mcp: a failing command's output reaches the model"
-  "mcp: a background job's output reaches the model through job_output")
+  "mcp: a background job's output reaches the model through job_output"
+  "mcp: an ask goes to the approver program, which approves; the command runs")
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
   e2e_skip_all gemini "a package build downloads nothing" "${checks[@]}"
   exit 0
@@ -131,9 +133,16 @@ run env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice contr
 report $? "gemini: ${checks[2]}" "rc=$rc" "$out" "$err"
 check_common hook gemini hook
 check_audited hook gemini
+# Gemini CLI -p shows the hook's reason on stderr and ends the session at
+# once: no function response goes back, and the command does not run.
+[ -z "$(step_text hook 3)" ] && ! asked hook && grep -q 'Approval required by sluice' "$TEST_TMP/hook.err"
+report $? "gemini: ${checks[8]}" "$(step_text hook 3)" "$(tail -c 400 "$TEST_TMP/hook.err")"
 check_common route gemini "hook --route"
 ! offered mcp run_shell_command && offered mcp mcp_sluice_bash
-report $? "gemini: ${checks[12]}"
+report $? "gemini: ${checks[13]}"
 check_common mcp gemini mcp
 step_has mcp 4 'e2e-background-42'
-report $? "gemini: ${checks[17]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "gemini: ${checks[18]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+# Gemini CLI leaves sluice's question unanswered; the approver answers it.
+step_has mcp 5 'e2e-asked-42' && asked mcp && grep -q '"answeredBy":"program"' "$TEST_TMP/mcp.audit"
+report $? "gemini: ${checks[19]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

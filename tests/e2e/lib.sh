@@ -190,12 +190,18 @@ step_has() {
 # The commands of the script. Their markers are split by quotes (4''2 prints
 # 42), so that a result which only echoes the command back does not pass
 # for its output. (Gemini CLI refuses any "$(" in a command.) The ask is a
-# script only known when it runs, which sluice asks about.
+# script only known when it runs, which sluice asks about; where it ran, it
+# left asked.mark in the workspace (asked NAME tells).
 push_cmd='git push --force origin main'
 out_cmd="echo e2e-out-4''2; echo e2e-err-4''2 >&2"
 fail_cmd="echo e2e-fail-4''2; ls /nonexistent-e2e-4''2; exit 3"
-ask_cmd="sh -c \"echo e2e-asked-4''2\$SCRIPT\""
+ask_cmd="sh -c \"echo e2e-asked-4''2 | tee asked.mark\$SCRIPT\""
 bg_cmd="echo e2e-background-4''2"
+
+# asked NAME: the ask of session NAME ran.
+asked() {
+  [ -e "$TEST_TMP/$1/asked.mark" ]
+}
 
 # step_json TOOL COMMAND [background]: one step of a script.
 step_json() {
