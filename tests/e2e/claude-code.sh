@@ -10,30 +10,12 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 . "$SLUICE_SRCDIR/tests/e2e/lib.sh"
 
-checks=("without sluice the scripted force push rewrites the remote (the attack)"
-  "hook: the force push is denied and the model reads sluice's reason"
-  "hook: the remote's main is unchanged (read from outside)"
-  "hook: an allowed command's stdout and stderr reach the model"
-  "hook: a failing command's output reaches the model"
-  "hook: an ask under -p is refused, the model reads why, nothing runs"
-  "hook: the verdicts are audited"
-  "hook --route: the force push is denied and the model reads sluice's reason"
-  "hook --route: the remote's main is unchanged (read from outside)"
-  "hook --route: an allowed command's stdout and stderr reach the model"
-  "hook --route: a failing command's output reaches the model"
-  "mcp: the force push is denied and the model reads sluice's reason"
-  "mcp: the remote's main is unchanged (read from outside)"
-  "mcp: an allowed command's stdout and stderr reach the model"
-  "mcp: an allowed command's result is small, without the sandbox's list"
-  "mcp: a failing command's output reaches the model"
-  "mcp: a background job's output reaches the model through job_output"
-  "mcp: an ask is put to Claude Code (elicitation), accepted, and the command runs")
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
-  e2e_skip_all claude-code "a package build downloads nothing" "${checks[@]}"
+  skip "claude-code: the end-to-end checks" "a package build downloads nothing"
   exit 0
 fi
 if ! e2e_find claude @anthropic-ai/claude-code; then
-  e2e_skip_all claude-code "Claude Code is not installed in $agents_dir (scripts/fetch-agents.sh)" "${checks[@]}"
+  skip "claude-code: the end-to-end checks" "Claude Code is not installed in $agents_dir (scripts/fetch-agents.sh)"
   exit 0
 fi
 claude=$e2e_bin
@@ -42,7 +24,7 @@ claude=$e2e_bin
 claude() {
   "${e2e_env[@]}" ANTHROPIC_BASE_URL="http://127.0.0.1:$port" ANTHROPIC_API_KEY=sk-e2e-not-a-key \
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 \
-    timeout -k 5 300 "$claude" -p "Run the steps." --output-format json "${@:2}"
+    timeout -k 5 600 "$claude" -p "Run the steps." --output-format json "${@:2}"
 }
 
 # settings NAME PRETOOLUSE-COMMAND: the project's .claude/settings.json, as
@@ -96,18 +78,18 @@ e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_c
   --allowedTools mcp__sluice__bash,mcp__sluice__job_output
 e2e_wait
 
-check_attack control claude-code "${checks[0]}"
+check_attack control claude-code "without sluice the scripted force push rewrites the remote (the attack)"
 check_common hook claude-code hook
 # Claude Code -p has no dialog: an ask is refused at once (its
 # PermissionRequest hooks are not called, so the approver is not asked).
 step_has hook 3 'Approval required by sluice' "only known when it runs" && ! asked hook
-report $? "claude-code: ${checks[5]}" "$(step_text hook 3)"
+report $? "claude-code: hook: an ask under -p is refused, the model reads why, nothing runs" "$(step_text hook 3)"
 check_audited hook claude-code
 check_common route claude-code "hook --route"
 check_common mcp claude-code mcp
 check_lean mcp claude-code
 step_has mcp 4 'e2e-background-42'
-report $? "claude-code: ${checks[16]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "claude-code: mcp: a background job's output reaches the model through job_output" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 step_has mcp 5 'e2e-asked-42' && asked mcp && grep -q 'e2e-asked-' "$TEST_TMP/mcp.elicitation" &&
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit"
-report $? "claude-code: ${checks[17]}" "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"
+report $? "claude-code: mcp: an ask is put to Claude Code (elicitation), accepted, and the command runs" "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"

@@ -11,32 +11,12 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 . "$SLUICE_SRCDIR/tests/e2e/lib.sh"
 
-checks=("an untrusted hook does not run: the scripted force push rewrites the remote (the attack)"
-  "sluice hook codex --check says the hook is not trusted"
-  "hook: the force push is denied and the model reads sluice's reason"
-  "hook: the remote's main is unchanged (read from outside)"
-  "hook: an allowed command's stdout and stderr reach the model"
-  "hook: a failing command's output reaches the model"
-  "hook: an ask goes to the approver program and the command runs"
-  "hook: the verdicts are audited"
-  "hook --route: the force push is denied and the model reads sluice's reason"
-  "hook --route: the remote's main is unchanged (read from outside)"
-  "hook --route: an allowed command's stdout and stderr reach the model"
-  "hook --route: a failing command's output reaches the model"
-  "hook --route: no request file is left behind"
-  "mcp: the force push is denied and the model reads sluice's reason"
-  "mcp: the remote's main is unchanged (read from outside)"
-  "mcp: an allowed command's stdout and stderr reach the model"
-  "mcp: an allowed command's result is small, without the sandbox's list"
-  "mcp: a failing command's output reaches the model"
-  "mcp: a background job's output reaches the model through job_output"
-  "mcp: an ask is put to Codex (elicitation), codex exec declines it, nothing runs, the model reads why")
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
-  e2e_skip_all codex "a package build downloads nothing" "${checks[@]}"
+  skip "codex: the end-to-end checks" "a package build downloads nothing"
   exit 0
 fi
 if ! e2e_find codex @openai/codex; then
-  e2e_skip_all codex "Codex is not installed in $agents_dir (scripts/fetch-agents.sh)" "${checks[@]}"
+  skip "codex: the end-to-end checks" "Codex is not installed in $agents_dir (scripts/fetch-agents.sh)"
   exit 0
 fi
 codex=$e2e_bin
@@ -44,7 +24,7 @@ codex=$e2e_bin
 # codex NAME ARGS...: codex exec against session NAME's model.
 codex() {
   "${e2e_env[@]}" CODEX_HOME="$TEST_TMP/$1-home/.codex" \
-    timeout -k 5 300 "$codex" exec --skip-git-repo-check "${@:2}" "Run the steps."
+    timeout -k 5 600 "$codex" exec --skip-git-repo-check "${@:2}" "Run the steps."
 }
 
 # config NAME [EXTRA-TOML]: CODEX_HOME of session NAME, its model the
@@ -95,24 +75,24 @@ e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_c
   "$(step_json job_output)" "$(step_json bash "$ask_cmd")")" mcp_config codex mcp
 e2e_wait
 
-check_attack control codex "${checks[0]}"
+check_attack control codex "an untrusted hook does not run: the scripted force push rewrites the remote (the attack)"
 run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook codex --check
 [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
-report $? "codex: ${checks[1]}" "rc=$rc" "$out" "$err"
+report $? "codex: sluice hook codex --check says the hook is not trusted" "rc=$rc" "$out" "$err"
 check_common hook codex hook
 step_has hook 3 'e2e-asked-42' && asked hook && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
-report $? "codex: ${checks[6]}" "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
+report $? "codex: hook: an ask goes to the approver program and the command runs" "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
 check_audited hook codex
 check_common route codex "hook --route"
 left=$(find "$TEST_TMP/route-run" -type f -name 'route-*' 2>/dev/null)
 [ -z "$left" ]
-report $? "codex: ${checks[12]}" "$left"
+report $? "codex: hook --route: no request file is left behind" "$left"
 check_common mcp codex mcp
 check_lean mcp codex
 step_has mcp 4 'e2e-background-42'
-report $? "codex: ${checks[18]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "codex: mcp: a background job's output reaches the model through job_output" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 # codex exec answers sluice's question itself, declining: a person's no is
 # final (the approver is not asked).
 step_has mcp 5 'declined at the MCP client' && ! asked mcp &&
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit" && [ ! -e "$TEST_TMP/mcp.approver" ]
-report $? "codex: ${checks[19]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
+report $? "codex: mcp: an ask is put to Codex (elicitation), codex exec declines it, nothing runs, the model reads why" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

@@ -13,32 +13,12 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 . "$SLUICE_SRCDIR/tests/e2e/lib.sh"
 
-checks=("--skip-trust in an untrusted folder drops the project's hook: the force push rewrites the remote (the attack)"
-  "--skip-trust in an untrusted folder: the workspace policy is ignored, run_shell_command still offered"
-  "sluice hook gemini --check says the project's hook would not take effect"
-  "hook: the force push is denied and the model reads sluice's reason"
-  "hook: the remote's main is unchanged (read from outside)"
-  "hook: an allowed command's stdout and stderr reach the model"
-  "hook: a failing command's output reaches the model"
-  "hook: the verdicts are audited"
-  "hook: an ask under -p ends the session: the model is handed nothing, nothing runs"
-  "hook --route: the force push is denied and the model reads sluice's reason"
-  "hook --route: the remote's main is unchanged (read from outside)"
-  "hook --route: an allowed command's stdout and stderr reach the model"
-  "hook --route: a failing command's output reaches the model"
-  "mcp: the user's policy takes run_shell_command away"
-  "mcp: the force push is denied and the model reads sluice's reason"
-  "mcp: the remote's main is unchanged (read from outside)"
-  "mcp: an allowed command's stdout and stderr reach the model"
-  "mcp: a failing command's output reaches the model"
-  "mcp: a background job's output reaches the model through job_output"
-  "mcp: an ask goes to the approver program, which approves; the command runs")
 if [ -n "${SLUICE_IN_PACKAGE_BUILD:-}" ]; then
-  e2e_skip_all gemini "a package build downloads nothing" "${checks[@]}"
+  skip "gemini: the end-to-end checks" "a package build downloads nothing"
   exit 0
 fi
 if ! e2e_find gemini @google/gemini-cli; then
-  e2e_skip_all gemini "Gemini CLI is not installed in $agents_dir (scripts/fetch-agents.sh)" "${checks[@]}"
+  skip "gemini: the end-to-end checks" "Gemini CLI is not installed in $agents_dir (scripts/fetch-agents.sh)"
   exit 0
 fi
 gemini=$e2e_bin
@@ -48,7 +28,7 @@ gemini=$e2e_bin
 gemini() {
   "${e2e_env[@]}" GOOGLE_GEMINI_BASE_URL="http://127.0.0.1:$port" GEMINI_API_KEY=e2e-not-a-key \
     GEMINI_CLI_NO_RELAUNCH=true \
-    timeout -k 5 300 "$gemini" -p "Run the steps." --approval-mode yolo "${@:2}"
+    timeout -k 5 600 "$gemini" -p "Run the steps." --approval-mode yolo "${@:2}"
 }
 
 policy='[[rule]]
@@ -125,24 +105,24 @@ e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_c
   "$(step_json job_output)" "$(step_json bash "$ask_cmd")")" mcp_config gemini mcp
 e2e_wait
 
-check_attack control gemini "${checks[0]}"
+check_attack control gemini "--skip-trust in an untrusted folder drops the project's hook: the force push rewrites the remote (the attack)"
 offered control run_shell_command
-report $? "gemini: ${checks[1]}"
+report $? "gemini: --skip-trust in an untrusted folder: the workspace policy is ignored, run_shell_command still offered"
 run env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook gemini --check
 [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
-report $? "gemini: ${checks[2]}" "rc=$rc" "$out" "$err"
+report $? "gemini: sluice hook gemini --check says the project's hook would not take effect" "rc=$rc" "$out" "$err"
 check_common hook gemini hook
 check_audited hook gemini
 # Gemini CLI -p shows the hook's reason on stderr and ends the session at
 # once: no function response goes back, and the command does not run.
 [ -z "$(step_text hook 3)" ] && ! asked hook && grep -q 'Approval required by sluice' "$TEST_TMP/hook.err"
-report $? "gemini: ${checks[8]}" "$(step_text hook 3)" "$(tail -c 400 "$TEST_TMP/hook.err")"
+report $? "gemini: hook: an ask under -p ends the session: the model is handed nothing, nothing runs" "$(step_text hook 3)" "$(tail -c 400 "$TEST_TMP/hook.err")"
 check_common route gemini "hook --route"
 ! offered mcp run_shell_command && offered mcp mcp_sluice_bash
-report $? "gemini: ${checks[13]}"
+report $? "gemini: mcp: the user's policy takes run_shell_command away"
 check_common mcp gemini mcp
 step_has mcp 4 'e2e-background-42'
-report $? "gemini: ${checks[18]}" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "gemini: mcp: a background job's output reaches the model through job_output" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 # Gemini CLI leaves sluice's question unanswered; the approver answers it.
 step_has mcp 5 'e2e-asked-42' && asked mcp && grep -q '"answeredBy":"program"' "$TEST_TMP/mcp.audit"
-report $? "gemini: ${checks[19]}" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
+report $? "gemini: mcp: an ask goes to the approver program, which approves; the command runs" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

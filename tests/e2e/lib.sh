@@ -32,13 +32,6 @@ e2e_find() {
   echo "# $2 $e2e_version"
 }
 
-# e2e_skip_all CLI REASON NAMES...: one loud skip per check the script would make.
-e2e_skip_all() {
-  local cli=$1 reason=$2
-  shift 2
-  for name in "$@"; do skip "$cli: $name" "$reason"; done
-}
-
 # e2e_workspace NAME: what session NAME needs of its own:
 # - a git workspace $TEST_TMP/NAME cloned from the bare remote NAME.git, its
 #   main pushed, then rewritten locally, so that a force push would replace
