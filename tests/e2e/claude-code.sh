@@ -83,13 +83,16 @@ check_common hook claude-code hook
 # Claude Code -p has no dialog: an ask is refused at once (its
 # PermissionRequest hooks are not called, so the approver is not asked).
 step_has hook 3 'Approval required by sluice' "only known when it runs" && ! asked hook
-report $? "claude-code: hook: an ask under -p is refused, the model reads why, nothing runs" "$(step_text hook 3)"
+report $? "claude-code: hook: an ask under -p is refused, the model reads why, nothing runs" \
+  "$(step_text hook 3)"
 check_audited hook claude-code
 check_common route claude-code "hook --route"
 check_common mcp claude-code mcp
 check_lean mcp claude-code
 step_has mcp 4 'e2e-background-42'
-report $? "claude-code: mcp: a background job's output reaches the model through job_output" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "claude-code: mcp: a background job's output reaches the model through job_output" \
+  "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 step_has mcp 5 'e2e-asked-42' && asked mcp && grep -q 'e2e-asked-' "$TEST_TMP/mcp.elicitation" &&
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit"
-report $? "claude-code: mcp: an ask is put to Claude Code (elicitation), accepted, and the command runs" "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"
+report $? "claude-code: mcp: an ask is put to Claude Code (elicitation), accepted, and the command runs" \
+  "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"

@@ -81,7 +81,8 @@ run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home"
 report $? "codex: sluice hook codex --check says the hook is not trusted" "rc=$rc" "$out" "$err"
 check_common hook codex hook
 step_has hook 3 'e2e-asked-42' && asked hook && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
-report $? "codex: hook: an ask goes to the approver program and the command runs" "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
+report $? "codex: hook: an ask goes to the approver program and the command runs" \
+  "$(step_text hook 3)" "$(cat "$TEST_TMP/hook.approver" 2>/dev/null)"
 check_audited hook codex
 check_common route codex "hook --route"
 left=$(find "$TEST_TMP/route-run" -type f -name 'route-*' 2>/dev/null)
@@ -90,9 +91,11 @@ report $? "codex: hook --route: no request file is left behind" "$left"
 check_common mcp codex mcp
 check_lean mcp codex
 step_has mcp 4 'e2e-background-42'
-report $? "codex: mcp: a background job's output reaches the model through job_output" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "codex: mcp: a background job's output reaches the model through job_output" \
+  "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 # codex exec answers sluice's question itself, declining: a person's no is
 # final (the approver is not asked).
 step_has mcp 5 'declined at the MCP client' && ! asked mcp &&
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit" && [ ! -e "$TEST_TMP/mcp.approver" ]
-report $? "codex: mcp: an ask is put to Codex (elicitation), codex exec declines it, nothing runs, the model reads why" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
+report $? "codex: mcp: an ask is put to Codex (elicitation), codex exec declines it, nothing runs, the model reads why" \
+  "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"

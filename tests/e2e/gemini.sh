@@ -110,19 +110,23 @@ offered control run_shell_command
 report $? "gemini: --skip-trust in an untrusted folder: the workspace policy is ignored, run_shell_command still offered"
 run env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook gemini --check
 [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
-report $? "gemini: sluice hook gemini --check says the project's hook would not take effect" "rc=$rc" "$out" "$err"
+report $? "gemini: sluice hook gemini --check says the project's hook would not take effect" \
+  "rc=$rc" "$out" "$err"
 check_common hook gemini hook
 check_audited hook gemini
 # Gemini CLI -p shows the hook's reason on stderr and ends the session at
 # once: no function response goes back, and the command does not run.
 [ -z "$(step_text hook 3)" ] && ! asked hook && grep -q 'Approval required by sluice' "$TEST_TMP/hook.err"
-report $? "gemini: hook: an ask under -p ends the session: the model is handed nothing, nothing runs" "$(step_text hook 3)" "$(tail -c 400 "$TEST_TMP/hook.err")"
+report $? "gemini: hook: an ask under -p ends the session: the model is handed nothing, nothing runs" \
+  "$(step_text hook 3)" "$(tail -c 400 "$TEST_TMP/hook.err")"
 check_common route gemini "hook --route"
 ! offered mcp run_shell_command && offered mcp mcp_sluice_bash
 report $? "gemini: mcp: the user's policy takes run_shell_command away"
 check_common mcp gemini mcp
 step_has mcp 4 'e2e-background-42'
-report $? "gemini: mcp: a background job's output reaches the model through job_output" "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
+report $? "gemini: mcp: a background job's output reaches the model through job_output" \
+  "job: $(step_text mcp 3)" "output: $(step_text mcp 4)"
 # Gemini CLI leaves sluice's question unanswered; the approver answers it.
 step_has mcp 5 'e2e-asked-42' && asked mcp && grep -q '"answeredBy":"program"' "$TEST_TMP/mcp.audit"
-report $? "gemini: mcp: an ask goes to the approver program, which approves; the command runs" "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
+report $? "gemini: mcp: an ask goes to the approver program, which approves; the command runs" \
+  "$(step_text mcp 5)" "$(grep 'e2e-asked' "$TEST_TMP/mcp.audit" 2>/dev/null)"
