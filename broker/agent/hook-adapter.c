@@ -39,6 +39,13 @@ struct hook_protocol {
 	const char *directory_field;  /* where it runs, relative to cwd */
 };
 
+/* Whether a message ends as a sentence does (a full stop or the like). */
+static bool ends_sentence(const char *msg)
+{
+	size_t n = strlen(msg);
+	return n > 0 && strchr(".!?", msg[n - 1]);
+}
+
 /* The outcome as one sentence for the model: the first reason, its
  * suggestion, and when an approver refused, who and how. */
 static void reason_text(const struct hook_outcome *o, char *buf, size_t size)
@@ -53,8 +60,8 @@ static void reason_text(const struct hook_outcome *o, char *buf, size_t size)
 	bool asked = o->verdict->kind == VERDICT_ASK;
 	snprintf(buf, size, "%s by sluice policy %s: %s%s%s%s%s",
 	         asked ? "Approval required" : "Denied", r->plugin, r->message,
-	         suggest ? " Instead: " : "", suggest ? r->suggestion : "",
-	         asked && o->approval_note ? "; not given: " : "",
+	         suggest ? (ends_sentence(r->message) ? " Instead: " : ". Instead: ") : "",
+	         suggest ? r->suggestion : "", asked && o->approval_note ? "; not given: " : "",
 	         asked && o->approval_note ? o->approval_note : "");
 }
 
@@ -198,6 +205,11 @@ static const struct hook_protocol protocols[] = {
 	  NULL,
 	  NULL },
 };
+
+const char *hook_protocol_name(const struct hook_protocol *p)
+{
+	return p->name;
+}
 
 const struct hook_protocol *hook_protocol_find(const char *name)
 {

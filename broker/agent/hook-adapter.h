@@ -24,6 +24,9 @@ struct hook_protocol;
 /* The protocol called name ("claude-code", "gemini", "codex"), or NULL. */
 const struct hook_protocol *hook_protocol_find(const char *name);
 
+/* Its name, as hook_protocol_find() takes it. Static. */
+const char *hook_protocol_name(const struct hook_protocol *p);
+
 /* "claude-code|gemini|codex", for usage messages. Static. */
 const char *hook_protocol_names(void);
 

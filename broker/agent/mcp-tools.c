@@ -450,6 +450,28 @@ static json_t *bash_input_schema(const struct mcp_context *ctx)
 	return schema;
 }
 
+struct hints {
+	bool read_only, destructive, open_world;
+};
+
+/*
+ * The bash tool's hints say what its sandbox lets a command do, not what
+ * the policies allow (a hint is the client's to weigh, and a command the
+ * policies allow can do all the sandbox permits): restricted writes
+ * nothing and reaches no network, workspace-write may delete the
+ * workspace's files but reaches no network, unrestricted may do anything.
+ * Codex's exec mode refuses a destructive or open-world tool unless its
+ * default_tools_approval_mode is "approve".
+ */
+static struct hints bash_hints(const char *mode)
+{
+	if (mode && strcmp(mode, "restricted") == 0)
+		return (struct hints){ .read_only = true };
+	if (mode && strcmp(mode, "workspace-write") == 0)
+		return (struct hints){ .destructive = true };
+	return (struct hints){ .destructive = true, .open_world = true };
+}
+
 static json_t *tool_definition(const struct mcp_context *ctx, const struct tool *t)
 {
 	_cleanup_free_ char *desc = t->description
@@ -460,11 +482,14 @@ static json_t *tool_definition(const struct mcp_context *ctx, const struct tool 
 		return NULL;
 	json_t *input =
 	        t->input_schema ? json_loads(t->input_schema, 0, NULL) : bash_input_schema(ctx);
+	struct hints h = t->call == call_bash
+	                         ? bash_hints(ctx->settings.sandbox_mode)
+	                         : (struct hints){ t->read_only, t->destructive, t->open_world };
 	json_t *def = json_pack("{s:s, s:s, s:o, s:{s:s, s:b, s:b, s:b, s:b}}", "name", t->name,
 	                        "description", t->description ? t->description : desc,
 	                        "inputSchema", input, "annotations", "title", t->title,
-	                        "readOnlyHint", t->read_only, "destructiveHint", t->destructive,
-	                        "idempotentHint", t->idempotent, "openWorldHint", t->open_world);
+	                        "readOnlyHint", h.read_only, "destructiveHint", h.destructive,
+	                        "idempotentHint", t->idempotent, "openWorldHint", h.open_world);
 	if (!def || !ctx->structured) /* title and outputSchema: 2025-06-18 on */
 		return def;
 	if (json_object_set_new(def, "title", json_string(t->title)) < 0 ||

@@ -24,6 +24,7 @@
 #include "policy/broker-context.h"
 #include "log.h"
 #include "cli/mcp-verbs.h"
+#include "core/error-kind.h"
 #include "core/request.h"
 #include "core/run-settings.h"
 #include "run/runner.h"
@@ -154,6 +155,30 @@ static int route(const struct hook_options *o, const struct hook_call *call,
 	return 0;
 }
 
+/* The audit line of a hook's decision: "via" names the door (the hook, the
+ * agent, the event); nothing ran here, so no exit code (a routed command's
+ * run writes its own line). 0, or -errno with reterr. */
+static int audit_decision(const struct hook_options *o, const struct hook_call *call,
+                          struct broker_context *ctx, const struct run_request *req,
+                          const char *workdir, const struct policy_decision *d,
+                          const struct hook_outcome *outcome, bool route_failed,
+                          struct sluice_error *reterr)
+{
+	char via[96];
+	snprintf(via, sizeof(via), "hook %s %s%s", hook_protocol_name(o->protocol),
+	         call->event == HOOK_EVENT_PRE_TOOL ? "pre-tool" : "permission-request",
+	         outcome->routed ? " routed" : "");
+	struct audit_outcome ao = {
+		.error_kind = outcome->kind == HOOK_DENY
+		                      ? error_kind_name(ERROR_KIND_PERMISSION_DENIED)
+		              : route_failed ? error_kind_name(ERROR_KIND_COMMAND_FAILED)
+		                             : NULL,
+		.exit_code = -1,
+		.via = via,
+	};
+	return broker_context_audit(ctx, req, workdir, d, &ao, reterr);
+}
+
 /* Print the protocol's answer; the exit status. */
 static int answer(const struct hook_options *o, const struct hook_call *call,
                   const struct hook_outcome *outcome)
@@ -252,12 +277,20 @@ int cmd_hook(int argc, char **argv)
 	struct hook_outcome outcome = hook_outcome_of(&d);
 
 	_cleanup_free_ char *routed = NULL;
+	int route_r = 0;
+	struct sluice_error route_err = { 0 };
 	if (o.route && outcome.kind == HOOK_ALLOW && call.event == HOOK_EVENT_PRE_TOOL) {
-		r = route(&o, &call, &s, &routed, &err);
-		if (r < 0)
-			return block("routing the command through sluice run failed: %s: %s",
-			             err.detail, strerror(-r));
+		route_r = route(&o, &call, &s, &routed, &route_err);
 		outcome.routed = routed;
 	}
+	/* Every decision is audited, whichever door it came in by; a log that
+	 * is required and cannot be written blocks, as it refuses a run. */
+	if (audit_decision(&o, &call, ctx, &req, workdir, &d, &outcome, route_r < 0, &err) < 0 &&
+	    broker_context_config(ctx)->audit_required)
+		return block("the audit log is required and its line could not be written: %s",
+		             err.detail);
+	if (route_r < 0)
+		return block("routing the command through sluice run failed: %s: %s",
+		             route_err.detail, strerror(-route_r));
 	return answer(&o, &call, &outcome);
 }

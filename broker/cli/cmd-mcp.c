@@ -548,6 +548,54 @@ static int serve(struct mcp_server *srv)
 	return 0;
 }
 
+/* Feeding on_unstarted: the line buffer and why the server did not start. */
+struct unstarted {
+	struct rpc_lines lines;
+	const char *why;
+	bool eof;
+};
+
+static void on_unstarted_line(void *userdata, const char *text, size_t len, bool overlong)
+{
+	struct unstarted *u = userdata;
+	struct rpc_message msg;
+	if (overlong) {
+		(void)rpc_send(STDOUT_FILENO, rpc_error(NULL, RPC_PARSE_ERROR, "message too long"));
+		return;
+	}
+	rpc_parse(text, len, &msg);
+	json_t *answer = msg.kind == RPC_ERROR
+	                         ? rpc_error(msg.id, msg.error_code, msg.error_message)
+	                 : msg.kind == RPC_REQUEST ? rpc_error(msg.id, RPC_INTERNAL_ERROR, u->why)
+	                                           : NULL;
+	if (answer && rpc_send(STDOUT_FILENO, answer) < 0)
+		u->eof = true;
+	rpc_message_done(&msg);
+}
+
+/*
+ * A server that could not start still answers: every request, initialize
+ * first, gets an error saying why, until the input ends. A client that
+ * starts servers with a filtered environment and does not show their
+ * stderr (Codex) then shows the reason instead of nothing.
+ */
+static int serve_unstarted(const char *context, const struct sluice_error *err)
+{
+	char why[sizeof(err->detail) + 128];
+	snprintf(why, sizeof(why), "sluice mcp could not start: %s: %s", context, err->detail);
+	struct unstarted u = { .why = why };
+	char buf[MCP_READ_CHUNK];
+	while (!u.eof) {
+		ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || rpc_lines_feed(&u.lines, buf, (size_t)n, on_unstarted_line, &u) < 0)
+			break;
+	}
+	rpc_lines_done(&u.lines);
+	return EXIT_SLUICE_ERROR;
+}
+
 enum { OPT_DIRECTORY, OPT_SANDBOX, OPT_PROGRESS, OPT_CONFIG };
 static const struct verb_option mcp_options[] = {
 	[OPT_DIRECTORY] = VERB_OPTION_DIRECTORY,
@@ -618,17 +666,17 @@ int cmd_mcp(int argc, char **argv)
 	if (broker_context_open(config, &srv.ctx.settings, &policies, &err) < 0 ||
 	    broker_context_arm(policies, &err) < 0) {
 		log_sluice_error(&err, "mcp: config_error");
-		return EXIT_SLUICE_ERROR;
+		return serve_unstarted("config_error", &err);
 	}
 	if (sandbox && runner_choose_sandbox(&srv.ctx.settings, sandbox, &err) < 0) {
 		log_sluice_error(&err, "mcp: option '--sandbox'");
-		return EXIT_SLUICE_ERROR;
+		return serve_unstarted("option '--sandbox'", &err);
 	}
 	srv.ctx.policies = policies;
 	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "mcp: the workspace");
-		return EXIT_SLUICE_ERROR;
+		return serve_unstarted("the workspace", &err);
 	}
 	srv.ctx.root = abs_root;
 	srv.ctx.structured = true;

@@ -32,6 +32,7 @@ struct audit_record {
 	int exit_code;             /* -1: none (not run, or killed) */
 	int signal;                /* 0: none */
 	uint64_t duration_ms;
+	const char *via; /* the door it came in by when not run or mcp: "hook codex", ... */
 };
 
 /*

@@ -241,6 +241,7 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.exit_code = outcome->exit_code,
 		.signal = outcome->signal,
 		.duration_ms = outcome->duration_ms,
+		.via = outcome->via,
 	};
 	return audit_write(ctx->audit, &rec, reterr);
 }

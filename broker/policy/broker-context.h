@@ -123,6 +123,7 @@ struct audit_outcome {
 	int exit_code;          /* -1: none */
 	int signal;             /* 0: none */
 	uint64_t duration_ms;
+	const char *via; /* audit_record.via, or NULL */
 };
 int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
                          const char *workdir, const struct policy_decision *d,

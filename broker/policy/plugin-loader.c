@@ -224,10 +224,18 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl && access(p->file, F_OK) < 0) {
 		const char *meant = conf->path ? NULL : builtin_meant(conf->name);
-		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s%s%s%s",
+		/* a build run from elsewhere than its tree, not installed: say
+		 * what to set rather than only where it looked */
+		bool no_dir = !conf->path && access(dir, F_OK) < 0;
+		return sluice_error_set(reterr, -ENOENT, "plugin '%s' (%s): cannot find %s%s%s%s%s",
 		                        conf->name, p->where, p->file,
 		                        meant ? "; did you mean [plugin " : "", meant ? meant : "",
-		                        meant ? "]?" : "");
+		                        meant ? "]?" : "",
+		                        no_dir ? "; the plugin directory does not exist: install "
+		                                 "sluice, or set SLUICE_PLUGIN_DIR to the plugins "
+		                                 "directory of its build (an MCP client must pass "
+		                                 "it in the server's env)"
+		                               : "");
 	}
 	if (!p->dl)
 		return sluice_error_set(reterr, -ENOEXEC, "plugin '%s' (%s): cannot load: %s",

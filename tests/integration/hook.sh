@@ -224,3 +224,27 @@ long=": $(head -c 100000 /dev/zero | tr '\0' x)"
 hook "$(gemini run_shell_command "$(cmd_json "$long")")" gemini --route --config "$TEST_TMP/bigcmd.ini"
 expect "--route: a command too long to route blocks, naming the size" 2 '' \
   "routing the command through sluice run failed: the command is too long to route"
+
+# Every decision of a hook leaves its audit line, as `sluice run` and MCP
+# calls do, naming the door it came in by (the agent, the event, routed).
+mkdir -p "$TEST_TMP/etc-audit/sluice"
+printf '[audit]\nfile = %s\n' "$TEST_TMP/hook-audit.log" >"$TEST_TMP/etc-audit/sluice/sluice.ini"
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" hook "$(codex Bash "$(cmd_json 'git push --force origin main')")" codex
+deny_rc=$rc
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" hook "$(claude Bash "$(cmd_json 'echo audited')")" claude-code --route
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" hook "$(gemini run_shell_command "$(cmd_json 'ls')")" gemini
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit" hook "$(claude Read '{"file_path":"/etc/passwd"}')" claude-code
+lines=$(python3 -c 'import json, sys
+for l in open(sys.argv[1]):
+    d = json.loads(l)
+    print(d["via"], d["verdict"], d["command"], d["error"], d["exitCode"])' "$TEST_TMP/hook-audit.log" 2>&1)
+[ "$deny_rc" -eq 0 ] && [ "$lines" = "hook codex pre-tool deny git push --force origin main permission_denied None
+hook claude-code pre-tool routed allow echo audited None None
+hook gemini pre-tool allow ls None None" ]
+report $? "every hook decision leaves its audit line naming the door (other tools none)" "$lines"
+
+# With [audit] required, a log that cannot be written blocks the hook.
+mkdir -p "$TEST_TMP/etc-audit-req/sluice" "$TEST_TMP/audit-dir"
+printf '[audit]\nfile = %s\nrequired = yes\n' "$TEST_TMP/audit-dir" >"$TEST_TMP/etc-audit-req/sluice/sluice.ini"
+SLUICE_SYSCONFDIR="$TEST_TMP/etc-audit-req" hook "$(claude Bash "$(cmd_json 'echo hi')")" claude-code
+expect "a required audit log that cannot be written blocks the hook" 2 '' "audit"

@@ -484,3 +484,45 @@ grep -q "^question: elicitation/create True True$" <<<"$res" && grep -q "^accept
 report $? "an ask becomes elicitation/create; accept runs it, an error refuses it, a cancelled call withdraws it" "$res"
 [ "$lines" = "[('approved', 'mcp-client'), ('refused', None), ('refused', None)]" ]
 report $? "every MCP call leaves its audit line, saying who answered" "$lines"
+
+# A server that cannot start (here: a configuration naming a plugin that
+# does not exist) still answers: initialize and every later request get an
+# error saying why, which the client shows (Codex does not show a server's
+# stderr), and it exits with the error status when the input ends.
+mkdir -p "$TEST_TMP/etc-broken/sluice"
+printf '[plugin nosuch]\nenabled = yes\n' >"$TEST_TMP/etc-broken/sluice/sluice.ini"
+res=$(printf '%s\n' \
+  '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+  '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+  '{"jsonrpc":"2.0","id":2,"method":"tools/list"}' |
+  SLUICE_SYSCONFDIR="$TEST_TMP/etc-broken" timeout 20 "$SLUICE" mcp -C "$TEST_TMP" 2>/dev/null) && rc=0 || rc=$?
+python3 -c '
+import json, sys
+got = [json.loads(l) for l in sys.argv[1].splitlines()]
+assert [g["id"] for g in got] == [1, 2], got
+for g in got:
+    assert g["error"]["code"] == -32603 and "sluice mcp could not start: config_error" in g["error"]["message"] \
+        and "nosuch" in g["error"]["message"], g' "$res" && [ "$rc" -ne 0 ]
+report $? "a server that cannot start answers every request with an error saying why" "rc=$rc" "$res"
+
+# The bash tool's hints say what its sandbox lets a command do: restricted
+# is read-only and closed, workspace-write destructive but closed,
+# unrestricted both destructive and open-world.
+res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP" <<'PY'
+import json, subprocess, sys
+sluice, root = sys.argv[1:3]
+for mode in ("restricted", "workspace-write", "unrestricted"):
+    p = subprocess.Popen([sluice, "mcp", "-C", root, "--sandbox", mode], stdin=subprocess.PIPE,
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    out, _ = p.communicate((json.dumps(init) + "\n" + json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}) + "\n").encode(), timeout=20)
+    got = [json.loads(l) for l in out.splitlines()]
+    tools = [m for m in got if m.get("id") == 2][0].get("result", {}).get("tools", [])
+    a = [t for t in tools if t["name"] == "bash"][0]["annotations"] if tools else {}
+    print(mode, a.get("readOnlyHint"), a.get("destructiveHint"), a.get("openWorldHint"))
+PY
+)
+[ "$res" = "restricted True False False
+workspace-write False True False
+unrestricted False True True" ]
+report $? "the bash tool's hints follow its sandbox mode" "$res"

@@ -95,7 +95,9 @@ await check('every tool has a title and annotations; only jobs has structured re
   const t = Object.fromEntries(tools.map((x) => [x.name, x]));
   for (const x of tools) assert(x.title && x.annotations && x.annotations.title === x.title, x.name);
   const a = (n) => t[n].annotations;
-  assert(a('bash').readOnlyHint === false && a('bash').destructiveHint === true && a('bash').openWorldHint === true, 'bash');
+  // the hints follow the sandbox: a sandboxed mode forbids the network
+  const sandboxed = /forbids/.test(t.bash.description);
+  assert(a('bash').readOnlyHint === false && a('bash').destructiveHint === true && a('bash').openWorldHint === !sandboxed, 'bash');
   assert(a('jobs').readOnlyHint === true && a('job_output').readOnlyHint === true, 'the readers are read-only');
   assert(a('job_kill').destructiveHint === true && a('job_kill').readOnlyHint === false, 'job_kill');
   assert(t.jobs.outputSchema && !t.job_output.outputSchema && !t.bash.outputSchema, 'only jobs has an output schema');

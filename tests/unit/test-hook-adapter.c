@@ -128,6 +128,32 @@ Test(hook_adapter, claude_deny_and_ask_carry_the_reason)
 	json_decref(a);
 }
 
+/* The reason reads as sentences: a full stop before "Instead:", one only. */
+Test(hook_adapter, the_suggestion_follows_a_full_stop)
+{
+	const struct hook_protocol *p = hook_protocol_find("claude-code");
+	struct hook_call call;
+	cr_assert_eq(hook_parse(p, claude_bash, strlen(claude_bash), &call, NULL), 0);
+	const char *messages[] = { "force pushes rewrite history",
+		                   "force pushes rewrite history." };
+	for (size_t i = 0; i < 2; i++) {
+		struct policy_decision d = { .approval = "not asked" };
+		verdict_init(&d.verdict);
+		cr_assert_eq(verdict_add(&d.verdict, VERDICT_DENY, "git_push", messages[i],
+		                         "use --force-with-lease"),
+		             0);
+		struct hook_outcome o = hook_outcome_of(&d);
+		bool silent = false;
+		json_t *a = hook_answer(p, &call, &o, &silent);
+		cr_assert_str_eq(get(a, "hookSpecificOutput", "permissionDecisionReason"),
+		                 "Denied by sluice policy git_push: force pushes rewrite history. "
+		                 "Instead: use --force-with-lease");
+		json_decref(a);
+		policy_decision_done(&d);
+	}
+	hook_call_done(&call);
+}
+
 Test(hook_adapter, claude_allow_is_silent_and_routing_keeps_the_other_fields)
 {
 	bool silent;
@@ -253,7 +279,7 @@ Test(hook_adapter, a_routed_request_carries_the_command_and_the_tools_timing)
 
 /* The exact answers, as each agent's parser takes them. */
 static const char reason[] = "by sluice policy git_push: force pushes rewrite the remote's "
-                             "history Instead: use --force-with-lease";
+                             "history. Instead: use --force-with-lease";
 
 /* got (freed here) is PreToolUse's answer: decision, and the reason
  * PREFIX reason SUFFIX. */

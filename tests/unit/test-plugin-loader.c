@@ -174,8 +174,13 @@ Test(plugin_loader, refuses_a_missing_file)
 	struct loaded_plugin p = { 0 };
 	struct sluice_error err = { 0 };
 	cr_assert_eq(plugin_load(&conf, "/nonexistent/dir", &p, &err), -ENOENT);
+	/* the directory itself is missing: a build run from elsewhere, so the
+	 * error says what to set */
 	cr_assert_str_eq(err.detail, "plugin 'nothere' (built-in default): cannot find "
-	                             "/nonexistent/dir/nothere.so");
+	                             "/nonexistent/dir/nothere.so; the plugin directory does not "
+	                             "exist: install sluice, or set SLUICE_PLUGIN_DIR to the "
+	                             "plugins directory of its build (an MCP client must pass it "
+	                             "in the server's env)");
 }
 
 Test(plugin_loader, refuses_a_library_without_the_descriptor)
