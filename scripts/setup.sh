@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Install what building and testing sluice needs on Debian 12, then fetch the
-# bash grammar. Idempotent: installs only the packages that are missing; as
-# root it calls apt-get directly, otherwise through sudo. Never prompts.
+# bash grammar and the agent CLIs of the end-to-end tests. Idempotent:
+# installs only the packages that are missing; as root it calls apt-get
+# directly, otherwise through sudo. Never prompts.
 # Not for: building (scripts/build.sh) or testing (scripts/test.sh).
 set -euo pipefail
 
@@ -72,3 +73,5 @@ else
 fi
 
 "$here/fetch-grammar.sh"
+# The agent CLIs the end-to-end tests drive (tests/e2e), pinned.
+"$here/fetch-agents.sh"
