@@ -73,9 +73,12 @@ struct launch_state {
 	bool git_mounted;
 	/* Set by step "mounts": the repository's directories outside the
 	 * workspace it made writable (a linked worktree's gitdir and common
-	 * directory), which Landlock must grant too. */
-	char *git_outside[4];
+	 * directory, or that one's objects/, refs/ and logs/), which Landlock
+	 * must grant too; and why the repository a ".git" file names outside
+	 * the workspace was left read-only ("" when it was not). */
+	char *git_outside[8];
 	unsigned n_git_outside;
+	char git_read_only[512];
 	/* Set by step "mounts": every --hide path that exists is covered, so
 	 * Landlock need not carve around them. */
 	bool hidden_mounted;
