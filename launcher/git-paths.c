@@ -26,6 +26,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -72,6 +73,11 @@ static int add(struct finder *f, char *path, enum git_path_access access)
 {
 	if (!path)
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+	for (size_t i = 0; i < f->out->n; i++)
+		if (strcmp(f->out->items[i].path, path) == 0 && f->out->items[i].access == access) {
+			free(path); /* a worktree's gitdir, listed with its common directory */
+			return 0;
+		}
 	if (f->out->n >= GIT_PATHS_MAX) {
 		int r = sluice_error_set(f->err, -E2BIG, "more than %d paths to protect in '%s'",
 		                         GIT_PATHS_MAX, f->workspace);
@@ -208,6 +214,54 @@ static int protect(struct finder *f, const char *dir, const char *name, enum pre
 	return add(f, TAKE_PTR(path), GIT_PATH_READ_ONLY);
 }
 
+/* A linked worktree's gitdir: its own HEAD and index; config and hooks are
+ * in the common directory its commondir names. Its "gitdir" file, which
+ * registers it, stays as git wrote it. */
+static int protect_worktree_dir(struct finder *f, const char *dir, bool inside)
+{
+	if (f->keep_only)
+		return 0;
+	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
+	if (r >= 0)
+		r = protect(f, dir, "commondir", IF_PRESENT, NULL);
+	if (r >= 0)
+		r = protect(f, dir, "gitdir", IF_PRESENT, NULL);
+	if (r >= 0)
+		r = protect(f, dir, "config.worktree",
+		            f->config.worktree_config && inside ? MAKE_FILE : IF_PRESENT, "");
+	return r;
+}
+
+/* The gitdirs of the linked worktrees a repository inside the workspace
+ * has (its worktrees/ is read-only): writable on top, their commondir,
+ * gitdir and config.worktree read-only, so that `git gc` and `git reflog
+ * expire --all` can update their HEAD's log. At most this many; the
+ * others stay read-only. */
+#define WORKTREES_WRITABLE_MAX 8
+
+static int protect_worktrees(struct finder *f, const char *common)
+{
+	_cleanup_free_ char *dir = join(common, "worktrees");
+	if (!dir)
+		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int r = 0;
+	size_t made = 0;
+	for (const struct dirent *de;
+	     r >= 0 && made < WORKTREES_WRITABLE_MAX && (de = readdir(d)) != NULL;) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue; /* DT_UNKNOWN too: then only its own worktree is writable */
+		_cleanup_free_ char *path = join(dir, de->d_name);
+		r = path ? protect_worktree_dir(f, path, true)
+		         : sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+		made++;
+	}
+	(void)closedir(d);
+	return r;
+}
+
 /* A repository's own gitdir, where its config and hooks live. Inside the
  * workspace, what is missing is made; outside, the caller checked that
  * nothing is (has_names()). */
@@ -230,24 +284,8 @@ static int protect_common_dir(struct finder *f, const char *dir, bool inside)
 		r = protect(f, dir, "modules", IF_PRESENT, NULL);
 	if (r >= 0)
 		r = protect(f, dir, "worktrees", IF_PRESENT, NULL);
-	return r;
-}
-
-/* A linked worktree's gitdir: its own HEAD and index; config and hooks are
- * in the common directory its commondir names. Its "gitdir" file, which
- * registers it, stays as git wrote it. */
-static int protect_worktree_dir(struct finder *f, const char *dir, bool inside)
-{
-	if (f->keep_only)
-		return 0;
-	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
-	if (r >= 0)
-		r = protect(f, dir, "commondir", IF_PRESENT, NULL);
-	if (r >= 0)
-		r = protect(f, dir, "gitdir", IF_PRESENT, NULL);
-	if (r >= 0)
-		r = protect(f, dir, "config.worktree",
-		            f->config.worktree_config && inside ? MAKE_FILE : IF_PRESENT, "");
+	if (r >= 0 && inside)
+		r = protect_worktrees(f, dir);
 	return r;
 }
 

@@ -233,8 +233,8 @@ static int add_around(int ruleset, const char *dir, const struct path_set *set, 
  * workspace directory itself stays read-only. Around what else in the
  * workspace git trusts too (git_paths_keep(): core.hooksPath folders, the
  * files git's configuration includes, a symlinked .git's target). */
-static int add_workspace(int ruleset, const struct launch_spec *spec,
-                         const struct launch_state *state, __u64 handled, struct sluice_error *err)
+static int add_workspace(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                         __u64 handled, struct sluice_error *err)
 {
 	const char *ws = spec->workspace ? spec->workspace : ".";
 	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -244,8 +244,12 @@ static int add_workspace(int ruleset, const struct launch_spec *spec,
 	/* a directory, a file or a symlink: git follows each */
 	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
 	/* the mounts protect the repository (mounts.c), or there is none */
-	if (!has_git || spec->git_writable || state->git_mounted)
-		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
+	if (!has_git || spec->git_writable || state->git_mounted) {
+		int r = add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
+		if (r >= 0 && !spec->git_writable)
+			state->enforced |= PROT_GIT_INCLUDES;
+		return r;
+	}
 	_cleanup_free_ char *canonical = realpath(ws, NULL);
 	if (!canonical)
 		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
@@ -261,7 +265,10 @@ static int add_workspace(int ruleset, const struct launch_spec *spec,
 	for (size_t i = 0; i < git.n; i++)
 		keep.paths[keep.n++] = TAKE_PTR(git.items[i].path);
 	git.n = 0;
-	return add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
+	r = add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
+	if (r >= 0)
+		state->enforced |= PROT_GIT_INCLUDES;
+	return r;
 }
 
 /* Whether the canonical path lies in a writable path of the spec (its

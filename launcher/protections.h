@@ -40,6 +40,7 @@ enum protection {
 	PROT_HIDDEN_PATHS = 1u << 20,
 	PROT_READ_ONLY_PATHS = 1u << 21,
 	PROT_SECCOMP_KEYRINGS_LEASES = 1u << 22,
+	PROT_GIT_INCLUDES = 1u << 23,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
