@@ -200,6 +200,37 @@ report $? "the result names git-includes enforced" "$out"
 grep -q '"git-includes"' <<<"$features"
 report $? "--print-features names git-includes" "$features"
 
+# --- a full file system: what the launcher writes is whole or absent. In a
+# private user and mount namespace, a small tmpfs filled up; the control
+# shows what a plain write of commondir leaves there (an empty file, and
+# git broken inside sluice and out); the launcher must leave none.
+full=$TEST_TMP/full
+mkdir -p "$full"
+# shellcheck disable=SC2016 # expanded by the inner shell
+full_script='
+mount -t tmpfs -o size=256k tmpfs "$1" || exit 3
+git init -q "$1/repo" && git init -q "$1/control" || exit 3
+head -c 1M /dev/zero >"$1/fill" 2>/dev/null
+echo . >"$1/control/.git/commondir" 2>/dev/null
+git -C "$1/control" status >/dev/null 2>&1 && echo control=works || echo control=broken
+"$SLUICE" run -C "$1/repo" --sandbox workspace-write -- true >/dev/null 2>&1
+echo "run=$?"
+echo "left=$(cd "$1/repo/.git" && echo commondir*)"
+git -C "$1/repo" status >/dev/null 2>&1 && echo status=works || echo status=broken
+'
+if ! unshare -U -r -m true 2>/dev/null; then
+  skip "a full file system leaves no half-written commondir" "no user and mount namespace for a small tmpfs here"
+else
+  got=$(unshare -U -r -m "$BASH" -c "$full_script" full "$full" 2>&1)
+  if grep -q control=broken <<<"$got"; then
+    ok "a commondir written plainly on a full file system breaks git (positive control)"
+  else
+    not_ok "a commondir written plainly on a full file system breaks git (positive control)" "$got"
+  fi
+  grep -q 'left=commondir\*' <<<"$got" && grep -q status=works <<<"$got" && grep -q run=125 <<<"$got"
+  report $? "on a full file system the run is refused, no commondir left half-written, git works" "$got"
+fi
+
 # --- linked worktrees: everyday work
 if [ -z "$namespace" ]; then
   skip "linked worktrees work" "no mount namespace here: .git is read-only as a whole"
