@@ -14,51 +14,17 @@
 # failing with a message that says why.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
 
-export HOME=$TEST_TMP/home
-marks=$TEST_TMP/marks
-mkdir -p "$HOME" "$marks"
-git config --global user.name "Sluice Test"
-git config --global user.email test@example.invalid
-git config --global init.defaultBranch main
 bashrc_text='# the user'"'"'s own'
 reset_bashrc() { printf '%s\n' "$bashrc_text" >"$HOME/.bashrc"; }
 bashrc_intact() { [ "$(cat "$HOME/.bashrc")" = "$bashrc_text" ]; }
-
-features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
-if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
-  skip "the repository's protections" "no working launcher or no Landlock here"
-  exit 0
-fi
-namespace=yes
-if grep -q '"namespace":"unavailable"' <<<"$features"; then
-  namespace=
-  echo "# no namespace here (${features#*\"namespace_error\":}): the fallback is what runs"
-fi
-
-# new_repo DIR: a repository with one commit.
-new_repo() {
-  mkdir -p "$1"
-  git -C "$1" init -q
-  echo one >"$1/README"
-  git -C "$1" add README
-  git -C "$1" commit -q -m init
-}
 
 # in MODE DIR COMMAND: COMMAND through sluice run in MODE, the JSON result
 # in out.
 in_mode() {
   local mode=$1 dir=$2 command=$3
   run "$SLUICE" run -C "$dir" --sandbox "$mode" --format json -- "$command"
-}
-
-# ran NAME: the last command ran (whatever its status), or not_ok.
-ran() {
-  local kind
-  kind=$(json_get "$out" '(d["error"] or {}).get("kind", "")' 2>/dev/null) || kind=unparsable
-  [ -z "$kind" ] && return 0
-  not_ok "$1" "the command did not run: $kind" "$out" "$err"
-  return 1
 }
 
 # user_git DIR MARK: git run outside as the user would (status, then a

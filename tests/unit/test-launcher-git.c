@@ -246,12 +246,18 @@ static void linked_worktree(void)
 	write_file("wt/.git", text);
 }
 
-Test(git_paths, a_linked_worktree_protects_its_file_gitdir_and_common_directory)
+/* The same, main/.git holding every name the launcher covers. */
+static void complete_linked_worktree(void)
 {
 	linked_worktree();
 	write_file("main/.git/config", "");
 	write_file("main/.git/commondir", ".\n");
 	make_dir("main/.git/hooks");
+}
+
+Test(git_paths, a_linked_worktree_protects_its_file_gitdir_and_common_directory)
+{
+	complete_linked_worktree();
 	struct git_paths g;
 	find("wt", &g);
 	cr_assert_eq(listed(&g, "wt/.git"), GIT_PATH_READ_ONLY);
@@ -274,6 +280,19 @@ Test(git_paths, a_linked_worktree_protects_its_file_gitdir_and_common_directory)
 			own = i;
 	}
 	cr_assert_lt(common, own);
+	git_paths_done(&g);
+}
+
+Test(git_paths, a_repository_s_linked_worktrees_gitdirs_are_writable_their_files_not)
+{
+	linked_worktree();
+	struct git_paths g;
+	find("main", &g);
+	cr_assert_eq(listed(&g, "main/.git/worktrees"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt"), GIT_PATH_WRITABLE,
+	             "git gc updates its HEAD's log");
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/commondir"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/gitdir"), GIT_PATH_READ_ONLY);
 	git_paths_done(&g);
 }
 
@@ -321,10 +340,7 @@ Test(git_paths, a_git_file_naming_a_folder_outside_makes_nothing_there_writable)
 
 Test(git_paths, a_worktree_not_registered_both_ways_stays_read_only)
 {
-	linked_worktree();
-	write_file("main/.git/config", "");
-	write_file("main/.git/commondir", ".\n");
-	make_dir("main/.git/hooks");
+	complete_linked_worktree();
 	/* its gitdir file names another checkout */
 	write_file("main/.git/worktrees/wt/gitdir", "/elsewhere/.git\n");
 	struct git_paths g;
@@ -334,7 +350,6 @@ Test(git_paths, a_worktree_not_registered_both_ways_stays_read_only)
 	cr_assert(strstr(g.outside_read_only, "/elsewhere/.git"), "why: %s", g.outside_read_only);
 	git_paths_done(&g);
 	/* its commondir names a folder that does not list it */
-	write_file("main/.git/worktrees/wt/gitdir", "");
 	char text[600];
 	snprintf(text, sizeof(text), "%s/wt/.git\n", scratch);
 	write_file("main/.git/worktrees/wt/gitdir", text);
@@ -348,10 +363,7 @@ Test(git_paths, a_worktree_not_registered_both_ways_stays_read_only)
 
 Test(git_paths, a_worktree_in_a_folder_others_can_write_stays_read_only)
 {
-	linked_worktree();
-	write_file("main/.git/config", "");
-	write_file("main/.git/commondir", ".\n");
-	make_dir("main/.git/hooks");
+	complete_linked_worktree();
 	char path[512];
 	snprintf(path, sizeof(path), "%s/main", scratch);
 	cr_assert_eq(chmod(path, 0777), 0);
