@@ -584,11 +584,31 @@ static bool has_names(struct finder *f, const char *dir, const char *const *name
 	return true;
 }
 
-/* What a repository's gitdir must hold before it is made writable. */
+/* What a repository's gitdir must hold before it is made writable: the
+ * names protect_common_dir() covers, and every file its configuration
+ * includes and every core.hooksPath that would lie in it. */
 static bool common_dir_complete(struct finder *f, const char *dir)
 {
 	static const char *const names[] = { "config", "hooks", "commondir", "config.worktree" };
-	return has_names(f, dir, names, ELEMENTSOF(names) - !f->config.worktree_config);
+	if (!has_names(f, dir, names, ELEMENTSOF(names) - !f->config.worktree_config))
+		return false;
+	const struct git_config_view *c = &f->config;
+	for (size_t i = 0; i < c->n_includes + c->n_hooks_paths; i++) {
+		const char *p =
+		        i < c->n_includes ? c->includes[i] : c->hooks_paths[i - c->n_includes];
+		struct stat st;
+		if (p[0] != '/' || stat(p, &st) == 0)
+			continue; /* relative hooksPath: in the worktree */
+		_cleanup_free_ char *real = canonical_missing(p);
+		if (!real || path_within(real, dir)) {
+			note(f,
+			     "'%s', which git's configuration names, does not exist in '%s', and "
+			     "nothing is made outside the workspace",
+			     p, dir);
+			return false;
+		}
+	}
+	return true;
 }
 
 /* A linked worktree's common directory outside the workspace, with a

@@ -296,6 +296,18 @@ Test(git_paths, a_repository_s_linked_worktrees_gitdirs_are_writable_their_files
 	git_paths_done(&g);
 }
 
+Test(git_paths, a_common_directory_outside_including_a_missing_file_keeps_only_its_data_writable)
+{
+	complete_linked_worktree();
+	write_file("main/.git/config", "[include]\n\tpath = config.local\n");
+	struct git_paths g;
+	find("wt", &g);
+	cr_assert(!exists("main/.git/config.local"), "nothing made outside the workspace");
+	cr_assert_eq(listed(&g, "main/.git"), -1, "else the command could make config.local");
+	cr_assert_eq(listed(&g, "main/.git/objects"), GIT_PATH_WRITABLE);
+	git_paths_done(&g);
+}
+
 Test(git_paths, a_common_directory_outside_with_names_missing_keeps_only_its_data_writable)
 {
 	linked_worktree();
