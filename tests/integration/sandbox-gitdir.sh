@@ -166,6 +166,21 @@ report $? "the result names git-includes enforced" "$out"
 grep -q '"git-includes"' <<<"$features"
 report $? "--print-features names git-includes" "$features"
 
+# Where no namespace can be had, Landlock alone keeps the included file
+# (and one that did not exist) read-only, its neighbours writable.
+if ! fallback_works; then
+  skip "the fallback keeps included files read-only" "cannot make a child user namespace here (unshare -U -r, setpriv)"
+else
+  scene_include "[include]" "	path = ../.gitconfig.project" "[include]" "	path = ../.gitconfig.later"
+  run fallback "$SLUICE" run -C "$inc" --sandbox workspace-write --format json -- \
+    "echo edit >README; printf '[core]\\n\\tfsmonitor = \"$evil fb-include\"\\n' | tee -a .gitconfig.project >>.gitconfig.later"
+  if ran "the fallback keeps included files read-only"; then
+    [ "$(cat "$inc/README")" = edit ] && ! user_git "$inc" fb-include &&
+      [ "$(json_get "$out" '"git-includes" in d["sandbox"]["enforced"] and "mount-namespace" in d["sandbox"]["missing"]')" = True ]
+    report $? "the fallback keeps included files read-only (git-includes enforced), their neighbours writable" "$out"
+  fi
+fi
+
 # --- a full file system: what the launcher writes is whole or absent. In a
 # private user and mount namespace, a small tmpfs filled up; the control
 # shows what a plain write of commondir leaves there (an empty file, and

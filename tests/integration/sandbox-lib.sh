@@ -43,3 +43,13 @@ ran() {
   not_ok "$1" "the command did not run: $kind" "$out" "$err"
   return 1
 }
+
+# fallback CMD...: CMD in a child user namespace where user namespaces are
+# forbidden and nothing holds CAP_SYS_ADMIN: the launcher's Landlock-only
+# fallback. fallback_works says whether this system can make one.
+fallback() {
+  unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"
+}
+fallback_works() {
+  command -v setpriv >/dev/null && fallback true 2>/dev/null
+}
