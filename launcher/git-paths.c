@@ -529,10 +529,28 @@ static int protect_config_sources(struct finder *f)
 	return r;
 }
 
+/* The uid files of unmapped users show here when this process is in a user
+ * namespace other than the first (root's among them), or -1. */
+static uid_t unmapped_uid(void)
+{
+	char map[64] = "", overflow[16] = "";
+	if (read_line("/proc/self/uid_map", map, sizeof(map)) < 0 ||
+	    read_line("/proc/sys/kernel/overflowuid", overflow, sizeof(overflow)) < 0)
+		return (uid_t)-1;
+	unsigned long inside, outside, count;
+	if (sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 &&
+	    outside == 0 && count == 4294967295UL)
+		return (uid_t)-1; /* the first user namespace maps everyone */
+	return (uid_t)strtoul(overflow, NULL, 10);
+}
+
 /* Whether dir (canonical) is the caller's, and no folder from / to it can
  * have its entries renamed by someone else: each owned by root or the
  * caller, and writable by no one else but through a sticky bit or the
- * caller's own group. Else notes why. */
+ * caller's own group. In a user namespace root's folders show as owned by
+ * the unmapped uid, which is then accepted on the way (it may also be
+ * another user's: a weaker check, said in docs/launcher.md). Else notes
+ * why. */
 static bool owned_safely(struct finder *f, const char *dir)
 {
 	struct stat st;
@@ -547,6 +565,7 @@ static bool owned_safely(struct finder *f, const char *dir)
 	}
 	char prefix[PATH_MAX];
 	size_t n = strlen(dir);
+	uid_t unmapped = unmapped_uid();
 	for (size_t i = 0; i <= n && i < sizeof(prefix); i++) {
 		if (dir[i] != '/' && dir[i] != '\0')
 			continue;
@@ -554,7 +573,8 @@ static bool owned_safely(struct finder *f, const char *dir)
 		memcpy(prefix, dir, len);
 		prefix[len] = '\0';
 		if (lstat(prefix, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    (st.st_uid != 0 && st.st_uid != f->uid) ||
+		    (st.st_uid != 0 && st.st_uid != f->uid &&
+		     (st.st_uid != unmapped || unmapped == f->uid)) ||
 		    (!(st.st_mode & S_ISVTX) &&
 		     ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != f->gid)))) {
 			note(f, "'%s' on the way to '%s' could be changed by another user", prefix,
