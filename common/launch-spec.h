@@ -104,6 +104,13 @@
 #define LAUNCH_PROT_TMPDIR_TMPFS "tmpdir-tmpfs"       /* TMPDIR a size-capped tmpfs */
 #define LAUNCH_PROT_HIDDEN_PATHS "hidden-paths"       /* every --hide path unreadable */
 #define LAUNCH_PROT_READ_ONLY_PATHS "read-only-paths" /* every --read-only path read-only */
+/* workspace-write: the files git's configuration includes and its
+ * core.hooksPath folders, where they lie in a writable path, read-only */
+#define LAUNCH_PROT_GIT_INCLUDES "git-includes"
+
+/* The key of the --report-fd line saying why the repository a ".git" file
+ * names outside the workspace was left read-only (absent when it was not). */
+#define LAUNCH_REPORT_GIT_READ_ONLY "git_read_only"
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep

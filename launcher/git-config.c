@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * git's config syntax, as far as the two keys of git-config.h need it:
+ * git's config syntax, as far as the keys of git-config.h need it:
  * "[section]" and "[section "sub"]" headers (names ignore case), "key =
  * value" (a key alone is boolean true), values with double quotes, the
  * escapes \" \\ \n \t \b and line continuations, and "#" or ";" comments
- * outside quotes. Anything else on a line is skipped.
+ * outside quotes. Anything else on a line is skipped. Includes are followed
+ * after the file that names them is read: the view keeps every value, not
+ * the last, so the order does not matter.
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -27,6 +30,7 @@ enum section {
 	SECTION_OTHER,
 	SECTION_CORE,
 	SECTION_EXTENSIONS,
+	SECTION_INCLUDE, /* [include], or [includeIf "condition"] whatever the condition */
 };
 
 struct cursor {
@@ -64,13 +68,15 @@ static void read_name(struct cursor *c, char name[NAME_MAX_LEN])
 }
 
 /* After '[': the header up to ']'. A subsection ("sub" or the old
- * section.sub) makes it a section nobody here cares about. */
+ * section.sub) makes it a section nobody here cares about, but for
+ * includeIf, whose subsection is its condition. */
 static enum section read_header(struct cursor *c)
 {
 	char name[NAME_MAX_LEN];
 	read_name(c, name);
 	skip_blanks(c);
 	bool plain = !at_end(c) && *c->p == ']' && strchr(name, '.') == NULL;
+	bool include_if = strcmp(name, "includeif") == 0 || strncmp(name, "includeif.", 10) == 0;
 	bool quoted = false;
 	while (!at_end(c) && *c->p != '\n' && (quoted || *c->p != ']')) {
 		if (*c->p == '\\' && c->p + 1 < c->end)
@@ -81,12 +87,16 @@ static enum section read_header(struct cursor *c)
 	}
 	if (!at_end(c) && *c->p == ']')
 		c->p++;
+	if (include_if)
+		return SECTION_INCLUDE;
 	if (!plain)
 		return SECTION_OTHER;
 	if (strcmp(name, "core") == 0)
 		return SECTION_CORE;
 	if (strcmp(name, "extensions") == 0)
 		return SECTION_EXTENSIONS;
+	if (strcmp(name, "include") == 0)
+		return SECTION_INCLUDE;
 	return SECTION_OTHER;
 }
 
@@ -134,7 +144,49 @@ static bool parse_bool(const char *v)
 	return strtol(v, NULL, 0) != 0;
 }
 
-void git_config_parse(const char *text, size_t len, struct git_config_view *view)
+/* Add a copy of value to list (n entries, at most max) unless there. */
+static void add_once(char **list, size_t *n, size_t max, const char *value, bool *overflow)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(list[i], value) == 0)
+			return;
+	char *copy = *n < max ? strdup(value) : NULL;
+	if (!copy) {
+		*overflow = true;
+		return;
+	}
+	list[(*n)++] = copy;
+}
+
+/* An include's value as a path, as git resolves it: "~/" against HOME, a
+ * relative path against the folder of the including file. "~user/" is not
+ * resolved (git would ask the user database; nothing is protected). */
+static void add_include(const char *value, const char *path, struct git_config_view *view)
+{
+	char full[PATH_MAX];
+	int n;
+	if (!value[0])
+		return;
+	if (value[0] == '~') {
+		const char *home = getenv("HOME");
+		if (!home || (value[1] != '/' && value[1] != '\0'))
+			return;
+		n = snprintf(full, sizeof(full), "%s%s", home, value + 1);
+	} else if (value[0] == '/') {
+		n = snprintf(full, sizeof(full), "%s", value);
+	} else {
+		const char *slash = strrchr(path, '/');
+		int dir_len = slash ? (int)(slash - path) : 1;
+		n = snprintf(full, sizeof(full), "%.*s/%s", dir_len, slash ? path : ".", value);
+	}
+	if (n < 0 || (size_t)n >= sizeof(full)) {
+		view->overflow = true; /* a path git could not open either, but fail closed */
+		return;
+	}
+	add_once(view->includes, &view->n_includes, GIT_CONFIG_INCLUDES_MAX, full, &view->overflow);
+}
+
+void git_config_parse(const char *text, size_t len, const char *path, struct git_config_view *view)
 {
 	struct cursor c = { text, text + len };
 	enum section section = SECTION_OTHER;
@@ -163,24 +215,52 @@ void git_config_parse(const char *text, size_t len, struct git_config_view *view
 				skip_line(&c);
 			}
 			if (section == SECTION_CORE && strcmp(key, "hookspath") == 0 && has_value)
-				memcpy(view->hooks_path, value, strlen(value) + 1);
+				add_once(view->hooks_paths, &view->n_hooks_paths,
+				         GIT_CONFIG_HOOKS_PATHS_MAX, value, &view->overflow);
+			else if (section == SECTION_CORE && strcmp(key, "worktree") == 0 &&
+			         has_value)
+				memcpy(view->worktree, value, strlen(value) + 1);
 			else if (section == SECTION_EXTENSIONS &&
 			         strcmp(key, "worktreeconfig") == 0)
-				view->worktree_config = !has_value || parse_bool(value);
+				view->worktree_config |= !has_value || parse_bool(value);
+			else if (section == SECTION_INCLUDE && strcmp(key, "path") == 0 &&
+			         has_value)
+				add_include(value, path, view);
 		} else {
 			skip_line(&c);
 		}
 	}
 }
 
-void git_config_read(const char *path, struct git_config_view *view)
+static void read_file(const char *path, struct git_config_view *view, int depth)
 {
 	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return;
-	/* the launcher is one thread; a static buffer costs no mmap per file */
+	/* the launcher is one thread; a static buffer costs no mmap per file,
+	 * and it is free again before the includes are read */
 	static char buf[GIT_CONFIG_MAX];
 	ssize_t n = read_full(fd, buf, sizeof(buf));
-	if (n > 0)
-		git_config_parse(buf, (size_t)n, view);
+	if (n <= 0)
+		return;
+	size_t first = view->n_includes;
+	git_config_parse(buf, (size_t)n, path, view);
+	size_t last = view->n_includes;
+	/* listed once each: a loop of includes ends here, or at the depth */
+	for (size_t i = first; i < last && depth < GIT_CONFIG_INCLUDE_DEPTH; i++)
+		read_file(view->includes[i], view, depth + 1);
+}
+
+void git_config_read(const char *path, struct git_config_view *view)
+{
+	read_file(path, view, 0);
+}
+
+void git_config_view_done(struct git_config_view *view)
+{
+	for (size_t i = 0; i < view->n_hooks_paths; i++)
+		free(view->hooks_paths[i]);
+	for (size_t i = 0; i < view->n_includes; i++)
+		free(view->includes[i]);
+	view->n_hooks_paths = view->n_includes = 0;
 }

@@ -4,19 +4,32 @@
  * A repository's "gitdir" holds objects, refs and the index, which a
  * command must be able to write for `git commit` to work, next to files
  * that run code or redirect git elsewhere: hooks/, config (core.fsmonitor,
- * core.hooksPath, aliases, filters), config.worktree (read when
- * extensions.worktreeConfig is on), commondir (a file naming the directory
- * that holds config and hooks: created where there was none, it points git
- * at a repository of the command's making), and the repositories of
- * submodules (modules/) and of linked worktrees (worktrees/). The gitdir
- * is bound onto itself writable, so that it cannot be renamed or replaced;
- * the others are bound read-only on top, after being made if missing,
- * because a name that does not exist cannot be covered by a mount.
+ * core.hooksPath, aliases, filters) and the files it includes,
+ * config.worktree (read when extensions.worktreeConfig is on), commondir
+ * (a file naming the directory that holds config and hooks: created where
+ * there was none, it points git at a repository of the command's making),
+ * and the repositories of submodules (modules/) and of linked worktrees
+ * (worktrees/). The gitdir is bound onto itself writable, so that it
+ * cannot be renamed or replaced; the others are bound read-only on top,
+ * after being made if missing, because a name that does not exist cannot
+ * be covered by a mount.
+ *
+ * A ".git" file is text the command may have written: the repository it
+ * names is made writable only if it lies in the workspace, or if git
+ * registered it both ways (a linked worktree's gitdir names this ".git"
+ * file back and its common directory lists it under worktrees/; a
+ * submodule's repository names this workspace as its core.worktree), it
+ * belongs to the caller and no folder on its way can be renamed by
+ * another user. Nothing is made outside the workspace: a repository there
+ * that lacks a name to cover stays read-only (a linked worktree's common
+ * directory then keeps only objects/, refs/ and logs/ writable).
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +46,9 @@ struct finder {
 	const char *workspace;
 	struct stat repo; /* the owner of what is made */
 	struct git_config_view config;
-	bool hooks_path_only; /* only core.hooksPath's folder is wanted */
+	bool keep_only; /* only what lies in the workspace outside .git */
+	uid_t uid;      /* whom a repository outside the workspace must belong to */
+	gid_t gid;      /* a group that may write the folders on its way */
 	struct sluice_error *err;
 };
 
@@ -58,6 +73,11 @@ static int add(struct finder *f, char *path, enum git_path_access access)
 {
 	if (!path)
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+	for (size_t i = 0; i < f->out->n; i++)
+		if (strcmp(f->out->items[i].path, path) == 0 && f->out->items[i].access == access) {
+			free(path); /* a worktree's gitdir, listed with its common directory */
+			return 0;
+		}
 	if (f->out->n >= GIT_PATHS_MAX) {
 		int r = sluice_error_set(f->err, -E2BIG, "more than %d paths to protect in '%s'",
 		                         GIT_PATHS_MAX, f->workspace);
@@ -66,6 +86,17 @@ static int add(struct finder *f, char *path, enum git_path_access access)
 	}
 	f->out->items[f->out->n++] = (struct git_path){ path, access };
 	return 0;
+}
+
+/* Why the repository outside was left read-only; the first reason counts. */
+__attribute__((format(printf, 2, 3))) static void note(struct finder *f, const char *fmt, ...)
+{
+	if (f->out->outside_read_only[0])
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(f->out->outside_read_only, sizeof(f->out->outside_read_only), fmt, ap);
+	va_end(ap);
 }
 
 /* Give what was made the repository's owner (only root makes it as
@@ -109,20 +140,54 @@ static int ensure_dir(struct finder *f, const char *path)
 	return own(f, path);
 }
 
-/* Make a missing file holding text. */
+/* Put text at path whole or not at all: written to a temporary file
+ * beside it, synced, then linked (no file there yet) or renamed (over an
+ * empty one) into place. A full disk or a crash leaves at most the
+ * temporary file, which git ignores, never a half-written path. */
+static int write_whole(struct finder *f, const char *path, const char *text, bool replace)
+{
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.sluice-XXXXXX", path) >= (int)sizeof(tmp))
+		return sluice_error_set(f->err, -ENAMETOOLONG, "'%s'", path);
+	_cleanup_close_ int fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0)
+		return sluice_error_set(f->err, neg_errno(), "making '%s'", tmp);
+	int r = write_full(fd, text, strlen(text));
+	if (r >= 0 && (fchmod(fd, 0644) < 0 || fsync(fd) < 0))
+		r = neg_errno();
+	if (r >= 0)
+		r = own(f, tmp);
+	else
+		r = sluice_error_set(f->err, r, "writing '%s'", tmp);
+	if (r >= 0 &&
+	    (replace ? rename(tmp, path) : linkat(AT_FDCWD, tmp, AT_FDCWD, path, 0)) < 0 &&
+	    errno != EEXIST)
+		r = sluice_error_set(f->err, neg_errno(), "making '%s'", path);
+	(void)unlink(tmp); /* after a rename, already gone */
+	return r;
+}
+
+/* Make a missing file holding text. An empty file is made by its open
+ * alone; one with text whole or not at all. An empty file where text is
+ * wanted is what an interrupted write leaves (git cannot read such a
+ * commondir): it is replaced whole. */
 static int ensure_file(struct finder *f, const char *path, const char *text)
 {
 	int r = exists(f, path);
-	if (r != 0)
-		return r < 0 ? r : 0;
+	if (r < 0)
+		return r;
+	struct stat st;
+	if (r > 0 && text[0] && stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0)
+		return write_whole(f, path, text, true);
+	if (r > 0)
+		return 0;
+	if (text[0])
+		return write_whole(f, path, text, false);
 	_cleanup_close_ int fd =
 	        open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return errno == EEXIST ? 0
 		                       : sluice_error_set(f->err, neg_errno(), "making '%s'", path);
-	r = write_full(fd, text, strlen(text));
-	if (r < 0)
-		return sluice_error_set(f->err, r, "writing '%s'", path);
 	return own(f, path);
 }
 
@@ -149,41 +214,78 @@ static int protect(struct finder *f, const char *dir, const char *name, enum pre
 	return add(f, TAKE_PTR(path), GIT_PATH_READ_ONLY);
 }
 
-/* A repository's own gitdir, where its config and hooks live. */
-static int protect_common_dir(struct finder *f, const char *dir)
-{
-	if (f->hooks_path_only)
-		return 0;
-	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
-	if (r >= 0)
-		r = protect(f, dir, "config", MAKE_FILE, "");
-	if (r >= 0)
-		r = protect(f, dir, "hooks", MAKE_DIR, NULL);
-	/* "." : the common directory is this one, which git assumes anyway */
-	if (r >= 0)
-		r = protect(f, dir, "commondir", MAKE_FILE, ".\n");
-	if (r >= 0)
-		r = protect(f, dir, "config.worktree",
-		            f->config.worktree_config ? MAKE_FILE : IF_PRESENT, "");
-	if (r >= 0)
-		r = protect(f, dir, "modules", IF_PRESENT, NULL);
-	if (r >= 0)
-		r = protect(f, dir, "worktrees", IF_PRESENT, NULL);
-	return r;
-}
-
 /* A linked worktree's gitdir: its own HEAD and index; config and hooks are
- * in the common directory its commondir names. */
-static int protect_worktree_dir(struct finder *f, const char *dir)
+ * in the common directory its commondir names. Its "gitdir" file, which
+ * registers it, stays as git wrote it. */
+static int protect_worktree_dir(struct finder *f, const char *dir, bool inside)
 {
-	if (f->hooks_path_only)
+	if (f->keep_only)
 		return 0;
 	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
 	if (r >= 0)
 		r = protect(f, dir, "commondir", IF_PRESENT, NULL);
 	if (r >= 0)
+		r = protect(f, dir, "gitdir", IF_PRESENT, NULL);
+	if (r >= 0)
 		r = protect(f, dir, "config.worktree",
-		            f->config.worktree_config ? MAKE_FILE : IF_PRESENT, "");
+		            f->config.worktree_config && inside ? MAKE_FILE : IF_PRESENT, "");
+	return r;
+}
+
+/* The gitdirs of the linked worktrees a repository inside the workspace
+ * has (its worktrees/ is read-only): writable on top, their commondir,
+ * gitdir and config.worktree read-only, so that `git gc` and `git reflog
+ * expire --all` can update their HEAD's log. At most this many; the
+ * others stay read-only. */
+#define WORKTREES_WRITABLE_MAX 8
+
+static int protect_worktrees(struct finder *f, const char *common)
+{
+	_cleanup_free_ char *dir = join(common, "worktrees");
+	if (!dir)
+		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+	DIR *d = opendir(dir);
+	if (!d)
+		return 0;
+	int r = 0;
+	size_t made = 0;
+	for (const struct dirent *de;
+	     r >= 0 && made < WORKTREES_WRITABLE_MAX && (de = readdir(d)) != NULL;) {
+		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+			continue; /* DT_UNKNOWN too: then only its own worktree is writable */
+		_cleanup_free_ char *path = join(dir, de->d_name);
+		r = path ? protect_worktree_dir(f, path, true)
+		         : sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+		made++;
+	}
+	(void)closedir(d);
+	return r;
+}
+
+/* A repository's own gitdir, where its config and hooks live. Inside the
+ * workspace, what is missing is made; outside, the caller checked that
+ * nothing is (has_names()). */
+static int protect_common_dir(struct finder *f, const char *dir, bool inside)
+{
+	if (f->keep_only)
+		return 0;
+	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
+	if (r >= 0)
+		r = protect(f, dir, "config", inside ? MAKE_FILE : IF_PRESENT, "");
+	if (r >= 0)
+		r = protect(f, dir, "hooks", inside ? MAKE_DIR : IF_PRESENT, NULL);
+	/* "." : the common directory is this one, which git assumes anyway */
+	if (r >= 0)
+		r = protect(f, dir, "commondir", inside ? MAKE_FILE : IF_PRESENT, ".\n");
+	if (r >= 0)
+		r = protect(f, dir, "config.worktree",
+		            f->config.worktree_config && inside ? MAKE_FILE : IF_PRESENT, "");
+	if (r >= 0)
+		r = protect(f, dir, "modules", IF_PRESENT, NULL);
+	if (r >= 0)
+		r = protect(f, dir, "worktrees", IF_PRESENT, NULL);
+	if (r >= 0 && inside)
+		r = protect_worktrees(f, dir);
 	return r;
 }
 
@@ -211,7 +313,8 @@ static char *resolve_from(const char *base, const char *text)
 
 /* Read the config files git reads for this repository, in its order:
  * system, global (XDG, then ~/.gitconfig), the repository's, and the
- * worktree's when extensions.worktreeConfig is on. */
+ * worktree's when extensions.worktreeConfig is on; each with the files it
+ * includes. */
 static void read_config(struct finder *f, const char *common, const char *gitdir)
 {
 	const char *home = getenv("HOME");
@@ -244,19 +347,85 @@ static void read_config(struct finder *f, const char *common, const char *gitdir
 	}
 }
 
-/* Whether a relative or absolute path has a ".." component. */
-static bool has_dotdot(const char *p)
+/* Whether a path has a "." or ".." component. */
+static bool has_dots(const char *p)
 {
-	for (const char *s = p; (s = strstr(s, "..")) != NULL; s += 2)
-		if ((s == p || s[-1] == '/') && (s[2] == '\0' || s[2] == '/'))
+	for (const char *s = p; *s; s = strchr(s, '/') ? strchr(s, '/') + 1 : s + strlen(s)) {
+		size_t n = strcspn(s, "/");
+		if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
 			return true;
+	}
 	return false;
 }
 
-/* Make every missing directory of path (absolute, inside the workspace). */
+/* path (absolute) without ".", ".." or empty components, as if no
+ * component were a symlink; NULL when out of memory or too long. */
+static char *normalize(const char *path)
+{
+	char *out = malloc(PATH_MAX);
+	if (!out)
+		return NULL;
+	size_t len = 0;
+	for (const char *s = path; *s;) {
+		size_t n = strcspn(s, "/");
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			while (len > 0 && out[len - 1] != '/')
+				len--;
+			if (len > 0)
+				len--; /* the slash */
+		} else if (n > 0 && !(n == 1 && s[0] == '.')) {
+			if (len + 1 + n >= PATH_MAX) {
+				free(out);
+				return NULL;
+			}
+			out[len++] = '/';
+			memcpy(out + len, s, n);
+			len += n;
+		}
+		s += n;
+		while (*s == '/')
+			s++;
+	}
+	if (len == 0)
+		out[len++] = '/';
+	out[len] = '\0';
+	return out;
+}
+
+/* The canonical form of a path that does not exist (yet): its longest
+ * existing ancestor resolved, the rest appended. NULL when the rest has a
+ * "." or ".." component (what it names depends on folders not yet made)
+ * or on error. */
+static char *canonical_missing(const char *path)
+{
+	char head[PATH_MAX];
+	size_t n = strlen(path);
+	if (path[0] != '/' || n >= sizeof(head))
+		return NULL;
+	for (size_t i = n; i-- > 0;) {
+		if (path[i] != '/')
+			continue;
+		const char *rest = path + i + 1;
+		memcpy(head, path, i);
+		head[i] = '\0';
+		_cleanup_free_ char *real = realpath(i ? head : "/", NULL);
+		if (!real && (errno == ENOENT || errno == ENOTDIR))
+			continue;
+		if (!real || has_dots(rest))
+			return NULL;
+		char *out = NULL;
+		return asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "", rest) < 0 ? NULL
+		                                                                        : out;
+	}
+	return NULL;
+}
+
+/* Make every missing directory of path (absolute, beneath the workspace). */
 static int make_dirs(struct finder *f, const char *path)
 {
 	char buf[PATH_MAX];
+	if (strcmp(path, f->workspace) == 0)
+		return 0;
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return sluice_error_set(f->err, -ENAMETOOLONG, "'%s'", path);
 	for (char *s = buf + strlen(f->workspace) + 1; s; s = strchr(s + 1, '/')) {
@@ -270,40 +439,292 @@ static int make_dirs(struct finder *f, const char *path)
 	return ensure_dir(f, buf);
 }
 
-/* core.hooksPath, when it names a folder inside the workspace: git runs
- * what is there, so it stays read-only (made when missing, else a command
- * could make it). Relative paths are relative to the top of the worktree,
- * "~/" to HOME; folders outside the workspace are read-only anyway. */
-static int protect_hooks_path(struct finder *f)
+/* A file or folder git reads its configuration or hooks from, by the path
+ * the configuration gives (absolute): read-only wherever it lies (mounts.c
+ * binds only those in a writable path); made when missing in the
+ * workspace, so that the command cannot make it; listed absent when
+ * missing elsewhere. A symlink on its way inside the workspace could be
+ * replaced while the mount covers its old target: the repository is then
+ * unsupported. The workspace itself and its .git (covered as a whole
+ * where there are no mounts) are not listed. */
+static int protect_config_source(struct finder *f, const char *path, bool is_dir, const char *what)
 {
-	const char *hp = f->config.hooks_path;
-	if (!hp[0])
-		return 0;
-	const char *home = getenv("HOME");
-	_cleanup_free_ char *full = NULL;
-	if (strncmp(hp, "~/", 2) == 0)
-		full = home ? join(home, hp + 2) : NULL;
-	else if (hp[0] == '/')
-		full = strdup(hp);
-	else
-		full = join(f->workspace, hp);
-	if (!full)
-		return 0;
-	_cleanup_free_ char *canonical = realpath(full, NULL);
-	if (!canonical) {
-		if (errno != ENOENT || has_dotdot(full) || !path_within(full, f->workspace) ||
-		    strcmp(full, f->workspace) == 0)
-			return 0;
-		int r = make_dirs(f, full);
+	_cleanup_free_ char *lexical = normalize(path);
+	if (!lexical)
+		return sluice_error_set(f->err, -ENAMETOOLONG, "%s '%s'", what, path);
+	_cleanup_free_ char *real = realpath(path, NULL);
+	bool missing = !real;
+	if (missing && errno != ENOENT)
+		return 0; /* not a path git can read either (a file on the way, no access) */
+	if (missing)
+		real = canonical_missing(path);
+	if (!real) {
+		f->out->unsupported = true;
+		return sluice_error_set(f->err, -EINVAL, "%s '%s' cannot be resolved", what, path);
+	}
+	bool inside = path_within(real, f->workspace) && strcmp(real, f->workspace) != 0;
+	if (path_within(lexical, f->workspace) && strcmp(lexical, real) != 0) {
+		if (!f->keep_only) {
+			f->out->unsupported = true;
+			return sluice_error_set(f->err, -ELOOP, "%s '%s' goes through a symlink",
+			                        what, path);
+		}
+		/* Landlock then keeps the folders on the way read-only too, so that
+		 * the symlink cannot be replaced */
+		int r = add(f, TAKE_PTR(lexical), GIT_PATH_READ_ONLY);
 		if (r < 0)
 			return r;
-		canonical = realpath(full, NULL);
-		if (!canonical)
-			return sluice_error_set(f->err, neg_errno(), "'%s'", full);
 	}
-	if (!path_within(canonical, f->workspace) || strcmp(canonical, f->workspace) == 0)
+	if (f->keep_only) {
+		_cleanup_free_ char *dotgit = join(f->workspace, ".git");
+		if (!inside || !dotgit || path_within(real, dotgit))
+			return dotgit ? 0 : sluice_error_set(f->err, -ENOMEM, "'%s'", path);
+	}
+	if (!missing)
+		return add(f, TAKE_PTR(real), GIT_PATH_READ_ONLY);
+	if (!inside)
+		return f->keep_only ? 0 : add(f, TAKE_PTR(real), GIT_PATH_ABSENT);
+	int r;
+	if (is_dir) {
+		r = make_dirs(f, real);
+	} else {
+		char *slash = strrchr(real, '/');
+		*slash = '\0';
+		r = make_dirs(f, real);
+		*slash = '/';
+		if (r >= 0)
+			r = ensure_file(f, real, "");
+	}
+	return r < 0 ? r : add(f, TAKE_PTR(real), GIT_PATH_READ_ONLY);
+}
+
+/* Every core.hooksPath (git runs what is there) and every file git's
+ * configuration includes. A relative hooksPath is relative to the top of
+ * the worktree, "~/" to HOME. */
+static int protect_config_sources(struct finder *f)
+{
+	if (f->config.overflow)
+		return sluice_error_set(f->err, -E2BIG,
+		                        "git's configuration for '%s' has more than %d includes or "
+		                        "%d core.hooksPath values",
+		                        f->workspace, GIT_CONFIG_INCLUDES_MAX,
+		                        GIT_CONFIG_HOOKS_PATHS_MAX);
+	const char *home = getenv("HOME");
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < f->config.n_hooks_paths; i++) {
+		const char *hp = f->config.hooks_paths[i];
+		_cleanup_free_ char *full = NULL;
+		if (strncmp(hp, "~/", 2) == 0)
+			full = home ? join(home, hp + 2) : NULL;
+		else if (hp[0] == '/')
+			full = strdup(hp);
+		else if (hp[0])
+			full = join(f->workspace, hp);
+		if (full)
+			r = protect_config_source(f, full, true, "core.hooksPath");
+	}
+	for (size_t i = 0; r >= 0 && i < f->config.n_includes; i++)
+		r = protect_config_source(f, f->config.includes[i], false,
+		                          "the file git's configuration includes");
+	return r;
+}
+
+/* The uid files of unmapped users show here when this process is in a user
+ * namespace other than the first (root's among them), or -1. */
+static uid_t unmapped_uid(void)
+{
+	char map[64] = "", overflow[16] = "";
+	if (read_line("/proc/self/uid_map", map, sizeof(map)) < 0 ||
+	    read_line("/proc/sys/kernel/overflowuid", overflow, sizeof(overflow)) < 0)
+		return (uid_t)-1;
+	unsigned long inside, outside, count;
+	if (sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 &&
+	    outside == 0 && count == 4294967295UL)
+		return (uid_t)-1; /* the first user namespace maps everyone */
+	return (uid_t)strtoul(overflow, NULL, 10);
+}
+
+/* Whether dir (canonical) is the caller's, and no folder from / to it can
+ * have its entries renamed by someone else: each owned by root or the
+ * caller, and writable by no one else but through a sticky bit or the
+ * caller's own group. In a user namespace root's folders show as owned by
+ * the unmapped uid, which is then accepted on the way (it may also be
+ * another user's: a weaker check, said in docs/launcher.md). Else notes
+ * why. */
+static bool owned_safely(struct finder *f, const char *dir)
+{
+	struct stat st;
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		note(f, "'%s' is not a folder", dir);
+		return false;
+	}
+	if (st.st_uid != f->uid) {
+		note(f, "'%s' belongs to uid %u, not to uid %u who runs sluice", dir,
+		     (unsigned)st.st_uid, (unsigned)f->uid);
+		return false;
+	}
+	char prefix[PATH_MAX];
+	size_t n = strlen(dir);
+	uid_t unmapped = unmapped_uid();
+	for (size_t i = 0; i <= n && i < sizeof(prefix); i++) {
+		if (dir[i] != '/' && dir[i] != '\0')
+			continue;
+		size_t len = i ? i : 1; /* "/" first */
+		memcpy(prefix, dir, len);
+		prefix[len] = '\0';
+		if (lstat(prefix, &st) < 0 || !S_ISDIR(st.st_mode) ||
+		    (st.st_uid != 0 && st.st_uid != f->uid &&
+		     (st.st_uid != unmapped || unmapped == f->uid)) ||
+		    (!(st.st_mode & S_ISVTX) &&
+		     ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != f->gid)))) {
+			note(f, "'%s' on the way to '%s' could be changed by another user", prefix,
+			     dir);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Whether each name exists in dir as git makes it (no symlink): what
+ * protect_common_dir() would otherwise have to make. */
+static bool has_names(struct finder *f, const char *dir, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode)) {
+			note(f,
+			     "'%s' has no '%s' to keep read-only, and nothing is made outside the "
+			     "workspace",
+			     dir, names[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* What a repository's gitdir must hold before it is made writable: the
+ * names protect_common_dir() covers, and every file its configuration
+ * includes and every core.hooksPath that would lie in it. */
+static bool common_dir_complete(struct finder *f, const char *dir)
+{
+	static const char *const names[] = { "config", "hooks", "commondir", "config.worktree" };
+	if (!has_names(f, dir, names, ELEMENTSOF(names) - !f->config.worktree_config))
+		return false;
+	const struct git_config_view *c = &f->config;
+	for (size_t i = 0; i < c->n_includes + c->n_hooks_paths; i++) {
+		const char *p =
+		        i < c->n_includes ? c->includes[i] : c->hooks_paths[i - c->n_includes];
+		struct stat st;
+		if (p[0] != '/' || stat(p, &st) == 0)
+			continue; /* relative hooksPath: in the worktree */
+		_cleanup_free_ char *real = canonical_missing(p);
+		if (!real || path_within(real, dir)) {
+			note(f,
+			     "'%s', which git's configuration names, does not exist in '%s', and "
+			     "nothing is made outside the workspace",
+			     p, dir);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A linked worktree's common directory outside the workspace, with a
+ * name to cover missing: only where git writes a commit's data. */
+static int protect_common_data(struct finder *f, const char *dir)
+{
+	static const char *const names[] = { "objects", "refs", "logs" };
+	for (size_t i = 0; i < ELEMENTSOF(names); i++) {
+		_cleanup_free_ char *path = join(dir, names[i]);
+		struct stat st;
+		if (!path)
+			return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != f->uid)
+			continue;
+		int r = add(f, TAKE_PTR(path), GIT_PATH_WRITABLE);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Whether gitdir (outside the workspace, with a commondir naming common)
+ * is this worktree's as git registered it: its "gitdir" file names
+ * dotgit, and common's worktrees/ lists it under its own name. */
+static bool registered_worktree(struct finder *f, const char *dotgit, const char *gitdir,
+                                const char *common)
+{
+	char text[PATH_MAX];
+	_cleanup_free_ char *back_file = join(gitdir, "gitdir");
+	if (!back_file || read_line(back_file, text, sizeof(text)) < 0) {
+		note(f, "'%s' has no gitdir file: not a worktree git registered", gitdir);
+		return false;
+	}
+	_cleanup_free_ char *back = resolve_from(gitdir, text);
+	if (!back || strcmp(back, dotgit) != 0) {
+		note(f, "'%s/gitdir' names '%s', not '%s'", gitdir, text, dotgit);
+		return false;
+	}
+	char listed_path[PATH_MAX];
+	snprintf(listed_path, sizeof(listed_path), "%s/worktrees/%s", common,
+	         strrchr(gitdir, '/') + 1);
+	_cleanup_free_ char *listed = realpath(listed_path, NULL);
+	if (!listed || strcmp(listed, gitdir) != 0) {
+		note(f, "'%s' does not list '%s' among its worktrees", common, gitdir);
+		return false;
+	}
+	return true;
+}
+
+/* Whether gitdir (outside the workspace, no commondir) is the repository
+ * of a submodule checked out here: its core.worktree names the workspace. */
+static bool registered_submodule(struct finder *f, const char *gitdir)
+{
+	struct git_config_view own_config = { .n_includes = 0 };
+	_cleanup_free_ char *config = join(gitdir, "config");
+	if (config)
+		git_config_read(config, &own_config);
+	_cleanup_free_ char *worktree =
+	        own_config.worktree[0] ? resolve_from(gitdir, own_config.worktree) : NULL;
+	git_config_view_done(&own_config);
+	if (!worktree || strcmp(worktree, f->workspace) != 0) {
+		note(f,
+		     "'%s' does not name '%s' as its core.worktree: not a repository git "
+		     "registered for it",
+		     gitdir, f->workspace);
+		return false;
+	}
+	return true;
+}
+
+/* The repository a ".git" file names outside the workspace: writable only
+ * as the comment at the top says. */
+static int protect_outside(struct finder *f, const char *dotgit, const char *gitdir,
+                           const char *common)
+{
+	if (f->keep_only)
 		return 0;
-	return add(f, TAKE_PTR(canonical), GIT_PATH_READ_ONLY);
+	if (!common) {
+		if (!registered_submodule(f, gitdir) || !owned_safely(f, gitdir) ||
+		    !common_dir_complete(f, gitdir))
+			return 0;
+		return protect_common_dir(f, gitdir, false);
+	}
+	static const char *const worktree_names[] = { "commondir", "gitdir", "config.worktree" };
+	if (!registered_worktree(f, dotgit, gitdir, common) || !owned_safely(f, gitdir) ||
+	    !owned_safely(f, common) ||
+	    !has_names(f, gitdir, worktree_names,
+	               ELEMENTSOF(worktree_names) - !f->config.worktree_config))
+		return 0;
+	/* the common directory's own names, or else its data alone */
+	char saved[sizeof(f->out->outside_read_only)];
+	memcpy(saved, f->out->outside_read_only, sizeof(saved));
+	int r = common_dir_complete(f, common) ? protect_common_dir(f, common, false)
+	                                       : protect_common_data(f, common);
+	memcpy(f->out->outside_read_only, saved, sizeof(saved));
+	return r < 0 ? r : protect_worktree_dir(f, gitdir, false);
 }
 
 /* A ".git" file: "gitdir: PATH" names the repository (a linked worktree's
@@ -314,7 +735,7 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 	int r = read_line(dotgit, line, sizeof(line));
 	if (r < 0)
 		return sluice_error_set(f->err, r, "reading '%s'", dotgit);
-	r = f->hooks_path_only ? 0 : add(f, strdup(dotgit), GIT_PATH_READ_ONLY);
+	r = f->keep_only ? 0 : add(f, strdup(dotgit), GIT_PATH_READ_ONLY);
 	if (r < 0)
 		return r;
 	if (strncmp(line, "gitdir: ", 8) != 0) {
@@ -327,32 +748,57 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 		return sluice_error_set(f->err, -ENOENT, "the repository '%s' named in '%s'",
 		                        line + 8, dotgit);
 	}
+	bool inside = path_within(gitdir, f->workspace);
 	_cleanup_free_ char *commondir_file = join(gitdir, "commondir");
 	if (!commondir_file)
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
 	char common_text[PATH_MAX];
-	if (read_line(commondir_file, common_text, sizeof(common_text)) < 0) {
-		read_config(f, gitdir, gitdir); /* a submodule's own repository */
-		return protect_common_dir(f, gitdir);
-	}
-	_cleanup_free_ char *common = resolve_from(gitdir, common_text);
-	if (!common) {
-		f->out->unsupported = true;
-		return sluice_error_set(f->err, -ENOENT, "the common directory '%s' of '%s'",
-		                        common_text, gitdir);
+	_cleanup_free_ char *common =
+	        read_line(commondir_file, common_text, sizeof(common_text)) < 0
+	                ? NULL
+	                : resolve_from(gitdir, common_text);
+	/* none (or none git could follow): a submodule's own repository */
+	if (!common || strcmp(common, gitdir) == 0) {
+		read_config(f, gitdir, gitdir);
+		return inside ? protect_common_dir(f, gitdir, true)
+		              : protect_outside(f, dotgit, gitdir, NULL);
 	}
 	read_config(f, common, gitdir);
-	r = protect_common_dir(f, common);
-	return r < 0 ? r : protect_worktree_dir(f, gitdir);
+	if (!inside)
+		return protect_outside(f, dotgit, gitdir, common);
+	if (path_within(common, f->workspace))
+		r = protect_common_dir(f, common, true);
+	else
+		note(f, "the common directory '%s' of '%s' lies outside the workspace", common,
+		     gitdir);
+	return r < 0 ? r : protect_worktree_dir(f, gitdir, true);
 }
 
-static int find(const char *workspace, bool hooks_path_only, struct git_paths *ret,
+/* A ".git" symlink: nothing can be mounted on the link, which the command
+ * could replace, so the repository is unsupported (read-only as a whole
+ * another way); its target is listed when it lies in the workspace, where
+ * it would otherwise be writable with the rest. */
+static int protect_git_symlink(struct finder *f, const char *dotgit)
+{
+	f->out->unsupported = true;
+	_cleanup_free_ char *target = realpath(dotgit, NULL);
+	if (!target || !path_within(target, f->workspace) || strcmp(target, f->workspace) == 0)
+		return 0;
+	read_config(f, target, target);
+	int r = add(f, TAKE_PTR(target), GIT_PATH_READ_ONLY);
+	return r < 0 ? r : protect_config_sources(f);
+}
+
+static int find(const char *workspace, bool keep_only, struct git_paths *ret,
                 struct sluice_error *err)
 {
 	*ret = (struct git_paths){ .n = 0 };
-	struct finder f = {
-		.out = ret, .workspace = workspace, .hooks_path_only = hooks_path_only, .err = err
-	};
+	struct finder f = { .out = ret,
+		            .workspace = workspace,
+		            .keep_only = keep_only,
+		            .uid = geteuid(),
+		            .gid = getegid(),
+		            .err = err };
 	_cleanup_free_ char *dotgit = join(workspace, ".git");
 	if (!dotgit)
 		return sluice_error_set(err, -ENOMEM, "the repository's paths");
@@ -363,15 +809,18 @@ static int find(const char *workspace, bool hooks_path_only, struct git_paths *r
 	int r;
 	if (S_ISDIR(st.st_mode)) {
 		read_config(&f, dotgit, dotgit);
-		r = protect_common_dir(&f, dotgit);
+		r = protect_common_dir(&f, dotgit, true);
 	} else if (S_ISREG(st.st_mode)) {
 		r = protect_git_file(&f, dotgit);
 	} else {
+		r = S_ISLNK(st.st_mode) ? protect_git_symlink(&f, dotgit) : 0;
 		ret->unsupported = true;
-		return 0;
+		git_config_view_done(&f.config);
+		return r;
 	}
 	if (r >= 0)
-		r = protect_hooks_path(&f);
+		r = protect_config_sources(&f);
+	git_config_view_done(&f.config);
 	if (r < 0 && ret->unsupported) {
 		git_paths_done(ret);
 		ret->unsupported = true;
@@ -385,15 +834,9 @@ int git_paths_find(const char *workspace, struct git_paths *ret, struct sluice_e
 	return find(workspace, false, ret, err);
 }
 
-int git_paths_hooks_path(const char *workspace, char **ret, struct sluice_error *err)
+int git_paths_keep(const char *workspace, struct git_paths *ret, struct sluice_error *err)
 {
-	struct git_paths g;
-	*ret = NULL;
-	int r = find(workspace, true, &g, err);
-	if (r >= 0 && g.n > 0)
-		*ret = TAKE_PTR(g.items[0].path);
-	git_paths_done(&g);
-	return r;
+	return find(workspace, true, ret, err);
 }
 
 void git_paths_done(struct git_paths *paths)

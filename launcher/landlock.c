@@ -230,10 +230,11 @@ static int add_around(int ruleset, const char *dir, const struct path_set *set, 
  * directory would reach .git/hooks and .git/config beneath it, and a .git
  * file (a worktree's or a submodule's "gitdir:" line) rewritten, or the
  * entry replaced, would point git at a repository the command made; so the
- * workspace directory itself stays read-only. Around a core.hooksPath
- * folder inside the workspace too. */
-static int add_workspace(int ruleset, const struct launch_spec *spec,
-                         const struct launch_state *state, __u64 handled, struct sluice_error *err)
+ * workspace directory itself stays read-only. Around what else in the
+ * workspace git trusts too (git_paths_keep(): core.hooksPath folders, the
+ * files git's configuration includes, a symlinked .git's target). */
+static int add_workspace(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                         __u64 handled, struct sluice_error *err)
 {
 	const char *ws = spec->workspace ? spec->workspace : ".";
 	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -243,8 +244,12 @@ static int add_workspace(int ruleset, const struct launch_spec *spec,
 	/* a directory, a file or a symlink: git follows each */
 	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
 	/* the mounts protect the repository (mounts.c), or there is none */
-	if (!has_git || spec->git_writable || state->git_mounted)
-		return add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
+	if (!has_git || spec->git_writable || state->git_mounted) {
+		int r = add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
+		if (r >= 0 && !spec->git_writable)
+			state->enforced |= PROT_GIT_INCLUDES;
+		return r;
+	}
 	_cleanup_free_ char *canonical = realpath(ws, NULL);
 	if (!canonical)
 		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
@@ -252,12 +257,18 @@ static int add_workspace(int ruleset, const struct launch_spec *spec,
 	if (asprintf(&keep.paths[0], "%s/.git", canonical) < 0)
 		return sluice_error_set(err, -ENOMEM, "the workspace '%s'", ws);
 	keep.n = 1;
-	int r = git_paths_hooks_path(canonical, &keep.paths[1], err);
+	struct git_paths git;
+	int r = git_paths_keep(canonical, &git, err);
 	if (r < 0)
 		return r;
-	if (keep.paths[1])
-		keep.n = 2;
-	return add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
+	_Static_assert(GIT_PATHS_MAX < ELEMENTSOF(keep.paths), "the keep set holds them all");
+	for (size_t i = 0; i < git.n; i++)
+		keep.paths[keep.n++] = TAKE_PTR(git.items[i].path);
+	git.n = 0;
+	r = add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
+	if (r >= 0)
+		state->enforced |= PROT_GIT_INCLUDES;
+	return r;
 }
 
 /* Whether the canonical path lies in a writable path of the spec (its

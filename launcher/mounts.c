@@ -162,7 +162,12 @@ static bool plan_in_writable(const struct mount_plan *plan, const char *path)
 	return false;
 }
 
-/* The workspace's repository (git-paths.h), unless --git-writable. */
+/* The workspace's repository (git-paths.h), unless --git-writable: its
+ * writable gitdirs (Landlock grants those outside the workspace too), and
+ * what git trusts bound read-only where it lies in a writable path. A file
+ * git would read that does not exist in a writable path outside the
+ * workspace (where nothing is made) could be created by the command: the
+ * run is refused. */
 static int plan_git(struct mount_plan *plan, const char *workspace, struct launch_state *state,
                     struct sluice_error *err)
 {
@@ -171,16 +176,31 @@ static int plan_git(struct mount_plan *plan, const char *workspace, struct launc
 	if (r < 0)
 		return r;
 	state->git_mounted = !git.unsupported;
+	memcpy(state->git_read_only, git.outside_read_only, sizeof(state->git_read_only));
 	for (size_t i = 0; r >= 0 && i < git.n; i++) {
 		struct git_path *g = &git.items[i];
 		bool writable = g->access == GIT_PATH_WRITABLE;
+		if (!writable && !plan_in_writable(plan, g->path))
+			continue; /* read-only like everything else already */
+		if (g->access == GIT_PATH_ABSENT) {
+			r = sluice_error_set(
+			        err, -EEXIST,
+			        "'%s', which git's configuration names, does not exist "
+			        "in a writable path, where the command could create it",
+			        g->path);
+			break;
+		}
 		if (writable && !path_within(g->path, workspace)) {
-			if (state->n_git_outside >= ELEMENTSOF(state->git_outside))
-				return sluice_error_set(err, -E2BIG,
-				                        "too many gitdirs outside '%s'", workspace);
+			if (state->n_git_outside >= ELEMENTSOF(state->git_outside)) {
+				r = sluice_error_set(err, -E2BIG, "too many gitdirs outside '%s'",
+				                     workspace);
+				break;
+			}
 			state->git_outside[state->n_git_outside] = strdup(g->path);
-			if (!state->git_outside[state->n_git_outside++])
-				return sluice_error_set(err, -ENOMEM, "planning the mounts");
+			if (!state->git_outside[state->n_git_outside++]) {
+				r = sluice_error_set(err, -ENOMEM, "planning the mounts");
+				break;
+			}
 		}
 		r = plan_add(plan, TAKE_PTR(g->path), writable ? ENTRY_WRITABLE : ENTRY_READ_ONLY,
 		             true, err);

@@ -56,7 +56,8 @@ struct protection_def {
 	X(PROT_IPC_NAMESPACE, LAUNCH_PROT_IPC_NAMESPACE, 0, false)                    \
 	X(PROT_TMPDIR_TMPFS, LAUNCH_PROT_TMPDIR_TMPFS, 0, false)                      \
 	X(PROT_HIDDEN_PATHS, LAUNCH_PROT_HIDDEN_PATHS, 0, false)                      \
-	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)
+	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)                \
+	X(PROT_GIT_INCLUDES, LAUNCH_PROT_GIT_INCLUDES, 1, false)
 
 static const struct protection_def protections[] = {
 #define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
@@ -111,6 +112,9 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 	         PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL |
 	         PROT_SECCOMP_IO_URING | PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES |
 	         PROT_SECCOMP_KEYRINGS_LEASES;
+	/* by the mounts, or else by Landlock around them */
+	if (p->workspace == WORKSPACE_WRITABLE && !(spec && spec->git_writable))
+		asked |= PROT_GIT_INCLUDES;
 	if (!network_allow) {
 		asked |= PROT_LANDLOCK_TCP | PROT_SECCOMP_SOCKETS;
 		if (!unix_connect_allow)
@@ -301,6 +305,10 @@ int apply_report(const struct launch_spec *spec, struct launch_state *state,
 	json_add_protections(&j, "enforced", state->enforced);
 	json_add(&j, ",");
 	json_add_protections(&j, "missing", state->asked & ~state->enforced);
+	if (state->git_read_only[0]) {
+		json_add(&j, ",\"" LAUNCH_REPORT_GIT_READ_ONLY "\":");
+		json_add_string(&j, state->git_read_only);
+	}
 	json_add(&j, "}\n");
 	if (j.overflow)
 		return sluice_error_set(err, -ENOBUFS, "report longer than %zu bytes",

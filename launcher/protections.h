@@ -40,6 +40,7 @@ enum protection {
 	PROT_HIDDEN_PATHS = 1u << 20,
 	PROT_READ_ONLY_PATHS = 1u << 21,
 	PROT_SECCOMP_KEYRINGS_LEASES = 1u << 22,
+	PROT_GIT_INCLUDES = 1u << 23,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
@@ -73,9 +74,12 @@ struct launch_state {
 	bool git_mounted;
 	/* Set by step "mounts": the repository's directories outside the
 	 * workspace it made writable (a linked worktree's gitdir and common
-	 * directory), which Landlock must grant too. */
-	char *git_outside[4];
+	 * directory, or that one's objects/, refs/ and logs/), which Landlock
+	 * must grant too; and why the repository a ".git" file names outside
+	 * the workspace was left read-only ("" when it was not). */
+	char *git_outside[8];
 	unsigned n_git_outside;
+	char git_read_only[512];
 	/* Set by step "mounts": every --hide path that exists is covered, so
 	 * Landlock need not carve around them. */
 	bool hidden_mounted;

@@ -308,6 +308,19 @@ static bool sandbox_missing(const struct run_result *r, const char *name)
 	return found;
 }
 
+/* The string the launcher's report holds under key, or NULL; owned. */
+static char *sandbox_report_string(const struct run_result *r, const char *key)
+{
+	if (!r->sandbox_report)
+		return NULL;
+	size_t len = strcspn(r->sandbox_report, "\n");
+	json_t *obj = json_loadb(r->sandbox_report, len, 0, NULL);
+	const char *v = json_string_value(json_object_get(obj, key));
+	char *copy = v ? strdup(v) : NULL;
+	json_decref(obj);
+	return copy;
+}
+
 /* The notes before the output: why it ended, or why nothing ran. */
 static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
 {
@@ -366,6 +379,9 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	        mode, forbids);
 	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
 		fprintf(f, "%s", RESULT_NO_NAMESPACE_NOTE);
+	_cleanup_free_ char *git_why = sandbox_report_string(r, LAUNCH_REPORT_GIT_READ_ONLY);
+	if (git_why)
+		write_note(f, RESULT_GIT_READ_ONLY_NOTE, git_why, NULL);
 }
 
 static void write_background(const struct run_result *r, FILE *f)

@@ -104,4 +104,14 @@ const char *result_sandbox_forbids(const char *mode);
 	"kernel.unprivileged_userns_clone = 1, or the container's seccomp or AppArmor profile), "  \
 	"run sluice with CAP_SYS_ADMIN, or set [sandbox] git_writable = yes]\n"
 
+/* The note after a denial when the repository the workspace's .git file
+ * names outside the workspace was left read-only; the launcher's reason
+ * and "]" follow. */
+#define RESULT_GIT_READ_ONLY_NOTE                                                               \
+	"[sandbox: the repository this workspace's .git file names lies outside the workspace " \
+	"and is read-only here, so git commands that write it fail; say so to the user. It is " \
+	"writable only when git registered it as this worktree's, it belongs to the user and "  \
+	"holds the files sluice keeps read-only (an administrator can add it to [sandbox] "     \
+	"writable, hooks and config included). Why: "
+
 #endif

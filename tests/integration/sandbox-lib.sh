@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+# Shared setup of the scripts that attack the sandbox through `sluice run`
+# in a git repository, sourced after tests/lib.sh and run-lib.sh: a fake
+# HOME with git's identity, a folder for the marks planted code leaves, and
+# what this system's launcher can do. Exits (with a skip) where there is no
+# working launcher or no Landlock. Sets HOME, marks, features, namespace
+# ("yes", or empty where the Landlock-only fallback runs).
+# Not for: assertions (lib.sh has those).
+
+export HOME=$TEST_TMP/home
+marks=$TEST_TMP/marks
+mkdir -p "$HOME" "$marks"
+git config --global user.name "Sluice Test"
+git config --global user.email test@example.invalid
+git config --global init.defaultBranch main
+
+features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
+if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
+  skip "the protections of workspace-write" "no working launcher or no Landlock here"
+  exit 0
+fi
+namespace=yes
+if grep -q '"namespace":"unavailable"' <<<"$features"; then
+  namespace=
+  echo "# no namespace here (${features#*\"namespace_error\":}): the fallback is what runs"
+fi
+
+# new_repo DIR: a repository with one commit.
+new_repo() {
+  mkdir -p "$1"
+  git -C "$1" init -q
+  echo one >"$1/README"
+  git -C "$1" add README
+  git -C "$1" commit -q -m init
+}
+
+# ran NAME: the last sluice run (its JSON result in out) ran the command,
+# whatever its status; else not_ok NAME saying why.
+ran() {
+  local kind
+  kind=$(json_get "$out" '(d["error"] or {}).get("kind", "")' 2>/dev/null) || kind=unparsable
+  [ -z "$kind" ] && return 0
+  not_ok "$1" "the command did not run: $kind" "$out" "$err"
+  return 1
+}
+
+# fallback CMD...: CMD in a child user namespace where user namespaces are
+# forbidden and nothing holds CAP_SYS_ADMIN: the launcher's Landlock-only
+# fallback. fallback_works says whether this system can make one.
+fallback() {
+  unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"
+}
+fallback_works() {
+  command -v setpriv >/dev/null && fallback true 2>/dev/null
+}
