@@ -167,8 +167,11 @@ static json_t *sandbox_json(const struct run_result *r)
 	                      : NULL;
 	if (!obj)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
+	/* the mode the launcher reported building, when it reported one: a
+	 * result never names a sandbox the launcher did not say it built */
+	const char *built = json_string_value(json_object_get(obj, "profile"));
 	if (obj)
-		json_object_set_new(obj, "mode", json_string(mode));
+		json_object_set_new(obj, "mode", json_string(built ? built : mode));
 	if (obj && r->settings->sandbox_fallback)
 		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
 	return obj;
