@@ -2,7 +2,8 @@
 /*
  * The steady read of steady-read.h: open, fstat, read to the end, fstat,
  * stat the name; the same file, the same size, the same change times, the
- * size read, and a change at least STEADY_READ_SETTLE_MS old, or again.
+ * size read, and a change at least STEADY_READ_SETTLE_MS old, or again
+ * (at most STEADY_READ_ATTEMPTS times: about a second).
  */
 #include "config.h"
 

@@ -18,10 +18,14 @@
 #include "errors.h"
 
 /* Attempts at a steady read before the file is refused. */
-#define STEADY_READ_ATTEMPTS 8
-/* How old (ms) a file's last change must be for its read to count: a
- * rewrite's truncate and write come closer together than this. */
-#define STEADY_READ_SETTLE_MS 20
+#define STEADY_READ_ATTEMPTS 5
+/* How old (ms) a file's last change must be for its read to count. A
+ * rewrite's truncate and write are apart by as long as the writer takes
+ * to start writing (`cat > FILE`: cat's start, tens of milliseconds on a
+ * loaded machine); a writer slower than this can still be caught between
+ * them. The file's times are stamped from the kernel's coarse clock, a
+ * tick behind: that is within the margin. */
+#define STEADY_READ_SETTLE_MS 200
 
 /*
  * Read path (relative to dirfd, as openat(2)) into a new NUL-terminated

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Faults that must fail closed, against a real system configuration: a
+# configuration rewritten in place while commands run (a read between the
+# truncate and the write must never mean "the defaults"), a required audit
+# log on a full file system (nothing runs unaudited), and a broker killed
+# while its command runs (the request's start line is in the log).
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/sysconf-lib.sh"
+
+ws="$TEST_TMP/ws"
+mkdir -p "$ws"
+
+# -- a configuration rewritten in place --------------------------------------
+# Both versions deny `touch ...denied...`; they differ only in a comment.
+deny='[plugin regex]\nrule = no-denied\npattern = denied-\naction = deny\nmessage = not this one\n'
+system_ini ''
+run "$SYS" run -C "$ws" -- "touch $ws/denied-control"
+[ "$rc" -eq 0 ] && [ -e "$ws/denied-control" ]
+report $? "positive control: read empty, the configuration is the defaults and the command runs" \
+  "rc=$rc" "$out" "$err"
+rm -f "$ws/denied-control"
+printf "; version A\n$deny" >"$TEST_TMP/a.ini"
+printf "; version B, a longer comment than A's\n$deny" >"$TEST_TMP/b.ini"
+cp "$TEST_TMP/a.ini" "$ETC/sluice.ini"
+run "$SYS" run -C "$ws" -- "touch $ws/denied-0"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-0" ]
+report $? "either version denies the command" "rc=$rc" "$out"
+# cat > FILE: truncate, then write, as editors and configuration management do
+( while :; do cat "$TEST_TMP/a.ini" >"$ETC/sluice.ini"; cat "$TEST_TMP/b.ini" >"$ETC/sluice.ini"; done ) &
+writer=$!
+runs=30 denied=0 refused=0
+for i in $(seq 1 "$runs"); do
+  "$SYS" run -C "$ws" -- "touch $ws/denied-$i" >"$TEST_TMP/run.out" 2>"$TEST_TMP/run.err" && rc=0 || rc=$?
+  if grep -q 'denied by policy regex' "$TEST_TMP/run.out"; then
+    denied=$((denied + 1))
+  elif grep -q 'changed while it was read' "$TEST_TMP/run.err"; then
+    refused=$((refused + 1))
+  fi
+done
+kill "$writer"
+wait "$writer" 2>/dev/null
+ran=$(find "$ws" -name 'denied-*' | wc -l)
+echo "# rewritten in a loop: $runs runs, $denied denied by the policy, $refused refused as a file being rewritten, $ran ran"
+[ "$ran" -eq 0 ] && [ $((denied + refused)) -eq "$runs" ]
+report $? "a configuration rewritten in a tight loop: 0 of $runs denied commands ran" \
+  "$denied denied, $refused refused, $ran ran" "last stderr: $(cat "$TEST_TMP/run.err")"
+sleep 0.3 # the last rewrite settles
+run "$SYS" run -C "$ws" -- "touch $ws/denied-after"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-after" ] && grep -q 'denied by policy regex' <<<"$out"
+report $? "once the rewrites stop, the file is read again and the command denied" "rc=$rc" "$out" "$err"
+
+# -- a required audit log on a full file system ------------------------------
+# A small tmpfs, filled: as root in a mount namespace of its own, as a user
+# in a user and mount namespace (unshare -Ur), where tmpfs may be mounted.
+full="$TEST_TMP/full"
+mkdir -p "$full"
+if [ "$(id -u)" -eq 0 ]; then unshare_opts=(-m); else unshare_opts=(-Ur -m); fi
+in_full_fs() { # SCRIPT: run SCRIPT in bash with a full tmpfs on $full
+  unshare "${unshare_opts[@]}" bash -c "mount -t tmpfs -o size=64k tmpfs '$full' &&
+    : >'$full/audit.log' && (dd if=/dev/zero of='$full/fill' bs=4k 2>/dev/null; true) && $1"
+}
+if ! unshare "${unshare_opts[@]}" bash -c "mount -t tmpfs -o size=64k tmpfs '$full'" 2>/dev/null; then
+  skip "a required audit log on a full file system refuses the command" \
+    "no mount namespace here to mount a small tmpfs in (unshare ${unshare_opts[*]})"
+else
+  system_ini "[audit]\nfile = $full/audit.log\nrequired = no\n"
+  run in_full_fs "'$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
+  [ "$rc" -eq 0 ] && [ -e "$ws/unaudited" ] && grep -q 'audit line of this request could not be written' <<<"$out"
+  report $? "positive control: on a full file system, not required, the command runs unaudited" \
+    "rc=$rc" "$out" "$err"
+  rm -f "$ws/unaudited"
+  system_ini "[audit]\nfile = $full/audit.log\nrequired = yes\n"
+  run in_full_fs "'$SYS' run --format json -C '$ws' -- 'touch $ws/unaudited'"
+  [ "$rc" -ne 0 ] && [ ! -e "$ws/unaudited" ] &&
+    [ "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ok"], d["error"]["kind"])' "$out" 2>&1)" = "False config_error" ] &&
+    grep -q 'the audit log is required and the request.s line could not be written' <<<"$out"
+  report $? "required = yes on a full file system: nothing runs unaudited" "rc=$rc" "$out" "$err"
+fi
+
+# -- a broker killed while its command runs ----------------------------------
+log="$TEST_TMP/audit.log"
+system_ini "[audit]\nfile = $log\nrequired = yes\n"
+"$SYS" run -C "$ws" -- "touch $ws/started; sleep 30" >/dev/null 2>&1 &
+broker=$!
+for _ in $(seq 1 200); do [ -e "$ws/started" ] && break; sleep 0.05; done
+kill -9 "$broker"
+wait "$broker" 2>/dev/null
+lines=$(cat "$log" 2>&1)
+[ -e "$ws/started" ] && python3 -c '
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+ok = len(l) == 1 and l[0].get("phase") == "start" and l[0].get("id") and l[0]["command"].startswith("touch ")
+sys.exit(0 if ok else 1)' "$log"
+report $? "a broker killed with SIGKILL leaves the request's start line in the audit log" "$lines"
+"$SYS" run -C "$ws" -- 'echo done' >/dev/null 2>&1
+python3 -c '
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1])][1:]
+sys.exit(0 if [d["phase"] for d in l] == ["start", "end"] and l[0]["id"] == l[1]["id"] and l[1]["exitCode"] == 0 else 1)' "$log"
+report $? "a request that ran has a start line and an end line with the same id" "$(cat "$log")"
