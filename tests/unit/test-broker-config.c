@@ -444,6 +444,43 @@ static const char *source_text(const char *file)
 	return text;
 }
 
+/* The defaults that the manual page and the shipped sluice.ini state for
+ * the keys with named values are the key table's. */
+Test(broker_config, manual_page_and_template_state_each_choice_default)
+{
+	size_t nk;
+	const struct config_key *keys = config_keys(&nk);
+	for (size_t i = 0; i < nk; i++) {
+		if (keys[i].type != CONFIG_ENUM)
+			continue;
+		const char *page = source_text("man/sluice.ini.5.in");
+		char roff[64], want[160];
+		size_t o = 0;
+		for (const char *c = keys[i].def; *c && o + 2 < sizeof(roff); c++) {
+			if (*c == '-')
+				roff[o++] = '\\';
+			roff[o++] = *c;
+		}
+		roff[o] = '\0';
+		snprintf(want, sizeof(want), "\n\\fB%s\\fR = ", keys[i].key);
+		const char *k = strstr(page, want);
+		cr_assert_not_null(k, "sluice.ini(5) lacks %s", keys[i].key);
+		snprintf(want, sizeof(want), "(default \\fB%s\\fR)\n", roff);
+		const char *d = strstr(k, want);
+		cr_assert(d && d < strchr(k + 1, '\n') + 1, "sluice.ini(5): %s's default is not %s",
+		          keys[i].key, keys[i].def);
+		const char *conf = source_text("conf/sluice.ini");
+		snprintf(want, sizeof(want), "\n;%s = ", keys[i].key);
+		const char *t = strstr(conf, want);
+		if (!t)
+			continue;
+		t += strlen(want);
+		cr_assert(strncmp(t, keys[i].def, strlen(keys[i].def)) == 0 &&
+		                  t[strlen(keys[i].def)] == '\n',
+		          "conf/sluice.ini: %s's default is not %s", keys[i].key, keys[i].def);
+	}
+}
+
 /* docs/configuration.md's "What a user layer may change": one row per key,
  * in the key table's order, saying what its lock lets a user layer do. */
 Test(broker_config, documentation_says_what_a_user_layer_may_change)
