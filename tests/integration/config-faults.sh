@@ -51,18 +51,20 @@ run "$SYS" run -C "$ws" -- "touch $ws/denied-after"
 report $? "once the rewrites stop, the file is read again and the command denied" "rc=$rc" "$out" "$err"
 
 # -- a required audit log on a full file system ------------------------------
-# A small tmpfs, filled: as root in a mount namespace of its own, as a user
-# in a user and mount namespace (unshare -Ur), where tmpfs may be mounted.
+# A small tmpfs, filled, in a mount namespace of its own: as root only. In
+# an unprivileged user namespace (unshare -Ur) every folder root owns
+# belongs to an unmapped user, and sluice rightly trusts no plugin there.
 full="$TEST_TMP/full"
 mkdir -p "$full"
-if [ "$(id -u)" -eq 0 ]; then unshare_opts=(-m); else unshare_opts=(-Ur -m); fi
 in_full_fs() { # SCRIPT: run SCRIPT in bash with a full tmpfs on $full
-  unshare "${unshare_opts[@]}" bash -c "mount -t tmpfs -o size=64k tmpfs '$full' &&
+  unshare -m bash -c "mount -t tmpfs -o size=64k tmpfs '$full' &&
     : >'$full/audit.log' && (dd if=/dev/zero of='$full/fill' bs=4k 2>/dev/null; true) && $1"
 }
-if ! unshare "${unshare_opts[@]}" bash -c "mount -t tmpfs -o size=64k tmpfs '$full'" 2>/dev/null; then
+if [ "$(id -u)" -ne 0 ]; then
   skip "a required audit log on a full file system refuses the command" \
-    "no mount namespace here to mount a small tmpfs in (unshare ${unshare_opts[*]})"
+    "needs root to mount a small tmpfs (in a user namespace root's folders are not trusted); the file size limit below stands in"
+elif ! unshare -m true 2>/dev/null; then
+  skip "a required audit log on a full file system refuses the command" "no mount namespace here (unshare -m)"
 else
   system_ini "[audit]\nfile = $full/audit.log\nrequired = no\n"
   run in_full_fs "'$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
@@ -77,6 +79,19 @@ else
     grep -q 'the audit log is required and the request.s line could not be written' <<<"$out"
   report $? "required = yes on a full file system: nothing runs unaudited" "rc=$rc" "$out" "$err"
 fi
+
+# A log that cannot grow, for any user: past the file size limit (its
+# signal ignored, as a service manager may set it) a write fails with EFBIG.
+big="$TEST_TMP/big-audit.log"
+head -c 8192 /dev/zero | tr '\0' '\n' >"$big"
+system_ini "[audit]\nfile = $big\nrequired = yes\n"
+run bash -c "trap '' XFSZ; ulimit -f 4; exec '$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/unaudited" ] && grep -q 'line could not be written' <<<"$out"
+report $? "required = yes and a log that cannot grow: nothing runs unaudited" "rc=$rc" "$out" "$err"
+system_ini "[audit]\nfile = $big\nrequired = no\n"
+run bash -c "trap '' XFSZ; ulimit -f 4; exec '$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
+[ "$rc" -eq 0 ] && [ -e "$ws/unaudited" ]
+report $? "positive control: not required, the same command runs, unaudited" "rc=$rc" "$out" "$err"
 
 # -- a broker killed while its command runs ----------------------------------
 log="$TEST_TMP/audit.log"
