@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "fd-util.h"
@@ -296,6 +298,14 @@ static void evaluate(struct run_outcome *o)
 	r->kill_failed = p->kill_failed;
 	r->output_file = p->spill_path;
 	r->output_file_cut = p->spill_cut;
+	r->output_file_error = p->spill_error;
+	struct stat spilled;
+	if (p->spill_error && p->spill_path &&
+	    (stat(p->spill_path, &spilled) < 0 || spilled.st_size == 0)) {
+		/* an empty file named as "the whole output" would mislead */
+		(void)unlink(p->spill_path);
+		r->output_file = NULL;
+	}
 	if (p->interrupted_by) {
 		r->interrupted_by = p->interrupted_by;
 		run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,

@@ -114,3 +114,21 @@ import json, sys
 l = [json.loads(x) for x in open(sys.argv[1])][1:]
 sys.exit(0 if [d["phase"] for d in l] == ["start", "end"] and l[0]["id"] == l[1]["id"] and l[1]["exitCode"] == 0 else 1)' "$log"
 report $? "a request that ran has a start line and an end line with the same id" "$(cat "$log")"
+
+# -- a full jobs directory -----------------------------------------------------
+# A cut run's full output goes to a file in the jobs directory; when it
+# cannot be written (here past the file size limit, its signal ignored), the
+# result must not name a file that does not hold it.
+big_out="head -c 300000 /dev/zero | tr '\\0' x"
+run bash -c "trap '' XFSZ; ulimit -f 0; exec '$SLUICE' run -C '$ws' -- \"$big_out\""
+[ "$rc" -eq 0 ] && grep -q 'the whole output could not be kept: File too large' <<<"$out" &&
+  ! grep -q 'the whole output is in' <<<"$out"
+report $? "no room for a cut run's full output: the result says it could not be kept" \
+  "rc=$rc" "$(grep -o '\[\.\.\. .*\]' <<<"$out")" "$err"
+run bash -c "trap '' XFSZ; ulimit -f 8; exec '$SLUICE' run -C '$ws' -- \"$big_out\""
+[ "$rc" -eq 0 ] && grep -Eq 'run-[^ ]*\.out holds only the start of the whole output: File too large' <<<"$out"
+report $? "room for part of it: the result says the file holds only its start" \
+  "rc=$rc" "$(grep -o '\[\.\.\. .*\]' <<<"$out")"
+run "$SLUICE" run -C "$ws" -- "$big_out"
+[ "$rc" -eq 0 ] && grep -q 'the whole output is in ' <<<"$out"
+report $? "positive control: with room, the whole output is kept and named" "rc=$rc"
