@@ -236,6 +236,9 @@ int cmd_doctor(int argc, char **argv)
 	report_capabilities();
 
 	_cleanup_free_ char *launcher = NULL, *features = NULL;
+	const char *env_launch = getenv("SLUICE_LAUNCH");
+	if (env_launch && *env_launch && !config_env_overrides_allowed())
+		printf("SLUICE_LAUNCH ignored: a system configuration is installed\n");
 	if (spawn_find_launcher(&launcher) < 0) {
 		printf("launcher: NOT FOUND (set SLUICE_LAUNCH or install sluice-launch next to "
 		       "sluice)\n");

@@ -25,8 +25,10 @@
 #include "cleanup.h"
 #include "config/broker-config.h"
 #include "config/ini-source.h"
+#include "config/steady-read.h"
 #include "log.h"
 #include "parse-number.h"
+#include "path-trust.h"
 #include "strv.h"
 #include "suggest.h"
 
@@ -72,6 +74,25 @@ static const struct key_bound *find_bound(const struct config_key *k)
 	for (size_t i = 0; i < ELEMENTSOF(key_bounds); i++)
 		if (key_bounds[i].offset == k->offset)
 			return &key_bounds[i];
+	return NULL;
+}
+
+/* ONLY keys that a system BOOL key, when yes, opens to the user layers. */
+static const struct config_unlock {
+	size_t key;    /* offset of the ONLY key's field */
+	size_t unlock; /* offset of the bool that opens it */
+	const char *unlock_name;
+} config_unlocks[] = {
+	{ offsetof(struct broker_config, approval_program),
+	  offsetof(struct broker_config, approval_user_program), "[approval] user_program" },
+};
+
+/* The unlock of an ONLY key, or NULL. */
+static const struct config_unlock *find_unlock(const struct config_key *k)
+{
+	for (size_t i = 0; i < ELEMENTSOF(config_unlocks); i++)
+		if (config_unlocks[i].key == k->offset)
+			return &config_unlocks[i];
 	return NULL;
 }
 
@@ -575,11 +596,37 @@ static void plugin_entry(struct parse *p, struct config_plugin *pl, const char *
 
 /* ------------------------------------------------------------ entries */
 
+/* The length of the key a continuation line's text starts with when it
+ * reads as "KEY = VALUE" (or "KEY: VALUE", which the INI reader also
+ * takes), else 0. */
+static size_t keylike_len(const char *text)
+{
+	size_t n = 0;
+	while (isalnum((unsigned char)text[n]) || text[n] == '_')
+		n++;
+	size_t k = n;
+	while (text[k] == ' ' || text[k] == '\t')
+		k++;
+	return n > 0 && (text[k] == '=' || text[k] == ':') ? n : 0;
+}
+
 static void continue_value(struct parse *p, const char *key, const char *value, unsigned line)
 {
 	if (p->cont_kind == CONT_NONE || strcmp(p->cont_key, key) != 0) {
 		add_error(p, line, "indented line continues nothing");
 		return;
+	}
+	size_t keylike = keylike_len(value);
+	if (keylike && p->cont_kind != CONT_SETTING) {
+		char word[INI_SOURCE_MAX_NAME + 1];
+		snprintf(word, sizeof(word), "%.*s", (int)keylike, value);
+		if (find_key(p->section, word)) {
+			add_error(p, line,
+			          "indented '%s' is joined onto '%s' above it as a continuation; "
+			          "start the line at its beginning to set '%s'",
+			          word, key, word);
+			return;
+		}
 	}
 	if (p->cont_kind == CONT_SCALAR) {
 		add_error(p, line,
@@ -596,6 +643,13 @@ static void continue_value(struct parse *p, const char *key, const char *value, 
 	struct config_setting *s = &p->plugin->settings[p->plugin->n_settings - 1];
 	if (!s->continued)
 		s->continued = line;
+	if (keylike) {
+		char tag[80];
+		snprintf(tag, sizeof(tag), "%u:%.*s", line, (int)(keylike < 60 ? keylike : 60),
+		         value);
+		if (strv_extend(&s->key_lines, tag) < 0)
+			add_error(p, line, "out of memory");
+	}
 	size_t a = strlen(s->value), b = strlen(value);
 	char *joined = realloc(s->value, a + b + 1);
 	if (!joined) {
@@ -648,6 +702,18 @@ static void core_entry(struct parse *p, const char *key, const char *value, unsi
 		return;
 	}
 	ks->line_in_file = line;
+	if (p->layer >= CONFIG_LAYER_USER && k->lock == CONFIG_LOCK_ONLY) {
+		/* what a user could use to step around the administrator's
+		 * policies (the shell, the approver) is the administrator's alone */
+		const struct config_unlock *u = find_unlock(k);
+		if (!u || !*(bool *)((char *)p->cfg + u->unlock)) {
+			add_error(p, line,
+			          "'%s' in [%s] is read only from the system configuration%s%s%s",
+			          key, p->section, u ? " (unless it sets " : "",
+			          u ? u->unlock_name : "", u ? " = yes)" : "");
+			return;
+		}
+	}
 	if (p->layer >= CONFIG_LAYER_USER && ks->layer == CONFIG_LAYER_SYSTEM) {
 		if (k->lock == CONFIG_LOCK_SYSTEM) {
 			add_error(
@@ -729,39 +795,22 @@ static int load_file(struct parse *p, int dirfd, const char *path, const char *d
                      bool optional)
 {
 	p->file = display;
-	_cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		if (errno == ENOENT && optional)
-			return 0;
-		add_error(p, 0, "cannot open: %s", strerror(errno));
-		return 0;
-	}
-	/* Checked on the descriptor we read, not on the name (no race). */
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
 	struct stat st;
-	if (fstat(fd, &st) < 0) {
-		add_error(p, 0, "cannot stat: %s", strerror(errno));
+	struct sluice_error err = { 0 };
+	int r = steady_read(dirfd, path, &text, &len, &st, &err);
+	if (r == -ENOENT && optional)
 		return 0;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		add_error(p, 0, "not a regular file");
-		return 0;
+	if (r < 0) {
+		add_error(p, 0, "%s", err.detail);
+		return r == -ENOMEM ? r : 0;
 	}
 	if (p->layer == CONFIG_LAYER_SYSTEM && (st.st_uid != 0 || (st.st_mode & 022))) {
 		char w[600];
 		snprintf(w, sizeof(w), "%s: not owned by root, or writable by group or others",
 		         display);
 		(void)strv_extend(&p->cfg->warnings, w);
-	}
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
-	int r = ini_source_read_fd(fd, &text, &len);
-	if (r == -EFBIG) {
-		add_error(p, 0, "larger than %d bytes", INI_SOURCE_MAX_FILE);
-		return 0;
-	}
-	if (r < 0) {
-		add_error(p, 0, "cannot read: %s", strerror(-r));
-		return r == -ENOMEM ? r : 0;
 	}
 	(void)strv_extend(&p->cfg->files, display);
 	p->section = NULL;
@@ -1032,7 +1081,37 @@ static void check_approver(struct parse *p)
 		add_error_at(p, set_at(p, "approval", "program"),
 		             "[approval] program '%s' cannot be run: %s", c->approval_program,
 		             strerror(errno));
+		return;
 	}
+	/* its yes is the administrator's: no one else may change it */
+	struct sluice_error why = { 0 };
+	if (path_trust_check(c->approval_program, getuid(), &why) < 0)
+		add_error_at(p, set_at(p, "approval", "program"), "[approval] program: %s",
+		             why.detail);
+}
+
+/* [broker] shell must be a bash: the command model reads COMMAND as bash
+ * does, and the policies judge that reading; another shell (or a script
+ * that rewrites the command) would run something they never saw. The
+ * built-in /bin/bash is no one's choice and is not looked at. */
+static void check_shell(struct parse *p)
+{
+	const char *where = set_at(p, "broker", "shell");
+	if (!where)
+		return;
+	const char *shell = p->cfg->broker_shell;
+	_cleanup_free_ char *real = realpath(shell, NULL);
+	if (!real) {
+		add_error_at(p, where, "[broker] shell '%s': %s", shell, strerror(errno));
+		return;
+	}
+	const char *base = strrchr(real, '/');
+	base = base ? base + 1 : real;
+	if (strcmp(base, "bash") != 0)
+		add_error_at(p, where,
+		             "[broker] shell '%s' is not bash (it is '%s'): the policies judge "
+		             "commands as bash reads them",
+		             shell, real);
 }
 
 /* What the keys must be together, checked once every layer is read: the
@@ -1071,6 +1150,7 @@ static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
 	if (r >= 0 && p->n_errors == 0) {
 		check_output_caps(p);
 		check_approver(p);
+		check_shell(p);
 	}
 	if (*cfg)
 		(*cfg)->sandbox_mode_configured = set_at(p, "sandbox", "mode") != NULL;
@@ -1160,6 +1240,7 @@ struct broker_config *config_free(struct broker_config *cfg)
 			free(pl->settings[j].key);
 			free(pl->settings[j].value);
 			free(pl->settings[j].file);
+			strv_free(pl->settings[j].key_lines);
 		}
 		free(pl->settings);
 		free(pl->name);

@@ -45,6 +45,10 @@ struct config_setting {
 	char *file;         /* the file it came from */
 	unsigned line;      /* its first line */
 	unsigned continued; /* line of its first continuation line, or 0 */
+	/* "LINE:KEY" for each continuation line that reads as "KEY = VALUE":
+	 * the plugin loader refuses one whose KEY the plugin has (an indented
+	 * key joined onto the value above it, where a new key was meant) */
+	char **key_lines;
 	enum config_layer layer;
 };
 
@@ -112,7 +116,7 @@ enum config_type {
 	CONFIG_OPT_DURATION,
 	CONFIG_OPT_COUNT,
 };
-enum config_lock { CONFIG_LOCK_FREE, CONFIG_LOCK_SYSTEM, CONFIG_LOCK_APPEND };
+enum config_lock { CONFIG_LOCK_FREE, CONFIG_LOCK_SYSTEM, CONFIG_LOCK_APPEND, CONFIG_LOCK_ONLY };
 
 struct config_key {
 	const char *section;

@@ -19,8 +19,11 @@
  *                            an empty value clears the list
  *   ASSIGN         char **   one NAME=VALUE per line, appended
  *   OPT_SIZE, OPT_DURATION, OPT_COUNT  uint64_t, CONFIG_UNSET when empty
- * Locks (what a user layer may do with a key the system layer set):
- *   FREE    override it;  SYSTEM  nothing (an error);  APPEND  add words only.
+ * Locks (what a user layer -- the user's file and --config -- may do):
+ *   FREE    override it;  SYSTEM  nothing (an error) once the system layer set
+ *   it;  APPEND  add words only once the system layer set it;  ONLY  nothing
+ *   at all: the key is read from the system layer only (some a system key
+ *   unlocks, see config_unlocks in broker-config.c).
  */
 #ifndef SLUICE_CONFIG_KEYS_H
 #define SLUICE_CONFIG_KEYS_H
@@ -34,8 +37,9 @@
 
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \
-	X(broker, shell, PATH, "/bin/bash", FREE, NULL,                                           \
-	  "the shell that runs COMMAND as SHELL -c COMMAND")                                      \
+	X(broker, shell, PATH, "/bin/bash", ONLY, NULL,                                           \
+	  "the bash that runs COMMAND as SHELL -c COMMAND (bash only: the policies judge the "    \
+	  "command as bash reads it)")                                                            \
 	X(broker, timeout, DURATION, "30s", FREE, NULL, "timeout of a command in default mode")   \
 	X(broker, slow_timeout, DURATION, "15m", FREE, NULL, "timeout of a command in slow mode") \
 	X(broker, max_timeout, DURATION, "15m", FREE, NULL,                                       \
@@ -97,8 +101,11 @@
 	  "NAME=VALUE set in the command's environment (repeatable)")                             \
 	X(approval, method, ENUM, "deny", SYSTEM, "deny|program|terminal",                        \
 	  "how an ask verdict is answered")                                                       \
-	X(approval, program, PATH, "", SYSTEM, NULL,                                              \
-	  "approver program: request JSON on stdin, exit 0 approves")                             \
+	X(approval, program, PATH, "", ONLY, NULL,                                                \
+	  "approver program: request JSON on stdin, exit 0 approves (a user layer may name "      \
+	  "one only when user_program = yes)")                                                    \
+	X(approval, user_program, BOOL, "no", ONLY, NULL,                                         \
+	  "lets user layers name their own approver program")                                     \
 	X(approval, timeout, DURATION, "60s", SYSTEM, NULL,                                       \
 	  "time an approver gets before the answer is no")                                        \
 	X(audit, file, PATH, "", SYSTEM, NULL,                                                    \

@@ -263,6 +263,21 @@ int simple_command_frame(const struct simple_command *c, size_t i)
 	return i < c->depth ? c->frames[i] : 0;
 }
 
+long simple_command_pipeline(const struct simple_command *c)
+{
+	return c->pipeline;
+}
+
+size_t simple_command_pipeline_position(const struct simple_command *c)
+{
+	return c->pipeline < 0 ? 0 : c->pipe_position;
+}
+
+size_t simple_command_pipeline_length(const struct simple_command *c)
+{
+	return c->pipeline < 0 ? 0 : c->pipe_length;
+}
+
 static const char *const frame_names[] = {
 	[FRAME_LIST] = "list",
 	[FRAME_PIPELINE] = "pipeline",

@@ -269,6 +269,17 @@ int simple_command_frame(const struct simple_command *c, size_t i);
  * "wrapper-exec"), or NULL. */
 const char *command_frame_name(int frame);
 
+/* The innermost pipeline one of whose parts holds c (its subshell,
+ * function or nested shell too): a number shared by the commands of that
+ * pipeline and no other in the model, or -1 when c is in none. A heredoc's
+ * command at the head of a pipeline (`cat <<EOF | sh`) is in none; the
+ * parts after it count from 1. */
+long simple_command_pipeline(const struct simple_command *c);
+/* c's part in that pipeline (0: the first, which reads no pipe) and the
+ * number of parts; 0 and 0 when c is in none. */
+size_t simple_command_pipeline_position(const struct simple_command *c);
+size_t simple_command_pipeline_length(const struct simple_command *c);
+
 /* True when any frame around c is `frame`. */
 bool simple_command_in(const struct simple_command *c, int frame);
 

@@ -222,12 +222,39 @@ static const char *echo_output(const struct simple_command *c)
 	return words[strcspn(words, "'\"\\")] ? NULL : words;
 }
 
+/* The pipeline being walked before n's (restored when n's ends). */
+struct pipe_saved {
+	long pipeline;
+	size_t position, length;
+};
+
+/* n's pipeline becomes the innermost: a new number, and its parts counted
+ * (plus extra, parts walked elsewhere). */
+static struct pipe_saved enter_pipeline(struct builder *b, const struct shell_node *n, size_t extra)
+{
+	struct pipe_saved saved = { b->pipeline, b->pipe_position, b->pipe_length };
+	size_t parts = extra;
+	for (uint32_t i = 0; i < n->n_children; i++)
+		parts += shell_node_is_statement(&n->children[i]);
+	b->pipeline = b->n_pipelines++;
+	b->pipe_length = parts;
+	return saved;
+}
+
+static void leave_pipeline(struct builder *b, struct pipe_saved saved)
+{
+	b->pipeline = saved.pipeline;
+	b->pipe_position = saved.position;
+	b->pipe_length = saved.length;
+}
+
 /* Each part of a pipeline runs in a subshell of its own. */
 static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                           const struct model_state *st)
 {
 	if (!builder_push_frame(b, FRAME_PIPELINE))
 		return;
+	struct pipe_saved saved = enter_pipeline(b, n, 0);
 	size_t k = 0;
 	const char *written = NULL; /* by the part before, when known */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
@@ -237,6 +264,7 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 				builder_walk_statements(b, ctx, c, (struct model_state *)st);
 			continue;
 		}
+		b->pipe_position = k;
 		struct walk_ctx sub = *ctx;
 		sub.stdin_piped = k++ > 0;
 		sub.stdin_text = written;
@@ -248,6 +276,7 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 		model_state_done(&copy);
 		written = b->m->n_commands == first + 1 ? echo_output(b->m->commands[first]) : NULL;
 	}
+	leave_pipeline(b, saved);
 	builder_pop_frame(b);
 }
 
@@ -259,10 +288,14 @@ static void walk_pipe_tail(struct builder *b, const struct walk_ctx *ctx,
 {
 	if (!builder_push_frame(b, FRAME_PIPELINE))
 		return;
+	/* the heredoc's command, part 0, is not walked here */
+	struct pipe_saved saved = enter_pipeline(b, n, 1);
+	size_t k = 1;
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (!shell_node_is_statement(c))
 			continue;
+		b->pipe_position = k++;
 		struct walk_ctx sub = *ctx;
 		sub.stdin_piped = true;
 		struct model_state copy;
@@ -271,6 +304,7 @@ static void walk_pipe_tail(struct builder *b, const struct walk_ctx *ctx,
 			walk_statement(b, &sub, c, &copy);
 		model_state_done(&copy);
 	}
+	leave_pipeline(b, saved);
 	builder_pop_frame(b);
 }
 
@@ -757,6 +791,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 
 	struct builder b = {
 		.m = m,
+		.pipeline = -1,
 		.lim = limits,
 		.parser = parser,
 		.budget = budget,

@@ -41,6 +41,11 @@ struct builder {
 	struct shell_budget budget; /* the CPU time all parses of the command may take */
 	uint8_t frames[BUILDER_MAX_FRAMES];
 	size_t depth;
+	/* the innermost pipeline being walked: its number (-1: none), the
+	 * part being walked and how many parts it has */
+	long pipeline;
+	size_t pipe_position, pipe_length;
+	long n_pipelines;
 	const char *function; /* innermost function being walked (borrowed) */
 	struct inherited_redirect inherited[BUILDER_MAX_INHERITED];
 	size_t n_inherited;

@@ -118,6 +118,9 @@ struct simple_command *builder_command_new(struct builder *b, const struct walk_
 	c->index = m->n_commands++;
 	c->parent = ctx->parent;
 	c->depth = b->depth;
+	c->pipeline = b->pipeline;
+	c->pipe_position = b->pipe_position;
+	c->pipe_length = b->pipe_length;
 	c->frames = malloc(b->depth ? b->depth : 1);
 	c->text = strndup(ctx->src + n->start, n->end - n->start);
 	c->function = b->function ? strdup(b->function) : NULL;

@@ -45,6 +45,8 @@ struct simple_command {
 	char *name;
 	size_t depth;
 	uint8_t *frames;
+	long pipeline;                     /* the innermost pipeline holding it, or -1 */
+	size_t pipe_position, pipe_length; /* its part in that pipeline, and how many */
 	char *function;
 	size_t n_wrappers;
 	struct model_wrapper *wrappers;

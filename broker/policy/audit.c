@@ -106,6 +106,10 @@ static char *audit_format(const struct audit *a, const struct audit_record *rec)
 	if (!o)
 		return NULL;
 	json_object_set_new(o, "time", json_string(when));
+	if (rec->phase) {
+		json_object_set_new(o, "phase", json_string(rec->phase));
+		json_object_set_new(o, "id", str_or_null(rec->id));
+	}
 	json_object_set_new(o, "user", str_or_null(a->user));
 	json_object_set_new(o, "uid", json_integer(a->uid));
 	json_object_set_new(o, "cwd", str_or_null(rec->cwd));

@@ -5,8 +5,10 @@
  * duration -- appended to
  * [audit] file (created 0600, opened O_APPEND, written with one write(2) so
  * that lines never interleave) and/or sent to syslog. Open it before running
- * the command: with [audit] required = yes a log that cannot be opened or
- * written refuses the command.
+ * the command: with [audit] required = yes a log that cannot be opened
+ * refuses the command, and so does a start line that cannot be written
+ * (the request's line begun before the command runs, so that a broker
+ * killed meanwhile still leaves it).
  * Not for: diagnostics (log.c).
  */
 #ifndef SLUICE_AUDIT_H
@@ -21,6 +23,11 @@
 struct audit;
 
 struct audit_record {
+	/* With [audit] required = yes a request that runs has two lines: "start"
+	 * before the command runs (none written: it does not run) and "end"
+	 * after, with the same id; otherwise one line, phase and id NULL. */
+	const char *phase;
+	const char *id;
 	const char *command;
 	const char *description; /* may be NULL */
 	const char *cwd;         /* may be NULL */

@@ -9,7 +9,10 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "policy/audit.h"
 #include "policy/approval.h"
@@ -230,6 +233,8 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 	if (!ctx->audit)
 		return 0;
 	struct audit_record rec = {
+		.phase = outcome->start_id ? "end" : NULL,
+		.id = outcome->start_id,
 		.command = d && d->command ? d->command : req->command,
 		.description = req->description,
 		.cwd = workdir,
@@ -244,4 +249,35 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.via = outcome->via,
 	};
 	return audit_write(ctx->audit, &rec, reterr);
+}
+
+int broker_context_audit_start(struct broker_context *ctx, const struct run_request *req,
+                               const char *workdir, const struct policy_decision *d, char *id,
+                               size_t size, struct sluice_error *reterr)
+{
+	id[0] = '\0';
+	if (!ctx->cfg->audit_required)
+		return 0;
+	if (ctx->audit_error < 0 || !ctx->audit)
+		return sluice_error_set(reterr, ctx->audit_error < 0 ? ctx->audit_error : -EIO,
+		                        "the audit log could not be opened");
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(id, size, "%ld-%lld.%09ld", (long)getpid(), (long long)ts.tv_sec, ts.tv_nsec);
+	struct audit_record rec = {
+		.phase = "start",
+		.id = id,
+		.command = d->command,
+		.description = req->description,
+		.cwd = workdir,
+		.verdict = &d->verdict,
+		.approval = d->approval,
+		.approval_by = d->approval_by,
+		.approval_note = d->approval_note,
+		.exit_code = -1,
+	};
+	int r = audit_write(ctx->audit, &rec, reterr);
+	if (r < 0)
+		id[0] = '\0';
+	return r;
 }

@@ -119,6 +119,7 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
  * Nothing happens when no audit log is configured. Returns -errno when the
  * line could not be written, or the configured log could not be opened. */
 struct audit_outcome {
+	const char *start_id;   /* broker_context_audit_start()'s id, or NULL */
 	const char *error_kind; /* the interface's error kind, or NULL */
 	int exit_code;          /* -1: none */
 	int signal;             /* 0: none */
@@ -128,5 +129,14 @@ struct audit_outcome {
 int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
                          const char *workdir, const struct policy_decision *d,
                          const struct audit_outcome *outcome, struct sluice_error *reterr);
+
+/* With [audit] required = yes: the start line of an allowed request, just
+ * before its command runs, with a new id (into id, size bytes) that
+ * broker_context_audit() then ends (audit_outcome.start_id). Returns 0
+ * (id empty when not required), or -errno with reterr when the line could
+ * not be written: the command must not run then. */
+int broker_context_audit_start(struct broker_context *ctx, const struct run_request *req,
+                               const char *workdir, const struct policy_decision *d, char *id,
+                               size_t size, struct sluice_error *reterr);
 
 #endif

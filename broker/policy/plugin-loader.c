@@ -19,7 +19,9 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "path-trust.h"
 #include "policy/plugin-loader.h"
+#include "strv.h"
 #include "suggest.h"
 
 /* The size of the 1.0 descriptor: the members every plugin has. */
@@ -72,12 +74,22 @@ static const struct sluice_key *find_key(const struct sluice_policy_plugin *d, c
 	return NULL;
 }
 
+#define SECTION_KEY_NAME(key, type, rule, doc) #key,
+static const char *const section_keys[] = { CONFIG_PLUGIN_KEYS(SECTION_KEY_NAME) };
+#undef SECTION_KEY_NAME
+
+/* Whether key is one that sluice reads in every [plugin NAME] section. */
+static bool is_section_key(const char *key)
+{
+	for (size_t i = 0; i < ELEMENTSOF(section_keys); i++)
+		if (strcmp(section_keys[i], key) == 0)
+			return true;
+	return false;
+}
+
 /* The key of d, or of every section, closest to a misspelt one, or NULL. */
 static const char *suggest_key(const struct sluice_policy_plugin *d, const char *key)
 {
-#define SECTION_KEY_NAME(key, type, rule, doc) #key,
-	static const char *const section_keys[] = { CONFIG_PLUGIN_KEYS(SECTION_KEY_NAME) };
-#undef SECTION_KEY_NAME
 	struct suggestion s;
 	suggestion_init(&s, key);
 	for (const struct sluice_key *k = d->keys; k && k->name; k++)
@@ -101,6 +113,17 @@ static int check_settings(const struct loaded_plugin *p, struct sluice_error *re
 			        reterr, -EINVAL, "%s:%u: unknown key '%s' in [plugin %s]%s%s%s",
 			        s->file, s->line, s->key, c->name, meant ? "; did you mean '" : "",
 			        meant ? meant : "", meant ? "'?" : "");
+		}
+		STRV_FOREACH (kl, s->key_lines) {
+			const char *word = strchr(*kl, ':') + 1;
+			if (find_key(&p->desc, word) || is_section_key(word))
+				return sluice_error_set(
+				        reterr, -EINVAL,
+				        "%s:%u: indented '%s' is joined onto '%s' of [plugin %s] "
+				        "above it as a continuation; start the line at its beginning "
+				        "to set '%s'",
+				        s->file, (unsigned)strtoul(*kl, NULL, 10), word, s->key,
+				        c->name, word);
 		}
 		if (s->continued && !(k->flags & SLUICE_KEY_JOINABLE))
 			return sluice_error_set(reterr, -EINVAL,
@@ -219,9 +242,15 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 		p->file = NULL;
 	if (!p->file)
 		return -ENOMEM;
-	/* Every request's policy child loads its plugins: the file's absence
-	 * is asked about only once dlopen failed. */
-	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	/* Code that anyone but root or the user can change would run as the
+	 * user: refused as sudo refuses such a plugin, before dlopen runs any
+	 * of it (its constructors). */
+	struct sluice_error why = { 0 };
+	int r = path_trust_check(p->file, getuid(), &why);
+	if (r < 0 && r != -ENOENT)
+		return sluice_error_set(reterr, r == -EPERM ? -EPERM : -ENOEXEC,
+		                        "plugin '%s' (%s): %s", conf->name, p->where, why.detail);
+	p->dl = r < 0 ? NULL : dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
 	if (!p->dl && access(p->file, F_OK) < 0) {
 		const char *meant = conf->path ? NULL : builtin_meant(conf->name);
 		/* a build run from elsewhere than its tree, not installed: say

@@ -51,7 +51,10 @@ const char *plugin_origin(const struct loaded_plugin *p);
 /*
  * Load the plugin configured as conf into *ret (a stack object; release with
  * plugin_unload()): conf's path, or NAME.so in dir. Returns 0; -ENOENT (no
- * file), -ENOEXEC (dlopen failed or no descriptor), -EPROTO (another ABI, bad size or missing members), -EINVAL
+ * file), -EPERM (the file, or a directory above it, can be changed by
+ * someone other than root or the user: path-trust.h), -ENOEXEC (dlopen
+ * failed or no descriptor), -EPROTO (another ABI, bad size or missing
+ * members), -EINVAL
  * (a key the plugin does not accept, a repeated key, a continuation line it
  * cannot join, a change to a key locked by the system layer), each with
  * reterr saying "plugin 'NAME' (WHERE): ...".

@@ -75,6 +75,21 @@ static int32_t h_frame(const struct sluice_simple_command *sc, size_t i)
 	return simple_command_frame(SC(sc), i);
 }
 
+static int64_t h_pipeline(const struct sluice_simple_command *sc)
+{
+	return simple_command_pipeline(SC(sc));
+}
+
+static size_t h_pipeline_position(const struct sluice_simple_command *sc)
+{
+	return simple_command_pipeline_position(SC(sc));
+}
+
+static size_t h_pipeline_length(const struct sluice_simple_command *sc)
+{
+	return simple_command_pipeline_length(SC(sc));
+}
+
 static int64_t h_parent(const struct sluice_simple_command *sc)
 {
 	return simple_command_parent(SC(sc));
@@ -346,6 +361,9 @@ static const struct sluice_host host_table = {
 	.settings_error = h_settings_error,
 	.verdict_add = h_verdict_add,
 	.verdict_rewrite = h_verdict_rewrite,
+	.pipeline = h_pipeline,
+	.pipeline_position = h_pipeline_position,
+	.pipeline_length = h_pipeline_length,
 };
 
 const struct sluice_host *policy_host(void)

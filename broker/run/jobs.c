@@ -574,6 +574,24 @@ static int remove_abandoned_user_tmpdirs(uint64_t now, uint64_t max_age_ms)
 	                           max_age_ms);
 }
 
+/* A job that ended without a status (its monitor was killed, the machine
+ * rebooted): no .status, no monitor alive, and no output for max_age_ms. */
+static bool lost_long_ago(const char *dir, int dir_fd, const char *id, uint64_t now,
+                          uint64_t max_age_ms)
+{
+	char name[JOB_ID_MAX + 8];
+	struct stat st;
+	snprintf(name, sizeof(name), "%s.status", id);
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+		return false; /* the status's age decides */
+	snprintf(name, sizeof(name), "%s.out", id);
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    (uint64_t)st.st_mtim.tv_sec * 1000 + max_age_ms > now)
+		return false;
+	struct job_info info;
+	return jobs_read(dir, id, &info) == 0 && info.state == JOB_LOST;
+}
+
 int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 {
 	DIR *d = opendir(dir);
@@ -609,6 +627,15 @@ int jobs_cleanup(const char *dir, uint64_t max_age_ms)
 			id[len - 7] = '\0';
 			remove_job(dir, id);
 			removed++;
+		} else if (len > 5 && len - 5 < JOB_ID_MAX &&
+		           strcmp(de->d_name + len - 5, ".json") == 0) {
+			char id[JOB_ID_MAX];
+			memcpy(id, de->d_name, len - 5);
+			id[len - 5] = '\0';
+			if (lost_long_ago(dir, dirfd(d), id, now, max_age_ms)) {
+				remove_job(dir, id);
+				removed++;
+			}
 		} else if ((strncmp(de->d_name, "run-", 4) == 0 && len > 4 &&
 		            strcmp(de->d_name + len - 4, ".out") == 0) ||
 		           strncmp(de->d_name, "route-", 6) == 0) {

@@ -86,7 +86,8 @@ int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *us
  * job is no longer running. */
 int jobs_kill(const char *dir, const char *id, uint64_t wait_ms);
 
-/* Remove the files of jobs that finished more than max_age_ms ago, and
+/* Remove the files of jobs that finished more than max_age_ms ago (or
+ * ended without a status: no monitor alive, no output for as long), and
  * full-output files, routed hook requests (route-*) and private TMPDIRs
  * nothing holds any more as old, in the jobs directory dir. Returns the
  * number removed. What a request does on its way (the hook's routing). */

@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
+#include <limits.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,20 +118,25 @@ static const char *format_size_text(uint64_t bytes, char *buf, size_t size)
 static char *truncation_marker(const struct run_result *r, const struct outbuf *ob,
                                const char *what, bool with_file)
 {
-	char cap[32], head[32], tail[32];
+	char cap[32], head[32], tail[32], file[PATH_MAX + 160] = "";
 	const struct run_settings *s = r->settings;
+	if (with_file && r->output_file_error && r->output_file)
+		snprintf(file, sizeof(file), "; %s holds only the start of the whole output: %s",
+		         r->output_file, strerror(-r->output_file_error));
+	else if (with_file && r->output_file_error)
+		snprintf(file, sizeof(file), "; the whole output could not be kept: %s",
+		         strerror(-r->output_file_error));
+	else if (with_file && r->output_file)
+		snprintf(file, sizeof(file), "; the whole output is in %s%s", r->output_file,
+		         r->output_file_cut ? " (cut at its size cap)" : "");
 	char *m = NULL;
-	int n = asprintf(
-	        &m,
-	        "[... %s truncated: %llu bytes produced, over the %s cap; showing the "
-	        "first %s and the last %s%s%s%s ...]",
-	        what, (unsigned long long)outbuf_total(ob),
-	        format_size_text(s->output_cap, cap, sizeof(cap)),
-	        format_size_text(s->output_head, head, sizeof(head)),
-	        format_size_text(s->output_tail, tail, sizeof(tail)),
-	        with_file && r->output_file ? "; the whole output is in " : "",
-	        with_file && r->output_file ? r->output_file : "",
-	        with_file && r->output_file && r->output_file_cut ? " (cut at its size cap)" : "");
+	int n = asprintf(&m,
+	                 "[... %s truncated: %llu bytes produced, over the %s cap; showing the "
+	                 "first %s and the last %s%s ...]",
+	                 what, (unsigned long long)outbuf_total(ob),
+	                 format_size_text(s->output_cap, cap, sizeof(cap)),
+	                 format_size_text(s->output_head, head, sizeof(head)),
+	                 format_size_text(s->output_tail, tail, sizeof(tail)), file);
 	return n < 0 ? NULL : m;
 }
 
@@ -170,8 +177,11 @@ static json_t *sandbox_json(const struct run_result *r, bool brief)
 	                      : NULL;
 	if (!obj)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
+	/* the mode the launcher reported building, when it reported one: a
+	 * result never names a sandbox the launcher did not say it built */
+	const char *built = json_string_value(json_object_get(obj, "profile"));
 	if (obj)
-		json_object_set_new(obj, "mode", json_string(mode));
+		json_object_set_new(obj, "mode", json_string(built ? built : mode));
 	if (obj && r->settings->sandbox_fallback)
 		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
 	if (obj && brief) {

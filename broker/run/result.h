@@ -42,6 +42,10 @@ struct run_result {
 	const struct outbuf *output, *out, *err;
 	const char *output_file; /* the full output (cut runs) or the job's log */
 	bool output_file_cut;    /* the file stopped at its cap */
+	/* -errno: the full output of a cut run could not be kept (the file
+	 * could not be made, or a write failed: a full jobs directory); then
+	 * output_file is NULL when nothing of it was written */
+	int output_file_error;
 
 	const char *display;
 	const struct verdict *policy;

@@ -52,6 +52,7 @@ struct run_outcome {
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;
+	char audit_id[64]; /* the start line's id ([audit] required), or "" */
 };
 
 /* Start an outcome with a copy of settings and no error. */

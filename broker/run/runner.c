@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "cleanup.h"
 #include "fd-util.h"
@@ -261,6 +263,30 @@ static void take_killed_shell(struct run_result *r, const struct pump *p)
 		r->signal = WTERMSIG(p->status);
 }
 
+/* The launcher reports, last thing before it execs the shell, the sandbox
+ * it built: without that report nothing says that the command ran at all,
+ * nor in which sandbox (a launcher that exits 0 at once, a stand-in that
+ * runs it bare), and a report of another profile is not the sandbox the
+ * result would name. Either is a failure, whatever the exit status. */
+static int check_reported_sandbox(struct run_outcome *o, bool reported)
+{
+	if (!reported)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
+		                        "the launcher '%s' did not report starting the command: "
+		                        "whether it ran, and in which sandbox, is unknown",
+		                        o->launcher);
+	json_t *report = launch_report_object(o->pump.report, o->pump.report_len);
+	const char *profile = json_string_value(json_object_get(report, "profile"));
+	int r = 0;
+	if (!profile || strcmp(profile, o->settings.sandbox_mode) != 0)
+		r = run_outcome_fail(
+		        o, ERROR_KIND_SANDBOX_UNAVAILABLE,
+		        "the launcher reported the sandbox '%s', not the '%s' asked for",
+		        profile ? profile : "(none)", o->settings.sandbox_mode);
+	json_decref(report);
+	return r;
+}
+
 static void evaluate(struct run_outcome *o)
 {
 	struct pump *p = &o->pump;
@@ -272,6 +298,14 @@ static void evaluate(struct run_outcome *o)
 	r->kill_failed = p->kill_failed;
 	r->output_file = p->spill_path;
 	r->output_file_cut = p->spill_cut;
+	r->output_file_error = p->spill_error;
+	struct stat spilled;
+	if (p->spill_error && p->spill_path &&
+	    (stat(p->spill_path, &spilled) < 0 || spilled.st_size == 0)) {
+		/* an empty file named as "the whole output" would mislead */
+		(void)unlink(p->spill_path);
+		r->output_file = NULL;
+	}
 	if (p->interrupted_by) {
 		r->interrupted_by = p->interrupted_by;
 		run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
@@ -317,6 +351,8 @@ static void evaluate(struct run_outcome *o)
 		                 o->settings.shell);
 		return;
 	}
+	if (check_reported_sandbox(o, reported) < 0)
+		return;
 	take_shell_status(r, status);
 }
 
@@ -416,6 +452,21 @@ static int check_cancelled(const struct runner_options *opt, struct run_outcome 
 	                        "the run was cancelled by its caller before it started");
 }
 
+/* [audit] required = yes: the request's line is begun before the command
+ * runs; a line that cannot be written means it does not run. */
+static int audit_start(const struct run_request *req, const struct runner_options *opt,
+                       struct run_outcome *o)
+{
+	struct sluice_error err = { 0 };
+	if (broker_context_audit_start(opt->context, req, o->workdir, &o->decision, o->audit_id,
+	                               sizeof(o->audit_id), &err) < 0)
+		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR,
+		                        "the audit log is required and the request's line could "
+		                        "not be written, so the command was refused: %s: %s",
+		                        err.detail, strerror(-err.code));
+	return 0;
+}
+
 static int execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
@@ -430,6 +481,10 @@ static int execute(const struct run_request *req, const struct runner_options *o
 		run_outcome_withdraw_launcher(o);
 		return -1;
 	}
+	if (audit_start(req, opt, o) < 0) {
+		run_outcome_withdraw_launcher(o);
+		return -1;
+	}
 	if (req->mode == RUN_MODE_BACKGROUND) {
 		run_outcome_withdraw_launcher(o); /* a prepared one: a job starts its own */
 		return start_background(req, o, &sr);
@@ -437,8 +492,9 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	return run_foreground(opt, o, &sr);
 }
 
-/* One audit line per request, whatever happened to it. A line that cannot
- * be written is reported; the command has already run. */
+/* One audit line per request, whatever happened to it (with a start line,
+ * its end). A line that cannot be written is reported; the command has
+ * already run. */
 static void audit(const struct run_request *req, const struct runner_options *opt,
                   struct run_outcome *o)
 {
@@ -446,6 +502,7 @@ static void audit(const struct run_request *req, const struct runner_options *op
 		return;
 	const struct run_result *r = &o->result;
 	struct audit_outcome outcome = {
+		.start_id = o->audit_id[0] ? o->audit_id : NULL,
 		.error_kind = r->error != ERROR_KIND_NONE ? error_kind_name(r->error) : NULL,
 		.exit_code = r->has_exit_code ? r->exit_code : -1,
 		.signal = r->signal,

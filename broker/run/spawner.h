@@ -27,7 +27,8 @@
 #define SPAWN_TREE_MAX 4096
 
 /*
- * The launcher's path (owned, in *ret): $SLUICE_LAUNCH when set; else
+ * The launcher's path (owned, in *ret): $SLUICE_LAUNCH when set and no
+ * system configuration is installed (config_env_overrides_allowed()); else
  * sluice-launch next to this program's executable; else the installed one.
  * -ENOENT when none is executable.
  */

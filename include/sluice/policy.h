@@ -34,7 +34,16 @@
  *     descriptor larger than the host knows is accepted only when the bytes
  *     the host does not know are all zero.
  *   - Before calling a host function added after 1.0, check
- *     SLUICE_HOST_HAS(host, member): an older sluice has no such member.
+ *     SLUICE_HOST_HAS(host, member): an older sluice has no such member
+ *     (the sluice_pipeline() wrappers below check it for you).
+ *
+ * CHANGES
+ *   1.0  the first ABI.
+ *        SLUICE_CMD_NESTED_FOREIGN (a value only: a host of any 1.x may
+ *        set it; a 1.0 plugin that does not know it sees an unknown bit).
+ *   1.1  sluice_host: pipeline, pipeline_position, pipeline_length: which
+ *        pipeline a simple command is in, and where, so that a rule about
+ *        `curl ... | sh` reads the model instead of the raw text.
  *
  * OWNERSHIP
  *   Every string and handle sluice passes to a plugin is BORROWED for the
@@ -101,7 +110,7 @@ extern "C" {
 #endif
 
 #define SLUICE_POLICY_ABI_MAJOR 1
-#define SLUICE_POLICY_ABI_MINOR 0
+#define SLUICE_POLICY_ABI_MINOR 1
 #define SLUICE_POLICY_ABI_VERSION \
 	(((uint32_t)SLUICE_POLICY_ABI_MAJOR << 16) | (uint32_t)SLUICE_POLICY_ABI_MINOR)
 #define SLUICE_ABI_MAJOR_OF(v) ((uint32_t)(v) >> 16)
@@ -303,7 +312,20 @@ struct sluice_host {
 	 * returns 0, or -EEXIST / -E2BIG. */
 	int (*verdict_rewrite)(struct sluice_verdict *v, const char *command);
 
-	/* Added in 1.1: new members go below this line only. */
+	/* --- pipelines (Added in 1.1; check SLUICE_HOST_HAS) --- */
+	/* The innermost `a | b | c` one of whose parts holds sc (also inside
+	 * that part's subshell, function or nested shell): a number shared by
+	 * the commands of that pipeline and by no other in the request, or -1
+	 * when sc is in no pipeline. `curl URL | sh`: both get the same number,
+	 * curl position 0, sh position 1, length 2. A heredoc's command at the
+	 * head (`cat <<EOF | sh`) is in none; the parts after it count from 1. */
+	int64_t (*pipeline)(const struct sluice_simple_command *sc);
+	/* sc's part in that pipeline (0: the first, which reads no pipe), and
+	 * the number of parts; 0 and 0 in none. */
+	size_t (*pipeline_position)(const struct sluice_simple_command *sc);
+	size_t (*pipeline_length)(const struct sluice_simple_command *sc);
+
+	/* Added in 1.2: new members go below this line only. */
 };
 
 /* True when the running sluice's host table has member. */
@@ -331,7 +353,7 @@ struct sluice_policy_plugin {
 	/* Optional. Release state. */
 	void (*close)(void *state);
 
-	/* Added in 1.1: new members go below this line only. */
+	/* Added in 1.2: new members go below this line only. */
 };
 
 /* ------------------------------------------------------------------------
@@ -392,6 +414,24 @@ static inline int32_t sluice_frame(const struct sluice_simple_command *sc, size_
 static inline int64_t sluice_parent(const struct sluice_simple_command *sc)
 {
 	return sluice_host_api_->parent(sc);
+}
+/* Added in 1.1; on an older sluice: -1 (in no pipeline, as far as it can
+ * tell) and 0. */
+static inline int64_t sluice_pipeline(const struct sluice_simple_command *sc)
+{
+	return SLUICE_HOST_HAS(sluice_host_api_, pipeline) ? sluice_host_api_->pipeline(sc) : -1;
+}
+static inline size_t sluice_pipeline_position(const struct sluice_simple_command *sc)
+{
+	return SLUICE_HOST_HAS(sluice_host_api_, pipeline_position)
+	               ? sluice_host_api_->pipeline_position(sc)
+	               : 0;
+}
+static inline size_t sluice_pipeline_length(const struct sluice_simple_command *sc)
+{
+	return SLUICE_HOST_HAS(sluice_host_api_, pipeline_length)
+	               ? sluice_host_api_->pipeline_length(sc)
+	               : 0;
 }
 static inline const char *sluice_function(const struct sluice_simple_command *sc)
 {

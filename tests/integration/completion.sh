@@ -51,7 +51,7 @@ offers "the run modes" "default slow background" "$SLUICE" run --mode ''
 offers "the formats" "text json" "$SLUICE" check --format ''
 offers "check's options" "--explain --format --batch --config --help" "$SLUICE" check --
 offers "mcp's options" "-C --sandbox --progress-interval --config" "$SLUICE" mcp -
-offers "hook's protocols" "claude-code gemini" "$SLUICE" hook ''
+offers "hook's protocols" "claude-code gemini codex" "$SLUICE" hook ''
 offers "hook's options" "--route --sandbox --config" "$SLUICE" hook claude-code --
 offers "help's verbs" "run check" "$SLUICE" help ''
 mkdir -p "$TEST_TMP/dir-a"

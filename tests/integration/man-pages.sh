@@ -101,6 +101,13 @@ done
 [ -z "$stale" ] && ok "every option sluice-launch(1) lists is one --help names" ||
   not_ok "every option sluice-launch(1) lists is one --help names" "not in --help:$stale"
 
+# Every placeholder of the sources is filled in the pages the build makes
+# (and installs): the footer's version, the directories.
+left=$(grep -l '@[A-Z]*@' "$SLUICE_BUILDDIR"/man/*.[1-8] 2>&1)
+[ -z "$left" ] && grep -q '"sluice [0-9]' "$SLUICE_BUILDDIR/man/sluice.1"
+report $? "the built pages have no @PLACEHOLDER@ left, and the footer names the version" "$left" \
+  "$(grep -h '^\.TH' "$SLUICE_BUILDDIR"/man/*.[1-8])"
+
 # The pages are well-formed roff: man reports no warning (but that a line
 # holding a long path, as a prefix of the build's can make one, does not
 # break or fill well).

@@ -110,6 +110,19 @@ if wait_for 10 test -e "$jobs_dir/$id_old.status" && wait_for 10 test -s "$ws_ag
   report $? "an old TMPDIR nothing holds is cleaned up" "$(ls "$jobs_dir")"
   [ -d "$held" ] && grep -Eq "^$id_run +running " <<<"$out"
   report $? "the TMPDIR of a running job stays, however old" "held=$held" "$out" "$(ls "$jobs_dir")"
+  # A job that ended without a status (its monitor was SIGKILLed): its
+  # files, old enough, go too; without the cleanup they stayed for ever.
+  lost=19990101-000000-4242
+  printf '{"command":"sleep 1","pid":2147483000,"monitor":2147483001,"monitorStart":1,"started":1}\n' \
+    >"$jobs_dir/$lost.json"
+  : >"$jobs_dir/$lost.out"
+  touch -d '2 hours ago' "$jobs_dir/$lost".*
+  run "$SLUICE" jobs
+  grep -Eq "^$lost +lost " <<<"$out"
+  report $? "positive control: a job without a status and no monitor is listed as lost" "$out"
+  with_tmp_cleanup_lock run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
+  [ "$rc" -eq 0 ] && [ -z "$(ls "$jobs_dir" | grep -F "$lost")" ]
+  report $? "a job that ended without a status is cleaned up once old" "rc=$rc" "$(ls "$jobs_dir")"
   run "$SLUICE" kill "$id_run"
   wait_for 10 test ! -e "$held"
   report $? "a killed job's monitor removes its TMPDIR" "$held"

@@ -159,10 +159,10 @@ static const struct sluice_key keys[] = {
 };
 
 #if defined(FIXTURE_NEWER_MINOR_TAIL) || defined(FIXTURE_NEWER_MINOR_ZERO)
-/* A plugin built against a future 1.1 header with one more member. */
+/* A plugin built against a future 1.2 header with one more member. */
 struct future_plugin {
 	struct sluice_policy_plugin base;
-	void (*added_in_1_1)(void);
+	void (*added_in_1_2)(void);
 };
 #ifdef FIXTURE_NEWER_MINOR_TAIL
 static void future(void)
@@ -171,7 +171,7 @@ static void future(void)
 #endif
 SLUICE_PLUGIN_EXPORT const struct future_plugin sluice_policy_plugin = {
 	.base = {
-		.abi_version = (1u << 16) | 1u,
+		.abi_version = (1u << 16) | 2u,
 		.struct_size = sizeof(struct future_plugin),
 		.name = "fx",
 		.keys = keys,
@@ -179,7 +179,7 @@ SLUICE_PLUGIN_EXPORT const struct future_plugin sluice_policy_plugin = {
 		.check = fx_check,
 	},
 #ifdef FIXTURE_NEWER_MINOR_TAIL
-	.added_in_1_1 = future,
+	.added_in_1_2 = future,
 #endif
 };
 #else

@@ -300,17 +300,34 @@ Test(broker_config, output_caps_that_do_not_fit_are_an_error_at_their_line)
 
 Test(broker_config, an_approver_that_cannot_run_is_an_error_at_its_line)
 {
-	put("a.ini", "[approval]\nmethod = program\nprogram = /nonexistent/approver\n");
-	_cleanup_free_ char *a = load_errors("a.ini");
-	cr_assert_str_eq(a, "a.ini:3: [approval] program '/nonexistent/approver' cannot be run: "
-	                    "No such file or directory\n");
-	put("b.ini", "[approval]\nmethod = program\n");
-	_cleanup_free_ char *b = load_errors("b.ini");
-	cr_assert_str_eq(b, "b.ini:2: [approval] method = program needs program = PATH, the "
-	                    "approver to run\n");
-	put("c.ini", "[approval]\nmethod = program\nprogram = /bin/true\n");
-	_cleanup_(config_freep) struct broker_config *cfg = load_ok("c.ini");
+	/* the approver is the system layer's to name */
+	put("etc/sluice/sluice.ini",
+	    "[approval]\nmethod = program\nprogram = /nonexistent/approver\n");
+	_cleanup_free_ char *a = load_errors(NULL);
+	cr_assert_str_eq(a, "etc/sluice/sluice.ini:3: [approval] program '/nonexistent/approver' "
+	                    "cannot be run: No such file or directory\n");
+	put("etc/sluice/sluice.ini", "[approval]\nmethod = program\n");
+	_cleanup_free_ char *b = load_errors(NULL);
+	cr_assert_str_eq(b, "etc/sluice/sluice.ini:2: [approval] method = program needs program = "
+	                    "PATH, the approver to run\n");
+	put("etc/sluice/sluice.ini", "[approval]\nmethod = program\nprogram = /bin/true\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok(NULL);
 	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_PROGRAM);
+}
+
+Test(broker_config, a_user_layer_names_an_approver_only_when_the_system_lets_it)
+{
+	put("c.ini", "[approval]\nmethod = program\nprogram = /bin/true\n");
+	_cleanup_free_ char *e = load_errors("c.ini");
+	cr_assert_str_eq(e, "c.ini:3: 'program' in [approval] is read only from the system "
+	                    "configuration (unless it sets [approval] user_program = yes)\n");
+	put("etc/sluice/sluice.ini", "[approval]\nuser_program = yes\n");
+	_cleanup_(config_freep) struct broker_config *cfg = load_ok("c.ini");
+	cr_assert_str_eq(cfg->approval_program, "/bin/true");
+	put("d.ini", "[approval]\nuser_program = yes\n");
+	_cleanup_free_ char *d = load_errors("d.ini");
+	cr_assert_str_eq(d, "d.ini:2: 'user_program' in [approval] is read only from the system "
+	                    "configuration\n");
 }
 
 Test(broker_config, more_drop_ins_than_the_cap_are_an_error)
@@ -430,6 +447,74 @@ static const char *source_text(const char *file)
 	fclose(f);
 	text[n] = '\0';
 	return text;
+}
+
+/* The defaults that the manual page and the shipped sluice.ini state for
+ * the keys with named values are the key table's. */
+Test(broker_config, manual_page_and_template_state_each_choice_default)
+{
+	size_t nk;
+	const struct config_key *keys = config_keys(&nk);
+	for (size_t i = 0; i < nk; i++) {
+		if (keys[i].type != CONFIG_ENUM)
+			continue;
+		const char *page = source_text("man/sluice.ini.5.in");
+		char roff[64], want[160];
+		size_t o = 0;
+		for (const char *c = keys[i].def; *c && o + 2 < sizeof(roff); c++) {
+			if (*c == '-')
+				roff[o++] = '\\';
+			roff[o++] = *c;
+		}
+		roff[o] = '\0';
+		snprintf(want, sizeof(want), "\n\\fB%s\\fR = ", keys[i].key);
+		const char *k = strstr(page, want);
+		cr_assert_not_null(k, "sluice.ini(5) lacks %s", keys[i].key);
+		snprintf(want, sizeof(want), "(default \\fB%s\\fR)\n", roff);
+		const char *d = strstr(k, want);
+		cr_assert(d && d < strchr(k + 1, '\n') + 1, "sluice.ini(5): %s's default is not %s",
+		          keys[i].key, keys[i].def);
+		const char *conf = source_text("conf/sluice.ini");
+		snprintf(want, sizeof(want), "\n;%s = ", keys[i].key);
+		const char *t = strstr(conf, want);
+		if (!t)
+			continue;
+		t += strlen(want);
+		cr_assert(strncmp(t, keys[i].def, strlen(keys[i].def)) == 0 &&
+		                  t[strlen(keys[i].def)] == '\n',
+		          "conf/sluice.ini: %s's default is not %s", keys[i].key, keys[i].def);
+	}
+}
+
+/* docs/configuration.md's "What a user layer may change": one row per key,
+ * in the key table's order, saying what its lock lets a user layer do. */
+Test(broker_config, documentation_says_what_a_user_layer_may_change)
+{
+	static const char *const words[] = {
+		[CONFIG_LOCK_FREE] = "yes",
+		[CONFIG_LOCK_SYSTEM] = "yes, unless the system layer sets it",
+		[CONFIG_LOCK_APPEND] = "adds words; once the system layer sets it, cannot clear it",
+		[CONFIG_LOCK_ONLY] = "no: read from the system layer only",
+	};
+	const char *doc = source_text("docs/configuration.md");
+	const char *s = strstr(doc, "### What a user layer may change");
+	cr_assert_not_null(s, "docs/configuration.md lacks 'What a user layer may change'");
+	s = strstr(s, "|---|---|\n");
+	cr_assert_not_null(s);
+	s += strlen("|---|---|\n");
+	size_t nk;
+	const struct config_key *keys = config_keys(&nk);
+	for (size_t i = 0; i < nk; i++) {
+		char want[256];
+		int n = snprintf(want, sizeof(want), "| `[%s] %s` | %s |\n", keys[i].section,
+		                 keys[i].key, words[keys[i].lock]);
+		cr_assert(strncmp(s, want, (size_t)n) == 0,
+		          "row %zu of the table should be \"%.*s\", is \"%.*s\"", i + 1, n - 1,
+		          want, (int)strcspn(s, "\n"), s);
+		s += n;
+	}
+	cr_assert(*s != '|', "the table has a row for a key the code does not have: %.*s",
+	          (int)strcspn(s, "\n"), s);
 }
 
 Test(broker_config, manual_page_describes_every_key_in_its_section)

@@ -50,7 +50,7 @@ Test(config_run, the_defaults_agree_with_runs_own)
 Test(config_run, every_key_reaches_the_run_settings)
 {
 	static const char ini[] =
-	        "[broker]\nshell = /bin/sh\ntimeout = 5s\nbackground_survivors = kill\n"
+	        "[broker]\ntimeout = 5s\nbackground_survivors = kill\n"
 	        "jobs_dir = /var/tmp/jobs\n"
 	        "[sandbox]\nmode = restricted\nnetwork = allow\nwritable = /a /b\n"
 	        "rlimit_as = 512MiB\nrlimit_cpu = 1500ms\nrlimit_nofile = 64\n"
@@ -63,7 +63,7 @@ Test(config_run, every_key_reaches_the_run_settings)
 	struct config_run_text text;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(config_to_run_settings(cfg, &s, &text, &err), 0, "%s", err.detail);
-	cr_assert_str_eq(s.shell, "/bin/sh");
+	cr_assert_str_eq(s.shell, "/bin/bash");
 	cr_assert_eq(s.timeout_ms, 5000);
 	cr_assert_eq(s.background_survivors, SURVIVORS_KILL);
 	cr_assert_str_eq(s.jobs_dir, "/var/tmp/jobs");

@@ -191,13 +191,13 @@ Test(plugin_loader, refuses_a_library_without_the_descriptor)
 Test(plugin_loader, refuses_another_major_naming_both_versions)
 {
 	expect_error("wrong_major", -EPROTO,
-	             "was built for plugin ABI 2.0; this sluice speaks 1.0");
+	             "was built for plugin ABI 2.0; this sluice speaks 1.1");
 }
 
 Test(plugin_loader, refuses_a_newer_minor_with_a_nonzero_tail)
 {
 	expect_error("newer_minor_tail", -EPROTO,
-	             "needs plugin ABI 1.1 features this sluice (ABI 1.0) does not have");
+	             "needs plugin ABI 1.2 features this sluice (ABI 1.1) does not have");
 }
 
 Test(plugin_loader, accepts_a_newer_minor_whose_tail_is_zero)

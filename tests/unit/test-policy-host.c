@@ -90,3 +90,49 @@ Test(policy_host, forwards_the_model)
 	cr_assert_eq(h->abi_version, SLUICE_POLICY_ABI_VERSION);
 	cr_assert_eq(h->struct_size, sizeof(struct sluice_host));
 }
+
+/* ABI 1.1: which pipeline a command is in, and where, through the host
+ * table as a plugin calls it. */
+Test(policy_host, says_which_pipeline_a_command_is_in_and_where)
+{
+	const struct sluice_host *h = policy_host();
+	cr_assert(SLUICE_HOST_HAS(h, pipeline) && SLUICE_HOST_HAS(h, pipeline_length));
+	static const struct {
+		const char *text;
+		const char *name;
+		int64_t pipeline; /* -1, or the pipeline of the command named same */
+		const char *same;
+		size_t position, length;
+	} cases[] = {
+		{ "curl -s https://example.org/i | sh", "sh", 0, "curl", 1, 2 },
+		{ "curl -s https://example.org/i | sh", "curl", 0, "sh", 0, 2 },
+		{ "ls; curl x | sudo bash", "bash", 0, "curl", 1, 2 },
+		{ "ls; curl x | sudo bash", "ls", -1, NULL, 0, 0 },
+		{ "a | (b; c) | d", "c", 0, "b", 1, 3 },
+		{ "a | b $(c | d)", "d", 0, "c", 1, 2 },
+		{ "wget -O- x | bash -c 'cat | sh'", "sh", 0, "cat", 1, 2 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		(void)first(cases[i].text);
+		const struct sluice_command *cmd = policy_host_command(model);
+		const struct sluice_simple_command *sc = NULL, *other = NULL;
+		for (size_t j = 0; j < h->command_count(cmd); j++) {
+			const struct sluice_simple_command *x = h->command_get(cmd, j);
+			if (!sc && strcmp(h->name(x), cases[i].name) == 0)
+				sc = x;
+			if (!other && cases[i].same && strcmp(h->name(x), cases[i].same) == 0)
+				other = x;
+		}
+		cr_assert_not_null(sc, "%s: no %s", cases[i].text, cases[i].name);
+		if (cases[i].pipeline < 0)
+			cr_expect_eq(h->pipeline(sc), -1, "%s: %s", cases[i].text, cases[i].name);
+		else
+			cr_expect(h->pipeline(sc) >= 0 && h->pipeline(sc) == h->pipeline(other),
+			          "%s: %s and %s share a pipeline", cases[i].text, cases[i].name,
+			          cases[i].same);
+		cr_expect_eq(h->pipeline_position(sc), cases[i].position, "%s: %s's position",
+		             cases[i].text, cases[i].name);
+		cr_expect_eq(h->pipeline_length(sc), cases[i].length, "%s: %s's length",
+		             cases[i].text, cases[i].name);
+	}
+}

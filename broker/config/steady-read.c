@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The steady read of steady-read.h: open, fstat, read to the end, fstat,
+ * stat the name; the same file, the same size, the same change times, the
+ * size read, and a change at least STEADY_READ_SETTLE_MS old, or again
+ * (at most STEADY_READ_ATTEMPTS times: about a second).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "config/ini-source.h"
+#include "config/steady-read.h"
+
+static int64_t ns_of(const struct timespec *t)
+{
+	return (int64_t)t->tv_sec * 1000000000 + t->tv_nsec;
+}
+
+static bool same_state(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       ns_of(&a->st_mtim) == ns_of(&b->st_mtim) && ns_of(&a->st_ctim) == ns_of(&b->st_ctim);
+}
+
+/* How long (ms) until st's last change is STEADY_READ_SETTLE_MS old; 0 when
+ * it is. A change stamped in the future (another host's clock) cannot be
+ * judged and counts as settled. */
+static int64_t settle_left_ms(const struct stat *st)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME, &now);
+	int64_t changed = ns_of(&st->st_ctim) > ns_of(&st->st_mtim) ? ns_of(&st->st_ctim)
+	                                                            : ns_of(&st->st_mtim);
+	int64_t age_ms = (ns_of(&now) - changed) / 1000000;
+	if (age_ms < -STEADY_READ_SETTLE_MS || age_ms >= STEADY_READ_SETTLE_MS)
+		return 0;
+	return STEADY_READ_SETTLE_MS - (age_ms < 0 ? 0 : age_ms);
+}
+
+/* One attempt: 1 when steady (the text is in *ret), 0 to try again (after
+ * *ret_wait_ms), or -errno. */
+static int attempt(int dirfd, const char *path, char **ret, size_t *ret_len, struct stat *ret_st,
+                   int64_t *ret_wait_ms, struct sluice_error *reterr)
+{
+	*ret_wait_ms = 0;
+	_cleanup_close_ int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return sluice_error_set(reterr, neg_errno(), "cannot open: %s", strerror(errno));
+	struct stat before, after, named;
+	if (fstat(fd, &before) < 0)
+		return sluice_error_set(reterr, neg_errno(), "cannot stat: %s", strerror(errno));
+	if (!S_ISREG(before.st_mode))
+		return sluice_error_set(reterr, -EINVAL, "not a regular file");
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int r = ini_source_read_fd(fd, &text, &len);
+	if (r == -EFBIG)
+		return sluice_error_set(reterr, r, "larger than %d bytes", INI_SOURCE_MAX_FILE);
+	if (r < 0)
+		return sluice_error_set(reterr, r, "cannot read: %s", strerror(-r));
+	if (fstat(fd, &after) < 0)
+		return sluice_error_set(reterr, neg_errno(), "cannot stat: %s", strerror(errno));
+	/* the name may have been pointed at a new file meanwhile (a rename) */
+	if (fstatat(dirfd, path, &named, 0) < 0) {
+		if (errno != ENOENT)
+			return sluice_error_set(reterr, neg_errno(), "cannot stat: %s",
+			                        strerror(errno));
+		return 0;
+	}
+	if (!same_state(&before, &after) || !same_state(&after, &named) ||
+	    (uint64_t)after.st_size != len)
+		return 0;
+	*ret_wait_ms = settle_left_ms(&after);
+	if (*ret_wait_ms > 0)
+		return 0;
+	*ret = TAKE_PTR(text);
+	*ret_len = len;
+	*ret_st = after;
+	return 1;
+}
+
+int steady_read(int dirfd, const char *path, char **ret, size_t *ret_len, struct stat *ret_st,
+                struct sluice_error *reterr)
+{
+	for (int i = 0; i < STEADY_READ_ATTEMPTS; i++) {
+		int64_t wait_ms = 0;
+		int r = attempt(dirfd, path, ret, ret_len, ret_st, &wait_ms, reterr);
+		if (r != 0)
+			return r < 0 ? r : 0;
+		/* changed while read: again once the change is a moment old */
+		if (wait_ms <= 0)
+			wait_ms = 1;
+		struct timespec ts = { 0, (long)wait_ms * 1000000 };
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+	}
+	return sluice_error_set(reterr, -EAGAIN,
+	                        "changed while it was read, %d times in a row; not read (is it "
+	                        "being rewritten?)",
+	                        STEADY_READ_ATTEMPTS);
+}

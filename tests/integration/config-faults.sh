@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Faults that must fail closed, against a real system configuration: a
+# configuration rewritten in place while commands run (a read between the
+# truncate and the write must never mean "the defaults"), a required audit
+# log on a full file system (nothing runs unaudited), and a broker killed
+# while its command runs (the request's start line is in the log).
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/sysconf-lib.sh"
+
+ws="$TEST_TMP/ws"
+mkdir -p "$ws"
+
+# -- a configuration rewritten in place --------------------------------------
+# Both versions deny `touch ...denied...`; they differ only in a comment.
+deny='[plugin regex]\nrule = no-denied\npattern = denied-\naction = deny\nmessage = not this one\n'
+system_ini ''
+run "$SYS" run -C "$ws" -- "touch $ws/denied-control"
+[ "$rc" -eq 0 ] && [ -e "$ws/denied-control" ]
+report $? "positive control: read empty, the configuration is the defaults and the command runs" \
+  "rc=$rc" "$out" "$err"
+rm -f "$ws/denied-control"
+printf "; version A\n$deny" >"$TEST_TMP/a.ini"
+printf "; version B, a longer comment than A's\n$deny" >"$TEST_TMP/b.ini"
+cp "$TEST_TMP/a.ini" "$ETC/sluice.ini"
+run "$SYS" run -C "$ws" -- "touch $ws/denied-0"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-0" ]
+report $? "either version denies the command" "rc=$rc" "$out"
+# cat > FILE: truncate, then write, as editors and configuration management do
+( while :; do cat "$TEST_TMP/a.ini" >"$ETC/sluice.ini"; cat "$TEST_TMP/b.ini" >"$ETC/sluice.ini"; done ) &
+writer=$!
+runs=30 denied=0 refused=0
+for i in $(seq 1 "$runs"); do
+  "$SYS" run -C "$ws" -- "touch $ws/denied-$i" >"$TEST_TMP/run.out" 2>"$TEST_TMP/run.err" && rc=0 || rc=$?
+  if grep -q 'denied by policy regex' "$TEST_TMP/run.out"; then
+    denied=$((denied + 1))
+  elif grep -q 'changed while it was read' "$TEST_TMP/run.err"; then
+    refused=$((refused + 1))
+  fi
+done
+kill "$writer"
+wait "$writer" 2>/dev/null
+ran=$(find "$ws" -name 'denied-*' | wc -l)
+echo "# rewritten in a loop: $runs runs, $denied denied by the policy, $refused refused as a file being rewritten, $ran ran"
+[ "$ran" -eq 0 ] && [ $((denied + refused)) -eq "$runs" ]
+report $? "a configuration rewritten in a tight loop: 0 of $runs denied commands ran" \
+  "$denied denied, $refused refused, $ran ran" "last stderr: $(cat "$TEST_TMP/run.err")"
+sleep 0.3 # the last rewrite settles
+run "$SYS" run -C "$ws" -- "touch $ws/denied-after"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-after" ] && grep -q 'denied by policy regex' <<<"$out"
+report $? "once the rewrites stop, the file is read again and the command denied" "rc=$rc" "$out" "$err"
+
+# -- a required audit log on a full file system ------------------------------
+# A small tmpfs, filled, in a mount namespace of its own: as root only. In
+# an unprivileged user namespace (unshare -Ur) every folder root owns
+# belongs to an unmapped user, and sluice rightly trusts no plugin there.
+full="$TEST_TMP/full"
+mkdir -p "$full"
+in_full_fs() { # SCRIPT: run SCRIPT in bash with a full tmpfs on $full
+  unshare -m bash -c "mount -t tmpfs -o size=64k tmpfs '$full' &&
+    : >'$full/audit.log' && (dd if=/dev/zero of='$full/fill' bs=4k 2>/dev/null; true) && $1"
+}
+if [ "$(id -u)" -ne 0 ]; then
+  skip "a required audit log on a full file system refuses the command" \
+    "needs root to mount a small tmpfs (in a user namespace root's folders are not trusted); the file size limit below stands in"
+elif ! unshare -m true 2>/dev/null; then
+  skip "a required audit log on a full file system refuses the command" "no mount namespace here (unshare -m)"
+else
+  system_ini "[audit]\nfile = $full/audit.log\nrequired = no\n"
+  run in_full_fs "'$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
+  [ "$rc" -eq 0 ] && [ -e "$ws/unaudited" ] && grep -q 'audit line of this request could not be written' <<<"$out"
+  report $? "positive control: on a full file system, not required, the command runs unaudited" \
+    "rc=$rc" "$out" "$err"
+  rm -f "$ws/unaudited"
+  system_ini "[audit]\nfile = $full/audit.log\nrequired = yes\n"
+  run in_full_fs "'$SYS' run --format json -C '$ws' -- 'touch $ws/unaudited'"
+  [ "$rc" -ne 0 ] && [ ! -e "$ws/unaudited" ] &&
+    [ "$(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d["ok"], d["error"]["kind"])' "$out" 2>&1)" = "False config_error" ] &&
+    grep -q 'the audit log is required and the request.s line could not be written' <<<"$out"
+  report $? "required = yes on a full file system: nothing runs unaudited" "rc=$rc" "$out" "$err"
+fi
+
+# A log that cannot grow, for any user: past the file size limit (its
+# signal ignored, as a service manager may set it) a write fails with EFBIG.
+big="$TEST_TMP/big-audit.log"
+head -c 8192 /dev/zero | tr '\0' '\n' >"$big"
+system_ini "[audit]\nfile = $big\nrequired = yes\n"
+run bash -c "trap '' XFSZ; ulimit -f 4; exec '$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/unaudited" ] && grep -q 'line could not be written' <<<"$out"
+report $? "required = yes and a log that cannot grow: nothing runs unaudited" "rc=$rc" "$out" "$err"
+system_ini "[audit]\nfile = $big\nrequired = no\n"
+run bash -c "trap '' XFSZ; ulimit -f 4; exec '$SYS' run -C '$ws' -- 'touch $ws/unaudited'"
+[ "$rc" -eq 0 ] && [ -e "$ws/unaudited" ]
+report $? "positive control: not required, the same command runs, unaudited" "rc=$rc" "$out" "$err"
+
+# -- a broker killed while its command runs ----------------------------------
+log="$TEST_TMP/audit.log"
+system_ini "[audit]\nfile = $log\nrequired = yes\n"
+"$SYS" run -C "$ws" -- "touch $ws/started; sleep 30" >/dev/null 2>&1 &
+broker=$!
+for _ in $(seq 1 200); do [ -e "$ws/started" ] && break; sleep 0.05; done
+kill -9 "$broker"
+wait "$broker" 2>/dev/null
+lines=$(cat "$log" 2>&1)
+[ -e "$ws/started" ] && python3 -c '
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1])]
+ok = len(l) == 1 and l[0].get("phase") == "start" and l[0].get("id") and l[0]["command"].startswith("touch ")
+sys.exit(0 if ok else 1)' "$log"
+report $? "a broker killed with SIGKILL leaves the request's start line in the audit log" "$lines"
+"$SYS" run -C "$ws" -- 'echo done' >/dev/null 2>&1
+python3 -c '
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1])][1:]
+sys.exit(0 if [d["phase"] for d in l] == ["start", "end"] and l[0]["id"] == l[1]["id"] and l[1]["exitCode"] == 0 else 1)' "$log"
+report $? "a request that ran has a start line and an end line with the same id" "$(cat "$log")"
+
+# -- a full jobs directory -----------------------------------------------------
+# A cut run's full output goes to a file in the jobs directory; when it
+# cannot be written (here past the file size limit, its signal ignored), the
+# result must not name a file that does not hold it.
+big_out="head -c 300000 /dev/zero | tr '\\0' x"
+run bash -c "trap '' XFSZ; ulimit -f 0; exec '$SLUICE' run -C '$ws' -- \"$big_out\""
+[ "$rc" -eq 0 ] && grep -q 'the whole output could not be kept: File too large' <<<"$out" &&
+  ! grep -q 'the whole output is in' <<<"$out"
+report $? "no room for a cut run's full output: the result says it could not be kept" \
+  "rc=$rc" "$(grep -o '\[\.\.\. .*\]' <<<"$out")" "$err"
+run bash -c "trap '' XFSZ; ulimit -f 8; exec '$SLUICE' run -C '$ws' -- \"$big_out\""
+[ "$rc" -eq 0 ] && grep -Eq 'run-[^ ]*\.out holds only the start of the whole output: File too large' <<<"$out"
+report $? "room for part of it: the result says the file holds only its start" \
+  "rc=$rc" "$(grep -o '\[\.\.\. .*\]' <<<"$out")"
+run "$SLUICE" run -C "$ws" -- "$big_out"
+[ "$rc" -eq 0 ] && grep -q 'the whole output is in ' <<<"$out"
+report $? "positive control: with room, the whole output is kept and named" "rc=$rc"
