@@ -23,6 +23,7 @@
 #define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
 #define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
 #define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
+#define LAUNCH_OPT_PROTECT "--protect"                 /* PATH in the workspace, repeatable */
 #define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */
 #define LAUNCH_OPT_TMPDIR_FALLBACK "--tmpdir-fallback" /* DIR: made, the TMPDIR, if no tmpfs */
 #define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
@@ -104,6 +105,8 @@
 #define LAUNCH_PROT_TMPDIR_TMPFS "tmpdir-tmpfs"       /* TMPDIR a size-capped tmpfs */
 #define LAUNCH_PROT_HIDDEN_PATHS "hidden-paths"       /* every --hide path unreadable */
 #define LAUNCH_PROT_READ_ONLY_PATHS "read-only-paths" /* every --read-only path read-only */
+#define LAUNCH_PROT_PROTECTED_PATHS "protected-paths" /* --protect paths kept read-only */
+#define LAUNCH_PROT_MINIMAL_DEV "minimal-dev"         /* /dev: a few devices, no terminals */
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep
