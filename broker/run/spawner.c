@@ -195,6 +195,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 	}
 	if (r >= 0 && boxed)
 		r = add_hidden(&argv, s);
+	for (size_t i = 0; r >= 0 && boxed && i < s->n_protect; i++)
+		r = add2(&argv, LAUNCH_OPT_PROTECT, s->protect[i]);
 	/* sluice's own configuration, should a writable path hold it */
 	for (size_t i = 0; r >= 0 && boxed && i < s->n_config_dirs; i++)
 		r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);
