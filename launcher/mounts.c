@@ -67,6 +67,7 @@ struct mount_entry {
 	char *path; /* absolute and canonical (ENTRY_HIDDEN: as given); owned */
 	enum entry_kind kind;
 	bool is_dir; /* ENTRY_HIDDEN: which cover */
+	bool placed; /* ENTRY_HIDDEN: covered early (cover_around_tmpdir()) */
 	int fd;      /* the detached copy; -1 until made */
 };
 
@@ -120,7 +121,7 @@ static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, b
 		free(path);
 		return sluice_error_set(err, -E2BIG, "more than %d mounts", MOUNT_PLAN_MAX);
 	}
-	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, -1 };
+	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, false, -1 };
 	return 0;
 }
 
@@ -368,6 +369,42 @@ static int cover(const struct mount_entry *e, const char *tmpdir, struct sluice_
 	return 0;
 }
 
+/* A hidden folder that holds the TMPDIR (sluice's jobs directory holds
+ * each run's): covered, before the TMPDIR is mounted, by a read-only tmpfs
+ * of its own holding only the way to the TMPDIR (folders of mode 0711), so
+ * that the rest of it is gone and the TMPDIR stays. Returns 1 when e was
+ * such a folder and is covered, 0 when it is not one. */
+static int cover_around_tmpdir(struct mount_entry *e, const char *tmpdir, struct sluice_error *err)
+{
+	_cleanup_free_ char *dir = e->is_dir ? realpath(e->path, NULL) : NULL;
+	_cleanup_free_ char *tmp = dir ? realpath(tmpdir, NULL) : NULL;
+	if (!tmp || !path_within(tmp, dir) || strcmp(tmp, dir) == 0)
+		return 0;
+	_cleanup_close_ int fd = -1;
+	int r = tmpfs_make(DEV_TMPFS_SIZE, "0711", geteuid(), getegid(), &fd, err);
+	if (r < 0)
+		return r;
+	char way[PATH_MAX];
+	snprintf(way, sizeof(way), "%s", tmp + strlen(dir) + (strcmp(dir, "/") != 0));
+	for (char *s = way; s; s = strchr(s + 1, '/')) {
+		char saved = *s;
+		if (s != way)
+			*s = '\0';
+		if (s != way && mkdirat(fd, way, 0711) < 0)
+			return sluice_error_set(err, neg_errno(),
+			                        "making '%s' in the cover of '%s'", way, dir);
+		*s = saved;
+	}
+	if (mkdirat(fd, way, 0711) < 0)
+		return sluice_error_set(err, neg_errno(), "making '%s' in the cover of '%s'", way,
+		                        dir);
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+	if (sys_mount_setattr(fd, "", AT_EMPTY_PATH, &ro) < 0 || sys_move_mount(fd, dir) < 0)
+		return sluice_error_set(err, neg_errno(), "covering '%s'", dir);
+	e->placed = true;
+	return 1;
+}
+
 /* The covers' folder, once every hidden path has its copy: TMPDIR is left
  * empty, the copies keep what they show. */
 static int remove_covers(const char *tmpdir, struct sluice_error *err)
@@ -390,6 +427,14 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 	for (size_t i = 0; i < plan->n; i++) {
 		struct mount_entry *e = &plan->entries[i];
 		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
+			for (size_t j = i; j < plan->n; j++) {
+				int c = plan->hidden_covered
+				                ? cover_around_tmpdir(&plan->entries[j],
+				                                      spec->tmpdir, err)
+				                : 0;
+				if (c < 0)
+					return c;
+			}
 			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
 				return sluice_error_set(err, neg_errno(),
 				                        "mounting a tmpfs on '%s'", spec->tmpdir);
@@ -397,7 +442,7 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 		}
 		int r = 0;
 		if (e->kind == ENTRY_HIDDEN)
-			r = plan->hidden_covered ? cover(e, spec->tmpdir, err) : 0;
+			r = plan->hidden_covered && !e->placed ? cover(e, spec->tmpdir, err) : 0;
 		else if (sys_move_mount(e->fd, e->path) < 0)
 			r = sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
 		if (r < 0)

@@ -78,6 +78,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		return r;
 	s->tmpdir_size = cfg->sandbox_tmpdir_size;
 	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
+	s->audit_file = cfg->audit_file && *cfg->audit_file ? cfg->audit_file : NULL;
 
 	/* rlimits, as the launcher reads them */
 	const struct {

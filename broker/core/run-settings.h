@@ -221,6 +221,8 @@ struct run_settings {
 	 * inside a sandboxed command's workspace */
 	const char *config_dirs[RUN_SETTINGS_PATHS_MAX];
 	size_t n_config_dirs;
+	/* [audit] file, hidden from sandboxed commands, or NULL */
+	const char *audit_file;
 	/* the configuration files read (--config's too), kept read-only should
 	 * a sandboxed command's writable paths hold one */
 	const char *config_files[RUN_SETTINGS_PATHS_MAX];
