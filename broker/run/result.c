@@ -14,6 +14,7 @@
 #include "launch-spec.h"
 #include "parse-number.h"
 #include "run/launch-report.h"
+#include "run/protect-watch.h"
 #include "run/result.h"
 #include "util/terminal-text.h"
 
@@ -170,6 +171,12 @@ static json_t *sandbox_json(const struct run_result *r)
 		obj = json_pack("{s:n, s:n, s:n}", "landlock_abi", "enforced", "missing");
 	if (obj)
 		json_object_set_new(obj, "mode", json_string(mode));
+	if (obj && r->protect_blocked && r->protect_blocked[0]) {
+		json_t *a = json_array();
+		for (char *const *b = r->protect_blocked; a && *b; b++)
+			json_array_append_new(a, json_string(*b));
+		json_object_set_new(obj, "protected_blocked", a);
+	}
 	if (obj && r->settings->sandbox_fallback)
 		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
 	return obj;
@@ -450,6 +457,11 @@ int result_write_text(const struct run_result *r, FILE *f)
 	}
 	if (r->audit_failed)
 		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
+	for (char *const *b = r->protect_blocked; b && *b; b++)
+		write_note(f,
+		           "[sandbox: the command created a protected file, which other programs "
+		           "would run; renamed to NAME" PROTECT_WATCH_SUFFIX ": ",
+		           *b, "tell the user, who may restore it on purpose");
 	if (r->settings->sandbox_fallback)
 		fprintf(f, "[sluice: no sandbox: %s]\n", r->settings->sandbox_fallback);
 	if (fflush(f) != 0 || ferror(f))

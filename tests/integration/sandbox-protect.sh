@@ -106,22 +106,22 @@ if [ -n "$lefthook" ]; then
   attack lefthook-rewrite lefthook_repo "printf \"$(lefthook_evil lefthook-rewrite)\" >lefthook.yml" commit_outside
   attack lefthook-dot-variant lefthook_repo \
     "printf \"$(lefthook_evil lefthook-dot-variant)\" >.lefthook.yml; rm -f lefthook.yml" commit_outside
-  # a file that did not exist: with a mount namespace nothing can cover
-  # it (docs/launcher.md says so); Landlock alone keeps the top level
-  name=lefthook-local-new
-  if [ -n "$namespace" ]; then
-    rm -f "$marks/$name"
-    lefthook_repo "$TEST_TMP/boxed-$name"
-    run "$SLUICE" run -C "$TEST_TMP/boxed-$name" -- "printf \"$(lefthook_evil $name)\" >lefthook-local.yml"
-    commit_outside "$TEST_TMP/boxed-$name"
-    if [ -e "$marks/$name" ]; then
-      echo "not ok $((tap_count += 1)) - $name: a protected file that did not exist can be created # TODO not covered where there are mounts"
-    else
-      ok "$name: a protected file that did not exist cannot be created"
-    fi
-  else
-    attack "$name" lefthook_repo "printf \"$(lefthook_evil $name)\" >lefthook-local.yml" commit_outside
-  fi
+  # a file that did not exist: no mount can cover it; renamed after the run
+  attack lefthook-local-new lefthook_repo "printf \"$(lefthook_evil lefthook-local-new)\" >lefthook-local.yml" \
+    commit_outside
+  attack lefthook-config-dir lefthook_repo \
+    "mkdir -p .config && printf \"$(lefthook_evil lefthook-config-dir)\" >.config/lefthook-local.yml" commit_outside
+  # the same from a background job, checked when the job ends
+  dir=$TEST_TMP/boxed-background
+  lefthook_repo "$dir"
+  rm -f "$marks/background"
+  run "$SLUICE" run -C "$dir" --mode background -- "printf \"$(lefthook_evil background)\" >lefthook-local.yml"
+  job_out=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
+  wait_for 20 grep -q '^\[sluice: job' "$job_out"
+  commit_outside "$dir"
+  [ ! -e "$marks/background" ] && grep -q 'renamed to NAME.sluice-blocked: lefthook-local.yml' "$job_out"
+  report $? "a background job's new lefthook-local.yml is renamed when it ends, and its output says so" \
+    "$(cat "$job_out")"
 else
   skip "lefthook's configuration" "lefthook is not installed (scripts/setup.sh installs it with npm)"
 fi
@@ -188,6 +188,17 @@ planted vscode-tasks "mkdir -p .vscode && echo '{\"tasks\":[{\"runOptions\":{\"r
 planted gemini-settings "mkdir -p .gemini && echo '$hook' >.gemini/settings.json" '[ -e .gemini/settings.json ]'
 planted devcontainer "mkdir -p .devcontainer && echo '{\"postCreateCommand\":\"sh\"}' >.devcontainer/devcontainer.json" \
   '[ -e .devcontainer/devcontainer.json ]'
+
+mcp='{"mcpServers":{"x":{"command":"sh"}}}'
+new_repo "$TEST_TMP/mcp-control"
+run "$SLUICE" run -C "$TEST_TMP/mcp-control" --sandbox unrestricted -- "echo '$mcp' >.mcp.json"
+grep -q sh "$TEST_TMP/mcp-control/.mcp.json"
+report $? "mcp-json-new: a new .mcp.json is planted unsandboxed (positive control)" "$out"
+new_repo "$TEST_TMP/mcp-new"
+run "$SLUICE" run -C "$TEST_TMP/mcp-new" -- "echo '$mcp' >.mcp.json"
+[ ! -e "$TEST_TMP/mcp-new/.mcp.json" ] && [ -e "$TEST_TMP/mcp-new/.mcp.json.sluice-blocked" ] &&
+  grep -q 'renamed to NAME.sluice-blocked: .mcp.json' <<<"$out"
+report $? "mcp-json-new: renamed after the run in the default sandbox, and the result says so" "$out"
 
 # --- what the agent is told, and the key that allows the edit
 dir=$TEST_TMP/message
