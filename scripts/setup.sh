@@ -77,10 +77,11 @@ fi
 
 # The git hook managers from npm that the protected paths' tests commit
 # through (tests/integration/sandbox-protect.sh), into an ignored folder;
-# the tests skip, saying why, without them.
+# the tests skip, saying why, without them. No install scripts: lefthook's
+# would install itself into this repository's own hooks.
 hook_managers=$(dirname "$here")/third_party/hook-managers
 if [ ! -x "$hook_managers/node_modules/.bin/lefthook" ] || [ ! -e "$hook_managers/node_modules/husky/bin.js" ]; then
-  if npm install --silent --no-save --no-audit --no-fund --prefix "$hook_managers" husky@9 lefthook >/dev/null 2>&1; then
+  if npm install --silent --ignore-scripts --no-save --no-audit --no-fund --prefix "$hook_managers" husky@9 lefthook >/dev/null 2>&1; then
     echo "setup: husky and lefthook in $hook_managers"
   else
     echo "setup: npm could not install husky and lefthook; their tests will skip" >&2
