@@ -174,7 +174,9 @@ static int find_entry(struct finder *f, const char *entry)
 		int r = make_folder(f, path);
 		if (r >= 0)
 			return add_present(f, path);
-		if (r != -ENOENT) /* ENOENT: its parent is missing too */
+		/* ENOENT: its parent is missing too; EACCES, EPERM, EROFS: the
+		 * workspace is not the caller's to write, nor the command's */
+		if (r != -ENOENT && r != -EACCES && r != -EPERM && r != -EROFS)
 			return sluice_error_set(f->err, r, "making '%s'", path);
 	}
 	return add_absent(f, path);

@@ -224,3 +224,15 @@ if [ -n "$namespace" ]; then
 fi
 [ "$(json_get "$("$SLUICE" run -C "$dir" --format json -- true)" '"protected-paths" in d["sandbox"]["enforced"]')" = True ]
 report $? "the result names protected-paths as enforced"
+
+# A workspace the user cannot write: the folders cannot be made, and the
+# command could not make them either; it runs (root writes anyway).
+if [ "$(id -u)" -ne 0 ]; then
+  dir=$TEST_TMP/not-mine
+  new_repo "$dir"
+  chmod a-w "$dir"
+  run "$SLUICE" run -C "$dir" -- "cat README"
+  [ "$rc" -eq 0 ] && grep -qx one <<<"$out"
+  report $? "a workspace the user cannot write still runs commands" "$out" "$err"
+  chmod u+w "$dir"
+fi
