@@ -23,6 +23,7 @@
 #define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
 #define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
 #define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
+#define LAUNCH_OPT_PROTECT "--protect"                 /* PATH in the workspace, repeatable */
 #define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */
 #define LAUNCH_OPT_TMPDIR_FALLBACK "--tmpdir-fallback" /* DIR: made, the TMPDIR, if no tmpfs */
 #define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
@@ -111,6 +112,8 @@
 /* The key of the --report-fd line saying why the repository a ".git" file
  * names outside the workspace was left read-only (absent when it was not). */
 #define LAUNCH_REPORT_GIT_READ_ONLY "git_read_only"
+#define LAUNCH_PROT_PROTECTED_PATHS "protected-paths" /* --protect paths kept read-only */
+#define LAUNCH_PROT_MINIMAL_DEV "minimal-dev"         /* /dev: a few devices, no terminals */
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep

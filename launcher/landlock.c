@@ -21,6 +21,7 @@
 
 #include "cleanup.h"
 #include "git-paths.h"
+#include "protected-paths.h"
 #include "protections.h"
 #include "landlock.h"
 #include "options.h"
@@ -146,11 +147,16 @@ static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __
 	return add_rule_fd(ruleset, fd, access, handled, path, err);
 }
 
-/* A set of canonical paths to leave out of a grant. */
+/* A set of canonical paths to leave out of a grant: the --hide paths, or
+ * the workspace's .git, core.hooksPath folder and --protect paths (a
+ * pattern among them keeps its folder uncreatable, matching nothing). */
 struct path_set {
-	char *paths[LAUNCH_MAX_HIDE];
+	/* .git, what git trusts, the --protect paths */
+	char *paths[1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX];
 	size_t n;
 };
+_Static_assert(LAUNCH_MAX_HIDE <= 1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX,
+               "a path set holds every --hide path");
 
 static void path_set_done(struct path_set *set)
 {
@@ -225,14 +231,33 @@ static int add_around(int ruleset, const char *dir, const struct path_set *set, 
 	return r;
 }
 
-/* Workspace-write with a workspace/.git and no mounts to protect it: the
- * workspace is writable around .git, because rights on the workspace
- * directory would reach .git/hooks and .git/config beneath it, and a .git
- * file (a worktree's or a submodule's "gitdir:" line) rewritten, or the
- * entry replaced, would point git at a repository the command made; so the
- * workspace directory itself stays read-only. Around what else in the
- * workspace git trusts too (git_paths_keep(): core.hooksPath folders, the
- * files git's configuration includes, a symlinked .git's target). */
+/* The --protect paths into keep: what exists, and what must not be made
+ * (a missing file, a pattern), whose folder then gets no rule. */
+static int keep_protected(const struct launch_spec *spec, const char *canonical,
+                          struct path_set *keep, struct sluice_error *err)
+{
+	struct protected_paths found;
+	int r = protected_paths_find(canonical, spec->protect, spec->n_protect, &found, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < found.n_present; i++)
+		keep->paths[keep->n++] = TAKE_PTR(found.present[i]);
+	for (size_t i = 0; i < found.n_absent; i++)
+		keep->paths[keep->n++] = TAKE_PTR(found.absent[i]);
+	protected_paths_done(&found);
+	return 0;
+}
+
+/* Workspace-write without the mounts that protect the repository or the
+ * --protect paths: the workspace is writable around them, because rights
+ * on the workspace directory would reach .git/hooks and .git/config
+ * beneath it, and a .git file (a worktree's or a submodule's "gitdir:"
+ * line) rewritten, or the entry replaced, would point git at a repository
+ * the command made; a missing protected file could be made. So the
+ * workspace directory itself stays read-only, and so does each folder on
+ * the way to a protected path. Around what else in the workspace git
+ * trusts too (git_paths_keep(): core.hooksPath folders, the files git's
+ * configuration includes, a symlinked .git's target). */
 static int add_workspace(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                          __u64 handled, struct sluice_error *err)
 {
@@ -244,7 +269,9 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, struct lau
 	/* a directory, a file or a symlink: git follows each */
 	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
 	/* the mounts protect the repository (mounts.c), or there is none */
-	if (!has_git || spec->git_writable || state->git_mounted) {
+	bool around_git = has_git && !spec->git_writable && !state->git_mounted;
+	bool around_protected = spec->n_protect > 0 && !state->protected_mounted;
+	if (!around_git && !around_protected) {
 		int r = add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
 		if (r >= 0 && !spec->git_writable)
 			state->enforced |= PROT_GIT_INCLUDES;
@@ -254,19 +281,25 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, struct lau
 	if (!canonical)
 		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
 	_cleanup_(path_set_done) struct path_set keep = { .n = 0 };
-	if (asprintf(&keep.paths[0], "%s/.git", canonical) < 0)
-		return sluice_error_set(err, -ENOMEM, "the workspace '%s'", ws);
-	keep.n = 1;
-	struct git_paths git;
-	int r = git_paths_keep(canonical, &git, err);
-	if (r < 0)
-		return r;
-	_Static_assert(GIT_PATHS_MAX < ELEMENTSOF(keep.paths), "the keep set holds them all");
-	for (size_t i = 0; i < git.n; i++)
-		keep.paths[keep.n++] = TAKE_PTR(git.items[i].path);
-	git.n = 0;
-	r = add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
-	if (r >= 0)
+	if (around_git) {
+		if (asprintf(&keep.paths[0], "%s/.git", canonical) < 0)
+			return sluice_error_set(err, -ENOMEM, "the workspace '%s'", ws);
+		keep.n = 1;
+		struct git_paths git;
+		int r = git_paths_keep(canonical, &git, err);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < git.n; i++)
+			keep.paths[keep.n++] = TAKE_PTR(git.items[i].path);
+		git.n = 0;
+	}
+	if (around_protected) {
+		int r = keep_protected(spec, canonical, &keep, err);
+		if (r < 0)
+			return r;
+	}
+	int r = add_around(ruleset, canonical, &keep, ACCESS_WRITE, handled, err);
+	if (r >= 0 && !spec->git_writable)
 		state->enforced |= PROT_GIT_INCLUDES;
 	return r;
 }
@@ -391,6 +424,9 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
 	if (syscall(__NR_landlock_restrict_self, ruleset, 0) < 0)
 		return sluice_error_set(err, neg_errno(), "restricting this process");
 	state->enforced |= planned;
+	/* the mounts bound them, or add_workspace() carved around them */
+	if (spec->n_protect > 0 && spec->profile->workspace == WORKSPACE_WRITABLE)
+		state->enforced |= PROT_PROTECTED_PATHS;
 	check_read_only(spec, state);
 	return 0;
 }

@@ -10,12 +10,13 @@
  *      xattrs and ACLs fail with EROFS outside the writable paths, which
  *      Landlock has no rights for;
  *   4. copies of what must stay read-only inside the writable paths (the
- *      repository's hooks and config, --read-only paths), taken now that
- *      they are read-only;
+ *      repository's hooks and config, the --protect paths, --read-only
+ *      paths), taken now that they are read-only;
  *   5. a tmpfs with a size cap for TMPDIR;
  *   6. every copy moved into place, outer paths before inner ones, then
  *      the --hide paths covered by read-only copies of an empty folder or
- *      file made for a moment in that tmpfs.
+ *      file made for a moment in that tmpfs;
+ *   7. a minimal /dev (dev.h) over the host's.
  *
  * Each path costs two or three system calls; the host's mounts are only
  * walked by the two recursive calls, inside the kernel.
@@ -33,19 +34,23 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "dev.h"
 #include "git-paths.h"
 #include "mounts.h"
 #include "namespaces.h"
 #include "options.h"
+#include "protected-paths.h"
 #include "protections.h"
 
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
 #endif
 
-/* Enough for the workspace, every --rw, --read-only and --hide path, and
- * the repository's paths. */
-#define MOUNT_PLAN_MAX (1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX)
+/* Enough for the workspace, every --rw, --read-only and --hide path, the
+ * repository's paths and the --protect ones. */
+#define MOUNT_PLAN_MAX                                                                \
+	(1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX + \
+	 PROTECTED_PATHS_MAX)
 
 /* The covers of the --hide paths, made in TMPDIR and removed once bound. */
 #define TMPFS_COVERS ".sluice-covers"
@@ -62,6 +67,7 @@ struct mount_entry {
 	char *path; /* absolute and canonical (ENTRY_HIDDEN: as given); owned */
 	enum entry_kind kind;
 	bool is_dir; /* ENTRY_HIDDEN: which cover */
+	bool placed; /* ENTRY_HIDDEN: covered early (cover_around_tmpdir()) */
 	int fd;      /* the detached copy; -1 until made */
 };
 
@@ -115,7 +121,7 @@ static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, b
 		free(path);
 		return sluice_error_set(err, -E2BIG, "more than %d mounts", MOUNT_PLAN_MAX);
 	}
-	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, -1 };
+	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, false, -1 };
 	return 0;
 }
 
@@ -209,6 +215,20 @@ static int plan_git(struct mount_plan *plan, const char *workspace, struct launc
 	return r;
 }
 
+/* The --protect paths of the workspace that exist, read-only
+ * (protected-paths.h). */
+static int plan_protected(struct mount_plan *plan, const struct launch_spec *spec, const char *ws,
+                          struct launch_state *state, struct sluice_error *err)
+{
+	struct protected_paths found;
+	int r = protected_paths_find(ws, spec->protect, spec->n_protect, &found, err);
+	for (size_t i = 0; r >= 0 && i < found.n_present; i++)
+		r = plan_add(plan, TAKE_PTR(found.present[i]), ENTRY_READ_ONLY, true, err);
+	protected_paths_done(&found);
+	state->protected_mounted = r >= 0;
+	return r;
+}
+
 /* The --hide paths that exist (symlinks followed); nothing canonical is
  * needed: they are found again by name once everything else is in place,
  * and one inside another is already covered then. */
@@ -253,6 +273,8 @@ static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
 		r = plan_git(plan, ws, state, err);
 	else
 		state->git_mounted = true; /* nothing to protect: the workspace is writable whole */
+	if (r >= 0 && writable_ws && spec->n_protect > 0)
+		r = plan_protected(plan, spec, ws, state, err);
 	for (unsigned i = 0; r >= 0 && i < spec->n_read_only; i++) {
 		char *c;
 		r = canonical(spec->read_only[i], &c, err);
@@ -287,9 +309,10 @@ static int plan_copy(struct mount_plan *plan, enum entry_kind kind, struct sluic
 	return 0;
 }
 
-/* A fresh tmpfs, detached: size bytes, its root mode 0700 and owned by
- * uid:gid, no setuid programs, no devices. */
-static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct sluice_error *err)
+/* A fresh tmpfs, detached: size bytes, its root mode (octal text) and
+ * owned by uid:gid, no setuid programs, no devices of its own. */
+static int tmpfs_make(uint64_t size, const char *mode, uid_t uid, gid_t gid, int *ret,
+                      struct sluice_error *err)
 {
 	_cleanup_close_ int fs = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
 	if (fs < 0)
@@ -299,7 +322,7 @@ static int tmpfs_make(uint64_t size, uid_t uid, gid_t gid, int *ret, struct slui
 	snprintf(text[1], sizeof(text[1]), "%u", (unsigned)uid);
 	snprintf(text[2], sizeof(text[2]), "%u", (unsigned)gid);
 	const char *const keys[] = { "size", "mode", "uid", "gid" };
-	const char *const values[] = { text[0], "0700", text[1], text[2] };
+	const char *const values[] = { text[0], mode, text[1], text[2] };
 	/* the owner is who makes it, unless root makes it for --user */
 	size_t n = uid == geteuid() && gid == getegid() ? 2 : ELEMENTSOF(keys);
 	for (size_t i = 0; i < n; i++)
@@ -328,7 +351,7 @@ static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, i
 	struct stat st;
 	if (stat(spec->tmpdir, &st) < 0)
 		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
-	int r = tmpfs_make(spec->tmpdir_size, st.st_uid, st.st_gid, ret_tmpdir, err);
+	int r = tmpfs_make(spec->tmpdir_size, "0700", st.st_uid, st.st_gid, ret_tmpdir, err);
 	if (r < 0)
 		return r;
 	bool hiding = false;
@@ -366,6 +389,42 @@ static int cover(const struct mount_entry *e, const char *tmpdir, struct sluice_
 	return 0;
 }
 
+/* A hidden folder that holds the TMPDIR (sluice's jobs directory holds
+ * each run's): covered, before the TMPDIR is mounted, by a read-only tmpfs
+ * of its own holding only the way to the TMPDIR (folders of mode 0711), so
+ * that the rest of it is gone and the TMPDIR stays. Returns 1 when e was
+ * such a folder and is covered, 0 when it is not one. */
+static int cover_around_tmpdir(struct mount_entry *e, const char *tmpdir, struct sluice_error *err)
+{
+	_cleanup_free_ char *dir = e->is_dir ? realpath(e->path, NULL) : NULL;
+	_cleanup_free_ char *tmp = dir ? realpath(tmpdir, NULL) : NULL;
+	if (!tmp || !path_within(tmp, dir) || strcmp(tmp, dir) == 0)
+		return 0;
+	_cleanup_close_ int fd = -1;
+	int r = tmpfs_make(DEV_TMPFS_SIZE, "0711", geteuid(), getegid(), &fd, err);
+	if (r < 0)
+		return r;
+	char way[PATH_MAX];
+	snprintf(way, sizeof(way), "%s", tmp + strlen(dir) + (strcmp(dir, "/") != 0));
+	for (char *s = way; s; s = strchr(s + 1, '/')) {
+		char saved = *s;
+		if (s != way)
+			*s = '\0';
+		if (s != way && mkdirat(fd, way, 0711) < 0)
+			return sluice_error_set(err, neg_errno(),
+			                        "making '%s' in the cover of '%s'", way, dir);
+		*s = saved;
+	}
+	if (mkdirat(fd, way, 0711) < 0)
+		return sluice_error_set(err, neg_errno(), "making '%s' in the cover of '%s'", way,
+		                        dir);
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
+	if (sys_mount_setattr(fd, "", AT_EMPTY_PATH, &ro) < 0 || sys_move_mount(fd, dir) < 0)
+		return sluice_error_set(err, neg_errno(), "covering '%s'", dir);
+	e->placed = true;
+	return 1;
+}
+
 /* The covers' folder, once every hidden path has its copy: TMPDIR is left
  * empty, the copies keep what they show. */
 static int remove_covers(const char *tmpdir, struct sluice_error *err)
@@ -388,6 +447,14 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 	for (size_t i = 0; i < plan->n; i++) {
 		struct mount_entry *e = &plan->entries[i];
 		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
+			for (size_t j = i; j < plan->n; j++) {
+				int c = plan->hidden_covered
+				                ? cover_around_tmpdir(&plan->entries[j],
+				                                      spec->tmpdir, err)
+				                : 0;
+				if (c < 0)
+					return c;
+			}
 			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
 				return sluice_error_set(err, neg_errno(),
 				                        "mounting a tmpfs on '%s'", spec->tmpdir);
@@ -395,7 +462,7 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 		}
 		int r = 0;
 		if (e->kind == ENTRY_HIDDEN)
-			r = plan->hidden_covered ? cover(e, spec->tmpdir, err) : 0;
+			r = plan->hidden_covered && !e->placed ? cover(e, spec->tmpdir, err) : 0;
 		else if (sys_move_mount(e->fd, e->path) < 0)
 			r = sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
 		if (r < 0)
@@ -404,6 +471,36 @@ static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, i
 	if (!tmpdir_placed && sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
 		return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'", spec->tmpdir);
 	return plan->hidden_covered ? remove_covers(spec->tmpdir, err) : 0;
+}
+
+/* Whether an entry of the plan or the TMPDIR lies in /dev, which the
+ * minimal /dev would cover. */
+static bool plan_uses_dev(const struct mount_plan *plan, const struct launch_spec *spec)
+{
+	for (size_t i = 0; i < plan->n; i++)
+		if (plan->entries[i].kind != ENTRY_HIDDEN &&
+		    path_within(plan->entries[i].path, "/dev"))
+			return true;
+	_cleanup_free_ char *tmpdir = spec->tmpdir ? realpath(spec->tmpdir, NULL) : NULL;
+	return tmpdir && path_within(tmpdir, "/dev");
+}
+
+/* Step 7: a tmpfs on /dev holding only what dev.h lists, read-only. Not
+ * over a writable or read-only path the plan put in /dev (a --rw
+ * /dev/shm): the host's /dev stays, and minimal-dev is missing. */
+static int plan_dev(const struct mount_plan *plan, const struct launch_spec *spec,
+                    struct launch_state *state, struct sluice_error *err)
+{
+	if (plan_uses_dev(plan, spec))
+		return 0;
+	_cleanup_close_ int fd = -1;
+	int r = tmpfs_make(DEV_TMPFS_SIZE, "0755", geteuid(), getegid(), &fd, err);
+	if (r >= 0)
+		r = dev_populate(fd, err);
+	if (r < 0)
+		return r;
+	state->enforced |= PROT_MINIMAL_DEV;
+	return 0;
 }
 
 /* The working directory again by its name, so that it is the directory on
@@ -423,6 +520,7 @@ static int rechdir(struct sluice_error *err)
 static int mounts_unavailable(struct launch_state *state)
 {
 	state->git_mounted = false;
+	state->protected_mounted = false;
 	for (; state->n_git_outside > 0; state->n_git_outside--)
 		free(state->git_outside[state->n_git_outside - 1]);
 	return 0;
@@ -462,6 +560,8 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 	if (r >= 0)
 		r = plan_place(&plan, spec, tmpdir_fd, err);
 	if (r >= 0)
+		r = plan_dev(&plan, spec, state, err);
+	if (r >= 0)
 		r = rechdir(err);
 	if (r < 0)
 		return r;
@@ -470,6 +570,8 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 		state->enforced |= PROT_TMPDIR_TMPFS;
 	if (spec->n_read_only > 0)
 		state->enforced |= PROT_READ_ONLY_PATHS;
+	if (state->protected_mounted)
+		state->enforced |= PROT_PROTECTED_PATHS;
 	bool hiding = false;
 	for (size_t i = 0; i < plan.n; i++)
 		hiding |= plan.entries[i].kind == ENTRY_HIDDEN;

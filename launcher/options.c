@@ -14,6 +14,7 @@
 #include "launch-spec.h"
 #include "options.h"
 #include "parse-number.h"
+#include "protected-paths.h"
 #include "suggest.h"
 
 struct option_def {
@@ -68,6 +69,14 @@ static int opt_read_only(struct launch_spec *spec, const char *arg, struct sluic
 {
 	return add_path(spec->read_only, &spec->n_read_only, LAUNCH_MAX_READ_ONLY, "read-only", arg,
 	                err);
+}
+
+static int opt_protect(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	const char *why = protected_paths_check(arg);
+	if (why)
+		return sluice_error_set(err, -EINVAL, "'%s': %s", arg, why);
+	return add_path(spec->protect, &spec->n_protect, LAUNCH_MAX_PROTECT, "protected", arg, err);
 }
 
 static int opt_tmpdir_size(struct launch_spec *spec, const char *arg, struct sluice_error *err)
@@ -278,6 +287,10 @@ static const struct option_def options[] = {
 	  "sandboxed profiles: make PATH unreadable, when it exists (repeatable)" },
 	{ LAUNCH_OPT_READ_ONLY, "PATH", opt_read_only,
 	  "keep PATH read-only even inside a writable path (repeatable)" },
+	{ LAUNCH_OPT_PROTECT, "PATH", opt_protect,
+	  "workspace-write: keep PATH (relative to the workspace; NAME/ a folder, made when "
+	  "missing; wildcards in the last component) read-only, and its name uncreatable where "
+	  "possible (repeatable)" },
 	{ LAUNCH_OPT_NAMESPACE, "auto|off", opt_namespace,
 	  "a private mount and IPC namespace where one can be had (default: auto)" },
 	{ LAUNCH_OPT_NETWORK, "allow|deny", opt_network,

@@ -19,8 +19,9 @@
 
 /* A cap on repeated --rw options, and on --hide and --read-only each. */
 #define LAUNCH_MAX_RW 64
-#define LAUNCH_MAX_HIDE 64
+#define LAUNCH_MAX_HIDE 128
 #define LAUNCH_MAX_READ_ONLY 64
+#define LAUNCH_MAX_PROTECT 64
 
 enum launch_action {
 	LAUNCH_RUN,
@@ -46,6 +47,10 @@ struct launch_spec {
 	unsigned n_hide;
 	const char *read_only[LAUNCH_MAX_READ_ONLY]; /* kept read-only inside writable paths */
 	unsigned n_read_only;
+	/* relative to the workspace: kept read-only, and not to be made, in
+	 * workspace-write (protected-paths.h) */
+	const char *protect[LAUNCH_MAX_PROTECT];
+	unsigned n_protect;
 	bool namespace_off;      /* --namespace off: Landlock and seccomp only */
 	bool network_allow;      /* --network allow */
 	bool unix_connect_allow; /* --unix-connect allow */

@@ -57,7 +57,9 @@ struct protection_def {
 	X(PROT_TMPDIR_TMPFS, LAUNCH_PROT_TMPDIR_TMPFS, 0, false)                      \
 	X(PROT_HIDDEN_PATHS, LAUNCH_PROT_HIDDEN_PATHS, 0, false)                      \
 	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)                \
-	X(PROT_GIT_INCLUDES, LAUNCH_PROT_GIT_INCLUDES, 1, false)
+	X(PROT_GIT_INCLUDES, LAUNCH_PROT_GIT_INCLUDES, 1, false)                      \
+	X(PROT_PROTECTED_PATHS, LAUNCH_PROT_PROTECTED_PATHS, 0, false)                \
+	X(PROT_MINIMAL_DEV, LAUNCH_PROT_MINIMAL_DEV, 0, false)
 
 static const struct protection_def protections[] = {
 #define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
@@ -108,6 +110,11 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 		asked |= PROT_HIDDEN_PATHS;
 	if (spec && spec->n_read_only > 0)
 		asked |= PROT_READ_ONLY_PATHS;
+	/* --print-features (no spec) shows it as the broker runs it: with
+	 * [sandbox] protect's paths */
+	if ((!spec || spec->n_protect > 0) && p->workspace == WORKSPACE_WRITABLE)
+		asked |= PROT_PROTECTED_PATHS;
+	asked |= PROT_MINIMAL_DEV;
 	asked |= PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE |
 	         PROT_LANDLOCK_IOCTL_DEV | PROT_LANDLOCK_SCOPE_UNIX | PROT_LANDLOCK_SCOPE_SIGNAL |
 	         PROT_SECCOMP_IO_URING | PROT_SECCOMP_OTHER_PROCESSES | PROT_SECCOMP_SETID_MODES |
@@ -261,7 +268,10 @@ int protections_print(FILE *f)
 	 * no hidden or read-only paths. */
 	uint32_t possible = protections_possible(abi, seccomp, true);
 	if (ns != NAMESPACE_NONE)
-		possible |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
+		possible |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_MINIMAL_DEV;
+	/* the mounts bind them, or Landlock carves around them */
+	if (ns != NAMESPACE_NONE || abi >= 1)
+		possible |= PROT_PROTECTED_PATHS;
 	struct json_buf j = { .len = 0 };
 	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"namespace\":", abi,
 	         seccomp ? "true" : "false");

@@ -41,6 +41,8 @@ enum protection {
 	PROT_READ_ONLY_PATHS = 1u << 21,
 	PROT_SECCOMP_KEYRINGS_LEASES = 1u << 22,
 	PROT_GIT_INCLUDES = 1u << 23,
+	PROT_PROTECTED_PATHS = 1u << 24,
+	PROT_MINIMAL_DEV = 1u << 25,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
@@ -48,7 +50,7 @@ enum protection {
  * does not, and never a reason to refuse a profile. */
 #define PROT_OPTIONAL                                                                        \
 	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS | \
-	 PROT_READ_ONLY_PATHS)
+	 PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV)
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
@@ -83,6 +85,9 @@ struct launch_state {
 	/* Set by step "mounts": every --hide path that exists is covered, so
 	 * Landlock need not carve around them. */
 	bool hidden_mounted;
+	/* Set by step "mounts": every --protect path that exists is bound
+	 * read-only, so Landlock need not carve around them. */
+	bool protected_mounted;
 	/* Set by step "private-tmpdir": the program's TMPDIR (--tmpdir, or
 	 * --tmpdir-fallback made there), or NULL. */
 	const char *tmpdir;

@@ -23,6 +23,8 @@ packages=(
   python3
   # benchmarks compare against bwrap
   bubblewrap
+  # the protected paths' tests commit through a real pre-commit
+  pre-commit
   # the manual pages' check (man --warnings) and the Debian package's test,
   # which builds it (Build-Depends: bash-completion) and runs lintian
   man-db groff-base dpkg-dev debhelper lintian bash-completion
@@ -75,3 +77,16 @@ fi
 "$here/fetch-grammar.sh"
 # The agent CLIs the end-to-end tests drive (tests/e2e), pinned.
 "$here/fetch-agents.sh"
+
+# The git hook managers from npm that the protected paths' tests commit
+# through (tests/integration/sandbox-protect.sh), into an ignored folder;
+# the tests skip, saying why, without them. No install scripts: lefthook's
+# would install itself into this repository's own hooks.
+hook_managers=$(dirname "$here")/third_party/hook-managers
+if [ ! -x "$hook_managers/node_modules/.bin/lefthook" ] || [ ! -e "$hook_managers/node_modules/husky/bin.js" ]; then
+  if npm install --silent --ignore-scripts --no-save --no-audit --no-fund --prefix "$hook_managers" husky@9 lefthook >/dev/null 2>&1; then
+    echo "setup: husky and lefthook in $hook_managers"
+  else
+    echo "setup: npm could not install husky and lefthook; their tests will skip" >&2
+  fi
+fi

@@ -188,7 +188,9 @@ static int report_namespace(json_t *features)
 		return 0;
 	}
 	if (strcmp(how, "unavailable") != 0) {
-		printf("sandbox namespace: %s (private mounts and IPC in the sandboxed modes)\n",
+		printf("sandbox namespace: %s (private mounts and IPC in the sandboxed modes; "
+		       "protected-paths: [sandbox] protect bound read-only; minimal-dev: no "
+		       "terminals or shared memory in /dev)\n",
 		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN"
 		                                      : "in a user namespace");
 		return 0;
@@ -197,9 +199,11 @@ static int report_namespace(json_t *features)
 	printf("sandbox namespace: unavailable (%s)\n", why ? why : "?");
 	printf("WARNING: running degraded: without a private mount namespace, workspace-write "
 	       "keeps the workspace's .git and its top level read-only (git add, commit, switch "
-	       "fail), and these are not enforced: mount-namespace (chmod, times, xattrs and ACLs "
-	       "of files outside), ipc-namespace (System V IPC, POSIX message queues), "
-	       "tmpdir-tmpfs (TMPDIR's size cap); secrets are hidden by Landlock alone. An "
+	       "fail; the [sandbox] protect paths keep it so even without a .git), and these are "
+	       "not enforced: mount-namespace (chmod, times, xattrs and ACLs of files outside), "
+	       "ipc-namespace (System V IPC, POSIX message queues), tmpdir-tmpfs (TMPDIR's size "
+	       "cap), minimal-dev (the user's terminals in /dev/pts are readable); secrets are "
+	       "hidden by Landlock alone. An "
 	       "administrator can allow unprivileged user namespaces (sysctl "
 	       "user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, or the "
 	       "container's seccomp or AppArmor profile), or run sluice with CAP_SYS_ADMIN\n");

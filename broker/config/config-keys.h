@@ -33,7 +33,9 @@
 #define CONFIG_LIST_WORD(word) word " "
 #define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_LIST_WORD)
 
-#define CONFIG_DEFAULT_SANDBOX_HIDE RUN_SETTINGS_SANDBOX_HIDE(CONFIG_LIST_WORD)
+#define CONFIG_LIST_PATH(path, why) path " "
+#define CONFIG_DEFAULT_SANDBOX_HIDE RUN_SETTINGS_SANDBOX_HIDE(CONFIG_LIST_PATH)
+#define CONFIG_DEFAULT_SANDBOX_PROTECT RUN_SETTINGS_SANDBOX_PROTECT(CONFIG_LIST_PATH)
 
 /* X(section, key, type, default, lock, choices, doc) */
 #define CONFIG_KEYS(X)                                                                            \
@@ -77,6 +79,9 @@
 	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
 	X(sandbox, hide, WORDS, CONFIG_DEFAULT_SANDBOX_HIDE, APPEND, NULL,                        \
 	  "files and folders made unreadable in the sandboxed modes")                             \
+	X(sandbox, protect, WORDS, CONFIG_DEFAULT_SANDBOX_PROTECT, APPEND, NULL,                  \
+	  "workspace-write: paths in the workspace (relative) kept read-only, as other programs " \
+	  "run them later")                                                                       \
 	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
 	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
 	X(sandbox, namespace, ENUM, "auto", SYSTEM, "auto|off",                                   \

@@ -66,6 +66,9 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		r = copy_list(cfg->sandbox_hide, s->hide, &s->n_hide, RUN_SETTINGS_HIDE_MAX,
 		              "[sandbox] hide", reterr);
 	if (r >= 0)
+		r = copy_list(cfg->sandbox_protect, s->protect, &s->n_protect,
+		              RUN_SETTINGS_PROTECT_MAX, "[sandbox] protect", reterr);
+	if (r >= 0)
 		r = copy_list(cfg->config_dirs, s->config_dirs, &s->n_config_dirs,
 		              RUN_SETTINGS_PATHS_MAX, "the configuration directories", reterr);
 	if (r >= 0)
@@ -75,6 +78,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		return r;
 	s->tmpdir_size = cfg->sandbox_tmpdir_size;
 	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
+	s->audit_file = cfg->audit_file && *cfg->audit_file ? cfg->audit_file : NULL;
 
 	/* rlimits, as the launcher reads them */
 	const struct {

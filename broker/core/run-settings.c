@@ -14,8 +14,9 @@
 #define ENV_DROP_ITEM(pattern) pattern,
 static const char *const default_env_drop[] = { RUN_SETTINGS_ENV_DROP(ENV_DROP_ITEM) };
 
-#define HIDE_ITEM(path) path,
-static const char *const default_hide[] = { RUN_SETTINGS_SANDBOX_HIDE(HIDE_ITEM) };
+#define PATH_ITEM(path, why) path,
+static const char *const default_hide[] = { RUN_SETTINGS_SANDBOX_HIDE(PATH_ITEM) };
+static const char *const default_protect[] = { RUN_SETTINGS_SANDBOX_PROTECT(PATH_ITEM) };
 
 void run_settings_init_defaults(struct run_settings *s)
 {
@@ -45,6 +46,8 @@ void run_settings_init_defaults(struct run_settings *s)
 	};
 	for (size_t i = 0; i < ELEMENTSOF(default_hide) && s->n_hide < RUN_SETTINGS_HIDE_MAX; i++)
 		s->hide[s->n_hide++] = default_hide[i];
+	for (size_t i = 0; i < ELEMENTSOF(default_protect); i++)
+		s->protect[s->n_protect++] = default_protect[i];
 	for (size_t i = 0; i < ELEMENTSOF(default_env_drop); i++)
 		s->env_drop[s->n_env_drop++] = default_env_drop[i];
 }

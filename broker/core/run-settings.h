@@ -43,33 +43,117 @@
 /* clang-format on */
 
 /*
- * Files and folders that usually hold credentials, made unreadable in the
- * sandboxed modes ("~/" is the home of the user commands run as). X(path)
- * for each, written once here: the built-in defaults and the [sandbox]
- * hide key's default both come from it.
+ * Files and folders that hold credentials or what is not the command's to
+ * read, made unreadable in the sandboxed modes ("~/" is the home of the
+ * user commands run as). X(path, why) for each, written once here: the
+ * built-in defaults, the [sandbox] hide key's default and the list in
+ * docs/configuration.md all come from it (a test checks the last).
  */
 /* clang-format off */
 #define RUN_SETTINGS_SANDBOX_HIDE(X) \
-	X("~/.ssh") \
-	X("~/.gnupg") \
-	X("~/.aws") \
-	X("~/.azure") \
-	X("~/.config/gcloud") \
-	X("~/.config/gh") \
-	X("~/.kube") \
-	X("~/.docker/config.json") \
-	X("~/.netrc") \
-	X("~/.git-credentials") \
-	X("~/.config/git/credentials") \
-	X("~/.npmrc") \
-	X("~/.pypirc") \
-	X("~/.cargo/credentials.toml") \
-	X("~/.cargo/credentials") \
-	X("~/.gem/credentials") \
-	X("~/.terraform.d/credentials.tfrc.json") \
-	X("~/.vault-token") \
-	X("~/.password-store") \
-	X("~/.local/share/keyrings")
+	X("~/.ssh", "SSH private keys") \
+	X("~/.gnupg", "GnuPG private keys") \
+	X("~/.aws", "AWS access keys") \
+	X("~/.azure", "Azure tokens") \
+	X("~/.config/gcloud", "Google Cloud tokens") \
+	X("~/.config/gh", "GitHub CLI tokens (hosts.yml)") \
+	X("~/.config/hub", "hub's GitHub token") \
+	X("~/.config/glab-cli", "GitLab CLI tokens") \
+	X("~/.config/github-copilot", "Copilot tokens") \
+	X("~/.kube", "Kubernetes credentials") \
+	X("~/.docker/config.json", "registry credentials") \
+	X("~/.netrc", "passwords for any host") \
+	X("~/.git-credentials", "git's stored passwords") \
+	X("~/.config/git/credentials", "git's stored passwords") \
+	X("~/.npmrc", "npm tokens") \
+	X("~/.yarnrc.yml", "yarn tokens") \
+	X("~/.pypirc", "package index passwords") \
+	X("~/.config/pip/pip.conf", "index URLs with passwords") \
+	X("~/.cargo/credentials.toml", "crates tokens") \
+	X("~/.cargo/credentials", "crates tokens (old name)") \
+	X("~/.gem/credentials", "gem tokens") \
+	X("~/.bundle/config", "gem server passwords") \
+	X("~/.m2/settings.xml", "Maven server passwords") \
+	X("~/.gradle/gradle.properties", "Gradle signing and repository passwords") \
+	X("~/.nuget/NuGet/NuGet.Config", "NuGet feed passwords") \
+	X("~/.composer/auth.json", "Composer tokens") \
+	X("~/.config/composer/auth.json", "Composer tokens") \
+	X("~/.terraform.d/credentials.tfrc.json", "Terraform Cloud tokens") \
+	X("~/.terraformrc", "Terraform Cloud tokens") \
+	X("~/.vault-token", "Vault token") \
+	X("~/.config/op", "1Password CLI sessions") \
+	X("~/.password-store", "pass's store") \
+	X("~/.local/share/keyrings", "desktop keyrings") \
+	X("~/.config/rclone", "cloud storage passwords") \
+	X("~/.s3cfg", "S3 keys") \
+	X("~/.boto", "Google Storage and S3 keys") \
+	X("~/.databrickscfg", "Databricks tokens") \
+	X("~/.config/doctl", "DigitalOcean tokens") \
+	X("~/.oci", "Oracle Cloud keys") \
+	X("~/.fly", "Fly.io tokens") \
+	X("~/.pgpass", "PostgreSQL passwords") \
+	X("~/.my.cnf", "MySQL passwords") \
+	X("~/.env", "environment files of secrets") \
+	X("~/.claude/.credentials.json", "Claude Code tokens") \
+	X("~/.claude.json", "Claude Code account and MCP servers' secrets") \
+	X("~/.claude/projects", "Claude Code transcripts") \
+	X("~/.codex/auth.json", "Codex tokens") \
+	X("~/.codex/sessions", "Codex transcripts") \
+	X("~/.codex/history.jsonl", "Codex prompts") \
+	X("~/.gemini/oauth_creds.json", "Gemini CLI tokens") \
+	X("~/.bash_history", "what the user typed") \
+	X("~/.zsh_history", "what the user typed") \
+	X("~/.zhistory", "what the user typed") \
+	X("~/.histfile", "what the user typed") \
+	X("~/.local/share/fish/fish_history", "what the user typed") \
+	X("~/.python_history", "what the user typed") \
+	X("~/.node_repl_history", "what the user typed") \
+	X("~/.psql_history", "what the user typed, passwords too") \
+	X("~/.mysql_history", "what the user typed, passwords too") \
+	X("~/.sqlite_history", "what the user typed") \
+	X("~/.rediscli_history", "what the user typed, AUTH too") \
+	X("~/.irb_history", "what the user typed") \
+	X("~/.lesshst", "what the user searched") \
+	X("~/.viminfo", "registers and searches") \
+	X("~/.mozilla", "Firefox profiles: cookies, saved passwords") \
+	X("~/.thunderbird", "mail") \
+	X("~/.config/google-chrome", "Chrome profiles: cookies, saved passwords") \
+	X("~/.config/chromium", "Chromium profiles: cookies, saved passwords") \
+	X("~/.config/BraveSoftware", "Brave profiles: cookies, saved passwords")
+/* clang-format on */
+
+/*
+ * Paths inside the workspace that other programs run later with the
+ * user's full rights, kept read-only in workspace-write (a trailing "/": a
+ * folder, made empty when missing so that it cannot be made; wildcards in
+ * the last component). X(path, why) for each, written once here: the
+ * built-in defaults, the [sandbox] protect key's default and the list in
+ * docs/configuration.md all come from it.
+ */
+/* clang-format off */
+#define RUN_SETTINGS_SANDBOX_PROTECT(X) \
+	X(".claude/", "Claude Code runs its hooks, commands, agents and settings") \
+	X(".mcp.json", "agents start the MCP servers it names") \
+	X(".gemini/", "Gemini CLI runs its hooks and MCP servers") \
+	X(".qwen/", "Qwen Code runs its hooks and MCP servers") \
+	X(".codex/", "Codex runs its hooks and MCP servers") \
+	X(".cursor/", "Cursor runs its hooks and MCP servers") \
+	X(".kiro/", "Kiro runs its hooks") \
+	X(".opencode/", "opencode loads its plugins") \
+	X("opencode.json*", "opencode starts the MCP servers it names") \
+	X(".vscode/", "VS Code runs its tasks and settings' programs") \
+	X(".idea/", "JetBrains IDEs run its run configurations and tools") \
+	X(".zed/", "Zed runs its tasks and language servers") \
+	X(".devcontainer/", "the container's commands run on the user's next open") \
+	X(".devcontainer.json", "the container's commands run on the user's next open") \
+	X(".envrc", "direnv runs it on the user's next cd") \
+	X("mise*.toml", "mise runs its hooks and tasks") \
+	X(".mise*.toml", "mise runs its hooks and tasks") \
+	X(".husky/", "husky's hooks source the scripts beside them") \
+	X("lefthook*", "lefthook runs what it says on the next git commit") \
+	X(".lefthook*", "lefthook runs what it says, and its scripts") \
+	X(".config/lefthook*", "lefthook runs what it says on the next git commit") \
+	X(".pre-commit-config.y*ml", "pre-commit runs what it says on the next git commit")
 /* clang-format on */
 
 enum background_survivors {
@@ -82,8 +166,10 @@ enum background_survivors {
 /* The most [sandbox] writable paths and rlimit_* keys. */
 #define RUN_SETTINGS_PATHS_MAX 32
 #define RUN_SETTINGS_RLIMITS_MAX 8
-/* The most [sandbox] hide paths (the launcher's own cap). */
-#define RUN_SETTINGS_HIDE_MAX 64
+/* The most [sandbox] hide paths and [sandbox] protect paths (the
+ * launcher's own caps). */
+#define RUN_SETTINGS_HIDE_MAX 128
+#define RUN_SETTINGS_PROTECT_MAX 64
 
 struct run_rlimit {
 	const char *name;  /* the launcher's name: as, cpu, nproc, fsize, nofile, core */
@@ -125,6 +211,9 @@ struct run_settings {
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
 	const char *hide[RUN_SETTINGS_HIDE_MAX]; /* unreadable when sandboxed; "~/" unexpanded */
 	size_t n_hide;
+	/* workspace-write: read-only, relative to the workspace */
+	const char *protect[RUN_SETTINGS_PROTECT_MAX];
+	size_t n_protect;
 	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
 	bool namespace_off;   /* no private mount and IPC namespace: false */
 	const char *user;     /* run commands as this user (the broker must be root), or NULL */
@@ -132,6 +221,8 @@ struct run_settings {
 	 * inside a sandboxed command's workspace */
 	const char *config_dirs[RUN_SETTINGS_PATHS_MAX];
 	size_t n_config_dirs;
+	/* [audit] file, hidden from sandboxed commands, or NULL */
+	const char *audit_file;
 	/* the configuration files read (--config's too), kept read-only should
 	 * a sandboxed command's writable paths hold one */
 	const char *config_files[RUN_SETTINGS_PATHS_MAX];

@@ -26,6 +26,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "run/jobs.h"
+#include "run/protect-watch.h"
 #include "monotonic.h"
 #include "run/run-tmpdir.h"
 #include "parse-number.h"
@@ -252,6 +253,11 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		if (log_fd < 0)
 			r = neg_errno();
 	}
+	/* before the command can run; a watch that cannot start leaves the
+	 * launcher's binds alone to hold */
+	struct protect_watch watch;
+	if (protect_watch_begin(&watch, req->workspace, req->settings) < 0)
+		watch.active = false;
 	struct spawn_request child = *req;
 	child.stdout_fd = log_fd;
 	child.stderr_fd = log_fd;
@@ -324,6 +330,14 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 			end.state = end.exit_code == 0 ? JOB_COMPLETED : JOB_FAILED;
 		}
 	}
+	/* every process of the job is gone (or killed) */
+	(void)protect_watch_end(&watch);
+	for (char **b = watch.blocked; b && *b; b++)
+		dprintf(log_fd,
+		        "\n[sandbox: the command created a protected file, which other programs "
+		        "would run; renamed to NAME" PROTECT_WATCH_SUFFIX ": %s]",
+		        *b);
+	protect_watch_done(&watch);
 	job_finish(dir, id, log_fd, &end);
 	if (req->tmpdir)
 		(void)run_tmpdir_remove(req->tmpdir);

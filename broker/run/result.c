@@ -16,6 +16,7 @@
 #include "launch-spec.h"
 #include "parse-number.h"
 #include "run/launch-report.h"
+#include "run/protect-watch.h"
 #include "run/result.h"
 #include "util/terminal-text.h"
 
@@ -45,7 +46,8 @@ static const struct {
 	const char *forbids;
 } sandbox_rules[] = {
 	{ "workspace-write",
-	  "writing outside the workspace, writing its repository's hooks and config, reading "
+	  "writing outside the workspace, writing its repository's hooks and config and the "
+	  "files other programs run later (such as .claude/, .vscode/, lefthook.yml), reading "
 	  "credential files (such as ~/.ssh), and network access" },
 	{ "restricted",
 	  "writing anywhere, the workspace included, reading credential files (such as ~/.ssh), "
@@ -182,6 +184,12 @@ static json_t *sandbox_json(const struct run_result *r, bool brief)
 	const char *built = json_string_value(json_object_get(obj, "profile"));
 	if (obj)
 		json_object_set_new(obj, "mode", json_string(built ? built : mode));
+	if (obj && r->protect_blocked && r->protect_blocked[0]) {
+		json_t *a = json_array();
+		for (char *const *b = r->protect_blocked; a && *b; b++)
+			json_array_append_new(a, json_string(*b));
+		json_object_set_new(obj, "protected_blocked", a);
+	}
 	if (obj && r->settings->sandbox_fallback)
 		json_object_set_new(obj, "fallback", json_string(r->settings->sandbox_fallback));
 	if (obj && brief) {
@@ -331,6 +339,53 @@ static char *sandbox_report_string(const struct run_result *r, const char *key)
 	return copy;
 }
 
+/* The name an entry of [sandbox] protect shows in a message: without its
+ * trailing "/", up to its first wildcard (".config/lefthook*" ->
+ * ".config/lefthook"). */
+static size_t protected_stem(const char *entry, char *buf, size_t size)
+{
+	size_t n = strcspn(entry, "*?[");
+	if (n > 0 && entry[n - 1] == '/')
+		n--;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, entry, n);
+	buf[n] = '\0';
+	return n;
+}
+
+/* After a denial in workspace-write whose output names a protected path:
+ * which path, why, and the key that allows it, so that an agent asks the
+ * user instead of working around it. The path is the word of the output
+ * around the name ("bash: .claude/settings.json: Read-only file system"). */
+static void write_protected_note(const struct run_result *r, const char *output, size_t len,
+                                 FILE *f)
+{
+	const struct run_settings *s = r->settings;
+	for (size_t i = 0; i < s->n_protect; i++) {
+		char stem[256];
+		size_t n = protected_stem(s->protect[i], stem, sizeof(stem));
+		const char *at = n ? memmem(output, len, stem, n) : NULL;
+		if (!at)
+			continue;
+		const char *start = at, *end = at + n;
+		while (start > output && !strchr(" \t\n'\"`:(", start[-1]))
+			start--;
+		while (end < output + len && !strchr(" \t\n'\"`:)", *end))
+			end++;
+		char path[512];
+		snprintf(path, sizeof(path), "%.*s", (int)(end - start), start);
+		write_note(f, "[sandbox: protected path ", path, NULL);
+		fprintf(f,
+		        "[it is kept read-only by [sandbox] protect (entry '%s'): programs the user "
+		        "runs later (agents, editors, git hooks) run what it says with the user's "
+		        "full rights. If it must change, tell the user: they can edit it themselves, "
+		        "or leave '%s' out of [sandbox] protect in their configuration]\n",
+		        s->protect[i], s->protect[i]);
+		return;
+	}
+}
+
 /* The notes before the output: why it ended, or why nothing ran. */
 static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
 {
@@ -387,6 +442,8 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
 	        "do not try to work around it]\n",
 	        mode, forbids);
+	if (strcmp(mode, "workspace-write") == 0)
+		write_protected_note(r, output, len, f);
 	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
 		fprintf(f, "%s", RESULT_NO_NAMESPACE_NOTE);
 	_cleanup_free_ char *git_why = sandbox_report_string(r, LAUNCH_REPORT_GIT_READ_ONLY);
@@ -467,6 +524,11 @@ int result_write_text_streams(const struct run_result *r, bool apart, FILE *f)
 	}
 	if (r->audit_failed)
 		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
+	for (char *const *b = r->protect_blocked; b && *b; b++)
+		write_note(f,
+		           "[sandbox: the command created a protected file, which other programs "
+		           "would run; renamed to NAME" PROTECT_WATCH_SUFFIX ": ",
+		           *b, "tell the user, who may restore it on purpose");
 	if (r->settings->sandbox_fallback)
 		fprintf(f, "[sluice: no sandbox: %s]\n", r->settings->sandbox_fallback);
 	if (fflush(f) != 0 || ferror(f))

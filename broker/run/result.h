@@ -51,6 +51,8 @@ struct run_result {
 	const struct verdict *policy;
 	bool audit_failed;          /* the audit line of this request could not be written */
 	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
+	/* protected files the command created, renamed (protect-watch.h) */
+	char *const *protect_blocked;
 
 	const char *job_id;        /* background mode */
 	const char *job_hint;      /* background mode: how the caller follows and stops the job,

@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "policy/broker-context.h"
 #include "run/cpu-placement.h"
+#include "run/protect-watch.h"
 #include "run/jobs.h"
 #include "run/outbuf.h"
 #include "run/pump.h"
@@ -53,6 +54,7 @@ struct run_outcome {
 	struct pump pump;
 	struct job_started job;
 	char audit_id[64]; /* the start line's id ([audit] required), or "" */
+	struct protect_watch watch; /* protected files the run created */
 };
 
 /* Start an outcome with a copy of settings and no error. */

@@ -82,6 +82,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.chdir = o->workdir,
 		.tmpdir = o->tmpdir,
 		.tmpdir_fallback = o->tmpdir_fallback,
+		.jobs_dir = o->jobs_dir,
 		.command = o->decision.command,
 		.env = o->env,
 		.stdout_fd = -1,

@@ -375,6 +375,9 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	 * starts outlives an interrupted broker. */
 	int sigfd = pump_block_signals();
 	int r = sigfd;
+	/* before the command can run (an early launcher waits for it) */
+	if (protect_watch_begin(&o->watch, o->root, s) < 0)
+		o->watch.active = false; /* unreadable: the launcher's binds still hold */
 	if (r >= 0 && o->spec_fd >= 0)
 		r = run_spawn_configure(o, sr);
 	else if (r >= 0 && o->early_pid <= 0)
@@ -429,6 +432,10 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	};
 	r = pump_run(&o->pump);
 	safe_close(sigfd);
+	/* what is left running could make one again: checked once all is
+	 * gone, and at each run after */
+	(void)protect_watch_end(&o->watch);
+	o->result.protect_blocked = o->watch.blocked;
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
 		                        strerror(-r));

@@ -198,6 +198,14 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 	}
 	if (r >= 0 && boxed)
 		r = add_hidden(&argv, s);
+	/* sluice's own files: earlier jobs' output (the run's TMPDIR in there
+	 * stays: mounts.c), and the audit log */
+	if (r >= 0 && boxed && req->jobs_dir)
+		r = add2(&argv, LAUNCH_OPT_HIDE, req->jobs_dir);
+	if (r >= 0 && boxed && s->audit_file)
+		r = add2(&argv, LAUNCH_OPT_HIDE, s->audit_file);
+	for (size_t i = 0; r >= 0 && boxed && i < s->n_protect; i++)
+		r = add2(&argv, LAUNCH_OPT_PROTECT, s->protect[i]);
 	/* sluice's own configuration, should a writable path hold it */
 	for (size_t i = 0; r >= 0 && boxed && i < s->n_config_dirs; i++)
 		r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);

@@ -42,6 +42,7 @@ struct spawn_request {
 	const char *chdir;                   /* absolute working directory */
 	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
 	const char *tmpdir_fallback;         /* tmpdir shared: --tmpdir-fallback, or NULL */
+	const char *jobs_dir;                /* hidden from a sandboxed command, or NULL */
 	const char *command;                 /* the shell's -c text (command_fd < 0) */
 	char *const *env;                    /* the command's environment */
 	int stdout_fd, stderr_fd;            /* become the child's 1 and 2 */

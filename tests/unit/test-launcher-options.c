@@ -252,3 +252,22 @@ Test(launcher_rlimits, parse_gives_the_index_and_the_unit)
 	cr_assert_eq(rlimits_parse("cpu=2m", &i, &v, NULL), 0);
 	cr_assert_eq(v, 120);
 }
+
+Test(launcher_options, protect_takes_paths_relative_to_the_workspace)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *good[] = { "--protect", ".claude/",  "--protect",
+		               "lefthook*", "--protect", ".config/lefthook*",
+		               "--protect", ".mcp.json", "prog",
+		               NULL };
+	cr_assert_eq(parse(&spec, &err, good), 0, "%s", err.detail);
+	cr_assert_eq(spec.n_protect, 4);
+	cr_assert_str_eq(spec.protect[1], "lefthook*");
+	const char *bad[] = { "/etc/passwd", "../x", "a/../b", "./a", "a//b", "*/x", "" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[] = { "--protect", bad[i], "prog", NULL };
+		err = (struct sluice_error){ 0 };
+		cr_assert_lt(parse(&spec, &err, args), 0, "'%s' is refused", bad[i]);
+	}
+}

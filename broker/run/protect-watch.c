@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The check after a run for protected files it created. Each folder on the
+ * way from the workspace is opened without following symlinks, so that a
+ * folder the command replaced by a link cannot make the rename happen
+ * elsewhere.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "errors.h"
+#include "run/protect-watch.h"
+#include "strv.h"
+
+/* The folder of entry (relative, its last component a name or a pattern),
+ * opened from the workspace without following a symlink; -errno. */
+static int open_folder(const char *workspace, const char *entry, const char **ret_name)
+{
+	_cleanup_close_ int fd = open(workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	const char *last = strrchr(entry, '/');
+	*ret_name = last ? last + 1 : entry;
+	for (const char *s = entry; last && s < last;) {
+		size_t n = strcspn(s, "/");
+		char part[NAME_MAX + 1];
+		if (n >= sizeof(part))
+			return -ENAMETOOLONG;
+		memcpy(part, s, n);
+		part[n] = '\0';
+		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			return neg_errno();
+		(void)close(fd);
+		fd = next;
+		s += n + 1;
+	}
+	return TAKE_FD(fd);
+}
+
+/* Call fn for each name in entry's folder that matches its last component. */
+static int each_match(const char *workspace, const char *entry,
+                      int (*fn)(struct protect_watch *w, int dir, const char *entry,
+                                const char *name),
+                      struct protect_watch *w)
+{
+	const char *pattern;
+	int dir = open_folder(workspace, entry, &pattern);
+	if (dir < 0)
+		return dir == -ENOENT || dir == -ENOTDIR || dir == -ELOOP ? 0 : dir;
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		int r = neg_errno();
+		if (fd >= 0)
+			(void)close(fd);
+		(void)close(dir);
+		return r;
+	}
+	int r = 0;
+	for (const struct dirent *de; r >= 0 && (de = readdir(d)) != NULL;)
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		    fnmatch(pattern, de->d_name, FNM_PERIOD) == 0)
+			r = fn(w, dir, entry, de->d_name);
+	(void)closedir(d);
+	(void)close(dir);
+	return r;
+}
+
+/* "FOLDER/NAME" of a match: the entry's folder part, then the name. */
+static char *match_path(const char *entry, const char *name)
+{
+	const char *last = strrchr(entry, '/');
+	char *s = NULL;
+	return asprintf(&s, "%.*s%s", last ? (int)(last - entry + 1) : 0, entry, name) < 0 ? NULL
+	                                                                                   : s;
+}
+
+static int note_before(struct protect_watch *w, int dir, const char *entry, const char *name)
+{
+	(void)dir;
+	_cleanup_free_ char *p = match_path(entry, name);
+	return p ? strv_extend(&w->before, p) : -ENOMEM;
+}
+
+static int block_new(struct protect_watch *w, int dir, const char *entry, const char *name)
+{
+	_cleanup_free_ char *p = match_path(entry, name);
+	if (!p)
+		return -ENOMEM;
+	if (strstr(name, PROTECT_WATCH_SUFFIX))
+		return 0;
+	STRV_FOREACH (b, w->before)
+		if (strcmp(*b, p) == 0)
+			return 0;
+	char to[NAME_MAX + 1];
+	if (snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX, name) >= (int)sizeof(to))
+		return -ENAMETOOLONG;
+	if (renameat(dir, name, dir, to) < 0)
+		return neg_errno();
+	/* the name is the command's: no control character reaches a report */
+	for (char *c = p; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '?';
+	return strv_extend(&w->blocked, p);
+}
+
+/* Folder entries ("NAME/") are made by the launcher; only files are
+ * watched. */
+static bool watched(const char *entry)
+{
+	size_t n = strlen(entry);
+	return n > 0 && entry[n - 1] != '/';
+}
+
+int protect_watch_begin(struct protect_watch *w, const char *workspace,
+                        const struct run_settings *s)
+{
+	*w = (struct protect_watch){ .workspace = workspace, .settings = s };
+	if (strcmp(s->sandbox_mode, "workspace-write") != 0)
+		return 0;
+	w->active = true;
+	for (size_t i = 0; i < s->n_protect; i++) {
+		int r = watched(s->protect[i])
+		                ? each_match(workspace, s->protect[i], note_before, w)
+		                : 0;
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+int protect_watch_end(struct protect_watch *w)
+{
+	if (!w->active)
+		return 0;
+	int r = 0;
+	for (size_t i = 0; i < w->settings->n_protect; i++) {
+		const char *e = w->settings->protect[i];
+		int q = watched(e) ? each_match(w->workspace, e, block_new, w) : 0;
+		if (q < 0 && r == 0)
+			r = q;
+	}
+	return r < 0 ? r : (int)strv_length(w->blocked);
+}
+
+void protect_watch_done(struct protect_watch *w)
+{
+	w->before = strv_free(w->before);
+	w->blocked = strv_free(w->blocked);
+}

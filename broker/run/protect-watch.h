@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a run created at a protected path that did not exist when it
+ * started. The launcher binds every [sandbox] protect path that exists
+ * read-only and makes the missing folders, but a missing file (a new
+ * lefthook-local.yml, .mcp.json) cannot be covered by a mount; so the
+ * names matching the file entries are listed before the run, and what
+ * matches after it and was not there is renamed NAME.sluice-blocked, which
+ * no program reads, and reported, so that the user can restore it on
+ * purpose.
+ * Not for: the protection itself (the launcher's protected-paths.c).
+ */
+#ifndef SLUICE_PROTECT_WATCH_H
+#define SLUICE_PROTECT_WATCH_H
+
+#include <stddef.h>
+
+#include "core/run-settings.h"
+
+/* The suffix a blocked file is given. */
+#define PROTECT_WATCH_SUFFIX ".sluice-blocked"
+
+struct protect_watch {
+	const char *workspace;               /* borrowed */
+	const struct run_settings *settings; /* borrowed */
+	char **before;                       /* "DIR/NAME" present at the start (strv) */
+	char **blocked; /* what was renamed, relative to the workspace (strv) */
+	bool active;
+};
+
+/* List what matches the file entries of s->protect in workspace now; does
+ * nothing outside workspace-write. Returns 0 or -errno. */
+int protect_watch_begin(struct protect_watch *w, const char *workspace,
+                        const struct run_settings *s);
+
+/* Once every process of the run is gone: rename what appeared, listing it
+ * in w->blocked. Returns the number renamed, or -errno (some may be). */
+int protect_watch_end(struct protect_watch *w);
+
+void protect_watch_done(struct protect_watch *w);
+
+#endif

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What a sandboxed command must not read, attacked for real through
+# `sluice run`: every path of the default [sandbox] hide list (taken from
+# docs/configuration.md's table, which a unit test ties to the source),
+# keystrokes typed into the user's terminal (/dev/pts), the host's
+# /dev/shm, earlier background jobs' output, and the audit log. Each read
+# first works with --sandbox unrestricted (the positive control), then
+# fails in the default sandbox; what a command needs of /dev and its
+# TMPDIR keeps working.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+export HOME=$TEST_TMP/home
+mkdir -p "$HOME" "$TEST_TMP/work"
+work=$TEST_TMP/work
+
+features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
+if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
+  skip "the hidden paths" "no working launcher or no Landlock here"
+  exit 0
+fi
+namespace=yes
+grep -q '"namespace":"unavailable"' <<<"$features" && namespace=
+
+# unboxed COMMAND / boxed COMMAND: stdout and stderr together in out.
+unboxed() { run "$SLUICE" run -C "$work" --sandbox unrestricted -- "$1"; }
+boxed() { run "$SLUICE" run -C "$work" "${@:2}" -- "$1"; }
+
+# --- the default hide list, each path planted with a secret of its own
+mapfile -t paths < <(sed -n '/^### Hidden paths/,/^### /s/^| `\(~\/[^`]*\)` |.*/\1/p' \
+  "$SLUICE_SRCDIR/docs/configuration.md")
+if [ "${#paths[@]}" -lt 50 ]; then
+  not_ok "the hidden paths' table is read from docs/configuration.md" "found ${#paths[@]}"
+fi
+readers=
+i=0
+for p in "${paths[@]}"; do
+  i=$((i + 1))
+  full=$HOME/${p#\~/}
+  # a path another one lies beneath is a folder; the rest are files
+  if printf '%s\n' "${paths[@]}" | grep -q "^$p/"; then
+    mkdir -p "$full"
+  elif [ -d "$full" ]; then
+    :
+  else
+    mkdir -p "$(dirname "$full")"
+    echo "SECRET-$i" >"$full"
+    continue
+  fi
+  echo "SECRET-$i" >"$full/secret"
+done
+readers="find ~ -type f -exec cat {} + 2>/dev/null; for p in ${paths[*]}; do cat \$p \$p/secret; done 2>/dev/null"
+unboxed "$readers"
+seen=$(grep -o 'SECRET-[0-9]*' <<<"$out" | sort -u | wc -l)
+[ "$seen" -eq "${#paths[@]}" ]
+report $? "every hidden path is readable unsandboxed (positive control: $seen of ${#paths[@]})" \
+  "missing: $(for j in $(seq 1 "${#paths[@]}"); do grep -qx "SECRET-$j" <<<"$out" || echo "${paths[j - 1]}"; done)"
+boxed "$readers"
+leaked=$(grep -o 'SECRET-[0-9]*' <<<"$out" | sort -u | tr '\n' ' ')
+[ -z "$leaked" ]
+report $? "no hidden path is readable in the default sandbox" "leaked: $leaked"
+
+# --- the user's terminal: keys typed into a terminal another process holds
+if [ -n "$namespace" ] && [ -e /dev/ptmx ]; then
+  start_coprocess typist python3 -c '
+import os, sys, time
+master, slave = os.openpty()
+print(os.ttyname(slave), flush=True)
+for _ in range(200):
+    os.write(master, b"TYPED-KEY\n")
+    time.sleep(0.05)
+'
+  read -r -t 5 pts <&"$typist_out" || pts=
+  if [ -z "$pts" ]; then
+    skip "keystrokes in /dev/pts" "no pseudo-terminal could be opened here"
+  else
+    unboxed "timeout 3 head -c 9 $pts"
+    grep -q TYPED-KEY <<<"$out"
+    report $? "keys typed into $pts are read unsandboxed (positive control)" "$out" "$err"
+    boxed "timeout 3 head -c 9 $pts; ls /dev/pts"
+    ! grep -q TYPED-KEY <<<"$out"
+    report $? "keys typed into $pts are not read in the default sandbox" "$out"
+  fi
+  kill "$typist_pid" 2>/dev/null
+  wait "$typist_pid" 2>/dev/null
+else
+  skip "keystrokes in /dev/pts" "no mount namespace here (minimal-dev named missing) or no /dev/ptmx"
+fi
+
+# --- the host's /dev/shm
+shm=/dev/shm/sluice-test-$$
+if [ -n "$namespace" ] && echo SHM-SECRET 2>/dev/null >"$shm"; then
+  unboxed "cat $shm"
+  grep -q SHM-SECRET <<<"$out"
+  report $? "the host's /dev/shm is readable unsandboxed (positive control)" "$out"
+  boxed "cat $shm"
+  ! grep -q SHM-SECRET <<<"$out"
+  report $? "the host's /dev/shm is not readable in the default sandbox" "$out"
+  rm -f "$shm"
+else
+  skip "the host's /dev/shm" "no mount namespace here, or /dev/shm is not writable"
+fi
+
+# --- what a command needs of /dev still works
+if [ -n "$namespace" ]; then
+  boxed 'ls /dev | tr "\n" " "; echo; echo x >/dev/null && head -c 4 /dev/urandom | wc -c && head -c 2 /dev/zero | wc -c && cat <(echo substituted) && echo through >/dev/stdout'
+  grep -qx 'fd full null random shm stderr stdin stdout tty urandom zero ' <<<"$out" &&
+    grep -qx 4 <<<"$out" && grep -qx 2 <<<"$out" && grep -qx substituted <<<"$out" && grep -qx through <<<"$out"
+  report $? "/dev holds only the usual devices, and they work" "$out"
+fi
+
+# --- earlier background jobs' output
+jobs=$XDG_RUNTIME_DIR/sluice/jobs
+run "$SLUICE" run -C "$work" --sandbox unrestricted --mode background -- "echo JOB-SECRET"
+wait_for 10 grep -q 'JOB-SECRET' "$jobs"/*.out 2>/dev/null
+unboxed "cat $jobs/*.out"
+grep -q JOB-SECRET <<<"$out"
+report $? "an earlier job's output is readable unsandboxed (positive control)" "$out"
+boxed "cat $jobs/*.out; ls $jobs; f=\$(mktemp) && echo tmp-ok >\"\$f\" && cat \"\$f\""
+! grep -q JOB-SECRET <<<"$out" && grep -qx tmp-ok <<<"$out"
+report $? "an earlier job's output is not readable in the default sandbox, and TMPDIR works" "$out"
+run "$SLUICE" run -C "$work" --mode background -- "cat $jobs/*.out; f=\$(mktemp) && echo bg-tmp-ok >\"\$f\" && cat \"\$f\""
+latest=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
+wait_for 10 grep -q '^\[sluice: job .* \(completed\|failed\)' "$latest"
+! grep -q JOB-SECRET "$latest" && grep -q bg-tmp-ok "$latest"
+report $? "a background job cannot read an earlier one's output either" "$(cat "$latest")"
+
+# --- the audit log
+config=$TEST_TMP/audit.ini
+printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$config"
+run "$SLUICE" run --config "$config" -C "$work" --sandbox unrestricted -- "true AUDIT-SECRET"
+run "$SLUICE" run --config "$config" -C "$work" --sandbox unrestricted -- "cat $TEST_TMP/audit.log"
+grep -q AUDIT-SECRET <<<"$out"
+report $? "the audit log is readable unsandboxed (positive control)" "$out" "$err"
+run "$SLUICE" run --config "$config" -C "$work" -- "cat $TEST_TMP/audit.log"
+! grep -q AUDIT-SECRET <<<"$out"
+report $? "the audit log is not readable in the default sandbox" "$out"
+
+# --- named in --print-features and in the result
+if [ -n "$namespace" ]; then
+  enforced=$(json_get "$features" '" ".join(d["profiles"]["workspace-write"]["enforced"])')
+  grep -q minimal-dev <<<"$enforced" && grep -q protected-paths <<<"$enforced"
+  report $? "--print-features names minimal-dev and protected-paths" "$features"
+  boxed true --format json
+  [ "$(json_get "$out" '"minimal-dev" in d["sandbox"]["enforced"]')" = True ]
+  report $? "the result names minimal-dev as enforced" "$out"
+fi

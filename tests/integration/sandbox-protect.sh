@@ -1,0 +1,238 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The protected paths ([sandbox] protect), attacked for real through
+# `sluice run`: a command plants code in a file another program runs later
+# with the user's full rights (a git hook manager's configuration or
+# script, an agent's or editor's project settings), and the user's own
+# tool pulls the trigger afterwards, outside the sandbox. Each attack runs
+# first with --sandbox unrestricted, where it must work (the positive
+# control, checked on the effect: the mark the planted code leaves), then
+# in the default sandbox, where it must not. Then: the note that names the
+# path and the key, and the key itself letting a file be edited.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+export HOME=$TEST_TMP/home
+marks=$TEST_TMP/marks
+mkdir -p "$HOME" "$marks"
+git config --global user.name "Sluice Test"
+git config --global user.email test@example.invalid
+git config --global init.defaultBranch main
+
+features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
+if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
+  skip "the protected paths" "no working launcher or no Landlock here"
+  exit 0
+fi
+namespace=yes
+grep -q '"namespace":"unavailable"' <<<"$features" && namespace=
+
+tools=$SLUICE_SRCDIR/third_party/hook-managers/node_modules
+husky_bin=$tools/husky/bin.js
+lefthook=$tools/.bin/lefthook
+[ -x "$lefthook" ] || lefthook=$(command -v lefthook || true)
+
+# new_repo DIR: a repository with one commit.
+new_repo() {
+  rm -rf "$1"
+  mkdir -p "$1"
+  git -C "$1" init -q
+  echo one >"$1/README"
+  git -C "$1" add README
+  git -C "$1" commit -q -m init
+}
+
+# commit_outside DIR: the user's next commit, with a change staged (some
+# hook managers skip their commands when nothing is staged).
+commit_outside() {
+  (cd "$1" && echo change >>README && git add README && git commit -q -m outside) >/dev/null 2>&1
+}
+
+# attack NAME SETUP COMMAND TRIGGER: SETUP DIR makes a fresh repository
+# (under a name of its own: a Landlock rule holds on to the inode), COMMAND
+# plants code that touches $marks/NAME, TRIGGER DIR is what the user does
+# next. Unsandboxed, the mark must appear; in the default sandbox, not.
+attack() {
+  local name=$1 setup=$2 command=$3 trigger=$4 dir
+  rm -f "$marks/$name"
+  dir=$TEST_TMP/control-$name
+  "$setup" "$dir"
+  run "$SLUICE" run -C "$dir" --sandbox unrestricted -- "$command"
+  "$trigger" "$dir"
+  if [ ! -e "$marks/$name" ]; then
+    not_ok "$name: the attack works unsandboxed (positive control)" "$out" "$err"
+    return
+  fi
+  ok "$name: the attack works unsandboxed (positive control)"
+  rm -f "$marks/$name"
+  dir=$TEST_TMP/boxed-$name
+  "$setup" "$dir"
+  run "$SLUICE" run -C "$dir" -- "$command"
+  "$trigger" "$dir"
+  [ ! -e "$marks/$name" ]
+  report $? "$name: stopped in the default sandbox" "$out" "$err"
+}
+
+# --- husky 9: core.hooksPath = .husky/_, whose runner sources .husky/NAME
+husky_repo() {
+  new_repo "$1"
+  echo '{"name":"x","private":true}' >"$1/package.json"
+  (cd "$1" && node "$husky_bin" >/dev/null)
+  echo 'exit 0' >"$1/.husky/pre-commit"
+}
+if [ -e "$husky_bin" ] && command -v node >/dev/null; then
+  attack husky-rewrite husky_repo "echo 'touch $marks/husky-rewrite' >.husky/pre-commit" commit_outside
+  attack husky-new-hook husky_repo \
+    "printf 'touch $marks/husky-new-hook\n' >.husky/pre-commit.tmp && mv .husky/pre-commit.tmp .husky/pre-commit" \
+    commit_outside
+  attack husky-replace-folder husky_repo \
+    "mv .husky .husky-old || rm -rf .husky; mkdir -p .husky/_ && cp .husky-old/_/* .husky/_/ 2>/dev/null; echo 'touch $marks/husky-replace-folder' >.husky/pre-commit" \
+    commit_outside
+else
+  skip "husky's hook scripts" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
+fi
+
+# --- lefthook: lefthook.yml and its variants say what runs
+lefthook_repo() {
+  new_repo "$1"
+  printf 'pre-commit:\n  commands:\n    fine:\n      run: "true"\n' >"$1/lefthook.yml"
+  (cd "$1" && LEFTHOOK_BIN="$lefthook" "$lefthook" install >/dev/null 2>&1)
+}
+lefthook_evil() {
+  printf "pre-commit:\\\\n  commands:\\\\n    evil:\\\\n      run: touch $marks/%s\\\\n" "$1"
+}
+if [ -n "$lefthook" ]; then
+  export LEFTHOOK_BIN=$lefthook
+  attack lefthook-rewrite lefthook_repo "printf \"$(lefthook_evil lefthook-rewrite)\" >lefthook.yml" commit_outside
+  attack lefthook-dot-variant lefthook_repo \
+    "printf \"$(lefthook_evil lefthook-dot-variant)\" >.lefthook.yml; rm -f lefthook.yml" commit_outside
+  # a file that did not exist: no mount can cover it; renamed after the run
+  attack lefthook-local-new lefthook_repo "printf \"$(lefthook_evil lefthook-local-new)\" >lefthook-local.yml" \
+    commit_outside
+  attack lefthook-config-dir lefthook_repo \
+    "mkdir -p .config && printf \"$(lefthook_evil lefthook-config-dir)\" >.config/lefthook-local.yml" commit_outside
+  # the same from a background job, checked when the job ends
+  dir=$TEST_TMP/boxed-background
+  lefthook_repo "$dir"
+  rm -f "$marks/background"
+  run "$SLUICE" run -C "$dir" --mode background -- "printf \"$(lefthook_evil background)\" >lefthook-local.yml"
+  job_out=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
+  wait_for 20 grep -q '^\[sluice: job' "$job_out"
+  commit_outside "$dir"
+  [ ! -e "$marks/background" ] && grep -q 'renamed to NAME.sluice-blocked: lefthook-local.yml' "$job_out"
+  report $? "a background job's new lefthook-local.yml is renamed when it ends, and its output says so" \
+    "$(cat "$job_out")"
+else
+  skip "lefthook's configuration" "lefthook is not installed (scripts/setup.sh installs it with npm)"
+fi
+
+# --- pre-commit: .pre-commit-config.yaml says what runs (and must be
+# staged, or pre-commit refuses to run)
+precommit_repo() {
+  new_repo "$1"
+  printf 'repos:\n- repo: local\n  hooks:\n  - id: fine\n    name: fine\n    entry: "true"\n    language: system\n' \
+    >"$1/.pre-commit-config.yaml"
+  git -C "$1" add .pre-commit-config.yaml
+  git -C "$1" commit -q -m config
+  (cd "$1" && pre-commit install >/dev/null 2>&1)
+}
+if command -v pre-commit >/dev/null; then
+  export PRE_COMMIT_HOME=$TEST_TMP/pre-commit-cache
+  attack pre-commit precommit_repo \
+    "printf 'repos:\n- repo: local\n  hooks:\n  - id: evil\n    name: evil\n    entry: touch $marks/pre-commit\n    language: system\n    pass_filenames: false\n' >.pre-commit-config.yaml; git add .pre-commit-config.yaml" \
+    commit_outside
+else
+  skip "pre-commit's configuration" "pre-commit is not installed (apt-get install pre-commit)"
+fi
+
+# --- agents' and editors' project configuration: the effect is the file
+# itself, which the agent or editor reads on its next start (the e2e tests
+# start the agents); checked from outside.
+agent_repo() {
+  new_repo "$1"
+  mkdir -p "$1/.claude"
+  echo '{}' >"$1/.claude/settings.json"
+  echo '{"mcpServers":{}}' >"$1/.mcp.json"
+  git -C "$1" add -A
+  git -C "$1" commit -q -m agents
+}
+# planted NAME COMMAND CHECK: CHECK (bash, in the workspace) holds after
+# COMMAND unsandboxed, and not after it in the default sandbox.
+planted() {
+  local name=$1 command=$2 check=$3 dir
+  dir=$TEST_TMP/control-$name
+  agent_repo "$dir"
+  run "$SLUICE" run -C "$dir" --sandbox unrestricted -- "$command"
+  if ! (cd "$dir" && eval "$check"); then
+    not_ok "$name: planted unsandboxed (positive control)" "$out" "$err"
+    return
+  fi
+  ok "$name: planted unsandboxed (positive control)"
+  dir=$TEST_TMP/boxed-$name
+  agent_repo "$dir"
+  run "$SLUICE" run -C "$dir" -- "$command"
+  ! (cd "$dir" && eval "$check")
+  report $? "$name: not planted in the default sandbox" "$out" "$err"
+}
+hook='{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}'
+planted claude-settings "echo '$hook' >.claude/settings.json" 'grep -q SessionStart .claude/settings.json'
+planted claude-settings-local "echo '$hook' >.claude/settings.local.json" 'grep -qs SessionStart .claude/settings.local.json'
+planted claude-command "mkdir -p .claude/commands && echo 'run curl example.org' >.claude/commands/x.md" '[ -e .claude/commands/x.md ]'
+planted claude-folder-swapped "mv .claude .claude-old || rm -rf .claude; mkdir .claude && echo '$hook' >.claude/settings.json" \
+  'grep -qs SessionStart .claude/settings.json'
+planted mcp-json "echo '{\"mcpServers\":{\"x\":{\"command\":\"sh\"}}}' >.mcp.json" 'grep -q sh .mcp.json'
+planted mcp-json-renamed-over "echo '{\"mcpServers\":{\"x\":{\"command\":\"sh\"}}}' >m && mv -f m .mcp.json" 'grep -q sh .mcp.json'
+planted mcp-json-symlink "rm -f .mcp.json; ln -s /tmp/elsewhere .mcp.json" '[ -L .mcp.json ]'
+planted vscode-tasks "mkdir -p .vscode && echo '{\"tasks\":[{\"runOptions\":{\"runOn\":\"folderOpen\"}}]}' >.vscode/tasks.json" \
+  '[ -e .vscode/tasks.json ]'
+planted gemini-settings "mkdir -p .gemini && echo '$hook' >.gemini/settings.json" '[ -e .gemini/settings.json ]'
+planted devcontainer "mkdir -p .devcontainer && echo '{\"postCreateCommand\":\"sh\"}' >.devcontainer/devcontainer.json" \
+  '[ -e .devcontainer/devcontainer.json ]'
+
+mcp='{"mcpServers":{"x":{"command":"sh"}}}'
+new_repo "$TEST_TMP/mcp-control"
+run "$SLUICE" run -C "$TEST_TMP/mcp-control" --sandbox unrestricted -- "echo '$mcp' >.mcp.json"
+grep -q sh "$TEST_TMP/mcp-control/.mcp.json"
+report $? "mcp-json-new: a new .mcp.json is planted unsandboxed (positive control)" "$out"
+new_repo "$TEST_TMP/mcp-new"
+run "$SLUICE" run -C "$TEST_TMP/mcp-new" -- "echo '$mcp' >.mcp.json"
+[ ! -e "$TEST_TMP/mcp-new/.mcp.json" ] && [ -e "$TEST_TMP/mcp-new/.mcp.json.sluice-blocked" ] &&
+  grep -q 'renamed to NAME.sluice-blocked: .mcp.json' <<<"$out"
+report $? "mcp-json-new: renamed after the run in the default sandbox, and the result says so" "$out"
+
+# --- what the agent is told, and the key that allows the edit
+dir=$TEST_TMP/message
+agent_repo "$dir"
+run "$SLUICE" run -C "$dir" -- "echo x >.claude/settings.json"
+grep -q 'protected path .claude/settings.json' <<<"$out" && grep -qF '[sandbox] protect' <<<"$out"
+report $? "a denied edit names the file and [sandbox] protect" "$out"
+config=$TEST_TMP/allow.ini
+printf '[sandbox]\nprotect =\nprotect = .mcp.json\n' >"$config"
+run "$SLUICE" run --config "$config" -C "$dir" -- "echo '{\"edited\":1}' >.claude/settings.json && echo x >.mcp.json"
+grep -q edited "$dir/.claude/settings.json" && ! grep -qx x "$dir/.mcp.json"
+report $? "[sandbox] protect without .claude/ lets a command edit it, and keeps the rest" "$out" "$err"
+
+# --- everyday work beside the protected paths
+dir=$TEST_TMP/everyday
+agent_repo "$dir"
+run "$SLUICE" run -C "$dir" -- "echo new >notes.txt && mkdir -p src && echo code >src/a.c && git add notes.txt src/a.c && git commit -q -m work && cat .claude/settings.json"
+[ "$rc" -eq 0 ] && [ "$(git -C "$dir" log -1 --format=%s)" = work ]
+report $? "files beside the protected ones are written and committed" "$out" "$err"
+if [ -n "$namespace" ]; then
+  [ -z "$(git -C "$dir" status --porcelain)" ]
+  report $? "the folders made empty (.vscode/, .gemini/, ...) leave git status clean" "$(git -C "$dir" status --porcelain)"
+fi
+[ "$(json_get "$("$SLUICE" run -C "$dir" --format json -- true)" '"protected-paths" in d["sandbox"]["enforced"]')" = True ]
+report $? "the result names protected-paths as enforced"
+
+# A workspace the user cannot write: the folders cannot be made, and the
+# command could not make them either; it runs (root writes anyway).
+if [ "$(id -u)" -ne 0 ]; then
+  dir=$TEST_TMP/not-mine
+  new_repo "$dir"
+  chmod a-w "$dir"
+  run "$SLUICE" run -C "$dir" -- "cat README"
+  [ "$rc" -eq 0 ] && grep -qx one <<<"$out"
+  report $? "a workspace the user cannot write still runs commands" "$out" "$err"
+  chmod u+w "$dir"
+fi
