@@ -123,6 +123,7 @@ struct run_settings {
 	bool network; /* allow network in sandboxed modes: false */
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
+	bool git_sweep;    /* sandboxed: the repository is swept after each run (git-sweep.h) */
 	const char *hide[RUN_SETTINGS_HIDE_MAX]; /* unreadable when sandboxed; "~/" unexpanded */
 	size_t n_hide;
 	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */

@@ -32,6 +32,10 @@ struct audit_record {
 	int exit_code;             /* -1: none (not run, or killed) */
 	int signal;                /* 0: none */
 	uint64_t duration_ms;
+	/* what the post-run sweep disabled in the repository (0: nothing) and
+	 * where it kept the copies (may be NULL) */
+	size_t swept;
+	const char *quarantine;
 };
 
 /*

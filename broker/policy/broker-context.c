@@ -241,6 +241,8 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.exit_code = outcome->exit_code,
 		.signal = outcome->signal,
 		.duration_ms = outcome->duration_ms,
+		.swept = outcome->swept,
+		.quarantine = outcome->quarantine,
 	};
 	return audit_write(ctx->audit, &rec, reterr);
 }

@@ -123,6 +123,8 @@ struct audit_outcome {
 	int exit_code;          /* -1: none */
 	int signal;             /* 0: none */
 	uint64_t duration_ms;
+	size_t swept;           /* things the post-run sweep disabled */
+	const char *quarantine; /* where their copies are, or NULL */
 };
 int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
                          const char *workdir, const struct policy_decision *d,

@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "policy/broker-context.h"
 #include "run/cpu-placement.h"
+#include "run/git-sweep.h"
 #include "run/jobs.h"
 #include "run/outbuf.h"
 #include "run/pump.h"
@@ -52,6 +53,9 @@ struct run_outcome {
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;
+	/* the post-run sweep, begun before the command started (sweeping) */
+	struct git_sweep sweep;
+	bool sweeping;
 };
 
 /* Start an outcome with a copy of settings and no error. */
