@@ -314,8 +314,9 @@ static int copy_into(struct sweeper *w, int fd, const char *kept, off_t max)
 }
 
 /* Move dir/name (of type st) into the quarantine: renamed there, or,
- * across file systems, made again there (a link, a FIFO, a copy of a
- * file) and removed here. what says what it was. */
+ * across file systems, made again there (a link, a FIFO) and removed
+ * here; a file is always copied and removed, so that the other name of a
+ * hard link, left with one link, stays. what says what it was. */
 static void quarantine(struct sweeper *w, int dir, const char *name, const struct stat *st,
                        const char *what)
 {
@@ -326,6 +327,9 @@ static void quarantine(struct sweeper *w, int dir, const char *name, const struc
 		fail(w->s, "the quarantine folder in '%s': %s", w->jobs_dir ? w->jobs_dir : "?",
 		     strerror(-qfd));
 		/* still removed: leaving it is what the sweep must not do */
+	} else if (S_ISREG(st->st_mode)) {
+		/* copied, below: a hard link moved whole would keep its other
+		 * name in the gitdir at two links, and it too would be taken */
 	} else if (renameat(dir, name, qfd, kept) == 0) {
 		note(w, w->path, name, what, kept);
 		return;
