@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -42,22 +43,18 @@
  * changed this long before the run's start is looked at too. */
 #define SWEEP_MARGIN_S 2
 
-/* File systems whose directories' ctime the kernel sets on every change of
- * their entries from its own clock, and (nlink) whose directory link count
- * is 2 + the number of subdirectories. Elsewhere (a network file system,
- * whose server's clock sets ctime; btrfs, whose count is always 1) every
- * directory is read. */
-static const struct {
-	unsigned long magic;
-	bool nlink;
-} trusted_fs[] = {
-	{ 0xEF53, true },      /* ext2, ext3, ext4 */
-	{ 0x01021994, true },  /* tmpfs */
-	{ 0x58465342, true },  /* xfs */
-	{ 0x9123683E, false }, /* btrfs */
-	{ 0x794c7630, false }, /* overlayfs: a changed folder is copied up, a new inode */
-	{ 0x2fc12fc1, false }, /* zfs */
-	{ 0xF2F52010, true },  /* f2fs */
+/* File systems whose directories' ctime the kernel sets from its own
+ * clock on every change of their entries (and on a rename of the folder
+ * itself). Elsewhere (a network file system, whose server's clock sets
+ * ctime; FUSE) every fan-out folder is read. */
+static const unsigned long trusted_fs[] = {
+	0xEF53,     /* ext2, ext3, ext4 */
+	0x01021994, /* tmpfs */
+	0x58465342, /* xfs */
+	0x9123683E, /* btrfs */
+	0x794c7630, /* overlayfs: a changed folder is copied up, a new inode */
+	0x2fc12fc1, /* zfs */
+	0xF2F52010, /* f2fs */
 };
 
 static void closedirp(DIR **d)
@@ -70,7 +67,7 @@ struct sweeper {
 	struct git_sweep *s;
 	const char *jobs_dir;
 	int qfd; /* the quarantine folder, -1 until the first item */
-	bool ctime_ok, nlink_ok;
+	bool ctime_ok;
 	dev_t dev;
 	char path[PATH_MAX]; /* the directory being read */
 	char *nested[SWEEP_NESTED_MAX];
@@ -414,20 +411,54 @@ static void remember_nested(struct sweeper *w, const char *path)
 		w->nested[w->n_nested++] = copy;
 }
 
-/* Walk the directory fd (w->path), of stat st, depth levels below a root. */
-static int walk(struct sweeper *w, int fd, const struct stat *st, bool in_objects, int depth)
+/* Whether name is an object store's fan-out folder ("ab"). */
+static bool is_fanout(const char *name)
+{
+	return strlen(name) == 2 && isxdigit((unsigned char)name[0]) &&
+	       isxdigit((unsigned char)name[1]);
+}
+
+/* A fan-out folder (w->path) the run changed: git puts only object files
+ * there (hard links among them are its own: clone --local). */
+static int walk_fanout(struct sweeper *w, int fd)
 {
 	w->s->directories++;
-	bool fresh = changed(w, st);
-	if (!fresh && w->nlink_ok && st->st_nlink == 2)
-		return 0; /* unchanged, and no subdirectory that could have changed */
 	int dfd = dup(fd);
-	if (dfd < 0)
-		return neg_errno();
-	_cleanup_(closedirp) DIR *d = fdopendir(dfd);
+	_cleanup_(closedirp) DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d) {
 		int r = neg_errno();
-		close(dfd);
+		safe_close(dfd);
+		return r;
+	}
+	struct dirent *de;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		struct stat st;
+		if (is_name(name, ".") || is_name(name, "..") || de->d_type == DT_REG)
+			continue;
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISREG(st.st_mode))
+			continue;
+		char what[256];
+		describe(fd, name, &st, true, what, sizeof(what));
+		quarantine(w, fd, name, &st, what[0] ? what : "a folder among objects");
+	}
+	return errno != 0 ? neg_errno() : 0;
+}
+
+/*
+ * Walk the directory fd (w->path), depth levels below a root: every entry
+ * is looked at, but for the object store's fan-out folders, read only when
+ * the run changed them (their ctime), the one part of a gitdir that grows
+ * with the repository. objects: fd is an "objects" folder.
+ */
+static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int depth)
+{
+	w->s->directories++;
+	int dfd = dup(fd);
+	_cleanup_(closedirp) DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		int r = neg_errno();
+		safe_close(dfd);
 		return r;
 	}
 	bool head = false, config = false, commondir = false;
@@ -440,43 +471,41 @@ static int walk(struct sweeper *w, int fd, const struct stat *st, bool in_object
 		head |= is_name(name, "HEAD");
 		config |= is_name(name, "config");
 		commondir |= is_name(name, "commondir");
-		unsigned type = de->d_type;
+		if (de->d_type == DT_REG && in_objects)
+			continue; /* git's objects, packs, and their hard links */
 		struct stat est;
-		bool need_stat = type == DT_UNKNOWN || type == DT_DIR ||
-		                 (fresh && type == DT_REG && !in_objects) ||
-		                 (fresh && type != DT_REG);
-		if (!need_stat)
-			continue;
 		if (fstatat(fd, name, &est, AT_SYMLINK_NOFOLLOW) < 0)
 			continue; /* gone: nothing runs any more that could remove it */
-		if (S_ISDIR(est.st_mode)) {
-			if (est.st_dev != w->dev)
-				continue; /* a mount point: not the repository's */
-			if (len + 1 + strlen(name) >= sizeof(w->path))
-				continue;
-			snprintf(w->path + len, sizeof(w->path) - len, "/%s", name);
-			int r = 0;
-			if (depth + 1 >= SWEEP_DEPTH_MAX) {
-				w->path[len] = '\0';
-				quarantine(w, fd, name, &est, "folders nested too deep for git");
-			} else {
-				_cleanup_close_ int cfd = openat(
-				        fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-				if (cfd >= 0)
-					r = walk(w, cfd, &est,
-					         in_objects || is_name(name, "objects"), depth + 1);
-			}
-			w->path[len] = '\0';
-			if (r < 0)
-				return r;
+		if (!S_ISDIR(est.st_mode)) {
+			char what[256];
+			describe(fd, name, &est, in_objects, what, sizeof(what));
+			if (what[0])
+				quarantine(w, fd, name, &est, what);
 			continue;
 		}
-		if (!fresh)
+		if (est.st_dev != w->dev)
+			continue; /* a mount point: not the repository's */
+		if (len + 1 + strlen(name) >= sizeof(w->path))
 			continue;
-		char what[256];
-		describe(fd, name, &est, in_objects, what, sizeof(what));
-		if (what[0])
-			quarantine(w, fd, name, &est, what);
+		bool fanout = objects && is_fanout(name);
+		if (fanout && !changed(w, &est))
+			continue; /* no entry made, renamed or removed there since the start */
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", name);
+		int r = 0;
+		if (depth + 1 >= SWEEP_DEPTH_MAX) {
+			w->path[len] = '\0';
+			quarantine(w, fd, name, &est, "folders nested too deep for git");
+		} else {
+			_cleanup_close_ int cfd =
+			        openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (cfd >= 0)
+				r = fanout ? walk_fanout(w, cfd)
+				           : walk(w, cfd, in_objects || is_name(name, "objects"),
+				                  is_name(name, "objects"), depth + 1);
+		}
+		w->path[len] = '\0';
+		if (r < 0)
+			return r;
 	}
 	if (errno != 0)
 		return neg_errno();
@@ -498,14 +527,11 @@ static int sweep_tree(struct sweeper *w, const char *path)
 	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
 		return neg_errno();
 	w->dev = st.st_dev;
-	w->ctime_ok = w->nlink_ok = false;
+	w->ctime_ok = false;
 	for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
-		if ((unsigned long)sf.f_type == trusted_fs[i].magic) {
-			w->ctime_ok = true;
-			w->nlink_ok = trusted_fs[i].nlink;
-		}
+		w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
 	snprintf(w->path, sizeof(w->path), "%s", path);
-	return walk(w, fd, &st, false, 0);
+	return walk(w, fd, false, false, 0);
 }
 
 static void collect_key(const char *what, void *userdata)
@@ -606,46 +632,45 @@ static void sweep_sequencer(struct sweeper *w, int fd)
 	}
 }
 
-/* A nested repository's gitdir fd (w->path): its config and hooks, when the
- * run made or changed any of them. */
-static void sweep_nested(struct sweeper *w, int fd)
+/*
+ * A repository's gitdir fd (w->path): its config files and hooks that the
+ * run made or changed. Each file's own ctime says so (a file renamed into
+ * place gets a new one too), except where the whole gitdir may have been
+ * moved here with old files in it: a gitdir that is not a root (those are
+ * found before the run, and the launcher binds them in place) whose folder
+ * and parent folder both changed counts as the run's whole. Likewise
+ * every hook of a hooks folder that changed.
+ */
+static void sweep_nested(struct sweeper *w, int fd, bool root)
 {
 	static const char *const files[] = { "config", "config.worktree" };
-	struct stat st;
-	bool fresh = fstat(fd, &st) == 0 && changed(w, &st);
-	for (size_t i = 0; !fresh && i < ELEMENTSOF(files); i++)
-		fresh = fstatat(fd, files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && changed(w, &st);
+	struct stat st, parent;
+	bool all = !root && fstat(fd, &st) == 0 && changed(w, &st) &&
+	           fstatat(fd, "..", &parent, 0) == 0 && changed(w, &parent);
+	for (size_t i = 0; i < ELEMENTSOF(files); i++)
+		if (all ||
+		    (fstatat(fd, files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && changed(w, &st)))
+			defuse_file(w, fd, files[i], git_defuse_config,
+			            "config keys that run programs");
 	_cleanup_close_ int hfd =
 	        openat(fd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	_cleanup_(closedirp) DIR *hooks = NULL;
-	if (hfd >= 0) {
-		int copy = dup(hfd);
-		hooks = copy >= 0 ? fdopendir(copy) : NULL;
-		if (!hooks && copy >= 0)
-			close(copy);
+	int copy = hfd >= 0 ? dup(hfd) : -1;
+	_cleanup_(closedirp) DIR *hooks = copy >= 0 ? fdopendir(copy) : NULL;
+	if (!hooks) {
+		safe_close(copy);
+		return;
 	}
-	if (!fresh && hooks && fstat(hfd, &st) == 0)
-		fresh = changed(w, &st);
-	struct dirent *de;
-	while (!fresh && hooks && (de = readdir(hooks)) != NULL)
-		fresh = de->d_name[0] != '.' &&
-		        fstatat(hfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && changed(w, &st);
-	if (!fresh)
-		return;
-	for (size_t i = 0; i < ELEMENTSOF(files); i++)
-		defuse_file(w, fd, files[i], git_defuse_config, "config keys that run programs");
-	if (!hooks)
-		return;
-	rewinddir(hooks);
+	all |= fstat(hfd, &st) == 0 && changed(w, &st);
 	size_t len = strlen(w->path);
 	snprintf(w->path + len, sizeof(w->path) - len, "/hooks");
+	struct dirent *de;
 	while ((de = readdir(hooks)) != NULL) {
 		const char *name = de->d_name;
 		size_t n = strlen(name);
 		if (is_name(name, ".") || is_name(name, "..") ||
 		    (n > 7 && strcmp(name + n - 7, ".sample") == 0))
 			continue; /* git runs no hook by a name ending in .sample */
-		if (fstatat(hfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		if (fstatat(hfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || (!all && !changed(w, &st)))
 			continue;
 		if (S_ISREG(st.st_mode) && !(st.st_mode & 0111))
 			continue; /* git does not run it */
@@ -655,9 +680,10 @@ static void sweep_nested(struct sweeper *w, int fd)
 	w->path[len] = '\0';
 }
 
-/* A nested repository at path: its own walk (when it is not inside a
- * root, whose walk saw it), its config and hooks, its sequencer. */
-static void sweep_repository(struct sweeper *w, const char *path, bool walk_it)
+/* A repository at path (root: one of the roots): its own walk (a nested
+ * one not inside a root, whose walk saw it), its config and hooks, its
+ * sequencer. */
+static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, bool root)
 {
 	if (walk_it) {
 		int r = sweep_tree(w, path);
@@ -673,10 +699,19 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it)
 	if (fstat(fd, &st) == 0 && fstatfs(fd, &sf) == 0) {
 		w->ctime_ok = false;
 		for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
-			w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i].magic;
+			w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
 	}
-	sweep_nested(w, fd);
+	sweep_nested(w, fd, root);
 	sweep_sequencer(w, fd);
+}
+
+/* Whether path is one of the roots. */
+static bool is_root(const struct git_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_roots; i++)
+		if (strcmp(path, s->roots[i]) == 0)
+			return true;
+	return false;
 }
 
 /* Whether path lies in one of the roots. */
@@ -831,11 +866,12 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 		safe_close(cfd);
 	}
 	for (size_t i = 0; i < s->n_roots; i++)
-		sweep_repository(&w, s->roots[i], false);
+		sweep_repository(&w, s->roots[i], false, true);
 	/* nested repositories found on the way (the list may grow as they
 	 * are swept: a submodule's own submodules) */
 	for (size_t i = 0; i < w.n_nested; i++)
-		sweep_repository(&w, w.nested[i], !in_roots(s, w.nested[i]));
+		sweep_repository(&w, w.nested[i], !in_roots(s, w.nested[i]),
+		                 is_root(s, w.nested[i]));
 	for (size_t i = 0; i < w.n_nested; i++)
 		free(w.nested[i]);
 	safe_close(w.qfd);

@@ -11,9 +11,11 @@
  * whose config or hooks run a program; an exec line in a paused rebase's
  * todo list. Git itself makes none of the first kind, so they are moved
  * to a quarantine folder; the others are disabled in place, a copy of the
- * original kept in the quarantine folder. Only what changed during the
- * run is looked at: directories whose ctime is older than the run's start
- * cannot hold a new entry (docs/running.md, "The sweep", argues it).
+ * original kept in the quarantine folder. Every entry of a gitdir is
+ * looked at but the object store's fan-out folders, which are read only
+ * when their ctime says the run changed them (docs/running.md, "The
+ * sweep", argues it); config files, hooks and todo lists likewise only
+ * when the run made or changed them.
  * Not for: what the sandbox keeps read-only (the launcher), or the
  * workspace outside its repositories.
  */

@@ -160,7 +160,7 @@ if [ -n "$why" ]; then
   skip "sockets and hard links are swept; a linked name stays, alone" "$why"
   skip "a nested clone keeps working" "$why"
   skip "a background job is swept when it ends" "$why"
-  skip "git's everyday work leaves nothing to sweep" "$why"
+  skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
 else
   fresh
   run "$SLUICE" run -C "$repo" -- 'ln -sf ~/.bashrc .git/COMMIT_EDITMSG'
@@ -205,8 +205,17 @@ else
     "$(cat "$jobs_dir/$job.out" 2>/dev/null)"
 
   fresh
+  git -C "$repo" config credential.helper store
+  git -C "$repo" config alias.hi '!echo hi'
+  printf '#!/bin/sh\nexit 0\n' >"$repo/.git/hooks/pre-commit"
+  chmod +x "$repo/.git/hooks/pre-commit"
+  git -C "$repo" clone -q "$origin" "$repo/lib" && git -C "$repo/lib" config core.pager 'less -R'
+  git -C "$repo" add lib 2>/dev/null && git -C "$repo" commit -q -m lib
+  sleep 2.1 # older than the sweep's margin
   run "$SLUICE" run -C "$repo" --format json -- \
-    'echo two >>README && git add README && git commit -q -m two && git stash list && git tag v1 && git fetch -q origin && git switch -q side && git rebase -q main && git switch -q main && git gc -q'
-  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ]
-  report $? "git's everyday work leaves nothing to sweep" "$out" "$err"
+    'echo two >>README && git add README && git commit -q -m two && git stash list && git tag v1 && git fetch -q origin && git switch -q side && git rebase -q main && git switch -q main && git -C lib commit -q --allow-empty -m in-lib && git gc -q'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] &&
+    [ "$(git -C "$repo" config credential.helper)" = store ] && [ -x "$repo/.git/hooks/pre-commit" ] &&
+    [ "$(git -C "$repo/lib" config core.pager)" = "less -R" ]
+  report $? "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$out" "$err"
 fi

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -152,6 +153,22 @@ static bool exists(const char *rel)
 	return lstat(p, &st) == 0;
 }
 
+/* The workspace's index: one gitlink, at "sub" (version 2, no extensions). */
+static void write_gitlink_index(void)
+{
+	unsigned char index[12 + 72] = { 'D', 'I', 'R', 'C', 0, 0, 0, 2, 0, 0, 0, 1 };
+	unsigned char *e = index + 12;
+	e[26] = 0xE0; /* mode 0160000 */
+	e[61] = 3;    /* the name's length */
+	memcpy(e + 62, "sub", 3);
+	char p[PATH_MAX];
+	at(p, ".git/index");
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, index, sizeof(index)), (ssize_t)sizeof(index));
+	close(fd);
+}
+
 /* A repository as git init leaves it, made before the sweep begins. */
 static void make_repository(void)
 {
@@ -227,17 +244,22 @@ Test(git_sweep, planted_links_and_fifos_go_to_the_quarantine)
 	git_sweep_done(&s);
 }
 
-Test(git_sweep, nothing_made_before_the_run_is_touched)
+/* Outside the object store's fan-out folders every entry is looked at,
+ * whenever it was made (a link left by a run killed before its sweep);
+ * a fan-out folder the run did not change is not read at all. */
+Test(git_sweep, only_unchanged_fanout_folders_are_not_read)
 {
 	make_repository();
 	char p[PATH_MAX];
 	at(p, ".git/logs/HEAD");
 	cr_assert_eq(symlink("/etc/passwd", p), 0);
+	at(p, ".git/objects/ab/fifo");
+	cr_assert_eq(mkfifo(p, 0644), 0);
 	struct git_sweep s;
 	begin(&s);
-	cr_assert_eq(git_sweep_run(&s, jobs), 0);
-	cr_assert(exists(".git/logs/HEAD"));
-	cr_assert_null(s.quarantine);
+	cr_assert_eq(git_sweep_run(&s, jobs), 1);
+	cr_assert_not(exists(".git/logs/HEAD"));
+	cr_assert(exists(".git/objects/ab/fifo"), "an unchanged fan-out folder is not read");
 	git_sweep_done(&s);
 }
 
@@ -259,25 +281,12 @@ Test(git_sweep, a_new_nested_repository_is_disabled_and_keeps_working)
 	          0644);
 	make_file("sub/.git/hooks/pre-commit.sample", "#!/bin/sh\n", 0755);
 	make_file("sub/.git/hooks/post-checkout", "#!/bin/sh\n", 0755);
-	/* an index with one gitlink at "sub" (version 2, no extensions) */
-	unsigned char index[12 + 72] = { 'D', 'I', 'R', 'C', 0, 0, 0, 2, 0, 0, 0, 1 };
-	unsigned char *e = index + 12;
-	e[24] = 0;
-	e[25] = 0;
-	e[26] = 0xE0; /* 0160000 */
-	e[27] = 0;
-	e[60] = 0;
-	e[61] = 3;
-	memcpy(e + 62, "sub", 3);
-	char p[PATH_MAX];
-	at(p, ".git/index");
-	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	cr_assert_eq(write(fd, index, sizeof(index)), (ssize_t)sizeof(index));
-	close(fd);
+	write_gitlink_index();
 
 	cr_assert_eq(git_sweep_run(&s, jobs), 2);
 	cr_assert_not(exists("sub/.git/hooks/post-checkout"));
 	cr_assert(exists("sub/.git/hooks/pre-commit.sample"));
+	char p[PATH_MAX];
 	at(p, "sub/.git/config");
 	FILE *f = fopen(p, "r");
 	char text[512] = "";
@@ -302,6 +311,33 @@ Test(git_sweep, a_paused_rebase_loses_its_exec_lines)
 	cr_assert_eq(s.n_items, 1);
 	cr_assert(strstr(s.items[0].what, "exec touch /tmp/m"));
 	cr_assert_not_null(s.items[0].kept);
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, the_users_own_config_and_hooks_are_left_alone)
+{
+	make_repository();
+	make_file(".git/config", "[credential]\n\thelper = store\n[alias]\n\thi = !echo hi\n",
+	          0644);
+	make_file(".git/hooks/pre-commit", "#!/bin/sh\n", 0755);
+	make_dir("sub");
+	make_dir("sub/.git");
+	make_dir("sub/.git/hooks");
+	make_file("sub/.git/HEAD", "ref: refs/heads/main\n", 0644);
+	make_file("sub/.git/config", "[core]\n\tpager = less\n", 0644);
+	make_file("sub/.git/hooks/pre-push", "#!/bin/sh\n", 0755);
+	write_gitlink_index();
+	usleep(50 * 1000); /* past a tick of the coarse clock */
+	struct git_sweep s;
+	cr_assert_eq(git_sweep_begin(&s, ws), 0);
+	clock_gettime(CLOCK_REALTIME_COARSE, &s.since); /* no margin: the files are older */
+	/* the run changes both gitdirs' entries, as a commit does */
+	make_file(".git/ORIG_HEAD", "1\n", 0644);
+	make_file("sub/.git/ORIG_HEAD", "1\n", 0644);
+	cr_assert_eq(git_sweep_run(&s, jobs), 0);
+	cr_assert(exists(".git/hooks/pre-commit"));
+	cr_assert(exists("sub/.git/hooks/pre-push"));
+	cr_assert_null(s.quarantine);
 	git_sweep_done(&s);
 }
 
