@@ -77,6 +77,8 @@
 	  "network access (default: as the mode says)")                                           \
 	X(sandbox, git_writable, BOOL, "no", SYSTEM, NULL,                                        \
 	  "workspace-write: let commands write the workspace's .git (hooks and config too)")      \
+	X(sandbox, git_sweep, BOOL, "yes", SYSTEM, NULL,                                          \
+	  "after a sandboxed run, disable what it planted in the repository for git to follow")   \
 	X(sandbox, hide, WORDS, CONFIG_DEFAULT_SANDBOX_HIDE, APPEND, NULL,                        \
 	  "files and folders made unreadable in the sandboxed modes")                             \
 	X(sandbox, protect, WORDS, CONFIG_DEFAULT_SANDBOX_PROTECT, APPEND, NULL,                  \

@@ -59,6 +59,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		s->network = cfg->sandbox_network == CONFIG_NETWORK_ALLOW;
 	s->best_effort = cfg->sandbox_best_effort;
 	s->git_writable = cfg->sandbox_git_writable;
+	s->git_sweep = cfg->sandbox_git_sweep;
 	s->user = cfg->sandbox_user && cfg->sandbox_user[0] ? cfg->sandbox_user : NULL;
 	int r = copy_list(cfg->sandbox_writable, s->writable, &s->n_writable,
 	                  RUN_SETTINGS_PATHS_MAX, "[sandbox] writable", reterr);

@@ -41,6 +41,7 @@ void run_settings_init_defaults(struct run_settings *s)
 		.network = false,
 		.best_effort = false,
 		.git_writable = false,
+		.git_sweep = true,
 		.tmpdir_size = 1024 * 1024 * 1024,
 		.namespace_off = false,
 	};

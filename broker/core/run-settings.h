@@ -209,6 +209,7 @@ struct run_settings {
 	bool network; /* allow network in sandboxed modes: false */
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
+	bool git_sweep;    /* sandboxed: the repository is swept after each run (git-sweep.h) */
 	const char *hide[RUN_SETTINGS_HIDE_MAX]; /* unreadable when sandboxed; "~/" unexpanded */
 	size_t n_hide;
 	/* workspace-write: read-only, relative to the workspace */

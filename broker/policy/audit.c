@@ -125,6 +125,10 @@ static char *audit_format(const struct audit *a, const struct audit_record *rec)
 	json_object_set_new(o, "error", str_or_null(rec->error_kind));
 	if (rec->via)
 		json_object_set_new(o, "via", json_string(rec->via));
+	if (rec->swept > 0) {
+		json_object_set_new(o, "swept", json_integer((json_int_t)rec->swept));
+		json_object_set_new(o, "quarantine", str_or_null(rec->quarantine));
+	}
 	/* ASCII only: the log must stay one line of valid text whatever the
 	 * command held */
 	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);

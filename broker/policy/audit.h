@@ -40,6 +40,10 @@ struct audit_record {
 	int signal;                /* 0: none */
 	uint64_t duration_ms;
 	const char *via; /* the door it came in by when not run or mcp: "hook codex", ... */
+	/* what the post-run sweep disabled in the repository (0: nothing) and
+	 * where it kept the copies (may be NULL) */
+	size_t swept;
+	const char *quarantine;
 };
 
 /*

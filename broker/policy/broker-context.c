@@ -247,6 +247,8 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.signal = outcome->signal,
 		.duration_ms = outcome->duration_ms,
 		.via = outcome->via,
+		.swept = outcome->swept,
+		.quarantine = outcome->quarantine,
 	};
 	return audit_write(ctx->audit, &rec, reterr);
 }

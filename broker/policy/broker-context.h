@@ -125,6 +125,8 @@ struct audit_outcome {
 	int signal;             /* 0: none */
 	uint64_t duration_ms;
 	const char *via; /* audit_record.via, or NULL */
+	size_t swept;           /* things the post-run sweep disabled */
+	const char *quarantine; /* where their copies are, or NULL */
 };
 int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
                          const char *workdir, const struct policy_decision *d,

@@ -152,7 +152,23 @@ struct job_end {
 	uint64_t timeout_ms;
 };
 
-static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e)
+/* What the sweep found, after the completion line: the lines a model
+ * reads of a foreground run. */
+static void write_sweep(int log_fd, const struct git_sweep *sweep)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	git_sweep_write_text(sweep, f);
+	if (fclose(f) == 0 && len > 0)
+		(void)write_full(log_fd, text, len);
+	free(text);
+}
+
+static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e,
+                       const struct git_sweep *sweep)
 {
 	char line[256], limit[32];
 	switch (e->state) {
@@ -186,12 +202,16 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 		(void)pread(log_fd, &last, 1, sb.st_size - 1);
 	const char *text = last == '\n' ? line + 1 : line;
 	(void)write_full(log_fd, text, strlen(text));
+	if (sweep)
+		write_sweep(log_fd, sweep);
 	json_t *st = json_pack(
 	        "{s:s, s:o, s:o, s:I}", "status", job_state_name(e->state), "exitCode",
 	        e->state == JOB_COMPLETED || e->state == JOB_FAILED ? json_integer(e->exit_code)
 	                                                            : json_null(),
 	        "signal", e->signal ? json_integer(e->signal) : json_null(), "ended",
 	        (json_int_t)wall_ms());
+	if (st && sweep)
+		json_object_set_new(st, "gitSweep", git_sweep_to_json(sweep));
 	if (st)
 		(void)write_json_file(dir, id, ".status", st);
 	json_decref(st);
@@ -219,7 +239,8 @@ static void monitor_kill_tree(pid_t pid, uint64_t grace_ms, const sigset_t *set,
 
 /* The monitor: never returns. Reports the pid (or -errno) on report_fd. */
 static void monitor_main(const char *dir, const char *id, const struct spawn_request *req,
-                         uint64_t timeout_ms, uint64_t grace_ms, int report_fd)
+                         uint64_t timeout_ms, uint64_t grace_ms, struct git_sweep *sweep,
+                         int report_fd)
 {
 	sigset_t set;
 	sigemptyset(&set);
@@ -338,14 +359,19 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		        "would run; renamed to NAME" PROTECT_WATCH_SUFFIX ": %s]",
 		        *b);
 	protect_watch_done(&watch);
-	job_finish(dir, id, log_fd, &end);
+	/* no child left: the job's last process is gone, nothing it started
+	 * can plant anything after the sweep */
+	if (sweep)
+		(void)git_sweep_run(sweep, dir);
+	job_finish(dir, id, log_fd, &end, sweep);
 	if (req->tmpdir)
 		(void)run_tmpdir_remove(req->tmpdir);
 	_exit(0);
 }
 
 int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeout_ms,
-               uint64_t kill_grace_ms, struct job_started *ret, struct sluice_error *reterr)
+               uint64_t kill_grace_ms, struct git_sweep *sweep, struct job_started *ret,
+               struct sluice_error *reterr)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -366,7 +392,7 @@ int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeou
 	}
 	if (monitor == 0) {
 		close(pipefd[0]);
-		monitor_main(dir, ret->id, req, timeout_ms, kill_grace_ms, pipefd[1]);
+		monitor_main(dir, ret->id, req, timeout_ms, kill_grace_ms, sweep, pipefd[1]);
 	}
 	close(pipefd[1]);
 	int32_t msg = 0;

@@ -19,6 +19,7 @@
 
 #include "errors.h"
 #include "core/run-settings.h"
+#include "run/git-sweep.h"
 #include "run/spawner.h"
 
 #define JOB_ID_MAX 64
@@ -43,11 +44,14 @@ struct job_started {
 
 /*
  * Start req (stdout_fd, stderr_fd and report_fd are ignored) as a job in
- * dir, ending it after timeout_ms (0: never). Returns when the command has
+ * dir, ending it after timeout_ms (0: never). sweep (begun, or NULL): the
+ * monitor sweeps the repository once the job's last process is gone, and
+ * says what it found in the completion line and the status file. Returns when the command has
  * been started. -errno on failure, with reterr saying which step.
  */
 int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeout_ms,
-               uint64_t kill_grace_ms, struct job_started *ret, struct sluice_error *reterr);
+               uint64_t kill_grace_ms, struct git_sweep *sweep, struct job_started *ret,
+               struct sluice_error *reterr);
 
 enum job_state {
 	JOB_RUNNING = 0,

@@ -257,6 +257,8 @@ json_t *result_to_json(const struct run_result *r, unsigned flags)
 	}
 	if (obj && r->job_id)
 		json_object_set_new(obj, "jobId", json_string(r->job_id));
+	if (obj)
+		json_object_set_new(obj, "gitSweep", git_sweep_to_json(r->git_sweep));
 	return obj;
 }
 
@@ -522,6 +524,7 @@ int result_write_text_streams(const struct run_result *r, bool apart, FILE *f)
 			fprintf(f, " %d", (int)r->background_pids[i]);
 		fprintf(f, "]\n");
 	}
+	git_sweep_write_text(r->git_sweep, f);
 	if (r->audit_failed)
 		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
 	for (char *const *b = r->protect_blocked; b && *b; b++)

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "core/error-kind.h"
+#include "run/git-sweep.h"
 #include "run/outbuf.h"
 #include "core/request.h"
 #include "policy/verdict.h"
@@ -58,6 +59,8 @@ struct run_result {
 	const char *job_hint;      /* background mode: how the caller follows and stops the job,
 	                       * one line; NULL: the sluice verbs (logs, kill) */
 	const char *approval_note; /* an ask that was not approved: who answered, how */
+	/* the post-run sweep of the repository (git-sweep.h), or NULL */
+	const struct git_sweep *git_sweep;
 
 	const struct run_settings *settings; /* required: the sandbox mode, caps, survivors */
 };

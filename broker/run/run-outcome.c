@@ -64,6 +64,7 @@ void run_outcome_done(struct run_outcome *o)
 	outbuf_free(o->err);
 	pump_done(&o->pump);
 	protect_watch_done(&o->watch);
+	git_sweep_done(&o->sweep);
 }
 
 int run_outcome_fail(struct run_outcome *o, enum error_kind kind, const char *fmt, ...)

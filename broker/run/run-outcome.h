@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "policy/broker-context.h"
 #include "run/cpu-placement.h"
+#include "run/git-sweep.h"
 #include "run/protect-watch.h"
 #include "run/jobs.h"
 #include "run/outbuf.h"
@@ -55,6 +56,9 @@ struct run_outcome {
 	struct job_started job;
 	char audit_id[64]; /* the start line's id ([audit] required), or "" */
 	struct protect_watch watch; /* protected files the run created */
+	/* the post-run sweep, begun before the command started (sweeping) */
+	struct git_sweep sweep;
+	bool sweeping;
 };
 
 /* Start an outcome with a copy of settings and no error. */

@@ -198,7 +198,8 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "the jobs directory: %s: %s",
 		                        err.detail, strerror(-r));
 	uint64_t timeout = req->has_timeout ? req->timeout_ms : o->settings.background_timeout_ms;
-	r = jobs_start(o->jobs_dir, sr, timeout, o->settings.kill_grace_ms, &o->job, &err);
+	r = jobs_start(o->jobs_dir, sr, timeout, o->settings.kill_grace_ms,
+	               o->sweeping ? &o->sweep : NULL, &o->job, &err);
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "%s: %s", err.detail,
 		                        strerror(-r));
@@ -208,6 +209,34 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 	o->result.job_id = o->job.id;
 	o->result.output_file = o->job.output_file;
 	return 0;
+}
+
+/* Before the command can start: note the time and the repository the
+ * post-run sweep looks at (git-sweep.h). Sandboxed runs only: an
+ * unrestricted command could write anything anywhere, a sweep would
+ * promise what it cannot keep. */
+static int begin_sweep(struct run_outcome *o)
+{
+	const struct run_settings *s = &o->settings;
+	if (!s->git_sweep || strcmp(s->sandbox_mode, "unrestricted") == 0)
+		return 0;
+	if (git_sweep_begin(&o->sweep, o->root) < 0)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
+		                        "preparing the repository's sweep: %s", strerror(ENOMEM));
+	o->sweeping = true;
+	return 0;
+}
+
+/* After the run's last process is gone (as far as the pump knows: the
+ * survivors it left are listed in the result): the sweep, its quarantine
+ * folder in the jobs directory. */
+static void end_sweep(struct run_outcome *o)
+{
+	if (!o->sweeping)
+		return;
+	const char *dir = run_outcome_jobs_dir(o, NULL) == 0 ? o->jobs_dir : NULL;
+	(void)git_sweep_run(&o->sweep, dir);
+	o->result.git_sweep = &o->sweep;
 }
 
 static int spill_open(void *userdata, char **ret_path)
@@ -440,6 +469,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
 		                        strerror(-r));
 	evaluate(o);
+	end_sweep(o);
 	return 0;
 }
 
@@ -484,7 +514,7 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	bool foreground = req->mode != RUN_MODE_BACKGROUND;
 	o->foreground = foreground;
 	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
-	    run_spawn_prepare(o, &sr) < 0) {
+	    run_spawn_prepare(o, &sr) < 0 || begin_sweep(o) < 0) {
 		run_outcome_withdraw_launcher(o);
 		return -1;
 	}
@@ -514,6 +544,8 @@ static void audit(const struct run_request *req, const struct runner_options *op
 		.exit_code = r->has_exit_code ? r->exit_code : -1,
 		.signal = r->signal,
 		.duration_ms = r->duration_ms,
+		.swept = r->git_sweep ? r->git_sweep->n_found : 0,
+		.quarantine = r->git_sweep ? r->git_sweep->quarantine : NULL,
 	};
 	struct sluice_error err = { 0 };
 	int ret = broker_context_audit(opt->context, req, o->workdir,

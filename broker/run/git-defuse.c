@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Git texts that run programs, disabled line by line (git-defuse.h). The
+ * config reader follows git's syntax as far as a line's meaning goes:
+ * "[section]", "[section \"sub\"]" and the old "[section.sub]" headers, a
+ * key on the header's own line, quoted values, comments (# and ;) and a
+ * backslash at the end of a line continuing the value. A line it cannot
+ * read is left alone: git refuses that file too.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cleanup.h"
+#include "run/git-defuse.h"
+
+enum sub_rule {
+	SUB_NONE, /* section.key */
+	SUB_SOME, /* section.<sub>.key */
+	SUB_ANY,  /* either */
+};
+
+/* The keys that make git run a program (or open a file of the command's
+ * choosing: a FIFO there makes the user's git hang). key NULL: every key
+ * of the section; bang: only a value starting with '!' (a shell command). */
+static const struct {
+	const char *section;
+	enum sub_rule sub;
+	const char *key;
+	bool bang;
+} rules[] = {
+	{ "core", SUB_NONE, "fsmonitor", false },  /* runs on every status */
+	{ "core", SUB_NONE, "hookspath", false },  /* hooks from elsewhere */
+	{ "core", SUB_NONE, "sshcommand", false }, /* fetch, push */
+	{ "core", SUB_NONE, "pager", false },      /* log, diff, ... */
+	{ "core", SUB_NONE, "editor", false },     /* commit, rebase -i */
+	{ "core", SUB_NONE, "askpass", false },    /* credentials */
+	{ "core", SUB_NONE, "gitproxy", false },   /* git:// fetch */
+	{ "core", SUB_NONE, "alternaterefscommand", false },
+	{ "core", SUB_NONE, "worktree", false },       /* checkout writes there */
+	{ "core", SUB_NONE, "excludesfile", false },   /* read on status */
+	{ "core", SUB_NONE, "attributesfile", false }, /* read on status */
+	{ "sequence", SUB_NONE, "editor", false },     /* rebase -i */
+	{ "alias", SUB_ANY, NULL, true },              /* "!cmd" */
+	{ "pager", SUB_NONE, NULL, false },            /* pager.<cmd> = program */
+	{ "filter", SUB_SOME, "clean", false },        /* add, status */
+	{ "filter", SUB_SOME, "smudge", false },       /* checkout */
+	{ "filter", SUB_SOME, "process", false },      /* both */
+	{ "diff", SUB_NONE, "external", false },       /* diff */
+	{ "diff", SUB_SOME, "textconv", false },       /* diff, log -p, blame */
+	{ "diff", SUB_SOME, "command", false },        /* diff */
+	{ "merge", SUB_SOME, "driver", false },        /* merge, rebase, pull */
+	{ "mergetool", SUB_SOME, "cmd", false },
+	{ "mergetool", SUB_SOME, "path", false },
+	{ "difftool", SUB_SOME, "cmd", false },
+	{ "difftool", SUB_SOME, "path", false },
+	{ "credential", SUB_ANY, "helper", false }, /* fetch, push */
+	{ "gpg", SUB_ANY, "program", false },       /* commit -S, log --show-signature */
+	{ "include", SUB_NONE, "path", false },     /* more config from elsewhere */
+	{ "includeif", SUB_SOME, "path", false },
+	{ "remote", SUB_SOME, "uploadpack", false },  /* fetch over a local path */
+	{ "remote", SUB_SOME, "receivepack", false }, /* push */
+	{ "remote", SUB_SOME, "vcs", false },         /* git-remote-<vcs> */
+	{ "protocol", SUB_ANY, "allow", false },      /* ext:: runs a command */
+	{ "submodule", SUB_SOME, "update", false },   /* "!cmd" on submodule update */
+	{ "trailer", SUB_SOME, "command", false },
+	{ "trailer", SUB_SOME, "cmd", false },
+	{ "tar", SUB_SOME, "command", false }, /* archive */
+	{ "browser", SUB_SOME, "cmd", false },
+	{ "browser", SUB_SOME, "path", false },
+	{ "web", SUB_NONE, "browser", false },
+	{ "man", SUB_SOME, "cmd", false },
+	{ "man", SUB_SOME, "path", false },
+	{ "man", SUB_NONE, "viewer", false },
+	{ "sendemail", SUB_ANY, "smtpserver", false }, /* may be a program */
+	{ "sendemail", SUB_ANY, "tocmd", false },
+	{ "sendemail", SUB_ANY, "cccmd", false },
+	{ "sendemail", SUB_ANY, "headercmd", false },
+	{ "interactive", SUB_NONE, "difffilter", false }, /* add -p */
+	{ "uploadpack", SUB_NONE, "packobjectshook", false },
+	{ "hook", SUB_ANY, NULL, false },          /* config-defined hooks */
+	{ "commit", SUB_NONE, "template", false }, /* read on commit */
+	{ "imap", SUB_NONE, "tunnel", false },
+	{ "guitool", SUB_SOME, "cmd", false },
+	{ "instaweb", SUB_NONE, NULL, false },
+};
+
+/* Whether value (after '=', may be quoted) starts with '!'. */
+static bool starts_with_bang(const char *value)
+{
+	if (!value)
+		return false;
+	while (*value == ' ' || *value == '\t' || *value == '"')
+		value++;
+	return *value == '!';
+}
+
+bool git_defuse_key_runs(const char *section, bool has_sub, const char *key, const char *value)
+{
+	for (size_t i = 0; i < ELEMENTSOF(rules); i++) {
+		if (strcasecmp(rules[i].section, section) != 0)
+			continue;
+		if ((rules[i].sub == SUB_NONE && has_sub) || (rules[i].sub == SUB_SOME && !has_sub))
+			continue;
+		if (rules[i].key && strcasecmp(rules[i].key, key) != 0)
+			continue;
+		if (rules[i].bang && !starts_with_bang(value))
+			continue;
+		return true;
+	}
+	return false;
+}
+
+/* The rewritten text, grown as lines are copied. */
+struct out {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct out *o, const char *s, size_t n)
+{
+	if (o->oom)
+		return;
+	if (o->len + n + 1 > o->cap) {
+		size_t cap = (o->len + n + 1) * 2;
+		char *b = realloc(o->buf, cap);
+		if (!b) {
+			o->oom = true;
+			return;
+		}
+		o->buf = b;
+		o->cap = cap;
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+	o->buf[o->len] = '\0';
+}
+
+/* Hand back what was built: n disabled (0: nothing changed), or -ENOMEM. */
+static int finish(struct out *o, int n, char **ret, size_t *ret_len)
+{
+	*ret = NULL;
+	*ret_len = 0;
+	if (o->oom) {
+		free(o->buf);
+		return -ENOMEM;
+	}
+	if (n == 0) {
+		free(o->buf);
+		return 0;
+	}
+	*ret = o->buf;
+	*ret_len = o->len;
+	return n;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	return p;
+}
+
+/* The section being read. */
+struct section {
+	char name[64];
+	char sub[64]; /* as written, cut; only for the report */
+	bool has_sub;
+	bool valid; /* a header was read (keys before any header are git's error) */
+};
+
+/* Read a header "[...]" at p (p[0] == '['); returns where it ends (after
+ * ']'), or NULL when it is not one git accepts (the line is left alone). */
+static const char *read_header(const char *p, const char *end, struct section *s)
+{
+	struct section n = { .valid = true };
+	size_t len = 0;
+	p++;
+	while (p < end && (isalnum((unsigned char)*p) || *p == '-' || *p == '.')) {
+		if (*p == '.' && !n.has_sub) {
+			/* the old "[section.sub]": the rest, folded, is the subsection */
+			n.has_sub = true;
+			p++;
+			size_t sl = 0;
+			while (p < end && *p != ']' && sl + 1 < sizeof(n.sub))
+				n.sub[sl++] = *p++;
+			n.sub[sl] = '\0';
+			break;
+		}
+		if (len + 1 < sizeof(n.name))
+			n.name[len++] = *p;
+		p++;
+	}
+	n.name[len] = '\0';
+	if (len == 0)
+		return NULL;
+	if (!n.has_sub && p < end && is_space(*p)) {
+		p = skip_space(p, end);
+		if (p >= end || *p != '"')
+			return NULL;
+		p++;
+		size_t sl = 0;
+		while (p < end && *p != '"') {
+			if (*p == '\\' && p + 1 < end)
+				p++;
+			if (sl + 1 < sizeof(n.sub))
+				n.sub[sl++] = *p;
+			p++;
+		}
+		if (p >= end)
+			return NULL;
+		p++;
+		n.sub[sl] = '\0';
+		n.has_sub = true;
+	}
+	while (p < end && *p != ']')
+		p++;
+	if (p >= end)
+		return NULL;
+	*s = n;
+	return p + 1;
+}
+
+/* Scan a value from p to the line's end, quotes carried in *quoted:
+ * whether it goes on to the next line (a backslash ends the line outside a
+ * comment). */
+static bool value_continues(const char *p, const char *end, bool *quoted)
+{
+	for (const char *v = p; v < end; v++) {
+		if (*v == '\\') {
+			if (v + 1 >= end)
+				return true;
+			v++;
+		} else if (*v == '"') {
+			*quoted = !*quoted;
+		} else if (!*quoted && (*v == '#' || *v == ';')) {
+			return false;
+		}
+	}
+	return false;
+}
+
+/* A key at p: its name into key (lower case, cut), its value's start in
+ * *value (NULL: none), and whether its value goes on to the next line
+ * (*quoted: in quotes there). */
+static bool read_key(const char *p, const char *end, char key[64], const char **value, bool *cont,
+                     bool *quoted)
+{
+	size_t len = 0;
+	*value = NULL;
+	*cont = false;
+	*quoted = false;
+	if (p >= end || !isalpha((unsigned char)*p))
+		return false;
+	while (p < end && (isalnum((unsigned char)*p) || *p == '-')) {
+		if (len + 1 < 64)
+			key[len++] = (char)tolower((unsigned char)*p);
+		p++;
+	}
+	key[len] = '\0';
+	p = skip_space(p, end);
+	if (p >= end || *p == '#' || *p == ';')
+		return true; /* a bare key: true */
+	if (*p != '=')
+		return false;
+	*value = p + 1;
+	*cont = value_continues(p + 1, end, quoted);
+	return true;
+}
+
+static void report(git_defuse_fn fn, void *userdata, const struct section *s, const char *key)
+{
+	if (!fn)
+		return;
+	char what[64 * 3 + 3];
+	if (s->has_sub)
+		snprintf(what, sizeof(what), "%s.%s.%s", s->name, s->sub, key);
+	else
+		snprintf(what, sizeof(what), "%s.%s", s->name, key);
+	fn(what, userdata);
+}
+
+int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,
+                      void *userdata)
+{
+	struct out o = { 0 };
+	struct section s = { .valid = false };
+	const char *p = text, *end = text + len;
+	/* the previous line's value goes on here: disabled with it, or not */
+	bool continuing = false, disabled = false, quoted = false;
+	int n = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *next = nl ? nl + 1 : end;
+		if (continuing) {
+			/* value text, never a key, whatever it looks like */
+			if (disabled)
+				put(&o, GIT_DEFUSE_MARK, strlen(GIT_DEFUSE_MARK));
+			put(&o, p, (size_t)(next - p));
+			continuing = value_continues(p, eol, &quoted);
+			p = next;
+			continue;
+		}
+		const char *k = skip_space(p, eol);
+		if (k < eol && *k == '[') {
+			const char *after = read_header(k, eol, &s);
+			if (!after) {
+				put(&o, p, (size_t)(next - p));
+				p = next;
+				continue;
+			}
+			k = skip_space(after, eol);
+		}
+		char key[64];
+		const char *value;
+		if (k >= eol || *k == '#' || *k == ';' || !s.valid ||
+		    !read_key(k, eol, key, &value, &continuing, &quoted)) {
+			put(&o, p, (size_t)(next - p));
+			p = next;
+			continue;
+		}
+		disabled = git_defuse_key_runs(s.name, s.has_sub, key, value);
+		if (!disabled) {
+			put(&o, p, (size_t)(next - p));
+			p = next;
+			continue;
+		}
+		/* the key, and the header before it when on one line */
+		put(&o, p, (size_t)(k - p));
+		if (k != p && !is_space(k[-1]))
+			put(&o, " ", 1);
+		put(&o, GIT_DEFUSE_MARK, strlen(GIT_DEFUSE_MARK));
+		put(&o, k, (size_t)(next - k));
+		report(fn, userdata, &s, key);
+		n++;
+		p = next;
+	}
+	return finish(&o, n, ret, ret_len);
+}
+
+int git_defuse_todo(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,
+                    void *userdata)
+{
+	struct out o = { 0 };
+	const char *p = text, *end = text + len;
+	int n = 0;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *eol = nl ? nl : end;
+		const char *next = nl ? nl + 1 : end;
+		const char *w = skip_space(p, eol);
+		const char *we = w;
+		while (we < eol && !is_space(*we))
+			we++;
+		size_t wl = (size_t)(we - w);
+		bool exec = (wl == 4 && strncasecmp(w, "exec", 4) == 0) ||
+		            (wl == 1 && (*w == 'x' || *w == 'X'));
+		if (exec) {
+			put(&o, GIT_DEFUSE_MARK, strlen(GIT_DEFUSE_MARK));
+			if (fn) {
+				char what[128];
+				const char *arg = skip_space(we, eol);
+				snprintf(what, sizeof(what), "exec %.*s", (int)(eol - arg), arg);
+				fn(what, userdata);
+			}
+			n++;
+		}
+		put(&o, p, (size_t)(next - p));
+		p = next;
+	}
+	return finish(&o, n, ret, ret_len);
+}

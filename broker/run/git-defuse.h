@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The texts in a repository that make the user's own git run a program
+ * later, rewritten in memory so that they no longer do: a config file's
+ * keys that name a program (core.fsmonitor, core.hooksPath, aliases
+ * starting with '!', filters, diff drivers, credential helpers, ...; the
+ * table in git-defuse.c) and the exec lines of a sequencer's todo list
+ * (`git rebase --continue` runs them). Each is commented out, never
+ * deleted, so that the user sees it and can restore it on purpose.
+ * Not for: finding the files (git-sweep.c) or writing them.
+ */
+#ifndef SLUICE_GIT_DEFUSE_H
+#define SLUICE_GIT_DEFUSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The prefix a disabled line gets: a comment in both syntaxes. */
+#define GIT_DEFUSE_MARK "#sluice-disabled# "
+
+/* Called once per disabled entry: its name ("core.fsmonitor",
+ * "alias.st", "exec make test"), cut to a readable length. */
+typedef void (*git_defuse_fn)(const char *what, void *userdata);
+
+/*
+ * Comment out each key of git config text[0..len) that runs a program,
+ * with its continuation lines. Returns the number disabled (0: *ret is
+ * NULL, nothing to change), with the new text in *ret (malloc'd,
+ * *ret_len bytes), or -ENOMEM. fn may be NULL.
+ */
+int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,
+                      void *userdata);
+
+/* Whether section[.subsection].key (any case; has_sub: a subsection was
+ * given) with value (may be NULL) makes git run a program, or read a file
+ * of the command's choosing (a FIFO there hangs git). */
+bool git_defuse_key_runs(const char *section, bool has_sub, const char *key, const char *value);
+
+/*
+ * Comment out each exec (x) line of a sequencer todo list text[0..len),
+ * as git_defuse_config() does.
+ */
+int git_defuse_todo(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,
+                    void *userdata);
+
+#endif

@@ -1,0 +1,954 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The post-run sweep of a run's repository (git-sweep.h). Every step works
+ * on descriptors and never follows a symbolic link: what it looks at is
+ * what the command may have planted.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "errors.h"
+#include "fd-util.h"
+#include "monotonic.h"
+#include "run/git-defuse.h"
+#include "run/git-sweep.h"
+#include "util/terminal-text.h"
+
+/* Deeper folders than this are not walked: the folder at that depth is
+ * moved to the quarantine whole (git makes nothing that deep). */
+#define SWEEP_DEPTH_MAX 48
+/* A config or todo file larger than this is moved away, not read. */
+#define SWEEP_TEXT_MAX (1024 * 1024)
+/* A hard-linked file is copied into the quarantine up to this size
+ * (the content stays at its other name in any case). */
+#define SWEEP_COPY_MAX (16 * 1024 * 1024)
+/* Nested repositories looked at, at most. */
+#define SWEEP_NESTED_MAX 256
+/* Coarse clocks and file systems that keep whole seconds: a directory
+ * changed this long before the run's start is looked at too. */
+#define SWEEP_MARGIN_S 2
+
+/* File systems whose directories' ctime the kernel sets from its own
+ * clock on every change of their entries (and on a rename of the folder
+ * itself). Elsewhere (a network file system, whose server's clock sets
+ * ctime; FUSE) every fan-out folder is read. */
+static const unsigned long trusted_fs[] = {
+	0xEF53,     /* ext2, ext3, ext4 */
+	0x01021994, /* tmpfs */
+	0x58465342, /* xfs */
+	0x9123683E, /* btrfs */
+	0x794c7630, /* overlayfs: a changed folder is copied up, a new inode */
+	0x2fc12fc1, /* zfs */
+	0xF2F52010, /* f2fs */
+};
+
+static void closedirp(DIR **d)
+{
+	if (*d)
+		closedir(*d);
+}
+
+struct sweeper {
+	struct git_sweep *s;
+	const char *jobs_dir;
+	int qfd; /* the quarantine folder, -1 until the first item */
+	bool ctime_ok;
+	dev_t dev;
+	char path[PATH_MAX]; /* the directory being read */
+	char *nested[SWEEP_NESTED_MAX];
+	size_t n_nested;
+	char keys[512]; /* the names git_defuse_* reported for the file at hand */
+	int n_keys;
+};
+
+static void fail(struct git_sweep *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct git_sweep *s, const char *fmt, ...)
+{
+	if (s->error[0])
+		return; /* the first failure is the one to read */
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(s->error, sizeof(s->error), fmt, ap);
+	va_end(ap);
+}
+
+static bool ts_before(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
+}
+
+/* Whether what st describes changed (an entry made, renamed, removed; its
+ * mode or link count changed) since the run began. */
+static bool changed(const struct sweeper *w, const struct stat *st)
+{
+	return !w->ctime_ok || !ts_before(&st->st_ctim, &w->s->since);
+}
+
+/* Whether path is dir or lies beneath it. */
+static bool within(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* The first line of the small file dir/name (no link followed), without
+ * its line end. */
+static int read_line_at(int dir, const char *name, char *buf, size_t size)
+{
+	_cleanup_close_ int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return -EINVAL;
+	ssize_t n = read_full(fd, buf, size - 1);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return 0;
+}
+
+/* realpath() of text read in a file of base (relative to base). */
+static char *resolve_from(const char *base, const char *text)
+{
+	_cleanup_free_ char *joined = NULL;
+	if (text[0] == '/')
+		joined = strdup(text);
+	else if (asprintf(&joined, "%s/%s", base, text) < 0)
+		joined = NULL;
+	return joined ? realpath(joined, NULL) : NULL;
+}
+
+static int add_root(struct git_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_roots; i++)
+		if (strcmp(s->roots[i], path) == 0)
+			return 0;
+	if (s->n_roots >= GIT_SWEEP_ROOTS_MAX)
+		return 0;
+	s->roots[s->n_roots] = strdup(path);
+	if (!s->roots[s->n_roots])
+		return -ENOMEM;
+	s->n_roots++;
+	return 0;
+}
+
+/* The gitdir a ".git" file names, with its common directory, when git
+ * registered them: see git_sweep_begin(). */
+static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct stat *dst)
+{
+	char line[PATH_MAX + 16];
+	if (read_line_at(AT_FDCWD, dotgit, line, sizeof(line)) < 0 ||
+	    strncmp(line, "gitdir: ", 8) != 0)
+		return 0;
+	_cleanup_free_ char *gitdir = resolve_from(s->workspace, line + 8);
+	struct stat gst;
+	if (!gitdir || stat(gitdir, &gst) < 0 || !S_ISDIR(gst.st_mode) || gst.st_uid != dst->st_uid)
+		return 0;
+	_cleanup_close_ int gfd = open(gitdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (gfd < 0)
+		return 0;
+	char text[PATH_MAX];
+	if (read_line_at(gfd, "commondir", text, sizeof(text)) < 0) {
+		/* no common directory: a submodule's repository, .../modules/NAME */
+		return strstr(gitdir, "/modules/") ? add_root(s, gitdir) : 0;
+	}
+	_cleanup_free_ char *common = resolve_from(gitdir, text);
+	_cleanup_free_ char *back = NULL, *dotgit_real = realpath(dotgit, NULL);
+	struct stat cst;
+	if (!common || !dotgit_real || stat(common, &cst) < 0 || cst.st_uid != dst->st_uid ||
+	    read_line_at(gfd, "gitdir", text, sizeof(text)) < 0)
+		return 0;
+	back = resolve_from(gitdir, text);
+	if (!back || strcmp(back, dotgit_real) != 0)
+		return 0; /* this gitdir is another worktree's */
+	const char *name = strrchr(gitdir, '/');
+	_cleanup_free_ char *registered = NULL, *wt = NULL;
+	if (asprintf(&wt, "%s/worktrees%s", common, name) < 0)
+		return -ENOMEM;
+	registered = realpath(wt, NULL);
+	if (!registered || strcmp(registered, gitdir) != 0)
+		return 0; /* the common directory does not know it */
+	int r = add_root(s, gitdir);
+	return r < 0 ? r : add_root(s, common);
+}
+
+int git_sweep_begin(struct git_sweep *s, const char *workspace)
+{
+	*s = (struct git_sweep){ .n_roots = 0 };
+	clock_gettime(CLOCK_REALTIME_COARSE, &s->since);
+	s->since.tv_sec -= SWEEP_MARGIN_S;
+	s->workspace = strdup(workspace);
+	if (!s->workspace)
+		return -ENOMEM;
+	_cleanup_free_ char *dotgit = NULL;
+	if (asprintf(&dotgit, "%s/.git", workspace) < 0)
+		return -ENOMEM;
+	struct stat st;
+	if (lstat(dotgit, &st) < 0)
+		return 0;
+	if (S_ISDIR(st.st_mode))
+		return add_root(s, dotgit);
+	if (S_ISREG(st.st_mode))
+		return begin_git_file(s, dotgit, &st);
+	return 0;
+}
+
+/* The quarantine folder, made on first use: JOBS_DIR/quarantine/STAMP-PID-N. */
+static int quarantine_open(struct sweeper *w)
+{
+	if (w->qfd >= 0)
+		return w->qfd;
+	if (!w->jobs_dir)
+		return -ENOENT;
+	_cleanup_free_ char *top = NULL;
+	if (asprintf(&top, "%s/quarantine", w->jobs_dir) < 0)
+		return -ENOMEM;
+	if (mkdir(top, 0700) < 0 && errno != EEXIST)
+		return neg_errno();
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 0; i < 100; i++) {
+		_cleanup_free_ char *dir = NULL;
+		if (asprintf(&dir, "%s/%s-%d-%d", top, stamp, (int)getpid(), i) < 0)
+			return -ENOMEM;
+		if (mkdir(dir, 0700) < 0) {
+			if (errno == EEXIST)
+				continue;
+			return neg_errno();
+		}
+		w->qfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (w->qfd < 0)
+			return neg_errno();
+		w->s->quarantine = TAKE_PTR(dir);
+		return w->qfd;
+	}
+	return -EEXIST;
+}
+
+/* Note an item; kept_name is its name in the quarantine folder or NULL. */
+static void note(struct sweeper *w, const char *dir, const char *name, const char *what,
+                 const char *kept_name)
+{
+	struct git_sweep *s = w->s;
+	s->n_found++;
+	if (w->qfd >= 0) {
+		/* the folder's manifest: one line per item, for the user */
+		_cleanup_close_ int m =
+		        openat(w->qfd, "MANIFEST",
+		               O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (m >= 0)
+			dprintf(m, "%s\t%s/%s\t%s\n", kept_name ? kept_name : "-", dir, name, what);
+	}
+	if (s->n_items >= GIT_SWEEP_ITEMS_MAX)
+		return;
+	struct git_sweep_item *it = &s->items[s->n_items];
+	if (asprintf(&it->path, "%s/%s", dir, name) < 0) {
+		it->path = NULL;
+		return;
+	}
+	it->what = strdup(what);
+	it->kept = NULL;
+	if (kept_name && s->quarantine &&
+	    asprintf(&it->kept, "%s/%s", s->quarantine, kept_name) < 0)
+		it->kept = NULL;
+	if (!it->what) {
+		free(it->path);
+		free(it->kept);
+		*it = (struct git_sweep_item){ 0 };
+		return;
+	}
+	s->n_items++;
+}
+
+/* A name in the quarantine folder for the n-th item. */
+static void kept_name(const struct sweeper *w, const char *name, char out[NAME_MAX + 1])
+{
+	snprintf(out, NAME_MAX + 1, "%03zu-%.200s", w->s->n_found, name);
+}
+
+/* Copy the regular file fd into the quarantine as kept (at most max bytes). */
+static int copy_into(struct sweeper *w, int fd, const char *kept, off_t max)
+{
+	_cleanup_close_ int out =
+	        openat(w->qfd, kept, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (out < 0)
+		return neg_errno();
+	char buf[65536];
+	off_t done = 0;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return neg_errno();
+		if (n == 0 || done >= max)
+			return 0;
+		int r = write_full(out, buf, (size_t)n);
+		if (r < 0)
+			return r;
+		done += n;
+	}
+}
+
+/* Move dir/name (of type st) into the quarantine: renamed there, or,
+ * across file systems, made again there (a link, a FIFO) and removed
+ * here; a file is always copied and removed, so that the other name of a
+ * hard link, left with one link, stays. what says what it was. */
+static void quarantine(struct sweeper *w, int dir, const char *name, const struct stat *st,
+                       const char *what)
+{
+	char kept[NAME_MAX + 1];
+	kept_name(w, name, kept);
+	int qfd = quarantine_open(w);
+	if (qfd < 0) {
+		fail(w->s, "the quarantine folder in '%s': %s", w->jobs_dir ? w->jobs_dir : "?",
+		     strerror(-qfd));
+		/* still removed: leaving it is what the sweep must not do */
+	} else if (S_ISREG(st->st_mode)) {
+		/* copied, below: a hard link moved whole would keep its other
+		 * name in the gitdir at two links, and it too would be taken */
+	} else if (renameat(dir, name, qfd, kept) == 0) {
+		note(w, w->path, name, what, kept);
+		return;
+	} else if (errno != EXDEV) {
+		fail(w->s, "moving '%s/%s': %s", w->path, name, strerror(errno));
+		note(w, w->path, name, what, NULL);
+		return;
+	}
+	bool made = false;
+	if (qfd >= 0 && S_ISLNK(st->st_mode)) {
+		char target[PATH_MAX];
+		ssize_t n = readlinkat(dir, name, target, sizeof(target) - 1);
+		if (n >= 0) {
+			target[n] = '\0';
+			made = symlinkat(target, qfd, kept) == 0;
+		}
+	} else if (qfd >= 0 && S_ISFIFO(st->st_mode)) {
+		made = mkfifoat(qfd, kept, st->st_mode & 0600) == 0;
+	} else if (qfd >= 0 && S_ISREG(st->st_mode)) {
+		_cleanup_close_ int fd = openat(
+		        dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		struct stat now;
+		made = fd >= 0 && fstat(fd, &now) == 0 && now.st_ino == st->st_ino &&
+		       S_ISREG(now.st_mode) && copy_into(w, fd, kept, SWEEP_COPY_MAX) == 0;
+	}
+	/* a socket or device node is not made again: the manifest says what it was */
+	if (unlinkat(dir, name, S_ISDIR(st->st_mode) ? AT_REMOVEDIR : 0) < 0)
+		fail(w->s, "removing '%s/%s': %s", w->path, name, strerror(errno));
+	note(w, w->path, name, what, made ? kept : NULL);
+}
+
+/* What a non-directory entry of a gitdir is, when git would never have put
+ * it there, into what (else ""). in_objects: in an object store, where
+ * git's own clones hard-link objects and git never writes a file in place. */
+static void describe(int dir, const char *name, const struct stat *st, bool in_objects, char *what,
+                     size_t size)
+{
+	what[0] = '\0';
+	switch (st->st_mode & S_IFMT) {
+	case S_IFLNK: {
+		char target[PATH_MAX];
+		ssize_t n = readlinkat(dir, name, target, sizeof(target) - 1);
+		target[n < 0 ? 0 : n] = '\0';
+		snprintf(what, size, "symbolic link to %.200s", target);
+		return;
+	}
+	case S_IFIFO:
+		snprintf(what, size, "FIFO");
+		return;
+	case S_IFSOCK:
+		snprintf(what, size, "socket");
+		return;
+	case S_IFCHR:
+	case S_IFBLK:
+		snprintf(what, size, "device node %u:%u", major(st->st_rdev), minor(st->st_rdev));
+		return;
+	case S_IFREG:
+		if (st->st_nlink > 1 && !in_objects)
+			snprintf(what, size, "hard link (%ju names)", (uintmax_t)st->st_nlink);
+		return;
+	default:
+		return;
+	}
+}
+
+static bool is_name(const char *a, const char *b)
+{
+	return strcmp(a, b) == 0;
+}
+
+static void remember_nested(struct sweeper *w, const char *path)
+{
+	for (size_t i = 0; i < w->n_nested; i++)
+		if (strcmp(w->nested[i], path) == 0)
+			return;
+	if (w->n_nested >= SWEEP_NESTED_MAX) {
+		fail(w->s, "more than %d nested repositories", SWEEP_NESTED_MAX);
+		return;
+	}
+	char *copy = strdup(path);
+	if (copy)
+		w->nested[w->n_nested++] = copy;
+}
+
+/* Whether name is an object store's fan-out folder ("ab"). */
+static bool is_fanout(const char *name)
+{
+	return strlen(name) == 2 && isxdigit((unsigned char)name[0]) &&
+	       isxdigit((unsigned char)name[1]);
+}
+
+/* A fan-out folder (w->path) the run changed: git puts only object files
+ * there (hard links among them are its own: clone --local). */
+static int walk_fanout(struct sweeper *w, int fd)
+{
+	w->s->directories++;
+	int dfd = dup(fd);
+	_cleanup_(closedirp) DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		int r = neg_errno();
+		safe_close(dfd);
+		return r;
+	}
+	struct dirent *de;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		struct stat st;
+		if (is_name(name, ".") || is_name(name, "..") || de->d_type == DT_REG)
+			continue;
+		if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || S_ISREG(st.st_mode))
+			continue;
+		char what[256];
+		describe(fd, name, &st, true, what, sizeof(what));
+		quarantine(w, fd, name, &st, what[0] ? what : "a folder among objects");
+	}
+	return errno != 0 ? neg_errno() : 0;
+}
+
+/*
+ * Walk the directory fd (w->path), depth levels below a root: every entry
+ * is looked at, but for the object store's fan-out folders, read only when
+ * the run changed them (their ctime), the one part of a gitdir that grows
+ * with the repository. objects: fd is an "objects" folder.
+ */
+static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int depth)
+{
+	w->s->directories++;
+	int dfd = dup(fd);
+	_cleanup_(closedirp) DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		int r = neg_errno();
+		safe_close(dfd);
+		return r;
+	}
+	bool head = false, config = false, commondir = false;
+	size_t len = strlen(w->path);
+	struct dirent *de;
+	while ((errno = 0, de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		if (is_name(name, ".") || is_name(name, ".."))
+			continue;
+		head |= is_name(name, "HEAD");
+		config |= is_name(name, "config");
+		commondir |= is_name(name, "commondir");
+		if (de->d_type == DT_REG && in_objects)
+			continue; /* git's objects, packs, and their hard links */
+		struct stat est;
+		if (fstatat(fd, name, &est, AT_SYMLINK_NOFOLLOW) < 0)
+			continue; /* gone: nothing runs any more that could remove it */
+		if (!S_ISDIR(est.st_mode)) {
+			char what[256];
+			describe(fd, name, &est, in_objects, what, sizeof(what));
+			if (what[0])
+				quarantine(w, fd, name, &est, what);
+			continue;
+		}
+		if (est.st_dev != w->dev)
+			continue; /* a mount point: not the repository's */
+		if (len + 1 + strlen(name) >= sizeof(w->path))
+			continue;
+		bool fanout = objects && is_fanout(name);
+		if (fanout && !changed(w, &est))
+			continue; /* no entry made, renamed or removed there since the start */
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", name);
+		int r = 0;
+		if (depth + 1 >= SWEEP_DEPTH_MAX) {
+			w->path[len] = '\0';
+			quarantine(w, fd, name, &est, "folders nested too deep for git");
+		} else {
+			_cleanup_close_ int cfd =
+			        openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (cfd >= 0)
+				r = fanout ? walk_fanout(w, cfd)
+				           : walk(w, cfd, in_objects || is_name(name, "objects"),
+				                  is_name(name, "objects"), depth + 1);
+		}
+		w->path[len] = '\0';
+		if (r < 0)
+			return r;
+	}
+	if (errno != 0)
+		return neg_errno();
+	/* a repository inside this one: a submodule's (modules/NAME) or a
+	 * linked worktree's (worktrees/NAME) */
+	if (depth > 0 && head && (config || commondir))
+		remember_nested(w, w->path);
+	return 0;
+}
+
+/* Walk the gitdir path. */
+static int sweep_tree(struct sweeper *w, const char *path)
+{
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	struct stat st;
+	struct statfs sf;
+	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
+		return neg_errno();
+	w->dev = st.st_dev;
+	w->ctime_ok = false;
+	for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
+		w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	return walk(w, fd, false, false, 0);
+}
+
+static void collect_key(const char *what, void *userdata)
+{
+	struct sweeper *w = userdata;
+	size_t len = strlen(w->keys);
+	if (len + strlen(what) + 3 < sizeof(w->keys))
+		snprintf(w->keys + len, sizeof(w->keys) - len, "%s%s", len ? ", " : "", what);
+	w->n_keys++;
+}
+
+typedef int (*defuse_fn)(const char *text, size_t len, char **ret, size_t *ret_len,
+                         git_defuse_fn fn, void *userdata);
+
+/* Rewrite dir/name (dir is w->path) with defuse when it holds what runs: the
+ * original copied into the quarantine first. label names the kind. */
+static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn defuse,
+                        const char *label)
+{
+	_cleanup_close_ int fd =
+	        openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 && errno == ENOENT)
+		return;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SWEEP_TEXT_MAX) {
+		/* not a file git can read as text: away with it */
+		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			quarantine(w, dir, name, &st, "unreadable or oversized git file");
+		return;
+	}
+	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
+	ssize_t n = text ? read_full(fd, text, (size_t)st.st_size) : -ENOMEM;
+	if (n < 0) {
+		fail(w->s, "reading '%s/%s': %s", w->path, name, strerror((int)-n));
+		return;
+	}
+	w->keys[0] = '\0';
+	w->n_keys = 0;
+	_cleanup_free_ char *out = NULL;
+	size_t out_len = 0;
+	int r = defuse(text, (size_t)n, &out, &out_len, collect_key, w);
+	if (r <= 0) {
+		if (r < 0)
+			fail(w->s, "reading '%s/%s': %s", w->path, name, strerror(-r));
+		return;
+	}
+	char kept[NAME_MAX + 1];
+	kept_name(w, name, kept);
+	int qfd = quarantine_open(w);
+	bool copied = qfd >= 0 && lseek(fd, 0, SEEK_SET) == 0 &&
+	              copy_into(w, fd, kept, SWEEP_TEXT_MAX) == 0;
+	char tmp[NAME_MAX + 1];
+	snprintf(tmp, sizeof(tmp), ".%.200s.sluice-sweep", name);
+	(void)unlinkat(dir, tmp, 0);
+	_cleanup_close_ int nfd = openat(
+	        dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
+	int wr = nfd < 0 ? neg_errno() : write_full(nfd, out, out_len);
+	if (wr >= 0 && fchown(nfd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
+		wr = neg_errno();
+	if (wr >= 0 && renameat(dir, tmp, dir, name) < 0)
+		wr = neg_errno();
+	if (wr < 0) {
+		(void)unlinkat(dir, tmp, 0);
+		/* it must not stay as it is: moved away whole instead */
+		quarantine(w, dir, name, &st,
+		           "git file that runs programs (could not be rewritten)");
+		return;
+	}
+	char what[600];
+	snprintf(what, sizeof(what), "%s: %s (commented out)", label, w->keys);
+	note(w, w->path, name, what, copied ? kept : NULL);
+	w->s->n_found += (size_t)(w->n_keys - 1); /* each key counts */
+}
+
+/* The paused sequencer's todo lists in gitdir fd (w->path): their exec lines
+ * disabled when the run made or changed them. */
+static void sweep_sequencer(struct sweeper *w, int fd)
+{
+	static const char *const todos[][2] = {
+		{ "rebase-merge", "git-rebase-todo" },
+		{ "sequencer", "todo" },
+	};
+	size_t len = strlen(w->path);
+	for (size_t i = 0; i < ELEMENTSOF(todos); i++) {
+		_cleanup_close_ int dfd =
+		        openat(fd, todos[i][0], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat dst, fst;
+		if (dfd < 0 || fstat(dfd, &dst) < 0)
+			continue;
+		bool fresh = changed(w, &dst) ||
+		             (fstatat(dfd, todos[i][1], &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
+		              changed(w, &fst));
+		if (!fresh)
+			continue;
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", todos[i][0]);
+		defuse_file(w, dfd, todos[i][1], git_defuse_todo, "todo list exec lines");
+		w->path[len] = '\0';
+	}
+}
+
+/*
+ * A repository's gitdir fd (w->path): its config files and hooks that the
+ * run made or changed. Each file's own ctime says so (a file renamed into
+ * place gets a new one too), except where the whole gitdir may have been
+ * moved here with old files in it: a gitdir that is not a root (those are
+ * found before the run, and the launcher binds them in place) whose folder
+ * and parent folder both changed counts as the run's whole. Likewise
+ * every hook of a hooks folder that changed.
+ */
+static void sweep_nested(struct sweeper *w, int fd, bool root)
+{
+	static const char *const files[] = { "config", "config.worktree" };
+	struct stat st, parent;
+	bool all = !root && fstat(fd, &st) == 0 && changed(w, &st) &&
+	           fstatat(fd, "..", &parent, 0) == 0 && changed(w, &parent);
+	for (size_t i = 0; i < ELEMENTSOF(files); i++)
+		if (all ||
+		    (fstatat(fd, files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && changed(w, &st)))
+			defuse_file(w, fd, files[i], git_defuse_config,
+			            "config keys that run programs");
+	_cleanup_close_ int hfd =
+	        openat(fd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int copy = hfd >= 0 ? dup(hfd) : -1;
+	_cleanup_(closedirp) DIR *hooks = copy >= 0 ? fdopendir(copy) : NULL;
+	if (!hooks) {
+		safe_close(copy);
+		return;
+	}
+	all |= fstat(hfd, &st) == 0 && changed(w, &st);
+	size_t len = strlen(w->path);
+	snprintf(w->path + len, sizeof(w->path) - len, "/hooks");
+	struct dirent *de;
+	while ((de = readdir(hooks)) != NULL) {
+		const char *name = de->d_name;
+		size_t n = strlen(name);
+		if (is_name(name, ".") || is_name(name, "..") ||
+		    (n > 7 && strcmp(name + n - 7, ".sample") == 0))
+			continue; /* git runs no hook by a name ending in .sample */
+		if (fstatat(hfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || (!all && !changed(w, &st)))
+			continue;
+		if (S_ISREG(st.st_mode) && !(st.st_mode & 0111))
+			continue; /* git does not run it */
+		quarantine(w, hfd, name, &st,
+		           S_ISREG(st.st_mode) ? "executable hook" : "hook that is not a file");
+	}
+	w->path[len] = '\0';
+}
+
+/* A repository at path (root: one of the roots): its own walk (a nested
+ * one not inside a root, whose walk saw it), its config and hooks, its
+ * sequencer. */
+static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, bool root)
+{
+	if (walk_it) {
+		int r = sweep_tree(w, path);
+		if (r < 0 && r != -ENOENT)
+			fail(w->s, "sweeping '%s': %s", path, strerror(-r));
+	}
+	_cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	snprintf(w->path, sizeof(w->path), "%s", path);
+	struct stat st;
+	struct statfs sf;
+	if (fstat(fd, &st) == 0 && fstatfs(fd, &sf) == 0) {
+		w->ctime_ok = false;
+		for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
+			w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
+	}
+	sweep_nested(w, fd, root);
+	sweep_sequencer(w, fd);
+}
+
+/* Whether path is one of the roots. */
+static bool is_root(const struct git_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_roots; i++)
+		if (strcmp(path, s->roots[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Whether path lies in one of the roots. */
+static bool in_roots(const struct git_sweep *s, const char *path)
+{
+	for (size_t i = 0; i < s->n_roots; i++)
+		if (within(path, s->roots[i]))
+			return true;
+	return false;
+}
+
+/* The gitdir of the gitlink at the workspace's path rel, when it lies in
+ * the workspace (one elsewhere is not the run's), remembered. */
+static void gitlink(struct sweeper *w, const char *rel)
+{
+	if (rel[0] == '/' || strstr(rel, "..") || !rel[0])
+		return;
+	_cleanup_free_ char *dir = NULL, *dotgit = NULL, *gitdir = NULL;
+	if (asprintf(&dir, "%s/%s", w->s->workspace, rel) < 0 ||
+	    asprintf(&dotgit, "%s/.git", dir) < 0)
+		return;
+	struct stat st;
+	if (lstat(dotgit, &st) < 0)
+		return;
+	if (S_ISDIR(st.st_mode)) {
+		gitdir = realpath(dotgit, NULL);
+	} else if (S_ISREG(st.st_mode)) {
+		char line[PATH_MAX + 16];
+		if (read_line_at(AT_FDCWD, dotgit, line, sizeof(line)) == 0 &&
+		    strncmp(line, "gitdir: ", 8) == 0)
+			gitdir = resolve_from(dir, line + 8);
+	}
+	if (gitdir && (within(gitdir, w->s->workspace) || in_roots(w->s, gitdir)))
+		remember_nested(w, gitdir);
+}
+
+/* Git's "offset" varint (index v4). */
+static bool read_varint(const unsigned char **p, const unsigned char *end, size_t *ret)
+{
+	if (*p >= end)
+		return false;
+	unsigned char c = *(*p)++;
+	size_t v = c & 127;
+	while (c & 128) {
+		if (*p >= end || v > (SIZE_MAX >> 8))
+			return false;
+		c = *(*p)++;
+		v = ((v + 1) << 7) + (c & 127);
+	}
+	*ret = v;
+	return true;
+}
+
+/* Each gitlink (mode 160000) of the index file in gitdir fd; hash_len: the
+ * object names' length. A malformed index is read as far as it goes (git
+ * refuses it too). */
+static void index_gitlinks(struct sweeper *w, int fd, size_t hash_len)
+{
+	_cleanup_close_ int ifd =
+	        openat(fd, "index", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (ifd < 0 || fstat(ifd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 12)
+		return;
+	size_t size = (size_t)st.st_size;
+	const unsigned char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, ifd, 0);
+	if (map == MAP_FAILED)
+		return;
+	const unsigned char *p = map + 12, *end = map + size;
+	uint32_t version = (uint32_t)map[4] << 24 | map[5] << 16 | map[6] << 8 | map[7];
+	uint32_t count = (uint32_t)map[8] << 24 | map[9] << 16 | map[10] << 8 | map[11];
+	char prev[PATH_MAX] = "";
+	if (memcmp(map, "DIRC", 4) != 0 || version < 2 || version > 4)
+		count = 0;
+	size_t fixed = 40 + hash_len + 2;
+	for (uint32_t i = 0; i < count; i++) {
+		if ((size_t)(end - p) < fixed)
+			break;
+		const unsigned char *e = p;
+		uint32_t mode = (uint32_t)e[24] << 24 | e[25] << 16 | e[26] << 8 | e[27];
+		uint16_t flags = (uint16_t)(e[40 + hash_len] << 8 | e[41 + hash_len]);
+		p += fixed;
+		if (version >= 3 && (flags & 0x4000))
+			p += 2;
+		char name[PATH_MAX];
+		if (version == 4) {
+			size_t strip, plen = strlen(prev);
+			if (!read_varint(&p, end, &strip) || strip > plen)
+				break;
+			const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
+			if (!z || plen - strip + (size_t)(z - p) >= sizeof(name))
+				break;
+			memcpy(name, prev, plen - strip);
+			memcpy(name + plen - strip, p, (size_t)(z - p));
+			name[plen - strip + (size_t)(z - p)] = '\0';
+			p = z + 1;
+			memcpy(prev, name, strlen(name) + 1);
+		} else {
+			if (p > end)
+				break;
+			const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
+			if (!z || (size_t)(z - p) >= sizeof(name))
+				break;
+			memcpy(name, p, (size_t)(z - p));
+			name[z - p] = '\0';
+			size_t entry = (size_t)(z - e) + 1;
+			p = e + ((entry + 7) & ~(size_t)7);
+		}
+		if ((mode & 0170000) == 0160000)
+			gitlink(w, name);
+	}
+	munmap((void *)map, size);
+}
+
+/* The object names' length of the repository whose config is in fd: 32
+ * bytes for extensions.objectFormat = sha256, else 20. */
+static size_t hash_length(int fd)
+{
+	char text[8192];
+	_cleanup_close_ int cfd =
+	        openat(fd, "config", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (cfd < 0 || fstat(cfd, &st) < 0 || !S_ISREG(st.st_mode))
+		return 20;
+	ssize_t n = read_full(cfd, text, sizeof(text) - 1);
+	if (n <= 0)
+		return 20;
+	text[n] = '\0';
+	const char *f = strcasestr(text, "objectformat");
+	return f && strcasestr(f, "sha256") ? 32 : 20;
+}
+
+int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
+{
+	uint64_t start = monotonic_us();
+	struct sweeper w = { .s = s, .jobs_dir = jobs_dir, .qfd = -1 };
+	s->ran = true;
+	for (size_t i = 0; i < s->n_roots; i++) {
+		int r = sweep_tree(&w, s->roots[i]);
+		if (r < 0 && r != -ENOENT)
+			fail(s, "sweeping '%s': %s", s->roots[i], strerror(-r));
+	}
+	/* the gitlinks of the workspace's index (its own gitdir, roots[0]),
+	 * which the user's git status enters */
+	if (s->n_roots > 0) {
+		_cleanup_close_ int fd =
+		        open(s->roots[0], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		int cfd = s->n_roots > 1 ? open(s->roots[1],
+		                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+		                         : -1;
+		if (fd >= 0)
+			index_gitlinks(&w, fd, hash_length(cfd >= 0 ? cfd : fd));
+		safe_close(cfd);
+	}
+	for (size_t i = 0; i < s->n_roots; i++)
+		sweep_repository(&w, s->roots[i], false, true);
+	/* nested repositories found on the way (the list may grow as they
+	 * are swept: a submodule's own submodules) */
+	for (size_t i = 0; i < w.n_nested; i++)
+		sweep_repository(&w, w.nested[i], !in_roots(s, w.nested[i]),
+		                 is_root(s, w.nested[i]));
+	for (size_t i = 0; i < w.n_nested; i++)
+		free(w.nested[i]);
+	safe_close(w.qfd);
+	s->duration_us = monotonic_us() - start;
+	if (s->error[0])
+		return -EIO;
+	return (int)(s->n_found > INT_MAX ? INT_MAX : s->n_found);
+}
+
+json_t *git_sweep_to_json(const struct git_sweep *s)
+{
+	if (!s || !s->ran || (s->n_found == 0 && !s->error[0]))
+		return json_null();
+	json_t *items = json_array();
+	for (size_t i = 0; items && i < s->n_items; i++)
+		json_array_append_new(items, json_pack("{s:s, s:s, s:s?}", "path", s->items[i].path,
+		                                       "what", s->items[i].what, "kept",
+		                                       s->items[i].kept));
+	json_t *o = json_pack("{s:I, s:o, s:s?, s:s?, s:I, s:I}", "found", (json_int_t)s->n_found,
+	                      "items", items ? items : json_array(), "quarantine", s->quarantine,
+	                      "error", s->error[0] ? s->error : NULL, "directories",
+	                      (json_int_t)s->directories, "durationUs", (json_int_t)s->duration_us);
+	return o ? o : json_null();
+}
+
+void git_sweep_write_text(const struct git_sweep *s, FILE *f)
+{
+	if (!s || !s->ran || (s->n_found == 0 && !s->error[0]))
+		return;
+	if (s->n_found > 0) {
+		fprintf(f,
+		        "[sluice: after the run, %zu thing%s the command left in the repository "
+		        "would have made the user's own git write outside the workspace, hang, or "
+		        "run a program; disabled, a copy kept for the user in ",
+		        s->n_found, s->n_found == 1 ? "" : "s");
+		terminal_safe_write(f, s->quarantine ? s->quarantine : "(no copy)");
+		fputs("]\n", f);
+		for (size_t i = 0; i < s->n_items; i++) {
+			fputs("[  ", f);
+			terminal_safe_write(f, s->items[i].path);
+			fputs(": ", f);
+			terminal_safe_write(f, s->items[i].what);
+			fputs("]\n", f);
+		}
+		if (s->n_found > s->n_items)
+			fprintf(f, "[  ... and %zu more]\n", s->n_found - s->n_items);
+		fputs("[do not make them again: git never needs them; tell the user what was "
+		      "disabled]\n",
+		      f);
+	}
+	if (s->error[0]) {
+		fputs("[sluice: the sweep of the repository after the run was not complete: ", f);
+		terminal_safe_write(f, s->error);
+		fputs("]\n", f);
+	}
+}
+
+int git_sweep_summary(const struct git_sweep *s, char *buf, size_t size)
+{
+	if (!s || !s->ran || (s->n_found == 0 && !s->error[0]))
+		return snprintf(buf, size, "%s", "");
+	return snprintf(buf, size, "%zu thing%s disabled in the repository%s%s%s%s", s->n_found,
+	                s->n_found == 1 ? "" : "s", s->quarantine ? ", kept in " : "",
+	                s->quarantine ? s->quarantine : "", s->error[0] ? "; incomplete: " : "",
+	                s->error);
+}
+
+void git_sweep_done(struct git_sweep *s)
+{
+	free(s->workspace);
+	for (size_t i = 0; i < s->n_roots; i++)
+		free(s->roots[i]);
+	for (size_t i = 0; i < s->n_items; i++) {
+		free(s->items[i].path);
+		free(s->items[i].what);
+		free(s->items[i].kept);
+	}
+	free(s->quarantine);
+	*s = (struct git_sweep){ .n_roots = 0 };
+}

@@ -1,0 +1,221 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The sweep after a sandboxed run (broker/run/git-sweep.c), attacked as a
+# prompt-injected agent would: a command run in the default mode plants
+# something in the repository's gitdir, a nested repository or a paused
+# rebase, and the harm comes later from the user's own git, outside the
+# sandbox. Each attack runs twice: with [sandbox] git_sweep = no (the
+# positive control: the user's git then writes ~/.bashrc, hangs, or runs
+# the command's program, checked on the effect itself), then as shipped
+# (nothing happens; the result, the text and the audit line say what was
+# disabled, and the quarantine keeps it). Needs the namespace layer, as
+# sandbox-workflows.sh does.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+
+export HOME=$TEST_TMP/home
+repo=$HOME/proj
+origin=$TEST_TMP/origin.git
+mkdir -p "$HOME"
+git config --global user.name "Sluice Test"
+git config --global user.email test@example.invalid
+git config --global init.defaultBranch main
+git config --global advice.detachedHead false
+printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
+printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$TEST_TMP/audit.ini"
+
+features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
+why=
+if [ -n "$launch_is_fake" ]; then
+  why="no working launcher"
+elif ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
+  why="no Landlock here"
+elif grep -q '"namespace":"unavailable"' <<<"$features"; then
+  why="no mount namespace here (${features#*\"namespace_error\":})"
+fi
+
+# fresh: a new repository with one commit, a branch "side", a remote
+# "origin"; ~/.bashrc as the user wrote it; no marks.
+fresh() {
+  rm -rf "$repo" "$origin" "$HOME/wt" "$HOME"/MARK* "$HOME/.bash_login"
+  mkdir -p "$repo"
+  git -C "$repo" init -q
+  echo one >"$repo/README"
+  git -C "$repo" add README
+  git -C "$repo" commit -q -m init
+  git -C "$repo" branch side
+  git -C "$repo" switch -q side
+  echo side >"$repo/side.txt"
+  git -C "$repo" add side.txt
+  git -C "$repo" commit -q -m side
+  git -C "$repo" switch -q main
+  git clone -q --bare "$repo" "$origin"
+  git -C "$repo" remote add origin "$origin"
+  echo "# the user's own" >"$HOME/.bashrc"
+}
+
+# trigger DIR COMMAND: the user's own command, outside the sandbox, with a
+# time limit; its status in $trc.
+trigger() {
+  (cd "$1" && timeout 10 bash -c "$2") >"$TEST_TMP/trigger.out" 2>&1
+  trc=$?
+}
+
+# attack NAME PLANT TRIGGER EFFECT [DIR]: PLANT through `sluice run` in the
+# default mode (in DIR, the repository by default), then the user's
+# TRIGGER; EFFECT (bash, outside) holds when the harm happened.
+attack() {
+  local name=$1 plant=$2 user=$3 effect=$4 dir=${5:-$repo}
+  if [ -n "$why" ]; then
+    skip "$name: positive control" "$why"
+    skip "$name: stopped by the sweep" "$why"
+    return
+  fi
+  fresh
+  [ "$dir" = "$repo" ] || git -C "$repo" worktree add -q "$dir" side 2>/dev/null
+  run "$SLUICE" run -C "$dir" --config "$TEST_TMP/sweep-off.ini" -- "$plant"
+  local planted=$rc
+  trigger "$repo" "$user"
+  if [ "$planted" -eq 0 ] && (eval "$effect"); then
+    ok "$name: positive control (no sweep): the user's git was attacked"
+  else
+    not_ok "$name: positive control (no sweep): the user's git was attacked" \
+      "plant: $rc $out $err" "trigger: $trc $(cat "$TEST_TMP/trigger.out")"
+  fi
+
+  fresh
+  [ "$dir" = "$repo" ] || git -C "$repo" worktree add -q "$dir" side 2>/dev/null
+  run "$SLUICE" run -C "$dir" --config "$TEST_TMP/audit.ini" --format json -- "$plant"
+  local found
+  found=$(json_get "$out" '(d["gitSweep"] or {}).get("found", 0)' 2>/dev/null)
+  trigger "$repo" "$user"
+  if [ "$rc" -ne 0 ]; then
+    not_ok "$name: stopped by the sweep" "the run failed: $rc $out $err"
+  elif (eval "$effect"); then
+    not_ok "$name: stopped by the sweep" "the attack worked: $out" "$(cat "$TEST_TMP/trigger.out")"
+  elif [ "${found:-0}" -lt 1 ]; then
+    not_ok "$name: stopped by the sweep" "gitSweep reports nothing: $out"
+  elif ! tail -n 1 "$TEST_TMP/audit.log" | grep -q '"swept":[1-9]'; then
+    not_ok "$name: stopped by the sweep" "the audit line says nothing" "$(tail -n 1 "$TEST_TMP/audit.log")"
+  else
+    ok "$name: stopped by the sweep, reported in the result and the audit line"
+  fi
+}
+
+bashrc_has() {
+  grep -q "$1" "$HOME/.bashrc"
+}
+
+# --- §2: what git follows or reads in the gitdir
+attack "a symlink at .git/COMMIT_EDITMSG, then git commit with nothing to commit" \
+  'ln -sf ~/.bashrc .git/COMMIT_EDITMSG' \
+  'git commit -q -m "echo PWNED-msg"' 'bashrc_has PWNED-msg'
+attack "a symlink at .git/logs/HEAD, then git commit --amend --no-edit" \
+  'ln -sf ~/.bashrc .git/logs/HEAD' \
+  'git commit -q --amend --no-edit' 'bashrc_has "commit (amend)"'
+attack "a symlink at .git/logs/refs/stash, then git stash" \
+  'mkdir -p .git/logs/refs && ln -sf ~/.bashrc .git/logs/refs/stash' \
+  'echo dirty >>README && git stash -q' 'bashrc_has "WIP on"'
+attack "a symlink at .git/FETCH_HEAD, then git fetch" \
+  'ln -sf ~/.bashrc .git/FETCH_HEAD' \
+  'git fetch -q origin' 'bashrc_has "of "'
+attack "a FIFO at .git/info/exclude, then git status hangs" \
+  'rm -f .git/info/exclude && mkfifo .git/info/exclude' \
+  'git status --short' '[ "$trc" -eq 124 ]'
+# variants
+attack "a symlink at .git/logs/refs/heads/main, then git commit" \
+  'ln -sf ~/.bashrc .git/logs/refs/heads/main' \
+  'git commit -q --allow-empty -m PWNED-branchlog' 'bashrc_has PWNED-branchlog'
+attack "a symlink at .git/SQUASH_MSG, then git merge --squash" \
+  'ln -sf ~/.bashrc .git/SQUASH_MSG' \
+  'git merge -q --squash side' 'bashrc_has "Squashed commit"'
+attack "a dangling symlink at .git/packed-refs, then git pack-refs makes the file" \
+  'ln -sf ~/.bash_login .git/packed-refs' \
+  'git pack-refs --all' 'grep -q refs/heads/side "$HOME/.bash_login"'
+attack "a FIFO at .git/info/attributes, then git diff hangs" \
+  'mkfifo .git/info/attributes' \
+  'echo x >>README && git diff --stat' '[ "$trc" -eq 124 ]'
+attack "from a linked worktree: a symlink in the main repository's logs/HEAD" \
+  'ln -sf ~/.bashrc "$(git rev-parse --git-common-dir)/logs/HEAD"' \
+  'git commit -q --allow-empty -m PWNED-common' 'bashrc_has PWNED-common' "$HOME/wt"
+
+# --- §4: nested repositories and a paused sequencer
+attack "a nested repository with core.fsmonitor, added as a gitlink, then git status" \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config core.fsmonitor "touch $HOME/MARK-fsm; false" && git add sub 2>/dev/null && git commit -q -m sub' \
+  'git status --short' '[ -e "$HOME/MARK-fsm" ]'
+attack "a nested repository with a pre-commit hook, then git commit in it" \
+  'git init -q sub && printf "#!/bin/sh\ntouch $HOME/MARK-hook\n" >sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && git -C sub commit -q --allow-empty -m s --no-verify && git add sub 2>/dev/null' \
+  'git -C sub commit -q --allow-empty -m again' '[ -e "$HOME/MARK-hook" ]'
+attack "a nested repository with a ! alias, then the alias" \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config alias.st "!touch $HOME/MARK-alias" && git add sub 2>/dev/null' \
+  'git -C sub st' '[ -e "$HOME/MARK-alias" ]'
+attack "a paused interactive rebase with an exec line, then git rebase --continue" \
+  'git switch -q side && GIT_SEQUENCE_EDITOR="sed -i 1ibreak" git rebase -q -i main; echo "exec touch $HOME/MARK-rb" >>.git/rebase-merge/git-rebase-todo' \
+  'git rebase --continue' '[ -e "$HOME/MARK-rb" ]'
+
+# --- what the sweep leaves, and what it tells
+if [ -n "$why" ]; then
+  skip "the text a model reads names what was disabled" "$why"
+  skip "the quarantine keeps the link itself" "$why"
+  skip "sockets and hard links are swept; a linked name stays, alone" "$why"
+  skip "a nested clone keeps working" "$why"
+  skip "a background job is swept when it ends" "$why"
+  skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
+else
+  fresh
+  run "$SLUICE" run -C "$repo" -- 'ln -sf ~/.bashrc .git/COMMIT_EDITMSG'
+  grep -q "COMMIT_EDITMSG: symbolic link to $HOME/.bashrc" <<<"$out"
+  report $? "the text a model reads names what was disabled" "$out"
+
+  fresh
+  run "$SLUICE" run -C "$repo" --format json -- 'ln -sf ~/.bashrc .git/logs/HEAD'
+  kept=$(json_get "$out" 'd["gitSweep"]["items"][0]["kept"]')
+  [ -L "$kept" ] && [ "$(readlink "$kept")" = "$HOME/.bashrc" ] &&
+    [ "${kept#"$XDG_RUNTIME_DIR"/sluice/jobs/quarantine/}" != "$kept" ] &&
+    grep -q "logs/HEAD" "$(dirname "$kept")/MANIFEST"
+  report $? "the quarantine keeps the link itself, in the jobs directory" "$out"
+
+  fresh
+  run "$SLUICE" run -C "$repo" --format json -- \
+    'python3 -c "import socket; socket.socket(socket.AF_UNIX).bind(\".git/s.sock\")" && ln .git/description .git/logs/refs/heads/twin'
+  # one name of the two goes (the first the sweep meets), the other stays
+  # with its content, no longer linked
+  left=$(ls "$repo/.git/description" "$repo/.git/logs/refs/heads/twin" 2>/dev/null)
+  [ "$rc" -eq 0 ] && [ ! -e "$repo/.git/s.sock" ] && [ "$(wc -l <<<"$left")" = 1 ] &&
+    [ -s "$left" ] && [ "$(stat -c %h "$left")" = 1 ] &&
+    [ "$(json_get "$out" 'd["gitSweep"]["found"]')" = 2 ]
+  report $? "sockets and hard links are swept; a linked name stays, alone" "$out"
+
+  fresh
+  run "$SLUICE" run -C "$repo" --format json -- \
+    "git clone -q '$origin' lib && git -C lib config core.fsmonitor 'touch $HOME/MARK-clone' && git add lib 2>/dev/null"
+  trigger "$repo" 'git status --short && git -C lib log --oneline -1 && git -C lib fetch -q && git -C lib switch -q side'
+  [ "$trc" -eq 0 ] && [ ! -e "$HOME/MARK-clone" ] && grep -q 'url = ' "$repo/lib/.git/config"
+  report $? "a nested clone keeps working, its remote kept, its fsmonitor not" "$(cat "$TEST_TMP/trigger.out")" "$out"
+
+  fresh
+  run "$SLUICE" run -C "$repo" --mode background --format json -- 'sleep 0.2; ln -sf ~/.bashrc .git/COMMIT_EDITMSG'
+  job=$(json_get "$out" 'd["jobId"]')
+  jobs_dir=$XDG_RUNTIME_DIR/sluice/jobs
+  wait_for 20 test -e "$jobs_dir/$job.status"
+  trigger "$repo" 'git commit -q -m "echo PWNED-job"'
+  ! bashrc_has PWNED-job && grep -q "COMMIT_EDITMSG: symbolic link" "$jobs_dir/$job.out" &&
+    [ "$(json_get "$(cat "$jobs_dir/$job.status")" 'd["gitSweep"]["found"]')" = 1 ]
+  report $? "a background job is swept when it ends: its output and status say so" \
+    "$(cat "$jobs_dir/$job.out" 2>/dev/null)"
+
+  fresh
+  git -C "$repo" config credential.helper store
+  git -C "$repo" config alias.hi '!echo hi'
+  printf '#!/bin/sh\nexit 0\n' >"$repo/.git/hooks/pre-commit"
+  chmod +x "$repo/.git/hooks/pre-commit"
+  git -C "$repo" clone -q "$origin" "$repo/lib" && git -C "$repo/lib" config core.pager 'less -R'
+  git -C "$repo" add lib 2>/dev/null && git -C "$repo" commit -q -m lib
+  sleep 2.1 # older than the sweep's margin
+  run "$SLUICE" run -C "$repo" --format json -- \
+    'echo two >>README && git add README && git commit -q -m two && git stash list && git tag v1 && git fetch -q origin && git switch -q side && git rebase -q main && git switch -q main && git -C lib commit -q --allow-empty -m in-lib && git gc -q'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] &&
+    [ "$(git -C "$repo" config credential.helper)" = store ] && [ -x "$repo/.git/hooks/pre-commit" ] &&
+    [ "$(git -C "$repo/lib" config core.pager)" = "less -R" ]
+  report $? "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$out" "$err"
+fi

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * broker/run/git-defuse.c and git-sweep.c: config keys that run programs
+ * and todo exec lines are commented out (and nothing else); the sweep moves
+ * symbolic links, FIFOs and hard links out of a gitdir into the quarantine
+ * folder, leaves git's own files and hard-linked objects alone, looks only
+ * at what changed since it began, and disables a nested repository's
+ * fsmonitor and hooks.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "scratch.h"
+#include "run/git-defuse.h"
+#include "run/git-sweep.h"
+
+static int defused(const char *text, char **out)
+{
+	size_t len;
+	return git_defuse_config(text, strlen(text), out, &len, NULL, NULL);
+}
+
+Test(git_defuse, a_plain_clone_config_is_left_alone)
+{
+	const char *text = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
+	                   "[remote \"origin\"]\n\turl = https://example.org/r.git\n"
+	                   "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                   "[branch \"main\"]\n\tremote = origin\n[alias]\n\tst = status\n";
+	char *out = NULL;
+	cr_assert_eq(defused(text, &out), 0);
+	cr_assert_null(out);
+}
+
+Test(git_defuse, keys_that_run_programs_are_commented_out)
+{
+	const char *text = "[core]\n\tfsmonitor = /tmp/x\n\tbare = false\n"
+	                   "[alias]\n\tst = status\n\tpwn = \"!sh -c evil\"\n"
+	                   "[filter \"lfs\"]\n\tclean = evil %f\n\trequired = true\n"
+	                   "[diff.pdf]\n\ttextconv = evil\n"
+	                   "[Core] SshCommand = evil\n"
+	                   "[includeIf \"gitdir:/\"]\n\tpath = ../x\n";
+	char *out = NULL;
+	cr_assert_eq(defused(text, &out), 6);
+	cr_assert(strstr(out, "\t" GIT_DEFUSE_MARK "fsmonitor = /tmp/x\n"));
+	cr_assert(strstr(out, "\tbare = false\n"));
+	cr_assert(strstr(out, "\tst = status\n"));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "pwn ="));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "clean = evil"));
+	cr_assert(strstr(out, "\trequired = true\n"));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "textconv"));
+	cr_assert(strstr(out, "[Core] " GIT_DEFUSE_MARK "SshCommand = evil\n"));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "path = ../x"));
+	free(out);
+}
+
+Test(git_defuse, a_continued_value_is_disabled_whole_and_hides_no_key)
+{
+	/* the second line is the value's, never a key: disabled with it */
+	const char *text = "[core]\n\tpager = less \\\n-R\n\teditor = vi\n";
+	char *out = NULL;
+	cr_assert_eq(defused(text, &out), 2);
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "pager = less \\\n" GIT_DEFUSE_MARK "-R\n"));
+	free(out);
+	/* a kept value's continuation that looks like a key stays value text */
+	text = "[user]\n\tname = a \\\nfsmonitor = x\n";
+	cr_assert_eq(defused(text, &out), 0);
+}
+
+Test(git_defuse, a_hash_inside_quotes_is_not_a_comment)
+{
+	const char *text = "[core]\n\tfsmonitor = \"x # y\" ; z\n";
+	char *out = NULL;
+	cr_assert_eq(defused(text, &out), 1);
+	free(out);
+}
+
+static char names[256];
+static void collect(const char *what, void *userdata)
+{
+	(void)userdata;
+	strncat(names, what, sizeof(names) - strlen(names) - 2);
+	strcat(names, "|");
+}
+
+Test(git_defuse, todo_exec_lines_are_disabled)
+{
+	const char *text = "pick 1234 one\nexec make test\n  x rm -rf ~\n"
+	                   "# exec in a comment\nbreak\npick 5678 exec\n";
+	char *out = NULL;
+	size_t len;
+	names[0] = '\0';
+	cr_assert_eq(git_defuse_todo(text, strlen(text), &out, &len, collect, NULL), 2);
+	cr_assert_str_eq(out, "pick 1234 one\n" GIT_DEFUSE_MARK "exec make test\n" GIT_DEFUSE_MARK
+	                      "  x rm -rf ~\n# exec in a comment\nbreak\npick 5678 exec\n");
+	cr_assert_str_eq(names, "exec make test|exec rm -rf ~|");
+	free(out);
+}
+
+/* The sweep, on a gitdir made by hand. */
+static char root[1024], jobs[1100], ws[1100];
+
+static void setup(void)
+{
+	scratch_make(root, sizeof(root), "git-sweep");
+	snprintf(ws, sizeof(ws), "%s/ws", root);
+	snprintf(jobs, sizeof(jobs), "%s/jobs", root);
+	cr_assert_eq(mkdir(ws, 0700), 0);
+	cr_assert_eq(mkdir(jobs, 0700), 0);
+}
+
+static void teardown(void)
+{
+	scratch_remove(root);
+}
+
+TestSuite(git_sweep, .init = setup, .fini = teardown);
+
+static void at(char *buf, const char *rel)
+{
+	snprintf(buf, PATH_MAX, "%s/%s", ws, rel);
+}
+
+static void make_dir(const char *rel)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	cr_assert_eq(mkdir(p, 0755), 0, "mkdir %s", p);
+}
+
+static void make_file(const char *rel, const char *text, mode_t mode)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, mode);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+static bool exists(const char *rel)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	at(p, rel);
+	return lstat(p, &st) == 0;
+}
+
+/* The workspace's index: one gitlink, at "sub" (version 2, no extensions). */
+static void write_gitlink_index(void)
+{
+	unsigned char index[12 + 72] = { 'D', 'I', 'R', 'C', 0, 0, 0, 2, 0, 0, 0, 1 };
+	unsigned char *e = index + 12;
+	e[26] = 0xE0; /* mode 0160000 */
+	e[61] = 3;    /* the name's length */
+	memcpy(e + 62, "sub", 3);
+	char p[PATH_MAX];
+	at(p, ".git/index");
+	int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, index, sizeof(index)), (ssize_t)sizeof(index));
+	close(fd);
+}
+
+/* A repository as git init leaves it, made before the sweep begins. */
+static void make_repository(void)
+{
+	make_dir(".git");
+	make_dir(".git/objects");
+	make_dir(".git/objects/ab");
+	make_dir(".git/refs");
+	make_dir(".git/refs/heads");
+	make_dir(".git/logs");
+	make_dir(".git/hooks");
+	make_dir(".git/info");
+	make_file(".git/HEAD", "ref: refs/heads/main\n", 0644);
+	make_file(".git/config", "[core]\n\tbare = false\n", 0644);
+	make_file(".git/objects/ab/cdef", "blob", 0444);
+	make_file(".git/info/exclude", "# git ls-files\n", 0644);
+}
+
+/* Begin the sweep as if the run started now: what was made before counts
+ * as the user's (the margin for coarse clocks set aside). */
+static void begin(struct git_sweep *s)
+{
+	cr_assert_eq(git_sweep_begin(s, ws), 0);
+	cr_assert_eq(s->n_roots, 1);
+	s->since.tv_sec += 10; /* everything made so far is older */
+}
+
+Test(git_sweep, planted_links_and_fifos_go_to_the_quarantine)
+{
+	make_repository();
+	struct git_sweep s;
+	begin(&s);
+	s.since.tv_sec -= 10; /* from here on, everything is the run's */
+	char p[PATH_MAX], t[PATH_MAX];
+	at(p, ".git/COMMIT_EDITMSG");
+	cr_assert_eq(symlink("/etc/passwd", p), 0);
+	at(p, ".git/logs/HEAD");
+	cr_assert_eq(symlink("../../outside", p), 0);
+	at(p, ".git/info/attributes");
+	cr_assert_eq(mkfifo(p, 0644), 0);
+	at(p, "outside");
+	make_file("outside", "text\n", 0644);
+	at(t, ".git/FETCH_HEAD");
+	cr_assert_eq(link(p, t), 0);
+	/* what git writes is left alone, a hard-linked object too */
+	make_file(".git/ORIG_HEAD", "1234\n", 0644);
+	at(p, ".git/objects/ab/cdef");
+	at(t, "object-copy");
+	cr_assert_eq(link(p, t), 0);
+
+	cr_assert_eq(git_sweep_run(&s, jobs), 4);
+	cr_assert_not(exists(".git/COMMIT_EDITMSG"));
+	cr_assert_not(exists(".git/logs/HEAD"));
+	cr_assert_not(exists(".git/info/attributes"));
+	cr_assert_not(exists(".git/FETCH_HEAD"));
+	cr_assert(exists("outside"), "the other name of a hard link stays");
+	cr_assert(exists(".git/ORIG_HEAD"));
+	cr_assert(exists(".git/objects/ab/cdef"));
+	cr_assert_not_null(s.quarantine);
+	cr_assert_eq(strncmp(s.quarantine, jobs, strlen(jobs)), 0);
+	bool link_kept = false;
+	for (size_t i = 0; i < s.n_items; i++) {
+		struct stat st;
+		if (strstr(s.items[i].path, "COMMIT_EDITMSG")) {
+			cr_assert(strstr(s.items[i].what, "symbolic link to /etc/passwd"));
+			cr_assert_not_null(s.items[i].kept);
+			cr_assert_eq(lstat(s.items[i].kept, &st), 0);
+			link_kept = S_ISLNK(st.st_mode);
+		}
+	}
+	cr_assert(link_kept, "the link itself is kept, never followed");
+	snprintf(p, sizeof(p), "%s/MANIFEST", s.quarantine);
+	cr_assert(access(p, R_OK) == 0);
+	git_sweep_done(&s);
+}
+
+/* Outside the object store's fan-out folders every entry is looked at,
+ * whenever it was made (a link left by a run killed before its sweep);
+ * a fan-out folder the run did not change is not read at all. */
+Test(git_sweep, only_unchanged_fanout_folders_are_not_read)
+{
+	make_repository();
+	char p[PATH_MAX];
+	at(p, ".git/logs/HEAD");
+	cr_assert_eq(symlink("/etc/passwd", p), 0);
+	at(p, ".git/objects/ab/fifo");
+	cr_assert_eq(mkfifo(p, 0644), 0);
+	struct git_sweep s;
+	begin(&s);
+	cr_assert_eq(git_sweep_run(&s, jobs), 1);
+	cr_assert_not(exists(".git/logs/HEAD"));
+	cr_assert(exists(".git/objects/ab/fifo"), "an unchanged fan-out folder is not read");
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, a_new_nested_repository_is_disabled_and_keeps_working)
+{
+	make_repository();
+	struct git_sweep s;
+	begin(&s);
+	s.since.tv_sec -= 10;
+	make_dir("sub");
+	make_dir("sub/.git");
+	make_dir("sub/.git/hooks");
+	make_dir("sub/.git/refs");
+	make_dir("sub/.git/objects");
+	make_file("sub/.git/HEAD", "ref: refs/heads/main\n", 0644);
+	make_file("sub/.git/config",
+	          "[core]\n\tbare = false\n\tfsmonitor = \"touch /tmp/mark\"\n"
+	          "[remote \"origin\"]\n\turl = /srv/r\n",
+	          0644);
+	make_file("sub/.git/hooks/pre-commit.sample", "#!/bin/sh\n", 0755);
+	make_file("sub/.git/hooks/post-checkout", "#!/bin/sh\n", 0755);
+	write_gitlink_index();
+
+	cr_assert_eq(git_sweep_run(&s, jobs), 2);
+	cr_assert_not(exists("sub/.git/hooks/post-checkout"));
+	cr_assert(exists("sub/.git/hooks/pre-commit.sample"));
+	char p[PATH_MAX];
+	at(p, "sub/.git/config");
+	FILE *f = fopen(p, "r");
+	char text[512] = "";
+	cr_assert_not_null(f);
+	size_t n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	cr_assert(strstr(text, GIT_DEFUSE_MARK "fsmonitor"));
+	cr_assert(strstr(text, "\turl = /srv/r\n"), "the rest of the config stays");
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, a_paused_rebase_loses_its_exec_lines)
+{
+	make_repository();
+	struct git_sweep s;
+	begin(&s);
+	s.since.tv_sec -= 10;
+	make_dir(".git/rebase-merge");
+	make_file(".git/rebase-merge/git-rebase-todo", "pick 1 a\nexec touch /tmp/m\n", 0644);
+	cr_assert_eq(git_sweep_run(&s, jobs), 1);
+	cr_assert_eq(s.n_items, 1);
+	cr_assert(strstr(s.items[0].what, "exec touch /tmp/m"));
+	cr_assert_not_null(s.items[0].kept);
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, the_users_own_config_and_hooks_are_left_alone)
+{
+	make_repository();
+	make_file(".git/config", "[credential]\n\thelper = store\n[alias]\n\thi = !echo hi\n",
+	          0644);
+	make_file(".git/hooks/pre-commit", "#!/bin/sh\n", 0755);
+	make_dir("sub");
+	make_dir("sub/.git");
+	make_dir("sub/.git/hooks");
+	make_file("sub/.git/HEAD", "ref: refs/heads/main\n", 0644);
+	make_file("sub/.git/config", "[core]\n\tpager = less\n", 0644);
+	make_file("sub/.git/hooks/pre-push", "#!/bin/sh\n", 0755);
+	write_gitlink_index();
+	usleep(50 * 1000); /* past a tick of the coarse clock */
+	struct git_sweep s;
+	cr_assert_eq(git_sweep_begin(&s, ws), 0);
+	clock_gettime(CLOCK_REALTIME_COARSE, &s.since); /* no margin: the files are older */
+	/* the run changes both gitdirs' entries, as a commit does */
+	make_file(".git/ORIG_HEAD", "1\n", 0644);
+	make_file("sub/.git/ORIG_HEAD", "1\n", 0644);
+	cr_assert_eq(git_sweep_run(&s, jobs), 0);
+	cr_assert(exists(".git/hooks/pre-commit"));
+	cr_assert(exists("sub/.git/hooks/pre-push"));
+	cr_assert_null(s.quarantine);
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, no_repository_nothing_to_do)
+{
+	struct git_sweep s;
+	cr_assert_eq(git_sweep_begin(&s, ws), 0);
+	cr_assert_eq(s.n_roots, 0);
+	cr_assert_eq(git_sweep_run(&s, jobs), 0);
+	git_sweep_done(&s);
+}
