@@ -28,7 +28,9 @@
 #define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
 #define LAUNCH_OPT_RLIMIT "--rlimit"                   /* NAME=VALUE, repeatable */
 #define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"           /* no argument */
-#define LAUNCH_OPT_USER "--user"                       /* NAME */
+#define LAUNCH_OPT_WAIT_ALL \
+	"--wait-all"             /* no argument: the PID namespace ends with its last process */
+#define LAUNCH_OPT_USER "--user" /* NAME */
 #define LAUNCH_OPT_USER_IDS "--user-ids"               /* UID:GID[:GID,...], --user's ids */
 #define LAUNCH_OPT_CHDIR "--chdir"                     /* DIR */
 #define LAUNCH_OPT_BEST_EFFORT "--best-effort"         /* no argument */

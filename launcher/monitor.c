@@ -166,14 +166,6 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 		(void)close(spec->report_fd);
 	if (spec->command_fd >= 0)
 		(void)close(spec->command_fd);
-	if (spec->die_with_parent != 0 && (prctl(PR_SET_PDEATHSIG, MONITOR_PARENT_GONE) < 0 ||
-	                                   getppid() != spec->die_with_parent)) {
-		/* the parent ended already, or cannot be watched: nobody waits */
-		(void)kill(child, SIGKILL);
-		if (subreaper)
-			kill_tree();
-		_exit(LAUNCH_EXIT_FAILURE);
-	}
 	int status = 0;
 	for (;;) {
 		siginfo_t si;
@@ -210,6 +202,16 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 	if (sigprocmask(SIG_BLOCK, &set, &state->start_mask) < 0)
 		return sluice_error_set(err, neg_errno(), "blocking signals");
 	state->start_mask_saved = true;
+	/* The monitor's own watch on the parent, armed before the fork (the
+	 * signal then waits, blocked, for monitor_run()); a parent that ended
+	 * already would never send it. */
+	if (spec->die_with_parent != 0) {
+		if (prctl(PR_SET_PDEATHSIG, MONITOR_PARENT_GONE) < 0)
+			return sluice_error_set(err, neg_errno(), "PR_SET_PDEATHSIG");
+		if (getppid() != spec->die_with_parent)
+			return sluice_error_set(err, -ESRCH, "the parent %d is gone",
+			                        (int)spec->die_with_parent);
+	}
 	int alive[2], status[2] = { -1, -1 };
 	if (pipe2(alive, O_CLOEXEC) < 0)
 		return sluice_error_set(err, neg_errno(), "pipe");
@@ -260,8 +262,9 @@ int apply_proc(const struct launch_spec *spec, struct launch_state *state, struc
 }
 
 /* The init: reap everything, forward signals to the program, and once it
- * has ended, tell the monitor its status and exit (which ends the rest of
- * the namespace). Never returns. */
+ * has ended (with --wait-all: once nothing but the init is left, signals
+ * then going to every process of the namespace), tell the monitor its
+ * status and exit (which ends the rest of the namespace). Never returns. */
 static _Noreturn void init_run(const struct launch_spec *spec, struct launch_state *state,
                                pid_t program)
 {
@@ -276,10 +279,14 @@ static _Noreturn void init_run(const struct launch_spec *spec, struct launch_sta
 		siginfo_t si;
 		int sig = sigwaitinfo(&set, &si);
 		if (sig == SIGCHLD) {
-			if (reap(program, &status))
+			bool ended = reap(program, &status);
+			if (spec->wait_all)
+				ended = waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
+			if (ended)
 				break;
 		} else if (sig > 0 && is_forwarded(sig)) {
-			(void)kill(program, sig);
+			/* -1: every process of the namespace but the init */
+			(void)kill(spec->wait_all ? -1 : program, sig);
 		}
 	}
 	int32_t word = status;

@@ -284,6 +284,7 @@ int protections_print(FILE *f)
 		json_add(&j, ",\"namespace_error\":");
 		json_add_string(&j, reason);
 	}
+	json_add(&j, ",\"net_namespace\":%s", net ? "true" : "false");
 	/* --rlimit pids: a PID namespace, and a kernel whose pid_max is its own */
 	json_add(&j, ",\"pids_limit\":%s",
 	         ns != NAMESPACE_NONE && rlimits_pids_possible() ? "true" : "false");

@@ -190,6 +190,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add_user(&argv, s->user);
 	if (r >= 0 && boxed && s->git_writable)
 		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
+	if (r >= 0 && boxed && req->wait_all)
+		r = strv_extend(&argv, LAUNCH_OPT_WAIT_ALL);
 	if (r >= 0 && boxed && s->namespace_off)
 		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
 	if (r >= 0 && boxed && req->tmpdir) {
