@@ -114,11 +114,11 @@ try:
     s.bind("\0" + sys.argv[1]); print("free")
 except OSError as e: print("in-use", e.errno)' "$1"
 }
-# hold MODE NAME: a run whose command listens on NAME for 4 s, in the
-# background; waits until it says it is bound
+# hold MODE NAME: a run whose command listens on NAME for 30 s, in the
+# background (ended with SIGTERM once checked); waits until it is bound
 hold() {
   "$SLUICE" run -C "$ws" --sandbox "$1" --config "$TEST_TMP/leave.ini" -- \
-    "python3 '$TEST_TMP/listen.py' $2 4 >'$ws/bound-$2' 2>&1" >/dev/null 2>&1 &
+    "python3 '$TEST_TMP/listen.py' $2 30 >'$ws/bound-$2' 2>&1" >/dev/null 2>&1 &
   held=$!
   wait_for 10 grep -q bound "$ws/bound-$2"
 }
@@ -129,6 +129,7 @@ if hold unrestricted "$name-u"; then
 else
   not_ok "control (unrestricted): the command binds an abstract name" "$(cat "$ws/bound-$name-u" 2>/dev/null)"
 fi
+kill "$held"
 wait "$held"
 if ! grep -q '"net-namespace"' <<<"$features"; then
   skip "workspace-write: abstract names are the command's own" "no network namespace here"
@@ -139,6 +140,7 @@ elif hold workspace-write "$name-w"; then
 else
   not_ok "workspace-write: the command may bind and listen on an abstract name" "$(cat "$ws/bound-$name-w" 2>/dev/null)"
 fi
+kill "$held"
 wait "$held"
 
 # --- 4. the network namespace has the loopback only, up
@@ -156,7 +158,8 @@ fi
 # --- 5. /proc shows the run's processes only
 bash -c "exec -a sluice-lifetime-outside-$token sleep 30" &
 bystander=$!
-count="grep -l sluice-lifetime-outside-$((token)) /proc/[0-9]*/cmdline 2>/dev/null | wc -l"
+# (the pattern's [e] keeps the command's own command line from matching)
+count="grep -l sluice-lifetime-outsid[e]-$token /proc/[0-9]*/cmdline 2>/dev/null | wc -l"
 run "$SLUICE" run -C "$ws" --sandbox unrestricted -- "$count"
 [ "$out" -ge 1 ]
 report $? "control (unrestricted): the command reads another process's command line" "$out"
@@ -184,25 +187,26 @@ rm -f "$ws/big"
 
 # --- 7. tasks past the pids limit (threads with small stacks: cheap)
 cat >"$TEST_TMP/threads.py" <<'PY'
-# threads.py: start up to 5000 threads; print how many started
-import threading
+# threads.py: start up to 5000 threads; print how many started, and end
+# at once (the exit ends the waiting threads with it)
+import os, threading
 threading.stack_size(65536)
 stop = threading.Event()
 n = 0
 try:
     for _ in range(5000):
-        threading.Thread(target=stop.wait).start()
+        threading.Thread(target=stop.wait, daemon=True).start()
         n += 1
 except RuntimeError:
     pass
-print(n)
-stop.set()
+print(n, flush=True)
+os._exit(0)
 PY
 if grep -q '"pids_limit":true' <<<"$features"; then
-  run "$SLUICE" run -C "$ws" --sandbox workspace-write --config "$TEST_TMP/nolimits.ini" --timeout 60s -- "python3 '$TEST_TMP/threads.py'"
+  run "$SLUICE" run -C "$ws" --sandbox workspace-write --config "$TEST_TMP/nolimits.ini" --timeout 5m -- "python3 '$TEST_TMP/threads.py'"
   [ "$out" = 5000 ]
   report $? "control (rlimit_pids empty): the command starts 5000 threads" "$out" "$err"
-  run "$SLUICE" run -C "$ws" --sandbox workspace-write --format json --timeout 60s -- "python3 '$TEST_TMP/threads.py'"
+  run "$SLUICE" run -C "$ws" --sandbox workspace-write --format json --timeout 5m -- "python3 '$TEST_TMP/threads.py'"
   n=$(json_get "$out" 'd["stdout"].strip()')
   [ "$n" -ge 4000 ] && [ "$n" -lt 4096 ] &&
     [ "$(json_get "$out" '"pids-limit" in d["sandbox"]["enforced"]')" = True ]
