@@ -90,11 +90,16 @@ s.bind("\0" + sys.argv[1])
 s.listen(8)
 print("bound", flush=True)
 s.settimeout(float(sys.argv[2]))
-try:
-    while True:
-        s.accept()[0].sendall(b"from-the-sandbox")
-except OSError:
-    pass
+while True:
+    try:
+        c = s.accept()[0]
+    except OSError:
+        break  # the time is up
+    try:
+        c.sendall(b"from-the-sandbox")
+    except OSError:
+        pass  # a client gone already: the name stays held
+    c.close()
 PY
 # outside_connect NAME: what an outside client gets from NAME (or the error)
 outside_connect() {
