@@ -29,7 +29,9 @@
 #define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
 #define LAUNCH_OPT_RLIMIT "--rlimit"                   /* NAME=VALUE, repeatable */
 #define LAUNCH_OPT_KEEP_STDIN "--keep-stdin"           /* no argument */
-#define LAUNCH_OPT_USER "--user"                       /* NAME */
+#define LAUNCH_OPT_WAIT_ALL \
+	"--wait-all"             /* no argument: the PID namespace ends with its last process */
+#define LAUNCH_OPT_USER "--user" /* NAME */
 #define LAUNCH_OPT_USER_IDS "--user-ids"               /* UID:GID[:GID,...], --user's ids */
 #define LAUNCH_OPT_CHDIR "--chdir"                     /* DIR */
 #define LAUNCH_OPT_BEST_EFFORT "--best-effort"         /* no argument */
@@ -69,13 +71,15 @@
 
 /* NAME in --rlimit NAME=VALUE. as, fsize, core: sizes ("512MiB");
  * cpu: a duration ("30s", "15m"; a bare number is seconds);
- * nproc, nofile: plain counts. */
+ * nproc, nofile, pids: plain counts. pids is not a setrlimit(2) limit: the
+ * most tasks (processes and threads) at once in the run's PID namespace. */
 #define LAUNCH_RLIMIT_AS "as"
 #define LAUNCH_RLIMIT_CPU "cpu"
 #define LAUNCH_RLIMIT_NPROC "nproc"
 #define LAUNCH_RLIMIT_FSIZE "fsize"
 #define LAUNCH_RLIMIT_NOFILE "nofile"
 #define LAUNCH_RLIMIT_CORE "core"
+#define LAUNCH_RLIMIT_PIDS "pids"
 
 /* Names of the protections in the "enforced" and "missing" arrays of
  * --report-fd and --print-features. */
@@ -114,6 +118,13 @@
 #define LAUNCH_REPORT_GIT_READ_ONLY "git_read_only"
 #define LAUNCH_PROT_PROTECTED_PATHS "protected-paths" /* --protect paths kept read-only */
 #define LAUNCH_PROT_MINIMAL_DEV "minimal-dev"         /* /dev: a few devices, no terminals */
+#define LAUNCH_PROT_PID_NAMESPACE "pid-namespace" /* own PIDs and /proc; all end with the program */
+#define LAUNCH_PROT_NET_NAMESPACE "net-namespace" /* own network: loopback only, abstract names */
+#define LAUNCH_PROT_PIDS_LIMIT "pids-limit"       /* --rlimit pids: at most N tasks at once */
+/* Without a PID namespace, with --die-with-parent: the launcher stays as
+ * the subreaper of the program's tree and kills all of it (whatever left
+ * the process group) when that parent ends */
+#define LAUNCH_PROT_REAPER "reaper"
 
 /* With --command-fd N, the launcher builds the whole sandbox first, then
  * reads from descriptor N up to end of file: a directory (empty: keep
@@ -140,9 +151,10 @@
 
 /* The word a caller of --spec-fd may send first, with its NUL, alone and as
  * soon as it knows that the options will plan the namespace layer (a
- * sandboxed profile, not --namespace off): the launcher enters its
- * namespaces at once, while the caller prepares the rest, instead of in
- * step "namespaces". Options that then plan none are refused. */
+ * sandboxed profile, not --namespace off) with the network denied: the
+ * launcher enters its namespaces (the network namespace included) at once,
+ * while the caller prepares the rest, instead of in step "namespaces".
+ * Options that then plan none, or allow the network, are refused. */
 #define LAUNCH_SPEC_NAMESPACE_AHEAD "--namespace-ahead"
 
 /* Every failure of sluice-launch's own exits with this status; once the

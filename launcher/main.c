@@ -6,6 +6,9 @@
  * --spec-fd, LAUNCH_SPEC_NAMESPACE_AHEAD makes the namespaces before the
  * options are read, before "features", "session" and "close-fds" (none of
  * which the namespaces weaken); step "namespaces" then takes what it got.
+ * From step "monitor" on, the steps may run in a child of the launcher
+ * (monitor.h): the launcher stays outside, waits, and exits as the
+ * program did.
  * Any failed step ends the launcher with status 125 and "sluice-launch:
  * STEP: DETAIL: ERROR", also as a JSON line on --report-fd; no path from a
  * failed step reaches exec.
@@ -14,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +32,7 @@
 #include "landlock.h"
 #include "launch-spec.h"
 #include "log.h"
+#include "monitor.h"
 #include "mounts.h"
 #include "namespaces.h"
 #include "options.h"
@@ -78,19 +83,31 @@ static int apply_tmpdir(const struct launch_spec *spec, struct launch_state *sta
 	return 0;
 }
 
-/* Step "die-with-parent": with --die-with-parent PID, SIGKILL when the
- * parent ends, so that a program nothing watches any more (its broker was
- * killed) does not run on past its timeout. After "privileges": a change of
- * uid clears the setting. A parent that ended before this step would never
- * send it: the parent must still be PID. */
+/* Step "die-with-parent": SIGKILL when the parent ends, so that a program
+ * nothing watches any more does not run on past its timeout. Below a
+ * monitor (step "monitor"), the parent is the monitor, which watches the
+ * --die-with-parent parent itself: the PID namespace's init dies with it
+ * (and the namespace with the init), and so does the program of a
+ * subreaper. Else, with --die-with-parent PID, that parent. After
+ * "privileges": a change of uid clears the setting. A parent that ended
+ * before this step would never send it: the parent must still be there
+ * (the monitor's pipe still open, or PID still the parent). */
 static int apply_die_with_parent(const struct launch_spec *spec, struct launch_state *state,
                                  struct sluice_error *err)
 {
-	(void)state;
-	if (spec->die_with_parent == 0)
+	if (state->monitor_fd < 0 && spec->die_with_parent == 0)
 		return 0;
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
 		return sluice_error_set(err, neg_errno(), "PR_SET_PDEATHSIG");
+	if (state->monitor_fd >= 0) {
+		struct pollfd p = { .fd = state->monitor_fd, .events = POLLIN };
+		int n = poll(&p, 1, 0);
+		(void)close(state->monitor_fd);
+		state->monitor_fd = -1;
+		if (n != 0)
+			return sluice_error_set(err, -ESRCH, "the launcher's monitor is gone");
+		return 0;
+	}
 	if (getppid() != spec->die_with_parent)
 		return sluice_error_set(err, -ESRCH, "the parent %d is gone",
 		                        (int)spec->die_with_parent);
@@ -104,11 +121,13 @@ struct launch_step {
 };
 
 static const struct launch_step steps[] = {
-	{ LAUNCH_STEP_FEATURES, apply_features },     /* refuse what this kernel cannot enforce */
-	{ "session", apply_session },                 /* setsid (no tty), stdin </dev/null */
-	{ "close-fds", apply_close_fds },             /* close_range(3, ~0U) but --report-fd */
-	{ "namespaces", apply_namespaces },           /* private mounts and IPC, where possible */
-	{ "mounts", apply_mounts },                   /* read-only but the writable; TMPDIR; hide */
+	{ LAUNCH_STEP_FEATURES, apply_features }, /* refuse what this kernel cannot enforce */
+	{ "session", apply_session },             /* setsid (no tty), stdin </dev/null */
+	{ "close-fds", apply_close_fds },         /* close_range(3, ~0U) but --report-fd */
+	{ "namespaces", apply_namespaces },       /* mounts, IPC, PIDs, network, where possible */
+	{ "monitor", apply_monitor },             /* fork: the PID namespace's init, or a reaper */
+	{ "mounts", apply_mounts },               /* read-only but the writable; TMPDIR; hide */
+	{ "proc", apply_proc },                   /* the PID namespace's own /proc */
 	{ "private-tmpdir", apply_private_tmpdir },   /* --tmpdir, or --tmpdir-fallback made */
 	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */
 	{ "privileges", apply_privileges },           /* no_new_privs, --user, drop capabilities */
@@ -157,7 +176,7 @@ int main(int argc, char **argv)
 		break;
 	}
 
-	struct launch_state state = { .ahead = &ahead };
+	struct launch_state state = { .ahead = &ahead, .monitor_fd = -1, .status_fd = -1 };
 	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
 		err = (struct sluice_error){ 0 };
 		int r = steps[i].apply(&spec, &state, &err);
@@ -171,10 +190,8 @@ int main(int argc, char **argv)
 	}
 
 	char **program = state.argv ? state.argv : spec.argv;
-	execvp(program[0], program);
-	int errnum = errno;
 	err = (struct sluice_error){ 0 };
-	sluice_error_set(&err, -errnum, "'%s'", spec.argv[0]);
+	(void)monitor_exec(&spec, &state, program, &err);
 	protections_report_error(&spec, LAUNCH_STEP_EXEC, &err);
 	log_sluice_error(&err, LAUNCH_STEP_EXEC);
 	_exit(LAUNCH_EXIT_FAILURE);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A private mount and IPC namespace, setuid-free. Root (or anything with
+ * A private mount, IPC and PID namespace (and, with the network denied, a
+ * network namespace: net-namespace.c), setuid-free. Root (or anything with
  * CAP_SYS_ADMIN in its user namespace) unshares them directly; anyone else
  * first gets a user namespace of their own, where their uid and gid map to
  * themselves (files keep their owners; ids nobody mapped show as the
@@ -23,6 +24,7 @@
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "namespaces.h"
+#include "net-namespace.h"
 #include "options.h"
 #include "protections.h"
 
@@ -65,13 +67,36 @@ static bool cap_effective(unsigned cap)
 	return (data[cap / 32].effective >> (cap % 32)) & 1;
 }
 
-int namespaces_enter(const char **ret_reason, struct sluice_error *err)
+/* The kind entered, then the network namespace when net: its unshare
+ * refused leaves *ret_net false (nothing changed, the rest holds). */
+static int enter_network(int kind, bool net, bool *ret_net, struct sluice_error *err)
 {
-	const int flags = CLONE_NEWNS | CLONE_NEWIPC;
+	*ret_net = false;
+	if (!net || kind == NAMESPACE_NONE)
+		return kind;
+	struct sluice_error net_err = { 0 };
+	bool entered = false;
+	int r = net_namespace_enter(&entered, &net_err);
+	if (r < 0 && !entered)
+		return kind;
+	if (r < 0) {
+		*err = net_err;
+		return r;
+	}
+	*ret_net = true;
+	return kind;
+}
+
+int namespaces_enter(bool net, const char **ret_reason, bool *ret_net, struct sluice_error *err)
+{
+	/* CLONE_NEWPID: this process stays where it is; its next child is
+	 * the new namespace's init (step "monitor"). */
+	const int flags = CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID;
+	*ret_net = false;
 	if (unshare(flags) == 0)
-		return NAMESPACE_PRIVILEGED;
+		return enter_network(NAMESPACE_PRIVILEGED, net, ret_net, err);
 	if (errno != EPERM) {
-		*ret_reason = "unshare(CLONE_NEWNS | CLONE_NEWIPC)";
+		*ret_reason = "unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID)";
 		return NAMESPACE_NONE;
 	}
 	uid_t uid = getuid();
@@ -91,11 +116,16 @@ int namespaces_enter(const char **ret_reason, struct sluice_error *err)
 		return NAMESPACE_NONE;
 	}
 	int r = map_ids(uid, gid, err);
-	return r < 0 ? r : NAMESPACE_USER;
+	return r < 0 ? r : enter_network(NAMESPACE_USER, net, ret_net, err);
 }
 
-enum namespace_kind namespaces_probe(char *buf, size_t size)
+/* The probe's exit status: the kind, and this bit when the network
+ * namespace was had too. */
+#define NAMESPACE_PROBE_NET 0x10
+
+enum namespace_kind namespaces_probe(char *buf, size_t size, bool *ret_net)
 {
+	*ret_net = false;
 	int fds[2];
 	snprintf(buf, size, "the probe failed");
 	if (pipe2(fds, O_CLOEXEC) < 0)
@@ -104,14 +134,15 @@ enum namespace_kind namespaces_probe(char *buf, size_t size)
 	if (pid == 0) {
 		const char *reason = "";
 		struct sluice_error err = { 0 };
-		int r = namespaces_enter(&reason, &err);
+		bool net = false;
+		int r = namespaces_enter(true, &reason, &net, &err);
 		char text[sizeof(err.detail) + 128];
 		if (r < 0)
 			snprintf(text, sizeof(text), "%s: %s", err.detail, strerror(-err.code));
 		else
 			snprintf(text, sizeof(text), "%s: %s", reason, strerror(errno));
 		(void)write_full(fds[1], text, strlen(text));
-		_exit(r < 0 ? NAMESPACE_NONE : r);
+		_exit(r < 0 ? NAMESPACE_NONE : r | (net ? NAMESPACE_PROBE_NET : 0));
 	}
 	(void)close(fds[1]);
 	if (pid < 0) {
@@ -124,7 +155,8 @@ enum namespace_kind namespaces_probe(char *buf, size_t size)
 	int status;
 	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status))
 		return NAMESPACE_NONE;
-	return (enum namespace_kind)WEXITSTATUS(status);
+	*ret_net = WEXITSTATUS(status) & NAMESPACE_PROBE_NET;
+	return (enum namespace_kind)(WEXITSTATUS(status) & ~NAMESPACE_PROBE_NET);
 }
 
 void namespaces_ahead(void *userdata)
@@ -132,7 +164,7 @@ void namespaces_ahead(void *userdata)
 	struct namespace_ahead *a = userdata;
 	const char *reason = NULL; /* only the report says what is missing */
 	a->entered = true;
-	a->result = namespaces_enter(&reason, &a->err);
+	a->result = namespaces_enter(true, &reason, &a->net, &a->err);
 }
 
 int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
@@ -140,26 +172,33 @@ int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
 {
 	const struct namespace_ahead *ahead = state->ahead;
 	bool wanted = (state->planned & PROT_MOUNT_NAMESPACE) && !spec->namespace_off;
-	if (ahead && ahead->entered && !wanted)
+	/* A network namespace would cut the network that --network allow
+	 * grants. */
+	bool wanted_net = wanted && !spec->network_allow;
+	if (ahead && ahead->entered && !wanted_net)
 		return sluice_error_set(err, -EINVAL,
 		                        "the namespaces were entered ahead (%s), but the options "
-		                        "plan none",
+		                        "plan none, or allow the network",
 		                        LAUNCH_SPEC_NAMESPACE_AHEAD);
 	if (!wanted)
 		return 0;
 	const char *reason = NULL;
+	bool net = false;
 	int r;
 	if (ahead && ahead->entered) {
 		r = ahead->result;
+		net = ahead->net;
 		if (r < 0)
 			*err = ahead->err;
 	} else {
-		r = namespaces_enter(&reason, err);
+		r = namespaces_enter(wanted_net, &reason, &net, err);
 	}
 	if (r < 0)
 		return r;
 	state->namespace = (enum namespace_kind)r;
 	if (state->namespace != NAMESPACE_NONE)
 		state->enforced |= PROT_IPC_NAMESPACE;
+	if (net)
+		state->enforced |= PROT_NET_NAMESPACE;
 	return 0;
 }

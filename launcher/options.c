@@ -165,6 +165,14 @@ static int opt_keep_stdin(struct launch_spec *spec, const char *arg, struct slui
 	return 0;
 }
 
+static int opt_wait_all(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->wait_all = true;
+	return 0;
+}
+
 static int opt_user(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	if (arg[0] == '\0')
@@ -303,6 +311,8 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_RLIMIT, "NAME=VALUE", opt_rlimit,
 	  "as, fsize, core (sizes), cpu (duration), nproc, nofile (counts); repeatable" },
 	{ LAUNCH_OPT_KEEP_STDIN, NULL, opt_keep_stdin, "do not replace stdin with /dev/null" },
+	{ LAUNCH_OPT_WAIT_ALL, NULL, opt_wait_all,
+	  "with a PID namespace: end when its last process has, not the program" },
 	{ LAUNCH_OPT_USER, "NAME", opt_user,
 	  "when started as root: run as this user (needed for nproc to bind)" },
 	{ LAUNCH_OPT_USER_IDS, "UID:GID[:GID,...]", opt_user_ids,

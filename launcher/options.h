@@ -58,6 +58,7 @@ struct launch_spec {
 	bool rlimit_set[RLIMIT_INDEX_N];
 	uint64_t rlimit_value[RLIMIT_INDEX_N];
 	bool keep_stdin;
+	bool wait_all; /* the PID namespace's init waits for every process */
 	const char *user;
 	/* --user-ids: --user's ids as the caller looked them up, so that the
 	 * user databases are not read here */

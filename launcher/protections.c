@@ -22,6 +22,7 @@
 #include "privileges.h"
 #include "namespaces.h"
 #include "profiles.h"
+#include "rlimits.h"
 
 struct protection_def {
 	uint32_t bit;
@@ -59,7 +60,11 @@ struct protection_def {
 	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)                \
 	X(PROT_GIT_INCLUDES, LAUNCH_PROT_GIT_INCLUDES, 1, false)                      \
 	X(PROT_PROTECTED_PATHS, LAUNCH_PROT_PROTECTED_PATHS, 0, false)                \
-	X(PROT_MINIMAL_DEV, LAUNCH_PROT_MINIMAL_DEV, 0, false)
+	X(PROT_MINIMAL_DEV, LAUNCH_PROT_MINIMAL_DEV, 0, false)                        \
+	X(PROT_PID_NAMESPACE, LAUNCH_PROT_PID_NAMESPACE, 0, false)                    \
+	X(PROT_NET_NAMESPACE, LAUNCH_PROT_NET_NAMESPACE, 0, false)                    \
+	X(PROT_PIDS_LIMIT, LAUNCH_PROT_PIDS_LIMIT, 0, false)                          \
+	X(PROT_REAPER, LAUNCH_PROT_REAPER, 0, false)
 
 static const struct protection_def protections[] = {
 #define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
@@ -101,9 +106,17 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 	uint32_t asked = PROT_SESSION | PROT_CLOSE_FDS | PROT_NO_NEW_PRIVS | PROT_NO_CAPS;
 	if (nproc)
 		asked |= PROT_RLIMIT_NPROC;
-	if (!p->sandboxed)
+	if (spec && spec->rlimit_set[RLIMIT_INDEX_PIDS])
+		asked |= PROT_PIDS_LIMIT;
+	if (!p->sandboxed) {
+		/* the sandboxed profiles end the tree by their PID namespace */
+		if (spec && spec->die_with_parent)
+			asked |= PROT_REAPER;
 		return asked;
-	asked |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE;
+	}
+	asked |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_PID_NAMESPACE;
+	if (!network_allow)
+		asked |= PROT_NET_NAMESPACE;
 	if (spec && spec->tmpdir)
 		asked |= PROT_TMPDIR_TMPFS;
 	if (spec && spec->n_hide > 0)
@@ -262,7 +275,8 @@ int protections_print(FILE *f)
 	int abi = landlock_abi_version();
 	bool seccomp = seccomp_filters_available();
 	char reason[256];
-	enum namespace_kind ns = namespaces_probe(reason, sizeof(reason));
+	bool net = false;
+	enum namespace_kind ns = namespaces_probe(reason, sizeof(reason), &net);
 	/* Profiles with their defaults: network and unix connect denied, no
 	 * process limit (which depends on the uid, not the kernel), no TMPDIR,
 	 * no hidden or read-only paths. */
@@ -272,6 +286,10 @@ int protections_print(FILE *f)
 	/* the mounts bind them, or Landlock carves around them */
 	if (ns != NAMESPACE_NONE || abi >= 1)
 		possible |= PROT_PROTECTED_PATHS;
+	if (ns != NAMESPACE_NONE)
+		possible |= PROT_PID_NAMESPACE;
+	if (net)
+		possible |= PROT_NET_NAMESPACE;
 	struct json_buf j = { .len = 0 };
 	json_add(&j, "{\"landlock_abi\":%d,\"seccomp\":%s,\"namespace\":", abi,
 	         seccomp ? "true" : "false");
@@ -282,6 +300,10 @@ int protections_print(FILE *f)
 		json_add(&j, ",\"namespace_error\":");
 		json_add_string(&j, reason);
 	}
+	json_add(&j, ",\"net_namespace\":%s", net ? "true" : "false");
+	/* --rlimit pids: a PID namespace, and a kernel whose pid_max is its own */
+	json_add(&j, ",\"pids_limit\":%s",
+	         ns != NAMESPACE_NONE && rlimits_pids_possible() ? "true" : "false");
 	json_add(&j, ",\"profiles\":{");
 	unsigned n;
 	const struct profile *p = profile_table(&n);

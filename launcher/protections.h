@@ -9,6 +9,7 @@
 #ifndef SLUICE_LAUNCHER_PROTECTIONS_H
 #define SLUICE_LAUNCHER_PROTECTIONS_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,14 +44,19 @@ enum protection {
 	PROT_GIT_INCLUDES = 1u << 23,
 	PROT_PROTECTED_PATHS = 1u << 24,
 	PROT_MINIMAL_DEV = 1u << 25,
+	PROT_PID_NAMESPACE = 1u << 26,
+	PROT_NET_NAMESPACE = 1u << 27,
+	PROT_PIDS_LIMIT = 1u << 28,
+	PROT_REAPER = 1u << 29,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
  * profiles, enforced where the system allows, reported as missing where it
  * does not, and never a reason to refuse a profile. */
-#define PROT_OPTIONAL                                                                        \
-	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS | \
-	 PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV)
+#define PROT_OPTIONAL                                                                          \
+	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS |   \
+	 PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV | PROT_PID_NAMESPACE | \
+	 PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER)
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
@@ -95,6 +101,19 @@ struct launch_state {
 	 * directory to change to; NULL: spec->argv and spec->chdir. */
 	char **argv;
 	const char *chdir;
+	/* Set by step "monitor" in its child: the read end of a pipe only the
+	 * monitor holds the other end of (end of file: it is gone), for step
+	 * "die-with-parent"; -1: no monitor. */
+	int monitor_fd;
+	/* Set by step "monitor" in its child when that child is the PID
+	 * namespace's init: the program is then forked, and its wait status
+	 * written on status_fd (-1: not init) for the monitor. */
+	bool init;
+	int status_fd;
+	/* The signal mask the launcher started with, which the program gets
+	 * back (step "monitor" blocks the signals it forwards). */
+	sigset_t start_mask;
+	bool start_mask_saved;
 };
 
 struct launch_spec;

@@ -23,6 +23,7 @@ enum rlimit_index {
 	RLIMIT_INDEX_FSIZE,
 	RLIMIT_INDEX_NOFILE,
 	RLIMIT_INDEX_CORE,
+	RLIMIT_INDEX_PIDS, /* not setrlimit(2)'s: the PID namespace's pid_max */
 	RLIMIT_INDEX_N,
 };
 
@@ -36,9 +37,18 @@ int rlimits_parse(const char *text, enum rlimit_index *ret_index, uint64_t *ret_
 
 /* Step "rlimits": every requested limit except the address space, and core
  * size 0 unless --rlimit core= says otherwise. Limits are only lowered:
- * a value above the current hard limit becomes the hard limit. */
+ * a value above the current hard limit becomes the hard limit. --rlimit
+ * pids=N, in the PID namespace's init with its own /proc (state->init),
+ * where rlimits_pids_possible(): that namespace's pid_max, N plus the 300
+ * numbers the kernel keeps below (after the first wrap-around, new pids
+ * come from 300 up), which sets PROT_PIDS_LIMIT; elsewhere it is missing. */
 int apply_rlimits(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err);
+
+/* Whether this kernel gives each PID namespace a pid_max of its own
+ * (Linux 6.14): on an older one the file is the whole system's, which root
+ * would change for everyone. */
+bool rlimits_pids_possible(void);
 
 /* Step "address-space": RLIMIT_AS, when asked for; the last step before the
  * report and exec. */

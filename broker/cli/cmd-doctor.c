@@ -188,11 +188,19 @@ static int report_namespace(json_t *features)
 		return 0;
 	}
 	if (strcmp(how, "unavailable") != 0) {
-		printf("sandbox namespace: %s (private mounts and IPC in the sandboxed modes; "
-		       "protected-paths: [sandbox] protect bound read-only; minimal-dev: no "
-		       "terminals or shared memory in /dev)\n",
+		bool net = json_is_true(json_object_get(features, "net_namespace"));
+		printf("sandbox namespace: %s (private mounts, IPC and PIDs%s in the sandboxed "
+		       "modes: every process of a run ends with it; protected-paths: [sandbox] "
+		       "protect bound read-only; minimal-dev: no terminals or shared memory in "
+		       "/dev)\n",
 		       strcmp(how, "privileged") == 0 ? "with CAP_SYS_ADMIN"
-		                                      : "in a user namespace");
+		                                      : "in a user namespace",
+		       net ? ", and a network of the run's own (loopback only)" : "");
+		printf("sandbox pids limit: %s\n",
+		       json_is_true(json_object_get(features, "pids_limit"))
+		               ? "[sandbox] rlimit_pids is enforced (the PID namespace's pid_max)"
+		               : "not enforced on this kernel (a PID namespace's own pid_max needs "
+		                 "Linux 6.14): pids-limit missing");
 		return 0;
 	}
 	const char *why = json_string_value(json_object_get(features, "namespace_error"));
@@ -202,8 +210,11 @@ static int report_namespace(json_t *features)
 	       "fail; the [sandbox] protect paths keep it so even without a .git), and these are "
 	       "not enforced: mount-namespace (chmod, times, xattrs and ACLs of files outside), "
 	       "ipc-namespace (System V IPC, POSIX message queues), tmpdir-tmpfs (TMPDIR's size "
-	       "cap), minimal-dev (the user's terminals in /dev/pts are readable); secrets are "
-	       "hidden by Landlock alone. An "
+	       "cap), minimal-dev (the user's terminals in /dev/pts are readable), pid-namespace "
+	       "(processes a command leaves running are killed by sluice after the shell exits, "
+	       "with [broker] background_survivors = kill, and can be missed by a scan; /proc "
+	       "shows every process), net-namespace (abstract unix socket names are shared with "
+	       "the system), pids-limit; secrets are hidden by Landlock alone. An "
 	       "administrator can allow unprivileged user namespaces (sysctl "
 	       "user.max_user_namespaces > 0, kernel.unprivileged_userns_clone = 1, or the "
 	       "container's seccomp or AppArmor profile), or run sluice with CAP_SYS_ADMIN\n");

@@ -61,7 +61,7 @@
 	  "the longest COMMAND accepted (at most 131071 bytes)")                                  \
 	X(broker, drain_window, DURATION, "250ms", FREE, NULL,                                    \
 	  "how long output is still read after the shell exits")                                  \
-	X(broker, background_survivors, ENUM, "leave", FREE, "leave|kill",                        \
+	X(broker, background_survivors, ENUM, "kill", FREE, "leave|kill",                         \
 	  "what happens to processes left running when the shell exits")                          \
 	X(broker, jobs_dir, PATH, "", FREE, NULL,                                                 \
 	  "directory of background jobs (empty: the per-user default)")                           \
@@ -96,10 +96,12 @@
 	  "RLIMIT_CPU of the command (empty: unchanged)")                                         \
 	X(sandbox, rlimit_nproc, OPT_COUNT, "", SYSTEM, NULL,                                     \
 	  "RLIMIT_NPROC of the command (empty: unchanged)")                                       \
-	X(sandbox, rlimit_fsize, OPT_SIZE, "", SYSTEM, NULL,                                      \
+	X(sandbox, rlimit_fsize, OPT_SIZE, RUN_SETTINGS_DEFAULT_FSIZE, SYSTEM, NULL,              \
 	  "RLIMIT_FSIZE of the command (empty: unchanged)")                                       \
 	X(sandbox, rlimit_nofile, OPT_COUNT, "", SYSTEM, NULL,                                    \
 	  "RLIMIT_NOFILE of the command (empty: unchanged)")                                      \
+	X(sandbox, rlimit_pids, OPT_COUNT, RUN_SETTINGS_DEFAULT_PIDS, SYSTEM, NULL,               \
+	  "the most tasks at once in a sandboxed command's PID namespace (empty: no limit)")      \
 	X(sandbox, user, STRING, "", SYSTEM, NULL,                                                \
 	  "user to run commands as (needs privileges; empty: the caller)")                        \
 	X(env, drop, WORDS, CONFIG_DEFAULT_ENV_DROP, APPEND, NULL,                                \

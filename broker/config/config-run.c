@@ -93,6 +93,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		{ "nproc", cfg->sandbox_rlimit_nproc, "", 1 },
 		{ "fsize", cfg->sandbox_rlimit_fsize, "", 1 },
 		{ "nofile", cfg->sandbox_rlimit_nofile, "", 1 },
+		{ "pids", cfg->sandbox_rlimit_pids, "", 1 },
 	};
 	s->n_rlimits = 0;
 	for (size_t i = 0; i < ELEMENTSOF(limits); i++) {

@@ -33,7 +33,7 @@ void run_settings_init_defaults(struct run_settings *s)
 		.output_file_cap = 64 * 1024 * 1024,
 		.max_command_size = 64 * 1024,
 		.drain_window_ms = 250,
-		.background_survivors = SURVIVORS_LEAVE,
+		.background_survivors = SURVIVORS_KILL,
 		.jobs_dir = NULL,
 		.jobs_max_age_ms = 24ull * 60 * 60 * 1000,
 		.sandbox_mode = "workspace-write",
@@ -44,6 +44,9 @@ void run_settings_init_defaults(struct run_settings *s)
 		.git_sweep = true,
 		.tmpdir_size = 1024 * 1024 * 1024,
 		.namespace_off = false,
+		.rlimits = { { "fsize", RUN_SETTINGS_DEFAULT_FSIZE_BYTES },
+		             { "pids", RUN_SETTINGS_DEFAULT_PIDS } },
+		.n_rlimits = 2,
 	};
 	for (size_t i = 0; i < ELEMENTSOF(default_hide) && s->n_hide < RUN_SETTINGS_HIDE_MAX; i++)
 		s->hide[s->n_hide++] = default_hide[i];

@@ -157,8 +157,8 @@
 /* clang-format on */
 
 enum background_survivors {
-	SURVIVORS_LEAVE = 0, /* leave them running (the default) */
-	SURVIVORS_KILL,      /* kill them with the rest of the tree */
+	SURVIVORS_LEAVE = 0, /* leave them running */
+	SURVIVORS_KILL,      /* kill them with the rest of the tree (the default) */
 };
 
 /* The most patterns in [env] drop and entries in [env] set. */
@@ -171,8 +171,18 @@ enum background_survivors {
 #define RUN_SETTINGS_HIDE_MAX 128
 #define RUN_SETTINGS_PROTECT_MAX 64
 
+/* The limits a command gets unless the configuration says otherwise: what
+ * a build or a test suite does not reach and a runaway command does
+ * (docs/configuration.md argues each). A file of 16 GiB; 4096 tasks
+ * (processes and threads) at once, in the run's PID namespace. As the
+ * launcher reads them, and as [sandbox] rlimit_fsize and rlimit_pids
+ * default to. */
+#define RUN_SETTINGS_DEFAULT_FSIZE "16GiB"
+#define RUN_SETTINGS_DEFAULT_FSIZE_BYTES "17179869184"
+#define RUN_SETTINGS_DEFAULT_PIDS "4096"
+
 struct run_rlimit {
-	const char *name;  /* the launcher's name: as, cpu, nproc, fsize, nofile, core */
+	const char *name;  /* the launcher's name: as, cpu, nproc, fsize, nofile, core, pids */
 	const char *value; /* as the launcher reads it: "512MiB", "30s", "64" */
 };
 
@@ -194,7 +204,7 @@ struct run_settings {
 	uint64_t output_file_cap;       /* the full-output file stops here: 64MiB */
 	uint64_t max_command_size;      /* 64KiB */
 	uint64_t drain_window_ms;       /* reading on after the shell exits: 250ms */
-	enum background_survivors background_survivors; /* leave */
+	enum background_survivors background_survivors; /* kill */
 	const char *jobs_dir;     /* NULL: $XDG_RUNTIME_DIR/sluice/jobs or /tmp/sluice-UID/jobs */
 	uint64_t jobs_max_age_ms; /* finished jobs' files removed after this: 24h */
 

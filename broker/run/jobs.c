@@ -283,6 +283,8 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	child.stdout_fd = log_fd;
 	child.stderr_fd = log_fd;
 	child.report_fd = -1;
+	/* the job lives until its last process is gone, in its namespace too */
+	child.wait_all = true;
 	pid_t pid = -1;
 	if (r >= 0)
 		r = spawn_start(&child, &pid);

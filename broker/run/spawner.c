@@ -182,6 +182,9 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		         s->network ? LAUNCH_NETWORK_ALLOW : LAUNCH_NETWORK_DENY);
 	for (size_t i = 0; r >= 0 && i < s->n_rlimits; i++) {
 		_cleanup_free_ char *kv = NULL;
+		/* a PID namespace's limit: only the sandboxed profiles have one */
+		if (!boxed && strcmp(s->rlimits[i].name, LAUNCH_RLIMIT_PIDS) == 0)
+			continue;
 		if (asprintf(&kv, "%s=%s", s->rlimits[i].name, s->rlimits[i].value) < 0)
 			return -ENOMEM;
 		r = add2(&argv, LAUNCH_OPT_RLIMIT, kv);
@@ -190,6 +193,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add_user(&argv, s->user);
 	if (r >= 0 && boxed && s->git_writable)
 		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
+	if (r >= 0 && boxed && req->wait_all)
+		r = strv_extend(&argv, LAUNCH_OPT_WAIT_ALL);
 	if (r >= 0 && boxed && s->namespace_off)
 		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
 	if (r >= 0 && boxed && req->tmpdir) {

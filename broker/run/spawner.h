@@ -56,6 +56,9 @@ struct spawn_request {
 	 * there for its options and environment (spawn_send_spec()), so that
 	 * settings, workspace, tmpdir and env may still be unknown. -1: none. */
 	int spec_fd;
+	/* A background job: its PID namespace (the sandboxed profiles) lives
+	 * until its last process ends, not only its shell. */
+	bool wait_all;
 };
 
 /* The launcher's argv for req (an owned strv in *ret). */

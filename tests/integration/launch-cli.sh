@@ -84,8 +84,9 @@ run "$L" "${W[@]}" --rw "$TEST_TMP/missing" -- true
 expect "a missing --rw path fails the mounts or landlock step" 125 '' \
   "^sluice-launch: (mounts: the writable path|landlock: opening) '$TEST_TMP/missing': No such file or directory$"
 run "$L" "${W[@]}" --die-with-parent 1 -- touch "$TEST_TMP/orphan-ran"
+# the monitor checks it (launcher/monitor.h), or, without one, step die-with-parent
 expect "--die-with-parent refuses a parent that is not PID" 125 '' \
-  '^sluice-launch: die-with-parent: the parent 1 is gone: No such process$'
+  '^sluice-launch: (monitor|die-with-parent): the parent 1 is gone: No such process$'
 [ ! -e "$TEST_TMP/orphan-ran" ]
 report $? "--die-with-parent: with the parent not PID, nothing runs"
 run sh -c '"$0" --workspace "$1" --die-with-parent $$ -- echo with-its-parent; :' "$L" "$TEST_TMP"
@@ -280,7 +281,8 @@ run "$L" --spec-fd 1
 expect "--spec-fd: not stdin, stdout or stderr" 125 '' "bad descriptor '1'"
 
 # While it waits, the launcher already holds its sandbox: no new privileges
-# and the seccomp filter, in a session of its own.
+# and the seccomp filter, in a session of its own. With a monitor
+# (launcher/monitor.h) the sandbox is its child's: the process that waits.
 mkfifo "$TEST_TMP/cmd-fifo"
 "$L" --profile restricted "${W[@]}" --command-fd 5 -- /bin/bash -c \
   5<"$TEST_TMP/cmd-fifo" >"$TEST_TMP/waited.out" 2>&1 &
@@ -288,7 +290,8 @@ waiter=$!
 exec 6>"$TEST_TMP/cmd-fifo"
 status=
 for _ in $(seq 1 500); do
-  status=$(cat "/proc/$waiter/status" 2>/dev/null)
+  inner=$(cat "/proc/$waiter/task/$waiter/children" 2>/dev/null)
+  status=$(cat "/proc/${inner%% *}/status" "/proc/$waiter/status" 2>/dev/null)
   grep -q '^NoNewPrivs:.1' <<<"$status" && grep -q '^Seccomp:.2' <<<"$status" && break
   read -r -t 0.01 <> <(:) || true
 done

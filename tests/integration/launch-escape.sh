@@ -184,8 +184,14 @@ escape_if_supported "vsock socket" "EACCES socket" "OK" -- vsock-socket
 escape_if_supported "io_uring (could bypass a syscall filter)" "ENOSYS" "OK" -- io-uring
 escape "abstract unix socket of a process outside (seccomp)" "EACCES connect" "OK" -- \
   unix-connect "@$abstract"
+# Landlock's scope alone (--namespace off); with the network namespace the
+# name does not exist for the command at all
 escape "abstract unix socket of a process outside (Landlock scope)" "EPERM connect" "OK" \
-  --unix-connect allow -- unix-connect "@$abstract"
+  --namespace off --unix-connect allow -- unix-connect "@$abstract"
+if [ "${layers[0]}" = auto ]; then
+  escape "abstract unix socket of a process outside (network namespace)" "ECONNREFUSED connect" \
+    "OK" --unix-connect allow -- unix-connect "@$abstract"
+fi
 escape "pathname unix socket outside (connect refused)" "EACCES connect" "OK" -- \
   unix-connect "$TEST_TMP/listen.sock"
 escape "workspace-write: TCP connect" "EACCES socket" "OK" --profile workspace-write -- \
@@ -208,14 +214,25 @@ else
 fi
 
 # ---------------------------------------------------------- processes
-escape "signal a process outside" "EPERM" "OK" -- kill "$serve_pid" 0
-escape "ptrace-attach a process outside" "EPERM" "OK" -- ptrace "$serve_pid"
-escape "read /proc/PID/environ of a process outside" "EACCES open" "OK" -- environ "$serve_pid"
+# Landlock and seccomp alone (--namespace off); in the PID namespace the
+# process outside has no pid at all (below)
+escape "signal a process outside" "EPERM" "OK" --namespace off -- kill "$serve_pid" 0
+escape "ptrace-attach a process outside" "EPERM" "OK" --namespace off -- ptrace "$serve_pid"
+escape "read /proc/PID/environ of a process outside" "EACCES open" "OK" --namespace off -- \
+  environ "$serve_pid"
 # Landlock has no hook for these; lowering the broker's descriptor limit
 # would end its watch over the command (and its timeout).
 escape "set (or read) the resource limit of a process outside" "EPERM get" "OK" -- prlimit "$serve_pid"
-escape "set the priority of a process outside" "EPERM" "OK" -- setpriority "$serve_pid"
-escape "set the CPU affinity of a process outside" "EPERM" "OK" -- setaffinity "$serve_pid"
+escape "set the priority of a process outside" "EPERM" "OK" --namespace off -- \
+  setpriority "$serve_pid"
+escape "set the CPU affinity of a process outside" "EPERM" "OK" --namespace off -- \
+  setaffinity "$serve_pid"
+if [ "${layers[0]}" = auto ]; then
+  escape "PID namespace: signal a process outside" "ESRCH" "OK" -- kill "$serve_pid" 0
+  escape "PID namespace: ptrace-attach a process outside" "ESRCH" "OK" -- ptrace "$serve_pid"
+  escape "PID namespace: read /proc/PID/environ of a process outside" "ENOENT open" "OK" -- \
+    environ "$serve_pid"
+fi
 escape "workspace-write: set the resource limit of a process outside" "EPERM get" "OK" \
   --profile workspace-write -- prlimit "$serve_pid"
 

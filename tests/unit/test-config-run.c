@@ -35,7 +35,11 @@ Test(config_run, the_defaults_agree_with_runs_own)
 	cr_assert_eq(got.jobs_max_age_ms, want.jobs_max_age_ms);
 	cr_assert_str_eq(got.sandbox_mode, want.sandbox_mode);
 	cr_assert_eq(got.network, want.network);
-	cr_assert_eq(got.n_rlimits, 0);
+	cr_assert_eq(got.n_rlimits, want.n_rlimits);
+	for (size_t i = 0; i < want.n_rlimits; i++) {
+		cr_assert_str_eq(got.rlimits[i].name, want.rlimits[i].name);
+		cr_assert_str_eq(got.rlimits[i].value, want.rlimits[i].value);
+	}
 	/* every pattern run drops by default is dropped by the configuration too */
 	for (size_t i = 0; i < want.n_env_drop; i++) {
 		bool found = false;
@@ -50,10 +54,11 @@ Test(config_run, the_defaults_agree_with_runs_own)
 Test(config_run, every_key_reaches_the_run_settings)
 {
 	static const char ini[] =
-	        "[broker]\ntimeout = 5s\nbackground_survivors = kill\n"
+	        "[broker]\ntimeout = 5s\nbackground_survivors = leave\n"
 	        "jobs_dir = /var/tmp/jobs\n"
 	        "[sandbox]\nmode = restricted\nnetwork = allow\nwritable = /a /b\n"
-	        "rlimit_as = 512MiB\nrlimit_cpu = 1500ms\nrlimit_nofile = 64\n"
+	        "rlimit_as = 512MiB\nrlimit_cpu = 1500ms\nrlimit_nofile = 64\nrlimit_fsize =\n"
+	        "rlimit_pids = 100\n"
 	        "[env]\ndrop =\ndrop = ONLY_*\nset = A=1\nset = B=2 3\n";
 	struct broker_config *cfg = NULL;
 	char **errors = NULL;
@@ -65,18 +70,20 @@ Test(config_run, every_key_reaches_the_run_settings)
 	cr_assert_eq(config_to_run_settings(cfg, &s, &text, &err), 0, "%s", err.detail);
 	cr_assert_str_eq(s.shell, "/bin/bash");
 	cr_assert_eq(s.timeout_ms, 5000);
-	cr_assert_eq(s.background_survivors, SURVIVORS_KILL);
+	cr_assert_eq(s.background_survivors, SURVIVORS_LEAVE);
 	cr_assert_str_eq(s.jobs_dir, "/var/tmp/jobs");
 	cr_assert_str_eq(s.sandbox_mode, "restricted");
 	cr_assert(s.network);
 	cr_assert_eq(s.n_writable, 2);
 	cr_assert_str_eq(s.writable[1], "/b");
-	cr_assert_eq(s.n_rlimits, 3);
+	cr_assert_eq(s.n_rlimits, 4, "an empty rlimit_fsize drops its default");
 	cr_assert_str_eq(s.rlimits[0].name, "as");
 	cr_assert_str_eq(s.rlimits[0].value, "536870912");
 	cr_assert_str_eq(s.rlimits[1].name, "cpu");
 	cr_assert_str_eq(s.rlimits[1].value, "2s", "a part of a CPU second rounds up");
 	cr_assert_str_eq(s.rlimits[2].value, "64");
+	cr_assert_str_eq(s.rlimits[3].name, "pids");
+	cr_assert_str_eq(s.rlimits[3].value, "100");
 	cr_assert_eq(s.n_env_drop, 1);
 	cr_assert_str_eq(s.env_drop[0], "ONLY_*");
 	cr_assert_eq(s.n_env_set, 2);

@@ -271,3 +271,28 @@ Test(launcher_options, protect_takes_paths_relative_to_the_workspace)
 		cr_assert_lt(parse(&spec, &err, args), 0, "'%s' is refused", bad[i]);
 	}
 }
+
+Test(launcher_rlimits, pids_is_a_count_of_at_least_one)
+{
+	enum rlimit_index i;
+	uint64_t v;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(rlimits_parse("pids=4096", &i, &v, NULL), 0);
+	cr_assert_eq(i, RLIMIT_INDEX_PIDS);
+	cr_assert_eq(v, 4096);
+	cr_assert_eq(rlimits_parse("pids=0", &i, &v, &err), -EINVAL);
+	cr_assert(strstr(err.detail, "at least 1"), "%s", err.detail);
+	cr_assert_lt(rlimits_parse("pids=1k", &i, &v, NULL), 0, "a count has no unit");
+}
+
+Test(launcher_options, wait_all_is_a_flag)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--wait-all", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, args), 0, "%s", err.detail);
+	cr_assert(spec.wait_all);
+	const char *none[] = { "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, none), 0, "%s", err.detail);
+	cr_assert(!spec.wait_all);
+}

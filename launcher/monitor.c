@@ -1,0 +1,314 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The monitor outside, the PID namespace's init inside, and the fork
+ * between them (monitor.h has the whole picture). Both wait for signals
+ * with sigwaitinfo(2) on a blocked set, so that nothing runs in a handler:
+ * for an init, only blocked signals are queued at all (the kernel drops a
+ * signal to an init that has no handler for it).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "launch-spec.h"
+#include "monitor.h"
+#include "namespaces.h"
+#include "options.h"
+#include "protections.h"
+
+/* What the monitor is told when its parent ends (PR_SET_PDEATHSIG): a
+ * signal it does not forward, so that it can tell the two apart. */
+#define MONITOR_PARENT_GONE SIGUSR1
+/* The subreaper's kill of the tree gives up after this (unkillable
+ * processes); the tree is then the system's. */
+#define MONITOR_KILL_MS 2000
+
+/* The signals forwarded to the program, then those waited for. */
+static const int forwarded[] = { SIGTERM, SIGINT, SIGHUP, SIGQUIT };
+
+static void waited_set(sigset_t *set)
+{
+	sigemptyset(set);
+	for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
+		sigaddset(set, forwarded[i]);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, MONITOR_PARENT_GONE);
+}
+
+static bool is_forwarded(int sig)
+{
+	for (size_t i = 0; i < ELEMENTSOF(forwarded); i++)
+		if (forwarded[i] == sig)
+			return true;
+	return false;
+}
+
+static void close_pair(int fds[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			(void)close(fds[i]);
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* Reap every exited child; the wait status of child, when it is one of
+ * them, into *status. Returns whether child was reaped. */
+static bool reap(pid_t child, int *status)
+{
+	bool got = false;
+	int st;
+	pid_t w;
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+		if (w == child) {
+			*status = st;
+			got = true;
+		}
+	return got;
+}
+
+/* SIGKILL every child of this process (found by their parent links), and
+ * reap; returns how many were signalled. As a subreaper, the children of
+ * a killed child become ours, for the next round. */
+static int kill_children(void)
+{
+	DIR *d = opendir("/proc");
+	if (!d)
+		return 0;
+	pid_t self = getpid();
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		char path[300], buf[512];
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		_cleanup_close_ int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t len = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+		if (len <= 0)
+			continue;
+		buf[len] = '\0';
+		const char *rp = strrchr(buf, ')');
+		char state;
+		int ppid;
+		if (!rp || sscanf(rp + 1, " %c %d", &state, &ppid) != 2 || ppid != self)
+			continue;
+		if (kill((pid_t)atoi(de->d_name), SIGKILL) == 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* The subreaper's end: kill the tree in rounds until no child is left. */
+static void kill_tree(void)
+{
+	uint64_t deadline = now_ms() + MONITOR_KILL_MS;
+	int status;
+	while (now_ms() < deadline) {
+		(void)reap(-1, &status);
+		if (waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD)
+			return;
+		if (kill_children() == 0)
+			(void)poll(NULL, 0, 1);
+	}
+}
+
+/* End as the program ended: its exit code, or its signal (without a core
+ * file, which the program's limits decided on already). */
+static _Noreturn void mirror(int status)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		struct rlimit none = { 0, 0 };
+		(void)setrlimit(RLIMIT_CORE, &none);
+		(void)signal(sig, SIG_DFL);
+		sigset_t one;
+		sigemptyset(&one);
+		sigaddset(&one, sig);
+		(void)sigprocmask(SIG_UNBLOCK, &one, NULL);
+		(void)raise(sig);
+		_exit(128 + sig);
+	}
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : LAUNCH_EXIT_FAILURE);
+}
+
+/* The monitor, outside: child is the init (status_fd: the program's wait
+ * status from it) or, as subreaper, the program. Never returns. */
+static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, int status_fd,
+                                  bool subreaper)
+{
+	sigset_t set;
+	waited_set(&set);
+	/* The child reports from now on; the monitor holds none of its pipes. */
+	if (spec->report_fd >= 0)
+		(void)close(spec->report_fd);
+	if (spec->command_fd >= 0)
+		(void)close(spec->command_fd);
+	int status = 0;
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&set, &si);
+		if (sig == SIGCHLD) {
+			if (reap(child, &status))
+				break;
+		} else if (sig == MONITOR_PARENT_GONE) {
+			/* the init's death ends its namespace; a subreaper's tree
+			 * must be found */
+			(void)kill(child, SIGKILL);
+			if (subreaper)
+				kill_tree();
+			_exit(LAUNCH_EXIT_FAILURE);
+		} else if (sig > 0 && is_forwarded(sig)) {
+			(void)kill(child, sig);
+		}
+	}
+	int32_t program = 0;
+	if (status_fd >= 0 && read(status_fd, &program, sizeof(program)) == sizeof(program))
+		status = program;
+	mirror(status);
+}
+
+int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
+                  struct sluice_error *err)
+{
+	bool pid_namespace = state->namespace != NAMESPACE_NONE;
+	bool subreaper = !pid_namespace && spec->die_with_parent != 0;
+	if (!pid_namespace && !subreaper)
+		return 0;
+	sigset_t set;
+	waited_set(&set);
+	if (sigprocmask(SIG_BLOCK, &set, &state->start_mask) < 0)
+		return sluice_error_set(err, neg_errno(), "blocking signals");
+	state->start_mask_saved = true;
+	/* The monitor's own watch on the parent, armed before the fork (the
+	 * signal then waits, blocked, for monitor_run()); a parent that ended
+	 * already would never send it. */
+	if (spec->die_with_parent != 0) {
+		if (prctl(PR_SET_PDEATHSIG, MONITOR_PARENT_GONE) < 0)
+			return sluice_error_set(err, neg_errno(), "PR_SET_PDEATHSIG");
+		if (getppid() != spec->die_with_parent)
+			return sluice_error_set(err, -ESRCH, "the parent %d is gone",
+			                        (int)spec->die_with_parent);
+	}
+	int alive[2], status[2] = { -1, -1 };
+	if (pipe2(alive, O_CLOEXEC) < 0)
+		return sluice_error_set(err, neg_errno(), "pipe");
+	if (pid_namespace && pipe2(status, O_CLOEXEC) < 0) {
+		int r = neg_errno();
+		close_pair(alive);
+		return sluice_error_set(err, r, "pipe");
+	}
+	if (subreaper && prctl(PR_SET_CHILD_SUBREAPER, 1) < 0) {
+		int r = neg_errno();
+		close_pair(alive);
+		return sluice_error_set(err, r, "PR_SET_CHILD_SUBREAPER");
+	}
+	pid_t pid = fork();
+	if (pid < 0) {
+		int r = neg_errno();
+		close_pair(alive);
+		close_pair(status);
+		return sluice_error_set(err, r, "fork");
+	}
+	if (pid > 0) {
+		(void)close(alive[0]);
+		if (status[1] >= 0)
+			(void)close(status[1]);
+		monitor_run(spec, pid, status[0], subreaper);
+	}
+	/* The child: a subreaper's flag is not inherited. */
+	(void)close(alive[1]);
+	if (status[0] >= 0)
+		(void)close(status[0]);
+	state->monitor_fd = alive[0];
+	state->init = pid_namespace;
+	state->status_fd = status[1];
+	if (subreaper)
+		state->enforced |= PROT_REAPER;
+	return 0;
+}
+
+int apply_proc(const struct launch_spec *spec, struct launch_state *state, struct sluice_error *err)
+{
+	(void)spec;
+	if (!state->init)
+		return 0;
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) < 0)
+		return sluice_error_set(err, neg_errno(), "mounting a new /proc");
+	state->enforced |= PROT_PID_NAMESPACE;
+	return 0;
+}
+
+/* The init: reap everything, forward signals to the program, and once it
+ * has ended (with --wait-all: once nothing but the init is left, signals
+ * then going to every process of the namespace), tell the monitor its
+ * status and exit (which ends the rest of the namespace). Never returns. */
+static _Noreturn void init_run(const struct launch_spec *spec, struct launch_state *state,
+                               pid_t program)
+{
+	sigset_t set;
+	waited_set(&set);
+	/* The program's copy of the report descriptor is the one whose end
+	 * of file says its exec succeeded. */
+	if (spec->report_fd >= 0)
+		(void)close(spec->report_fd);
+	int status = 0;
+	for (;;) {
+		siginfo_t si;
+		int sig = sigwaitinfo(&set, &si);
+		if (sig == SIGCHLD) {
+			bool ended = reap(program, &status);
+			if (spec->wait_all)
+				ended = waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
+			if (ended)
+				break;
+		} else if (sig > 0 && is_forwarded(sig)) {
+			/* -1: every process of the namespace but the init */
+			(void)kill(spec->wait_all ? -1 : program, sig);
+		}
+	}
+	int32_t word = status;
+	if (state->status_fd >= 0)
+		(void)write_full(state->status_fd, &word, sizeof(word));
+	/* An init cannot end by a signal of its own: the monitor mirrors
+	 * the status it was sent. */
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+}
+
+int monitor_exec(const struct launch_spec *spec, struct launch_state *state, char **program,
+                 struct sluice_error *err)
+{
+	if (state->init) {
+		pid_t pid = fork();
+		if (pid < 0)
+			return sluice_error_set(err, neg_errno(), "forking '%s'", program[0]);
+		if (pid > 0)
+			init_run(spec, state, pid);
+	}
+	if (state->start_mask_saved && sigprocmask(SIG_SETMASK, &state->start_mask, NULL) < 0)
+		return sluice_error_set(err, neg_errno(), "restoring the signal mask");
+	execvp(program[0], program);
+	return sluice_error_set(err, neg_errno(), "'%s'", program[0]);
+}
