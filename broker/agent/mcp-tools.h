@@ -4,8 +4,9 @@
  * runner_execute()) and the background-job tools `jobs`, `job_output` and
  * `job_kill`. Builds the tools/list answer (titles, annotations, schemas)
  * and a tools/call result (the text for the model, which alone carries the
- * output; structuredContent matching the output schema; isError for a
- * failed or refused command).
+ * output; sluice's fields in _meta, and structuredContent only for `jobs`,
+ * the one tool with an output schema; isError for a failed or refused
+ * command).
  * Not for: the protocol (mcp-rpc.c) or where a call runs (mcp-worker.c).
  */
 #ifndef SLUICE_MCP_TOOLS_H
@@ -24,8 +25,8 @@ struct mcp_context {
 	struct run_settings settings;
 	struct broker_context *policies; /* borrowed: configuration, plugins, audit */
 	const char *root;                /* the workspace root, absolute */
-	bool structured; /* the negotiated version has outputSchema/structuredContent */
-	bool elicit;     /* an ask is put to the client's user first (elicitation) */
+	bool structured;                 /* the negotiated version has titles and outputSchema */
+	bool elicit; /* an ask is put to the client's user first (elicitation) */
 };
 
 /* The tools/list result (a new reference), or NULL on allocation failure. */

@@ -44,8 +44,9 @@
 /* The protocol versions spoken, newest first. */
 static const char *const protocol_versions[] = { "2025-11-25", "2025-06-18", "2025-03-26",
 	                                         "2024-11-05" };
-/* From this version on, tools declare outputSchema and results carry
- * structuredContent, and servers may ask the client's user (elicitation). */
+/* From this version on, tools declare a title and outputSchema (and results
+ * may carry structuredContent), and servers may ask the client's user
+ * (elicitation). */
 #define MCP_STRUCTURED_SINCE "2025-06-18"
 
 struct mcp_server {
