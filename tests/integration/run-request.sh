@@ -206,3 +206,12 @@ for mask in "${masks[@]}"; do
   done
 done
 [ "$abi" -ge 1 ] || skip "the sandboxed modes keep every CPU" "no Landlock (ABI $abi)"
+
+# --request: the request in one argument, as `sluice hook --route` writes
+# it; beside --json or a command it is refused, naming where it comes from.
+run "$SLUICE" run --request '{"command":"echo \u0027inline\u0027; exit 4"}'
+expect "--request runs the request given inline" 4 '^inline$'
+run "$SLUICE" run --request '{"command":"true"}' -- 'echo extra'
+expect "--request beside a command is refused" 125 "with --request the request comes from its argument, not the command line"
+run "$SLUICE" run --json --request '{"command":"true"}' </dev/null
+expect "--request beside --json is refused" 125 "not the command line or standard input"
