@@ -76,9 +76,9 @@ e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_c
 e2e_wait
 
 check_attack control codex "an untrusted hook does not run: the scripted force push rewrites the remote (the attack)"
-run env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook codex --check
-[ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
-report $? "codex: sluice hook codex --check says the hook is not trusted" "rc=$rc" "$out" "$err"
+check_detected codex "a hook that is not trusted is detected" 'does not run until it is trusted' \
+  env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" \
+  "$(e2e_sluice control)" hook codex --check
 check_common hook codex hook
 step_has hook 3 'e2e-asked-42' && asked hook && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
 report $? "codex: hook: an ask goes to the approver program and the command runs" \

@@ -108,10 +108,9 @@ e2e_wait
 check_attack control gemini "--skip-trust in an untrusted folder drops the project's hook: the force push rewrites the remote (the attack)"
 offered control run_shell_command
 report $? "gemini: --skip-trust in an untrusted folder: the workspace policy is ignored, run_shell_command still offered"
-run env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook gemini --check
-[ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
-report $? "gemini: sluice hook gemini --check says the project's hook would not take effect" \
-  "rc=$rc" "$out" "$err"
+check_detected gemini "a project hook that would not take effect (folder not trusted) is detected" \
+  '--skip-trust. drops them silently' \
+  env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook gemini --check
 check_common hook gemini hook
 check_audited hook gemini
 # Gemini CLI -p shows the hook's reason on stderr and ends the session at

@@ -261,3 +261,21 @@ check_lean() {
   report $? "$2: mcp: an allowed command's result is small, without the sandbox's list" \
     "${#text} characters" "$text"
 }
+
+# check_detected CLI WHAT DOC-PATTERN CHECK-COMMAND...: the setup of the
+# attack is detected by sluice's check (it fails, naming trust), or, where
+# this sluice has no such check yet (an unknown option), documented away:
+# docs/integrations.md says so, in words matching DOC-PATTERN.
+check_detected() {
+  local cli=$1 what=$2 doc=$3
+  shift 3
+  run "$@"
+  if [ "$rc" -eq 2 ] && grep -q "unknown option '--check'" <<<"$err"; then
+    echo "# $cli: no --check in this sluice; the trap must be documented"
+    grep -qE -- "$doc" "$SLUICE_SRCDIR/docs/integrations.md"
+    report $? "$cli: $what (documented in docs/integrations.md)" "no /$doc/ in docs/integrations.md"
+    return
+  fi
+  [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
+  report $? "$cli: $what (sluice's check says so)" "rc=$rc" "$out" "$err"
+}
