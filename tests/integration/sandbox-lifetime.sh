@@ -119,11 +119,12 @@ try:
     s.bind("\0" + sys.argv[1]); print("free")
 except OSError as e: print("in-use", e.errno)' "$1"
 }
-# hold MODE NAME: a run whose command listens on NAME for 30 s, in the
-# background (ended with SIGTERM once checked); waits until it is bound
+# hold MODE NAME: a run whose command listens on NAME for up to 5 minutes
+# (a loaded machine starts each outside check slowly), in the background,
+# ended with SIGTERM once checked; waits until it is bound
 hold() {
-  "$SLUICE" run -C "$ws" --sandbox "$1" --config "$TEST_TMP/leave.ini" -- \
-    "python3 '$TEST_TMP/listen.py' $2 30 >'$ws/bound-$2' 2>&1" >/dev/null 2>&1 &
+  "$SLUICE" run -C "$ws" --sandbox "$1" --config "$TEST_TMP/leave.ini" --timeout 5m -- \
+    "python3 '$TEST_TMP/listen.py' $2 300 >'$ws/bound-$2' 2>&1" >/dev/null 2>&1 &
   held=$!
   wait_for 10 grep -q bound "$ws/bound-$2"
 }
