@@ -132,3 +132,16 @@ report $? "room for part of it: the result says the file holds only its start" \
 run "$SLUICE" run -C "$ws" -- "$big_out"
 [ "$rc" -eq 0 ] && grep -q 'the whole output is in ' <<<"$out"
 report $? "positive control: with room, the whole output is kept and named" "rc=$rc"
+
+# -- /proc hidden --------------------------------------------------------------
+# A tmpfs over /proc in a mount namespace of its own (as a user, in a user
+# namespace too): the error names /proc, not the workspace.
+if [ "$(id -u)" -eq 0 ]; then proc_ns=(-m); else proc_ns=(-Ur -m); fi
+if unshare "${proc_ns[@]}" bash -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+  run unshare "${proc_ns[@]}" bash -c "mount -t tmpfs none /proc && exec '$SLUICE' run -C '$ws' -- 'echo hi'"
+  [ "$rc" -eq 125 ] && grep -q '/proc is not mounted, or hidden' <<<"$out" &&
+    ! grep -q "workspace root" <<<"$out"
+  report $? "with /proc hidden the error says so, not that the workspace is wrong" "rc=$rc" "$out" "$err"
+else
+  skip "with /proc hidden the error says so" "no mount namespace here (unshare ${proc_ns[*]})"
+fi
