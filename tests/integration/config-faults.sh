@@ -145,3 +145,18 @@ if unshare "${proc_ns[@]}" bash -c 'mount -t tmpfs none /proc' 2>/dev/null; then
 else
   skip "with /proc hidden the error says so" "no mount namespace here (unshare ${proc_ns[*]})"
 fi
+
+# -- a plugin's forked child ---------------------------------------------------
+# A plugin that starts a helper and returns: the helper must not outlive
+# the check (before, it stayed, reparented, for as long as it liked).
+fx="$SLUICE_BUILDDIR/tests/plugins/.libs/fx_ok.so"
+spawned="$TEST_TMP/spawned.pid"
+printf '[plugin fx]\npath = %s\nspawn = %s\n' "$fx" "$spawned" >"$TEST_TMP/spawn.ini"
+run "$SLUICE" run --config "$TEST_TMP/spawn.ini" -C "$ws" -- 'echo checked'
+helper=$(cat "$spawned" 2>/dev/null)
+gone() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+[ "$rc" -eq 0 ] && [ -n "$helper" ] &&
+  for _ in $(seq 1 40); do gone "$helper" && break; sleep 0.05; done && gone "$helper"
+report $? "a plugin's forked child does not outlive the check" "rc=$rc" "helper=$helper" \
+  "$(ps -o pid,ppid,stat,cmd -p "${helper:-1}" 2>&1)"
+[ -n "$helper" ] && kill "$helper" 2>/dev/null

@@ -125,6 +125,18 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
 	(void)v;
 	return -EIO;
 #else
+	/* spawn = PATH: check starts a helper that writes its pid to PATH and
+	 * stays (a plugin's forked child, which must not outlive the check) */
+	const char *spawn = sluice_settings_get(s, "spawn");
+	if (spawn && fork() == 0) {
+		FILE *f = fopen(spawn, "w");
+		if (f) {
+			fprintf(f, "%d\n", (int)getpid());
+			(void)fclose(f);
+		}
+		sleep(60);
+		_exit(0);
+	}
 	const char *word = sluice_settings_get(s, "verdict");
 	int verdict = SLUICE_ALLOW;
 	if (word && strcmp(word, "ask") == 0)
@@ -149,6 +161,7 @@ static const struct sluice_key keys[] = {
 	{ "rewrite", 0 },
 	{ "when", 0 },
 	{ "open_mark", 0 },
+	{ "spawn", 0 },
 	{ "open_crash", 0 },
 	{ "forge_done", 0 },
 	{ "open_keep_fd", 0 },
