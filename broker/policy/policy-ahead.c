@@ -78,6 +78,7 @@ static void close_ahead(struct policy_chain *c, struct opened *ahead)
 static _Noreturn void run_ready_child(struct policy_chain *c, struct command_model_parser *parser,
                                       int text_fd, int msg_fd)
 {
+	(void)setpgid(0, 0); /* its group: what its plugins start (policy-child.h) */
 	/* Only its two pipes: nothing of the parent's (a launcher's pipe) may
 	 * be held open by a child that waits; and no plugin code, not even a
 	 * constructor, may reach the broker's output. */
@@ -144,6 +145,8 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 			_exit(1);
 		run_ready_child(c, parser, text[0], msg[1]);
 	}
+	if (pid > 0)
+		(void)setpgid(pid, pid); /* as the child does: whichever runs first */
 	int r = pid < 0 ? -errno : 0;
 	safe_close(text[0]);
 	safe_close(msg[1]);
@@ -178,7 +181,7 @@ void policy_ahead_withdraw(struct policy_chain *c)
 	c->ready_sent = NULL;
 	if (c->ready_pid <= 0)
 		return;
-	(void)kill(c->ready_pid, SIGKILL);
+	policy_child_end_group(c->ready_pid);
 	c->ready_text_fd = safe_close(c->ready_text_fd);
 	c->ready_msg_fd = safe_close(c->ready_msg_fd);
 	int status;

@@ -25,6 +25,7 @@ struct policy_chain {
 	char *dir;         /* lazy chains only (the child loads the plugins; here
 	                    * only conf is set): the plugin directory; else NULL */
 	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
+	pid_t exiting_pid; /* its pid: its process group, which a plugin's children share */
 	/* A child forked ahead (policy_chain_prepare), waiting for its command
 	 * on ready_text_fd, its messages to come on ready_msg_fd; pid 0: none. */
 	pid_t ready_pid;

@@ -95,6 +95,10 @@ void policy_chain_reap(struct policy_chain *c)
 {
 	if (!c || c->exiting_pidfd < 0)
 		return;
+	/* A process a plugin started stays in the child's group (one that left
+	 * it with setsid is beyond reach): none outlives the check. The child
+	 * is not reaped yet, so its pid, the group's id, is not reused. */
+	policy_child_end_group(c->exiting_pid);
 	siginfo_t si;
 	/* ECHILD: someone's waitpid(-1) reaped it already */
 	while (waitid(P_PIDFD, (id_t)c->exiting_pidfd, &si, WEXITED) < 0 && errno == EINTR)
@@ -204,6 +208,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 			safe_close(fds[0]);
 			policy_child_run(c, models + from, n - from, fds[1]);
 		}
+		(void)setpgid(pid, pid); /* as the child does: whichever runs first */
 		safe_close(fds[1]);
 	}
 	struct stream in = { .fd = fds[0], .cap = 64 * 1024 };
@@ -253,7 +258,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		 * its own checks the model again and names the plugin. */
 		uint32_t opening = policy_ahead_opening(c);
 		if (opening == 0 || opening > c->n) {
-			(void)kill(pid, SIGKILL);
+			policy_child_end_group(pid);
 			(void)policy_child_wait(pid, &status);
 			return (ssize_t)from;
 		}
@@ -267,11 +272,12 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 		if (pidfd >= 0) {
 			c->exiting_pidfd = pidfd;
+			c->exiting_pid = pid;
 			finish_item(c, &items[n - 1], &st, (int)st.failed);
 			return (ssize_t)n;
 		}
 	} else {
-		(void)kill(pid, SIGKILL); /* a child we no longer believe gets no more time */
+		policy_child_end_group(pid); /* a child we no longer believe gets no more time */
 	}
 	int w = policy_child_wait(pid, &status);
 	if (r == -ENOMEM) {

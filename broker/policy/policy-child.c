@@ -168,6 +168,7 @@ _Noreturn void policy_child_check(struct policy_chain *c, const struct command_m
 _Noreturn void policy_child_run(struct policy_chain *c, const struct command_model *const *models,
                                 size_t n, int fd)
 {
+	(void)setpgid(0, 0); /* its own group, which policy_child_end_group() ends */
 	/* A plugin must not write into the broker's output, nor reach any of
 	 * its descriptors: the pipe becomes fd 3 and everything above closes. */
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
@@ -189,4 +190,12 @@ int policy_child_wait(pid_t pid, int *status)
 		if (errno != EINTR)
 			return -errno;
 	return 0;
+}
+
+void policy_child_end_group(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	(void)kill(-pid, SIGKILL);
+	(void)kill(pid, SIGKILL); /* its setpgid may not have run yet */
 }

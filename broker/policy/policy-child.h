@@ -49,4 +49,10 @@ _Noreturn void policy_child_run(struct policy_chain *c, const struct command_mod
 /* waitpid() for pid, through EINTR. 0 or -errno. */
 int policy_child_wait(pid_t pid, int *status);
 
+/* A policy child leads a process group of its own (it and its parent both
+ * set it, whichever runs first), so that what a plugin starts and leaves
+ * running (a forked helper) is ended with it: SIGKILL to the group of pid,
+ * and to pid. Call it before pid is reaped. Nothing for pid <= 0. */
+void policy_child_end_group(pid_t pid);
+
 #endif

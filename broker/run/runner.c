@@ -138,7 +138,7 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	                        &o->root, &o->workdir, &err);
 	if (r == -EXDEV)
 		return run_outcome_fail(o, ERROR_KIND_OUTSIDE_WORKSPACE, "%s", err.detail);
-	if (r == -ENOENT || r == -ENOTDIR)
+	if (r == -ENOENT || r == -ENOTDIR || r == -ENOSYS)
 		return run_outcome_fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s", err.detail);
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s: %s", err.detail,

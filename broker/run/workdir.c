@@ -102,6 +102,12 @@ int workdir_resolve(const char *root, const char *directory, char **ret_root, ch
 	}
 	_cleanup_free_ char *root_path = NULL;
 	int r = fd_path(rootfd, &root_path);
+	if (r < 0 && access("/proc/self/fd", F_OK) < 0)
+		/* said as it is: the root is fine, the process table is not there */
+		return sluice_error_set(reterr, -ENOSYS,
+		                        "/proc is not mounted, or hidden: sluice reads the "
+		                        "workspace's path, and watches the command's processes, "
+		                        "through /proc");
 	if (r < 0)
 		return sluice_error_set(reterr, r, "workspace root '%s'", root);
 

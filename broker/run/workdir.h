@@ -19,7 +19,7 @@
  *             (the interface's outside_workspace);
  *   -ENOENT   it does not exist;  -ENOTDIR  it is not a directory
  *             (both invalid_working_dir; also for a bad root);
- *   -ENOSYS   openat2 is missing (kernel before 5.6);
+ *   -ENOSYS   openat2 is missing (kernel before 5.6), or /proc is;
  *   other -errno from the file system.
  */
 int workdir_resolve(const char *root, const char *directory, char **ret_root, char **ret_path,

@@ -23,7 +23,8 @@
  *   that child, and call open in it, before its request arrives: open must
  *   depend on the settings only, never on the command. A one-shot sluice
  *   loads the plugin in that child only. Never rely on state kept between
- *   requests, and never write to stdout/stderr.
+ *   requests, and never write to stdout/stderr. The child leads a process
+ *   group of its own: a process a plugin starts is killed with it.
  *
  * VERSIONING
  *   abi_version is major << 16 | minor. A plugin built for another MAJOR is

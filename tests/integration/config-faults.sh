@@ -132,3 +132,31 @@ report $? "room for part of it: the result says the file holds only its start" \
 run "$SLUICE" run -C "$ws" -- "$big_out"
 [ "$rc" -eq 0 ] && grep -q 'the whole output is in ' <<<"$out"
 report $? "positive control: with room, the whole output is kept and named" "rc=$rc"
+
+# -- /proc hidden --------------------------------------------------------------
+# A tmpfs over /proc in a mount namespace of its own (as a user, in a user
+# namespace too): the error names /proc, not the workspace.
+if [ "$(id -u)" -eq 0 ]; then proc_ns=(-m); else proc_ns=(-Ur -m); fi
+if unshare "${proc_ns[@]}" bash -c 'mount -t tmpfs none /proc' 2>/dev/null; then
+  run unshare "${proc_ns[@]}" bash -c "mount -t tmpfs none /proc && exec '$SLUICE' run -C '$ws' -- 'echo hi'"
+  [ "$rc" -eq 125 ] && grep -q '/proc is not mounted, or hidden' <<<"$out" &&
+    ! grep -q "workspace root" <<<"$out"
+  report $? "with /proc hidden the error says so, not that the workspace is wrong" "rc=$rc" "$out" "$err"
+else
+  skip "with /proc hidden the error says so" "no mount namespace here (unshare ${proc_ns[*]})"
+fi
+
+# -- a plugin's forked child ---------------------------------------------------
+# A plugin that starts a helper and returns: the helper must not outlive
+# the check (before, it stayed, reparented, for as long as it liked).
+fx="$SLUICE_BUILDDIR/tests/plugins/.libs/fx_ok.so"
+spawned="$TEST_TMP/spawned.pid"
+printf '[plugin fx]\npath = %s\nspawn = %s\n' "$fx" "$spawned" >"$TEST_TMP/spawn.ini"
+run "$SLUICE" run --config "$TEST_TMP/spawn.ini" -C "$ws" -- 'echo checked'
+helper=$(cat "$spawned" 2>/dev/null)
+gone() { ! kill -0 "$1" 2>/dev/null || grep -q '^State:.*Z' "/proc/$1/status" 2>/dev/null; }
+[ "$rc" -eq 0 ] && [ -n "$helper" ] &&
+  for _ in $(seq 1 40); do gone "$helper" && break; sleep 0.05; done && gone "$helper"
+report $? "a plugin's forked child does not outlive the check" "rc=$rc" "helper=$helper" \
+  "$(ps -o pid,ppid,stat,cmd -p "${helper:-1}" 2>&1)"
+[ -n "$helper" ] && kill "$helper" 2>/dev/null

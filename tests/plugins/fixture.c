@@ -125,6 +125,19 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
 	(void)v;
 	return -EIO;
 #else
+	/* spawn = PATH: check starts a helper that stays, and writes its pid
+	 * to PATH (a plugin's forked child, which must not outlive the check) */
+	const char *spawn = sluice_settings_get(s, "spawn");
+	pid_t helper = spawn ? fork() : -1;
+	if (helper == 0) {
+		sleep(60);
+		_exit(0);
+	}
+	FILE *f = helper > 0 ? fopen(spawn, "w") : NULL;
+	if (f) { /* written here: the helper may be ended before it could */
+		fprintf(f, "%d\n", (int)helper);
+		(void)fclose(f);
+	}
 	const char *word = sluice_settings_get(s, "verdict");
 	int verdict = SLUICE_ALLOW;
 	if (word && strcmp(word, "ask") == 0)
@@ -149,6 +162,7 @@ static const struct sluice_key keys[] = {
 	{ "rewrite", 0 },
 	{ "when", 0 },
 	{ "open_mark", 0 },
+	{ "spawn", 0 },
 	{ "open_crash", 0 },
 	{ "forge_done", 0 },
 	{ "open_keep_fd", 0 },
