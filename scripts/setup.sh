@@ -25,6 +25,8 @@ packages=(
   bubblewrap
   # the protected paths' tests commit through a real pre-commit
   pre-commit
+  # the zsh completion's test loads it in a real zsh
+  zsh
   # the manual pages' check (man --warnings) and the Debian package's test,
   # which builds it (Build-Depends: bash-completion) and runs lintian
   man-db groff-base dpkg-dev debhelper lintian bash-completion

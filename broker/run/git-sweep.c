@@ -645,6 +645,8 @@ static void sweep_nested(struct sweeper *w, int fd, bool root)
 {
 	static const char *const files[] = { "config", "config.worktree" };
 	struct stat st, parent;
+	if (root && !w->s->roots_config_writable)
+		return;
 	bool all = !root && fstat(fd, &st) == 0 && changed(w, &st) &&
 	           fstatat(fd, "..", &parent, 0) == 0 && changed(w, &parent);
 	for (size_t i = 0; i < ELEMENTSOF(files); i++)

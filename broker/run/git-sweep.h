@@ -46,6 +46,10 @@ struct git_sweep {
 	char *roots[GIT_SWEEP_ROOTS_MAX]; /* the gitdirs, resolved before the run */
 	size_t n_roots;
 	struct timespec since; /* the run's start, less the margin of coarse clocks */
+	/* [sandbox] git_writable: the roots' own config and hooks were
+	 * writable. Otherwise the launcher kept them read-only, and one that
+	 * changed near the run's start was changed by the user, not the run. */
+	bool roots_config_writable;
 
 	/* after git_sweep_run(): */
 	bool ran;

@@ -223,6 +223,7 @@ static int begin_sweep(struct run_outcome *o)
 	if (git_sweep_begin(&o->sweep, o->root) < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
 		                        "preparing the repository's sweep: %s", strerror(ENOMEM));
+	o->sweep.roots_config_writable = s->git_writable;
 	o->sweeping = true;
 	return 0;
 }

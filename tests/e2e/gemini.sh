@@ -21,6 +21,12 @@ if ! e2e_find gemini @google/gemini-cli; then
   skip "gemini: the end-to-end checks" "Gemini CLI is not installed in $agents_dir (scripts/fetch-agents.sh)"
   exit 0
 fi
+# Gemini CLI needs Node.js 20 or later; Debian 12's own nodejs is 18.
+node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$node_major" -lt 20 ]; then
+  skip "gemini: the end-to-end checks" "Gemini CLI needs Node.js 20 or later, this node is ${node_major:-absent}"
+  exit 0
+fi
 gemini=$e2e_bin
 
 # gemini NAME ARGS...: gemini -p against session NAME's model, every tool
