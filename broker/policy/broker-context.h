@@ -124,7 +124,7 @@ struct audit_outcome {
 	int exit_code;          /* -1: none */
 	int signal;             /* 0: none */
 	uint64_t duration_ms;
-	const char *via; /* audit_record.via, or NULL */
+	const char *via;        /* audit_record.via, or NULL */
 	size_t swept;           /* things the post-run sweep disabled */
 	const char *quarantine; /* where their copies are, or NULL */
 };

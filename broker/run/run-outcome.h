@@ -54,7 +54,7 @@ struct run_outcome {
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;
-	char audit_id[64]; /* the start line's id ([audit] required), or "" */
+	char audit_id[64];          /* the start line's id ([audit] required), or "" */
 	struct protect_watch watch; /* protected files the run created */
 	/* the post-run sweep, begun before the command started (sweeping) */
 	struct git_sweep sweep;
