@@ -47,9 +47,17 @@ class Server:
 
 
 def launchers_waiting(root):
-    """The pids of the launchers started for workspace root."""
+    """The pids of the launchers started for workspace root: a launcher that
+    made a PID namespace forks its init, which has the same command line;
+    only the outer one (whose parent is no launcher of root) counts."""
     found = subprocess.run(["pgrep", "-f", "--", "--workspace " + root], capture_output=True)
-    return found.stdout.split()
+    pids = found.stdout.split()
+    def parent(pid):
+        try:
+            return open(f"/proc/{pid.decode()}/stat").read().rsplit(") ", 1)[1].split()[1].encode()
+        except OSError:
+            return None
+    return [p for p in pids if parent(p) not in pids]
 
 
 def wait_for(cond, seconds):

@@ -8,6 +8,7 @@
 // Prints "PASS name" / "FAIL name: detail" / "SKIP name: reason" lines for
 // tests/integration/mcp-sdk.sh. Not for: malformed JSON-RPC (mcp-rpc.sh).
 // Environment: MCP_SDK_DIR (the installed package), SLUICE, TEST_TMP.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -226,11 +227,20 @@ await check('progress notifications arrive while a command runs (progressToken)'
 });
 
 await check('cancellation ends the command\'s whole tree; the server keeps serving', async () => {
-  const pidfile = join(ws, 'child.pid'); // the default mode writes only the workspace
+  // The child's pid as seen from here: inside its PID namespace, $! is
+  // another number. A duration no other process has finds it.
+  const duration = `${60 + (process.pid % 1000) / 1000}`;
+  const outside = () => {
+    try {
+      return Number(execFileSync('pgrep', ['-x', '-f', `sleep ${duration}`]).toString().trim().split('\n')[0]);
+    } catch {
+      return 0;
+    }
+  };
   const ac = new AbortController();
-  const call = bash({ command: `sleep 60 & echo $! > ${pidfile}; wait` }, { signal: ac.signal });
-  await until('the child to start', async () => existsSync(pidfile) && readFileSync(pidfile, 'utf8').trim());
-  const pid = Number(readFileSync(pidfile, 'utf8').trim());
+  const call = bash({ command: `sleep ${duration} & wait` }, { signal: ac.signal });
+  await until('the child to start', async () => outside() > 0);
+  const pid = outside();
   assert(alive(pid), 'the child runs');
   ac.abort('test');
   await call.then(() => assert(false, 'the call resolved'), () => {});
