@@ -22,6 +22,7 @@ A request that offers no tools (a title, a summary) gets a short text.
 Not for: judging what the CLI did (the test scripts do that)."""
 import json
 import re
+import time
 import signal
 import sys
 import threading
@@ -29,6 +30,23 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 FINAL = "All steps done."
 JOB_RE = re.compile(r"job_kill tool: job ([^\]\s\\\"]+)|\"job(?:Id)?\"\s*:\s*\"([^\"]+)\"")
+
+# The job's output file, as the result names it; a model that reads a job's
+# output waits for it to end first, as one that knows its command would.
+OUTPUT_RE = re.compile(r"\[output: (\S+\.out) ")
+
+
+def wait_for_job(path, seconds=60):
+    """Until the job's completion line is in its output file, or seconds."""
+    end = time.time() + seconds
+    while time.time() < end:
+        try:
+            with open(path, errors="replace") as f:
+                if "[sluice: job " in f.read():
+                    return
+        except OSError:
+            pass
+        time.sleep(0.1)
 
 # A tool Claude Code offers while MCP servers are still connecting: the
 # model calls it when sluice's tools are not there yet. Its results are
@@ -150,6 +168,9 @@ def resolve(step, offered, prefer, results):
                 m = JOB_RE.search(r["text"])
                 if m:
                     job = m.group(1) or m.group(2)
+                    out = OUTPUT_RE.search(r["text"])
+                    if out:
+                        wait_for_job(out.group(1))
                     break
             args = {"job": job or "no-job-seen"}
         return name, args
