@@ -17,8 +17,8 @@
 #include "git-config.h"
 #include "git-paths.h"
 
-/* The view of text, as if it were /cfg/dir/config; freed at exit of the
- * test process (each test is its own process). */
+/* The view of text, as if it were /cfg/dir/config (git_config_view_done()
+ * frees it). */
 static struct git_config_view parse(const char *text)
 {
 	struct git_config_view v = { .n_hooks_paths = 0 };
@@ -26,11 +26,15 @@ static struct git_config_view parse(const char *text)
 	return v;
 }
 
-/* The last core.hooksPath value read, or "". */
+/* The last core.hooksPath value read, or "" (valid until the next call). */
 static const char *hooks_path(const char *text)
 {
+	static char last[4096];
 	struct git_config_view v = parse(text);
-	return v.n_hooks_paths ? v.hooks_paths[v.n_hooks_paths - 1] : "";
+	snprintf(last, sizeof(last), "%s",
+	         v.n_hooks_paths ? v.hooks_paths[v.n_hooks_paths - 1] : "");
+	git_config_view_done(&v);
+	return last;
 }
 
 Test(git_config, reads_core_hooks_path_in_its_spellings)
