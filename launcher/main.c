@@ -141,6 +141,17 @@ static const struct launch_step steps[] = {
 	{ "report", apply_report },                   /* one JSON line on --report-fd */
 };
 
+/* A failure before the steps. Once --namespace-ahead made a PID namespace
+ * for this process's children, leave with _exit: a sanitizer's leak check
+ * at exit clones its tracer into that namespace, where it cannot see this
+ * process, and spins for ever. */
+static int fail_before_steps(const struct namespace_ahead *ahead)
+{
+	if (ahead->entered)
+		_exit(LAUNCH_EXIT_FAILURE);
+	return LAUNCH_EXIT_FAILURE;
+}
+
 int main(int argc, char **argv)
 {
 	struct launch_spec spec;
@@ -148,11 +159,11 @@ int main(int argc, char **argv)
 	struct namespace_ahead ahead = { 0 };
 	if (spec_fd_take(&argc, &argv, namespaces_ahead, &ahead, &err) < 0) {
 		log_sluice_error(&err, "options");
-		return LAUNCH_EXIT_FAILURE;
+		return fail_before_steps(&ahead);
 	}
 	if (options_parse(argc, argv, &spec, &err) < 0) {
 		log_sluice_error(&err, "options");
-		return LAUNCH_EXIT_FAILURE;
+		return fail_before_steps(&ahead);
 	}
 	/* --help, --version and --print-features run no program: the word
 	 * was meant for a run (and --print-features would probe from inside
@@ -161,7 +172,7 @@ int main(int argc, char **argv)
 		sluice_error_set(&err, -EINVAL, "%s came before options that run nothing",
 		                 LAUNCH_SPEC_NAMESPACE_AHEAD);
 		log_sluice_error(&err, "options");
-		return LAUNCH_EXIT_FAILURE;
+		return fail_before_steps(&ahead);
 	}
 	switch (spec.action) {
 	case LAUNCH_HELP:
