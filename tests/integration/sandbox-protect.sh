@@ -27,7 +27,7 @@ fi
 namespace=yes
 grep -q '"namespace":"unavailable"' <<<"$features" && namespace=
 
-tools=$SLUICE_SRCDIR/third_party/hook-managers/node_modules
+tools=${SLUICE_HOOK_MANAGERS_DIR:-$SLUICE_SRCDIR/third_party/hook-managers}/node_modules
 husky_bin=$tools/husky/bin.js
 lefthook=$tools/.bin/lefthook
 [ -x "$lefthook" ] || lefthook=$(command -v lefthook || true)
