@@ -244,13 +244,19 @@ static int load_file(const struct config_plugin *conf, const char *dir, struct l
 		return -ENOMEM;
 	/* Code that anyone but root or the user can change would run as the
 	 * user: refused as sudo refuses such a plugin, before dlopen runs any
-	 * of it (its constructors). */
-	struct sluice_error why = { 0 };
-	int r = path_trust_check(p->file, getuid(), &why);
-	if (r < 0 && r != -ENOENT)
-		return sluice_error_set(reterr, r == -EPERM ? -EPERM : -ENOEXEC,
-		                        "plugin '%s' (%s): %s", conf->name, p->where, why.detail);
-	p->dl = r < 0 ? NULL : dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	 * of it (its constructors). A module mapped already (the built-ins'
+	 * module, for its second plugin on) was checked when it was mapped,
+	 * and a dlopen of it maps nothing again. */
+	p->dl = dlopen(p->file, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+	if (!p->dl) {
+		struct sluice_error why = { 0 };
+		int r = path_trust_check(p->file, getuid(), &why);
+		if (r < 0 && r != -ENOENT)
+			return sluice_error_set(reterr, r == -EPERM ? -EPERM : -ENOEXEC,
+			                        "plugin '%s' (%s): %s", conf->name, p->where,
+			                        why.detail);
+		p->dl = r < 0 ? NULL : dlopen(p->file, RTLD_NOW | RTLD_LOCAL);
+	}
 	if (!p->dl && access(p->file, F_OK) < 0) {
 		const char *meant = conf->path ? NULL : builtin_meant(conf->name);
 		/* a build run from elsewhere than its tree, not installed: say
