@@ -11,9 +11,6 @@ if ! launch_err=$("$SLUICE_LAUNCH" --profile unrestricted -- true 2>&1 >/dev/nul
   exit 1
 fi
 echo "# launcher: $SLUICE_LAUNCH"
-# Always empty now that no stand-in takes the launcher's place: kept for the
-# scripts that still test it.
-launch_is_fake=
 export SLUICE_LAUNCH
 export XDG_RUNTIME_DIR="$TEST_TMP/xdg"
 mkdir -m 0700 "$XDG_RUNTIME_DIR"

@@ -2,9 +2,10 @@
 # Shared setup of the scripts that attack the sandbox through `sluice run`
 # in a git repository, sourced after tests/lib.sh and run-lib.sh: a fake
 # HOME with git's identity, a folder for the marks planted code leaves, and
-# what this system's launcher can do. Exits (with a skip) where there is no
-# working launcher or no Landlock. Sets HOME, marks, features, namespace
-# ("yes", or empty where the Landlock-only fallback runs).
+# what this system's launcher can do. Ends the script (skip_rest, naming
+# $sandbox_subject when the script set it) where there is no Landlock. Sets
+# HOME, marks, features, namespace ("yes", or empty where the Landlock-only
+# fallback runs).
 # Not for: assertions (lib.sh has those).
 
 export HOME=$TEST_TMP/home
@@ -15,9 +16,8 @@ git config --global user.email test@example.invalid
 git config --global init.defaultBranch main
 
 features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
-if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
-  skip "the protections of workspace-write" "no working launcher or no Landlock here"
-  exit 0
+if ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
+  skip_rest "${sandbox_subject:-the protections of workspace-write}" "no Landlock here"
 fi
 namespace=yes
 if grep -q '"namespace":"unavailable"' <<<"$features"; then
@@ -25,8 +25,9 @@ if grep -q '"namespace":"unavailable"' <<<"$features"; then
   echo "# no namespace here (${features#*\"namespace_error\":}): the fallback is what runs"
 fi
 
-# new_repo DIR: a repository with one commit.
+# new_repo DIR: DIR made anew as a repository with one commit.
 new_repo() {
+  rm -rf "$1"
   mkdir -p "$1"
   git -C "$1" init -q
   echo one >"$1/README"

@@ -12,24 +12,16 @@
 # named, and survivors are still killed.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
-
-export HOME=$TEST_TMP/home
+sandbox_subject="what outlives a sandboxed run"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
 ws=$TEST_TMP/ws
 outside=$TEST_TMP/outside
-mkdir -p "$HOME" "$ws" "$outside"
+mkdir -p "$ws" "$outside"
 printf '[broker]\nbackground_survivors = leave\n' >"$TEST_TMP/leave.ini"
 printf '[sandbox]\nrlimit_fsize =\nrlimit_pids =\n' >"$TEST_TMP/nolimits.ini"
 
-features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
-if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
-  skip "what outlives a sandboxed run" "no working launcher or no Landlock here"
-  exit 0
-fi
-pidns=yes
-if grep -q '"namespace":"unavailable"' <<<"$features"; then
-  pidns=
-  echo "# no namespace here (${features#*\"namespace_error\":}): survivors are killed by sluice"
-fi
+# the PID namespace comes with the namespace layer (sandbox-lib.sh)
+pidns=$namespace
 
 # A token only a survivor's command line holds, whole: pgrep -f anchored
 # on it finds "sleep TOKEN.TAG" and not sluice's own argv, which holds it
@@ -258,12 +250,8 @@ report $? "workspace-write: sluice run killed with SIGKILL leaves no orphan" "al
 for p in $left; do kill "$p"; done
 
 # --- 9. the fallback: a child user namespace that allows no further one
-fallback() {
-  unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"
-}
-if ! command -v setpriv >/dev/null || ! fallback true 2>/dev/null; then
-  skip "the fallback without namespaces" "cannot make a child user namespace here (unshare -U -r, setpriv)"
-  exit 0
+if ! fallback_works; then
+  skip_rest "the fallback without namespaces" "cannot make a child user namespace here (unshare -U -r, setpriv)"
 fi
 rm -f "$ws/late-mark"
 run fallback "$SLUICE" run -C "$ws" --sandbox workspace-write --format json -- "$(late 91) echo returned"

@@ -11,36 +11,13 @@
 # path and the key, and the key itself letting a file be edited.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
-
-export HOME=$TEST_TMP/home
-marks=$TEST_TMP/marks
-mkdir -p "$HOME" "$marks"
-git config --global user.name "Sluice Test"
-git config --global user.email test@example.invalid
-git config --global init.defaultBranch main
-
-features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
-if [ -n "$launch_is_fake" ] || ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
-  skip "the protected paths" "no working launcher or no Landlock here"
-  exit 0
-fi
-namespace=yes
-grep -q '"namespace":"unavailable"' <<<"$features" && namespace=
+sandbox_subject="the protected paths"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
 
 tools=${SLUICE_HOOK_MANAGERS_DIR:-$SLUICE_SRCDIR/third_party/hook-managers}/node_modules
 husky_bin=$tools/husky/bin.js
 lefthook=$tools/.bin/lefthook
 [ -x "$lefthook" ] || lefthook=$(command -v lefthook || true)
-
-# new_repo DIR: a repository with one commit.
-new_repo() {
-  rm -rf "$1"
-  mkdir -p "$1"
-  git -C "$1" init -q
-  echo one >"$1/README"
-  git -C "$1" add README
-  git -C "$1" commit -q -m init
-}
 
 # commit_outside DIR: the user's next commit, with a change staged (some
 # hook managers skip their commands when nothing is staged).

@@ -15,40 +15,16 @@
 # lacks.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
 
 PROBE=$SLUICE_BUILDDIR/tests/launcher/probe
-export HOME=$TEST_TMP/home
-marks=$TEST_TMP/marks
-mkdir -p "$HOME" "$marks"
-git config --global user.name "Sluice Test"
-git config --global user.email test@example.invalid
-git config --global init.defaultBranch main
-
-# new_repo DIR: a repository with one commit.
-new_repo() {
-  mkdir -p "$1"
-  git -C "$1" init -q
-  echo one >"$1/README"
-  git -C "$1" add README
-  git -C "$1" commit -q -m init
-}
 
 # fresh_repo DIR: DIR made again as a new repository, the marks cleared:
 # each attack, with and without the sandbox, starts from the same place.
 fresh_repo() {
-  rm -rf "$1" "$marks"/*
+  rm -rf "$marks"/*
   new_repo "$1"
 }
-
-features=$("$SLUICE_LAUNCH" --print-features 2>/dev/null || true)
-if ! grep -q '"landlock_abi":[1-9]' <<<"$features"; then
-  skip_rest "the protections of workspace-write" "no Landlock here"
-fi
-namespace=yes
-if grep -q '"namespace":"unavailable"' <<<"$features"; then
-  namespace=
-  echo "# no namespace here (${features#*\"namespace_error\":}): the fallback is what runs"
-fi
 
 # boxed_as MODE DIR COMMAND [SLUICE-OPTION...]: COMMAND through sluice run
 # in the sandbox mode MODE, the JSON result in out; fails only when the
@@ -64,15 +40,6 @@ boxed_as() {
 # boxed DIR COMMAND [SLUICE-OPTION...]: boxed_as in workspace-write.
 boxed() {
   boxed_as workspace-write "$@"
-}
-
-# ran NAME: the last boxed command ran (whatever its status), or not_ok.
-ran() {
-  local kind
-  kind=$(json_get "$out" '(d["error"] or {}).get("kind", "")' 2>/dev/null) || kind=unparsable
-  [ -z "$kind" ] && return 0
-  not_ok "$1" "the command did not run: $kind" "$out" "$err"
-  return 1
 }
 
 # hook_ran DIR MARK: the user's own git, run outside afterwards (git
@@ -309,11 +276,8 @@ attack "sluice's own configuration stays read-only in the workspace" "$repo" \
 # --- the fallback: a child user namespace where user namespaces are
 # forbidden and nothing holds CAP_SYS_ADMIN. Landlock alone must still keep
 # the repository's hooks and config and the secrets, and name what it lacks.
-# fallback CMD...: run CMD there.
-fallback() {
-  unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"
-}
-if ! command -v setpriv >/dev/null || ! fallback true 2>/dev/null; then
+# fallback CMD... (sandbox-lib.sh) runs CMD there.
+if ! fallback_works; then
   skip_rest "the fallback without user namespaces" "cannot make a child user namespace here (unshare -U -r, setpriv)"
 fi
 # fallback_as MODE DIR COMMAND: boxed_as, in the fallback.
