@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -132,5 +134,23 @@ int fd_open_standard(void)
 				return r;
 		}
 	}
+	return 0;
+}
+
+int read_first_line_at(int dir, const char *path, bool follow, char *buf, size_t size)
+{
+	int fd = openat(dir, path,
+	                O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (follow ? 0 : O_NOFOLLOW));
+	if (fd < 0)
+		return -errno;
+	struct stat st;
+	ssize_t n = fstat(fd, &st) < 0     ? -errno
+	            : !S_ISREG(st.st_mode) ? -EINVAL
+	                                   : read_full(fd, buf, size - 1);
+	(void)safe_close(fd);
+	if (n < 0)
+		return (int)n;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\r\n")] = '\0';
 	return 0;
 }

@@ -27,6 +27,13 @@ ssize_t write_some_nosigpipe(int fd, const void *buf, size_t len);
 /* Read until len bytes or end of file; returns the count read. */
 ssize_t read_full(int fd, void *buf, size_t len);
 
+/* The first line of the small regular file path (relative to dir, as
+ * openat(2) reads it), its line end cut, into buf (at most size - 1
+ * bytes). Opened with O_NONBLOCK, so that a FIFO put there cannot hang the
+ * reader, and anything but a regular file is -EINVAL; follow: whether a
+ * symbolic link as the last component is followed (else -ELOOP). */
+int read_first_line_at(int dir, const char *path, bool follow, char *buf, size_t size);
+
 /* Set or clear FD_CLOEXEC. */
 int fd_set_cloexec(int fd, bool cloexec);
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <unistd.h>
 
@@ -234,8 +235,12 @@ void git_config_parse(const char *text, size_t len, const char *path, struct git
 
 static void read_file(const char *path, struct git_config_view *view, int depth)
 {
-	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
+	/* O_NONBLOCK and a regular file only: a FIFO a command left where a
+	 * configuration file is read cannot hang the launcher */
+	_cleanup_close_ int fd =
+	        openat(AT_FDCWD, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
 		return;
 	/* the launcher is one thread; a static buffer costs no mmap per file,
 	 * and it is free again before the includes are read */

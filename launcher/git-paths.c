@@ -289,18 +289,11 @@ static int protect_common_dir(struct finder *f, const char *dir, bool inside)
 	return r;
 }
 
-/* The first line of a small file, without its line end, into buf. */
+/* The first line of a small regular file, without its line end, into buf:
+ * a FIFO a command left in a repository cannot hang the launcher. */
 static int read_line(const char *path, char *buf, size_t size)
 {
-	_cleanup_close_ int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return neg_errno();
-	ssize_t n = read_full(fd, buf, size - 1);
-	if (n < 0)
-		return (int)n;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return 0;
+	return read_first_line_at(AT_FDCWD, path, true, buf, size);
 }
 
 /* The canonical form of text read from a file in base ("relative to base"

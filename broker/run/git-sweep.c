@@ -106,24 +106,6 @@ static bool within(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
-/* The first line of the small file dir/name (no link followed), without
- * its line end. */
-static int read_line_at(int dir, const char *name, char *buf, size_t size)
-{
-	_cleanup_close_ int fd = openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return neg_errno();
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return -EINVAL;
-	ssize_t n = read_full(fd, buf, size - 1);
-	if (n < 0)
-		return (int)n;
-	buf[n] = '\0';
-	buf[strcspn(buf, "\r\n")] = '\0';
-	return 0;
-}
-
 /* realpath() of text read in a file of base (relative to base). */
 static char *resolve_from(const char *base, const char *text)
 {
@@ -154,7 +136,7 @@ static int add_root(struct git_sweep *s, const char *path)
 static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct stat *dst)
 {
 	char line[PATH_MAX + 16];
-	if (read_line_at(AT_FDCWD, dotgit, line, sizeof(line)) < 0 ||
+	if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) < 0 ||
 	    strncmp(line, "gitdir: ", 8) != 0)
 		return 0;
 	_cleanup_free_ char *gitdir = resolve_from(s->workspace, line + 8);
@@ -165,7 +147,7 @@ static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct 
 	if (gfd < 0)
 		return 0;
 	char text[PATH_MAX];
-	if (read_line_at(gfd, "commondir", text, sizeof(text)) < 0) {
+	if (read_first_line_at(gfd, "commondir", false, text, sizeof(text)) < 0) {
 		/* no common directory: a submodule's repository, .../modules/NAME */
 		return strstr(gitdir, "/modules/") ? add_root(s, gitdir) : 0;
 	}
@@ -173,7 +155,7 @@ static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct 
 	_cleanup_free_ char *back = NULL, *dotgit_real = realpath(dotgit, NULL);
 	struct stat cst;
 	if (!common || !dotgit_real || stat(common, &cst) < 0 || cst.st_uid != dst->st_uid ||
-	    read_line_at(gfd, "gitdir", text, sizeof(text)) < 0)
+	    read_first_line_at(gfd, "gitdir", false, text, sizeof(text)) < 0)
 		return 0;
 	back = resolve_from(gitdir, text);
 	if (!back || strcmp(back, dotgit_real) != 0)
@@ -742,7 +724,7 @@ static void gitlink(struct sweeper *w, const char *rel)
 		gitdir = realpath(dotgit, NULL);
 	} else if (S_ISREG(st.st_mode)) {
 		char line[PATH_MAX + 16];
-		if (read_line_at(AT_FDCWD, dotgit, line, sizeof(line)) == 0 &&
+		if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) == 0 &&
 		    strncmp(line, "gitdir: ", 8) == 0)
 			gitdir = resolve_from(dir, line + 8);
 	}

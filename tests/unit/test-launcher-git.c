@@ -450,6 +450,23 @@ Test(git_paths, included_files_are_protected_and_made_when_missing)
 	git_paths_done(&g);
 }
 
+/* A FIFO where a configuration file is read (a command with the repository
+ * writable, [sandbox] git_writable, may leave one): read as nothing, never
+ * waited on (a blocking open would wait for a writer for ever). */
+Test(git_paths, a_fifo_included_is_not_waited_on, .timeout = 10)
+{
+	make_dir("ws");
+	make_dir("ws/.git");
+	write_file("ws/.git/config", "[include]\n\tpath = ../fifo.cfg\n");
+	char fifo[512];
+	snprintf(fifo, sizeof(fifo), "%s/ws/fifo.cfg", scratch);
+	cr_assert_eq(mkfifo(fifo, 0644), 0);
+	struct git_paths g;
+	find("ws", &g);
+	cr_assert_eq(listed(&g, "ws/fifo.cfg"), GIT_PATH_READ_ONLY, "kept read-only all the same");
+	git_paths_done(&g);
+}
+
 Test(git_paths, a_loop_of_includes_ends)
 {
 	make_dir("ws");
