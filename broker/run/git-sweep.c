@@ -393,6 +393,17 @@ static void remember_nested(struct sweeper *w, const char *path)
 		w->nested[w->n_nested++] = copy;
 }
 
+/* A listing of the directory fd, on a descriptor of its own (fd stays
+ * open for the *at() calls); NULL with errno set when it cannot be had. */
+static DIR *dir_of(int fd)
+{
+	int copy = dup(fd);
+	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+	if (!d)
+		safe_close(copy); /* keeps errno */
+	return d;
+}
+
 /* Whether name is an object store's fan-out folder ("ab"). */
 static bool is_fanout(const char *name)
 {
@@ -405,13 +416,9 @@ static bool is_fanout(const char *name)
 static int walk_fanout(struct sweeper *w, int fd)
 {
 	w->s->directories++;
-	int dfd = dup(fd);
-	_cleanup_(closedirp) DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		int r = neg_errno();
-		safe_close(dfd);
-		return r;
-	}
+	_cleanup_(closedirp) DIR *d = dir_of(fd);
+	if (!d)
+		return neg_errno();
 	struct dirent *de;
 	while ((errno = 0, de = readdir(d)) != NULL) {
 		const char *name = de->d_name;
@@ -436,13 +443,9 @@ static int walk_fanout(struct sweeper *w, int fd)
 static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int depth)
 {
 	w->s->directories++;
-	int dfd = dup(fd);
-	_cleanup_(closedirp) DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-	if (!d) {
-		int r = neg_errno();
-		safe_close(dfd);
-		return r;
-	}
+	_cleanup_(closedirp) DIR *d = dir_of(fd);
+	if (!d)
+		return neg_errno();
 	bool head = false, config = false, commondir = false;
 	size_t len = strlen(w->path);
 	struct dirent *de;
@@ -638,12 +641,9 @@ static void sweep_nested(struct sweeper *w, int fd, bool root)
 			            "config keys that run programs");
 	_cleanup_close_ int hfd =
 	        openat(fd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int copy = hfd >= 0 ? dup(hfd) : -1;
-	_cleanup_(closedirp) DIR *hooks = copy >= 0 ? fdopendir(copy) : NULL;
-	if (!hooks) {
-		safe_close(copy);
+	_cleanup_(closedirp) DIR *hooks = hfd >= 0 ? dir_of(hfd) : NULL;
+	if (!hooks)
 		return;
-	}
 	all |= fstat(hfd, &st) == 0 && changed(w, &st);
 	size_t len = strlen(w->path);
 	snprintf(w->path + len, sizeof(w->path) - len, "/hooks");
