@@ -23,13 +23,12 @@
 
 /* The folder of entry (relative, its last component a name or a pattern),
  * opened from the workspace without following a symlink; -errno. */
-static int open_folder(const char *workspace, const char *entry, const char **ret_name)
+static int open_folder(const char *workspace, const char *entry)
 {
 	_cleanup_close_ int fd = open(workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return neg_errno();
 	const char *last = strrchr(entry, '/');
-	*ret_name = last ? last + 1 : entry;
 	for (const char *s = entry; last && s < last;) {
 		size_t n = strcspn(s, "/");
 		char part[NAME_MAX + 1];
@@ -47,14 +46,49 @@ static int open_folder(const char *workspace, const char *entry, const char **re
 	return TAKE_FD(fd);
 }
 
-/* Call fn for each name in entry's folder that matches its last component. */
-static int each_match(const char *workspace, const char *entry,
-                      int (*fn)(struct protect_watch *w, int dir, const char *entry,
-                                const char *name),
-                      struct protect_watch *w)
+/* Folder entries ("NAME/") are made by the launcher; only files are
+ * watched. */
+static bool watched(const char *entry)
 {
-	const char *pattern;
-	int dir = open_folder(workspace, entry, &pattern);
+	size_t n = strlen(entry);
+	return n > 0 && entry[n - 1] != '/';
+}
+
+/* The length of entry's folder part, its last "/" included (0: the
+ * workspace itself). */
+static size_t folder_len(const char *entry)
+{
+	const char *last = strrchr(entry, '/');
+	return last ? (size_t)(last - entry + 1) : 0;
+}
+
+/* Whether watched entries a and b lie in the same folder. */
+static bool same_folder(const char *a, const char *b)
+{
+	size_t n = folder_len(a);
+	return n == folder_len(b) && strncmp(a, b, n) == 0;
+}
+
+/* Whether a watched entry before the i-th has its folder (which was read
+ * for it, with the i-th's pattern among the others). */
+static bool folder_done(const struct run_settings *s, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (watched(s->protect[j]) && same_folder(s->protect[j], s->protect[i]))
+			return true;
+	return false;
+}
+
+/* Call fn for each name in the i-th entry's folder that matches the last
+ * component of a watched entry in that folder, with the first such entry:
+ * the folder is read once for all of its entries (the workspace's top
+ * level holds most of them). */
+static int each_match(struct protect_watch *w, size_t i,
+                      int (*fn)(struct protect_watch *w, int dir, const char *entry,
+                                const char *name))
+{
+	const struct run_settings *s = w->settings;
+	int dir = open_folder(w->workspace, s->protect[i]);
 	if (dir < 0)
 		return dir == -ENOENT || dir == -ENOTDIR || dir == -ELOOP ? 0 : dir;
 	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -67,10 +101,18 @@ static int each_match(const char *workspace, const char *entry,
 		return r;
 	}
 	int r = 0;
-	for (const struct dirent *de; r >= 0 && (de = readdir(d)) != NULL;)
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
-		    fnmatch(pattern, de->d_name, FNM_PERIOD) == 0)
-			r = fn(w, dir, entry, de->d_name);
+	for (const struct dirent *de; r >= 0 && (de = readdir(d)) != NULL;) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		for (size_t k = i; k < s->n_protect; k++) {
+			const char *e = s->protect[k];
+			if (!watched(e) || !same_folder(e, s->protect[i]) ||
+			    fnmatch(e + folder_len(e), de->d_name, FNM_PERIOD) != 0)
+				continue;
+			r = fn(w, dir, e, de->d_name);
+			break;
+		}
+	}
 	(void)closedir(d);
 	(void)close(dir);
 	return r;
@@ -114,14 +156,6 @@ static int block_new(struct protect_watch *w, int dir, const char *entry, const 
 	return strv_extend(&w->blocked, p);
 }
 
-/* Folder entries ("NAME/") are made by the launcher; only files are
- * watched. */
-static bool watched(const char *entry)
-{
-	size_t n = strlen(entry);
-	return n > 0 && entry[n - 1] != '/';
-}
-
 int protect_watch_begin(struct protect_watch *w, const char *workspace,
                         const struct run_settings *s)
 {
@@ -130,9 +164,9 @@ int protect_watch_begin(struct protect_watch *w, const char *workspace,
 		return 0;
 	w->active = true;
 	for (size_t i = 0; i < s->n_protect; i++) {
-		int r = watched(s->protect[i])
-		                ? each_match(workspace, s->protect[i], note_before, w)
-		                : 0;
+		if (!watched(s->protect[i]) || folder_done(s, i))
+			continue;
+		int r = each_match(w, i, note_before);
 		if (r < 0)
 			return r;
 	}
@@ -145,8 +179,9 @@ int protect_watch_end(struct protect_watch *w)
 		return 0;
 	int r = 0;
 	for (size_t i = 0; i < w->settings->n_protect; i++) {
-		const char *e = w->settings->protect[i];
-		int q = watched(e) ? each_match(w->workspace, e, block_new, w) : 0;
+		if (!watched(w->settings->protect[i]) || folder_done(w->settings, i))
+			continue;
+		int q = each_match(w, i, block_new);
 		if (q < 0 && r == 0)
 			r = q;
 	}
