@@ -152,15 +152,17 @@ struct job_end {
 	uint64_t timeout_ms;
 };
 
-/* What the sweep found, after the completion line: the lines a model
- * reads of a foreground run. */
-static void write_sweep(int log_fd, const struct git_sweep *sweep)
+/* What the checks after the job found (either may be NULL): the lines a
+ * model reads of a foreground run. */
+static void write_notes(int log_fd, const struct protect_watch *watch,
+                        const struct git_sweep *sweep)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return;
+	protect_watch_write_text(watch, f);
 	git_sweep_write_text(sweep, f);
 	if (fclose(f) == 0 && len > 0)
 		(void)write_full(log_fd, text, len);
@@ -168,7 +170,7 @@ static void write_sweep(int log_fd, const struct git_sweep *sweep)
 }
 
 static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e,
-                       const struct git_sweep *sweep)
+                       const struct git_sweep *sweep, const struct protect_watch *watch)
 {
 	char line[256], limit[32];
 	switch (e->state) {
@@ -200,10 +202,13 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 	char last = '\n';
 	if (fstat(log_fd, &sb) == 0 && sb.st_size > 0)
 		(void)pread(log_fd, &last, 1, sb.st_size - 1);
-	const char *text = last == '\n' ? line + 1 : line;
-	(void)write_full(log_fd, text, strlen(text));
-	if (sweep)
-		write_sweep(log_fd, sweep);
+	if (last != '\n')
+		(void)write_full(log_fd, "\n", 1);
+	/* the protected files renamed before the completion line, the sweep
+	 * after it */
+	write_notes(log_fd, watch, NULL);
+	(void)write_full(log_fd, line + 1, strlen(line + 1));
+	write_notes(log_fd, NULL, sweep);
 	json_t *st = json_pack(
 	        "{s:s, s:o, s:o, s:I}", "status", job_state_name(e->state), "exitCode",
 	        e->state == JOB_COMPLETED || e->state == JOB_FAILED ? json_integer(e->exit_code)
@@ -277,8 +282,7 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	/* before the command can run; a watch that cannot start leaves the
 	 * launcher's binds alone to hold */
 	struct protect_watch watch;
-	if (protect_watch_begin(&watch, req->workspace, req->settings) < 0)
-		watch.active = false;
+	(void)protect_watch_begin(&watch, req->workspace, req->settings); /* a failure is said */
 	struct spawn_request child = *req;
 	child.stdout_fd = log_fd;
 	child.stderr_fd = log_fd;
@@ -354,18 +358,14 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		}
 	}
 	/* every process of the job is gone (or killed) */
+	/* what failed is in watch and sweep, and said after the completion line */
 	(void)protect_watch_end(&watch);
-	for (char **b = watch.blocked; b && *b; b++)
-		dprintf(log_fd,
-		        "\n[sandbox: the command created a protected file, which other programs "
-		        "would run; renamed to NAME" PROTECT_WATCH_SUFFIX ": %s]",
-		        *b);
-	protect_watch_done(&watch);
 	/* no child left: the job's last process is gone, nothing it started
 	 * can plant anything after the sweep */
 	if (sweep)
 		(void)git_sweep_run(sweep, dir);
-	job_finish(dir, id, log_fd, &end, sweep);
+	job_finish(dir, id, log_fd, &end, sweep, &watch);
+	protect_watch_done(&watch);
 	if (req->tmpdir)
 		(void)run_tmpdir_remove(req->tmpdir);
 	_exit(0);

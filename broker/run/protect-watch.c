@@ -19,6 +19,7 @@
 #include "cleanup.h"
 #include "errors.h"
 #include "run/protect-watch.h"
+#include "util/terminal-text.h"
 #include "strv.h"
 
 /* The folder of entry (relative, its last component a name or a pattern),
@@ -144,11 +145,21 @@ static int block_new(struct protect_watch *w, int dir, const char *entry, const 
 	STRV_FOREACH (b, w->before)
 		if (strcmp(*b, p) == 0)
 			return 0;
+	/* Never over what is there: the command may have made a folder under
+	 * the blocked name, which a plain rename of a file fails on (leaving
+	 * the file where it runs); another number is tried then. */
 	char to[NAME_MAX + 1];
-	if (snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX, name) >= (int)sizeof(to))
-		return -ENAMETOOLONG;
-	if (renameat(dir, name, dir, to) < 0)
-		return neg_errno();
+	int r = -EEXIST;
+	for (int n = 1; n <= PROTECT_WATCH_TRIES && r == -EEXIST; n++) {
+		int len =
+		        n == 1 ? snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX, name)
+		               : snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX "-%d", name, n);
+		if (len >= (int)sizeof(to))
+			return -ENAMETOOLONG;
+		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
+	}
+	if (r < 0)
+		return r;
 	/* the name is the command's: no control character reaches a report */
 	for (char *c = p; *c; c++)
 		if ((unsigned char)*c < 0x20 || *c == 0x7f)
@@ -167,8 +178,12 @@ int protect_watch_begin(struct protect_watch *w, const char *workspace,
 		if (!watched(s->protect[i]) || folder_done(s, i))
 			continue;
 		int r = each_match(w, i, note_before);
-		if (r < 0)
+		if (r < 0) {
+			/* nothing to compare with afterwards: said, never guessed */
+			w->active = false;
+			w->error = r;
 			return r;
+		}
 	}
 	return 0;
 }
@@ -185,7 +200,27 @@ int protect_watch_end(struct protect_watch *w)
 		if (q < 0 && r == 0)
 			r = q;
 	}
+	w->error = r;
 	return r < 0 ? r : (int)strv_length(w->blocked);
+}
+
+void protect_watch_write_text(const struct protect_watch *w, FILE *f)
+{
+	if (!w)
+		return;
+	STRV_FOREACH (b, w->blocked) {
+		fputs("[sandbox: the command created a protected file, which other programs would "
+		      "run; renamed to NAME" PROTECT_WATCH_SUFFIX ": ",
+		      f);
+		terminal_safe_write(f, *b);
+		fputs(": tell the user, who may restore it on purpose]\n", f);
+	}
+	if (w->error < 0)
+		fprintf(f,
+		        "[sandbox: the check for protected files the command created failed (%s): "
+		        "tell the user to look at the workspace's agent, editor and hook manager "
+		        "files before using them]\n",
+		        strerror(-w->error));
 }
 
 void protect_watch_done(struct protect_watch *w)

@@ -184,9 +184,10 @@ static json_t *sandbox_json(const struct run_result *r, bool brief)
 	const char *built = json_string_value(json_object_get(obj, "profile"));
 	if (obj)
 		json_object_set_new(obj, "mode", json_string(built ? built : mode));
-	if (obj && r->protect_blocked && r->protect_blocked[0]) {
+	char *const *blocked = r->protect_watch ? r->protect_watch->blocked : NULL;
+	if (obj && blocked && blocked[0]) {
 		json_t *a = json_array();
-		for (char *const *b = r->protect_blocked; a && *b; b++)
+		for (char *const *b = blocked; a && *b; b++)
 			json_array_append_new(a, json_string(*b));
 		json_object_set_new(obj, "protected_blocked", a);
 	}
@@ -527,11 +528,7 @@ int result_write_text_streams(const struct run_result *r, bool apart, FILE *f)
 	git_sweep_write_text(r->git_sweep, f);
 	if (r->audit_failed)
 		fprintf(f, "[sluice: the audit line of this request could not be written]\n");
-	for (char *const *b = r->protect_blocked; b && *b; b++)
-		write_note(f,
-		           "[sandbox: the command created a protected file, which other programs "
-		           "would run; renamed to NAME" PROTECT_WATCH_SUFFIX ": ",
-		           *b, "tell the user, who may restore it on purpose");
+	protect_watch_write_text(r->protect_watch, f);
 	if (r->settings->sandbox_fallback)
 		fprintf(f, "[sluice: no sandbox: %s]\n", r->settings->sandbox_fallback);
 	if (fflush(f) != 0 || ferror(f))

@@ -17,6 +17,7 @@
 #include "core/error-kind.h"
 #include "run/git-sweep.h"
 #include "run/outbuf.h"
+#include "run/protect-watch.h"
 #include "core/request.h"
 #include "policy/verdict.h"
 #include "core/run-settings.h"
@@ -52,8 +53,8 @@ struct run_result {
 	const struct verdict *policy;
 	bool audit_failed;          /* the audit line of this request could not be written */
 	const char *sandbox_report; /* the launcher's JSON report line, or NULL */
-	/* protected files the command created, renamed (protect-watch.h) */
-	char *const *protect_blocked;
+	/* the check for protected files the command created (NULL: none ran) */
+	const struct protect_watch *protect_watch;
 
 	const char *job_id;        /* background mode */
 	const char *job_hint;      /* background mode: how the caller follows and stops the job,

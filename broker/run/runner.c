@@ -220,9 +220,10 @@ static int begin_sweep(struct run_outcome *o)
 	const struct run_settings *s = &o->settings;
 	if (!s->git_sweep || strcmp(s->sandbox_mode, "unrestricted") == 0)
 		return 0;
-	if (git_sweep_begin(&o->sweep, o->root) < 0)
+	int r = git_sweep_begin(&o->sweep, o->root);
+	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
-		                        "preparing the repository's sweep: %s", strerror(ENOMEM));
+		                        "preparing the repository's sweep: %s", strerror(-r));
 	o->sweep.roots_config_writable = s->git_writable;
 	o->sweeping = true;
 	return 0;
@@ -406,8 +407,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int sigfd = pump_block_signals();
 	int r = sigfd;
 	/* before the command can run (an early launcher waits for it) */
-	if (protect_watch_begin(&o->watch, o->root, s) < 0)
-		o->watch.active = false; /* unreadable: the launcher's binds still hold */
+	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
 	if (r >= 0 && o->spec_fd >= 0)
 		r = run_spawn_configure(o, sr);
 	else if (r >= 0 && o->early_pid <= 0)
@@ -464,8 +464,8 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	safe_close(sigfd);
 	/* what is left running could make one again: checked once all is
 	 * gone, and at each run after */
-	(void)protect_watch_end(&o->watch);
-	o->result.protect_blocked = o->watch.blocked;
+	(void)protect_watch_end(&o->watch); /* what failed is in the watch, and said */
+	o->result.protect_watch = &o->watch;
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
 		                        strerror(-r));

@@ -86,6 +86,10 @@ if [ -n "$lefthook" ]; then
   # a file that did not exist: no mount can cover it; renamed after the run
   attack lefthook-local-new lefthook_repo "printf \"$(lefthook_evil lefthook-local-new)\" >lefthook-local.yml" \
     commit_outside
+  # the blocked name taken first by a folder: the file is renamed all the same
+  attack lefthook-local-taken lefthook_repo \
+    "mkdir -p lefthook-local.yml.sluice-blocked/x && printf \"$(lefthook_evil lefthook-local-taken)\" >lefthook-local.yml" \
+    commit_outside
   attack lefthook-config-dir lefthook_repo \
     "mkdir -p .config && printf \"$(lefthook_evil lefthook-config-dir)\" >.config/lefthook-local.yml" commit_outside
   # the same from a background job, checked when the job ends
