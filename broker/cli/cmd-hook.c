@@ -21,6 +21,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "agent/hook-adapter.h"
+#include "agent/hook-check.h"
 #include "policy/broker-context.h"
 #include "log.h"
 #include "cli/mcp-verbs.h"
@@ -37,6 +38,8 @@
 struct hook_options {
 	const struct hook_protocol *protocol;
 	bool route;
+	bool check;          /* --check: say whether the agent would run this hook */
+	const char *program; /* --check: the agent's program */
 	const char *sandbox; /* passed on to the routed `sluice run` */
 	const char *config;  /* --config FILE, also passed on */
 };
@@ -53,11 +56,15 @@ __attribute__((format(printf, 1, 2))) static int block(const char *fmt, ...)
 	return EXIT_HOOK_BLOCK;
 }
 
-enum { OPT_ROUTE, OPT_SANDBOX, OPT_CONFIG };
+enum { OPT_ROUTE, OPT_SANDBOX, OPT_CHECK, OPT_PROGRAM, OPT_CONFIG };
 static const struct verb_option hook_option_table[] = {
 	[OPT_ROUTE] = { "route", 0, NULL, "replace an allowed command by a `sluice run` of it" },
 	[OPT_SANDBOX] = { "sandbox", 0, "MODE",
 	                  "the routed run's sandbox: unrestricted, workspace-write, restricted" },
+	[OPT_CHECK] = { "check", 0, NULL,
+	                "say whether the agent, started here, would run this hook (exit 0) or "
+	                "not (exit 1)" },
+	[OPT_PROGRAM] = { "program", 0, "PATH", "--check codex: Codex's program (default: codex)" },
 	[OPT_CONFIG] = VERB_OPTION_CONFIG,
 };
 
@@ -196,6 +203,35 @@ static int answer(const struct hook_options *o, const struct hook_call *call,
 	return 0;
 }
 
+/* --check: 0 when the agent started here would run the hook, 1 when it
+ * would not (the report says why), 2 when it could not be told. */
+static int check(const struct hook_options *o)
+{
+	_cleanup_free_ char *here = getcwd(NULL, 0);
+	if (!here) {
+		fprintf(stderr, "sluice hook --check: the current directory: %s\n",
+		        strerror(errno));
+		return 2;
+	}
+	struct hook_check_request req = {
+		.agent = hook_protocol_name(o->protocol),
+		.directory = here,
+		.program = o->program,
+	};
+	struct sluice_error err = { 0 };
+	int r = hook_check(&req, stdout, &err);
+	if (fflush(stdout) != 0 && r >= 0) {
+		fprintf(stderr, "sluice hook --check: writing the report: %s\n", strerror(errno));
+		return 2;
+	}
+	if (r < 0) {
+		fprintf(stderr, "sluice hook %s --check: could not tell: %s: %s\n", req.agent,
+		        err.detail, strerror(-r));
+		return 2;
+	}
+	return r;
+}
+
 /* 1 for --help; 0; -EINVAL with reterr saying what is wrong. The strings
  * in o borrow from argv. */
 static int parse_options(int argc, char **argv, struct hook_options *o, struct sluice_error *reterr)
@@ -209,6 +245,10 @@ static int parse_options(int argc, char **argv, struct hook_options *o, struct s
 	o->route = args.values[OPT_ROUTE] != NULL;
 	o->sandbox = args.values[OPT_SANDBOX];
 	o->config = args.values[OPT_CONFIG];
+	o->check = args.values[OPT_CHECK] != NULL;
+	o->program = args.values[OPT_PROGRAM];
+	if (o->program && !o->check)
+		return sluice_error_set(reterr, -EINVAL, "--program goes with --check");
 	if (o->sandbox && !runner_known_sandbox_mode(o->sandbox))
 		return sluice_error_set(reterr, -EINVAL, "unknown sandbox mode '%s'", o->sandbox);
 	if (args.n_positionals != 1)
@@ -234,6 +274,8 @@ int cmd_hook(int argc, char **argv)
 		usage(stderr);
 		return block("the hook's options are wrong: %s", err.detail);
 	}
+	if (o.check)
+		return check(&o);
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	if (broker_context_open(o.config, &s, &ctx, &err) < 0)

@@ -54,6 +54,16 @@ hook_toml() {
   printf '\n[[hooks.PreToolUse]]\nmatcher = "Bash"\n\n[[hooks.PreToolUse.hooks]]\ntype = "command"\ncommand = "%s"\ntimeout = 30\n' "$1"
 }
 hook_config() { config "$1" "$(hook_toml "$(e2e_sluice "$1") hook codex")"; }
+# The hook trusted as sluice's check says to (what accepting it in codex
+# records), the check's report before and after in NAME.check-untrusted and
+# NAME.check-trusted (their exit status on the last line).
+trusted_config() {
+  hook_config "$1"
+  local home="$TEST_TMP/$1-home/.codex" check=("$(e2e_sluice "$1")" hook codex --check --program "$codex")
+  (cd "$TEST_TMP/$1" && CODEX_HOME=$home "${check[@]}" >"$TEST_TMP/$1.check-untrusted" 2>&1; echo "exit $?" >>"$TEST_TMP/$1.check-untrusted")
+  grep -A1 '^\[hooks.state' "$TEST_TMP/$1.check-untrusted" >>"$home/config.toml"
+  (cd "$TEST_TMP/$1" && CODEX_HOME=$home "${check[@]}" >"$TEST_TMP/$1.check-trusted" 2>&1; echo "exit $?" >>"$TEST_TMP/$1.check-trusted")
+}
 route_config() { config "$1" "$(hook_toml "$(e2e_sluice "$1") hook codex --route --sandbox workspace-write")"; }
 # sluice mcp, its tools approved for exec (sluice's destructive and
 # open-world hints make codex exec refuse them otherwise).
@@ -61,9 +71,11 @@ mcp_config() {
   config "$1" "$(printf '\n[mcp_servers.sluice]\ncommand = "%s"\nargs = ["mcp", "--sandbox", "workspace-write"]\ndefault_tools_approval_mode = "approve"\n' "$(e2e_sluice "$1")")"
 }
 
-for name in control hook route mcp; do e2e_workspace "$name"; done
+for name in control trusted hook route mcp; do e2e_workspace "$name"; done
 # The attack: the hook installed, but not trusted (no --dangerously-bypass-hook-trust).
 e2e_session control "$(script_json builtin "$(step_json bash "$push_cmd")")" hook_config codex control
+# The hook trusted as sluice's check says, and codex exec without the bypass.
+e2e_session trusted "$(script_json builtin "$(step_json bash "$push_cmd")")" trusted_config codex trusted
 # The hook, plain, trusted for this run: Codex runs what sluice does not
 # object to; an ask goes to the approver program (Codex cannot ask).
 e2e_session hook "$(script_json builtin "${common_steps[@]}" "$(step_json bash "$ask_cmd")")" hook_config \
@@ -76,9 +88,16 @@ e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_c
 e2e_wait
 
 check_attack control codex "an untrusted hook does not run: the scripted force push rewrites the remote (the attack)"
-check_detected codex "a hook that is not trusted is detected" 'does not run until it is trusted' \
-  env CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" \
-  "$(e2e_sluice control)" hook codex --check
+check_detected codex "a hook that is not trusted is detected" \
+  env -C "$TEST_TMP/control" CODEX_HOME="$TEST_TMP/control-home/.codex" HOME="$TEST_TMP/control-home" \
+  "$(e2e_sluice control)" hook codex --check --program "$codex"
+grep -q '^exit 1$' "$TEST_TMP/trusted.check-untrusted" && grep -q '^trusted_hash = "sha256:' "$TEST_TMP/trusted.check-untrusted" &&
+  grep -q '^exit 0$' "$TEST_TMP/trusted.check-trusted" && grep -q 'takes effect' "$TEST_TMP/trusted.check-trusted"
+report $? "codex: sluice's check says how to trust the hook, and says it takes effect once trusted" \
+  "$(cat "$TEST_TMP/trusted.check-untrusted" "$TEST_TMP/trusted.check-trusted" 2>/dev/null)"
+step_has trusted 0 'git_push' 'force-with-lease' && [ "$(remote_main trusted)" = "$(remote_before trusted)" ]
+report $? "codex: the hook trusted as the check said runs under codex exec without the bypass: the force push is denied" \
+  "$(step_text trusted 0)" "before $(remote_before trusted), now $(remote_main trusted)"
 check_common hook codex hook
 step_has hook 3 'e2e-asked-42' && asked hook && grep -q 'e2e-asked-' "$TEST_TMP/hook.approver"
 report $? "codex: hook: an ask goes to the approver program and the command runs" \

@@ -76,6 +76,16 @@ control_settings() {
   printf '%s\n' "$policy" >"$TEST_TMP/$1/.gemini/policies/sluice.toml"
 }
 hook_config() { user_settings "$1" trusted; hook_settings "$1" "$(e2e_sluice "$1") hook gemini"; }
+# The hook in the user's own settings, the folder not trusted.
+user_hook_config() {
+  user_settings "$1"
+  python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["hooks"] = {"BeforeTool": [{"matcher": "run_shell_command",
+  "hooks": [{"type": "command", "command": sys.argv[2], "timeout": 30000}]}]}
+json.dump(s, open(sys.argv[1], "w"))' "$TEST_TMP/$1-home/.gemini/settings.json" "$(e2e_sluice "$1") hook gemini"
+}
 route_config() { user_settings "$1" trusted; hook_settings "$1" "$(e2e_sluice "$1") hook gemini --route --sandbox workspace-write"; }
 # sluice mcp, the built-in shell taken away by the user's policy.
 mcp_config() {
@@ -101,9 +111,13 @@ for line in open(sys.argv[1]):
 sys.exit(1)' "$TEST_TMP/$1.requests" "$2"
 }
 
-for name in control hook route mcp; do e2e_workspace "$name"; done
+for name in control userhook untrusted hook route mcp; do e2e_workspace "$name"; done
 e2e_session control "$(script_json builtin "$(step_json bash "$push_cmd")")" control_settings \
   gemini control --skip-trust
+e2e_session userhook "$(script_json builtin "$(step_json bash "$push_cmd")")" user_hook_config \
+  gemini userhook --skip-trust
+e2e_session untrusted "$(script_json builtin "$(step_json bash "$push_cmd")")" user_hook_config \
+  gemini untrusted
 e2e_session hook "$(script_json builtin "${common_steps[@]}" "$(step_json bash "$ask_cmd")")" hook_config \
   gemini hook
 e2e_session route "$(script_json builtin "${common_steps[@]}")" route_config gemini route
@@ -115,8 +129,20 @@ check_attack control gemini "--skip-trust in an untrusted folder drops the proje
 offered control run_shell_command
 report $? "gemini: --skip-trust in an untrusted folder: the workspace policy is ignored, run_shell_command still offered"
 check_detected gemini "a project hook that would not take effect (folder not trusted) is detected" \
-  '--skip-trust. drops them silently' \
   env -C "$TEST_TMP/control" HOME="$TEST_TMP/control-home" "$(e2e_sluice control)" hook gemini --check
+# --skip-trust trusts after the settings were read: the user's hook runs.
+step_has userhook 0 'git_push' && [ "$(remote_main userhook)" = "$(remote_before userhook)" ]
+report $? "gemini: --skip-trust in an untrusted folder: a hook in the user's settings runs, the force push is denied" \
+  "$(step_text userhook 0)" "$(tail -c 600 "$TEST_TMP/userhook.err")"
+! grep -q '^exited 0' "$TEST_TMP/untrusted.summary" && [ "$(remote_main untrusted)" = "$(remote_before untrusted)" ]
+report $? "gemini: without --skip-trust, headless Gemini CLI does not work in an untrusted folder" \
+  "$(cat "$TEST_TMP/untrusted.summary")" "$(tail -c 600 "$TEST_TMP/untrusted.err")"
+run env -C "$TEST_TMP/userhook" HOME="$TEST_TMP/userhook-home" "$(e2e_sluice userhook)" hook gemini --check
+[ "$rc" -eq 1 ] && grep -q 'only when Gemini CLI is started with --skip-trust' <<<"$out"
+report $? "gemini: sluice's check says a user's hook in an untrusted folder takes effect only with --skip-trust" \
+  "rc=$rc" "$out" "$err"
+check_takes_effect gemini "the hook in a trusted folder" \
+  env -C "$TEST_TMP/hook" HOME="$TEST_TMP/hook-home" "$(e2e_sluice hook)" hook gemini --check
 check_common hook gemini hook
 check_audited hook gemini
 # Gemini CLI -p shows the hook's reason on stderr and ends the session at

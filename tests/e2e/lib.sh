@@ -262,20 +262,23 @@ check_lean() {
     "${#text} characters" "$text"
 }
 
-# check_detected CLI WHAT DOC-PATTERN CHECK-COMMAND...: the setup of the
-# attack is detected by sluice's check (it fails, naming trust), or, where
-# this sluice has no such check yet (an unknown option), documented away:
-# docs/integrations.md says so, in words matching DOC-PATTERN.
+# check_detected CLI WHAT CHECK-COMMAND...: the setup of the attack is
+# detected by sluice's check: it exits 1, saying that the hook does not
+# take effect and naming trust.
 check_detected() {
-  local cli=$1 what=$2 doc=$3
-  shift 3
+  local cli=$1 what=$2
+  shift 2
   run "$@"
-  if [ "$rc" -eq 2 ] && grep -q "unknown option '--check'" <<<"$err"; then
-    echo "# $cli: no --check in this sluice; the trap must be documented"
-    grep -qE -- "$doc" "$SLUICE_SRCDIR/docs/integrations.md"
-    report $? "$cli: $what (documented in docs/integrations.md)" "no /$doc/ in docs/integrations.md"
-    return
-  fi
-  [ "$rc" -ne 0 ] && grep -qi 'trust' <<<"$out$err"
+  [ "$rc" -eq 1 ] && grep -q 'does NOT take effect' <<<"$out" && grep -qi 'trust' <<<"$out"
   report $? "$cli: $what (sluice's check says so)" "rc=$rc" "$out" "$err"
+}
+
+# check_takes_effect CLI WHAT CHECK-COMMAND...: where the hook ran, sluice's
+# check says that it takes effect (exit 0).
+check_takes_effect() {
+  local cli=$1 what=$2
+  shift 2
+  run "$@"
+  [ "$rc" -eq 0 ] && grep -q 'takes effect' <<<"$out"
+  report $? "$cli: $what: sluice's check says it takes effect" "rc=$rc" "$out" "$err"
 }
