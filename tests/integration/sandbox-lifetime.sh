@@ -29,21 +29,25 @@ pidns=$namespace
 token=$((RANDOM + 40000))
 survivor() { pgrep -f "^sleep $token\.$1\$" || true; }
 # late TAG: the text of a setsid survivor that writes late-mark into the
-# working directory a second later, then sleeps as TAG
-late() { echo "setsid sh -c 'sleep 1; echo late >\"\$0/late-mark\"; exec sleep $token.$1' \"\$PWD\" >/dev/null 2>&1 &"; }
+# working directory once the test has created go there (after the run
+# returned: however slow the machine, the write comes after), then sleeps
+# as TAG
+late() { echo "setsid sh -c 'while [ ! -e \"\$0/go\" ]; do sleep 0.1; done; echo late >\"\$0/late-mark\"; exec sleep $token.$1' \"\$PWD\" >/dev/null 2>&1 &"; }
+has_survivor() { [ -n "$(survivor "$1")" ]; }
 
 # --- 1. a setsid survivor writes into the workspace after the run returned
 run "$SLUICE" run -C "$ws" --sandbox unrestricted --config "$TEST_TMP/leave.ini" -- "$(late 11) echo returned"
-[ "$rc" -eq 0 ] && [ ! -e "$ws/late-mark" ] && wait_for 5 test -e "$ws/late-mark" &&
-  [ -n "$(survivor 11)" ]
+[ "$rc" -eq 0 ] && [ ! -e "$ws/late-mark" ] && touch "$ws/go" && wait_for 10 test -e "$ws/late-mark" &&
+  wait_for 10 has_survivor 11
 report $? "control (unrestricted, leave): a setsid survivor writes into the workspace after the run returned, and runs on" "rc=$rc" "$out" "$err"
 for p in $(survivor 11); do kill "$p"; done
-rm -f "$ws/late-mark"
+rm -f "$ws/late-mark" "$ws/go"
 
 run "$SLUICE" run -C "$ws" --sandbox workspace-write --config "$TEST_TMP/leave.ini" --format json -- \
   "$(late 12) echo returned"
-left=$(survivor 12)
+touch "$ws/go"
 sleep 2
+left=$(survivor 12)
 if [ -z "$pidns" ]; then
   skip "workspace-write: the PID namespace ends a setsid survivor with the run" "no PID namespace here"
 else
@@ -53,7 +57,7 @@ else
     "rc=$rc alive: $left" "$(ls "$ws")" "$out"
 fi
 for p in $left; do kill "$p"; done
-rm -f "$ws/late-mark"
+rm -f "$ws/late-mark" "$ws/go"
 
 # --- 2. a lock on a file outside, held after the run
 : >"$outside/lockfile"
@@ -253,8 +257,9 @@ for p in $left; do kill "$p"; done
 if ! fallback_works; then
   skip_rest "the fallback without namespaces" "cannot make a child user namespace here (unshare -U -r, setpriv)"
 fi
-rm -f "$ws/late-mark"
+rm -f "$ws/late-mark" "$ws/go"
 run fallback "$SLUICE" run -C "$ws" --sandbox workspace-write --format json -- "$(late 91) echo returned"
+touch "$ws/go"
 missing=$(json_get "$out" '" ".join(d["sandbox"]["missing"])' 2>/dev/null)
 pids=$(json_get "$out" '" ".join(str(p) for p in d["backgroundPids"])' 2>/dev/null)
 sleep 2
