@@ -65,6 +65,8 @@ struct mcp_server {
 	struct mcp_session_approvals approved; /* commands its user allowed for the session */
 	uint64_t questions;                    /* elicitation requests sent so far */
 	uint64_t question_wait_ms;             /* how long one waits ([approval] timeout) */
+	const char *config_file;               /* --config FILE, or NULL */
+	const char *sandbox;                   /* --sandbox MODE, or NULL */
 };
 
 /* Send msg (stolen) unless the server is closing; a broken output ends it. */
@@ -228,6 +230,48 @@ static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *n
 	return true;
 }
 
+/* The configuration and the plugins, armed, and --sandbox applied: what the
+ * server decides with. 0, or -errno with reterr. */
+static int open_policies(const struct mcp_server *srv, struct run_settings *settings,
+                         struct broker_context **ret, struct sluice_error *reterr)
+{
+	_cleanup_(broker_context_freep) struct broker_context *policies = NULL;
+	int r = broker_context_open(srv->config_file, settings, &policies, reterr);
+	if (r >= 0)
+		r = broker_context_arm(policies, reterr);
+	if (r >= 0 && srv->sandbox)
+		r = runner_choose_sandbox(settings, srv->sandbox, reterr);
+	if (r < 0)
+		return r;
+	*ret = TAKE_PTR(policies);
+	return 0;
+}
+
+/*
+ * Before a call: when a configuration file changed since it was read, read
+ * it again, so that an administrator's new rule holds for the next call of
+ * a server that runs for days. The slot forked ahead under the old one is
+ * dropped. A configuration that now has errors refuses the call (as `sluice
+ * run` would) and every call until it is fixed; the old one is not used
+ * any more. 0, or -errno with reterr.
+ */
+static int reload_if_changed(struct mcp_server *srv, struct sluice_error *reterr)
+{
+	if (!broker_context_files_changed(srv->ctx.policies))
+		return 0;
+	struct run_settings settings;
+	struct broker_context *policies;
+	int r = open_policies(srv, &settings, &policies, reterr);
+	if (r < 0)
+		return r;
+	release_slot(srv);
+	broker_context_free(srv->ctx.policies);
+	srv->ctx.policies = policies;
+	srv->ctx.settings = settings;
+	srv->question_wait_ms = broker_context_config(policies)->approval_timeout;
+	return 0;
+}
+
 static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
 {
 	/* params is an object or missing (on_request) */
@@ -247,6 +291,16 @@ static int on_tools_call(struct mcp_server *srv, const struct rpc_message *msg, 
 			return rpc_fail(srv, RPC_INVALID_REQUEST,
 			                "the id of a call that is still running: an id names one "
 			                "call (a cancellation finds it by its id)");
+	struct sluice_error err = { 0 };
+	if (reload_if_changed(srv, &err) < 0) {
+		log_sluice_error(&err, "mcp: the configuration changed: config_error");
+		*ret = json_pack(
+		        "{s:[{s:s, s:s++}], s:b}", "content", "type", "text", "text",
+		        "[config_error: the configuration changed and cannot be used: ", err.detail,
+		        " (in sluice mcp's standard error); nothing runs until it is fixed]",
+		        "isError", 1);
+		return *ret ? 0 : rpc_fail(srv, RPC_INTERNAL_ERROR, "out of memory");
+	}
 	if (srv->n_workers == MCP_WORKERS_MAX) {
 		*ret = json_pack("{s:[{s:s, s:s}], s:b}", "content", "type", "text", "text",
 		                 "[too many commands running at once; wait for one to finish]",
@@ -662,28 +716,26 @@ int cmd_mcp(int argc, char **argv)
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	struct sluice_error err = { 0 };
-	/* The plugins are loaded once, here, before any worker is forked. */
-	_cleanup_(broker_context_freep) struct broker_context *policies = NULL;
-	if (broker_context_open(config, &srv.ctx.settings, &policies, &err) < 0 ||
-	    broker_context_arm(policies, &err) < 0) {
+	srv.config_file = config;
+	srv.sandbox = sandbox;
+	/* The plugins are loaded here, before any worker is forked (and again
+	 * when a configuration file changes: reload_if_changed()). */
+	if (open_policies(&srv, &srv.ctx.settings, &srv.ctx.policies, &err) < 0) {
 		log_sluice_error(&err, "mcp: config_error");
 		return serve_unstarted("config_error", &err);
 	}
-	if (sandbox && runner_choose_sandbox(&srv.ctx.settings, sandbox, &err) < 0) {
-		log_sluice_error(&err, "mcp: option '--sandbox'");
-		return serve_unstarted("option '--sandbox'", &err);
-	}
-	srv.ctx.policies = policies;
 	_cleanup_free_ char *abs_root = NULL, *dir = NULL;
 	if (workdir_resolve(root, NULL, &abs_root, &dir, &err) < 0) {
 		log_sluice_error(&err, "mcp: the workspace");
+		broker_context_free(srv.ctx.policies);
 		return serve_unstarted("the workspace", &err);
 	}
 	srv.ctx.root = abs_root;
 	srv.ctx.structured = true;
-	srv.question_wait_ms = broker_context_config(policies)->approval_timeout;
+	srv.question_wait_ms = broker_context_config(srv.ctx.policies)->approval_timeout;
 	signal(SIGPIPE, SIG_IGN);
 	r = serve(&srv);
+	broker_context_free(srv.ctx.policies);
 	rpc_lines_done(&srv.input);
 	mcp_session_approvals_done(&srv.approved);
 	if (r < 0) {

@@ -20,6 +20,7 @@
 #include "cleanup.h"
 #include "model/command-model.h"
 #include "config/config-run.h"
+#include "config/config-stamp.h"
 #include "model/display.h"
 #include "log.h"
 #include "policy/policy-chain.h"
@@ -31,19 +32,24 @@ struct broker_context {
 	struct policy_chain *chain;
 	struct command_model_parser *parser;
 	struct audit *audit;
-	int audit_error; /* -errno: the log is configured but could not be opened */
+	int audit_error;  /* -errno: the log is configured but could not be opened */
+	char *cli_config; /* --config FILE, or NULL: to look at the files again */
+	uint64_t stamp;   /* the files as they were just before they were read */
 };
 
 int broker_context_open(const char *cli_config, struct run_settings *settings,
                         struct broker_context **ret, struct sluice_error *reterr)
 {
 	_cleanup_(broker_context_freep) struct broker_context *ctx = calloc(1, sizeof(*ctx));
-	if (!ctx)
+	if (!ctx || (cli_config && !(ctx->cli_config = strdup(cli_config))))
 		return sluice_error_set(reterr, -ENOMEM, "the configuration");
+	int r = config_stamp(cli_config, &ctx->stamp);
+	if (r < 0)
+		return sluice_error_set(reterr, r, "the configuration files");
 	if (config_load_or_log(cli_config, &ctx->cfg) < 0)
 		return sluice_error_set(reterr, -EINVAL,
 		                        "the configuration has errors (each is listed above)");
-	int r = config_to_run_settings(ctx->cfg, settings, &ctx->text, reterr);
+	r = config_to_run_settings(ctx->cfg, settings, &ctx->text, reterr);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(ctx);
@@ -69,8 +75,16 @@ struct broker_context *broker_context_free(struct broker_context *ctx)
 	command_model_parser_free(ctx->parser);
 	policy_chain_free(ctx->chain);
 	config_free(ctx->cfg);
+	free(ctx->cli_config);
 	free(ctx);
 	return NULL;
+}
+
+bool broker_context_files_changed(const struct broker_context *ctx)
+{
+	uint64_t now;
+	/* a stamp that cannot be taken (no memory) is no reason to reload */
+	return config_stamp(ctx->cli_config, &now) == 0 && now != ctx->stamp;
 }
 
 const struct broker_config *broker_context_config(const struct broker_context *ctx)

@@ -39,6 +39,11 @@ int broker_context_open_or_log(const char *cli_config, struct run_settings *sett
 
 /* Accepts NULL; returns NULL. */
 struct broker_context *broker_context_free(struct broker_context *ctx);
+
+/* Whether a configuration file was written, replaced, created or removed
+ * since ctx was opened (config-stamp.h): a long-running server opens a new
+ * context then. A few stat calls. */
+bool broker_context_files_changed(const struct broker_context *ctx);
 static inline void broker_context_freep(struct broker_context **ctx)
 {
 	broker_context_free(*ctx);

@@ -526,3 +526,45 @@ PY
 workspace-write False True False
 unrestricted False True True" ]
 report $? "the bash tool's hints follow its sandbox mode" "$res"
+
+# A server that runs for days follows its configuration: a rule an
+# administrator adds to policies.d holds from the next call on (the call
+# before it ran the same command: the control), a file rewritten with an
+# error refuses calls until it is fixed (the old configuration is not used
+# any more), and a rule removed no longer applies.
+mkdir -p "$TEST_TMP/etc-reload/sluice/policies.d" "$TEST_TMP/ws-reload"
+: >"$TEST_TMP/reload.ini"
+res=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-reload" timeout 60 python3 - "$SLUICE" "$TEST_TMP/ws-reload" "$init" \
+  "$TEST_TMP/reload.ini" "$TEST_TMP/etc-reload/sluice/policies.d/deny.ini" <<'PY'
+import os, sys
+from mcp_client import Server
+sluice, root, init, cli, dropin = sys.argv[1:6]
+srv = Server(sluice, root, "--config", cli, init=init)
+def call(i, command):
+    srv.call(i, command)
+    r = srv.read()["result"]
+    return ("error" if r.get("isError") else "ran") + ": " + r["content"][0]["text"].replace("\n", " ")[:300]
+print(1, call(1, "echo reload-mark''er-1"))
+with open(dropin, "w") as f:
+    f.write("[plugin regex]\nrule = reload-test\npattern = reload-marker\naction = deny\n"
+            "message = refused by the rule added while the server ran\n")
+print(2, call(2, "echo reload-mark''er-2"))
+with open(cli, "w") as f:
+    f.write("[sandbox\n")
+print(3, call(3, "touch ran-3"))
+print("3 ran:", os.path.exists(os.path.join(root, "ran-3")))
+with open(cli, "w") as f:
+    f.write("")
+print(4, call(4, "echo fixed-4"))
+os.unlink(dropin)
+print(5, call(5, "echo reload-mark''er-5"))
+print("status:", srv.close())
+PY
+)
+grep -q '^1 ran: .*reload-marker-1' <<<"$res" &&
+  grep -q '^2 error: .*refused by the rule added while the server ran' <<<"$res" &&
+  ! grep -q '^2 .*reload-marker-2$' <<<"$res" &&
+  grep -q '^3 error: \[config_error: the configuration changed and cannot be used' <<<"$res" &&
+  grep -q '^3 ran: False$' <<<"$res" && grep -q '^4 ran: fixed-4' <<<"$res" &&
+  grep -q '^5 ran: reload-marker-5' <<<"$res" && grep -q '^status: 0$' <<<"$res"
+report $? "a running server reads a changed configuration before the next call: a new rule holds, an error refuses, a removed rule is gone" "$res"
