@@ -366,7 +366,21 @@ static struct value receiver(const struct reader *r, size_t at)
 /* awk: print ... > FILE, print ... >> FILE, print ... | COMMAND. */
 static void read_awk_output(struct reader *r, const struct interp_call *call, size_t from)
 {
-	size_t end = bare_args_end(r, from);
+	/* the statement ends at ; } or the line's end, never at its | */
+	size_t end = from;
+	for (int depth = 0; end < r->t->n; end++) {
+		const struct interp_token *tok = &r->t->v[end];
+		if (end > from && tok->line_start && depth == 0)
+			break;
+		if (tok->type != TOK_PUNCT)
+			continue;
+		if (strchr("([{", tok->punct))
+			depth++;
+		else if (strchr(")]}", tok->punct) && --depth < 0)
+			break;
+		else if (depth == 0 && tok->punct == ';')
+			break;
+	}
 	int depth = 0;
 	for (size_t i = from; i < end; i++) {
 		const struct interp_token *tok = &r->t->v[i];
@@ -382,22 +396,13 @@ static void read_awk_output(struct reader *r, const struct interp_call *call, si
 		size_t target = i + (append ? 2 : 1);
 		if (target >= end)
 			return;
-		/* `print | "cmd"` stops at the |: its end is the statement's */
-		size_t stop = end;
-		for (size_t k = target; k < r->t->n && tok->punct == '|'; k++) {
-			const struct interp_token *s = &r->t->v[k];
-			if ((k > target && s->line_start) ||
-			    (s->type == TOK_PUNCT && strchr(";}", s->punct))) {
-				stop = k;
-				break;
-			}
-			stop = k + 1;
-		}
-		struct value v = value_of(r, (struct range){ target, stop });
+		struct value v = value_of(r, (struct range){ target, end });
 		if (tok->punct == '|') {
-			if (v.kind == VAL_TEXT)
+			/* the command reads what awk prints: `print | "sh"` runs it */
+			if (v.kind == VAL_TEXT) {
+				(void)strbuf_append_str(&r->script, "true | ");
 				emit_shell(r, v.text);
-			else
+			} else
 				unread(r, call);
 		} else if (v.kind != VAL_UNKNOWN) {
 			emit_command(r, append ? ": >> " : ": > ", v);

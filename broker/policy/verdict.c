@@ -239,8 +239,8 @@ int verdict_from_model(struct verdict *v, const struct command_model *m)
 			char msg[VERDICT_MAX_TEXT];
 			snprintf(msg, sizeof(msg), "'%.100s' %s", simple_command_name(c), unread);
 			r = verdict_add(v, VERDICT_ASK, "sluice", msg,
-			                "name the path as a literal string, or run the shell "
-			                "command directly");
+			                "write its paths and commands as literal strings, or run "
+			                "the shell command directly");
 			if (r < 0)
 				return r;
 		}
