@@ -207,6 +207,11 @@ const char *simple_command_name(const struct simple_command *c)
 	return c->name ? c->name : "";
 }
 
+const char *simple_command_interp_unread(const struct simple_command *c)
+{
+	return c->interp_unread;
+}
+
 uint32_t simple_command_flags(const struct simple_command *c)
 {
 	return c->flags;

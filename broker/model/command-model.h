@@ -213,6 +213,11 @@ enum simple_command_flag {
 /* enum simple_command_flag bits. */
 uint32_t simple_command_flags(const struct simple_command *c);
 
+/* Why sluice did not read the code this interpreter runs, as the end of a
+ * sentence about it ("calls shutil.rmtree on a value sluice cannot read"),
+ * or NULL: nothing it reads removes or runs a shell unread (interp.h). */
+const char *simple_command_interp_unread(const struct simple_command *c);
+
 /* A stable name for one flag bit, or NULL for an unknown bit:
  * word flags: "param", "tilde", "glob", "command-substitution",
  * "process-substitution", "arithmetic", "brace", "quoted", "resolved",

@@ -2,7 +2,9 @@
 /*
  * What one simple command starts in turn, as more commands of the model:
  * the string of a nested shell (bash -c, a heredoc or here-string fed to a
- * shell, su -c, env -S, watch, eval, trap, alias), find's -exec clauses,
+ * shell, su -c, env -S, watch, eval, trap, alias), what an interpreter's
+ * code removes, writes or hands to a shell (python3 -c, node -e, perl -e,
+ * awk's program: interp.h), find's -exec clauses,
  * and what git runs besides itself (git.h). Part of the model builder
  * (model-builder.h): called when a command is finished, it walks what it
  * finds with the builder.
@@ -17,6 +19,7 @@
 
 #include "cleanup.h"
 #include "model/git.h"
+#include "model/interp.h"
 #include "model/model-builder.h"
 #include "model/wrappers.h"
 #include "strv.h"
@@ -218,6 +221,86 @@ static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, ch
 	return 0;
 }
 
+/* The code an interpreter runs (words or standard input) into *code;
+ * *expanded: the shell expanded parts of it first. 0 or -ENOMEM. */
+static int interpreter_code_text(const struct walk_ctx *ctx, struct simple_command *c,
+                                 char *const *texts, const struct interp_invocation *inv,
+                                 char **code, bool *expanded)
+{
+	*code = NULL;
+	*expanded = false;
+	if (inv->source == INTERP_CODE_STDIN)
+		return stdin_script(ctx, c, code, expanded);
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	for (size_t k = 0; k < inv->n_code; k++) {
+		size_t i = inv->code_words[k];
+		if (k)
+			(void)strbuf_append_char(&sb, '\n'); /* perl -e a -e b: two lines */
+		(void)strbuf_append_str(&sb, texts[i] + inv->code_offsets[k]);
+		if (!builder_word_is_static(&c->argv[i]))
+			*expanded = true;
+	}
+	if (sb.capped)
+		c->flags |= CMD_NESTED_UNPARSED;
+	*code = strbuf_take(&sb);
+	return *code ? 0 : -ENOMEM;
+}
+
+/* perl -i / ruby -i: the files named after the code are written; each is
+ * `: > FILE` of its word as written (a glob stays one). */
+static int in_place_files(const struct simple_command *c, const struct interp_invocation *inv,
+                          struct strbuf *sb)
+{
+	for (size_t i = inv->files_from; inv->in_place && i < c->argc; i++) {
+		(void)strbuf_append_str(sb, ": > ");
+		(void)strbuf_append_str(sb, c->argv[i].source);
+		(void)strbuf_append_char(sb, '\n');
+	}
+	return sb->failed ? -ENOMEM : 0;
+}
+
+/* What an interpreter's code does, as far as sluice reads it (interp.h),
+ * walked as a new shell under the interpreter's own words; what it cannot
+ * read in a call that removes or runs a shell is kept on c (an ask). */
+static void interpreter_code(struct builder *b, const struct walk_ctx *ctx,
+                             struct simple_command *c, char *const *texts,
+                             const struct interp_invocation *inv, struct model_state *st)
+{
+	_cleanup_free_ char *code = NULL;
+	bool expanded = false;
+	if (inv->source == INTERP_CODE_NONE && !inv->in_place)
+		return;
+	if (inv->more_code)
+		c->flags |= CMD_NESTED_UNPARSED;
+	b->error = interpreter_code_text(ctx, c, texts, inv, &code, &expanded);
+	if (b->error || (!code && !inv->in_place))
+		return;
+	struct interp_reading reading = { 0 };
+	if (code)
+		b->error = interp_read(inv->lang, code, strlen(code), expanded, &reading);
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	if (!b->error && reading.script)
+		(void)strbuf_append_str(&sb, reading.script);
+	if (!b->error)
+		b->error = in_place_files(c, inv, &sb);
+	if (!b->error && reading.reason[0] && !c->interp_unread &&
+	    !(c->interp_unread = strdup(reading.reason)))
+		b->error = -ENOMEM;
+	_cleanup_free_ char *script = b->error ? NULL : strbuf_take(&sb);
+	strbuf_done(&sb);
+	interp_reading_done(&reading);
+	if (b->error || !script || !script[0]) {
+		if (!b->error && !script)
+			b->error = -ENOMEM;
+		return;
+	}
+	struct model_wrapper self = { 0 };
+	b->error = builder_copy_wrapper(&self, c->name, texts, inv->first_option);
+	if (!b->error)
+		new_shell(b, ctx, c, script, 0, st, &self);
+	model_wrapper_done(&self);
+}
+
 /* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
  * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
  * STRING. A script file from a process substitution (bash <(curl ...),
@@ -230,8 +313,9 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	const char *name = c->name;
 	struct model_wrapper self = { 0 };
 	bool with_self = false;
-	size_t positional = 0; /* the word that is $0 of a new shell, or 0 */
-	size_t action;         /* trap's */
+	size_t positional = 0;         /* the word that is $0 of a new shell, or 0 */
+	size_t action;                 /* trap's */
+	struct interp_invocation code; /* an interpreter's */
 
 	/* a name with a slash runs a program (`/eval x`), never a builtin */
 	bool builtin = !strchr(c->argv[0].w.text, '/');
@@ -277,6 +361,8 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 			b->error = builder_copy_wrapper(&self, w->name, texts, from);
 			with_self = true;
 		}
+	} else if (interp_invocation_find(name, (const char *const *)texts, c->argc, &code)) {
+		interpreter_code(b, ctx, c, texts, &code, st);
 	} else {
 		size_t script_word = 0, offset = 0;
 		enum shell_script_source source = wrapper_shell_script(

@@ -53,6 +53,7 @@ void simple_command_free(struct simple_command *c)
 	}
 	free(c->redirects);
 	free(c->cwd);
+	free(c->interp_unread);
 	free(c->text);
 	free(c->normalized);
 	free(c);

@@ -59,6 +59,9 @@ struct simple_command {
 	size_t span_start, span_end;
 	char *text;
 	char *normalized;
+	/* why the code an interpreter runs is not read ("calls shutil.rmtree on
+	 * a value sluice cannot read"), or NULL (interp.h) */
+	char *interp_unread;
 };
 
 struct command_model {

@@ -234,6 +234,16 @@ int verdict_from_model(struct verdict *v, const struct command_model *m)
 			if (r < 0)
 				return r;
 		}
+		const char *unread = simple_command_interp_unread(c);
+		if (unread) {
+			char msg[VERDICT_MAX_TEXT];
+			snprintf(msg, sizeof(msg), "'%.100s' %s", simple_command_name(c), unread);
+			r = verdict_add(v, VERDICT_ASK, "sluice", msg,
+			                "write its paths and commands as literal strings, or run "
+			                "the shell command directly");
+			if (r < 0)
+				return r;
+		}
 		for (size_t k = 0; k < ELEMENTSOF(ask_flags); k++) {
 			if (!(simple_command_flags(c) & ask_flags[k].flag))
 				continue;

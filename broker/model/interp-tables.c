@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One row per interpreter language the recognizer reads (interp-lang.h):
+ * its names, how its code is split, the calls that remove a tree or a file,
+ * write over a file or hand a string to a shell, and the expressions that
+ * mean the home directory. Adding a call is one line.
+ * Not for: where the code is among a command's words (interp-invocation.c).
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "model/interp-lang.h"
+#include "model/interp.h"
+
+#define ELEMENTS(a) (sizeof(a) / sizeof((a)[0]))
+#define NP CALL_NO_PARENS
+#define EX CALL_EXACT
+
+/* ------------------------------------------------------------- python */
+
+static const struct interp_call python_calls[] = {
+	{ "shutil.rmtree", CALL_REMOVE_TREE, 0 },
+	{ "rmtree", CALL_REMOVE_TREE, EX },
+	{ "os.remove", CALL_REMOVE_FILES, 0 },
+	{ "os.unlink", CALL_REMOVE_FILES, 0 },
+	{ "os.rmdir", CALL_REMOVE_DIR, 0 },
+	{ "os.removedirs", CALL_REMOVE_DIR, 0 },
+	{ "os.system", CALL_SHELL, 0 },
+	{ "os.popen", CALL_SHELL, 0 },
+	{ "subprocess.run", CALL_SUBPROCESS, 0 },
+	{ "subprocess.call", CALL_SUBPROCESS, 0 },
+	{ "subprocess.check_call", CALL_SUBPROCESS, 0 },
+	{ "subprocess.check_output", CALL_SUBPROCESS, 0 },
+	{ "subprocess.Popen", CALL_SUBPROCESS, 0 },
+	{ "subprocess.getoutput", CALL_SHELL, 0 },
+	{ "subprocess.getstatusoutput", CALL_SHELL, 0 },
+	{ "open", CALL_OPEN, EX },
+	{ ".unlink", CALL_RECEIVER_FILE, 0 },
+	{ ".rmdir", CALL_RECEIVER_DIR, 0 },
+	{ ".write_text", CALL_RECEIVER_WRITE, 0 },
+	{ ".write_bytes", CALL_RECEIVER_WRITE, 0 },
+};
+static const char *const python_home[] = {
+	"os.path.expanduser('~')",
+	"expanduser('~')",
+	"os.environ['HOME']",
+	"os.environ.get('HOME')",
+	"os.getenv('HOME')",
+	"environ['HOME']",
+	"pathlib.Path.home()",
+	"Path.home()",
+	"Path('~').expanduser()",
+	"os.path.expanduser('~/')",
+	NULL,
+};
+static const char *const python_tilde[] = { "os.path.expanduser", "expanduser", NULL };
+static const char *const python_paths[] = { "pathlib.Path", "Path", NULL };
+
+/* --------------------------------------------------------------- node */
+
+static const struct interp_call node_calls[] = {
+	{ "rmSync", CALL_REMOVE_TREE, 0 },
+	{ "fs.rm", CALL_REMOVE_TREE, 0 },
+	{ "promises.rm", CALL_REMOVE_TREE, 0 },
+	{ "rmdirSync", CALL_REMOVE_TREE, 0 }, /* {recursive: true} once removed trees */
+	{ "fs.rmdir", CALL_REMOVE_TREE, 0 },
+	{ "promises.rmdir", CALL_REMOVE_TREE, 0 },
+	{ "unlinkSync", CALL_REMOVE_FILES, 0 },
+	{ "fs.unlink", CALL_REMOVE_FILES, 0 },
+	{ "promises.unlink", CALL_REMOVE_FILES, 0 },
+	{ "writeFileSync", CALL_WRITE, 0 },
+	{ "fs.writeFile", CALL_WRITE, 0 },
+	{ "promises.writeFile", CALL_WRITE, 0 },
+	{ "execSync", CALL_SHELL, 0 },
+	{ "child_process.exec", CALL_SHELL, 0 },
+	{ "cp.exec", CALL_SHELL, 0 },
+	{ "exec", CALL_SHELL, EX },
+	{ "execFileSync", CALL_PROGRAM_ARGS, 0 },
+	{ "child_process.execFile", CALL_PROGRAM_ARGS, 0 },
+	{ "execFile", CALL_PROGRAM_ARGS, EX },
+	{ "spawnSync", CALL_PROGRAM_ARGS, 0 },
+	{ "child_process.spawn", CALL_PROGRAM_ARGS, 0 },
+	{ "cp.spawn", CALL_PROGRAM_ARGS, 0 },
+	{ "spawn", CALL_PROGRAM_ARGS, EX },
+};
+static const char *const node_home[] = {
+	"os.homedir()", "homedir()", "process.env.HOME", "process.env['HOME']", NULL,
+};
+static const char *const no_names[] = { NULL };
+
+/* --------------------------------------------------------------- perl */
+
+static const struct interp_call perl_calls[] = {
+	{ "rmtree", CALL_REMOVE_TREE, NP },        { "remove_tree", CALL_REMOVE_TREE, NP },
+	{ "unlink", CALL_REMOVE_FILES, EX | NP },  { "rmdir", CALL_REMOVE_DIR, EX | NP },
+	{ "system", CALL_SHELL_OR_ARGV, EX | NP }, { "exec", CALL_SHELL_OR_ARGV, EX | NP },
+};
+static const char *const perl_home[] = { "$ENV{HOME}", "$ENV{'HOME'}", NULL };
+
+/* --------------------------------------------------------------- ruby */
+
+static const struct interp_call ruby_calls[] = {
+	{ "FileUtils.rm_rf", CALL_REMOVE_TREE, NP },
+	{ "FileUtils.rm_r", CALL_REMOVE_TREE, NP },
+	{ "FileUtils.remove_dir", CALL_REMOVE_TREE, NP },
+	{ "FileUtils.remove_entry", CALL_REMOVE_TREE, NP },
+	{ "FileUtils.remove_entry_secure", CALL_REMOVE_TREE, NP },
+	{ "FileUtils.rm", CALL_REMOVE_FILES, NP },
+	{ "FileUtils.rm_f", CALL_REMOVE_FILES, NP },
+	{ "FileUtils.remove", CALL_REMOVE_FILES, NP },
+	{ "File.delete", CALL_REMOVE_FILES, NP },
+	{ "File.unlink", CALL_REMOVE_FILES, NP },
+	{ "FileUtils.rmdir", CALL_REMOVE_DIR, NP },
+	{ "Dir.rmdir", CALL_REMOVE_DIR, NP },
+	{ "Dir.delete", CALL_REMOVE_DIR, NP },
+	{ "Dir.unlink", CALL_REMOVE_DIR, NP },
+	{ "File.write", CALL_WRITE, NP },
+	{ "system", CALL_SHELL_OR_ARGV, EX | NP },
+	{ "exec", CALL_SHELL_OR_ARGV, EX | NP },
+	{ "spawn", CALL_SHELL_OR_ARGV, EX | NP },
+	{ "Kernel.system", CALL_SHELL_OR_ARGV, NP },
+	{ "IO.popen", CALL_SHELL, NP },
+	{ "Open3.capture2", CALL_SHELL_OR_ARGV, NP },
+	{ "Open3.capture2e", CALL_SHELL_OR_ARGV, NP },
+	{ "Open3.capture3", CALL_SHELL_OR_ARGV, NP },
+};
+static const char *const ruby_home[] = {
+	"Dir.home", "Dir.home()", "ENV['HOME']", "ENV.fetch('HOME')", "File.expand_path('~')", NULL,
+};
+static const char *const ruby_tilde[] = { "File.expand_path", NULL };
+static const char *const ruby_paths[] = { "Pathname.new", "Pathname", NULL };
+
+/* ---------------------------------------------------------------- php */
+
+static const struct interp_call php_calls[] = {
+	{ "unlink", CALL_REMOVE_FILES, EX },
+	{ "rmdir", CALL_REMOVE_DIR, EX },
+	{ "file_put_contents", CALL_WRITE, EX },
+	{ "exec", CALL_SHELL, EX },
+	{ "system", CALL_SHELL, EX },
+	{ "shell_exec", CALL_SHELL, EX },
+	{ "passthru", CALL_SHELL, EX },
+	{ "popen", CALL_SHELL, EX },
+	{ "proc_open", CALL_SHELL, EX },
+};
+static const char *const php_home[] = {
+	"getenv('HOME')",
+	"$_SERVER['HOME']",
+	"$_ENV['HOME']",
+	NULL,
+};
+
+/* ---------------------------------------------------------------- awk */
+
+static const struct interp_call awk_calls[] = {
+	{ "system", CALL_SHELL, EX },
+	{ "print", CALL_AWK_OUTPUT, EX },
+	{ "printf", CALL_AWK_OUTPUT, EX },
+	{ "getline", CALL_AWK_GETLINE, EX },
+};
+static const char *const awk_home[] = { "ENVIRON['HOME']", NULL };
+
+/* ---------------------------------------------------------- languages */
+
+#define LANG(n, lexing, calls, home, tilde, paths)                    \
+	{                                                             \
+		n, lexing, calls, ELEMENTS(calls), home, tilde, paths \
+	}
+
+static const struct interp_lang languages[] = {
+	LANG("python", LEX_HASH_COMMENT | LEX_PY_STRINGS, python_calls, python_home, python_tilde,
+	     python_paths),
+	LANG("node", LEX_SLASH_COMMENT | LEX_TEMPLATE | LEX_REGEX | LEX_REQUIRE | LEX_SIGILS,
+	     node_calls, node_home, no_names, no_names),
+	LANG("perl",
+	     LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS | LEX_DOLLAR_INTERP |
+	             LEX_RAW_SINGLE | LEX_PERL_QUOTES | LEX_REGEX,
+	     perl_calls, perl_home, no_names, no_names),
+	LANG("ruby",
+	     LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS | LEX_HASH_INTERP | LEX_RAW_SINGLE |
+	             LEX_RUBY_PERCENT | LEX_REGEX,
+	     ruby_calls, ruby_home, ruby_tilde, ruby_paths),
+	LANG("php",
+	     LEX_HASH_COMMENT | LEX_SLASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS |
+	             LEX_DOLLAR_INTERP | LEX_RAW_SINGLE,
+	     php_calls, php_home, no_names, no_names),
+	LANG("awk", LEX_HASH_COMMENT | LEX_SIGILS | LEX_REGEX | LEX_NO_SINGLE, awk_calls, awk_home,
+	     no_names, no_names),
+};
+
+/* The names each language is run by; a version may follow (python3.12,
+ * ruby3.2, php8.2, perl5.36). */
+static const struct {
+	const char *name;
+	size_t lang;
+	bool versioned;
+} program_names[] = {
+	{ "python", 0, true }, { "pypy", 0, true },  { "node", 1, false }, { "nodejs", 1, false },
+	{ "perl", 2, true },   { "ruby", 3, true },  { "php", 4, true },   { "awk", 5, false },
+	{ "gawk", 5, false },  { "mawk", 5, false }, { "nawk", 5, false },
+};
+
+const struct interp_lang *interp_lang_of(const char *name)
+{
+	for (size_t i = 0; i < ELEMENTS(program_names); i++) {
+		size_t n = strlen(program_names[i].name);
+		if (strncmp(name, program_names[i].name, n) != 0)
+			continue;
+		const char *rest = name + n;
+		if (*rest && !program_names[i].versioned)
+			continue;
+		if (strspn(rest, "0123456789.") != strlen(rest))
+			continue;
+		return &languages[program_names[i].lang];
+	}
+	return NULL;
+}
+
+const char *interp_lang_name(const struct interp_lang *lang)
+{
+	return lang->name;
+}
