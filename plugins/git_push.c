@@ -4,8 +4,10 @@
  * a `+refspec`, `--mirror` (and its abbreviations) -- under any git global
  * options, wrappers and nesting, and a force given by git -c (a mirror
  * remote, a forced refspec in remote.NAME.push); `--force-with-lease` and
- * `--force-if-includes` pass. Deleting a remote branch (`--delete`, `-d`, a
- * refspec `:BRANCH`) asks. Optional protected branches (key
+ * `--force-if-includes` pass (with `--force`, a `+refspec` or a mirror
+ * they still deny). Deleting a remote branch (`--delete`, `-d`, a refspec
+ * `:BRANCH`, `--prune`) asks. Options are read as git reads them: the
+ * value of `-o`, `--repo` ... is never an option. Optional protected branches (key
  * protected_branch, glob patterns): any push or delete naming one is refused.
  * Not for: pushes without a refspec to a protected branch (the current
  * branch is not known before the command runs).
@@ -109,12 +111,15 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	const char *config_force = forced_by_config(sc, sub);
 	if (config_force)
 		return deny(v, config_force);
-	if (sluice_long_option(sc, sub + 1, "--force"))
+	const char *const *o = push_options_with_value;
+	if (long_option_given(sc, sub + 1, "force", 5, o))
 		return deny(v, "--force");
-	if (sluice_has_short_flag(sc, sub + 1, 'f'))
+	if (short_option_given(sc, sub + 1, 'f', o))
 		return deny(v, "-f");
-	bool deleting = sluice_long_option(sc, sub + 1, "--delete") ||
-	                sluice_has_short_flag(sc, sub + 1, 'd');
+	bool deleting = long_option_given(sc, sub + 1, "delete", 3, o) ||
+	                short_option_given(sc, sub + 1, 'd', o);
+	/* --prune deletes every remote branch that has no local one */
+	const char *prune = long_option_given(sc, sub + 1, "prune", 3, o);
 	bool dashdash = false;
 	size_t positional = 0;
 	int verdict = SLUICE_ALLOW;
@@ -127,7 +132,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		if (!dashdash && a[0] == '-') {
 			if (long_option_spells(a, "mirror", 2)) /* "--mirr" too */
 				return deny(v, "--mirror");
-			if (str_in(a, push_options_with_value))
+			if (option_takes_next(a, o))
 				i++;
 			continue;
 		}
@@ -146,6 +151,12 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		if (deleting || (colon == a && *dst))
 			verdict = ask_delete(v, *dst ? dst : a);
 	}
+	if (verdict == SLUICE_ALLOW && prune)
+		return sluice_verdict_add(
+		        v, SLUICE_ASK,
+		        "'git push --prune' deletes every remote branch that has no "
+		        "local branch of its name, and with it what only it holds",
+		        "push the branches you mean by name, without --prune");
 	return verdict;
 }
 
