@@ -8,7 +8,8 @@
  *   checkout  git checkout/restore of every path, checkout -f,
  *             switch -f / --discard-changes (uncommitted changes)    deny
  *   rm        git rm of every path, without --cached                 deny
- *   worktree  git worktree remove --force (its uncommitted changes)  deny
+ *   worktree  git worktree remove --force, submodule deinit / update
+ *             --force (their uncommitted changes)                    deny
  *   directory git checkout/restore of a directory (written "dir/",
  *             or one where sluice runs): its uncommitted changes     ask
  *   stash     git stash drop / clear (saved changes)                 ask
@@ -212,6 +213,19 @@ static bool worktree_discards(const struct sluice_simple_command *sc, size_t sub
 	       given(sc, sub + 1, NULL, 'f', "force", 1);
 }
 
+/* git submodule deinit --force removes the submodules' worktrees with
+ * their local changes, update --force checks out over them (without it,
+ * git refuses while there are some). */
+static bool submodule_discards(const struct sluice_simple_command *sc, size_t sub)
+{
+	size_t action = sub + 1;
+	while (action < sluice_argc(sc) && sluice_arg(sc, action)[0] == '-')
+		action++; /* git submodule --quiet deinit */
+	static const char *const forcing[] = { "deinit", "update", NULL };
+	return action < sluice_argc(sc) && str_in(sluice_arg(sc, action), forcing) &&
+	       given(sc, action, NULL, 'f', "force", 1);
+}
+
 static bool stash_discards(const struct sluice_simple_command *sc, size_t sub)
 {
 	static const char *const dropping[] = { "drop", "clear", NULL };
@@ -333,6 +347,10 @@ static const struct discard_check {
 	  "the worktree's changes that are not committed",
 	  "git worktree remove without --force refuses while it has changes: commit or stash "
 	  "them there first" },
+	{ "submodule", RULE_WORKTREE, submodule_discards,
+	  "the submodules' changes that are not committed",
+	  "without --force git submodule refuses while they have changes: commit or stash them "
+	  "there first" },
 	{ "stash", RULE_STASH, stash_discards, "saved changes for good",
 	  "look first (git stash list, git stash show -p) and keep them unless the user says "
 	  "otherwise" },

@@ -6,7 +6,7 @@
  * remote, a forced refspec in remote.NAME.push); `--force-with-lease` and
  * `--force-if-includes` pass (with `--force`, a `+refspec` or a mirror
  * they still deny). Deleting a remote branch (`--delete`, `-d`, a refspec
- * `:BRANCH`, `--prune`) asks. Options are read as git reads them: the
+ * `:BRANCH`, in remote.NAME.push too, `--prune`) asks. Options are read as git reads them: the
  * value of `-o`, `--repo` ... is never an option. Optional protected branches (key
  * protected_branch, glob patterns): any push or delete naming one is refused.
  * Not for: pushes without a refspec to a protected branch (the current
@@ -74,11 +74,24 @@ static int ask_delete(struct sluice_verdict *v, const char *ref)
 	                          "ask the user before deleting a remote branch, naming it");
 }
 
+/* Is the config value one git reads as false? */
+static bool config_false(const char *value)
+{
+	static const char *const no[] = { "false", "no", "off", "0" };
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (strcasecmp(value, no[i]) == 0)
+			return true;
+	return false;
+}
+
 /* A force given through git's own -c before the subcommand: a mirror
  * remote (remote.NAME.mirror, true when it has no value) or a forced
- * refspec in remote.NAME.push. Returns the -c value, or NULL. */
-static const char *forced_by_config(const struct sluice_simple_command *sc, size_t sub)
+ * refspec in remote.NAME.push. Returns the -c value, or NULL; a refspec
+ * there with no source (":main", a delete) into *deleting. */
+static const char *forced_by_config(const struct sluice_simple_command *sc, size_t sub,
+                                    const char **deleting)
 {
+	*deleting = NULL;
 	for (size_t i = 1; i + 1 < sub; i++) {
 		const char *a = sluice_arg(sc, i);
 		const char *kv = strcmp(a, "-c") == 0       ? sluice_arg(sc, ++i)
@@ -93,10 +106,13 @@ static const char *forced_by_config(const struct sluice_simple_command *sc, size
 			dot--;
 		size_t key_len = (size_t)(key_end - dot);
 		if (key_len == 6 && strncasecmp(dot, "mirror", 6) == 0 &&
-		    (!eq || strcasecmp(eq + 1, "false") != 0))
+		    (!eq || !config_false(eq + 1)))
 			return kv;
-		if (key_len == 4 && strncasecmp(dot, "push", 4) == 0 && eq && eq[1] == '+')
+		bool push = key_len == 4 && strncasecmp(dot, "push", 4) == 0 && eq;
+		if (push && eq[1] == '+')
 			return kv;
+		if (push && eq[1] == ':' && eq[2])
+			*deleting = eq + 2;
 	}
 	return NULL;
 }
@@ -108,7 +124,8 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	size_t sub = git_subcommand_is(sc, push_names);
 	if (!sub)
 		return SLUICE_ALLOW;
-	const char *config_force = forced_by_config(sc, sub);
+	const char *config_delete;
+	const char *config_force = forced_by_config(sc, sub, &config_delete);
 	if (config_force)
 		return deny(v, config_force);
 	const char *const *o = push_options_with_value;
@@ -151,6 +168,9 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		if (deleting || (colon == a && *dst))
 			verdict = ask_delete(v, *dst ? dst : a);
 	}
+	if (verdict == SLUICE_ALLOW && config_delete)
+		return branch_protected(settings, config_delete) ? deny_protected(v, config_delete)
+		                                                 : ask_delete(v, config_delete);
 	if (verdict == SLUICE_ALLOW && prune)
 		return sluice_verdict_add(
 		        v, SLUICE_ASK,
