@@ -250,10 +250,14 @@ static int check_partitioner(const struct sluice_simple_command *sc, struct slui
  * the signatures it finds. */
 static bool wipefs_writes(const struct sluice_simple_command *sc)
 {
-	if (sluice_has_short_flag(sc, 1, 'n') || long_option_prefix(sc, 1, "no-act", 3))
+	/* its options that take a value (wipefs(8)): "-tntfs" holds no -n */
+	static const char *const o[] = {
+		"-O", "-o", "-t", "--output", "--offset", "--types", NULL
+	};
+	if (short_option_given(sc, 1, 'n', o) || long_option_given(sc, 1, "no-act", 3, o))
 		return false;
-	return sluice_has_short_flag(sc, 1, 'a') || long_option_prefix(sc, 1, "all", 1) ||
-	       sluice_has_short_flag(sc, 1, 'o') || long_option_prefix(sc, 1, "offset", 2);
+	return short_option_given(sc, 1, 'a', o) || long_option_given(sc, 1, "all", 1, o) ||
+	       short_option_given(sc, 1, 'o', o) || long_option_given(sc, 1, "offset", 2, o);
 }
 
 /* A tool that makes or wipes a filesystem, judged by what it is pointed

@@ -105,28 +105,6 @@ static inline bool pathspec_word_is_blind(const char *a, uint32_t f)
 	return path_climbs_only(t) || pathspec_is_blind(t);
 }
 
-/* Does option word a take the next word as its value? a names one of
- * options_with_value ("-e", "--exclude"), or is a cluster of short
- * options ("-fdxe") whose first one that takes a value is its last letter:
- * git reads "-fdxe node_modules" as "-f -d -x -e node_modules", and
- * "-fenode_modules" as "-f -e node_modules" (the rest of the cluster is the
- * value, and the next word is not). */
-static inline bool option_takes_next(const char *a, const char *const *options_with_value)
-{
-	if (!options_with_value)
-		return false;
-	if (str_in(a, options_with_value))
-		return true;
-	if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
-		return false;
-	for (const char *c = a + 1; *c; c++) {
-		const char letter[3] = { '-', *c, '\0' };
-		if (str_in(letter, options_with_value))
-			return c[1] == '\0';
-	}
-	return false;
-}
-
 /* The index of the first pathspec word of sc at index >= i, or 0: after
  * "--" every word is one; before it, a word that starts with '-' is an
  * option, and options_with_value (may be NULL) take the next word too

@@ -4,8 +4,10 @@
  * a `+refspec`, `--mirror` (and its abbreviations) -- under any git global
  * options, wrappers and nesting, and a force given by git -c (a mirror
  * remote, a forced refspec in remote.NAME.push); `--force-with-lease` and
- * `--force-if-includes` pass. Deleting a remote branch (`--delete`, `-d`, a
- * refspec `:BRANCH`) asks. Optional protected branches (key
+ * `--force-if-includes` pass (with `--force`, a `+refspec` or a mirror
+ * they still deny). Deleting a remote branch (`--delete`, `-d`, a refspec
+ * `:BRANCH`, in remote.NAME.push too, `--prune`) asks. Options are read as git reads them: the
+ * value of `-o`, `--repo` ... is never an option. Optional protected branches (key
  * protected_branch, glob patterns): any push or delete naming one is refused.
  * Not for: pushes without a refspec to a protected branch (the current
  * branch is not known before the command runs).
@@ -72,11 +74,24 @@ static int ask_delete(struct sluice_verdict *v, const char *ref)
 	                          "ask the user before deleting a remote branch, naming it");
 }
 
+/* Is the config value one git reads as false? */
+static bool config_false(const char *value)
+{
+	static const char *const no[] = { "false", "no", "off", "0" };
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (strcasecmp(value, no[i]) == 0)
+			return true;
+	return false;
+}
+
 /* A force given through git's own -c before the subcommand: a mirror
  * remote (remote.NAME.mirror, true when it has no value) or a forced
- * refspec in remote.NAME.push. Returns the -c value, or NULL. */
-static const char *forced_by_config(const struct sluice_simple_command *sc, size_t sub)
+ * refspec in remote.NAME.push. Returns the -c value, or NULL; a refspec
+ * there with no source (":main", a delete) into *deleting. */
+static const char *forced_by_config(const struct sluice_simple_command *sc, size_t sub,
+                                    const char **deleting)
 {
+	*deleting = NULL;
 	for (size_t i = 1; i + 1 < sub; i++) {
 		const char *a = sluice_arg(sc, i);
 		const char *kv = strcmp(a, "-c") == 0       ? sluice_arg(sc, ++i)
@@ -91,10 +106,13 @@ static const char *forced_by_config(const struct sluice_simple_command *sc, size
 			dot--;
 		size_t key_len = (size_t)(key_end - dot);
 		if (key_len == 6 && strncasecmp(dot, "mirror", 6) == 0 &&
-		    (!eq || strcasecmp(eq + 1, "false") != 0))
+		    (!eq || !config_false(eq + 1)))
 			return kv;
-		if (key_len == 4 && strncasecmp(dot, "push", 4) == 0 && eq && eq[1] == '+')
+		bool push = key_len == 4 && strncasecmp(dot, "push", 4) == 0 && eq;
+		if (push && eq[1] == '+')
 			return kv;
+		if (push && eq[1] == ':' && eq[2])
+			*deleting = eq + 2;
 	}
 	return NULL;
 }
@@ -106,15 +124,19 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	size_t sub = git_subcommand_is(sc, push_names);
 	if (!sub)
 		return SLUICE_ALLOW;
-	const char *config_force = forced_by_config(sc, sub);
+	const char *config_delete;
+	const char *config_force = forced_by_config(sc, sub, &config_delete);
 	if (config_force)
 		return deny(v, config_force);
-	if (sluice_long_option(sc, sub + 1, "--force"))
+	const char *const *o = push_options_with_value;
+	if (long_option_given(sc, sub + 1, "force", 5, o))
 		return deny(v, "--force");
-	if (sluice_has_short_flag(sc, sub + 1, 'f'))
+	if (short_option_given(sc, sub + 1, 'f', o))
 		return deny(v, "-f");
-	bool deleting = sluice_long_option(sc, sub + 1, "--delete") ||
-	                sluice_has_short_flag(sc, sub + 1, 'd');
+	bool deleting = long_option_given(sc, sub + 1, "delete", 3, o) ||
+	                short_option_given(sc, sub + 1, 'd', o);
+	/* --prune deletes every remote branch that has no local one */
+	const char *prune = long_option_given(sc, sub + 1, "prune", 3, o);
 	bool dashdash = false;
 	size_t positional = 0;
 	int verdict = SLUICE_ALLOW;
@@ -127,7 +149,7 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		if (!dashdash && a[0] == '-') {
 			if (long_option_spells(a, "mirror", 2)) /* "--mirr" too */
 				return deny(v, "--mirror");
-			if (str_in(a, push_options_with_value))
+			if (option_takes_next(a, o))
 				i++;
 			continue;
 		}
@@ -146,6 +168,15 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		if (deleting || (colon == a && *dst))
 			verdict = ask_delete(v, *dst ? dst : a);
 	}
+	if (verdict == SLUICE_ALLOW && config_delete)
+		return branch_protected(settings, config_delete) ? deny_protected(v, config_delete)
+		                                                 : ask_delete(v, config_delete);
+	if (verdict == SLUICE_ALLOW && prune)
+		return sluice_verdict_add(
+		        v, SLUICE_ASK,
+		        "'git push --prune' deletes every remote branch that has no "
+		        "local branch of its name, and with it what only it holds",
+		        "push the branches you mean by name, without --prune");
 	return verdict;
 }
 

@@ -231,10 +231,75 @@ static inline bool long_option_spells(const char *word, const char *name, size_t
 	return len >= min && len <= strlen(name) && strncmp(word + 2, name, len) == 0;
 }
 
+static inline bool str_in(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return true;
+	return false;
+}
+
+/* Does the short option letter take a value, as options_with_value (NULL:
+ * none) lists it ("-e")? */
+static inline bool letter_takes_value(char letter, const char *const *options_with_value)
+{
+	const char word[3] = { '-', letter, '\0' };
+	return options_with_value && str_in(word, options_with_value);
+}
+
+/* Does option word a take the next word as its value? a names one of
+ * options_with_value ("-e", "--exclude"), or is a cluster of short
+ * options ("-fdxe") whose first one that takes a value is its last letter:
+ * getopt and git's parse-options read "-fdxe node_modules" as "-f -d -x -e
+ * node_modules", and "-fenode_modules" as "-f -e node_modules" (the rest
+ * of the cluster is the value, and the next word is not). */
+static inline bool option_takes_next(const char *a, const char *const *options_with_value)
+{
+	if (!options_with_value)
+		return false;
+	if (str_in(a, options_with_value))
+		return true;
+	if (a[0] != '-' || a[1] == '-' || a[1] == '\0')
+		return false;
+	for (const char *c = a + 1; *c; c++)
+		if (letter_takes_value(*c, options_with_value))
+			return c[1] == '\0';
+	return false;
+}
+
+/* Is the short option letter given at index >= from, before "--", as
+ * getopt and git's parse-options read a command line: in a cluster, the
+ * letters after one that takes a value are that value ("-fenode_modules"
+ * gives -f and -e, not -n), and an option's value word is never read as
+ * options ("-e -n" excludes "-n"). options_with_value lists the options
+ * that take a value (option_takes_next()); NULL: none. */
+static inline bool short_option_given(const struct sluice_simple_command *sc, size_t from,
+                                      char letter, const char *const *options_with_value)
+{
+	for (size_t i = from; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		if (a[0] == '-' && a[1] != '-' && a[1] != '\0')
+			for (const char *c = a + 1; *c; c++) {
+				if (*c == letter)
+					return true;
+				if (letter_takes_value(*c, options_with_value))
+					break;
+			}
+		if (option_takes_next(a, options_with_value))
+			i++;
+	}
+	return false;
+}
+
 /* The first word at index >= from, before "--", that spells the long
- * option name as long_option_spells() says; NULL when there is none. */
-static inline const char *long_option_prefix(const struct sluice_simple_command *sc, size_t from,
-                                             const char *name, size_t min)
+ * option name as long_option_spells() says, the value words of
+ * options_with_value (option_takes_next(); NULL: none) skipped; NULL when
+ * there is none. */
+static inline const char *long_option_given(const struct sluice_simple_command *sc, size_t from,
+                                            const char *name, size_t min,
+                                            const char *const *options_with_value)
 {
 	for (size_t i = from; i < sluice_argc(sc); i++) {
 		const char *a = sluice_arg(sc, i);
@@ -242,16 +307,17 @@ static inline const char *long_option_prefix(const struct sluice_simple_command 
 			break;
 		if (long_option_spells(a, name, min))
 			return a;
+		if (option_takes_next(a, options_with_value))
+			i++;
 	}
 	return NULL;
 }
 
-static inline bool str_in(const char *s, const char *const *list)
+/* long_option_given() of a command none of whose options takes a value. */
+static inline const char *long_option_prefix(const struct sluice_simple_command *sc, size_t from,
+                                             const char *name, size_t min)
 {
-	for (; *list; list++)
-		if (strcmp(s, *list) == 0)
-			return true;
-	return false;
+	return long_option_given(sc, from, name, min, NULL);
 }
 
 /* Parse "deny" / "ask" / "allow"; -1 for anything else. */

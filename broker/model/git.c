@@ -503,6 +503,104 @@ int git_runs_find(const char *const *words, const bool *dynamic, size_t n, size_
 	return 0;
 }
 
+/* The index of git's subcommand among words[start + 1, n), after its
+ * global options, or n. */
+static size_t subcommand_word(const char *const *words, size_t n, size_t start)
+{
+	size_t i = start + 1;
+	for (; i < n && words[i][0] == '-'; i++) {
+		const char *w = words[i];
+		const char *eq = strchr(w, '=');
+		size_t len = eq ? (size_t)(eq - w) : strlen(w);
+		if (listed(global_stops, ELEMENTSOF(global_stops), w, len))
+			return n;
+		if (!eq && listed(global_with_value, ELEMENTSOF(global_with_value), w, len))
+			i++;
+	}
+	return i < n ? i : n;
+}
+
+bool git_config_sets(const char *const *words, size_t n, size_t start, size_t *key, size_t *value)
+{
+	/* git config's options that take a value, and those that make it
+	 * do something else than set (read, unset, list, edit, rename) */
+	static const char *const with_value[] = {
+		"-f", "--file", "--blob", "--type", "--default", "--comment", "--value",
+	};
+	static const char *const not_setting[] = {
+		"--get",
+		"--get-all",
+		"--get-regexp",
+		"--get-urlmatch",
+		"--get-color",
+		"--get-colorbool",
+		"--unset",
+		"--unset-all",
+		"--rename-section",
+		"--remove-section",
+		"--list",
+		"-l",
+		"--edit",
+		"-e",
+		"--show-origin",
+		"--show-scope",
+		"--name-only",
+	};
+	static const char *const other_actions[] = {
+		"get", "list", "unset", "rename-section", "remove-section", "edit",
+	};
+	size_t sub = subcommand_word(words, n, start);
+	if (sub >= n || strcmp(words[sub], "config") != 0)
+		return false;
+	size_t positional[2], n_pos = 0;
+	bool dashdash = false, first = true;
+	for (size_t i = sub + 1; i < n; i++) {
+		const char *w = words[i];
+		if (!dashdash && strcmp(w, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && w[0] == '-' && w[1]) {
+			const char *eq = strchr(w, '=');
+			size_t len = eq ? (size_t)(eq - w) : strlen(w);
+			if (listed(not_setting, ELEMENTSOF(not_setting), w, len))
+				return false;
+			if (!eq && listed(with_value, ELEMENTSOF(with_value), w, len))
+				i++;
+			continue;
+		}
+		if (first && strcmp(w, "set") == 0) {
+			first = false;
+			continue; /* git config set KEY VALUE (git 2.46) */
+		}
+		if (first && listed(other_actions, ELEMENTSOF(other_actions), w, strlen(w)))
+			return false;
+		first = false;
+		if (n_pos < 2)
+			positional[n_pos++] = i;
+	}
+	if (n_pos < 2)
+		return false;
+	*key = positional[0];
+	*value = positional[1];
+	return true;
+}
+
+bool git_config_key_matters(const char *key, size_t len)
+{
+	static const char *const pushing[] = { "remote.*.mirror", "remote.*.push" };
+	return (len > 6 && strncasecmp(key, "alias.", 6) == 0) ||
+	       key_in(command_keys, ELEMENTSOF(command_keys), key, len) ||
+	       key_in(bang_keys, ELEMENTSOF(bang_keys), key, len) ||
+	       key_in(unknown_keys, ELEMENTSOF(unknown_keys), key, len) ||
+	       key_in(pushing, ELEMENTSOF(pushing), key, len);
+}
+
+bool git_config_key_opaque(const char *key, size_t len)
+{
+	return key_in(unknown_keys, ELEMENTSOF(unknown_keys), key, len);
+}
+
 void git_runs_done(struct git_runs *r)
 {
 	for (size_t i = 0; i < r->n; i++)

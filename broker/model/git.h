@@ -54,6 +54,21 @@ int git_runs_find(const char *const *words, const bool *dynamic, size_t n, size_
 
 void git_runs_done(struct git_runs *r);
 
+/* `git [global options] config [set] [options] KEY VALUE`, read as git
+ * reads it (words as for git_runs_find()): does it set a key? Its words
+ * into *key and *value. Reading, unsetting, listing and editing set
+ * nothing here. */
+bool git_config_sets(const char *const *words, size_t n, size_t start, size_t *key, size_t *value);
+
+/* Does the config key change what git runs or how it pushes: an alias, a
+ * key whose value is a command or brings in code (as -c ones are read
+ * above), a mirror remote or a remote's push refspecs? */
+bool git_config_key_matters(const char *key, size_t len);
+
+/* Is it one of those that bring in what the words do not show (hooks from
+ * a directory, another config file)? */
+bool git_config_key_opaque(const char *key, size_t len);
+
 /* What git does with the environment variable name set for it: a shell
  * command (GIT_SSH_COMMAND, GIT_EDITOR ...: GIT_RUN_SCRIPT), a program
  * (GIT_SSH: GIT_RUN_ARGV), something not known (GIT_EXEC_PATH,

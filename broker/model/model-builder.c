@@ -807,5 +807,7 @@ int model_build(struct command_model *m, struct shell_parser *parser,
 	model_state_done(&st);
 	for (size_t i = 0; i < b.n_functions; i++)
 		free(b.functions[i]);
+	for (size_t i = 0; i < b.n_git_config; i++)
+		free(b.git_config[i]);
 	return b.error;
 }

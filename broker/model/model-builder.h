@@ -21,6 +21,7 @@
 #define BUILDER_MAX_PREFIX 16
 #define BUILDER_MAX_FUNCTIONS 64
 #define BUILDER_MAX_CLAUSES 8
+#define BUILDER_MAX_GIT_CONFIG 16
 /* Levels of syntax nodes kept from one parse (normal commands use ~15). */
 #define BUILDER_TREE_DEPTH 200
 /* Bytes of literal variable values substituted into words, per model. */
@@ -62,8 +63,14 @@ struct builder {
 	const char *function_srcs[BUILDER_MAX_FUNCTIONS];
 	bool function_active[BUILDER_MAX_FUNCTIONS]; /* its body is being walked for a call */
 	size_t n_functions;
-	size_t resolve_budget; /* bytes of variable values still to substitute */
-	int error;             /* first -errno; stops the walk */
+	/* "KEY=VALUE" of the git config keys that matter (git.h) set by a
+	 * `git config` walked so far (owned): a file outside the shell, so
+	 * they hold for every later git, in a subshell or not */
+	char *git_config[BUILDER_MAX_GIT_CONFIG];
+	size_t n_git_config;
+	bool git_config_unknown; /* one was set to a value not known */
+	size_t resolve_budget;   /* bytes of variable values still to substitute */
+	int error;               /* first -errno; stops the walk */
 };
 
 /* Where the walk is. Passed by value into deeper levels. */

@@ -5,7 +5,9 @@
  * shell, su -c, env -S, watch, eval, trap, alias), what an interpreter's
  * code removes, writes or hands to a shell (python3 -c, node -e, perl -e,
  * awk's program: interp.h), find's -exec clauses,
- * and what git runs besides itself (git.h). Part of the model builder
+ * and what git runs besides itself (git.h), with the config an earlier
+ * `git config` of the line set (a file: it holds for every later git,
+ * walked or nested). Part of the model builder
  * (model-builder.h): called when a command is finished, it walks what it
  * finds with the builder.
  * Not for: the command's own words (model-command.c).
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cleanup.h"
 #include "model/git.h"
@@ -443,6 +446,100 @@ static void git_script(struct builder *b, const struct walk_ctx *ctx, struct sim
 	new_shell(b, ctx, c, script, run->from - 1, st, self);
 }
 
+/* Does c's words hold `-c ENTRY`? */
+static bool carries_config(char *const *texts, size_t argc, const char *entry)
+{
+	for (size_t i = 1; i + 1 < argc; i++)
+		if (strcmp(texts[i], "-c") == 0 && strcmp(texts[i + 1], entry) == 0)
+			return true;
+	return false;
+}
+
+/* The config an earlier `git config` of the line set (b->git_config)
+ * holds for this git too: it is walked once more as `git -c KEY=VALUE
+ * ... ARGS`, where its aliases, commands and pushes are read as -c ones
+ * are. The walk of that command carries them all and adds nothing. */
+static void earlier_config(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                           char *const *texts, struct model_state *st)
+{
+	if (b->git_config_unknown) {
+		c->flags |= CMD_NESTED_DYNAMIC;
+		return;
+	}
+	if (b->n_git_config == 0)
+		return;
+	_cleanup_strv_free_ char **argv = NULL;
+	bool added = false;
+	if (strv_extend(&argv, texts[0]) < 0)
+		goto oom;
+	for (size_t i = 0; i < b->n_git_config; i++) {
+		if (carries_config(texts, c->argc, b->git_config[i]))
+			continue;
+		if (strv_extend(&argv, "-c") < 0 || strv_extend(&argv, b->git_config[i]) < 0)
+			goto oom;
+		added = true;
+	}
+	if (!added)
+		return;
+	for (size_t i = 1; i < c->argc; i++)
+		if (strv_extend(&argv, texts[i]) < 0)
+			goto oom;
+	run_under(b, ctx, c, st, NULL, 0, 0, argv, strv_length(argv), false);
+	return;
+oom:
+	b->error = -ENOMEM;
+}
+
+/* A `git config KEY VALUE` whose key matters (git.h): kept for the git
+ * commands after it, and judged at once by what it makes git run, as a
+ * later command line would run it: an alias as `git -c alias.NAME=VALUE
+ * NAME`, any other key as `git -c KEY=VALUE push` (a command it runs, a
+ * mirror or forced refspec it pushes with); one that brings in hooks or
+ * files (core.hooksPath) only for the commands after it. A key or value not known
+ * makes what the later ones run not known. */
+static void record_config(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                          char *const *texts, const bool *dynamic, struct model_state *st)
+{
+	size_t key, value;
+	if (!git_config_sets((const char *const *)texts, c->argc, 0, &key, &value))
+		return;
+	if (dynamic[key]) {
+		b->git_config_unknown = true;
+		return;
+	}
+	if (!git_config_key_matters(texts[key], strlen(texts[key])))
+		return;
+	if (dynamic[value] || b->n_git_config >= BUILDER_MAX_GIT_CONFIG) {
+		b->git_config_unknown = true;
+		return;
+	}
+	char *entry = NULL;
+	if (asprintf(&entry, "%s=%s", texts[key], texts[value]) < 0) {
+		b->error = -ENOMEM;
+		return;
+	}
+	for (size_t i = 0; i < b->n_git_config; i++)
+		if (strcmp(b->git_config[i], entry) == 0) {
+			free(entry);
+			return;
+		}
+	b->git_config[b->n_git_config++] = entry;
+	if (git_config_key_opaque(texts[key], strlen(texts[key])))
+		return; /* what it brings in runs later: the commands after it ask */
+	const char *name = "push";
+	_cleanup_free_ char *alias = NULL;
+	if (strncasecmp(texts[key], "alias.", 6) == 0) {
+		alias = strdup(texts[key] + 6);
+		if (!alias) {
+			b->error = -ENOMEM;
+			return;
+		}
+		name = alias;
+	}
+	char *argv[] = { texts[0], (char *)"-c", entry, (char *)name };
+	run_under(b, ctx, c, st, NULL, 0, 0, argv, ELEMENTSOF(argv), false);
+}
+
 /* What git runs besides itself (git.h), walked under git's own words:
  * a shell command as a nested shell, a command's words as one more
  * command, an alias's git command as one more git (whose aliases are read
@@ -457,6 +554,12 @@ static void git_runs(struct builder *b, const struct walk_ctx *ctx, struct simpl
 	}
 	for (size_t i = 0; i < c->argc; i++)
 		dynamic[i] = !builder_word_is_static(&c->argv[i]);
+	earlier_config(b, ctx, c, texts, st);
+	if (b->error)
+		return;
+	record_config(b, ctx, c, texts, dynamic, st);
+	if (b->error)
+		return;
 	struct git_runs runs;
 	b->error = git_runs_find((const char *const *)texts, dynamic, c->argc, 0, &runs);
 	if (runs.more)

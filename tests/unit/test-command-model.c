@@ -593,6 +593,22 @@ static const struct model_case cases[] = {
 	  "git difftool <--extcmd=rm x>\nN: (git difftool) rm x $@^P" },
 	{ "git grep -O'rm x' foo", "git grep <-Orm x> foo\nN: (git grep) rm x $@^P" },
 	{ "git push --force origin", "git push --force origin" },
+	/* config set by an earlier git config holds for the later git */
+	{ "git config alias.yolo 'push --force' && git yolo",
+	  "L: git config alias.yolo <push --force>\nL>X: git -c <alias.yolo=push --force> yolo\nL>X>X: git -c <alias.yolo=push --force> push --force\nL: git yolo\nL>X: git -c <alias.yolo=push --force> yolo\nL>X>X: git -c <alias.yolo=push --force> push --force" },
+	{ "git config remote.origin.mirror true; git push",
+	  "git config remote.origin.mirror true\nX: git -c remote.origin.mirror=true push\ngit push\nX: git -c remote.origin.mirror=true push" },
+	{ "(git config alias.x '!rm -rf /'); git x",
+	  "S: git config alias.x <!rm -rf />\nS>X: git -c <alias.x=!rm -rf /> x\nS>X>N: (git -c) rm -rf /\ngit x\nX: git -c <alias.x=!rm -rf /> x\nX>N: (git -c) rm -rf /" },
+	{ "git config set alias.x 'reset --hard'",
+	  "git config set alias.x <reset --hard>\nX: git -c <alias.x=reset --hard> x\nX>X: git -c <alias.x=reset --hard> reset --hard" },
+	{ "git config alias.co checkout",
+	  "git config alias.co checkout\nX: git -c alias.co=checkout co\nX>X: git -c alias.co=checkout checkout" },
+	{ "git config --get alias.x; git x", "git config --get alias.x\ngit x" },
+	{ "git config \"$K\" x; git status", "git config $K^P x\ngit status #Y" },
+	{ "git config user.name me; git commit", "git config user.name me\ngit commit" },
+	{ "git config core.hooksPath .husky; git commit",
+	  "git config core.hooksPath .husky\ngit commit\nX: git -c core.hooksPath=.husky commit #Y" },
 	/* targets known before it runs: set --, shift, a function's
 	 * arguments, a variable that holds a home */
 	{ "set -- /; rm -rf \"$1\"", "set -- /\nrm -rf /" },

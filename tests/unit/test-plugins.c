@@ -8,6 +8,7 @@
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <sys/stat.h>
 
 #include "policy-test-util.h"
 
@@ -90,8 +91,10 @@ static struct vcase git_add_cases[] = {
 	{ "{ git add -A; }", D, "group" },
 	{ "git status && git add -A", D, "second in a list" },
 	{ "git add -A && git commit -m x", D, "first in a list" },
-	{ "git add -u", D, "all tracked changes" },
-	{ "git add --update", D, "all tracked changes, long" },
+	{ "git add -u", A, "tracked changes only: judged as git commit -a is" },
+	{ "git add --update", A, "tracked changes only, long" },
+	{ "git add -u .", A, "tracked changes under . only" },
+	{ "git add -uA", D, "-A with -u still adds untracked files" },
 	{ "git stage -A", D, "stage is add" },
 	{ "/usr/bin/git add .", D, "absolute path of git" },
 	{ "git add ':(top)'", D, "long magic top" },
@@ -111,7 +114,9 @@ static struct vcase git_add_cases[] = {
 	{ "git add --dry-run -A", A, "dry run, long" },
 	{ "git add README.md docs/x.md", A, "several named files" },
 	{ "git add -- -A", A, "a file named -A" },
-	{ "git commit -am x", A, "not an add" },
+	{ "git commit -am x", A, "tracked changes: judged as git add -u is" },
+	{ "git commit --all -m x", A, "tracked changes, long" },
+	{ "git commit -m x .", A, "tracked changes under .: commit adds no new file" },
 	{ "echo git add -A", A, "just text" },
 	{ "git log --all", A, "--all of another subcommand" },
 	{ "git stash --all", A, "stash --all" },
@@ -122,7 +127,11 @@ static struct vcase git_add_cases[] = {
 	{ "git add ./src", A, "dot slash directory" },
 	{ "git add --a", D, "--all abbreviated to one letter" },
 	{ "git add --al", D, "--all abbreviated" },
-	{ "git add --upd", D, "--update abbreviated" },
+	{ "git add --upd", A, "--update abbreviated" },
+	/* an option's value is not an option: getopt and parse-options */
+	{ "git add --chmod -p .", D, "-p is --chmod's value, not --patch" },
+	{ "git add --chmod=+x -- .", D, "--chmod with every file" },
+	{ "git add --chmod=+x script.sh", A, "--chmod of a named file" },
 	{ "git add --no-ignore-rem .", D, "--no-ignore-removal abbreviated" },
 	{ "git add ..", D, "the parent directory" },
 	{ "git add ../", D, "the parent directory with a slash" },
@@ -208,13 +217,43 @@ static struct vcase git_push_cases[] = {
 	{ "git push origin --delete feature", Q, "deleting an unprotected branch asks" },
 	{ "git push origin :feature", Q, "deleting by empty source asks" },
 	{ "git push -d origin v1.0", Q, "deleting a tag asks" },
+	{ "git push --delete origin feature", Q, "--delete before the remote" },
+	{ "git push --prune origin", Q, "--prune deletes remote branches with no local one" },
+	{ "git push --all --prune", Q, "every branch, and prune" },
+	{ "git push --prune --force origin", D, "force wins over prune" },
+	{ "git push --force-with-lease origin +feature", D, "a lease does not tame a +refspec" },
+	{ "git push --force-with-lease --mirror", D, "a lease does not tame a mirror" },
+	{ "git push --force-with-lease -f origin feature", D, "a lease does not tame -f" },
+	{ "git push -o -f origin feature", A, "-f is -o's value, a push option" },
+	{ "git push --push-option -d origin feature", A, "-d is --push-option's value" },
+	{ "git push -o ci.skip origin feature", A, "a push option" },
+	{ "git push --repo -f", A, "-f is --repo's value" },
 	{ "git -c remote.origin.mirror=true push", D, "a mirror remote through -c" },
 	{ "git -c remote.origin.mirror push origin", D, "-c mirror without a value" },
 	{ "git -c 'remote.origin.push=+refs/heads/*:refs/heads/*' push", D,
 	  "a forced refspec through -c" },
 	{ "git -c remote.origin.mirror=false push origin feature", A, "mirror off" },
+	{ "git -c remote.origin.mirror=off push origin feature", A, "mirror off, as off" },
+	{ "git -c remote.origin.mirror=yes push origin feature", D, "mirror on, as yes" },
+	{ "git -c remote.origin.push=:refs/heads/feature push", Q, "a delete through -c" },
+	{ "git -c remote.origin.push=:main push", D, "deleting a protected branch via -c" },
+	{ "git config remote.origin.push :feature && git push", Q,
+	  "a delete in an earlier git config" },
 	{ "git -c remote.origin.push=refs/heads/x:refs/heads/x push", A, "an unforced refspec" },
 	{ "git push --no-verify origin feature", A, "no-verify" },
+	/* config an earlier git config of the line set */
+	{ "git config alias.yolo 'push --force' && git yolo", D, "an alias defined and used" },
+	{ "git config alias.yolo 'push --force'", D, "defining a forcing alias" },
+	{ "git config --global alias.p 'push -f'; git p origin feature", D, "--global alias" },
+	{ "git config set alias.p 'push --mirror'", D, "git config set" },
+	{ "git config remote.origin.mirror true && git push origin", D, "a mirror remote" },
+	{ "git config --local remote.origin.push '+refs/heads/*:refs/heads/*' && git push", D,
+	  "a forced refspec in the config" },
+	{ "bash -c \"git config alias.p 'push -f'\" && git p", D, "defined in a nested shell" },
+	{ "git config alias.p push && git p origin feature", A, "an alias without force" },
+	{ "git config remote.origin.mirror false && git push origin feature", A, "mirror off" },
+	{ "git config --get alias.p && git p", A, "reading sets nothing" },
+	{ "git config user.name 'Coding Agent' && git push origin feature", A, "another key" },
 	{ "git push origin 'feature'", A, "quoted branch" },
 	{ "git log -f", A, "another subcommand" },
 };
@@ -263,6 +302,13 @@ static struct vcase git_discard_cases[] = {
 	{ "git clean -fdxe node_modules build/", A,
 	  "a named directory after a clustered exclusion" },
 	{ "git clean -fdx --exclude node_modules", D, "an exclusion, long" },
+	{ "git clean -fenode_modules", D, "-e takes the rest of the cluster: no -n in it" },
+	{ "git clean -fdxevendor", D, "the letters after -e are its value, not -n" },
+	{ "git clean -fdx -e -n", D, "-n is -e's value, not --dry-run" },
+	{ "git clean -fdx --exclude -n", D, "-n is --exclude's value" },
+	{ "git clean -fdx -e -i", D, "-i is -e's value, not --interactive" },
+	{ "git clean -fdxn", A, "-n in the cluster before any value" },
+	{ "git clean -nfdxe node_modules", A, "-n first, then a clustered exclusion" },
 	{ "git clean -fdx --exclude=node_modules", D, "an exclusion, long with =" },
 	{ "git clean -fdxX", D, "-x with -X" },
 	{ "git clean -n", A, "dry run" },
@@ -291,7 +337,15 @@ static struct vcase git_discard_cases[] = {
 	{ "git switch --discard-changes main", D, "--discard-changes" },
 	{ "git checkout -- src/main.c", A, "one named file" },
 	{ "git checkout HEAD -- a.c b.c", A, "named files" },
-	{ "git checkout -- src/", A, "a named directory" },
+	{ "git checkout -- src/", Q, "a named directory: its uncommitted changes" },
+	{ "git restore src/", Q, "restore of a directory" },
+	{ "git restore --worktree -- lib/", Q, "--worktree of a directory" },
+	{ "git checkout HEAD -- docs/", Q, "a directory from HEAD" },
+	{ "git restore --staged src/", A, "unstaging a directory keeps the files" },
+	{ "git checkout -p -- src/", A, "interactive, per hunk" },
+	{ "git restore -s -p .", D, "-p is --source's value: every file" },
+	{ "git restore -s HEAD~1 -p .", A, "-p after -s's value: interactive" },
+	{ "git restore src/main.c", A, "a named file" },
 	{ "git checkout main", A, "switching branches" },
 	{ "git checkout -b feature", A, "a new branch" },
 	{ "git checkout -", A, "the previous branch" },
@@ -314,6 +368,11 @@ static struct vcase git_discard_cases[] = {
 	{ "git worktree remove --force ../wt", D, "a worktree with its changes" },
 	{ "git worktree remove -f ../wt", D, "-f" },
 	{ "git worktree remove ../wt", A, "git refuses while it has changes" },
+	{ "git submodule deinit -f --all", D, "every submodule with its changes" },
+	{ "git submodule --quiet deinit --force vendor/lib", D, "--force, after --quiet" },
+	{ "git submodule deinit vendor/lib", A, "git refuses while it has changes" },
+	{ "git submodule update --init --force", D, "checks out over their changes" },
+	{ "git submodule update --init --recursive", A, "update refuses to overwrite changes" },
 	{ "git worktree add ../wt -f", A, "add" },
 	/* rule stash */
 	{ "git stash drop", Q, "a saved change" },
@@ -332,17 +391,46 @@ static struct vcase git_discard_cases[] = {
 	{ "git branch -d feature", A, "only if merged" },
 	{ "git branch -M main", A, "renaming the branch" },
 	{ "git branch -a", A, "listing" },
+	{ "git branch --sort -D", A, "-D is --sort's value (git refuses the key)" },
+	/* rule ref: refs without a reflog, or the ref itself deleted */
+	{ "git tag -d v1.0", Q, "a tag has no reflog" },
+	{ "git tag --delete v1.0 v1.1", Q, "long spelling" },
+	{ "git update-ref -d refs/heads/feature", Q, "deleting a branch's ref" },
+	{ "git update-ref -d HEAD", Q, "deleting HEAD" },
+	{ "git update-ref --stdin", Q, "the updates are read when it runs" },
+	{ "git symbolic-ref -d HEAD", Q, "deleting HEAD" },
+	{ "git tag -l", A, "listing tags" },
+	{ "git tag -a v1.0 -m 'release'", A, "making a tag" },
+	{ "git tag -m -d v1.0", A, "-d is the message" },
+	{ "git update-ref refs/heads/feature HEAD", A, "moving a branch: the reflog keeps it" },
+	{ "git update-ref -m -d refs/heads/x HEAD", A, "-d is the reflog message" },
+	{ "git symbolic-ref HEAD", A, "reading HEAD" },
+	/* rule history: from git-filter-branch(1) and filter-repo's README */
+	{ "git filter-branch --tree-filter 'rm filename' HEAD", Q, "rewrites every commit" },
+	{ "git filter-branch --index-filter 'git rm --cached --ignore-unmatch filename' HEAD", Q,
+	  "index filter" },
+	{ "git filter-repo --path README.md --path guides/ --invert-paths", Q, "filter-repo" },
+	{ "git filter-repo --replace-text expressions.txt", Q, "rewriting content" },
+	{ "git-filter-repo --subdirectory-filter src", Q, "the script by its own name" },
+	{ "git filter-repo --analyze", A, "only a report" },
+	{ "git filter-repo --help", A, "help" },
 	{ "git branch --list 'D*'", A, "a pattern" },
 	/* rule reflog */
 	{ "git reflog expire --expire=now --all", Q, "the reflog" },
 	{ "git reflog expire --expire-unreachable=now --all", Q, "unreachable entries" },
 	{ "git reflog delete HEAD@{1}", Q, "one entry" },
 	{ "git gc --prune=now", Q, "unreachable objects at once" },
+	{ "git reflog expire --expire=now --all && git gc --prune=now --aggressive", Q,
+	  "the reflog, then what only it held" },
 	{ "git prune", Q, "prune" },
 	{ "git reflog", A, "showing the reflog" },
 	{ "git gc", A, "a plain gc" },
 	{ "git gc --aggressive", A, "an aggressive gc" },
 	{ "git prune -n", A, "listing what prune would remove" },
+	{ "git config alias.undo 'reset --hard HEAD~1' && git undo", D,
+	  "an alias defined and used" },
+	{ "git -c alias.wipe='clean -fdx' wipe", D, "an alias through -c" },
+	{ "git config alias.st status && git st", A, "a harmless alias" },
 	/* look-alikes */
 	{ "echo git reset --hard", A, "just text" },
 	{ "git commit -m 'git clean -fdx'", A, "a message" },
@@ -361,6 +449,23 @@ ParameterizedTest(struct vcase *c, plugins, git_discard, .timeout = 30)
 	run_case("git_discard", "", c);
 }
 
+/* A directory named without a trailing slash is known as one where sluice
+ * runs: as written, or after a literal cd. */
+Test(plugins, a_restored_directory_is_found_on_disk)
+{
+	char dir[512], cmd[1200];
+	snprintf(dir, sizeof(dir), "%s/lib", ptu_tmp);
+	cr_assert_eq(mkdir(dir, 0700), 0);
+	snprintf(cmd, sizeof(cmd), "git restore %s", dir);
+	run_command("git_discard", "", cmd, Q, "a directory by its absolute path");
+	snprintf(cmd, sizeof(cmd), "cd %s && git checkout -- lib", ptu_tmp);
+	run_command("git_discard", "", cmd, Q, "a directory after cd");
+	snprintf(cmd, sizeof(cmd), "cd %s && git checkout -- lib/main.c", ptu_tmp);
+	run_command("git_discard", "", cmd, A, "a file in it");
+	snprintf(cmd, sizeof(cmd), "cd %s && git checkout -- missing", ptu_tmp);
+	run_command("git_discard", "", cmd, A, "no such directory: a file or a branch");
+}
+
 /* Every rule is switched by its key: deny, ask, or allow (off); a bad value
  * is a configuration error. */
 Test(plugins, the_new_rules_are_switched_by_their_keys)
@@ -374,6 +479,19 @@ Test(plugins, the_new_rules_are_switched_by_their_keys)
 		{ "git_discard", "reset = allow\n", "git clean -fd", D },
 		{ "git_discard", "stash = deny\n", "git stash clear", D },
 		{ "git_discard", "branch = allow\n", "git branch -D x", A },
+		{ "git_discard", "directory = allow\n", "git restore src/", A },
+		{ "git_discard", "ref = deny\n", "git tag -d v1", D },
+		{ "git_discard", "history = allow\n", "git filter-repo --path x", A },
+		{ "git_add", "tracked = deny\n", "git add -u", D },
+		{ "git_add", "tracked = deny\n", "git add -u .", D },
+		{ "git_add", "tracked = deny\n", "git commit -am x", D },
+		{ "git_add", "tracked = deny\n", "git commit --all -m x", D },
+		{ "git_add", "tracked = ask\n", "git commit -m x .", Q },
+		{ "git_add", "tracked = deny\n", "git add -u src", A },
+		{ "git_add", "tracked = deny\n", "git commit -m -a", A },
+		{ "git_add", "tracked = deny\n", "git commit -m x src/main.c", A },
+		{ "git_add", "tracked = deny\n", "git commit --dry-run -a", A },
+		{ "git_add", "blind = ask\n", "git add -A", Q },
 		{ "rm_targets", "system_dirs = ask\n", "rm -rf /usr", Q },
 		{ "rm_targets", "system_dirs = allow\n", "rm -rf /usr", A },
 		{ "rm_targets", "system_dirs = allow\n", "rm -rf /", D },
@@ -677,6 +795,9 @@ static struct vcase devices_cases[] = {
 	{ "wipefs --all /dev/sda", D, "wipefs --all writes" },
 	{ "wipefs -o 0x438 /dev/sdb", D, "wipefs -o erases at an offset" },
 	{ "wipefs -af /dev/vdb", D, "-a in a cluster" },
+	{ "wipefs -a -tntfs /dev/sda", D, "-tntfs is -t ntfs: no -n in it" },
+	{ "wipefs -a -t -n /dev/sda", D, "-n is -t's value" },
+	{ "wipefs -an /dev/sda", A, "-n: no act" },
 	{ "fdisk /dev/nbd1", D, "a partitioner on a path under /dev" },
 	{ "sgdisk -l backup.bin /dev/sda", D, "sgdisk loads a backup: writes" },
 	{ "mkfs.vfat \"$DEV\"", Q, "a target only known when it runs" },
