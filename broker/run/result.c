@@ -81,6 +81,18 @@ const char *result_sandbox_forbids(const char *mode)
 	return NULL;
 }
 
+bool result_write_denial_note(FILE *f, const char *mode)
+{
+	const char *forbids = result_sandbox_forbids(mode);
+	if (!forbids)
+		return false;
+	fprintf(f,
+	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
+	        "do not try to work around it]\n",
+	        mode, forbids);
+	return true;
+}
+
 /* Whether hay contains any of the needles, ignoring case. */
 static bool contains_any_case(const char *hay, const char *const *needles, size_t n)
 {
@@ -490,10 +502,7 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	const char *forbids = result_sandbox_forbids(mode);
 	if (!forbids || !result_looks_like_denial(output, len))
 		return;
-	fprintf(f,
-	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
-	        "do not try to work around it]\n",
-	        mode, forbids);
+	result_write_denial_note(f, mode);
 	if (strcmp(mode, "workspace-write") == 0)
 		write_protected_note(r, output, len, f);
 	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))

@@ -112,6 +112,24 @@ fi
 [ $? -eq 0 ] && [ "$rc" -eq 0 ] && grep -q '^alive$' "$file"
 report $? "background: the job had its private TMPDIR, removed when it ended" "rc=$rc tmp='$tmp'" "$err" "$(cat "$file")"
 
+# A background job that said "started" and then died on a denial (a dev
+# server's "listen EACCES", here a write outside the workspace): its output
+# ends with the sandbox note after the completion line; one that failed for
+# a reason of its own does not get it.
+bg_note() { # COMMAND: the job's output file once it ended, in file
+  run "$SLUICE" run -C "$ws" --sandbox workspace-write --mode background --format json -- "$1"
+  job=$(json_get "$out" 'd["jobId"]')
+  file=$(json_get "$out" 'd["outputFile"]')
+  wait_for 10 grep -q "^\[sluice: job $job failed with exit code" "$file"
+}
+bg_note 'sleep 0.2; echo "listening"; touch /etc/sluice-must-not-exist'
+tail -1 "$file" | grep -q '^\[sandbox: this looks like a denial by the workspace-write sandbox' &&
+  grep -q "^\[sluice: job $job failed with exit code 1\]$" "$file"
+report $? "a background job that died on a denial ends with the sandbox note" "$(cat "$file")"
+bg_note 'sleep 0.2; echo "no such target"; exit 3'
+! grep -q '^\[sandbox:' "$file" && grep -q "^\[sluice: job $job failed with exit code 3\]$" "$file"
+report $? "a background job that failed for its own reason gets no sandbox note" "$(cat "$file")"
+
 # workspace-write and .git: read-only by default (no planted hooks), writable
 # when the administrator says so ([sandbox] git_writable).
 gws="$TEST_TMP/gws"
