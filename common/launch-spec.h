@@ -107,6 +107,7 @@
 #define LAUNCH_PROT_MOUNT_NAMESPACE "mount-namespace" /* read-only but the writable paths */
 #define LAUNCH_PROT_IPC_NAMESPACE "ipc-namespace"     /* private System V IPC, POSIX mq */
 #define LAUNCH_PROT_TMPDIR_TMPFS "tmpdir-tmpfs"       /* TMPDIR a size-capped tmpfs */
+#define LAUNCH_PROT_PRIVATE_TMP "private-tmp"         /* /tmp that tmpfs: the host's out of sight */
 #define LAUNCH_PROT_HIDDEN_PATHS "hidden-paths"       /* every --hide path unreadable */
 #define LAUNCH_PROT_READ_ONLY_PATHS "read-only-paths" /* every --read-only path read-only */
 /* workspace-write: the files git's configuration includes and its

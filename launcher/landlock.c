@@ -258,6 +258,19 @@ static int keep_protected(const struct launch_spec *spec, const char *canonical,
  * the way to a protected path. Around what else in the workspace git
  * trusts too (git_paths_keep(): core.hooksPath folders, the files git's
  * configuration includes, a symlinked .git's target). */
+/* Whether add_workspace() must grant the workspace around what it holds
+ * (the repository, the --protect paths): the mounts did not protect them. */
+static bool workspace_carved(const struct launch_spec *spec, const struct launch_state *state,
+                             int wsfd, bool *ret_around_git)
+{
+	struct stat st;
+	/* a directory, a file or a symlink: git follows each */
+	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
+	/* the mounts protect the repository (mounts.c), or there is none */
+	*ret_around_git = has_git && !spec->git_writable && !state->git_mounted;
+	return *ret_around_git || (spec->n_protect > 0 && !state->protected_mounted);
+}
+
 static int add_workspace(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                          __u64 handled, struct sluice_error *err)
 {
@@ -265,13 +278,10 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, struct lau
 	_cleanup_close_ int wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (wsfd < 0)
 		return sluice_error_set(err, neg_errno(), "opening the workspace '%s'", ws);
-	struct stat st;
-	/* a directory, a file or a symlink: git follows each */
-	bool has_git = fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0;
-	/* the mounts protect the repository (mounts.c), or there is none */
-	bool around_git = has_git && !spec->git_writable && !state->git_mounted;
+	bool around_git;
+	bool carved = workspace_carved(spec, state, wsfd, &around_git);
 	bool around_protected = spec->n_protect > 0 && !state->protected_mounted;
-	if (!around_git && !around_protected) {
+	if (!carved) {
 		int r = add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
 		if (r >= 0 && !spec->git_writable)
 			state->enforced |= PROT_GIT_INCLUDES;
@@ -367,6 +377,31 @@ static void check_read_only(const struct launch_spec *spec, struct launch_state 
 	state->enforced |= PROT_READ_ONLY_PATHS;
 }
 
+/* The TMPDIR, writable. A grant on the private /tmp would reach a
+ * workspace that lies in it, beneath which the repository (or a --protect
+ * path) the mounts could not protect must stay read-only: then /tmp is
+ * granted around the workspace, so what is in it now is writable and
+ * nothing can be made in /tmp itself. */
+static int add_tmpdir(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                      __u64 handled, struct sluice_error *err)
+{
+	const char *ws = spec->workspace ? spec->workspace : ".";
+	_cleanup_close_ int wsfd = -1;
+	_cleanup_(path_set_done) struct path_set keep = { .n = 0 };
+	bool around_git;
+	if (state->private_tmp && spec->profile->workspace == WORKSPACE_WRITABLE &&
+	    (wsfd = open(ws, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0 &&
+	    workspace_carved(spec, state, wsfd, &around_git)) {
+		_cleanup_free_ char *tmp = realpath(state->tmpdir, NULL);
+		keep.paths[0] = realpath(ws, NULL);
+		keep.n = keep.paths[0] ? 1 : 0;
+		if (tmp && keep.n && path_within(keep.paths[0], tmp))
+			return add_around(ruleset, tmp, &keep, ACCESS_WRITE, handled, err);
+	}
+	return add_rule_path(ruleset, AT_FDCWD, state->tmpdir, O_DIRECTORY, ACCESS_WRITE, handled,
+	                     err);
+}
+
 static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                      __u64 handled, struct sluice_error *err)
 {
@@ -382,8 +417,7 @@ static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_
 			return r;
 	}
 	if (state->tmpdir) {
-		r = add_rule_path(ruleset, AT_FDCWD, state->tmpdir, O_DIRECTORY, ACCESS_WRITE,
-		                  handled, err);
+		r = add_tmpdir(ruleset, spec, state, handled, err);
 		if (r < 0)
 			return r;
 	}

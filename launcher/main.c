@@ -54,17 +54,17 @@ static int apply_chdir(const struct launch_spec *spec, struct launch_state *stat
 	return 0;
 }
 
-/* Step "private-tmpdir": the program's TMPDIR. --tmpdir, unless
- * --tmpdir-fallback says that other runs share it and no tmpfs of this
- * run's own covers it (no mount namespace here): then --tmpdir-fallback,
- * made now (0700; one that exists is refused). After "mounts", which makes
- * the tmpfs; before "privileges" (it is made as the caller) and
- * "landlock" (which makes it writable). */
+/* Step "private-tmpdir": the program's TMPDIR. The private /tmp where
+ * step "mounts" made one; else --tmpdir, unless --tmpdir-fallback says
+ * that other runs share it (no mount namespace here): then
+ * --tmpdir-fallback, made now (0700; one that exists is refused). After
+ * "mounts"; before "privileges" (it is made as the caller) and "landlock"
+ * (which makes it writable). */
 static int apply_private_tmpdir(const struct launch_spec *spec, struct launch_state *state,
                                 struct sluice_error *err)
 {
-	state->tmpdir = spec->tmpdir;
-	if (!spec->tmpdir_fallback || (state->enforced & PROT_TMPDIR_TMPFS))
+	state->tmpdir = state->private_tmp ? PRIVATE_TMP : spec->tmpdir;
+	if (!spec->tmpdir_fallback || state->private_tmp)
 		return 0;
 	if (mkdir(spec->tmpdir_fallback, 0700) < 0)
 		return sluice_error_set(err, neg_errno(), "making '%s'", spec->tmpdir_fallback);
@@ -126,9 +126,9 @@ static const struct launch_step steps[] = {
 	{ "close-fds", apply_close_fds },         /* close_range(3, ~0U) but --report-fd */
 	{ "namespaces", apply_namespaces },       /* mounts, IPC, PIDs, network, where possible */
 	{ "monitor", apply_monitor },             /* fork: the PID namespace's init, or a reaper */
-	{ "mounts", apply_mounts },               /* read-only but the writable; TMPDIR; hide */
+	{ "mounts", apply_mounts },               /* read-only but the writable; /tmp; hide */
 	{ "proc", apply_proc },                   /* the PID namespace's own /proc */
-	{ "private-tmpdir", apply_private_tmpdir },   /* --tmpdir, or --tmpdir-fallback made */
+	{ "private-tmpdir", apply_private_tmpdir },   /* /tmp, --tmpdir, or the fallback made */
 	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */
 	{ "privileges", apply_privileges },           /* no_new_privs, --user, drop capabilities */
 	{ "die-with-parent", apply_die_with_parent }, /* PR_SET_PDEATHSIG, parent checked */

@@ -12,10 +12,12 @@
  *   4. copies of what must stay read-only inside the writable paths (the
  *      repository's hooks and config, the --protect paths, --read-only
  *      paths), taken now that they are read-only;
- *   5. a tmpfs with a size cap for TMPDIR;
- *   6. every copy moved into place, outer paths before inner ones, then
- *      the --hide paths covered by read-only copies of an empty folder or
- *      file made for a moment in that tmpfs;
+ *   5. with --tmpdir, the private /tmp: a tmpfs with a size cap, holding
+ *      the way (empty folders, or an empty file) to each path of the plan
+ *      that lies in /tmp, so that a workspace there stays where it was;
+ *   6. that tmpfs mounted on /tmp, then every copy moved into place, outer
+ *      paths before inner ones, then the --hide paths covered by read-only
+ *      copies of an empty folder or file made for a moment in /tmp;
  *   7. a minimal /dev (dev.h) over the host's.
  *
  * Each path costs two or three system calls; the host's mounts are only
@@ -52,7 +54,8 @@
 	(1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX + \
 	 PROTECTED_PATHS_MAX)
 
-/* The covers of the --hide paths, made in TMPDIR and removed once bound. */
+/* The covers of the --hide paths, made in the private /tmp and removed
+ * once bound. */
 #define TMPFS_COVERS ".sluice-covers"
 #define TMPFS_EMPTY_DIR "empty-dir"
 #define TMPFS_EMPTY_FILE "empty-file"
@@ -67,7 +70,6 @@ struct mount_entry {
 	char *path; /* absolute and canonical (ENTRY_HIDDEN: as given); owned */
 	enum entry_kind kind;
 	bool is_dir; /* ENTRY_HIDDEN: which cover */
-	bool placed; /* ENTRY_HIDDEN: covered early (cover_around_tmpdir()) */
 	int fd;      /* the detached copy; -1 until made */
 };
 
@@ -75,6 +77,7 @@ struct mount_plan {
 	struct mount_entry entries[MOUNT_PLAN_MAX];
 	size_t n;
 	bool hidden_covered; /* the covers are made: every ENTRY_HIDDEN gets one */
+	char *tmp;           /* the canonical /tmp, with --tmpdir; owned */
 };
 
 static void plan_done(struct mount_plan *plan)
@@ -84,6 +87,7 @@ static void plan_done(struct mount_plan *plan)
 		if (plan->entries[i].fd >= 0)
 			(void)close(plan->entries[i].fd);
 	}
+	free(plan->tmp);
 }
 
 static int sys_open_tree(int dfd, const char *path, unsigned flags)
@@ -121,7 +125,7 @@ static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, b
 		free(path);
 		return sluice_error_set(err, -E2BIG, "more than %d mounts", MOUNT_PLAN_MAX);
 	}
-	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, false, -1 };
+	plan->entries[plan->n++] = (struct mount_entry){ path, kind, is_dir, -1 };
 	return 0;
 }
 
@@ -247,6 +251,24 @@ static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
 	return 0;
 }
 
+/* A read-only workspace (restricted) that lies in /tmp: a copy of its own,
+ * so that the private /tmp (with --tmpdir) does not hide it. */
+static int plan_read_only_workspace(struct mount_plan *plan, const struct launch_spec *spec,
+                                    struct sluice_error *err)
+{
+	const char *given = spec->workspace ? spec->workspace : ".";
+	_cleanup_free_ char *tmp = realpath(PRIVATE_TMP, NULL);
+	char *ws = NULL;
+	int r = canonical(given, &ws, err);
+	if (r < 0)
+		return sluice_error_set(err, r, "the workspace '%s'", given);
+	if (!tmp || !path_within(ws, tmp) || strcmp(ws, tmp) == 0) {
+		free(ws);
+		return 0;
+	}
+	return plan_add(plan, ws, ENTRY_READ_ONLY, true, err);
+}
+
 static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
                       struct launch_state *state, struct sluice_error *err)
 {
@@ -289,6 +311,8 @@ static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
 		if (r >= 0)
 			r = plan_add(plan, c, ENTRY_READ_ONLY, true, err);
 	}
+	if (r >= 0 && !writable_ws && spec->tmpdir)
+		r = plan_read_only_workspace(plan, spec, err);
 	if (r >= 0)
 		r = plan_hidden(plan, spec, err);
 	return r;
@@ -337,21 +361,86 @@ static int tmpfs_make(uint64_t size, const char *mode, uid_t uid, gid_t gid, int
 	return 0;
 }
 
-/* Step 5: the tmpfs, when there is a TMPDIR; in it, when there is
- * something to hide, a folder of covers (an empty folder and an empty
- * file, mode 0) that plan_place() binds from and then removes. Returns the
- * tmpfs in *ret_tmpdir (-1 when none). Without a TMPDIR, Landlock hides
- * the --hide paths. */
-static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, int *ret_tmpdir,
-                      struct sluice_error *err)
+/* Make the way to path (canonical, beneath the tmpfs's root tmp) in the
+ * detached tmpfs fd: its folders (0755), and the path itself, a folder or
+ * an empty file as is_dir says; what exists already is kept. */
+static int make_way(int fd, const char *tmp, const char *path, bool is_dir,
+                    struct sluice_error *err)
 {
-	*ret_tmpdir = -1;
+	char way[PATH_MAX];
+	if (snprintf(way, sizeof(way), "%s", path + strlen(tmp) + (strcmp(tmp, "/") != 0)) >=
+	    (int)sizeof(way))
+		return sluice_error_set(err, -ENAMETOOLONG, "'%s'", path);
+	for (char *s = strchr(way, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(fd, way, 0755) < 0 && errno != EEXIST)
+			return sluice_error_set(err, neg_errno(), "making the way to '%s' in %s",
+			                        path, PRIVATE_TMP);
+		*s = '/';
+	}
+	int r = is_dir ? mkdirat(fd, way, 0755)
+	               : openat(fd, way, O_CREAT | O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (r < 0 && !(is_dir && errno == EEXIST))
+		return sluice_error_set(err, neg_errno(), "making the way to '%s' in %s", path,
+		                        PRIVATE_TMP);
+	if (!is_dir)
+		(void)close(r);
+	return 0;
+}
+
+/* The ways, in the private /tmp's tmpfs fd, to every path of the plan
+ * that lies in /tmp and to the working directory (rechdir() finds it
+ * again by name). A path that holds /tmp itself would cover the private
+ * /tmp: refused. */
+static int plan_ways(const struct mount_plan *plan, int fd, struct sluice_error *err)
+{
+	for (size_t i = 0; i < plan->n; i++) {
+		const struct mount_entry *e = &plan->entries[i];
+		if (e->kind == ENTRY_HIDDEN)
+			continue; /* what lies in /tmp is hidden by it already */
+		if (path_within(plan->tmp, e->path))
+			return sluice_error_set(err, -EINVAL,
+			                        "'%s' holds %s, which is the sandbox's private "
+			                        "%s: name a folder in it instead",
+			                        e->path, PRIVATE_TMP, PRIVATE_TMP);
+		if (!path_within(e->path, plan->tmp))
+			continue;
+		struct stat st;
+		if (fstat(e->fd, &st) < 0)
+			return sluice_error_set(err, neg_errno(), "the copy of '%s'", e->path);
+		int r = make_way(fd, plan->tmp, e->path, S_ISDIR(st.st_mode), err);
+		if (r < 0)
+			return r;
+	}
+	_cleanup_free_ char *cwd = getcwd(NULL, 0);
+	if (cwd && path_within(cwd, plan->tmp) && strcmp(cwd, plan->tmp) != 0)
+		return make_way(fd, plan->tmp, cwd, true, err);
+	return 0;
+}
+
+/* Step 5, with --tmpdir: the private /tmp, a tmpfs of spec->tmpdir_size
+ * owned like --tmpdir (the command's user), mode 1777 as /tmp is, with the
+ * ways to what the plan puts in /tmp; in it, when there is something to
+ * hide, a folder of covers (an empty folder and an empty file, mode 0)
+ * that plan_place() binds from and then removes. Returns the tmpfs in
+ * *ret_tmp (-1 when none). Without --tmpdir, /tmp stays the host's, read
+ * only, and Landlock hides the --hide paths. */
+static int plan_private_tmp(struct mount_plan *plan, const struct launch_spec *spec, int *ret_tmp,
+                            struct sluice_error *err)
+{
+	*ret_tmp = -1;
 	if (!spec->tmpdir)
 		return 0;
 	struct stat st;
 	if (stat(spec->tmpdir, &st) < 0)
 		return sluice_error_set(err, neg_errno(), "the TMPDIR '%s'", spec->tmpdir);
-	int r = tmpfs_make(spec->tmpdir_size, "0700", st.st_uid, st.st_gid, ret_tmpdir, err);
+	plan->tmp = realpath(PRIVATE_TMP, NULL);
+	if (!plan->tmp)
+		return sluice_error_set(err, neg_errno(), "'%s', where the private one goes",
+		                        PRIVATE_TMP);
+	int r = tmpfs_make(spec->tmpdir_size, "1777", st.st_uid, st.st_gid, ret_tmp, err);
+	if (r >= 0)
+		r = plan_ways(plan, *ret_tmp, err);
 	if (r < 0)
 		return r;
 	bool hiding = false;
@@ -360,9 +449,9 @@ static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, i
 	if (!hiding)
 		return 0;
 	int f = -1;
-	if (mkdirat(*ret_tmpdir, TMPFS_COVERS, 0700) < 0 ||
-	    mkdirat(*ret_tmpdir, TMPFS_COVERS "/" TMPFS_EMPTY_DIR, 0) < 0 ||
-	    (f = openat(*ret_tmpdir, TMPFS_COVERS "/" TMPFS_EMPTY_FILE,
+	if (mkdirat(*ret_tmp, TMPFS_COVERS, 0700) < 0 ||
+	    mkdirat(*ret_tmp, TMPFS_COVERS "/" TMPFS_EMPTY_DIR, 0) < 0 ||
+	    (f = openat(*ret_tmp, TMPFS_COVERS "/" TMPFS_EMPTY_FILE,
 	                O_CREAT | O_EXCL | O_RDONLY | O_CLOEXEC, 0)) < 0)
 		return sluice_error_set(err, neg_errno(), "making the covers of the hidden paths");
 	(void)close(f);
@@ -371,12 +460,16 @@ static int plan_tmpfs(struct mount_plan *plan, const struct launch_spec *spec, i
 }
 
 /* Cover a hidden path: a read-only, noexec copy of the empty folder or
- * file in TMPDIR, on the path by name (symlinks followed), on top of what
- * is in place now. Gone: it was inside another hidden path, covered. */
-static int cover(const struct mount_entry *e, const char *tmpdir, struct sluice_error *err)
+ * file in the private /tmp, on the path by name (symlinks followed), on
+ * top of what is in place now. Gone: it was inside another hidden path,
+ * covered, or in /tmp. /tmp itself is left: the private one hides it. */
+static int cover(const struct mount_entry *e, const char *tmp, struct sluice_error *err)
 {
+	_cleanup_free_ char *c = realpath(e->path, NULL);
+	if (c && strcmp(c, tmp) == 0)
+		return 0;
 	char source[PATH_MAX];
-	snprintf(source, sizeof(source), "%s/%s/%s", tmpdir, TMPFS_COVERS,
+	snprintf(source, sizeof(source), "%s/%s/%s", tmp, TMPFS_COVERS,
 	         e->is_dir ? TMPFS_EMPTY_DIR : TMPFS_EMPTY_FILE);
 	_cleanup_close_ int fd = sys_open_tree(AT_FDCWD, source, OPEN_TREE_CLONE);
 	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
@@ -389,48 +482,12 @@ static int cover(const struct mount_entry *e, const char *tmpdir, struct sluice_
 	return 0;
 }
 
-/* A hidden folder that holds the TMPDIR (sluice's jobs directory holds
- * each run's): covered, before the TMPDIR is mounted, by a read-only tmpfs
- * of its own holding only the way to the TMPDIR (folders of mode 0711), so
- * that the rest of it is gone and the TMPDIR stays. Returns 1 when e was
- * such a folder and is covered, 0 when it is not one. */
-static int cover_around_tmpdir(struct mount_entry *e, const char *tmpdir, struct sluice_error *err)
-{
-	_cleanup_free_ char *dir = e->is_dir ? realpath(e->path, NULL) : NULL;
-	_cleanup_free_ char *tmp = dir ? realpath(tmpdir, NULL) : NULL;
-	if (!tmp || !path_within(tmp, dir) || strcmp(tmp, dir) == 0)
-		return 0;
-	_cleanup_close_ int fd = -1;
-	int r = tmpfs_make(DEV_TMPFS_SIZE, "0711", geteuid(), getegid(), &fd, err);
-	if (r < 0)
-		return r;
-	char way[PATH_MAX];
-	snprintf(way, sizeof(way), "%s", tmp + strlen(dir) + (strcmp(dir, "/") != 0));
-	for (char *s = way; s; s = strchr(s + 1, '/')) {
-		char saved = *s;
-		if (s != way)
-			*s = '\0';
-		if (s != way && mkdirat(fd, way, 0711) < 0)
-			return sluice_error_set(err, neg_errno(),
-			                        "making '%s' in the cover of '%s'", way, dir);
-		*s = saved;
-	}
-	if (mkdirat(fd, way, 0711) < 0)
-		return sluice_error_set(err, neg_errno(), "making '%s' in the cover of '%s'", way,
-		                        dir);
-	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC };
-	if (sys_mount_setattr(fd, "", AT_EMPTY_PATH, &ro) < 0 || sys_move_mount(fd, dir) < 0)
-		return sluice_error_set(err, neg_errno(), "covering '%s'", dir);
-	e->placed = true;
-	return 1;
-}
-
-/* The covers' folder, once every hidden path has its copy: TMPDIR is left
+/* The covers' folder, once every hidden path has its copy: /tmp is left
  * empty, the copies keep what they show. */
-static int remove_covers(const char *tmpdir, struct sluice_error *err)
+static int remove_covers(const char *tmp, struct sluice_error *err)
 {
 	char path[PATH_MAX];
-	snprintf(path, sizeof(path), "%s/%s", tmpdir, TMPFS_COVERS);
+	snprintf(path, sizeof(path), "%s/%s", tmp, TMPFS_COVERS);
 	_cleanup_close_ int dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dir < 0 || unlinkat(dir, TMPFS_EMPTY_DIR, AT_REMOVEDIR) < 0 ||
 	    unlinkat(dir, TMPFS_EMPTY_FILE, 0) < 0 || rmdir(path) < 0)
@@ -438,60 +495,44 @@ static int remove_covers(const char *tmpdir, struct sluice_error *err)
 	return 0;
 }
 
-/* Step 6, in plan order: writable paths (outer first), the repository's,
- * --read-only, TMPDIR, then the hidden ones. */
-static int plan_place(struct mount_plan *plan, const struct launch_spec *spec, int tmpdir_fd,
-                      struct sluice_error *err)
+/* Step 6: the private /tmp first (the ways in it lead to what lies
+ * beneath), then in plan order: writable paths (outer first), the
+ * repository's, --read-only, then the hidden ones. */
+static int plan_place(struct mount_plan *plan, int tmp_fd, struct sluice_error *err)
 {
-	bool tmpdir_placed = tmpdir_fd < 0;
+	if (tmp_fd >= 0 && sys_move_mount(tmp_fd, plan->tmp) < 0)
+		return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'", plan->tmp);
 	for (size_t i = 0; i < plan->n; i++) {
 		struct mount_entry *e = &plan->entries[i];
-		if (e->kind == ENTRY_HIDDEN && !tmpdir_placed) {
-			for (size_t j = i; j < plan->n; j++) {
-				int c = plan->hidden_covered
-				                ? cover_around_tmpdir(&plan->entries[j],
-				                                      spec->tmpdir, err)
-				                : 0;
-				if (c < 0)
-					return c;
-			}
-			if (sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
-				return sluice_error_set(err, neg_errno(),
-				                        "mounting a tmpfs on '%s'", spec->tmpdir);
-			tmpdir_placed = true;
-		}
 		int r = 0;
 		if (e->kind == ENTRY_HIDDEN)
-			r = plan->hidden_covered && !e->placed ? cover(e, spec->tmpdir, err) : 0;
+			r = plan->hidden_covered ? cover(e, plan->tmp, err) : 0;
 		else if (sys_move_mount(e->fd, e->path) < 0)
 			r = sluice_error_set(err, neg_errno(), "mounting on '%s'", e->path);
 		if (r < 0)
 			return r;
 	}
-	if (!tmpdir_placed && sys_move_mount(tmpdir_fd, spec->tmpdir) < 0)
-		return sluice_error_set(err, neg_errno(), "mounting a tmpfs on '%s'", spec->tmpdir);
-	return plan->hidden_covered ? remove_covers(spec->tmpdir, err) : 0;
+	return plan->hidden_covered ? remove_covers(plan->tmp, err) : 0;
 }
 
-/* Whether an entry of the plan or the TMPDIR lies in /dev, which the
- * minimal /dev would cover. */
-static bool plan_uses_dev(const struct mount_plan *plan, const struct launch_spec *spec)
+/* Whether an entry of the plan lies in /dev, which the minimal /dev would
+ * cover. */
+static bool plan_uses_dev(const struct mount_plan *plan)
 {
 	for (size_t i = 0; i < plan->n; i++)
 		if (plan->entries[i].kind != ENTRY_HIDDEN &&
 		    path_within(plan->entries[i].path, "/dev"))
 			return true;
-	_cleanup_free_ char *tmpdir = spec->tmpdir ? realpath(spec->tmpdir, NULL) : NULL;
-	return tmpdir && path_within(tmpdir, "/dev");
+	return false;
 }
 
 /* Step 7: a tmpfs on /dev holding only what dev.h lists, read-only. Not
  * over a writable or read-only path the plan put in /dev (a --rw
  * /dev/shm): the host's /dev stays, and minimal-dev is missing. */
-static int plan_dev(const struct mount_plan *plan, const struct launch_spec *spec,
-                    struct launch_state *state, struct sluice_error *err)
+static int plan_dev(const struct mount_plan *plan, struct launch_state *state,
+                    struct sluice_error *err)
 {
-	if (plan_uses_dev(plan, spec))
+	if (plan_uses_dev(plan))
 		return 0;
 	_cleanup_close_ int fd = -1;
 	int r = tmpfs_make(DEV_TMPFS_SIZE, "0755", geteuid(), getegid(), &fd, err);
@@ -554,20 +595,22 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 		               ? mounts_unavailable(state)
 		               : sluice_error_set(err, neg_errno(), "making everything read-only");
 	r = plan_copy(&plan, ENTRY_READ_ONLY, err);
-	_cleanup_close_ int tmpdir_fd = -1;
+	_cleanup_close_ int tmp_fd = -1;
 	if (r >= 0)
-		r = plan_tmpfs(&plan, spec, &tmpdir_fd, err);
+		r = plan_private_tmp(&plan, spec, &tmp_fd, err);
 	if (r >= 0)
-		r = plan_place(&plan, spec, tmpdir_fd, err);
+		r = plan_place(&plan, tmp_fd, err);
 	if (r >= 0)
-		r = plan_dev(&plan, spec, state, err);
+		r = plan_dev(&plan, state, err);
 	if (r >= 0)
 		r = rechdir(err);
 	if (r < 0)
 		return r;
 	state->enforced |= PROT_MOUNT_NAMESPACE;
-	if (spec->tmpdir)
-		state->enforced |= PROT_TMPDIR_TMPFS;
+	if (tmp_fd >= 0) {
+		state->private_tmp = true;
+		state->enforced |= PROT_PRIVATE_TMP | PROT_TMPDIR_TMPFS;
+	}
 	if (spec->n_read_only > 0)
 		state->enforced |= PROT_READ_ONLY_PATHS;
 	if (state->protected_mounted)

@@ -56,6 +56,7 @@ struct protection_def {
 	X(PROT_MOUNT_NAMESPACE, LAUNCH_PROT_MOUNT_NAMESPACE, 0, false)                \
 	X(PROT_IPC_NAMESPACE, LAUNCH_PROT_IPC_NAMESPACE, 0, false)                    \
 	X(PROT_TMPDIR_TMPFS, LAUNCH_PROT_TMPDIR_TMPFS, 0, false)                      \
+	X(PROT_PRIVATE_TMP, LAUNCH_PROT_PRIVATE_TMP, 0, false)                        \
 	X(PROT_HIDDEN_PATHS, LAUNCH_PROT_HIDDEN_PATHS, 0, false)                      \
 	X(PROT_READ_ONLY_PATHS, LAUNCH_PROT_READ_ONLY_PATHS, 0, false)                \
 	X(PROT_GIT_INCLUDES, LAUNCH_PROT_GIT_INCLUDES, 1, false)                      \
@@ -118,7 +119,7 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 	if (!network_allow)
 		asked |= PROT_NET_NAMESPACE;
 	if (spec && spec->tmpdir)
-		asked |= PROT_TMPDIR_TMPFS;
+		asked |= PROT_TMPDIR_TMPFS | PROT_PRIVATE_TMP;
 	if (spec && spec->n_hide > 0)
 		asked |= PROT_HIDDEN_PATHS;
 	if (spec && spec->n_read_only > 0)

@@ -48,15 +48,16 @@ enum protection {
 	PROT_NET_NAMESPACE = 1u << 27,
 	PROT_PIDS_LIMIT = 1u << 28,
 	PROT_REAPER = 1u << 29,
+	PROT_PRIVATE_TMP = 1u << 30,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
  * profiles, enforced where the system allows, reported as missing where it
  * does not, and never a reason to refuse a profile. */
-#define PROT_OPTIONAL                                                                          \
-	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS |   \
-	 PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV | PROT_PID_NAMESPACE | \
-	 PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER)
+#define PROT_OPTIONAL                                                                         \
+	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_PRIVATE_TMP |   \
+	 PROT_HIDDEN_PATHS | PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV | \
+	 PROT_PID_NAMESPACE | PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER)
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
@@ -94,6 +95,9 @@ struct launch_state {
 	/* Set by step "mounts": every --protect path that exists is bound
 	 * read-only, so Landlock need not carve around them. */
 	bool protected_mounted;
+	/* Set by step "mounts": the private /tmp (PRIVATE_TMP) is mounted, and
+	 * is the TMPDIR. */
+	bool private_tmp;
 	/* Set by step "private-tmpdir": the program's TMPDIR (--tmpdir, or
 	 * --tmpdir-fallback made there), or NULL. */
 	const char *tmpdir;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <pwd.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -142,6 +143,8 @@ struct parse {
 	const struct config_key *cont_core;
 	/* plugin sections seen in the current file */
 	char **file_plugins;
+	/* "file:line" of each word of [sandbox] writable, in its order */
+	char **writable_at;
 };
 
 /* An error at where ("file:line", or a file's name). */
@@ -610,6 +613,22 @@ static size_t keylike_len(const char *text)
 	return n > 0 && (text[k] == '=' || text[k] == ':') ? n : 0;
 }
 
+/* After a line of [sandbox] writable (k) set its words: where each new one
+ * came from, for check_writable()'s errors; an empty value cleared them. */
+static void note_writable(struct parse *p, const struct config_key *k, size_t before, unsigned line)
+{
+	if (k->offset != offsetof(struct broker_config, sandbox_writable))
+		return;
+	size_t after = strv_length(p->cfg->sandbox_writable);
+	if (after < before)
+		p->writable_at = strv_free(p->writable_at);
+	char where[600];
+	snprintf(where, sizeof(where), "%s:%u", p->file, line);
+	for (size_t i = strv_length(p->writable_at); i < after; i++)
+		if (strv_extend(&p->writable_at, where) < 0)
+			add_error(p, line, "out of memory");
+}
+
 static void continue_value(struct parse *p, const char *key, const char *value, unsigned line)
 {
 	if (p->cont_kind == CONT_NONE || strcmp(p->cont_key, key) != 0) {
@@ -634,8 +653,10 @@ static void continue_value(struct parse *p, const char *key, const char *value, 
 		return;
 	}
 	if (p->cont_kind == CONT_WORDS) {
+		size_t before = strv_length(*(char ***)field(p->cfg, p->cont_core));
 		if (append_words((char ***)field(p->cfg, p->cont_core), value) < 0)
 			add_error(p, line, "too many words for '%s'", key);
+		note_writable(p, p->cont_core, before, line);
 		return;
 	}
 	/* a plugin setting: the plugin loader refuses it unless the plugin
@@ -733,7 +754,10 @@ static void core_entry(struct parse *p, const char *key, const char *value, unsi
 		}
 	}
 	const char *why = "";
+	size_t before = k->type == CONFIG_WORDS ? strv_length(*(char ***)field(p->cfg, k)) : 0;
 	int r = set_value(p->cfg, k, value, &why);
+	if (r >= 0 && k->type == CONFIG_WORDS)
+		note_writable(p, k, *value ? before : SIZE_MAX, line);
 	if (r == -ENOMEM) {
 		add_error(p, line, "out of memory");
 		return;
@@ -1144,6 +1168,88 @@ static void check_output_caps(struct parse *p)
 	             b, d);
 }
 
+/* The home a leading "~" of [sandbox] writable means: that of the user
+ * the commands run as ([sandbox] user), else the caller's ($HOME, else its
+ * entry in the user database), as in [sandbox] hide. NULL: none known. */
+static const char *writable_home(const struct broker_config *c)
+{
+	const struct passwd *pw = NULL;
+	if (c->sandbox_user && c->sandbox_user[0]) {
+		pw = getpwnam(c->sandbox_user);
+		return pw && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+	}
+	const char *home = getenv("HOME");
+	if (home && home[0] == '/')
+		return home;
+	pw = getpwuid(getuid());
+	return pw && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
+/* A writable path that holds /tmp would cover the sandbox's private /tmp
+ * (the launcher refuses it): said here, at its line. */
+static void check_writable_not_tmp(struct parse *p, const char *where, const char *path)
+{
+	_cleanup_free_ char *tmp = realpath("/tmp", NULL);
+	_cleanup_free_ char *c = realpath(path, NULL);
+	if (!tmp || !c)
+		return;
+	size_t n = strcmp(c, "/") == 0 ? 0 : strlen(c);
+	if (strncmp(tmp, c, n) == 0 && (tmp[n] == '\0' || tmp[n] == '/'))
+		add_error_at(p, where,
+		             "[sandbox] writable: '%s' holds /tmp, which is the sandbox's "
+		             "private /tmp: name a folder in it instead",
+		             path);
+}
+
+/* [sandbox] writable: "~" and "~/..." expanded to the home, every path
+ * absolute and there, so that a mistake is this error, at the line that
+ * named the path, and not a launcher that fails every command. */
+static void check_writable(struct parse *p)
+{
+	char **words = p->cfg->sandbox_writable;
+	size_t n_at = strv_length(p->writable_at);
+	for (size_t i = 0; words && words[i]; i++) {
+		const char *where = i < n_at ? p->writable_at[i] : NULL;
+		const char *w = words[i];
+		if (w[0] == '~' && (w[1] == '\0' || w[1] == '/')) {
+			const char *home = writable_home(p->cfg);
+			char *full = NULL;
+			if (!home) {
+				add_error_at(p, where,
+				             "[sandbox] writable: '%s' starts with ~, and no home "
+				             "directory is known to expand it",
+				             w);
+				continue;
+			}
+			if (asprintf(&full, "%s%s", home, w + 1) < 0) {
+				add_error_at(p, where, "out of memory");
+				return;
+			}
+			free(words[i]);
+			words[i] = full;
+		} else if (w[0] != '/') {
+			add_error_at(p, where,
+			             "[sandbox] writable: '%s' is not an absolute path (nor starts "
+			             "with ~/)",
+			             w);
+			continue;
+		}
+		struct stat st;
+		if (stat(words[i], &st) == 0) {
+			check_writable_not_tmp(p, where, words[i]);
+			continue;
+		}
+		if (errno == ENOENT)
+			add_error_at(p, where,
+			             "[sandbox] writable: '%s' does not exist; create it, or leave "
+			             "it out",
+			             words[i]);
+		else
+			add_error_at(p, where, "[sandbox] writable: '%s': %s", words[i],
+			             strerror(errno));
+	}
+}
+
 static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
                         struct broker_config **ret, char ***ret_errors)
 {
@@ -1151,6 +1257,7 @@ static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
 		check_output_caps(p);
 		check_approver(p);
 		check_shell(p);
+		check_writable(p);
 	}
 	if (*cfg)
 		(*cfg)->sandbox_mode_configured = set_at(p, "sandbox", "mode") != NULL;
@@ -1159,6 +1266,7 @@ static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
 		free(p->keys[i].set_at);
 	}
 	strv_free(p->file_plugins);
+	strv_free(p->writable_at);
 	if (r >= 0 && p->n_errors > 0)
 		r = -EINVAL;
 	if (r < 0) {

@@ -27,6 +27,7 @@
 #include "fd-util.h"
 #include "run/jobs.h"
 #include "run/protect-watch.h"
+#include "run/result.h"
 #include "monotonic.h"
 #include "run/run-tmpdir.h"
 #include "parse-number.h"
@@ -169,8 +170,37 @@ static void write_notes(int log_fd, const struct protect_watch *watch,
 	free(text);
 }
 
+/* How much of the end of a job's output is looked at for a denial. */
+#define JOB_DENIAL_WINDOW (64 * 1024)
+
+/* A job that did not complete, whose output (its last JOB_DENIAL_WINDOW
+ * bytes, as far as size) looks like the sandbox of mode refused something:
+ * the note a foreground run's text has, after the completion line, so
+ * that a job that said "started" and then died on "listen EACCES" says
+ * why to whoever reads its output. */
+static void write_denial_note(int log_fd, off_t size, const char *mode)
+{
+	if (!result_sandbox_forbids(mode) || size <= 0)
+		return;
+	size_t n = size > JOB_DENIAL_WINDOW ? JOB_DENIAL_WINDOW : (size_t)size;
+	_cleanup_free_ char *tail = malloc(n);
+	ssize_t got = tail ? pread(log_fd, tail, n, size - (off_t)n) : -1;
+	if (got <= 0 || !result_looks_like_denial(tail, (size_t)got))
+		return;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	(void)result_write_denial_note(f, mode);
+	if (fclose(f) == 0 && len > 0)
+		(void)write_full(log_fd, text, len);
+	free(text);
+}
+
 static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e,
-                       const struct git_sweep *sweep, const struct protect_watch *watch)
+                       const struct git_sweep *sweep, const struct protect_watch *watch,
+                       const char *mode)
 {
 	char line[256], limit[32];
 	switch (e->state) {
@@ -199,15 +229,18 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 	}
 	/* Start on a line of its own, without an empty line before it. */
 	struct stat sb;
+	off_t size = fstat(log_fd, &sb) == 0 ? sb.st_size : 0;
 	char last = '\n';
-	if (fstat(log_fd, &sb) == 0 && sb.st_size > 0)
-		(void)pread(log_fd, &last, 1, sb.st_size - 1);
+	if (size > 0)
+		(void)pread(log_fd, &last, 1, size - 1);
 	if (last != '\n')
 		(void)write_full(log_fd, "\n", 1);
 	/* the protected files renamed before the completion line, the sweep
 	 * after it */
 	write_notes(log_fd, watch, NULL);
 	(void)write_full(log_fd, line + 1, strlen(line + 1));
+	if (e->state != JOB_COMPLETED)
+		write_denial_note(log_fd, size, mode);
 	write_notes(log_fd, NULL, sweep);
 	json_t *st = json_pack(
 	        "{s:s, s:o, s:o, s:I}", "status", job_state_name(e->state), "exitCode",
@@ -364,7 +397,7 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	 * can plant anything after the sweep */
 	if (sweep)
 		(void)git_sweep_run(sweep, dir);
-	job_finish(dir, id, log_fd, &end, sweep, &watch);
+	job_finish(dir, id, log_fd, &end, sweep, &watch, req->settings->sandbox_mode);
 	protect_watch_done(&watch);
 	if (req->tmpdir)
 		(void)run_tmpdir_remove(req->tmpdir);

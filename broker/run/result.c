@@ -6,11 +6,13 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cleanup.h"
 #include "launch-spec.h"
@@ -31,13 +33,30 @@ static const char *const prompt_patterns[] = {
 	"press any key", "username:",  "login:",    "(y)",      "are you sure",
 };
 
-/* Messages of the errors a sandbox denial produces. */
+/* Messages of the errors a sandbox denial produces, matched whatever
+ * their case (Node and npm write "permission denied", bash "Permission
+ * denied"). */
 static const char *const denial_patterns[] = {
-	"Permission denied",       /* EACCES */
-	"Operation not permitted", /* EPERM */
-	"Read-only file system",   /* EROFS */
-	"Connection refused",      /* a refused connect() */
-	"Couldn't connect",        "Network is unreachable", "Address family not supported",
+	"permission denied",       /* EACCES */
+	"operation not permitted", /* EPERM */
+	"read-only file system",   /* EROFS */
+	"connection refused",      /* a refused connect() */
+	"couldn't connect",
+	"network is unreachable",
+	"address family not supported",
+	/* no name server reachable in the network namespace: curl, git,
+	 * glibc's gai_strerror, Python, pip's urllib3, Node */
+	"could not resolve host",
+	"temporary failure in name resolution",
+	"name or service not known",
+	"failed to establish a new connection",
+	"getaddrinfo",
+};
+
+/* The error codes of the same denials as Node, npm and Python print them,
+ * matched as whole words and in capitals only ("EPERM", not "keeperm"). */
+static const char *const denial_codes[] = {
+	"EACCES", "EPERM", "EROFS", "EAI_AGAIN", "ENETUNREACH", "ECONNREFUSED", "ENOTFOUND",
 };
 
 /* What each sandboxed mode forbids, as told to the model. */
@@ -60,6 +79,18 @@ const char *result_sandbox_forbids(const char *mode)
 		if (strcmp(sandbox_rules[i].mode, mode) == 0)
 			return sandbox_rules[i].forbids;
 	return NULL;
+}
+
+bool result_write_denial_note(FILE *f, const char *mode)
+{
+	const char *forbids = result_sandbox_forbids(mode);
+	if (!forbids)
+		return false;
+	fprintf(f,
+	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
+	        "do not try to work around it]\n",
+	        mode, forbids);
+	return true;
 }
 
 /* Whether hay contains any of the needles, ignoring case. */
@@ -87,11 +118,41 @@ bool result_looks_like_prompt(const char *text, size_t len)
 	return contains_any_case(line, prompt_patterns, ELEMENTSOF(prompt_patterns));
 }
 
+/* Whether text[0..len) holds needle (lower case), ignoring case; the text
+ * need not be NUL-terminated. */
+static bool contains_case(const char *text, size_t len, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (size_t i = 0; i + n <= len; i++)
+		if (tolower((unsigned char)text[i]) == needle[0] &&
+		    strncasecmp(text + i, needle, n) == 0)
+			return true;
+	return false;
+}
+
+/* Whether text[0..len) holds code as a word of its own (no letter, digit
+ * or '_' on either side). */
+static bool contains_code(const char *text, size_t len, const char *code)
+{
+	size_t n = strlen(code);
+	const char *end = text + len;
+	for (const char *at = text; (at = memmem(at, (size_t)(end - at), code, n)); at++) {
+		bool left = at == text || !(isalnum((unsigned char)at[-1]) || at[-1] == '_');
+		bool right = at + n == end || !(isalnum((unsigned char)at[n]) || at[n] == '_');
+		if (left && right)
+			return true;
+	}
+	return false;
+}
+
 bool result_looks_like_denial(const char *text, size_t len)
 {
 	/* the buffer need not be NUL-terminated: searched in place, no copy */
 	for (size_t i = 0; i < ELEMENTSOF(denial_patterns); i++)
-		if (memmem(text, len, denial_patterns[i], strlen(denial_patterns[i])))
+		if (contains_case(text, len, denial_patterns[i]))
+			return true;
+	for (size_t i = 0; i < ELEMENTSOF(denial_codes); i++)
+		if (contains_code(text, len, denial_codes[i]))
 			return true;
 	return false;
 }
@@ -441,10 +502,7 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	const char *forbids = result_sandbox_forbids(mode);
 	if (!forbids || !result_looks_like_denial(output, len))
 		return;
-	fprintf(f,
-	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
-	        "do not try to work around it]\n",
-	        mode, forbids);
+	result_write_denial_note(f, mode);
 	if (strcmp(mode, "workspace-write") == 0)
 		write_protected_note(r, output, len, f);
 	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))

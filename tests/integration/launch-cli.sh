@@ -35,7 +35,7 @@ report $? "docs/launcher.md documents every option" "missing:$missing_doc"
 
 # --tmpdir-fallback: refused without --tmpdir, relative, or with --user;
 # without a tmpfs over --tmpdir (--namespace off) it is made and is the
-# TMPDIR, an existing one is refused; with the tmpfs it is not made.
+# TMPDIR, an existing one is refused; with the private /tmp it is not made.
 shared=$TEST_TMP/shared-point
 mkdir -p "$shared"
 run "$L" --tmpdir-fallback "$shared/fb" -- true
@@ -57,11 +57,12 @@ else
 fi
 ns=$(sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p' <<<"$features")
 if [ "$ns" = unavailable ]; then
-  skip "--tmpdir-fallback unused under a tmpfs" "no mount namespace here"
+  skip "--tmpdir-fallback unused with the private /tmp" "no mount namespace here"
 else
   run "$L" "${W[@]}" --tmpdir "$shared" --tmpdir-fallback "$shared/fb" -- sh -c 'echo "$TMPDIR"; touch "$TMPDIR/mine" && echo ok'
-  [ "$rc" -eq 0 ] && [ "$out" = "$(printf '%s\nok' "$shared")" ] && [ ! -e "$shared/fb" ] && [ -z "$(ls -A "$shared")" ]
-  report $? "under a tmpfs, --tmpdir stays the TMPDIR and --tmpdir-fallback is not made" "rc=$rc" "$out" "$err"
+  [ "$rc" -eq 0 ] && [ "$out" = "$(printf '/tmp\nok')" ] && [ ! -e "$shared/fb" ] && [ -z "$(ls -A "$shared")" ] &&
+    [ ! -e /tmp/mine ]
+  report $? "with the private /tmp, TMPDIR is /tmp, --tmpdir stays empty and --tmpdir-fallback is not made" "rc=$rc" "$out" "$err"
 fi
 
 run "$L" --frobnicate -- true

@@ -5,6 +5,9 @@
 # Every attack first runs the same probe without the sandbox (the positive
 # control): a probe that cannot do the thing unsandboxed proves nothing.
 # Runs as root and as an ordinary user; each side's expectation is written.
+# The fixtures lie outside /tmp: with --tmpdir the sandbox's /tmp is its
+# own, and the attacks must meet the host's files where they are.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 
 PROBE=$SLUICE_BUILDDIR/tests/launcher/probe

@@ -97,11 +97,14 @@ mkdir -p "$ws_age"
 run "$SLUICE" run -C "$ws_age" --mode background -- 'exit 0'
 id_old=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 run "$SLUICE" run -C "$ws_age" --mode background --sandbox workspace-write -- \
-  'echo "$TMPDIR" > ./tmpdir; sleep 323'
+  'echo started > ./tmpdir; sleep 323'
 id_run=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 mkdir "$jobs_dir/tmp-abandoned" && touch "$jobs_dir/tmp-abandoned/left"
 if wait_for 10 test -e "$jobs_dir/$id_old.status" && wait_for 10 test -s "$ws_age/tmpdir"; then
-  held=$(cat "$ws_age/tmpdir")
+  # the running job's TMPDIR on disk (inside, TMPDIR is its private /tmp),
+  # once the finished job's is gone
+  wait_for 10 sh -c '[ "$(find "$1" -maxdepth 1 -name "tmp-*" ! -name tmp-abandoned | wc -l)" -eq 1 ]' _ "$jobs_dir"
+  held=$(find "$jobs_dir" -maxdepth 1 -name 'tmp-*' ! -name tmp-abandoned | head -1)
   touch -d '2 hours ago' "$jobs_dir/$id_old".* "$jobs_dir/tmp-abandoned" "$held"
   with_tmp_cleanup_lock run env SLUICE_SYSCONFDIR="$TEST_TMP/etc-age" "$SLUICE" jobs
   [ "$rc" -eq 0 ] && [ -z "$(ls "$jobs_dir" | grep -F "$id_old")" ]

@@ -124,3 +124,28 @@ report $? "a writable path refused so let nothing create the configuration direc
 mkdir "$cfghome/.config/sluice"
 writable_run 'echo ran'
 expect "once the configuration directory exists, the writable path is accepted" 0 '^ran$'
+
+# [sandbox] writable = ~/...: "~" is the home; a path that does not exist
+# is the configuration's error, naming the key, the file:line and the path,
+# and nothing runs (not a launcher that fails every command).
+tilde_home="$TEST_TMP/tilde-home"
+mkdir -p "$tilde_home/.npm" "$TEST_TMP/tilde-project"
+tilde_run() { # CONFIG-TEXT COMMAND
+  printf '[sandbox]\n%s\n' "$1" >"$TEST_TMP/tilde.ini"
+  run env HOME="$tilde_home" "$SLUICE" run --config "$TEST_TMP/tilde.ini" \
+    --sandbox workspace-write -C "$TEST_TMP/tilde-project" -- "$2"
+}
+tilde_run 'writable =' 'echo cached >~/.npm/entry && echo wrote'
+[ "$rc" -ne 0 ] && [ ! -e "$tilde_home/.npm/entry" ]
+report $? "without a writable line, ~/.npm is read-only in the sandbox" "rc=$rc" "$out"
+tilde_run 'writable = ~/.npm' 'echo cached >~/.npm/entry && echo wrote'
+[ "$rc" -eq 0 ] && [ "$(cat "$tilde_home/.npm/entry" 2>/dev/null)" = cached ]
+report $? "writable = ~/.npm expands to the home, which the command then writes" "rc=$rc" "$out" "$err"
+tilde_run 'writable = ~/.cache/pip' 'touch tilde-ran'
+expect "a writable path that does not exist is a config_error naming key, file:line and path" 125 \
+  "config_error" "tilde\\.ini:2: \\[sandbox\\] writable: '$tilde_home/\\.cache/pip' does not exist"
+[ ! -e "$TEST_TMP/tilde-project/tilde-ran" ]
+report $? "with a writable path that does not exist nothing runs"
+tilde_run 'writable = relative/dir' true
+expect "a relative writable path is a config_error" 125 \
+  "config_error" "tilde\\.ini:2: \\[sandbox\\] writable: 'relative/dir' is not an absolute path"

@@ -12,6 +12,9 @@
 # must keep working: a worktree added in one run and committed to in the
 # next, `git gc` there, and a repository whose gitdir cannot be trusted
 # failing with a message that says why.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"

@@ -8,6 +8,9 @@
 # first works with --sandbox unrestricted (the positive control), then
 # fails in the default sandbox; what a command needs of /dev and its
 # TMPDIR keeps working.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="the hidden paths"

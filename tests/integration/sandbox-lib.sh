@@ -5,7 +5,7 @@
 # what this system's launcher can do. Ends the script (skip_rest, naming
 # $sandbox_subject when the script set it) where there is no Landlock. Sets
 # HOME, marks, features, namespace ("yes", or empty where the Landlock-only
-# fallback runs).
+# fallback runs); boxed_as runs a command through sluice run in a mode.
 # Not for: assertions (lib.sh has those).
 
 export HOME=$TEST_TMP/home
@@ -33,6 +33,17 @@ new_repo() {
   echo one >"$1/README"
   git -C "$1" add README
   git -C "$1" commit -q -m init
+}
+
+# boxed_as MODE DIR COMMAND [SLUICE-OPTION...]: COMMAND through sluice run
+# in the sandbox mode MODE, the JSON result in out; fails only when the
+# command did not run at all (the broker refused it, the launcher failed).
+boxed_as() {
+  local mode=$1 dir=$2 command=$3 kind
+  shift 3
+  run "$SLUICE" run -C "$dir" --sandbox "$mode" --format json "$@" -- "$command"
+  kind=$(json_get "$out" '(d["error"] or {}).get("kind", "")' 2>/dev/null) || kind=unparsable
+  [ -z "$kind" ]
 }
 
 # ran NAME: the last sluice run (its JSON result in out) ran the command,

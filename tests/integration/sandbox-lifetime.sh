@@ -10,6 +10,9 @@
 # past the size limit, tasks past the pids limit, a broker killed with
 # SIGKILL. Then the fallback where no namespace can be had: what it lacks is
 # named, and survivors are still killed.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="what outlives a sandboxed run"

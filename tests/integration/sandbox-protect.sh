@@ -9,6 +9,9 @@
 # control, checked on the effect: the mark the planted code leaves), then
 # in the default sandbox, where it must not. Then: the note that names the
 # path and the key, and the key itself letting a file be edited.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="the protected paths"

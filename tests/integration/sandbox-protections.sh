@@ -13,6 +13,9 @@
 # inside a child user namespace where user namespaces are forbidden, the
 # Landlock-only fallback: what it still holds, and that it names what it
 # lacks.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
@@ -24,17 +27,6 @@ PROBE=$SLUICE_BUILDDIR/tests/launcher/probe
 fresh_repo() {
   rm -rf "$marks"/*
   new_repo "$1"
-}
-
-# boxed_as MODE DIR COMMAND [SLUICE-OPTION...]: COMMAND through sluice run
-# in the sandbox mode MODE, the JSON result in out; fails only when the
-# command did not run at all (the broker refused it, the launcher failed).
-boxed_as() {
-  local mode=$1 dir=$2 command=$3 kind
-  shift 3
-  run "$SLUICE" run -C "$dir" --sandbox "$mode" --format json "$@" -- "$command"
-  kind=$(json_get "$out" '(d["error"] or {}).get("kind", "")' 2>/dev/null) || kind=unparsable
-  [ -z "$kind" ]
 }
 
 # boxed DIR COMMAND [SLUICE-OPTION...]: boxed_as in workspace-write.

@@ -10,6 +10,9 @@
 # (nothing happens; the result, the text and the audit line say what was
 # disabled, and the quarantine keeps it). Needs the namespace layer, as
 # sandbox-workflows.sh does.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 

@@ -8,6 +8,9 @@
 # namespace layer (the private mount namespace); where this system gives
 # none, every workflow is skipped with the reason (sandbox-protections.sh
 # checks what the Landlock-only fallback says instead).
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the home, repositories and files there.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
