@@ -48,6 +48,7 @@ enum protection {
 	PROT_NET_NAMESPACE = 1u << 27,
 	PROT_PIDS_LIMIT = 1u << 28,
 	PROT_REAPER = 1u << 29,
+	PROT_WORKSPACE_NETWORK = 1u << 30,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
@@ -56,7 +57,7 @@ enum protection {
 #define PROT_OPTIONAL                                                                          \
 	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_HIDDEN_PATHS |   \
 	 PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV | PROT_PID_NAMESPACE | \
-	 PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER)
+	 PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER | PROT_WORKSPACE_NETWORK)
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
@@ -74,6 +75,9 @@ struct launch_state {
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */
 	int namespace;     /* enum namespace_kind: set by step "namespaces" */
+	/* Set by step "namespaces" when it joined the workspace's holder: the
+	 * connection, open (close-on-exec) for the run's life; else -1. */
+	int network_holder_fd;
 	/* What --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD entered before the
 	 * options were read (struct namespace_ahead), or NULL. */
 	const struct namespace_ahead *ahead;
