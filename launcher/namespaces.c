@@ -184,14 +184,17 @@ enum namespace_kind namespaces_probe(char *buf, size_t size, bool *ret_net)
 /* The holder's network namespace (and its user namespace, when it is not
  * ours) joined, then the mount, IPC and PID namespaces made in it. The
  * kind, with the connection to the holder in *ret_fd; -errno when any of
- * it fails, which is fatal: the run was to share its workspace's
- * network, and a process that joined half is in neither. */
-static int namespaces_join(const char *holder, int *ret_fd, struct sluice_error *err)
+ * it fails, with *ret_entered false when nothing changed (the holder is
+ * gone, or this process may not join it: a caller in a user namespace of
+ * its own), else fatal: a process that joined half is in neither. */
+static int namespaces_join(const char *holder, int *ret_fd, bool *ret_entered,
+                           struct sluice_error *err)
 {
-	bool user = false, entered = false;
-	_cleanup_close_ int fd = net_join(holder, &user, &entered, err);
+	bool user = false;
+	_cleanup_close_ int fd = net_join(holder, &user, ret_entered, err);
 	if (fd < 0)
 		return fd;
+	*ret_entered = true;
 	if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) < 0)
 		return sluice_error_set(err, neg_errno(),
 		                        "unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) in the "
@@ -236,10 +239,17 @@ int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
 		if (r < 0)
 			*err = ahead->err;
 	} else if (wanted_net && spec->network_holder) {
-		r = namespaces_join(spec->network_holder, &state->network_holder_fd, err);
-		net = r >= 0;
-		if (net)
+		bool entered = false;
+		r = namespaces_join(spec->network_holder, &state->network_holder_fd, &entered, err);
+		if (r >= 0) {
+			net = true;
 			state->enforced |= PROT_WORKSPACE_NETWORK;
+		} else if (!entered) {
+			/* a network of the run's own, as without a holder; the
+			 * report names workspace-network missing */
+			*err = (struct sluice_error){ 0 };
+			r = namespaces_enter(true, &reason, &net, err);
+		}
 	} else {
 		r = namespaces_enter(wanted_net, &reason, &net, err);
 	}
