@@ -4,7 +4,9 @@
 #   startup: `sluice run -- true` against `bash -c true`, alternately, in the
 #            unrestricted, restricted and workspace-write modes (medians;
 #            targets <= 2x, 2.2x, 2.2x), workspace-write also without the
-#            namespace layer, and unrestricted with every plugin off, so that
+#            namespace layer and with a network namespace per run instead
+#            of joining the workspace's (what joining costs), and
+#            unrestricted with every plugin off, so that
 #            what the plugins' modules cost shows,
 #            back to back, then (for reference) each after a pause;
 #   output:  1 GiB through `sluice run` against the same through a plain pipe
@@ -41,6 +43,7 @@ trap 'rm -rf "$scratch"' EXIT
 repo=$scratch/repo
 git init -q "$repo" && git -C "$repo" -c user.name=b -c user.email=b@b commit -q --allow-empty -m b
 printf '[sandbox]\nnamespace = off\n' >"$scratch/namespace-off.ini"
+printf '[sandbox]\nworkspace_network_idle = 0\n' >"$scratch/own-network.ini"
 launch_unrestricted="$SLUICE_LAUNCH --profile unrestricted --"
 "$sluice" plugins | sed -n 's/^\[plugin \([a-z0-9_]*\)\].*/[plugin \1]\nenabled = no/p' \
   >"$scratch/no-plugins.ini"
@@ -49,10 +52,11 @@ bench_alternate "$rounds" "bash -c true" "$sluice run --sandbox unrestricted -- 
   "$sluice run -C $repo --sandbox restricted -- true" "$launch_unrestricted bash -c true" \
   "env $launch_unrestricted bash -c true" "$sluice run -C $repo --sandbox workspace-write -- true" \
   "$sluice run -C $repo --sandbox workspace-write --config $scratch/namespace-off.ini -- true" \
-  "$sluice run --sandbox unrestricted --config $scratch/no-plugins.ini -- true"
+  "$sluice run --sandbox unrestricted --config $scratch/no-plugins.ini -- true" \
+  "$sluice run -C $repo --sandbox workspace-write --config $scratch/own-network.ini -- true"
 m0=${bench_medians[0]} m1=${bench_medians[1]} m2=${bench_medians[2]}
 m3=${bench_medians[3]} m4=${bench_medians[4]} m5=${bench_medians[5]} m6=${bench_medians[6]}
-m7=${bench_medians[7]}
+m7=${bench_medians[7]} m8=${bench_medians[8]}
 namespace=$("$SLUICE_LAUNCH" --print-features | sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p')
 # configure builds the launcher static against musl, or dynamic against
 # glibc (docs/building.md): only the latter names glibc's dynamic linker.
@@ -60,12 +64,13 @@ libc="static (musl)"
 grep -q 'ld-linux' "$SLUICE_LAUNCH" && libc="glibc"
 echo "startup, $rounds rounds alternating, kernel $(uname -r), sluice-launch: $libc, namespace: ${namespace:-?}"
 awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" -v m5="$m5" -v m6="$m6" \
-  -v m7="$m7" -v n="$n_plugins" 'BEGIN {
+  -v m7="$m7" -v m8="$m8" -v n="$n_plugins" 'BEGIN {
   printf "  bash -c true                     median %7.3f ms\n", m0 / 1000
   printf "  run --sandbox unrestricted      median %7.3f ms  %5.2f x  (target <= 2.0 x)\n", m1 / 1000, m1 / m0
   printf "  sluice run --sandbox restricted  median %7.3f ms  %5.2f x  (target <= 2.2 x)\n", m2 / 1000, m2 / m0
   printf "  --sandbox workspace-write        median %7.3f ms  %5.2f x  (target <= 2.2 x)\n", m5 / 1000, m5 / m0
   printf "  the same, namespace = off        median %7.3f ms  %5.2f x  (the layer: %+.3f ms)\n", m6 / 1000, m6 / m0, (m5 - m6) / 1000
+  printf "  the same, a network of its own    median %7.3f ms  %5.2f x  (joining the workspace network: %+.3f ms)\n", m8 / 1000, m8 / m0, (m5 - m8) / 1000
   printf "  %-32s median %7.3f ms  %5.2f x\n", "sluice-launch + bash", m3 / 1000, m3 / m0
   printf "  %-32s median %7.3f ms  %5.2f x\n", "lower bound: 3 execs in a row", m4 / 1000, m4 / m0
   printf "  %-32s median %7.3f ms  %5.2f x  (the %d plugins on by default add %+.3f ms)\n", \

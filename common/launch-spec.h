@@ -40,6 +40,24 @@
 #define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
 #define LAUNCH_OPT_SPEC_FD "--spec-fd"                 /* N, alone: the options arrive there */
+/* SOCKET: join the network namespace of the workspace's holder there */
+#define LAUNCH_OPT_NETWORK_HOLDER "--network-holder"
+/* --network-holder's word for "wanted, but none could be had": the run
+ * makes its own network namespace, and reports workspace-network missing */
+#define LAUNCH_NETWORK_HOLDER_NONE "none"
+/* SOCKET: become the holder of a workspace's network namespace, listening
+ * there; the launcher's process exits 0 once the holder is ready */
+#define LAUNCH_OPT_HOLD_NETWORK "--hold-network"
+/* DURATION: how long the holder stays without a connection (default 60s) */
+#define LAUNCH_OPT_HOLD_IDLE "--hold-idle"
+#define LAUNCH_HOLD_IDLE_DEFAULT "60s"
+
+/* The holder answers each connection with this byte and, as SCM_RIGHTS,
+ * the descriptors of its user and network namespaces (in that order). A
+ * starter connects holding the lock file SOCKET NET_HOLDER_LOCK_SUFFIX,
+ * which the holder takes before it removes SOCKET and leaves. */
+#define NET_HOLDER_ANSWER 'N'
+#define NET_HOLDER_LOCK_SUFFIX ".lock"
 
 /* A failed step reads "sluice-launch: STEP: ..." on stderr and is the line
  * {"error":STEP,"errno":N,"message":"...","detail":"..."} on --report-fd.
@@ -121,7 +139,10 @@
 #define LAUNCH_PROT_MINIMAL_DEV "minimal-dev"         /* /dev: a few devices, no terminals */
 #define LAUNCH_PROT_PID_NAMESPACE "pid-namespace" /* own PIDs and /proc; all end with the program */
 #define LAUNCH_PROT_NET_NAMESPACE "net-namespace" /* own network: loopback only, abstract names */
-#define LAUNCH_PROT_PIDS_LIMIT "pids-limit"       /* --rlimit pids: at most N tasks at once */
+/* --network-holder: the network namespace is the workspace's, shared with
+ * its other runs and jobs (a server one starts, the next reaches) */
+#define LAUNCH_PROT_WORKSPACE_NETWORK "workspace-network"
+#define LAUNCH_PROT_PIDS_LIMIT "pids-limit" /* --rlimit pids: at most N tasks at once */
 /* Without a PID namespace, with --die-with-parent: the launcher stays as
  * the subreaper of the program's tree and kills all of it (whatever left
  * the process group) when that parent ends */

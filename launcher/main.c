@@ -35,6 +35,7 @@
 #include "monitor.h"
 #include "mounts.h"
 #include "namespaces.h"
+#include "net-holder.h"
 #include "options.h"
 #include "privileges.h"
 #include "rlimits.h"
@@ -183,11 +184,19 @@ int main(int argc, char **argv)
 		return fflush(stdout) == 0 ? 0 : LAUNCH_EXIT_FAILURE;
 	case LAUNCH_PRINT_FEATURES:
 		return protections_print(stdout) < 0 ? LAUNCH_EXIT_FAILURE : 0;
+	case LAUNCH_HOLD_NETWORK:
+		if (net_holder_start(spec.hold_network, spec.hold_idle_ms, &err) < 0) {
+			log_sluice_error(&err, "hold-network");
+			return LAUNCH_EXIT_FAILURE;
+		}
+		return 0;
 	case LAUNCH_RUN:
 		break;
 	}
 
-	struct launch_state state = { .ahead = &ahead, .monitor_fd = -1, .status_fd = -1 };
+	struct launch_state state = {
+		.ahead = &ahead, .monitor_fd = -1, .status_fd = -1, .network_holder_fd = -1
+	};
 	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
 		err = (struct sluice_error){ 0 };
 		int r = steps[i].apply(&spec, &state, &err);

@@ -24,6 +24,7 @@
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "namespaces.h"
+#include "net-join.h"
 #include "net-namespace.h"
 #include "options.h"
 #include "protections.h"
@@ -119,6 +120,27 @@ int namespaces_enter(bool net, const char **ret_reason, bool *ret_net, struct sl
 	return r < 0 ? r : enter_network(NAMESPACE_USER, net, ret_net, err);
 }
 
+int namespaces_enter_network(const char **ret_reason, struct sluice_error *err)
+{
+	bool entered = false;
+	int r = net_namespace_enter(&entered, err);
+	if (r >= 0 || entered || r != -EPERM)
+		return r;
+	*err = (struct sluice_error){ 0 };
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+	if (uid == 0 && !cap_effective(CAP_SETFCAP)) {
+		*ret_reason = "a user namespace for uid 0 without CAP_SETFCAP";
+		return sluice_error_set(err, -EPERM, "%s", *ret_reason);
+	}
+	if (unshare(CLONE_NEWUSER) < 0) {
+		*ret_reason = "unshare(CLONE_NEWUSER)";
+		return sluice_error_set(err, neg_errno(), "%s", *ret_reason);
+	}
+	r = map_ids(uid, gid, err);
+	return r < 0 ? r : net_namespace_enter(&entered, err);
+}
+
 /* The probe's exit status: the kind, and this bit when the network
  * namespace was had too. */
 #define NAMESPACE_PROBE_NET 0x10
@@ -159,6 +181,28 @@ enum namespace_kind namespaces_probe(char *buf, size_t size, bool *ret_net)
 	return (enum namespace_kind)(WEXITSTATUS(status) & ~NAMESPACE_PROBE_NET);
 }
 
+/* The holder's network namespace (and its user namespace, when it is not
+ * ours) joined, then the mount, IPC and PID namespaces made in it. The
+ * kind, with the connection to the holder in *ret_fd; -errno when any of
+ * it fails, with *ret_entered false when nothing changed (the holder is
+ * gone, or this process may not join it: a caller in a user namespace of
+ * its own), else fatal: a process that joined half is in neither. */
+static int namespaces_join(const char *holder, int *ret_fd, bool *ret_entered,
+                           struct sluice_error *err)
+{
+	bool user = false;
+	_cleanup_close_ int fd = net_join(holder, &user, ret_entered, err);
+	if (fd < 0)
+		return fd;
+	*ret_entered = true;
+	if (unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) < 0)
+		return sluice_error_set(err, neg_errno(),
+		                        "unshare(CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID) in the "
+		                        "holder's namespaces");
+	*ret_fd = TAKE_FD(fd);
+	return user ? NAMESPACE_USER : NAMESPACE_PRIVILEGED;
+}
+
 void namespaces_ahead(void *userdata)
 {
 	struct namespace_ahead *a = userdata;
@@ -180,6 +224,10 @@ int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
 		                        "the namespaces were entered ahead (%s), but the options "
 		                        "plan none, or allow the network",
 		                        LAUNCH_SPEC_NAMESPACE_AHEAD);
+	/* the namespace entered ahead is the run's own, not the holder's */
+	if (ahead && ahead->entered && spec->network_holder)
+		return sluice_error_set(err, -EINVAL, "%s cannot join a holder (%s)",
+		                        LAUNCH_SPEC_NAMESPACE_AHEAD, LAUNCH_OPT_NETWORK_HOLDER);
 	if (!wanted)
 		return 0;
 	const char *reason = NULL;
@@ -190,6 +238,18 @@ int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
 		net = ahead->net;
 		if (r < 0)
 			*err = ahead->err;
+	} else if (wanted_net && spec->network_holder) {
+		bool entered = false;
+		r = namespaces_join(spec->network_holder, &state->network_holder_fd, &entered, err);
+		if (r >= 0) {
+			net = true;
+			state->enforced |= PROT_WORKSPACE_NETWORK;
+		} else if (!entered) {
+			/* a network of the run's own, as without a holder; the
+			 * report names workspace-network missing */
+			*err = (struct sluice_error){ 0 };
+			r = namespaces_enter(true, &reason, &net, err);
+		}
 	} else {
 		r = namespaces_enter(wanted_net, &reason, &net, err);
 	}

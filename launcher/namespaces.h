@@ -37,6 +37,13 @@ enum namespace_kind {
  * without its ids or its loopback. */
 int namespaces_enter(bool net, const char **ret_reason, bool *ret_net, struct sluice_error *err);
 
+/* A network namespace alone, its loopback up, for the workspace's holder
+ * (net-holder.h): made directly with CAP_SYS_ADMIN, else inside a new user
+ * namespace mapping the caller's ids to themselves, as namespaces_enter()
+ * does. 0, or -errno with a detail (and *ret_reason naming the refused
+ * call when user namespaces are not allowed). */
+int namespaces_enter_network(const char **ret_reason, struct sluice_error *err);
+
 /* The same (with the network namespace), tried in a child process so that
  * this one is unchanged (for --print-features): the kind, *ret_net, and
  * the reason in buf when it is NAMESPACE_NONE. */

@@ -252,6 +252,35 @@ static int opt_die_with_parent(struct launch_spec *spec, const char *arg, struct
 	return 0;
 }
 
+static int opt_network_holder(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (strcmp(arg, LAUNCH_NETWORK_HOLDER_NONE) == 0) {
+		spec->network_holder_none = true;
+		return 0;
+	}
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	spec->network_holder = arg;
+	return 0;
+}
+
+static int opt_hold_network(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	spec->hold_network = arg;
+	spec->action = LAUNCH_HOLD_NETWORK;
+	return 0;
+}
+
+static int opt_hold_idle(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	int r = parse_duration_ms(arg, UINT32_MAX, &spec->hold_idle_ms);
+	if (r < 0)
+		return sluice_error_set(err, r, "bad duration '%s'", arg);
+	return 0;
+}
+
 static int opt_print_features(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	(void)arg;
@@ -332,6 +361,16 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_SPEC_FD, "N", opt_spec_fd,
 	  "alone: read the options, an empty word, and the environment from descriptor N, "
 	  "NUL-separated, up to end of file (nothing read: exit, running nothing)" },
+	{ LAUNCH_OPT_NETWORK_HOLDER, "SOCKET", opt_network_holder,
+	  "join the network namespace of the workspace's holder listening on SOCKET (made by " LAUNCH_OPT_HOLD_NETWORK
+	  ") instead of making one; " LAUNCH_NETWORK_HOLDER_NONE
+	  ": one was wanted but could not be had (reported missing)" },
+	{ LAUNCH_OPT_HOLD_NETWORK, "SOCKET", opt_hold_network,
+	  "become the holder of a network namespace with its loopback up, listening on SOCKET "
+	  "(which must not exist); exit 0 once it is ready, the holder staying in the background" },
+	{ LAUNCH_OPT_HOLD_IDLE, "DURATION", opt_hold_idle,
+	  "with " LAUNCH_OPT_HOLD_NETWORK ": how long the holder stays once nothing uses it "
+	  "(default: " LAUNCH_HOLD_IDLE_DEFAULT ")" },
 	{ LAUNCH_OPT_PRINT_FEATURES, NULL, opt_print_features,
 	  "print what each profile enforces on this kernel as JSON, and exit" },
 	{ LAUNCH_OPT_HELP, NULL, opt_help, "print this help and exit" },
@@ -398,6 +437,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		.command_fd = -1,
 	};
 	(void)parse_size(LAUNCH_TMPDIR_SIZE_DEFAULT, UINT64_MAX, &spec->tmpdir_size);
+	(void)parse_duration_ms(LAUNCH_HOLD_IDLE_DEFAULT, UINT32_MAX, &spec->hold_idle_ms);
 	int i = 1;
 	while (i < argc) {
 		const char *word = argv[i];
@@ -440,6 +480,10 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, and no %s",
 		                        LAUNCH_OPT_TMPDIR_FALLBACK, LAUNCH_OPT_TMPDIR,
 		                        LAUNCH_OPT_USER);
+	if (spec->network_holder && spec->namespace_off)
+		return sluice_error_set(err, -EINVAL, "%s needs the namespaces (not %s %s)",
+		                        LAUNCH_OPT_NETWORK_HOLDER, LAUNCH_OPT_NAMESPACE,
+		                        LAUNCH_NAMESPACE_OFF);
 	spec->argv = argv + i;
 	return 0;
 }

@@ -28,6 +28,7 @@ enum launch_action {
 	LAUNCH_HELP,
 	LAUNCH_VERSION,
 	LAUNCH_PRINT_FEATURES,
+	LAUNCH_HOLD_NETWORK, /* --hold-network: become a workspace's holder */
 };
 
 /* What the caller asked for. Strings are borrowed from argv. */
@@ -51,9 +52,15 @@ struct launch_spec {
 	 * workspace-write (protected-paths.h) */
 	const char *protect[LAUNCH_MAX_PROTECT];
 	unsigned n_protect;
-	bool namespace_off;      /* --namespace off: Landlock and seccomp only */
-	bool network_allow;      /* --network allow */
-	bool unix_connect_allow; /* --unix-connect allow */
+	bool namespace_off; /* --namespace off: Landlock and seccomp only */
+	/* --network-holder: the socket of the holder whose network namespace
+	 * the run joins (net-join.h), or NULL: a network namespace of its own */
+	const char *network_holder;
+	bool network_holder_none; /* --network-holder none: wanted, not had */
+	const char *hold_network; /* --hold-network: the holder's socket */
+	uint64_t hold_idle_ms;    /* --hold-idle */
+	bool network_allow;       /* --network allow */
+	bool unix_connect_allow;  /* --unix-connect allow */
 	bool git_writable;
 	bool rlimit_set[RLIMIT_INDEX_N];
 	uint64_t rlimit_value[RLIMIT_INDEX_N];

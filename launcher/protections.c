@@ -65,7 +65,8 @@ struct protection_def {
 	X(PROT_PID_NAMESPACE, LAUNCH_PROT_PID_NAMESPACE, 0, false)                    \
 	X(PROT_NET_NAMESPACE, LAUNCH_PROT_NET_NAMESPACE, 0, false)                    \
 	X(PROT_PIDS_LIMIT, LAUNCH_PROT_PIDS_LIMIT, 0, false)                          \
-	X(PROT_REAPER, LAUNCH_PROT_REAPER, 0, false)
+	X(PROT_REAPER, LAUNCH_PROT_REAPER, 0, false)                                  \
+	X(PROT_WORKSPACE_NETWORK, LAUNCH_PROT_WORKSPACE_NETWORK, 0, false)
 
 static const struct protection_def protections[] = {
 #define PROTECTION_ROW(bit, name, abi, seccomp) { bit, name, abi, seccomp },
@@ -118,6 +119,8 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 	asked |= PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_PID_NAMESPACE;
 	if (!network_allow)
 		asked |= PROT_NET_NAMESPACE;
+	if (!network_allow && spec && (spec->network_holder || spec->network_holder_none))
+		asked |= PROT_WORKSPACE_NETWORK;
 	if (spec && spec->tmpdir)
 		asked |= PROT_TMPDIR_TMPFS | PROT_PRIVATE_TMP;
 	if (spec && spec->n_hide > 0)
@@ -137,7 +140,11 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 	if (p->workspace == WORKSPACE_WRITABLE && !(spec && spec->git_writable))
 		asked |= PROT_GIT_INCLUDES;
 	if (!network_allow) {
-		asked |= PROT_LANDLOCK_TCP | PROT_SECCOMP_SOCKETS;
+		/* joined, the workspace's network namespace keeps TCP in (the
+		 * join is fatal when it fails) */
+		if (!(spec && spec->network_holder))
+			asked |= PROT_LANDLOCK_TCP;
+		asked |= PROT_SECCOMP_SOCKETS;
 		if (!unix_connect_allow)
 			asked |= PROT_SECCOMP_UNIX_CONNECT;
 	}

@@ -49,6 +49,7 @@ enum protection {
 	PROT_PIDS_LIMIT = 1u << 28,
 	PROT_REAPER = 1u << 29,
 	PROT_PRIVATE_TMP = 1u << 30,
+	PROT_WORKSPACE_NETWORK = 1u << 31,
 };
 
 /* The namespace layer and what depends on it: asked for by the sandboxed
@@ -57,7 +58,8 @@ enum protection {
 #define PROT_OPTIONAL                                                                         \
 	(PROT_MOUNT_NAMESPACE | PROT_IPC_NAMESPACE | PROT_TMPDIR_TMPFS | PROT_PRIVATE_TMP |   \
 	 PROT_HIDDEN_PATHS | PROT_READ_ONLY_PATHS | PROT_PROTECTED_PATHS | PROT_MINIMAL_DEV | \
-	 PROT_PID_NAMESPACE | PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER)
+	 PROT_PID_NAMESPACE | PROT_NET_NAMESPACE | PROT_PIDS_LIMIT | PROT_REAPER |            \
+	 PROT_WORKSPACE_NETWORK)
 
 #define PROT_LANDLOCK_ANY                                                                      \
 	(PROT_LANDLOCK_FS | PROT_LANDLOCK_REFER | PROT_LANDLOCK_TRUNCATE | PROT_LANDLOCK_TCP | \
@@ -75,6 +77,9 @@ struct launch_state {
 	uint32_t planned;  /* asked & what this kernel and uid can do */
 	uint32_t enforced; /* set by each step as it succeeds */
 	int namespace;     /* enum namespace_kind: set by step "namespaces" */
+	/* Set by step "namespaces" when it joined the workspace's holder: the
+	 * connection, open (close-on-exec) for the run's life; else -1. */
+	int network_holder_fd;
 	/* What --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD entered before the
 	 * options were read (struct namespace_ahead), or NULL. */
 	const struct namespace_ahead *ahead;

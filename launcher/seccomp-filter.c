@@ -42,6 +42,10 @@ int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
 		parts |= SECCOMP_PART_SETID_MODES;
 	if (planned & PROT_SECCOMP_KEYRINGS_LEASES)
 		parts |= SECCOMP_PART_KEYRINGS_LEASES;
+	/* the workspace's network has nothing but its loopback: TCP and UDP
+	 * there are the point of it */
+	if ((planned & PROT_SECCOMP_SOCKETS) && (state->enforced & PROT_WORKSPACE_NETWORK))
+		parts |= SECCOMP_PART_LOOPBACK;
 	/* no_new_privs is already set, so loading needs no privilege. */
 	struct sock_fprog prog = seccomp_programs[parts];
 	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)

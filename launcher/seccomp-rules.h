@@ -28,7 +28,14 @@ enum seccomp_part {
 	 * with which a command could stall other programs opening a file it
 	 * may only read: EPERM */
 	SECCOMP_PART_KEYRINGS_LEASES = 1u << 5,
-	SECCOMP_PART_ALL = (1u << 6) - 1,
+	/* In a network namespace of the loopback only (the workspace's): in
+	 * place of SOCKETS, socket: only AF_UNIX, AF_INET and AF_INET6;
+	 * socketpair: only AF_UNIX (EACCES). connect(2) must then pass (to the
+	 * loopback), so with it CONNECT refuses socket(AF_UNIX) instead: a
+	 * unix socket to connect with is never had (socketpair's come
+	 * connected). */
+	SECCOMP_PART_LOOPBACK = 1u << 6,
+	SECCOMP_PART_ALL = (1u << 7) - 1,
 };
 
 /* The filter for parts as classic BPF, written into buf (at most size

@@ -86,6 +86,9 @@
 	  "run them later")                                                                       \
 	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
 	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
+	X(sandbox, workspace_network_idle, DURATION, "60s", SYSTEM, NULL,                         \
+	  "how long a workspace's shared network (its loopback) outlives its last run or job; "   \
+	  "0: each run has a network of its own")                                                 \
 	X(sandbox, namespace, ENUM, "auto", SYSTEM, "auto|off",                                   \
 	  "a private mount and IPC namespace where the system allows one")                        \
 	X(sandbox, best_effort, BOOL, "no", SYSTEM, NULL,                                         \

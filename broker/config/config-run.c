@@ -78,6 +78,7 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	if (r < 0)
 		return r;
 	s->tmpdir_size = cfg->sandbox_tmpdir_size;
+	s->workspace_network_idle = cfg->sandbox_workspace_network_idle;
 	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
 	s->audit_file = cfg->audit_file && *cfg->audit_file ? cfg->audit_file : NULL;
 

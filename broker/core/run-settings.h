@@ -226,8 +226,11 @@ struct run_settings {
 	const char *protect[RUN_SETTINGS_PROTECT_MAX];
 	size_t n_protect;
 	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
-	bool namespace_off;   /* no private mount and IPC namespace: false */
-	const char *user;     /* run commands as this user (the broker must be root), or NULL */
+	/* ms a workspace's shared network namespace outlives its last user
+	 * (workspace-network.h): 60 s; 0: a network namespace per run */
+	uint64_t workspace_network_idle;
+	bool namespace_off; /* no private mount and IPC namespace: false */
+	const char *user;   /* run commands as this user (the broker must be root), or NULL */
 	/* sluice's own configuration directories: never writable, never
 	 * inside a sandboxed command's workspace */
 	const char *config_dirs[RUN_SETTINGS_PATHS_MAX];

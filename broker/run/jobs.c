@@ -30,6 +30,7 @@
 #include "run/result.h"
 #include "monotonic.h"
 #include "run/run-tmpdir.h"
+#include "run/workspace-network.h"
 #include "parse-number.h"
 
 static uint64_t wall_ms(void)
@@ -302,6 +303,10 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	/* The TMPDIR is this process's now: held (until it exits) before the
 	 * caller, which holds it too, hears of the job and lets go. */
 	int hold = req->tmpdir ? run_tmpdir_hold(req->tmpdir) : 0;
+	/* So is the workspace's network (its launcher holds it too, once it
+	 * has joined): a job is one of its users until its last process. */
+	if (req->network_holder && req->network_holder[0] == '/')
+		(void)workspace_network_attach(req->network_holder);
 	int r = hold < 0 ? hold : spawn_become_subreaper();
 	_cleanup_free_ char *out_path = jobs_output_path(dir, id);
 	int log_fd = -1;

@@ -34,6 +34,7 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 	o->result.settings = &o->settings;
 	o->command_fd = o->spec_fd = o->exec_fd = o->out_r = o->err_r = o->rep_r = -1;
 	o->tmpdir_hold = -1;
+	o->network_hold = -1;
 }
 
 void run_outcome_done(struct run_outcome *o)
@@ -55,6 +56,8 @@ void run_outcome_done(struct run_outcome *o)
 	}
 	free(o->tmpdir_fallback);
 	o->tmpdir_hold = safe_close(o->tmpdir_hold);
+	o->network_hold = safe_close(o->network_hold);
+	free(o->network_holder);
 	free(o->tmpdir);
 	free(o->jobs_dir);
 	free(o->job.output_file);

@@ -43,6 +43,11 @@ struct run_outcome {
 	 * launcher makes where no tmpfs covers it, or NULL */
 	char *tmpdir_fallback;
 	bool foreground; /* known to run in the foreground: its TMPDIR may be shared */
+	/* The workspace's network holder's socket (workspace-network.h),
+	 * LAUNCH_NETWORK_HOLDER_NONE when none could be had, or NULL when not
+	 * wanted; and a connection that keeps the holder for the run, or -1. */
+	char *network_holder;
+	int network_hold;
 	char **env;
 	/* A launcher started before the decision (run-warmup.c), waiting for
 	 * its command on command_fd, and while spec_fd is open, for its

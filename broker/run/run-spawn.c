@@ -20,6 +20,7 @@
 #include "run/environment.h"
 #include "run/run-spawn.h"
 #include "run/run-tmpdir.h"
+#include "run/workspace-network.h"
 
 #include "launch-spec.h"
 
@@ -59,6 +60,34 @@ static int prepare_tmpdir(struct run_outcome *o)
 	return 0;
 }
 
+/* Whether o's run joins its workspace's network: sandboxed with the
+ * namespaces, the network denied, and sharing not turned off. */
+static bool wants_workspace_network(const struct run_outcome *o)
+{
+	const struct run_settings *s = &o->settings;
+	return spawn_plans_namespace(s) && !s->network && s->workspace_network_idle > 0;
+}
+
+/* The holder of the workspace's network, found or started, and held for
+ * the run; where none can be had, the run makes a network of its own and
+ * its report says that the workspace's is missing. */
+static void prepare_workspace_network(struct run_outcome *o)
+{
+	if (o->network_holder || !wants_workspace_network(o))
+		return;
+	struct sluice_error err = { 0 };
+	int fd = o->jobs_dir ? workspace_network_hold(o->jobs_dir, o->root, o->launcher,
+	                                              o->settings.workspace_network_idle,
+	                                              &o->network_holder, &err)
+	                     : -ENOENT;
+	if (fd >= 0) {
+		o->network_hold = fd;
+		return;
+	}
+	/* the launcher's report names workspace-network missing */
+	o->network_holder = strdup(LAUNCH_NETWORK_HOLDER_NONE);
+}
+
 int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 {
 	const struct run_settings *s = &o->settings;
@@ -75,6 +104,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		return run_outcome_fail(
 		        o, ERROR_KIND_COMMAND_FAILED,
 		        "sluice-launch was not found (set SLUICE_LAUNCH or install it next to sluice)");
+	prepare_workspace_network(o);
 	*sr = (struct spawn_request){
 		.launcher = o->launcher,
 		.settings = s,
@@ -83,6 +113,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.tmpdir = o->tmpdir,
 		.tmpdir_fallback = o->tmpdir_fallback,
 		.jobs_dir = o->jobs_dir,
+		.network_holder = o->network_holder,
 		.command = o->decision.command,
 		.env = o->env,
 		.stdout_fd = -1,

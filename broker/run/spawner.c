@@ -197,6 +197,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = strv_extend(&argv, LAUNCH_OPT_WAIT_ALL);
 	if (r >= 0 && boxed && s->namespace_off)
 		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
+	if (r >= 0 && boxed && req->network_holder)
+		r = add2(&argv, LAUNCH_OPT_NETWORK_HOLDER, req->network_holder);
 	if (r >= 0 && boxed && req->tmpdir) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);
 		r = add2(&argv, LAUNCH_OPT_TMPDIR_SIZE, num);

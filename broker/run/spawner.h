@@ -43,10 +43,14 @@ struct spawn_request {
 	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
 	const char *tmpdir_fallback;         /* tmpdir shared: --tmpdir-fallback, or NULL */
 	const char *jobs_dir;                /* hidden from a sandboxed command, or NULL */
-	const char *command;                 /* the shell's -c text (command_fd < 0) */
-	char *const *env;                    /* the command's environment */
-	int stdout_fd, stderr_fd;            /* become the child's 1 and 2 */
-	int report_fd;                       /* becomes SPAWN_REPORT_FD, or -1 for no report */
+	/* the socket of the workspace's network holder to join
+	 * (workspace-network.h); LAUNCH_NETWORK_HOLDER_NONE: wanted, but none
+	 * could be had; NULL: not wanted */
+	const char *network_holder;
+	const char *command;      /* the shell's -c text (command_fd < 0) */
+	char *const *env;         /* the command's environment */
+	int stdout_fd, stderr_fd; /* become the child's 1 and 2 */
+	int report_fd;            /* becomes SPAWN_REPORT_FD, or -1 for no report */
 	/* >= 0: the read end of a pipe that becomes SPAWN_COMMAND_FD; the
 	 * launcher builds the sandbox, then waits there for the command
 	 * (spawn_send_command()); command is then unused. -1: none. */

@@ -21,6 +21,9 @@ ws=$TEST_TMP/ws
 outside=$TEST_TMP/outside
 mkdir -p "$ws" "$outside"
 printf '[broker]\nbackground_survivors = leave\n' >"$TEST_TMP/leave.ini"
+# a network namespace per run, where a command may make unix sockets (the
+# workspace's shared loopback refuses socket(AF_UNIX): sandbox-loopback.sh)
+printf '[broker]\nbackground_survivors = leave\n[sandbox]\nworkspace_network_idle = 0\n' >"$TEST_TMP/leave-own-net.ini"
 printf '[sandbox]\nrlimit_fsize =\nrlimit_pids =\n' >"$TEST_TMP/nolimits.ini"
 
 # the PID namespace comes with the namespace layer (sandbox-lib.sh)
@@ -122,7 +125,7 @@ except OSError as e: print("in-use", e.errno)' "$1"
 # (a loaded machine starts each outside check slowly), in the background,
 # ended with SIGTERM once checked; waits until it is bound
 hold() {
-  "$SLUICE" run -C "$ws" --sandbox "$1" --config "$TEST_TMP/leave.ini" --timeout 5m -- \
+  "$SLUICE" run -C "$ws" --sandbox "$1" --config "$TEST_TMP/leave-own-net.ini" --timeout 5m -- \
     "python3 '$TEST_TMP/listen.py' $2 300 >'$ws/bound-$2' 2>&1" >/dev/null 2>&1 &
   held=$!
   wait_for 10 grep -q bound "$ws/bound-$2"

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Finding or starting the holder. The socket is named by a hash of the
+ * workspace's absolute root: another workspace's runs never name it, and
+ * the jobs directory (0700, this user's, hidden from sandboxed commands)
+ * keeps other users and the commands themselves away from it. A socket
+ * left by a holder that died refuses connections: it is removed and a new
+ * holder started, never joined (there is no pid to be reused: the answer
+ * comes from the process at the other end, checked by SO_PEERCRED).
+ *
+ * Starting and connecting happen under the lock file beside the socket,
+ * which the holder also takes before it leaves (net-holder.c), so that a
+ * holder does not leave between being found and answering.
+ *
+ * The holder must not become this process's child: sluice is a child
+ * subreaper and kills its own children after each run. It is started with
+ * the subreaper setting off for the moment of the start, so that once its
+ * first process exits, the holder belongs to the next subreaper up or to
+ * init.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "fd-util.h"
+#include "launch-spec.h"
+#include "run/workspace-network.h"
+
+/* FNV-1a, 64 bits: a name, not a secret (the directory is the lock). */
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Connect to the holder at path and hear its answer: the connection, or
+ * -errno (-ENOENT, -ECONNREFUSED: no holder there). */
+static int connect_holder(const char *path, struct sluice_error *err)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	if (strlen(path) >= sizeof(addr.sun_path))
+		return sluice_error_set(err, -ENAMETOOLONG, "the holder's socket '%s' is too long",
+		                        path);
+	strcpy(addr.sun_path, path);
+	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return sluice_error_set(err, neg_errno(), "a socket");
+	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
+		return sluice_error_set(err, neg_errno(), "connecting to '%s'", path);
+	struct ucred peer;
+	socklen_t len = sizeof(peer);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0)
+		return sluice_error_set(err, neg_errno(), "the holder's credentials");
+	if (peer.uid != geteuid())
+		return sluice_error_set(err, -EPERM, "the holder at '%s' runs as uid %u", path,
+		                        (unsigned)peer.uid);
+	/* its answer says it is serving; the namespaces are the launcher's
+	 * to take, closed here */
+	char byte = 0;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = { .msg_iov = &iov,
+		              .msg_iovlen = 1,
+		              .msg_control = control.buf,
+		              .msg_controllen = sizeof(control.buf) };
+	ssize_t n;
+	do
+		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
+			for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++)
+				(void)close(((int *)CMSG_DATA(c))[i]);
+	if (n != 1 || byte != NET_HOLDER_ANSWER)
+		return sluice_error_set(err, -EPROTO, "the holder at '%s' did not answer", path);
+	return TAKE_FD(fd);
+}
+
+/* Run launcher --hold-network path; 0 once the holder is ready, or -errno
+ * with what it said. */
+static int start_holder(const char *launcher, const char *path, uint64_t idle_ms,
+                        struct sluice_error *err)
+{
+	char idle[32];
+	snprintf(idle, sizeof(idle), "%llums", (unsigned long long)idle_ms);
+	int errpipe[2];
+	if (pipe2(errpipe, O_CLOEXEC) < 0)
+		return sluice_error_set(err, neg_errno(), "a pipe");
+	int was_subreaper = 0;
+	(void)prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
+	if (was_subreaper)
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		(void)sigprocmask(SIG_SETMASK, &none, NULL);
+		int null_fd = open("/dev/null", O_RDWR);
+		if (null_fd >= 0) {
+			(void)dup2(null_fd, STDIN_FILENO);
+			(void)dup2(null_fd, STDOUT_FILENO);
+		}
+		(void)dup2(errpipe[1], STDERR_FILENO);
+		execl(launcher, launcher, LAUNCH_OPT_HOLD_NETWORK, path, LAUNCH_OPT_HOLD_IDLE, idle,
+		      (char *)NULL);
+		_exit(127);
+	}
+	int r = pid < 0 ? neg_errno() : 0;
+	(void)close(errpipe[1]);
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (was_subreaper)
+		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+	char said[512] = "";
+	if (r >= 0 && status != 0) {
+		/* the holder's process is gone: what it wrote is all there */
+		(void)fcntl(errpipe[0], F_SETFL, O_NONBLOCK);
+		ssize_t n = read(errpipe[0], said, sizeof(said) - 1);
+		said[n > 0 ? n : 0] = '\0';
+		said[strcspn(said, "\n")] = '\0';
+	}
+	(void)close(errpipe[0]);
+	if (r < 0)
+		return sluice_error_set(err, r, "starting the holder");
+	if (status != 0)
+		return sluice_error_set(err, -ECHILD, "the holder could not start: %s",
+		                        said[0] ? said : "no reason given");
+	return 0;
+}
+
+int workspace_network_attach(const char *path)
+{
+	struct sluice_error ignored = { 0 };
+	return connect_holder(path, &ignored);
+}
+
+int workspace_network_hold(const char *jobs_dir, const char *workspace, const char *launcher,
+                           uint64_t idle_ms, char **ret_path, struct sluice_error *reterr)
+{
+	_cleanup_free_ char *path = NULL, *lock_path = NULL;
+	uint64_t h = path_hash(workspace);
+	if (asprintf(&path, "%s/net-%016llx.sock", jobs_dir, (unsigned long long)h) < 0 ||
+	    asprintf(&lock_path, "%s%s", path, NET_HOLDER_LOCK_SUFFIX) < 0) {
+		path = lock_path = NULL;
+		return sluice_error_set(reterr, -ENOMEM, "the holder's socket path");
+	}
+	_cleanup_close_ int lock = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (lock < 0)
+		return sluice_error_set(reterr, neg_errno(), "opening '%s'", lock_path);
+	if (flock(lock, LOCK_EX) < 0)
+		return sluice_error_set(reterr, neg_errno(), "locking '%s'", lock_path);
+	struct sluice_error ignored = { 0 };
+	int fd = connect_holder(path, &ignored);
+	if (fd == -ENOENT || fd == -ECONNREFUSED) {
+		struct stat st;
+		/* a dead holder's socket; anything else there is not ours to remove */
+		if (lstat(path, &st) == 0) {
+			if (!S_ISSOCK(st.st_mode))
+				return sluice_error_set(reterr, -EEXIST,
+				                        "'%s' is there and is not a socket", path);
+			if (unlink(path) < 0)
+				return sluice_error_set(reterr, neg_errno(), "removing '%s'", path);
+		}
+		int r = start_holder(launcher, path, idle_ms, reterr);
+		if (r < 0)
+			return r;
+		fd = connect_holder(path, reterr);
+	} else if (fd < 0) {
+		*reterr = ignored;
+	}
+	if (fd < 0)
+		return fd;
+	*ret_path = TAKE_PTR(path);
+	return fd;
+}
