@@ -50,8 +50,8 @@ static int set_positional_params(const struct simple_command *c, struct model_st
 		char p[2] = { (char)('0' + k), '\0' };
 		size_t at = i + k - 1;
 		int r = 0;
-		if (at < c->argc && builder_word_is_static(&c->argv[at]))
-			r = model_state_set(st, p, c->argv[at].w.text);
+		if (at < c->argc)
+			r = builder_state_assign(st, p, &c->argv[at].w);
 		else
 			model_state_unset(st, p);
 		if (r < 0)
@@ -76,7 +76,10 @@ static int shift_params(const struct simple_command *c, struct model_state *st)
 		int r = 0;
 		if (v) {
 			_cleanup_free_ char *copy = strdup(v);
-			r = copy ? model_state_set(st, p, copy) : -ENOMEM;
+			bool home = model_state_tilde(st, from);
+			r = !copy  ? -ENOMEM
+			    : home ? model_state_set_tilde(st, p, copy)
+			           : model_state_set(st, p, copy);
 		} else {
 			model_state_unset(st, p);
 		}
@@ -84,6 +87,37 @@ static int shift_params(const struct simple_command *c, struct model_state *st)
 			return r;
 	}
 	return 0;
+}
+
+/* `read [-r] NAME <<< WORD`: NAME is WORD when WORD is known and read
+ * keeps it as it is (no backslash, no blank at either end, one line, and
+ * no IFS anywhere in the command: another IFS splits otherwise). True
+ * when it set NAME. */
+static bool read_here_string(const struct builder *b, const struct simple_command *c,
+                             struct model_state *st, int *error)
+{
+	if (c->n_assigns > 0 || strstr(b->m->source, "IFS"))
+		return false;
+	size_t i = 1;
+	if (i < c->argc && strcmp(c->argv[i].w.text, "-r") == 0)
+		i++;
+	if (i + 1 != c->argc || !builder_word_is_static(&c->argv[i]) ||
+	    !shell_word_is_name(c->argv[i].w.text, strlen(c->argv[i].w.text)))
+		return false;
+	const struct model_redirect *here = NULL;
+	for (size_t k = 0; k < c->n_redirects; k++)
+		if (c->redirects[k].fd <= 0 && c->redirects[k].op[0] == '<')
+			here = strcmp(c->redirects[k].op, "<<<") == 0 ? &c->redirects[k] : NULL;
+	if (!here)
+		return false;
+	const char *v = here->target.w.text;
+	size_t len = strlen(v);
+	uint32_t dynamic = here->target.w.flags & WORD_DYNAMIC_MASK;
+	if ((dynamic != 0 && dynamic != WORD_TILDE) || len == 0 || strpbrk(v, "\\\n") ||
+	    strchr(" \t", v[0]) || strchr(" \t", v[len - 1]))
+		return false;
+	*error = builder_state_assign(st, c->argv[i].w.text, &here->target.w);
+	return true;
 }
 
 /* What the command changes for the commands after it. */
@@ -128,6 +162,8 @@ void builder_effects(struct builder *b, struct simple_command *c, struct model_s
 	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
 	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
 	           strcmp(name, "readarray") == 0) {
+		if (strcmp(name, "read") == 0 && read_here_string(b, c, st, &b->error))
+			return;
 		/* they assign variables named by their words: forget them all */
 		for (size_t i = 1; i < c->argc; i++)
 			model_state_unset(st, c->argv[i].w.text);

@@ -154,9 +154,7 @@ static int set_positional(struct model_state *fresh, const struct simple_command
 		return 0;
 	for (size_t i = from; i < c->argc && i - from < 10; i++) {
 		char name[2] = { (char)('0' + (i - from)), '\0' };
-		const char *text = c->argv[i].w.text;
-		int r = builder_word_is_static(&c->argv[i]) ? model_state_set(fresh, name, text)
-		                                            : 0;
+		int r = builder_state_assign(fresh, name, &c->argv[i].w);
 		if (r < 0)
 			return r;
 	}
