@@ -655,13 +655,8 @@ void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
 		return;
 	struct model_state call;
 	b->error = model_state_copy(&call, st);
-	for (size_t i = 1; i <= 9 && !b->error; i++) {
-		char name[2] = { (char)('0' + i), '\0' };
-		if (i < c->argc)
-			b->error = builder_state_assign(&call, name, &c->argv[i].w);
-		else
-			model_state_unset(&call, name);
-	}
+	if (!b->error)
+		b->error = builder_set_positional(&call, c->argv + 1, c->argc - 1);
 	const char *saved = b->function;
 	b->function = b->functions[k];
 	b->function_active[k] = true;

@@ -133,6 +133,11 @@ static inline bool builder_word_is_static(const struct model_word *w)
  * unknown. 0 or -ENOMEM. */
 int builder_state_assign(struct model_state *st, const char *name, const struct shell_word *w);
 
+/* The positional parameters are now words[0..n) (`set --`, a function's
+ * call, `bash -c STRING $0 ARGS`): $1 ... $9 as builder_state_assign()
+ * sets them, and their count, for "$@" (model-effects.c). 0 or -ENOMEM. */
+int builder_set_positional(struct model_state *st, const struct model_word *words, size_t n);
+
 /* A new command at the current point of the walk (n: its node in
  * ctx->src), appended to the model; NULL when the model is full (flagged)
  * or on -ENOMEM (b->error). */

@@ -752,6 +752,37 @@ struct word_cursor {
 	uint32_t prev_start, prev_end;
 };
 
+/* "$@" (or $@, "${@}") alone as a word, when $# and each of $1 ... are
+ * known: the words they are (a home stays one), pushed onto c. False
+ * (nothing pushed) otherwise; with no parameters too, where a word that
+ * joins it would take the place of the one before. */
+static bool push_positional_words(struct builder *b, struct simple_command *c, size_t *alloc,
+                                  const struct model_word *w, const struct model_state *st)
+{
+	static const char *const forms[] = { "\"$@\"", "$@", "\"${@}\"", "${@}" };
+	bool form = false;
+	for (size_t i = 0; i < ELEMENTSOF(forms); i++)
+		form |= strcmp(w->source, forms[i]) == 0;
+	const char *count = form ? model_state_get(st, "#") : NULL;
+	size_t n = count ? (size_t)(count[0] - '0') : 0;
+	for (size_t k = 1; k <= n; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		if (!model_state_get(st, p))
+			return false;
+	}
+	for (size_t k = 1; k <= n && !b->error; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		struct model_word word;
+		uint32_t flags = WORD_RESOLVED | (model_state_tilde(st, p) ? WORD_TILDE : 0);
+		b->error = builder_word_from_text(&word, model_state_get(st, p), flags);
+		if (!b->error)
+			b->error = builder_push_arg(b, c, alloc, &word);
+		else
+			model_word_done(&word);
+	}
+	return n > 0;
+}
+
 /* Append the word node wn to c's argv: a word of its own, or the rest of
  * the word before it when nothing separates them (the grammar splits
  * `${A}-$1`). */
@@ -769,7 +800,10 @@ static int push_word_node(struct builder *b, struct simple_command *c, const str
 		r = add_assign_word(c, &w, name_len);
 	else if (joins)
 		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
-	else
+	else if (push_positional_words(b, c, &wc->alloc, &w, st)) {
+		model_word_done(&w);
+		r = b->error;
+	} else
 		r = push_split(b, c, &wc->alloc, &w);
 	if (!joins)
 		wc->prev_start = wn->start;

@@ -26,6 +26,29 @@ static bool is_home(const char *source)
 /* Positional parameters the model follows: $1 ... $9. */
 #define POSITIONAL_MAX 9
 
+/* The name under which model_state keeps $#, for "$@". */
+#define POSITIONAL_COUNT "#"
+
+int builder_set_positional(struct model_state *st, const struct model_word *words, size_t n)
+{
+	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		int r = 0;
+		if (k <= n)
+			r = builder_state_assign(st, p, &words[k - 1].w);
+		else
+			model_state_unset(st, p);
+		if (r < 0)
+			return r;
+	}
+	if (n > POSITIONAL_MAX) {
+		model_state_unset(st, POSITIONAL_COUNT);
+		return 0;
+	}
+	char count[2] = { (char)('0' + n), '\0' };
+	return model_state_set(st, POSITIONAL_COUNT, count);
+}
+
 /* `set [options] [--] ARGS`: ARGS are the new $1 ...; without ARGS (and
  * without --) they stay. Static words are known, others not. */
 static int set_positional_params(const struct simple_command *c, struct model_state *st)
@@ -46,21 +69,11 @@ static int set_positional_params(const struct simple_command *c, struct model_st
 	                                       strcmp(c->argv[i - 1].w.text, "-") == 0));
 	if (!given)
 		return 0;
-	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
-		char p[2] = { (char)('0' + k), '\0' };
-		size_t at = i + k - 1;
-		int r = 0;
-		if (at < c->argc)
-			r = builder_state_assign(st, p, &c->argv[at].w);
-		else
-			model_state_unset(st, p);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return builder_set_positional(st, c->argv + i, c->argc - i);
 }
 
-/* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them. */
+/* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them
+ * (and $#; bash's shift past $# changes nothing, which is not followed). */
 static int shift_params(const struct simple_command *c, struct model_state *st)
 {
 	size_t n = 1;
@@ -86,7 +99,13 @@ static int shift_params(const struct simple_command *c, struct model_state *st)
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	const char *count = model_state_get(st, POSITIONAL_COUNT);
+	if (!count || (size_t)(count[0] - '0') < n) {
+		model_state_unset(st, POSITIONAL_COUNT);
+		return 0;
+	}
+	char left[2] = { (char)(count[0] - (char)n), '\0' };
+	return model_state_set(st, POSITIONAL_COUNT, left);
 }
 
 /* `read [-r] NAME <<< WORD`: NAME is WORD when WORD is known and read
@@ -117,6 +136,27 @@ static bool read_here_string(const struct builder *b, const struct simple_comman
 	    strchr(" \t", v[0]) || strchr(" \t", v[len - 1]))
 		return false;
 	*error = builder_state_assign(st, c->argv[i].w.text, &here->target.w);
+	return true;
+}
+
+/* `printf -v NAME '%s' WORD` and `printf -v NAME TEXT` (no % or backslash
+ * in TEXT): NAME is WORD (a home stays one) or TEXT. True when it set
+ * NAME. */
+static bool printf_to_var(const struct simple_command *c, struct model_state *st, int *error)
+{
+	if (c->argc < 4 || c->argc > 5 || strcmp(c->argv[1].w.text, "-v") != 0 ||
+	    !builder_word_is_static(&c->argv[2]) || !builder_word_is_static(&c->argv[3]) ||
+	    !shell_word_is_name(c->argv[2].w.text, strlen(c->argv[2].w.text)))
+		return false;
+	const char *format = c->argv[3].w.text;
+	const struct model_word *value = NULL;
+	if (c->argc == 4 && !strpbrk(format, "%\\"))
+		value = &c->argv[3];
+	else if (c->argc == 5 && strcmp(format, "%s") == 0)
+		value = &c->argv[4];
+	if (!value)
+		return false;
+	*error = builder_state_assign(st, c->argv[2].w.text, &value->w);
 	return true;
 }
 
@@ -163,6 +203,8 @@ void builder_effects(struct builder *b, struct simple_command *c, struct model_s
 	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
 	           strcmp(name, "readarray") == 0) {
 		if (strcmp(name, "read") == 0 && read_here_string(b, c, st, &b->error))
+			return;
+		if (strcmp(name, "printf") == 0 && printf_to_var(c, st, &b->error))
 			return;
 		/* they assign variables named by their words: forget them all */
 		for (size_t i = 1; i < c->argc; i++)
