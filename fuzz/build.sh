@@ -8,7 +8,7 @@ src=$1 build=$2 grammar=$3 out=$4
 cc=${FUZZ_CC:-clang}
 mods="util/strbuf shell/shell-parse shell/shell-reread shell/shell-words shell/brace-expand
       model/wrappers model/git model/model-storage model/model-state model/model-builder
-      model/model-command model/model-started model/model-scripts model/model-effects
+      model/model-command model/model-started model/model-scripts model/model-effects model/model-xargs
       model/command-model model/model-explain model/display policy/verdict util/terminal-text"
 files=""
 for m in $mods; do files="$files $src/broker/$m.c"; done

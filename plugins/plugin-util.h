@@ -65,7 +65,36 @@ static inline size_t git_subcommand_is(const struct sluice_simple_command *sc,
 /* The size of a path buffer of the helpers below (PATH_MAX). */
 #define PATH_CAP 4096
 
-/* Normalise a path argument's text into out: $HOME / ${HOME} -> ~, $PWD /
+/* The length of the ${HOME...} that in begins with when it is the home
+ * directory whenever HOME is set and not empty, as it is in any session:
+ * ${HOME:?msg}, ${HOME?}, ${HOME:-word}, ${HOME-word}, ${HOME:=word},
+ * ${HOME=word} (the word is for an unset HOME), ${HOME%/}, ${HOME%%/}.
+ * 0 for anything else (${HOME}, read by the table, and ${HOME:+x},
+ * ${HOME#...} ..., which are not). */
+static inline size_t home_expansion_length(const char *in)
+{
+	if (strncmp(in, "${HOME", 6) != 0)
+		return 0;
+	const char *p = in + 6;
+	if (strncmp(p, "%/}", 3) == 0)
+		return 9;
+	if (strncmp(p, "%%/}", 4) == 0)
+		return 10;
+	if (*p == ':')
+		p++;
+	if (*p != '?' && *p != '-' && *p != '=')
+		return 0;
+	for (int depth = 1; *++p;) {
+		if (p[0] == '$' && p[1] == '{')
+			depth++;
+		else if (*p == '}' && --depth == 0)
+			return (size_t)(p + 1 - in);
+	}
+	return 0;
+}
+
+/* Normalise a path argument's text into out: $HOME / ${HOME} -> ~ (and
+ * the forms home_expansion_length() reads), $PWD /
  * ${PWD} / $(pwd) / `pwd` / ~+ -> ".", repeated slashes folded, "." parts
  * dropped ("./x", "a/./b", "x/."), a trailing "/" removed (a lone "/"
  * stays); ".." is left for path_collapse(). Folds as it reads, so that
@@ -89,7 +118,12 @@ static inline bool path_normalise(const char *in, char *out, size_t size)
 			fits = false;    \
 	} while (0)
 	const char *c = in;
-	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]); v++) {
+	size_t home = home_expansion_length(in);
+	if (home && (in[home] == '\0' || in[home] == '/')) {
+		PATH_PUT('~');
+		c = in + home;
+	}
+	for (size_t v = 0; v < sizeof(vars) / sizeof(vars[0]) && c == in; v++) {
 		size_t n = strlen(vars[v].from);
 		if (strncmp(in, vars[v].from, n) == 0 && (in[n] == '\0' || in[n] == '/')) {
 			for (const char *t = vars[v].to; *t; t++)

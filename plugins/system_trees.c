@@ -10,8 +10,9 @@
  * permissions rules). Every spelling rm_targets knows is known here
  * (path-targets.h): ~, $HOME, //, /./, .., globs, defaults of unset
  * variables, a literal cd before it.
- * Not for: files below such a tree named one by one (/etc/hosts), or
- * find's pipelines into xargs.
+ * find piped into an xargs that runs one of those (`find ~ -print0 |
+ * xargs -0 rm -rf`) is judged as find running it would be.
+ * Not for: files below such a tree named one by one (/etc/hosts).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -245,10 +246,49 @@ static int check_find(const struct rule_state *st, const struct sluice_simple_co
 	return SLUICE_ALLOW;
 }
 
-static int check_one(const void *state, const struct sluice_simple_command *sc,
+/* The find that writes what sc reads, when sc runs under xargs and the
+ * pipeline's part before it holds a find: `find ROOT -print0 | xargs -0
+ * rm -rf` removes what find finds in ROOT. NULL when there is none. */
+static const struct sluice_simple_command *find_feeding(const struct sluice_command *cmd,
+                                                        const struct sluice_simple_command *sc)
+{
+	bool xargs = false;
+	for (size_t k = 0; k < sluice_wrapper_count(sc); k++)
+		xargs |= strcmp(sluice_wrapper_name(sc, k), "xargs") == 0;
+	int64_t pipeline = sluice_pipeline(sc);
+	size_t position = sluice_pipeline_position(sc);
+	if (!xargs || pipeline < 0 || position == 0)
+		return NULL;
+	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
+		const struct sluice_simple_command *o = sluice_command_get(cmd, i);
+		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1 &&
+		    strcmp(sluice_name(o), "find") == 0)
+			return o;
+	}
+	return NULL;
+}
+
+/* A deleter under xargs fed by find: find's start points, as -exec. */
+static int check_find_pipe(const struct rule_state *st, const struct sluice_command *cmd,
+                           const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	if (!str_in(sluice_name(sc), deleters))
+		return SLUICE_ALLOW;
+	const struct sluice_simple_command *find = find_feeding(cmd, sc);
+	if (!find)
+		return SLUICE_ALLOW;
+	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND] };
+	const struct find_words w = { find, -1 };
+	char what_runs[64];
+	snprintf(what_runs, sizeof(what_runs), "| xargs %s", sluice_name(sc));
+	return check_find_roots(&w, &deleting, what_runs, v);
+}
+
+static int check_one(const void *state, const struct sluice_command *cmd, size_t at,
                      struct sluice_verdict *v)
 {
 	const struct rule_state *st = state;
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, at);
 	int verdict = SLUICE_ALLOW;
 	int (*const checks[])(const struct rule_state *, const struct sluice_simple_command *,
 	                      struct sluice_verdict *) = { check_owner, check_move, check_find };
@@ -259,7 +299,8 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 		if (r > verdict)
 			verdict = r;
 	}
-	return verdict;
+	int r = check_find_pipe(st, cmd, sc, v);
+	return r < 0 || r > verdict ? r : verdict;
 }
 
 static int st_open(const struct sluice_host *host, const struct sluice_settings *settings,
@@ -270,7 +311,7 @@ static int st_open(const struct sluice_host *host, const struct sluice_settings 
 
 static int st_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	return check_each(state, cmd, v, check_one);
+	return check_each_at(state, cmd, v, check_one);
 }
 
 static const struct sluice_key keys[] = {

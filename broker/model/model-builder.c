@@ -198,30 +198,6 @@ static void walk_list(struct builder *b, const struct walk_ctx *ctx, const struc
 		builder_pop_frame(b);
 }
 
-/* What c writes when it is `echo` of static words (-n and -E aside): its
- * words after the name, as text in the model (its normalised text, from
- * the first word on), or NULL. */
-static const char *echo_output(const struct simple_command *c)
-{
-	if (c->argc < 2 || c->n_wrappers || c->n_redirects || strcmp(c->name, "echo") != 0 ||
-	    (c->flags & CMD_NAME_DYNAMIC))
-		return NULL;
-	size_t from = 1;
-	while (from < c->argc &&
-	       (strcmp(c->argv[from].w.text, "-n") == 0 || strcmp(c->argv[from].w.text, "-E") == 0))
-		from++;
-	for (size_t i = from; i < c->argc; i++)
-		if (!builder_word_is_static(&c->argv[i]) || c->argv[i].w.text[0] == '-')
-			return NULL;
-	/* the normalised text quotes words with blanks: only plain ones here */
-	size_t skip = 0;
-	for (size_t i = 0; i < from; i++)
-		skip += strlen(c->argv[i].w.text) + 1;
-	size_t len = strlen(c->normalized);
-	const char *words = c->normalized + (skip <= len ? skip : len); /* echo -n: "" */
-	return words[strcspn(words, "'\"\\")] ? NULL : words;
-}
-
 /* The pipeline being walked before n's (restored when n's ends). */
 struct pipe_saved {
 	long pipeline;
@@ -256,7 +232,7 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 		return;
 	struct pipe_saved saved = enter_pipeline(b, n, 0);
 	size_t k = 0;
-	const char *written = NULL; /* by the part before, when known */
+	const struct simple_command *writer = NULL; /* the part before, when one command */
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (!shell_node_is_statement(c)) {
@@ -267,14 +243,14 @@ static void walk_pipeline(struct builder *b, const struct walk_ctx *ctx, const s
 		b->pipe_position = k;
 		struct walk_ctx sub = *ctx;
 		sub.stdin_piped = k++ > 0;
-		sub.stdin_text = written;
+		sub.stdin_writer = writer;
 		struct model_state copy;
 		size_t first = b->m->n_commands;
 		b->error = model_state_copy(&copy, st);
 		if (!b->error)
 			walk_statement(b, &sub, c, &copy);
 		model_state_done(&copy);
-		written = b->m->n_commands == first + 1 ? echo_output(b->m->commands[first]) : NULL;
+		writer = b->m->n_commands == first + 1 ? b->m->commands[first] : NULL;
 	}
 	leave_pipeline(b, saved);
 	builder_pop_frame(b);
@@ -533,7 +509,8 @@ static void walk_loop_values(struct builder *b, const struct walk_ctx *ctx,
 				usable = false;
 				break;
 			}
-			usable = (values[count++].flags & WORD_DYNAMIC_MASK) == 0;
+			uint32_t dynamic = values[count++].flags & WORD_DYNAMIC_MASK;
+			usable = dynamic == 0 || dynamic == WORD_TILDE; /* `in / ~` */
 		}
 	}
 	_cleanup_free_ char *name = strndup(ctx->src + var->start, var->end - var->start);
@@ -546,7 +523,7 @@ static void walk_loop_values(struct builder *b, const struct walk_ctx *ctx,
 	else
 		usable = false;
 	for (size_t k = 0; usable && k < count && !b->error; k++) {
-		b->error = model_state_set(&round, name, values[k].text);
+		b->error = builder_state_assign(&round, name, &values[k]);
 		if (!b->error)
 			builder_walk_statements(b, ctx, body, &round);
 	}
@@ -678,13 +655,8 @@ void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
 		return;
 	struct model_state call;
 	b->error = model_state_copy(&call, st);
-	for (size_t i = 1; i <= 9 && !b->error; i++) {
-		char name[2] = { (char)('0' + i), '\0' };
-		if (i < c->argc && builder_word_is_static(&c->argv[i]))
-			b->error = model_state_set(&call, name, c->argv[i].w.text);
-		else
-			model_state_unset(&call, name);
-	}
+	if (!b->error)
+		b->error = builder_set_positional(&call, c->argv + 1, c->argc - 1);
 	const char *saved = b->function;
 	b->function = b->functions[k];
 	b->function_active[k] = true;

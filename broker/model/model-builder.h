@@ -80,9 +80,9 @@ struct walk_ctx {
 	size_t span_start, span_end; /* nested: the outer word's span in the model's source */
 	long parent;                 /* index of the holding command, or -1 */
 	bool negated, background, stdin_piped;
-	/* what the pipeline's part before writes, when it is known (`echo a b
-	 * | xargs rm`: "a b"); borrowed from the model, or NULL */
-	const char *stdin_text;
+	/* the pipeline's part before, when it is one simple command (`echo a
+	 * b | xargs rm`: the echo); borrowed from the model, or NULL */
+	const struct simple_command *stdin_writer;
 	bool has_error; /* the current tree has an ERROR / MISSING node */
 };
 
@@ -134,6 +134,17 @@ static inline bool builder_word_is_static(const struct model_word *w)
 	return (w->w.flags & WORD_DYNAMIC_MASK) == 0;
 }
 
+/* Set name in st to what the word w (expanded) holds when it is known
+ * before bash runs: a static word, a home (`~`, `~/x`, `"$HOME"/x`: kept
+ * as `~...` and marked, model_state_set_tilde); anything else makes name
+ * unknown. 0 or -ENOMEM. */
+int builder_state_assign(struct model_state *st, const char *name, const struct shell_word *w);
+
+/* The positional parameters are now words[0..n) (`set --`, a function's
+ * call, `bash -c STRING $0 ARGS`): $1 ... $9 as builder_state_assign()
+ * sets them, and their count, for "$@" (model-effects.c). 0 or -ENOMEM. */
+int builder_set_positional(struct model_state *st, const struct model_word *words, size_t n);
+
 /* A new command at the current point of the walk (n: its node in
  * ctx->src), appended to the model; NULL when the model is full (flagged)
  * or on -ENOMEM (b->error). */
@@ -153,6 +164,12 @@ int builder_push_arg(struct builder *b, struct simple_command *c, size_t *alloc,
  * of the command that started it changed to (find -exec), or NULL. */
 void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
                             struct model_state *st, const char *inherited_chdir);
+
+/* c runs under xargs: append the words it reads when they are known,
+ * from writer (the pipeline's part before, or NULL) or c's here-string,
+ * and c's argv is then complete (model-xargs.c). 0 or -ENOMEM. */
+int builder_xargs_input(struct builder *b, struct simple_command *c,
+                        const struct simple_command *writer);
 
 /* What c changes for the commands after it in st (model-effects.c). */
 void builder_effects(struct builder *b, struct simple_command *c, struct model_state *st);

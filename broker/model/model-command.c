@@ -64,6 +64,39 @@ static int grow(void **array, size_t n, size_t *alloc, size_t elem)
 	return 0;
 }
 
+/* The length of the `$HOME` or `${HOME}` that text begins with when the
+ * word is that one variable, unresolved, followed by nothing or a path
+ * ("$HOME/x"); else 0. */
+static size_t home_prefix(const char *text, const struct shell_word *w)
+{
+	uint32_t dynamic = w->flags & WORD_DYNAMIC_MASK;
+	if (dynamic != WORD_PARAM || w->n_vars != 1 || strcmp(w->vars[0], "HOME") != 0)
+		return 0;
+	size_t len = strncmp(text, "${HOME}", 7) == 0 ? 7 : strncmp(text, "$HOME", 5) == 0 ? 5 : 0;
+	if (!len || (text[len] != '\0' && text[len] != '/') || strchr(text + len, '$'))
+		return 0;
+	return len;
+}
+
+int builder_state_assign(struct model_state *st, const char *name, const struct shell_word *w)
+{
+	uint32_t dynamic = w->flags & WORD_DYNAMIC_MASK;
+	if (dynamic == 0)
+		return model_state_set(st, name, w->text);
+	/* bash expanded the leading ~ (or $HOME) when it made the word */
+	if (dynamic == WORD_TILDE)
+		return model_state_set_tilde(st, name, w->text);
+	size_t home = home_prefix(w->text, w);
+	if (home) {
+		_cleanup_free_ char *value = NULL;
+		if (asprintf(&value, "~%s", w->text + home) < 0)
+			return -ENOMEM;
+		return model_state_set_tilde(st, name, value);
+	}
+	model_state_unset(st, name);
+	return 0;
+}
+
 /* ------------------------------------------------------------ creation */
 
 int builder_copy_wrapper(struct model_wrapper *dst, const char *name, char *const *argv,
@@ -466,14 +499,10 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 		return -ENOMEM;
 	}
 	bool word = plain && (!value || shell_node_is_word(value));
-	bool literal = word && builder_word_is_static(&w);
-	/* D=~/x: bash expands the tilde when it assigns; the value is a home */
-	bool tilde = word && (w.w.flags & WORD_DYNAMIC_MASK) == WORD_TILDE;
+	/* D=~/x, D="$HOME/x": bash expands the home when it assigns */
 	if (persist) {
-		if (literal)
-			r = model_state_set(st, var, w.w.text);
-		else if (tilde)
-			r = model_state_set_tilde(st, var, w.w.text);
+		if (word)
+			r = builder_state_assign(st, var, &w.w);
 		else
 			model_state_unset(st, var);
 	}
@@ -560,45 +589,6 @@ static size_t unwrap(struct builder *b, struct simple_command *c, char *const *t
 	return i;
 }
 
-/* `echo a b | xargs rm`: xargs reads what the echo wrote, known before it
- * runs, and appends those words (split at blanks, as xargs splits them
- * when no option says otherwise). Only for a plain xargs: -0, -d, -I, -L,
- * -n ... read or run otherwise, and the command stays incomplete. */
-static int xargs_input(struct builder *b, struct simple_command *c, const char *text)
-{
-	static const char *const plain[] = { "-r", "-t", "-x", "--no-run-if-empty", "--verbose" };
-	const struct model_wrapper *xargs = NULL;
-	for (size_t i = c->n_inherited_wrappers; i < c->n_wrappers; i++)
-		if (strcmp(c->wrappers[i].name, "xargs") == 0)
-			xargs = &c->wrappers[i];
-	if (!xargs)
-		return 0;
-	for (size_t i = 1; i < xargs->argc; i++) {
-		bool ok = false;
-		for (size_t k = 0; k < ELEMENTSOF(plain); k++)
-			ok |= strcmp(xargs->argv[i], plain[k]) == 0;
-		if (!ok)
-			return 0;
-	}
-	size_t alloc = c->argc;
-	_cleanup_free_ char *copy = strdup(text);
-	if (!copy)
-		return -ENOMEM;
-	int r = 0;
-	for (char *save = NULL, *tok = strtok_r(copy, " \t\n", &save); tok && r >= 0;
-	     tok = strtok_r(NULL, " \t\n", &save)) {
-		struct model_word w;
-		r = builder_word_from_text(&w, tok, 0);
-		if (r >= 0)
-			r = builder_push_arg(b, c, &alloc, &w);
-		else
-			model_word_done(&w);
-	}
-	if (r >= 0)
-		c->flags &= ~(uint32_t)CMD_ARGV_INCOMPLETE;
-	return r;
-}
-
 /* Drop argv[0..n) (moved into the wrappers). */
 static void drop_front(struct simple_command *c, size_t n)
 {
@@ -652,8 +642,8 @@ void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struc
 	for (size_t i = 0; i < c->argc; i++)
 		texts[i] = c->argv[i].w.text;
 
-	if (c->flags & CMD_ARGV_INCOMPLETE && ctx->stdin_text)
-		b->error = xargs_input(b, c, ctx->stdin_text);
+	if (c->flags & CMD_ARGV_INCOMPLETE)
+		b->error = builder_xargs_input(b, c, ctx->stdin_writer);
 	if (b->error)
 		return;
 	if (c->argc > 0) {
@@ -762,6 +752,37 @@ struct word_cursor {
 	uint32_t prev_start, prev_end;
 };
 
+/* "$@" (or $@, "${@}") alone as a word, when $# and each of $1 ... are
+ * known: the words they are (a home stays one), pushed onto c. False
+ * (nothing pushed) otherwise; with no parameters too, where a word that
+ * joins it would take the place of the one before. */
+static bool push_positional_words(struct builder *b, struct simple_command *c, size_t *alloc,
+                                  const struct model_word *w, const struct model_state *st)
+{
+	static const char *const forms[] = { "\"$@\"", "$@", "\"${@}\"", "${@}" };
+	bool form = false;
+	for (size_t i = 0; i < ELEMENTSOF(forms); i++)
+		form |= strcmp(w->source, forms[i]) == 0;
+	const char *count = form ? model_state_get(st, "#") : NULL;
+	size_t n = count ? (size_t)(count[0] - '0') : 0;
+	for (size_t k = 1; k <= n; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		if (!model_state_get(st, p))
+			return false;
+	}
+	for (size_t k = 1; k <= n && !b->error; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		struct model_word word;
+		uint32_t flags = WORD_RESOLVED | (model_state_tilde(st, p) ? WORD_TILDE : 0);
+		b->error = builder_word_from_text(&word, model_state_get(st, p), flags);
+		if (!b->error)
+			b->error = builder_push_arg(b, c, alloc, &word);
+		else
+			model_word_done(&word);
+	}
+	return n > 0;
+}
+
 /* Append the word node wn to c's argv: a word of its own, or the rest of
  * the word before it when nothing separates them (the grammar splits
  * `${A}-$1`). */
@@ -779,7 +800,10 @@ static int push_word_node(struct builder *b, struct simple_command *c, const str
 		r = add_assign_word(c, &w, name_len);
 	else if (joins)
 		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
-	else
+	else if (push_positional_words(b, c, &wc->alloc, &w, st)) {
+		model_word_done(&w);
+		r = b->error;
+	} else
 		r = push_split(b, c, &wc->alloc, &w);
 	if (!joins)
 		wc->prev_start = wn->start;

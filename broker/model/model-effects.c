@@ -26,6 +26,29 @@ static bool is_home(const char *source)
 /* Positional parameters the model follows: $1 ... $9. */
 #define POSITIONAL_MAX 9
 
+/* The name under which model_state keeps $#, for "$@". */
+#define POSITIONAL_COUNT "#"
+
+int builder_set_positional(struct model_state *st, const struct model_word *words, size_t n)
+{
+	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		int r = 0;
+		if (k <= n)
+			r = builder_state_assign(st, p, &words[k - 1].w);
+		else
+			model_state_unset(st, p);
+		if (r < 0)
+			return r;
+	}
+	if (n > POSITIONAL_MAX) {
+		model_state_unset(st, POSITIONAL_COUNT);
+		return 0;
+	}
+	char count[2] = { (char)('0' + n), '\0' };
+	return model_state_set(st, POSITIONAL_COUNT, count);
+}
+
 /* `set [options] [--] ARGS`: ARGS are the new $1 ...; without ARGS (and
  * without --) they stay. Static words are known, others not. */
 static int set_positional_params(const struct simple_command *c, struct model_state *st)
@@ -46,21 +69,11 @@ static int set_positional_params(const struct simple_command *c, struct model_st
 	                                       strcmp(c->argv[i - 1].w.text, "-") == 0));
 	if (!given)
 		return 0;
-	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
-		char p[2] = { (char)('0' + k), '\0' };
-		size_t at = i + k - 1;
-		int r = 0;
-		if (at < c->argc && builder_word_is_static(&c->argv[at]))
-			r = model_state_set(st, p, c->argv[at].w.text);
-		else
-			model_state_unset(st, p);
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	return builder_set_positional(st, c->argv + i, c->argc - i);
 }
 
-/* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them. */
+/* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them
+ * (and $#; bash's shift past $# changes nothing, which is not followed). */
 static int shift_params(const struct simple_command *c, struct model_state *st)
 {
 	size_t n = 1;
@@ -76,14 +89,75 @@ static int shift_params(const struct simple_command *c, struct model_state *st)
 		int r = 0;
 		if (v) {
 			_cleanup_free_ char *copy = strdup(v);
-			r = copy ? model_state_set(st, p, copy) : -ENOMEM;
+			bool home = model_state_tilde(st, from);
+			r = !copy  ? -ENOMEM
+			    : home ? model_state_set_tilde(st, p, copy)
+			           : model_state_set(st, p, copy);
 		} else {
 			model_state_unset(st, p);
 		}
 		if (r < 0)
 			return r;
 	}
-	return 0;
+	const char *count = model_state_get(st, POSITIONAL_COUNT);
+	if (!count || (size_t)(count[0] - '0') < n) {
+		model_state_unset(st, POSITIONAL_COUNT);
+		return 0;
+	}
+	char left[2] = { (char)(count[0] - (char)n), '\0' };
+	return model_state_set(st, POSITIONAL_COUNT, left);
+}
+
+/* `read [-r] NAME <<< WORD`: NAME is WORD when WORD is known and read
+ * keeps it as it is (no backslash, no blank at either end, one line, and
+ * no IFS anywhere in the command: another IFS splits otherwise). True
+ * when it set NAME. */
+static bool read_here_string(const struct builder *b, const struct simple_command *c,
+                             struct model_state *st, int *error)
+{
+	if (c->n_assigns > 0 || strstr(b->m->source, "IFS"))
+		return false;
+	size_t i = 1;
+	if (i < c->argc && strcmp(c->argv[i].w.text, "-r") == 0)
+		i++;
+	if (i + 1 != c->argc || !builder_word_is_static(&c->argv[i]) ||
+	    !shell_word_is_name(c->argv[i].w.text, strlen(c->argv[i].w.text)))
+		return false;
+	const struct model_redirect *here = NULL;
+	for (size_t k = 0; k < c->n_redirects; k++)
+		if (c->redirects[k].fd <= 0 && c->redirects[k].op[0] == '<')
+			here = strcmp(c->redirects[k].op, "<<<") == 0 ? &c->redirects[k] : NULL;
+	if (!here)
+		return false;
+	const char *v = here->target.w.text;
+	size_t len = strlen(v);
+	uint32_t dynamic = here->target.w.flags & WORD_DYNAMIC_MASK;
+	if ((dynamic != 0 && dynamic != WORD_TILDE) || len == 0 || strpbrk(v, "\\\n") ||
+	    strchr(" \t", v[0]) || strchr(" \t", v[len - 1]))
+		return false;
+	*error = builder_state_assign(st, c->argv[i].w.text, &here->target.w);
+	return true;
+}
+
+/* `printf -v NAME '%s' WORD` and `printf -v NAME TEXT` (no % or backslash
+ * in TEXT): NAME is WORD (a home stays one) or TEXT. True when it set
+ * NAME. */
+static bool printf_to_var(const struct simple_command *c, struct model_state *st, int *error)
+{
+	if (c->argc < 4 || c->argc > 5 || strcmp(c->argv[1].w.text, "-v") != 0 ||
+	    !builder_word_is_static(&c->argv[2]) || !builder_word_is_static(&c->argv[3]) ||
+	    !shell_word_is_name(c->argv[2].w.text, strlen(c->argv[2].w.text)))
+		return false;
+	const char *format = c->argv[3].w.text;
+	const struct model_word *value = NULL;
+	if (c->argc == 4 && !strpbrk(format, "%\\"))
+		value = &c->argv[3];
+	else if (c->argc == 5 && strcmp(format, "%s") == 0)
+		value = &c->argv[4];
+	if (!value)
+		return false;
+	*error = builder_state_assign(st, c->argv[2].w.text, &value->w);
+	return true;
 }
 
 /* What the command changes for the commands after it. */
@@ -128,6 +202,10 @@ void builder_effects(struct builder *b, struct simple_command *c, struct model_s
 	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
 	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
 	           strcmp(name, "readarray") == 0) {
+		if (strcmp(name, "read") == 0 && read_here_string(b, c, st, &b->error))
+			return;
+		if (strcmp(name, "printf") == 0 && printf_to_var(c, st, &b->error))
+			return;
 		/* they assign variables named by their words: forget them all */
 		for (size_t i = 1; i < c->argc; i++)
 			model_state_unset(st, c->argv[i].w.text);

@@ -158,15 +158,10 @@ static int set_positional(struct model_state *fresh, const struct simple_command
 {
 	if (c->flags & CMD_ARGV_INCOMPLETE)
 		return 0;
-	for (size_t i = from; i < c->argc && i - from < 10; i++) {
-		char name[2] = { (char)('0' + (i - from)), '\0' };
-		const char *text = c->argv[i].w.text;
-		int r = builder_word_is_static(&c->argv[i]) ? model_state_set(fresh, name, text)
-		                                            : 0;
-		if (r < 0)
-			return r;
-	}
-	return 0;
+	if (from >= c->argc)
+		return builder_set_positional(fresh, NULL, 0);
+	int r = builder_state_assign(fresh, "0", &c->argv[from].w);
+	return r < 0 ? r : builder_set_positional(fresh, c->argv + from + 1, c->argc - from - 1);
 }
 
 /* script run by a new shell that c starts: the cwd is inherited, unexported

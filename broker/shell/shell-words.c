@@ -230,6 +230,63 @@ static void flag_nested(struct expander *e, const struct shell_node *n)
 	}
 }
 
+/* How an expansion of NAME gives NAME's own value when NAME is set and not
+ * empty: ${X} as it is; ${X:?msg} ${X?} ${X:-w} ${X-w} ${X:=w} ${X=w}
+ * (the word is only for an unset one); ${X%/} and ${X%%/} without one
+ * trailing slash. */
+enum param_form {
+	PARAM_OTHER = 0, /* anything else: ${X:+w}, ${X#p}, ${X/a/b} ... */
+	PARAM_VALUE,
+	PARAM_NO_SLASH,
+};
+
+/* The form of the expansion whose text after its name is rest[0..len)
+ * (its closing brace included). */
+static enum param_form param_form(const char *rest, size_t len)
+{
+	if (len == 1 && rest[0] == '}')
+		return PARAM_VALUE;
+	if ((len == 3 && memcmp(rest, "%/}", 3) == 0) || (len == 4 && memcmp(rest, "%%/}", 4) == 0))
+		return PARAM_NO_SLASH;
+	size_t op = rest[0] == ':' ? 1 : 0;
+	if (len > op + 1 && strchr("?-=", rest[op]))
+		return PARAM_VALUE;
+	return PARAM_OTHER;
+}
+
+/* ${!NAME} whose NAME holds a variable's name: the expansion of that one. */
+static void expand_indirect(struct expander *e, const struct shell_node *n, const char *var,
+                            bool quoted)
+{
+	uint32_t value_flags = 0;
+	const char *target = e->lookup ? e->lookup(e->userdata, var, &value_flags) : NULL;
+	if (!target || value_flags || !shell_word_is_name(target, strlen(target))) {
+		add_var(e, var, strlen(var));
+		if (!quoted)
+			e->w->flags |= WORD_SPLIT;
+		put_source(e, n, true);
+		return;
+	}
+	_cleanup_free_ char *name = strdup(target); /* the lookup's is borrowed */
+	if (!name) {
+		e->error = -ENOMEM;
+		return;
+	}
+	const char *value = e->lookup(e->userdata, name, &value_flags);
+	if (value && value[0] && strlen(value) <= RESOLVE_MAX_VALUE) {
+		e->w->flags |= WORD_RESOLVED | value_flags;
+		put_as(e, value, strlen(value), quoted ? 'q' : 'v');
+		return;
+	}
+	/* what it stands for, as a policy reads it: ${HOME} */
+	add_var(e, name, strlen(name));
+	if (!quoted)
+		e->w->flags |= WORD_SPLIT;
+	put(e, "${", 2, true);
+	put(e, name, strlen(name), true);
+	put(e, "}", 1, true);
+}
+
 /* $X or ${X}: resolved when the lookup knows X, else kept as written. */
 static void expand_param(struct expander *e, const struct shell_node *n, bool quoted)
 {
@@ -258,11 +315,25 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 		e->error = -ENOMEM;
 		return;
 	}
+	const char *open = e->src + n->start;
+	bool braced = n->kind == SN_EXPANSION && name->start == n->start + 2 && open[0] == '$';
+	if (n->kind == SN_EXPANSION && name->start == n->start + 3 && memcmp(open, "${!", 3) == 0 &&
+	    n->end == name->end + 1) {
+		expand_indirect(e, n, var, quoted); /* ${!NAME} */
+		return;
+	}
+	enum param_form form = simple   ? PARAM_VALUE
+	                       : braced ? param_form(e->src + name->end, n->end - name->end)
+	                                : PARAM_OTHER;
 	uint32_t value_flags = 0;
-	const char *value = simple && e->lookup ? e->lookup(e->userdata, var, &value_flags) : NULL;
-	if (value && strlen(value) <= RESOLVE_MAX_VALUE) {
+	const char *value = form && e->lookup ? e->lookup(e->userdata, var, &value_flags) : NULL;
+	/* only ${X} of an empty X is known: the others give their word then */
+	if (value && (simple || value[0]) && strlen(value) <= RESOLVE_MAX_VALUE) {
+		size_t len = strlen(value);
+		if (form == PARAM_NO_SLASH && len > 0 && value[len - 1] == '/')
+			len--;
 		e->w->flags |= WORD_RESOLVED | value_flags;
-		put_as(e, value, strlen(value), quoted ? 'q' : 'v');
+		put_as(e, value, len, quoted ? 'q' : 'v');
 		return;
 	}
 	add_var(e, var, strlen(var));
