@@ -1117,8 +1117,28 @@ static struct vcase containers_cases[] = {
 	{ "docker volume ls", A, "listing volumes" },
 	{ "docker compose down", A, "compose down keeps volumes" },
 	{ "docker rm -f web", A, "one container" },
+	/* kubectl's short names (kubectl api-resources), and the long ones */
+	{ "kubectl delete po --all", Q, "every pod, short name" },
+	{ "kubectl delete pods -A --all", Q, "every pod of every namespace" },
+	{ "kubectl delete cj nightly", Q, "a cron job, short name" },
+	{ "kubectl delete rs web-abc", Q, "a replica set" },
+	{ "kubectl delete hpa web", Q, "an autoscaler" },
+	{ "kubectl delete cm app-config", Q, "a config map" },
+	{ "kubectl delete secret db-password", Q, "a secret" },
+	{ "kubectl delete sa deployer", Q, "a service account" },
+	{ "kubectl delete netpol deny-all", Q, "a network policy" },
+	{ "kubectl delete clusterrolebinding admin", Q, "access rules" },
+	{ "kubectl delete -f k8s/", Q, "what the manifests name" },
+	{ "kubectl delete -k overlays/prod", Q, "a kustomization" },
+	{ "kubectl delete cm,secret -l app=web", Q, "kinds with a comma" },
+	{ "kubectl delete po web-1", A, "one pod: its controller starts another" },
 	{ "kubectl delete pod web-1", A, "one pod" },
 	{ "kubectl delete job migrate-42", A, "one finished job" },
+	{ "kubectl delete cm app-config --dry-run=client", A, "a dry run deletes nothing" },
+	{ "kubectl delete -f k8s/ --dry-run=server", A, "a server dry run" },
+	{ "kubectl get po -A", A, "listing pods" },
+	{ "kubectl get no", A, "listing nodes" },
+	{ "kubectl logs po/web-1", A, "logs" },
 	{ "kubectl get deploy -o wide", A, "listing deployments" },
 	{ "kubectl rollout restart deploy/api", A, "a restart" },
 	{ "kubectl describe no worker-3", A, "describing a node" },
@@ -1130,6 +1150,21 @@ static struct vcase containers_cases[] = {
 	{ "terraform apply", A, "apply" },
 	{ "echo 'terraform destroy'", A, "quoted text" },
 };
+
+/* A long command with the rules' words again and again is read in one
+ * pass: the kubectl rules once backtracked over every pair of words and hit
+ * the match limit, which refuses ("could not be evaluated"). */
+Test(plugins, containers_pack_reads_a_long_command_in_one_pass)
+{
+	static char echo[8000], del[8000];
+	strcpy(echo, "echo");
+	for (int i = 0; i < 500; i++)
+		strcat(echo, " kubectl delete");
+	strcpy(del, echo);
+	strcat(del, " && kubectl delete ns prod");
+	run_pack_command("41-containers", echo, A, "500 times 'kubectl delete', echoed");
+	run_pack_command("41-containers", del, Q, "and then a namespace deleted");
+}
 
 ParameterizedTestParameters(plugins, containers_pack)
 {
@@ -1182,6 +1217,12 @@ static struct vcase cloud_resources_cases[] = {
 	{ "gcloud projects delete my-project", Q, "a project" },
 	{ "gcloud container clusters delete c1 --quiet", Q, "a cluster" },
 	{ "az group delete --name rg-prod --yes", Q, "a resource group" },
+	{ "az vm delete -g rg -n vm1 --yes", Q, "a VM" },
+	{ "gcloud --project prod container clusters delete c1 --quiet", Q,
+	  "a cluster, global flag" },
+	{ "sudo /usr/local/bin/aws ec2 terminate-instances --instance-ids i-1", Q, "a path, sudo" },
+	{ "aws --region eu-west-1 rds delete-db-cluster --db-cluster-identifier c", Q,
+	  "a cluster, options first" },
 	{ "az vm delete -g rg -n vm1", Q, "a VM" },
 	{ "az keyvault purge --name kv", Q, "a purged key vault" },
 	{ "doctl compute droplet delete web-1", Q, "a droplet" },
