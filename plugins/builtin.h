@@ -24,6 +24,7 @@
 	X(rm_targets, true)       \
 	X(system_trees, true)     \
 	X(devices, true)          \
+	X(destroyers, true)       \
 	X(regex, true)            \
 	X(commands, false)        \
 	X(substitution, false)    \

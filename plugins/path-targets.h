@@ -106,6 +106,220 @@ static inline enum tree_kind system_tree(const char *t, const char **ret_what)
 	return TREE_NONE;
 }
 
+/* ---------------------------------------------- what must not be destroyed
+ *
+ * One notion for every tool that destroys (rm, truncate, shred, unlink, a
+ * `>` redirection, dd of=, cp/ln/mv over a file, rsync --delete, tar
+ * --remove-files, find -delete): guarded_path() says whether a path is one
+ * that no such tool may destroy, and why. Two ways to destroy: a file (its
+ * content goes: truncate, `>`, shred) and a tree (it and everything in it
+ * go: rm -r, rsync --delete into it, find -delete with no test). */
+
+/* The entries of a home directory that hold keys and credentials: each
+ * one, and everything in it. */
+static const char *const home_keys[] = {
+	".ssh",
+	".gnupg",
+	".aws",
+	".azure",
+	".kube",
+	".netrc",
+	".git-credentials",
+	".pgpass",
+	".npmrc",
+	".pypirc",
+	".docker",
+	".password-store",
+	".vault-token",
+	".config/gcloud",
+	".config/gh",
+	".config/hub",
+	".local/share/keyrings",
+	NULL,
+};
+
+/* Hidden entries of a home directory that a tool makes again and that
+ * clean-ups empty every day (caches, installs, histories): any other
+ * hidden entry (.bashrc, .gitconfig, .config, .vimrc ...) is configuration. */
+static const char *const home_regenerable[] = {
+	".cache",
+	".npm",
+	".cargo",
+	".rustup",
+	".m2",
+	".gradle",
+	".local",
+	".pnpm-store",
+	".yarn",
+	".bun",
+	".deno",
+	".node-gyp",
+	".nvm",
+	".pyenv",
+	".ivy2",
+	".sbt",
+	".nuget",
+	".conda",
+	".cpan",
+	".gem",
+	".composer",
+	".pub-cache",
+	".android",
+	".vscode-server",
+	".ccache",
+	".thumbnails",
+	".Trash",
+	".bash_history",
+	".zsh_history",
+	".python_history",
+	".node_repl_history",
+	".lesshst",
+	".viminfo",
+	".wget-hsts",
+	NULL,
+};
+
+/* The part of t inside a home directory ("~/x", "~bob/x", "/home/bob/x",
+ * "/root/x" give "x"), or NULL when t is not inside one. */
+static inline const char *home_relative(const char *t)
+{
+	if (t[0] == '~' && t[1] != '+' && t[1] != '-') {
+		const char *slash = strchr(t, '/');
+		return slash && slash[1] ? slash + 1 : NULL;
+	}
+	if (strncmp(t, "/root/", 6) == 0 && t[6])
+		return t + 6;
+	if (strncmp(t, "/home/", 6) == 0) {
+		const char *slash = strchr(t + 6, '/');
+		return slash && slash > t + 6 && slash[1] ? slash + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* Does rel (a path inside a home directory) lie in entry ("x" or "x/y":
+ * the entry itself or anything in it)? rel's first component may be a
+ * glob that matches the entry's (".ss?", ".bash*"). */
+static inline bool home_entry_holds(const char *entry, const char *rel)
+{
+	size_t n = strlen(entry);
+	if (strncmp(rel, entry, n) == 0 && (rel[n] == '\0' || rel[n] == '/'))
+		return true;
+	if (strchr(entry, '/') || !strpbrk(rel, "*?["))
+		return false;
+	char first[PATH_CAP];
+	snprintf(first, sizeof(first), "%.*s", (int)strcspn(rel, "/"), rel);
+	return fnmatch(first, entry, FNM_PERIOD) == 0;
+}
+
+/* What a guarded path is. */
+enum guarded_kind {
+	GUARDED_NONE = 0,
+	GUARDED_KEYS,    /* keys and credentials in a home directory */
+	GUARDED_CONFIG,  /* a home directory's configuration (its dotfiles) */
+	GUARDED_HISTORY, /* a git repository's history (.git and its objects, refs, HEAD) */
+};
+
+/* Is t (normalised and collapsed) in a .git's history? A tree: .git
+ * itself, everything in it, its objects, refs or logs; a file: those and
+ * HEAD and packed-refs. What git leaves behind (index.lock,
+ * rebase-merge) may go. */
+static inline bool git_history(const char *t, bool tree)
+{
+	const char *last = strrchr(t, '/');
+	last = last ? last + 1 : t;
+	if (strcmp(last, ".git") == 0)
+		return true;
+	for (const char *git = strstr(t, ".git/"); git; git = strstr(git + 1, ".git/")) {
+		if (git != t && git[-1] != '/')
+			continue;
+		static const char *const trees[] = { "*", "objects", "refs", "logs", NULL };
+		static const char *const files[] = { "HEAD", "packed-refs", NULL };
+		char first[PATH_CAP];
+		snprintf(first, sizeof(first), "%s", git + 5);
+		bool deeper = first[strcspn(first, "/")] == '/';
+		first[strcspn(first, "/")] = '\0';
+		if (str_in(first, trees) && (tree || strcmp(first, "*") != 0 || !deeper))
+			return true; /* a file deep under .git/ star may be a lock */
+		if (!tree && str_in(first, files) && !deeper)
+			return true;
+	}
+	return false;
+}
+
+/* Is t (normalised and collapsed) a path no tool may destroy: keys and
+ * credentials (~/.ssh, ~/.aws ...), a home directory's configuration
+ * (~/.bashrc, ~/.gitconfig, ~/.config; caches and histories are not), in
+ * any user's home, or a git repository's history? tree: t goes with
+ * everything in it. Sets *ret_what to what it names, for a message. The
+ * root, home and system directories are system_tree()'s. */
+static inline enum guarded_kind guarded_path(const char *t, bool tree, const char **ret_what)
+{
+	if (git_history(t, tree)) {
+		*ret_what = "a git repository's history (.git)";
+		return GUARDED_HISTORY;
+	}
+	const char *rel = home_relative(t);
+	if (!rel || rel[0] != '.' || strcmp(rel, ".*") == 0)
+		return GUARDED_NONE;
+	for (const char *const *k = home_keys; *k; k++)
+		if (home_entry_holds(*k, rel)) {
+			*ret_what = t[0] == '~' && t[1] == '/' ? "your keys and credentials"
+			                                       : "a user's keys and credentials";
+			return GUARDED_KEYS;
+		}
+	for (const char *const *k = home_regenerable; *k; k++)
+		if (home_entry_holds(*k, rel))
+			return GUARDED_NONE;
+	*ret_what = t[0] == '~' && t[1] == '/' ? "your shell and tools' configuration (a dotfile)"
+	                                       : "a user's configuration (a dotfile)";
+	return GUARDED_CONFIG;
+}
+
+/* What a tree destroyed here takes when it is the current directory, its
+ * contents or its parent ("*", ".*", ".", "..", "../ *"), else NULL. */
+static inline const char *working_tree(const char *t)
+{
+	static const struct {
+		const char *path, *what;
+	} table[] = {
+		{ "*", "everything in the current directory" },
+		{ ".*", "the hidden files of the current directory" },
+		{ ".", "the current directory" },
+		{ "..", "the parent directory" },
+		{ "../*", "everything in the parent directory" },
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(t, table[i].path) == 0)
+			return table[i].what;
+	/* what is left climbing after path_collapse(): "../..", "~/.." */
+	const char *last = strrchr(t, '/');
+	if (strcmp(last ? last + 1 : t, "..") == 0)
+		return "a directory above a named one";
+	return NULL;
+}
+
+/* The rule of a tool that destroys whole trees (path_rule_fn; ctx unused):
+ * the root, home and system directories, the working tree and what
+ * guarded_path() guards are refused. */
+static inline int destroyed_tree_rule(const void *ctx, const char *t, const char **ret_what)
+{
+	(void)ctx;
+	if (system_tree(t, ret_what) != TREE_NONE)
+		return SLUICE_DENY;
+	*ret_what = working_tree(t);
+	if (*ret_what)
+		return SLUICE_DENY;
+	return guarded_path(t, true, ret_what) != GUARDED_NONE ? SLUICE_DENY : SLUICE_ALLOW;
+}
+
+/* The rule of a tool that destroys a file's content (path_rule_fn; ctx
+ * unused): what guarded_path() guards is refused. */
+static inline int destroyed_file_rule(const void *ctx, const char *t, const char **ret_what)
+{
+	(void)ctx;
+	return guarded_path(t, false, ret_what) != GUARDED_NONE ? SLUICE_DENY : SLUICE_ALLOW;
+}
+
 /* Copy into out the default of the ${NAME:-WORD} (or ${NAME-WORD},
  * ${NAME:=WORD}, ${NAME=WORD}) at src, its quotes removed; *end is past its
  * '}'. False when src is no such expansion. */

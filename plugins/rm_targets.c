@@ -4,7 +4,10 @@
  * --recursive and its abbreviations, with or without -f, targets after --)
  * of the root, the home directory ($HOME, ${HOME}, "$HOME", ~), the system
  * directories (/usr, /etc, /var ... and everything in them: rule
- * system_dirs), a .git directory, everything in the current directory (a
+ * system_dirs), a .git directory (or its objects, refs, logs), keys and
+ * credentials (~/.ssh, ~/.aws ...) and a home directory's configuration
+ * (~/.bashrc, ~/.config; path-targets.h's guarded_path(), the notion every
+ * destroying tool shares), everything in the current directory (a
  * star, dot-star, ./star, ., and globs that expand as those do: ?*, [!.]*,
  * .??*, .g*), its parent (..), the working directory itself ($PWD, $(pwd),
  * ~+), what a variable's default stands for (${X:-/}), and the paths the
@@ -13,9 +16,9 @@
  * target that names one of these when a variable in it is empty
  * (`rm -rf "$DIR/"`), and the command neither sets nor guards it, asks
  * (rule unset_variable).
- * rimraf (also as npx rimraf) is a recursive rm.
- * Not for: non-recursive rm, or other deleting commands (find -delete is
- * system_trees').
+ * rimraf and del-cli (also as npx rimraf, npx del-cli) are a recursive rm.
+ * Not for: non-recursive rm, or other destroying commands (find -delete is
+ * system_trees', truncate, shred, unlink, `>` ... are file_targets').
  */
 #include <fnmatch.h>
 #include <stdbool.h>
@@ -43,45 +46,8 @@ static bool is_recursive(const struct sluice_simple_command *sc)
 	       long_option_prefix(sc, 1, "recursive", 1);
 }
 
-/* What the target names when it is one of the forbidden ones in or around
- * the current directory, else NULL (the root and home are system_tree()'s). */
-static const char *forbidden_here(const char *t)
-{
-	static const struct {
-		const char *path, *what;
-	} table[] = {
-		{ "*", "everything in the current directory" },
-		{ ".*", "the hidden files of the current directory" },
-		{ ".", "the current directory" },
-		{ "..", "the parent directory" },
-		{ "../*", "everything in the parent directory" },
-	};
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (strcmp(t, table[i].path) == 0)
-			return table[i].what;
-	const char *last = strrchr(t, '/');
-	last = last ? last + 1 : t;
-	if (strcmp(last, ".git") == 0)
-		return "a git repository's history (.git)";
-	/* inside it: everything (.git/ star), the objects or the refs; what
-	 * git leaves behind (.git/rebase-merge, index.lock) may go */
-	const char *git = strstr(t, ".git/");
-	if (git && (git == t || git[-1] == '/')) {
-		static const char *const history[] = { "*", "objects", "refs", "logs", NULL };
-		char first[PATH_CAP];
-		snprintf(first, sizeof(first), "%s", git + 5);
-		first[strcspn(first, "/")] = '\0';
-		if (str_in(first, history))
-			return "a git repository's history (.git)";
-	}
-	/* what is left climbing after path_collapse(): "../..", "~/.." */
-	if (strcmp(last, "..") == 0)
-		return "a directory above a named one";
-	return NULL;
-}
-
-/* The rule over one path (path_rule_fn): the root, home and the
- * forbidden ones deny, the system directories as system_dirs says, and
+/* The rule over one path (path_rule_fn): the root, home, the working
+ * tree and what guarded_path() guards (keys, dotfiles, .git) deny, the system directories as system_dirs says, and
  * the administrator's protected paths deny. */
 static int rm_path_rule(const void *ctx, const char *t, const char **ret_what)
 {
@@ -91,8 +57,8 @@ static int rm_path_rule(const void *ctx, const char *t, const char **ret_what)
 		return SLUICE_DENY;
 	if (kind == TREE_SYSTEM && st->verdict[RULE_SYSTEM_DIRS] != SLUICE_ALLOW)
 		return st->verdict[RULE_SYSTEM_DIRS];
-	*ret_what = forbidden_here(t);
-	if (*ret_what)
+	*ret_what = working_tree(t);
+	if (*ret_what || guarded_path(t, true, ret_what) != GUARDED_NONE)
 		return SLUICE_DENY;
 	for (size_t i = 0; i < sluice_settings_count(st->settings); i++)
 		if (strcmp(sluice_settings_key(st->settings, i), "protect") == 0 &&
@@ -161,8 +127,10 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 {
 	const struct rule_state *st = state;
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
-	/* rimraf (npx rimraf, as npm scripts run it) removes trees always */
-	bool rimraf = strcmp(sluice_name(sc), "rimraf") == 0;
+	/* rimraf and del-cli (npx rimraf, as npm scripts run them) remove
+	 * trees always */
+	static const char *const tree_removers[] = { "rimraf", "del-cli", "del", NULL };
+	bool rimraf = str_in(sluice_name(sc), tree_removers);
 	if (!rimraf && (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc)))
 		return SLUICE_ALLOW;
 	int verdict = SLUICE_ALLOW;

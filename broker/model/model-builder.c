@@ -344,6 +344,12 @@ static void walk_redirected(struct builder *b, const struct walk_ctx *ctx,
                             const struct shell_node *n, struct model_state *st)
 {
 	const struct shell_node *body = first_statement(n);
+	if (!body) {
+		/* `> f`, `>| f` alone: bash opens (and truncates) f with no
+		 * command run; a command with no words carries the redirection */
+		builder_command(b, ctx, n, st);
+		return;
+	}
 	size_t mark = b->n_inherited;
 	const struct shell_node *target = NULL;
 	if (body && (body->kind == SN_LIST || body->kind == SN_PIPELINE)) {

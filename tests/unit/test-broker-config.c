@@ -121,10 +121,10 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 	static const struct {
 		const char *name;
 		bool on;
-	} want[] = { { "git_add", true },     { "git_push", true },     { "git_discard", true },
-		     { "rm_targets", true },  { "system_trees", true }, { "devices", true },
-		     { "regex", true },       { "commands", false },    { "substitution", false },
-		     { "git_trailer", false } };
+	} want[] = { { "git_add", true },       { "git_push", true },     { "git_discard", true },
+		     { "rm_targets", true },    { "system_trees", true }, { "devices", true },
+		     { "destroyers", true },    { "regex", true },        { "commands", false },
+		     { "substitution", false }, { "git_trailer", false } };
 	for (size_t i = 0; i < ELEMENTSOF(want); i++)
 		cr_assert_eq(plugin(cfg, want[i].name)->enabled, want[i].on, "%s", want[i].name);
 	cr_assert_eq(strv_length(cfg->files), 0);

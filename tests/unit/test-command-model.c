@@ -757,6 +757,25 @@ Test(command_model, gives_redirections_with_operator_fd_and_target)
 	command_model_free(m);
 }
 
+/* `> f` alone truncates f (bash opens it and runs nothing): a command with
+ * no words carries the redirection, so the plugins see the file. */
+Test(command_model, a_redirection_alone_is_a_command_without_words)
+{
+	struct command_model *m = parse("> ~/.bashrc; >| out && ls");
+	cr_assert_eq(command_model_count(m), 3);
+	const struct simple_command *c = command_model_get(m, 0);
+	cr_expect_eq(simple_command_argc(c), 0);
+	cr_assert_eq(simple_command_redirect_count(c), 1);
+	cr_expect_str_eq(simple_command_redirect_op(c, 0), ">");
+	cr_expect_str_eq(simple_command_redirect_target(c, 0), "~/.bashrc");
+	c = command_model_get(m, 1);
+	cr_expect_eq(simple_command_argc(c), 0);
+	cr_expect_str_eq(simple_command_redirect_op(c, 0), ">|");
+	cr_expect_str_eq(simple_command_redirect_target(c, 0), "out");
+	cr_expect_eq(simple_command_argc(command_model_get(m, 2)), 1);
+	command_model_free(m);
+}
+
 /* The grammar reads 0< as a word 0 and <; the model gives bash's reading. */
 Test(command_model, a_zero_before_a_redirection_is_its_descriptor)
 {

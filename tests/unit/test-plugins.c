@@ -675,6 +675,24 @@ static struct vcase rm_cases[] = {
 	{ "export D=\"$(pwd)/out\"; rm -rf \"$D\"/*", A, "exported earlier" },
 	{ "for d in a b; do rm -rf \"$d/\"; done", A, "a loop variable" },
 	{ "ls | while read -r d; do rm -rf \"$d/\"; done", A, "read sets it" },
+	/* keys, dotfiles and .git: the notion every destroying tool shares */
+	{ "rm -rf ~/.ssh", D, "keys" },
+	{ "rm -rf $HOME/.gnupg", D, "gpg keys" },
+	{ "rm -rf ~/.aws", D, "cloud credentials" },
+	{ "rm -rf ~/.config", D, "every tool's configuration" },
+	{ "rm -r ~/.bashrc", D, "a dotfile, recursive" },
+	{ "rm -rf /home/bob/.ssh", D, "another user's keys" },
+	{ "rm -rf ~/.ss?", D, "a glob that matches .ssh" },
+	{ "rm -rf vendor/.git/refs", D, "a nested repository's refs" },
+	{ "npx del-cli ~", D, "del-cli is a recursive rm" },
+	{ "busybox rm -rf ~", D, "busybox: the applet is the command" },
+	{ "toybox rm -rf /", D, "toybox" },
+	{ "rm -rf ~/.cache/pip", A, "a cache in home" },
+	{ "rm -rf ~/.npm/_cacache", A, "npm's cache" },
+	{ "rm -rf ~/.cargo/registry", A, "cargo's downloads" },
+	{ "rm -rf .git/rebase-merge", A, "what git leaves behind" },
+	{ "npx del-cli dist", A, "del-cli of a build directory" },
+	{ "busybox rm -rf build", A, "busybox of a build directory" },
 	{ "rm -rf \"$DIR\"", A, "an empty target removes nothing" },
 	{ "rm -rf \"$TMPDIR/x\"", A, "/x when TMPDIR is empty: no tree" },
 	{ "rm -rf \"$OUT/build\"", A, "/build when OUT is empty: no tree" },
@@ -850,6 +868,106 @@ ParameterizedTestParameters(plugins, devices)
 ParameterizedTest(struct vcase *c, plugins, devices, .timeout = 30)
 {
 	run_case("devices", "", c);
+}
+
+/* ------------------------------------------------------------ destroyers */
+
+/* Rows from coreutils' and rsync's manuals (truncate(1), shred(1),
+ * unlink(1), dd(1), ln(1), rsync(1), tar(1), find(1)), tldr-style examples
+ * and what agents run; each dangerous row beside a look-alike that passes. */
+static struct vcase destroyers_cases[] = {
+	/* a file's content */
+	{ "truncate -s0 ~/.ssh/id_rsa", D, "truncate a key" },
+	{ "truncate -s 0 ~/.bashrc", D, "truncate a dotfile" },
+	{ "truncate --size=0 ~/.gitconfig", D, "--size=0" },
+	{ "busybox truncate -s0 ~/.profile", D, "busybox truncate" },
+	{ "truncate -s 0 build/app.log", A, "a log of the project" },
+	{ "truncate -s 64M disk.img", A, "an image file" },
+	{ "truncate -r ~/.bashrc out.txt", A, "-r: the size of a reference file" },
+	{ "shred -u ~/.ssh/id_ed25519", D, "shred a key" },
+	{ "shred -n 3 -z ~/.netrc", D, "shred credentials" },
+	{ "shred -u secrets.tmp", A, "shred a file of the project" },
+	{ "unlink ~/.bashrc", D, "unlink a dotfile" },
+	{ "unlink /root/.ssh/authorized_keys", D, "root's keys" },
+	{ "unlink build/link", A, "unlink a link of the project" },
+	{ "rm ~/.ssh/id_rsa", D, "rm without -r of a key" },
+	{ "rm -f ~/.zshrc", D, "rm -f of a dotfile" },
+	{ "rm -f .git/HEAD", D, "a repository's HEAD" },
+	{ "rm -f .git/index.lock", A, "a stale lock" },
+	{ "rm ~/.bash_history", A, "a history: not configuration" },
+	{ "dd if=/dev/zero of=~/.bashrc", D, "dd into a dotfile" },
+	{ "dd if=/dev/urandom of=/home/me/.ssh/id_rsa bs=1k count=1", D, "dd into a key" },
+	{ "dd if=/dev/zero of=disk.img bs=1M count=10", A, "dd into an image" },
+	{ "echo hi | tee ~/.bashrc", D, "tee overwrites" },
+	{ "echo 'export X=1' | tee -a ~/.bashrc", A, "tee -a appends" },
+	/* redirections, with a command or none */
+	{ "> ~/.ssh/id_rsa", D, "a redirection alone" },
+	{ ">| ~/.zshrc", D, ">| alone" },
+	{ ": > ~/.gitconfig", D, ": >" },
+	{ "echo x > ~/.bashrc", D, "echo >" },
+	{ "cat /dev/null >| ~/.ssh/authorized_keys", D, ">|" },
+	{ "make &> ~/.profile", D, "&>" },
+	{ "echo hi > /home/bob/.bashrc", D, "another user's dotfile" },
+	{ "echo hi > ~bob/.bashrc", D, "~bob" },
+	{ "echo x > \"$HOME/.aws/credentials\"", D, "$HOME" },
+	{ "cd ~ && echo x > .bashrc", D, "after cd ~" },
+	{ "echo 'export X=1' >> ~/.bashrc", A, ">> appends" },
+	{ "echo hi > out.txt", A, "a file of the project" },
+	{ ": > build/log.txt", A, "emptying a log of the project" },
+	{ "echo x > ~/.cache/app/state", A, "a cache in home" },
+	{ "ls > /dev/null", A, "/dev/null" },
+	{ "cat ~/.bashrc", A, "reading a dotfile" },
+	/* another file in its place */
+	{ "ln -sf /dev/null ~/.ssh/authorized_keys", D, "ln -sf over keys" },
+	{ "ln -sf ~/dotfiles/bashrc ~/.bashrc", Q, "ln -sf over a dotfile: on purpose?" },
+	{ "cp /dev/null ~/.bashrc", Q, "cp over a dotfile" },
+	{ "cp evil.pub ~/.ssh/authorized_keys", D, "cp over keys" },
+	{ "install -m 600 key ~/.ssh/id_rsa", D, "install over a key" },
+	{ "mv ~/.ssh /dev/null", D, "mv of keys to /dev/null" },
+	{ "mv ~/.ssh/id_rsa /tmp/", D, "mv of a key away" },
+	{ "mv .git /tmp/old-git", D, "mv of .git away" },
+	{ "ln -s ~/.bashrc mybashrc", A, "ln without -f" },
+	{ "ln -sf ../lib/libfoo.so build/libfoo.so", A, "ln -sf in the project" },
+	{ "cp ~/.bashrc /tmp/bashrc.bak", A, "a copy of a dotfile" },
+	{ "mv ~/.config/app ~/.config/app.bak", A, "a dotfile kept aside" },
+	{ "mv build/out.js dist/", A, "mv in the project" },
+	{ "cp -t dist a b", A, "-t: a directory" },
+	/* trees */
+	{ "rsync -a --delete empty/ ~/", D, "rsync --delete into home" },
+	{ "rsync -a --delete /tmp/empty/ $HOME/", D, "$HOME" },
+	{ "rsync -av --delete-before empty/ /", D, "--delete-before into the root" },
+	{ "rsync -a --del x/ .", D, "--del into the working tree" },
+	{ "rsync -a --delete ./ ~/.ssh/", D, "into keys" },
+	{ "rsync -a --delete build/ dist/", A, "a build directory" },
+	{ "rsync -av src/ ~/", A, "no --delete" },
+	{ "rsync -a --delete dist/ host:/srv/www/", A, "another host" },
+	{ "tar --remove-files -czf /tmp/home.tgz ~", D, "tar --remove-files of home" },
+	{ "tar -czf x.tgz --remove-files .", D, "of the working tree" },
+	{ "tar czf k.tgz --remove-files ~/.ssh", D, "old-style options, keys" },
+	{ "tar --remove-files -czf logs.tgz logs/", A, "a directory of logs" },
+	{ "tar -czf out.tgz -C ~ .bashrc", A, "no --remove-files" },
+	{ "find . -delete", D, "find -delete with no test" },
+	{ "find -delete", D, "no start point: ." },
+	{ "find . -type f -delete", D, "-type alone selects every file" },
+	{ "find .git -delete", D, "the history" },
+	{ "find ~/.ssh -name 'id_*' -delete", D, "keys, even with a test" },
+	{ "find . -name '*.o' -delete", A, "a test" },
+	{ "find . -type d -name __pycache__ -delete", A, "tests" },
+	{ "find build -mindepth 1 -delete", A, "a build directory" },
+	{ "find . -type d -empty -delete", A, "-empty" },
+	{ "find .git -name '*.lock' -delete", A, "stale locks" },
+	{ "find . -name x -print", A, "no -delete" },
+	{ "echo truncate -s0 ~/.bashrc", A, "just text" },
+};
+
+ParameterizedTestParameters(plugins, destroyers)
+{
+	return cr_make_param_array(struct vcase, destroyers_cases, ELEMENTSOF(destroyers_cases));
+}
+
+ParameterizedTest(struct vcase *c, plugins, destroyers, .timeout = 30)
+{
+	run_case("destroyers", "", c);
 }
 
 /* ------------------------------------------------------------ system_trees */
@@ -1045,7 +1163,7 @@ Test(plugins, regex_keeps_every_rule_as_they_grow, .timeout = 30)
 
 /* The verdict of command under the regex rules of the pack file
  * policies/NAME.ini alone (the file as shipped). */
-static void run_pack(const char *name, const struct vcase *c)
+static void run_pack_command(const char *name, const char *command, int verdict, const char *why)
 {
 	char path[600];
 	snprintf(path, sizeof(path), "%s/policies/%s.ini", getenv("SLUICE_SRCDIR"), name);
@@ -1061,16 +1179,21 @@ static void run_pack(const char *name, const struct vcase *c)
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
 	struct verdict v;
-	cr_assert_geq(ptu_decide(chain, c->command, &v, NULL), 0);
-	cr_assert_eq((int)v.kind, c->verdict, "[%s] (%s): got %s%s%s", c->command, c->why,
+	cr_assert_geq(ptu_decide(chain, command, &v, NULL), 0);
+	cr_assert_eq((int)v.kind, verdict, "[%s] (%s): got %s%s%s", command, why,
 	             verdict_kind_name(v.kind), v.n_reasons ? ": " : "",
 	             v.n_reasons ? v.reasons[0].message : "");
-	if (c->verdict != A)
+	if (verdict != A)
 		cr_assert(v.n_reasons > 0 && v.reasons[0].suggestion, "[%s] no suggestion",
-		          c->command);
+		          command);
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);
+}
+
+static void run_pack(const char *name, const struct vcase *c)
+{
+	run_pack_command(name, c->command, c->verdict, c->why);
 }
 
 static struct vcase databases_cases[] = {
@@ -1147,8 +1270,28 @@ static struct vcase containers_cases[] = {
 	{ "docker volume ls", A, "listing volumes" },
 	{ "docker compose down", A, "compose down keeps volumes" },
 	{ "docker rm -f web", A, "one container" },
+	/* kubectl's short names (kubectl api-resources), and the long ones */
+	{ "kubectl delete po --all", Q, "every pod, short name" },
+	{ "kubectl delete pods -A --all", Q, "every pod of every namespace" },
+	{ "kubectl delete cj nightly", Q, "a cron job, short name" },
+	{ "kubectl delete rs web-abc", Q, "a replica set" },
+	{ "kubectl delete hpa web", Q, "an autoscaler" },
+	{ "kubectl delete cm app-config", Q, "a config map" },
+	{ "kubectl delete secret db-password", Q, "a secret" },
+	{ "kubectl delete sa deployer", Q, "a service account" },
+	{ "kubectl delete netpol deny-all", Q, "a network policy" },
+	{ "kubectl delete clusterrolebinding admin", Q, "access rules" },
+	{ "kubectl delete -f k8s/", Q, "what the manifests name" },
+	{ "kubectl delete -k overlays/prod", Q, "a kustomization" },
+	{ "kubectl delete cm,secret -l app=web", Q, "kinds with a comma" },
+	{ "kubectl delete po web-1", A, "one pod: its controller starts another" },
 	{ "kubectl delete pod web-1", A, "one pod" },
 	{ "kubectl delete job migrate-42", A, "one finished job" },
+	{ "kubectl delete cm app-config --dry-run=client", A, "a dry run deletes nothing" },
+	{ "kubectl delete -f k8s/ --dry-run=server", A, "a server dry run" },
+	{ "kubectl get po -A", A, "listing pods" },
+	{ "kubectl get no", A, "listing nodes" },
+	{ "kubectl logs po/web-1", A, "logs" },
 	{ "kubectl get deploy -o wide", A, "listing deployments" },
 	{ "kubectl rollout restart deploy/api", A, "a restart" },
 	{ "kubectl describe no worker-3", A, "describing a node" },
@@ -1160,6 +1303,21 @@ static struct vcase containers_cases[] = {
 	{ "terraform apply", A, "apply" },
 	{ "echo 'terraform destroy'", A, "quoted text" },
 };
+
+/* A long command with the rules' words again and again is read in one
+ * pass: the kubectl rules once backtracked over every pair of words and hit
+ * the match limit, which refuses ("could not be evaluated"). */
+Test(plugins, containers_pack_reads_a_long_command_in_one_pass)
+{
+	static char echo[8000], del[8000];
+	strcpy(echo, "echo");
+	for (int i = 0; i < 500; i++)
+		strcat(echo, " kubectl delete");
+	strcpy(del, echo);
+	strcat(del, " && kubectl delete ns prod");
+	run_pack_command("41-containers", echo, A, "500 times 'kubectl delete', echoed");
+	run_pack_command("41-containers", del, Q, "and then a namespace deleted");
+}
 
 ParameterizedTestParameters(plugins, containers_pack)
 {
@@ -1212,6 +1370,12 @@ static struct vcase cloud_resources_cases[] = {
 	{ "gcloud projects delete my-project", Q, "a project" },
 	{ "gcloud container clusters delete c1 --quiet", Q, "a cluster" },
 	{ "az group delete --name rg-prod --yes", Q, "a resource group" },
+	{ "az vm delete -g rg -n vm1 --yes", Q, "a VM" },
+	{ "gcloud --project prod container clusters delete c1 --quiet", Q,
+	  "a cluster, global flag" },
+	{ "sudo /usr/local/bin/aws ec2 terminate-instances --instance-ids i-1", Q, "a path, sudo" },
+	{ "aws --region eu-west-1 rds delete-db-cluster --db-cluster-identifier c", Q,
+	  "a cluster, options first" },
 	{ "az vm delete -g rg -n vm1", Q, "a VM" },
 	{ "az keyvault purge --name kv", Q, "a purged key vault" },
 	{ "doctl compute droplet delete web-1", Q, "a droplet" },
@@ -1507,11 +1671,11 @@ Test(plugins_config, the_defaults_load_every_default_plugin)
 	struct policy_chain *chain = NULL;
 	struct sluice_error err = { 0 };
 	cr_assert_eq(policy_chain_new(cfg, &chain, &err), 0, "%s", err.detail);
-	cr_assert_eq(policy_chain_count(chain), 7);
+	cr_assert_eq(policy_chain_count(chain), 8);
 	struct verdict v;
 	cr_assert_eq(ptu_decide(chain,
 	                        "git add -A; rm -rf ~; git push -f; mkfs.ext4 /dev/sda; "
-	                        "chmod -R 777 /; git reset --hard",
+	                        "chmod -R 777 /; git reset --hard; : > ~/.bashrc",
 	                        &v, NULL),
 	             0);
 	cr_assert_eq(v.kind, VERDICT_DENY);
@@ -1521,6 +1685,7 @@ Test(plugins_config, the_defaults_load_every_default_plugin)
 	cr_assert_not_null(ptu_reason(&v, "devices"));
 	cr_assert_not_null(ptu_reason(&v, "system_trees"));
 	cr_assert_not_null(ptu_reason(&v, "git_discard"));
+	cr_assert_not_null(ptu_reason(&v, "destroyers"));
 	verdict_done(&v);
 	policy_chain_free(chain);
 	config_free(cfg);

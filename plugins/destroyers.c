@@ -1,0 +1,429 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * destroyers: the tools other than recursive rm that destroy a file or a
+ * tree, judged by one notion of what must not be destroyed
+ * (path-targets.h's guarded_path(): keys and credentials, a home
+ * directory's configuration, a git repository's history; for a tree also
+ * the working tree, "." "*" ".."). What destroys a file's content: a `>`,
+ * `>|` or `&>` redirection (with or without a command), truncate, shred,
+ * unlink, rm without -r, dd of=, tee without -a. What puts another file in
+ * its place: cp, install, ln -f, mv onto it (keys: deny; configuration:
+ * ask, as a dotfile manager does this on purpose). What destroys a tree:
+ * rsync --delete into it, tar --remove-files of it, find -delete in it with
+ * no test, mv of it to /dev/null. Each table row says which words a tool
+ * destroys; the verdict is the notion's.
+ * The root, home and system trees are refused too where this plugin
+ * judges a tree (rsync, tar, mv to /dev/null; find's are system_trees').
+ * Not for: recursive rm (rm_targets), system files named one by one
+ * (/etc/passwd: the sandbox keeps them), block devices (devices).
+ */
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "path-targets.h"
+#include "plugin-util.h"
+#include "sluice/policy.h"
+
+/* How a tool destroys what a word of it names. */
+enum harm {
+	HARM_CONTENT,  /* the file's content goes */
+	HARM_REPLACED, /* another file takes its place */
+	HARM_TREE,     /* it and everything in it go */
+	HARM_MOVED,    /* it is taken away (mv of keys or history) */
+};
+
+/* path_rule_fn for each harm: what guarded_path() guards, as the harm
+ * weighs it. */
+static int harm_rule(const void *ctx, const char *t, const char **ret_what)
+{
+	enum harm harm = *(const enum harm *)ctx;
+	if (harm == HARM_TREE) {
+		if (system_tree(t, ret_what) != TREE_NONE)
+			return SLUICE_DENY;
+		*ret_what = working_tree(t);
+		if (*ret_what)
+			return SLUICE_DENY;
+	}
+	switch (guarded_path(t, harm == HARM_TREE || harm == HARM_MOVED, ret_what)) {
+	case GUARDED_NONE:
+		return SLUICE_ALLOW;
+	case GUARDED_CONFIG:
+		/* `ln -sf ~/dotfiles/bashrc ~/.bashrc` installs one on purpose;
+		 * `mv ~/.config/app ~/.config/app.bak` keeps it */
+		if (harm == HARM_MOVED)
+			return SLUICE_ALLOW;
+		return harm == HARM_REPLACED ? SLUICE_ASK : SLUICE_DENY;
+	case GUARDED_KEYS:
+	case GUARDED_HISTORY:
+		break;
+	}
+	return SLUICE_DENY;
+}
+
+static const char *const harm_effect[] = {
+	[HARM_CONTENT] = "destroys the content of",
+	[HARM_REPLACED] = "puts another file in the place of",
+	[HARM_TREE] = "removes",
+	[HARM_MOVED] = "takes away",
+};
+
+static const char *const harm_suggestion[] = {
+	[HARM_CONTENT] = "work on files of the project; to change a dotfile, append to it (>>) or "
+	                 "edit the one line, and ask the user about keys",
+	[HARM_REPLACED] = "write to a new file of the project, or ask the user before replacing "
+	                  "their configuration or keys",
+	[HARM_TREE] = "name the project's own directories (rsync --delete src/ build/, find "
+	              "build -name '*.o' -delete)",
+	[HARM_MOVED] = "copy what you need instead, and leave keys and .git where they are",
+};
+
+/* Judge word a of sc, destroyed by doing ("truncate", "the redirection
+ * >") as harm says. Returns the verdict, its reason added. */
+static int judge(const struct sluice_simple_command *sc, const char *doing, const char *a,
+                 enum harm harm, struct sluice_verdict *v)
+{
+	struct path_finding f;
+	if (!operand_judge(sc, a, harm_rule, &harm, &f))
+		return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
+		                          "name a shorter path");
+	if (f.verdict == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	char msg[640];
+	snprintf(msg, sizeof(msg), "%s '%s'%s%s%s %s %s", doing, a, f.after_cd ? " after 'cd " : "",
+	         f.after_cd ? sluice_cwd(sc) : "", f.after_cd ? "'" : "", harm_effect[harm],
+	         f.what);
+	return sluice_verdict_add(v, f.verdict, msg, harm_suggestion[harm]);
+}
+
+/* The higher of two verdicts (a negative one, an error, wins). */
+static int worse(int a, int b)
+{
+	if (a < 0 || b < 0)
+		return a < b ? a : b;
+	return a > b ? a : b;
+}
+
+/* The operands of sc: words after the name that are no option (up to
+ * "--") and no option's value; with_value lists the options whose value is
+ * the next word. Fills idx (at most cap) and returns how many. */
+static size_t operands(const struct sluice_simple_command *sc, const char *const *with_value,
+                       size_t *idx, size_t cap)
+{
+	size_t n = 0;
+	bool dashdash = false;
+	for (size_t i = 1; i < sluice_argc(sc) && n < cap; i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1]) {
+			if (with_value && str_in(a, with_value))
+				i++;
+			continue;
+		}
+		idx[n++] = i;
+	}
+	return n;
+}
+
+#define MAX_OPERANDS 64
+
+/* Every operand of sc destroyed as harm says. */
+static int judge_operands(const struct sluice_simple_command *sc, const char *const *with_value,
+                          enum harm harm, struct sluice_verdict *v)
+{
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(sc, with_value, idx, MAX_OPERANDS);
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = 0; k < n; k++)
+		verdict =
+		        worse(verdict, judge(sc, sluice_name(sc), sluice_arg(sc, idx[k]), harm, v));
+	return verdict;
+}
+
+/* `> f`, `>| f`, `&> f` (not `>>`: it appends) on any command or none. */
+static int check_redirects(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const truncating[] = { ">", ">|", "&>", NULL };
+	int verdict = SLUICE_ALLOW;
+	for (size_t i = 0; i < sluice_redirect_count(sc); i++) {
+		const char *op = sluice_redirect_op(sc, i);
+		const char *t = sluice_redirect_target(sc, i);
+		if (!op || !t || !str_in(op, truncating))
+			continue;
+		char doing[32];
+		snprintf(doing, sizeof(doing), "the redirection %s", op);
+		verdict = worse(verdict, judge(sc, doing, t, HARM_CONTENT, v));
+	}
+	return verdict;
+}
+
+/* truncate, shred, unlink, rm without -r, tee without -a: every operand. */
+static int check_content(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const truncate_values[] = { "-s", "--size", "-r", "--reference", NULL };
+	static const char *const shred_values[] = { "-n", "--iterations", "-s", "--size", NULL };
+	const char *name = sluice_name(sc);
+	if (strcmp(name, "truncate") == 0)
+		return judge_operands(sc, truncate_values, HARM_CONTENT, v);
+	if (strcmp(name, "shred") == 0)
+		return judge_operands(sc, shred_values, HARM_CONTENT, v);
+	if (strcmp(name, "unlink") == 0)
+		return judge_operands(sc, NULL, HARM_CONTENT, v);
+	if (strcmp(name, "rm") == 0 && !sluice_has_short_flag(sc, 1, 'r') &&
+	    !sluice_has_short_flag(sc, 1, 'R') && !long_option_prefix(sc, 1, "recursive", 3))
+		return judge_operands(sc, NULL, HARM_CONTENT, v);
+	if (strcmp(name, "tee") == 0 && !sluice_has_short_flag(sc, 1, 'a') &&
+	    !long_option_prefix(sc, 1, "append", 2))
+		return judge_operands(sc, NULL, HARM_CONTENT, v);
+	if (strcmp(name, "dd") == 0) {
+		for (size_t i = 1; i < sluice_argc(sc); i++)
+			if (strncmp(sluice_arg(sc, i), "of=", 3) == 0)
+				return judge(sc, "dd into", sluice_arg(sc, i) + 3, HARM_CONTENT, v);
+	}
+	return SLUICE_ALLOW;
+}
+
+/* Is word a of sc a home directory's configuration (as written)? */
+static bool names_config(const char *a)
+{
+	char t[PATH_CAP];
+	const char *what;
+	if (!path_normalise(a, t, sizeof(t)))
+		return false;
+	path_collapse(t);
+	return guarded_path(t, true, &what) == GUARDED_CONFIG;
+}
+
+/* cp, install, ln -f, mv: the destination (the last operand, unless -t
+ * names a directory); mv's sources too. */
+static int check_replace(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const values[] = { "-t", "--target-directory",
+		                              "-S", "--suffix",
+		                              "-m", "--mode",
+		                              "-o", "--owner",
+		                              "-g", "--group",
+		                              NULL };
+	const char *name = sluice_name(sc);
+	bool mv = strcmp(name, "mv") == 0;
+	if (strcmp(name, "ln") == 0) {
+		if (!sluice_has_short_flag(sc, 1, 'f') && !long_option_prefix(sc, 1, "force", 2))
+			return SLUICE_ALLOW; /* without -f, ln never replaces a file */
+	} else if (!mv && strcmp(name, "cp") != 0 && strcmp(name, "install") != 0) {
+		return SLUICE_ALLOW;
+	}
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(sc, values, idx, MAX_OPERANDS);
+	bool target_dir = false;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		target_dir |=
+		        strncmp(a, "-t", 2) == 0 || long_option_spells(a, "target-directory", 3);
+	}
+	if (n < 2 && !target_dir)
+		return SLUICE_ALLOW;
+	size_t sources = target_dir ? n : n - 1;
+	/* `mv ~/.config/app ~/.config/app.bak` renames configuration: the
+	 * destination takes the place of nothing it did not hold */
+	bool renames_config = mv && sources > 0 && names_config(sluice_arg(sc, idx[0]));
+	int verdict = SLUICE_ALLOW;
+	if (!target_dir && !(renames_config && names_config(sluice_arg(sc, idx[n - 1]))))
+		verdict = judge(sc, name, sluice_arg(sc, idx[n - 1]), HARM_REPLACED, v);
+	if (!mv)
+		return verdict;
+	/* mv: a source goes from where it was; onto /dev/null it is gone */
+	bool gone = !target_dir && strcmp(sluice_arg(sc, idx[n - 1]), "/dev/null") == 0;
+	for (size_t k = 0; k < sources; k++)
+		verdict = worse(verdict, judge(sc, name, sluice_arg(sc, idx[k]),
+		                               gone ? HARM_TREE : HARM_MOVED, v));
+	return verdict;
+}
+
+/* rsync --delete (any --delete-*, --del): the destination, the last
+ * operand unless it is on another host (HOST:PATH). */
+static int check_rsync(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const values[] = { "-e", "-f", "-T", "-B", "-M", NULL };
+	if (strcmp(sluice_name(sc), "rsync") != 0)
+		return SLUICE_ALLOW;
+	bool deletes = false;
+	for (size_t i = 1; i < sluice_argc(sc) && !deletes; i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		deletes = strncmp(a, "--delete", 8) == 0 || strcmp(a, "--del") == 0;
+	}
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(sc, values, idx, MAX_OPERANDS);
+	if (!deletes || n < 2)
+		return SLUICE_ALLOW;
+	const char *dest = sluice_arg(sc, idx[n - 1]);
+	const char *colon = strchr(dest, ':');
+	if (colon && (!strchr(dest, '/') || colon < strchr(dest, '/')))
+		return SLUICE_ALLOW; /* a remote host's path: not this machine's */
+	return judge(sc, "rsync --delete into", dest, HARM_TREE, v);
+}
+
+/* tar --remove-files: every operand it archives (and then removes). The
+ * values of -f, -C, -T, -X ... are not removed; an old-style first word
+ * ("czf") takes its values from the next words, one per letter. */
+static int check_tar(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const values[] = { "-f",       "--file",
+		                              "-C",       "--directory",
+		                              "-T",       "--files-from",
+		                              "-X",       "--exclude-from",
+		                              "-b",       "-H",
+		                              "--format", "-g",
+		                              "-N",       "-V",
+		                              "-K",       "-L",
+		                              "-I",       "--use-compress-program",
+		                              NULL };
+	static const char old_style_values[] = "fCTXbHgNVKLI";
+	if (strcmp(sluice_name(sc), "tar") != 0 || !long_option_prefix(sc, 1, "remove-files", 3))
+		return SLUICE_ALLOW;
+	size_t first = 1;
+	if (sluice_argc(sc) > 1 && sluice_arg(sc, 1)[0] != '-') {
+		const char *old = sluice_arg(sc, 1);
+		first = 2;
+		for (const char *c = old; *c; c++)
+			if (strchr(old_style_values, *c))
+				first++;
+	}
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(sc, values, idx, MAX_OPERANDS);
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = 0; k < n; k++)
+		if (idx[k] >= first)
+			verdict = worse(verdict, judge(sc, "tar --remove-files of",
+			                               sluice_arg(sc, idx[k]), HARM_TREE, v));
+	return verdict;
+}
+
+/* find's words that select nothing: options, actions and operators. A
+ * find -delete with only these deletes every file under its start points
+ * (.git included), as rm -r would. */
+static const char *const find_selects_nothing[] = {
+	"-delete",
+	"-depth",
+	"-d",
+	"-maxdepth",
+	"-mindepth",
+	"-xdev",
+	"-mount",
+	"-follow",
+	"-noleaf",
+	"-print",
+	"-print0",
+	"-ls",
+	"-daystart",
+	"-warn",
+	"-nowarn",
+	"-ignore_readdir_race",
+	"-noignore_readdir_race",
+	"-true",
+	"-type",
+	"-xtype",
+	"-a",
+	"-and",
+	"-o",
+	"-or",
+	"-regextype",
+	NULL,
+};
+
+/* find -delete: its start points, as trees when nothing selects what it
+ * deletes (`find . -delete`), else only keys (`find ~/.ssh -name x
+ * -delete`). The root, home and system trees are system_trees'. */
+static int check_find(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	if (strcmp(sluice_name(sc), "find") != 0)
+		return SLUICE_ALLOW;
+	bool deletes = false, selects = false;
+	size_t i = 1, roots_end;
+	for (; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "-D") == 0)
+			i++;
+		else if (!(strcmp(a, "-H") == 0 || strcmp(a, "-L") == 0 || strcmp(a, "-P") == 0 ||
+		           strncmp(a, "-O", 2) == 0))
+			break;
+	}
+	size_t roots = i;
+	for (; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if ((a[0] == '-' && a[1]) || strcmp(a, "(") == 0 || strcmp(a, "!") == 0 ||
+		    strcmp(a, ",") == 0)
+			break;
+	}
+	roots_end = i;
+	for (; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		deletes |= strcmp(a, "-delete") == 0;
+		if (a[0] == '-')
+			selects |= !str_in(a, find_selects_nothing);
+	}
+	if (!deletes)
+		return SLUICE_ALLOW;
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = roots; k < roots_end; k++) {
+		const char *a = sluice_arg(sc, k);
+		char t[PATH_CAP];
+		const char *what;
+		if (path_normalise(a, t, sizeof(t))) {
+			path_collapse(t);
+			if (system_tree(t, &what) != TREE_NONE)
+				continue; /* system_trees' */
+			if (selects && guarded_path(t, true, &what) != GUARDED_KEYS)
+				continue;
+		}
+		verdict = worse(verdict,
+		                judge(sc,
+		                      selects ? "find -delete in" : "find -delete with no test in",
+		                      a, HARM_TREE, v));
+	}
+	if (roots == roots_end && !selects) /* no start point: "." */
+		verdict = worse(verdict,
+		                judge(sc, "find -delete with no test in", ".", HARM_TREE, v));
+	return verdict;
+}
+
+static int check_one(const void *state, const struct sluice_simple_command *sc,
+                     struct sluice_verdict *v)
+{
+	(void)state;
+	int (*const checks[])(const struct sluice_simple_command *, struct sluice_verdict *) = {
+		check_redirects, check_content, check_replace, check_rsync, check_tar, check_find,
+	};
+	int verdict = SLUICE_ALLOW;
+	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+		if (i > 0 && sluice_argc(sc) == 0)
+			break;
+		verdict = worse(verdict, checks[i](sc, v));
+		if (verdict < 0)
+			return verdict;
+	}
+	return verdict;
+}
+
+static int ds_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
+{
+	return check_each(state, cmd, v, check_one);
+}
+
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "destroyers",
+	.description = "refuses truncate, shred, unlink, > redirections, dd, cp/ln/mv over keys, "
+	               "dotfiles and .git; rsync --delete, tar --remove-files, find -delete "
+	               "with no test of the working tree",
+	.open = open_keep_settings,
+	.check = ds_check,
+};
