@@ -5,7 +5,9 @@
  * directory above it owned by root or by the invoking user, and writable
  * by no one else. A world-writable directory with the sticky bit that
  * root owns (/tmp) is accepted: no one else may rename or remove what it
- * holds.
+ * holds. In a user namespace that does not map root, root's files show as
+ * owned by the overflow uid, as every unmapped owner's do: they are taken
+ * as root's (path-trust.c).
  * Not for: what the file is (the plugin loader and the approver check that).
  */
 #ifndef SLUICE_COMMON_PATH_TRUST_H
