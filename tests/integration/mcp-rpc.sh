@@ -206,7 +206,7 @@ print("left after the end:", waiting())
 PY
 )
 left_tmp=$(ls "$XDG_RUNTIME_DIR/sluice/jobs" 2>/dev/null | grep -c '^tmp-')
-grep -q '^ready before a call: True$' <<<"$res" && grep -q "^answer: 0 \['$XDG_RUNTIME_DIR/sluice/jobs/tmp-[A-Za-z0-9]*', '$TEST_TMP/ws-slot'\]$" <<<"$res" &&
+grep -q '^ready before a call: True$' <<<"$res" && grep -qE "^answer: 0 \['(/tmp|$XDG_RUNTIME_DIR/sluice/jobs/tmp-[A-Za-z0-9]*)', '$TEST_TMP/ws-slot'\]$" <<<"$res" &&
   grep -q '^another ready after it: True$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
   grep -q '^left after the end: \[\]$' <<<"$res" && [ "$left_tmp" -eq 0 ]
 report $? "an idle server keeps the next call's launcher waiting; end of input withdraws it, leaving nothing" \
@@ -283,7 +283,8 @@ print("rest:", srv.proc.stdout.read().decode().split())
 print("status:", srv.proc.wait())
 PY
 )
-jobs_left=$(ls "$TEST_TMP/xdg-cancel/sluice/jobs" 2>/dev/null | grep -v '^tmp-' | tr '\n' ' ')
+# (the workspace's network holder keeps its socket there: not a job)
+jobs_left=$(ls "$TEST_TMP/xdg-cancel/sluice/jobs" 2>/dev/null | grep -v -e '^tmp-' -e '^net-' | tr '\n' ' ')
 grep -q '^asked: True$' <<<"$res" && grep -q '^next answer: 2$' <<<"$res" &&
   grep -q '^rest: \[\]$' <<<"$res" && grep -q '^status: 0$' <<<"$res" &&
   [ -z "$jobs_left" ] && [ ! -e "$marker" ]

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Shared setup of the scripts that attack the sandbox through `sluice run`
 # in a git repository, sourced after tests/lib.sh and run-lib.sh: a fake
-# HOME with git's identity, a folder for the marks planted code leaves, and
+# HOME with git's identity, the policy that would stop the attacks before
+# the sandbox does turned off, a folder for the marks planted code leaves, and
 # what this system's launcher can do. Ends the script (skip_rest, naming
 # $sandbox_subject when the script set it) where there is no Landlock. Sets
 # HOME, marks, features, namespace ("yes", or empty where the Landlock-only
@@ -11,6 +12,13 @@
 export HOME=$TEST_TMP/home
 marks=$TEST_TMP/marks
 mkdir -p "$HOME" "$marks"
+# The sandbox is what these scripts test, not the policies: a command that
+# attacks it must reach it, as one a policy missed would. The plugin that
+# judges commands destroying keys, dotfiles and .git is off in the user's
+# layer (the others let these attacks through).
+export XDG_CONFIG_HOME=$TEST_TMP/config
+mkdir -p "$XDG_CONFIG_HOME/sluice"
+printf '[plugin destroyers]\nenabled = no\n' >"$XDG_CONFIG_HOME/sluice/sluice.ini"
 git config --global user.name "Sluice Test"
 git config --global user.email test@example.invalid
 git config --global init.defaultBranch main
