@@ -6,6 +6,9 @@
 # administrator's ask rules, nor get a plugin or approver that others can
 # write loaded; an indented key is an error, not a silent continuation.
 # Each attack is first shown to work where nothing stops it.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# a shell placed there must be seen by the launcher.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/sysconf-lib.sh"
 

@@ -6,6 +6,9 @@
 # accepts, other tools passed, bad input blocked with exit 2 (fail closed),
 # and --route replacing the command with a `sluice run` of exactly the same
 # text.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# a routed write beside the workspace must meet the sandbox, not that tmpfs.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 

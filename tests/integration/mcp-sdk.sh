@@ -4,6 +4,9 @@
 # with npm into the build tree (tests/node, removed by distclean), drives
 # tests/mcp/sdk-client.mjs. No node, or no package (no network): a loud skip
 # (a failure under SLUICE_TESTS_STRICT=1).
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# a write outside the workspace must meet the sandbox, not a missing folder.
+export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 

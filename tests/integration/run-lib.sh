@@ -44,3 +44,14 @@ alive() {
 gone() {
   ! alive "$1"
 }
+
+# attacks_reach_the_sandbox: where the sandbox is what a script tests, not
+# the policies, a command that attacks it must reach it, as one a policy
+# missed would: the plugin that judges commands destroying keys, dotfiles
+# and .git is turned off in a user layer of the script's own (the other
+# plugins let these attacks through).
+attacks_reach_the_sandbox() {
+  export XDG_CONFIG_HOME=$TEST_TMP/config
+  mkdir -p "$XDG_CONFIG_HOME/sluice"
+  printf '[plugin destroyers]\nenabled = no\n' >"$XDG_CONFIG_HOME/sluice/sluice.ini"
+}

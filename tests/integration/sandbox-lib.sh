@@ -12,13 +12,7 @@
 export HOME=$TEST_TMP/home
 marks=$TEST_TMP/marks
 mkdir -p "$HOME" "$marks"
-# The sandbox is what these scripts test, not the policies: a command that
-# attacks it must reach it, as one a policy missed would. The plugin that
-# judges commands destroying keys, dotfiles and .git is off in the user's
-# layer (the others let these attacks through).
-export XDG_CONFIG_HOME=$TEST_TMP/config
-mkdir -p "$XDG_CONFIG_HOME/sluice"
-printf '[plugin destroyers]\nenabled = no\n' >"$XDG_CONFIG_HOME/sluice/sluice.ini"
+attacks_reach_the_sandbox
 git config --global user.name "Sluice Test"
 git config --global user.email test@example.invalid
 git config --global init.defaultBranch main

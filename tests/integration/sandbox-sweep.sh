@@ -17,6 +17,10 @@ export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
 export HOME=$TEST_TMP/home
+attacks_reach_the_sandbox
+# A socket planted in .git needs socket(AF_UNIX), which a run that joins
+# its workspace's network cannot make: these runs have a network of their own.
+printf '[sandbox]\nworkspace_network_idle = 0\n' >>"$XDG_CONFIG_HOME/sluice/sluice.ini"
 repo=$HOME/proj
 origin=$TEST_TMP/origin.git
 mkdir -p "$HOME"
@@ -142,13 +146,13 @@ attack "from a linked worktree: a symlink in the main repository's logs/HEAD" \
 
 # --- §4: nested repositories and a paused sequencer
 attack "a nested repository with core.fsmonitor, added as a gitlink, then git status" \
-  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config core.fsmonitor "touch $HOME/MARK-fsm; false" && git add sub 2>/dev/null && git commit -q -m sub' \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config core.fsmonitor "touch '"$HOME"'/MARK-fsm; false" && git add sub 2>/dev/null && git commit -q -m sub' \
   'git status --short' '[ -e "$HOME/MARK-fsm" ]'
 attack "a nested repository with a pre-commit hook, then git commit in it" \
   'git init -q sub && printf "#!/bin/sh\ntouch $HOME/MARK-hook\n" >sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && git -C sub commit -q --allow-empty -m s --no-verify && git add sub 2>/dev/null' \
   'git -C sub commit -q --allow-empty -m again' '[ -e "$HOME/MARK-hook" ]'
 attack "a nested repository with a ! alias, then the alias" \
-  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config alias.st "!touch $HOME/MARK-alias" && git add sub 2>/dev/null' \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config alias.st "!touch '"$HOME"'/MARK-alias" && git add sub 2>/dev/null' \
   'git -C sub st' '[ -e "$HOME/MARK-alias" ]'
 attack "a paused interactive rebase with an exec line, then git rebase --continue" \
   'git switch -q side && GIT_SEQUENCE_EDITOR="sed -i 1ibreak" git rebase -q -i main; echo "exec touch $HOME/MARK-rb" >>.git/rebase-merge/git-rebase-todo' \

@@ -56,7 +56,7 @@ Test(config_run, every_key_reaches_the_run_settings)
 	static const char ini[] =
 	        "[broker]\ntimeout = 5s\nbackground_survivors = leave\n"
 	        "jobs_dir = /var/tmp/jobs\n"
-	        "[sandbox]\nmode = restricted\nnetwork = allow\nwritable = /a /b\n"
+	        "[sandbox]\nmode = restricted\nnetwork = allow\nwritable = /usr /var\n"
 	        "rlimit_as = 512MiB\nrlimit_cpu = 1500ms\nrlimit_nofile = 64\nrlimit_fsize =\n"
 	        "rlimit_pids = 100\n"
 	        "[env]\ndrop =\ndrop = ONLY_*\nset = A=1\nset = B=2 3\n";
@@ -75,7 +75,7 @@ Test(config_run, every_key_reaches_the_run_settings)
 	cr_assert_str_eq(s.sandbox_mode, "restricted");
 	cr_assert(s.network);
 	cr_assert_eq(s.n_writable, 2);
-	cr_assert_str_eq(s.writable[1], "/b");
+	cr_assert_str_eq(s.writable[1], "/var");
 	cr_assert_eq(s.n_rlimits, 4, "an empty rlimit_fsize drops its default");
 	cr_assert_str_eq(s.rlimits[0].name, "as");
 	cr_assert_str_eq(s.rlimits[0].value, "536870912");
