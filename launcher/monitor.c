@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The monitor outside, the PID namespace's init inside, the fork
- * between them and the init's vfork of the program (monitor.h has the whole picture). Both wait for signals
+ * The monitor outside, the PID namespace's init inside, and the fork
+ * between them (monitor.h has the whole picture). Both wait for signals
  * with sigwaitinfo(2) on a blocked set, so that nothing runs in a handler:
  * for an init, only blocked signals are queued at all (the kernel drops a
  * signal to an init that has no handler for it).
@@ -297,57 +297,18 @@ static _Noreturn void init_run(const struct launch_spec *spec, struct launch_sta
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
 }
 
-/* The program: the signal mask the launcher started with, then the exec.
- * Returns only on a failure, with errno set and *ret_step naming it. */
-static void exec_program(const struct launch_state *state, char **program, const char **ret_step)
-{
-	*ret_step = "restoring the signal mask";
-	if (state->start_mask_saved && sigprocmask(SIG_SETMASK, &state->start_mask, NULL) < 0)
-		return;
-	*ret_step = NULL;
-	execvp(program[0], program);
-}
-
-/* The init's child that becomes the program, by vfork: this process waits
- * for the exec anyway, and a fork's copy of its page tables, for a child
- * that only execs, cost 1.4 ms against 0.02 ms for vfork on a machine of
- * this project's kind. The child shares this process's memory until its
- * exec: it writes only *ret_errno and *ret_step (the failure, 0 and NULL
- * when the exec ran), which this process reads once it goes on. */
-static pid_t spawn_program(const struct launch_state *state, char **program,
-                           volatile int *ret_errno, const char *volatile *ret_step)
-{
-	*ret_errno = 0;
-	*ret_step = NULL;
-	pid_t pid = vfork();
-	if (pid == 0) {
-		const char *step;
-		exec_program(state, program, &step);
-		*ret_errno = errno;
-		*ret_step = step;
-		_exit(LAUNCH_EXIT_FAILURE);
-	}
-	return pid;
-}
-
 int monitor_exec(const struct launch_spec *spec, struct launch_state *state, char **program,
                  struct sluice_error *err)
 {
-	const char *step = NULL;
 	if (state->init) {
-		volatile int child_errno;
-		const char *volatile child_step;
-		pid_t pid = spawn_program(state, program, &child_errno, &child_step);
+		pid_t pid = fork();
 		if (pid < 0)
 			return sluice_error_set(err, neg_errno(), "forking '%s'", program[0]);
-		if (child_errno == 0)
+		if (pid > 0)
 			init_run(spec, state, pid);
-		errno = child_errno;
-		step = child_step;
-	} else {
-		exec_program(state, program, &step);
 	}
-	if (step)
-		return sluice_error_set(err, neg_errno(), "%s", step);
+	if (state->start_mask_saved && sigprocmask(SIG_SETMASK, &state->start_mask, NULL) < 0)
+		return sluice_error_set(err, neg_errno(), "restoring the signal mask");
+	execvp(program[0], program);
 	return sluice_error_set(err, neg_errno(), "'%s'", program[0]);
 }
