@@ -159,7 +159,8 @@ static int js_members(const struct interp_tokens *t, size_t i, const char *modul
                       struct aliases *a)
 {
 	int r = 0;
-	for (i++; r >= 0 && is_name(t, i, NULL); i++) {
+	i++;
+	while (r >= 0 && is_name(t, i, NULL)) {
 		const char *what = t->v[i].text;
 		const char *as = NULL;
 		if (import && is_name(t, i + 1, "as") && is_name(t, i + 2, NULL))
@@ -170,7 +171,7 @@ static int js_members(const struct interp_tokens *t, size_t i, const char *modul
 		r = alias_add(a, as ? as : what, member(module, what, full, sizeof(full)));
 		if (!is_punct(t, i + 1, ','))
 			break;
-		i++;
+		i += 2; /* the name after the comma */
 	}
 	return r;
 }
