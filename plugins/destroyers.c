@@ -79,13 +79,14 @@ static const char *const harm_suggestion[] = {
 	[HARM_MOVED] = "copy what you need instead, and leave keys and .git where they are",
 };
 
-/* Judge word a of sc, destroyed by doing ("truncate", "the redirection
- * >") as harm says. Returns the verdict, its reason added. */
-static int judge(const struct sluice_simple_command *sc, const char *doing, const char *a,
-                 enum harm harm, struct sluice_verdict *v)
+/* Judge the path a of sc (judged: how it is read, path_operand()),
+ * destroyed by doing ("truncate", "the redirection >") as harm says.
+ * Returns the verdict, its reason added. */
+static int judge_as(const struct sluice_simple_command *sc, const char *doing, const char *a,
+                    const char *judged, enum harm harm, struct sluice_verdict *v)
 {
 	struct path_finding f;
-	if (!operand_judge(sc, a, harm_rule, &harm, &f))
+	if (!operand_judge(sc, judged, harm_rule, &harm, &f))
 		return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
 		                          "name a shorter path");
 	if (f.verdict == SLUICE_ALLOW)
@@ -95,6 +96,23 @@ static int judge(const struct sluice_simple_command *sc, const char *doing, cons
 	         f.after_cd ? sluice_cwd(sc) : "", f.after_cd ? "'" : "", harm_effect[harm],
 	         f.what);
 	return sluice_verdict_add(v, f.verdict, msg, harm_suggestion[harm]);
+}
+
+/* The same for a path that is not a word of its own (`of=PATH`, a
+ * redirection's target): read as written. */
+static int judge(const struct sluice_simple_command *sc, const char *doing, const char *a,
+                 enum harm harm, struct sluice_verdict *v)
+{
+	return judge_as(sc, doing, a, a, harm, v);
+}
+
+/* The same for word k of sc. */
+static int judge_word(const struct sluice_simple_command *sc, const char *doing, size_t k,
+                      enum harm harm, struct sluice_verdict *v)
+{
+	char literal[PATH_CAP];
+	return judge_as(sc, doing, sluice_arg(sc, k), path_operand(sc, k, literal, sizeof(literal)),
+	                harm, v);
 }
 
 /* The higher of two verdicts (a negative one, an error, wins). */
@@ -139,8 +157,7 @@ static int judge_operands(const struct sluice_simple_command *sc, const char *co
 	size_t n = operands(sc, with_value, idx, MAX_OPERANDS);
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = 0; k < n; k++)
-		verdict =
-		        worse(verdict, judge(sc, sluice_name(sc), sluice_arg(sc, idx[k]), harm, v));
+		verdict = worse(verdict, judge_word(sc, sluice_name(sc), idx[k], harm, v));
 	return verdict;
 }
 
@@ -234,14 +251,14 @@ static int check_replace(const struct sluice_simple_command *sc, struct sluice_v
 	bool renames_config = mv && sources > 0 && names_config(sluice_arg(sc, idx[0]));
 	int verdict = SLUICE_ALLOW;
 	if (!target_dir && !(renames_config && names_config(sluice_arg(sc, idx[n - 1]))))
-		verdict = judge(sc, name, sluice_arg(sc, idx[n - 1]), HARM_REPLACED, v);
+		verdict = judge_word(sc, name, idx[n - 1], HARM_REPLACED, v);
 	if (!mv)
 		return verdict;
 	/* mv: a source goes from where it was; onto /dev/null it is gone */
 	bool gone = !target_dir && strcmp(sluice_arg(sc, idx[n - 1]), "/dev/null") == 0;
 	for (size_t k = 0; k < sources; k++)
-		verdict = worse(verdict, judge(sc, name, sluice_arg(sc, idx[k]),
-		                               gone ? HARM_TREE : HARM_MOVED, v));
+		verdict = worse(verdict,
+		                judge_word(sc, name, idx[k], gone ? HARM_TREE : HARM_MOVED, v));
 	return verdict;
 }
 
@@ -301,8 +318,8 @@ static int check_tar(const struct sluice_simple_command *sc, struct sluice_verdi
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = 0; k < n; k++)
 		if (idx[k] >= first)
-			verdict = worse(verdict, judge(sc, "tar --remove-files of",
-			                               sluice_arg(sc, idx[k]), HARM_TREE, v));
+			verdict = worse(verdict, judge_word(sc, "tar --remove-files of", idx[k],
+			                                    HARM_TREE, v));
 	return verdict;
 }
 

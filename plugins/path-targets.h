@@ -441,6 +441,39 @@ static inline bool path_judge(const struct sluice_simple_command *sc, const char
 	return true;
 }
 
+/* Word k of sc as a path to judge: bash expands a leading ~ and a glob
+ * only where the command's text has them unquoted (SLUICE_WORD_TILDE,
+ * SLUICE_WORD_GLOB); anywhere else they are part of a name. `rm -rf '~'`,
+ * `rm -rf ./~` and `echo '~' | xargs rm -rf` remove a folder named ~ here,
+ * `rm -rf '*'` a file named *. Such a character is written with a
+ * backslash before it, as in a pattern, so that no rule reads it as the
+ * home directory or a glob. Returns buf, or the word as written when it
+ * would not fit (judged as written: never more lenient). */
+static inline const char *path_operand(const struct sluice_simple_command *sc, size_t k, char *buf,
+                                       size_t size)
+{
+	const char *a = sluice_arg(sc, k);
+	uint32_t flags = sluice_arg_flags(sc, k);
+	size_t o = 0;
+	int depth = 0; /* inside ${...} or $(...), kept as written: its own syntax */
+	for (const char *c = a; *c; c++) {
+		if (c[0] == '$' && (c[1] == '{' || c[1] == '('))
+			depth++;
+		else if (depth > 0 && (*c == '}' || *c == ')'))
+			depth--;
+		bool expanded_tilde = c == a && (flags & SLUICE_WORD_TILDE);
+		bool literal = depth == 0 && ((*c == '~' && !expanded_tilde) ||
+		                              (strchr("*?[", *c) && !(flags & SLUICE_WORD_GLOB)));
+		if (o + 3 > size)
+			return a;
+		if (literal)
+			buf[o++] = '\\';
+		buf[o++] = *c;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 /* Judge an operand as written, then as it stands when its variables are
  * not set (param_default()); the first that a rule refuses wins. False
  * when it is too long to judge. */

@@ -15,7 +15,9 @@
  * the list is followed: `cd ~ && rm -rf *` names the home directory. A
  * target that names one of these when a variable in it is empty
  * (`rm -rf "$DIR/"`), and the command neither sets nor guards it, asks
- * (rule unset_variable).
+ * (rule unset_variable); so does a target that only exists when the
+ * command runs: `"$(cat list)"`, a variable filled by read, what an xargs
+ * reads (rule run_time_target, run-time-values.h).
  * rimraf and del-cli (also as npx rimraf, npx del-cli) are a recursive rm.
  * Not for: non-recursive rm, or other destroying commands (find -delete is
  * system_trees', truncate, shred, unlink, `>` ... are file_targets').
@@ -28,13 +30,15 @@
 
 #include "path-targets.h"
 #include "plugin-util.h"
+#include "run-time-values.h"
 #include "sluice/policy.h"
 #include "unset-vars.h"
 
 /* The rules an administrator can switch (deny, ask, or allow: off). */
-#define RM_RULES(X)                                \
-	X(SYSTEM_DIRS, "system_dirs", SLUICE_DENY) \
-	X(UNSET_VARIABLE, "unset_variable", SLUICE_ASK)
+#define RM_RULES(X)                                     \
+	X(SYSTEM_DIRS, "system_dirs", SLUICE_DENY)      \
+	X(UNSET_VARIABLE, "unset_variable", SLUICE_ASK) \
+	X(RUN_TIME_TARGET, "run_time_target", SLUICE_ASK)
 
 enum { RM_RULES(RULE_ENUM) N_RM_RULES };
 static const struct rule_switch rm_rules[] = { RM_RULES(RULE_SWITCH) };
@@ -97,17 +101,47 @@ static int refuse_unset(struct sluice_verdict *v, const char *target, const char
 	return sluice_verdict_add(v, verdict, msg, sugg);
 }
 
-/* Judge one target of the rm that is command i of cmd. */
+static const char *const run_time_suggestion =
+        "list what it would remove first (echo or ls the same words), then remove those "
+        "directories by name";
+
+/* A target only known when the command runs (run-time-values.h; NULL:
+ * what an xargs appends): source says where it comes from ("what read
+ * reads"). */
+static int refuse_run_time(struct sluice_verdict *v, const char *target, const char *source,
+                           int verdict)
+{
+	char msg[512];
+	if (target)
+		snprintf(msg, sizeof(msg),
+		         "recursive rm of '%s' removes %s, which is only known when it runs",
+		         target, source);
+	else
+		snprintf(msg, sizeof(msg),
+		         "recursive rm under xargs removes %s, which is only known when it runs",
+		         source);
+	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
+}
+
+/* Judge target k (word k) of the rm that is command i of cmd. */
 static int check_target(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
-                        const char *a, struct sluice_verdict *v)
+                        size_t k, struct sluice_verdict *v)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	const char *shown = sluice_arg(sc, k);
+	char literal[PATH_CAP];
+	const char *a = path_operand(sc, k, literal, sizeof(literal));
 	struct path_finding f;
 	if (!operand_judge(sc, a, rm_path_rule, st, &f))
 		return sluice_verdict_add(v, SLUICE_ASK, "recursive rm of a path too long to judge",
 		                          "name a shorter path");
 	if (f.verdict != SLUICE_ALLOW)
-		return refuse(v, a, &f, sluice_cwd(sc));
+		return refuse(v, shown, &f, sluice_cwd(sc));
+	const char *source = st->verdict[RULE_RUN_TIME_TARGET] != SLUICE_ALLOW
+	                             ? run_time_operand(cmd, i, k)
+	                             : NULL;
+	if (source)
+		return refuse_run_time(v, shown, source, st->verdict[RULE_RUN_TIME_TARGET]);
 	int unset_verdict = st->verdict[RULE_UNSET_VARIABLE];
 	if (unset_verdict == SLUICE_ALLOW || !strchr(a, '$'))
 		return SLUICE_ALLOW;
@@ -118,7 +152,7 @@ static int check_target(const struct rule_state *st, const struct sluice_command
 	if (!var_empty_form(cmd, i, w, empty, sizeof(empty), name) || !empty[0])
 		return SLUICE_ALLOW; /* rm -rf "" removes nothing */
 	if (path_judge(sc, empty, rm_path_rule, st, &f) && f.verdict != SLUICE_ALLOW)
-		return refuse_unset(v, a, name, &f, unset_verdict);
+		return refuse_unset(v, shown, name, &f, unset_verdict);
 	return SLUICE_ALLOW;
 }
 
@@ -134,6 +168,9 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 	if (!rimraf && (strcmp(sluice_name(sc), "rm") != 0 || !is_recursive(sc)))
 		return SLUICE_ALLOW;
 	int verdict = SLUICE_ALLOW;
+	if (st->verdict[RULE_RUN_TIME_TARGET] != SLUICE_ALLOW && run_time_xargs(cmd, i))
+		verdict = refuse_run_time(v, NULL, "what xargs reads",
+		                          st->verdict[RULE_RUN_TIME_TARGET]);
 	bool dashdash = false;
 	for (size_t k = 1; k < sluice_argc(sc); k++) {
 		const char *a = sluice_arg(sc, k);
@@ -143,7 +180,7 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 		}
 		if (!dashdash && a[0] == '-' && a[1])
 			continue;
-		int r = check_target(st, cmd, i, a, v);
+		int r = check_target(st, cmd, i, k, v);
 		if (r > verdict)
 			verdict = r;
 	}

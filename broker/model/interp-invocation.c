@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Where an interpreter's code is among its words (interp.h): python's -c
- * (also in a cluster: -uc, -Bc), node's -e / -p / --eval / --print, perl's
- * and ruby's -e (repeated, clustered: -ne, -pi -e, -Mstrict -e), php's -r,
+ * (also in a cluster: -uc, -Bc), node's and bun's -e / -p / --eval /
+ * --print, deno eval's code word, perl's and ruby's -e (repeated, clustered: -ne, -pi -e, -Mstrict -e), php's -r,
  * awk's program word or gawk's -e; or standard input when no script file
  * is named (python3 -, node <<EOF, perl <<<'...'). Options that take a
  * value are stepped over, so that a value is never read as code.
@@ -96,6 +96,27 @@ static void node_code(const char *const *words, size_t n, struct interp_invocati
 				i++;
 	}
 	stdin_unless_code(inv);
+}
+
+/* deno eval [options] CODE: its options are single words (--ext=ts,
+ * --check) but for the few that take the next word. */
+static void deno_code(const char *const *words, size_t n, struct interp_invocation *inv)
+{
+	static const char *const with_value[] = { "--ext",        "-c",         "--config",
+		                                  "--import-map", "--location", "--seed",
+		                                  "--cert",       NULL };
+	if (n < 2 || strcmp(words[1], "eval") != 0)
+		return; /* deno run FILE, deno test ...: files */
+	for (size_t i = 2; i < n; i++) {
+		const char *w = words[i];
+		if (w[0] != '-') {
+			add_code(inv, i, 0);
+			return;
+		}
+		for (size_t k = 0; with_value[k]; k++)
+			if (strcmp(w, with_value[k]) == 0)
+				i++;
+	}
 }
 
 /* perl and ruby: -e CODE (repeated, in clusters: -ne, -lane), -i[EXT]
@@ -224,6 +245,8 @@ bool interp_invocation_find(const char *name, const char *const *words, size_t n
 	const char *l = interp_lang_name(lang);
 	if (strcmp(l, "python") == 0)
 		python_code(words, n, ret);
+	else if (strcmp(l, "node") == 0 && strcmp(name, "deno") == 0)
+		deno_code(words, n, ret);
 	else if (strcmp(l, "node") == 0)
 		node_code(words, n, ret);
 	else if (strcmp(l, "perl") == 0 || strcmp(l, "ruby") == 0)

@@ -79,6 +79,11 @@ struct interp_lang {
 /* The language an interpreter of this name speaks, or NULL. */
 const struct interp_lang *interp_lang_of(const char *name);
 
+/* The row of lang's table that a call of the dotted name is, or NULL:
+ * "shutil.rmtree" (also "x.shutil.rmtree"), "rmtree" alone where the row
+ * is CALL_EXACT. */
+const struct interp_call *interp_lang_call(const struct interp_lang *lang, const char *name);
+
 /* ------------------------------------------------------------- tokens */
 
 enum interp_token_type {
@@ -110,5 +115,10 @@ struct interp_tokens {
 int interp_lex(const struct interp_lang *lang, const char *code, size_t len, bool shell_expanded,
                struct interp_tokens *ret);
 void interp_tokens_done(struct interp_tokens *t);
+
+/* Rewrite the NAME tokens of t that use a name the code gave a module or
+ * a call (`import shutil as s`: s.rmtree is shutil.rmtree; interp-aliases.c)
+ * to the full name. 0 or -ENOMEM. */
+int interp_resolve_aliases(const struct interp_lang *lang, struct interp_tokens *t);
 
 #endif

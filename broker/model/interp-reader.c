@@ -74,22 +74,6 @@ static bool name_in(const char *name, const char *const *list)
 	return false;
 }
 
-static const struct interp_call *find_call(const struct interp_lang *lang, const char *name)
-{
-	for (size_t i = 0; i < lang->n_calls; i++) {
-		const struct interp_call *c = &lang->calls[i];
-		if (strcmp(name, c->name) == 0)
-			return c;
-		if (c->flags & CALL_EXACT)
-			continue;
-		size_t n = strlen(name), k = strlen(c->name);
-		if (n > k && strcmp(name + n - k, c->name) == 0 &&
-		    (c->name[0] == '.' || name[n - k - 1] == '.'))
-			return c;
-	}
-	return NULL;
-}
-
 /* The token after the one that closes the bracket at open. */
 static size_t after_close(const struct reader *r, size_t open)
 {
@@ -534,8 +518,12 @@ int interp_read(const struct interp_lang *lang, const char *code, size_t len, bo
 	*ret = (struct interp_reading){ 0 };
 	struct interp_tokens t;
 	int e = interp_lex(lang, code, len, shell_expanded, &t);
-	if (e < 0)
+	if (e >= 0)
+		e = interp_resolve_aliases(lang, &t);
+	if (e < 0) {
+		interp_tokens_done(&t);
 		return e;
+	}
 	struct reader r = {
 		.lang = lang, .t = &t, .script = strbuf_init(READER_SCRIPT_CAP), .out = ret
 	};
@@ -555,7 +543,7 @@ int interp_read(const struct interp_lang *lang, const char *code, size_t len, bo
 		}
 		if (tok->type != TOK_NAME)
 			continue;
-		const struct interp_call *call = find_call(lang, tok->text);
+		const struct interp_call *call = interp_lang_call(lang, tok->text);
 		if (call)
 			read_call(&r, call, i);
 	}

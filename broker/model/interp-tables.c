@@ -83,9 +83,17 @@ static const struct interp_call node_calls[] = {
 	{ "child_process.spawn", CALL_PROGRAM_ARGS, 0 },
 	{ "cp.spawn", CALL_PROGRAM_ARGS, 0 },
 	{ "spawn", CALL_PROGRAM_ARGS, EX },
+	/* deno's own (deno eval) */
+	{ "Deno.removeSync", CALL_REMOVE_TREE, 0 },
+	{ "Deno.remove", CALL_REMOVE_TREE, 0 },
+	{ "Deno.writeTextFileSync", CALL_WRITE, 0 },
+	{ "Deno.writeTextFile", CALL_WRITE, 0 },
+	{ "Deno.writeFileSync", CALL_WRITE, 0 },
+	{ "Deno.writeFile", CALL_WRITE, 0 },
 };
 static const char *const node_home[] = {
-	"os.homedir()", "homedir()", "process.env.HOME", "process.env['HOME']", NULL,
+	"os.homedir()",         "homedir()", "process.env.HOME", "process.env['HOME']",
+	"Deno.env.get('HOME')", NULL,
 };
 static const char *const no_names[] = { NULL };
 
@@ -190,15 +198,16 @@ static const struct interp_lang languages[] = {
 };
 
 /* The names each language is run by; a version may follow (python3.12,
- * ruby3.2, php8.2, perl5.36). */
+ * ruby3.2, php8.2, perl5.36). bun and deno run JavaScript as node does. */
 static const struct {
 	const char *name;
 	size_t lang;
 	bool versioned;
 } program_names[] = {
 	{ "python", 0, true }, { "pypy", 0, true },  { "node", 1, false }, { "nodejs", 1, false },
-	{ "perl", 2, true },   { "ruby", 3, true },  { "php", 4, true },   { "awk", 5, false },
-	{ "gawk", 5, false },  { "mawk", 5, false }, { "nawk", 5, false },
+	{ "bun", 1, false },   { "deno", 1, false }, { "perl", 2, true },  { "ruby", 3, true },
+	{ "php", 4, true },    { "awk", 5, false },  { "gawk", 5, false }, { "mawk", 5, false },
+	{ "nawk", 5, false },
 };
 
 const struct interp_lang *interp_lang_of(const char *name)
@@ -213,6 +222,22 @@ const struct interp_lang *interp_lang_of(const char *name)
 		if (strspn(rest, "0123456789.") != strlen(rest))
 			continue;
 		return &languages[program_names[i].lang];
+	}
+	return NULL;
+}
+
+const struct interp_call *interp_lang_call(const struct interp_lang *lang, const char *name)
+{
+	for (size_t i = 0; i < lang->n_calls; i++) {
+		const struct interp_call *c = &lang->calls[i];
+		if (strcmp(name, c->name) == 0)
+			return c;
+		if (c->flags & CALL_EXACT)
+			continue;
+		size_t n = strlen(name), k = strlen(c->name);
+		if (n > k && strcmp(name + n - k, c->name) == 0 &&
+		    (c->name[0] == '.' || name[n - k - 1] == '.'))
+			return c;
 	}
 	return NULL;
 }

@@ -470,6 +470,74 @@ static int add_assign(struct simple_command *c, const char *name, size_t name_le
 	return 0;
 }
 
+/* Elements of an array the model follows; a longer one is not known. */
+#define ARRAY_MAX 8
+
+/* The name under which model_state keeps element k of array var
+ * ("a[0]"), or its count (k < 0: "a[#]"), in buf. */
+static const char *array_slot(const char *var, long k, char *buf, size_t size)
+{
+	if (k < 0)
+		snprintf(buf, size, "%s[#]", var);
+	else
+		snprintf(buf, size, "%s[%ld]", var, k);
+	return buf;
+}
+
+/* NAME=(WORDS) or, with append, NAME+=(WORDS) (`declare -a`, `local -a`
+ * too): when the array's elements are all known (static words or a home,
+ * as builder_state_assign() keeps them) and at most ARRAY_MAX, they are
+ * kept as "NAME[0]" ... with their count "NAME[#]", and NAME alone is
+ * NAME[0], as in bash; otherwise NAME is forgotten (its expansions stay
+ * dynamic). */
+static int array_assign(struct builder *b, const struct walk_ctx *ctx, struct model_state *st,
+                        const char *var, const struct shell_node *array, bool append)
+{
+	char slot[96];
+	const char *count =
+	        append ? model_state_get(st, array_slot(var, -1, slot, sizeof(slot))) : "0";
+	long n = count ? strtol(count, NULL, 10) : -1;
+	if (!append)
+		model_state_unset(st, var);
+	for (uint32_t i = 0; i < array->n_children && n >= 0; i++) {
+		const struct shell_node *k = &array->children[i];
+		if (k->kind == SN_TOKEN)
+			continue; /* ( and ) */
+		if (!shell_node_is_word(k) || n >= ARRAY_MAX) {
+			n = -1; /* [1]=x, one past the cap: not followed */
+			break;
+		}
+		struct model_word w;
+		int r = word_from_node(b, &w, ctx, k, st);
+		/* an unquoted value with blanks is split into more elements */
+		if (r >= 0 && w.w.lone_unquoted_var && w.w.text[strcspn(w.w.text, " \t\n")])
+			model_state_unset(st, array_slot(var, n, slot, sizeof(slot)));
+		else if (r >= 0)
+			r = builder_state_assign(st, array_slot(var, n, slot, sizeof(slot)), &w.w);
+		model_word_done(&w);
+		if (r < 0)
+			return r;
+		/* a glob, a value not known: not followed */
+		n = model_state_get(st, slot) ? n + 1 : -1;
+	}
+	if (n < 0) {
+		model_state_unset(st, var);
+		return 0;
+	}
+	char value[24];
+	snprintf(value, sizeof(value), "%ld", n);
+	int r = model_state_set(st, array_slot(var, -1, slot, sizeof(slot)), value);
+	const char *first = model_state_get(st, array_slot(var, 0, slot, sizeof(slot)));
+	if (r >= 0 && first && !model_state_get(st, var)) {
+		_cleanup_free_ char *copy = strdup(first);
+		bool home = model_state_tilde(st, slot);
+		r = !copy  ? -ENOMEM
+		    : home ? model_state_set_tilde(st, var, copy)
+		           : model_state_set(st, var, copy);
+	}
+	return r;
+}
+
 /* NAME=VALUE node -> the command's assignment; persist: a statement of its
  * own, so the variable is set for what follows. */
 static int assignment_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
@@ -477,11 +545,13 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 {
 	const struct shell_node *name = shell_node_find(n, SN_VAR_NAME);
 	const struct shell_node *value = NULL;
-	bool plain = false;
+	bool plain = false, append = false;
 	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (shell_node_is_token(ctx->src, k, "="))
 			plain = true;
+		else if (shell_node_is_token(ctx->src, k, "+="))
+			append = true;
 		else if (k != name && k->kind != SN_TOKEN)
 			value = k;
 	}
@@ -499,12 +569,14 @@ static int assignment_node(struct builder *b, struct simple_command *c, const st
 		return -ENOMEM;
 	}
 	bool word = plain && (!value || shell_node_is_word(value));
-	/* D=~/x, D="$HOME/x": bash expands the home when it assigns */
-	if (persist) {
+	/* D=~/x, D="$HOME/x": bash expands the home when it assigns; an
+	 * array of that name is no longer known (D=x sets D[0] alone) */
+	if (persist && value && value->kind == SN_ARRAY && (plain || append)) {
+		r = array_assign(b, ctx, st, var, value, append);
+	} else if (persist) {
+		model_state_unset(st, var);
 		if (word)
 			r = builder_state_assign(st, var, &w.w);
-		else
-			model_state_unset(st, var);
 	}
 	if (r >= 0 && c)
 		return add_assign(c, var, strlen(var), &w);
@@ -752,6 +824,29 @@ struct word_cursor {
 	uint32_t prev_start, prev_end;
 };
 
+/* Does a value stay one word where an expansion gives it: quoted, or
+ * with no blank that bash splits an unquoted one at? */
+static bool value_stays_one_word(const char *value, bool unquoted)
+{
+	return !unquoted || !value[strcspn(value, " \t\n")];
+}
+
+/* Push value as one word of c where "$@" or "${a[@]}" gave it (a home
+ * stays one; unquoted, a glob in it is one bash expands). */
+static int push_value_word(struct builder *b, struct simple_command *c, size_t *alloc,
+                           const char *value, bool home, bool unquoted)
+{
+	uint32_t flags = WORD_RESOLVED | (home ? WORD_TILDE : 0) |
+	                 (unquoted && strpbrk(value, "*?[") ? WORD_GLOB : 0);
+	struct model_word word;
+	int r = builder_word_from_text(&word, value, flags);
+	if (r >= 0)
+		r = builder_push_arg(b, c, alloc, &word);
+	else
+		model_word_done(&word);
+	return r;
+}
+
 /* "$@" (or $@, "${@}") alone as a word, when $# and each of $1 ... are
  * known: the words they are (a home stays one), pushed onto c. False
  * (nothing pushed) otherwise; with no parameters too, where a word that
@@ -765,20 +860,54 @@ static bool push_positional_words(struct builder *b, struct simple_command *c, s
 		form |= strcmp(w->source, forms[i]) == 0;
 	const char *count = form ? model_state_get(st, "#") : NULL;
 	size_t n = count ? (size_t)(count[0] - '0') : 0;
+	bool unquoted = w->source[0] != '"';
 	for (size_t k = 1; k <= n; k++) {
 		char p[2] = { (char)('0' + k), '\0' };
-		if (!model_state_get(st, p))
+		const char *value = model_state_get(st, p);
+		if (!value || !value_stays_one_word(value, unquoted))
 			return false;
 	}
 	for (size_t k = 1; k <= n && !b->error; k++) {
 		char p[2] = { (char)('0' + k), '\0' };
-		struct model_word word;
-		uint32_t flags = WORD_RESOLVED | (model_state_tilde(st, p) ? WORD_TILDE : 0);
-		b->error = builder_word_from_text(&word, model_state_get(st, p), flags);
-		if (!b->error)
-			b->error = builder_push_arg(b, c, alloc, &word);
-		else
-			model_word_done(&word);
+		b->error = push_value_word(b, c, alloc, model_state_get(st, p),
+		                           model_state_tilde(st, p), unquoted);
+	}
+	return n > 0;
+}
+
+/* "${NAME[@]}" (or ${NAME[@]}, ${NAME[*]}) alone as a word, when the
+ * array NAME is known (array_assign()): its elements, pushed onto c (a
+ * home stays one). False (nothing pushed) otherwise: an unquoted element
+ * that bash would split, or an empty array (a word that joins it would
+ * take the place of the one before). */
+static bool push_array_words(struct builder *b, struct simple_command *c, size_t *alloc,
+                             const struct model_word *w, const struct model_state *st)
+{
+	const char *src = w->source;
+	size_t len = strlen(src);
+	bool quoted = len > 2 && src[0] == '"' && src[len - 1] == '"';
+	if (quoted) {
+		src++;
+		len -= 2;
+	}
+	if (len < 7 || strncmp(src, "${", 2) != 0 ||
+	    (strncmp(src + len - 4, "[@]}", 4) != 0 &&
+	     (quoted || strncmp(src + len - 4, "[*]}", 4) != 0)) ||
+	    !shell_word_is_name(src + 2, len - 6) || len - 6 > 64)
+		return false;
+	char var[65], slot[96];
+	snprintf(var, sizeof(var), "%.*s", (int)(len - 6), src + 2);
+	const char *count = model_state_get(st, array_slot(var, -1, slot, sizeof(slot)));
+	long n = count ? strtol(count, NULL, 10) : 0;
+	for (long k = 0; k < n; k++) {
+		const char *value = model_state_get(st, array_slot(var, k, slot, sizeof(slot)));
+		if (!value || !value_stays_one_word(value, !quoted))
+			return false;
+	}
+	for (long k = 0; k < n && !b->error; k++) {
+		const char *value = model_state_get(st, array_slot(var, k, slot, sizeof(slot)));
+		b->error =
+		        push_value_word(b, c, alloc, value, model_state_tilde(st, slot), !quoted);
 	}
 	return n > 0;
 }
@@ -800,7 +929,8 @@ static int push_word_node(struct builder *b, struct simple_command *c, const str
 		r = add_assign_word(c, &w, name_len);
 	else if (joins)
 		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
-	else if (push_positional_words(b, c, &wc->alloc, &w, st)) {
+	else if (push_positional_words(b, c, &wc->alloc, &w, st) ||
+	         push_array_words(b, c, &wc->alloc, &w, st)) {
 		model_word_done(&w);
 		r = b->error;
 	} else

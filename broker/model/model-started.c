@@ -299,6 +299,16 @@ static void interpreter_code(struct builder *b, const struct walk_ctx *ctx,
 	model_wrapper_done(&self);
 }
 
+/* Does the wrapper w, whose name is texts[0], run a string (env -S STRING,
+ * watch CMD)? Its words read into *m. A wrapper that does not is no
+ * nested shell, and may be an interpreter (bun x CMD, bun -e CODE). */
+static bool wrapper_runs_string(const struct wrapper *w, char *const *texts, size_t n,
+                                struct wrapper_match *m)
+{
+	wrapper_match(w, (const char *const *)texts, n, 0, m);
+	return m->string_word >= 0 || (m->shell_join && m->end < n);
+}
+
 /* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
  * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
  * STRING. A script file from a process substitution (bash <(curl ...),
@@ -314,6 +324,7 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	size_t positional = 0;         /* the word that is $0 of a new shell, or 0 */
 	size_t action;                 /* trap's */
 	struct interp_invocation code; /* an interpreter's */
+	struct wrapper_match m;        /* a wrapper's that runs a string */
 
 	/* a name with a slash runs a program (`/eval x`), never a builtin */
 	bool builtin = !strchr(c->argv[0].w.text, '/');
@@ -336,29 +347,25 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
 		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
 			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
-	} else if (w && c->argc > 1) {
-		struct wrapper_match m;
-		wrapper_match(w, (const char *const *)texts, c->argc, 0, &m);
-		if (m.string_word >= 0 || (m.shell_join && m.end < c->argc)) {
-			size_t from = m.end, to = c->argc;
-			if (m.string_word >= 0) {
-				/* env -S 'a b' rest: the string, then the rest;
-				 * script -c CMD FILE: the string alone */
-				from = (size_t)m.string_word;
-				if (!(w->flags & WRAP_STRING_ARGS))
-					to = from + 1;
-			}
-			script = join_words(c, from, to, &dynamic);
-			if (!script) {
-				b->error = -ENOMEM;
-				goto out;
-			}
-			if (m.string_word >= 0 && m.string_offset > 0)
-				memmove(script, script + m.string_offset,
-				        strlen(script + m.string_offset) + 1); /* "-Sstring" */
-			b->error = builder_copy_wrapper(&self, w->name, texts, from);
-			with_self = true;
+	} else if (w && c->argc > 1 && wrapper_runs_string(w, texts, c->argc, &m)) {
+		size_t from = m.end, to = c->argc;
+		if (m.string_word >= 0) {
+			/* env -S 'a b' rest: the string, then the rest;
+			 * script -c CMD FILE: the string alone */
+			from = (size_t)m.string_word;
+			if (!(w->flags & WRAP_STRING_ARGS))
+				to = from + 1;
 		}
+		script = join_words(c, from, to, &dynamic);
+		if (!script) {
+			b->error = -ENOMEM;
+			goto out;
+		}
+		if (m.string_word >= 0 && m.string_offset > 0)
+			memmove(script, script + m.string_offset,
+			        strlen(script + m.string_offset) + 1); /* "-Sstring" */
+		b->error = builder_copy_wrapper(&self, w->name, texts, from);
+		with_self = true;
 	} else if (interp_invocation_find(name, (const char *const *)texts, c->argc, &code)) {
 		interpreter_code(b, ctx, c, texts, &code, st);
 	} else {

@@ -102,12 +102,18 @@ bool model_state_tilde(const struct model_state *s, const char *name)
 
 void model_state_unset_n(struct model_state *s, const char *name, size_t len)
 {
-	struct model_var *v = find_var_n(s, name, len);
-	if (!v)
-		return;
-	free(v->name);
-	free(v->value);
-	*v = s->vars[--s->n_vars];
+	for (size_t i = 0; i < s->n_vars;) {
+		struct model_var *v = &s->vars[i];
+		/* NAME, and the elements of an array NAME: NAME[0] ... NAME[#] */
+		if (strncmp(v->name, name, len) != 0 ||
+		    (v->name[len] != '\0' && v->name[len] != '[')) {
+			i++;
+			continue;
+		}
+		free(v->name);
+		free(v->value);
+		*v = s->vars[--s->n_vars]; /* the last one moves to i */
+	}
 }
 
 void model_state_unset(struct model_state *s, const char *name)
@@ -171,6 +177,9 @@ void model_state_merge_vars(struct model_state *s, const struct model_state *oth
 			i++;
 			continue;
 		}
-		model_state_unset(s, s->vars[i].name); /* moves the last one to i */
+		/* forgets an array's elements with it, wherever they are: look
+		 * again from the start */
+		model_state_unset(s, s->vars[i].name);
+		i = 0;
 	}
 }

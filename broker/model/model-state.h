@@ -42,6 +42,8 @@ int model_state_set(struct model_state *s, const char *name, const char *value);
 int model_state_set_tilde(struct model_state *s, const char *name, const char *value);
 /* Was name's value assigned with a tilde that bash expanded? */
 bool model_state_tilde(const struct model_state *s, const char *name);
+/* Forget name, and the elements of an array of that name (kept as
+ * variables "name[0]" ..., their count as "name[#]"). */
 void model_state_unset(struct model_state *s, const char *name);
 /* The same for name[0..len) (need not be NUL-terminated); allocates nothing,
  * so a variable is always forgotten. */

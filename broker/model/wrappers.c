@@ -28,10 +28,29 @@
 	.longopts = "signal=,kill-after=,preserve-status,foreground,verbose", \
 	.stop_longopts = "help,version", .positionals = 1
 
+/* npx, and npm exec: [options] COMMAND [ARGS], -c a command string; -p
+ * names a package to install first, not the command */
+#define NPX_OPTIONS                                                              \
+	.short_with_arg = "pcw", .short_flags = "yq",                            \
+	.longopts = "package=,call=,yes,no,quiet,silent,workspace=,workspaces,"  \
+	            "include-workspace-root,prefix=,registry=,cache=,loglevel=", \
+	.stop_longopts = "help,version", .string_opts = "c", .string_longopts = "call"
+
+/* conda run (mamba, micromamba): the environment by name or prefix */
+#define CONDA_RUN_OPTIONS                                                           \
+	.short_with_arg = "np", .short_flags = "v",                                 \
+	.longopts = "name=,prefix=,cwd=,live-stream,no-capture-output,dev,verbose", \
+	.stop_opts = "h", .stop_longopts = "help", .chdir_longopts = "cwd", .subcommands = "run"
+
 /* One row per wrapper. Keep sorted by name (bsearch). "help,version" stop
  * a GNU or util-linux tool: it prints and runs nothing. */
 static const struct wrapper wrappers[] = {
 	{ .name = "builtin" },
+	/* bun x: bunx; bun -e CODE is node's language (interp-invocation.c) */
+	{ .name = "bun",
+	  .short_with_arg = "p",
+	  .longopts = "bun,package=,silent,verbose",
+	  .subcommands = "x" },
 	/* bun's npx: bunx [--bun] [-p PKG] COMMAND [ARGS] */
 	{ .name = "bunx", .short_with_arg = "p", .longopts = "bun,package=,silent,verbose" },
 	{ .name = "busybox", .stop_longopts = "list,list-full,help" },
@@ -72,6 +91,8 @@ static const struct wrapper wrappers[] = {
 	  .stop_longopts = "max,pid,help,version",
 	  .positionals = 1 },
 	{ .name = "command", .short_flags = "p", .stop_opts = "vV" },
+	/* conda run [-n ENV | -p PREFIX] COMMAND (mamba, micromamba alike) */
+	{ .name = "conda", CONDA_RUN_OPTIONS },
 	{ .name = "dbus-run-session",
 	  .longopts = "config-file=,dbus-daemon=",
 	  .stop_longopts = "help,version" },
@@ -134,6 +155,8 @@ static const struct wrapper wrappers[] = {
 	  .longopts = "align=,demangle,library=,output=,indent=,config=,help,version",
 	  .stop_opts = "hV",
 	  .stop_longopts = "help,version" },
+	{ .name = "mamba", CONDA_RUN_OPTIONS },
+	{ .name = "micromamba", CONDA_RUN_OPTIONS },
 	{ .name = "nice",
 	  .short_with_arg = "n",
 	  .longopts = "adjustment=",
@@ -141,17 +164,11 @@ static const struct wrapper wrappers[] = {
 	  .flags = WRAP_NUMERIC_OPT },
 	{ .name = "nocache", .short_with_arg = "n" },
 	{ .name = "nohup", .stop_longopts = "help,version" },
+	/* npm exec (npm x): the options of npx */
+	{ .name = "npm", NPX_OPTIONS, .subcommands = "exec,x" },
 	/* nsenter: an optional argument is attached (-m/ns, --mount=/ns) */
-	/* npm exec's short name: npx [options] COMMAND [ARGS], -c a command
-	 * string; -p names a package to install first, not the command */
-	{ .name = "npx",
-	  .short_with_arg = "pcw",
-	  .short_flags = "yq",
-	  .longopts = "package=,call=,yes,no,quiet,silent,workspace=,workspaces,"
-	              "include-workspace-root,prefix=,registry=,cache=,loglevel=",
-	  .stop_longopts = "help,version",
-	  .string_opts = "c",
-	  .string_longopts = "call" },
+	/* npm exec's short name */
+	{ .name = "npx", NPX_OPTIONS },
 	{ .name = "nsenter",
 	  .short_with_arg = "tSGW",
 	  .short_flags = "aFZ",
@@ -176,9 +193,46 @@ static const struct wrapper wrappers[] = {
 	              "delimiter=,joblog=,results=,halt=,timeout=,tag,will-cite,bar,eta,progress,"
 	              "pipe,line-buffer,group,ungroup,verbose,quote,no-run-if-empty,dry-run",
 	  .flags = WRAP_SHELL_JOIN | WRAP_ARGV_INCOMPLETE },
+	{ .name = "pdm",
+	  .short_with_arg = "p",
+	  .short_flags = "sgvq",
+	  .longopts = "project=,site-packages,global,verbose,quiet,venv=,recreate,skip=",
+	  .stop_opts = "lh",
+	  .stop_longopts = "list,json,help",
+	  .subcommands = "run" },
+	{ .name = "pipenv",
+	  .short_flags = "vq",
+	  .longopts = "python=,verbose,quiet,system,site-packages",
+	  .stop_opts = "h",
+	  .stop_longopts = "help",
+	  .subcommands = "run" },
+	{ .name = "pixi",
+	  .short_with_arg = "e",
+	  .short_flags = "vq",
+	  .longopts = "manifest-path=,environment=,frozen,locked,no-install,revalidate,"
+	              "clean-env,force-activate,verbose,quiet,color=,no-progress",
+	  .stop_opts = "h",
+	  .stop_longopts = "help",
+	  .subcommands = "run" },
 	{ .name = "pkexec",
 	  .longopts = "user=,keep-cwd,disable-internal-agent",
 	  .stop_longopts = "help,version" },
+	/* pnpm exec / dlx: -c (shell mode) is not listed, so it asks */
+	{ .name = "pnpm",
+	  .short_flags = "r",
+	  .longopts = "package=,recursive,parallel,silent,workspace-root,filter=,"
+	              "resume-from=,report-summary,reporter=,dir=",
+	  .stop_opts = "h",
+	  .stop_longopts = "help",
+	  .subcommands = "exec,dlx" },
+	{ .name = "poetry",
+	  .short_with_arg = "CP",
+	  .short_flags = "qvn",
+	  .longopts = "directory=,project=,quiet,verbose,no-interaction,no-ansi,ansi,"
+	              "no-plugins,no-cache",
+	  .stop_opts = "hV",
+	  .stop_longopts = "help,version",
+	  .subcommands = "run" },
 	/* prlimit: a resource's limit is optional and attached (--nofile=64) */
 	{ .name = "prlimit",
 	  .short_with_arg = "o",
@@ -201,6 +255,11 @@ static const struct wrapper wrappers[] = {
 	  .stop_longopts = "help,version",
 	  .chdir_opts = "D",
 	  .chdir_longopts = "chdir" },
+	{ .name = "rye",
+	  .longopts = "pyproject=",
+	  .stop_opts = "lh",
+	  .stop_longopts = "list,help",
+	  .subcommands = "run" },
 	{ .name = "script",
 	  .short_with_arg = "cBEImoOT",
 	  .short_flags = "aefqw",
@@ -301,6 +360,24 @@ static const struct wrapper wrappers[] = {
 	  .stop_longopts = "help,version",
 	  .chdir_opts = "w",
 	  .chdir_longopts = "wd" },
+	/* uv run [options] COMMAND; -m MODULE runs python's module (no
+	 * command of the model), --with PKG adds a package */
+	{ .name = "uv",
+	  .short_with_arg = "pw",
+	  .short_flags = "qvs",
+	  .longopts = "with=,with-editable=,with-requirements=,python=,project=,directory=,"
+	              "env-file=,extra=,group=,no-group=,only-group=,package=,index=,"
+	              "default-index=,index-url=,extra-index-url=,cache-dir=,config-file=,"
+	              "color=,refresh-package=,reinstall-package=,upgrade-package=,"
+	              "prerelease=,resolution=,link-mode=,frozen,locked,no-sync,isolated,"
+	              "no-project,all-extras,no-dev,only-dev,active,no-active,quiet,verbose,"
+	              "offline,no-cache,refresh,reinstall,upgrade,exact,no-editable,script,"
+	              "gui-script,all-packages,all-groups,no-config,no-env-file,"
+	              "compile-bytecode,no-progress,native-tls",
+	  .stop_opts = "mh",
+	  .stop_longopts = "module,help,version",
+	  .chdir_longopts = "directory",
+	  .subcommands = "run" },
 	/* valgrind's options are single words (--tool=memcheck) */
 	{ .name = "valgrind",
 	  .short_flags = "qvsd",
@@ -333,6 +410,14 @@ static const struct wrapper wrappers[] = {
 	              "listen-tcp,xauth-protocol=,server-args=,wait=",
 	  .stop_opts = "h",
 	  .stop_longopts = "help" },
+	/* yarn dlx / exec (berry) */
+	{ .name = "yarn",
+	  .short_with_arg = "p",
+	  .short_flags = "q",
+	  .longopts = "package=,quiet",
+	  .stop_opts = "h",
+	  .stop_longopts = "help",
+	  .subcommands = "dlx,exec" },
 };
 
 static int wrapper_cmp(const void *key, const void *elem)
@@ -526,6 +611,14 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 		.shell_join = (w->flags & WRAP_SHELL_JOIN) != 0,
 	};
 	size_t i = start + 1;
+	if (w->subcommands) {
+		if (i >= n || !in_list(w->subcommands, words[i], strlen(words[i]), NULL)) {
+			ret->stops = true; /* uv pip install: uv is the command */
+			ret->end = n;
+			return;
+		}
+		i++;
+	}
 	unsigned positionals = w->positionals;
 	if (w->flags & WRAP_POSITIONALS_FIRST) {
 		for (; positionals > 0 && i < n; positionals--)

@@ -50,8 +50,12 @@ struct wrapper {
 	const char *direct_opts;     /* WRAP_SHELL_JOIN off: run argv directly (watch -x) */
 	const char *string_opts;     /* the argument is a command string (env -S, script -c) */
 	const char *string_longopts; /* the same, long */
-	unsigned positionals;        /* words between the options and the command (timeout 5) */
-	unsigned flags;              /* enum wrapper_flag */
+	/* a project runner's subcommands that run a command ("run": uv run,
+	 * poetry run), a comma list: the wrapper's options follow one; with
+	 * any other word after the name (uv pip install) it is the command */
+	const char *subcommands;
+	unsigned positionals; /* words between the options and the command (timeout 5) */
+	unsigned flags;       /* enum wrapper_flag */
 };
 
 /* The wrapper row for a command name (directory already removed), or NULL. */

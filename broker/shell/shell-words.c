@@ -287,6 +287,32 @@ static void expand_indirect(struct expander *e, const struct shell_node *n, cons
 	put(e, "}", 1, true);
 }
 
+/* ${NAME[N]} (N in digits): resolved when the lookup knows the element,
+ * which it names "NAME[N]" (the model's arrays, model-command.c). */
+static bool expand_element(struct expander *e, const struct shell_node *n, bool quoted)
+{
+	if (n->kind != SN_EXPANSION || n->n_children != 3 || !e->lookup)
+		return false;
+	const struct shell_node *sub = &n->children[1];
+	const char *s = e->src + sub->start;
+	size_t len = sub->end - sub->start;
+	size_t name = strcspn(s, "[");
+	if (sub->start != n->start + 2 || n->end != sub->end + 1 || name == 0 || name >= len ||
+	    !shell_word_is_name(s, name) || len < name + 3 || s[len - 1] != ']' ||
+	    strspn(s + name + 1, "0123456789") != len - name - 2 || len > 64)
+		return false;
+	char element[65];
+	memcpy(element, s, len);
+	element[len] = '\0';
+	uint32_t value_flags = 0;
+	const char *value = e->lookup(e->userdata, element, &value_flags);
+	if (!value || strlen(value) > RESOLVE_MAX_VALUE)
+		return false;
+	e->w->flags |= WORD_RESOLVED | value_flags;
+	put_as(e, value, strlen(value), quoted ? 'q' : 'v');
+	return true;
+}
+
 /* $X or ${X}: resolved when the lookup knows X, else kept as written. */
 static void expand_param(struct expander *e, const struct shell_node *n, bool quoted)
 {
@@ -295,7 +321,10 @@ static void expand_param(struct expander *e, const struct shell_node *n, bool qu
 		name = shell_node_find(n, SN_SPECIAL_VAR);
 	bool simple = n->kind == SN_SIMPLE_EXPANSION || n->n_children == 3;
 	if (!name) {
-		/* $1, $@, ${#...} and other forms the grammar gives as tokens */
+		/* $1, $@, ${#...}, ${a[0]} and other forms the grammar gives as
+		 * tokens or a subscript */
+		if (expand_element(e, n, quoted))
+			return;
 		e->w->flags |= WORD_PARAM;
 		if (n->n_children >= 2) {
 			const struct shell_node *t = &n->children[1];

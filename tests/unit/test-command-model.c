@@ -669,6 +669,27 @@ static const struct model_case cases[] = {
 	{ "xargs rm -rf <<< ~", "(xargs) rm -rf ~^T" },
 	{ "xargs rm -rf <<< \"$D\"", "(xargs) rm -rf #I" },
 	{ "echo \"a'b\" | xargs rm", "P: echo a'b\nP: (xargs) rm #I" },
+	/* arrays (issue 33): known elements flow into "${a[@]}" and
+	 * ${a[N]}; an element not known, a scalar assignment, mapfile and a
+	 * branch forget the array */
+	{ "t=(~ /); rm -rf \"${t[@]}\"", "{t=<(~ /)>^U}\nrm -rf ~^T /" },
+	{ "a=(rm -rf ~); \"${a[@]}\"", "{a=<(rm -rf ~)>^U}\nrm -rf ~^T" },
+	{ "a=(x); a+=(\"$HOME/y\"); rm ${a[*]} ${a[1]} $a",
+	  "{a=(x)^U}\n{a=(\"$HOME/y\")^U}\nrm x ~/y^T ~/y^T x" },
+	{ "declare -a d=(a b); rm \"${d[@]}\"", "declare -a <d=(a b)>^U\nrm a b" },
+	{ "a=(*.o); rm \"${a[@]}\"", "{a=(*.o)^GU}\nrm ${a[@]}^P" },
+	{ "a=(a); a=b; rm \"${a[@]}\"", "{a=(a)^U}\n{a=b}\nrm ${a[@]}^P" },
+	{ "a=(a); mapfile -t a < f; rm \"${a[@]}\"", "{a=(a)^U}\nmapfile -t a\nrm ${a[@]}^P" },
+	{ "a=(a); x && a=(b); rm \"${a[@]}\"", "{a=(a)^U}\nL: x\nL: {a=(b)^U}\nrm ${a[@]}^P" },
+	{ "a=(1 2 3 4 5 6 7 8 9); rm \"${a[@]}\"", "{a=<(1 2 3 4 5 6 7 8 9)>^U}\nrm ${a[@]}^P" },
+	{ "a=('x y' z); rm ${a[@]} \"${a[@]}\"", "{a=<('x y' z)>^U}\nrm ${a[@]}^P <x y> z" },
+	/* runners before a command (issue 33): a subcommand that runs one */
+	{ "uv run --with x -- rm -rf ~", "(uv run --with x --) rm -rf ~^T" },
+	{ "uv pip install x", "uv pip install x" },
+	{ "poetry run pytest -q", "(poetry run) pytest -q" },
+	{ "npm exec -c 'rm -rf /'", "npm exec -c <rm -rf />\nN: (npm exec -c) rm -rf /" },
+	{ "bun x rimraf dist", "(bun x) rimraf dist" },
+	{ "conda run -n base python -V", "(conda run -n base) python -V" },
 	/* more found by the oracle: a variable an && part assigns is not known
 	 * after the chain (a part before may fail); text before a closing
 	 * quote; an assignment the grammar ends too early; an assignment
