@@ -46,10 +46,24 @@ int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
 	 * there are the point of it */
 	if ((planned & PROT_SECCOMP_SOCKETS) && (state->enforced & PROT_WORKSPACE_NETWORK))
 		parts |= SECCOMP_PART_LOOPBACK;
+	/* in a network namespace of the run's own whose only way out is the
+	 * egress proxy, on its loopback: the same */
+	if ((planned & PROT_SECCOMP_SOCKETS) && state->egress_proxy.port != 0)
+		parts |= SECCOMP_PART_LOOPBACK;
+	int r = seccomp_load_parts(parts, err);
+	if (r < 0)
+		return r;
+	state->enforced |= planned;
+	return 0;
+}
+
+int seccomp_load_parts(uint32_t parts, struct sluice_error *err)
+{
+	if (parts > SECCOMP_PART_ALL)
+		return sluice_error_set(err, -EINVAL, "no filter has the parts 0x%x", parts);
 	/* no_new_privs is already set, so loading needs no privilege. */
 	struct sock_fprog prog = seccomp_programs[parts];
 	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) < 0)
 		return sluice_error_set(err, neg_errno(), "loading the filter");
-	state->enforced |= planned;
 	return 0;
 }
