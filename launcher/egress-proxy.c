@@ -30,7 +30,6 @@
 #include "privileges.h"
 #include "protections.h"
 #include "seccomp-filter.h"
-#include "seccomp-rules.h"
 
 /* Connections served at once; more wait in the listening socket's queue. */
 #define EGRESS_MAX_CONNECTIONS 256
@@ -57,15 +56,9 @@ static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sl
 		sluice_error_prefix(err, "Landlock");
 		return r;
 	}
-	uint32_t parts = 0;
-	if (planned & PROT_SECCOMP_IO_URING)
-		parts |= SECCOMP_PART_IO_URING;
-	if (planned & PROT_SECCOMP_OTHER_PROCESSES)
-		parts |= SECCOMP_PART_OTHER_PROCESSES;
-	if (planned & PROT_SECCOMP_SETID_MODES)
-		parts |= SECCOMP_PART_SETID_MODES;
-	if (planned & PROT_SECCOMP_KEYRINGS_LEASES)
-		parts |= SECCOMP_PART_KEYRINGS_LEASES;
+	/* the proxy's job is sockets: the filter without its socket rules */
+	uint32_t parts = seccomp_parts_for_plan(
+	        planned & ~(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT));
 	if (parts != 0) {
 		r = seccomp_load_parts(parts, err);
 		if (r < 0)

@@ -29,6 +29,11 @@ struct launch_state;
 int apply_seccomp(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err);
 
+/* The parts (enum seccomp_part's bits) of the PROT_SECCOMP_* bits in
+ * planned, without SECCOMP_PART_LOOPBACK (which depends on the network
+ * the process is in). */
+uint32_t seccomp_parts_for_plan(uint32_t planned);
+
 /* Load the ready program for parts (enum seccomp_part's bits, OR'ed), as
  * apply_seccomp() does; for a process of the launcher's own (the egress
  * proxy). Needs no_new_privs. 0, or -errno with a detail. */
