@@ -45,6 +45,9 @@
 /* --network-holder's word for "wanted, but none could be had": the run
  * makes its own network namespace, and reports workspace-network missing */
 #define LAUNCH_NETWORK_HOLDER_NONE "none"
+/* PATTERN (repeatable): with the network denied, the hosts reached through
+ * the egress proxy (common/egress-allow.h) */
+#define LAUNCH_OPT_EGRESS_ALLOW "--egress-allow"
 /* SOCKET: become the holder of a workspace's network namespace, listening
  * there; the launcher's process exits 0 once the holder is ready */
 #define LAUNCH_OPT_HOLD_NETWORK "--hold-network"

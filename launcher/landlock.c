@@ -464,3 +464,28 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
 	check_read_only(spec, state);
 	return 0;
 }
+
+int landlock_restrict_to_files(uint32_t planned, const char *const *files, size_t n,
+                               struct sluice_error *err)
+{
+	/* the network is this process's job: TCP stays unhandled */
+	struct ruleset_attr attr =
+	        ruleset_for_plan(planned & PROT_LANDLOCK_ANY & ~PROT_LANDLOCK_TCP);
+	if (attr.handled_access_fs == 0)
+		return 0; /* no Landlock, and --best-effort */
+	_cleanup_close_ int ruleset =
+	        (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	if (ruleset < 0)
+		return sluice_error_set(err, neg_errno(), "creating a ruleset");
+	for (size_t i = 0; i < n; i++) {
+		int r = add_rule_path(ruleset, AT_FDCWD, files[i], 0, LANDLOCK_ACCESS_FS_READ_FILE,
+		                      attr.handled_access_fs, err);
+		if (r == -ENOENT || r == -EACCES)
+			continue; /* a file this system does not have: nothing to read */
+		if (r < 0)
+			return r;
+	}
+	if (syscall(__NR_landlock_restrict_self, ruleset, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "restricting this process");
+	return 0;
+}

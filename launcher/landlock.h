@@ -7,6 +7,9 @@
 #ifndef SLUICE_LAUNCHER_LANDLOCK_H
 #define SLUICE_LAUNCHER_LANDLOCK_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "errors.h"
 
 struct launch_spec;
@@ -25,5 +28,13 @@ struct launch_state;
  * -ENOENT etc. name the path. */
 int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
                    struct sluice_error *err);
+
+/* For a process that needs no file but the few it reads (the egress
+ * proxy): every filesystem right of the plan's ABI handled (TCP not), only
+ * reading files granted back (those that do not exist are skipped), the
+ * plan's scopes applied. Needs no_new_privs. 0 (also when the plan has no
+ * Landlock), or -errno with a detail. */
+int landlock_restrict_to_files(uint32_t planned, const char *const *files, size_t n,
+                               struct sluice_error *err);
 
 #endif

@@ -28,6 +28,7 @@
 
 #include "cleanup.h"
 #include "command.h"
+#include "egress-proxy.h"
 #include "protections.h"
 #include "landlock.h"
 #include "launch-spec.h"
@@ -138,6 +139,7 @@ static const struct launch_step steps[] = {
 	{ "command", apply_command },                 /* --command-fd: wait for DIR and COMMAND */
 	{ "chdir", apply_chdir },                     /* --chdir */
 	{ "tmpdir", apply_tmpdir },                   /* TMPDIR="private-tmpdir"'s */
+	{ "egress-env", apply_egress_env },           /* HTTPS_PROXY... when a proxy runs */
 	{ "address-space", apply_rlimit_as },         /* RLIMIT_AS, last: nothing allocates after */
 	{ "report", apply_report },                   /* one JSON line on --report-fd */
 };
@@ -195,7 +197,11 @@ int main(int argc, char **argv)
 	}
 
 	struct launch_state state = {
-		.ahead = &ahead, .monitor_fd = -1, .status_fd = -1, .network_holder_fd = -1
+		.ahead = &ahead,
+		.monitor_fd = -1,
+		.status_fd = -1,
+		.network_holder_fd = -1,
+		.egress_proxy = { .channel = -1 },
 	};
 	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
 		err = (struct sluice_error){ 0 };

@@ -154,10 +154,23 @@ static _Noreturn void mirror(int status)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : LAUNCH_EXIT_FAILURE);
 }
 
+/* The egress proxy's process group (egress-proxy.h), ended with the run:
+ * killed and the proxy reaped before the monitor exits, so that the
+ * caller never finds it left running after the program ended. */
+static void end_proxy(pid_t proxy)
+{
+	if (proxy <= 0)
+		return;
+	(void)kill(-proxy, SIGKILL);
+	while (waitpid(proxy, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
 /* The monitor, outside: child is the init (status_fd: the program's wait
- * status from it) or, as subreaper, the program. Never returns. */
+ * status from it) or, as subreaper, the program; proxy: the egress
+ * proxy's pid, or 0. Never returns. */
 static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, int status_fd,
-                                  bool subreaper)
+                                  bool subreaper, pid_t proxy)
 {
 	sigset_t set;
 	waited_set(&set);
@@ -179,6 +192,7 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 			(void)kill(child, SIGKILL);
 			if (subreaper)
 				kill_tree();
+			end_proxy(proxy);
 			_exit(LAUNCH_EXIT_FAILURE);
 		} else if (sig > 0 && is_forwarded(sig)) {
 			(void)kill(child, sig);
@@ -187,6 +201,7 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 	int32_t program = 0;
 	if (status_fd >= 0 && read(status_fd, &program, sizeof(program)) == sizeof(program))
 		status = program;
+	end_proxy(proxy);
 	mirror(status);
 }
 
@@ -236,7 +251,7 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 		(void)close(alive[0]);
 		if (status[1] >= 0)
 			(void)close(status[1]);
-		monitor_run(spec, pid, status[0], subreaper);
+		monitor_run(spec, pid, status[0], subreaper, state->egress_proxy.pid);
 	}
 	/* The child: a subreaper's flag is not inherited. */
 	(void)close(alive[1]);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "egress-proxy.h"
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "namespaces.h"
@@ -228,11 +229,24 @@ int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
 	if (ahead && ahead->entered && spec->network_holder)
 		return sluice_error_set(err, -EINVAL, "%s cannot join a holder (%s)",
 		                        LAUNCH_SPEC_NAMESPACE_AHEAD, LAUNCH_OPT_NETWORK_HOLDER);
+	/* the proxy must be forked while this process is still in the host's
+	 * network: its connections are made there */
+	bool egress = wanted_net && spec->n_egress_allow > 0;
+	if (egress && ahead && ahead->entered)
+		return sluice_error_set(err, -EINVAL,
+		                        "the namespaces were entered ahead (%s), before the egress "
+		                        "proxy (%s) could be started outside them",
+		                        LAUNCH_SPEC_NAMESPACE_AHEAD, LAUNCH_OPT_EGRESS_ALLOW);
 	if (!wanted)
 		return 0;
 	const char *reason = NULL;
 	bool net = false;
 	int r;
+	if (egress) {
+		r = egress_proxy_start(spec, state, &state->egress_proxy, err);
+		if (r < 0)
+			return r;
+	}
 	if (ahead && ahead->entered) {
 		r = ahead->result;
 		net = ahead->net;
@@ -260,5 +274,16 @@ int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,
 		state->enforced |= PROT_IPC_NAMESPACE;
 	if (net)
 		state->enforced |= PROT_NET_NAMESPACE;
-	return 0;
+	if (!egress)
+		return 0;
+	/* Without a network namespace nothing keeps a command to the proxy:
+	 * the allowlist cannot be enforced, so the run is refused (fail
+	 * closed), never run with the whole network or none. */
+	if (!net)
+		return sluice_error_set(err, -EOPNOTSUPP,
+		                        "%s needs a network namespace, and none could be had%s%s: "
+		                        "the allowlist cannot be enforced",
+		                        LAUNCH_OPT_EGRESS_ALLOW, reason ? " here: " : "",
+		                        reason ? reason : "");
+	return egress_proxy_hand_over(&state->egress_proxy, err);
 }

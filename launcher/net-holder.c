@@ -14,7 +14,7 @@
  * lock file next to the socket (SOCKET.lock); the holder removes the socket
  * only once it has that lock without waiting and no connection is queued,
  * so a broker either is answered or finds no socket and starts a new
- * holder.
+ * holder. The lock file goes with the holder, removed while it is held.
  */
 #include "config.h"
 
@@ -36,6 +36,7 @@
 #include "launch-spec.h"
 #include "monotonic.h"
 #include "namespaces.h"
+#include "net-holder-client.h"
 #include "net-holder.h"
 
 /* The most connections served at once; more wait in the backlog. */
@@ -126,19 +127,28 @@ static int answer(const struct holder *h)
  * connection waits. */
 static bool may_leave(const struct holder *h)
 {
-	int lock = open(h->lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (lock < 0)
-		return true; /* nobody can hold it either */
-	if (flock(lock, LOCK_EX | LOCK_NB) < 0) {
-		(void)close(lock);
+	struct sluice_error ignored = { 0 };
+	int lock = net_holder_lock(h->lock_path, false, &ignored);
+	if (lock == -EWOULDBLOCK)
 		return false;
-	}
 	struct pollfd p = { .fd = h->listen_fd, .events = POLLIN };
 	if (poll(&p, 1, 0) != 0) {
-		(void)close(lock);
+		if (lock >= 0)
+			(void)close(lock);
 		return false;
 	}
-	return true; /* the lock is released by the exit */
+	return true; /* the lock (if it could be made at all) is released by the exit */
+}
+
+/* Leave: the socket first, so that a starter that takes the lock next finds
+ * no holder and starts one; then the lock file, still held, so that a
+ * starter waiting on it takes the new one a later starter makes
+ * (net_holder_lock() checks the file it locked is still there). */
+static _Noreturn void leave(const struct holder *h)
+{
+	remove_socket(h);
+	(void)unlink(h->lock_path);
+	_exit(0);
 }
 
 static _Noreturn void serve(struct holder *h)
@@ -152,10 +162,8 @@ static _Noreturn void serve(struct holder *h)
 		if (n == 1) {
 			uint64_t now = monotonic_ms(), end = idle_since + h->idle_ms;
 			if (now >= end) {
-				if (may_leave(h)) {
-					remove_socket(h);
-					_exit(0);
-				}
+				if (may_leave(h))
+					leave(h);
 				idle_since = now; /* someone is starting a run: look again later */
 				end = now + h->idle_ms;
 			}

@@ -264,6 +264,14 @@ static int opt_network_holder(struct launch_spec *spec, const char *arg, struct 
 	return 0;
 }
 
+static int opt_egress_allow(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (spec->n_egress_allow >= LAUNCH_MAX_EGRESS_ALLOW)
+		return sluice_error_set(err, -E2BIG, "more than %d patterns",
+		                        LAUNCH_MAX_EGRESS_ALLOW);
+	return egress_rule_parse(arg, &spec->egress_allow[spec->n_egress_allow++], err);
+}
+
 static int opt_hold_network(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	if (arg[0] != '/')
@@ -365,6 +373,10 @@ static const struct option_def options[] = {
 	  "join the network namespace of the workspace's holder listening on SOCKET (made by " LAUNCH_OPT_HOLD_NETWORK
 	  ") instead of making one; " LAUNCH_NETWORK_HOLDER_NONE
 	  ": one was wanted but could not be had (reported missing)" },
+	{ LAUNCH_OPT_EGRESS_ALLOW, "PATTERN", opt_egress_allow,
+	  "with the network denied: reach the hosts of PATTERN (HOST, *.NAME or an IP address, "
+	  "then :PORT, default 443 and 80) through an HTTP proxy outside the network namespace "
+	  "(repeatable)" },
 	{ LAUNCH_OPT_HOLD_NETWORK, "SOCKET", opt_hold_network,
 	  "become the holder of a network namespace with its loopback up, listening on SOCKET "
 	  "(which must not exist); exit 0 once it is ready, the holder staying in the background" },
@@ -483,6 +495,15 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	if (spec->network_holder && spec->namespace_off)
 		return sluice_error_set(err, -EINVAL, "%s needs the namespaces (not %s %s)",
 		                        LAUNCH_OPT_NETWORK_HOLDER, LAUNCH_OPT_NAMESPACE,
+		                        LAUNCH_NAMESPACE_OFF);
+	/* the proxy is the one way out of a network namespace: without one,
+	 * or with the network allowed, it would mean nothing */
+	if (spec->n_egress_allow > 0 &&
+	    (spec->namespace_off || spec->network_allow || !spec->profile->sandboxed))
+		return sluice_error_set(err, -EINVAL,
+		                        "%s needs a sandboxed profile, the network denied and the "
+		                        "namespaces (not %s %s)",
+		                        LAUNCH_OPT_EGRESS_ALLOW, LAUNCH_OPT_NAMESPACE,
 		                        LAUNCH_NAMESPACE_OFF);
 	spec->argv = argv + i;
 	return 0;

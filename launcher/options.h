@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "egress-allow.h"
 #include "errors.h"
 #include "profiles.h"
 #include "rlimits.h"
@@ -22,6 +23,7 @@
 #define LAUNCH_MAX_HIDE 128
 #define LAUNCH_MAX_READ_ONLY 64
 #define LAUNCH_MAX_PROTECT 64
+#define LAUNCH_MAX_EGRESS_ALLOW 64
 
 enum launch_action {
 	LAUNCH_RUN,
@@ -60,7 +62,11 @@ struct launch_spec {
 	const char *hold_network; /* --hold-network: the holder's socket */
 	uint64_t hold_idle_ms;    /* --hold-idle */
 	bool network_allow;       /* --network allow */
-	bool unix_connect_allow;  /* --unix-connect allow */
+	/* --egress-allow: the hosts the egress proxy reaches (egress-proxy.h);
+	 * none: no proxy */
+	struct egress_rule egress_allow[LAUNCH_MAX_EGRESS_ALLOW];
+	unsigned n_egress_allow;
+	bool unix_connect_allow; /* --unix-connect allow */
 	bool git_writable;
 	bool rlimit_set[RLIMIT_INDEX_N];
 	uint64_t rlimit_value[RLIMIT_INDEX_N];

@@ -141,8 +141,9 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 		asked |= PROT_GIT_INCLUDES;
 	if (!network_allow) {
 		/* joined, the workspace's network namespace keeps TCP in (the
-		 * join is fatal when it fails) */
-		if (!(spec && spec->network_holder))
+		 * join is fatal when it fails); so does the run's own, whose one
+		 * way out is the egress proxy (fatal when it cannot be had) */
+		if (!(spec && (spec->network_holder || spec->n_egress_allow > 0)))
 			asked |= PROT_LANDLOCK_TCP;
 		asked |= PROT_SECCOMP_SOCKETS;
 		if (!unix_connect_allow)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "egress-proxy.h"
 #include "errors.h"
 
 /* One bit per protection; names (LAUNCH_PROT_*) in protections.c's table. */
@@ -80,6 +81,9 @@ struct launch_state {
 	/* Set by step "namespaces" when it joined the workspace's holder: the
 	 * connection, open (close-on-exec) for the run's life; else -1. */
 	int network_holder_fd;
+	/* Set by step "namespaces" with --egress-allow: the egress proxy, its
+	 * port on the run's loopback (egress-proxy.h). */
+	struct egress_proxy egress_proxy;
 	/* What --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD entered before the
 	 * options were read (struct namespace_ahead), or NULL. */
 	const struct namespace_ahead *ahead;

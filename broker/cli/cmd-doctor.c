@@ -222,6 +222,34 @@ static int report_namespace(json_t *features)
 	return 1;
 }
 
+/* [network] allow: whether sandboxed commands reach any host, through the
+ * launcher's egress proxy, and whether this system can give the network
+ * namespace that enforces it (features: --print-features, or NULL when
+ * unknown). Returns the warnings printed. */
+static int report_egress(const struct run_settings *s, json_t *features)
+{
+	if (s->network) {
+		printf("network egress: [sandbox] network = allow: sandboxed commands have the "
+		       "whole network, [network] allow is not used\n");
+		return 0;
+	}
+	if (s->n_egress_allow == 0) {
+		printf("network egress: none ([network] allow is empty: sandboxed commands reach "
+		       "no host, only their own loopback)\n");
+		return 0;
+	}
+	printf("network egress: through sluice's proxy, to");
+	for (size_t i = 0; i < s->n_egress_allow; i++)
+		printf(" %s", s->egress_allow[i]);
+	printf(" ([network] allow)\n");
+	if (features && !json_is_true(json_object_get(features, "net_namespace"))) {
+		printf("WARNING: [network] allow is set, but no network namespace can be had here: "
+		       "sandboxed runs are refused rather than run without the allowlist\n");
+		return 1;
+	}
+	return 0;
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
@@ -279,6 +307,7 @@ int cmd_doctor(int argc, char **argv)
 			       "work\n");
 			warnings++;
 		}
+		warnings += report_egress(&s, f);
 		printf("features: %s", features);
 		if (features[0] && features[strlen(features) - 1] != '\n')
 			printf("\n");

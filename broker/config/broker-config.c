@@ -27,6 +27,7 @@
 #include "config/broker-config.h"
 #include "config/ini-source.h"
 #include "config/steady-read.h"
+#include "egress-allow.h"
 #include "log.h"
 #include "parse-number.h"
 #include "path-trust.h"
@@ -103,7 +104,9 @@ static const struct config_builtin builtins[] = {
 #undef BUILTIN_DEFAULT
 };
 
-static const char *const sections[] = { "broker", "sandbox", "env", "approval", "audit" };
+static const char *const sections[] = {
+	"broker", "sandbox", "network", "env", "approval", "audit"
+};
 
 const struct config_key *config_keys(size_t *ret_n)
 {
@@ -1250,6 +1253,24 @@ static void check_writable(struct parse *p)
 	}
 }
 
+/* [network] allow: each pattern read as the launcher's proxy reads it, so
+ * that a mistake is this error and not a launcher that refuses every
+ * command. */
+static void check_network_allow(struct parse *p)
+{
+	char **words = p->cfg->network_allow;
+	for (size_t i = 0; words && words[i]; i++) {
+		struct egress_rule rule;
+		struct sluice_error err = { 0 };
+		if (egress_rule_parse(words[i], &rule, &err) < 0)
+			add_error_at(p, set_at(p, "network", "allow"), "[network] allow: %s",
+			             err.detail);
+	}
+	if (words && strv_length(words) > RUN_SETTINGS_EGRESS_MAX)
+		add_error_at(p, set_at(p, "network", "allow"),
+		             "[network] allow: more than %d patterns", RUN_SETTINGS_EGRESS_MAX);
+}
+
 static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
                         struct broker_config **ret, char ***ret_errors)
 {
@@ -1258,6 +1279,7 @@ static int finish_parse(struct parse *p, int r, struct broker_config **cfg,
 		check_approver(p);
 		check_shell(p);
 		check_writable(p);
+		check_network_allow(p);
 	}
 	if (*cfg)
 		(*cfg)->sandbox_mode_configured = set_at(p, "sandbox", "mode") != NULL;

@@ -70,6 +70,9 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		r = copy_list(cfg->sandbox_protect, s->protect, &s->n_protect,
 		              RUN_SETTINGS_PROTECT_MAX, "[sandbox] protect", reterr);
 	if (r >= 0)
+		r = copy_list(cfg->network_allow, s->egress_allow, &s->n_egress_allow,
+		              RUN_SETTINGS_EGRESS_MAX, "[network] allow", reterr);
+	if (r >= 0)
 		r = copy_list(cfg->config_dirs, s->config_dirs, &s->n_config_dirs,
 		              RUN_SETTINGS_PATHS_MAX, "the configuration directories", reterr);
 	if (r >= 0)

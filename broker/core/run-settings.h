@@ -163,6 +163,9 @@ enum background_survivors {
 
 /* The most patterns in [env] drop and entries in [env] set. */
 #define RUN_SETTINGS_ENV_MAX 64
+/* The most [network] allow patterns (the launcher's cap). */
+#define RUN_SETTINGS_EGRESS_MAX 64
+
 /* The most [sandbox] writable paths and rlimit_* keys. */
 #define RUN_SETTINGS_PATHS_MAX 32
 #define RUN_SETTINGS_RLIMITS_MAX 8
@@ -217,6 +220,10 @@ struct run_settings {
 	const char *writable[RUN_SETTINGS_PATHS_MAX]; /* extra --rw paths */
 	size_t n_writable;
 	bool network; /* allow network in sandboxed modes: false */
+	/* [network] allow: with the network denied, the hosts reached through
+	 * the launcher's egress proxy (--egress-allow); none: no proxy */
+	const char *egress_allow[RUN_SETTINGS_EGRESS_MAX];
+	size_t n_egress_allow;
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
 	bool git_sweep;    /* sandboxed: the repository is swept after each run (git-sweep.h) */

@@ -46,10 +46,11 @@ int run_warmup_start_launcher(struct run_outcome *o)
 void run_warmup_namespace_ahead(struct run_outcome *o)
 {
 	/* the word ahead makes the network namespace too: not when the
-	 * network is allowed, nor when the run joins its workspace's (the
+	 * network is allowed, nor when the run joins its workspace's, nor
+	 * with an egress proxy, which must be forked outside it (the
 	 * namespaces are then made in their step) */
 	if (o->spec_fd >= 0 && spawn_plans_namespace(&o->settings) && !o->settings.network &&
-	    o->settings.workspace_network_idle == 0)
+	    o->settings.workspace_network_idle == 0 && o->settings.n_egress_allow == 0)
 		(void)spawn_send_namespace_ahead(o->spec_fd);
 }
 

@@ -199,6 +199,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
 	if (r >= 0 && boxed && req->network_holder)
 		r = add2(&argv, LAUNCH_OPT_NETWORK_HOLDER, req->network_holder);
+	for (size_t i = 0; r >= 0 && boxed && !s->network && i < s->n_egress_allow; i++)
+		r = add2(&argv, LAUNCH_OPT_EGRESS_ALLOW, s->egress_allow[i]);
 	if (r >= 0 && boxed && req->tmpdir) {
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);
 		r = add2(&argv, LAUNCH_OPT_TMPDIR_SIZE, num);

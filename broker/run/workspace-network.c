@@ -10,7 +10,8 @@
  *
  * Starting and connecting happen under the lock file beside the socket,
  * which the holder also takes before it leaves (net-holder.c), so that a
- * holder does not leave between being found and answering.
+ * holder does not leave between being found and answering; the holder
+ * removes it as it leaves, and so does a start that failed.
  *
  * The holder must not become this process's child: sluice is a child
  * subreaper and kills its own children after each run. It is started with
@@ -26,17 +27,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "fd-util.h"
 #include "launch-spec.h"
+#include "net-holder-client.h"
 #include "run/workspace-network.h"
 
 /* FNV-1a, 64 bits: a name, not a secret (the directory is the lock). */
@@ -46,52 +45,6 @@ static uint64_t path_hash(const char *s)
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
 	return h;
-}
-
-/* Connect to the holder at path and hear its answer: the connection, or
- * -errno (-ENOENT, -ECONNREFUSED: no holder there). */
-static int connect_holder(const char *path, struct sluice_error *err)
-{
-	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	if (strlen(path) >= sizeof(addr.sun_path))
-		return sluice_error_set(err, -ENAMETOOLONG, "the holder's socket '%s' is too long",
-		                        path);
-	strcpy(addr.sun_path, path);
-	_cleanup_close_ int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return sluice_error_set(err, neg_errno(), "a socket");
-	if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0)
-		return sluice_error_set(err, neg_errno(), "connecting to '%s'", path);
-	struct ucred peer;
-	socklen_t len = sizeof(peer);
-	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0)
-		return sluice_error_set(err, neg_errno(), "the holder's credentials");
-	if (peer.uid != geteuid())
-		return sluice_error_set(err, -EPERM, "the holder at '%s' runs as uid %u", path,
-		                        (unsigned)peer.uid);
-	/* its answer says it is serving; the namespaces are the launcher's
-	 * to take, closed here */
-	char byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = { .msg_iov = &iov,
-		              .msg_iovlen = 1,
-		              .msg_control = control.buf,
-		              .msg_controllen = sizeof(control.buf) };
-	ssize_t n;
-	do
-		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	for (struct cmsghdr *c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c))
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS)
-			for (size_t i = 0; i < (c->cmsg_len - CMSG_LEN(0)) / sizeof(int); i++)
-				(void)close(((int *)CMSG_DATA(c))[i]);
-	if (n != 1 || byte != NET_HOLDER_ANSWER)
-		return sluice_error_set(err, -EPROTO, "the holder at '%s' did not answer", path);
-	return TAKE_FD(fd);
 }
 
 /* Run launcher --hold-network path; 0 once the holder is ready, or -errno
@@ -150,7 +103,7 @@ static int start_holder(const char *launcher, const char *path, uint64_t idle_ms
 int workspace_network_attach(const char *path)
 {
 	struct sluice_error ignored = { 0 };
-	return connect_holder(path, &ignored);
+	return net_holder_connect(path, NULL, &ignored);
 }
 
 int workspace_network_hold(const char *jobs_dir, const char *workspace, const char *launcher,
@@ -163,13 +116,11 @@ int workspace_network_hold(const char *jobs_dir, const char *workspace, const ch
 		path = lock_path = NULL;
 		return sluice_error_set(reterr, -ENOMEM, "the holder's socket path");
 	}
-	_cleanup_close_ int lock = open(lock_path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	_cleanup_close_ int lock = net_holder_lock(lock_path, true, reterr);
 	if (lock < 0)
-		return sluice_error_set(reterr, neg_errno(), "opening '%s'", lock_path);
-	if (flock(lock, LOCK_EX) < 0)
-		return sluice_error_set(reterr, neg_errno(), "locking '%s'", lock_path);
+		return lock;
 	struct sluice_error ignored = { 0 };
-	int fd = connect_holder(path, &ignored);
+	int fd = net_holder_connect(path, NULL, &ignored);
 	if (fd == -ENOENT || fd == -ECONNREFUSED) {
 		struct stat st;
 		/* a dead holder's socket; anything else there is not ours to remove */
@@ -181,9 +132,13 @@ int workspace_network_hold(const char *jobs_dir, const char *workspace, const ch
 				return sluice_error_set(reterr, neg_errno(), "removing '%s'", path);
 		}
 		int r = start_holder(launcher, path, idle_ms, reterr);
-		if (r < 0)
+		if (r < 0) {
+			/* no holder to leave with it: the lock file goes now, while
+			 * it is held (net_holder_lock()'s rule) */
+			(void)unlink(lock_path);
 			return r;
-		fd = connect_holder(path, reterr);
+		}
+		fd = net_holder_connect(path, NULL, reterr);
 	} else if (fd < 0) {
 		*reterr = ignored;
 	}

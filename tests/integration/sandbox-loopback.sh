@@ -99,16 +99,16 @@ sleep 3
 held=$(holders)
 [ "$(wc -w <<<"$held")" -eq 1 ]
 report $? "past the idle time, ws-b's holder (used by one run) has left, ws-a's (its job alive) stays" "$held"
+sock=$(ls "$jobs_dir"/net-*.sock 2>/dev/null | head -1) # ws-a's, for step 6
 [ -n "$(holders)" ] && run "$SLUICE" run -C "$ws_a" --config "$TEST_TMP/short.ini" -- "$fetch" && grep -q "$token" <<<"$out"
 report $? "the job keeps its workspace's holder past the idle time" "$(holders)" "$out"
 "$SLUICE" kill "$job" >/dev/null 2>&1
 wait_for 15 test -z "$(holders)"
-[ -z "$(holders)" ] && ! ls "$jobs_dir"/net-*.sock >/dev/null 2>&1
-report $? "once no job or run uses it, each holder leaves after the idle time and removes its socket" "$(holders)" "$(ls "$jobs_dir")"
+[ -z "$(holders)" ] && ! ls "$jobs_dir"/net-*.sock >/dev/null 2>&1 &&
+  ! ls "$jobs_dir"/net-*.sock.lock >/dev/null 2>&1
+report $? "once no job or run uses it, each holder leaves after the idle time and removes its socket and its lock file" "$(holders)" "$(ls "$jobs_dir")"
 
 # --- 6. a dead holder's socket is never joined: a new holder is started
-sock=$(ls "$jobs_dir"/net-*.sock.lock 2>/dev/null | head -1)
-sock=${sock%.lock}
 python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$sock"
 [ -S "$sock" ] && ! python3 -c "$connect_unix" "$sock" | grep -q connected
 report $? "control: a dead holder's socket is left, refusing connections" "$sock"

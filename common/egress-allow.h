@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The egress allowlist ([network] allow, sluice-launch --egress-allow): its
+ * patterns read and checked, and a host a command asks for matched against
+ * them. A pattern is an exact host name ("registry.example.org"), a suffix
+ * ("*.example.org": every name below it, not the name itself) or an IP
+ * literal ("192.0.2.7", "[2001:db8::7]"), each with an optional ":PORT";
+ * without one it allows 443 and 80.
+ * Shared by the broker (which refuses a bad pattern when it reads the
+ * configuration) and the launcher's proxy (which matches requests).
+ * Not for: resolving names or judging addresses (launcher/egress-connect.c).
+ */
+#ifndef SLUICE_EGRESS_ALLOW_H
+#define SLUICE_EGRESS_ALLOW_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "errors.h"
+
+/* The longest host name DNS allows (253) and its NUL, with room for the
+ * brackets of an IPv6 literal. */
+#define EGRESS_HOST_MAX 256
+
+/* A host as written: a name (lowercase, no final dot) or an IP literal. */
+struct egress_host {
+	char name[EGRESS_HOST_MAX]; /* the name; an IP literal in its usual text form */
+	int family;                 /* 0: a name; AF_INET or AF_INET6: an IP literal */
+	struct in6_addr addr;       /* the literal's address (IPv4 in the first 4 bytes) */
+};
+
+/* One pattern. */
+struct egress_rule {
+	struct egress_host host; /* for a suffix, the name below which names match */
+	bool suffix;             /* "*.NAME" */
+	uint16_t port;           /* 0: 443 and 80 */
+};
+
+/* Read text as a host: a name of letters, digits, '-' and '.' (labels of 1
+ * to 63 characters, at most 253 in all; a final '.' is dropped; folded to
+ * lowercase), a dotted IPv4 address, or an IPv6 address in brackets.
+ * 0, or -EINVAL with a detail naming what is wrong. */
+int egress_host_parse(const char *text, size_t len, struct egress_host *ret,
+                      struct sluice_error *err);
+
+/* Read one pattern, HOST[:PORT] or *.NAME[:PORT]. 0, or -EINVAL with a
+ * detail naming the pattern and what is wrong with it. */
+int egress_rule_parse(const char *pattern, struct egress_rule *ret, struct sluice_error *err);
+
+/* The first rule that allows host on port, or NULL. A name matches name
+ * rules only (exactly, or below a suffix); an IP literal matches IP rules
+ * of the same address only: a name is never taken for the address it
+ * might resolve to. */
+const struct egress_rule *egress_rules_match(const struct egress_rule *rules, size_t n,
+                                             const struct egress_host *host, uint16_t port);
+
+#endif

@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order is the security argument: the host named in the request is
+ * read and matched before any name is resolved (a name not on the list
+ * costs no DNS query and leaks nothing), and an allowed name must resolve
+ * to an address outside the machine and its local networks (a public name
+ * pointed at 127.0.0.1 or 169.254.169.254 reaches nothing); only an IP
+ * literal the administrator wrote may name such an address. TLS is not
+ * looked into: after CONNECT's "200" the bytes pass as they are.
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "egress-connect.h"
+#include "fd-util.h"
+
+/* How long a client has to send its request's head, and a connection to
+ * be made. */
+#define EGRESS_HEAD_TIMEOUT_MS 30000
+#define EGRESS_CONNECT_TIMEOUT_MS 15000
+#define EGRESS_RELAY_BUFFER 65536
+
+/* A request as read: where to connect and what to send there first. */
+struct egress_request {
+	bool connect;    /* CONNECT: answer "200" and relay */
+	char method[16]; /* a plain-HTTP request's method */
+	struct egress_host host;
+	uint16_t port;
+	const char *path; /* plain HTTP: the origin-form target, in the head */
+	size_t path_len;
+	const char *rest; /* from the request line's end: " HTTP/1.1\r\n..." */
+	size_t rest_len;
+};
+
+/* Send an answer with a text body and close the connection. */
+static void answer(int fd, int status, const char *reason, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));
+static void answer(int fd, int status, const char *reason, const char *fmt, ...)
+{
+	char body[1024], head[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(body, sizeof(body), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(body))
+		n = sizeof(body) - 1;
+	int h = snprintf(head, sizeof(head),
+	                 "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
+	                 "Connection: close\r\n\r\n",
+	                 status, reason, n);
+	(void)write_full_nosigpipe(fd, head, (size_t)h);
+	(void)write_full_nosigpipe(fd, body, (size_t)n);
+}
+
+/* Read until the end of the head ("\r\n\r\n"); its length with what
+ * follows it in buf, *ret_len all bytes read; -errno, -E2BIG past
+ * EGRESS_HEAD_MAX, -ETIMEDOUT. */
+static ssize_t read_head(int fd, char *buf, size_t size, size_t *ret_len)
+{
+	size_t len = 0;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, EGRESS_HEAD_TIMEOUT_MS);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return r < 0 ? neg_errno() : -ETIMEDOUT;
+		ssize_t k = read(fd, buf + len, size - 1 - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return k < 0 ? neg_errno() : -ECONNRESET;
+		len += (size_t)k;
+		buf[len] = '\0';
+		char *end = strstr(buf, "\r\n\r\n");
+		if (end) {
+			*ret_len = len;
+			return end + 4 - buf;
+		}
+		if (len >= size - 1)
+			return -E2BIG;
+	}
+}
+
+/* Split "HOST:PORT" (CONNECT's target) or an http:// URI's authority. */
+static int parse_authority(const char *text, size_t len, uint16_t default_port,
+                           struct egress_request *req, struct sluice_error *err)
+{
+	const char *colon = NULL;
+	for (size_t i = len; i-- > 0;) {
+		if (text[i] == ':') {
+			colon = text + i;
+			break;
+		}
+		if (text[i] == ']')
+			break;
+	}
+	size_t host_len = colon ? (size_t)(colon - text) : len;
+	unsigned long port = default_port;
+	if (colon) {
+		size_t digits = len - host_len - 1;
+		char buf[8];
+		if (digits == 0 || digits > 5 || strspn(colon + 1, "0123456789") < digits)
+			return sluice_error_set(err, -EINVAL, "the port is not a number");
+		memcpy(buf, colon + 1, digits);
+		buf[digits] = '\0';
+		port = strtoul(buf, NULL, 10);
+	}
+	if (port < 1 || port > 65535)
+		return sluice_error_set(err, -EINVAL, "the port is missing or out of range");
+	req->port = (uint16_t)port;
+	return egress_host_parse(text, host_len, &req->host, err);
+}
+
+/* The request line of head: CONNECT host:port, or METHOD http://... */
+static int parse_request(const char *head, size_t head_len, struct egress_request *req,
+                         struct sluice_error *err)
+{
+	memset(req, 0, sizeof(*req));
+	const char *eol = memchr(head, '\r', head_len);
+	const char *sp1 = memchr(head, ' ', eol - head);
+	const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', eol - sp1 - 1) : NULL;
+	if (!sp1 || !sp2 || strncmp(sp2, " HTTP/1.", 8) != 0)
+		return sluice_error_set(err, -EINVAL,
+		                        "the request line is not 'METHOD TARGET HTTP/1.x'");
+	size_t method_len = (size_t)(sp1 - head), target_len = (size_t)(sp2 - sp1 - 1);
+	if (method_len == 0 || method_len >= sizeof(req->method))
+		return sluice_error_set(err, -EINVAL, "the method is empty or too long");
+	memcpy(req->method, head, method_len);
+	const char *target = sp1 + 1;
+	req->rest = sp2;
+	req->rest_len = head_len - (size_t)(sp2 - head);
+	if (strcmp(req->method, "CONNECT") == 0) {
+		req->connect = true;
+		return parse_authority(target, target_len, 0, req, err);
+	}
+	static const char scheme[] = "http://";
+	if (target_len < sizeof(scheme) || strncasecmp(target, scheme, sizeof(scheme) - 1) != 0)
+		return sluice_error_set(err, -EPROTONOSUPPORT,
+		                        "only CONNECT host:port and absolute http:// requests go "
+		                        "through this proxy");
+	const char *authority = target + sizeof(scheme) - 1;
+	const char *end = target + target_len;
+	const char *slash = memchr(authority, '/', (size_t)(end - authority));
+	const char *auth_end = slash ? slash : end;
+	if (memchr(authority, '@', (size_t)(auth_end - authority)) ||
+	    memchr(authority, '?', (size_t)(auth_end - authority)) ||
+	    memchr(authority, '#', (size_t)(auth_end - authority)))
+		return sluice_error_set(err, -EINVAL, "the URI's authority holds '@', '?' or '#'");
+	req->path = slash ? slash : "/";
+	req->path_len = slash ? (size_t)(end - slash) : 1;
+	return parse_authority(authority, (size_t)(auth_end - authority), 80, req, err);
+}
+
+bool egress_address_is_internal(int family, const void *addr)
+{
+	const unsigned char *a = addr;
+	if (family == AF_INET6) {
+		static const unsigned char mapped[12] = {
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
+		};
+		static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
+		if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
+			return egress_address_is_internal(AF_INET, a + 12);
+		static const unsigned char zero[16];
+		if (memcmp(a, zero, 15) == 0 && (a[15] == 0 || a[15] == 1))
+			return true; /* :: and ::1 */
+		if (memcmp(a, zero, 12) == 0)
+			return true;                              /* IPv4-compatible, deprecated */
+		return a[0] == 0xff ||                            /* multicast */
+		       (a[0] & 0xfe) == 0xfc ||                   /* unique local fc00::/7 */
+		       (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) || /* link-local fe80::/10 */
+		       (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0);   /* site-local, deprecated */
+	}
+	return a[0] == 0 || a[0] == 10 || a[0] == 127 ||  /* this network, private, loopback */
+	       (a[0] == 100 && (a[1] & 0xc0) == 64) ||    /* shared 100.64/10 */
+	       (a[0] == 169 && a[1] == 254) ||            /* link-local (cloud metadata) */
+	       (a[0] == 172 && (a[1] & 0xf0) == 16) ||    /* private 172.16/12 */
+	       (a[0] == 192 && a[1] == 168) ||            /* private 192.168/16 */
+	       (a[0] == 192 && a[1] == 0 && a[2] == 0) || /* IETF protocol assignments */
+	       a[0] >= 224;                               /* multicast, reserved, broadcast */
+}
+
+/* Connect to addr within the timeout; the socket, or -errno. */
+static int connect_to(const struct sockaddr *addr, socklen_t len)
+{
+	_cleanup_close_ int fd =
+	        socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return neg_errno();
+	if (connect(fd, addr, len) < 0) {
+		if (errno != EINPROGRESS)
+			return neg_errno();
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		int r;
+		do
+			r = poll(&p, 1, EGRESS_CONNECT_TIMEOUT_MS);
+		while (r < 0 && errno == EINTR);
+		if (r == 0)
+			return -ETIMEDOUT;
+		int soerr = 0;
+		socklen_t l = sizeof(soerr);
+		if (r < 0 || getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &l) < 0)
+			return neg_errno();
+		if (soerr != 0)
+			return -soerr;
+	}
+	int flags = 0; /* blocking again: the relay polls */
+	if (fcntl(fd, F_SETFL, flags) < 0)
+		return neg_errno();
+	return TAKE_FD(fd);
+}
+
+/* The connection to the request's host: an allowed IP literal as it is; a
+ * name resolved, its internal addresses skipped. The socket, or -errno
+ * with *ret_why saying what the client is told (-EACCES: refused). */
+static int open_upstream(const struct egress_request *req, char *why, size_t why_size)
+{
+	struct sockaddr_storage ss;
+	memset(&ss, 0, sizeof(ss));
+	if (req->host.family == AF_INET) {
+		struct sockaddr_in *sin = (struct sockaddr_in *)&ss;
+		sin->sin_family = AF_INET;
+		sin->sin_port = htons(req->port);
+		memcpy(&sin->sin_addr, &req->host.addr, 4);
+		int fd = connect_to((struct sockaddr *)sin, sizeof(*sin));
+		if (fd < 0)
+			snprintf(why, why_size, "%s", strerror(-fd));
+		return fd;
+	}
+	if (req->host.family == AF_INET6) {
+		struct sockaddr_in6 *sin6 = (struct sockaddr_in6 *)&ss;
+		sin6->sin6_family = AF_INET6;
+		sin6->sin6_port = htons(req->port);
+		sin6->sin6_addr = req->host.addr;
+		int fd = connect_to((struct sockaddr *)sin6, sizeof(*sin6));
+		if (fd < 0)
+			snprintf(why, why_size, "%s", strerror(-fd));
+		return fd;
+	}
+	char port[8];
+	snprintf(port, sizeof(port), "%u", (unsigned)req->port);
+	struct addrinfo hints = { .ai_family = AF_UNSPEC,
+		                  .ai_socktype = SOCK_STREAM,
+		                  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *list = NULL;
+	int g = getaddrinfo(req->host.name, port, &hints, &list);
+	if (g != 0) {
+		snprintf(why, why_size, "cannot resolve it: %s", gai_strerror(g));
+		return -EHOSTUNREACH;
+	}
+	int r = -EACCES, internal = 0;
+	snprintf(why, why_size, "it resolves to no address");
+	for (struct addrinfo *ai = list; ai; ai = ai->ai_next) {
+		const void *a =
+		        ai->ai_family == AF_INET
+		                ? (const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr
+		                : (const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
+		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
+			continue;
+		if (egress_address_is_internal(ai->ai_family, a)) {
+			char text[INET6_ADDRSTRLEN] = "";
+			(void)inet_ntop(ai->ai_family, a, text, sizeof(text));
+			if (internal++ == 0)
+				snprintf(why, why_size,
+				         "it resolves to %s, an address of this machine or its "
+				         "local networks: only an IP address written in [network] "
+				         "allow may lead there",
+				         text);
+			continue;
+		}
+		r = connect_to(ai->ai_addr, ai->ai_addrlen);
+		if (r >= 0)
+			break;
+		snprintf(why, why_size, "%s", strerror(-r));
+	}
+	freeaddrinfo(list);
+	return r;
+}
+
+/* Copy both ways until both sides have ended (a half-close is passed on). */
+static void relay(int a, int b)
+{
+	static char buf[2][EGRESS_RELAY_BUFFER];
+	int fds[2] = { a, b };
+	bool open_in[2] = { true, true };
+	while (open_in[0] || open_in[1]) {
+		struct pollfd p[2] = { { .fd = open_in[0] ? a : -1, .events = POLLIN },
+			               { .fd = open_in[1] ? b : -1, .events = POLLIN } };
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;
+		}
+		for (int i = 0; i < 2; i++) {
+			if (!open_in[i] || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t k = read(fds[i], buf[i], sizeof(buf[i]));
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k <= 0) {
+				open_in[i] = false;
+				(void)shutdown(fds[1 - i], SHUT_WR);
+				if (k < 0)
+					return;
+				continue;
+			}
+			if (write_full_nosigpipe(fds[1 - i], buf[i], (size_t)k) < 0)
+				return;
+		}
+	}
+}
+
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules)
+{
+	static char head[EGRESS_HEAD_MAX];
+	size_t len = 0;
+	ssize_t head_len = read_head(fd, head, sizeof(head), &len);
+	if (head_len == -E2BIG)
+		answer(fd, 431, "Request Header Fields Too Large",
+		       "sluice: the request's head is longer than %d bytes\n", EGRESS_HEAD_MAX);
+	if (head_len < 0) {
+		(void)close(fd);
+		return;
+	}
+	struct egress_request req;
+	struct sluice_error err = { 0 };
+	int r = parse_request(head, (size_t)head_len, &req, &err);
+	if (r < 0) {
+		answer(fd, r == -EPROTONOSUPPORT ? 405 : 400,
+		       r == -EPROTONOSUPPORT ? "Method Not Allowed" : "Bad Request",
+		       "sluice: the proxy cannot read this request: %s\n", err.detail);
+		(void)close(fd);
+		return;
+	}
+	char where[EGRESS_HOST_MAX + 16];
+	snprintf(where, sizeof(where), "%s%s%s:%u", req.host.family == AF_INET6 ? "[" : "",
+	         req.host.name, req.host.family == AF_INET6 ? "]" : "", (unsigned)req.port);
+	if (!egress_rules_match(rules, n_rules, &req.host, req.port)) {
+		answer(fd, 403, "Forbidden",
+		       "sluice: the sandbox's network refused %s: it is not in [network] allow "
+		       "(an administrator can add it there)\n",
+		       where);
+		(void)close(fd);
+		return;
+	}
+	char why[512];
+	_cleanup_close_ int up = open_upstream(&req, why, sizeof(why));
+	if (up < 0) {
+		if (up == -EACCES)
+			answer(fd, 403, "Forbidden",
+			       "sluice: the sandbox's network refused %s: %s\n", where, why);
+		else
+			answer(fd, 502, "Bad Gateway", "sluice: the proxy could not reach %s: %s\n",
+			       where, why);
+		(void)close(fd);
+		return;
+	}
+	const char *after = head + head_len;
+	size_t after_len = len - (size_t)head_len;
+	if (req.connect) {
+		static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
+		r = write_full_nosigpipe(fd, ok, sizeof(ok) - 1);
+	} else {
+		/* the request in origin form: "METHOD /path HTTP/1.1\r\n..." */
+		r = write_full_nosigpipe(up, req.method, strlen(req.method));
+		if (r >= 0)
+			r = write_full_nosigpipe(up, " ", 1);
+		if (r >= 0)
+			r = write_full_nosigpipe(up, req.path, req.path_len);
+		if (r >= 0)
+			r = write_full_nosigpipe(up, req.rest, req.rest_len);
+	}
+	if (r >= 0 && after_len > 0)
+		r = write_full_nosigpipe(up, after, after_len);
+	if (r >= 0)
+		relay(fd, up);
+	(void)close(fd);
+}

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The proxy's process: fork, lock-down, the listening socket received, then
+ * one child process per connection (at most EGRESS_MAX_CONNECTIONS at
+ * once), so that a slow name lookup or a long download holds up no other
+ * connection. Every child inherits the lock-down. Nothing is logged: the
+ * proxy's standard streams are /dev/null (the run's output pipes must end
+ * with the run), and what a client is refused it is told in the answer.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "egress-connect.h"
+#include "egress-proxy.h"
+#include "landlock.h"
+#include "launch-spec.h"
+#include "options.h"
+#include "privileges.h"
+#include "protections.h"
+#include "seccomp-filter.h"
+
+/* Connections served at once; more wait in the listening socket's queue. */
+#define EGRESS_MAX_CONNECTIONS 256
+
+/* What a name lookup reads (musl's and glibc's files and dns services);
+ * nothing else is readable. A service that needs a library or a socket of
+ * its own (nss-resolve, sssd) fails, and the next line of nsswitch.conf is
+ * tried. */
+static const char *const resolver_files[] = { "/etc/hosts", "/etc/resolv.conf",
+	                                      "/etc/nsswitch.conf", "/etc/host.conf",
+	                                      "/etc/gai.conf" };
+
+/* The proxy's lock-down: the launcher's privileges step (capabilities
+ * dropped, --user as root, no_new_privs), Landlock with the resolver's
+ * files only, the seccomp parts that do not touch sockets. */
+static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sluice_error *err)
+{
+	struct launch_state scratch = { .planned = planned, .monitor_fd = -1, .status_fd = -1 };
+	int r = apply_privileges(spec, &scratch, err);
+	if (r < 0)
+		return r;
+	r = landlock_restrict_to_files(planned, resolver_files, ELEMENTSOF(resolver_files), err);
+	if (r < 0) {
+		sluice_error_prefix(err, "Landlock");
+		return r;
+	}
+	/* the proxy's job is sockets: the filter without its socket rules */
+	uint32_t parts = seccomp_parts_for_plan(
+	        planned & ~(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT));
+	if (parts != 0) {
+		r = seccomp_load_parts(parts, err);
+		if (r < 0)
+			sluice_error_prefix(err, "seccomp");
+	}
+	return r;
+}
+
+/* The listening socket from the launcher; -errno. */
+static int receive_listener(int channel)
+{
+	char byte;
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	struct msghdr msg = { .msg_iov = &iov,
+		              .msg_iovlen = 1,
+		              .msg_control = control.buf,
+		              .msg_controllen = sizeof(control.buf) };
+	ssize_t n;
+	do
+		n = recvmsg(channel, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
+	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
+	    c->cmsg_len != CMSG_LEN(sizeof(int)))
+		return n < 0 ? neg_errno() : -EPROTO;
+	int fd;
+	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
+	return fd;
+}
+
+/* Accept and serve until the launcher's process ends (and takes this one
+ * with it). */
+static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules)
+{
+	unsigned running = 0;
+	for (;;) {
+		while (running > 0 &&
+		       waitpid(-1, NULL, running < EGRESS_MAX_CONNECTIONS ? WNOHANG : 0) > 0)
+			running--;
+		int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EMFILE || errno == ENFILE || errno == ENOMEM)
+				(void)waitpid(-1, NULL, 0), running -= running > 0;
+			continue;
+		}
+		pid_t pid = fork();
+		if (pid == 0) {
+			(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+			(void)close(listener);
+			egress_connect_serve(fd, rules, n_rules);
+			_exit(0);
+		}
+		(void)close(fd);
+		if (pid > 0)
+			running++;
+	}
+}
+
+/* The proxy's process, from the fork on. */
+static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planned, pid_t parent,
+                                 int channel)
+{
+	/* with the launcher's process: the monitor, or the program it
+	 * became; one already gone would never send it */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(LAUNCH_EXIT_FAILURE);
+	/* a process group of its own and its connections', which the
+	 * monitor kills whole when the run ends (monitor.c) */
+	(void)setpgid(0, 0);
+	sigset_t none;
+	sigemptyset(&none);
+	(void)sigprocmask(SIG_SETMASK, &none, NULL);
+	(void)signal(SIGPIPE, SIG_IGN);
+	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null_fd >= 0) {
+		for (int i = 0; i < 3; i++)
+			(void)dup2(null_fd, i);
+		(void)close(null_fd);
+	}
+	struct sluice_error err = { 0 };
+	int r = lock_down(spec, planned, &err);
+	int listener = receive_listener(channel);
+	if (r >= 0 && listener < 0)
+		r = sluice_error_set(&err, listener, "receiving the listening socket");
+	/* the answer: 0 and serving, or the error whole */
+	if (r >= 0)
+		err.code = 0;
+	(void)send(channel, &err, sizeof(err), MSG_NOSIGNAL);
+	(void)close(channel);
+	if (r < 0)
+		_exit(LAUNCH_EXIT_FAILURE);
+	serve(listener, spec->egress_allow, spec->n_egress_allow);
+}
+
+int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,
+                       struct egress_proxy *p, struct sluice_error *err)
+{
+	int pair[2];
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
+		return sluice_error_set(err, neg_errno(), "a socket pair for the egress proxy");
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid == 0) {
+		(void)close(pair[0]);
+		proxy_main(spec, state->planned, parent, pair[1]);
+	}
+	int r = pid < 0 ? neg_errno() : 0;
+	(void)close(pair[1]);
+	if (r < 0) {
+		(void)close(pair[0]);
+		return sluice_error_set(err, r, "forking the egress proxy");
+	}
+	p->pid = pid;
+	p->channel = pair[0];
+	return 0;
+}
+
+int egress_proxy_hand_over(struct egress_proxy *p, struct sluice_error *err)
+{
+	_cleanup_close_ int channel = TAKE_FD(p->channel);
+	p->channel = -1;
+	_cleanup_close_ int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return sluice_error_set(err, neg_errno(), "a socket for the egress proxy");
+	struct sockaddr_in addr = { .sin_family = AF_INET,
+		                    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(addr);
+	if (bind(fd, (struct sockaddr *)&addr, sizeof(addr)) < 0 || listen(fd, 128) < 0 ||
+	    getsockname(fd, (struct sockaddr *)&addr, &len) < 0)
+		return sluice_error_set(err, neg_errno(),
+		                        "listening on 127.0.0.1 for the egress proxy");
+	char byte = 'L';
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	union {
+		char buf[CMSG_SPACE(sizeof(int))];
+		struct cmsghdr align;
+	} control;
+	memset(&control, 0, sizeof(control));
+	struct msghdr msg = { .msg_iov = &iov,
+		              .msg_iovlen = 1,
+		              .msg_control = control.buf,
+		              .msg_controllen = sizeof(control.buf) };
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(c), &fd, sizeof(fd));
+	if (sendmsg(channel, &msg, MSG_NOSIGNAL) != 1)
+		return sluice_error_set(err, neg_errno(), "handing the socket to the egress proxy");
+	struct sluice_error said = { 0 };
+	ssize_t n;
+	do
+		n = recv(channel, &said, sizeof(said), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(said))
+		return sluice_error_set(err, n < 0 ? neg_errno() : -ECHILD,
+		                        "the egress proxy ended before it was ready");
+	if (said.code < 0) {
+		said.detail[sizeof(said.detail) - 1] = '\0';
+		return sluice_error_set(err, said.code, "the egress proxy: %s", said.detail);
+	}
+	p->port = ntohs(addr.sin_port);
+	return 0;
+}
+
+int apply_egress_env(const struct launch_spec *spec, struct launch_state *state,
+                     struct sluice_error *err)
+{
+	(void)spec;
+	if (state->egress_proxy.port == 0)
+		return 0;
+	char url[64];
+	snprintf(url, sizeof(url), "http://127.0.0.1:%u", (unsigned)state->egress_proxy.port);
+	static const char *const names[] = { "HTTPS_PROXY", "https_proxy", "HTTP_PROXY",
+		                             "http_proxy",  "ALL_PROXY",   "all_proxy" };
+	for (size_t i = 0; i < ELEMENTSOF(names); i++)
+		if (setenv(names[i], url, 1) < 0)
+			return sluice_error_set(err, neg_errno(), "setting %s", names[i]);
+	/* the run's own loopback is reached directly (a dev server) */
+	if (setenv("NO_PROXY", "localhost,127.0.0.1,::1", 1) < 0 ||
+	    setenv("no_proxy", "localhost,127.0.0.1,::1", 1) < 0)
+		return sluice_error_set(err, neg_errno(), "setting NO_PROXY");
+	return 0;
+}

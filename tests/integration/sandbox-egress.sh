@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The network through an allowlist ([network] allow, docs/launcher.md "The
+# egress proxy"): local servers on the host's loopback (127.0.0.2 allowed,
+# 127.0.0.3 not), reached from sandboxed runs. Each check first where the
+# thing is reachable (outside the sandbox, or with the list naming it), then
+# refused: a host not on the list at once with 403 naming it and the key; a
+# command that ignores the proxy at once, with no route; a name on the list
+# that resolves to the loopback; a proxy the command starts itself; a user
+# file the command writes. In the workspace's shared network and in a
+# network of the run's own.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+sandbox_subject="the network through an allowlist"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
+if [ -z "$namespace" ] || ! grep -q '"net-namespace"' <<<"$features"; then
+  skip_rest "$sandbox_subject" "no network namespace here"
+fi
+if ! ip -4 addr show lo 2>/dev/null | grep -q '127.0.0.1/8'; then
+  skip_rest "$sandbox_subject" "the host's loopback does not carry 127.0.0.0/8"
+fi
+ws=$TEST_TMP/ws
+mkdir -p "$ws"
+token="egress-$RANDOM$RANDOM"
+mkdir -p "$TEST_TMP/www"
+echo "$token" >"$TEST_TMP/www/index.html"
+free_port() { python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$1"; }
+port=$(free_port 127.0.0.2)
+(cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.2 >/dev/null 2>&1) &
+allowed_srv=$!
+(cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.3 >/dev/null 2>&1) &
+other_srv=$!
+wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$port/index.html" &&
+  wait_for 20 curl -sf -o /dev/null "http://127.0.0.3:$port/index.html"
+report $? "control: both servers answer on the host's loopback, outside the sandbox"
+
+allow="127.0.0.2:$port"
+printf '[network]\nallow = %s\n' "$allow" >"$TEST_TMP/shared.ini"
+printf '[sandbox]\nworkspace_network_idle = 0\n[network]\nallow = %s\n' "$allow" >"$TEST_TMP/own.ini"
+printf '[network]\nallow = localhost:%s\n' "$port" >"$TEST_TMP/name.ini"
+
+# timed COMMAND...: run, with the seconds it took in secs
+timed() {
+  local t0=$EPOCHREALTIME
+  run "$@"
+  secs=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' "$t0" "$EPOCHREALTIME")
+}
+fast() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 3 else 1)' "$secs"; }
+
+# --- 1. without the list the run reaches nothing: the protection this key opens
+run "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 5 http://127.0.0.2:$port/index.html"
+ran "without [network] allow, the allowed server is not reached" &&
+  ! grep -q "$token" <<<"$out" && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ] &&
+  [ "$(json_get "$out" '"HTTPS_PROXY" in d["stdout"]')" = False ]
+report $? "without [network] allow, a sandboxed run does not reach the host's server" "$out" "$err"
+
+for mode in shared own; do
+  cfg=$TEST_TMP/$mode.ini
+  what=$([ $mode = shared ] && echo "in the workspace's shared network" || echo "in a network of the run's own")
+  # --- 2. the allowed host, through the proxy: https-style CONNECT and plain HTTP
+  run "$SLUICE" run -C "$ws" --config "$cfg" --format json -- \
+    "curl -sS -m 5 -p http://127.0.0.2:$port/index.html && curl -sS -m 5 http://127.0.0.2:$port/index.html && echo \"\$HTTPS_PROXY \$NO_PROXY\""
+  [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+    [ "$(grep -o "$token" <<<"$(json_get "$out" 'd["stdout"]')" | wc -l)" -ge 2 ] &&
+    grep -q 'http://127.0.0.1:[0-9]* localhost,127.0.0.1,::1' <<<"$out"
+  report $? "$what: the host on the list is fetched through the proxy (CONNECT and plain HTTP), HTTPS_PROXY and NO_PROXY set" "$out" "$err"
+  [ "$(json_get "$out" 'd["backgroundPids"]')" = "[]" ]
+  report $? "$what: the proxy ends with the run (no process left behind)" "$out"
+  if [ $mode = shared ]; then
+    [ "$(json_get "$out" '"workspace-network" in d["sandbox"]["enforced"]')" = True ]
+    report $? "$what: the run joined the workspace's network" "$out"
+  fi
+
+  # --- 3. a host not on the list: 403 naming it and the key, at once
+  timed "$SLUICE" run -C "$ws" --config "$cfg" --format json -- \
+    "curl -sS -m 20 -p http://127.0.0.3:$port/index.html; curl -s -m 20 -x \"\$HTTP_PROXY\" http://127.0.0.3:$port/index.html"
+  ! grep -q "$token" <<<"$out" && grep -q 'CONNECT tunnel failed, response 403' <<<"$out" &&
+    grep -q "refused 127.0.0.3:$port: it is not in \[network\] allow" <<<"$out" && fast
+  report $? "$what: a host not on the list is refused at once (${secs}s) with 403 naming the host and [network] allow" "$out" "$err"
+
+  # --- 4. a command that ignores the proxy has no route, at once
+  timed "$SLUICE" run -C "$ws" --config "$cfg" --format json -- \
+    "curl -sS -m 20 --noproxy '*' http://127.0.0.2:$port/index.html; curl -sS -m 20 --noproxy '*' http://192.0.2.1/"
+  ! grep -q "$token" <<<"$out" && [ "$(grep -c "Failed to connect\|Couldn't connect\|unreachable" <<<"$(json_get "$out" 'd["output"]')")" -ge 2 ] && fast
+  report $? "$what: a command that connects directly (to the allowed host too) fails at once (${secs}s)" "$out" "$err"
+done
+
+# --- 5. a name on the list that resolves to the machine's own address
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/name.ini" --format json -- \
+  "curl -s -m 5 --noproxy '' -x \"\$HTTP_PROXY\" http://localhost:$port/index.html"
+! grep -q "$token" <<<"$out" && grep -q "localhost:$port: it resolves to 127.0.0.1" <<<"$out"
+report $? "a name on the list that resolves to the loopback is refused (only an IP written in the list leads there)" "$out" "$err"
+
+# --- 6. the list cannot be changed by the command
+# its own proxy, made inside: it runs in the sandbox's network, which has no route
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/shared.ini" --format json -- \
+  "'$SLUICE_LAUNCH' --profile workspace-write --egress-allow 127.0.0.3:$port -- curl -sS -m 5 -p http://127.0.0.3:$port/index.html"
+! grep -q "$token" <<<"$out"
+report $? "a proxy the command starts itself (nested sluice-launch --egress-allow) does not reach a host off the list" "$out" "$err"
+# the user's configuration, which the broker reads for the next run
+user_ini=$XDG_CONFIG_HOME/sluice/sluice.ini
+cp "$user_ini" "$TEST_TMP/user.ini.orig"
+printf '[network]\nallow = %s\n' "$allow" >>"$user_ini"
+run "$SLUICE" run -C "$ws" --format json -- \
+  "printf '[network]\nallow = 127.0.0.3:$port\n' >>'$user_ini'"
+run "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 5 -p http://127.0.0.3:$port/index.html"
+! grep -q "$token" <<<"$out" && ! grep -q 127.0.0.3 "$user_ini" && grep -q "CONNECT tunnel failed, response 403" <<<"$out"
+report $? "the command cannot add a host to the user's [network] allow (the file stays as it was; the host stays refused)" "$out" "$(cat "$user_ini")"
+cp "$TEST_TMP/user.ini.orig" "$user_ini"
+
+# --- 7. a bad pattern refuses the configuration, naming it and the key
+printf '[network]\nallow = https://registry.example.org\n' >"$TEST_TMP/bad.ini"
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/bad.ini" --format json -- true
+[ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] &&
+  grep -q "\[network\] allow: the pattern 'https://registry.example.org'" <<<"$out$err"
+report $? "a pattern with a scheme refuses the configuration, naming it and [network] allow" "$out" "$err"
+
+# --- 8. sluice doctor says whether the proxy is configured
+run "$SLUICE" doctor --config "$TEST_TMP/shared.ini"
+grep -q "network egress: through sluice's proxy, to $allow" <<<"$out"
+report $? "sluice doctor names the allowlist the proxy serves" "$out"
+run "$SLUICE" doctor
+grep -q "network egress: none" <<<"$out"
+report $? "sluice doctor says there is no egress without [network] allow" "$out"
+kill "$allowed_srv" "$other_srv" 2>/dev/null

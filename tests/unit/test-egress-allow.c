@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common/egress-allow.c: the patterns of [network] allow, and which hosts
+ * they let through. The rows are the key's specification: what matches,
+ * and the look-alikes that must not.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "egress-allow.h"
+
+struct match_case {
+	const char *pattern, *host;
+	unsigned port;
+	bool allowed;
+	const char *why;
+};
+
+static const struct match_case match_cases[] = {
+	{ "registry.example.org", "registry.example.org", 443, true, "exact name, https" },
+	{ "registry.example.org", "registry.example.org", 80, true, "exact name, http" },
+	{ "registry.example.org", "REGISTRY.Example.ORG.", 443, true, "case and a final dot" },
+	{ "registry.example.org", "registry.example.org", 8443, false, "no port: 443 and 80 only" },
+	{ "registry.example.org", "evilregistry.example.org", 443, false, "a longer name" },
+	{ "registry.example.org", "registry.example.org.evil.example", 443, false,
+	  "a suffix added" },
+	{ "registry.example.org", "sub.registry.example.org", 443, false, "a name below" },
+	{ "registry.example.org:8080", "registry.example.org", 8080, true, "its own port" },
+	{ "registry.example.org:8080", "registry.example.org", 443, false, "a port: only it" },
+	{ "*.example.org", "a.example.org", 443, true, "one label below" },
+	{ "*.example.org", "a.b.example.org", 443, true, "two labels below" },
+	{ "*.example.org", "example.org", 443, false, "not the name itself" },
+	{ "*.example.org", "aexample.org", 443, false, "not a name ending in it" },
+	{ "*.example.org", "example.org.example.net", 443, false, "not a name holding it" },
+	{ "192.0.2.7", "192.0.2.7", 443, true, "an IPv4 literal" },
+	{ "192.0.2.7:9000", "192.0.2.7", 9000, true, "an IPv4 literal and its port" },
+	{ "192.0.2.7", "192.0.2.8", 443, false, "another address" },
+	{ "[2001:db8::7]", "[2001:DB8:0::7]", 443, true, "an IPv6 literal, another spelling" },
+	{ "[2001:db8::7]:8080", "[2001:db8::7]", 8080, true, "an IPv6 literal and its port" },
+	{ "localhost", "127.0.0.1", 443, false, "a name never matches an address" },
+	{ "127.0.0.1", "localhost", 443, false, "an address never matches a name" },
+};
+
+Test(egress_allow, matches_as_the_table_says)
+{
+	for (size_t i = 0; i < sizeof(match_cases) / sizeof(match_cases[0]); i++) {
+		const struct match_case *c = &match_cases[i];
+		struct egress_rule rule;
+		struct egress_host host;
+		struct sluice_error err = { 0 };
+		cr_assert_eq(egress_rule_parse(c->pattern, &rule, &err), 0, "%s: %s", c->pattern,
+		             err.detail);
+		cr_assert_eq(egress_host_parse(c->host, strlen(c->host), &host, &err), 0, "%s: %s",
+		             c->host, err.detail);
+		bool allowed = egress_rules_match(&rule, 1, &host, (uint16_t)c->port) != NULL;
+		cr_assert_eq(allowed, c->allowed, "%s against %s:%u (%s)", c->pattern, c->host,
+		             c->port, c->why);
+	}
+}
+
+Test(egress_allow, refuses_bad_patterns_naming_them)
+{
+	const char *bad[] = { "",
+		              "https://registry.example.org",
+		              "registry.example.org/path",
+		              "registry.example.org:0",
+		              "registry.example.org:65536",
+		              "registry.example.org:https",
+		              "*.192.0.2.7",
+		              "a.*.example.org",
+		              "*example.org",
+		              "reg istry.example.org",
+		              "registry..example.org",
+		              "-registry.example.org",
+		              "127.1",
+		              "[not-an-address]",
+		              NULL };
+	for (const char **b = bad; *b; b++) {
+		struct egress_rule rule;
+		struct sluice_error err = { 0 };
+		cr_assert_eq(egress_rule_parse(*b, &rule, &err), -EINVAL, "'%s' accepted", *b);
+		char quoted[300];
+		snprintf(quoted, sizeof(quoted), "the pattern '%s'", *b);
+		cr_assert(strstr(err.detail, quoted), "the error does not name '%s': %s", *b,
+		          err.detail);
+	}
+}
+
+Test(egress_allow, refuses_request_hosts_with_odd_bytes)
+{
+	struct egress_host host;
+	struct sluice_error err = { 0 };
+	static const char with_nul[] = "a.example.org\0evil";
+	cr_assert_eq(egress_host_parse(with_nul, sizeof(with_nul) - 1, &host, &err), -EINVAL);
+	cr_assert_eq(egress_host_parse("a.example.org%2f", 16, &host, &err), -EINVAL);
+	cr_assert_eq(egress_host_parse("a_b.example.org", 15, &host, &err), -EINVAL);
+}
