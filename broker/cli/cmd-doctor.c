@@ -28,6 +28,7 @@
 #include "run/jobs.h"
 #include "run/runner.h"
 #include "log.h"
+#include "parse-number.h"
 #include "core/run-settings.h"
 #include "cli/run-verbs.h"
 #include "run/spawner.h"
@@ -250,6 +251,33 @@ static int report_egress(const struct run_settings *s, json_t *features)
 	return 0;
 }
 
+/* The workspace's network ([sandbox] workspace_network_idle): whether the
+ * sandboxed runs and jobs of a workspace share one, and for how long its
+ * holder stays; a holder needs the network namespace the launcher reports
+ * it can make (features' net_namespace). */
+static void report_workspace_network(const struct run_settings *s, json_t *features)
+{
+	char idle[32];
+	bool net = json_is_true(json_object_get(features, "net_namespace"));
+	if (s->network)
+		printf("workspace network: not used ([sandbox] network = allow: runs have the "
+		       "host's network)\n");
+	else if (s->namespace_off)
+		printf("workspace network: not used (the namespace layer is off)\n");
+	else if (!net)
+		printf("workspace network: none (no network namespace here, so no holder can be "
+		       "had: each run has no network; sandbox.missing names "
+		       "workspace-network)\n");
+	else if (s->workspace_network_idle == 0)
+		printf("workspace network: off ([sandbox] workspace_network_idle = 0: each run "
+		       "has a loopback of its own)\n");
+	else
+		printf("workspace network: shared by a workspace's runs and jobs (a holder can be "
+		       "had: network namespaces are available), kept %s after the last one "
+		       "([sandbox] workspace_network_idle)\n",
+		       format_duration_ms(s->workspace_network_idle, idle, sizeof(idle)));
+}
+
 int cmd_doctor(int argc, char **argv)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
@@ -299,6 +327,7 @@ int cmd_doctor(int argc, char **argv)
 			printf("landlock: ABI %lld\n", (long long)json_integer_value(abi));
 			printf("modes available: unrestricted, workspace-write, restricted\n");
 			warnings += report_namespace(f);
+			report_workspace_network(&s, f);
 		} else {
 			printf("landlock: unavailable\n");
 			printf("modes available: unrestricted\n");

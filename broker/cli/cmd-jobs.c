@@ -75,8 +75,20 @@ static int open_jobs(const char *verb, struct run_settings *s, struct broker_con
 		return -EINVAL;
 	struct sluice_error err = { 0 };
 	int r = jobs_dir(s, ret_dir, &err);
-	if (r < 0)
+	if (r < 0) {
 		log_sluice_error(&err, "%s: jobs directory", verb);
+		return r;
+	}
+	/* Inside sluice's sandbox the jobs directory is covered (mode 0): an
+	 * empty list, or "no job", would say what nobody in here can know. */
+	if (access(*ret_dir, R_OK | X_OK) < 0) {
+		r = neg_errno();
+		log_error("%s: the jobs directory '%s' cannot be read (%s); inside sluice's "
+		          "sandbox it is hidden, and the jobs' processes are out of sight: reach "
+		          "the jobs from outside it (sluice jobs, logs, kill; or the MCP "
+		          "server's job tools)",
+		          verb, *ret_dir, strerror(-r));
+	}
 	return r;
 }
 

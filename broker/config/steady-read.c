@@ -2,8 +2,9 @@
 /*
  * The steady read of steady-read.h: open, fstat, read to the end, fstat,
  * stat the name; the same file, the same size, the same change times, the
- * size read, and a change at least STEADY_READ_SETTLE_MS old, or again
- * (at most STEADY_READ_ATTEMPTS times: about a second).
+ * size read, and a change at least STEADY_READ_SETTLE_MS old
+ * (STEADY_READ_EMPTY_SETTLE_MS for an empty file), or again (at most
+ * STEADY_READ_ATTEMPTS times: a second or two).
  */
 #include "config.h"
 
@@ -31,19 +32,19 @@ static bool same_state(const struct stat *a, const struct stat *b)
 	       ns_of(&a->st_mtim) == ns_of(&b->st_mtim) && ns_of(&a->st_ctim) == ns_of(&b->st_ctim);
 }
 
-/* How long (ms) until st's last change is STEADY_READ_SETTLE_MS old; 0 when
- * it is. A change stamped in the future (another host's clock) cannot be
- * judged and counts as settled. */
-static int64_t settle_left_ms(const struct stat *st)
+/* How long (ms) until st's last change is settle_ms old; 0 when it is. A
+ * change stamped in the future (another host's clock) cannot be judged and
+ * counts as settled. */
+static int64_t settle_left_ms(const struct stat *st, int64_t settle_ms)
 {
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
 	int64_t changed = ns_of(&st->st_ctim) > ns_of(&st->st_mtim) ? ns_of(&st->st_ctim)
 	                                                            : ns_of(&st->st_mtim);
 	int64_t age_ms = (ns_of(&now) - changed) / 1000000;
-	if (age_ms < -STEADY_READ_SETTLE_MS || age_ms >= STEADY_READ_SETTLE_MS)
+	if (age_ms < -settle_ms || age_ms >= settle_ms)
 		return 0;
-	return STEADY_READ_SETTLE_MS - (age_ms < 0 ? 0 : age_ms);
+	return settle_ms - (age_ms < 0 ? 0 : age_ms);
 }
 
 /* One attempt: 1 when steady (the text is in *ret), 0 to try again (after
@@ -79,7 +80,8 @@ static int attempt(int dirfd, const char *path, char **ret, size_t *ret_len, str
 	if (!same_state(&before, &after) || !same_state(&after, &named) ||
 	    (uint64_t)after.st_size != len)
 		return 0;
-	*ret_wait_ms = settle_left_ms(&after);
+	*ret_wait_ms = settle_left_ms(&after, len == 0 ? STEADY_READ_EMPTY_SETTLE_MS
+	                                               : STEADY_READ_SETTLE_MS);
 	if (*ret_wait_ms > 0)
 		return 0;
 	*ret = TAKE_PTR(text);
@@ -99,7 +101,7 @@ int steady_read(int dirfd, const char *path, char **ret, size_t *ret_len, struct
 		/* changed while read: again once the change is a moment old */
 		if (wait_ms <= 0)
 			wait_ms = 1;
-		struct timespec ts = { 0, (long)wait_ms * 1000000 };
+		struct timespec ts = { (time_t)(wait_ms / 1000), (long)(wait_ms % 1000) * 1000000 };
 		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 			;
 	}

@@ -26,6 +26,15 @@
  * them. The file's times are stamped from the kernel's coarse clock, a
  * tick behind: that is within the margin. */
 #define STEADY_READ_SETTLE_MS 200
+/* How old (ms) the last change of an EMPTY file must be for its read to
+ * count. Empty is what a rewrite in place leaves between its truncate and
+ * its write, and a writer may take long to start writing: a shell's `>`
+ * truncates first, then waits for whatever produces the text (a template
+ * rendered, a download, a program that prints only when it is done, as
+ * stdio's buffering does). Being valid, and meaning "the defaults", it
+ * would lift every rule. So an empty file must have held still this long;
+ * a configuration emptied on purpose is waited for once, that long. */
+#define STEADY_READ_EMPTY_SETTLE_MS 2000
 
 /*
  * Read path (relative to dirfd, as openat(2)) into a new NUL-terminated

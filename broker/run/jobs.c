@@ -26,12 +26,15 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "run/jobs.h"
+#include "run/launch-report.h"
 #include "run/protect-watch.h"
 #include "run/result.h"
 #include "monotonic.h"
 #include "run/run-tmpdir.h"
 #include "run/workspace-network.h"
 #include "parse-number.h"
+
+#include "launch-spec.h"
 
 static uint64_t wall_ms(void)
 {
@@ -276,6 +279,88 @@ static void monitor_kill_tree(pid_t pid, uint64_t grace_ms, const sigset_t *set,
 	(void)spawn_tree_kill(getpid(), pid, pid, status, reaped, 2000);
 }
 
+/* What the monitor tells the caller once its launcher has started the
+ * command, or has not; then text up to end of file: the launcher's report
+ * lines, after a line with the whole message when it did not start. */
+struct monitor_msg {
+	int32_t result; /* the shell's pid, or -errno */
+	int32_t launch; /* enum job_launch */
+};
+
+/* Read the launcher's report lines from fd until end of file (its exec
+ * closed it, or it ended) into buf (NUL-terminated; what does not fit is
+ * read and dropped), for at most wait_ms. -ETIMEDOUT when it did not end. */
+static int read_launch_report(int fd, uint64_t wait_ms, char *buf, size_t size)
+{
+	size_t len = 0;
+	uint64_t deadline = monotonic_ms() + wait_ms;
+	buf[0] = '\0';
+	for (;;) {
+		uint64_t now = monotonic_ms();
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int n = now < deadline ? poll(&p, 1, (int)(deadline - now)) : 0;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return neg_errno();
+		if (n == 0)
+			return -ETIMEDOUT;
+		char drop[512];
+		bool keep = len + 1 < size;
+		ssize_t got =
+		        read(fd, keep ? buf + len : drop, keep ? size - 1 - len : sizeof(drop));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			return got < 0 ? neg_errno() : 0;
+		if (keep) {
+			len += (size_t)got;
+			buf[len] = '\0';
+		}
+	}
+}
+
+/* Whether the job's launcher started the command, as a foreground run
+ * knows it (launch_report_check_start()): its report read from rep_fd into
+ * report. 0 when it did; else -EPROTO (-ETIMEDOUT when nothing ended the
+ * report in JOB_START_WAIT_MS) and *failure says why. */
+static int await_launch(int rep_fd, const struct spawn_request *req, char *report, size_t size,
+                        struct launch_failure *failure)
+{
+	int r = read_launch_report(rep_fd, JOB_START_WAIT_MS, report, size);
+	if (r < 0) {
+		char limit[32];
+		*failure = (struct launch_failure){ .failed = true };
+		snprintf(failure->message, sizeof(failure->message),
+		         "the launcher '%s' did not report starting the command within %s: %s",
+		         req->launcher, format_duration_ms(JOB_START_WAIT_MS, limit, sizeof(limit)),
+		         strerror(-r));
+		return r;
+	}
+	if (launch_report_check_start(report, strlen(report), req->settings->sandbox_mode,
+	                              req->launcher, failure) < 0)
+		return -EPROTO;
+	return 0;
+}
+
+/* A launcher that exited LAUNCH_EXIT_FAILURE without an error line (one
+ * started without --report-fd's support, a step before it): the first line
+ * of its stderr, which is the job's output, is what it said. */
+static void take_launcher_stderr(int log_fd, int status, const char *report,
+                                 struct launch_failure *failure)
+{
+	char line[sizeof(failure->message)];
+	if (report[0] || !WIFEXITED(status) || WEXITSTATUS(status) != LAUNCH_EXIT_FAILURE)
+		return;
+	ssize_t n = log_fd >= 0 ? pread(log_fd, line, sizeof(line) - 1, 0) : -1;
+	if (n <= 0)
+		return;
+	line[n] = '\0';
+	line[strcspn(line, "\n")] = '\0';
+	if (line[0])
+		snprintf(failure->message, sizeof(failure->message), "%s", line);
+}
+
 /* The monitor: never returns. Reports the pid (or -errno) on report_fd. */
 static void monitor_main(const char *dir, const char *id, const struct spawn_request *req,
                          uint64_t timeout_ms, uint64_t grace_ms, struct git_sweep *sweep,
@@ -321,15 +406,28 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	 * launcher's binds alone to hold */
 	struct protect_watch watch;
 	(void)protect_watch_begin(&watch, req->workspace, req->settings); /* a failure is said */
+	/* The launcher's report, as a foreground run has it: the job has
+	 * started only once it says so. */
+	int rep[2] = { -1, -1 };
+	if (r >= 0 && pipe2(rep, O_CLOEXEC) < 0)
+		r = neg_errno();
 	struct spawn_request child = *req;
 	child.stdout_fd = log_fd;
 	child.stderr_fd = log_fd;
-	child.report_fd = -1;
+	child.report_fd = rep[1];
 	/* the job lives until its last process is gone, in its namespace too */
 	child.wait_all = true;
 	pid_t pid = -1;
 	if (r >= 0)
 		r = spawn_start(&child, &pid);
+	/* only the launcher's copy is left: end of file once it execs or ends */
+	safe_close(rep[1]);
+	char report[JOB_REPORT_MAX];
+	struct launch_failure failure = { 0 };
+	report[0] = '\0';
+	if (r >= 0)
+		r = await_launch(rep[0], req, report, sizeof(report), &failure);
+	safe_close(rep[0]);
 	if (r >= 0) {
 		json_t *meta =
 		        json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:I, s:I, s:s}", "id", id,
@@ -340,15 +438,32 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 		r = meta ? write_json_file(dir, id, ".json", meta) : -ENOMEM;
 		json_decref(meta);
 	}
-	int32_t msg = r < 0 ? r : (int32_t)pid;
-	(void)write_full(report_fd, &msg, sizeof(msg));
-	close(report_fd);
 	if (r < 0) {
+		/* A launcher that did not say it started the command may run it
+		 * bare: nothing of it is left, and no job is listed. */
+		int status = 0;
 		if (pid > 0)
-			(void)spawn_tree_kill(getpid(), pid, -1, &(int){ 0 }, &(bool){ false },
-			                      2000);
-		_exit(1);
+			(void)spawn_tree_kill(getpid(), pid, pid, &status, &(bool){ false }, 2000);
+		if (failure.failed)
+			take_launcher_stderr(log_fd, status, report, &failure);
+		if (log_fd >= 0)
+			(void)unlink(out_path);
 	}
+	struct monitor_msg msg = {
+		.result = r < 0 ? r : (int32_t)pid,
+		.launch = !failure.failed       ? JOB_LAUNCH_REPORTED
+		          : failure.unavailable ? JOB_LAUNCH_UNAVAILABLE
+		                                : JOB_LAUNCH_FAILED,
+	};
+	(void)write_full(report_fd, &msg, sizeof(msg));
+	if (failure.failed) {
+		(void)write_full(report_fd, failure.message, strlen(failure.message));
+		(void)write_full(report_fd, "\n", 1);
+	}
+	(void)write_full(report_fd, report, strlen(report));
+	close(report_fd);
+	if (r < 0)
+		_exit(1);
 
 	uint64_t deadline = timeout_ms ? monotonic_ms() + timeout_ms : 0;
 	struct job_end end = { .state = JOB_RUNNING, .timeout_ms = timeout_ms };
@@ -435,14 +550,30 @@ int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeou
 		monitor_main(dir, ret->id, req, timeout_ms, kill_grace_ms, sweep, pipefd[1]);
 	}
 	close(pipefd[1]);
-	int32_t msg = 0;
+	struct monitor_msg msg = { 0 };
+	/* the message line and the report after the header */
+	char text[sizeof(((struct launch_failure *)NULL)->message) + JOB_REPORT_MAX];
 	ssize_t n = read_full(pipefd[0], &msg, sizeof(msg));
+	ssize_t len = n == (ssize_t)sizeof(msg) ? read_full(pipefd[0], text, sizeof(text) - 1) : 0;
 	close(pipefd[0]);
-	if (n != (ssize_t)sizeof(msg))
+	if (n != (ssize_t)sizeof(msg) || len < 0)
 		return sluice_error_set(reterr, -EIO, "the job's monitor ended before the start");
-	if (msg < 0)
-		return sluice_error_set(reterr, msg, "starting job %s", ret->id);
-	ret->pid = (pid_t)msg;
+	text[len] = '\0';
+	char *report = text;
+	ret->launch = msg.launch;
+	if (msg.launch != JOB_LAUNCH_REPORTED) {
+		report += strcspn(text, "\n");
+		if (*report)
+			*report++ = '\0';
+	}
+	size_t report_len = strnlen(report, sizeof(ret->report) - 1);
+	memcpy(ret->report, report, report_len);
+	ret->report[report_len] = '\0';
+	if (msg.launch != JOB_LAUNCH_REPORTED)
+		return sluice_error_set(reterr, msg.result < 0 ? msg.result : -EPROTO, "%s", text);
+	if (msg.result < 0)
+		return sluice_error_set(reterr, msg.result, "starting job %s", ret->id);
+	ret->pid = (pid_t)msg.result;
 	ret->output_file = jobs_output_path(dir, ret->id);
 	return ret->output_file ? 0 : -ENOMEM;
 }

@@ -36,18 +36,39 @@ int jobs_dir(const struct run_settings *s, char **ret, struct sluice_error *rete
  * descriptor, its path in *ret_path. */
 int jobs_spill_open(const char *dir, char **ret_path);
 
+/* The launcher's report line of a job is kept up to this size. */
+#define JOB_REPORT_MAX 4096
+/* How long a job's start waits for its launcher's report. */
+#define JOB_START_WAIT_MS 30000
+
+/* How a job's launcher started it. */
+enum job_launch {
+	/* it reported starting it in the profile asked for (or a step before
+	 * the launcher failed: the error's code says which) */
+	JOB_LAUNCH_REPORTED = 0,
+	JOB_LAUNCH_FAILED,      /* it failed, or said nothing: nothing runs */
+	JOB_LAUNCH_UNAVAILABLE, /* the profile asked for could not be had: nothing runs */
+};
+
 struct job_started {
 	char id[JOB_ID_MAX];
 	pid_t pid;         /* the shell, also its process group */
 	char *output_file; /* owned */
+	enum job_launch launch;
+	/* the launcher's report lines, NUL-terminated ("" when none came) */
+	char report[JOB_REPORT_MAX];
 };
 
 /*
  * Start req (stdout_fd, stderr_fd and report_fd are ignored) as a job in
  * dir, ending it after timeout_ms (0: never). sweep (begun, or NULL): the
  * monitor sweeps the repository once the job's last process is gone, and
- * says what it found in the completion line and the status file. Returns when the command has
- * been started. -errno on failure, with reterr saying which step.
+ * says what it found in the completion line and the status file. Returns
+ * when the launcher has reported starting the command (ret->report), as a
+ * foreground run knows it started. -errno on failure, with reterr saying
+ * which step; when the launcher did not start the command (ret->launch),
+ * its process tree is ended, no job is left, and reterr's detail is the
+ * whole message (the launcher's error line, or why its report is wrong).
  */
 int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeout_ms,
                uint64_t kill_grace_ms, struct git_sweep *sweep, struct job_started *ret,

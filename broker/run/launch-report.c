@@ -69,3 +69,30 @@ void launch_report_failure(const char *text, size_t len, struct launch_failure *
 		take_error(line, ret);
 	json_decref(line);
 }
+
+int launch_report_check_start(const char *text, size_t len, const char *profile,
+                              const char *launcher, struct launch_failure *ret)
+{
+	launch_report_failure(text, len, ret);
+	if (ret->failed)
+		return -1;
+	json_t *report = launch_report_object(text, len);
+	const char *reported = json_string_value(json_object_get(report, "profile"));
+	int r = 0;
+	if (!report) {
+		snprintf(ret->message, sizeof(ret->message),
+		         "the launcher '%s' did not report starting the command: whether it ran, "
+		         "and in which sandbox, is unknown",
+		         launcher);
+		r = -1;
+	} else if (!reported || strcmp(reported, profile) != 0) {
+		snprintf(ret->message, sizeof(ret->message),
+		         "the launcher reported the sandbox '%s', not the '%s' asked for",
+		         reported ? reported : "(none)", profile);
+		ret->unavailable = true;
+		r = -1;
+	}
+	ret->failed = r < 0;
+	json_decref(report);
+	return r;
+}

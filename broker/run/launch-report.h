@@ -34,4 +34,13 @@ struct launch_failure {
  * JSON object is skipped) into *ret. */
 void launch_report_failure(const char *text, size_t len, struct launch_failure *ret);
 
+/* Whether the lines text[0..len) say that the launcher (its path, for the
+ * message) started the command in the sandbox profile asked for: 0 when
+ * they do. Else -1 and *ret says why: an error line (a step failed; a
+ * "features" one is unavailable), no report at all (a launcher that exits
+ * at once, or runs the command bare: whether it ran, and how, is unknown),
+ * or a report of another profile (unavailable). */
+int launch_report_check_start(const char *text, size_t len, const char *profile,
+                              const char *launcher, struct launch_failure *ret);
+
 #endif

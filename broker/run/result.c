@@ -521,6 +521,16 @@ static void write_background(const struct run_result *r, FILE *f)
 		        r->output_file);
 	if (r->job_hint)
 		fprintf(f, "%s\n", r->job_hint);
+	else if (r->sandbox_report &&
+	         launch_report_enforced(r->sandbox_report, LAUNCH_PROT_PID_NAMESPACE))
+		/* its processes are in a PID namespace of their own, and its
+		 * files hidden: nothing a later sandboxed command runs reaches
+		 * it, a kill of its group included */
+		fprintf(f,
+		        "[stop it with: sluice kill %s, from outside the sandbox (its processes "
+		        "are in a PID namespace of their own: a later command cannot see or "
+		        "signal them)]\n",
+		        r->job_id ? r->job_id : "?");
 	else
 		fprintf(f, "[stop it with: sluice kill %s   (or: kill -9 -%d)]\n",
 		        r->job_id ? r->job_id : "?", (int)r->pid);

@@ -200,6 +200,15 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 	uint64_t timeout = req->has_timeout ? req->timeout_ms : o->settings.background_timeout_ms;
 	r = jobs_start(o->jobs_dir, sr, timeout, o->settings.kill_grace_ms,
 	               o->sweeping ? &o->sweep : NULL, &o->job, &err);
+	/* the sandbox the launcher reported, as in the foreground */
+	if (o->job.report[0])
+		o->result.sandbox_report = o->job.report;
+	if (r < 0 && o->job.launch != JOB_LAUNCH_REPORTED)
+		return run_outcome_fail(o,
+		                        o->job.launch == JOB_LAUNCH_UNAVAILABLE
+		                                ? ERROR_KIND_SANDBOX_UNAVAILABLE
+		                                : ERROR_KIND_COMMAND_FAILED,
+		                        "%s", err.detail);
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "%s: %s", err.detail,
 		                        strerror(-r));

@@ -50,6 +50,25 @@ run "$SYS" run -C "$ws" -- "touch $ws/denied-after"
 [ "$rc" -ne 0 ] && [ ! -e "$ws/denied-after" ] && grep -q 'denied by policy regex' <<<"$out"
 report $? "once the rewrites stop, the file is read again and the command denied" "rc=$rc" "$out" "$err"
 
+# A slow writer: the shell's `>` truncates, and the text comes 1.2s later
+# (a template rendered, a program that prints when it is done): longer
+# than the 200ms a file must hold still, shorter than an empty file's 2s.
+sleep 0.3 # version A settles
+( { sleep 1.2; cat "$TEST_TMP/a.ini"; } >"$ETC/sluice.ini" ) &
+writer=$!
+sleep 0.4
+size=$(stat -c %s "$ETC/sluice.ini")
+changed_ns=$(python3 -c 'import os,sys; print(os.stat(sys.argv[1]).st_ctime_ns)' "$ETC/sluice.ini")
+age_ms=$(( ($(date +%s%N) - changed_ns) / 1000000 ))
+[ "$size" -eq 0 ] && [ "$age_ms" -ge 200 ]
+report $? "positive control: in the slow writer's pause the file is empty, its truncate older than the 200ms a file must hold still" \
+  "size $size, changed ${age_ms}ms ago"
+run "$SYS" run -C "$ws" -- "touch $ws/denied-slow"
+wait "$writer"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-slow" ] && grep -q 'denied by policy regex' <<<"$out"
+report $? "a run in the slow writer's pause waits for the text and is denied, not run with the defaults" \
+  "rc=$rc" "$out" "$err"
+
 # -- a required audit log on a full file system ------------------------------
 # A small tmpfs, filled, in a mount namespace of its own: as root only. In
 # an unprivileged user namespace (unshare -Ur) every folder root owns

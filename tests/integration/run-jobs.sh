@@ -52,7 +52,7 @@ report $? "a failing job's completion line has its exit code" "$out"
 pids="$TEST_TMP/pids"
 run timeout -k 5 20 "$SLUICE" run --mode background -- "setsid sleep 320 & echo \$! > '$pids'; sleep 321"
 id3=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
-grep -q 'kill -9 -[0-9]' <<<"$out"
+grep -q "^\[stop it with: sluice kill $id3" <<<"$out"
 report $? "the text says how to stop it" "$out"
 wait_for 10 test -s "$pids"
 escapee=$(cat "$pids")

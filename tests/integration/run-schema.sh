@@ -20,6 +20,16 @@ report $? "with nothing configured, schema describes the built-in default, works
 run "$SLUICE" doctor
 [ "$rc" -le 1 ] && grep -q '^launcher: ' <<<"$out" && grep -q '^jobs directory: ' <<<"$out"
 report $? "doctor reports the launcher and the jobs directory" "rc=$rc" "$out"
+# The workspace's network: whether runs share one, for how long, the key.
+if grep -q '"net_namespace":true' <<<"$out" && grep -q '^landlock: ABI' <<<"$out"; then
+  grep -qE '^workspace network: shared by a workspace.s runs and jobs \(a holder can be had: network namespaces are available\), kept 1m after the last one \(\[sandbox\] workspace_network_idle\)$' <<<"$out"
+  report $? "doctor says the workspace's network is shared, and the key that keeps it" "$out"
+elif grep -q '^landlock: ABI' <<<"$out"; then
+  grep -qE '^workspace network: (none|not used) ' <<<"$out"
+  report $? "doctor says no workspace network can be had, and why" "$out"
+else
+  skip "doctor reports the workspace's network" "no Landlock here: no sandboxed mode to have one"
+fi
 # The capabilities, as the kernel reports them for this process (CapEff).
 capeff=$(awk '/^CapEff:/ { print $2 }' /proc/self/status)
 sys_admin=$(((16#$capeff >> 21) & 1))
