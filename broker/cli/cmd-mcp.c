@@ -66,7 +66,8 @@ struct mcp_server {
 	uint64_t questions;                    /* elicitation requests sent so far */
 	uint64_t question_wait_ms;             /* how long one waits ([approval] timeout) */
 	const char *config_file;               /* --config FILE, or NULL */
-	const char *sandbox;                   /* --sandbox MODE, or NULL */
+	bool has_sandbox;                      /* --sandbox MODE was given */
+	enum sandbox_mode sandbox;             /* that MODE */
 };
 
 /* Send msg (stolen) unless the server is closing; a broken output ends it. */
@@ -239,8 +240,8 @@ static int open_policies(const struct mcp_server *srv, struct run_settings *sett
 	int r = broker_context_open(srv->config_file, settings, &policies, reterr);
 	if (r >= 0)
 		r = broker_context_arm(policies, reterr);
-	if (r >= 0 && srv->sandbox)
-		r = runner_choose_sandbox(settings, srv->sandbox, reterr);
+	if (r >= 0 && srv->has_sandbox)
+		r = run_settings_choose_sandbox(settings, srv->sandbox, reterr);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(policies);
@@ -673,7 +674,7 @@ const struct verb_spec mcp_spec = {
 /* The options, checked; 1 for --help; -EINVAL when they are wrong (logged,
  * and the usage shown). */
 static int parse_options(int argc, char **argv, struct mcp_server *srv, const char **root,
-                         const char **sandbox, const char **config)
+                         const char **config)
 {
 	_cleanup_(verb_args_done) struct verb_args args = { 0 };
 	struct sluice_error err = { 0 };
@@ -683,9 +684,12 @@ static int parse_options(int argc, char **argv, struct mcp_server *srv, const ch
 		return 1;
 	}
 	const char *progress = r == 0 ? args.values[OPT_PROGRESS] : NULL;
-	*sandbox = r == 0 ? args.values[OPT_SANDBOX] : NULL;
-	if (r == 0 && *sandbox && !runner_known_sandbox_mode(*sandbox))
-		r = sluice_error_set(&err, -EINVAL, "unknown sandbox mode '%s'", *sandbox);
+	const char *sandbox = r == 0 ? args.values[OPT_SANDBOX] : NULL;
+	srv->has_sandbox = sandbox != NULL;
+	struct sluice_error mode_err = { 0 };
+	if (r == 0 && sandbox && sandbox_mode_from_name(sandbox, &srv->sandbox, &mode_err) < 0)
+		r = sluice_error_set(&err, mode_err.code, "option '--sandbox': %s",
+		                     mode_err.detail);
 	if (r == 0 && progress &&
 	    (parse_duration_ms(progress, UINT64_MAX / 2, &srv->progress_interval_ms) < 0 ||
 	     srv->progress_interval_ms == 0))
@@ -711,13 +715,12 @@ int cmd_mcp(int argc, char **argv)
 {
 	struct mcp_server srv = { 0 };
 	srv.progress_interval_ms = 1000;
-	const char *root, *config, *sandbox;
-	int r = parse_options(argc, argv, &srv, &root, &sandbox, &config);
+	const char *root, *config;
+	int r = parse_options(argc, argv, &srv, &root, &config);
 	if (r != 0)
 		return r < 0 ? EXIT_SLUICE_ERROR : 0;
 	struct sluice_error err = { 0 };
 	srv.config_file = config;
-	srv.sandbox = sandbox;
 	/* The plugins are loaded here, before any worker is forked (and again
 	 * when a configuration file changes: reload_if_changed()). */
 	if (open_policies(&srv, &srv.ctx.settings, &srv.ctx.policies, &err) < 0) {
