@@ -7,7 +7,7 @@
  * decline refuses it) and turns the client's answer, or its silence, into
  * the worker's answer. Unanswered questions go on to the configured
  * approver (approval.c).
- * Not for: the transport (mcp-worker.c, cmd-mcp.c) or deciding (policy/).
+ * Not for: the transport (mcp-worker.c, mcp-server.c) or deciding (policy/).
  */
 #ifndef SLUICE_MCP_ELICIT_H
 #define SLUICE_MCP_ELICIT_H
