@@ -53,7 +53,7 @@ struct runner_options {
 int runner_prepare(const struct runner_options *opt, struct run_outcome *o);
 
 /*
- * Run req under o->settings: limits, working directory, run_check_policy(),
+ * Run req under o->settings: limits, working directory, the policy decision,
  * then the foreground watch or a background job. Fills o->result in every
  * case; returns 0 when the command ran (whatever its exit code), -1 when the
  * result holds an error. Blocks until a foreground command is over; blocks
