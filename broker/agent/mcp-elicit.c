@@ -41,7 +41,7 @@ static void line(FILE *f, const char *label, const char *text)
 	fputc('\n', f);
 }
 
-char *mcp_elicit_message(const struct approval_request *req, const char *sandbox_mode)
+char *mcp_elicit_message(const struct approval_request *req, enum sandbox_mode sandbox_mode)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -52,12 +52,13 @@ char *mcp_elicit_message(const struct approval_request *req, const char *sandbox
 	line(f, "Command", req->command ? req->command : "");
 	if (req->cwd)
 		line(f, "Directory", req->cwd);
-	const char *forbids = result_sandbox_forbids(sandbox_mode);
+	const char *forbids = sandbox_mode_forbids(sandbox_mode);
 	if (forbids)
-		fprintf(f, "Sandbox: %s (it forbids %s)\n", sandbox_mode, forbids);
+		fprintf(f, "Sandbox: %s (it forbids %s)\n", sandbox_mode_name(sandbox_mode),
+		        forbids);
 	else
 		fprintf(f, "Sandbox: %s (none: the command can do whatever you can)\n",
-		        sandbox_mode ? sandbox_mode : "unrestricted");
+		        sandbox_mode_name(sandbox_mode));
 	for (size_t i = 0; i < req->verdict->n_reasons; i++) {
 		const struct verdict_reason *r = &req->verdict->reasons[i];
 		if (r->kind != VERDICT_ASK)
@@ -125,7 +126,8 @@ static enum approval_reply ask(void *userdata, const struct approval_request *re
 	return strcmp(said, "no") == 0 ? APPROVAL_NO : APPROVAL_UNANSWERED;
 }
 
-void mcp_elicit_asker_init(struct mcp_elicit_asker *a, const char *sandbox_mode, uint64_t wait_ms)
+void mcp_elicit_asker_init(struct mcp_elicit_asker *a, enum sandbox_mode sandbox_mode,
+                           uint64_t wait_ms)
 {
 	*a = (struct mcp_elicit_asker){
 		.asker = { .ask = ask, .userdata = a, .by = MCP_ELICIT_BY },

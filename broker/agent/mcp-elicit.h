@@ -7,7 +7,7 @@
  * decline refuses it) and turns the client's answer, or its silence, into
  * the worker's answer. Unanswered questions go on to the configured
  * approver (approval.c).
- * Not for: the transport (mcp-worker.c, cmd-mcp.c) or deciding (policy/).
+ * Not for: the transport (mcp-worker.c, mcp-server.c) or deciding (policy/).
  */
 #ifndef SLUICE_MCP_ELICIT_H
 #define SLUICE_MCP_ELICIT_H
@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/sandbox-mode.h"
 #include "policy/approval.h"
 
 /* The audit log's name for who answered (approved_by). */
@@ -31,15 +32,16 @@ bool mcp_elicit_client_can(const json_t *capabilities);
  * gives up at wait_ms and says so). */
 struct mcp_elicit_asker {
 	struct approval_asker asker;
-	const char *sandbox_mode; /* borrowed: named in the question */
+	enum sandbox_mode sandbox_mode; /* named in the question */
 	uint64_t wait_ms;
 };
-void mcp_elicit_asker_init(struct mcp_elicit_asker *a, const char *sandbox_mode, uint64_t wait_ms);
+void mcp_elicit_asker_init(struct mcp_elicit_asker *a, enum sandbox_mode sandbox_mode,
+                           uint64_t wait_ms);
 
 /* The question's message for req (owned), or NULL: the command, the
  * directory, the sandbox, why sluice asks, the agent's description, and
  * the choices; every piece of someone else's text made inert. */
-char *mcp_elicit_message(const struct approval_request *req, const char *sandbox_mode);
+char *mcp_elicit_message(const struct approval_request *req, enum sandbox_mode sandbox_mode);
 
 /* The commands the client's user allowed for the rest of the session, each
  * with its directory; at most MCP_SESSION_APPROVALS_MAX (more are asked

@@ -4,7 +4,7 @@
  * line. Splits a byte stream into bounded lines, classifies each message
  * (request, notification, response, or an error with its standard code),
  * and writes messages as single lines.
- * Not for: what the methods do (cmd-mcp.c, mcp-tools.c).
+ * Not for: what the methods do (mcp-server.c, mcp-tools.c).
  */
 #ifndef SLUICE_MCP_RPC_H
 #define SLUICE_MCP_RPC_H

@@ -463,13 +463,16 @@ struct hints {
  * Codex's exec mode refuses a destructive or open-world tool unless its
  * default_tools_approval_mode is "approve".
  */
-static struct hints bash_hints(const char *mode)
+static struct hints bash_hints(enum sandbox_mode mode)
 {
-	if (mode && strcmp(mode, "restricted") == 0)
+	switch (mode) {
+	case SANDBOX_MODE_RESTRICTED:
 		return (struct hints){ .read_only = true };
-	if (mode && strcmp(mode, "workspace-write") == 0)
+	case SANDBOX_MODE_WORKSPACE_WRITE:
 		return (struct hints){ .destructive = true };
-	return (struct hints){ .destructive = true, .open_world = true };
+	default:
+		return (struct hints){ .destructive = true, .open_world = true };
+	}
 }
 
 static json_t *tool_definition(const struct mcp_context *ctx, const struct tool *t)

@@ -7,7 +7,7 @@
  * verdict, put as an elicitation), and then the result line on a pipe; the
  * answer to a question comes back on a pipe of its own; closing the cancel
  * pipe (or the server dying) makes it end its command's whole tree.
- * Not for: the protocol (cmd-mcp.c) or the tools (mcp-tools.c).
+ * Not for: the protocol (mcp-server.c) or the tools (mcp-tools.c).
  */
 #ifndef SLUICE_MCP_WORKER_H
 #define SLUICE_MCP_WORKER_H

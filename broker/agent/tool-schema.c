@@ -21,7 +21,7 @@ char *tool_schema_description(const struct run_settings *s, const char *root,
                               enum tool_schema_jobs jobs)
 {
 	char t[32], slow[32];
-	const char *forbids = result_sandbox_forbids(s->sandbox_mode);
+	const char *forbids = sandbox_mode_forbids(s->sandbox_mode);
 	char *d = NULL;
 	int n = asprintf(
 	        &d,
@@ -38,7 +38,7 @@ char *tool_schema_description(const struct run_settings *s, const char *root,
 	                  "jobs tool lists them)"
 	                : "to follow with `sluice logs JOB`",
 	        (unsigned long long)s->output_cap, forbids ? " The sandbox (" : "",
-	        forbids ? s->sandbox_mode : "", forbids ? ") forbids " : "",
+	        forbids ? sandbox_mode_name(s->sandbox_mode) : "", forbids ? ") forbids " : "",
 	        forbids ? forbids : "");
 	return n < 0 ? NULL : d;
 }

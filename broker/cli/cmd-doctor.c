@@ -296,13 +296,12 @@ int cmd_doctor(int argc, char **argv)
 	if (r_open < 0)
 		return EXIT_SLUICE_ERROR;
 	int warnings = report_policies(ctx);
-	runner_settle_default_mode(&s);
 	if (s.sandbox_fallback) {
-		printf("default sandbox mode: %s\n", s.sandbox_mode);
+		printf("default sandbox mode: %s\n", sandbox_mode_name(s.sandbox_mode));
 		printf("WARNING: %s\n", s.sandbox_fallback);
 		warnings++;
 	} else {
-		printf("default sandbox mode: %s%s\n", s.sandbox_mode,
+		printf("default sandbox mode: %s%s\n", sandbox_mode_name(s.sandbox_mode),
 		       s.sandbox_mode_is_default ? " (the built-in default)" : "");
 	}
 	report_capabilities();

@@ -243,14 +243,17 @@ static int parse_options(int argc, char **argv, struct hook_options *o, struct s
 	if (args.help)
 		return 1;
 	o->route = args.values[OPT_ROUTE] != NULL;
-	o->sandbox = args.values[OPT_SANDBOX];
 	o->config = args.values[OPT_CONFIG];
 	o->check = args.values[OPT_CHECK] != NULL;
 	o->program = args.values[OPT_PROGRAM];
 	if (o->program && !o->check)
 		return sluice_error_set(reterr, -EINVAL, "--program goes with --check");
-	if (o->sandbox && !runner_known_sandbox_mode(o->sandbox))
-		return sluice_error_set(reterr, -EINVAL, "unknown sandbox mode '%s'", o->sandbox);
+	const char *sandbox = args.values[OPT_SANDBOX];
+	enum sandbox_mode mode;
+	struct sluice_error err = { 0 };
+	if (sandbox && sandbox_mode_from_name(sandbox, &mode, &err) < 0)
+		return sluice_error_set(reterr, err.code, "option '--sandbox': %s", err.detail);
+	o->sandbox = sandbox ? sandbox_mode_name(mode) : NULL;
 	if (args.n_positionals != 1)
 		return sluice_error_set(reterr, -EINVAL, "name one agent: %s",
 		                        hook_protocol_names());

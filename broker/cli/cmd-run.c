@@ -31,11 +31,13 @@ enum run_format {
 };
 
 struct run_options {
-	const char *root;    /* -C; NULL: the current directory */
-	const char *mode;    /* --mode */
+	const char *root; /* -C; NULL: the current directory */
+	bool has_mode;
+	enum run_mode mode;  /* --mode, when has_mode */
 	const char *timeout; /* --timeout */
-	const char *sandbox; /* --sandbox */
-	const char *config;  /* --config */
+	bool has_sandbox;
+	enum sandbox_mode sandbox; /* --sandbox, when has_sandbox */
+	const char *config;        /* --config */
 	enum run_format format;
 	bool json;           /* --json: the request on stdin */
 	const char *request; /* --request: the request, inline */
@@ -107,9 +109,18 @@ static int parse_options(int argc, char **argv, struct run_options *o, struct ru
 	if (args.help)
 		return 1;
 	o->root = args.values[OPT_DIRECTORY];
-	o->mode = args.values[OPT_MODE];
+	const char *mode = args.values[OPT_MODE];
+	o->has_mode = mode != NULL;
+	if (mode && run_mode_from_name(mode, &o->mode) < 0)
+		return run_outcome_fail(
+		        st, ERROR_KIND_INVALID_REQUEST,
+		        "option '--mode' must be one of default, slow, background, not '%s'", mode);
 	o->timeout = args.values[OPT_TIMEOUT];
-	o->sandbox = args.values[OPT_SANDBOX];
+	const char *sandbox = args.values[OPT_SANDBOX];
+	o->has_sandbox = sandbox != NULL;
+	if (sandbox && sandbox_mode_from_name(sandbox, &o->sandbox, &err) < 0)
+		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s",
+		                        err.detail);
 	o->config = args.values[OPT_CONFIG];
 	o->json = args.values[OPT_JSON] != NULL;
 	o->request = args.values[OPT_REQUEST];
@@ -164,11 +175,8 @@ static int build_request(const struct run_options *o, struct run_outcome *st,
 	}
 	if (r < 0)
 		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "%s", err.detail);
-	if (o->mode && run_mode_from_name(o->mode, &req->mode) < 0)
-		return run_outcome_fail(
-		        st, ERROR_KIND_INVALID_REQUEST,
-		        "option '--mode' must be one of default, slow, background, not '%s'",
-		        o->mode);
+	if (o->has_mode)
+		req->mode = o->mode;
 	if (o->timeout) {
 		r = parse_duration_ms(o->timeout, UINT64_MAX / 2, &req->timeout_ms);
 		if (r < 0 || req->timeout_ms == 0)
@@ -204,12 +212,11 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 	struct sluice_error err = { 0 };
 	if (broker_context_open(o->config, &st->settings, context, &err) < 0)
 		return run_outcome_fail(st, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
-	if (o->sandbox && runner_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
+	if (o->has_sandbox && run_settings_choose_sandbox(&st->settings, o->sandbox, &err) < 0)
 		return run_outcome_fail(st, ERROR_KIND_INVALID_REQUEST, "option '--sandbox': %s",
 		                        err.detail);
 	/* The mode is final now (a request has no say in it): the launcher
 	 * may enter its namespaces while the request is read and checked. */
-	runner_settle_default_mode(&st->settings);
 	run_warmup_namespace_ahead(st);
 	if (build_request(o, st, &req) < 0)
 		return -1;
@@ -236,9 +243,7 @@ int cmd_run(int argc, char **argv)
 		return 0;
 	}
 	/* exec'd while the configuration is read; a background job starts its own */
-	enum run_mode mode = RUN_MODE_DEFAULT;
-	if (r == 0 &&
-	    (!o.mode || run_mode_from_name(o.mode, &mode) < 0 || mode != RUN_MODE_BACKGROUND))
+	if (r == 0 && !(o.has_mode && o.mode == RUN_MODE_BACKGROUND))
 		(void)run_warmup_start_unconfigured(&st);
 	if (r == 0)
 		(void)run_steps(&o, &context, &st);

@@ -76,12 +76,17 @@ int cmd_schema(int argc, char **argv)
 	}
 	const char *root = args.values[OPT_DIRECTORY] ? args.values[OPT_DIRECTORY] : ".";
 	const char *sandbox = args.values[OPT_SANDBOX], *config = args.values[OPT_CONFIG];
+	struct sluice_error err = { 0 };
+	enum sandbox_mode mode;
+	if (sandbox && sandbox_mode_from_name(sandbox, &mode, &err) < 0) {
+		log_sluice_error(&err, "schema: option '--sandbox'");
+		return EXIT_SLUICE_ERROR;
+	}
 	struct run_settings s;
 	_cleanup_(broker_context_freep) struct broker_context *ctx = NULL;
 	if (broker_context_open_or_log(config, &s, &ctx, "schema") < 0)
 		return EXIT_SLUICE_ERROR;
-	struct sluice_error err = { 0 };
-	if (sandbox && runner_choose_sandbox(&s, sandbox, &err) < 0) {
+	if (sandbox && run_settings_choose_sandbox(&s, mode, &err) < 0) {
 		log_sluice_error(&err, "schema: option '--sandbox'");
 		return EXIT_SLUICE_ERROR;
 	}

@@ -19,12 +19,8 @@
 /* An OPT_* key left empty. */
 #define CONFIG_UNSET UINT64_MAX
 
-/* The ENUM keys' values, in the order of their choices in config-keys.h. */
-enum config_sandbox_mode {
-	CONFIG_SANDBOX_UNRESTRICTED,
-	CONFIG_SANDBOX_WORKSPACE_WRITE,
-	CONFIG_SANDBOX_RESTRICTED
-};
+/* The ENUM keys' values, in the order of their choices in config-keys.h
+ * ([sandbox] mode's is an enum sandbox_mode, its choices made from it). */
 enum config_network { CONFIG_NETWORK_DEFAULT, CONFIG_NETWORK_ALLOW, CONFIG_NETWORK_DENY };
 enum config_namespace { CONFIG_NAMESPACE_AUTO, CONFIG_NAMESPACE_OFF };
 enum config_survivors { CONFIG_SURVIVORS_LEAVE, CONFIG_SURVIVORS_KILL };

@@ -29,6 +29,7 @@
 #define SLUICE_CONFIG_KEYS_H
 
 #include "core/run-settings.h"
+#include "core/sandbox-mode.h"
 
 #define CONFIG_LIST_WORD(word) word " "
 #define CONFIG_DEFAULT_ENV_DROP RUN_SETTINGS_ENV_DROP(CONFIG_LIST_WORD)
@@ -69,8 +70,8 @@
 	  "age after which finished jobs are removed")                                            \
 	X(broker, plugin_timeout, DURATION, "5s", FREE, NULL,                                     \
 	  "time the policy plugins get for one request")                                          \
-	X(sandbox, mode, ENUM, "workspace-write", SYSTEM,                                         \
-	  "unrestricted|workspace-write|restricted", "sandbox mode")                              \
+	X(sandbox, mode, ENUM, LAUNCH_PROFILE_WORKSPACE_WRITE, SYSTEM, SANDBOX_MODE_CHOICES,      \
+	  "sandbox mode")                                                                         \
 	X(sandbox, writable, WORDS, "", SYSTEM, NULL,                                             \
 	  "extra writable paths in workspace-write mode")                                         \
 	X(sandbox, network, ENUM, "default", SYSTEM, "default|allow|deny",                        \

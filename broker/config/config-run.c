@@ -11,14 +11,29 @@
 
 #include "cleanup.h"
 #include "config/config-run.h"
+#include "landlock-abi.h"
 #include "strv.h"
 
 _Static_assert((int)SURVIVORS_LEAVE == (int)CONFIG_SURVIVORS_LEAVE &&
                        (int)SURVIVORS_KILL == (int)CONFIG_SURVIVORS_KILL,
                "the survivors values agree");
 
-/* The launcher's profile names, in enum config_sandbox_mode order. */
-static const char *const mode_names[] = { "unrestricted", "workspace-write", "restricted" };
+/* Where no layer chose the sandbox mode (the built-in default) and this
+ * kernel has no Landlock to build it with, the run is unrestricted, and
+ * s->sandbox_fallback says why: the policies still apply, and doctor and
+ * every result say what is not enforced. A mode that was chosen is left
+ * alone (the launcher refuses it: sandbox_unavailable). It stays the
+ * default, no one's choice, which a caller's --sandbox may replace. */
+static void settle_default_mode(struct run_settings *s)
+{
+	if (!s->sandbox_mode_is_default || s->sandbox_mode == SANDBOX_MODE_UNRESTRICTED ||
+	    landlock_abi_version() > 0)
+		return;
+	s->sandbox_fallback = "this kernel has no Landlock, so the built-in default mode "
+	                      "(workspace-write) cannot be built: commands run unrestricted; the "
+	                      "policies still apply";
+	s->sandbox_mode = SANDBOX_MODE_UNRESTRICTED;
+}
 
 static int copy_list(char **from, const char **to, size_t *n, size_t max, const char *key,
                      struct sluice_error *reterr)
@@ -53,8 +68,9 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->jobs_dir = cfg->broker_jobs_dir && *cfg->broker_jobs_dir ? cfg->broker_jobs_dir : NULL;
 	s->jobs_max_age_ms = cfg->broker_jobs_max_age;
 
-	s->sandbox_mode = mode_names[cfg->sandbox_mode];
+	s->sandbox_mode = (enum sandbox_mode)cfg->sandbox_mode;
 	s->sandbox_mode_is_default = !cfg->sandbox_mode_configured;
+	settle_default_mode(s);
 	if (cfg->sandbox_network != CONFIG_NETWORK_DEFAULT)
 		s->network = cfg->sandbox_network == CONFIG_NETWORK_ALLOW;
 	s->best_effort = cfg->sandbox_best_effort;

@@ -21,8 +21,10 @@ struct config_run_text {
 
 /*
  * Fill *s from cfg (start from run_settings_init_defaults(), then every
- * [broker], [sandbox] and [env] key). Strings are borrowed from cfg and
- * text, which must outlive s. Returns 0, or -E2BIG when a list holds more
+ * [broker], [sandbox] and [env] key). Where no layer chose the sandbox mode
+ * and this kernel has no Landlock, the built-in default falls back to
+ * unrestricted, saying why in s->sandbox_fallback: this is the one place
+ * it does. Strings are borrowed from cfg and text, which must outlive s. Returns 0, or -E2BIG when a list holds more
  * than run_settings can (reterr names the key).
  */
 int config_to_run_settings(const struct broker_config *cfg, struct run_settings *s,

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The built-in defaults of struct run_settings. The configuration layers
- * override them; nothing here reads files or the environment.
+ * The built-in defaults of struct run_settings, which the configuration
+ * layers override, and a caller's choice of sandbox mode over them; nothing
+ * here reads files or the environment.
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "cleanup.h"
@@ -36,7 +38,7 @@ void run_settings_init_defaults(struct run_settings *s)
 		.background_survivors = SURVIVORS_KILL,
 		.jobs_dir = NULL,
 		.jobs_max_age_ms = 24ull * 60 * 60 * 1000,
-		.sandbox_mode = "workspace-write",
+		.sandbox_mode = SANDBOX_MODE_DEFAULT,
 		.sandbox_mode_is_default = true,
 		.network = false,
 		.best_effort = false,
@@ -55,6 +57,25 @@ void run_settings_init_defaults(struct run_settings *s)
 		s->protect[s->n_protect++] = default_protect[i];
 	for (size_t i = 0; i < ELEMENTSOF(default_env_drop); i++)
 		s->env_drop[s->n_env_drop++] = default_env_drop[i];
+}
+
+int run_settings_choose_sandbox(struct run_settings *s, enum sandbox_mode mode,
+                                struct sluice_error *reterr)
+{
+	/* A configured mode is the administrator's floor: a caller may only
+	 * ask for more protection, never less. The built-in default is no one's
+	 * choice, so the caller of sluice (never the model: a request has no
+	 * say in the mode) may change it either way. */
+	if (!s->sandbox_mode_is_default && mode < s->sandbox_mode)
+		return sluice_error_set(reterr, -EPERM,
+		                        "the sandbox mode '%s' is looser than the configured '%s'; "
+		                        "a request may only make it stricter",
+		                        sandbox_mode_name(mode),
+		                        sandbox_mode_name(s->sandbox_mode));
+	s->sandbox_mode = mode;
+	s->sandbox_mode_is_default = false;
+	s->sandbox_fallback = NULL;
+	return 0;
 }
 
 uint64_t run_settings_mode_timeout(const struct run_settings *s, int run_mode)

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/sandbox-mode.h"
+
 /*
  * The variables that usually hold credentials, dropped from the command's
  * environment unless the configuration says otherwise: fnmatch(3) patterns
@@ -212,9 +214,9 @@ struct run_settings {
 	uint64_t jobs_max_age_ms; /* finished jobs' files removed after this: 24h */
 
 	/* [sandbox] */
-	const char *sandbox_mode; /* the launcher's profile name: "workspace-write" */
-	/* No layer and no request chose the mode: where this kernel has no
-	 * Landlock it falls back to unrestricted (runner_settle_default_mode()) */
+	enum sandbox_mode sandbox_mode; /* SANDBOX_MODE_DEFAULT: workspace-write */
+	/* No layer and no caller chose the mode: where this kernel has no
+	 * Landlock it falls back to unrestricted (config_to_run_settings()) */
 	bool sandbox_mode_is_default;
 	const char *sandbox_fallback;                 /* why it fell back, or NULL */
 	const char *writable[RUN_SETTINGS_PATHS_MAX]; /* extra --rw paths */
@@ -260,6 +262,13 @@ struct run_settings {
 
 /* The built-in defaults, including the default secret patterns of [env]. */
 void run_settings_init_defaults(struct run_settings *s);
+
+/* Switch s to the sandbox mode a caller asked for (--sandbox). Returns 0,
+ * or -EPERM with reterr saying why for a mode looser than a configured one
+ * (the configuration is the floor). A built-in default that fell back for
+ * want of Landlock is no one's choice: any mode replaces it. */
+int run_settings_choose_sandbox(struct run_settings *s, enum sandbox_mode mode,
+                                struct sluice_error *reterr);
 
 /* The timeout of a mode before any request override (0: none). */
 uint64_t run_settings_mode_timeout(const struct run_settings *s, int run_mode);

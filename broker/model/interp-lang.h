@@ -66,8 +66,8 @@ struct interp_lang {
 	uint32_t lex;     /* LEX_* */
 	const struct interp_call *calls;
 	size_t n_calls;
-	/* expressions meaning the home directory, as interp_lexer_canonical()
-	 * writes them ("os.path.expanduser('~')") */
+	/* expressions meaning the home directory, as the reader's canonical()
+	 * (interp-reader.c) writes them ("os.path.expanduser('~')") */
 	const char *const *home_forms;
 	/* calls whose one string argument has its leading ~ expanded
 	 * ("expanduser", "File.expand_path") */

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The model builder: the tree walk (model-builder.c) and the building of one
- * simple command (model-command.c), with the state they share.
- * The two files are ONE unit and call each other on purpose: the walk meets
+ * The model builder: the tree walk (model-builder.c), the building of one
+ * simple command (model-command.c), what it changes for the commands after
+ * it (model-effects.c), the scripts inside a text (model-scripts.c), what a
+ * command starts (model-started.c) and what an xargs reads (model-xargs.c),
+ * with the state they share.
+ * These files are ONE unit and call each other on purpose: the walk meets
  * a command and builds it (builder_command), and a command that runs a
  * shell string (`bash -c '...'`, eval, a heredoc fed to sh, find -exec) is
  * walked again (builder_walk_nested). That recursion is the shell's own;

@@ -182,9 +182,9 @@ static void write_notes(int log_fd, const struct protect_watch *watch,
  * the note a foreground run's text has, after the completion line, so
  * that a job that said "started" and then died on "listen EACCES" says
  * why to whoever reads its output. */
-static void write_denial_note(int log_fd, off_t size, const char *mode)
+static void write_denial_note(int log_fd, off_t size, enum sandbox_mode mode)
 {
-	if (!result_sandbox_forbids(mode) || size <= 0)
+	if (!sandbox_mode_forbids(mode) || size <= 0)
 		return;
 	size_t n = size > JOB_DENIAL_WINDOW ? JOB_DENIAL_WINDOW : (size_t)size;
 	_cleanup_free_ char *tail = malloc(n);
@@ -204,7 +204,7 @@ static void write_denial_note(int log_fd, off_t size, const char *mode)
 
 static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e,
                        const struct git_sweep *sweep, const struct protect_watch *watch,
-                       const char *mode)
+                       enum sandbox_mode mode)
 {
 	char line[256], limit[32];
 	switch (e->state) {

@@ -171,7 +171,7 @@ int protect_watch_begin(struct protect_watch *w, const char *workspace,
                         const struct run_settings *s)
 {
 	*w = (struct protect_watch){ .workspace = workspace, .settings = s };
-	if (strcmp(s->sandbox_mode, "workspace-write") != 0)
+	if (s->sandbox_mode != SANDBOX_MODE_WORKSPACE_WRITE)
 		return 0;
 	w->active = true;
 	for (size_t i = 0; i < s->n_protect; i++) {

@@ -59,37 +59,15 @@ static const char *const denial_codes[] = {
 	"EACCES", "EPERM", "EROFS", "EAI_AGAIN", "ENETUNREACH", "ECONNREFUSED", "ENOTFOUND",
 };
 
-/* What each sandboxed mode forbids, as told to the model. */
-static const struct {
-	const char *mode;
-	const char *forbids;
-} sandbox_rules[] = {
-	{ "workspace-write",
-	  "writing outside the workspace, writing its repository's hooks and config and the "
-	  "files other programs run later (such as .claude/, .vscode/, lefthook.yml), reading "
-	  "credential files (such as ~/.ssh), and network access" },
-	{ "restricted",
-	  "writing anywhere, the workspace included, reading credential files (such as ~/.ssh), "
-	  "and network access" },
-};
-
-const char *result_sandbox_forbids(const char *mode)
+bool result_write_denial_note(FILE *f, enum sandbox_mode mode)
 {
-	for (size_t i = 0; mode && i < ELEMENTSOF(sandbox_rules); i++)
-		if (strcmp(sandbox_rules[i].mode, mode) == 0)
-			return sandbox_rules[i].forbids;
-	return NULL;
-}
-
-bool result_write_denial_note(FILE *f, const char *mode)
-{
-	const char *forbids = result_sandbox_forbids(mode);
+	const char *forbids = sandbox_mode_forbids(mode);
 	if (!forbids)
 		return false;
 	fprintf(f,
 	        "[sandbox: this looks like a denial by the %s sandbox, which forbids %s; "
 	        "do not try to work around it]\n",
-	        mode, forbids);
+	        sandbox_mode_name(mode), forbids);
 	return true;
 }
 
@@ -231,9 +209,7 @@ static json_t *policy_json(const struct verdict *v)
  * enforced is the same each time and is in `sluice run --format json`). */
 static json_t *sandbox_json(const struct run_result *r, bool brief)
 {
-	const char *mode = r->settings->sandbox_mode;
-	if (!mode)
-		return json_null();
+	const char *mode = sandbox_mode_name(r->settings->sandbox_mode);
 	/* an error line may follow the report (a failed exec), or stand alone */
 	json_t *obj = r->sandbox_report
 	                      ? launch_report_object(r->sandbox_report, strlen(r->sandbox_report))
@@ -498,14 +474,13 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	else if (r->has_exit_code && r->exit_code != 0)
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
 	/* whatever the exit status: a command may report a denial and go on */
-	const char *mode = r->settings->sandbox_mode;
-	const char *forbids = result_sandbox_forbids(mode);
-	if (!forbids || !result_looks_like_denial(output, len))
+	enum sandbox_mode mode = r->settings->sandbox_mode;
+	if (!sandbox_mode_forbids(mode) || !result_looks_like_denial(output, len))
 		return;
 	result_write_denial_note(f, mode);
-	if (strcmp(mode, "workspace-write") == 0)
+	if (mode == SANDBOX_MODE_WORKSPACE_WRITE)
 		write_protected_note(r, output, len, f);
-	if (strcmp(mode, "workspace-write") == 0 && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
+	if (mode == SANDBOX_MODE_WORKSPACE_WRITE && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
 		fprintf(f, "%s", RESULT_NO_NAMESPACE_NOTE);
 	_cleanup_free_ char *git_why = sandbox_report_string(r, LAUNCH_REPORT_GIT_READ_ONLY);
 	if (git_why)

@@ -98,13 +98,9 @@ bool result_looks_like_prompt(const char *text, size_t len);
  * sandboxed command's output does, whatever its exit status. */
 bool result_looks_like_denial(const char *text, size_t len);
 
-/* What the sandboxed mode forbids, in a sentence fragment ("writing outside
- * the workspace ..."), or NULL for unrestricted or unknown modes. Static. */
-const char *result_sandbox_forbids(const char *mode);
-
 /* The line that tells the model a failure looks like the sandbox's denial
  * in mode, on f; false (nothing written) for a mode that forbids nothing. */
-bool result_write_denial_note(FILE *f, const char *mode);
+bool result_write_denial_note(FILE *f, enum sandbox_mode mode);
 
 /* The note after a denial in workspace-write where the launcher had no
  * mount namespace: why git writes fail, and what an administrator can do

@@ -39,7 +39,7 @@ static bool may_share_tmpdir(const struct run_outcome *o)
  * mktemp and compilers' scratch files keep working. */
 static int prepare_tmpdir(struct run_outcome *o)
 {
-	if (o->tmpdir || strcmp(o->settings.sandbox_mode, "unrestricted") == 0)
+	if (o->tmpdir || o->settings.sandbox_mode == SANDBOX_MODE_UNRESTRICTED)
 		return 0;
 	struct sluice_error err = { 0 };
 	int r = run_outcome_jobs_dir(o, &err);

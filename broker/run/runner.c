@@ -31,59 +31,7 @@
 #include "run/workdir.h"
 #include "run/workspace-guard.h"
 
-#include "landlock-abi.h"
 #include "launch-spec.h"
-
-/* The sandbox modes the interface names; the launcher's profile names. */
-static const char *const sandbox_modes[] = { "unrestricted", "workspace-write", "restricted" };
-
-/* The mode's strictness: its index in sandbox_modes[], or -1. */
-static int sandbox_strictness(const char *mode)
-{
-	for (size_t i = 0; i < ELEMENTSOF(sandbox_modes); i++)
-		if (strcmp(sandbox_modes[i], mode) == 0)
-			return (int)i;
-	return -1;
-}
-
-bool runner_known_sandbox_mode(const char *mode)
-{
-	return sandbox_strictness(mode) >= 0;
-}
-
-void runner_settle_default_mode(struct run_settings *s)
-{
-	if (!s->sandbox_mode_is_default || strcmp(s->sandbox_mode, "unrestricted") == 0 ||
-	    landlock_abi_version() > 0)
-		return;
-	s->sandbox_fallback = "this kernel has no Landlock, so the built-in default mode "
-	                      "(workspace-write) cannot be built: commands run unrestricted; the "
-	                      "policies still apply";
-	s->sandbox_mode = sandbox_modes[0];
-	s->sandbox_mode_is_default = false;
-}
-
-int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr)
-{
-	int wanted = sandbox_strictness(mode);
-	if (wanted < 0)
-		return sluice_error_set(reterr, -EINVAL,
-		                        "the sandbox mode must be one of unrestricted, "
-		                        "workspace-write, restricted, not '%s'",
-		                        mode);
-	/* A configured mode is the administrator's floor: a caller may only
-	 * ask for more protection, never less. The built-in default is no one's
-	 * choice, so the caller of sluice (never the model: a request has no
-	 * say in the mode) may change it either way. */
-	if (!s->sandbox_mode_is_default && wanted < sandbox_strictness(s->sandbox_mode))
-		return sluice_error_set(reterr, -EPERM,
-		                        "the sandbox mode '%s' is looser than the configured '%s'; "
-		                        "a request may only make it stricter",
-		                        mode, s->sandbox_mode);
-	s->sandbox_mode = sandbox_modes[wanted];
-	s->sandbox_mode_is_default = false;
-	return 0;
-}
 
 /* The timeout that applies, checked against the configured maximum. */
 static int apply_limits(const struct run_request *req, const struct runner_options *opt,
@@ -111,7 +59,7 @@ static int apply_limits(const struct run_request *req, const struct runner_optio
 static int check_workspace(struct run_outcome *o)
 {
 	const struct run_settings *s = &o->settings;
-	if (strcmp(s->sandbox_mode, "unrestricted") == 0)
+	if (s->sandbox_mode == SANDBOX_MODE_UNRESTRICTED)
 		return 0;
 	const char *home = getenv("HOME");
 	if (!home || *home != '/') {
@@ -227,7 +175,7 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 static int begin_sweep(struct run_outcome *o)
 {
 	const struct run_settings *s = &o->settings;
-	if (!s->git_sweep || strcmp(s->sandbox_mode, "unrestricted") == 0)
+	if (!s->git_sweep || s->sandbox_mode == SANDBOX_MODE_UNRESTRICTED)
 		return 0;
 	int r = git_sweep_begin(&o->sweep, o->root);
 	if (r < 0)
@@ -318,11 +266,12 @@ static int check_reported_sandbox(struct run_outcome *o, bool reported)
 	json_t *report = launch_report_object(o->pump.report, o->pump.report_len);
 	const char *profile = json_string_value(json_object_get(report, "profile"));
 	int r = 0;
-	if (!profile || strcmp(profile, o->settings.sandbox_mode) != 0)
+	const char *asked = sandbox_mode_name(o->settings.sandbox_mode);
+	if (!profile || strcmp(profile, asked) != 0)
 		r = run_outcome_fail(
 		        o, ERROR_KIND_SANDBOX_UNAVAILABLE,
 		        "the launcher reported the sandbox '%s', not the '%s' asked for",
-		        profile ? profile : "(none)", o->settings.sandbox_mode);
+		        profile ? profile : "(none)", asked);
 	json_decref(report);
 	return r;
 }
@@ -566,7 +515,6 @@ static void audit(const struct run_request *req, const struct runner_options *op
 
 int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 {
-	runner_settle_default_mode(&o->settings);
 	/* The policy child first: it must not inherit the launcher's pipes. */
 	broker_context_prepare(opt->context);
 	run_warmup_prefault_stack();
@@ -581,7 +529,6 @@ int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 int runner_execute(const struct run_request *req, const struct runner_options *opt,
                    struct run_outcome *o)
 {
-	runner_settle_default_mode(&o->settings);
 	(void)execute(req, opt, o);
 	audit(req, opt, o);
 	return o->result.error == ERROR_KIND_NONE ? 0 : -1;

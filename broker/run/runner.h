@@ -42,21 +42,6 @@ struct runner_options {
 		.cancel_fd = -1 \
 	}
 
-/* Whether mode is one of the interface's sandbox modes. */
-bool runner_known_sandbox_mode(const char *mode);
-
-/* Where no layer and no request chose the sandbox mode (the built-in
- * default) and this kernel has no Landlock to build it with, switch s to
- * unrestricted and say why in s->sandbox_fallback: the policies still
- * apply, and doctor and every result say what is not enforced. A mode that
- * was chosen is left alone (the launcher refuses it: sandbox_unavailable). */
-void runner_settle_default_mode(struct run_settings *s);
-
-/* Switch s to the sandbox mode a caller asked for (--sandbox). Returns 0;
- * -EINVAL for an unknown mode; -EPERM for a mode looser than a configured
- * one (the configuration is the floor). reterr says which. */
-int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluice_error *reterr);
-
 /*
  * Before the request is known (a server getting ready for its next call):
  * fork the policy child ahead (broker_context_prepare()) and start the
@@ -68,7 +53,7 @@ int runner_choose_sandbox(struct run_settings *s, const char *mode, struct sluic
 int runner_prepare(const struct runner_options *opt, struct run_outcome *o);
 
 /*
- * Run req under o->settings: limits, working directory, run_check_policy(),
+ * Run req under o->settings: limits, working directory, the policy decision,
  * then the foreground watch or a background job. Fills o->result in every
  * case; returns 0 when the command ran (whatever its exit code), -1 when the
  * result holds an error. Blocks until a foreground command is over; blocks

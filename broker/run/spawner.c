@@ -150,7 +150,7 @@ static bool in_config_dir(const struct run_settings *s, const char *file)
 /* Whether s's mode is one of the launcher's sandboxed profiles. */
 static bool sandboxed(const struct run_settings *s)
 {
-	return strcmp(s->sandbox_mode, LAUNCH_PROFILE_UNRESTRICTED) != 0;
+	return s->sandbox_mode != SANDBOX_MODE_UNRESTRICTED;
 }
 
 bool spawn_plans_namespace(const struct run_settings *s)
@@ -162,7 +162,7 @@ bool spawn_plans_namespace(const struct run_settings *s)
 int spawn_build_argv(const struct spawn_request *req, char ***ret)
 {
 	const struct run_settings *s = req->settings;
-	const char *mode = s->sandbox_mode;
+	const char *mode = sandbox_mode_name(s->sandbox_mode);
 	bool boxed = sandboxed(s);
 	_cleanup_strv_free_ char **argv = NULL;
 	char num[32];

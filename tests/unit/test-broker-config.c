@@ -107,7 +107,7 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 	cr_assert_eq(cfg->broker_slow_timeout, 15 * 60000);
 	cr_assert_eq(cfg->broker_output_cap, 128 * 1024);
 	cr_assert_eq(cfg->broker_background_timeout, 0);
-	cr_assert_eq(cfg->sandbox_mode, CONFIG_SANDBOX_WORKSPACE_WRITE);
+	cr_assert_eq(cfg->sandbox_mode, SANDBOX_MODE_WORKSPACE_WRITE);
 	cr_assert_not(cfg->sandbox_mode_configured, "the built-in default is no choice");
 	cr_assert_eq(cfg->sandbox_rlimit_as, CONFIG_UNSET);
 	cr_assert_eq(cfg->approval_method, CONFIG_APPROVAL_DENY);
@@ -132,9 +132,12 @@ Test(broker_config, applies_built_in_defaults_without_any_file)
 
 Test(broker_config, enum_constants_match_the_key_table)
 {
-	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_WORKSPACE_WRITE),
-	                 "workspace-write");
-	cr_assert_str_eq(config_choice_name("sandbox", "mode", CONFIG_SANDBOX_RESTRICTED),
+	/* [sandbox] mode's index is an enum sandbox_mode: every one, by name */
+	for (int m = 0; m < SANDBOX_MODE_COUNT; m++)
+		cr_assert_str_eq(config_choice_name("sandbox", "mode", m),
+		                 sandbox_mode_name((enum sandbox_mode)m));
+	cr_assert_null(config_choice_name("sandbox", "mode", SANDBOX_MODE_COUNT));
+	cr_assert_str_eq(config_choice_name("sandbox", "mode", SANDBOX_MODE_RESTRICTED),
 	                 "restricted");
 	cr_assert_str_eq(config_choice_name("sandbox", "network", CONFIG_NETWORK_DENY), "deny");
 	cr_assert_str_eq(

@@ -27,7 +27,7 @@ Test(mcp_elicit, the_question_says_what_where_which_sandbox_and_why)
 		                        .cwd = "/home/u/project",
 		                        .description = "release 1.0",
 		                        .verdict = &v };
-	char *m = mcp_elicit_message(&req, "workspace-write");
+	char *m = mcp_elicit_message(&req, SANDBOX_MODE_WORKSPACE_WRITE);
 	cr_assert_not_null(m);
 	cr_assert(strstr(m, "Command: npm publish\\n\\x1b[2Kls\n"), "%s", m);
 	cr_assert(strstr(m, "Directory: /home/u/project\n"), "%s", m);
@@ -39,7 +39,7 @@ Test(mcp_elicit, the_question_says_what_where_which_sandbox_and_why)
 	cr_assert(strstr(m, "decline to refuse it"), "%s", m);
 	cr_assert_null(strchr(m, '\x1b'), "nothing a terminal would obey");
 	free(m);
-	m = mcp_elicit_message(&req, "unrestricted");
+	m = mcp_elicit_message(&req, SANDBOX_MODE_UNRESTRICTED);
 	cr_assert(strstr(m, "Sandbox: unrestricted (none: the command can do whatever you can)"),
 	          "%s", m);
 	free(m);
