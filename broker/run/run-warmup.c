@@ -13,8 +13,10 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "run/launcher-proc.h"
 #include "run/run-spawn.h"
 #include "run/spawner.h"
 #include "run/run-warmup.h"
@@ -24,19 +26,21 @@ int run_warmup_start_unconfigured(struct run_outcome *o)
 	if (!o->launcher && spawn_find_launcher(&o->launcher) < 0)
 		return -1;
 	struct spawn_request sr = { .launcher = o->launcher };
-	return run_spawn_launch(o, &sr, RUN_SPAWN_UNCONFIGURED) < 0 ? -1 : 0;
+	return launcher_proc_start_unconfigured(&o->launcher_proc, &sr) < 0 ? -1 : 0;
 }
 
 int run_warmup_start_launcher(struct run_outcome *o)
 {
+	struct launcher_proc *lp = &o->launcher_proc;
+	bool unconfigured = launcher_proc_state(lp) == LAUNCHER_PROC_AWAITING_OPTIONS;
 	struct spawn_request sr;
 	int r = run_spawn_prepare(o, &sr);
 	if (r >= 0)
-		r = o->spec_fd >= 0 ? run_spawn_configure(o, &sr)
-		                    : run_spawn_launch(o, &sr, RUN_SPAWN_COMMAND);
+		r = unconfigured ? launcher_proc_configure(lp, &sr)
+		                 : launcher_proc_start_waiting(lp, &sr);
 	if (r < 0) {
-		if (o->spec_fd >= 0) /* the run starts its own, and reports why not */
-			run_outcome_withdraw_launcher(o);
+		if (unconfigured) /* the run starts its own, and reports why not */
+			launcher_proc_withdraw(lp);
 		run_outcome_forget_failure(o);
 		return -1;
 	}
@@ -48,9 +52,9 @@ void run_warmup_namespace_ahead(struct run_outcome *o)
 	/* the word ahead makes the network namespace too: not when the
 	 * network is allowed, nor when the run joins its workspace's (the
 	 * namespaces are then made in their step) */
-	if (o->spec_fd >= 0 && spawn_plans_namespace(&o->settings) && !o->settings.network &&
+	if (spawn_plans_namespace(&o->settings) && !o->settings.network &&
 	    o->settings.workspace_network_idle == 0)
-		(void)spawn_send_namespace_ahead(o->spec_fd);
+		launcher_proc_namespace_ahead(&o->launcher_proc);
 }
 
 /* The launcher is exec'd and builds its sandbox while the command is
@@ -62,7 +66,8 @@ static void launch_early(void *userdata)
 {
 	struct run_outcome *o = userdata;
 	/* runner_prepare() may have started it, configured or not */
-	if (o->early_pid <= 0 || o->spec_fd >= 0)
+	enum launcher_proc_state state = launcher_proc_state(&o->launcher_proc);
+	if (state == LAUNCHER_PROC_NONE || state == LAUNCHER_PROC_AWAITING_OPTIONS)
 		(void)run_warmup_start_launcher(o);
 }
 

@@ -5,8 +5,8 @@
  * of how it ended. Shared by `sluice run` and the MCP server. Each step
  * returns 0 to go on, or run_outcome_fail()'s -1 with the error in the
  * result.
- * Not for: the mechanics (run-spawn.c, pump.c, spawner.c, jobs.c, result.c
- * do those) or the warm-up (run-warmup.c).
+ * Not for: the mechanics (run-spawn.c, launcher-proc.c, pump.c, spawner.c,
+ * jobs.c, result.c do those) or the warm-up (run-warmup.c).
  */
 #include "config.h"
 
@@ -25,6 +25,7 @@
 #include "monotonic.h"
 #include "parse-number.h"
 #include "run/launch-report.h"
+#include "run/launcher-proc.h"
 #include "run/run-spawn.h"
 #include "run/run-warmup.h"
 #include "run/runner.h"
@@ -367,8 +368,7 @@ static void evaluate(struct run_outcome *o)
 	if (!reported && WIFEXITED(status) && WEXITSTATUS(status) == 125) {
 		/* a launcher started early whose exec failed after its options
 		 * were sent: named as one that could not start at all */
-		int e = o->exec_fd >= 0 ? spawn_exec_status(o->exec_fd, true) : 0;
-		o->exec_fd = safe_close(o->exec_fd);
+		int e = launcher_proc_exec_status(&o->launcher_proc);
 		if (e < 0) {
 			run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",
 			                 o->launcher, strerror(-e));
@@ -408,23 +408,22 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int r = sigfd;
 	/* before the command can run (an early launcher waits for it) */
 	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
-	if (r >= 0 && o->spec_fd >= 0)
-		r = run_spawn_configure(o, sr);
-	else if (r >= 0 && o->early_pid <= 0)
-		r = run_spawn_launch(o, sr, 0);
+	struct launcher_proc *lp = &o->launcher_proc;
+	enum launcher_proc_state state = launcher_proc_state(lp);
+	if (r >= 0 && state == LAUNCHER_PROC_AWAITING_OPTIONS)
+		r = launcher_proc_configure(lp, sr);
+	else if (r >= 0 && state == LAUNCHER_PROC_NONE)
+		r = launcher_proc_start_with_command(lp, sr);
 	if (r < 0) {
 		safe_close(sigfd);
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",
 		                        o->launcher, strerror(-r));
 	}
-	pid_t pid = o->early_pid;
-	o->early_pid = 0; /* the pump owns it now */
 	uint64_t start = monotonic_ms();
-	if (o->command_fd >= 0) {
-		/* -EPIPE: the launcher is gone; its status and stderr say why */
-		(void)spawn_send_command(o->command_fd, o->workdir, o->decision.command);
-		o->command_fd = -1;
-	}
+	/* -EPIPE: the launcher is gone; its status and stderr say why */
+	(void)launcher_proc_send_command(lp, o->workdir, o->decision.command);
+	int out_fd, err_fd, report_fd;
+	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd);
 	/* The policy child may still be exiting: it must not be taken for
 	 * part of the command's tree, nor reaped by the wait for any child
 	 * below (its own reap comes first). */
@@ -436,9 +435,9 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	(void)spawn_reap(pid, &status, &reaped);
 	o->result.pid = pid;
 	o->pump = (struct pump){
-		.out_fd = TAKE_FD(o->out_r),
-		.err_fd = TAKE_FD(o->err_r),
-		.report_fd = TAKE_FD(o->rep_r),
+		.out_fd = out_fd,
+		.err_fd = err_fd,
+		.report_fd = report_fd,
 		.signal_fd = sigfd,
 		.pid = pid,
 		.status = status,
@@ -516,15 +515,16 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	o->foreground = foreground;
 	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
 	    run_spawn_prepare(o, &sr) < 0 || begin_sweep(o) < 0) {
-		run_outcome_withdraw_launcher(o);
+		launcher_proc_withdraw(&o->launcher_proc);
 		return -1;
 	}
 	if (audit_start(req, opt, o) < 0) {
-		run_outcome_withdraw_launcher(o);
+		launcher_proc_withdraw(&o->launcher_proc);
 		return -1;
 	}
 	if (req->mode == RUN_MODE_BACKGROUND) {
-		run_outcome_withdraw_launcher(o); /* a prepared one: a job starts its own */
+		/* a prepared one: a job starts its own */
+		launcher_proc_withdraw(&o->launcher_proc);
 		return start_background(req, o, &sr);
 	}
 	return run_foreground(opt, o, &sr);
