@@ -4,9 +4,8 @@
  * the launcher started early (exec'd before even the configuration is
  * read, waiting for its options; told to enter its namespaces once the
  * mode is known; building its sandbox while the plugins check; or before
- * the request is known, waiting for its command),
- * the overlap callback that starts it before the command is parsed, and
- * the stack prefault of a server between requests. Every part is best
+ * the request is known, waiting for its command), and the stack prefault
+ * of a server between requests. runner.c says when. Every part is best
  * effort: what fails here is met again, and reported, by the run itself.
  * Not for: whether a command runs (runner.c decides; a launcher started
  * early gets its command only once the plugins allowed it).
@@ -57,23 +56,12 @@ void run_warmup_namespace_ahead(struct run_outcome *o)
 		launcher_proc_namespace_ahead(&o->launcher_proc);
 }
 
-/* The launcher is exec'd and builds its sandbox while the command is
- * parsed and the plugins check (called before both, and before their
- * child is forked, so that the three overlap): only a command they allow
- * is then sent to it. When this fails, the launcher
- * starts after the decision as usual, and reports the failure then. */
-static void launch_early(void *userdata)
+void run_warmup_before_decision(struct run_outcome *o)
 {
-	struct run_outcome *o = userdata;
-	/* runner_prepare() may have started it, configured or not */
+	/* a server may have started it before the request, configured or not */
 	enum launcher_proc_state state = launcher_proc_state(&o->launcher_proc);
 	if (state == LAUNCHER_PROC_NONE || state == LAUNCHER_PROC_AWAITING_OPTIONS)
 		(void)run_warmup_start_launcher(o);
-}
-
-struct decide_overlap run_warmup_overlap(struct run_outcome *o)
-{
-	return (struct decide_overlap){ .fn = launch_early, .userdata = o };
 }
 
 void run_warmup_prefault_stack(void)

@@ -28,10 +28,13 @@ void run_warmup_namespace_ahead(struct run_outcome *o);
  * Best effort: -1 leaves nothing started and no error. */
 int run_warmup_start_launcher(struct run_outcome *o);
 
-/* The work that overlaps the parse and the plugin checks of o's decision:
- * the launcher started before them, unless one was started already
- * (run_warmup_start_launcher). */
-struct decide_overlap run_warmup_overlap(struct run_outcome *o);
+/* Just before the policies decide about o's command: the launcher
+ * started, or the one started unconfigured configured, so that it builds
+ * its sandbox while the command is parsed and checked; nothing when one
+ * waits for its command already (run_warmup_start_launcher()). Best
+ * effort: the run starts it after the decision otherwise, and reports a
+ * failure then. */
+void run_warmup_before_decision(struct run_outcome *o);
 
 /* The stack pages a run uses faulted in now, between requests (a fresh
  * fork copies each on its first write), not while a request waits. */

@@ -147,18 +147,27 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	return check_workspace(o);
 }
 
-/* The policies decide before the command is sent anywhere (overlap: what
- * may run meanwhile); with no context to ask, or a context that cannot
- * decide, nothing runs (fail closed). */
+/* The policies decide before the command is sent anywhere; with no
+ * context to ask, or a context that cannot decide, nothing runs (fail
+ * closed). */
 static int decide(const struct run_request *req, const struct runner_options *opt,
-                  const struct decide_overlap *overlap, struct run_outcome *o)
+                  struct run_outcome *o)
 {
 	if (!opt->context)
 		return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED,
 		                        "no policy context, so the command was refused");
+	/* The launcher of a foreground run starts first, to build its sandbox
+	 * beside the decision: before the policy chain and the parser are made
+	 * for a first decision, before the parse and the checks; and before
+	 * the policy child is forked, which would otherwise take this CPU and
+	 * run its checks first while the other CPU idles. A command refused
+	 * after it (by a plugin, or by a configuration that cannot be armed)
+	 * never reaches the launcher. A background job starts its own. */
+	if (o->foreground)
+		run_warmup_before_decision(o);
 	struct sluice_error err = { 0 };
 	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, opt->asker,
-	                              overlap, &o->decision, &err);
+	                              &o->decision, &err);
 	if (r == -ENOEXEC)
 		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (r < 0)
@@ -510,10 +519,8 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	struct spawn_request sr;
 	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0)
 		return -1;
-	struct decide_overlap overlap = run_warmup_overlap(o);
-	bool foreground = req->mode != RUN_MODE_BACKGROUND;
-	o->foreground = foreground;
-	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
+	o->foreground = req->mode != RUN_MODE_BACKGROUND;
+	if (decide(req, opt, o) < 0 || check_cancelled(opt, o) < 0 ||
 	    run_spawn_prepare(o, &sr) < 0 || begin_sweep(o) < 0) {
 		launcher_proc_withdraw(&o->launcher_proc);
 		return -1;
