@@ -562,7 +562,8 @@ static void audit(const struct run_request *req, const struct runner_options *op
 		o->result.audit_failed = true;
 }
 
-int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
+/* RUNNER_BEGIN_BEFORE_REQUEST. */
+static int begin_before_request(const struct runner_options *opt, struct run_outcome *o)
 {
 	runner_settle_default_mode(&o->settings);
 	/* The policy child first: it must not inherit the launcher's pipes. */
@@ -574,6 +575,20 @@ int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 		return -1;
 	}
 	return run_warmup_start_launcher(o);
+}
+
+int runner_begin(const struct runner_options *opt, struct run_outcome *o, enum runner_begin_at at)
+{
+	switch (at) {
+	case RUNNER_BEGIN_UNCONFIGURED:
+		return run_warmup_start_unconfigured(o);
+	case RUNNER_BEGIN_MODE_FINAL:
+		run_warmup_namespace_ahead(o);
+		return 0;
+	case RUNNER_BEGIN_BEFORE_REQUEST:
+		return begin_before_request(opt, o);
+	}
+	return -1;
 }
 
 int runner_execute(const struct run_request *req, const struct runner_options *opt,
