@@ -104,7 +104,8 @@ struct run_outcome *mcp_tools_prepare_bash(const struct mcp_context *ctx)
 		return NULL;
 	run_outcome_init(o, &ctx->settings);
 	struct runner_options ro = runner_options_for(ctx, NULL);
-	(void)runner_prepare(&ro, o); /* best effort: the call starts it otherwise */
+	/* best effort: the call starts it otherwise */
+	(void)runner_begin(&ro, o, RUNNER_BEGIN_BEFORE_REQUEST);
 	return o;
 }
 

@@ -49,7 +49,7 @@ struct mcp_call_io {
 };
 
 /* Before a bash call is known: a run outcome whose launcher is already
- * waiting (runner_prepare()), in memory the caller frees after the call or
+ * waiting (runner_begin()), in memory the caller frees after the call or
  * after mcp_tools_discard_prepared(). NULL when out of memory. */
 struct run_outcome *mcp_tools_prepare_bash(const struct mcp_context *ctx);
 

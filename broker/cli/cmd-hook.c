@@ -314,7 +314,7 @@ int cmd_hook(int argc, char **argv)
 	 * where it cannot, an approver program answers, or it is refused. */
 	_cleanup_(policy_decision_done) struct policy_decision d = { 0 };
 	enum ask_handling ask = hook_ask_handling(o.protocol, &call, broker_context_config(ctx));
-	r = broker_context_decide(ctx, &req, workdir, ask, NULL, NULL, &d, &err);
+	r = broker_context_decide(ctx, &req, workdir, ask, NULL, &d, &err);
 	if (r == -ENOEXEC)
 		return block("config_error: %s", err.detail);
 	if (r < 0)

@@ -22,7 +22,6 @@
 #include "cli/run-verbs.h"
 #include "cli/verb-options.h"
 #include "policy/broker-context.h"
-#include "run/run-warmup.h"
 #include "run/runner.h"
 
 enum run_format {
@@ -217,7 +216,7 @@ static int run_steps(const struct run_options *o, struct broker_context **contex
 		                        err.detail);
 	/* The mode is final now (a request has no say in it): the launcher
 	 * may enter its namespaces while the request is read and checked. */
-	run_warmup_namespace_ahead(st);
+	(void)runner_begin(NULL, st, RUNNER_BEGIN_MODE_FINAL);
 	if (build_request(o, st, &req) < 0)
 		return -1;
 	struct runner_options ro = RUNNER_OPTIONS_INIT;
@@ -244,7 +243,7 @@ int cmd_run(int argc, char **argv)
 	}
 	/* exec'd while the configuration is read; a background job starts its own */
 	if (r == 0 && !(o.has_mode && o.mode == RUN_MODE_BACKGROUND))
-		(void)run_warmup_start_unconfigured(&st);
+		(void)runner_begin(NULL, &st, RUNNER_BEGIN_UNCONFIGURED);
 	if (r == 0)
 		(void)run_steps(&o, &context, &st);
 	free(o.command);

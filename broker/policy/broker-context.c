@@ -168,20 +168,11 @@ int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)
 
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
-                          const struct approval_asker *first, const struct decide_overlap *overlap,
-                          struct policy_decision *ret, struct sluice_error *reterr)
+                          const struct approval_asker *first, struct policy_decision *ret,
+                          struct sluice_error *reterr)
 {
 	*ret = (struct policy_decision){ .approval = "not needed" };
 	verdict_init(&ret->verdict);
-	/* The overlap (the launcher building its sandbox) starts first: before
-	 * the policy chain and the parser are made for the first decision,
-	 * before the parse and the checks, so that it runs beside all of them;
-	 * and before the policy child is forked, which would otherwise take
-	 * this CPU and run its checks first while the other CPU idles. A
-	 * command refused after it (by a plugin, or by a configuration that
-	 * cannot be armed) never reaches the launcher. */
-	if (overlap)
-		overlap->fn(overlap->userdata);
 	int r = arm(ctx, false, reterr);
 	if (r < 0)
 		return r;

@@ -105,20 +105,13 @@ enum ask_handling {
  * be made (an audit log that is required but cannot be opened), with reterr
  * naming the cause. Either way the caller must refuse (fail closed). The
  * first call loads the plugins without opening them first (one child per
- * request). overlap (NULL: none) is started first, to run beside the
- * parse and the checks. *ret is always initialised; release it with
+ * request). *ret is always initialised; release it with
  * policy_decision_done().
  */
-/* Work that may overlap the plugin checks of broker_context_decide(). */
-struct decide_overlap {
-	void (*fn)(void *userdata); /* called once, before the command is parsed and checked */
-	void *userdata;
-};
-
 int broker_context_decide(struct broker_context *ctx, const struct run_request *req,
                           const char *workdir, enum ask_handling ask,
-                          const struct approval_asker *first, const struct decide_overlap *overlap,
-                          struct policy_decision *ret, struct sluice_error *reterr);
+                          const struct approval_asker *first, struct policy_decision *ret,
+                          struct sluice_error *reterr);
 
 /* One audit line for a request (d may be NULL when no decision was made).
  * Nothing happens when no audit log is configured. Returns -errno when the

@@ -3,7 +3,7 @@
  * The policy chain's state, shared by its three parts: the chain itself
  * and the parent's reading (policy-chain.c, with policy-reader.c), the
  * child process (policy-child.c) and the child forked ahead of its request
- * (policy-ahead.c).
+ * (policy-proc.c).
  * Not for: anyone outside the chain; policy-chain.h is its interface.
  */
 #ifndef SLUICE_POLICY_CHAIN_STATE_H
@@ -15,6 +15,7 @@
 
 #include "policy/policy-chain.h"
 #include "policy/policy-msg.h"
+#include "policy/policy-proc.h"
 
 struct policy_chain {
 	const struct broker_config *cfg;
@@ -26,15 +27,9 @@ struct policy_chain {
 	                    * only conf is set): the plugin directory; else NULL */
 	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
 	pid_t exiting_pid; /* its pid: its process group, which a plugin's children share */
-	/* A child forked ahead (policy_chain_prepare), waiting for its command
-	 * on ready_text_fd, its messages to come on ready_msg_fd; pid 0: none. */
-	pid_t ready_pid;
-	int ready_text_fd, ready_msg_fd;
-	char *ready_sent; /* the text sent ahead (policy_chain_send_ahead), or NULL */
-	size_t ready_sent_len;
-	/* Shared with the child forked ahead: 1 + the plugin whose open it is
-	 * in, 0 when in none (NULL: not mapped, nothing is known). */
-	uint32_t *ready_opening;
+	/* A child forked ahead (policy_chain_prepare), touched only by
+	 * policy-proc.c. */
+	struct policy_proc ahead;
 	/* Shared with every child (MAP_SHARED, mapped with the chain): where
 	 * the child is, stored before plugin code runs (policy_progress_at()),
 	 * so that the parent can name a plugin that crashed or hung without

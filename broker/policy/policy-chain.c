@@ -6,7 +6,7 @@
  * orders, and turns any misbehaviour into a deny naming the plugin that was
  * running. Nothing here ever allows by default. This file is the chain and
  * the parent's side of a check: it forks the child (policy-child.c) or takes
- * the one forked ahead (policy-ahead.c), and has its messages read
+ * the one forked ahead (policy-proc.c), and has its messages read
  * (policy-reader.c). A lazy chain (one request per process) never loads
  * plugin code into the parent: its child loads each plugin.
  * Not for: loading (plugin-loader.c), the accessors (policy-host.c).
@@ -27,9 +27,9 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "monotonic.h"
-#include "policy/policy-ahead.h"
 #include "policy/policy-chain-state.h"
 #include "policy/policy-child.h"
+#include "policy/policy-proc.h"
 #include "policy/policy-reader.h"
 
 static int validate(struct policy_chain *c, struct sluice_error *reterr);
@@ -42,7 +42,7 @@ static int chain_load(const struct broker_config *cfg, bool validating, struct p
 		return -ENOMEM;
 	c->cfg = cfg;
 	c->exiting_pidfd = -1;
-	c->ready_text_fd = c->ready_msg_fd = -1;
+	policy_proc_init(&c->ahead);
 	c->timeout_ms = cfg->broker_plugin_timeout;
 	void *page = mmap(NULL, sizeof(*c->progress), PROT_READ | PROT_WRITE,
 	                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -110,7 +110,7 @@ struct policy_chain *policy_chain_free(struct policy_chain *c)
 {
 	if (!c)
 		return NULL;
-	policy_ahead_done(c);
+	policy_proc_done(&c->ahead);
 	policy_chain_reap(c);
 	for (size_t i = 0; i < c->n; i++)
 		plugin_unload(&c->plugins[i]);
@@ -188,10 +188,11 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	policy_chain_reap(c);
 	int fds[2] = { -1, -1 };
 	/* One model: the child forked ahead takes it, if there is one. */
-	pid_t pid = n - from == 1 && !c->strict ? policy_ahead_take(c, models[from], &fds[0]) : -1;
+	pid_t pid = n - from == 1 && !c->strict ? policy_proc_take(&c->ahead, models[from], &fds[0])
+	                                        : -1;
 	bool ready = pid > 0;
 	if (n - from != 1)
-		policy_ahead_withdraw(c);
+		policy_proc_withdraw(&c->ahead);
 	if (pid < 0) {
 		policy_progress_store(c, 0);
 		if (pipe2(fds, O_CLOEXEC) < 0)
@@ -256,7 +257,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		 * starting (not opened a second time, for a second timeout).
 		 * Elsewhere (loading the plugins, parsing its command): a child of
 		 * its own checks the model again and names the plugin. */
-		uint32_t opening = policy_ahead_opening(c);
+		uint32_t opening = policy_proc_opening(&c->ahead);
 		if (opening == 0 || opening > c->n) {
 			policy_child_end_group(pid);
 			(void)policy_child_wait(pid, &status);

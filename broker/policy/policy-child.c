@@ -6,7 +6,7 @@
  * code it names runs, so that the parent can name a plugin that crashed or
  * hung. A lazy chain's child loads the plugins itself.
  * Not for: reading the messages (policy-reader.c), or the child forked
- * before its request (policy-ahead.c, which ends in this one's check).
+ * before its request (policy-proc.c, which ends in this one's check).
  */
 #include "config.h"
 

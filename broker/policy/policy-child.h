@@ -2,7 +2,7 @@
 /*
  * The policy child (policy-child.c): what runs in the process a request's
  * plugins run in, for the chain (policy-chain.c) and for the child forked
- * ahead (policy-ahead.c).
+ * ahead (policy-proc.c).
  * Not for: anyone outside the chain.
  */
 #ifndef SLUICE_POLICY_CHILD_H

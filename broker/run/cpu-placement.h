@@ -4,7 +4,7 @@
  * another CPU than this one, then back on every CPU this process may use
  * before it learns its options.
  * Not for: starting it (spawner.c, clone-exec.c) or sending it anything
- * (run-spawn.c).
+ * (launcher-proc.c).
  */
 #ifndef SLUICE_CPU_PLACEMENT_H
 #define SLUICE_CPU_PLACEMENT_H

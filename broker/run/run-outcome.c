@@ -5,12 +5,9 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <signal.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 
 #include "cleanup.h"
 #include "fd-util.h"
@@ -32,14 +29,14 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 		.cancel_fd = -1,
 	};
 	o->result.settings = &o->settings;
-	o->command_fd = o->spec_fd = o->exec_fd = o->out_r = o->err_r = o->rep_r = -1;
+	launcher_proc_init(&o->launcher_proc);
 	o->tmpdir_hold = -1;
 	o->network_hold = -1;
 }
 
 void run_outcome_done(struct run_outcome *o)
 {
-	run_outcome_withdraw_launcher(o);
+	launcher_proc_withdraw(&o->launcher_proc);
 	policy_decision_done(&o->decision);
 	free(o->root);
 	free(o->workdir);
@@ -89,20 +86,4 @@ void run_outcome_forget_failure(struct run_outcome *o)
 int run_outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr)
 {
 	return o->jobs_dir ? 0 : jobs_dir(&o->settings, &o->jobs_dir, reterr);
-}
-
-void run_outcome_withdraw_launcher(struct run_outcome *o)
-{
-	if (o->spec_fd >= 0 && o->early_pid > 0)
-		(void)kill(o->early_pid, SIGKILL);
-	o->spec_fd = safe_close(o->spec_fd);
-	o->exec_fd = safe_close(o->exec_fd);
-	o->command_fd = safe_close(o->command_fd);
-	o->out_r = safe_close(o->out_r);
-	o->err_r = safe_close(o->err_r);
-	o->rep_r = safe_close(o->rep_r);
-	if (o->early_pid > 0)
-		while (waitpid(o->early_pid, NULL, 0) < 0 && errno == EINTR)
-			;
-	o->early_pid = 0;
 }

@@ -16,10 +16,10 @@
 #include "core/run-settings.h"
 #include "errors.h"
 #include "policy/broker-context.h"
-#include "run/cpu-placement.h"
 #include "run/git-sweep.h"
 #include "run/protect-watch.h"
 #include "run/jobs.h"
+#include "run/launcher-proc.h"
 #include "run/outbuf.h"
 #include "run/pump.h"
 #include "run/result.h"
@@ -49,13 +49,9 @@ struct run_outcome {
 	char *network_holder;
 	int network_hold;
 	char **env;
-	/* A launcher started before the decision (run-warmup.c), waiting for
-	 * its command on command_fd, and while spec_fd is open, for its
-	 * options before that; 0 and -1 when there is none. */
-	pid_t early_pid;
-	int command_fd, spec_fd, out_r, err_r, rep_r;
-	int exec_fd; /* spawn_exec_status()'s, until the exec is known to have succeeded */
-	struct cpu_placement early_cpus; /* its CPUs until its options are sent */
+	/* The launcher: started early (run-warmup.c) or for the command, until
+	 * the pump takes it; and its exec's status until the evaluation. */
+	struct launcher_proc launcher_proc;
 	struct outbuf *output, *out, *err;
 	struct pump pump;
 	struct job_started job;
@@ -86,11 +82,5 @@ void run_outcome_forget_failure(struct run_outcome *o);
  * TMPDIR, a background job and a cut run's output file all live there.
  * 0, or -errno with reterr (may be NULL) saying why. */
 int run_outcome_jobs_dir(struct run_outcome *o, struct sluice_error *reterr);
-
-/* A launcher started early for a command that will not run: closing its
- * pipes makes it exit without running anything (one still waiting for its
- * options is killed: it has nothing yet); it is reaped here. Nothing when
- * there is none. */
-void run_outcome_withdraw_launcher(struct run_outcome *o);
 
 #endif

@@ -1,22 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What a run needs before the launcher can start, and its start: the
- * private TMPDIR of a sandboxed run, the environment from the allowlist,
- * the launcher's path, the spawn request; then the pipes and the launcher.
- * Not for: when it starts (runner.c, run-warmup.c) or watching it (pump.c).
+ * What a run needs before the launcher can start: the private TMPDIR of a
+ * sandboxed run, the environment from the allowlist, the launcher's path,
+ * the workspace's network, the spawn request.
+ * Not for: starting the launcher (launcher-proc.c), when it starts
+ * (runner.c, run-warmup.c) or watching it (pump.c).
  */
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cleanup.h"
-#include "fd-util.h"
 #include "run/environment.h"
 #include "run/run-spawn.h"
 #include "run/run-tmpdir.h"
@@ -123,80 +120,4 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.spec_fd = -1,
 	};
 	return 0;
-}
-
-int run_spawn_launch(struct run_outcome *o, struct spawn_request *sr, unsigned flags)
-{
-	bool unconfigured = flags & RUN_SPAWN_UNCONFIGURED;
-	bool with_command = unconfigured || (flags & RUN_SPAWN_COMMAND);
-	int r = spawn_become_subreaper();
-	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1, spec_r = -1;
-	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1, spec_w = -1;
-	int fds[2];
-	if (r >= 0)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
-	if (r >= 0)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (err_r = fds[0], err_w = fds[1], 0);
-	if (r >= 0)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
-	if (r >= 0 && with_command)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
-	if (r >= 0 && unconfigured)
-		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (spec_r = fds[0], spec_w = fds[1], 0);
-	/* Room for the whole message, so that sending it never waits for a
-	 * slow launcher before the pump and its timeout start (best effort, as
-	 * the pump widens its pipes). */
-	if (r >= 0 && with_command)
-		(void)fcntl(cmd_w, F_SETPIPE_SZ, LAUNCH_COMMAND_MESSAGE_MAX);
-	sr->stdout_fd = out_w;
-	sr->stderr_fd = err_w;
-	sr->report_fd = rep_w;
-	sr->command_fd = cmd_r;
-	sr->spec_fd = spec_r;
-	pid_t pid = -1;
-	int exec_fd = -1;
-	/* The launcher's exec and the start of its sandbox then run while
-	 * this process reads its configuration and decides. */
-	if (unconfigured)
-		cpu_placement_prepare(&o->early_cpus);
-	if (r >= 0)
-		r = unconfigured ? spawn_start_unconfigured(sr, &o->early_cpus, &pid, &exec_fd)
-		                 : spawn_start(sr, &pid);
-	if (r < 0)
-		return r;
-	if (unconfigured)
-		cpu_placement_apart(pid, &o->early_cpus);
-	o->exec_fd = exec_fd;
-	/* Only the child keeps the write ends: EOF then means it is done. */
-	o->early_pid = pid;
-	o->out_r = TAKE_FD(out_r);
-	o->err_r = TAKE_FD(err_r);
-	o->rep_r = TAKE_FD(rep_r);
-	o->command_fd = TAKE_FD(cmd_w);
-	o->spec_fd = TAKE_FD(spec_w);
-	return 0;
-}
-
-int run_spawn_configure(struct run_outcome *o, struct spawn_request *sr)
-{
-	/* the descriptors the launcher was started with, by their numbers there */
-	sr->report_fd = SPAWN_REPORT_FD;
-	sr->command_fd = SPAWN_COMMAND_FD;
-	sr->spec_fd = -1;
-	/* A failed exec is reported as starting a configured launcher would
-	 * be; one still under way is not waited for (the evaluation of a
-	 * launcher that failed without a report asks again). */
-	int r = spawn_exec_status(o->exec_fd, false);
-	if (r != 1)
-		o->exec_fd = safe_close(o->exec_fd);
-	/* every CPU back before it can go on, for the command it runs */
-	if (r >= 0)
-		r = cpu_placement_restore(o->early_pid, &o->early_cpus);
-	if (r >= 0) {
-		r = spawn_send_spec(o->spec_fd, sr);
-		o->spec_fd = -1; /* closed */
-	}
-	if (r < 0)
-		run_outcome_withdraw_launcher(o);
-	return r;
 }

@@ -4,17 +4,18 @@
  * the launcher started early (exec'd before even the configuration is
  * read, waiting for its options; told to enter its namespaces once the
  * mode is known; building its sandbox while the plugins check; or before
- * the request is known, waiting for its command),
- * the overlap callback that starts it before the command is parsed, and
- * the stack prefault of a server between requests. Every part is best
+ * the request is known, waiting for its command), and the stack prefault
+ * of a server between requests. runner.c says when. Every part is best
  * effort: what fails here is met again, and reported, by the run itself.
  * Not for: whether a command runs (runner.c decides; a launcher started
  * early gets its command only once the plugins allowed it).
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
+#include "run/launcher-proc.h"
 #include "run/run-spawn.h"
 #include "run/spawner.h"
 #include "run/run-warmup.h"
@@ -24,19 +25,21 @@ int run_warmup_start_unconfigured(struct run_outcome *o)
 	if (!o->launcher && spawn_find_launcher(&o->launcher) < 0)
 		return -1;
 	struct spawn_request sr = { .launcher = o->launcher };
-	return run_spawn_launch(o, &sr, RUN_SPAWN_UNCONFIGURED) < 0 ? -1 : 0;
+	return launcher_proc_start_unconfigured(&o->launcher_proc, &sr) < 0 ? -1 : 0;
 }
 
 int run_warmup_start_launcher(struct run_outcome *o)
 {
+	struct launcher_proc *lp = &o->launcher_proc;
+	bool unconfigured = launcher_proc_state(lp) == LAUNCHER_PROC_AWAITING_OPTIONS;
 	struct spawn_request sr;
 	int r = run_spawn_prepare(o, &sr);
 	if (r >= 0)
-		r = o->spec_fd >= 0 ? run_spawn_configure(o, &sr)
-		                    : run_spawn_launch(o, &sr, RUN_SPAWN_COMMAND);
+		r = unconfigured ? launcher_proc_configure(lp, &sr)
+		                 : launcher_proc_start_waiting(lp, &sr);
 	if (r < 0) {
-		if (o->spec_fd >= 0) /* the run starts its own, and reports why not */
-			run_outcome_withdraw_launcher(o);
+		if (unconfigured) /* the run starts its own, and reports why not */
+			launcher_proc_withdraw(lp);
 		run_outcome_forget_failure(o);
 		return -1;
 	}
@@ -49,27 +52,17 @@ void run_warmup_namespace_ahead(struct run_outcome *o)
 	 * network is allowed, nor when the run joins its workspace's, nor
 	 * with an egress proxy, which must be forked outside it (the
 	 * namespaces are then made in their step) */
-	if (o->spec_fd >= 0 && spawn_plans_namespace(&o->settings) && !o->settings.network &&
+	if (spawn_plans_namespace(&o->settings) && !o->settings.network &&
 	    o->settings.workspace_network_idle == 0 && o->settings.n_egress_allow == 0)
-		(void)spawn_send_namespace_ahead(o->spec_fd);
+		launcher_proc_namespace_ahead(&o->launcher_proc);
 }
 
-/* The launcher is exec'd and builds its sandbox while the command is
- * parsed and the plugins check (called before both, and before their
- * child is forked, so that the three overlap): only a command they allow
- * is then sent to it. When this fails, the launcher
- * starts after the decision as usual, and reports the failure then. */
-static void launch_early(void *userdata)
+void run_warmup_before_decision(struct run_outcome *o)
 {
-	struct run_outcome *o = userdata;
-	/* runner_prepare() may have started it, configured or not */
-	if (o->early_pid <= 0 || o->spec_fd >= 0)
+	/* a server may have started it before the request, configured or not */
+	enum launcher_proc_state state = launcher_proc_state(&o->launcher_proc);
+	if (state == LAUNCHER_PROC_NONE || state == LAUNCHER_PROC_AWAITING_OPTIONS)
 		(void)run_warmup_start_launcher(o);
-}
-
-struct decide_overlap run_warmup_overlap(struct run_outcome *o)
-{
-	return (struct decide_overlap){ .fn = launch_early, .userdata = o };
 }
 
 void run_warmup_prefault_stack(void)

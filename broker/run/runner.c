@@ -5,8 +5,8 @@
  * of how it ended. Shared by `sluice run` and the MCP server. Each step
  * returns 0 to go on, or run_outcome_fail()'s -1 with the error in the
  * result.
- * Not for: the mechanics (run-spawn.c, pump.c, spawner.c, jobs.c, result.c
- * do those) or the warm-up (run-warmup.c).
+ * Not for: the mechanics (run-spawn.c, launcher-proc.c, pump.c, spawner.c,
+ * jobs.c, result.c do those) or the warm-up (run-warmup.c).
  */
 #include "config.h"
 
@@ -25,6 +25,7 @@
 #include "monotonic.h"
 #include "parse-number.h"
 #include "run/launch-report.h"
+#include "run/launcher-proc.h"
 #include "run/run-spawn.h"
 #include "run/run-warmup.h"
 #include "run/runner.h"
@@ -94,18 +95,27 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	return check_workspace(o);
 }
 
-/* The policies decide before the command is sent anywhere (overlap: what
- * may run meanwhile); with no context to ask, or a context that cannot
- * decide, nothing runs (fail closed). */
+/* The policies decide before the command is sent anywhere; with no
+ * context to ask, or a context that cannot decide, nothing runs (fail
+ * closed). */
 static int decide(const struct run_request *req, const struct runner_options *opt,
-                  const struct decide_overlap *overlap, struct run_outcome *o)
+                  struct run_outcome *o)
 {
 	if (!opt->context)
 		return run_outcome_fail(o, ERROR_KIND_PERMISSION_DENIED,
 		                        "no policy context, so the command was refused");
+	/* The launcher of a foreground run starts first, to build its sandbox
+	 * beside the decision: before the policy chain and the parser are made
+	 * for a first decision, before the parse and the checks; and before
+	 * the policy child is forked, which would otherwise take this CPU and
+	 * run its checks first while the other CPU idles. A command refused
+	 * after it (by a plugin, or by a configuration that cannot be armed)
+	 * never reaches the launcher. A background job starts its own. */
+	if (o->foreground)
+		run_warmup_before_decision(o);
 	struct sluice_error err = { 0 };
 	int r = broker_context_decide(opt->context, req, o->workdir, ASK_APPROVER, opt->asker,
-	                              overlap, &o->decision, &err);
+	                              &o->decision, &err);
 	if (r == -ENOEXEC)
 		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR, "%s", err.detail);
 	if (r < 0)
@@ -325,8 +335,7 @@ static void evaluate(struct run_outcome *o)
 	if (!reported && WIFEXITED(status) && WEXITSTATUS(status) == 125) {
 		/* a launcher started early whose exec failed after its options
 		 * were sent: named as one that could not start at all */
-		int e = o->exec_fd >= 0 ? spawn_exec_status(o->exec_fd, true) : 0;
-		o->exec_fd = safe_close(o->exec_fd);
+		int e = launcher_proc_exec_status(&o->launcher_proc);
 		if (e < 0) {
 			run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",
 			                 o->launcher, strerror(-e));
@@ -366,23 +375,22 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int r = sigfd;
 	/* before the command can run (an early launcher waits for it) */
 	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
-	if (r >= 0 && o->spec_fd >= 0)
-		r = run_spawn_configure(o, sr);
-	else if (r >= 0 && o->early_pid <= 0)
-		r = run_spawn_launch(o, sr, 0);
+	struct launcher_proc *lp = &o->launcher_proc;
+	enum launcher_proc_state state = launcher_proc_state(lp);
+	if (r >= 0 && state == LAUNCHER_PROC_AWAITING_OPTIONS)
+		r = launcher_proc_configure(lp, sr);
+	else if (r >= 0 && state == LAUNCHER_PROC_NONE)
+		r = launcher_proc_start_with_command(lp, sr);
 	if (r < 0) {
 		safe_close(sigfd);
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",
 		                        o->launcher, strerror(-r));
 	}
-	pid_t pid = o->early_pid;
-	o->early_pid = 0; /* the pump owns it now */
 	uint64_t start = monotonic_ms();
-	if (o->command_fd >= 0) {
-		/* -EPIPE: the launcher is gone; its status and stderr say why */
-		(void)spawn_send_command(o->command_fd, o->workdir, o->decision.command);
-		o->command_fd = -1;
-	}
+	/* -EPIPE: the launcher is gone; its status and stderr say why */
+	(void)launcher_proc_send_command(lp, o->workdir, o->decision.command);
+	int out_fd, err_fd, report_fd;
+	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd);
 	/* The policy child may still be exiting: it must not be taken for
 	 * part of the command's tree, nor reaped by the wait for any child
 	 * below (its own reap comes first). */
@@ -394,9 +402,9 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	(void)spawn_reap(pid, &status, &reaped);
 	o->result.pid = pid;
 	o->pump = (struct pump){
-		.out_fd = TAKE_FD(o->out_r),
-		.err_fd = TAKE_FD(o->err_r),
-		.report_fd = TAKE_FD(o->rep_r),
+		.out_fd = out_fd,
+		.err_fd = err_fd,
+		.report_fd = report_fd,
 		.signal_fd = sigfd,
 		.pid = pid,
 		.status = status,
@@ -469,20 +477,19 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	struct spawn_request sr;
 	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0)
 		return -1;
-	struct decide_overlap overlap = run_warmup_overlap(o);
-	bool foreground = req->mode != RUN_MODE_BACKGROUND;
-	o->foreground = foreground;
-	if (decide(req, opt, foreground ? &overlap : NULL, o) < 0 || check_cancelled(opt, o) < 0 ||
+	o->foreground = req->mode != RUN_MODE_BACKGROUND;
+	if (decide(req, opt, o) < 0 || check_cancelled(opt, o) < 0 ||
 	    run_spawn_prepare(o, &sr) < 0 || begin_sweep(o) < 0) {
-		run_outcome_withdraw_launcher(o);
+		launcher_proc_withdraw(&o->launcher_proc);
 		return -1;
 	}
 	if (audit_start(req, opt, o) < 0) {
-		run_outcome_withdraw_launcher(o);
+		launcher_proc_withdraw(&o->launcher_proc);
 		return -1;
 	}
 	if (req->mode == RUN_MODE_BACKGROUND) {
-		run_outcome_withdraw_launcher(o); /* a prepared one: a job starts its own */
+		/* a prepared one: a job starts its own */
+		launcher_proc_withdraw(&o->launcher_proc);
 		return start_background(req, o, &sr);
 	}
 	return run_foreground(opt, o, &sr);
@@ -513,7 +520,8 @@ static void audit(const struct run_request *req, const struct runner_options *op
 		o->result.audit_failed = true;
 }
 
-int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
+/* RUNNER_BEGIN_BEFORE_REQUEST. */
+static int begin_before_request(const struct runner_options *opt, struct run_outcome *o)
 {
 	/* The policy child first: it must not inherit the launcher's pipes. */
 	broker_context_prepare(opt->context);
@@ -524,6 +532,20 @@ int runner_prepare(const struct runner_options *opt, struct run_outcome *o)
 		return -1;
 	}
 	return run_warmup_start_launcher(o);
+}
+
+int runner_begin(const struct runner_options *opt, struct run_outcome *o, enum runner_begin_at at)
+{
+	switch (at) {
+	case RUNNER_BEGIN_UNCONFIGURED:
+		return run_warmup_start_unconfigured(o);
+	case RUNNER_BEGIN_MODE_FINAL:
+		run_warmup_namespace_ahead(o);
+		return 0;
+	case RUNNER_BEGIN_BEFORE_REQUEST:
+		return begin_before_request(opt, o);
+	}
+	return -1;
 }
 
 int runner_execute(const struct run_request *req, const struct runner_options *opt,

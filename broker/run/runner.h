@@ -42,15 +42,33 @@ struct runner_options {
 		.cancel_fd = -1 \
 	}
 
+/* The moments before runner_execute() at which a run starts its helper
+ * processes ahead of need (runner_begin()). */
+enum runner_begin_at {
+	/* Before the configuration is read (a foreground `sluice run`): the
+	 * launcher exec'd while it is read, waiting for its options. */
+	RUNNER_BEGIN_UNCONFIGURED,
+	/* o->settings final (the sandbox mode chosen and settled): a launcher
+	 * waiting for its options enters its namespaces when they will plan
+	 * them, while the request is read. */
+	RUNNER_BEGIN_MODE_FINAL,
+	/* Before the request is known (a server getting ready for its next
+	 * call): the policy child forked ahead (broker_context_prepare()) and
+	 * the launcher started for the workspace root, waiting for its
+	 * command. */
+	RUNNER_BEGIN_BEFORE_REQUEST,
+};
+
 /*
- * Before the request is known (a server getting ready for its next call):
- * fork the policy child ahead (broker_context_prepare()) and start the
- * launcher for the workspace root under o->settings, waiting for its
- * command, so that runner_execute() on the same o need not wait for either.
- * Best effort: -1 leaves nothing prepared and no error in o->result.
- * run_outcome_done() withdraws a launcher that was never used.
+ * Start what o's run can start at moment `at`, so that runner_execute() on
+ * the same o need not wait for it; the one place, with runner_execute()
+ * (which starts the launcher before the policies decide, when none was),
+ * where a run starts its helper processes. opt is read only
+ * RUNNER_BEGIN_BEFORE_REQUEST (may be NULL otherwise). Best effort: -1
+ * leaves nothing started and no error in o->result. run_outcome_done()
+ * withdraws a launcher that was never used.
  */
-int runner_prepare(const struct runner_options *opt, struct run_outcome *o);
+int runner_begin(const struct runner_options *opt, struct run_outcome *o, enum runner_begin_at at);
 
 /*
  * Run req under o->settings: limits, working directory, the policy decision,

@@ -624,9 +624,9 @@ Test(policy_chain, a_bash_call_refused_before_its_decision_leaves_the_child_fork
 	 * own ask, not a crash of a child forked afresh */
 	struct run_request req = { .command = (char *)"echo hay", .command_len = 8 };
 	struct policy_decision d;
-	cr_assert_eq(broker_context_decide(mc.policies, &req, ptu_tmp, ASK_TO_CALLER, NULL, NULL,
-	                                   &d, &err),
-	             0, "%s", err.detail);
+	cr_assert_eq(
+	        broker_context_decide(mc.policies, &req, ptu_tmp, ASK_TO_CALLER, NULL, &d, &err), 0,
+	        "%s", err.detail);
 	const struct verdict_reason *why = verdict_main_reason(&d.verdict);
 	cr_assert_eq(d.verdict.kind, VERDICT_ASK, "%s: %s", verdict_kind_name(d.verdict.kind),
 	             why ? why->message : "");

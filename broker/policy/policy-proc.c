@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The policy child forked ahead of its request (a server between requests):
- * it loads and opens the plugins and warms the parser while nothing waits,
+ * The policy child forked ahead of its request (a server between requests),
+ * and the one owner of its process (see policy-proc.h for its states): it
+ * loads and opens the plugins and warms the parser while nothing waits,
  * then gets the command's text, parses it as the parent did and checks it
  * as any policy child does (policy-child.c). Still one fresh child per
  * request; one that no request uses is withdrawn (killed and reaped).
@@ -21,8 +22,8 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
-#include "policy/policy-ahead.h"
 #include "policy/policy-child.h"
+#include "policy/policy-proc.h"
 #include "policy/policy-reader.h"
 
 /* Idle time before a request: pay now for the copy-on-write faults and
@@ -35,15 +36,15 @@ static void warm_parser(struct command_model_parser *parser)
 		command_model_free(m);
 }
 
-static void set_ready_opening(struct policy_chain *c, uint32_t value)
+static void set_opening(struct policy_proc *p, uint32_t value)
 {
-	if (c->ready_opening)
-		__atomic_store_n(c->ready_opening, value, __ATOMIC_RELAXED);
+	if (p->opening)
+		__atomic_store_n(p->opening, value, __ATOMIC_RELAXED);
 }
 
 /* In a ready child, before its command arrives: every loaded plugin opened
  * (open depends on the settings only, never on the command), each marked
- * in ready_opening while it opens: the child sends nothing until its
+ * in the shared opening word while it opens: the child sends nothing until its
  * command arrives, so that is how the parent can name a plugin stuck or
  * crashed here. NULL when out of memory: then child_model() opens each as
  * usual. */
@@ -53,10 +54,10 @@ static struct opened *open_ahead(struct policy_chain *c, const struct sluice_hos
 	for (size_t i = 0; ahead && i < c->n; i++) {
 		if (!plugin_is_loaded(&c->plugins[i]))
 			continue;
-		set_ready_opening(c, (uint32_t)i + 1);
+		set_opening(&c->ahead, (uint32_t)i + 1);
 		policy_child_open(host, &c->plugins[i], &ahead[i]);
 	}
-	set_ready_opening(c, 0);
+	set_opening(&c->ahead, 0);
 	return ahead;
 }
 
@@ -117,7 +118,8 @@ static _Noreturn void run_ready_child(struct policy_chain *c, struct command_mod
 
 int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *parser)
 {
-	if (c->n == 0 || c->ready_pid > 0)
+	struct policy_proc *p = &c->ahead;
+	if (c->n == 0 || p->state != POLICY_PROC_NONE)
 		return 0;
 	int text[2], msg[2];
 	if (pipe2(text, O_CLOEXEC) < 0)
@@ -128,12 +130,12 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 		safe_close(text[1]);
 		return r;
 	}
-	if (!c->ready_opening) { /* best effort: without it, a retry names the plugin */
-		void *page = mmap(NULL, sizeof(*c->ready_opening), PROT_READ | PROT_WRITE,
+	if (!p->opening) { /* best effort: without it, a retry names the plugin */
+		void *page = mmap(NULL, sizeof(*p->opening), PROT_READ | PROT_WRITE,
 		                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-		c->ready_opening = page == MAP_FAILED ? NULL : page;
+		p->opening = page == MAP_FAILED ? NULL : page;
 	}
-	set_ready_opening(c, 0);
+	set_opening(&c->ahead, 0);
 	policy_progress_store(c, 0);
 	fflush(NULL);
 	pid_t parent = getpid();
@@ -155,9 +157,10 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 		safe_close(msg[0]);
 		return r;
 	}
-	c->ready_pid = pid;
-	c->ready_text_fd = text[1];
-	c->ready_msg_fd = msg[0];
+	p->state = POLICY_PROC_READY;
+	p->pid = pid;
+	p->text_fd = text[1];
+	p->msg_fd = msg[0];
 	/* The child reads its command only once its plugins opened: a command
 	 * the pipe cannot hold must not make this process wait for them with
 	 * no deadline (ready_send() fails instead). Only this end: the child
@@ -165,90 +168,95 @@ int policy_chain_prepare(struct policy_chain *c, struct command_model_parser *pa
 	int fl = fcntl(text[1], F_GETFL);
 	if (fl < 0 || fcntl(text[1], F_SETFL, fl | O_NONBLOCK) < 0) {
 		r = -errno;
-		policy_ahead_withdraw(c);
+		policy_proc_withdraw(p);
 		return r;
 	}
 	warm_parser(parser); /* this process parses the same command too */
 	return 0;
 }
 
-/* A ready child no request used, or that could not take its command: it is
- * killed before it is waited for (it may still be in a plugin's open, for
- * as long as that takes; one sent a text must not check what nobody reads). */
-void policy_ahead_withdraw(struct policy_chain *c)
+void policy_proc_init(struct policy_proc *p)
 {
-	free(c->ready_sent);
-	c->ready_sent = NULL;
-	if (c->ready_pid <= 0)
+	*p = (struct policy_proc){ .state = POLICY_PROC_NONE, .text_fd = -1, .msg_fd = -1 };
+}
+
+/* It is killed before it is waited for: it may still be in a plugin's
+ * open, for as long as that takes; one sent a text must not check what
+ * nobody reads. */
+void policy_proc_withdraw(struct policy_proc *p)
+{
+	free(p->sent);
+	p->sent = NULL;
+	p->state = POLICY_PROC_NONE;
+	if (p->pid <= 0)
 		return;
-	policy_child_end_group(c->ready_pid);
-	c->ready_text_fd = safe_close(c->ready_text_fd);
-	c->ready_msg_fd = safe_close(c->ready_msg_fd);
+	policy_child_end_group(p->pid);
+	p->text_fd = safe_close(p->text_fd);
+	p->msg_fd = safe_close(p->msg_fd);
 	int status;
-	(void)policy_child_wait(c->ready_pid, &status);
-	c->ready_pid = 0;
+	(void)policy_child_wait(p->pid, &status);
+	p->pid = 0;
 }
 
 /* Write text to the ready child and close its pipe; -errno: -EAGAIN when
  * the pipe is full (the child reads only once its plugins opened), then the
  * caller withdraws the child. */
-static int ready_send(struct policy_chain *c, const char *text, size_t len)
+static int ready_send(struct policy_proc *p, const char *text, size_t len)
 {
 	/* A child that is gone must not take this process with it (SIGPIPE). */
-	int r = write_full_nosigpipe(c->ready_text_fd, text, len);
-	c->ready_text_fd = safe_close(c->ready_text_fd);
+	int r = write_full_nosigpipe(p->text_fd, text, len);
+	p->text_fd = safe_close(p->text_fd);
 	return r;
 }
 
 void policy_chain_send_ahead(struct policy_chain *c, const char *text, size_t len)
 {
-	if (!c || c->ready_pid <= 0 || c->ready_text_fd < 0)
+	struct policy_proc *p = c ? &c->ahead : NULL;
+	if (!p || p->state != POLICY_PROC_READY)
 		return;
-	c->ready_sent = malloc(len ? len : 1);
-	if (!c->ready_sent)
+	p->sent = malloc(len ? len : 1);
+	if (!p->sent)
 		return;
-	memcpy(c->ready_sent, text, len);
-	c->ready_sent_len = len;
-	if (ready_send(c, text, len) < 0)
-		policy_ahead_withdraw(c);
+	memcpy(p->sent, text, len);
+	p->sent_len = len;
+	p->state = POLICY_PROC_SENT;
+	if (ready_send(p, text, len) < 0)
+		policy_proc_withdraw(p);
 }
 
-/* Hand the ready child its command (the source of model), unless it was
- * sent ahead: its pid and message pipe, or -1 (none, it is gone, or what
- * it was sent is not model's: the caller forks as usual). */
-pid_t policy_ahead_take(struct policy_chain *c, const struct command_model *model, int *ret_fd)
+pid_t policy_proc_take(struct policy_proc *p, const struct command_model *model, int *ret_fd)
 {
-	if (c->ready_pid <= 0)
+	if (p->state == POLICY_PROC_NONE)
 		return -1;
 	const char *text = model ? command_model_source(model) : NULL;
 	size_t len = model ? command_model_source_len(model) : 0;
-	bool sent = c->ready_sent != NULL;
-	if (!model ||
-	    (sent && (len != c->ready_sent_len || memcmp(text, c->ready_sent, len) != 0))) {
-		policy_ahead_withdraw(c);
+	bool sent = p->state == POLICY_PROC_SENT;
+	if (!model || (sent && (len != p->sent_len || memcmp(text, p->sent, len) != 0))) {
+		policy_proc_withdraw(p);
 		return -1;
 	}
-	if (!sent && ready_send(c, text, len) < 0) {
-		policy_ahead_withdraw(c);
+	if (!sent && ready_send(p, text, len) < 0) {
+		policy_proc_withdraw(p);
 		return -1;
 	}
-	free(c->ready_sent);
-	c->ready_sent = NULL;
-	pid_t pid = c->ready_pid;
-	*ret_fd = TAKE_FD(c->ready_msg_fd);
-	c->ready_pid = 0;
+	free(p->sent);
+	p->sent = NULL;
+	pid_t pid = p->pid;
+	*ret_fd = TAKE_FD(p->msg_fd);
+	p->pid = 0;
+	p->state = POLICY_PROC_NONE;
 	return pid;
 }
 
-uint32_t policy_ahead_opening(const struct policy_chain *c)
+uint32_t policy_proc_opening(const struct policy_proc *p)
 {
-	return c->ready_opening ? __atomic_load_n(c->ready_opening, __ATOMIC_RELAXED) : 0;
+	return p->opening ? __atomic_load_n(p->opening, __ATOMIC_RELAXED) : 0;
 }
 
-void policy_ahead_done(struct policy_chain *c)
+void policy_proc_done(struct policy_proc *p)
 {
-	policy_ahead_withdraw(c);
-	if (c->ready_opening)
-		(void)munmap(c->ready_opening, sizeof(*c->ready_opening));
-	c->ready_opening = NULL;
+	policy_proc_withdraw(p);
+	if (p->opening)
+		(void)munmap(p->opening, sizeof(*p->opening));
+	p->opening = NULL;
 }
