@@ -337,8 +337,9 @@ static int await_launch(int rep_fd, const struct spawn_request *req, char *repor
 		         strerror(-r));
 		return r;
 	}
-	if (launch_report_check_start(report, strlen(report), req->settings->sandbox_mode,
-	                              req->launcher, failure) < 0)
+	if (launch_report_check_start(report, strlen(report),
+	                              sandbox_mode_name(req->settings->sandbox_mode), req->launcher,
+	                              failure) < 0)
 		return -EPROTO;
 	return 0;
 }
