@@ -6,7 +6,7 @@
 set -eu
 src=$1 build=$2 grammar=$3 out=$4
 cc=${FUZZ_CC:-clang}
-mods="util/strbuf shell/shell-parse shell/shell-reread shell/shell-words shell/brace-expand
+mods="util/strbuf shell/shell-tree shell/shell-parse shell/shell-reread shell/shell-words shell/brace-expand
       policy/verdict util/terminal-text"
 # every file of the model layer: a new one is linked without a change here
 for f in "$src"/broker/model/*.c; do

@@ -40,6 +40,7 @@
 #include "fd-util.h"
 #include "git-config.h"
 #include "git-paths.h"
+#include "path-text.h"
 
 struct finder {
 	struct git_paths *out;
@@ -51,22 +52,6 @@ struct finder {
 	gid_t gid;      /* a group that may write the folders on its way */
 	struct sluice_error *err;
 };
-
-/* "a/b", or NULL when out of memory. */
-static char *join(const char *a, const char *b)
-{
-	char *s = NULL;
-	return asprintf(&s, "%s/%s", a, b) < 0 ? NULL : s;
-}
-
-/* Whether path is dir or lies beneath it (both absolute and canonical). */
-static bool path_within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (n == 1)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
 
 /* Take path (owned) into the list. */
 static int add(struct finder *f, char *path, enum git_path_access access)
@@ -201,7 +186,7 @@ enum presence {
 static int protect(struct finder *f, const char *dir, const char *name, enum presence presence,
                    const char *text)
 {
-	_cleanup_free_ char *path = join(dir, name);
+	_cleanup_free_ char *path = path_join(dir, name);
 	if (!path)
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
 	int r = presence == MAKE_DIR    ? ensure_dir(f, path)
@@ -241,7 +226,7 @@ static int protect_worktree_dir(struct finder *f, const char *dir, bool inside)
 
 static int protect_worktrees(struct finder *f, const char *common)
 {
-	_cleanup_free_ char *dir = join(common, "worktrees");
+	_cleanup_free_ char *dir = path_join(common, "worktrees");
 	if (!dir)
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
 	DIR *d = opendir(dir);
@@ -253,7 +238,7 @@ static int protect_worktrees(struct finder *f, const char *common)
 	     r >= 0 && made < WORKTREES_WRITABLE_MAX && (de = readdir(d)) != NULL;) {
 		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
 			continue; /* DT_UNKNOWN too: then only its own worktree is writable */
-		_cleanup_free_ char *path = join(dir, de->d_name);
+		_cleanup_free_ char *path = path_join(dir, de->d_name);
 		r = path ? protect_worktree_dir(f, path, true)
 		         : sluice_error_set(f->err, -ENOMEM, "the repository's paths");
 		made++;
@@ -296,14 +281,6 @@ static int read_line(const char *path, char *buf, size_t size)
 	return read_first_line_at(AT_FDCWD, path, true, buf, size);
 }
 
-/* The canonical form of text read from a file in base ("relative to base"
- * when not absolute); NULL when it does not resolve. */
-static char *resolve_from(const char *base, const char *text)
-{
-	_cleanup_free_ char *joined = text[0] == '/' ? strdup(text) : join(base, text);
-	return joined ? realpath(joined, NULL) : NULL;
-}
-
 /* Read the config files git reads for this repository, in its order:
  * system, global (XDG, then ~/.gitconfig), the repository's, and the
  * worktree's when extensions.worktreeConfig is on; each with the files it
@@ -340,79 +317,6 @@ static void read_config(struct finder *f, const char *common, const char *gitdir
 	}
 }
 
-/* Whether a path has a "." or ".." component. */
-static bool has_dots(const char *p)
-{
-	for (const char *s = p; *s; s = strchr(s, '/') ? strchr(s, '/') + 1 : s + strlen(s)) {
-		size_t n = strcspn(s, "/");
-		if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-			return true;
-	}
-	return false;
-}
-
-/* path (absolute) without ".", ".." or empty components, as if no
- * component were a symlink; NULL when out of memory or too long. */
-static char *normalize(const char *path)
-{
-	char *out = malloc(PATH_MAX);
-	if (!out)
-		return NULL;
-	size_t len = 0;
-	for (const char *s = path; *s;) {
-		size_t n = strcspn(s, "/");
-		if (n == 2 && s[0] == '.' && s[1] == '.') {
-			while (len > 0 && out[len - 1] != '/')
-				len--;
-			if (len > 0)
-				len--; /* the slash */
-		} else if (n > 0 && !(n == 1 && s[0] == '.')) {
-			if (len + 1 + n >= PATH_MAX) {
-				free(out);
-				return NULL;
-			}
-			out[len++] = '/';
-			memcpy(out + len, s, n);
-			len += n;
-		}
-		s += n;
-		while (*s == '/')
-			s++;
-	}
-	if (len == 0)
-		out[len++] = '/';
-	out[len] = '\0';
-	return out;
-}
-
-/* The canonical form of a path that does not exist (yet): its longest
- * existing ancestor resolved, the rest appended. NULL when the rest has a
- * "." or ".." component (what it names depends on folders not yet made)
- * or on error. */
-static char *canonical_missing(const char *path)
-{
-	char head[PATH_MAX];
-	size_t n = strlen(path);
-	if (path[0] != '/' || n >= sizeof(head))
-		return NULL;
-	for (size_t i = n; i-- > 0;) {
-		if (path[i] != '/')
-			continue;
-		const char *rest = path + i + 1;
-		memcpy(head, path, i);
-		head[i] = '\0';
-		_cleanup_free_ char *real = realpath(i ? head : "/", NULL);
-		if (!real && (errno == ENOENT || errno == ENOTDIR))
-			continue;
-		if (!real || has_dots(rest))
-			return NULL;
-		char *out = NULL;
-		return asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "", rest) < 0 ? NULL
-		                                                                        : out;
-	}
-	return NULL;
-}
-
 /* Make every missing directory of path (absolute, beneath the workspace). */
 static int make_dirs(struct finder *f, const char *path)
 {
@@ -442,7 +346,7 @@ static int make_dirs(struct finder *f, const char *path)
  * where there are no mounts) are not listed. */
 static int protect_config_source(struct finder *f, const char *path, bool is_dir, const char *what)
 {
-	_cleanup_free_ char *lexical = normalize(path);
+	_cleanup_free_ char *lexical = path_normalize(path);
 	if (!lexical)
 		return sluice_error_set(f->err, -ENAMETOOLONG, "%s '%s'", what, path);
 	_cleanup_free_ char *real = realpath(path, NULL);
@@ -450,7 +354,7 @@ static int protect_config_source(struct finder *f, const char *path, bool is_dir
 	if (missing && errno != ENOENT)
 		return 0; /* not a path git can read either (a file on the way, no access) */
 	if (missing)
-		real = canonical_missing(path);
+		real = path_canonical_missing(path);
 	if (!real) {
 		f->out->unsupported = true;
 		return sluice_error_set(f->err, -EINVAL, "%s '%s' cannot be resolved", what, path);
@@ -469,7 +373,7 @@ static int protect_config_source(struct finder *f, const char *path, bool is_dir
 			return r;
 	}
 	if (f->keep_only) {
-		_cleanup_free_ char *dotgit = join(f->workspace, ".git");
+		_cleanup_free_ char *dotgit = path_join(f->workspace, ".git");
 		if (!inside || !dotgit || path_within(real, dotgit))
 			return dotgit ? 0 : sluice_error_set(f->err, -ENOMEM, "'%s'", path);
 	}
@@ -508,11 +412,11 @@ static int protect_config_sources(struct finder *f)
 		const char *hp = f->config.hooks_paths[i];
 		_cleanup_free_ char *full = NULL;
 		if (strncmp(hp, "~/", 2) == 0)
-			full = home ? join(home, hp + 2) : NULL;
+			full = home ? path_join(home, hp + 2) : NULL;
 		else if (hp[0] == '/')
 			full = strdup(hp);
 		else if (hp[0])
-			full = join(f->workspace, hp);
+			full = path_join(f->workspace, hp);
 		if (full)
 			r = protect_config_source(f, full, true, "core.hooksPath");
 	}
@@ -612,7 +516,7 @@ static bool common_dir_complete(struct finder *f, const char *dir)
 		struct stat st;
 		if (p[0] != '/' || stat(p, &st) == 0)
 			continue; /* relative hooksPath: in the worktree */
-		_cleanup_free_ char *real = canonical_missing(p);
+		_cleanup_free_ char *real = path_canonical_missing(p);
 		if (!real || path_within(real, dir)) {
 			note(f,
 			     "'%s', which git's configuration names, does not exist in '%s', and "
@@ -630,7 +534,7 @@ static int protect_common_data(struct finder *f, const char *dir)
 {
 	static const char *const names[] = { "objects", "refs", "logs" };
 	for (size_t i = 0; i < ELEMENTSOF(names); i++) {
-		_cleanup_free_ char *path = join(dir, names[i]);
+		_cleanup_free_ char *path = path_join(dir, names[i]);
 		struct stat st;
 		if (!path)
 			return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
@@ -650,12 +554,12 @@ static bool registered_worktree(struct finder *f, const char *dotgit, const char
                                 const char *common)
 {
 	char text[PATH_MAX];
-	_cleanup_free_ char *back_file = join(gitdir, "gitdir");
+	_cleanup_free_ char *back_file = path_join(gitdir, "gitdir");
 	if (!back_file || read_line(back_file, text, sizeof(text)) < 0) {
 		note(f, "'%s' has no gitdir file: not a worktree git registered", gitdir);
 		return false;
 	}
-	_cleanup_free_ char *back = resolve_from(gitdir, text);
+	_cleanup_free_ char *back = path_resolve_from(gitdir, text);
 	if (!back || strcmp(back, dotgit) != 0) {
 		note(f, "'%s/gitdir' names '%s', not '%s'", gitdir, text, dotgit);
 		return false;
@@ -676,11 +580,11 @@ static bool registered_worktree(struct finder *f, const char *dotgit, const char
 static bool registered_submodule(struct finder *f, const char *gitdir)
 {
 	struct git_config_view own_config = { .n_includes = 0 };
-	_cleanup_free_ char *config = join(gitdir, "config");
+	_cleanup_free_ char *config = path_join(gitdir, "config");
 	if (config)
 		git_config_read(config, &own_config);
 	_cleanup_free_ char *worktree =
-	        own_config.worktree[0] ? resolve_from(gitdir, own_config.worktree) : NULL;
+	        own_config.worktree[0] ? path_resolve_from(gitdir, own_config.worktree) : NULL;
 	git_config_view_done(&own_config);
 	if (!worktree || strcmp(worktree, f->workspace) != 0) {
 		note(f,
@@ -735,21 +639,21 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 		f->out->unsupported = true;
 		return sluice_error_set(f->err, -EINVAL, "'%s' has no gitdir line", dotgit);
 	}
-	_cleanup_free_ char *gitdir = resolve_from(f->workspace, line + 8);
+	_cleanup_free_ char *gitdir = path_resolve_from(f->workspace, line + 8);
 	if (!gitdir) {
 		f->out->unsupported = true;
 		return sluice_error_set(f->err, -ENOENT, "the repository '%s' named in '%s'",
 		                        line + 8, dotgit);
 	}
 	bool inside = path_within(gitdir, f->workspace);
-	_cleanup_free_ char *commondir_file = join(gitdir, "commondir");
+	_cleanup_free_ char *commondir_file = path_join(gitdir, "commondir");
 	if (!commondir_file)
 		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
 	char common_text[PATH_MAX];
 	_cleanup_free_ char *common =
 	        read_line(commondir_file, common_text, sizeof(common_text)) < 0
 	                ? NULL
-	                : resolve_from(gitdir, common_text);
+	                : path_resolve_from(gitdir, common_text);
 	/* none (or none git could follow): a submodule's own repository */
 	if (!common || strcmp(common, gitdir) == 0) {
 		read_config(f, gitdir, gitdir);
@@ -792,7 +696,7 @@ static int find(const char *workspace, bool keep_only, struct git_paths *ret,
 		            .uid = geteuid(),
 		            .gid = getegid(),
 		            .err = err };
-	_cleanup_free_ char *dotgit = join(workspace, ".git");
+	_cleanup_free_ char *dotgit = path_join(workspace, ".git");
 	if (!dotgit)
 		return sluice_error_set(err, -ENOMEM, "the repository's paths");
 	struct stat st;

@@ -25,6 +25,7 @@
 #include "protections.h"
 #include "landlock.h"
 #include "options.h"
+#include "path-text.h"
 
 /* The build machine's <linux/landlock.h> may predate the rights below;
  * these values are kernel ABI and never change. */
@@ -162,15 +163,6 @@ static void path_set_done(struct path_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
 		free(set->paths[i]);
-}
-
-/* Whether path is dir or lies beneath it (both canonical). */
-static bool path_within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (n == 1)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
 /* 2: path is in the set; 1: an ancestor of one; 0: neither. */

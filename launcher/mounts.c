@@ -43,6 +43,7 @@
 #include "options.h"
 #include "protected-paths.h"
 #include "protections.h"
+#include "path-text.h"
 
 #ifndef AT_RECURSIVE
 #define AT_RECURSIVE 0x8000
@@ -105,15 +106,6 @@ static int sys_move_mount(int fd, const char *path)
 static int sys_mount_setattr(int dfd, const char *path, unsigned flags, struct mount_attr *attr)
 {
 	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, sizeof(*attr));
-}
-
-/* Whether path is dir or lies beneath it (both canonical). */
-static bool path_within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	if (n == 1)
-		return path[0] == '/';
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
 static int plan_add(struct mount_plan *plan, char *path, enum entry_kind kind, bool is_dir,

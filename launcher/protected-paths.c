@@ -25,6 +25,7 @@
 
 #include "cleanup.h"
 #include "protected-paths.h"
+#include "path-text.h"
 
 const char *protected_paths_check(const char *entry)
 {
@@ -56,13 +57,6 @@ const char *protected_paths_check(const char *entry)
 static bool has_wildcard(const char *s)
 {
 	return strpbrk(s, "*?[") != NULL;
-}
-
-/* Whether path is dir or lies beneath it (both canonical). */
-static bool path_within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
 }
 
 struct finder {

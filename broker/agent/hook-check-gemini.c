@@ -33,6 +33,7 @@
 #include "agent/hook-check.h"
 #include "cleanup.h"
 #include "fd-util.h"
+#include "path-text.h"
 
 /* A settings file larger than this is not one a person wrote. */
 #define SETTINGS_MAX (4 * 1024 * 1024)
@@ -148,15 +149,6 @@ static char *real_or_same(const char *path)
 	return r ? r : strdup(path);
 }
 
-/* Whether path is dir or below it (both resolved). */
-static bool is_within(const char *dir, const char *path)
-{
-	size_t n = strlen(dir);
-	if (n > 1 && dir[n - 1] == '/')
-		n--;
-	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/' || n == 1);
-}
-
 static int trust_rule_of(json_t *rules, const char *directory, char *why, size_t why_size,
                          const char *file, struct sluice_error *reterr);
 
@@ -201,7 +193,7 @@ static int trust_rule_of(json_t *rules, const char *directory, char *why, size_t
 		_cleanup_free_ char *real = effective ? real_or_same(effective) : NULL;
 		if (!real)
 			return sluice_error_set(reterr, -ENOMEM, "a trust rule");
-		if (is_within(real, where) && (!best || strlen(rule_path) > best_len)) {
+		if (path_within(where, real) && (!best || strlen(rule_path) > best_len)) {
 			best = rule_path;
 			best_len = strlen(rule_path);
 			best_level = l;

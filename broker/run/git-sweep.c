@@ -28,6 +28,7 @@
 #include "run/git-defuse.h"
 #include "run/git-sweep.h"
 #include "util/terminal-text.h"
+#include "path-text.h"
 
 /* Deeper folders than this are not walked: the folder at that depth is
  * moved to the quarantine whole (git makes nothing that deep). */
@@ -99,24 +100,6 @@ static bool changed(const struct sweeper *w, const struct stat *st)
 	return !w->ctime_ok || !ts_before(&st->st_ctim, &w->s->since);
 }
 
-/* Whether path is dir or lies beneath it. */
-static bool within(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
-
-/* realpath() of text read in a file of base (relative to base). */
-static char *resolve_from(const char *base, const char *text)
-{
-	_cleanup_free_ char *joined = NULL;
-	if (text[0] == '/')
-		joined = strdup(text);
-	else if (asprintf(&joined, "%s/%s", base, text) < 0)
-		joined = NULL;
-	return joined ? realpath(joined, NULL) : NULL;
-}
-
 static int add_root(struct git_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->n_roots; i++)
@@ -139,7 +122,7 @@ static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct 
 	if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) < 0 ||
 	    strncmp(line, "gitdir: ", 8) != 0)
 		return 0;
-	_cleanup_free_ char *gitdir = resolve_from(s->workspace, line + 8);
+	_cleanup_free_ char *gitdir = path_resolve_from(s->workspace, line + 8);
 	struct stat gst;
 	if (!gitdir || stat(gitdir, &gst) < 0 || !S_ISDIR(gst.st_mode) || gst.st_uid != dst->st_uid)
 		return 0;
@@ -151,13 +134,13 @@ static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct 
 		/* no common directory: a submodule's repository, .../modules/NAME */
 		return strstr(gitdir, "/modules/") ? add_root(s, gitdir) : 0;
 	}
-	_cleanup_free_ char *common = resolve_from(gitdir, text);
+	_cleanup_free_ char *common = path_resolve_from(gitdir, text);
 	_cleanup_free_ char *back = NULL, *dotgit_real = realpath(dotgit, NULL);
 	struct stat cst;
 	if (!common || !dotgit_real || stat(common, &cst) < 0 || cst.st_uid != dst->st_uid ||
 	    read_first_line_at(gfd, "gitdir", false, text, sizeof(text)) < 0)
 		return 0;
-	back = resolve_from(gitdir, text);
+	back = path_resolve_from(gitdir, text);
 	if (!back || strcmp(back, dotgit_real) != 0)
 		return 0; /* this gitdir is another worktree's */
 	const char *name = strrchr(gitdir, '/');
@@ -702,7 +685,7 @@ static bool is_root(const struct git_sweep *s, const char *path)
 static bool in_roots(const struct git_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->n_roots; i++)
-		if (within(path, s->roots[i]))
+		if (path_within(path, s->roots[i]))
 			return true;
 	return false;
 }
@@ -726,9 +709,9 @@ static void gitlink(struct sweeper *w, const char *rel)
 		char line[PATH_MAX + 16];
 		if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) == 0 &&
 		    strncmp(line, "gitdir: ", 8) == 0)
-			gitdir = resolve_from(dir, line + 8);
+			gitdir = path_resolve_from(dir, line + 8);
 	}
-	if (gitdir && (within(gitdir, w->s->workspace) || in_roots(w->s, gitdir)))
+	if (gitdir && (path_within(gitdir, w->s->workspace) || in_roots(w->s, gitdir)))
 		remember_nested(w, gitdir);
 }
 

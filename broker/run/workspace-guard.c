@@ -15,17 +15,7 @@
 #include <unistd.h>
 
 #include "run/workspace-guard.h"
-
-/* Whether dir is path itself or one of the directories above it. */
-static bool holds(const char *dir, const char *path)
-{
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		n--;
-	if (n == 1 && dir[0] == '/')
-		return true;
-	return strncmp(dir, path, n) == 0 && (path[n] == '\0' || path[n] == '/');
-}
+#include "path-text.h"
 
 /* The most symbolic links followed to where a missing path would be. */
 #define GUARD_MAX_LINKS 40
@@ -141,7 +131,7 @@ int workspace_guard_check(const char *root, const char *home, const char *const 
 		                        "directory");
 	if (home && *home == '/') {
 		const char *h = canonical(home, buf);
-		if (holds(root, h))
+		if (path_within(h, root))
 			return sluice_error_set(
 			        reterr, -EPERM,
 			        "the workspace '%s' holds the home directory %s, whose files "
@@ -151,10 +141,10 @@ int workspace_guard_check(const char *root, const char *home, const char *const 
 	}
 	for (size_t i = 0; i < n_config_dirs; i++) {
 		const char *c = canonical(config_dirs[i], buf);
-		const char *how = strcmp(root, c) == 0 ? "is"
-		                  : holds(root, c)     ? "holds"
-		                  : holds(c, root)     ? "lies inside"
-		                                       : NULL;
+		const char *how = strcmp(root, c) == 0   ? "is"
+		                  : path_within(c, root) ? "holds"
+		                  : path_within(root, c) ? "lies inside"
+		                                         : NULL;
 		if (how)
 			return sluice_error_set(reterr, -EPERM,
 			                        "the workspace '%s' %s sluice's configuration "
@@ -179,7 +169,7 @@ int workspace_guard_check_writable(const char *const *writable, size_t n_writabl
 		const char *c = canonical(config_dirs[i], cbuf);
 		for (size_t j = 0; j < n_writable; j++) {
 			const char *w = canonical(writable[j], wbuf);
-			if (holds(w, c))
+			if (path_within(c, w))
 				return sluice_error_set(
 				        reterr, -EPERM,
 				        "the writable path '%s' holds sluice's configuration "

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "cleanup.h"
-#include "shell/shell-parse.h"
 #include "shell/shell-reread.h"
 
 /* The word of n that a word right after it continues: n itself, the word

@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shell/shell-parse.h"
+#include "shell/shell-tree.h"
 
 /* Join the children of n that are one word to bash (see above); text is
  * what the tree was parsed from. 0 or -ENOMEM. */

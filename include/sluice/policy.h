@@ -45,6 +45,8 @@
  *   1.1  sluice_host: pipeline, pipeline_position, pipeline_length: which
  *        pipeline a simple command is in, and where, so that a rule about
  *        `curl ... | sh` reads the model instead of the raw text.
+ *        Header only, no change to the ABI: the wrappers' host table is
+ *        one per module instead of one per source file (see "Wrappers").
  *
  * OWNERSHIP
  *   Every string and handle sluice passes to a plugin is BORROWED for the
@@ -359,9 +361,21 @@ struct sluice_policy_plugin {
 
 /* ------------------------------------------------------------------------
  * Wrappers, so that plugin code reads sluice_name(sc). Call sluice_init(host)
- * in open() first, in every source file that uses them.
+ * once, in open(), before any of them: it serves every source file of the
+ * plugin.
+ *
+ * The table they call through is one per plugin module, shared by all its
+ * source files: each file that includes this header holds a weak definition,
+ * and the linker makes them one (so a second file of a plugin cannot be left
+ * with a pointer nobody set). It is hidden, so that it is never shared
+ * between two modules. A compiler without these attributes gets one pointer
+ * per file, and every file must then call sluice_init.
  */
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((weak, visibility("hidden"))) const struct sluice_host *sluice_host_api_;
+#else
 static const struct sluice_host *sluice_host_api_;
+#endif
 
 static inline void sluice_init(const struct sluice_host *host)
 {
