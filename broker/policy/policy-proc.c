@@ -73,7 +73,7 @@ static void close_ahead(struct policy_chain *c, struct opened *ahead)
 
 /* A child forked ahead of its request: its plugins open, then the command
  * text arrives on text_fd (to end of file; nothing: the parent is gone), is parsed
- * here as the parent parsed it, and checked as run_child() checks a model
+ * here as the parent parsed it, and checked as the child of a request checks a model
  * (policy_child_check(): the descriptors the plugins opened ahead stay open);
  * never returns. */
 static _Noreturn void run_ready_child(struct policy_chain *c, struct command_model_parser *parser,

@@ -4,7 +4,7 @@
  * arrive (into bounded buffers, and past the cap into a private file), the
  * timeout, the drain window after the shell exits, signals to sluice itself,
  * and the end of the whole tree.
- * Not for: starting the command (spawn.c) or presenting the result.
+ * Not for: starting the command (spawner.c) or presenting the result.
  */
 #ifndef SLUICE_PUMP_H
 #define SLUICE_PUMP_H
