@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fd-passing.h"
 #include "launch-spec.h"
 #include "net-holder-client.h"
 
@@ -26,46 +27,22 @@
 static int receive_answer(int fd, const char *path, int fds[2], struct sluice_error *err)
 {
 	char byte = 0;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = { .msg_iov = &iov,
-		              .msg_iovlen = 1,
-		              .msg_control = control.buf,
-		              .msg_controllen = sizeof(control.buf) };
-	ssize_t n;
-	do
-		n = recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return sluice_error_set(err, neg_errno(),
-		                        "reading the answer of the holder at '%s'", path);
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	bool two = c && c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
-	           c->cmsg_len == CMSG_LEN(2 * sizeof(int));
-	bool whole = n == 1 && byte == NET_HOLDER_ANSWER && two && !(msg.msg_flags & MSG_CTRUNC);
-	for (; c; c = CMSG_NXTHDR(&msg, c)) {
-		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
-			continue;
-		size_t k = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		int got[2];
-		for (size_t i = 0; i < k; i++) {
-			int d;
-			memcpy(&d, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
-			if (whole && fds && i < 2)
-				got[i] = d;
-			else
-				(void)close(d);
-		}
-		if (whole && fds)
-			memcpy(fds, got, sizeof(got));
+	int got[2];
+	int r = fds_receive(fd, &byte, got, 2);
+	if (r < 0 && r != -EPROTO)
+		return sluice_error_set(err, r, "reading the answer of the holder at '%s'", path);
+	if (r == 0 && (byte != NET_HOLDER_ANSWER || !fds)) {
+		(void)close(got[0]);
+		(void)close(got[1]);
+		if (byte != NET_HOLDER_ANSWER)
+			r = -EPROTO;
 	}
-	if (!whole)
+	if (r < 0)
 		return sluice_error_set(err, -EPROTO,
 		                        "the holder at '%s' did not answer with its two namespaces",
 		                        path);
+	if (fds)
+		memcpy(fds, got, sizeof(got));
 	return 0;
 }
 

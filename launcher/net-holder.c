@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fd-passing.h"
 #include "launch-spec.h"
 #include "monotonic.h"
 #include "namespaces.h"
@@ -98,24 +99,8 @@ static int answer(const struct holder *h)
 		(void)close(fd);
 		return -1;
 	}
-	char byte = NET_HOLDER_ANSWER;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(2 * sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	memset(&control, 0, sizeof(control));
-	struct msghdr msg = { .msg_iov = &iov,
-		              .msg_iovlen = 1,
-		              .msg_control = control.buf,
-		              .msg_controllen = sizeof(control.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(2 * sizeof(int));
 	int fds[2] = { h->user_fd, h->net_fd };
-	memcpy(CMSG_DATA(c), fds, sizeof(fds));
-	if (sendmsg(fd, &msg, MSG_NOSIGNAL) != 1) {
+	if (fds_send(fd, NET_HOLDER_ANSWER, fds, 2) < 0) {
 		(void)close(fd);
 		return -1;
 	}
