@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -153,4 +154,9 @@ int read_first_line_at(int dir, const char *path, bool follow, char *buf, size_t
 	buf[n] = '\0';
 	buf[strcspn(buf, "\r\n")] = '\0';
 	return 0;
+}
+
+int fd_close_range(unsigned first, unsigned last)
+{
+	return syscall(SYS_close_range, first, last, 0) < 0 ? neg_errno() : 0;
 }

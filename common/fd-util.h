@@ -45,4 +45,9 @@ int safe_close(int fd);
  * on fd 0 would then be read as the request). 0, or -errno. */
 int fd_open_standard(void);
 
+/* close_range(2) of first..last (no flags), by its number: not every C
+ * library sluice is built against (docs/building.md) has a wrapper for it.
+ * 0 or -errno. */
+int fd_close_range(unsigned first, unsigned last);
+
 #endif

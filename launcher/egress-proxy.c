@@ -22,6 +22,8 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "fd-passing.h"
+#include "fd-util.h"
 #include "egress-connect.h"
 #include "egress-proxy.h"
 #include "landlock.h"
@@ -71,26 +73,9 @@ static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sl
 static int receive_listener(int channel)
 {
 	char byte;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	struct msghdr msg = { .msg_iov = &iov,
-		              .msg_iovlen = 1,
-		              .msg_control = control.buf,
-		              .msg_controllen = sizeof(control.buf) };
-	ssize_t n;
-	do
-		n = recvmsg(channel, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
-	struct cmsghdr *c = n == 1 ? CMSG_FIRSTHDR(&msg) : NULL;
-	if (!c || c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS ||
-	    c->cmsg_len != CMSG_LEN(sizeof(int)))
-		return n < 0 ? neg_errno() : -EPROTO;
 	int fd;
-	memcpy(&fd, CMSG_DATA(c), sizeof(fd));
-	return fd;
+	int r = fds_receive(channel, &byte, &fd, 1);
+	return r < 0 ? r : fd;
 }
 
 /* Accept and serve until the launcher's process ends (and takes this one
@@ -142,6 +127,16 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 			(void)dup2(null_fd, i);
 		(void)close(null_fd);
 	}
+	/* nothing of the launcher's but the channel: its report and command
+	 * pipes must end when the launcher is done with them, not with the
+	 * proxy (a background job's start waits for the report's end) */
+	if (channel != 3) {
+		if (dup3(channel, 3, O_CLOEXEC) < 0)
+			_exit(LAUNCH_EXIT_FAILURE);
+		channel = 3;
+	}
+	if (fd_close_range(4, ~0U) < 0)
+		_exit(LAUNCH_EXIT_FAILURE);
 	struct sluice_error err = { 0 };
 	int r = lock_down(spec, planned, &err);
 	int listener = receive_listener(channel);
@@ -194,24 +189,9 @@ int egress_proxy_hand_over(struct egress_proxy *p, struct sluice_error *err)
 	    getsockname(fd, (struct sockaddr *)&addr, &len) < 0)
 		return sluice_error_set(err, neg_errno(),
 		                        "listening on 127.0.0.1 for the egress proxy");
-	char byte = 'L';
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union {
-		char buf[CMSG_SPACE(sizeof(int))];
-		struct cmsghdr align;
-	} control;
-	memset(&control, 0, sizeof(control));
-	struct msghdr msg = { .msg_iov = &iov,
-		              .msg_iovlen = 1,
-		              .msg_control = control.buf,
-		              .msg_controllen = sizeof(control.buf) };
-	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
-	c->cmsg_level = SOL_SOCKET;
-	c->cmsg_type = SCM_RIGHTS;
-	c->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(c), &fd, sizeof(fd));
-	if (sendmsg(channel, &msg, MSG_NOSIGNAL) != 1)
-		return sluice_error_set(err, neg_errno(), "handing the socket to the egress proxy");
+	int r = fds_send(channel, 'L', &fd, 1);
+	if (r < 0)
+		return sluice_error_set(err, r, "handing the socket to the egress proxy");
 	struct sluice_error said = { 0 };
 	ssize_t n;
 	do

@@ -72,15 +72,8 @@ static int keep_fd(int fd, const char *what, struct sluice_error *err)
 	return r < 0 ? sluice_error_set(err, r, "%s descriptor %d", what, fd) : 0;
 }
 
-/* close_range(2) by its number: not every C library sluice-launch is built
- * against (docs/building.md) has a wrapper for it. */
-static int close_fds(unsigned first, unsigned last)
-{
-	return (int)syscall(SYS_close_range, first, last, 0);
-}
-
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
-                    struct sluice_error *err)
+                         struct sluice_error *err)
 {
 	/* The descriptors kept, in ascending order; everything else above 2 closes. */
 	int keep[2], n = 0;
@@ -98,11 +91,11 @@ int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
 		int r = keep_fd(keep[i], keep[i] == spec->report_fd ? "report" : "command", err);
 		if (r < 0)
 			return r;
-		if ((unsigned)keep[i] > from && close_fds(from, (unsigned)keep[i] - 1) < 0)
+		if ((unsigned)keep[i] > from && fd_close_range(from, (unsigned)keep[i] - 1) < 0)
 			return sluice_error_set(err, neg_errno(), "close_range");
 		from = (unsigned)keep[i] + 1;
 	}
-	if (close_fds(from, ~0U) < 0)
+	if (fd_close_range(from, ~0U) < 0)
 		return sluice_error_set(err, neg_errno(), "close_range");
 	state->enforced |= PROT_CLOSE_FDS;
 	return 0;

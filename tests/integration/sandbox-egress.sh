@@ -86,6 +86,16 @@ for mode in shared own; do
 done
 
 # --- 5. a name on the list that resolves to the machine's own address
+# --- a background job: its start is known from the launcher's report,
+# which the proxy must not hold open
+rm -f "$ws/bg.out"
+timed "$SLUICE" run -C "$ws" --config "$TEST_TMP/shared.ini" --mode background --format json -- \
+  "curl -sS -m 5 -p http://127.0.0.2:$port/index.html >bg.out 2>&1"
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["ok"]')" = True ] && fast &&
+  wait_for 20 grep -q "$token" "$ws/bg.out"
+report $? "a background job with the allowlist starts at once (${secs}s) and fetches the host on the list" \
+  "rc=$rc" "$out" "$err" "$(cat "$ws/bg.out" 2>&1)"
+
 run "$SLUICE" run -C "$ws" --config "$TEST_TMP/name.ini" --format json -- \
   "curl -s -m 5 --noproxy '' -x \"\$HTTP_PROXY\" http://localhost:$port/index.html"
 ! grep -q "$token" <<<"$out" && grep -q "localhost:$port: it resolves to 127.0.0.1" <<<"$out"
