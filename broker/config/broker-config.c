@@ -89,6 +89,16 @@ static const struct config_unlock {
 	  offsetof(struct broker_config, approval_user_program), "[approval] user_program" },
 };
 
+/* Keys a user layer may not set once the system layer set another: what
+ * the administrator decided about the network is not widened by a user's
+ * allowlist. */
+static const struct config_lock_by {
+	const char *section, *key;       /* the key locked */
+	const char *by_section, *by_key; /* by the system layer setting this one */
+} config_locks_by[] = {
+	{ "network", "allow", "sandbox", "network" },
+};
+
 /* The unlock of an ONLY key, or NULL. */
 static const struct config_unlock *find_unlock(const struct config_key *k)
 {
@@ -198,6 +208,21 @@ static const struct config_key *find_key(const char *section, const char *key)
 		if (strcmp(key_table[i].section, section) == 0 &&
 		    strcmp(key_table[i].key, key) == 0)
 			return &key_table[i];
+	return NULL;
+}
+
+/* The key of the system layer that keeps a user layer from setting k, when
+ * the system layer set it; else NULL. */
+static const struct config_key *locked_by(const struct parse *p, const struct config_key *k)
+{
+	for (size_t i = 0; i < ELEMENTSOF(config_locks_by); i++) {
+		const struct config_lock_by *l = &config_locks_by[i];
+		if (strcmp(l->section, k->section) != 0 || strcmp(l->key, k->key) != 0)
+			continue;
+		const struct config_key *by = find_key(l->by_section, l->by_key);
+		if (by && p->keys[by - key_table].layer == CONFIG_LAYER_SYSTEM)
+			return by;
+	}
 	return NULL;
 }
 
@@ -737,6 +762,14 @@ static void core_entry(struct parse *p, const char *key, const char *value, unsi
 			          u ? u->unlock_name : "", u ? " = yes)" : "");
 			return;
 		}
+	}
+	const struct config_key *by = p->layer >= CONFIG_LAYER_USER ? locked_by(p, k) : NULL;
+	if (by) {
+		add_error(p, line,
+		          "'%s' in [%s] cannot be set here: the system configuration (%s) sets "
+		          "[%s] %s",
+		          key, p->section, p->keys[by - key_table].file, by->section, by->key);
+		return;
 	}
 	if (p->layer >= CONFIG_LAYER_USER && ks->layer == CONFIG_LAYER_SYSTEM) {
 		if (k->lock == CONFIG_LOCK_SYSTEM) {

@@ -108,9 +108,10 @@
 	  "the most tasks at once in a sandboxed command's PID namespace (empty: no limit)")      \
 	X(sandbox, user, STRING, "", SYSTEM, NULL,                                                \
 	  "user to run commands as (needs privileges; empty: the caller)")                        \
-	X(network, allow, WORDS, "", APPEND, NULL,                                                \
+	X(network, allow, WORDS, "", SYSTEM, NULL,                                                \
 	  "hosts (HOST, *.NAME, IP; optional :PORT) sandboxed commands reach through sluice's "   \
-	  "egress proxy when the network is denied")                                              \
+	  "egress proxy when the network is denied (a user layer may not set it once the "        \
+	  "system layer set it or [sandbox] network)")                                            \
 	X(env, drop, WORDS, CONFIG_DEFAULT_ENV_DROP, APPEND, NULL,                                \
 	  "glob patterns of environment variables removed")                                       \
 	X(env, set, ASSIGN, "", FREE, NULL,                                                       \

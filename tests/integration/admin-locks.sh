@@ -146,7 +146,23 @@ user_ini '[plugin git_push]\nenabled = no\n'
 run "$SYS" run -C "$ws" -- 'true'
 [ "$rc" -eq 125 ] && grep -q "plugin 'git_push' is enabled by the system configuration" <<<"$err"
 report $? "... nor turn a built-in policy off" "rc=$rc" "$err"
+# An allowlist only widens what a command reaches: a user's would undo the
+# administrator's [sandbox] network.
+user_ini '[network]\nallow = 192.0.2.7\n'
+run "$SYS" run -C "$ws" -- 'true'
+[ "$rc" -eq 125 ] &&
+  grep -q "'allow' in \[network\] cannot be set here: the system configuration (.*00-locked.ini:[0-9]*) sets \[sandbox\] network" <<<"$err"
+report $? "... nor give sandboxed commands hosts to reach ([network] allow)" "rc=$rc" "$err"
 rm -f "$ETC/policies.d/00-locked.ini"
+run "$SYS" doctor
+grep -q "^network egress: through sluice's proxy, to 192.0.2.7 " <<<"$out"
+report $? "positive control: where the system layer says nothing of the network, the user's allowlist is taken" \
+  "rc=$rc" "$out" "$err"
+system_ini '[network]\nallow = 198.51.100.1\n'
+run "$SYS" run -C "$ws" -- 'true'
+[ "$rc" -eq 125 ] && grep -q "'allow' in \[network\] is set by the system configuration" <<<"$err"
+report $? "a user cannot add to the administrator's allowlist either" "rc=$rc" "$err"
+system_ini ''
 user_ini ''
 
 # -- plugin files -----------------------------------------------------------
