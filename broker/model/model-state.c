@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cleanup.h"
 #include "model/model-state.h"
 
 void model_state_done(struct model_state *s)
@@ -102,10 +103,18 @@ bool model_state_tilde(const struct model_state *s, const char *name)
 
 void model_state_unset_n(struct model_state *s, const char *name, size_t len)
 {
+	/* name may be one of s's own names (model_state_merge_vars passes
+	 * one), freed below: compare with a copy. Without memory for it, forget
+	 * every value: unknown is the safe side. */
+	_cleanup_free_ char *own = strndup(name, len);
+	if (!own) {
+		model_state_forget_all(s);
+		return;
+	}
 	for (size_t i = 0; i < s->n_vars;) {
 		struct model_var *v = &s->vars[i];
 		/* NAME, and the elements of an array NAME: NAME[0] ... NAME[#] */
-		if (strncmp(v->name, name, len) != 0 ||
+		if (strncmp(v->name, own, len) != 0 ||
 		    (v->name[len] != '\0' && v->name[len] != '[')) {
 			i++;
 			continue;
