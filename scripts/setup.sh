@@ -21,6 +21,9 @@ packages=(
   clang libclang-rt-14-dev util-linux procps jq libcap2-bin
   # the MCP and hook tests drive sluice from Python
   python3
+  # the network tests fetch from local servers through and around the
+  # sandbox (curl) and read the host's loopback addresses (ip)
+  curl iproute2
   # benchmarks compare against bwrap
   bubblewrap
   # the protected paths' tests commit through a real pre-commit
