@@ -73,7 +73,7 @@ static int keep_fd(int fd, const char *what, struct sluice_error *err)
 }
 
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
-                         struct sluice_error *err)
+                    struct sluice_error *err)
 {
 	/* The descriptors kept, in ascending order; everything else above 2 closes. */
 	int keep[2], n = 0;
