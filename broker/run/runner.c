@@ -266,24 +266,16 @@ static void take_killed_shell(struct run_result *r, const struct pump *p)
  * nor in which sandbox (a launcher that exits 0 at once, a stand-in that
  * runs it bare), and a report of another profile is not the sandbox the
  * result would name. Either is a failure, whatever the exit status. */
-static int check_reported_sandbox(struct run_outcome *o, bool reported)
+static int check_reported_sandbox(struct run_outcome *o)
 {
-	if (!reported)
-		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
-		                        "the launcher '%s' did not report starting the command: "
-		                        "whether it ran, and in which sandbox, is unknown",
-		                        o->launcher);
-	json_t *report = launch_report_object(o->pump.report, o->pump.report_len);
-	const char *profile = json_string_value(json_object_get(report, "profile"));
-	int r = 0;
-	const char *asked = sandbox_mode_name(o->settings.sandbox_mode);
-	if (!profile || strcmp(profile, asked) != 0)
-		r = run_outcome_fail(
-		        o, ERROR_KIND_SANDBOX_UNAVAILABLE,
-		        "the launcher reported the sandbox '%s', not the '%s' asked for",
-		        profile ? profile : "(none)", asked);
-	json_decref(report);
-	return r;
+	struct launch_failure f;
+	if (launch_report_check_start(o->pump.report, o->pump.report_len,
+	                              sandbox_mode_name(o->settings.sandbox_mode), o->launcher,
+	                              &f) == 0)
+		return 0;
+	return run_outcome_fail(
+	        o, f.unavailable ? ERROR_KIND_SANDBOX_UNAVAILABLE : ERROR_KIND_COMMAND_FAILED, "%s",
+	        f.message);
 }
 
 static void evaluate(struct run_outcome *o)
@@ -349,7 +341,7 @@ static void evaluate(struct run_outcome *o)
 		                 o->settings.shell);
 		return;
 	}
-	if (check_reported_sandbox(o, reported) < 0)
+	if (check_reported_sandbox(o) < 0)
 		return;
 	take_shell_status(r, status);
 }

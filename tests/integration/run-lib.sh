@@ -20,6 +20,11 @@ json_get() {
   python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
+# free_port [ADDRESS]: a TCP port free on ADDRESS (default 127.0.0.1) now.
+free_port() {
+  python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "${1:-127.0.0.1}"
+}
+
 # wait_for TIMEOUT-SECONDS COMMAND...: poll until the command succeeds.
 wait_for() {
   local limit=$(($1 * 20)) i=0

@@ -24,7 +24,6 @@ mkdir -p "$ws"
 token="egress-$RANDOM$RANDOM"
 mkdir -p "$TEST_TMP/www"
 echo "$token" >"$TEST_TMP/www/index.html"
-free_port() { python3 -c 'import socket, sys; s = socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' "$1"; }
 port=$(free_port 127.0.0.2)
 (cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.2 >/dev/null 2>&1) &
 allowed_srv=$!

@@ -24,7 +24,6 @@ echo "$token" >"$ws_a/index.html"
 printf '[sandbox]\nworkspace_network_idle = 2s\n' >"$TEST_TMP/short.ini"
 printf '[sandbox]\nworkspace_network_idle = 0\n' >"$TEST_TMP/per-run.ini"
 # a free port on the host's loopback (the namespaces have their own)
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 port=$(free_port)
 fetch="curl -sS -m 5 http://localhost:$port/index.html"
 holders() { pgrep -f -- "--hold-network $jobs_dir/net-" || true; }
