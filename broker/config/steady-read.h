@@ -4,9 +4,11 @@
  * a file rewritten in place (truncated, then written, as `cat > FILE`,
  * editors and configuration management do) read between the two would be
  * empty, which is valid and means "the defaults". So the file is read on
- * one descriptor, stat'ed before and after, its name stat'ed again, and its
- * last change must be a moment old; otherwise it is read again, a bounded
- * number of times, and then refused.
+ * one descriptor, under a read lease where one can be had (the file's
+ * owner, or root: the lease is refused while another program has the file
+ * open for writing), stat'ed before and after, its name stat'ed again, and
+ * its last change must be a moment old; otherwise it is read again, a
+ * bounded number of times, and then refused.
  * Not for: what the text means (ini-source.c, broker-config.c).
  */
 #ifndef SLUICE_STEADY_READ_H
@@ -26,15 +28,20 @@
  * them. The file's times are stamped from the kernel's coarse clock, a
  * tick behind: that is within the margin. */
 #define STEADY_READ_SETTLE_MS 200
-/* How old (ms) the last change of an EMPTY file must be for its read to
- * count. Empty is what a rewrite in place leaves between its truncate and
- * its write, and a writer may take long to start writing: a shell's `>`
- * truncates first, then waits for whatever produces the text (a template
- * rendered, a download, a program that prints only when it is done, as
- * stdio's buffering does). Being valid, and meaning "the defaults", it
- * would lift every rule. So an empty file must have held still this long;
- * a configuration emptied on purpose is waited for once, that long. */
-#define STEADY_READ_EMPTY_SETTLE_MS 2000
+/* How old (ms) the last change of a text that does not look whole must be
+ * for its read to count: an empty file, one of comments and section
+ * headers only, or one whose last line has no newline. That is what a
+ * rewrite in place leaves between its truncate and its write, or in a
+ * pause of its writer, and a writer may take long: a shell's `>` truncates
+ * first, then waits for whatever produces the text (a template rendered, a
+ * download, a program that prints only when it is done, as stdio's
+ * buffering does). Being valid, and meaning "the defaults", such a text
+ * would lift every rule. So it must have held still this long; a
+ * configuration emptied on purpose is waited for once, that long. */
+#define STEADY_READ_PARTIAL_SETTLE_MS 2000
+/* How long (ms) to wait for a writer that has the file open before the
+ * next attempt (seen only where a read lease can be taken). */
+#define STEADY_READ_WRITER_WAIT_MS 300
 
 /*
  * Read path (relative to dirfd, as openat(2)) into a new NUL-terminated

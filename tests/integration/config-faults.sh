@@ -34,7 +34,7 @@ for i in $(seq 1 "$runs"); do
   "$SYS" run -C "$ws" -- "touch $ws/denied-$i" >"$TEST_TMP/run.out" 2>"$TEST_TMP/run.err" && rc=0 || rc=$?
   if grep -q 'denied by policy regex' "$TEST_TMP/run.out"; then
     denied=$((denied + 1))
-  elif grep -q 'changed while it was read' "$TEST_TMP/run.err"; then
+  elif grep -Eq 'changed while it was read|open for writing by another program' "$TEST_TMP/run.err"; then
     refused=$((refused + 1))
   fi
 done
@@ -67,6 +67,69 @@ run "$SYS" run -C "$ws" -- "touch $ws/denied-slow"
 wait "$writer"
 [ "$rc" -ne 0 ] && [ ! -e "$ws/denied-slow" ] && grep -q 'denied by policy regex' <<<"$out"
 report $? "a run in the slow writer's pause waits for the text and is denied, not run with the defaults" \
+  "rc=$rc" "$out" "$err"
+
+# now_ms: the wall clock in ms (bash's own, no process started)
+now_ms() { local t=${EPOCHREALTIME/./}; echo $((t / 1000)); }
+# A writer that pauses with part of the text written, until the test lets
+# it go on. The part is valid alone and lacks the rule: here a setting of
+# another key. Still open for writing, which a read lease sees (sluice
+# runs as root here, or owns the file).
+sleep 0.3
+mkfifo "$TEST_TMP/go"
+( { printf '[broker]\ntimeout = 30\n'; read -r _ <"$TEST_TMP/go"; printf "$deny"; } >"$ETC/sluice.ini" ) &
+writer=$!
+until grep -q timeout "$ETC/sluice.ini"; do sleep 0.05; done
+written=$(now_ms)
+sleep 0.3
+part=$(cat "$ETC/sluice.ini")
+waited=$(($(now_ms) - written))
+[ "$waited" -ge 200 ] && [ "$part" = "$(printf '[broker]\ntimeout = 30')" ]
+report $? "positive control: ${waited}ms into the pause (past the 200ms a whole-looking text must hold still), the file is whole lines with a key, and no rule" \
+  "$part"
+run "$SYS" run -C "$ws" -- "touch $ws/denied-part"
+echo >"$TEST_TMP/go"
+wait "$writer"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-part" ] && grep -q 'open for writing by another program' <<<"$err"
+report $? "a run while a writer holds the file open with part of it written is refused, and says why" \
+  "rc=$rc" "$out" "$err"
+
+# paused_writer PART REST NAME: write PART and close the file, start a run
+# of `touch denied-NAME` at once, and append REST after 300ms, once the
+# test has seen that PART alone was in the file (the positive control: a
+# reader that waits 200ms, as for a whole text, would have taken it).
+paused_writer() {
+  sleep 0.3
+  printf '%s' "$1" >"$ETC/sluice.ini"
+  written=$(now_ms)
+  "$SYS" run -C "$ws" -- "touch $ws/denied-$3" >"$TEST_TMP/paused.out" 2>"$TEST_TMP/paused.err" &
+  local runner=$!
+  sleep 0.3
+  part=$(cat "$ETC/sluice.ini")
+  waited=$(($(now_ms) - written))
+  printf '%s' "$2" >>"$ETC/sluice.ini"
+  wait "$runner" && rc=0 || rc=$?
+  out=$(cat "$TEST_TMP/paused.out") err=$(cat "$TEST_TMP/paused.err")
+}
+
+# A writer that wrote a comment and closed the file, and appends the rest
+# a moment later (no lease sees this): a text with no KEY = VALUE line
+# counts only after 2s, as an empty one does.
+paused_writer $'; version C\n' "$(printf "$deny")" comment
+[ "$waited" -ge 200 ] && [ "$part" = '; version C' ]
+report $? "positive control: ${waited}ms into the pause the file is one comment line" "$part"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-comment" ] && grep -q 'denied by policy regex' <<<"$out"
+report $? "a run in that pause waits for the rest and is denied, not run with the defaults" \
+  "rc=$rc" "$out" "$err"
+
+# The same, cut mid-line: no newline at the text's end. Read then, the
+# rule would deny with the message "not".
+full=$(printf "$deny")
+paused_writer "${full%% this one}" ' this one' mid
+[ "$waited" -ge 200 ] && [ "${part: -3}" = 'not' ]
+report $? "positive control: ${waited}ms into the pause the text ends mid-line" "$part"
+[ "$rc" -ne 0 ] && [ ! -e "$ws/denied-mid" ] && grep -q 'not this one' <<<"$out"
+report $? "a text cut mid-line is read only once its line ends: the denial gives the rule's whole message" \
   "rc=$rc" "$out" "$err"
 
 # -- a required audit log on a full file system ------------------------------
