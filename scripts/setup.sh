@@ -19,8 +19,9 @@ packages=(
   musl-tools
   # fuzzing (libFuzzer) and the escape suite's tools
   clang libclang-rt-14-dev util-linux procps jq libcap2-bin
-  # the MCP and hook tests drive sluice from Python
-  python3
+  # the MCP and hook tests drive sluice from Python; the day's-work test
+  # downloads with pip from a local package index
+  python3 python3-pip
   # the network tests fetch from local servers through and around the
   # sandbox (curl) and read the host's loopback addresses (ip)
   curl iproute2
