@@ -24,10 +24,11 @@
 
 #include "cleanup.h"
 #include "egress-connect.h"
+#include "egress-http.h"
 #include "fd-util.h"
 
-/* How long a client has to send its request's head, and a connection to
- * be made. */
+/* How long a client has to send its request's whole head, and a
+ * connection to be made. */
 #define EGRESS_HEAD_TIMEOUT_MS 30000
 #define EGRESS_CONNECT_TIMEOUT_MS 15000
 #define EGRESS_RELAY_BUFFER 65536
@@ -64,36 +65,6 @@ static void answer(int fd, int status, const char *reason, const char *fmt, ...)
 	                 status, reason, n);
 	(void)write_full_nosigpipe(fd, head, (size_t)h);
 	(void)write_full_nosigpipe(fd, body, (size_t)n);
-}
-
-/* Read until the end of the head ("\r\n\r\n"); its length with what
- * follows it in buf, *ret_len all bytes read; -errno, -E2BIG past
- * EGRESS_HEAD_MAX, -ETIMEDOUT. */
-static ssize_t read_head(int fd, char *buf, size_t size, size_t *ret_len)
-{
-	size_t len = 0;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, EGRESS_HEAD_TIMEOUT_MS);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? neg_errno() : -ETIMEDOUT;
-		ssize_t k = read(fd, buf + len, size - 1 - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? neg_errno() : -ECONNRESET;
-		len += (size_t)k;
-		buf[len] = '\0';
-		char *end = strstr(buf, "\r\n\r\n");
-		if (end) {
-			*ret_len = len;
-			return end + 4 - buf;
-		}
-		if (len >= size - 1)
-			return -E2BIG;
-	}
 }
 
 /* Split "HOST:PORT" (CONNECT's target) or an http:// URI's authority. */
@@ -292,15 +263,19 @@ static int open_upstream(const struct egress_request *req, char *why, size_t why
 	return r;
 }
 
-/* Copy both ways until both sides have ended (a half-close is passed on). */
-static void relay(int a, int b)
+/* Copy both ways until both sides have ended (a half-close is passed on).
+ * With body (plain HTTP), the client's bytes pass only up to the end of
+ * its request's body, and the connection ends with the upstream's answer:
+ * a second request is never sent, the client sees the connection close
+ * after its first answer. */
+static void relay(int client, int up, struct egress_http_body *body)
 {
 	static char buf[2][EGRESS_RELAY_BUFFER];
-	int fds[2] = { a, b };
-	bool open_in[2] = { true, true };
+	int fds[2] = { client, up };
+	bool open_in[2] = { !(body && body->done), true };
 	while (open_in[0] || open_in[1]) {
-		struct pollfd p[2] = { { .fd = open_in[0] ? a : -1, .events = POLLIN },
-			               { .fd = open_in[1] ? b : -1, .events = POLLIN } };
+		struct pollfd p[2] = { { .fd = open_in[0] ? client : -1, .events = POLLIN },
+			               { .fd = open_in[1] ? up : -1, .events = POLLIN } };
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -315,9 +290,16 @@ static void relay(int a, int b)
 			if (k <= 0) {
 				open_in[i] = false;
 				(void)shutdown(fds[1 - i], SHUT_WR);
-				if (k < 0)
+				if (k < 0 || (body && i == 1))
 					return;
 				continue;
+			}
+			if (body && i == 0) {
+				k = egress_http_body_take(body, buf[i], (size_t)k);
+				if (k < 0)
+					return; /* a chunked body out of syntax */
+				if (body->done)
+					open_in[0] = false; /* the rest: a second request */
 			}
 			if (write_full_nosigpipe(fds[1 - i], buf[i], (size_t)k) < 0)
 				return;
@@ -329,10 +311,15 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 {
 	static char head[EGRESS_HEAD_MAX];
 	size_t len = 0;
-	ssize_t head_len = read_head(fd, head, sizeof(head), &len);
+	ssize_t head_len =
+	        egress_http_read_head(fd, head, sizeof(head), EGRESS_HEAD_TIMEOUT_MS, &len);
 	if (head_len == -E2BIG)
 		answer(fd, 431, "Request Header Fields Too Large",
 		       "sluice: the request's head is longer than %d bytes\n", EGRESS_HEAD_MAX);
+	else if (head_len == -ETIMEDOUT)
+		answer(fd, 408, "Request Timeout",
+		       "sluice: the request's head did not arrive within %d s\n",
+		       EGRESS_HEAD_TIMEOUT_MS / 1000);
 	if (head_len < 0) {
 		(void)close(fd);
 		return;
@@ -358,6 +345,21 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		(void)close(fd);
 		return;
 	}
+	/* plain HTTP: one request, for the host judged, before any lookup */
+	static char upstream_head[EGRESS_HEAD_MAX + 2 * EGRESS_HOST_MAX];
+	ssize_t upstream_len = 0;
+	struct egress_http_body body = { 0 };
+	if (!req.connect) {
+		upstream_len = egress_http_request_head(
+		        req.method, req.path, req.path_len, req.rest, req.rest_len, where,
+		        upstream_head, sizeof(upstream_head), &body, &err);
+		if (upstream_len < 0) {
+			answer(fd, 400, "Bad Request",
+			       "sluice: the proxy cannot read this request: %s\n", err.detail);
+			(void)close(fd);
+			return;
+		}
+	}
 	char why[512];
 	_cleanup_close_ int up = open_upstream(&req, why, sizeof(why));
 	if (up < 0) {
@@ -376,18 +378,15 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 		r = write_full_nosigpipe(fd, ok, sizeof(ok) - 1);
 	} else {
-		/* the request in origin form: "METHOD /path HTTP/1.1\r\n..." */
-		r = write_full_nosigpipe(up, req.method, strlen(req.method));
-		if (r >= 0)
-			r = write_full_nosigpipe(up, " ", 1);
-		if (r >= 0)
-			r = write_full_nosigpipe(up, req.path, req.path_len);
-		if (r >= 0)
-			r = write_full_nosigpipe(up, req.rest, req.rest_len);
+		r = write_full_nosigpipe(up, upstream_head, (size_t)upstream_len);
+		/* what came with the head: the body's start, and no more */
+		ssize_t taken = r >= 0 ? egress_http_body_take(&body, after, after_len) : 0;
+		r = taken < 0 ? (int)taken : r;
+		after_len = taken < 0 ? 0 : (size_t)taken;
 	}
 	if (r >= 0 && after_len > 0)
 		r = write_full_nosigpipe(up, after, after_len);
 	if (r >= 0)
-		relay(fd, up);
+		relay(fd, up, req.connect ? NULL : &body);
 	(void)close(fd);
 }

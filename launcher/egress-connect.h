@@ -5,7 +5,8 @@
  * http:// URI), the host checked against the allowlist before anything is
  * resolved, the name resolved and its addresses judged, the connection made
  * in the host's network, then the bytes relayed both ways until both sides
- * are done. A refusal is an HTTP answer that names the host and the key
+ * are done; a plain-HTTP request is one request for the host judged
+ * (egress-http.h). A refusal is an HTTP answer that names the host and the key
  * ([network] allow), sent at once.
  * Not for: the proxy's process, its lock-down or its listening socket.
  */
