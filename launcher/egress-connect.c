@@ -13,7 +13,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "egress-address.h"
 #include "egress-connect.h"
 #include "egress-http.h"
 #include "fd-util.h"
@@ -137,35 +137,6 @@ static int parse_request(const char *head, size_t head_len, struct egress_reques
 	return parse_authority(authority, (size_t)(auth_end - authority), 80, req, err);
 }
 
-bool egress_address_is_internal(int family, const void *addr)
-{
-	const unsigned char *a = addr;
-	if (family == AF_INET6) {
-		static const unsigned char mapped[12] = {
-			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
-		};
-		static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
-		if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
-			return egress_address_is_internal(AF_INET, a + 12);
-		static const unsigned char zero[16];
-		if (memcmp(a, zero, 15) == 0 && (a[15] == 0 || a[15] == 1))
-			return true; /* :: and ::1 */
-		if (memcmp(a, zero, 12) == 0)
-			return true;                              /* IPv4-compatible, deprecated */
-		return a[0] == 0xff ||                            /* multicast */
-		       (a[0] & 0xfe) == 0xfc ||                   /* unique local fc00::/7 */
-		       (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) || /* link-local fe80::/10 */
-		       (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0);   /* site-local, deprecated */
-	}
-	return a[0] == 0 || a[0] == 10 || a[0] == 127 ||  /* this network, private, loopback */
-	       (a[0] == 100 && (a[1] & 0xc0) == 64) ||    /* shared 100.64/10 */
-	       (a[0] == 169 && a[1] == 254) ||            /* link-local (cloud metadata) */
-	       (a[0] == 172 && (a[1] & 0xf0) == 16) ||    /* private 172.16/12 */
-	       (a[0] == 192 && a[1] == 168) ||            /* private 192.168/16 */
-	       (a[0] == 192 && a[1] == 0 && a[2] == 0) || /* IETF protocol assignments */
-	       a[0] >= 224;                               /* multicast, reserved, broadcast */
-}
-
 /* Connect to addr within the timeout; the socket, or -errno. */
 static int connect_to(const struct sockaddr *addr, socklen_t len)
 {
@@ -197,9 +168,11 @@ static int connect_to(const struct sockaddr *addr, socklen_t len)
 }
 
 /* The connection to the request's host: an allowed IP literal as it is; a
- * name resolved, its internal addresses skipped. The socket, or -errno
- * with *ret_why saying what the client is told (-EACCES: refused). */
-static int open_upstream(const struct egress_request *req, char *why, size_t why_size)
+ * name resolved as an absolute name, its internal addresses skipped. The
+ * socket, or -errno with why saying what the client is told (-EACCES:
+ * refused). */
+static int open_upstream(const struct egress_request *req,
+                         const struct egress_local_addresses *local, char *why, size_t why_size)
 {
 	struct sockaddr_storage ss;
 	memset(&ss, 0, sizeof(ss));
@@ -223,43 +196,37 @@ static int open_upstream(const struct egress_request *req, char *why, size_t why
 			snprintf(why, why_size, "%s", strerror(-fd));
 		return fd;
 	}
-	char port[8];
-	snprintf(port, sizeof(port), "%u", (unsigned)req->port);
-	struct addrinfo hints = { .ai_family = AF_UNSPEC,
-		                  .ai_socktype = SOCK_STREAM,
-		                  .ai_flags = AI_NUMERICSERV };
-	struct addrinfo *list = NULL;
-	int g = getaddrinfo(req->host.name, port, &hints, &list);
-	if (g != 0) {
-		snprintf(why, why_size, "cannot resolve it: %s", gai_strerror(g));
-		return -EHOSTUNREACH;
-	}
-	int r = -EACCES, internal = 0;
+	static struct egress_resolved resolved;
+	int r = egress_resolve(req->host.name, req->port, &resolved, why, why_size);
+	if (r < 0)
+		return r;
+	r = -EACCES;
+	int internal = 0;
 	snprintf(why, why_size, "it resolves to no address");
-	for (struct addrinfo *ai = list; ai; ai = ai->ai_next) {
+	for (size_t i = 0; i < resolved.n; i++) {
+		const struct sockaddr *sa = (const struct sockaddr *)&resolved.addr[i];
 		const void *a =
-		        ai->ai_family == AF_INET
-		                ? (const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr
-		                : (const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
-		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
-			continue;
-		if (egress_address_is_internal(ai->ai_family, a)) {
+		        sa->sa_family == AF_INET
+		                ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+		                : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+		const char *what = NULL;
+		if (egress_address_is_internal(sa->sa_family, a, local, &what)) {
 			char text[INET6_ADDRSTRLEN] = "";
-			(void)inet_ntop(ai->ai_family, a, text, sizeof(text));
+			(void)inet_ntop(sa->sa_family, a, text, sizeof(text));
 			if (internal++ == 0)
-				snprintf(why, why_size,
-				         "it resolves to %s, an address of this machine or its "
-				         "local networks: only an IP address written in [network] "
-				         "allow may lead there",
-				         text);
+				snprintf(
+				        why, why_size,
+				        "it resolves to %s (%s), an address of this machine or its "
+				        "local networks: only an IP address written in [network] "
+				        "allow may lead there",
+				        text, what);
 			continue;
 		}
-		r = connect_to(ai->ai_addr, ai->ai_addrlen);
+		r = connect_to(sa, resolved.len[i]);
 		if (r >= 0)
 			break;
 		snprintf(why, why_size, "%s", strerror(-r));
 	}
-	freeaddrinfo(list);
 	return r;
 }
 
@@ -307,7 +274,8 @@ static void relay(int client, int up, struct egress_http_body *body)
 	}
 }
 
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules)
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local)
 {
 	static char head[EGRESS_HEAD_MAX];
 	size_t len = 0;
@@ -361,7 +329,7 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		}
 	}
 	char why[512];
-	_cleanup_close_ int up = open_upstream(&req, why, sizeof(why));
+	_cleanup_close_ int up = open_upstream(&req, local, why, sizeof(why));
 	if (up < 0) {
 		if (up == -EACCES)
 			answer(fd, 403, "Forbidden",

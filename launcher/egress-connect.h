@@ -15,19 +15,16 @@
 
 #include <stddef.h>
 
+#include "egress-address.h"
 #include "egress-allow.h"
 
 /* The most bytes of a request's head (request line and headers). */
 #define EGRESS_HEAD_MAX 16384
 
-/* Serve the client connected on fd under rules, then close fd. Blocks; the
- * caller runs one per process. */
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules);
-
-/* Whether addr (AF_INET or AF_INET6) is one a name on the allowlist must not
- * lead to: unspecified, loopback, link-local, private (RFC 1918, unique
- * local), shared (100.64/10), multicast, reserved or broadcast; for IPv6,
- * an IPv4-mapped or NAT64 address is judged by the IPv4 address in it. */
-bool egress_address_is_internal(int family, const void *addr);
+/* Serve the client connected on fd under rules (a name never leading to
+ * local's addresses), then close fd. Blocks; the caller runs one per
+ * process. */
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local);
 
 #endif
