@@ -9,7 +9,8 @@
 # unjudged: a Host header naming another host than the request line
 # (fronting), a second request on a kept-alive connection, a request
 # smuggled after a body. Then what must keep working: curl with several
-# URLs on one connection, bodies of both framings, a git clone.
+# URLs on one connection, bodies of both framings. Last, the proxy killed
+# while it relays: its connection ends with it, the run with its command.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="attacks on the egress proxy"
@@ -43,12 +44,13 @@ boxed() {
   output=$(json_get "$out" 'd["output"]' 2>/dev/null)
 }
 # raw TEXT: TEXT (Python's escapes) sent over one connection to the proxy
-# from inside the sandbox, everything the proxy answers in output
+# from inside the sandbox, everything the proxy answers in output (waiting
+# 5 s, or raw.py's second argument, for more)
 cat >"$ws/raw.py" <<'PY'
 import os, socket, sys
 s = socket.create_connection(("127.0.0.1", int(os.environ["HTTP_PROXY"].rsplit(":", 1)[1])))
 s.sendall(sys.argv[1].encode().decode("unicode_escape").encode("latin-1"))
-s.settimeout(5)
+s.settimeout(float(sys.argv[2]) if len(sys.argv) > 2 else 5)
 try:
     while data := s.recv(65536):
         sys.stdout.write(data.decode("latin-1"))
@@ -117,3 +119,33 @@ boxed "curl -sS -m 10 http://127.0.0.2:$port/one http://127.0.0.2:$port/two &&
   grep -q "^/two 127.0.0.2:$port 0" <<<"$output" && grep -q "^/post .* 100000$" <<<"$output" &&
   grep -q "^/chunked-post .* 100000$" <<<"$output"
 report $? "curl through the proxy: two URLs in one call, a body of each framing" "$output" "$(cat "$allowed_log")"
+
+# --- 5. the proxy's end: its connections end with it, the run is not disturbed
+# A tunnel held open; the proxy (the parent of the process connected to
+# the allowed server) killed from outside.
+"$SLUICE" run -C "$ws" --config "$TEST_TMP/allow.ini" --format json -- \
+  "python3 raw.py 'CONNECT 127.0.0.2:$port HTTP/1.1\r\nHost: 127.0.0.2:$port\r\n\r\n' 25; echo exit=\$?" \
+  >"$TEST_TMP/held.json" 2>&1 &
+held_run=$!
+connection_pid() { ss -tnpH state established dst "127.0.0.2:$port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+connected() { [ -n "$(connection_pid)" ]; }
+wait_for 20 connected
+connection=$(connection_pid)
+proxy=
+[ -n "$connection" ] && proxy=$(ps -o ppid= -p "$connection" | tr -d ' ')
+[ -n "$proxy" ] && [ "$(ps -o comm= -p "$proxy")" = sluice-launch ] &&
+  [ "$(ps -o comm= -p "$connection")" = sluice-launch ]
+report $? "control: the tunnel's connection is a child of the proxy, a sluice-launch process" \
+  "connection=$connection proxy=$proxy" "$(ss -tnpH dst "127.0.0.2:$port" 2>&1)"
+t0=$EPOCHREALTIME
+[ -n "$proxy" ] && kill -KILL "$proxy"
+wait "$held_run"
+out=$(cat "$TEST_TMP/held.json")
+secs=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$t0" "$EPOCHREALTIME")
+[ -n "$connection" ] && wait_for 5 gone "$connection" && grep -q 'Connection established' <<<"$out" &&
+  ! grep -q 'kept the connection open' <<<"$out" &&
+  grep -q 'exit=0' <<<"$out" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+  [ "$(json_get "$out" 'd["backgroundPids"]')" = "[]" ] &&
+  python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 20 else 1)' "$secs"
+report $? "the proxy killed: its connection ends with it, the run ends at once (${secs}s) with the command's own status" \
+  "$out" "$([ -n "$connection" ] && ps -o pid,ppid,comm -p "$connection" 2>&1)"
