@@ -127,7 +127,23 @@ report $? "curl through the proxy: two URLs in one call, a body of each framing"
   "python3 raw.py 'CONNECT 127.0.0.2:$port HTTP/1.1\r\nHost: 127.0.0.2:$port\r\n\r\n' 25; echo exit=\$?" \
   >"$TEST_TMP/held.json" 2>&1 &
 held_run=$!
-connection_pid() { ss -tnpH state established dst "127.0.0.2:$port" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2; }
+# connection_pid: the run's process serving a connection: a sluice-launch
+# below the run in its parent's process group (the proxy's own), with no
+# child (the init, in its parent's group too, has the command). Not found
+# by its socket (ss -p): the proxy is not dumpable, so that an ordinary
+# user cannot read its /proc/PID/fd.
+connection_pid() {
+  ps -e -o pid=,ppid=,pgid=,comm= | awk -v root="$held_run" '
+    { pid[NR] = $1; ppid[$1] = $2; pgid[$1] = $3; comm[$1] = $4; kids[$2]++ }
+    END {
+      for (i in pid) {
+        p = pid[i]
+        if (comm[p] != "sluice-launch" || pgid[p] != ppid[p] || kids[p]) continue
+        for (a = ppid[p]; a > 1 && a != root; a = ppid[a]);
+        if (a == root) { print p; exit }
+      }
+    }'
+}
 connected() { [ -n "$(connection_pid)" ]; }
 wait_for 20 connected
 connection=$(connection_pid)
@@ -136,7 +152,7 @@ proxy=
 [ -n "$proxy" ] && [ "$(ps -o comm= -p "$proxy")" = sluice-launch ] &&
   [ "$(ps -o comm= -p "$connection")" = sluice-launch ]
 report $? "control: the tunnel's connection is a child of the proxy, a sluice-launch process" \
-  "connection=$connection proxy=$proxy" "$(ss -tnpH dst "127.0.0.2:$port" 2>&1)"
+  "connection=$connection proxy=$proxy" "$(ps -e -o pid,ppid,pgid,comm 2>&1 | grep sluice)"
 t0=$EPOCHREALTIME
 [ -n "$proxy" ] && kill -KILL "$proxy"
 wait "$held_run"
