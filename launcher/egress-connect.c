@@ -13,7 +13,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,11 +22,13 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "egress-address.h"
 #include "egress-connect.h"
+#include "egress-http.h"
 #include "fd-util.h"
 
-/* How long a client has to send its request's head, and a connection to
- * be made. */
+/* How long a client has to send its request's whole head, and a
+ * connection to be made. */
 #define EGRESS_HEAD_TIMEOUT_MS 30000
 #define EGRESS_CONNECT_TIMEOUT_MS 15000
 #define EGRESS_RELAY_BUFFER 65536
@@ -64,36 +65,6 @@ static void answer(int fd, int status, const char *reason, const char *fmt, ...)
 	                 status, reason, n);
 	(void)write_full_nosigpipe(fd, head, (size_t)h);
 	(void)write_full_nosigpipe(fd, body, (size_t)n);
-}
-
-/* Read until the end of the head ("\r\n\r\n"); its length with what
- * follows it in buf, *ret_len all bytes read; -errno, -E2BIG past
- * EGRESS_HEAD_MAX, -ETIMEDOUT. */
-static ssize_t read_head(int fd, char *buf, size_t size, size_t *ret_len)
-{
-	size_t len = 0;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int r = poll(&p, 1, EGRESS_HEAD_TIMEOUT_MS);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? neg_errno() : -ETIMEDOUT;
-		ssize_t k = read(fd, buf + len, size - 1 - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return k < 0 ? neg_errno() : -ECONNRESET;
-		len += (size_t)k;
-		buf[len] = '\0';
-		char *end = strstr(buf, "\r\n\r\n");
-		if (end) {
-			*ret_len = len;
-			return end + 4 - buf;
-		}
-		if (len >= size - 1)
-			return -E2BIG;
-	}
 }
 
 /* Split "HOST:PORT" (CONNECT's target) or an http:// URI's authority. */
@@ -166,35 +137,6 @@ static int parse_request(const char *head, size_t head_len, struct egress_reques
 	return parse_authority(authority, (size_t)(auth_end - authority), 80, req, err);
 }
 
-bool egress_address_is_internal(int family, const void *addr)
-{
-	const unsigned char *a = addr;
-	if (family == AF_INET6) {
-		static const unsigned char mapped[12] = {
-			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff
-		};
-		static const unsigned char nat64[12] = { 0, 0x64, 0xff, 0x9b };
-		if (memcmp(a, mapped, 12) == 0 || memcmp(a, nat64, 12) == 0)
-			return egress_address_is_internal(AF_INET, a + 12);
-		static const unsigned char zero[16];
-		if (memcmp(a, zero, 15) == 0 && (a[15] == 0 || a[15] == 1))
-			return true; /* :: and ::1 */
-		if (memcmp(a, zero, 12) == 0)
-			return true;                              /* IPv4-compatible, deprecated */
-		return a[0] == 0xff ||                            /* multicast */
-		       (a[0] & 0xfe) == 0xfc ||                   /* unique local fc00::/7 */
-		       (a[0] == 0xfe && (a[1] & 0xc0) == 0x80) || /* link-local fe80::/10 */
-		       (a[0] == 0xfe && (a[1] & 0xc0) == 0xc0);   /* site-local, deprecated */
-	}
-	return a[0] == 0 || a[0] == 10 || a[0] == 127 ||  /* this network, private, loopback */
-	       (a[0] == 100 && (a[1] & 0xc0) == 64) ||    /* shared 100.64/10 */
-	       (a[0] == 169 && a[1] == 254) ||            /* link-local (cloud metadata) */
-	       (a[0] == 172 && (a[1] & 0xf0) == 16) ||    /* private 172.16/12 */
-	       (a[0] == 192 && a[1] == 168) ||            /* private 192.168/16 */
-	       (a[0] == 192 && a[1] == 0 && a[2] == 0) || /* IETF protocol assignments */
-	       a[0] >= 224;                               /* multicast, reserved, broadcast */
-}
-
 /* Connect to addr within the timeout; the socket, or -errno. */
 static int connect_to(const struct sockaddr *addr, socklen_t len)
 {
@@ -226,9 +168,11 @@ static int connect_to(const struct sockaddr *addr, socklen_t len)
 }
 
 /* The connection to the request's host: an allowed IP literal as it is; a
- * name resolved, its internal addresses skipped. The socket, or -errno
- * with *ret_why saying what the client is told (-EACCES: refused). */
-static int open_upstream(const struct egress_request *req, char *why, size_t why_size)
+ * name resolved as an absolute name, its internal addresses skipped. The
+ * socket, or -errno with why saying what the client is told (-EACCES:
+ * refused). */
+static int open_upstream(const struct egress_request *req,
+                         const struct egress_local_addresses *local, char *why, size_t why_size)
 {
 	struct sockaddr_storage ss;
 	memset(&ss, 0, sizeof(ss));
@@ -252,55 +196,53 @@ static int open_upstream(const struct egress_request *req, char *why, size_t why
 			snprintf(why, why_size, "%s", strerror(-fd));
 		return fd;
 	}
-	char port[8];
-	snprintf(port, sizeof(port), "%u", (unsigned)req->port);
-	struct addrinfo hints = { .ai_family = AF_UNSPEC,
-		                  .ai_socktype = SOCK_STREAM,
-		                  .ai_flags = AI_NUMERICSERV };
-	struct addrinfo *list = NULL;
-	int g = getaddrinfo(req->host.name, port, &hints, &list);
-	if (g != 0) {
-		snprintf(why, why_size, "cannot resolve it: %s", gai_strerror(g));
-		return -EHOSTUNREACH;
-	}
-	int r = -EACCES, internal = 0;
+	static struct egress_resolved resolved;
+	int r = egress_resolve(req->host.name, req->port, &resolved, why, why_size);
+	if (r < 0)
+		return r;
+	r = -EACCES;
+	int internal = 0;
 	snprintf(why, why_size, "it resolves to no address");
-	for (struct addrinfo *ai = list; ai; ai = ai->ai_next) {
+	for (size_t i = 0; i < resolved.n; i++) {
+		const struct sockaddr *sa = (const struct sockaddr *)&resolved.addr[i];
 		const void *a =
-		        ai->ai_family == AF_INET
-		                ? (const void *)&((struct sockaddr_in *)ai->ai_addr)->sin_addr
-		                : (const void *)&((struct sockaddr_in6 *)ai->ai_addr)->sin6_addr;
-		if (ai->ai_family != AF_INET && ai->ai_family != AF_INET6)
-			continue;
-		if (egress_address_is_internal(ai->ai_family, a)) {
+		        sa->sa_family == AF_INET
+		                ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+		                : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
+		const char *what = NULL;
+		if (egress_address_is_internal(sa->sa_family, a, local, &what)) {
 			char text[INET6_ADDRSTRLEN] = "";
-			(void)inet_ntop(ai->ai_family, a, text, sizeof(text));
+			(void)inet_ntop(sa->sa_family, a, text, sizeof(text));
 			if (internal++ == 0)
-				snprintf(why, why_size,
-				         "it resolves to %s, an address of this machine or its "
-				         "local networks: only an IP address written in [network] "
-				         "allow may lead there",
-				         text);
+				snprintf(
+				        why, why_size,
+				        "it resolves to %s (%s), an address of this machine or its "
+				        "local networks: only an IP address written in [network] "
+				        "allow may lead there",
+				        text, what);
 			continue;
 		}
-		r = connect_to(ai->ai_addr, ai->ai_addrlen);
+		r = connect_to(sa, resolved.len[i]);
 		if (r >= 0)
 			break;
 		snprintf(why, why_size, "%s", strerror(-r));
 	}
-	freeaddrinfo(list);
 	return r;
 }
 
-/* Copy both ways until both sides have ended (a half-close is passed on). */
-static void relay(int a, int b)
+/* Copy both ways until both sides have ended (a half-close is passed on).
+ * With body (plain HTTP), the client's bytes pass only up to the end of
+ * its request's body, and the connection ends with the upstream's answer:
+ * a second request is never sent, the client sees the connection close
+ * after its first answer. */
+static void relay(int client, int up, struct egress_http_body *body)
 {
 	static char buf[2][EGRESS_RELAY_BUFFER];
-	int fds[2] = { a, b };
-	bool open_in[2] = { true, true };
+	int fds[2] = { client, up };
+	bool open_in[2] = { !(body && body->done), true };
 	while (open_in[0] || open_in[1]) {
-		struct pollfd p[2] = { { .fd = open_in[0] ? a : -1, .events = POLLIN },
-			               { .fd = open_in[1] ? b : -1, .events = POLLIN } };
+		struct pollfd p[2] = { { .fd = open_in[0] ? client : -1, .events = POLLIN },
+			               { .fd = open_in[1] ? up : -1, .events = POLLIN } };
 		if (poll(p, 2, -1) < 0) {
 			if (errno == EINTR)
 				continue;
@@ -315,9 +257,16 @@ static void relay(int a, int b)
 			if (k <= 0) {
 				open_in[i] = false;
 				(void)shutdown(fds[1 - i], SHUT_WR);
-				if (k < 0)
+				if (k < 0 || (body && i == 1))
 					return;
 				continue;
+			}
+			if (body && i == 0) {
+				k = egress_http_body_take(body, buf[i], (size_t)k);
+				if (k < 0)
+					return; /* a chunked body out of syntax */
+				if (body->done)
+					open_in[0] = false; /* the rest: a second request */
 			}
 			if (write_full_nosigpipe(fds[1 - i], buf[i], (size_t)k) < 0)
 				return;
@@ -325,14 +274,20 @@ static void relay(int a, int b)
 	}
 }
 
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules)
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local)
 {
 	static char head[EGRESS_HEAD_MAX];
 	size_t len = 0;
-	ssize_t head_len = read_head(fd, head, sizeof(head), &len);
+	ssize_t head_len =
+	        egress_http_read_head(fd, head, sizeof(head), EGRESS_HEAD_TIMEOUT_MS, &len);
 	if (head_len == -E2BIG)
 		answer(fd, 431, "Request Header Fields Too Large",
 		       "sluice: the request's head is longer than %d bytes\n", EGRESS_HEAD_MAX);
+	else if (head_len == -ETIMEDOUT)
+		answer(fd, 408, "Request Timeout",
+		       "sluice: the request's head did not arrive within %d s\n",
+		       EGRESS_HEAD_TIMEOUT_MS / 1000);
 	if (head_len < 0) {
 		(void)close(fd);
 		return;
@@ -358,8 +313,23 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		(void)close(fd);
 		return;
 	}
+	/* plain HTTP: one request, for the host judged, before any lookup */
+	static char upstream_head[EGRESS_HEAD_MAX + 2 * EGRESS_HOST_MAX];
+	ssize_t upstream_len = 0;
+	struct egress_http_body body = { 0 };
+	if (!req.connect) {
+		upstream_len = egress_http_request_head(
+		        req.method, req.path, req.path_len, req.rest, req.rest_len, where,
+		        upstream_head, sizeof(upstream_head), &body, &err);
+		if (upstream_len < 0) {
+			answer(fd, 400, "Bad Request",
+			       "sluice: the proxy cannot read this request: %s\n", err.detail);
+			(void)close(fd);
+			return;
+		}
+	}
 	char why[512];
-	_cleanup_close_ int up = open_upstream(&req, why, sizeof(why));
+	_cleanup_close_ int up = open_upstream(&req, local, why, sizeof(why));
 	if (up < 0) {
 		if (up == -EACCES)
 			answer(fd, 403, "Forbidden",
@@ -376,18 +346,15 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		static const char ok[] = "HTTP/1.1 200 Connection established\r\n\r\n";
 		r = write_full_nosigpipe(fd, ok, sizeof(ok) - 1);
 	} else {
-		/* the request in origin form: "METHOD /path HTTP/1.1\r\n..." */
-		r = write_full_nosigpipe(up, req.method, strlen(req.method));
-		if (r >= 0)
-			r = write_full_nosigpipe(up, " ", 1);
-		if (r >= 0)
-			r = write_full_nosigpipe(up, req.path, req.path_len);
-		if (r >= 0)
-			r = write_full_nosigpipe(up, req.rest, req.rest_len);
+		r = write_full_nosigpipe(up, upstream_head, (size_t)upstream_len);
+		/* what came with the head: the body's start, and no more */
+		ssize_t taken = r >= 0 ? egress_http_body_take(&body, after, after_len) : 0;
+		r = taken < 0 ? (int)taken : r;
+		after_len = taken < 0 ? 0 : (size_t)taken;
 	}
 	if (r >= 0 && after_len > 0)
 		r = write_full_nosigpipe(up, after, after_len);
 	if (r >= 0)
-		relay(fd, up);
+		relay(fd, up, req.connect ? NULL : &body);
 	(void)close(fd);
 }

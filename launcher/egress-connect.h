@@ -5,7 +5,8 @@
  * http:// URI), the host checked against the allowlist before anything is
  * resolved, the name resolved and its addresses judged, the connection made
  * in the host's network, then the bytes relayed both ways until both sides
- * are done. A refusal is an HTTP answer that names the host and the key
+ * are done; a plain-HTTP request is one request for the host judged
+ * (egress-http.h). A refusal is an HTTP answer that names the host and the key
  * ([network] allow), sent at once.
  * Not for: the proxy's process, its lock-down or its listening socket.
  */
@@ -14,19 +15,16 @@
 
 #include <stddef.h>
 
+#include "egress-address.h"
 #include "egress-allow.h"
 
 /* The most bytes of a request's head (request line and headers). */
 #define EGRESS_HEAD_MAX 16384
 
-/* Serve the client connected on fd under rules, then close fd. Blocks; the
- * caller runs one per process. */
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules);
-
-/* Whether addr (AF_INET or AF_INET6) is one a name on the allowlist must not
- * lead to: unspecified, loopback, link-local, private (RFC 1918, unique
- * local), shared (100.64/10), multicast, reserved or broadcast; for IPv6,
- * an IPv4-mapped or NAT64 address is judged by the IPv4 address in it. */
-bool egress_address_is_internal(int family, const void *addr);
+/* Serve the client connected on fd under rules (a name never leading to
+ * local's addresses), then close fd. Blocks; the caller runs one per
+ * process. */
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local);
 
 #endif

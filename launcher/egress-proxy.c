@@ -24,6 +24,7 @@
 #include "cleanup.h"
 #include "fd-passing.h"
 #include "fd-util.h"
+#include "egress-address.h"
 #include "egress-connect.h"
 #include "egress-proxy.h"
 #include "landlock.h"
@@ -32,6 +33,7 @@
 #include "privileges.h"
 #include "protections.h"
 #include "seccomp-filter.h"
+#include "seccomp-rules.h"
 
 /* Connections served at once; more wait in the listening socket's queue. */
 #define EGRESS_MAX_CONNECTIONS 256
@@ -44,11 +46,23 @@ static const char *const resolver_files[] = { "/etc/hosts", "/etc/resolv.conf",
 	                                      "/etc/nsswitch.conf", "/etc/host.conf",
 	                                      "/etc/gai.conf" };
 
-/* The proxy's lock-down: the launcher's privileges step (capabilities
+uint32_t egress_proxy_seccomp_parts(uint32_t planned)
+{
+	if ((planned & PROT_SECCOMP_ANY) == 0)
+		return 0;
+	return seccomp_parts_for_plan(planned &
+	                              ~(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT)) |
+	       SECCOMP_PART_LOOPBACK | SECCOMP_PART_CONNECT;
+}
+
+/* The proxy's lock-down: not dumpable (no core file, no ptrace by the
+ * user's other processes), the launcher's privileges step (capabilities
  * dropped, --user as root, no_new_privs), Landlock with the resolver's
- * files only, the seccomp parts that do not touch sockets. */
+ * files only, the seccomp filter of egress_proxy_seccomp_parts(). */
 static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sluice_error *err)
 {
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "PR_SET_DUMPABLE");
 	struct launch_state scratch = { .planned = planned, .monitor_fd = -1, .status_fd = -1 };
 	int r = apply_privileges(spec, &scratch, err);
 	if (r < 0)
@@ -58,9 +72,7 @@ static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sl
 		sluice_error_prefix(err, "Landlock");
 		return r;
 	}
-	/* the proxy's job is sockets: the filter without its socket rules */
-	uint32_t parts = seccomp_parts_for_plan(
-	        planned & ~(PROT_SECCOMP_SOCKETS | PROT_SECCOMP_UNIX_CONNECT));
+	uint32_t parts = egress_proxy_seccomp_parts(planned);
 	if (parts != 0) {
 		r = seccomp_load_parts(parts, err);
 		if (r < 0)
@@ -80,9 +92,11 @@ static int receive_listener(int channel)
 
 /* Accept and serve until the launcher's process ends (and takes this one
  * with it). */
-static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules)
+static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
+                            const struct egress_local_addresses *local)
 {
 	unsigned running = 0;
+	pid_t self = getpid();
 	for (;;) {
 		while (running > 0 &&
 		       waitpid(-1, NULL, running < EGRESS_MAX_CONNECTIONS ? WNOHANG : 0) > 0)
@@ -95,9 +109,12 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 		}
 		pid_t pid = fork();
 		if (pid == 0) {
-			(void)prctl(PR_SET_PDEATHSIG, SIGKILL);
+			/* with the proxy: one that died before the prctl never
+			 * sends the signal, so the parent is checked after it */
+			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != self)
+				_exit(0);
 			(void)close(listener);
-			egress_connect_serve(fd, rules, n_rules);
+			egress_connect_serve(fd, rules, n_rules, local);
 			_exit(0);
 		}
 		(void)close(fd);
@@ -138,7 +155,11 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	if (fd_close_range(4, ~0U) < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
 	struct sluice_error err = { 0 };
-	int r = lock_down(spec, planned, &err);
+	/* the machine's addresses, while a netlink socket can be had */
+	static struct egress_local_addresses local;
+	int r = egress_local_addresses_collect(&local, &err);
+	if (r >= 0)
+		r = lock_down(spec, planned, &err);
 	int listener = receive_listener(channel);
 	if (r >= 0 && listener < 0)
 		r = sluice_error_set(&err, listener, "receiving the listening socket");
@@ -149,7 +170,7 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	(void)close(channel);
 	if (r < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	serve(listener, spec->egress_allow, spec->n_egress_allow);
+	serve(listener, spec->egress_allow, spec->n_egress_allow, &local);
 }
 
 int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,

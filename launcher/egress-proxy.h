@@ -7,7 +7,8 @@
  * makes the listening socket on 127.0.0.1 there and hands it over
  * (SCM_RIGHTS). The proxy is locked down before it serves anything: no
  * capability, no_new_privs, Landlock with no file but the resolver's to
- * read, the launcher's seccomp filter without its socket rules. The
+ * read, not dumpable, a seccomp filter that lets it make AF_INET and AF_INET6
+ * sockets only (egress_proxy_seccomp_parts()). The
  * monitor kills its process group when the run ends (monitor.c), and it
  * dies with the launcher's process anyway (PR_SET_PDEATHSIG).
  * Not for: one connection's request and relay (egress-connect.h), the
@@ -42,6 +43,13 @@ int egress_proxy_start(const struct launch_spec *spec, const struct launch_state
  * locked down and serving; p->port is then set. 0, or -errno with the
  * proxy's detail. */
 int egress_proxy_hand_over(struct egress_proxy *p, struct sluice_error *err);
+
+/* The seccomp parts (enum seccomp_part) the proxy loads, for a plan's
+ * PROT_SECCOMP_* bits: those of the plan, with sockets of AF_INET and
+ * AF_INET6 only (its connections, the resolver's queries; no unix socket,
+ * so that a fault in its parsing reaches no daemon listening on a path,
+ * no netlink) and connect(2) allowed. 0 when the plan has no seccomp. */
+uint32_t egress_proxy_seccomp_parts(uint32_t planned);
 
 /* Step "egress-env": with a proxy, HTTPS_PROXY, HTTP_PROXY, their lower-case
  * spellings and ALL_PROXY name it, and NO_PROXY the loopback, in the

@@ -74,17 +74,22 @@ static uint64_t now_ms(void)
 }
 
 /* Reap every exited child; the wait status of child, when it is one of
- * them, into *status. Returns whether child was reaped. */
-static bool reap(pid_t child, int *status)
+ * them, into *status. The egress proxy (*proxy), when reaped, is
+ * forgotten (*proxy = 0): its pid, and so its process group's id, may then
+ * be another's. Returns whether child was reaped. */
+static bool reap(pid_t child, int *status, pid_t *proxy)
 {
 	bool got = false;
 	int st;
 	pid_t w;
-	while ((w = waitpid(-1, &st, WNOHANG)) > 0)
+	while ((w = waitpid(-1, &st, WNOHANG)) > 0) {
 		if (w == child) {
 			*status = st;
 			got = true;
 		}
+		if (w == *proxy)
+			*proxy = 0;
+	}
 	return got;
 }
 
@@ -121,13 +126,14 @@ static int kill_children(void)
 	return n;
 }
 
-/* The subreaper's end: kill the tree in rounds until no child is left. */
-static void kill_tree(void)
+/* The subreaper's end: kill the tree in rounds until no child is left
+ * (the egress proxy among them: *proxy is forgotten once reaped). */
+static void kill_tree(pid_t *proxy)
 {
 	uint64_t deadline = now_ms() + MONITOR_KILL_MS;
 	int status;
 	while (now_ms() < deadline) {
-		(void)reap(-1, &status);
+		(void)reap(-1, &status, proxy);
 		if (waitpid(-1, &status, WNOHANG) < 0 && errno == ECHILD)
 			return;
 		if (kill_children() == 0)
@@ -156,14 +162,19 @@ static _Noreturn void mirror(int status)
 
 /* The egress proxy's process group (egress-proxy.h), ended with the run:
  * killed and the proxy reaped before the monitor exits, so that the
- * caller never finds it left running after the program ended. */
-static void end_proxy(pid_t proxy)
+ * caller never finds it left running after the program ended. Only while
+ * the proxy is not reaped (*proxy not 0): until then its pid, the group's
+ * id, cannot be reused, and the signal reaches no one else's group. A
+ * proxy that ended before took its connections with it (their
+ * PR_SET_PDEATHSIG). */
+static void end_proxy(pid_t *proxy)
 {
-	if (proxy <= 0)
+	if (*proxy <= 0)
 		return;
-	(void)kill(-proxy, SIGKILL);
-	while (waitpid(proxy, NULL, 0) < 0 && errno == EINTR)
+	(void)kill(-*proxy, SIGKILL);
+	while (waitpid(*proxy, NULL, 0) < 0 && errno == EINTR)
 		;
+	*proxy = 0;
 }
 
 /* The monitor, outside: child is the init (status_fd: the program's wait
@@ -184,15 +195,15 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 		siginfo_t si;
 		int sig = sigwaitinfo(&set, &si);
 		if (sig == SIGCHLD) {
-			if (reap(child, &status))
+			if (reap(child, &status, &proxy))
 				break;
 		} else if (sig == MONITOR_PARENT_GONE) {
 			/* the init's death ends its namespace; a subreaper's tree
 			 * must be found */
 			(void)kill(child, SIGKILL);
 			if (subreaper)
-				kill_tree();
-			end_proxy(proxy);
+				kill_tree(&proxy);
+			end_proxy(&proxy);
 			_exit(LAUNCH_EXIT_FAILURE);
 		} else if (sig > 0 && is_forwarded(sig)) {
 			(void)kill(child, sig);
@@ -201,7 +212,7 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 	int32_t program = 0;
 	if (status_fd >= 0 && read(status_fd, &program, sizeof(program)) == sizeof(program))
 		status = program;
-	end_proxy(proxy);
+	end_proxy(&proxy);
 	mirror(status);
 }
 
@@ -294,7 +305,8 @@ static _Noreturn void init_run(const struct launch_spec *spec, struct launch_sta
 		siginfo_t si;
 		int sig = sigwaitinfo(&set, &si);
 		if (sig == SIGCHLD) {
-			bool ended = reap(program, &status);
+			pid_t no_proxy = 0; /* the proxy is the monitor's child */
+			bool ended = reap(program, &status, &no_proxy);
 			if (spec->wait_all)
 				ended = waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
 			if (ended)

@@ -8,15 +8,19 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <netdb.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "egress-proxy.h"
 #include "landlock.h"
 #include "options.h"
 #include "privileges.h"
@@ -149,6 +153,87 @@ Test(launcher_steps, seccomp_alone_refuses_ip_sockets, .timeout = 20)
 	cr_assert_eq(connect_after(apply_seccomp, PROT_SECCOMP_SOCKETS, port), 101,
 	             "socket(AF_INET) refused with EACCES");
 	close(fd);
+}
+
+/* In a child: load the seccomp parts alone, then connect to the unix
+ * socket at path; the errno, 0 when connected. */
+static int unix_connect_after(uint32_t parts, const char *path)
+{
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    (parts != 0 && seccomp_load_parts(parts, NULL) < 0))
+			_exit(100);
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			_exit(errno);
+		struct sockaddr_un sun = { .sun_family = AF_UNIX };
+		strncpy(sun.sun_path, path, sizeof(sun.sun_path) - 1);
+		_exit(connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ? errno : 0);
+	}
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/* The egress proxy's filter: a daemon's unix socket (the D-Bus bus,
+ * docker.sock) out of its reach, its TCP connections not. */
+Test(launcher_steps, egress_proxy_filter_refuses_unix_sockets, .timeout = 20)
+{
+	char dir[] = "/tmp/sluice-test-XXXXXX";
+	cr_assert_not_null(mkdtemp(dir));
+	char path[64];
+	snprintf(path, sizeof(path), "%s/daemon.sock", dir);
+	int daemon = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	strncpy(sun.sun_path, path, sizeof(sun.sun_path) - 1);
+	cr_assert_eq(bind(daemon, (struct sockaddr *)&sun, sizeof(sun)), 0);
+	cr_assert_eq(listen(daemon, 8), 0);
+	uint32_t planned = PROT_SECCOMP_ANY;
+	cr_assert_eq(
+	        unix_connect_after(seccomp_parts_for_plan(planned & ~(PROT_SECCOMP_SOCKETS |
+	                                                              PROT_SECCOMP_UNIX_CONNECT)),
+	                           path),
+	        0, "positive control: the filter without its socket rules lets it connect");
+	uint32_t parts = egress_proxy_seccomp_parts(planned);
+	cr_assert_eq(unix_connect_after(parts, path), EACCES,
+	             "socket(AF_UNIX) refused with EACCES under the proxy's filter");
+	int port;
+	int fd = listener(&port);
+	pid_t pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0 ||
+		    seccomp_load_parts(parts, NULL) < 0)
+			_exit(100);
+		if (socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, 0) >= 0 || errno != EACCES)
+			_exit(101);
+		/* glibc's resolver (this test's libc) tries nscd's unix
+		 * socket first: refused, it must go on without it */
+		struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *list = NULL;
+		if (getaddrinfo("localhost", "80", &hints, &list) != 0)
+			_exit(103);
+		freeaddrinfo(list);
+		int tcp = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		struct sockaddr_in sin = { .sin_family = AF_INET,
+			                   .sin_port = htons((uint16_t)port),
+			                   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		_exit(tcp >= 0 && connect(tcp, (struct sockaddr *)&sin, sizeof(sin)) == 0 ? 0
+		                                                                          : 102);
+	}
+	int status;
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+	          "under the proxy's filter: netlink refused (101), TCP connects (102), "
+	          "a name resolves (103): %d",
+	          WEXITSTATUS(status));
+	cr_assert_eq(egress_proxy_seccomp_parts(0), 0, "no seccomp planned, none loaded");
+	close(fd);
+	close(daemon);
+	(void)unlink(path);
+	(void)rmdir(dir);
 }
 
 Test(launcher_steps, built_seccomp_programs_match_the_rules)

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where a name on the egress allowlist may lead (egress-proxy.h): the
+ * addresses it must not, judged by IANA's special-purpose registries for
+ * IPv4 and IPv6 and by the machine's own addresses; and a name resolved as
+ * an absolute name, so that the resolver's search list never makes
+ * "intranet" into "intranet.corp.example".
+ * Not for: the allowlist's patterns (common/egress-allow.h), which decide
+ * before anything here is asked.
+ */
+#ifndef SLUICE_LAUNCHER_EGRESS_ADDRESS_H
+#define SLUICE_LAUNCHER_EGRESS_ADDRESS_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include "errors.h"
+
+/* The most of the machine's own addresses kept, and of a name's. */
+#define EGRESS_LOCAL_MAX 64
+#define EGRESS_RESOLVED_MAX 16
+
+/* The machine's own addresses (every interface's, in the host's network),
+ * collected before the proxy is locked down. */
+struct egress_local_addresses {
+	size_t n;
+	bool truncated; /* more than EGRESS_LOCAL_MAX: n kept */
+	struct {
+		int family;
+		unsigned char addr[16]; /* IPv4 in the first 4 bytes */
+	} a[EGRESS_LOCAL_MAX];
+};
+
+/* Collect them with getifaddrs(3) (a netlink socket: before the seccomp
+ * filter, which refuses one). 0, or -errno with a detail. */
+int egress_local_addresses_collect(struct egress_local_addresses *ret, struct sluice_error *err);
+
+/* Whether addr (AF_INET: 4 bytes, AF_INET6: 16) is one a name on the
+ * allowlist must not lead to: an address of IANA's special-purpose
+ * registries (unspecified, loopback, private, shared, link-local,
+ * documentation, benchmarking, reserved, multicast, broadcast, unique
+ * local, discard, NAT64's local use, IETF protocol assignments) or one of
+ * local's (may be NULL); an IPv4-mapped, NAT64 (64:ff9b::/96) or 6to4
+ * address by the IPv4 address in it. When it is, *what (may be NULL) says
+ * which range. */
+bool egress_address_is_internal(int family, const void *addr,
+                                const struct egress_local_addresses *local, const char **what);
+
+/* A name's addresses, resolved. */
+struct egress_resolved {
+	size_t n;
+	struct sockaddr_storage addr[EGRESS_RESOLVED_MAX];
+	socklen_t len[EGRESS_RESOLVED_MAX];
+};
+
+/* Resolve name (a valid host name, no final dot) for port as an absolute
+ * name: /etc/hosts' entries for it first (as the resolver reads them),
+ * else DNS for "name." (the search list is never tried). 0, or -EHOSTUNREACH
+ * with *why (why_size bytes) saying why not. */
+int egress_resolve(const char *name, uint16_t port, struct egress_resolved *ret, char *why,
+                   size_t why_size);
+
+#endif

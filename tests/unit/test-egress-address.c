@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * launcher/egress-address.c: the addresses a name on the allowlist must
+ * not lead to. The rows are IANA's special-purpose ranges, each at its
+ * edges, and the public neighbours just outside them, which must pass.
+ */
+#include <arpa/inet.h>
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "egress-address.h"
+
+struct address_case {
+	const char *address;
+	bool internal;
+};
+
+static const struct address_case cases[] = {
+	{ "0.0.0.0", true },
+	{ "0.255.255.255", true },
+	{ "1.0.0.0", false },
+	{ "10.1.2.3", true },
+	{ "100.63.255.255", false },
+	{ "100.64.0.0", true },
+	{ "100.127.255.255", true },
+	{ "100.128.0.0", false },
+	{ "127.0.0.1", true },
+	{ "169.254.169.254", true },
+	{ "172.15.255.255", false },
+	{ "172.16.0.1", true },
+	{ "172.31.255.255", true },
+	{ "172.32.0.0", false },
+	{ "192.0.0.8", true },
+	{ "192.0.1.0", false },
+	{ "192.0.2.7", true },
+	{ "192.88.99.1", true },
+	{ "192.168.1.1", true },
+	{ "198.17.255.255", false },
+	{ "198.18.0.0", true },
+	{ "198.19.255.255", true },
+	{ "198.20.0.0", false },
+	{ "198.51.100.9", true },
+	{ "203.0.113.9", true },
+	{ "203.0.114.0", false },
+	{ "224.0.0.1", true },
+	{ "240.0.0.1", true },
+	{ "255.255.255.255", true },
+	{ "8.8.8.8", false },
+	{ "::", true },
+	{ "::1", true },
+	{ "::8.8.8.8", true }, /* IPv4-compatible, deprecated */
+	{ "::ffff:127.0.0.1", true },
+	{ "::ffff:8.8.8.8", false },
+	{ "64:ff9b::a9fe:a9fe", true }, /* NAT64 of 169.254.169.254 */
+	{ "64:ff9b::808:808", false },
+	{ "64:ff9b:1::1", true },
+	{ "100::1", true },
+	{ "100:0:0:1::1", false },
+	{ "2001::1", true },
+	{ "2001:1ff:ffff::1", true },
+	{ "2001:200::1", false },
+	{ "2001:db8::7", true },
+	{ "2002:7f00:1::1", true }, /* 6to4 of 127.0.0.1 */
+	{ "2002:808:808::1", false },
+	{ "3fff::1", true },
+	{ "5f00::1", true },
+	{ "fc00::1", true },
+	{ "fdff::1", true },
+	{ "fe80::1", true },
+	{ "febf::1", true },
+	{ "fec0::1", true },
+	{ "ff02::1", true },
+	{ "2606:4700::1111", false },
+};
+
+Test(egress_address, special_purpose_ranges_and_their_neighbours)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		unsigned char a[16];
+		int family = strchr(cases[i].address, ':') ? AF_INET6 : AF_INET;
+		cr_assert_eq(inet_pton(family, cases[i].address, a), 1, "%s", cases[i].address);
+		const char *what = NULL;
+		cr_assert_eq(egress_address_is_internal(family, a, NULL, &what), cases[i].internal,
+		             "%s: wanted %s", cases[i].address,
+		             cases[i].internal ? "internal" : "public");
+		if (cases[i].internal)
+			cr_assert_not_null(what, "%s: the range is named", cases[i].address);
+	}
+}
+
+/* The machine's own public address: a service listening on all
+ * interfaces answers there as on the loopback. */
+Test(egress_address, the_machines_own_addresses_are_internal)
+{
+	unsigned char public4[4], public6[16];
+	cr_assert_eq(inet_pton(AF_INET, "8.8.4.4", public4), 1);
+	cr_assert_eq(inet_pton(AF_INET6, "2606:4700::1001", public6), 1);
+	struct egress_local_addresses local = { .n = 2 };
+	local.a[0].family = AF_INET;
+	memcpy(local.a[0].addr, public4, 4);
+	local.a[1].family = AF_INET6;
+	memcpy(local.a[1].addr, public6, 16);
+	cr_assert_not(egress_address_is_internal(AF_INET, public4, NULL, NULL),
+	              "positive control: public without the list");
+	cr_assert(egress_address_is_internal(AF_INET, public4, &local, NULL));
+	cr_assert(egress_address_is_internal(AF_INET6, public6, &local, NULL));
+	unsigned char mapped[16] = { [10] = 0xff, [11] = 0xff };
+	memcpy(mapped + 12, public4, 4);
+	cr_assert(egress_address_is_internal(AF_INET6, mapped, &local, NULL),
+	          "IPv4-mapped: by the address in it");
+}
+
+Test(egress_address, collects_this_machines_addresses)
+{
+	struct egress_local_addresses local;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(egress_local_addresses_collect(&local, &err), 0, "%s", err.detail);
+	unsigned char loopback[4] = { 127, 0, 0, 1 };
+	bool found = false;
+	for (size_t i = 0; i < local.n; i++)
+		found = found ||
+		        (local.a[i].family == AF_INET && memcmp(local.a[i].addr, loopback, 4) == 0);
+	cr_assert(found, "127.0.0.1 (lo) among %zu addresses", local.n);
+}
