@@ -31,6 +31,7 @@
 #include "run/result.h"
 #include "monotonic.h"
 #include "run/run-tmpdir.h"
+#include "run/tool-caches.h"
 #include "run/workspace-network.h"
 #include "parse-number.h"
 
@@ -393,6 +394,9 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	 * has joined): a job is one of its users until its last process. */
 	if (req->network_holder && req->network_holder[0] == '/')
 		(void)workspace_network_attach(req->network_holder);
+	/* and its tool caches, which no tidy removes while it runs */
+	if (req->tool_cache)
+		(void)tool_caches_hold(req->tool_cache);
 	int r = hold < 0 ? hold : spawn_become_subreaper();
 	_cleanup_free_ char *out_path = jobs_output_path(dir, id);
 	int log_fd = -1;
