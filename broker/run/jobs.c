@@ -44,8 +44,7 @@ static uint64_t wall_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* mkdir that accepts an existing directory, then checks it is private. */
-static int private_dir(const char *path, struct sluice_error *reterr)
+int jobs_private_dir(const char *path, struct sluice_error *reterr)
 {
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return sluice_error_set(reterr, neg_errno(), "creating '%s'", path);
@@ -75,11 +74,11 @@ int jobs_dir(const struct run_settings *s, char **ret, struct sluice_error *rete
 			r = asprintf(&base, "/tmp/sluice-%u", (unsigned)geteuid());
 		if (r < 0 || asprintf(&dir, "%s/jobs", base) < 0)
 			return -ENOMEM;
-		r = private_dir(base, reterr);
+		r = jobs_private_dir(base, reterr);
 		if (r < 0)
 			return r;
 	}
-	r = private_dir(dir, reterr);
+	r = jobs_private_dir(dir, reterr);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(dir);

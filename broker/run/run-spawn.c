@@ -66,7 +66,8 @@ static int prepare_tmpdir(struct run_outcome *o)
 static bool wants_tool_caches(const struct run_outcome *o)
 {
 	const struct run_settings *s = &o->settings;
-	return s->sandbox_mode != SANDBOX_MODE_UNRESTRICTED && s->tool_caches && !s->user;
+	return o->root && s->sandbox_mode != SANDBOX_MODE_UNRESTRICTED && s->tool_caches &&
+	       !s->user;
 }
 
 /* The workspace's tool caches' folder, made and held for the run; tidied

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "run/jobs.h"
 #include "run/run-tmpdir.h"
 #include "run/tool-caches.h"
 #include "run/workspace-network.h"
@@ -57,21 +58,6 @@ static uint64_t wall_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* mkdir that accepts an existing directory, then checks it is private. */
-static int private_dir(const char *path, struct sluice_error *reterr)
-{
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return sluice_error_set(reterr, neg_errno(), "creating '%s'", path);
-	struct stat st;
-	if (lstat(path, &st) < 0)
-		return sluice_error_set(reterr, neg_errno(), "'%s'", path);
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 077))
-		return sluice_error_set(reterr, -EPERM,
-		                        "'%s' is not a private directory of this user (0700)",
-		                        path);
-	return 0;
 }
 
 int tool_caches_root(const char *jobs_dir, char **ret)
@@ -118,9 +104,9 @@ int tool_caches_open(const char *jobs_dir, const char *workspace, char **ret_pat
 	if (tool_caches_root(jobs_dir, &root) < 0 ||
 	    asprintf(&path, "%s/%016llx", root, (unsigned long long)workspace_key(workspace)) < 0)
 		return sluice_error_set(reterr, -ENOMEM, "the tool caches' path");
-	int r = private_dir(root, reterr);
+	int r = jobs_private_dir(root, reterr);
 	for (int i = 0; r >= 0 && i < OPEN_ATTEMPTS; i++) {
-		r = private_dir(path, reterr);
+		r = jobs_private_dir(path, reterr);
 		if (r < 0)
 			break;
 		r = hold_waiting(path, reterr);
