@@ -88,7 +88,7 @@
 	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
 	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
 	X(sandbox, tool_caches, BOOL, "yes", SYSTEM, NULL,                                        \
-	  "sandboxed: tools' caches (npm, pip, Go, XDG_CACHE_HOME ...) in a folder of the "       \
+	  "workspace-write: tools' caches (npm, pip, Go, XDG_CACHE_HOME ...) in a folder of the " \
 	  "workspace's own that persists across its runs")                                        \
 	X(sandbox, tool_caches_size, SIZE, "2GiB", SYSTEM, NULL,                                  \
 	  "the total size of the workspaces' tool caches kept; beyond it the least recently "     \

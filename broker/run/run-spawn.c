@@ -61,12 +61,13 @@ static int prepare_tmpdir(struct run_outcome *o)
 	return 0;
 }
 
-/* Whether o's run has its workspace's tool caches: sandboxed, the key on,
- * as the broker's user (another user could not enter the folder). */
+/* Whether o's run has its workspace's tool caches: workspace-write (a
+ * restricted run writes nothing that stays), the key on, as the broker's
+ * user (another user could not enter the folder). */
 static bool wants_tool_caches(const struct run_outcome *o)
 {
 	const struct run_settings *s = &o->settings;
-	return o->root && s->sandbox_mode != SANDBOX_MODE_UNRESTRICTED && s->tool_caches &&
+	return o->root && s->sandbox_mode == SANDBOX_MODE_WORKSPACE_WRITE && s->tool_caches &&
 	       !s->user;
 }
 

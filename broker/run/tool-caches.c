@@ -126,10 +126,10 @@ int tool_caches_open(const char *jobs_dir, const char *workspace, char **ret_pat
 int tool_caches_environment(const char *path, char **env, size_t *n)
 {
 	for (size_t i = 0; i < sizeof(tool_vars) / sizeof(tool_vars[0]); i++) {
-		if (asprintf(&env[*n], "%s=%s/%s", tool_vars[i].name, path, tool_vars[i].folder) <
-		    0)
+		char *entry;
+		if (asprintf(&entry, "%s=%s/%s", tool_vars[i].name, path, tool_vars[i].folder) < 0)
 			return -ENOMEM;
-		(*n)++;
+		env[(*n)++] = entry;
 	}
 	return 0;
 }

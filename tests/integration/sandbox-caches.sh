@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The workspaces' tool caches (docs/launcher.md "Tool caches"): what tools
-# write for themselves (XDG_CACHE_HOME, npm's and pip's caches ...) goes to a
-# folder of the workspace's own beside the jobs directory, kept across its
-# runs, never to the real home, which the sandbox keeps read-only. Checked
+# The workspaces' tool caches (broker/run/tool-caches.c, docs/launcher.md
+# "Tool caches"): what tools write for themselves (XDG_CACHE_HOME, npm's and
+# pip's caches ...) goes to a folder of the workspace's own beside the jobs
+# directory, kept across its runs, never to the real home, which the
+# sandbox keeps read-only. Checked
 # from outside: without the key a cache write fails (the control), with it
 # one run's cache is the next run's, another workspace has its own, the real
 # home is unchanged, an [env] set of the same variable wins, the tidy
@@ -66,6 +67,12 @@ boxed_as workspace-write "$ws_b" "echo \"\$XDG_CACHE_HOME\"; cat \"\$XDG_CACHE_H
 ran "another workspace's run" && ! grep -q "$token" <<<"$(json_get "$out" 'd["stdout"]')" &&
   [ "$(json_get "$out" 'd["stdout"].splitlines()[0]')" != "$folder_a/xdg-cache" ]
 report $? "another workspace's run has its own XDG_CACHE_HOME, without the first one's entry" "$out"
+
+# restricted writes nothing that stays: no tool caches there
+boxed_as restricted "$ws_a" 'echo "${XDG_CACHE_HOME:-unset}"; mkdir -p "${XDG_CACHE_HOME:-$HOME/.cache}/r"'
+ran "a restricted run" && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ] &&
+  [ "$(json_get "$out" 'd["stdout"].splitlines()[0]')" != "$folder_a/xdg-cache" ] && [ ! -e "$folder_a/xdg-cache/r" ]
+report $? "a restricted run gets no tool caches: its cache write fails" "$out"
 
 # --- 4. real tools take the variables: npm's cache, pip's
 if [ -n "$tarball" ]; then
