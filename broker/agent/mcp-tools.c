@@ -26,6 +26,7 @@
 #include "agent/mcp-tools.h"
 #include "cleanup.h"
 #include "run/jobs.h"
+#include "run/tool-caches.h"
 #include "parse-number.h"
 #include "run/result.h"
 #include "run/runner.h"
@@ -260,6 +261,7 @@ static json_t *call_jobs(const struct mcp_context *ctx, json_t *args, const stru
 	if (open_jobs(ctx, &dir, &refusal) < 0)
 		return refusal;
 	(void)jobs_cleanup_all(dir, ctx->settings.jobs_max_age_ms);
+	(void)tool_caches_tidy_due(dir, ctx->settings.tool_caches_size);
 	size_t len = 0;
 	struct job_list l = { .arr = json_array(),
 		              .text = open_memstream(&text, &len),

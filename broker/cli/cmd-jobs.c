@@ -21,6 +21,7 @@
 #include "core/error-kind.h"
 #include "fd-util.h"
 #include "run/jobs.h"
+#include "run/tool-caches.h"
 #include "log.h"
 #include "parse-number.h"
 #include "core/run-settings.h"
@@ -157,6 +158,7 @@ int cmd_jobs(int argc, char **argv)
 	if (open_jobs("jobs", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
 	(void)jobs_cleanup_all(dir, s.jobs_max_age_ms);
+	(void)tool_caches_tidy_due(dir, s.tool_caches_size);
 	struct job_listing l = { .workspace = workspace };
 	if (!json) {
 		printf("%-24s %-18s %-8s %s\n", "JOB", "STATUS", "PID", "COMMAND");

@@ -87,6 +87,12 @@
 	  "run them later")                                                                       \
 	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
 	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
+	X(sandbox, tool_caches, BOOL, "yes", SYSTEM, NULL,                                        \
+	  "workspace-write: tools' caches (npm, pip, Go, XDG_CACHE_HOME ...) in a folder of the " \
+	  "workspace's own that persists across its runs")                                        \
+	X(sandbox, tool_caches_size, SIZE, "2GiB", SYSTEM, NULL,                                  \
+	  "the total size of the workspaces' tool caches kept; beyond it the least recently "     \
+	  "used go")                                                                              \
 	X(sandbox, workspace_network_idle, DURATION, "60s", SYSTEM, NULL,                         \
 	  "how long a workspace's shared network (its loopback) outlives its last run or job; "   \
 	  "0: each run has a network of its own")                                                 \

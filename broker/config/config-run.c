@@ -97,6 +97,8 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	if (r < 0)
 		return r;
 	s->tmpdir_size = cfg->sandbox_tmpdir_size;
+	s->tool_caches = cfg->sandbox_tool_caches;
+	s->tool_caches_size = cfg->sandbox_tool_caches_size;
 	s->workspace_network_idle = cfg->sandbox_workspace_network_idle;
 	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
 	s->audit_file = cfg->audit_file && *cfg->audit_file ? cfg->audit_file : NULL;

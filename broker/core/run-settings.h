@@ -235,6 +235,9 @@ struct run_settings {
 	const char *protect[RUN_SETTINGS_PROTECT_MAX];
 	size_t n_protect;
 	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
+	/* sandboxed: the tools' caches in the workspace's folder (tool-caches.h) */
+	bool tool_caches;
+	uint64_t tool_caches_size; /* the total kept of every workspace's: 2GiB */
 	/* ms a workspace's shared network namespace outlives its last user
 	 * (workspace-network.h): 60 s; 0: a network namespace per run */
 	uint64_t workspace_network_idle;

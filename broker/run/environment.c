@@ -44,6 +44,24 @@ static const char *const non_interactive[] = {
 	ENVIRONMENT_MARKER "=1",
 };
 
+/* npm (and npx, pnpm, which read npm's settings) retries a failed fetch
+ * with back-off for over a minute; prefer-offline lets it install what
+ * the workspace's cache holds without asking the registry first. */
+static const char *const no_network[] = {
+	"npm_config_fetch_retries=0",
+	"npm_config_prefer_offline=true",
+	"npm_config_update_notifier=false",
+	"PIP_RETRIES=0",
+	"CARGO_NET_RETRY=0",
+	"GOPROXY=off",
+};
+
+const char *const *environment_no_network(size_t *n)
+{
+	*n = ELEMENTSOF(no_network);
+	return no_network;
+}
+
 /* fnmatch(3) on the name's len bytes, ignoring case. */
 static bool fnmatch_name(const char *pattern, const char *name, size_t len)
 {

@@ -17,6 +17,11 @@
 /* The most variables taken from the parent; more is -E2BIG. */
 #define ENVIRONMENT_MAX 4096
 
+/* The tools' own settings that make them fail at once where the network is
+ * refused, instead of retrying for a minute or more (npm's fetch retries,
+ * pip's, cargo's; Go's proxy off): "NAME=VALUE" each, *n of them. */
+const char *const *environment_no_network(size_t *n);
+
 /* Whether the variable called name matches one of the fnmatch(3) patterns. */
 bool environment_is_dropped(const char *name, const char *const *drop, size_t n_drop);
 

@@ -31,6 +31,7 @@
 #include "run/result.h"
 #include "monotonic.h"
 #include "run/run-tmpdir.h"
+#include "run/tool-caches.h"
 #include "run/workspace-network.h"
 #include "parse-number.h"
 
@@ -43,8 +44,7 @@ static uint64_t wall_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* mkdir that accepts an existing directory, then checks it is private. */
-static int private_dir(const char *path, struct sluice_error *reterr)
+int jobs_private_dir(const char *path, struct sluice_error *reterr)
 {
 	if (mkdir(path, 0700) < 0 && errno != EEXIST)
 		return sluice_error_set(reterr, neg_errno(), "creating '%s'", path);
@@ -74,11 +74,11 @@ int jobs_dir(const struct run_settings *s, char **ret, struct sluice_error *rete
 			r = asprintf(&base, "/tmp/sluice-%u", (unsigned)geteuid());
 		if (r < 0 || asprintf(&dir, "%s/jobs", base) < 0)
 			return -ENOMEM;
-		r = private_dir(base, reterr);
+		r = jobs_private_dir(base, reterr);
 		if (r < 0)
 			return r;
 	}
-	r = private_dir(dir, reterr);
+	r = jobs_private_dir(dir, reterr);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(dir);
@@ -393,6 +393,9 @@ static void monitor_main(const char *dir, const char *id, const struct spawn_req
 	 * has joined): a job is one of its users until its last process. */
 	if (req->network_holder && req->network_holder[0] == '/')
 		(void)workspace_network_attach(req->network_holder);
+	/* and its tool caches, which no tidy removes while it runs */
+	if (req->tool_cache)
+		(void)tool_caches_hold(req->tool_cache);
 	int r = hold < 0 ? hold : spawn_become_subreaper();
 	_cleanup_free_ char *out_path = jobs_output_path(dir, id);
 	int log_fd = -1;

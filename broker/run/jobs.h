@@ -32,6 +32,11 @@
  */
 int jobs_dir(const struct run_settings *s, char **ret, struct sluice_error *reterr);
 
+/* mkdir(path, 0700) that accepts an existing directory, then checks that
+ * it is private: a directory (not a symbolic link) of this user's, closed
+ * to others (-EPERM). What the jobs directory and the tool caches' are. */
+int jobs_private_dir(const char *path, struct sluice_error *reterr);
+
 /* Create a new private file for a cut run's whole output in dir: an open
  * descriptor, its path in *ret_path. */
 int jobs_spill_open(const char *dir, char **ret_path);

@@ -40,7 +40,11 @@ static const char *const denial_patterns[] = {
 	"permission denied",       /* EACCES */
 	"operation not permitted", /* EPERM */
 	"read-only file system",   /* EROFS */
-	"connection refused",      /* a refused connect() */
+};
+
+/* The same for a network that is not there, matched the same way. */
+static const char *const network_patterns[] = {
+	"connection refused", /* a refused connect() */
 	"couldn't connect",
 	"network is unreachable",
 	"address family not supported",
@@ -56,7 +60,15 @@ static const char *const denial_patterns[] = {
 /* The error codes of the same denials as Node, npm and Python print them,
  * matched as whole words and in capitals only ("EPERM", not "keeperm"). */
 static const char *const denial_codes[] = {
-	"EACCES", "EPERM", "EROFS", "EAI_AGAIN", "ENETUNREACH", "ECONNREFUSED", "ENOTFOUND",
+	"EACCES",
+	"EPERM",
+	"EROFS",
+};
+static const char *const network_codes[] = {
+	"EAI_AGAIN",
+	"ENETUNREACH",
+	"ECONNREFUSED",
+	"ENOTFOUND",
 };
 
 bool result_write_denial_note(FILE *f, enum sandbox_mode mode)
@@ -123,16 +135,31 @@ static bool contains_code(const char *text, size_t len, const char *code)
 	return false;
 }
 
-bool result_looks_like_denial(const char *text, size_t len)
+/* Whether text[0..len) holds one of the patterns or one of the codes;
+ * the buffer need not be NUL-terminated: searched in place, no copy. */
+static bool contains_any(const char *text, size_t len, const char *const *patterns,
+                         size_t n_patterns, const char *const *codes, size_t n_codes)
 {
-	/* the buffer need not be NUL-terminated: searched in place, no copy */
-	for (size_t i = 0; i < ELEMENTSOF(denial_patterns); i++)
-		if (contains_case(text, len, denial_patterns[i]))
+	for (size_t i = 0; i < n_patterns; i++)
+		if (contains_case(text, len, patterns[i]))
 			return true;
-	for (size_t i = 0; i < ELEMENTSOF(denial_codes); i++)
-		if (contains_code(text, len, denial_codes[i]))
+	for (size_t i = 0; i < n_codes; i++)
+		if (contains_code(text, len, codes[i]))
 			return true;
 	return false;
+}
+
+bool result_looks_like_network_failure(const char *text, size_t len)
+{
+	return contains_any(text, len, network_patterns, ELEMENTSOF(network_patterns),
+	                    network_codes, ELEMENTSOF(network_codes));
+}
+
+bool result_looks_like_denial(const char *text, size_t len)
+{
+	return contains_any(text, len, denial_patterns, ELEMENTSOF(denial_patterns), denial_codes,
+	                    ELEMENTSOF(denial_codes)) ||
+	       result_looks_like_network_failure(text, len);
 }
 
 static const char *signal_name(int sig)
@@ -478,6 +505,9 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 	if (!sandbox_mode_forbids(mode) || !result_looks_like_denial(output, len))
 		return;
 	result_write_denial_note(f, mode);
+	const struct run_settings *s = r->settings;
+	if (!s->network && s->n_egress_allow == 0 && result_looks_like_network_failure(output, len))
+		fprintf(f, "%s", RESULT_NO_NETWORK_NOTE);
 	if (mode == SANDBOX_MODE_WORKSPACE_WRITE)
 		write_protected_note(r, output, len, f);
 	if (mode == SANDBOX_MODE_WORKSPACE_WRITE && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))

@@ -98,6 +98,17 @@ bool result_looks_like_prompt(const char *text, size_t len);
  * sandboxed command's output does, whatever its exit status. */
 bool result_looks_like_denial(const char *text, size_t len);
 
+/* Whether output looks like a host that could not be resolved or reached. */
+bool result_looks_like_network_failure(const char *text, size_t len);
+
+/* The note after such a failure in a sandboxed run that reaches no network
+ * at all (denied, no [network] allow list): tools fail at once there (npm,
+ * pip and cargo are told not to retry), and retrying does not help. */
+#define RESULT_NO_NETWORK_NOTE                                                                   \
+	"[sandbox: the network is refused here: no host outside can be resolved or reached (no " \
+	"[network] allow list), so retrying will not help; work offline (the workspace's tool "  \
+	"caches are kept across runs), or ask the user to allow the host in [network] allow]\n"
+
 /* The line that tells the model a failure looks like the sandbox's denial
  * in mode, on f; false (nothing written) for a mode that forbids nothing. */
 bool result_write_denial_note(FILE *f, enum sandbox_mode mode);

@@ -32,6 +32,7 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 	launcher_proc_init(&o->launcher_proc);
 	o->tmpdir_hold = -1;
 	o->network_hold = -1;
+	o->tool_cache_hold = -1;
 }
 
 void run_outcome_done(struct run_outcome *o)
@@ -55,6 +56,8 @@ void run_outcome_done(struct run_outcome *o)
 	o->tmpdir_hold = safe_close(o->tmpdir_hold);
 	o->network_hold = safe_close(o->network_hold);
 	free(o->network_holder);
+	o->tool_cache_hold = safe_close(o->tool_cache_hold);
+	free(o->tool_cache);
 	free(o->tmpdir);
 	free(o->jobs_dir);
 	free(o->job.output_file);

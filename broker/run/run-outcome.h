@@ -48,6 +48,10 @@ struct run_outcome {
 	 * wanted; and a connection that keeps the holder for the run, or -1. */
 	char *network_holder;
 	int network_hold;
+	/* The workspace's tool caches' folder (tool-caches.h), or NULL when
+	 * the run has none; and the descriptor that holds it, or -1. */
+	char *tool_cache;
+	int tool_cache_hold;
 	char **env;
 	/* The launcher: started early (run-warmup.c) or for the command, until
 	 * the pump takes it; and its exec's status until the evaluation. */

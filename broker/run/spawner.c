@@ -173,6 +173,8 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 		r = add2(&argv, LAUNCH_OPT_WORKSPACE, req->workspace);
 	for (size_t i = 0; r >= 0 && boxed && i < s->n_writable; i++)
 		r = add2(&argv, LAUNCH_OPT_RW, s->writable[i]);
+	if (r >= 0 && boxed && req->tool_cache)
+		r = add2(&argv, LAUNCH_OPT_RW, req->tool_cache);
 	if (r >= 0 && boxed && req->tmpdir)
 		r = add2(&argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
 	if (r >= 0 && boxed && req->tmpdir && req->tmpdir_fallback)

@@ -39,7 +39,7 @@
 #include "run/workspace-network.h"
 
 /* FNV-1a, 64 bits: a name, not a secret (the directory is the lock). */
-static uint64_t path_hash(const char *s)
+uint64_t workspace_key(const char *s)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 	for (; *s; s++)
@@ -110,7 +110,7 @@ int workspace_network_hold(const char *jobs_dir, const char *workspace, const ch
                            uint64_t idle_ms, char **ret_path, struct sluice_error *reterr)
 {
 	_cleanup_free_ char *path = NULL, *lock_path = NULL;
-	uint64_t h = path_hash(workspace);
+	uint64_t h = workspace_key(workspace);
 	if (asprintf(&path, "%s/net-%016llx.sock", jobs_dir, (unsigned long long)h) < 0 ||
 	    asprintf(&lock_path, "%s%s", path, NET_HOLDER_LOCK_SUFFIX) < 0) {
 		path = lock_path = NULL;

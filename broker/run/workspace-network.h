@@ -15,6 +15,10 @@
 
 #include "errors.h"
 
+/* The name of a workspace's own things among sluice's files (its network
+ * holder's socket, its tool caches' folder): a hash of its absolute root. */
+uint64_t workspace_key(const char *root);
+
 /* The holder of workspace's network, answering on its socket in jobs_dir:
  * found, or started with launcher (staying idle_ms once unused). Returns a
  * connection to it (>= 0), which keeps it until closed (keep it while the

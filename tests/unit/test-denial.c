@@ -77,3 +77,31 @@ Test(denial, the_text_need_not_end_with_a_nul)
 	cr_expect_not(result_looks_like_denial(text, 10)); /* "x: Permiss" */
 	cr_expect(result_looks_like_denial(text, sizeof(text) - 2));
 }
+
+/* The refused network's note: the rows of denials that name a host not
+ * resolved or not reached, and none of the file system's. */
+static const char *const network_failures[] = {
+	"curl: (6) Could not resolve host: example.org",
+	"getaddrinfo EAI_AGAIN example.org",
+	"connect ENETUNREACH 93.184.215.14:443",
+	"Error: connect ECONNREFUSED 127.0.0.1:3000",
+	"socket.gaierror: [Errno -2] Name or service not known",
+	"ssh: connect to host example.org port 22: Network is unreachable",
+};
+static const char *const file_denials[] = {
+	"Error: listen EACCES: permission denied 0.0.0.0:3000",
+	"OSError: [Errno 30] Read-only file system: '/home/u/.cache/pip'",
+	"mkdir: cannot create directory '/opt/x': Operation not permitted",
+};
+
+Test(denial, network_failures_are_told_apart)
+{
+	for (size_t i = 0; i < sizeof(network_failures) / sizeof(network_failures[0]); i++)
+		cr_expect(result_looks_like_network_failure(network_failures[i],
+		                                            strlen(network_failures[i])),
+		          "not taken for a network failure: %s", network_failures[i]);
+	for (size_t i = 0; i < sizeof(file_denials) / sizeof(file_denials[0]); i++)
+		cr_expect_not(
+		        result_looks_like_network_failure(file_denials[i], strlen(file_denials[i])),
+		        "taken for a network failure: %s", file_denials[i]);
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The workspaces' tool caches (broker/run/tool-caches.c, docs/launcher.md
+# "Tool caches"): what tools write for themselves (XDG_CACHE_HOME, npm's and
+# pip's caches ...) goes to a folder of the workspace's own beside the jobs
+# directory, kept across its runs, never to the real home, which the
+# sandbox keeps read-only. Checked
+# from outside: without the key a cache write fails (the control), with it
+# one run's cache is the next run's, another workspace has its own, the real
+# home is unchanged, an [env] set of the same variable wins, the tidy
+# removes the least recently used workspace's folder beyond the cap but
+# never one a job holds, and where no network is reached at all npm fails in
+# seconds with a note that says the network is refused.
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+sandbox_subject="the workspaces' tool caches"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
+caches="$XDG_RUNTIME_DIR/sluice/caches"
+# The home outside /tmp: the sandbox's private /tmp would take the writes
+# to a home in there and hide them, passing the control for a wrong reason.
+HOME=$(mktemp -d /var/tmp/sluice-caches-home.XXXXXX) || exit 1
+trap 'rm -rf "$HOME"; tap_end' EXIT
+git config --global user.name "Sluice Test"
+git config --global user.email test@example.invalid
+ws_a=$TEST_TMP/ws-a ws_b=$TEST_TMP/ws-b
+new_repo "$ws_a"
+new_repo "$ws_b"
+mkdir -p "$HOME/.cache" "$HOME/.npm"
+echo mine >"$HOME/.cache/kept"
+printf '[sandbox]\ntool_caches = no\n' >"$TEST_TMP/off.ini"
+printf '[env]\nset = npm_config_cache=/nowhere/npm\n' >"$TEST_TMP/env-set.ini"
+token="cache-$RANDOM$RANDOM"
+# the real home as seen from outside: every path, size, mode and content
+home_state() {
+  (cd "$HOME" && find . -printf '%p %s %m\n' | sort && find . -type f -exec sha256sum {} + | sort)
+}
+# a package's tarball in the workspace (the host's /tmp is not seen inside)
+tarball=
+if command -v npm >/dev/null; then
+  mkdir -p "$TEST_TMP/pkg"
+  printf '{"name":"sluice-cache-probe","version":"1.0.0"}\n' >"$TEST_TMP/pkg/package.json"
+  (cd "$TEST_TMP/pkg" && npm_config_cache=$TEST_TMP/npm-outside npm pack --silent >/dev/null 2>&1)
+  cp "$TEST_TMP/pkg/sluice-cache-probe-1.0.0.tgz" "$ws_a/" && tarball=$ws_a/sluice-cache-probe-1.0.0.tgz
+fi
+home_before=$(home_state)
+
+# --- 1. control: without the key, the home's caches are read-only
+boxed_as workspace-write "$ws_a" "mkdir -p \"\${XDG_CACHE_HOME:-\$HOME/.cache}/x\" && echo $token >\"\${XDG_CACHE_HOME:-\$HOME/.cache}/x/t\"" --config "$TEST_TMP/off.ini"
+ran "control: the run with tool_caches = no" &&
+  { [ "$(json_get "$out" 'd["exitCode"]')" != 0 ] && [ ! -e "$HOME/.cache/x" ]; }
+report $? "control (tool_caches = no): a write to ~/.cache fails, as the home is read-only" "$out"
+
+# --- 2. one run's cache is the next run's, in the workspace's folder
+boxed_as workspace-write "$ws_a" "mkdir -p \"\$XDG_CACHE_HOME/x\" && echo $token >\"\$XDG_CACHE_HOME/x/t\" && echo \"\$XDG_CACHE_HOME\""
+ran "a run writes XDG_CACHE_HOME" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ]
+report $? "a sandboxed run writes to XDG_CACHE_HOME" "$out"
+folder_a=$(json_get "$out" 'd["stdout"].strip()' 2>/dev/null)
+folder_a=${folder_a%/*}
+[ "${folder_a%/*}" = "$caches" ] && [ "$(cat "$folder_a/xdg-cache/x/t" 2>/dev/null)" = "$token" ]
+report $? "the write lands in the workspace's folder in $caches" "folder: $folder_a" "$(ls -la "$caches" 2>&1)"
+boxed_as workspace-write "$ws_a" "cat \"\$XDG_CACHE_HOME/x/t\""
+ran "the next run reads it" && [ "$(json_get "$out" 'd["stdout"].strip()')" = "$token" ]
+report $? "the next run of the same workspace reads what the first cached" "$out"
+
+# --- 3. another workspace has a folder of its own
+boxed_as workspace-write "$ws_b" "echo \"\$XDG_CACHE_HOME\"; cat \"\$XDG_CACHE_HOME/x/t\""
+ran "another workspace's run" && ! grep -q "$token" <<<"$(json_get "$out" 'd["stdout"]')" &&
+  [ "$(json_get "$out" 'd["stdout"].splitlines()[0]')" != "$folder_a/xdg-cache" ]
+report $? "another workspace's run has its own XDG_CACHE_HOME, without the first one's entry" "$out"
+
+# restricted writes nothing that stays: no tool caches there
+boxed_as restricted "$ws_a" 'echo "${XDG_CACHE_HOME:-unset}"; mkdir -p "${XDG_CACHE_HOME:-$HOME/.cache}/r"'
+ran "a restricted run" && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ] &&
+  [ "$(json_get "$out" 'd["stdout"].splitlines()[0]')" != "$folder_a/xdg-cache" ] && [ ! -e "$folder_a/xdg-cache/r" ]
+report $? "a restricted run gets no tool caches: its cache write fails" "$out"
+
+# --- 4. real tools take the variables: npm's cache, pip's
+if [ -n "$tarball" ]; then
+  boxed_as workspace-write "$ws_a" "npm cache add '$tarball'"
+  ran "npm cache add" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ]
+  report $? "npm cache add of a local tarball succeeds in the sandbox" "$out"
+  boxed_as workspace-write "$ws_a" "npm cache ls"
+  ran "npm cache ls" && grep -q "sluice-cache-probe-1.0.0.tgz" <<<"$out" && [ -d "$folder_a/npm/_cacache" ]
+  report $? "the next run's npm cache ls lists it (in the workspace's folder)" "$out"
+  boxed_as workspace-write "$ws_b" "npm cache ls"
+  ran "npm cache ls elsewhere" && ! grep -q "sluice-cache-probe" <<<"$out"
+  report $? "another workspace's npm cache does not hold it" "$out"
+else
+  skip "npm's cache in the workspace's folder" "npm is not installed (or npm pack failed)"
+fi
+if command -v pip >/dev/null; then
+  boxed_as workspace-write "$ws_a" "pip cache dir"
+  ran "pip cache dir" && [ "$(json_get "$out" 'd["stdout"].strip()')" = "$folder_a/xdg-cache/pip" ]
+  report $? "pip's cache is the workspace's (pip cache dir)" "$out"
+else
+  skip "pip's cache in the workspace's folder" "pip is not installed"
+fi
+
+# --- 5. an [env] set of the same variable wins
+boxed_as workspace-write "$ws_a" 'echo "$npm_config_cache $XDG_CACHE_HOME"' --config "$TEST_TMP/env-set.ini"
+ran "[env] set" && [ "$(json_get "$out" 'd["stdout"].strip()')" = "/nowhere/npm $folder_a/xdg-cache" ]
+report $? "[env] set npm_config_cache wins over the workspace's, the others stay" "$out"
+
+# --- 6. the real home is untouched
+[ "$(home_state)" = "$home_before" ] && [ ! -e "$HOME/.npm/_cacache" ]
+report $? "the real home (~/.cache, ~/.npm) is as it was, checked from outside" \
+  "$(diff <(echo "$home_before") <(home_state))"
+
+# --- 7. refused network: npm fails at once, and the note says why
+if command -v npm >/dev/null; then
+  start=$(date +%s)
+  run "$SLUICE" run -C "$ws_a" --sandbox workspace-write --mode slow -- "npm view sluice-cache-probe"
+  took=$(($(date +%s) - start))
+  [ "$rc" -ne 0 ] && [ "$took" -lt 20 ] && grep -q "the network is refused here" <<<"$out"
+  report $? "without network, npm view fails in ${took}s (under 20, not a minute of retries) with the refused-network note" "$out"
+else
+  skip "npm fails at once without network" "npm is not installed"
+fi
+
+# --- 8. the tidy: the least recently used goes beyond the cap, a held one stays
+ws_live=$TEST_TMP/ws-live ws_old=$TEST_TMP/ws-old
+new_repo "$ws_live"
+new_repo "$ws_old"
+fill='mkdir -p "$XDG_CACHE_HOME" && dd if=/dev/zero of="$XDG_CACHE_HOME/fill" bs=64k count=32 status=none && echo "${XDG_CACHE_HOME%/*}"'
+run "$SLUICE" run -C "$ws_live" --sandbox workspace-write --mode background --format json -- "$fill; sleep 60"
+job=$(json_get "$out" 'd["jobId"]' 2>/dev/null) job_out=$(json_get "$out" 'd["outputFile"]' 2>/dev/null)
+wait_for 20 grep -q "^/" "$job_out" 2>/dev/null
+folder_live=$(grep -m1 "^/" "$job_out" 2>/dev/null)
+sleep 1 # the two folders' times of use differ
+boxed_as workspace-write "$ws_old" "$fill"
+folder_old=$(json_get "$out" 'd["stdout"].strip()' 2>/dev/null)
+boxed_as workspace-write "$ws_a" "true" # ws-a is the most recently used
+[ -n "$folder_live" ] && [ -d "$folder_live" ] && [ -n "$folder_old" ] && [ -d "$folder_old" ]
+report $? "two workspaces' folders with 2 MiB each, one held by a running job" "$folder_live" "$folder_old" "$out"
+# sluice jobs tidies at most once in 10 minutes (the stamp): again now
+tidy() { rm -f "$caches/.tidied" && "$SLUICE" jobs >/dev/null 2>&1; }
+tidy
+[ -d "$folder_live" ] && [ -d "$folder_old" ] && [ -d "$folder_a" ]
+report $? "under the cap (2GiB), the tidy of sluice jobs removes nothing" "$(ls "$caches")"
+user_ini=$XDG_CONFIG_HOME/sluice/sluice.ini
+cp "$user_ini" "$TEST_TMP/user.ini"
+# cap SIZE: the user layer's [sandbox] tool_caches_size (sluice jobs has no --config)
+cap() { { cat "$TEST_TMP/user.ini" && printf '[sandbox]\ntool_caches_size = %s\n' "$1"; } >"$user_ini"; }
+cap 3MiB
+"$SLUICE" jobs >/dev/null 2>&1
+[ -e "$folder_old" ]
+report $? "within 10 minutes of the last tidy, sluice jobs does not walk the caches again (the stamp)" "$(ls -la "$caches")"
+tidy
+[ -d "$folder_live" ] && [ -f "$folder_live/xdg-cache/fill" ] && [ ! -e "$folder_old" ] && [ -d "$folder_a" ]
+report $? "over the cap (3MiB), the tidy removes the least recently used folder no job holds, keeps the held one and the newest" \
+  "live: $folder_live" "old: $folder_old" "$(ls -la "$caches")"
+"$SLUICE" kill "$job" >/dev/null 2>&1
+cap 1MiB
+# its monitor lets go as it ends, after the kill returns
+gone_on_tidy() { tidy && [ ! -e "$folder_live" ]; }
+wait_for 20 gone_on_tidy
+report $? "once its job ended, that folder goes too (cap 1MiB)" "$(ls -la "$caches")" "$(cat "$job_out")"
