@@ -3,8 +3,9 @@
  * `sluice check`: the policy verdict for one command (or a JSON Lines batch)
  * without running anything; --explain shows the command model.
  * A batch decides the lines that have arrived together, in one policy child.
- * Not for: running commands (cmd-run.c), or the rules themselves: the verdict
- * is decided by the policy chain (policy_chain_decide(), batch_decide()).
+ * Not for: running commands (cmd-run.c), or the rules themselves: one
+ * command's verdict is the decision pipeline's (policy_judge(), as for a
+ * run), a batch's the policy chain's (policy_chain_decide_many()).
  */
 #include "config.h"
 
@@ -25,6 +26,7 @@
 #include "log.h"
 #include "model/model-explain.h"
 #include "policy/policy-chain.h"
+#include "policy/policy-judge.h"
 #include "core/request.h"
 #include "util/terminal-text.h"
 #include "cli/verb-options.h"
@@ -111,21 +113,18 @@ static int check_one(const char *command, size_t len, const struct check_setting
 		log_sluice_error(&err, "check: invalid_request");
 		return EXIT_SLUICE_ERROR;
 	}
-	_cleanup_(command_model_freep) struct command_model *m = NULL;
-	r = command_model_parse(s->parser, command, len, NULL, &m, &err);
-	if (r < 0) {
+	struct verdict v;
+	/* the one decision pipeline: parse, the model's own concerns and every
+	 * configured plugin, and the display form (only json and --explain
+	 * print it) */
+	_cleanup_(policy_judgement_done) struct policy_judgement j = { .verdict = &v };
+	r = policy_judge(s->chain, s->parser, command, len, s->cwd, s->json || s->explain, &j,
+	                 &err);
+	if (r < 0 && !j.model) { /* the command could not be parsed */
+		verdict_done(&v);
 		log_sluice_error(&err, "check");
 		return EXIT_SLUICE_ERROR;
 	}
-	struct verdict v;
-	verdict_init(&v);
-	_cleanup_free_ char *display = NULL, *rewrite = NULL;
-	/* the model's own concerns (limits, partial parse, dynamic names) and
-	 * every configured plugin, run in the policy chain's child; > 0: how
-	 * many plugins failed, which the verdict already says */
-	r = policy_chain_decide(s->chain, s->parser, m, &v, &rewrite);
-	if (r >= 0 && (s->json || s->explain)) /* only these print the display form */
-		r = display_form_of_run(s->parser, m, rewrite, s->cwd, &display, &err);
 	if (r == -ENOEXEC) { /* a plugin could not start: a configuration error */
 		verdict_done(&v);
 		sluice_error_set(&err, -EINVAL, "%s", policy_chain_start_error(s->chain));
@@ -137,6 +136,8 @@ static int check_one(const char *command, size_t len, const struct check_setting
 		log_error("check: %s", strerror(-r));
 		return EXIT_SLUICE_ERROR;
 	}
+	const struct command_model *m = j.model;
+	const char *display = j.display, *rewrite = j.rewrite;
 	if (s->json) {
 		json_t *o = result_json(m, &v, display, rewrite, s->explain);
 		r = print_json(o);

@@ -23,7 +23,7 @@
  *   FREE    override it;  SYSTEM  nothing (an error) once the system layer set
  *   it;  APPEND  add words only once the system layer set it;  ONLY  nothing
  *   at all: the key is read from the system layer only (some a system key
- *   unlocks, see config_unlocks in broker-config.c).
+ *   unlocks, see config_unlocks in config-key-table.c).
  */
 #ifndef SLUICE_CONFIG_KEYS_H
 #define SLUICE_CONFIG_KEYS_H

@@ -48,10 +48,9 @@ static int copy_list(char **from, const char **to, size_t *n, size_t max, const 
 	return 0;
 }
 
-int config_to_run_settings(const struct broker_config *cfg, struct run_settings *s,
-                           struct config_run_text *text, struct sluice_error *reterr)
+/* [broker]: the shell, timeouts, output caps and the jobs. */
+static void broker_keys(const struct broker_config *cfg, struct run_settings *s)
 {
-	run_settings_init_defaults(s);
 	s->shell = cfg->broker_shell;
 	s->timeout_ms = cfg->broker_timeout;
 	s->slow_timeout_ms = cfg->broker_slow_timeout;
@@ -67,7 +66,13 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->background_survivors = (enum background_survivors)cfg->broker_background_survivors;
 	s->jobs_dir = cfg->broker_jobs_dir && *cfg->broker_jobs_dir ? cfg->broker_jobs_dir : NULL;
 	s->jobs_max_age_ms = cfg->broker_jobs_max_age;
+}
 
+/* [sandbox] and [network]: the mode and what it may reach, the paths (and
+ * sluice's own configuration) it is told of, and the audit log it hides. */
+static int sandbox_keys(const struct broker_config *cfg, struct run_settings *s,
+                        struct sluice_error *reterr)
+{
 	s->sandbox_mode = (enum sandbox_mode)cfg->sandbox_mode;
 	s->sandbox_mode_is_default = !cfg->sandbox_mode_configured;
 	settle_default_mode(s);
@@ -102,8 +107,14 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 	s->workspace_network_idle = cfg->sandbox_workspace_network_idle;
 	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
 	s->audit_file = cfg->audit_file && *cfg->audit_file ? cfg->audit_file : NULL;
+	return 0;
+}
 
-	/* rlimits, as the launcher reads them */
+/* [sandbox] rlimit_*: those set, as the launcher reads them (their text in
+ * text, which the settings borrow). */
+static void rlimit_keys(const struct broker_config *cfg, struct run_settings *s,
+                        struct config_run_text *text)
+{
 	const struct {
 		const char *name;
 		uint64_t value;
@@ -129,7 +140,17 @@ int config_to_run_settings(const struct broker_config *cfg, struct run_settings 
 		s->rlimits[s->n_rlimits].value = text->rlimit[s->n_rlimits];
 		s->n_rlimits++;
 	}
+}
 
+int config_to_run_settings(const struct broker_config *cfg, struct run_settings *s,
+                           struct config_run_text *text, struct sluice_error *reterr)
+{
+	run_settings_init_defaults(s);
+	broker_keys(cfg, s);
+	int r = sandbox_keys(cfg, s, reterr);
+	if (r < 0)
+		return r;
+	rlimit_keys(cfg, s, text);
 	r = copy_list(cfg->env_drop, s->env_drop, &s->n_env_drop, RUN_SETTINGS_ENV_MAX,
 	              "[env] drop", reterr);
 	if (r < 0)

@@ -3,7 +3,7 @@
  * The bridge from the configuration to `sluice run`'s settings: fills a
  * struct run_settings from a struct broker_config, so that run, jobs and
  * doctor work from what the administrator configured.
- * Not for: reading INI (broker-config.c) or running anything.
+ * Not for: reading INI (broker-config.c and the files it names) or running anything.
  */
 #ifndef SLUICE_CONFIG_RUN_H
 #define SLUICE_CONFIG_RUN_H

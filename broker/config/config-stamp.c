@@ -5,7 +5,7 @@
  * nanoseconds; or the errno), and for policies.d each entry's name and
  * the same. The change time is in it because a file rewritten within the
  * modification time's granularity, to the same size, still moves it.
- * Not for: reading the files (broker-config.c).
+ * Not for: reading the files (config-layers.c).
  */
 #include "config.h"
 

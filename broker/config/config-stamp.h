@@ -7,7 +7,7 @@
  * loads, and loads again when it differs: a file written, replaced,
  * created or removed changes it. Taken before the load, a change made
  * while loading shows as a difference on the next look, never as none.
- * Not for: reading the files (broker-config.c).
+ * Not for: reading the files (config-layers.c).
  */
 #ifndef SLUICE_CONFIG_STAMP_H
 #define SLUICE_CONFIG_STAMP_H

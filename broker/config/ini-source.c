@@ -5,7 +5,7 @@
  * Our reader hands inih one physical line per call and classifies each line
  * the way inih will, so that it can refuse what inih would silently split or
  * cut, and tell the handler which physical line it is on.
- * Not for: meaning of sections and keys (broker-config.c).
+ * Not for: meaning of sections and keys (config-parse.c).
  */
 #include "config.h"
 

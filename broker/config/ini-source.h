@@ -3,7 +3,7 @@
  * The INI reader: inih's ini_parse_stream() fed by our own line reader, which
  * counts physical lines and refuses what inih r55 would silently mangle (lines
  * past its buffer, NUL bytes, section and key names of 50 bytes or more).
- * Not for: meaning; broker-config.c decides what sections and keys are valid.
+ * Not for: meaning; config-parse.c decides what sections and keys are valid.
  */
 #ifndef SLUICE_INI_SOURCE_H
 #define SLUICE_INI_SOURCE_H

@@ -9,7 +9,7 @@
  * open for writing), stat'ed before and after, its name stat'ed again, and
  * its last change must be a moment old; otherwise it is read again, a
  * bounded number of times, and then refused.
- * Not for: what the text means (ini-source.c, broker-config.c).
+ * Not for: what the text means (ini-source.c, config-parse.c).
  */
 #ifndef SLUICE_STEADY_READ_H
 #define SLUICE_STEADY_READ_H

@@ -2,8 +2,9 @@
 /*
  * The broker's per-process context: configuration first, the costly parts
  * (plugins, parser, audit log) on the first decision. The order inside
- * broker_context_decide() is the policy argument: parse, model checks and
- * plugins, then approval; nothing here spawns the command.
+ * broker_context_decide() is the policy argument: the decision pipeline
+ * (policy-judge.c: parse, model checks and plugins, display), then
+ * approval; nothing here spawns the command.
  */
 #include "config.h"
 
@@ -18,12 +19,11 @@
 #include "policy/approval.h"
 #include "policy/broker-context.h"
 #include "cleanup.h"
-#include "model/command-model.h"
 #include "config/config-run.h"
 #include "config/config-stamp.h"
-#include "model/display.h"
 #include "log.h"
 #include "policy/policy-chain.h"
+#include "policy/policy-judge.h"
 
 struct broker_context {
 	struct broker_config *cfg;
@@ -181,22 +181,15 @@ int broker_context_decide(struct broker_context *ctx, const struct run_request *
 		                        "the audit log is required and cannot be opened: %s",
 		                        strerror(-ctx->audit_error));
 
-	_cleanup_(command_model_freep) struct command_model *m = NULL;
 	/* a policy child forked ahead parses it meanwhile */
 	policy_chain_send_ahead(ctx->chain, req->command, req->command_len);
-	r = command_model_parse(ctx->parser, req->command, req->command_len, NULL, &m, reterr);
+	_cleanup_(policy_judgement_done) struct policy_judgement j = { .verdict = &ret->verdict };
+	r = policy_judge(ctx->chain, ctx->parser, req->command, req->command_len, workdir, true, &j,
+	                 reterr);
 	if (r < 0)
 		return r;
-	_cleanup_free_ char *rewrite = NULL;
-	r = policy_chain_decide(ctx->chain, ctx->parser, m, &ret->verdict, &rewrite);
-	if (r == -ENOEXEC)
-		return sluice_error_set(reterr, r, "%s", policy_chain_start_error(ctx->chain));
-	if (r < 0)
-		return sluice_error_set(reterr, r, "running the policy plugins");
-	r = display_form_of_run(ctx->parser, m, rewrite, workdir, &ret->display, reterr);
-	if (r < 0)
-		return r;
-	ret->command = rewrite ? TAKE_PTR(rewrite) : strdup(req->command);
+	ret->display = TAKE_PTR(j.display);
+	ret->command = j.rewrite ? TAKE_PTR(j.rewrite) : strdup(req->command);
 	if (!ret->command)
 		return sluice_error_set(reterr, -ENOMEM, "copying the command");
 

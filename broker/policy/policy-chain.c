@@ -178,94 +178,107 @@ static int recheck_strictly(struct policy_chain *c, struct policy_check *item,
 	return failed;
 }
 
-/* Fork one child for the models items[from..n), read each model's messages
- * in turn, and fail closed on anything else. Returns the index of the first
- * model not yet decided (n when all were: a failing model is decided, as a
- * deny), or -errno (pipe, fork, -ENOMEM). */
-static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
-                         const struct command_model *const *models, size_t from, size_t n)
+/* The child that checks the models [from..n): the one forked ahead, for
+ * one model in a check that is not strict; else a new one (the one forked
+ * ahead, unused, is withdrawn). Its pid and the read end of its messages'
+ * pipe (*ret_fd), *ret_ahead saying whether it was forked ahead; or
+ * -errno (pipe, fork). */
+static pid_t start_child(struct policy_chain *c, const struct command_model *const *models,
+                         size_t from, size_t n, int *ret_fd, bool *ret_ahead)
 {
-	policy_chain_reap(c);
+	bool may_take = n - from == 1 && !c->strict;
 	int fds[2] = { -1, -1 };
-	/* One model: the child forked ahead takes it, if there is one. */
-	pid_t pid = n - from == 1 && !c->strict ? policy_proc_take(&c->ahead, models[from], &fds[0])
-	                                        : -1;
-	bool ready = pid > 0;
-	if (n - from != 1)
+	pid_t pid = may_take ? policy_proc_take(&c->ahead, models[from], &fds[0]) : -1;
+	*ret_ahead = pid > 0;
+	if (!may_take)
 		policy_proc_withdraw(&c->ahead);
-	if (pid < 0) {
-		policy_progress_store(c, 0);
-		if (pipe2(fds, O_CLOEXEC) < 0)
-			return -errno;
-		fflush(NULL); /* the child must not flush our buffers a second time */
-		pid = fork();
-		if (pid < 0) {
-			int r = -errno;
-			safe_close(fds[0]);
-			safe_close(fds[1]);
-			return r;
-		}
-		if (pid == 0) {
-			safe_close(fds[0]);
-			policy_child_run(c, models + from, n - from, fds[1]);
-		}
-		(void)setpgid(pid, pid); /* as the child does: whichever runs first */
-		safe_close(fds[1]);
+	if (pid > 0) {
+		*ret_fd = fds[0];
+		return pid;
 	}
-	struct stream in = { .fd = fds[0], .cap = 64 * 1024 };
+	policy_progress_store(c, 0);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return -errno;
+	fflush(NULL); /* the child must not flush our buffers a second time */
+	pid = fork();
+	if (pid < 0) {
+		int r = -errno;
+		safe_close(fds[0]);
+		safe_close(fds[1]);
+		return r;
+	}
+	if (pid == 0) {
+		safe_close(fds[0]);
+		policy_child_run(c, models + from, n - from, fds[1]);
+	}
+	(void)setpgid(pid, pid); /* as the child does: whichever runs first */
+	safe_close(fds[1]);
+	*ret_fd = fds[0];
+	return pid;
+}
+
+/* Read the messages of the models [from..n) from fd, each model's against
+ * the plugin timeout, finishing each item decided but the last. Returns
+ * 0 or the reading's -errno, with *ret_k the model it stopped at (n when
+ * every one was read) and *st the reading of that model. */
+static int read_messages(struct policy_chain *c, struct policy_check *items, int fd, size_t from,
+                         size_t n, struct reading *st, size_t *ret_k)
+{
+	struct stream in = { .fd = fd, .cap = 64 * 1024 };
 	in.buf = malloc(in.cap);
 	uint64_t timeout = c->timeout_ms ? c->timeout_ms : 1;
 	size_t k = from;
 	int r = in.buf ? 0 : -ENOMEM;
-	int fl = fcntl(fds[0], F_GETFL);
-	if (r == 0 && (fl < 0 || fcntl(fds[0], F_SETFL, fl | O_NONBLOCK) < 0))
+	int fl = fcntl(fd, F_GETFL);
+	if (r == 0 && (fl < 0 || fcntl(fd, F_SETFL, fl | O_NONBLOCK) < 0))
 		r = -errno;
-	struct reading st = reading_start(c, items[from].v);
+	*st = reading_start(c, items[from].v);
 	for (; r == 0 && k < n; k++) {
-		st = reading_start(c, items[k].v);
-		r = reading_read(&in, &st, monotonic_ms() + timeout);
-		if (r < 0 || !st.done)
+		*st = reading_start(c, items[k].v);
+		r = reading_read(&in, st, monotonic_ms() + timeout);
+		if (r < 0 || !st->done)
 			break;
 		if (k + 1 < n)
-			finish_item(c, &items[k], &st, (int)st.failed);
+			finish_item(c, &items[k], st, (int)st->failed);
 	}
 	if (r == 0 && k == n && in.len) {
 		k = n - 1; /* the last model's plugin sent it: that model fails */
-		r = reading_fault(&st, "message after the end");
+		r = reading_fault(st, "message after the end");
 	}
-	safe_close(fds[0]);
 	free(in.buf);
-	/* A crash or a hang stops the child where its progress word says.
-	 * Garbage does not (the plugin wrote it, and the child went on), nor
-	 * does a failure of the host's own write of the model's messages past
-	 * the last plugin (a plugin closed or replaced the pipe, and the child
-	 * went on): those are unexplained, and checked again strictly. */
-	bool failed_here = !(r == 0 && k == n);
+	*ret_k = k;
+	return r;
+}
+
+/* Where a check that failed (r, at model k of those from from) stopped.
+ * A crash or a hang stops the child where its progress word says: st is
+ * told so. Garbage does not (the plugin wrote it, and the child went on),
+ * nor does a failure of the host's own write of the model's messages past
+ * the last plugin (a plugin closed or replaced the pipe, and the child
+ * went on): those are unexplained (true), and checked again strictly. */
+static bool locate_failure(struct policy_chain *c, struct reading *st, int r, size_t k, size_t from)
+{
 	uint64_t at = policy_progress_load(c);
 	size_t at_plugin;
 	enum policy_phase at_phase;
 	bool unexplained =
-	        failed_here &&
-	        (r == -EBADMSG ||
-	         (policy_progress_in(at, k - from, &at_plugin, &at_phase) && at_plugin >= c->n));
-	if (failed_here && !unexplained)
-		(void)reading_progress(&st, at, k - from);
+	        r == -EBADMSG ||
+	        (policy_progress_in(at, k - from, &at_plugin, &at_phase) && at_plugin >= c->n);
+	if (!unexplained)
+		(void)reading_progress(st, at, k - from);
+	return unexplained;
+}
+
+/* The end of a check's child, once its messages were read (r, up to model
+ * k; unexplained: see locate_failure()): waited for, or left to
+ * policy_chain_reap() when every model was read; a failed model checked
+ * again strictly to name the plugin, or failed closed. Returns as
+ * run_chain(). */
+static ssize_t end_child(struct policy_chain *c, struct policy_check *items,
+                         const struct command_model *const *models, pid_t pid, struct reading *st,
+                         int r, size_t k, size_t n, bool unexplained)
+{
 	int status = 0;
-	if (ready && k == from && !reading_begun(&st) && r != -ENOMEM) {
-		/* The child forked ahead failed before it began a plugin. Stuck
-		 * or crashed in a plugin's open ahead: that plugin failed while
-		 * starting (not opened a second time, for a second timeout).
-		 * Elsewhere (loading the plugins, parsing its command): a child of
-		 * its own checks the model again and names the plugin. */
-		uint32_t opening = policy_proc_opening(&c->ahead);
-		if (opening == 0 || opening > c->n) {
-			policy_child_end_group(pid);
-			(void)policy_child_wait(pid, &status);
-			return (ssize_t)from;
-		}
-		st.current = opening - 1;
-		st.state = READING_OPEN;
-	}
 	bool all_read = r == 0 && k == n; /* every model's DONE, nothing after */
 	if (all_read) {
 		/* The child's last act was DONE; its exit is not waited for here
@@ -274,7 +287,7 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		if (pidfd >= 0) {
 			c->exiting_pidfd = pidfd;
 			c->exiting_pid = pid;
-			finish_item(c, &items[n - 1], &st, (int)st.failed);
+			finish_item(c, &items[n - 1], st, (int)st->failed);
 			return (ssize_t)n;
 		}
 	} else {
@@ -282,18 +295,18 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 	}
 	int w = policy_child_wait(pid, &status);
 	if (r == -ENOMEM) {
-		free(st.rewrite);
+		free(st->rewrite);
 		return r;
 	}
 	if (all_read) {
 		k = n - 1; /* the last model still waits on the exit status */
 		if (w == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-			finish_item(c, &items[k], &st, (int)st.failed);
+			finish_item(c, &items[k], st, (int)st->failed);
 			return (ssize_t)n;
 		}
 	}
-	free(st.rewrite); /* a failed model's rewrite is not applied */
-	st.rewrite = NULL;
+	free(st->rewrite); /* a failed model's rewrite is not applied */
+	st->rewrite = NULL;
 	if (unexplained && !c->strict) {
 		/* Garbage, or a pipe a plugin broke: the child went on, so
 		 * neither where the garbage sits among the batched messages
@@ -304,16 +317,55 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
 		int named = recheck_strictly(c, &items[k], models[k]);
 		if (named != 0) {
 			if (named > 0)
-				finish_item(c, &items[k], &st, named);
+				finish_item(c, &items[k], st, named);
 			return named < 0 ? named : (ssize_t)k + 1;
 		}
-		st.current = st.n;
+		st->current = st->n;
 	}
-	int failed = reading_fail_closed(&st, r, w, status, c->timeout_ms);
+	int failed = reading_fail_closed(st, r, w, status, c->timeout_ms);
 	if (failed < 0)
 		return failed;
-	finish_item(c, &items[k], &st, failed);
+	finish_item(c, &items[k], st, failed);
 	return (ssize_t)k + 1;
+}
+
+/* Fork one child for the models items[from..n) (or take the one forked
+ * ahead), read each model's messages in turn, and fail closed on anything
+ * else. Returns the index of the first model not yet decided (n when all
+ * were: a failing model is decided, as a deny), or -errno (pipe, fork,
+ * -ENOMEM). */
+static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
+                         const struct command_model *const *models, size_t from, size_t n)
+{
+	policy_chain_reap(c);
+	int fd = -1;
+	bool ahead = false;
+	pid_t pid = start_child(c, models, from, n, &fd, &ahead);
+	if (pid < 0)
+		return pid;
+	struct reading st;
+	size_t k = from;
+	int r = read_messages(c, items, fd, from, n, &st, &k);
+	safe_close(fd);
+	bool failed_here = !(r == 0 && k == n);
+	bool unexplained = failed_here && locate_failure(c, &st, r, k, from);
+	if (ahead && k == from && !reading_begun(&st) && r != -ENOMEM) {
+		/* The child forked ahead failed before it began a plugin. Stuck
+		 * or crashed in a plugin's open ahead: that plugin failed while
+		 * starting (not opened a second time, for a second timeout).
+		 * Elsewhere (loading the plugins, parsing its command): a child of
+		 * its own checks the model again and names the plugin. */
+		uint32_t opening = policy_proc_opening(&c->ahead);
+		if (opening == 0 || opening > c->n) {
+			int status = 0;
+			policy_child_end_group(pid);
+			(void)policy_child_wait(pid, &status);
+			return (ssize_t)from;
+		}
+		st.current = opening - 1;
+		st.state = READING_OPEN;
+	}
+	return end_child(c, items, models, pid, &st, r, k, n, unexplained);
 }
 
 int policy_chain_check_many(struct policy_chain *c, struct policy_check *items, size_t n)

@@ -180,6 +180,11 @@ void policy_proc_init(struct policy_proc *p)
 	*p = (struct policy_proc){ .state = POLICY_PROC_NONE, .text_fd = -1, .msg_fd = -1 };
 }
 
+enum policy_proc_state policy_proc_state(const struct policy_proc *p)
+{
+	return p->state;
+}
+
 /* It is killed before it is waited for: it may still be in a plugin's
  * open, for as long as that takes; one sent a text must not check what
  * nobody reads. */

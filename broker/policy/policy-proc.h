@@ -50,6 +50,8 @@ struct policy_proc {
 /* None forked ahead. */
 void policy_proc_init(struct policy_proc *p);
 
+enum policy_proc_state policy_proc_state(const struct policy_proc *p);
+
 /* Hand the ready child its command (the source of model), unless it was
  * sent ahead: its pid and message pipe, or -1 (none, it is gone, or what
  * it was sent is not model's: the caller forks as usual, and a child that

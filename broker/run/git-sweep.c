@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The post-run sweep of a run's repository (git-sweep.h). Every step works
- * on descriptors and never follows a symbolic link: what it looks at is
- * what the command may have planted.
+ * The post-run sweep of a run's repository (git-sweep.h): the walk of its
+ * gitdirs and nested repositories, and what is disabled in place; what is
+ * taken out goes to the quarantine folder (git-quarantine.c). Every step
+ * works on descriptors and never follows a symbolic link: what it looks at
+ * is what the command may have planted.
  */
 #include "config.h"
 
@@ -26,7 +28,9 @@
 #include "fd-util.h"
 #include "monotonic.h"
 #include "run/git-defuse.h"
+#include "run/git-quarantine.h"
 #include "run/git-sweep.h"
+#include "run/git-sweep-state.h"
 #include "util/terminal-text.h"
 #include "path-text.h"
 
@@ -35,11 +39,6 @@
 #define SWEEP_DEPTH_MAX 48
 /* A config or todo file larger than this is moved away, not read. */
 #define SWEEP_TEXT_MAX (1024 * 1024)
-/* A hard-linked file is copied into the quarantine up to this size
- * (the content stays at its other name in any case). */
-#define SWEEP_COPY_MAX (16 * 1024 * 1024)
-/* Nested repositories looked at, at most. */
-#define SWEEP_NESTED_MAX 256
 /* Coarse clocks and file systems that keep whole seconds: a directory
  * changed this long before the run's start is looked at too. */
 #define SWEEP_MARGIN_S 2
@@ -64,21 +63,7 @@ static void closedirp(DIR **d)
 		closedir(*d);
 }
 
-struct sweeper {
-	struct git_sweep *s;
-	const char *jobs_dir;
-	int qfd; /* the quarantine folder, -1 until the first item */
-	bool ctime_ok;
-	dev_t dev;
-	char path[PATH_MAX]; /* the directory being read */
-	char *nested[SWEEP_NESTED_MAX];
-	size_t n_nested;
-	char keys[512]; /* the names git_defuse_* reported for the file at hand */
-	int n_keys;
-};
-
-static void fail(struct git_sweep *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct git_sweep *s, const char *fmt, ...)
+void git_sweep_fail(struct git_sweep *s, const char *fmt, ...)
 {
 	if (s->error[0])
 		return; /* the first failure is the one to read */
@@ -175,154 +160,6 @@ int git_sweep_begin(struct git_sweep *s, const char *workspace)
 	return 0;
 }
 
-/* The quarantine folder, made on first use: JOBS_DIR/quarantine/STAMP-PID-N. */
-static int quarantine_open(struct sweeper *w)
-{
-	if (w->qfd >= 0)
-		return w->qfd;
-	if (!w->jobs_dir)
-		return -ENOENT;
-	_cleanup_free_ char *top = NULL;
-	if (asprintf(&top, "%s/quarantine", w->jobs_dir) < 0)
-		return -ENOMEM;
-	if (mkdir(top, 0700) < 0 && errno != EEXIST)
-		return neg_errno();
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	for (int i = 0; i < 100; i++) {
-		_cleanup_free_ char *dir = NULL;
-		if (asprintf(&dir, "%s/%s-%d-%d", top, stamp, (int)getpid(), i) < 0)
-			return -ENOMEM;
-		if (mkdir(dir, 0700) < 0) {
-			if (errno == EEXIST)
-				continue;
-			return neg_errno();
-		}
-		w->qfd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (w->qfd < 0)
-			return neg_errno();
-		w->s->quarantine = TAKE_PTR(dir);
-		return w->qfd;
-	}
-	return -EEXIST;
-}
-
-/* Note an item; kept_name is its name in the quarantine folder or NULL. */
-static void note(struct sweeper *w, const char *dir, const char *name, const char *what,
-                 const char *kept_name)
-{
-	struct git_sweep *s = w->s;
-	s->n_found++;
-	if (w->qfd >= 0) {
-		/* the folder's manifest: one line per item, for the user */
-		_cleanup_close_ int m =
-		        openat(w->qfd, "MANIFEST",
-		               O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (m >= 0)
-			dprintf(m, "%s\t%s/%s\t%s\n", kept_name ? kept_name : "-", dir, name, what);
-	}
-	if (s->n_items >= GIT_SWEEP_ITEMS_MAX)
-		return;
-	struct git_sweep_item *it = &s->items[s->n_items];
-	if (asprintf(&it->path, "%s/%s", dir, name) < 0) {
-		it->path = NULL;
-		return;
-	}
-	it->what = strdup(what);
-	it->kept = NULL;
-	if (kept_name && s->quarantine &&
-	    asprintf(&it->kept, "%s/%s", s->quarantine, kept_name) < 0)
-		it->kept = NULL;
-	if (!it->what) {
-		free(it->path);
-		free(it->kept);
-		*it = (struct git_sweep_item){ 0 };
-		return;
-	}
-	s->n_items++;
-}
-
-/* A name in the quarantine folder for the n-th item. */
-static void kept_name(const struct sweeper *w, const char *name, char out[NAME_MAX + 1])
-{
-	snprintf(out, NAME_MAX + 1, "%03zu-%.200s", w->s->n_found, name);
-}
-
-/* Copy the regular file fd into the quarantine as kept (at most max bytes). */
-static int copy_into(struct sweeper *w, int fd, const char *kept, off_t max)
-{
-	_cleanup_close_ int out =
-	        openat(w->qfd, kept, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (out < 0)
-		return neg_errno();
-	char buf[65536];
-	off_t done = 0;
-	for (;;) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return neg_errno();
-		if (n == 0 || done >= max)
-			return 0;
-		int r = write_full(out, buf, (size_t)n);
-		if (r < 0)
-			return r;
-		done += n;
-	}
-}
-
-/* Move dir/name (of type st) into the quarantine: renamed there, or,
- * across file systems, made again there (a link, a FIFO) and removed
- * here; a file is always copied and removed, so that the other name of a
- * hard link, left with one link, stays. what says what it was. */
-static void quarantine(struct sweeper *w, int dir, const char *name, const struct stat *st,
-                       const char *what)
-{
-	char kept[NAME_MAX + 1];
-	kept_name(w, name, kept);
-	int qfd = quarantine_open(w);
-	if (qfd < 0) {
-		fail(w->s, "the quarantine folder in '%s': %s", w->jobs_dir ? w->jobs_dir : "?",
-		     strerror(-qfd));
-		/* still removed: leaving it is what the sweep must not do */
-	} else if (S_ISREG(st->st_mode)) {
-		/* copied, below: a hard link moved whole would keep its other
-		 * name in the gitdir at two links, and it too would be taken */
-	} else if (renameat(dir, name, qfd, kept) == 0) {
-		note(w, w->path, name, what, kept);
-		return;
-	} else if (errno != EXDEV) {
-		fail(w->s, "moving '%s/%s': %s", w->path, name, strerror(errno));
-		note(w, w->path, name, what, NULL);
-		return;
-	}
-	bool made = false;
-	if (qfd >= 0 && S_ISLNK(st->st_mode)) {
-		char target[PATH_MAX];
-		ssize_t n = readlinkat(dir, name, target, sizeof(target) - 1);
-		if (n >= 0) {
-			target[n] = '\0';
-			made = symlinkat(target, qfd, kept) == 0;
-		}
-	} else if (qfd >= 0 && S_ISFIFO(st->st_mode)) {
-		made = mkfifoat(qfd, kept, st->st_mode & 0600) == 0;
-	} else if (qfd >= 0 && S_ISREG(st->st_mode)) {
-		_cleanup_close_ int fd = openat(
-		        dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-		struct stat now;
-		made = fd >= 0 && fstat(fd, &now) == 0 && now.st_ino == st->st_ino &&
-		       S_ISREG(now.st_mode) && copy_into(w, fd, kept, SWEEP_COPY_MAX) == 0;
-	}
-	/* a socket or device node is not made again: the manifest says what it was */
-	if (unlinkat(dir, name, S_ISDIR(st->st_mode) ? AT_REMOVEDIR : 0) < 0)
-		fail(w->s, "removing '%s/%s': %s", w->path, name, strerror(errno));
-	note(w, w->path, name, what, made ? kept : NULL);
-}
-
 /* What a non-directory entry of a gitdir is, when git would never have put
  * it there, into what (else ""). in_objects: in an object store, where
  * git's own clones hard-link objects and git never writes a file in place. */
@@ -368,7 +205,7 @@ static void remember_nested(struct sweeper *w, const char *path)
 		if (strcmp(w->nested[i], path) == 0)
 			return;
 	if (w->n_nested >= SWEEP_NESTED_MAX) {
-		fail(w->s, "more than %d nested repositories", SWEEP_NESTED_MAX);
+		git_sweep_fail(w->s, "more than %d nested repositories", SWEEP_NESTED_MAX);
 		return;
 	}
 	char *copy = strdup(path);
@@ -412,7 +249,7 @@ static int walk_fanout(struct sweeper *w, int fd)
 			continue;
 		char what[256];
 		describe(fd, name, &st, true, what, sizeof(what));
-		quarantine(w, fd, name, &st, what[0] ? what : "a folder among objects");
+		git_quarantine_move(w, fd, name, &st, what[0] ? what : "a folder among objects");
 	}
 	return errno != 0 ? neg_errno() : 0;
 }
@@ -448,7 +285,7 @@ static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int de
 			char what[256];
 			describe(fd, name, &est, in_objects, what, sizeof(what));
 			if (what[0])
-				quarantine(w, fd, name, &est, what);
+				git_quarantine_move(w, fd, name, &est, what);
 			continue;
 		}
 		if (est.st_dev != w->dev)
@@ -462,7 +299,7 @@ static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int de
 		int r = 0;
 		if (depth + 1 >= SWEEP_DEPTH_MAX) {
 			w->path[len] = '\0';
-			quarantine(w, fd, name, &est, "folders nested too deep for git");
+			git_quarantine_move(w, fd, name, &est, "folders nested too deep for git");
 		} else {
 			_cleanup_close_ int cfd =
 			        openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -527,13 +364,13 @@ static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn 
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SWEEP_TEXT_MAX) {
 		/* not a file git can read as text: away with it */
 		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			quarantine(w, dir, name, &st, "unreadable or oversized git file");
+			git_quarantine_move(w, dir, name, &st, "unreadable or oversized git file");
 		return;
 	}
 	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
 	ssize_t n = text ? read_full(fd, text, (size_t)st.st_size) : -ENOMEM;
 	if (n < 0) {
-		fail(w->s, "reading '%s/%s': %s", w->path, name, strerror((int)-n));
+		git_sweep_fail(w->s, "reading '%s/%s': %s", w->path, name, strerror((int)-n));
 		return;
 	}
 	w->keys[0] = '\0';
@@ -543,14 +380,14 @@ static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn 
 	int r = defuse(text, (size_t)n, &out, &out_len, collect_key, w);
 	if (r <= 0) {
 		if (r < 0)
-			fail(w->s, "reading '%s/%s': %s", w->path, name, strerror(-r));
+			git_sweep_fail(w->s, "reading '%s/%s': %s", w->path, name, strerror(-r));
 		return;
 	}
 	char kept[NAME_MAX + 1];
-	kept_name(w, name, kept);
-	int qfd = quarantine_open(w);
+	git_quarantine_kept_name(w, name, kept);
+	int qfd = git_quarantine_open(w);
 	bool copied = qfd >= 0 && lseek(fd, 0, SEEK_SET) == 0 &&
-	              copy_into(w, fd, kept, SWEEP_TEXT_MAX) == 0;
+	              git_quarantine_copy(w, fd, kept, SWEEP_TEXT_MAX) == 0;
 	char tmp[NAME_MAX + 1];
 	snprintf(tmp, sizeof(tmp), ".%.200s.sluice-sweep", name);
 	(void)unlinkat(dir, tmp, 0);
@@ -564,13 +401,13 @@ static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn 
 	if (wr < 0) {
 		(void)unlinkat(dir, tmp, 0);
 		/* it must not stay as it is: moved away whole instead */
-		quarantine(w, dir, name, &st,
-		           "git file that runs programs (could not be rewritten)");
+		git_quarantine_move(w, dir, name, &st,
+		                    "git file that runs programs (could not be rewritten)");
 		return;
 	}
 	char what[600];
 	snprintf(what, sizeof(what), "%s: %s (commented out)", label, w->keys);
-	note(w, w->path, name, what, copied ? kept : NULL);
+	git_quarantine_note(w, w->path, name, what, copied ? kept : NULL);
 	w->s->n_found += (size_t)(w->n_keys - 1); /* each key counts */
 }
 
@@ -641,8 +478,9 @@ static void sweep_nested(struct sweeper *w, int fd, bool root)
 			continue;
 		if (S_ISREG(st.st_mode) && !(st.st_mode & 0111))
 			continue; /* git does not run it */
-		quarantine(w, hfd, name, &st,
-		           S_ISREG(st.st_mode) ? "executable hook" : "hook that is not a file");
+		git_quarantine_move(w, hfd, name, &st,
+		                    S_ISREG(st.st_mode) ? "executable hook"
+		                                        : "hook that is not a file");
 	}
 	w->path[len] = '\0';
 }
@@ -655,7 +493,7 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, 
 	if (walk_it) {
 		int r = sweep_tree(w, path);
 		if (r < 0 && r != -ENOENT)
-			fail(w->s, "sweeping '%s': %s", path, strerror(-r));
+			git_sweep_fail(w->s, "sweeping '%s': %s", path, strerror(-r));
 	}
 	_cleanup_close_ int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -818,7 +656,7 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 	for (size_t i = 0; i < s->n_roots; i++) {
 		int r = sweep_tree(&w, s->roots[i]);
 		if (r < 0 && r != -ENOENT)
-			fail(s, "sweeping '%s': %s", s->roots[i], strerror(-r));
+			git_sweep_fail(s, "sweeping '%s': %s", s->roots[i], strerror(-r));
 	}
 	/* the gitlinks of the workspace's index (its own gitdir, roots[0]),
 	 * which the user's git status enters */

@@ -173,6 +173,15 @@ void launcher_proc_withdraw(struct launcher_proc *lp)
 {
 	if (lp->spec_fd >= 0 && lp->pid > 0)
 		(void)kill(lp->pid, SIGKILL);
+	/* RUNNING: it has its command, which closing its pipes does not stop,
+	 * and the wait below would last as long as the command. Its process
+	 * group goes first (the launcher's session, made before the exec of
+	 * the command), then the launcher itself (should it not have made it
+	 * yet, it has run nothing). */
+	if (lp->state == LAUNCHER_PROC_RUNNING && lp->pid > 0) {
+		(void)kill(-lp->pid, SIGKILL);
+		(void)kill(lp->pid, SIGKILL);
+	}
 	lp->spec_fd = safe_close(lp->spec_fd);
 	lp->exec_fd = safe_close(lp->exec_fd);
 	lp->command_fd = safe_close(lp->command_fd);

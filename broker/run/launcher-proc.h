@@ -18,7 +18,8 @@
  *   NONE --start_unconfigured--> AWAITING_OPTIONS --configure--> AWAITING_COMMAND
  *   NONE --start_waiting--> AWAITING_COMMAND --send_command--> RUNNING
  *   NONE --start_with_command--> RUNNING --hand_over--> HANDED
- *   any --withdraw--> NONE (one not yet HANDED is ended and reaped)
+ *   any --withdraw--> NONE (one not yet HANDED is ended and reaped; one
+ *                          RUNNING killed with its process group first)
  */
 #ifndef SLUICE_LAUNCHER_PROC_H
 #define SLUICE_LAUNCHER_PROC_H
@@ -98,8 +99,9 @@ int launcher_proc_exec_status(struct launcher_proc *lp);
 
 /* A launcher that will not run a command: closing its pipes makes it exit
  * without running anything (one still awaiting its options is killed: it
- * has nothing yet); it is reaped here. One HANDED is left to the pump.
- * NONE after. */
+ * has nothing yet); one RUNNING already has its command, so it is killed
+ * with its process group first; it is reaped here. One HANDED is left to
+ * the pump. NONE after. */
 void launcher_proc_withdraw(struct launcher_proc *lp);
 
 #endif

@@ -346,8 +346,9 @@ static void evaluate(struct run_outcome *o)
 	take_shell_status(r, status);
 }
 
-static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
-                          struct spawn_request *sr)
+/* The run's output buffers (combined, stdout, stderr), each within the
+ * settings' caps, into o and its result. */
+static int open_outputs(struct run_outcome *o)
 {
 	const struct run_settings *s = &o->settings;
 	o->output = outbuf_new(s->output_cap, s->output_head, s->output_tail);
@@ -360,11 +361,21 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	o->result.output = o->output;
 	o->result.out = o->out;
 	o->result.err = o->err;
+	return 0;
+}
+
+static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
+                          struct spawn_request *sr)
+{
+	const struct run_settings *s = &o->settings;
+	int r = open_outputs(o);
+	if (r < 0)
+		return r;
 
 	/* Signals are blocked before the command can start, so that nothing it
 	 * starts outlives an interrupted broker. */
 	int sigfd = pump_block_signals();
-	int r = sigfd;
+	r = sigfd;
 	/* before the command can run (an early launcher waits for it) */
 	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
 	struct launcher_proc *lp = &o->launcher_proc;

@@ -159,29 +159,33 @@ bool spawn_plans_namespace(const struct run_settings *s)
 	return sandboxed(s) && !s->namespace_off;
 }
 
-int spawn_build_argv(const struct spawn_request *req, char ***ret)
+/* The sandbox profile and what it may write and reach: --profile,
+ * --workspace, the writable paths, the TMPDIR, the network. */
+static int add_profile_options(char ***argv, const struct spawn_request *req, bool boxed)
 {
 	const struct run_settings *s = req->settings;
-	const char *mode = sandbox_mode_name(s->sandbox_mode);
-	bool boxed = sandboxed(s);
-	_cleanup_strv_free_ char **argv = NULL;
-	char num[32];
-	int r = strv_extend(&argv, req->launcher);
+	int r = add2(argv, LAUNCH_OPT_PROFILE, sandbox_mode_name(s->sandbox_mode));
 	if (r >= 0)
-		r = add2(&argv, LAUNCH_OPT_PROFILE, mode);
-	if (r >= 0)
-		r = add2(&argv, LAUNCH_OPT_WORKSPACE, req->workspace);
+		r = add2(argv, LAUNCH_OPT_WORKSPACE, req->workspace);
 	for (size_t i = 0; r >= 0 && boxed && i < s->n_writable; i++)
-		r = add2(&argv, LAUNCH_OPT_RW, s->writable[i]);
+		r = add2(argv, LAUNCH_OPT_RW, s->writable[i]);
 	if (r >= 0 && boxed && req->tool_cache)
-		r = add2(&argv, LAUNCH_OPT_RW, req->tool_cache);
+		r = add2(argv, LAUNCH_OPT_RW, req->tool_cache);
 	if (r >= 0 && boxed && req->tmpdir)
-		r = add2(&argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
+		r = add2(argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
 	if (r >= 0 && boxed && req->tmpdir && req->tmpdir_fallback)
-		r = add2(&argv, LAUNCH_OPT_TMPDIR_FALLBACK, req->tmpdir_fallback);
+		r = add2(argv, LAUNCH_OPT_TMPDIR_FALLBACK, req->tmpdir_fallback);
 	if (r >= 0 && boxed)
-		r = add2(&argv, LAUNCH_OPT_NETWORK,
+		r = add2(argv, LAUNCH_OPT_NETWORK,
 		         s->network ? LAUNCH_NETWORK_ALLOW : LAUNCH_NETWORK_DENY);
+	return r;
+}
+
+/* The resource limits and the user the command runs as. */
+static int add_limits(char ***argv, const struct spawn_request *req, bool boxed)
+{
+	const struct run_settings *s = req->settings;
+	int r = 0;
 	for (size_t i = 0; r >= 0 && i < s->n_rlimits; i++) {
 		_cleanup_free_ char *kv = NULL;
 		/* a PID namespace's limit: only the sandboxed profiles have one */
@@ -189,63 +193,109 @@ int spawn_build_argv(const struct spawn_request *req, char ***ret)
 			continue;
 		if (asprintf(&kv, "%s=%s", s->rlimits[i].name, s->rlimits[i].value) < 0)
 			return -ENOMEM;
-		r = add2(&argv, LAUNCH_OPT_RLIMIT, kv);
+		r = add2(argv, LAUNCH_OPT_RLIMIT, kv);
 	}
 	if (r >= 0 && s->user)
-		r = add_user(&argv, s->user);
-	if (r >= 0 && boxed && s->git_writable)
-		r = strv_extend(&argv, LAUNCH_OPT_GIT_WRITABLE);
-	if (r >= 0 && boxed && req->wait_all)
-		r = strv_extend(&argv, LAUNCH_OPT_WAIT_ALL);
-	if (r >= 0 && boxed && s->namespace_off)
-		r = add2(&argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
-	if (r >= 0 && boxed && req->network_holder)
-		r = add2(&argv, LAUNCH_OPT_NETWORK_HOLDER, req->network_holder);
-	for (size_t i = 0; r >= 0 && boxed && !s->network && i < s->n_egress_allow; i++)
-		r = add2(&argv, LAUNCH_OPT_EGRESS_ALLOW, s->egress_allow[i]);
-	if (r >= 0 && boxed && req->tmpdir) {
+		r = add_user(argv, s->user);
+	return r;
+}
+
+/* A sandboxed profile's details: git, the wait for every process, the
+ * namespaces, the workspace's network and its allowlist, the TMPDIR's
+ * size. */
+static int add_sandbox_details(char ***argv, const struct spawn_request *req)
+{
+	const struct run_settings *s = req->settings;
+	int r = 0;
+	if (s->git_writable)
+		r = strv_extend(argv, LAUNCH_OPT_GIT_WRITABLE);
+	if (r >= 0 && req->wait_all)
+		r = strv_extend(argv, LAUNCH_OPT_WAIT_ALL);
+	if (r >= 0 && s->namespace_off)
+		r = add2(argv, LAUNCH_OPT_NAMESPACE, LAUNCH_NAMESPACE_OFF);
+	if (r >= 0 && req->network_holder)
+		r = add2(argv, LAUNCH_OPT_NETWORK_HOLDER, req->network_holder);
+	for (size_t i = 0; r >= 0 && !s->network && i < s->n_egress_allow; i++)
+		r = add2(argv, LAUNCH_OPT_EGRESS_ALLOW, s->egress_allow[i]);
+	if (r >= 0 && req->tmpdir) {
+		char num[32];
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);
-		r = add2(&argv, LAUNCH_OPT_TMPDIR_SIZE, num);
+		r = add2(argv, LAUNCH_OPT_TMPDIR_SIZE, num);
 	}
-	if (r >= 0 && boxed)
-		r = add_hidden(&argv, s);
+	return r;
+}
+
+/* What a sandboxed command may not see or change: the hidden paths,
+ * sluice's own files and configuration, the protected paths. */
+static int add_protected_paths(char ***argv, const struct spawn_request *req)
+{
+	const struct run_settings *s = req->settings;
+	int r = add_hidden(argv, s);
 	/* sluice's own files: earlier jobs' output (the run's TMPDIR in there
 	 * stays: mounts.c), and the audit log */
-	if (r >= 0 && boxed && req->jobs_dir)
-		r = add2(&argv, LAUNCH_OPT_HIDE, req->jobs_dir);
-	if (r >= 0 && boxed && s->audit_file)
-		r = add2(&argv, LAUNCH_OPT_HIDE, s->audit_file);
-	for (size_t i = 0; r >= 0 && boxed && i < s->n_protect; i++)
-		r = add2(&argv, LAUNCH_OPT_PROTECT, s->protect[i]);
+	if (r >= 0 && req->jobs_dir)
+		r = add2(argv, LAUNCH_OPT_HIDE, req->jobs_dir);
+	if (r >= 0 && s->audit_file)
+		r = add2(argv, LAUNCH_OPT_HIDE, s->audit_file);
+	for (size_t i = 0; r >= 0 && i < s->n_protect; i++)
+		r = add2(argv, LAUNCH_OPT_PROTECT, s->protect[i]);
 	/* sluice's own configuration, should a writable path hold it */
-	for (size_t i = 0; r >= 0 && boxed && i < s->n_config_dirs; i++)
-		r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);
-	for (size_t i = 0; r >= 0 && boxed && i < s->n_config_files; i++)
+	for (size_t i = 0; r >= 0 && i < s->n_config_dirs; i++)
+		r = add2(argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);
+	for (size_t i = 0; r >= 0 && i < s->n_config_files; i++)
 		if (!in_config_dir(s, s->config_files[i]))
-			r = add2(&argv, LAUNCH_OPT_READ_ONLY, s->config_files[i]);
-	if (r >= 0 && s->best_effort)
-		r = strv_extend(&argv, LAUNCH_OPT_BEST_EFFORT);
+			r = add2(argv, LAUNCH_OPT_READ_ONLY, s->config_files[i]);
+	return r;
+}
+
+/* How the launcher execs: best effort, the directory, its descriptors,
+ * the parent it dies with, then SHELL -c [COMMAND]. */
+static int add_exec_options(char ***argv, const struct spawn_request *req)
+{
+	const struct run_settings *s = req->settings;
+	char num[32];
+	int r = 0;
+	if (s->best_effort)
+		r = strv_extend(argv, LAUNCH_OPT_BEST_EFFORT);
 	if (r >= 0)
-		r = add2(&argv, LAUNCH_OPT_CHDIR, req->chdir);
+		r = add2(argv, LAUNCH_OPT_CHDIR, req->chdir);
 	if (r >= 0 && req->report_fd >= 0) {
 		snprintf(num, sizeof(num), "%d", SPAWN_REPORT_FD);
-		r = add2(&argv, LAUNCH_OPT_REPORT_FD, num);
+		r = add2(argv, LAUNCH_OPT_REPORT_FD, num);
 	}
 	if (r >= 0 && req->command_fd >= 0) {
 		snprintf(num, sizeof(num), "%d", SPAWN_COMMAND_FD);
-		r = add2(&argv, LAUNCH_OPT_COMMAND_FD, num);
+		r = add2(argv, LAUNCH_OPT_COMMAND_FD, num);
 	}
 	/* Nothing would enforce the timeout once this process is gone. */
 	if (r >= 0) {
 		snprintf(num, sizeof(num), "%d", (int)getpid());
-		r = add2(&argv, LAUNCH_OPT_DIE_WITH_PARENT, num);
+		r = add2(argv, LAUNCH_OPT_DIE_WITH_PARENT, num);
 	}
 	if (r >= 0)
-		r = add2(&argv, LAUNCH_OPT_END, s->shell);
+		r = add2(argv, LAUNCH_OPT_END, s->shell);
 	if (r >= 0)
-		r = strv_extend(&argv, "-c");
+		r = strv_extend(argv, "-c");
 	if (r >= 0 && req->command_fd < 0)
-		r = strv_extend(&argv, req->command);
+		r = strv_extend(argv, req->command);
+	return r;
+}
+
+int spawn_build_argv(const struct spawn_request *req, char ***ret)
+{
+	bool boxed = sandboxed(req->settings);
+	_cleanup_strv_free_ char **argv = NULL;
+	int r = strv_extend(&argv, req->launcher);
+	if (r >= 0)
+		r = add_profile_options(&argv, req, boxed);
+	if (r >= 0)
+		r = add_limits(&argv, req, boxed);
+	if (r >= 0 && boxed)
+		r = add_sandbox_details(&argv, req);
+	if (r >= 0 && boxed)
+		r = add_protected_paths(&argv, req);
+	if (r >= 0)
+		r = add_exec_options(&argv, req);
 	if (r < 0)
 		return r;
 	*ret = TAKE_PTR(argv);

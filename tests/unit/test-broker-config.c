@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * broker/config/broker-config.c and broker/config/ini-source.c: layering, locks, the
+ * broker/config/broker-config.c and the files it is made of (config-key-table.c,
+ * config-value.c, config-parse.c, config-plugins.c, config-layers.c,
+ * config-checks.c) and broker/config/ini-source.c: layering, locks, the
  * golden error messages, and what inih r55 would silently mangle.
  * Each test writes its files under a private temporary directory.
  */
@@ -335,7 +337,7 @@ Test(broker_config, a_user_layer_names_an_approver_only_when_the_system_lets_it)
 
 Test(broker_config, more_drop_ins_than_the_cap_are_an_error)
 {
-	/* CONFIG_MAX_DROPINS in broker-config.c: that many are read, one more
+	/* CONFIG_MAX_DROPINS in config-layers.c: that many are read, one more
 	 * is an error rather than a readdir-order choice of which to skip */
 	enum { CAP = 256 };
 	char rel[100];

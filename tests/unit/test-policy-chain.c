@@ -11,6 +11,7 @@
 
 #include "policy/broker-context.h"
 #include "agent/mcp-tools.h"
+#include "policy/policy-chain-state.h"
 #include "policy/policy-msg.h"
 #include "policy-test-util.h"
 #include "process-util.h"
@@ -644,6 +645,24 @@ Test(policy_chain, a_child_forked_ahead_and_never_used_is_withdrawn)
 	cr_assert_eq(waitpid(-1, NULL, WNOHANG), 0, "the child waits");
 	free_all(chain, cfg, parser);
 	expect_no_child("after the free");
+}
+
+Test(policy_chain, a_strict_check_withdraws_the_child_forked_ahead_it_does_not_use)
+{
+	struct command_model_parser *parser = new_parser();
+	struct broker_config *cfg = NULL;
+	struct policy_chain *chain = prepared_chain("ok", "", parser, &cfg);
+	cr_assert_eq(policy_proc_state(&chain->ahead), POLICY_PROC_READY);
+	/* a check again in a strict child (recheck_strictly()'s, set here as
+	 * it sets it) forks its own: the one forked ahead is not used */
+	chain->strict = true;
+	expect_verdict(chain, parser, "ls hay", VERDICT_ALLOW);
+	chain->strict = false;
+	cr_assert_eq(policy_proc_state(&chain->ahead), POLICY_PROC_NONE,
+	             "the child forked ahead is left waiting");
+	policy_chain_reap(chain);
+	expect_no_child("after the strict check and the reap");
+	free_all(chain, cfg, parser);
 }
 
 Test(policy_chain, a_lazy_chain_child_forked_ahead_loads_the_plugin_itself)
