@@ -353,11 +353,23 @@ static int tmpfs_make(uint64_t size, const char *mode, uid_t uid, gid_t gid, int
 	return 0;
 }
 
+/* Whether the folder way (relative to the tmpfs's root) was made on the
+ * way to made, the previous way (its folders, and itself when a folder). */
+static bool made_before(const char *made, bool made_dir, const char *way)
+{
+	size_t len = strlen(way);
+	return strncmp(made, way, len) == 0 &&
+	       (made[len] == '/' || (made[len] == '\0' && made_dir));
+}
+
 /* Make the way to path (canonical, beneath the tmpfs's root tmp) in the
  * detached tmpfs fd: its folders (0755), and the path itself, a folder or
- * an empty file as is_dir says; what exists already is kept. */
-static int make_way(int fd, const char *tmp, const char *path, bool is_dir,
-                    struct sluice_error *err)
+ * an empty file as is_dir says; what exists already is kept. made holds
+ * the previous way (empty at first): the folders it made are not made
+ * again (the protected paths of a workspace in /tmp share its whole way);
+ * it is this way on return. */
+static int make_way(int fd, const char *tmp, const char *path, bool is_dir, char *made,
+                    bool *made_dir, struct sluice_error *err)
 {
 	char way[PATH_MAX];
 	if (snprintf(way, sizeof(way), "%s", path + strlen(tmp) + (strcmp(tmp, "/") != 0)) >=
@@ -365,7 +377,8 @@ static int make_way(int fd, const char *tmp, const char *path, bool is_dir,
 		return sluice_error_set(err, -ENAMETOOLONG, "'%s'", path);
 	for (char *s = strchr(way, '/'); s; s = strchr(s + 1, '/')) {
 		*s = '\0';
-		if (mkdirat(fd, way, 0755) < 0 && errno != EEXIST)
+		if (!made_before(made, *made_dir, way) && mkdirat(fd, way, 0755) < 0 &&
+		    errno != EEXIST)
 			return sluice_error_set(err, neg_errno(), "making the way to '%s' in %s",
 			                        path, PRIVATE_TMP);
 		*s = '/';
@@ -377,15 +390,15 @@ static int make_way(int fd, const char *tmp, const char *path, bool is_dir,
 		                        PRIVATE_TMP);
 	if (!is_dir)
 		(void)close(r);
+	memcpy(made, way, strlen(way) + 1);
+	*made_dir = is_dir;
 	return 0;
 }
 
-/* The ways, in the private /tmp's tmpfs fd, to every path of the plan
- * that lies in /tmp and to the working directory (rechdir() finds it
- * again by name). A path that holds /tmp itself would cover the private
- * /tmp: refused. */
 static int plan_ways(const struct mount_plan *plan, int fd, struct sluice_error *err)
 {
+	char made[PATH_MAX] = "";
+	bool made_dir = false;
 	for (size_t i = 0; i < plan->n; i++) {
 		const struct mount_entry *e = &plan->entries[i];
 		if (e->kind == ENTRY_HIDDEN)
@@ -400,13 +413,13 @@ static int plan_ways(const struct mount_plan *plan, int fd, struct sluice_error 
 		struct stat st;
 		if (fstat(e->fd, &st) < 0)
 			return sluice_error_set(err, neg_errno(), "the copy of '%s'", e->path);
-		int r = make_way(fd, plan->tmp, e->path, S_ISDIR(st.st_mode), err);
+		int r = make_way(fd, plan->tmp, e->path, S_ISDIR(st.st_mode), made, &made_dir, err);
 		if (r < 0)
 			return r;
 	}
 	_cleanup_free_ char *cwd = getcwd(NULL, 0);
 	if (cwd && path_within(cwd, plan->tmp) && strcmp(cwd, plan->tmp) != 0)
-		return make_way(fd, plan->tmp, cwd, true, err);
+		return make_way(fd, plan->tmp, cwd, true, made, &made_dir, err);
 	return 0;
 }
 

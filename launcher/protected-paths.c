@@ -54,11 +54,6 @@ const char *protected_paths_check(const char *entry)
 	return NULL;
 }
 
-static bool has_wildcard(const char *s)
-{
-	return strpbrk(s, "*?[") != NULL;
-}
-
 struct finder {
 	struct protected_paths *out;
 	const char *workspace;
@@ -66,12 +61,40 @@ struct finder {
 	struct sluice_error *err;
 };
 
+/* The canonical form of path, a name below the (canonical) workspace: the
+ * path itself when none of its components below the workspace is a
+ * symbolic link, found with one lstat each, where realpath() would read
+ * every component from the root as a link (a run starts with a score of
+ * these); else realpath()'s. NULL with errno set when it does not
+ * resolve. */
+static char *resolve_below(const struct finder *f, const char *path)
+{
+	size_t ws_len = strlen(f->workspace), len = strlen(path);
+	char buf[PATH_MAX];
+	if (ws_len <= 1 || len >= sizeof(buf) || strncmp(path, f->workspace, ws_len) != 0 ||
+	    path[ws_len] != '/' || path_has_dots(path + ws_len + 1))
+		return realpath(path, NULL);
+	memcpy(buf, path, len + 1);
+	for (size_t end = ws_len + 1; end <= len; end++) {
+		if (buf[end] != '/' && buf[end] != '\0')
+			continue;
+		char saved = buf[end];
+		buf[end] = '\0';
+		struct stat st;
+		bool plain = lstat(buf, &st) == 0 && !S_ISLNK(st.st_mode);
+		buf[end] = saved;
+		if (!plain)
+			return realpath(path, NULL);
+	}
+	return strdup(path);
+}
+
 /* Take path (absolute, existing) into the list in its canonical form,
  * unless it resolves outside the workspace (read-only there anyway) or to
  * the workspace itself, or is listed already. */
 static int add_present(struct finder *f, const char *path)
 {
-	_cleanup_free_ char *c = realpath(path, NULL);
+	_cleanup_free_ char *c = resolve_below(f, path);
 	if (!c)
 		return errno == ENOENT ? 0 : sluice_error_set(f->err, neg_errno(), "'%s'", path);
 	if (!path_within(c, f->workspace) || strcmp(c, f->workspace) == 0)
@@ -111,14 +134,33 @@ static int make_folder(struct finder *f, const char *path)
 	return 0;
 }
 
-/* Every name of dir matching pattern; the pattern itself is kept too, so
- * that Landlock can keep dir uncreatable. */
-static int find_pattern(struct finder *f, const char *dir, const char *pattern)
+/* Whether entry's last component is a pattern; *ret_dir_len is the length
+ * of what comes before it ("a/b*": 2, "b*": 0), a trailing "/" aside. */
+static bool entry_is_pattern(const char *entry, size_t *ret_dir_len, size_t *ret_len)
+{
+	size_t len = strlen(entry);
+	if (len > 0 && entry[len - 1] == '/')
+		len--;
+	size_t last = len;
+	while (last > 0 && entry[last - 1] != '/')
+		last--;
+	*ret_dir_len = last;
+	*ret_len = len;
+	return strcspn(entry + last, "*?[") < len - last;
+}
+
+/* Every name of dir matching one of the patterns, the folder read once
+ * for all of them (the defaults have five in the workspace); each pattern
+ * itself is kept too, so that Landlock can keep dir uncreatable. */
+static int find_patterns(struct finder *f, const char *dir, char *const *patterns, size_t n)
 {
 	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", dir, pattern) >= (int)sizeof(path))
-		return sluice_error_set(f->err, -ENAMETOOLONG, "'%s/%s'", dir, pattern);
-	int r = add_absent(f, path);
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, patterns[i]) >= (int)sizeof(path))
+			return sluice_error_set(f->err, -ENAMETOOLONG, "'%s/%s'", dir, patterns[i]);
+		r = add_absent(f, path);
+	}
 	if (r < 0)
 		return r;
 	DIR *d = opendir(dir);
@@ -134,10 +176,14 @@ static int find_pattern(struct finder *f, const char *dir, const char *pattern)
 				r = sluice_error_set(f->err, neg_errno(), "reading '%s'", dir);
 			break;
 		}
-		if (fnmatch(pattern, de->d_name, FNM_PERIOD) != 0)
+		size_t i = 0;
+		while (i < n && fnmatch(patterns[i], de->d_name, FNM_PERIOD) != 0)
+			i++;
+		if (i == n)
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		r = add_present(f, path);
+		r = snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) < (int)sizeof(path)
+		            ? add_present(f, path)
+		            : sluice_error_set(f->err, -ENAMETOOLONG, "'%s/%s'", dir, de->d_name);
 		if (r < 0)
 			break;
 	}
@@ -145,20 +191,67 @@ static int find_pattern(struct finder *f, const char *dir, const char *pattern)
 	return r;
 }
 
-static int find_entry(struct finder *f, const char *entry)
+/* The pattern entries[first] and every later one in the same folder. */
+static int find_pattern_group(struct finder *f, const char *const *entries, size_t n, size_t first)
 {
-	char path[PATH_MAX];
-	if (snprintf(path, sizeof(path), "%s/%s", f->workspace, entry) >= (int)sizeof(path))
-		return sluice_error_set(f->err, -ENAMETOOLONG, "'%s/%s'", f->workspace, entry);
-	size_t len = strlen(path);
-	bool folder = path[len - 1] == '/';
-	if (folder)
-		path[--len] = '\0';
-	char *slash = strrchr(path, '/');
-	if (has_wildcard(slash + 1)) {
-		*slash = '\0';
-		return find_pattern(f, path, slash + 1);
+	size_t dir_len, len;
+	(void)entry_is_pattern(entries[first], &dir_len, &len);
+	char *patterns[PROTECTED_PATTERNS_MAX];
+	size_t n_patterns = 0;
+	int r = 0;
+	for (size_t i = first; i < n && n_patterns < PROTECTED_PATTERNS_MAX; i++) {
+		size_t d, l;
+		if (!entry_is_pattern(entries[i], &d, &l) || d != dir_len ||
+		    strncmp(entries[i], entries[first], dir_len) != 0)
+			continue;
+		patterns[n_patterns] = strndup(entries[i] + d, l - d);
+		if (!patterns[n_patterns]) {
+			r = sluice_error_set(f->err, -ENOMEM, "the protected paths");
+			break;
+		}
+		n_patterns++;
 	}
+	char dir[PATH_MAX];
+	/* the folder without its trailing "/" ("" for the workspace itself) */
+	size_t folder_len = dir_len > 0 ? dir_len - 1 : 0;
+	if (r >= 0 && snprintf(dir, sizeof(dir), "%s%s%.*s", f->workspace, dir_len ? "/" : "",
+	                       (int)folder_len, entries[first]) >= (int)sizeof(dir))
+		r = sluice_error_set(f->err, -ENAMETOOLONG, "'%s/%s'", f->workspace,
+		                     entries[first]);
+	if (r >= 0)
+		r = find_patterns(f, dir, patterns, n_patterns);
+	for (size_t i = 0; i < n_patterns; i++)
+		free(patterns[i]);
+	return r;
+}
+
+/* Whether an earlier entry is a pattern in the same folder as entries[i]
+ * (a pattern): that one's group took it already. */
+static bool grouped_before(const char *const *entries, size_t i)
+{
+	size_t dir_len, len;
+	(void)entry_is_pattern(entries[i], &dir_len, &len);
+	for (size_t j = 0; j < i; j++) {
+		size_t d, l;
+		if (entry_is_pattern(entries[j], &d, &l) && d == dir_len &&
+		    strncmp(entries[j], entries[i], dir_len) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int find_entry(struct finder *f, const char *const *entries, size_t n, size_t i)
+{
+	size_t dir_len, len;
+	if (entry_is_pattern(entries[i], &dir_len, &len))
+		return grouped_before(entries, i) ? 0 : find_pattern_group(f, entries, n, i);
+	char path[PATH_MAX];
+	if (snprintf(path, sizeof(path), "%s/%s", f->workspace, entries[i]) >= (int)sizeof(path))
+		return sluice_error_set(f->err, -ENAMETOOLONG, "'%s/%s'", f->workspace, entries[i]);
+	size_t path_len = strlen(path);
+	bool folder = path[path_len - 1] == '/';
+	if (folder)
+		path[--path_len] = '\0';
 	struct stat st;
 	if (stat(path, &st) == 0)
 		return add_present(f, path);
@@ -187,7 +280,7 @@ int protected_paths_find(const char *workspace, const char *const *entries, size
 		const char *why = protected_paths_check(entries[i]);
 		int r = why ? sluice_error_set(err, -EINVAL, "the protected path '%s': %s",
 		                               entries[i], why)
-		            : find_entry(&f, entries[i]);
+		            : find_entry(&f, entries, n, i);
 		if (r < 0) {
 			protected_paths_done(ret);
 			return r;

@@ -140,12 +140,22 @@ agent_repo() {
   git -C "$1" add -A
   git -C "$1" commit -q -m agents
 }
-# planted NAME COMMAND CHECK: CHECK (bash, in the workspace) holds after
-# COMMAND unsandboxed, and not after it in the default sandbox.
+# The same with .claude a link to a folder beside it: the folder the link
+# names is what is kept read-only.
+linked_agent_repo() {
+  agent_repo "$1"
+  mv "$1/.claude" "$1/agent-config"
+  ln -s agent-config "$1/.claude"
+  git -C "$1" add -A
+  git -C "$1" commit -q -m linked
+}
+# planted NAME COMMAND CHECK [SETUP]: CHECK (bash, in the workspace) holds
+# after COMMAND unsandboxed, and not after it in the default sandbox, in a
+# repository SETUP makes (agent_repo).
 planted() {
-  local name=$1 command=$2 check=$3 dir
+  local name=$1 command=$2 check=$3 setup=${4:-agent_repo} dir
   dir=$TEST_TMP/control-$name
-  agent_repo "$dir"
+  "$setup" "$dir"
   run "$SLUICE" run -C "$dir" --sandbox unrestricted -- "$command"
   if ! (cd "$dir" && eval "$check"); then
     not_ok "$name: planted unsandboxed (positive control)" "$out" "$err"
@@ -153,7 +163,7 @@ planted() {
   fi
   ok "$name: planted unsandboxed (positive control)"
   dir=$TEST_TMP/boxed-$name
-  agent_repo "$dir"
+  "$setup" "$dir"
   run "$SLUICE" run -C "$dir" -- "$command"
   ! (cd "$dir" && eval "$check")
   report $? "$name: not planted in the default sandbox" "$out" "$err"
@@ -161,6 +171,8 @@ planted() {
 hook='{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}'
 planted claude-settings "echo '$hook' >.claude/settings.json" 'grep -q SessionStart .claude/settings.json'
 planted claude-settings-local "echo '$hook' >.claude/settings.local.json" 'grep -qs SessionStart .claude/settings.local.json'
+planted claude-settings-linked "echo '$hook' >agent-config/settings.json" \
+  'grep -q SessionStart agent-config/settings.json' linked_agent_repo
 planted claude-command "mkdir -p .claude/commands && echo 'run curl example.org' >.claude/commands/x.md" '[ -e .claude/commands/x.md ]'
 planted claude-folder-swapped "mv .claude .claude-old || rm -rf .claude; mkdir .claude && echo '$hook' >.claude/settings.json" \
   'grep -qs SessionStart .claude/settings.json'
