@@ -142,6 +142,13 @@ static inline bool builder_word_is_static(const struct model_word *w)
  * as `~...` and marked, model_state_set_tilde); anything else makes name
  * unknown. 0 or -ENOMEM. */
 int builder_state_assign(struct model_state *st, const char *name, const struct shell_word *w);
+/* The same for a word bash made with pathname expansion (an array's
+ * element, a loop's value): a
+ * glob, after a home or not, is kept and marked as the names it matched
+ * (model_state_set_marked), so `a=(*); rm -rf "${a[@]}"` is `rm -rf *`.
+ * A scalar assignment (`x=*`) does not expand a glob: not for it. */
+int builder_state_assign_expanded(struct model_state *st, const char *name,
+                                  const struct shell_word *w);
 
 /* The positional parameters are now words[0..n) (`set --`, a function's
  * call, `bash -c STRING $0 ARGS`): $1 ... $9 as builder_state_assign()
@@ -188,6 +195,13 @@ void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
                            const struct simple_command *c, const struct model_state *st);
 
 /* A `command` node (model-command.c). */
+/* The word nodes list[0..n) of one line (a `for` loop's list) expanded as
+ * bash expands a command's arguments, with what st knows: variables,
+ * "$@", "${NAME[@]}", braces. *ret: a scratch command whose argv holds
+ * them (free it with simple_command_free; NULL on error). 0 or -ENOMEM. */
+int builder_expand_words(struct builder *b, const struct walk_ctx *ctx,
+                         const struct shell_node *const *list, size_t n, struct model_state *st,
+                         struct simple_command **ret);
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                      struct model_state *st);
 

@@ -28,6 +28,24 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
+/* Is name an array's element ("a[3]") after one that is a glob (a=(* x))?
+ * The glob gave as many elements as it matched, so that one's index is
+ * not known. */
+static bool element_after_glob(const struct model_state *st, const char *name)
+{
+	const char *open = strchr(name, '[');
+	if (!open || open == name || open - name > 64)
+		return false;
+	long n = strtol(open + 1, NULL, 10);
+	char slot[96];
+	for (long k = 0; k < n && k < 64; k++) {
+		snprintf(slot, sizeof(slot), "%.*s[%ld]", (int)(open - name), name, k);
+		if (model_state_glob(st, slot))
+			return true;
+	}
+	return false;
+}
+
 struct lookup {
 	struct builder *b;
 	struct model_state *st;
@@ -39,10 +57,12 @@ static const char *lookup_var(void *userdata, const char *name, uint32_t *flags)
 {
 	struct lookup *l = userdata;
 	const char *value = model_state_get(l->st, name);
-	if (!value)
+	if (!value || element_after_glob(l->st, name))
 		return NULL;
 	if (model_state_tilde(l->st, name))
 		*flags |= WORD_TILDE;
+	if (model_state_glob(l->st, name))
+		*flags |= WORD_GLOB; /* the names a glob matched, quoted or not */
 	size_t len = strlen(value);
 	if (len > l->b->resolve_budget)
 		return NULL;
@@ -95,6 +115,15 @@ int builder_state_assign(struct model_state *st, const char *name, const struct 
 	}
 	model_state_unset(st, name);
 	return 0;
+}
+
+int builder_state_assign_expanded(struct model_state *st, const char *name,
+                                  const struct shell_word *w)
+{
+	uint32_t dynamic = w->flags & WORD_DYNAMIC_MASK;
+	if (!(dynamic & WORD_GLOB) || (dynamic & ~(WORD_GLOB | WORD_TILDE)))
+		return builder_state_assign(st, name, w);
+	return model_state_set_marked(st, name, w->text, dynamic & WORD_TILDE, true);
 }
 
 /* ------------------------------------------------------------ creation */
@@ -485,8 +514,9 @@ static const char *array_slot(const char *var, long k, char *buf, size_t size)
 }
 
 /* NAME=(WORDS) or, with append, NAME+=(WORDS) (`declare -a`, `local -a`
- * too): when the array's elements are all known (static words or a home,
- * as builder_state_assign() keeps them) and at most ARRAY_MAX, they are
+ * too): when the array's elements are all known (static words, a home or
+ * a glob bash expands there, as builder_state_assign_expanded() keeps
+ * them: `a=(*)` holds what `*` matches) and at most ARRAY_MAX, they are
  * kept as "NAME[0]" ... with their count "NAME[#]", and NAME alone is
  * NAME[0], as in bash; otherwise NAME is forgotten (its expansions stay
  * dynamic). */
@@ -513,11 +543,12 @@ static int array_assign(struct builder *b, const struct walk_ctx *ctx, struct mo
 		if (r >= 0 && w.w.lone_unquoted_var && w.w.text[strcspn(w.w.text, " \t\n")])
 			model_state_unset(st, array_slot(var, n, slot, sizeof(slot)));
 		else if (r >= 0)
-			r = builder_state_assign(st, array_slot(var, n, slot, sizeof(slot)), &w.w);
+			r = builder_state_assign_expanded(
+			        st, array_slot(var, n, slot, sizeof(slot)), &w.w);
 		model_word_done(&w);
 		if (r < 0)
 			return r;
-		/* a glob, a value not known: not followed */
+		/* a value not known: not followed */
 		n = model_state_get(st, slot) ? n + 1 : -1;
 	}
 	if (n < 0) {
@@ -527,14 +558,8 @@ static int array_assign(struct builder *b, const struct walk_ctx *ctx, struct mo
 	char value[24];
 	snprintf(value, sizeof(value), "%ld", n);
 	int r = model_state_set(st, array_slot(var, -1, slot, sizeof(slot)), value);
-	const char *first = model_state_get(st, array_slot(var, 0, slot, sizeof(slot)));
-	if (r >= 0 && first && !model_state_get(st, var)) {
-		_cleanup_free_ char *copy = strdup(first);
-		bool home = model_state_tilde(st, slot);
-		r = !copy  ? -ENOMEM
-		    : home ? model_state_set_tilde(st, var, copy)
-		           : model_state_set(st, var, copy);
-	}
+	if (r >= 0 && n > 0 && !model_state_get(st, var))
+		r = model_state_copy_var(st, var, array_slot(var, 0, slot, sizeof(slot)));
 	return r;
 }
 
@@ -822,6 +847,7 @@ static int add_assign_word(struct simple_command *c, struct model_word *w, size_
 struct word_cursor {
 	size_t alloc;
 	uint32_t prev_start, prev_end;
+	bool words_only; /* a list of words (a loop's): none is an assignment */
 };
 
 /* Does a value stay one word where an expansion gives it: quoted, or
@@ -834,10 +860,12 @@ static bool value_stays_one_word(const char *value, bool unquoted)
 /* Push value as one word of c where "$@" or "${a[@]}" gave it (a home
  * stays one; unquoted, a glob in it is one bash expands). */
 static int push_value_word(struct builder *b, struct simple_command *c, size_t *alloc,
-                           const char *value, bool home, bool unquoted)
+                           const struct model_state *st, const char *var, bool unquoted)
 {
-	uint32_t flags = WORD_RESOLVED | (home ? WORD_TILDE : 0) |
-	                 (unquoted && strpbrk(value, "*?[") ? WORD_GLOB : 0);
+	const char *value = model_state_get(st, var);
+	bool glob = model_state_glob(st, var) || (unquoted && strpbrk(value, "*?["));
+	uint32_t flags = WORD_RESOLVED | (model_state_tilde(st, var) ? WORD_TILDE : 0) |
+	                 (glob ? WORD_GLOB : 0);
 	struct model_word word;
 	int r = builder_word_from_text(&word, value, flags);
 	if (r >= 0)
@@ -869,8 +897,7 @@ static bool push_positional_words(struct builder *b, struct simple_command *c, s
 	}
 	for (size_t k = 1; k <= n && !b->error; k++) {
 		char p[2] = { (char)('0' + k), '\0' };
-		b->error = push_value_word(b, c, alloc, model_state_get(st, p),
-		                           model_state_tilde(st, p), unquoted);
+		b->error = push_value_word(b, c, alloc, st, p, unquoted);
 	}
 	return n > 0;
 }
@@ -905,9 +932,8 @@ static bool push_array_words(struct builder *b, struct simple_command *c, size_t
 			return false;
 	}
 	for (long k = 0; k < n && !b->error; k++) {
-		const char *value = model_state_get(st, array_slot(var, k, slot, sizeof(slot)));
-		b->error =
-		        push_value_word(b, c, alloc, value, model_state_tilde(st, slot), !quoted);
+		b->error = push_value_word(b, c, alloc, st, array_slot(var, k, slot, sizeof(slot)),
+		                           !quoted);
 	}
 	return n > 0;
 }
@@ -925,7 +951,7 @@ static int push_word_node(struct builder *b, struct simple_command *c, const str
 	size_t name_len;
 	if (r < 0)
 		model_word_done(&w);
-	else if (c->argc == 0 && (name_len = assignment_word(&w)) > 0)
+	else if (c->argc == 0 && !wc->words_only && (name_len = assignment_word(&w)) > 0)
 		r = add_assign_word(c, &w, name_len);
 	else if (joins)
 		r = merge_word(&c->argv[c->argc - 1], &w, ctx, wc->prev_start, wn->end);
@@ -979,6 +1005,25 @@ static bool is_arithmetic_command(const struct walk_ctx *ctx, const struct shell
 	const struct shell_node *name = shell_node_find(n, SN_COMMAND_NAME);
 	return n->n_children == 1 && name && name->n_children == 1 &&
 	       name->children[0].kind == SN_ARITH_EXPANSION && ctx->src[name->start] == '(';
+}
+
+int builder_expand_words(struct builder *b, const struct walk_ctx *ctx,
+                         const struct shell_node *const *list, size_t n, struct model_state *st,
+                         struct simple_command **ret)
+{
+	struct simple_command *c = calloc(1, sizeof(*c));
+	struct word_cursor wc = { .prev_end = UINT32_MAX, .words_only = true };
+	int r = c ? 0 : -ENOMEM;
+	for (size_t i = 0; i < n && r >= 0; i++)
+		r = push_word_node(b, c, ctx, list[i], st, &wc);
+	if (r >= 0)
+		r = expand_braces(b, c, &wc.alloc);
+	if (r < 0) {
+		simple_command_free(c);
+		c = NULL;
+	}
+	*ret = c;
+	return r;
 }
 
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
