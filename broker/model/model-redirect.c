@@ -27,6 +27,36 @@ static bool redirect_closes(const char *src, const struct shell_node *redirect)
 	return false;
 }
 
+/* The text a heredoc (body, its node) or a here-string of redirect n
+ * feeds the command, into rd->body; the flags of what stays live in it on
+ * rd->target. 0 or -ENOMEM. */
+static int redirect_body(struct model_redirect *rd, const char *src, const struct shell_node *n,
+                         const struct shell_node *body, bool quoted_delim)
+{
+	if (n->kind == SN_HERESTRING_REDIRECT && !body) {
+		rd->body = strdup(rd->target.w.text);
+		return rd->body ? 0 : -ENOMEM;
+	}
+	if (!body)
+		return 0;
+	rd->body = strndup(src + body->start, body->end - body->start);
+	if (!rd->body)
+		return -ENOMEM;
+	/* an unquoted delimiter leaves $X, $(...) and `...` live in the body,
+	 * and bash reads its backslashes as in "..." (what a shell fed the
+	 * body reads) */
+	size_t bq_start, bq_end;
+	if (!quoted_delim) {
+		for (uint32_t i = 0; i < body->n_children; i++)
+			if (body->children[i].kind != SN_HEREDOC_CONTENT)
+				rd->target.w.flags |= WORD_PARAM;
+		if (shell_backquote_find(rd->body, strlen(rd->body), &bq_start, &bq_end))
+			rd->target.w.flags |= WORD_CMDSUBST;
+		shell_heredoc_unescape(rd->body);
+	}
+	return 0;
+}
+
 int builder_add_redirect(struct builder *b, struct simple_command *c, const char *src,
                          const struct shell_node *n, struct model_state *st, int fd)
 {
@@ -76,27 +106,8 @@ int builder_add_redirect(struct builder *b, struct simple_command *c, const char
 	} else if (builder_word_from_text(&rd.target, "", WORD_UNKNOWN) < 0) {
 		goto fail;
 	}
-	if (body) {
-		rd.body = strndup(src + body->start, body->end - body->start);
-		if (!rd.body)
-			goto fail;
-		/* an unquoted delimiter leaves $X, $(...) and `...` live in the body,
-		 * and bash reads its backslashes as in "..." (what a shell fed
-		 * the body reads) */
-		size_t bq_start, bq_end;
-		if (!quoted_delim) {
-			for (uint32_t i = 0; i < body->n_children; i++)
-				if (body->children[i].kind != SN_HEREDOC_CONTENT)
-					rd.target.w.flags |= WORD_PARAM;
-			if (shell_backquote_find(rd.body, strlen(rd.body), &bq_start, &bq_end))
-				rd.target.w.flags |= WORD_CMDSUBST;
-			shell_heredoc_unescape(rd.body);
-		}
-	} else if (n->kind == SN_HERESTRING_REDIRECT) {
-		rd.body = strdup(rd.target.w.text);
-		if (!rd.body)
-			goto fail;
-	}
+	if (redirect_body(&rd, src, n, body, quoted_delim) < 0)
+		goto fail;
 	struct model_redirect *arr = reallocarray(c->redirects, c->n_redirects + 1, sizeof(*arr));
 	if (!arr)
 		goto fail;
