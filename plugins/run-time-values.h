@@ -98,7 +98,8 @@ static inline bool run_time_substitution(const char *text, size_t len)
 
 /* Does `for NAME in LIST` in text[0, upto) iterate over a list the shell
  * makes when it runs: one with an expansion of any kind ($X, "$@",
- * "${a[@]}", a command substitution) or an unquoted glob? When the model
+ * "${a[@]}", a command substitution) or an unquoted glob, or none at all
+ * (`for NAME; do`: "$@")? When the model
  * knows every value of such a list, it walks the body once per value as
  * well (rounds_known()). */
 static inline bool run_time_loop(const char *text, size_t upto, const char *name)
@@ -115,6 +116,8 @@ static inline bool run_time_loop(const char *text, size_t upto, const char *name
 		if (strncmp(p, name, n) != 0 || var_name_byte(p[n], false))
 			continue;
 		p += n + strspn(p + n, " \t");
+		if (*p == ';' || *p == '\n' || strncmp(p, "do", 2) == 0)
+			return true; /* `for NAME; do`: over "$@" */
 		if (strncmp(p, "in", 2) != 0 || !strchr(" \t", p[2]))
 			continue;
 		size_t list = strcspn(p + 2, ";\n");
@@ -163,8 +166,9 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 			                                           : "the lines mapfile reads";
 		for (size_t a = 0; a < sluice_assign_count(o); a++) {
 			const char *v = sluice_assign_value(o, a);
+			bool array = v[0] == '(' && (strstr(v, "$(") || strchr(v, '`'));
 			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
-			    run_time_substitution(v, strlen(v)))
+			    (array || run_time_substitution(v, strlen(v))))
 				return "the output of a command substitution";
 		}
 		return NULL; /* the last one to set it: a literal, or a name */
