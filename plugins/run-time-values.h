@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Operands whose value only exists when the command runs: a word that is
- * one command substitution (`rm -rf "$(cat list)"`), a variable the command
- * line fills from data (`read X`, `mapfile`, `X=$(...)`, a `for` loop over
- * a substitution or a glob), or what an xargs reads from a program the
- * model does not follow (`cat list | xargs rm -rf`). The command model
+ * a command substitution of data (`rm -rf "$(cat list)"`, also with a path
+ * after it), a variable the command line fills from data (`read X`,
+ * `mapfile`, `X=$(...)`, a `for` loop over a list of values the model does
+ * not know: `$(...)`, `$X`, `"$@"`, `"${a[@]}"`), with a path after it or
+ * not (`"$d"/`), or what an xargs reads from a program the model does not
+ * follow (`cat list | xargs rm -rf`). The command model
  * carries every value it can know (docs/command-model.md); these are the
  * ones it cannot, named so that a rule can ask and say why. Static inline,
  * as plugin-util.h is.
@@ -21,30 +23,85 @@
 #include "sluice/policy.h"
 #include "unset-vars.h"
 
-/* Is text[0..len) one command substitution, $(...) or `...`, and nothing
- * else? A new temporary directory ($(mktemp ...)) is not counted: it
- * holds only what the command put there. */
-static inline bool run_time_substitution(const char *text, size_t len)
+/* Commands whose output is a path the command line did not read from
+ * data: a new temporary directory, the working directory, a name cut from
+ * a path, the repository's top. Only the first is safe to remove whole;
+ * the others name a place for the path after them
+ * (`"$(git rev-parse --show-toplevel)/build"`). */
+static const char *const known_producers[] = {
+	"mktemp", "pwd", "dirname", "basename", "git rev-parse", "realpath", NULL,
+};
+
+/* Is inner[0..len) (the text inside $( ) or backquotes) one of producers
+ * with only plain words after it? Anything that could run a second
+ * command or read data (`;`, `&`, `|`, a newline, a redirection, a nested
+ * substitution) makes it unknown: `$(mktemp -d; cat list)` prints the
+ * list. */
+static inline bool known_producer(const char *inner, size_t len, const char *const *producers)
 {
-	if (len >= 2 && text[0] == '`' && text[len - 1] == '`')
-		return memchr(text + 1, '`', len - 2) == NULL &&
-		       strncmp(text + 1, "mktemp", 6) != 0;
-	if (len < 3 || strncmp(text, "$(", 2) != 0 || text[len - 1] != ')' || text[2] == '(')
-		return false;
+	size_t lead = strspn(inner, " \t");
+	inner += lead;
+	len = len > lead ? len - lead : 0;
+	for (size_t i = 0; i < len; i++)
+		if (strchr(";&|<>()`\n\\", inner[i]))
+			return false;
+	for (const char *const *p = producers; *p; p++) {
+		size_t n = strlen(*p);
+		if (n <= len && strncmp(inner, *p, n) == 0 && (n == len || strchr(" \t", inner[n])))
+			return true;
+	}
+	return false;
+}
+
+/* If text begins with a command substitution, $(...) or `...`, the length
+ * of it (and its inner text in *inner, *inner_len), else 0. */
+static inline size_t substitution_at(const char *text, size_t len, const char **inner,
+                                     size_t *inner_len)
+{
+	if (len >= 2 && text[0] == '`') {
+		const char *close = memchr(text + 1, '`', len - 1);
+		if (!close)
+			return 0;
+		*inner = text + 1;
+		*inner_len = (size_t)(close - text - 1);
+		return (size_t)(close - text) + 1;
+	}
+	if (len < 3 || strncmp(text, "$(", 2) != 0 || text[2] == '(')
+		return 0;
 	int depth = 0;
 	for (size_t i = 1; i < len; i++) {
-		if (text[i] == '(')
+		if (text[i] == '(') {
 			depth++;
-		else if (text[i] == ')' && --depth == 0 && i + 1 != len)
-			return false; /* $(a)$(b), $(a)/x */
+		} else if (text[i] == ')' && --depth == 0) {
+			*inner = text + 2;
+			*inner_len = i - 2;
+			return i + 1;
+		}
 	}
-	const char *inner = text + 2 + strspn(text + 2, " \t");
-	return strncmp(inner, "mktemp", 6) != 0;
+	return 0;
+}
+
+/* Is text[0..len) a command substitution whose output is data: alone,
+ * anything but mktemp (`$(cat list)`, `$(git rev-parse --show-toplevel)`);
+ * with a path after it, anything but one of known_producers (`$(cat
+ * list)/x`, not `$(pwd)/build`)? (`$(a)$(b)`, `x$(a)` are not read here.) */
+static inline bool run_time_substitution(const char *text, size_t len)
+{
+	static const char *const temporary[] = { "mktemp", NULL };
+	const char *inner;
+	size_t inner_len;
+	size_t n = substitution_at(text, len, &inner, &inner_len);
+	if (n == 0 || (n < len && text[n] != '/'))
+		return false;
+	return !known_producer(inner, inner_len, n == len ? temporary : known_producers);
 }
 
 /* Does `for NAME in LIST` in text[0, upto) iterate over a list the shell
- * makes when it runs: a command substitution or an unquoted glob? (A list
- * of known words is walked once per word by the model.) */
+ * makes when it runs: one with an expansion of any kind ($X, "$@",
+ * "${a[@]}", a command substitution) or an unquoted glob, or none at all
+ * (`for NAME; do`: "$@")? When the model
+ * knows every value of such a list, it walks the body once per value as
+ * well (rounds_known()). */
 static inline bool run_time_loop(const char *text, size_t upto, const char *name)
 {
 	size_t n = strlen(name);
@@ -59,6 +116,8 @@ static inline bool run_time_loop(const char *text, size_t upto, const char *name
 		if (strncmp(p, name, n) != 0 || var_name_byte(p[n], false))
 			continue;
 		p += n + strspn(p + n, " \t");
+		if (*p == ';' || *p == '\n' || strncmp(p, "do", 2) == 0)
+			return true; /* `for NAME; do`: over "$@" */
 		if (strncmp(p, "in", 2) != 0 || !strchr(" \t", p[2]))
 			continue;
 		size_t list = strcspn(p + 2, ";\n");
@@ -66,18 +125,35 @@ static inline bool run_time_loop(const char *text, size_t upto, const char *name
 		for (const char *c = p + 2; c < p + 2 + list && c < text + upto; c++) {
 			if (*c == '"' || *c == '\'')
 				quoted = !quoted;
-			else if ((*c == '$' && c[1] == '(') || *c == '`' ||
-			         (!quoted && strchr("*?[", *c)))
+			else if (*c == '$' || *c == '`' || (!quoted && strchr("*?[", *c)))
 				return true;
 		}
 	}
 	return false;
 }
 
-/* Where the value of the variable name that command i reads comes from,
+/* Did the model walk command i once more with word k known: a command of
+ * the same text whose word k is no parameter? It does so for each value of
+ * a loop over values it knows (`a=(x y); for d in "${a[@]}"`, `for f in
+ * *.o`), and each of those is judged on its own. */
+static inline bool rounds_known(const struct sluice_command *cmd, size_t i, size_t k)
+{
+	size_t start, end, s, e;
+	sluice_span(sluice_command_get(cmd, i), &start, &end);
+	for (size_t j = 0; j < sluice_command_count(cmd); j++) {
+		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+		sluice_span(o, &s, &e);
+		if (j != i && s == start && e == end && k < sluice_argc(o) &&
+		    !(sluice_arg_flags(o, k) & SLUICE_WORD_PARAM))
+			return true;
+	}
+	return false;
+}
+
+/* Where the value of the variable name that word k of command i reads comes from,
  * when the command line fills it from data: "what read reads" and the
  * like, or NULL (a literal, the environment, or not set here). */
-static inline const char *run_time_variable(const struct sluice_command *cmd, size_t i,
+static inline const char *run_time_variable(const struct sluice_command *cmd, size_t i, size_t k,
                                             const char *name)
 {
 	for (size_t j = i; j-- > 0;) {
@@ -88,24 +164,26 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 		if (str_in(sluice_name(o), reading))
 			return strcmp(sluice_name(o), "read") == 0 ? "what read reads"
 			                                           : "the lines mapfile reads";
-		for (size_t k = 0; k < sluice_assign_count(o); k++) {
-			const char *v = sluice_assign_value(o, k);
-			if (strcmp(sluice_assign_name(o, k), name) == 0 &&
-			    run_time_substitution(v, strlen(v)))
+		for (size_t a = 0; a < sluice_assign_count(o); a++) {
+			const char *v = sluice_assign_value(o, a);
+			bool array = v[0] == '(' && (strstr(v, "$(") || strchr(v, '`'));
+			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
+			    (array || run_time_substitution(v, strlen(v))))
 				return "the output of a command substitution";
 		}
 		return NULL; /* the last one to set it: a literal, or a name */
 	}
 	size_t start, end;
 	sluice_span(sluice_command_get(cmd, i), &start, &end);
-	if (run_time_loop(sluice_command_source(cmd), start, name))
+	if (run_time_loop(sluice_command_source(cmd), start, name) && !rounds_known(cmd, i, k))
 		return "a loop over a list made when it runs";
 	return NULL;
 }
 
-/* Why word k of command i of cmd is only known when it runs, or NULL: one
- * command substitution, or one variable (with at most a trailing slash)
- * that the command line fills from data. */
+/* Why word k of command i of cmd is only known when it runs, or NULL: a
+ * command substitution of data, or a variable that the command line fills
+ * from data, either with any path after it (`"$d"/`, `$d/x`: a suffix
+ * does not make an unknown value known). */
 static inline const char *run_time_operand(const struct sluice_command *cmd, size_t i, size_t k)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
@@ -117,9 +195,9 @@ static inline const char *run_time_operand(const struct sluice_command *cmd, siz
 	enum var_form form;
 	const char *end;
 	if (!(sluice_arg_flags(sc, k) & SLUICE_WORD_PARAM) ||
-	    !var_expansion_at(a, name, &form, &end) || (end[0] && strcmp(end, "/") != 0))
+	    !var_expansion_at(a, name, &form, &end) || (end[0] && end[0] != '/'))
 		return NULL;
-	return run_time_variable(cmd, i, name);
+	return run_time_variable(cmd, i, k, name);
 }
 
 /* Does command i run under an xargs whose input the model does not know

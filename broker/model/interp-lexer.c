@@ -408,39 +408,39 @@ static void skip_line(struct lexer *lx)
 		lx->at++;
 }
 
-/* One token (or a skipped comment or space) at lx->at. */
-static void lex_one(struct lexer *lx)
+/* Skip the space, line end, comment or pattern literal at lx->at, if
+ * there is one there (a newline starts a line). */
+static bool skip_blank(struct lexer *lx)
 {
 	char c = lx->s[lx->at], next = peek(lx, 1);
 	if (c == '\n') {
 		lx->line_start = true;
 		lx->at++;
-		return;
-	}
-	if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+	} else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
 		lx->at++;
-		return;
-	}
-	if (c == '#' && has(lx, LEX_HASH_COMMENT)) {
+	} else if ((c == '#' && has(lx, LEX_HASH_COMMENT)) ||
+	           (c == '/' && has(lx, LEX_SLASH_COMMENT) && next == '/')) {
 		skip_line(lx);
-		return;
-	}
-	if (c == '/' && has(lx, LEX_SLASH_COMMENT) && next == '/') {
-		skip_line(lx);
-		return;
-	}
-	if (c == '/' && has(lx, LEX_SLASH_COMMENT) && next == '*') {
+	} else if (c == '/' && has(lx, LEX_SLASH_COMMENT) && next == '*') {
 		const char *end = memmem(lx->s + lx->at + 2, lx->len - lx->at - 2, "*/", 2);
 		lx->at = end ? (size_t)(end - lx->s) + 2 : lx->len;
-		return;
-	}
-	if (c == '/' && has(lx, LEX_REGEX) && value_may_start(lx)) {
+	} else if (c == '/' && has(lx, LEX_REGEX) && value_may_start(lx)) {
 		lx->at++;
 		skip_delimited(lx, '/');
 		while (lx->at < lx->len && is_name_char(lx->s[lx->at]))
 			lx->at++;
-		return;
+	} else {
+		return false;
 	}
+	return true;
+}
+
+/* One token (or a skipped comment or space) at lx->at. */
+static void lex_one(struct lexer *lx)
+{
+	char c = lx->s[lx->at], next = peek(lx, 1);
+	if (skip_blank(lx))
+		return;
 	if (has(lx, LEX_PY_STRINGS) && python_prefixed(lx))
 		return;
 	if (c == '"' || (c == '\'' && !has(lx, LEX_NO_SINGLE))) {

@@ -427,6 +427,22 @@ static const char *open_mode(const struct reader *r, const struct range *args, s
 	return NULL;
 }
 
+/* A call on a path object (`Path(X).unlink()`, `.rmdir()`,
+ * `.write_text()`): the command that does the same to X. A write to a path
+ * not known is not an ask, as `> "$f"` is not. */
+static void read_receiver_call(struct reader *r, const struct interp_call *call, size_t at)
+{
+	struct value v = receiver(r, at);
+	if (v.kind != VAL_UNKNOWN)
+		emit_command(r,
+		             call->kind == CALL_RECEIVER_FILE  ? "rm -f -- "
+		             : call->kind == CALL_RECEIVER_DIR ? "rmdir -- "
+		                                               : ": > ",
+		             v);
+	else if (call->kind != CALL_RECEIVER_WRITE)
+		unread(r, call);
+}
+
 static void read_call(struct reader *r, const struct interp_call *call, size_t at)
 {
 	if (call->kind == CALL_AWK_OUTPUT) {
@@ -449,15 +465,7 @@ static void read_call(struct reader *r, const struct interp_call *call, size_t a
 	}
 	if (call->kind == CALL_RECEIVER_FILE || call->kind == CALL_RECEIVER_DIR ||
 	    call->kind == CALL_RECEIVER_WRITE) {
-		struct value v = receiver(r, at);
-		if (v.kind != VAL_UNKNOWN)
-			emit_command(r,
-			             call->kind == CALL_RECEIVER_FILE  ? "rm -f -- "
-			             : call->kind == CALL_RECEIVER_DIR ? "rmdir -- "
-			                                               : ": > ",
-			             v);
-		else if (call->kind != CALL_RECEIVER_WRITE)
-			unread(r, call);
+		read_receiver_call(r, call, at);
 		return;
 	}
 	if (n == 0)

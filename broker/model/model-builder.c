@@ -487,10 +487,13 @@ void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node
 /* Loop values walked one by one, at most (`for d in a b`). */
 #define LOOP_MAX_VALUES 8
 
-/* `for NAME in WORDS; do BODY; done` whose words are all static: the body
- * once more for each value in turn, with NAME set to it (`for d in / /usr;
- * do rm -rf "$d"; done` removes /). Nothing of it is kept after the loop:
- * the walk with NAME unknown did that. */
+/* `for NAME in WORDS; do BODY; done` whose words, expanded with what st
+ * knows (variables, "$@", "${NAME[@]}"), are all known: static words, a
+ * home, or a glob (each value one of the names it matches: the round with
+ * NAME the glob stands for them all). The body once more for each value in
+ * turn, with NAME set to it (`for d in / /usr; do rm -rf "$d"; done`
+ * removes /). Nothing of it is kept after the loop: the walk with NAME
+ * unknown did that. */
 static void walk_loop_values(struct builder *b, const struct walk_ctx *ctx,
                              const struct shell_node *n, const struct model_state *st)
 {
@@ -498,45 +501,39 @@ static void walk_loop_values(struct builder *b, const struct walk_ctx *ctx,
 	const struct shell_node *body = shell_node_find(n, SN_DO_GROUP);
 	if (!var || !body)
 		return;
-	struct shell_word values[LOOP_MAX_VALUES];
+	const struct shell_node *list[LOOP_MAX_VALUES];
 	size_t count = 0;
-	bool in = false, usable = true;
-	for (uint32_t i = 0; i < n->n_children && usable; i++) {
+	bool in = false;
+	for (uint32_t i = 0; i < n->n_children; i++) {
 		const struct shell_node *c = &n->children[i];
-		if (shell_node_is_token(ctx->src, c, "in")) {
+		if (shell_node_is_token(ctx->src, c, "in"))
 			in = true;
-		} else if (in && shell_node_is_word(c)) {
-			if (count == LOOP_MAX_VALUES) {
-				usable = false;
-				break;
-			}
-			b->error = shell_word_expand(ctx->src, c, NULL, NULL, &values[count]);
-			if (b->error) {
-				usable = false;
-				break;
-			}
-			uint32_t dynamic = values[count++].flags & WORD_DYNAMIC_MASK;
-			usable = dynamic == 0 || dynamic == WORD_TILDE; /* `in / ~` */
-		}
+		else if (in && shell_node_is_word(c) && count++ < LOOP_MAX_VALUES)
+			list[count - 1] = c;
+	}
+	if (!in || count == 0 || count > LOOP_MAX_VALUES)
+		return;
+	struct model_state round;
+	if ((b->error = model_state_copy(&round, st)) < 0)
+		return;
+	struct simple_command *values = NULL;
+	b->error = builder_expand_words(b, ctx, list, count, &round, &values);
+	bool usable = values && values->argc > 0 && values->argc <= LOOP_MAX_VALUES;
+	for (size_t k = 0; usable && k < values->argc; k++) {
+		uint32_t dynamic = values->argv[k].w.flags & WORD_DYNAMIC_MASK;
+		usable = (dynamic & ~(WORD_TILDE | WORD_GLOB)) == 0; /* `in / ~ *` */
 	}
 	_cleanup_free_ char *name = strndup(ctx->src + var->start, var->end - var->start);
 	if (!name && !b->error)
 		b->error = -ENOMEM;
 	/* each round starts where the one before ended */
-	struct model_state round;
-	if (usable && in && count && !b->error)
-		b->error = model_state_copy(&round, st);
-	else
-		usable = false;
-	for (size_t k = 0; usable && k < count && !b->error; k++) {
-		b->error = builder_state_assign(&round, name, &values[k]);
+	for (size_t k = 0; usable && k < values->argc && !b->error; k++) {
+		b->error = builder_state_assign_expanded(&round, name, &values->argv[k].w);
 		if (!b->error)
 			builder_walk_statements(b, ctx, body, &round);
 	}
-	if (usable)
-		model_state_done(&round);
-	for (size_t k = 0; k < count; k++)
-		shell_word_done(&values[k]);
+	simple_command_free(values);
+	model_state_done(&round);
 }
 
 /* while / until / for / for ((;;)): the body may run any number of times. */

@@ -142,6 +142,13 @@ static inline bool builder_word_is_static(const struct model_word *w)
  * as `~...` and marked, model_state_set_tilde); anything else makes name
  * unknown. 0 or -ENOMEM. */
 int builder_state_assign(struct model_state *st, const char *name, const struct shell_word *w);
+/* The same for a word bash made with pathname expansion (an array's
+ * element, a loop's value): a
+ * glob, after a home or not, is kept and marked as the names it matched
+ * (model_state_set_marked), so `a=(*); rm -rf "${a[@]}"` is `rm -rf *`.
+ * A scalar assignment (`x=*`) does not expand a glob: not for it. */
+int builder_state_assign_expanded(struct model_state *st, const char *name,
+                                  const struct shell_word *w);
 
 /* The positional parameters are now words[0..n) (`set --`, a function's
  * call, `bash -c STRING $0 ARGS`): $1 ... $9 as builder_state_assign()
@@ -187,7 +194,76 @@ void builder_started(struct builder *b, const struct walk_ctx *ctx, struct simpl
 void builder_call_function(struct builder *b, const struct walk_ctx *ctx,
                            const struct simple_command *c, const struct model_state *st);
 
-/* A `command` node (model-command.c). */
+/* --- a command's words (model-words.c) --- */
+
+/* Where the words of a command being built stand: argv's allocation, and
+ * the source span of the last word (a word right after it joins it). */
+struct word_cursor {
+	size_t alloc;
+	uint32_t prev_start, prev_end;
+	bool words_only; /* a list of words (a loop's): none is an assignment */
+};
+
+/* The word node n of ctx->src expanded with the variables st knows, into
+ * *out (its source text kept). 0 or -ENOMEM. */
+int builder_word_from_node(struct builder *b, struct model_word *out, const struct walk_ctx *ctx,
+                           const struct shell_node *n, struct model_state *st);
+/* Append the word node wn to c's argv: a word of its own, or the rest of
+ * the word before it when nothing separates them (the grammar splits
+ * `${A}-$1`); "$@" and "${NAME[@]}" as the words they are. 0 or -ENOMEM. */
+int builder_push_word_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
+                           const struct shell_node *wn, struct model_state *st,
+                           struct word_cursor *wc);
+/* Brace expansion of c's argv, as bash does first (`git push {-f,}`). */
+int builder_expand_braces(struct builder *b, struct simple_command *c, size_t *alloc);
+/* The word nodes list[0..n) of one line (a `for` loop's list) expanded as
+ * bash expands a command's arguments, with what st knows: variables,
+ * "$@", "${NAME[@]}", braces. *ret: a scratch command whose argv holds
+ * them (free it with simple_command_free; NULL on error). 0 or -ENOMEM. */
+int builder_expand_words(struct builder *b, const struct walk_ctx *ctx,
+                         const struct shell_node *const *list, size_t n, struct model_state *st,
+                         struct simple_command **ret);
+
+/* --- assignments (model-assign.c) --- */
+
+/* The name under which model_state keeps element k of array var
+ * ("a[0]"), or its count (k < 0: "a[#]"), in buf; returns buf. */
+const char *builder_array_slot(const char *var, long k, char *buf, size_t size);
+/* Add NAME (name[0..name_len)) = value (consumed) to c's assignments. */
+int builder_add_assign(struct simple_command *c, const char *name, size_t name_len,
+                       struct model_word *value);
+/* A NAME=VALUE node n: c's assignment (c may be NULL); persist: a
+ * statement of its own, so st holds the variable for what follows. */
+int builder_assignment_node(struct builder *b, struct simple_command *c, const struct walk_ctx *ctx,
+                            const struct shell_node *n, struct model_state *st, bool persist);
+/* The length of NAME when w, before any command word, is an assignment to
+ * bash (NAME=VALUE, NAME and = unquoted), else 0. */
+size_t builder_assignment_word(const struct model_word *w);
+/* The assignment word w (NAME name_len bytes) as one of c's prefixes;
+ * consumes w. */
+int builder_add_assign_word(struct simple_command *c, struct model_word *w, size_t name_len);
+
+/* --- redirections (model-redirect.c) --- */
+
+/* The redirection node n of src as c's, read with st; fd: its descriptor
+ * when a word before it gave one (builder_fd_written_before()), or -1. */
+int builder_add_redirect(struct builder *b, struct simple_command *c, const char *src,
+                         const struct shell_node *n, struct model_state *st, int fd);
+/* The all-digit word of c right before redirect (`cat 0<f`), taken off
+ * argv as its descriptor; -1 when there is none. */
+int builder_fd_written_before(struct simple_command *c, const char *src,
+                              const struct shell_node *redirect, uint32_t prev_end);
+/* The words the grammar gives redirect after its target, pushed onto c
+ * as bash gives them to the command. */
+int builder_push_redirect_words(struct builder *b, struct simple_command *c,
+                                const struct walk_ctx *ctx, const struct shell_node *redirect,
+                                struct model_state *st, struct word_cursor *wc);
+
+/* --- one command (model-command.c) --- */
+
+/* Grow an array of elem-sized items to hold one more. 0 or -ENOMEM. */
+int builder_grow(void **array, size_t n, size_t *alloc, size_t elem);
+/* A `command` node. */
 void builder_command(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
                      struct model_state *st);
 

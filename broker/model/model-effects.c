@@ -85,17 +85,11 @@ static int shift_params(const struct simple_command *c, struct model_state *st)
 	}
 	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
 		char p[2] = { (char)('0' + k), '\0' }, from[2] = { (char)('0' + k + n), '\0' };
-		const char *v = k + n <= POSITIONAL_MAX ? model_state_get(st, from) : NULL;
 		int r = 0;
-		if (v) {
-			_cleanup_free_ char *copy = strdup(v);
-			bool home = model_state_tilde(st, from);
-			r = !copy  ? -ENOMEM
-			    : home ? model_state_set_tilde(st, p, copy)
-			           : model_state_set(st, p, copy);
-		} else {
+		if (k + n <= POSITIONAL_MAX)
+			r = model_state_copy_var(st, p, from);
+		else
 			model_state_unset(st, p);
-		}
 		if (r < 0)
 			return r;
 	}

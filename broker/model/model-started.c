@@ -309,19 +309,88 @@ static bool wrapper_runs_string(const struct wrapper *w, char *const *texts, siz
 	return m->string_word >= 0 || (m->shell_join && m->end < n);
 }
 
+/* The script a command hands a nested shell, as nested_shells() finds it. */
+struct nested_script {
+	char *script;              /* owned; NULL: none */
+	bool dynamic;              /* not static: not known */
+	bool same_shell;           /* runs in this shell (eval): its effects stay */
+	size_t positional;         /* the word that is $0 of a new shell, or 0 */
+	struct model_wrapper self; /* the command itself, as a wrapper of it */
+	bool with_self;
+};
+
+/* The string a wrapper w runs (env -S STRING, watch CMD, script -c CMD),
+ * its words read into m: into ns, with the wrapper itself. 0 or -ENOMEM. */
+static int wrapper_string(struct simple_command *c, const struct wrapper *w, char *const *texts,
+                          const struct wrapper_match *m, struct nested_script *ns)
+{
+	size_t from = m->end, to = c->argc;
+	if (m->string_word >= 0) {
+		/* env -S 'a b' rest: the string, then the rest;
+		 * script -c CMD FILE: the string alone */
+		from = (size_t)m->string_word;
+		if (!(w->flags & WRAP_STRING_ARGS))
+			to = from + 1;
+	}
+	ns->script = join_words(c, from, to, &ns->dynamic);
+	if (!ns->script)
+		return -ENOMEM;
+	if (m->string_word >= 0 && m->string_offset > 0)
+		memmove(ns->script, ns->script + m->string_offset,
+		        strlen(ns->script + m->string_offset) + 1); /* "-Sstring" */
+	ns->with_self = true;
+	return builder_copy_wrapper(&ns->self, w->name, texts, from);
+}
+
+/* The script of a shell c runs (bash -c STRING, su -c CMD, a heredoc or a
+ * here-string fed to a shell, bash /dev/stdin), into ns; a script file from
+ * a process substitution (bash <(curl ...)) is dynamic. 0 or -ENOMEM. */
+static int shell_invocation(const struct walk_ctx *ctx, struct simple_command *c,
+                            char *const *texts, struct nested_script *ns)
+{
+	size_t script_word = 0, offset = 0;
+	enum shell_script_source source = wrapper_shell_script(c->name, (const char *const *)texts,
+	                                                       c->argc, 0, &script_word, &offset);
+	if ((source == SHELL_SCRIPT_ARG || source == SHELL_SCRIPT_STDIN) &&
+	    wrapper_shell_is_foreign(c->name))
+		c->flags |= CMD_NESTED_FOREIGN;
+	switch (source) {
+	case SHELL_SCRIPT_ARG:
+		ns->dynamic = !builder_word_is_static(&c->argv[script_word]);
+		ns->script = strdup(c->argv[script_word].w.text + offset);
+		if (!ns->script)
+			return -ENOMEM;
+		if (!wrapper_is_user_switch(c->name)) {
+			ns->positional = script_word + 1;
+			return 0;
+		}
+		/* su -c CMD user: CMD runs under su, like sudo's */
+		ns->with_self = true;
+		return builder_copy_wrapper(&ns->self, c->name, texts,
+		                            offset ? script_word : script_word - 1);
+	case SHELL_SCRIPT_FILE:
+		if (c->argv[script_word].w.flags & WORD_PROCSUBST)
+			c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
+		else if (is_stdin_path(c->argv[script_word].w.text))
+			return stdin_script(ctx, c, &ns->script, &ns->dynamic);
+		return 0;
+	case SHELL_SCRIPT_STDIN:
+		return stdin_script(ctx, c, &ns->script, &ns->dynamic);
+	default:
+		return 0;
+	}
+}
+
 /* The nested shell a command starts: bash -c STRING, eval ARGS, trap ACTION,
  * alias NAME=VALUE, a shell fed a heredoc or here-string, watch CMD, env -S
- * STRING. A script file from a process substitution (bash <(curl ...),
- * source <(...)) is dynamic. w: the wrapper row of c's name, or NULL. */
+ * STRING; or the code an interpreter runs. A script file from a process
+ * substitution (bash <(curl ...), source <(...)) is dynamic. w: the wrapper
+ * row of c's name, or NULL. */
 static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
                           const struct wrapper *w, char *const *texts, struct model_state *st)
 {
-	_cleanup_free_ char *script = NULL;
-	bool dynamic = false, same_shell = false;
+	struct nested_script ns = { 0 };
 	const char *name = c->name;
-	struct model_wrapper self = { 0 };
-	bool with_self = false;
-	size_t positional = 0;         /* the word that is $0 of a new shell, or 0 */
 	size_t action;                 /* trap's */
 	struct interp_invocation code; /* an interpreter's */
 	struct wrapper_match m;        /* a wrapper's that runs a string */
@@ -329,94 +398,39 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	/* a name with a slash runs a program (`/eval x`), never a builtin */
 	bool builtin = !strchr(c->argv[0].w.text, '/');
 	if (builtin && strcmp(name, "eval") == 0 && c->argc > 1) {
-		script = join_words(c, 1, c->argc, &dynamic);
-		if (!script)
+		ns.script = join_words(c, 1, c->argc, &ns.dynamic);
+		if (!ns.script)
 			b->error = -ENOMEM;
-		same_shell = true; /* eval runs in this shell: its effects stay */
+		ns.same_shell = true; /* eval runs in this shell: its effects stay */
 	} else if (builtin && strcmp(name, "trap") == 0 && (action = trap_action(c)) > 0) {
-		dynamic = !builder_word_is_static(&c->argv[action]);
-		script = strdup(c->argv[action].w.text);
-		if (!script)
+		ns.dynamic = !builder_word_is_static(&c->argv[action]);
+		ns.script = strdup(c->argv[action].w.text);
+		if (!ns.script)
 			b->error = -ENOMEM;
-		same_shell = true;
+		ns.same_shell = true;
 	} else if (builtin && strcmp(name, "alias") == 0) {
-		script = alias_values(c, &dynamic, &b->error);
-		same_shell = true;
+		ns.script = alias_values(c, &ns.dynamic, &b->error);
+		ns.same_shell = true;
 	} else if (builtin && (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) &&
 	           c->argc > 1) {
 		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
 		if (file < c->argc && (c->argv[file].w.flags & WORD_PROCSUBST))
 			c->flags |= CMD_NESTED_DYNAMIC; /* source <(curl ...) */
 	} else if (w && c->argc > 1 && wrapper_runs_string(w, texts, c->argc, &m)) {
-		size_t from = m.end, to = c->argc;
-		if (m.string_word >= 0) {
-			/* env -S 'a b' rest: the string, then the rest;
-			 * script -c CMD FILE: the string alone */
-			from = (size_t)m.string_word;
-			if (!(w->flags & WRAP_STRING_ARGS))
-				to = from + 1;
-		}
-		script = join_words(c, from, to, &dynamic);
-		if (!script) {
-			b->error = -ENOMEM;
-			goto out;
-		}
-		if (m.string_word >= 0 && m.string_offset > 0)
-			memmove(script, script + m.string_offset,
-			        strlen(script + m.string_offset) + 1); /* "-Sstring" */
-		b->error = builder_copy_wrapper(&self, w->name, texts, from);
-		with_self = true;
+		b->error = wrapper_string(c, w, texts, &m, &ns);
 	} else if (interp_invocation_find(name, (const char *const *)texts, c->argc, &code)) {
 		interpreter_code(b, ctx, c, texts, &code, st);
 	} else {
-		size_t script_word = 0, offset = 0;
-		enum shell_script_source source = wrapper_shell_script(
-		        name, (const char *const *)texts, c->argc, 0, &script_word, &offset);
-		if ((source == SHELL_SCRIPT_ARG || source == SHELL_SCRIPT_STDIN) &&
-		    wrapper_shell_is_foreign(name))
-			c->flags |= CMD_NESTED_FOREIGN;
-		switch (source) {
-		case SHELL_SCRIPT_ARG:
-			dynamic = !builder_word_is_static(&c->argv[script_word]);
-			script = strdup(c->argv[script_word].w.text + offset);
-			if (!script) {
-				b->error = -ENOMEM;
-				goto out;
-			}
-			if (wrapper_is_user_switch(name)) {
-				/* su -c CMD user: CMD runs under su, like sudo's */
-				b->error = builder_copy_wrapper(
-				        &self, name, texts, offset ? script_word : script_word - 1);
-				with_self = true;
-			} else {
-				positional = script_word + 1;
-			}
-			break;
-		case SHELL_SCRIPT_FILE:
-			if (c->argv[script_word].w.flags & WORD_PROCSUBST)
-				c->flags |= CMD_NESTED_DYNAMIC; /* bash <(curl ...) */
-			else if (is_stdin_path(c->argv[script_word].w.text))
-				b->error = stdin_script(ctx, c, &script, &dynamic);
-			break;
-		case SHELL_SCRIPT_STDIN:
-			b->error = stdin_script(ctx, c, &script, &dynamic);
-			break;
-		default:
-			break;
-		}
+		b->error = shell_invocation(ctx, c, texts, &ns);
 	}
-	if (b->error || !script)
-		goto out;
-	if (dynamic) {
+	if (!b->error && ns.script && ns.dynamic)
 		c->flags |= CMD_NESTED_DYNAMIC;
-		goto out;
-	}
-	if (same_shell)
-		b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
-	else
-		new_shell(b, ctx, c, script, positional, st, with_self ? &self : NULL);
-out:
-	model_wrapper_done(&self);
+	else if (!b->error && ns.script && ns.same_shell)
+		b->error = builder_walk_nested(b, ctx, c, ns.script, strlen(ns.script), st, NULL);
+	else if (!b->error && ns.script)
+		new_shell(b, ctx, c, ns.script, ns.positional, st, ns.with_self ? &ns.self : NULL);
+	free(ns.script);
+	model_wrapper_done(&ns.self);
 }
 
 /* A shell command git runs: a `!` alias gets the words after it as its

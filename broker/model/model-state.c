@@ -30,9 +30,8 @@ int model_state_copy(struct model_state *dst, const struct model_state *src)
 			return -ENOMEM;
 	}
 	for (size_t i = 0; i < src->n_vars; i++) {
-		int r = src->vars[i].tilde
-		                ? model_state_set_tilde(dst, src->vars[i].name, src->vars[i].value)
-		                : model_state_set(dst, src->vars[i].name, src->vars[i].value);
+		const struct model_var *v = &src->vars[i];
+		int r = model_state_set_marked(dst, v->name, v->value, v->tilde, v->glob);
 		if (r < 0) {
 			model_state_done(dst);
 			return r;
@@ -60,7 +59,8 @@ const char *model_state_get(const struct model_state *s, const char *name)
 	return v ? v->value : NULL;
 }
 
-static int set_value(struct model_state *s, const char *name, const char *value, bool tilde)
+int model_state_set_marked(struct model_state *s, const char *name, const char *value, bool tilde,
+                           bool glob)
 {
 	char *copy = strdup(value);
 	if (!copy)
@@ -70,6 +70,7 @@ static int set_value(struct model_state *s, const char *name, const char *value,
 		free(v->value);
 		v->value = copy;
 		v->tilde = tilde;
+		v->glob = glob;
 		return 0;
 	}
 	if (s->n_vars >= MODEL_STATE_MAX_VARS) {
@@ -81,24 +82,44 @@ static int set_value(struct model_state *s, const char *name, const char *value,
 		free(copy);
 		return -ENOMEM;
 	}
-	s->vars[s->n_vars++] = (struct model_var){ n, copy, tilde };
+	s->vars[s->n_vars++] = (struct model_var){ n, copy, tilde, glob };
 	return 0;
 }
 
 int model_state_set(struct model_state *s, const char *name, const char *value)
 {
-	return set_value(s, name, value, false);
+	return model_state_set_marked(s, name, value, false, false);
 }
 
 int model_state_set_tilde(struct model_state *s, const char *name, const char *value)
 {
-	return set_value(s, name, value, true);
+	return model_state_set_marked(s, name, value, true, false);
 }
 
 bool model_state_tilde(const struct model_state *s, const char *name)
 {
 	const struct model_var *v = find_var(s, name);
 	return v && v->tilde;
+}
+
+bool model_state_glob(const struct model_state *s, const char *name)
+{
+	const struct model_var *v = find_var(s, name);
+	return v && v->glob;
+}
+
+int model_state_copy_var(struct model_state *s, const char *to, const char *from)
+{
+	const struct model_var *v = find_var(s, from);
+	if (!v) {
+		model_state_unset(s, to);
+		return 0;
+	}
+	/* v may move when to is added: copy what it holds first */
+	_cleanup_free_ char *value = strdup(v->value);
+	if (!value)
+		return -ENOMEM;
+	return model_state_set_marked(s, to, value, v->tilde, v->glob);
 }
 
 void model_state_unset_n(struct model_state *s, const char *name, size_t len)
@@ -182,7 +203,8 @@ void model_state_merge_vars(struct model_state *s, const struct model_state *oth
 	for (size_t i = 0; i < s->n_vars;) {
 		const char *theirs = model_state_get(other, s->vars[i].name);
 		if (theirs && strcmp(theirs, s->vars[i].value) == 0 &&
-		    model_state_tilde(other, s->vars[i].name) == s->vars[i].tilde) {
+		    model_state_tilde(other, s->vars[i].name) == s->vars[i].tilde &&
+		    model_state_glob(other, s->vars[i].name) == s->vars[i].glob) {
 			i++;
 			continue;
 		}

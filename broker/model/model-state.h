@@ -18,6 +18,9 @@ struct model_var {
 	char *name;
 	char *value;
 	bool tilde; /* the value began with a tilde bash expanded (D=~/x): a home */
+	bool glob;  /* the value is a glob bash expanded when it made it (an
+	             * array's element a=(*), a loop's value `for f in *`): it
+	             * stands for the names that matched, quoted or not */
 };
 
 struct model_state {
@@ -40,8 +43,17 @@ int model_state_set(struct model_state *s, const char *name, const char *value);
 /* The same, for a value whose leading `~` bash expanded when it assigned it
  * (D=~/x): the value is kept as written, and marked (model_state_tilde). */
 int model_state_set_tilde(struct model_state *s, const char *name, const char *value);
+/* The same with both marks given: tilde as model_state_set_tilde(); glob
+ * for a glob bash expanded (struct model_var). */
+int model_state_set_marked(struct model_state *s, const char *name, const char *value, bool tilde,
+                           bool glob);
 /* Was name's value assigned with a tilde that bash expanded? */
 bool model_state_tilde(const struct model_state *s, const char *name);
+/* Is name's value a glob bash expanded when it made it? */
+bool model_state_glob(const struct model_state *s, const char *name);
+/* Set to to the value of from, with its marks; from not set: to is
+ * forgotten. 0 or -ENOMEM. */
+int model_state_copy_var(struct model_state *s, const char *to, const char *from);
 /* Forget name, and the elements of an array of that name (kept as
  * variables "name[0]" ..., their count as "name[#]"). */
 void model_state_unset(struct model_state *s, const char *name);

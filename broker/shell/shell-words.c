@@ -399,6 +399,30 @@ static void expand_dquoted(struct expander *e, const struct shell_node *n)
 	}
 }
 
+/* A quoted string: '...', $'...', "..." or $"...". */
+static void expand_quoted_string(struct expander *e, const struct shell_node *n)
+{
+	const char *s = e->src + n->start;
+	size_t len = n->end - n->start;
+	e->w->flags |= WORD_QUOTED;
+	if (n->kind == SN_RAW_STRING) {
+		if (len >= 2)
+			put(e, s + 1, len - 2, true);
+	} else if (n->kind == SN_ANSI_C_STRING) {
+		e->w->flags |= WORD_ANSI_C;
+		if (len >= 3)
+			put_ansi_c(e, s + 2, len - 3);
+	} else if (n->kind == SN_TRANSLATED_STRING) {
+		e->w->flags |= WORD_TRANSLATED;
+		if (n->n_children == 2) /* `$` then the string */
+			expand_dquoted(e, &n->children[1]);
+		else
+			expand_dquoted(e, n);
+	} else {
+		expand_dquoted(e, n);
+	}
+}
+
 static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 {
 	const char *s = e->src + n->start;
@@ -432,25 +456,10 @@ static void expand(struct expander *e, const struct shell_node *n, bool quoted)
 		put_dquoted(e, s, len);
 		break;
 	case SN_RAW_STRING:
-		e->w->flags |= WORD_QUOTED;
-		if (len >= 2)
-			put(e, s + 1, len - 2, true);
-		break;
 	case SN_ANSI_C_STRING:
-		e->w->flags |= WORD_QUOTED | WORD_ANSI_C;
-		if (len >= 3)
-			put_ansi_c(e, s + 2, len - 3);
-		break;
 	case SN_STRING:
-		e->w->flags |= WORD_QUOTED;
-		expand_dquoted(e, n);
-		break;
 	case SN_TRANSLATED_STRING:
-		e->w->flags |= WORD_QUOTED | WORD_TRANSLATED;
-		if (n->n_children == 2) /* `$` then the string */
-			expand_dquoted(e, &n->children[1]);
-		else
-			expand_dquoted(e, n);
+		expand_quoted_string(e, n);
 		break;
 	case SN_CONCATENATION:
 	case SN_VAR_ASSIGN: /* NAME=VALUE as one word (export A=b) */

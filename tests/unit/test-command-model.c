@@ -74,7 +74,7 @@ static const struct model_case cases[] = {
 	  "I: echo yes\nI>?: test -d y\nI: echo dir" },
 	{ "while read l; do echo \"$l\"; done < f", "R>W>?: read l\nR>W: echo $l^P" },
 	{ "until false; do sleep 1; done", "W>?: false\nW: sleep 1" },
-	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P" },
+	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P\nW: rm *.txt^G" },
 	{ "for ((i=0; i<3; i++)); do echo $i; done", "W: echo $i^P" },
 	{ "case $x in a) rm a;; b|c) rm b;; *) ls;; esac", "C: rm a\nC: rm b\nC: ls" },
 	{ "f() { rm -rf /; }; f", "F>G: rm -rf / #U\nf #F\nF>G: rm -rf /" },
@@ -620,7 +620,7 @@ static const struct model_case cases[] = {
 	{ "f() { f x; }; f", "F>G: f x #UF\nf #F\nF>G: f x #F" },
 	{ "for d in / /usr; do rm -rf \"$d\"; done",
 	  "W: rm -rf $d^P\nW: rm -rf /\nW: rm -rf /usr" },
-	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P" },
+	{ "for f in *.txt; do rm \"$f\"; done", "W: rm $f^P\nW: rm *.txt^G" },
 	{ "echo / | xargs rm -rf", "P: echo /\nP: (xargs) rm -rf /" },
 	{ "echo -n a b | sudo xargs -r rm", "P: echo -n a b\nP: (sudo) (xargs -r) rm a b" },
 	{ "echo a | xargs -0 rm", "P: echo a\nP: (xargs -0) rm #I" },
@@ -677,7 +677,21 @@ static const struct model_case cases[] = {
 	{ "a=(x); a+=(\"$HOME/y\"); rm ${a[*]} ${a[1]} $a",
 	  "{a=(x)^U}\n{a=(\"$HOME/y\")^U}\nrm x ~/y^T ~/y^T x" },
 	{ "declare -a d=(a b); rm \"${d[@]}\"", "declare -a <d=(a b)>^U\nrm a b" },
-	{ "a=(*.o); rm \"${a[@]}\"", "{a=(*.o)^GU}\nrm ${a[@]}^P" },
+	/* a glob in an array is expanded where the array is made: the
+	 * element stands for what it matched, quoted or not; an index after
+	 * it is not known (issue 33) */
+	{ "a=(*.o); rm \"${a[@]}\"", "{a=(*.o)^GU}\nrm *.o^G" },
+	{ "a=(~/* /*); rm -rf \"${a[@]}\" $a", "{a=<(~/* /*)>^GU}\nrm -rf ~/*^TG /*^G ~/*^TG" },
+	{ "a=(* x); rm \"${a[1]}\" \"${a[0]}\"", "{a=<(* x)>^GU}\nrm ${a[1]}^P *^G" },
+	{ "x=*; rm \"$x\" $x", "{x=*^G}\nrm $x^P $x^P" },
+	/* a loop's list expanded with what is known: arrays, "$@", globs;
+	 * the body once per value (issue 33) */
+	{ "a=(build dist); for d in \"${a[@]}\"; do rm -rf \"$d\"; done",
+	  "{a=<(build dist)>^U}\nW: rm -rf $d^P\nW: rm -rf build\nW: rm -rf dist" },
+	{ "set -- ~ x; for d in \"$@\"; do rm -rf \"$d\"; done",
+	  "set -- ~^T x\nW: rm -rf $d^P\nW: rm -rf ~^T\nW: rm -rf x" },
+	{ "for d in \"${a[@]}\" $X; do rm -rf \"$d\"; done", "W: rm -rf $d^P" },
+	{ "for f in ~/.*; do rm -rf \"$f\"; done", "W: rm -rf $f^P\nW: rm -rf ~/.*^TG" },
 	{ "a=(a); a=b; rm \"${a[@]}\"", "{a=(a)^U}\n{a=b}\nrm ${a[@]}^P" },
 	{ "a=(a); mapfile -t a < f; rm \"${a[@]}\"", "{a=(a)^U}\nmapfile -t a\nrm ${a[@]}^P" },
 	{ "a=(a); x && a=(b); rm \"${a[@]}\"", "{a=(a)^U}\nL: x\nL: {a=(b)^U}\nrm ${a[@]}^P" },
