@@ -6,20 +6,20 @@
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
-run timeout -k 5 20 "$SLUICE" run --timeout 300ms -- 'echo partial; sleep 30'
+run timeout -k 5 20 "$SLUICE" run --timeout 1500ms -- 'echo partial; sleep 30'
 expect "a timeout exits 124 and keeps the partial output" 124 '^partial$'
-grep -q '^\[command timed out after 300ms\]$' <<<"$out"
+grep -q '^\[command timed out after 1500ms\]$' <<<"$out"
 report $? "the first line says which limit fired" "$out"
 grep -q 'not a crash.*slow mode.*background mode' <<<"$out"
 report $? "the text says it was not a crash, and the remedy" "$out"
 ! grep -q 'waiting for input' <<<"$out"
 report $? "no prompt hint without a prompt" "$out"
 
-run timeout -k 5 20 "$SLUICE" run --timeout 300ms -- 'printf "Overwrite config? [y/N] "; sleep 30'
+run timeout -k 5 20 "$SLUICE" run --timeout 1500ms -- 'printf "Overwrite config? [y/N] "; sleep 30'
 grep -q 'probably waiting for input' <<<"$out"
 report $? "a prompt at the end gets the waiting-for-input hint" "$out"
 
-out=$(timeout -k 5 20 "$SLUICE" run --format json --timeout 300ms -- 'echo x; sleep 30') && rc=0 || rc=$?
+out=$(timeout -k 5 20 "$SLUICE" run --format json --timeout 1500ms -- 'echo x; sleep 30') && rc=0 || rc=$?
 [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["error"]["kind"] == "timeout" and d["exitCode"] is None and d["signal"] == 15 and d["output"] == "x\n"')" = True ]
 report $? "JSON: timedOut, error timeout, the SIGTERM that ended it, partial output" "rc=$rc" "$out"
 printf '[broker]\nkill_grace = 100ms\n' >"$TEST_TMP/grace.ini"

@@ -138,7 +138,7 @@ await check('a 100 KB output costs the output once plus a fixed envelope (105%)'
 });
 
 await check('a timeout is a tool result with isError, timedOut and error.kind timeout', async () => {
-  const r = await bash({ command: 'echo before; sleep 20', timeout_ms: 300 });
+  const r = await bash({ command: 'echo before; sleep 20', timeout_ms: 1500 });
   assert(r.isError === true, 'isError');
   assert(meta(r).timedOut === true, 'timedOut');
   assert(meta(r).error.kind === 'timeout', JSON.stringify(meta(r).error));
