@@ -137,3 +137,14 @@ char *format_duration_ms(uint64_t ms, char *buf, unsigned size)
 		snprintf(buf, size, "%llums", (unsigned long long)ms);
 	return buf;
 }
+
+int hex_digit_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}

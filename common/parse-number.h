@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Bounded parsing of the numbers users write: plain integers, sizes
- * ("128KiB", "1M", "4096") and durations ("500ms", "30s", "15m", "1h").
+ * ("128KiB", "1M", "4096"), durations ("500ms", "30s", "15m", "1h") and
+ * hexadecimal digits.
  * Every function rejects empty text, signs, trailing garbage and overflow.
  * Returns 0 on success, -EINVAL for malformed text, -ERANGE past the maximum.
  */
@@ -24,6 +25,9 @@ int parse_size(const char *text, uint64_t max, uint64_t *ret);
 /* Milliseconds: a number with a unit ms, s, m or h (a bare number means
  * seconds, as timeout(1) reads it); the result must be <= max_ms. */
 int parse_duration_ms(const char *text, uint64_t max_ms, uint64_t *ret);
+
+/* The value of one hexadecimal digit (0-9, a-f, A-F), or -1. */
+int hex_digit_value(char c);
 
 /* Write a duration in the largest unit that divides it exactly ("15m",
  * "30s", "1500ms") into buf; returns buf. */

@@ -19,6 +19,7 @@
 #include "cleanup.h"
 #include "egress-http.h"
 #include "monotonic.h"
+#include "parse-number.h"
 
 ssize_t egress_http_read_head(int fd, char *buf, size_t size, unsigned timeout_ms, size_t *ret_len)
 {
@@ -206,21 +207,10 @@ enum chunk_state {
 	TRAILER_END_LF,
 };
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* One byte of chunk syntax (not data); -EINVAL when it breaks it. */
 static int chunk_step(struct egress_http_body *body, char c)
 {
-	int h = hex_value(c);
+	int h = hex_digit_value(c);
 	switch (body->state) {
 	case CHUNK_SIZE_FIRST:
 	case CHUNK_SIZE:

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cleanup.h"
+#include "parse-number.h"
 #include "shell/shell-words.h"
 #include "util/strbuf.h"
 
@@ -133,23 +134,12 @@ static void put_utf8(struct expander *e, unsigned long cp)
 	put(e, b, n, true);
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Up to max digits of base (8 or 16) from s[*i]; advances *i. */
 static unsigned long read_digits(const char *s, size_t n, size_t *i, int base, int max)
 {
 	unsigned long v = 0;
 	for (int k = 0; k < max && *i < n; k++) {
-		int d = hexval(s[*i]);
+		int d = hex_digit_value(s[*i]);
 		if (d < 0 || d >= base)
 			break;
 		v = v * (unsigned long)base + (unsigned long)d;
@@ -191,7 +181,8 @@ static void put_ansi_c(struct expander *e, const char *s, size_t n)
 			j = i;
 			char v = (char)read_digits(s, n, &j, 8, 3);
 			put(e, &v, 1, true);
-		} else if ((c == 'x' || c == 'u' || c == 'U') && (j >= n || hexval(s[j]) < 0)) {
+		} else if ((c == 'x' || c == 'u' || c == 'U') &&
+		           (j >= n || hex_digit_value(s[j]) < 0)) {
 			put(e, &s[i - 1], 2, true); /* no digit: kept as written, as bash does */
 		} else if (c == 'x') {
 			char v = (char)read_digits(s, n, &j, 16, 2);

@@ -12,12 +12,7 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="a day's work through the allowlist"
 . "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
-if [ -z "$namespace" ] || ! grep -q '"net-namespace"' <<<"$features"; then
-  skip_rest "$sandbox_subject" "no network namespace here"
-fi
-if ! ip -4 addr show lo 2>/dev/null | grep -q '127.0.0.1/8'; then
-  skip_rest "$sandbox_subject" "the host's loopback does not carry 127.0.0.0/8"
-fi
+need_host_loopback
 command -v npm >/dev/null || skip_rest "$sandbox_subject" "npm is not installed"
 
 www=$TEST_TMP/www

@@ -15,12 +15,7 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="attacks on the egress proxy"
 . "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
-if [ -z "$namespace" ] || ! grep -q '"net-namespace"' <<<"$features"; then
-  skip_rest "$sandbox_subject" "no network namespace here"
-fi
-if ! ip -4 addr show lo 2>/dev/null | grep -q '127.0.0.1/8'; then
-  skip_rest "$sandbox_subject" "the host's loopback does not carry 127.0.0.0/8"
-fi
+need_host_loopback
 ws=$TEST_TMP/ws
 mkdir -p "$ws"
 port=$(free_port 127.0.0.2)

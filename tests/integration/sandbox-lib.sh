@@ -67,3 +67,19 @@ fallback() {
 fallback_works() {
   command -v setpriv >/dev/null && fallback true 2>/dev/null
 }
+
+# need_network_namespace: end the script (skip_rest) where the launcher
+# cannot make a network namespace. need_host_loopback: also where the
+# host's loopback does not carry 127.0.0.0/8, the addresses (127.0.0.2,
+# 127.0.0.3) the network tests' servers listen on.
+need_network_namespace() {
+  if [ -z "$namespace" ] || ! grep -q '"net-namespace"' <<<"$features"; then
+    skip_rest "$sandbox_subject" "no network namespace here"
+  fi
+}
+need_host_loopback() {
+  need_network_namespace
+  if ! ip -4 addr show lo 2>/dev/null | grep -q '127.0.0.1/8'; then
+    skip_rest "$sandbox_subject" "the host's loopback does not carry 127.0.0.0/8"
+  fi
+}

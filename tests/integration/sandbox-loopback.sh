@@ -13,9 +13,7 @@
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="the workspace's own loopback"
 . "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
-if [ -z "$namespace" ] || ! grep -q '"net-namespace"' <<<"$features"; then
-  skip_rest "$sandbox_subject" "no network namespace here"
-fi
+need_network_namespace
 jobs_dir="$XDG_RUNTIME_DIR/sluice/jobs"
 ws_a=$TEST_TMP/ws-a ws_b=$TEST_TMP/ws-b
 mkdir -p "$ws_a" "$ws_b"

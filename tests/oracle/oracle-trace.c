@@ -14,6 +14,7 @@
 
 #include "cleanup.h"
 #include "oracle/oracle-trace.h"
+#include "parse-number.h"
 #include "strv.h"
 #include "util/strbuf.h"
 
@@ -39,17 +40,6 @@ void oracle_records_done(struct oracle_records *r)
 		strv_free(r->v[i].argv);
 	free(r->v);
 	*r = (struct oracle_records){ 0 };
-}
-
-static int hexdigit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
 }
 
 static void put_utf8(struct strbuf *sb, unsigned long cp)
@@ -110,7 +100,7 @@ static void ansi_escape(struct strbuf *sb, const char *s, size_t n, size_t *i)
 	}
 	size_t start = k;
 	for (; k < n && k - start < max; k++) {
-		int d = hexdigit(s[k]);
+		int d = hex_digit_value(s[k]);
 		if (d < 0 || d >= base)
 			break;
 		v = v * (unsigned long)base + (unsigned long)d;

@@ -95,3 +95,16 @@ Test(parse_number, formats_durations_in_the_largest_exact_unit)
 	cr_assert_str_eq(format_duration_ms(3600000, buf, sizeof(buf)), "1h");
 	cr_assert_str_eq(format_duration_ms(0, buf, sizeof(buf)), "0s");
 }
+
+Test(parse_number, reads_hex_digits_of_either_case)
+{
+	cr_assert_eq(hex_digit_value('0'), 0);
+	cr_assert_eq(hex_digit_value('9'), 9);
+	cr_assert_eq(hex_digit_value('a'), 10);
+	cr_assert_eq(hex_digit_value('F'), 15);
+	cr_assert_eq(hex_digit_value('g'), -1);
+	cr_assert_eq(hex_digit_value('G'), -1);
+	cr_assert_eq(hex_digit_value('/'), -1, "the byte before '0'");
+	cr_assert_eq(hex_digit_value('@'), -1, "the byte before 'A'");
+	cr_assert_eq(hex_digit_value('\0'), -1);
+}
