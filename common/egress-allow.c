@@ -161,11 +161,16 @@ static bool name_matches(const struct egress_rule *rule, const char *name)
 }
 
 const struct egress_rule *egress_rules_match(const struct egress_rule *rules, size_t n,
-                                             const struct egress_host *host, uint16_t port)
+                                             const struct egress_host *host, uint16_t port,
+                                             bool tunnel)
 {
+	/* without a port of its own, a rule opens HTTPS's tunnel and HTTP's
+	 * requests: a tunnel to port 80 would carry plain HTTP past the
+	 * proxy's reading of each request (its Host, one per connection) */
+	uint16_t default_port = tunnel ? 443 : 80;
 	for (size_t i = 0; i < n; i++) {
 		const struct egress_rule *r = &rules[i];
-		if (r->port ? r->port != port : port != 443 && port != 80)
+		if (port != (r->port ? r->port : default_port))
 			continue;
 		if (r->host.family != host->family)
 			continue;

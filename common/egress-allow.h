@@ -49,11 +49,15 @@ int egress_host_parse(const char *text, size_t len, struct egress_host *ret,
  * detail naming the pattern and what is wrong with it. */
 int egress_rule_parse(const char *pattern, struct egress_rule *ret, struct sluice_error *err);
 
-/* The first rule that allows host on port, or NULL. A name matches name
- * rules only (exactly, or below a suffix); an IP literal matches IP rules
- * of the same address only: a name is never taken for the address it
- * might resolve to. */
+/* The first rule that allows host on port, or NULL; tunnel: a CONNECT
+ * (else a plain-HTTP request). A rule without a port allows a tunnel to
+ * 443 and a plain-HTTP request to 80, not the other way round; a rule with
+ * a port allows both to that port. A name matches name rules only
+ * (exactly, or below a suffix); an IP literal matches IP rules of the same
+ * address only: a name is never taken for the address it might resolve
+ * to. */
 const struct egress_rule *egress_rules_match(const struct egress_rule *rules, size_t n,
-                                             const struct egress_host *host, uint16_t port);
+                                             const struct egress_host *host, uint16_t port,
+                                             bool tunnel);
 
 #endif

@@ -119,18 +119,23 @@ int egress_local_addresses_collect(struct egress_local_addresses *ret, struct sl
 		if (!i->ifa_addr ||
 		    (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
 			continue;
-		if (ret->n == EGRESS_LOCAL_MAX) {
-			ret->truncated = true;
-			break;
-		}
 		int family = i->ifa_addr->sa_family;
+		const void *addr =
+		        family == AF_INET
+		                ? (const void *)&((struct sockaddr_in *)i->ifa_addr)->sin_addr
+		                : (const void *)&((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr;
+		/* the tables refuse it anyway (loopback, private, link-local...) */
+		if (egress_address_is_internal(family, addr, NULL, NULL))
+			continue;
+		if (ret->n == EGRESS_LOCAL_MAX) {
+			/* an address not kept would be reachable: refuse to serve */
+			freeifaddrs(list);
+			return sluice_error_set(err, -E2BIG,
+			                        "this machine has more than %d public addresses",
+			                        EGRESS_LOCAL_MAX);
+		}
 		ret->a[ret->n].family = family;
-		if (family == AF_INET)
-			memcpy(ret->a[ret->n].addr, &((struct sockaddr_in *)i->ifa_addr)->sin_addr,
-			       4);
-		else
-			memcpy(ret->a[ret->n].addr,
-			       &((struct sockaddr_in6 *)i->ifa_addr)->sin6_addr, 16);
+		memcpy(ret->a[ret->n].addr, addr, family == AF_INET ? 4 : 16);
 		ret->n++;
 	}
 	freeifaddrs(list);

@@ -20,14 +20,13 @@
 #include "errors.h"
 
 /* The most of the machine's own addresses kept, and of a name's. */
-#define EGRESS_LOCAL_MAX 64
+#define EGRESS_LOCAL_MAX 256
 #define EGRESS_RESOLVED_MAX 16
 
 /* The machine's own addresses (every interface's, in the host's network),
  * collected before the proxy is locked down. */
 struct egress_local_addresses {
 	size_t n;
-	bool truncated; /* more than EGRESS_LOCAL_MAX: n kept */
 	struct {
 		int family;
 		unsigned char addr[16]; /* IPv4 in the first 4 bytes */
@@ -35,7 +34,10 @@ struct egress_local_addresses {
 };
 
 /* Collect them with getifaddrs(3) (a netlink socket: before the seccomp
- * filter, which refuses one). 0, or -errno with a detail. */
+ * filter, which refuses one), but those the special-purpose tables refuse
+ * anyway. 0; -E2BIG with more than EGRESS_LOCAL_MAX (the proxy then does
+ * not serve: an address left out would be reachable); -errno with a
+ * detail. */
 int egress_local_addresses_collect(struct egress_local_addresses *ret, struct sluice_error *err);
 
 /* Whether addr (AF_INET: 4 bytes, AF_INET6: 16) is one a name on the

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -97,6 +98,29 @@ static int parse_authority(const char *text, size_t len, uint16_t default_port,
 	return egress_host_parse(text, host_len, &req->host, err);
 }
 
+/* Whether the n bytes at s are all visible ASCII (no space, no control
+ * byte, no DEL, no 8-bit byte), as a request target must be: a server
+ * that splits its request line on other white space, or its lines on a
+ * bare LF, would read what follows as headers the proxy never judged. */
+static bool visible_ascii(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x21 || (unsigned char)s[i] > 0x7e)
+			return false;
+	return true;
+}
+
+/* Whether the n bytes at s are an HTTP token (RFC 9110's tchar), as a
+ * method must be. */
+static bool is_token(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) &&
+		    (s[i] == '\0' || !strchr("!#$%&'*+-.^_`|~", s[i])))
+			return false;
+	return n > 0;
+}
+
 /* The request line of head: CONNECT host:port, or METHOD http://... */
 static int parse_request(const char *head, size_t head_len, struct egress_request *req,
                          struct sluice_error *err)
@@ -111,6 +135,12 @@ static int parse_request(const char *head, size_t head_len, struct egress_reques
 	size_t method_len = (size_t)(sp1 - head), target_len = (size_t)(sp2 - sp1 - 1);
 	if (method_len == 0 || method_len >= sizeof(req->method))
 		return sluice_error_set(err, -EINVAL, "the method is empty or too long");
+	if (!is_token(head, method_len))
+		return sluice_error_set(err, -EINVAL, "the method holds a byte a token cannot");
+	if (!visible_ascii(sp1 + 1, target_len))
+		return sluice_error_set(err, -EINVAL,
+		                        "the request target holds white space, a control byte or a "
+		                        "byte past ASCII");
 	memcpy(req->method, head, method_len);
 	const char *target = sp1 + 1;
 	req->rest = sp2;
@@ -305,7 +335,7 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 	char where[EGRESS_HOST_MAX + 16];
 	snprintf(where, sizeof(where), "%s%s%s:%u", req.host.family == AF_INET6 ? "[" : "",
 	         req.host.name, req.host.family == AF_INET6 ? "]" : "", (unsigned)req.port);
-	if (!egress_rules_match(rules, n_rules, &req.host, req.port)) {
+	if (!egress_rules_match(rules, n_rules, &req.host, req.port, req.connect)) {
 		answer(fd, 403, "Forbidden",
 		       "sluice: the sandbox's network refused %s: it is not in [network] allow "
 		       "(an administrator can add it there)\n",

@@ -97,6 +97,27 @@ static int hold_waiting(const char *path, struct sluice_error *reterr)
 	return TAKE_FD(fd);
 }
 
+/* mkdir path 0700, or take it as it is when it is a folder of this user's,
+ * its mode made 0700 again: the folder is writable in the sandbox, where a
+ * command can chmod it (Landlock does not cover modes), and a folder left
+ * 0755 or 0000 would otherwise refuse every later run of the workspace.
+ * Its parent is not writable there, so what lstat saw is what chmod
+ * changes. */
+static int workspace_dir(const char *path, struct sluice_error *reterr)
+{
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return sluice_error_set(reterr, neg_errno(), "creating '%s'", path);
+	struct stat st;
+	if (lstat(path, &st) < 0)
+		return sluice_error_set(reterr, neg_errno(), "'%s'", path);
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return sluice_error_set(reterr, -EPERM, "'%s' is not a directory of this user",
+		                        path);
+	if ((st.st_mode & 07777) != 0700 && chmod(path, 0700) < 0)
+		return sluice_error_set(reterr, neg_errno(), "making '%s' private (0700)", path);
+	return 0;
+}
+
 int tool_caches_open(const char *jobs_dir, const char *workspace, char **ret_path, int *ret_hold,
                      struct sluice_error *reterr)
 {
@@ -106,7 +127,7 @@ int tool_caches_open(const char *jobs_dir, const char *workspace, char **ret_pat
 		return sluice_error_set(reterr, -ENOMEM, "the tool caches' path");
 	int r = jobs_private_dir(root, reterr);
 	for (int i = 0; r >= 0 && i < OPEN_ATTEMPTS; i++) {
-		r = jobs_private_dir(path, reterr);
+		r = workspace_dir(path, reterr);
 		if (r < 0)
 			break;
 		r = hold_waiting(path, reterr);

@@ -62,6 +62,16 @@ boxed_as workspace-write "$ws_a" "cat \"\$XDG_CACHE_HOME/x/t\""
 ran "the next run reads it" && [ "$(json_get "$out" 'd["stdout"].strip()')" = "$token" ]
 report $? "the next run of the same workspace reads what the first cached" "$out"
 
+# --- 2b. a command that changes its folder's mode does not lock the
+# workspace's later runs out (the folder is made 0700 again)
+boxed_as workspace-write "$ws_a" "chmod 755 \"\$XDG_CACHE_HOME/..\" && stat -c %a \"\$XDG_CACHE_HOME/..\""
+ran "a run changes its folder's mode" && [ "$(json_get "$out" 'd["stdout"].strip()')" = 755 ]
+report $? "control: a sandboxed command can chmod its workspace's cache folder" "$out"
+boxed_as workspace-write "$ws_a" "cat \"\$XDG_CACHE_HOME/x/t\""
+ran "the next run after a chmod" && [ "$(json_get "$out" 'd["stdout"].strip()')" = "$token" ] &&
+  [ "$(stat -c %a "$folder_a")" = 700 ]
+report $? "the next run still has its caches, the folder private (0700) again" "$out" "$(stat -c %a "$folder_a")"
+
 # --- 3. another workspace has a folder of its own
 boxed_as workspace-write "$ws_b" "echo \"\$XDG_CACHE_HOME\"; cat \"\$XDG_CACHE_HOME/x/t\""
 ran "another workspace's run" && ! grep -q "$token" <<<"$(json_get "$out" 'd["stdout"]')" &&

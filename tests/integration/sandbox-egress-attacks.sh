@@ -104,6 +104,21 @@ raw "POST http://127.0.0.2:$port/both HTTP/1.1\r\nHost: 127.0.0.2:$port\r\nConte
 report $? "a request with two framings (Content-Length and chunked) is refused with 400 naming them" \
   "$output" "$(cat "$allowed_log")"
 
+# --- 3b. headers hidden in the request target: a vertical tab ends the
+# target for a server that splits on any white space, a bare LF ends the
+# line for one that reads lines by LF
+: >"$allowed_log"
+direct "GET /vt\vHTTP/1.1\nHost: internal.example\nX: HTTP/1.1\r\n\r\n"
+reached /vt internal.example
+report $? "control: sent directly, the server reads a Host header hidden after a vertical tab and a bare LF" \
+  "$output" "$(cat "$allowed_log")"
+: >"$allowed_log"
+raw "GET http://127.0.0.2:$port/vt\x0bHTTP/1.1\nHost: internal.example\nX: HTTP/1.1\r\n\r\n"
+! grep -q /vt "$allowed_log" && grep -q '400 Bad Request' <<<"$output" &&
+  grep -q 'request target holds white space' <<<"$output"
+report $? "a request target holding a vertical tab and a bare LF is refused with 400, and reaches no server" \
+  "$output" "$(cat "$allowed_log")"
+
 # --- 4. what must keep working
 : >"$allowed_log"
 head -c 100000 /dev/zero >"$ws/upload"

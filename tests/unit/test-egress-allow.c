@@ -54,10 +54,35 @@ Test(egress_allow, matches_as_the_table_says)
 		             err.detail);
 		cr_assert_eq(egress_host_parse(c->host, strlen(c->host), &host, &err), 0, "%s: %s",
 		             c->host, err.detail);
-		bool allowed = egress_rules_match(&rule, 1, &host, (uint16_t)c->port) != NULL;
+		/* 443 is reached by a tunnel, 80 by plain HTTP; other ports both */
+		bool tunnel = c->port != 80;
+		bool allowed =
+		        egress_rules_match(&rule, 1, &host, (uint16_t)c->port, tunnel) != NULL;
 		cr_assert_eq(allowed, c->allowed, "%s against %s:%u (%s)", c->pattern, c->host,
 		             c->port, c->why);
 	}
+}
+
+/* A rule without a port opens 443 to tunnels and 80 to plain HTTP only: a
+ * tunnel to 80 would carry plain HTTP past the proxy's reading of each
+ * request (fronting with another Host, several requests on one
+ * connection). A port written in the rule opens it to both. */
+Test(egress_allow, a_rule_without_port_tunnels_to_443_only)
+{
+	struct egress_rule rule, with_port;
+	struct egress_host host;
+	struct sluice_error err = { 0 };
+	cr_assert_eq(egress_rule_parse("registry.example.org", &rule, &err), 0);
+	cr_assert_eq(egress_rule_parse("registry.example.org:80", &with_port, &err), 0);
+	cr_assert_eq(egress_host_parse("registry.example.org", 20, &host, &err), 0);
+	cr_assert_not_null(egress_rules_match(&rule, 1, &host, 443, true), "a tunnel to 443");
+	cr_assert_not_null(egress_rules_match(&rule, 1, &host, 80, false), "plain HTTP to 80");
+	cr_assert_null(egress_rules_match(&rule, 1, &host, 80, true), "no tunnel to 80");
+	cr_assert_null(egress_rules_match(&rule, 1, &host, 443, false), "no plain HTTP to 443");
+	cr_assert_not_null(egress_rules_match(&with_port, 1, &host, 80, true),
+	                   "a tunnel to a port the rule names");
+	cr_assert_not_null(egress_rules_match(&with_port, 1, &host, 80, false),
+	                   "plain HTTP to a port the rule names");
 }
 
 Test(egress_allow, refuses_bad_patterns_naming_them)
