@@ -108,12 +108,12 @@ report $? "a request with two framings (Content-Length and chunked) is refused w
 # target for a server that splits on any white space, a bare LF ends the
 # line for one that reads lines by LF
 : >"$allowed_log"
-direct "GET /vt\vHTTP/1.1\nHost: internal.example\nX: HTTP/1.1\r\n\r\n"
+direct "GET /vt\vHTTP/1.1\nHost:internal.example\nX: HTTP/1.1\r\n\r\n"
 reached /vt internal.example
 report $? "control: sent directly, the server reads a Host header hidden after a vertical tab and a bare LF" \
   "$output" "$(cat "$allowed_log")"
 : >"$allowed_log"
-raw "GET http://127.0.0.2:$port/vt\x0bHTTP/1.1\nHost: internal.example\nX: HTTP/1.1\r\n\r\n"
+raw "GET http://127.0.0.2:$port/vt\x0bHTTP/1.1\nHost:internal.example\nX: HTTP/1.1\r\n\r\n"
 ! grep -q /vt "$allowed_log" && grep -q '400 Bad Request' <<<"$output" &&
   grep -q 'request target holds white space' <<<"$output"
 report $? "a request target holding a vertical tab and a bare LF is refused with 400, and reaches no server" \
