@@ -304,13 +304,14 @@ static void relay(int client, int up, struct egress_http_body *body)
 	}
 }
 
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
-                          const struct egress_local_addresses *local)
+/* Read the request's head from fd into head (len: all that was read) and
+ * judge its request line against the rules, host:port in where. 0, with
+ * *ret_head_len and req; or -1, the client answered why. */
+static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rules, char *head,
+                          size_t size, ssize_t *ret_head_len, size_t *len,
+                          struct egress_request *req, char *where, size_t where_size)
 {
-	static char head[EGRESS_HEAD_MAX];
-	size_t len = 0;
-	ssize_t head_len =
-	        egress_http_read_head(fd, head, sizeof(head), EGRESS_HEAD_TIMEOUT_MS, &len);
+	ssize_t head_len = egress_http_read_head(fd, head, size, EGRESS_HEAD_TIMEOUT_MS, len);
 	if (head_len == -E2BIG)
 		answer(fd, 431, "Request Header Fields Too Large",
 		       "sluice: the request's head is longer than %d bytes\n", EGRESS_HEAD_MAX);
@@ -318,31 +319,44 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		answer(fd, 408, "Request Timeout",
 		       "sluice: the request's head did not arrive within %d s\n",
 		       EGRESS_HEAD_TIMEOUT_MS / 1000);
-	if (head_len < 0) {
-		(void)close(fd);
-		return;
-	}
-	struct egress_request req;
+	if (head_len < 0)
+		return -1;
 	struct sluice_error err = { 0 };
-	int r = parse_request(head, (size_t)head_len, &req, &err);
+	int r = parse_request(head, (size_t)head_len, req, &err);
 	if (r < 0) {
 		answer(fd, r == -EPROTONOSUPPORT ? 405 : 400,
 		       r == -EPROTONOSUPPORT ? "Method Not Allowed" : "Bad Request",
 		       "sluice: the proxy cannot read this request: %s\n", err.detail);
-		(void)close(fd);
-		return;
+		return -1;
 	}
-	char where[EGRESS_HOST_MAX + 16];
-	snprintf(where, sizeof(where), "%s%s%s:%u", req.host.family == AF_INET6 ? "[" : "",
-	         req.host.name, req.host.family == AF_INET6 ? "]" : "", (unsigned)req.port);
-	if (!egress_rules_match(rules, n_rules, &req.host, req.port, req.connect)) {
+	snprintf(where, where_size, "%s%s%s:%u", req->host.family == AF_INET6 ? "[" : "",
+	         req->host.name, req->host.family == AF_INET6 ? "]" : "", (unsigned)req->port);
+	if (!egress_rules_match(rules, n_rules, &req->host, req->port, req->connect)) {
 		answer(fd, 403, "Forbidden",
 		       "sluice: the sandbox's network refused %s: it is not in [network] allow "
 		       "(an administrator can add it there)\n",
 		       where);
+		return -1;
+	}
+	*ret_head_len = head_len;
+	return 0;
+}
+
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local)
+{
+	static char head[EGRESS_HEAD_MAX];
+	size_t len = 0;
+	ssize_t head_len = 0;
+	struct egress_request req;
+	char where[EGRESS_HOST_MAX + 16];
+	if (receive_judged(fd, rules, n_rules, head, sizeof(head), &head_len, &len, &req, where,
+	                   sizeof(where)) < 0) {
 		(void)close(fd);
 		return;
 	}
+	struct sluice_error err = { 0 };
+	int r;
 	/* plain HTTP: one request, for the host judged, before any lookup */
 	static char upstream_head[EGRESS_HEAD_MAX + 2 * EGRESS_HOST_MAX];
 	ssize_t upstream_len = 0;
