@@ -36,14 +36,16 @@ static const char *const known_producers[] = {
  * with only plain words after it? Anything that could run a second
  * command or read data (`;`, `&`, `|`, a newline, a redirection, a nested
  * substitution) makes it unknown: `$(mktemp -d; cat list)` prints the
- * list. */
+ * list. So does an argument that could carry data or a home (`$`, `~`,
+ * quotes, backquotes): `$(dirname "$x")` is wherever x says, `$(realpath
+ * ~)` is the home directory. */
 static inline bool known_producer(const char *inner, size_t len, const char *const *producers)
 {
 	size_t lead = strspn(inner, " \t");
 	inner += lead;
 	len = len > lead ? len - lead : 0;
 	for (size_t i = 0; i < len; i++)
-		if (strchr(";&|<>()`\n\\", inner[i]))
+		if (strchr(";&|<>()`\n\\$~'\"", inner[i]))
 			return false;
 	for (const char *const *p = producers; *p; p++) {
 		size_t n = strlen(*p);
@@ -81,10 +83,42 @@ static inline size_t substitution_at(const char *text, size_t len, const char **
 	return 0;
 }
 
+/* Does rest[0..len) (what follows a producer's output in its word) name
+ * something below that output: a '/', then more literal names than `..`
+ * (`.`, empty components, globs of stars and question marks and
+ * components with an expansion count for nothing)? `/build` does, and so
+ * does `/build/` with a star after it; `/`, `/.`, `/x/..`, and `/` with a
+ * star after it name the output itself or everything in it. */
+static inline bool names_below(const char *rest, size_t len)
+{
+	if (len == 0 || rest[0] != '/')
+		return false;
+	long depth = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = 0;
+		while (i + n < len && rest[i + n] != '/')
+			n++;
+		const char *c = rest + i;
+		bool name = n > 0 && !(n == 1 && c[0] == '.');
+		bool glob_only = true;
+		for (size_t j = 0; j < n; j++) {
+			name &= c[j] != '$' && c[j] != '`';
+			glob_only &= c[j] == '*' || c[j] == '?';
+		}
+		if (n == 2 && strncmp(c, "..", 2) == 0)
+			depth--;
+		else if (name && !glob_only)
+			depth++;
+		i += n + 1;
+	}
+	return depth > 0;
+}
+
 /* Is text[0..len) a command substitution whose output is data: alone,
  * anything but mktemp (`$(cat list)`, `$(git rev-parse --show-toplevel)`);
- * with a path after it, anything but one of known_producers (`$(cat
- * list)/x`, not `$(pwd)/build`)? (`$(a)$(b)`, `x$(a)` are not read here.) */
+ * with a path after it, anything but one of known_producers with a name
+ * below its output (`$(cat list)/x`, `$(pwd)/` are data, `$(pwd)/build`
+ * is not)? (`$(a)$(b)`, `x$(a)` are not read here.) */
 static inline bool run_time_substitution(const char *text, size_t len)
 {
 	static const char *const temporary[] = { "mktemp", NULL };
@@ -93,7 +127,10 @@ static inline bool run_time_substitution(const char *text, size_t len)
 	size_t n = substitution_at(text, len, &inner, &inner_len);
 	if (n == 0 || (n < len && text[n] != '/'))
 		return false;
-	return !known_producer(inner, inner_len, n == len ? temporary : known_producers);
+	if (n == len)
+		return !known_producer(inner, inner_len, temporary);
+	return !names_below(text + n, len - n) ||
+	       !known_producer(inner, inner_len, known_producers);
 }
 
 /* Does `for NAME in LIST` in text[0, upto) iterate over a list the shell
