@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Operands whose value only exists when the command runs: a word that is
+ * Operands whose value only exists when the command runs: a word with
  * a command substitution of data (`rm -rf "$(cat list)"`, also with a path
- * after it), a variable the command line fills from data (`read X`,
- * `mapfile`, `X=$(...)`, a `for` loop over a list of values the model does
- * not know: `$(...)`, `$X`, `"$@"`, `"${a[@]}"`), with a path after it or
- * not (`"$d"/`), or what an xargs reads from a program the model does not
+ * before or after it), a variable the command line fills from data (`read
+ * X`, `mapfile`, `X=$(...)`, a `for` loop over a list of values the model
+ * does not know: `$(...)`, `$X`, `"$@"`, `"${a[@]}"`), with a path around
+ * it or not (`"$d"/`, `~/"$d"`), or what an xargs reads from a program the model does not
  * follow (`cat list | xargs rm -rf`). The command model
  * carries every value it can know (docs/command-model.md); these are the
  * ones it cannot, named so that a rule can ask and say why. Static inline,
@@ -114,23 +114,40 @@ static inline bool names_below(const char *rest, size_t len)
 	return depth > 0;
 }
 
-/* Is text[0..len) a command substitution whose output is data: alone,
+/* Is the command substitution at text[0..n) (inner text inner[0..inner_len)),
+ * with rest[0..rest_len) after it in its word, data: alone at the end,
  * anything but mktemp (`$(cat list)`, `$(git rev-parse --show-toplevel)`);
- * with a path after it, anything but one of known_producers with a name
- * below its output (`$(cat list)/x`, `$(pwd)/` are data, `$(pwd)/build`
- * is not)? (`$(a)$(b)`, `x$(a)` are not read here.) */
-static inline bool run_time_substitution(const char *text, size_t len)
+ * with anything after it, anything but one of known_producers with a name
+ * below its output (`$(cat list)/x`, `$(pwd)/`, `$(echo ~)$(true)` are
+ * data, `$(pwd)/build` is not)? */
+static inline bool substitution_is_data(const char *inner, size_t inner_len, const char *rest,
+                                        size_t rest_len)
 {
 	static const char *const temporary[] = { "mktemp", NULL };
-	const char *inner;
-	size_t inner_len;
-	size_t n = substitution_at(text, len, &inner, &inner_len);
-	if (n == 0 || (n < len && text[n] != '/'))
-		return false;
-	if (n == len)
+	if (rest_len == 0)
 		return !known_producer(inner, inner_len, temporary);
-	return !names_below(text + n, len - n) ||
-	       !known_producer(inner, inner_len, known_producers);
+	return !names_below(rest, rest_len) || !known_producer(inner, inner_len, known_producers);
+}
+
+/* Does any command substitution in text[0..len), wherever it is in the
+ * word, put data in it (substitution_is_data())? `/$(cat list)`,
+ * `~/$(cat list)`, `$(echo ~)$(true)` do; a word is as unknown as its
+ * least known part. */
+static inline bool run_time_substitution(const char *text, size_t len)
+{
+	for (size_t p = 0; p < len; p++) {
+		if (text[p] != '$' && text[p] != '`')
+			continue;
+		const char *inner;
+		size_t inner_len;
+		size_t n = substitution_at(text + p, len - p, &inner, &inner_len);
+		if (n == 0)
+			continue;
+		if (substitution_is_data(inner, inner_len, text + p + n, len - p - n))
+			return true;
+		p += n - 1;
+	}
+	return false;
 }
 
 /* Does `for NAME in LIST` in text[0, upto) iterate over a list the shell
@@ -219,8 +236,9 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 
 /* Why word k of command i of cmd is only known when it runs, or NULL: a
  * command substitution of data, or a variable that the command line fills
- * from data, either with any path after it (`"$d"/`, `$d/x`: a suffix
- * does not make an unknown value known). */
+ * from data, either anywhere in the word, with any path before or after it
+ * (`"$d"/`, `$d/x`, `~/"$d"`: a path around an unknown value does not make
+ * it known). */
 static inline const char *run_time_operand(const struct sluice_command *cmd, size_t i, size_t k)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
@@ -228,13 +246,20 @@ static inline const char *run_time_operand(const struct sluice_command *cmd, siz
 	size_t len = strlen(a);
 	if ((sluice_arg_flags(sc, k) & SLUICE_WORD_CMDSUBST) && run_time_substitution(a, len))
 		return "the output of a command substitution";
+	if (!(sluice_arg_flags(sc, k) & SLUICE_WORD_PARAM))
+		return NULL;
+	/* every variable in the word, wherever it is: `~/"$d"`, `"$HOME/$d"` */
 	char name[VAR_NAME_CAP];
 	enum var_form form;
 	const char *end;
-	if (!(sluice_arg_flags(sc, k) & SLUICE_WORD_PARAM) ||
-	    !var_expansion_at(a, name, &form, &end) || (end[0] && end[0] != '/'))
-		return NULL;
-	return run_time_variable(cmd, i, k, name);
+	for (const char *c = strchr(a, '$'); c; c = strchr(c + 1, '$')) {
+		const char *source = var_expansion_at(c, name, &form, &end)
+		                             ? run_time_variable(cmd, i, k, name)
+		                             : NULL;
+		if (source)
+			return source;
+	}
+	return NULL;
 }
 
 /* Does command i run under an xargs whose input the model does not know
