@@ -3,9 +3,10 @@
  * Operands whose value only exists when the command runs: a word with
  * a command substitution of data (`rm -rf "$(cat list)"`, also with a path
  * before or after it), a variable the command line fills from data (`read
- * X`, `mapfile`, `X=$(...)`, a `for` loop over a list of values the model
- * does not know: `$(...)`, `$X`, `"$@"`, `"${a[@]}"`), with a path around
- * it or not (`"$d"/`, `~/"$d"`), or what an xargs reads from a program the model does not
+ * X`, `mapfile`, `X=$(...)`, `local X=$(...)`, `printf -v X`, a `for`
+ * loop over a list of values the model does not know: `$(...)`, `$X`,
+ * `"$@"`, `"${a[@]}"`), with a path around it or not (`"$d"/`,
+ * `~/"$d"`), or what an xargs reads from a program the model does not
  * follow (`cat list | xargs rm -rf`). The command model
  * carries every value it can know (docs/command-model.md); these are the
  * ones it cannot, named so that a rule can ask and say why. Static inline,
@@ -204,6 +205,43 @@ static inline bool rounds_known(const struct sluice_command *cmd, size_t i, size
 	return false;
 }
 
+/* Is v, the value of an assignment or of a declaring builtin's
+ * NAME=VALUE, made when the command runs: an array with a substitution in
+ * it (`a=($(ls))`), or a substitution of data (run_time_substitution())? */
+static inline bool run_time_value(const char *v)
+{
+	bool array = v[0] == '(' && (strstr(v, "$(") || strchr(v, '`'));
+	return array || run_time_substitution(v, strlen(v));
+}
+
+/* Does o set name from data as a declaring builtin (`local`, `export`,
+ * `declare`, `typeset`, `readonly`) with a NAME=VALUE word whose value is
+ * run_time_value() (the last such word counts), or as `printf -v NAME`
+ * with a command substitution among its arguments? */
+static inline bool declares_run_time(const struct sluice_simple_command *o, const char *name)
+{
+	const char *cmd = sluice_name(o);
+	if (strcmp(cmd, "printf") == 0) {
+		bool sets = false, substitution = false;
+		for (size_t a = 1; a < sluice_argc(o); a++) {
+			sets |= strcmp(sluice_arg(o, a), "-v") == 0 && a + 1 < sluice_argc(o) &&
+			        strcmp(sluice_arg(o, a + 1), name) == 0;
+			substitution |= (sluice_arg_flags(o, a) & SLUICE_WORD_CMDSUBST) != 0;
+		}
+		return sets && substitution;
+	}
+	if (!declaring_builtin(cmd))
+		return false;
+	size_t n = strlen(name);
+	bool data = false;
+	for (size_t a = 1; a < sluice_argc(o); a++) {
+		const char *w = sluice_arg(o, a);
+		if (w[0] != '-' && word_sets(w, name, false))
+			data = run_time_value(w + n + (w[n] == '+' ? 2 : 1));
+	}
+	return data;
+}
+
 /* Where the value of the variable name that word k of command i reads comes from,
  * when the command line fills it from data: "what read reads" and the
  * like, or NULL (a literal, the environment, or not set here). */
@@ -218,13 +256,12 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 		if (str_in(sluice_name(o), reading))
 			return strcmp(sluice_name(o), "read") == 0 ? "what read reads"
 			                                           : "the lines mapfile reads";
-		for (size_t a = 0; a < sluice_assign_count(o); a++) {
-			const char *v = sluice_assign_value(o, a);
-			bool array = v[0] == '(' && (strstr(v, "$(") || strchr(v, '`'));
+		if (declares_run_time(o, name))
+			return "the output of a command substitution";
+		for (size_t a = 0; a < sluice_assign_count(o); a++)
 			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
-			    (array || run_time_substitution(v, strlen(v))))
+			    run_time_value(sluice_assign_value(o, a)))
 				return "the output of a command substitution";
-		}
 		return NULL; /* the last one to set it: a literal, or a name */
 	}
 	size_t start, end;
