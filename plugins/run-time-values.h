@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Operands whose value only exists when the command runs: a word that is
+ * Operands whose value only exists when the command runs: a word with
  * a command substitution of data (`rm -rf "$(cat list)"`, also with a path
- * after it), a variable the command line fills from data (`read X`,
- * `mapfile`, `X=$(...)`, a `for` loop over a list of values the model does
- * not know: `$(...)`, `$X`, `"$@"`, `"${a[@]}"`), with a path after it or
- * not (`"$d"/`), or what an xargs reads from a program the model does not
+ * before or after it), a variable the command line fills from data (`read
+ * X`, `mapfile`, `X=$(...)`, `local X=$(...)`, `printf -v X`, a `for`
+ * loop over a list of values the model does not know: `$(...)`, `$X`,
+ * `"$@"`, `"${a[@]}"`), with a path around it or not (`"$d"/`,
+ * `~/"$d"`), or what an xargs reads from a program the model does not
  * follow (`cat list | xargs rm -rf`). The command model
  * carries every value it can know (docs/command-model.md); these are the
  * ones it cannot, named so that a rule can ask and say why. Static inline,
@@ -36,14 +37,16 @@ static const char *const known_producers[] = {
  * with only plain words after it? Anything that could run a second
  * command or read data (`;`, `&`, `|`, a newline, a redirection, a nested
  * substitution) makes it unknown: `$(mktemp -d; cat list)` prints the
- * list. */
+ * list. So does an argument that could carry data or a home (`$`, `~`,
+ * quotes, backquotes): `$(dirname "$x")` is wherever x says, `$(realpath
+ * ~)` is the home directory. */
 static inline bool known_producer(const char *inner, size_t len, const char *const *producers)
 {
 	size_t lead = strspn(inner, " \t");
 	inner += lead;
 	len = len > lead ? len - lead : 0;
 	for (size_t i = 0; i < len; i++)
-		if (strchr(";&|<>()`\n\\", inner[i]))
+		if (strchr(";&|<>()`\n\\$~'\"", inner[i]))
 			return false;
 	for (const char *const *p = producers; *p; p++) {
 		size_t n = strlen(*p);
@@ -81,19 +84,71 @@ static inline size_t substitution_at(const char *text, size_t len, const char **
 	return 0;
 }
 
-/* Is text[0..len) a command substitution whose output is data: alone,
+/* Does rest[0..len) (what follows a producer's output in its word) name
+ * something below that output: a '/', then more literal names than `..`
+ * (`.`, empty components, globs of stars and question marks and
+ * components with an expansion count for nothing)? `/build` does, and so
+ * does `/build/` with a star after it; `/`, `/.`, `/x/..`, and `/` with a
+ * star after it name the output itself or everything in it. */
+static inline bool names_below(const char *rest, size_t len)
+{
+	if (len == 0 || rest[0] != '/')
+		return false;
+	long depth = 0;
+	for (size_t i = 0; i < len;) {
+		size_t n = 0;
+		while (i + n < len && rest[i + n] != '/')
+			n++;
+		const char *c = rest + i;
+		bool name = n > 0 && !(n == 1 && c[0] == '.');
+		bool glob_only = true;
+		for (size_t j = 0; j < n; j++) {
+			name &= c[j] != '$' && c[j] != '`';
+			glob_only &= c[j] == '*' || c[j] == '?';
+		}
+		if (n == 2 && strncmp(c, "..", 2) == 0)
+			depth--;
+		else if (name && !glob_only)
+			depth++;
+		i += n + 1;
+	}
+	return depth > 0;
+}
+
+/* Is the command substitution at text[0..n) (inner text inner[0..inner_len)),
+ * with rest[0..rest_len) after it in its word, data: alone at the end,
  * anything but mktemp (`$(cat list)`, `$(git rev-parse --show-toplevel)`);
- * with a path after it, anything but one of known_producers (`$(cat
- * list)/x`, not `$(pwd)/build`)? (`$(a)$(b)`, `x$(a)` are not read here.) */
-static inline bool run_time_substitution(const char *text, size_t len)
+ * with anything after it, anything but one of known_producers with a name
+ * below its output (`$(cat list)/x`, `$(pwd)/`, `$(echo ~)$(true)` are
+ * data, `$(pwd)/build` is not)? */
+static inline bool substitution_is_data(const char *inner, size_t inner_len, const char *rest,
+                                        size_t rest_len)
 {
 	static const char *const temporary[] = { "mktemp", NULL };
-	const char *inner;
-	size_t inner_len;
-	size_t n = substitution_at(text, len, &inner, &inner_len);
-	if (n == 0 || (n < len && text[n] != '/'))
-		return false;
-	return !known_producer(inner, inner_len, n == len ? temporary : known_producers);
+	if (rest_len == 0)
+		return !known_producer(inner, inner_len, temporary);
+	return !names_below(rest, rest_len) || !known_producer(inner, inner_len, known_producers);
+}
+
+/* Does any command substitution in text[0..len), wherever it is in the
+ * word, put data in it (substitution_is_data())? `/$(cat list)`,
+ * `~/$(cat list)`, `$(echo ~)$(true)` do; a word is as unknown as its
+ * least known part. */
+static inline bool run_time_substitution(const char *text, size_t len)
+{
+	for (size_t p = 0; p < len; p++) {
+		if (text[p] != '$' && text[p] != '`')
+			continue;
+		const char *inner;
+		size_t inner_len;
+		size_t n = substitution_at(text + p, len - p, &inner, &inner_len);
+		if (n == 0)
+			continue;
+		if (substitution_is_data(inner, inner_len, text + p + n, len - p - n))
+			return true;
+		p += n - 1;
+	}
+	return false;
 }
 
 /* Does `for NAME in LIST` in text[0, upto) iterate over a list the shell
@@ -150,6 +205,43 @@ static inline bool rounds_known(const struct sluice_command *cmd, size_t i, size
 	return false;
 }
 
+/* Is v, the value of an assignment or of a declaring builtin's
+ * NAME=VALUE, made when the command runs: an array with a substitution in
+ * it (`a=($(ls))`), or a substitution of data (run_time_substitution())? */
+static inline bool run_time_value(const char *v)
+{
+	bool array = v[0] == '(' && (strstr(v, "$(") || strchr(v, '`'));
+	return array || run_time_substitution(v, strlen(v));
+}
+
+/* Does o set name from data as a declaring builtin (`local`, `export`,
+ * `declare`, `typeset`, `readonly`) with a NAME=VALUE word whose value is
+ * run_time_value() (the last such word counts), or as `printf -v NAME`
+ * with a command substitution among its arguments? */
+static inline bool declares_run_time(const struct sluice_simple_command *o, const char *name)
+{
+	const char *cmd = sluice_name(o);
+	if (strcmp(cmd, "printf") == 0) {
+		bool sets = false, substitution = false;
+		for (size_t a = 1; a < sluice_argc(o); a++) {
+			sets |= strcmp(sluice_arg(o, a), "-v") == 0 && a + 1 < sluice_argc(o) &&
+			        strcmp(sluice_arg(o, a + 1), name) == 0;
+			substitution |= (sluice_arg_flags(o, a) & SLUICE_WORD_CMDSUBST) != 0;
+		}
+		return sets && substitution;
+	}
+	if (!declaring_builtin(cmd))
+		return false;
+	size_t n = strlen(name);
+	bool data = false;
+	for (size_t a = 1; a < sluice_argc(o); a++) {
+		const char *w = sluice_arg(o, a);
+		if (w[0] != '-' && word_sets(w, name, false))
+			data = run_time_value(w + n + (w[n] == '+' ? 2 : 1));
+	}
+	return data;
+}
+
 /* Where the value of the variable name that word k of command i reads comes from,
  * when the command line fills it from data: "what read reads" and the
  * like, or NULL (a literal, the environment, or not set here). */
@@ -164,13 +256,12 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 		if (str_in(sluice_name(o), reading))
 			return strcmp(sluice_name(o), "read") == 0 ? "what read reads"
 			                                           : "the lines mapfile reads";
-		for (size_t a = 0; a < sluice_assign_count(o); a++) {
-			const char *v = sluice_assign_value(o, a);
-			bool array = v[0] == '(' && (strstr(v, "$(") || strchr(v, '`'));
+		if (declares_run_time(o, name))
+			return "the output of a command substitution";
+		for (size_t a = 0; a < sluice_assign_count(o); a++)
 			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
-			    (array || run_time_substitution(v, strlen(v))))
+			    run_time_value(sluice_assign_value(o, a)))
 				return "the output of a command substitution";
-		}
 		return NULL; /* the last one to set it: a literal, or a name */
 	}
 	size_t start, end;
@@ -182,8 +273,9 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 
 /* Why word k of command i of cmd is only known when it runs, or NULL: a
  * command substitution of data, or a variable that the command line fills
- * from data, either with any path after it (`"$d"/`, `$d/x`: a suffix
- * does not make an unknown value known). */
+ * from data, either anywhere in the word, with any path before or after it
+ * (`"$d"/`, `$d/x`, `~/"$d"`: a path around an unknown value does not make
+ * it known). */
 static inline const char *run_time_operand(const struct sluice_command *cmd, size_t i, size_t k)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
@@ -191,13 +283,20 @@ static inline const char *run_time_operand(const struct sluice_command *cmd, siz
 	size_t len = strlen(a);
 	if ((sluice_arg_flags(sc, k) & SLUICE_WORD_CMDSUBST) && run_time_substitution(a, len))
 		return "the output of a command substitution";
+	if (!(sluice_arg_flags(sc, k) & SLUICE_WORD_PARAM))
+		return NULL;
+	/* every variable in the word, wherever it is: `~/"$d"`, `"$HOME/$d"` */
 	char name[VAR_NAME_CAP];
 	enum var_form form;
 	const char *end;
-	if (!(sluice_arg_flags(sc, k) & SLUICE_WORD_PARAM) ||
-	    !var_expansion_at(a, name, &form, &end) || (end[0] && end[0] != '/'))
-		return NULL;
-	return run_time_variable(cmd, i, k, name);
+	for (const char *c = strchr(a, '$'); c; c = strchr(c + 1, '$')) {
+		const char *source = var_expansion_at(c, name, &form, &end)
+		                             ? run_time_variable(cmd, i, k, name)
+		                             : NULL;
+		if (source)
+			return source;
+	}
+	return NULL;
 }
 
 /* Does command i run under an xargs whose input the model does not know

@@ -105,6 +105,16 @@ static inline bool word_sets(const char *w, const char *name, bool plain_name_se
 	return w[n] == '=' || (w[n] == '+' && w[n + 1] == '=') || (plain_name_sets && !w[n]);
 }
 
+/* Is cmd a builtin that declares its NAME=VALUE operands (`local d=x`,
+ * `export`, `declare`, `typeset`, `readonly`)? The model keeps those
+ * words in argv, not among the assignments. */
+static inline bool declaring_builtin(const char *cmd)
+{
+	static const char *const declaring[] = { "export",  "local",    "declare",
+		                                 "typeset", "readonly", NULL };
+	return str_in(cmd, declaring);
+}
+
 /* Does simple command sc set name (an assignment before it, or a builtin
  * that sets its operands)? */
 static inline bool command_sets(const struct sluice_simple_command *sc, const char *name)
@@ -112,12 +122,10 @@ static inline bool command_sets(const struct sluice_simple_command *sc, const ch
 	for (size_t i = 0; i < sluice_assign_count(sc); i++)
 		if (strcmp(sluice_assign_name(sc, i), name) == 0)
 			return true;
-	static const char *const declaring[] = { "export",  "local",    "declare",
-		                                 "typeset", "readonly", NULL };
 	/* their operands are names: read a b, mapfile lines, getopts opts c */
 	static const char *const reading[] = { "read", "mapfile", "readarray", "getopts", NULL };
 	const char *cmd = sluice_name(sc);
-	bool declares = str_in(cmd, declaring), reads = str_in(cmd, reading);
+	bool declares = declaring_builtin(cmd), reads = str_in(cmd, reading);
 	bool printf_v = strcmp(cmd, "printf") == 0;
 	if (!declares && !reads && !printf_v)
 		return false;
