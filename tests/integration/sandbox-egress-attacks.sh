@@ -134,7 +134,7 @@ report $? "curl through the proxy: two URLs in one call, a body of each framing"
 # A tunnel held open; the proxy (the parent of the process connected to
 # the allowed server) killed from outside.
 "$SLUICE" run -C "$ws" --config "$TEST_TMP/allow.ini" --format json -- \
-  "python3 raw.py 'CONNECT 127.0.0.2:$port HTTP/1.1\r\nHost: 127.0.0.2:$port\r\n\r\n' 25; echo exit=\$?" \
+  "python3 raw.py 'CONNECT 127.0.0.2:$port HTTP/1.1\r\nHost: 127.0.0.2:$port\r\n\r\n' 60; echo exit=\$?" \
   >"$TEST_TMP/held.json" 2>&1 &
 held_run=$!
 # connection_pid: the run's process serving a connection: a sluice-launch
@@ -155,7 +155,7 @@ connection_pid() {
     }'
 }
 connected() { [ -n "$(connection_pid)" ]; }
-wait_for 20 connected
+wait_for 50 connected
 connection=$(connection_pid)
 proxy=
 [ -n "$connection" ] && proxy=$(ps -o ppid= -p "$connection" | tr -d ' ')
