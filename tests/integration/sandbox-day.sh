@@ -62,6 +62,7 @@ open(f"{www}/simple/day-py/index.html", "w").write(
 EOF
 
 (cd "$www" && exec python3 -m http.server "$port" --bind 127.0.0.2 >/dev/null 2>&1) &
+server=$!
 wait_for 20 curl -sf -o /dev/null "$base/day-pkg"
 report $? "control: the stand-in registry answers on the host's loopback, outside the sandbox"
 
@@ -130,3 +131,4 @@ after=$(home_state)
 [ "$before" = "$after" ]
 report $? "the user's home is as it was (only sluice's own folder may change)" \
   "$(diff <(echo "$before") <(echo "$after") | head -20)"
+kill "$server" 2>/dev/null
