@@ -60,3 +60,12 @@ attacks_reach_the_sandbox() {
   mkdir -p "$XDG_CONFIG_HOME/sluice"
   printf '[plugin destroyers]\nenabled = no\n' >"$XDG_CONFIG_HOME/sluice/sluice.ini"
 }
+
+# timed COMMAND...: run COMMAND (lib.sh's run), with the seconds it took
+# in secs; under N: secs was less than N
+timed() {
+  local t0=$EPOCHREALTIME
+  run "$@"
+  secs=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.2f}")' "$t0" "$EPOCHREALTIME")
+}
+under() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$secs" "$1"; }

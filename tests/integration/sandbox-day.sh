@@ -77,14 +77,6 @@ git -C "$ws" commit -q -m app
 home_state() { (cd "$HOME" && find . -path ./.cache/sluice -prune -o -printf '%p %s %T@\n' | sort); }
 before=$(home_state)
 
-# timed COMMAND...: run, with the seconds it took in secs
-timed() {
-  local t0=$EPOCHREALTIME
-  run "$@"
-  secs=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):.1f}")' "$t0" "$EPOCHREALTIME")
-}
-under() { python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < float(sys.argv[2]) else 1)' "$secs" "$1"; }
-
 # --- npm install
 timed "$SLUICE" run -C "$ws" --format json -- "npm install --no-audit --no-fund"
 ran "without [network] allow, npm install fails at once" &&
