@@ -50,19 +50,28 @@ run "$SYS" run -C "$ws" -- "touch $ws/denied-after"
 [ "$rc" -ne 0 ] && [ ! -e "$ws/denied-after" ] && grep -q 'denied by policy regex' <<<"$out"
 report $? "once the rewrites stop, the file is read again and the command denied" "rc=$rc" "$out" "$err"
 
-# A slow writer: the shell's `>` truncates, and the text comes 1.2s later
-# (a template rendered, a program that prints when it is done): longer
-# than the 200ms a file must hold still, shorter than an empty file's 2s.
+# A slow writer: the shell's `>` truncates, and the text comes later (a
+# template rendered, a program that prints when it is done). The run starts
+# once the empty file is older than the 200ms a file must hold still, and
+# the text comes 0.8s after that: inside the 2s an empty file must hold
+# still. The writer waits on a FIFO, not a fixed sleep, so that a loaded
+# machine cannot turn the pause into something else.
 sleep 0.3 # version A settles
-( { sleep 1.2; cat "$TEST_TMP/a.ini"; } >"$ETC/sluice.ini" ) &
+mkfifo "$TEST_TMP/slow-go"
+( { read -r _ <"$TEST_TMP/slow-go"; sleep 0.8; cat "$TEST_TMP/a.ini"; } >"$ETC/sluice.ini" ) &
 writer=$!
-sleep 0.4
-size=$(stat -c %s "$ETC/sluice.ini")
-changed_ns=$(python3 -c 'import os,sys; print(os.stat(sys.argv[1]).st_ctime_ns)' "$ETC/sluice.ini")
-age_ms=$(( ($(date +%s%N) - changed_ns) / 1000000 ))
-[ "$size" -eq 0 ] && [ "$age_ms" -ge 200 ]
+# empty_for MS: the file is empty and was last changed MS ago or more
+empty_for() {
+  local size changed_ns
+  size=$(stat -c %s "$ETC/sluice.ini") &&
+    changed_ns=$(python3 -c 'import os,sys; print(os.stat(sys.argv[1]).st_ctime_ns)' "$ETC/sluice.ini") &&
+    [ "$size" -eq 0 ] && [ $((($(date +%s%N) - changed_ns) / 1000000)) -ge "$1" ]
+}
+for _ in $(seq 200); do empty_for 250 && break; sleep 0.05; done
+empty_for 250
 report $? "positive control: in the slow writer's pause the file is empty, its truncate older than the 200ms a file must hold still" \
-  "size $size, changed ${age_ms}ms ago"
+  "size $(stat -c %s "$ETC/sluice.ini")"
+echo go >"$TEST_TMP/slow-go"
 run "$SYS" run -C "$ws" -- "touch $ws/denied-slow"
 wait "$writer"
 [ "$rc" -ne 0 ] && [ ! -e "$ws/denied-slow" ] && grep -q 'denied by policy regex' <<<"$out"

@@ -138,19 +138,21 @@ report $? "curl through the proxy: two URLs in one call, a body of each framing"
   >"$TEST_TMP/held.json" 2>&1 &
 held_run=$!
 # connection_pid: the run's process serving a connection: a sluice-launch
-# below the run in its parent's process group (the proxy's own), with no
-# child (the init, in its parent's group too, has the command). Not found
-# by its socket (ss -p): the proxy is not dumpable, so that an ordinary
-# user cannot read its /proc/PID/fd.
+# in its parent's process group (the proxy's own), two levels below the
+# launcher (run -> launcher -> proxy -> connection). The launcher's init is
+# in its parent's group too, but one level below it; before the init has
+# forked the command it has no child either, so depth tells them apart.
+# Not found by its socket (ss -p): the proxy is not dumpable, so that an
+# ordinary user cannot read its /proc/PID/fd.
 connection_pid() {
   ps -e -o pid=,ppid=,pgid=,comm= | awk -v root="$held_run" '
     { pid[NR] = $1; ppid[$1] = $2; pgid[$1] = $3; comm[$1] = $4; kids[$2]++ }
     END {
       for (i in pid) {
         p = pid[i]
-        if (comm[p] != "sluice-launch" || pgid[p] != ppid[p] || kids[p]) continue
-        for (a = ppid[p]; a > 1 && a != root; a = ppid[a]);
-        if (a == root) { print p; exit }
+        proxy = ppid[p]; launcher = ppid[proxy]
+        if (comm[p] == "sluice-launch" && pgid[p] == proxy && !kids[p] &&
+            comm[launcher] == "sluice-launch" && ppid[launcher] == root) { print p; exit }
       }
     }'
 }
