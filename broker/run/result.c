@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -421,10 +422,44 @@ static size_t protected_stem(const char *entry, char *buf, size_t size)
 	return n;
 }
 
+/* Whether word, a path as the output shows it (absolute, relative, or a
+ * bare name), names what entry protects: some tail of it that starts at a
+ * component, cut to as many components as the entry has, matches the entry
+ * (without its trailing "/"). A substring is not enough: "promises" holds
+ * "mise" but is not "mise*.toml". */
+static bool word_names_protected(const char *word, const char *entry)
+{
+	char pattern[256];
+	size_t n = strlen(entry);
+	if (n > 0 && entry[n - 1] == '/')
+		n--;
+	if (n == 0 || n >= sizeof(pattern))
+		return false;
+	memcpy(pattern, entry, n);
+	pattern[n] = '\0';
+	size_t components = 1;
+	for (const char *c = pattern; *c; c++)
+		components += *c == '/';
+	for (const char *tail = word; tail; tail = strchr(tail, '/'), tail = tail ? tail + 1 : NULL) {
+		char head[512];
+		size_t len = 0, seen = 0;
+		while (tail[len] && !(tail[len] == '/' && ++seen == components))
+			len++;
+		if (len == 0 || len >= sizeof(head))
+			continue;
+		memcpy(head, tail, len);
+		head[len] = '\0';
+		if (fnmatch(pattern, head, FNM_PATHNAME | FNM_PERIOD) == 0)
+			return true;
+	}
+	return false;
+}
+
 /* After a denial in workspace-write whose output names a protected path:
  * which path, why, and the key that allows it, so that an agent asks the
  * user instead of working around it. The path is the word of the output
- * around the name ("bash: .claude/settings.json: Read-only file system"). */
+ * around a mention of the entry's name ("bash: .claude/settings.json:
+ * Read-only file system"), and only a word that names the entry counts. */
 static void write_protected_note(const struct run_result *r, const char *output, size_t len,
                                  FILE *f)
 {
@@ -432,24 +467,27 @@ static void write_protected_note(const struct run_result *r, const char *output,
 	for (size_t i = 0; i < s->n_protect; i++) {
 		char stem[256];
 		size_t n = protected_stem(s->protect[i], stem, sizeof(stem));
-		const char *at = n ? memmem(output, len, stem, n) : NULL;
-		if (!at)
-			continue;
-		const char *start = at, *end = at + n;
-		while (start > output && !strchr(" \t\n'\"`:(", start[-1]))
-			start--;
-		while (end < output + len && !strchr(" \t\n'\"`:)", *end))
-			end++;
-		char path[512];
-		snprintf(path, sizeof(path), "%.*s", (int)(end - start), start);
-		write_note(f, "[sandbox: protected path ", path, NULL);
-		fprintf(f,
-		        "[it is kept read-only by [sandbox] protect (entry '%s'): programs the user "
-		        "runs later (agents, editors, git hooks) run what it says with the user's "
-		        "full rights. If it must change, tell the user: they can edit it themselves, "
-		        "or leave '%s' out of [sandbox] protect in their configuration]\n",
-		        s->protect[i], s->protect[i]);
-		return;
+		for (const char *at = output; n && (at = memmem(at, len - (size_t)(at - output), stem, n));
+		     at++) {
+			const char *start = at, *end = at + n;
+			while (start > output && !strchr(" \t\n'\"`:(", start[-1]))
+				start--;
+			while (end < output + len && !strchr(" \t\n'\"`:)", *end))
+				end++;
+			char path[512];
+			snprintf(path, sizeof(path), "%.*s", (int)(end - start), start);
+			if (!word_names_protected(path, s->protect[i]))
+				continue;
+			write_note(f, "[sandbox: protected path ", path, NULL);
+			fprintf(f,
+			        "[it is kept read-only by [sandbox] protect (entry '%s'): programs the "
+			        "user runs later (agents, editors, git hooks) run what it says with the "
+			        "user's full rights. If it must change, tell the user: they can edit it "
+			        "themselves, or leave '%s' out of [sandbox] protect in their "
+			        "configuration]\n",
+			        s->protect[i], s->protect[i]);
+			return;
+		}
 	}
 }
 

@@ -202,6 +202,16 @@ agent_repo "$dir"
 run "$SLUICE" run -C "$dir" -- "echo x >.claude/settings.json"
 grep -q 'protected path .claude/settings.json' <<<"$out" && grep -qF '[sandbox] protect' <<<"$out"
 report $? "a denied edit names the file and [sandbox] protect" "$out"
+# A denial whose output merely holds an entry's name inside another word
+# (node's stack: "internal/fs/promises" holds "mise", as in mise*.toml)
+# names no protected path; a real one later in the same output still does.
+run "$SLUICE" run -C "$dir" -- "echo 'EACCES: permission denied, open /nonexistent/.npmrc'; echo '    at async Object.mkdir (node:internal/fs/promises:856:10)'; exit 1"
+grep -q 'sandbox: this looks like a denial' <<<"$out" && ! grep -q 'protected path' <<<"$out"
+report $? "a name inside another word (promises, mise*.toml) is not taken for a protected path" "$out"
+echo '[tools]' >"$dir/mise.local.toml"
+run "$SLUICE" run -C "$dir" -- "echo 'at (node:internal/fs/promises:856:10)'; echo x >mise.local.toml"
+grep -q 'protected path mise.local.toml' <<<"$out" && grep -q "entry 'mise\*.toml'" <<<"$out"
+report $? "... and a real one after it in the same output is named" "$out"
 config=$TEST_TMP/allow.ini
 printf '[sandbox]\nprotect =\nprotect = .mcp.json\n' >"$config"
 run "$SLUICE" run --config "$config" -C "$dir" -- "echo '{\"edited\":1}' >.claude/settings.json && echo x >.mcp.json"
