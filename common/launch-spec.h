@@ -48,6 +48,9 @@
 /* PATTERN (repeatable): with the network denied, the hosts reached through
  * the egress proxy (common/egress-allow.h) */
 #define LAUNCH_OPT_EGRESS_ALLOW "--egress-allow"
+/* N: the egress proxy's audit channel (common/egress-audit.h), which only
+ * the proxy keeps: the program never has it */
+#define LAUNCH_OPT_EGRESS_AUDIT_FD "--egress-audit-fd"
 /* SOCKET: become the holder of a workspace's network namespace, listening
  * there; the launcher's process exits 0 once the holder is ready */
 #define LAUNCH_OPT_HOLD_NETWORK "--hold-network"

@@ -26,6 +26,7 @@
 #include "egress-address.h"
 #include "egress-connect.h"
 #include "egress-http.h"
+#include "egress-record.h"
 #include "fd-util.h"
 
 /* How long a client has to send its request's whole head, and a
@@ -200,10 +201,12 @@ static int connect_to(const struct sockaddr *addr, socklen_t len)
 /* The connection to the request's host: an allowed IP literal as it is; a
  * name resolved as an absolute name, its internal addresses skipped. The
  * socket, or -errno with why saying what the client is told (-EACCES:
- * refused). */
+ * refused) and *reason the audit's word for it. */
 static int open_upstream(const struct egress_request *req,
-                         const struct egress_local_addresses *local, char *why, size_t why_size)
+                         const struct egress_local_addresses *local, char *why, size_t why_size,
+                         enum egress_audit_reason *reason)
 {
+	*reason = EGRESS_REASON_UPSTREAM_FAILED;
 	struct sockaddr_storage ss;
 	memset(&ss, 0, sizeof(ss));
 	if (req->host.family == AF_INET) {
@@ -228,9 +231,12 @@ static int open_upstream(const struct egress_request *req,
 	}
 	static struct egress_resolved resolved;
 	int r = egress_resolve(req->host.name, req->port, &resolved, why, why_size);
-	if (r < 0)
+	if (r < 0) {
+		*reason = EGRESS_REASON_LOOKUP_FAILED;
 		return r;
+	}
 	r = -EACCES;
+	*reason = EGRESS_REASON_RESOLVES_LOCAL;
 	int internal = 0;
 	snprintf(why, why_size, "it resolves to no address");
 	for (size_t i = 0; i < resolved.n; i++) {
@@ -253,6 +259,7 @@ static int open_upstream(const struct egress_request *req,
 			continue;
 		}
 		r = connect_to(sa, resolved.len[i]);
+		*reason = EGRESS_REASON_UPSTREAM_FAILED;
 		if (r >= 0)
 			break;
 		snprintf(why, why_size, "%s", strerror(-r));
@@ -264,8 +271,8 @@ static int open_upstream(const struct egress_request *req,
  * With body (plain HTTP), the client's bytes pass only up to the end of
  * its request's body, and the connection ends with the upstream's answer:
  * a second request is never sent, the client sees the connection close
- * after its first answer. */
-static void relay(int client, int up, struct egress_http_body *body)
+ * after its first answer. The bytes passed are counted in rec's record. */
+static void relay(int client, int up, struct egress_http_body *body, struct egress_recorder *rec)
 {
 	static char buf[2][EGRESS_RELAY_BUFFER];
 	int fds[2] = { client, up };
@@ -300,18 +307,25 @@ static void relay(int client, int up, struct egress_http_body *body)
 			}
 			if (write_full_nosigpipe(fds[1 - i], buf[i], (size_t)k) < 0)
 				return;
+			*(i == 0 ? &rec->rec.bytes_up : &rec->rec.bytes_down) += (uint64_t)k;
 		}
+		egress_recorder_progress(rec);
 	}
 }
 
 /* Read the request's head from fd into head (len: all that was read) and
- * judge its request line against the rules, host:port in where. 0, with
- * *ret_head_len and req; or -1, the client answered why. */
+ * judge its request line against the rules, host:port in where, what is
+ * known of it in *rec. 0, with *ret_head_len and req; or -1, the client
+ * answered why and rec's reason saying it. */
 static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rules, char *head,
                           size_t size, ssize_t *ret_head_len, size_t *len,
-                          struct egress_request *req, char *where, size_t where_size)
+                          struct egress_request *req, char *where, size_t where_size,
+                          struct egress_audit_record *rec)
 {
 	ssize_t head_len = egress_http_read_head(fd, head, size, EGRESS_HEAD_TIMEOUT_MS, len);
+	rec->reason = head_len == -ETIMEDOUT ? EGRESS_REASON_HEAD_TIMEOUT
+	              : head_len == -E2BIG   ? EGRESS_REASON_BAD_REQUEST
+	                                     : EGRESS_REASON_CLIENT_GONE;
 	if (head_len == -E2BIG)
 		answer(fd, 431, "Request Header Fields Too Large",
 		       "sluice: the request's head is longer than %d bytes\n", EGRESS_HEAD_MAX);
@@ -323,6 +337,7 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 		return -1;
 	struct sluice_error err = { 0 };
 	int r = parse_request(head, (size_t)head_len, req, &err);
+	rec->reason = EGRESS_REASON_BAD_REQUEST;
 	if (r < 0) {
 		answer(fd, r == -EPROTONOSUPPORT ? 405 : 400,
 		       r == -EPROTONOSUPPORT ? "Method Not Allowed" : "Bad Request",
@@ -331,6 +346,10 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 	}
 	snprintf(where, where_size, "%s%s%s:%u", req->host.family == AF_INET6 ? "[" : "",
 	         req->host.name, req->host.family == AF_INET6 ? "]" : "", (unsigned)req->port);
+	memcpy(rec->host, req->host.name, sizeof(rec->host));
+	rec->port = req->port;
+	rec->kind = req->connect ? EGRESS_AUDIT_TUNNEL : EGRESS_AUDIT_HTTP;
+	rec->reason = EGRESS_REASON_NOT_LISTED;
 	if (!egress_rules_match(rules, n_rules, &req->host, req->port, req->connect)) {
 		answer(fd, 403, "Forbidden",
 		       "sluice: the sandbox's network refused %s: it is not in [network] allow "
@@ -342,8 +361,11 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 	return 0;
 }
 
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
-                          const struct egress_local_addresses *local)
+/* Serve the client on fd (left open: the caller closes it), its record
+ * in rec as far as it gets. */
+static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t n_rules,
+                                 const struct egress_local_addresses *local,
+                                 struct egress_recorder *rec)
 {
 	static char head[EGRESS_HEAD_MAX];
 	size_t len = 0;
@@ -351,10 +373,8 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 	struct egress_request req;
 	char where[EGRESS_HOST_MAX + 16];
 	if (receive_judged(fd, rules, n_rules, head, sizeof(head), &head_len, &len, &req, where,
-	                   sizeof(where)) < 0) {
-		(void)close(fd);
+	                   sizeof(where), &rec->rec) < 0)
 		return;
-	}
 	struct sluice_error err = { 0 };
 	int r;
 	/* plain HTTP: one request, for the host judged, before any lookup */
@@ -368,12 +388,12 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		if (upstream_len < 0) {
 			answer(fd, 400, "Bad Request",
 			       "sluice: the proxy cannot read this request: %s\n", err.detail);
-			(void)close(fd);
+			rec->rec.reason = EGRESS_REASON_BAD_REQUEST;
 			return;
 		}
 	}
 	char why[512];
-	_cleanup_close_ int up = open_upstream(&req, local, why, sizeof(why));
+	_cleanup_close_ int up = open_upstream(&req, local, why, sizeof(why), &rec->rec.reason);
 	if (up < 0) {
 		if (up == -EACCES)
 			answer(fd, 403, "Forbidden",
@@ -381,9 +401,13 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		else
 			answer(fd, 502, "Bad Gateway", "sluice: the proxy could not reach %s: %s\n",
 			       where, why);
-		(void)close(fd);
 		return;
 	}
+	/* through: written now, so that a connection the run's end cuts is
+	 * still recorded (as unfinished) */
+	rec->rec.allowed = true;
+	rec->rec.reason = EGRESS_REASON_UNFINISHED;
+	egress_recorder_write(rec);
 	const char *after = head + head_len;
 	size_t after_len = len - (size_t)head_len;
 	if (req.connect) {
@@ -391,14 +415,27 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 		r = write_full_nosigpipe(fd, ok, sizeof(ok) - 1);
 	} else {
 		r = write_full_nosigpipe(up, upstream_head, (size_t)upstream_len);
+		rec->rec.bytes_up += r >= 0 ? (uint64_t)upstream_len : 0;
 		/* what came with the head: the body's start, and no more */
 		ssize_t taken = r >= 0 ? egress_http_body_take(&body, after, after_len) : 0;
 		r = taken < 0 ? (int)taken : r;
 		after_len = taken < 0 ? 0 : (size_t)taken;
 	}
-	if (r >= 0 && after_len > 0)
+	if (r >= 0 && after_len > 0) {
 		r = write_full_nosigpipe(up, after, after_len);
+		rec->rec.bytes_up += r >= 0 ? after_len : 0;
+	}
 	if (r >= 0)
-		relay(fd, up, req.connect ? NULL : &body);
+		relay(fd, up, req.connect ? NULL : &body, rec);
+	rec->rec.reason = EGRESS_REASON_NONE;
+}
+
+void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local, struct egress_recorder *rec)
+{
+	/* refused until it is through: every return below leaves a record */
+	rec->rec.allowed = false;
+	egress_connect_relay(fd, rules, n_rules, local, rec);
+	egress_recorder_write(rec);
 	(void)close(fd);
 }

@@ -7,7 +7,8 @@
  * in the host's network, then the bytes relayed both ways until both sides
  * are done; a plain-HTTP request is one request for the host judged
  * (egress-http.h). A refusal is an HTTP answer that names the host and the key
- * ([network] allow), sent at once.
+ * ([network] allow), sent at once. Each connection leaves one record on the
+ * audit channel (egress-record.h).
  * Not for: the proxy's process, its lock-down or its listening socket.
  */
 #ifndef SLUICE_LAUNCHER_EGRESS_CONNECT_H
@@ -17,14 +18,16 @@
 
 #include "egress-address.h"
 #include "egress-allow.h"
+#include "egress-record.h"
 
 /* The most bytes of a request's head (request line and headers). */
 #define EGRESS_HEAD_MAX 16384
 
 /* Serve the client connected on fd under rules (a name never leading to
- * local's addresses), then close fd. Blocks; the caller runs one per
- * process. */
+ * local's addresses), then close fd. The connection's record goes to rec
+ * (egress-record.h): once it is through, and when it ends, allowed or
+ * refused. Blocks; the caller runs one per process. */
 void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
-                          const struct egress_local_addresses *local);
+                          const struct egress_local_addresses *local, struct egress_recorder *rec);
 
 #endif

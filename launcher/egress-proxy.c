@@ -3,9 +3,11 @@
  * The proxy's process: fork, lock-down, the listening socket received, then
  * one child process per connection (at most EGRESS_MAX_CONNECTIONS at
  * once), so that a slow name lookup or a long download holds up no other
- * connection. Every child inherits the lock-down. Nothing is logged: the
- * proxy's standard streams are /dev/null (the run's output pipes must end
- * with the run), and what a client is refused it is told in the answer.
+ * connection. Every child inherits the lock-down. No diagnostic is printed:
+ * the proxy's standard streams are /dev/null (the run's output pipes must
+ * end with the run), and what a client is refused it is told in the
+ * answer. Each connection's record goes to the audit channel (descriptor 4
+ * here, --egress-audit-fd in the launcher), numbered in the order accepted.
  */
 #include "config.h"
 
@@ -27,6 +29,7 @@
 #include "egress-address.h"
 #include "egress-connect.h"
 #include "egress-proxy.h"
+#include "egress-record.h"
 #include "landlock.h"
 #include "launch-spec.h"
 #include "options.h"
@@ -93,9 +96,10 @@ static int receive_listener(int channel)
 /* Accept and serve until the launcher's process ends (and takes this one
  * with it). */
 static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
-                            const struct egress_local_addresses *local)
+                            const struct egress_local_addresses *local, int audit_fd)
 {
 	unsigned running = 0;
+	uint64_t accepted = 0;
 	pid_t self = getpid();
 	for (;;) {
 		while (running > 0 &&
@@ -107,6 +111,10 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 				(void)waitpid(-1, NULL, 0), running -= running > 0;
 			continue;
 		}
+		/* counted before the fork: a connection past the last slot is
+		 * still known to have been made */
+		uint64_t index = accepted++;
+		egress_recorder_count(audit_fd, accepted);
 		pid_t pid = fork();
 		if (pid == 0) {
 			/* with the proxy: one that died before the prctl never
@@ -114,7 +122,9 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != self)
 				_exit(0);
 			(void)close(listener);
-			egress_connect_serve(fd, rules, n_rules, local);
+			struct egress_recorder rec;
+			egress_recorder_init(&rec, audit_fd, index);
+			egress_connect_serve(fd, rules, n_rules, local, &rec);
 			_exit(0);
 		}
 		(void)close(fd);
@@ -144,15 +154,23 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 			(void)dup2(null_fd, i);
 		(void)close(null_fd);
 	}
-	/* nothing of the launcher's but the channel: its report and command
-	 * pipes must end when the launcher is done with them, not with the
-	 * proxy (a background job's start waits for the report's end) */
-	if (channel != 3) {
-		if (dup3(channel, 3, O_CLOEXEC) < 0)
+	/* nothing of the launcher's but the channel and the audit channel:
+	 * its report and command pipes must end when the launcher is done
+	 * with them, not with the proxy (a background job's start waits for
+	 * the report's end) */
+	/* both copied above 4 first: either may be numbered 3 or 4 */
+	int audit_fd = spec->egress_audit_fd;
+	if (audit_fd >= 0 && (audit_fd = fcntl(audit_fd, F_DUPFD_CLOEXEC, 5)) < 0)
+		_exit(LAUNCH_EXIT_FAILURE);
+	if ((channel = fcntl(channel, F_DUPFD_CLOEXEC, 5)) < 0 || dup3(channel, 3, O_CLOEXEC) < 0)
+		_exit(LAUNCH_EXIT_FAILURE);
+	channel = 3;
+	if (audit_fd >= 0) {
+		if (dup3(audit_fd, 4, O_CLOEXEC) < 0)
 			_exit(LAUNCH_EXIT_FAILURE);
-		channel = 3;
+		audit_fd = 4;
 	}
-	if (fd_close_range(4, ~0U) < 0)
+	if (fd_close_range(audit_fd >= 0 ? 5 : 4, ~0U) < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
 	struct sluice_error err = { 0 };
 	/* the machine's addresses, while a netlink socket can be had */
@@ -170,7 +188,7 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	(void)close(channel);
 	if (r < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	serve(listener, spec->egress_allow, spec->n_egress_allow, &local);
+	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd);
 }
 
 int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,
@@ -226,6 +244,16 @@ int egress_proxy_hand_over(struct egress_proxy *p, struct sluice_error *err)
 		return sluice_error_set(err, said.code, "the egress proxy: %s", said.detail);
 	}
 	p->port = ntohs(addr.sin_port);
+	return 0;
+}
+
+int apply_egress_audit(const struct launch_spec *spec, struct launch_state *state,
+                       struct sluice_error *err)
+{
+	(void)state;
+	if (spec->egress_audit_fd >= 0 && close(spec->egress_audit_fd) < 0 && errno != EINTR)
+		return sluice_error_set(err, neg_errno(), "closing descriptor %d",
+		                        spec->egress_audit_fd);
 	return 0;
 }
 

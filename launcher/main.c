@@ -127,6 +127,7 @@ static const struct launch_step steps[] = {
 	{ "session", apply_session },             /* setsid (no tty), stdin </dev/null */
 	{ "close-fds", apply_close_fds },         /* close_range(3, ~0U) but --report-fd */
 	{ "namespaces", apply_namespaces },       /* mounts, IPC, PIDs, network, where possible */
+	{ "egress-audit", apply_egress_audit },   /* the proxy's audit channel closed here */
 	{ "monitor", apply_monitor },             /* fork: the PID namespace's init, or a reaper */
 	{ "mounts", apply_mounts },               /* read-only but the writable; /tmp; hide */
 	{ "proc", apply_proc },                   /* the PID namespace's own /proc */

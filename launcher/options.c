@@ -232,6 +232,11 @@ static int opt_command_fd(struct launch_spec *spec, const char *arg, struct slui
 	return parse_fd(arg, &spec->command_fd, err);
 }
 
+static int opt_egress_audit_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_fd(arg, &spec->egress_audit_fd, err);
+}
+
 /* Only as the whole command line (spec_fd_take() reads it before this
  * table): never mixed with options, nor sent on the descriptor itself. */
 static int opt_spec_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
@@ -377,6 +382,9 @@ static const struct option_def options[] = {
 	  "with the network denied: reach the hosts of PATTERN (HOST, *.NAME or an IP address, "
 	  "then :PORT, default 443 and 80) through an HTTP proxy outside the network namespace "
 	  "(repeatable)" },
+	{ LAUNCH_OPT_EGRESS_AUDIT_FD, "N", opt_egress_audit_fd,
+	  "the egress proxy's audit channel (a memory file sized and sealed as "
+	  "common/egress-audit.h says): one record per connection; closed before PROGRAM runs" },
 	{ LAUNCH_OPT_HOLD_NETWORK, "SOCKET", opt_hold_network,
 	  "become the holder of a network namespace with its loopback up, listening on SOCKET "
 	  "(which must not exist); exit 0 once it is ready, the holder staying in the background" },
@@ -447,6 +455,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		.profile = profile_default(),
 		.report_fd = -1,
 		.command_fd = -1,
+		.egress_audit_fd = -1,
 	};
 	(void)parse_size(LAUNCH_TMPDIR_SIZE_DEFAULT, UINT64_MAX, &spec->tmpdir_size);
 	(void)parse_duration_ms(LAUNCH_HOLD_IDLE_DEFAULT, UINT32_MAX, &spec->hold_idle_ms);
@@ -484,6 +493,11 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	if (spec->command_fd >= 0 && spec->command_fd == spec->report_fd)
 		return sluice_error_set(err, -EINVAL, "%s and %s name the same descriptor",
 		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
+	if (spec->egress_audit_fd >= 0 &&
+	    (spec->egress_audit_fd == spec->report_fd || spec->egress_audit_fd == spec->command_fd))
+		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s or %s",
+		                        LAUNCH_OPT_EGRESS_AUDIT_FD, LAUNCH_OPT_REPORT_FD,
+		                        LAUNCH_OPT_COMMAND_FD);
 	if (spec->user_ids_set && !spec->user)
 		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
 		                        LAUNCH_OPT_USER);

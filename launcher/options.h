@@ -79,8 +79,11 @@ struct launch_spec {
 	struct user_ids user_ids;
 	const char *chdir;
 	bool best_effort;
-	int report_fd;         /* -1: none */
-	int command_fd;        /* -1: the command is in argv */
+	int report_fd;  /* -1: none */
+	int command_fd; /* -1: the command is in argv */
+	/* --egress-audit-fd: the proxy's audit channel, kept for it through
+	 * "close-fds" and closed by step "egress-audit"; -1: none */
+	int egress_audit_fd;
 	pid_t die_with_parent; /* 0: none; else the parent's pid */
 	char **argv;           /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
 };

@@ -75,20 +75,28 @@ static int keep_fd(int fd, const char *what, struct sluice_error *err)
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
                     struct sluice_error *err)
 {
-	/* The descriptors kept, in ascending order; everything else above 2 closes. */
-	int keep[2], n = 0;
+	/* The descriptors kept, in ascending order; everything else above 2
+	 * closes. The egress proxy's audit channel is kept only until step
+	 * "egress-audit", once the proxy has its copy. */
+	int keep[3], n = 0;
 	if (spec->report_fd >= 0)
 		keep[n++] = spec->report_fd;
 	if (spec->command_fd >= 0)
 		keep[n++] = spec->command_fd;
-	if (n == 2 && keep[0] > keep[1]) {
-		int t = keep[0];
-		keep[0] = keep[1];
-		keep[1] = t;
-	}
+	if (spec->egress_audit_fd >= 0)
+		keep[n++] = spec->egress_audit_fd;
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
 	unsigned from = 3;
 	for (int i = 0; i < n; i++) {
-		int r = keep_fd(keep[i], keep[i] == spec->report_fd ? "report" : "command", err);
+		const char *what = keep[i] == spec->report_fd    ? "report"
+		                   : keep[i] == spec->command_fd ? "command"
+		                                                 : "egress audit";
+		int r = keep_fd(keep[i], what, err);
 		if (r < 0)
 			return r;
 		if ((unsigned)keep[i] > from && fd_close_range(from, (unsigned)keep[i] - 1) < 0)

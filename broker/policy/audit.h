@@ -44,6 +44,11 @@ struct audit_record {
 	 * where it kept the copies (may be NULL) */
 	size_t swept;
 	const char *quarantine;
+	/* a run with an allowlist: its egress proxy's connections as the
+	 * "network" array (borrowed; NULL: no key), and how many were not
+	 * listed ("networkDropped", when not 0) */
+	json_t *network;
+	uint64_t network_dropped;
 };
 
 /*

@@ -10,7 +10,9 @@
 #ifndef SLUICE_BROKER_CONTEXT_H
 #define SLUICE_BROKER_CONTEXT_H
 
+#include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "config/broker-config.h"
 #include "errors.h"
@@ -125,6 +127,8 @@ struct audit_outcome {
 	const char *via;        /* audit_record.via, or NULL */
 	size_t swept;           /* things the post-run sweep disabled */
 	const char *quarantine; /* where their copies are, or NULL */
+	json_t *network;        /* audit_record.network (borrowed), or NULL */
+	uint64_t network_dropped;
 };
 int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
                          const char *workdir, const struct policy_decision *d,

@@ -24,7 +24,7 @@
 
 extern char **environ;
 
-/* The most descriptors the child dup2s (spawner.c passes five). */
+/* The most descriptors the child dup2s (spawner.c passes six). */
 #define CLONE_EXEC_MAX_FDS 8
 /* The child's stack: a few frames of its own code and nothing else. */
 #define CLONE_EXEC_STACK (32 * 1024)

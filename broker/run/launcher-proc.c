@@ -20,6 +20,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "launch-spec.h"
+#include "run/egress-log.h"
 #include "run/launcher-proc.h"
 
 void launcher_proc_init(struct launcher_proc *lp)
@@ -31,6 +32,7 @@ void launcher_proc_init(struct launcher_proc *lp)
 		.out_r = -1,
 		.err_r = -1,
 		.report_r = -1,
+		.egress_audit = -1,
 		.exec_fd = -1,
 	};
 }
@@ -49,6 +51,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	int r = spawn_become_subreaper();
 	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1, spec_r = -1;
 	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1, spec_w = -1;
+	_cleanup_close_ int egress_audit = -1;
 	int fds[2];
 	if (r >= 0)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
@@ -60,6 +63,9 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
 	if (r >= 0 && unconfigured)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (spec_r = fds[0], spec_w = fds[1], 0);
+	/* an unconfigured launcher's run may turn out to have an allowlist */
+	if (r >= 0 && (unconfigured || (sr->settings && spawn_wants_egress_audit(sr->settings))))
+		r = egress_audit = egress_log_channel_open();
 	/* Room for the whole message, so that sending it never waits for a
 	 * slow launcher before the pump and its timeout start (best effort, as
 	 * the pump widens its pipes). */
@@ -70,6 +76,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	sr->report_fd = rep_w;
 	sr->command_fd = cmd_r;
 	sr->spec_fd = spec_r;
+	sr->egress_audit_fd = egress_audit;
 	pid_t pid = -1;
 	int exec_fd = -1;
 	/* The launcher's exec and the start of its sandbox then run while
@@ -91,6 +98,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	lp->report_r = TAKE_FD(rep_r);
 	lp->command_fd = TAKE_FD(cmd_w);
 	lp->spec_fd = TAKE_FD(spec_w);
+	lp->egress_audit = TAKE_FD(egress_audit);
 	lp->state = started;
 	return 0;
 }
@@ -122,6 +130,7 @@ int launcher_proc_configure(struct launcher_proc *lp, struct spawn_request *sr)
 	sr->report_fd = SPAWN_REPORT_FD;
 	sr->command_fd = SPAWN_COMMAND_FD;
 	sr->spec_fd = -1;
+	sr->egress_audit_fd = lp->egress_audit >= 0 ? SPAWN_EGRESS_AUDIT_FD : -1;
 	/* A failed exec is reported as starting a configured launcher would
 	 * be; one still under way is not waited for (the evaluation of a
 	 * launcher that failed without a report asks again). */
@@ -162,6 +171,11 @@ pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_e
 	return pid;
 }
 
+int launcher_proc_take_egress_audit(struct launcher_proc *lp)
+{
+	return TAKE_FD(lp->egress_audit);
+}
+
 int launcher_proc_exec_status(struct launcher_proc *lp)
 {
 	int r = lp->exec_fd >= 0 ? spawn_exec_status(lp->exec_fd, true) : 0;
@@ -188,6 +202,7 @@ void launcher_proc_withdraw(struct launcher_proc *lp)
 	lp->out_r = safe_close(lp->out_r);
 	lp->err_r = safe_close(lp->err_r);
 	lp->report_r = safe_close(lp->report_r);
+	lp->egress_audit = safe_close(lp->egress_audit);
 	if (lp->pid > 0)
 		while (waitpid(lp->pid, NULL, 0) < 0 && errno == EINTR)
 			;

@@ -15,6 +15,11 @@
  *   RUNNING            yes   -     -        yes             maybe
  *   HANDED             -     -     -        -               maybe
  *
+ * The egress proxy's audit channel (egress-log.h) is made with the
+ * launcher when its run may have an allowlist (one started unconfigured
+ * always: its options are not known yet), kept while it runs, and handed
+ * over with its pipes.
+ *
  *   NONE --start_unconfigured--> AWAITING_OPTIONS --configure--> AWAITING_COMMAND
  *   NONE --start_waiting--> AWAITING_COMMAND --send_command--> RUNNING
  *   NONE --start_with_command--> RUNNING --hand_over--> HANDED
@@ -45,6 +50,7 @@ struct launcher_proc {
 	int spec_fd;    /* write end: its options (AWAITING_OPTIONS) */
 	int command_fd; /* write end: its command (until RUNNING) */
 	int out_r, err_r, report_r;
+	int egress_audit; /* the egress proxy's audit channel, or -1 */
 	/* spawn_exec_status()'s, until the exec is known to have succeeded:
 	 * a launcher started unconfigured only */
 	int exec_fd;
@@ -91,6 +97,11 @@ int launcher_proc_send_command(struct launcher_proc *lp, const char *dir, const 
  * report pipes' read ends (owned by the caller now). To HANDED. */
 pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_err,
                               int *ret_report);
+
+/* The egress proxy's audit channel of a launcher whose run has an
+ * allowlist (owned by the caller now), or -1. Once, after
+ * launcher_proc_hand_over(). */
+int launcher_proc_take_egress_audit(struct launcher_proc *lp);
 
 /* Whether the exec of a launcher started unconfigured succeeded, waiting
  * for it if need be: 0 (also when there is nothing to ask), or the exec's

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "core/error-kind.h"
+#include "run/egress-log.h"
 #include "run/git-sweep.h"
 #include "run/outbuf.h"
 #include "run/protect-watch.h"
@@ -62,6 +63,9 @@ struct run_result {
 	const char *approval_note; /* an ask that was not approved: who answered, how */
 	/* the post-run sweep of the repository (git-sweep.h), or NULL */
 	const struct git_sweep *git_sweep;
+	/* the egress proxy's connections (egress-log.h) of a run with an
+	 * allowlist, or NULL */
+	const struct egress_log *network;
 
 	const struct run_settings *settings; /* required: the sandbox mode, caps, survivors */
 };

@@ -64,6 +64,8 @@ struct run_outcome {
 	/* the post-run sweep, begun before the command started (sweeping) */
 	struct git_sweep sweep;
 	bool sweeping;
+	/* the egress proxy's records, read once the run is over (result.network) */
+	struct egress_log *egress_log;
 };
 
 /* Start an outcome with a copy of settings and no error. */

@@ -183,6 +183,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.report_fd = -1,
 		.command_fd = -1,
 		.spec_fd = -1,
+		.egress_audit_fd = -1,
 	};
 	return 0;
 }

@@ -24,6 +24,7 @@
 #include "fd-util.h"
 #include "monotonic.h"
 #include "parse-number.h"
+#include "run/egress-log.h"
 #include "run/launch-report.h"
 #include "run/launcher-proc.h"
 #include "run/run-spawn.h"
@@ -364,6 +365,18 @@ static int open_outputs(struct run_outcome *o)
 	return 0;
 }
 
+/* Once the run is over (the launcher's monitor killed and reaped the proxy
+ * before it exited): the proxy's records, in the result and the audit
+ * line. A channel that cannot be read leaves the key out rather than say
+ * "no connection". */
+static void read_egress_log(struct run_outcome *o, int fd)
+{
+	if (fd < 0 || !spawn_wants_egress_audit(&o->settings))
+		return;
+	if (egress_log_read(fd, &o->egress_log) == 0)
+		o->result.network = o->egress_log;
+}
+
 static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
                           struct spawn_request *sr)
 {
@@ -394,6 +407,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	(void)launcher_proc_send_command(lp, o->workdir, o->decision.command);
 	int out_fd, err_fd, report_fd;
 	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd);
+	_cleanup_close_ int egress_audit = launcher_proc_take_egress_audit(lp);
 	/* The policy child may still be exiting: it must not be taken for
 	 * part of the command's tree, nor reaped by the wait for any child
 	 * below (its own reap comes first). */
@@ -440,6 +454,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		                        strerror(-r));
 	evaluate(o);
 	end_sweep(o);
+	read_egress_log(o, egress_audit);
 	return 0;
 }
 
@@ -516,6 +531,10 @@ static void audit(const struct run_request *req, const struct runner_options *op
 		.swept = r->git_sweep ? r->git_sweep->n_found : 0,
 		.quarantine = r->git_sweep ? r->git_sweep->quarantine : NULL,
 	};
+	_cleanup_(json_decrefp) json_t *network =
+	        r->network ? egress_log_to_json(r->network) : NULL;
+	outcome.network = network;
+	outcome.network_dropped = r->network ? r->network->dropped : 0;
 	struct sluice_error err = { 0 };
 	int ret = broker_context_audit(opt->context, req, o->workdir,
 	                               o->decision.command ? &o->decision : NULL, &outcome, &err);

@@ -159,6 +159,12 @@ bool spawn_plans_namespace(const struct run_settings *s)
 	return sandboxed(s) && !s->namespace_off;
 }
 
+bool spawn_wants_egress_audit(const struct run_settings *s)
+{
+	/* add_sandbox_details()'s test for --egress-allow */
+	return sandboxed(s) && !s->network && s->n_egress_allow > 0;
+}
+
 /* The sandbox profile and what it may write and reach: --profile,
  * --workspace, the writable paths, the TMPDIR, the network. */
 static int add_profile_options(char ***argv, const struct spawn_request *req, bool boxed)
@@ -267,6 +273,10 @@ static int add_exec_options(char ***argv, const struct spawn_request *req)
 		snprintf(num, sizeof(num), "%d", SPAWN_COMMAND_FD);
 		r = add2(argv, LAUNCH_OPT_COMMAND_FD, num);
 	}
+	if (r >= 0 && req->egress_audit_fd >= 0 && spawn_wants_egress_audit(s)) {
+		snprintf(num, sizeof(num), "%d", SPAWN_EGRESS_AUDIT_FD);
+		r = add2(argv, LAUNCH_OPT_EGRESS_AUDIT_FD, num);
+	}
 	/* Nothing would enforce the timeout once this process is gone. */
 	if (r >= 0) {
 		snprintf(num, sizeof(num), "%d", (int)getpid());
@@ -313,9 +323,9 @@ int spawn_become_subreaper(void)
 static int raise_sources(int src[], int raised[], size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (src[i] < 0 || src[i] > SPAWN_SPEC_FD)
+		if (src[i] < 0 || src[i] > SPAWN_EGRESS_AUDIT_FD)
 			continue;
-		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_SPEC_FD + 1);
+		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_EGRESS_AUDIT_FD + 1);
 		if (raised[i] < 0)
 			return neg_errno();
 		src[i] = raised[i];
@@ -376,9 +386,10 @@ static int spawn_configured(const struct spawn_request *req, const int src[], co
 
 /* The launcher's descriptors as req names them (-1: none), and the numbers
  * they become in the child. */
-#define SPAWN_N_FDS 5
-static const int spawn_targets[SPAWN_N_FDS] = { STDOUT_FILENO, STDERR_FILENO, SPAWN_REPORT_FD,
-	                                        SPAWN_COMMAND_FD, SPAWN_SPEC_FD };
+#define SPAWN_N_FDS 6
+static const int spawn_targets[SPAWN_N_FDS] = { STDOUT_FILENO,   STDERR_FILENO,
+	                                        SPAWN_REPORT_FD, SPAWN_COMMAND_FD,
+	                                        SPAWN_SPEC_FD,   SPAWN_EGRESS_AUDIT_FD };
 
 static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
 {
@@ -387,6 +398,7 @@ static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
 	src[2] = req->report_fd;
 	src[3] = req->command_fd;
 	src[4] = req->spec_fd;
+	src[5] = req->egress_audit_fd;
 }
 
 static void close_all(int fds[], size_t n)
@@ -397,7 +409,7 @@ static void close_all(int fds[], size_t n)
 
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 {
-	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1 };
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1 };
 	spawn_sources(req, src);
 	pid_t pid = -1;
 	int r = raise_sources(src, raised, ELEMENTSOF(src));
@@ -413,7 +425,7 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_placement *placement,
                              pid_t *ret_pid, int *ret_exec_fd)
 {
-	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1 };
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1 };
 	spawn_sources(req, src);
 	int exec_pipe[2] = { -1, -1 };
 	pid_t pid = -1;
@@ -421,7 +433,7 @@ int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_p
 	if (r >= 0 && pipe2(exec_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		r = neg_errno();
 	/* above every target, so that no dup2 in the child lands on it */
-	int exec_w = r >= 0 ? fcntl(exec_pipe[1], F_DUPFD_CLOEXEC, SPAWN_SPEC_FD + 1) : -1;
+	int exec_w = r >= 0 ? fcntl(exec_pipe[1], F_DUPFD_CLOEXEC, SPAWN_EGRESS_AUDIT_FD + 1) : -1;
 	if (r >= 0 && exec_w < 0)
 		r = neg_errno();
 	if (r >= 0)

@@ -23,6 +23,8 @@
 #define SPAWN_REPORT_FD 3
 #define SPAWN_COMMAND_FD 4
 #define SPAWN_SPEC_FD 5
+/* ... and of the egress proxy's audit channel (egress-log.h) */
+#define SPAWN_EGRESS_AUDIT_FD 6
 /* The most descendants listed; a larger tree is still killed, in rounds. */
 #define SPAWN_TREE_MAX 4096
 
@@ -61,6 +63,10 @@ struct spawn_request {
 	 * there for its options and environment (spawn_send_spec()), so that
 	 * settings, workspace, tmpdir and env may still be unknown. -1: none. */
 	int spec_fd;
+	/* >= 0: the egress proxy's audit channel (egress_log_channel_open()),
+	 * which becomes SPAWN_EGRESS_AUDIT_FD, named to the launcher when the
+	 * run has an allowlist (spawn_wants_egress_audit()). -1: none. */
+	int egress_audit_fd;
 	/* A background job: its PID namespace (the sandboxed profiles) lives
 	 * until its last process ends, not only its shell. */
 	bool wait_all;
@@ -109,6 +115,11 @@ int spawn_send_spec(int fd, const struct spawn_request *req);
 /* Whether the options for settings s plan the launcher's namespace layer
  * (a sandboxed mode, and the namespace not turned off). */
 bool spawn_plans_namespace(const struct run_settings *s);
+
+/* Whether a run with settings s has the egress proxy, whose records an
+ * audit channel would take: sandboxed, the network denied, [network]
+ * allow not empty. */
+bool spawn_wants_egress_audit(const struct run_settings *s);
 
 /*
  * Tell a launcher started with spec_fd, before its options, that they will
