@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The ranges are IANA's IPv4 and IPv6 Special-Purpose Address Registries,
- * all of them, whatever their "globally reachable" column says: a name an
- * administrator allowed is for a public service, and none of these is one.
+ * whatever their "globally reachable" column says (192.0.0.9/32 and the
+ * anycast blocks in 2001::/23 go with their block): a name an administrator
+ * allowed is for a public service, and none of these is one. Four are left
+ * out on purpose, public anycast services with no local or private use:
+ * 192.31.196.0/24 (AS112), 192.52.193.0/24 (AMT), 192.175.48.0/24 and
+ * 2620:4f:8000::/48 (Direct Delegation AS112).
  * The machine's own public addresses are refused like its loopback: a
  * service listening on all interfaces answers on them too.
  */

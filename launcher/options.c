@@ -71,6 +71,11 @@ static int opt_read_only(struct launch_spec *spec, const char *arg, struct sluic
 	                err);
 }
 
+/* Every --protect entry can be one pattern of one folder's group, which
+ * protected_paths_find() gathers into PROTECTED_PATTERNS_MAX slots: more
+ * entries than that would leave patterns of a group unprotected. */
+_Static_assert(LAUNCH_MAX_PROTECT <= PROTECTED_PATTERNS_MAX,
+               "a folder's group of --protect patterns fits in PROTECTED_PATTERNS_MAX");
 static int opt_protect(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	const char *why = protected_paths_check(arg);

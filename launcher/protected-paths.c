@@ -274,6 +274,11 @@ int protected_paths_find(const char *workspace, const char *const *entries, size
 {
 	*ret = (struct protected_paths){ .n_present = 0 };
 	struct finder f = { .out = ret, .workspace = workspace, .err = err };
+	/* a folder's group of patterns has PROTECTED_PATTERNS_MAX slots: refused
+	 * here rather than patterns left out of it */
+	if (n > PROTECTED_PATTERNS_MAX)
+		return sluice_error_set(err, -E2BIG, "more than %d protected paths",
+		                        PROTECTED_PATTERNS_MAX);
 	if (stat(workspace, &f.ws) < 0)
 		return sluice_error_set(err, neg_errno(), "the workspace '%s'", workspace);
 	for (size_t i = 0; i < n; i++) {

@@ -6,6 +6,9 @@
  * removes it, so a held folder is never removed, and a run that waited for
  * the lock finds the folder it opened gone (no links) and makes it anew.
  * A folder's time of use is its modification time, set as a run opens it.
+ * Each folder is claimed by its workspace (workspace-key.h) by a file
+ * beside it, in the folder of all of them, which sandboxed commands cannot
+ * write; the tidy leaves the claims.
  */
 #include "config.h"
 
@@ -25,7 +28,7 @@
 #include "run/jobs.h"
 #include "run/run-tmpdir.h"
 #include "run/tool-caches.h"
-#include "run/workspace-network.h"
+#include "run/workspace-key.h"
 
 /* Each tool's variable and the folder it gets in the workspace's (the XDG
  * ones hold what many tools keep by default: pip's, pre-commit's, Go's
@@ -118,29 +121,54 @@ static int workspace_dir(const char *path, struct sluice_error *reterr)
 	return 0;
 }
 
+/* The folder at path, made when missing and held: its descriptor, or
+ * -errno with reterr saying why. */
+static int open_held(const char *path, struct sluice_error *reterr)
+{
+	int r = 0;
+	for (int i = 0; i < OPEN_ATTEMPTS; i++) {
+		r = workspace_dir(path, reterr);
+		if (r < 0)
+			return r;
+		r = hold_waiting(path, reterr);
+		if (r != -ESTALE)
+			return r;
+	}
+	return sluice_error_set(reterr, r, "'%s' was removed as it was opened", path);
+}
+
 int tool_caches_open(const char *jobs_dir, const char *workspace, char **ret_path, int *ret_hold,
                      struct sluice_error *reterr)
 {
-	_cleanup_free_ char *root = NULL, *path = NULL;
-	if (tool_caches_root(jobs_dir, &root) < 0 ||
-	    asprintf(&path, "%s/%016llx", root, (unsigned long long)workspace_key(workspace)) < 0)
+	_cleanup_free_ char *root = NULL;
+	if (tool_caches_root(jobs_dir, &root) < 0)
 		return sluice_error_set(reterr, -ENOMEM, "the tool caches' path");
 	int r = jobs_private_dir(root, reterr);
-	for (int i = 0; r >= 0 && i < OPEN_ATTEMPTS; i++) {
-		r = workspace_dir(path, reterr);
-		if (r < 0)
-			break;
-		r = hold_waiting(path, reterr);
+	if (r < 0)
+		return r;
+	/* the claim is read while the folder is held: a tidy, which removes a
+	 * folder only while none holds it, cannot remove it in between */
+	for (unsigned probe = 0; probe < WORKSPACE_KEY_PROBES; probe++) {
+		_cleanup_free_ char *path = NULL, *claim = NULL;
+		unsigned long long key = workspace_key(workspace, probe);
+		if (asprintf(&path, "%s/%016llx", root, key) < 0 ||
+		    asprintf(&claim, "%s" WORKSPACE_CLAIM_SUFFIX, path) < 0) {
+			path = claim = NULL;
+			return sluice_error_set(reterr, -ENOMEM, "the tool caches' path");
+		}
+		_cleanup_close_ int hold = open_held(path, reterr);
+		if (hold < 0)
+			return hold;
+		r = workspace_claim(claim, workspace, reterr);
 		if (r >= 0) {
-			*ret_hold = r;
+			*ret_hold = TAKE_FD(hold);
 			*ret_path = TAKE_PTR(path);
 			return 0;
 		}
-		if (r != -ESTALE)
-			break;
+		if (r != -EEXIST)
+			return r;
 	}
-	if (r == -ESTALE)
-		return sluice_error_set(reterr, r, "'%s' was removed as it was opened", path);
+	/* every probe another workspace's (the last one's claim named) */
 	return r;
 }
 

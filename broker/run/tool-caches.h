@@ -2,12 +2,12 @@
 /*
  * The tools' caches of a sandboxed workspace: one folder per workspace in
  * TOOL_CACHES_DIR beside the jobs directory (0700, this user's), named by
- * the workspace's key (workspace_key(), as its network holder's socket is),
- * made by the broker, writable in the sandbox (a --rw path), handed to the
- * tools by their own variables (XDG_CACHE_HOME, npm_config_cache, GOCACHE
- * ...), kept across the workspace's runs and jobs, and tidied whole: the
- * least recently used go once all of them pass [sandbox] tool_caches_size,
- * never one a run or job holds.
+ * the workspace's claimed key (workspace-key.h, as its network holder's
+ * socket is), made by the broker, writable in the sandbox (a --rw path),
+ * handed to the tools by their own variables (XDG_CACHE_HOME,
+ * npm_config_cache, GOCACHE ...), kept across the workspace's runs and
+ * jobs, and tidied whole: the least recently used go once all of them pass
+ * [sandbox] tool_caches_size, never one a run or job holds.
  * Not for: the TMPDIR (run-tmpdir.h), which goes with its run.
  */
 #ifndef SLUICE_TOOL_CACHES_H

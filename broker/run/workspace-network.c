@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Finding or starting the holder. The socket is named by a hash of the
- * workspace's absolute root: another workspace's runs never name it, and
+ * Finding or starting the holder. The socket is named by the workspace's
+ * key, claimed by the workspace (workspace-key.h) before its holder is
+ * found or started: another workspace's runs never name it, and
  * the jobs directory (0700, this user's, hidden from sandboxed commands)
  * keeps other users and the commands themselves away from it. A socket
  * left by a holder that died refuses connections: it is removed and a new
@@ -36,16 +37,8 @@
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "net-holder-client.h"
+#include "run/workspace-key.h"
 #include "run/workspace-network.h"
-
-/* FNV-1a, 64 bits: a name, not a secret (the directory is the lock). */
-uint64_t workspace_key(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
-}
 
 /* Run launcher --hold-network path; 0 once the holder is ready, or -errno
  * with what it said. */
@@ -106,14 +99,14 @@ int workspace_network_attach(const char *path)
 	return net_holder_connect(path, NULL, &ignored);
 }
 
-int workspace_network_hold(const char *jobs_dir, const char *workspace, const char *launcher,
-                           uint64_t idle_ms, char **ret_path, struct sluice_error *reterr)
+/* The holder at path, found or started under its lock: a connection to
+ * it, or -errno with reterr saying why. */
+static int hold_at(const char *path, const char *launcher, uint64_t idle_ms,
+                   struct sluice_error *reterr)
 {
-	_cleanup_free_ char *path = NULL, *lock_path = NULL;
-	uint64_t h = workspace_key(workspace);
-	if (asprintf(&path, "%s/net-%016llx.sock", jobs_dir, (unsigned long long)h) < 0 ||
-	    asprintf(&lock_path, "%s%s", path, NET_HOLDER_LOCK_SUFFIX) < 0) {
-		path = lock_path = NULL;
+	_cleanup_free_ char *lock_path = NULL;
+	if (asprintf(&lock_path, "%s%s", path, NET_HOLDER_LOCK_SUFFIX) < 0) {
+		lock_path = NULL;
 		return sluice_error_set(reterr, -ENOMEM, "the holder's socket path");
 	}
 	_cleanup_close_ int lock = net_holder_lock(lock_path, true, reterr);
@@ -142,8 +135,31 @@ int workspace_network_hold(const char *jobs_dir, const char *workspace, const ch
 	} else if (fd < 0) {
 		*reterr = ignored;
 	}
-	if (fd < 0)
-		return fd;
-	*ret_path = TAKE_PTR(path);
 	return fd;
+}
+
+int workspace_network_hold(const char *jobs_dir, const char *workspace, const char *launcher,
+                           uint64_t idle_ms, char **ret_path, struct sluice_error *reterr)
+{
+	int r = -EEXIST;
+	for (unsigned probe = 0; probe < WORKSPACE_KEY_PROBES; probe++) {
+		_cleanup_free_ char *path = NULL, *claim = NULL;
+		unsigned long long key = workspace_key(workspace, probe);
+		if (asprintf(&path, "%s/net-%016llx.sock", jobs_dir, key) < 0 ||
+		    asprintf(&claim, "%s/net-%016llx" WORKSPACE_CLAIM_SUFFIX, jobs_dir, key) < 0) {
+			path = claim = NULL;
+			return sluice_error_set(reterr, -ENOMEM, "the holder's socket path");
+		}
+		r = workspace_claim(claim, workspace, reterr);
+		if (r == -EEXIST)
+			continue;
+		if (r < 0)
+			return r;
+		r = hold_at(path, launcher, idle_ms, reterr);
+		if (r >= 0)
+			*ret_path = TAKE_PTR(path);
+		return r;
+	}
+	/* every probe another workspace's (the last one's claim named) */
+	return r;
 }

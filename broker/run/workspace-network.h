@@ -5,7 +5,7 @@
  * that a server one starts is reached by the next. It is held by a small
  * process, the holder (sluice-launch --hold-network, launcher/net-holder.h),
  * started here on first need with its socket in the private jobs
- * directory, one per workspace; each launcher joins it (--network-holder).
+ * directory, one per workspace (named by its claimed key, workspace-key.h); each launcher joins it (--network-holder).
  * Not for: the namespace's making or joining (the launcher).
  */
 #ifndef SLUICE_WORKSPACE_NETWORK_H
@@ -14,10 +14,6 @@
 #include <stdint.h>
 
 #include "errors.h"
-
-/* The name of a workspace's own things among sluice's files (its network
- * holder's socket, its tool caches' folder): a hash of its absolute root. */
-uint64_t workspace_key(const char *root);
 
 /* The holder of workspace's network, answering on its socket in jobs_dir:
  * found, or started with launcher (staying idle_ms once unused). Returns a

@@ -166,7 +166,7 @@ system_ini ''
 user_ini ''
 
 # -- plugin files -----------------------------------------------------------
-fx="$SLUICE_BUILDDIR/tests/plugins/.libs/fx_ok.so"
+fx="$SLUICE_BUILDDIR/tests/plugins/fx_ok.so"
 plugdir="$TEST_TMP/plugins"
 mkdir -m 700 "$plugdir"
 cp "$fx" "$plugdir/fx.so"

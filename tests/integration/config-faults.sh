@@ -243,7 +243,7 @@ fi
 # -- a plugin's forked child ---------------------------------------------------
 # A plugin that starts a helper and returns: the helper must not outlive
 # the check (before, it stayed, reparented, for as long as it liked).
-fx="$SLUICE_BUILDDIR/tests/plugins/.libs/fx_ok.so"
+fx="$SLUICE_BUILDDIR/tests/plugins/fx_ok.so"
 spawned="$TEST_TMP/spawned.pid"
 printf '[plugin fx]\npath = %s\nspawn = %s\n' "$fx" "$spawned" >"$TEST_TMP/spawn.ini"
 run "$SLUICE" run --config "$TEST_TMP/spawn.ini" -C "$ws" -- 'echo checked'

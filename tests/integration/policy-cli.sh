@@ -101,7 +101,7 @@ report $? "a rule loads PCRE2 and denies" "rc $rc" "$out"
 # A library of that name without its functions refuses every command,
 # naming the rule's line and what is missing.
 mkdir -p "$TEST_TMP/fakelib"
-cp "$SLUICE_BUILDDIR/tests/plugins/.libs/fx_ok.so" "$TEST_TMP/fakelib/libpcre2-8.so.0"
+cp "$SLUICE_BUILDDIR/tests/plugins/fx_ok.so" "$TEST_TMP/fakelib/libpcre2-8.so.0"
 LD_LIBRARY_PATH="$TEST_TMP/fakelib" run "$SLUICE" check --config "$TEST_TMP/re.ini" -- 'echo word'
 expect "rules refuse when PCRE2 cannot be loaded" 125 '' "re.ini:3: libpcre2-8.so.0 has no function pcre2_compile_8"
 
@@ -132,7 +132,7 @@ expect "the example command list denies" 1 "commands: 'reboot' is on the adminis
 # Batches: many lines are checked in one policy child; a plugin that fails on
 # one line denies that line only, naming the plugin, and the lines around it
 # keep their verdicts.
-fixture() { echo "$SLUICE_BUILDDIR/tests/plugins/.libs/fx_$1.so"; }
+fixture() { echo "$SLUICE_BUILDDIR/tests/plugins/fx_$1.so"; }
 batch_lines='{"command":"echo one"}
 {"command":"echo two"}
 {"command":"echo bad"}

@@ -44,8 +44,7 @@ static inline const char *ptu_fixture(const char *variant)
 	static char p[4][600];
 	static unsigned next;
 	char *b = p[next++ % 4];
-	snprintf(b, sizeof(p[0]), "%s/tests/plugins/.libs/fx_%s.so", getenv("SLUICE_BUILDDIR"),
-	         variant);
+	snprintf(b, sizeof(p[0]), "%s/tests/plugins/fx_%s.so", getenv("SLUICE_BUILDDIR"), variant);
 	return b;
 }
 

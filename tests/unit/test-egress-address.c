@@ -2,7 +2,8 @@
 /*
  * launcher/egress-address.c: the addresses a name on the allowlist must
  * not lead to. The rows are IANA's special-purpose ranges, each at its
- * edges, and the public neighbours just outside them, which must pass.
+ * edges, and the public neighbours just outside them, which must pass;
+ * and the registry's four public anycast ranges, which must pass too.
  */
 #include <arpa/inet.h>
 #include <criterion/criterion.h>
@@ -46,6 +47,10 @@ static const struct address_case cases[] = {
 	{ "240.0.0.1", true },
 	{ "255.255.255.255", true },
 	{ "8.8.8.8", false },
+	/* the registry's public anycast services, left out on purpose */
+	{ "192.31.196.1", false },
+	{ "192.52.193.1", false },
+	{ "192.175.48.1", false },
 	{ "::", true },
 	{ "::1", true },
 	{ "::8.8.8.8", true }, /* IPv4-compatible, deprecated */
@@ -71,6 +76,7 @@ static const struct address_case cases[] = {
 	{ "fec0::1", true },
 	{ "ff02::1", true },
 	{ "2606:4700::1111", false },
+	{ "2620:4f:8000::1", false },
 };
 
 Test(egress_address, special_purpose_ranges_and_their_neighbours)

@@ -19,7 +19,7 @@ static char path[512];
 
 static const char *fixture(const char *variant)
 {
-	snprintf(path, sizeof(path), "%s/tests/plugins/.libs/fx_%s.so", getenv("SLUICE_BUILDDIR"),
+	snprintf(path, sizeof(path), "%s/tests/plugins/fx_%s.so", getenv("SLUICE_BUILDDIR"),
 	         variant);
 	return path;
 }
