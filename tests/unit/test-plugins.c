@@ -514,6 +514,8 @@ Test(plugins, the_new_rules_are_switched_by_their_keys)
 		{ "system_trees", "permissions = ask\n", "chmod -R 777 /", Q },
 		{ "system_trees", "home_permissions = deny\n", "chmod -R 777 ~", D },
 		{ "system_trees", "home_permissions = allow\n", "chmod -R 777 ~", A },
+		{ "system_trees", "key_permissions = deny\n", "chmod -R 777 ~/.ssh", D },
+		{ "system_trees", "key_permissions = allow\n", "chown -R x ~/.ssh", A },
 		{ "system_trees", "move = allow\n", "mv ~ /tmp/x", A },
 		{ "system_trees", "find = ask\n", "find / -delete", Q },
 		{ "system_trees", "find = allow\n", "find / -exec chmod 777 {} +", D },
@@ -960,6 +962,9 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	             "removes everything in the current directory");
 	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
 	             "removes your home directory");
+	run_reasoned("system_trees", "", "chown -R nobody ~/.ssh", Q, "keys",
+	             "recursive chown of '~/.ssh' changes every file of your keys and "
+	             "credentials");
 }
 
 ParameterizedTestParameters(plugins, rm_targets)
@@ -1226,6 +1231,24 @@ static struct vcase system_trees_cases[] = {
 	{ "bash -c 'chown -R x /etc'", D, "in a nested shell" },
 	/* rule home_permissions: home directories ask */
 	{ "chmod -R 777 ~", Q, "the home directory" },
+	/* rule key_permissions: keys and credentials in a home ask */
+	{ "chown -R nobody ~/.ssh", Q, "ssh refuses keys another user owns" },
+	{ "chmod -R 000 ~/.ssh", Q, "nobody can read the keys" },
+	{ "chmod -R 777 ~/.ssh", Q, "ssh refuses keys others can read" },
+	{ "chmod -R 600 ~/.ssh", Q, "a folder the owner cannot enter" },
+	{ "chmod -R u+rw ~/.ssh", Q, "the owner's bits, not only others'" },
+	{ "chgrp -R users ~/.aws", Q, "cloud credentials to a group" },
+	{ "chmod -R a+r /home/bob/.kube", Q, "another user's credentials" },
+	{ "chmod --recursive 755 ~/.gnupg", Q, "the long option" },
+	{ "chmod -R go-rwx ~/.ssh", A, "only takes others' permissions away" },
+	{ "chmod -R g-w,o-rwx ~/.ssh", A, "two clauses that take away" },
+	{ "chmod -R 700 ~/.gnupg", A, "what gpg asks for" },
+	{ "chown -R $USER:$USER ~/.ssh", A, "given back to the user" },
+	{ "sudo chown -R \"$(whoami)\" ~/.aws", A, "given back, by whoami" },
+	{ "chmod 600 ~/.ssh/id_ed25519", A, "one key, not recursive" },
+	{ "chmod 700 ~/.ssh", A, "the folder, not recursive" },
+	{ "chmod -R u+w .", A, "the workspace" },
+	{ "chown -R $USER .", A, "the workspace to the user" },
 	{ "chown -R me \"$HOME\"", Q, "$HOME" },
 	{ "chmod -R go-rwx ~/*", Q, "everything in home" },
 	{ "chown -R alice:alice /home/alice", Q, "a user's home directory" },
