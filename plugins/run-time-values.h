@@ -18,6 +18,7 @@
 #define SLUICE_RUN_TIME_VALUES_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "plugin-util.h"
@@ -242,14 +243,96 @@ static inline bool declares_run_time(const struct sluice_simple_command *o, cons
 	return data;
 }
 
-/* Where the value of the variable name that word k of command i reads comes from,
- * when the command line fills it from data: "what read reads" and the
- * like, or NULL (a literal, the environment, or not set here). */
-static inline const char *run_time_variable(const struct sluice_command *cmd, size_t i, size_t k,
-                                            const char *name)
+/* How many copies (d2="$d") a run-time value is followed through. */
+#define RUN_TIME_COPIES 8
+
+static inline const char *run_time_variable_within(const struct sluice_command *cmd, size_t i,
+                                                   size_t k, const char *name, int copies);
+
+static inline const char *value_set(const struct sluice_simple_command *o, const char *name);
+
+/* Did the model walk command j once more with the value it gives name
+ * known (no `$` left in it)? It does so for each value of a loop over
+ * values it knows (`for f in *.o; do x=$f; ...`), as rounds_known(). */
+static inline bool value_rounds_known(const struct sluice_command *cmd, size_t j, const char *name)
 {
+	size_t start, end, s, e;
+	sluice_span(sluice_command_get(cmd, j), &start, &end);
+	for (size_t o = 0; o < sluice_command_count(cmd); o++) {
+		const struct sluice_simple_command *other = sluice_command_get(cmd, o);
+		sluice_span(other, &s, &e);
+		const char *value =
+		        o != j && s == start && e == end ? value_set(other, name) : NULL;
+		if (value && !strchr(value, '$'))
+			return true;
+	}
+	return false;
+}
+
+/* Where value (what command j gives the variable copy) gets data from
+ * when it holds a variable the command line fills from data before j
+ * (`read d; d2="$d"`, `local t=$d/x`), else NULL. */
+static inline const char *run_time_copy(const struct sluice_command *cmd, size_t j,
+                                        const char *copy, const char *value, int copies)
+{
+	if (value_rounds_known(cmd, j, copy))
+		return NULL;
+	char name[VAR_NAME_CAP];
+	enum var_form form;
+	const char *end;
+	for (const char *c = strchr(value, '$'); c && copies > 0; c = strchr(c + 1, '$')) {
+		/* k past every word: a loop is judged as one made when it runs */
+		const char *source =
+		        var_expansion_at(c, name, &form, &end)
+		                ? run_time_variable_within(cmd, j, SIZE_MAX, name, copies - 1)
+		                : NULL;
+		if (source)
+			return source;
+	}
+	return NULL;
+}
+
+/* The value o gives name, as written: its assignment, or the last
+ * NAME=VALUE word of a declaring builtin (`local d="$x"`); NULL if
+ * neither. */
+static inline const char *value_set(const struct sluice_simple_command *o, const char *name)
+{
+	for (size_t a = sluice_assign_count(o); a-- > 0;)
+		if (strcmp(sluice_assign_name(o, a), name) == 0)
+			return sluice_assign_value(o, a);
+	if (!declaring_builtin(sluice_name(o)))
+		return NULL;
+	size_t n = strlen(name);
+	const char *value = NULL;
+	for (size_t a = 1; a < sluice_argc(o); a++) {
+		const char *w = sluice_arg(o, a);
+		if (w[0] != '-' && word_sets(w, name, false))
+			value = w + n + (w[n] == '+' ? 2 : 1);
+	}
+	return value;
+}
+
+/* Does o give the positional parameters words a glob makes (`set -- *
+ * x`)? Then a parameter the model could not place ($2: how many names
+ * the star matched is not known) is one of those names. */
+static inline bool sets_positional_from_glob(const struct sluice_simple_command *o)
+{
+	if (strcmp(sluice_name(o), "set") != 0)
+		return false;
+	for (size_t a = 1; a < sluice_argc(o); a++)
+		if (sluice_arg_flags(o, a) & SLUICE_WORD_GLOB)
+			return true;
+	return false;
+}
+
+static inline const char *run_time_variable_within(const struct sluice_command *cmd, size_t i,
+                                                   size_t k, const char *name, int copies)
+{
+	bool positional = name[0] >= '1' && name[0] <= '9' && !name[1];
 	for (size_t j = i; j-- > 0;) {
 		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+		if (positional && sets_positional_from_glob(o))
+			return "one of the names a glob matched";
 		if (!command_sets(o, name))
 			continue;
 		static const char *const reading[] = { "read", "mapfile", "readarray", NULL };
@@ -262,13 +345,25 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
 			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
 			    run_time_value(sluice_assign_value(o, a)))
 				return "the output of a command substitution";
-		return NULL; /* the last one to set it: a literal, or a name */
+		const char *value = value_set(o, name);
+		/* the last one to set it: a literal, a name, or a copy of one */
+		return value ? run_time_copy(cmd, j, name, value, copies) : NULL;
 	}
 	size_t start, end;
 	sluice_span(sluice_command_get(cmd, i), &start, &end);
 	if (run_time_loop(sluice_command_source(cmd), start, name) && !rounds_known(cmd, i, k))
 		return "a loop over a list made when it runs";
 	return NULL;
+}
+
+/* Where the value of the variable name that word k of command i reads comes from,
+ * when the command line fills it from data: "what read reads" and the
+ * like, also through copies of it (d2="$d"), or NULL (a literal, the
+ * environment, or not set here). */
+static inline const char *run_time_variable(const struct sluice_command *cmd, size_t i, size_t k,
+                                            const char *name)
+{
+	return run_time_variable_within(cmd, i, k, name, RUN_TIME_COPIES);
 }
 
 /* Why word k of command i of cmd is only known when it runs, or NULL: a

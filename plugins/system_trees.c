@@ -4,7 +4,10 @@
  * top-level system directories (/usr, /etc, /var ...), home directories --
  * by other commands than rm (rm_targets judges rm): a recursive chmod,
  * chown or chgrp (rule permissions; of a home directory, rule
- * home_permissions asks), mv of such a tree (rule move), and find that
+ * home_permissions asks; of the keys and credentials in one, ~/.ssh,
+ * ~/.aws ..., rule key_permissions asks unless chmod only takes the
+ * group's and others' permissions away or chown gives them back to the
+ * user), mv of such a tree (rule move), and find that
  * deletes in one (-delete, or -exec/-execdir/-ok/-okdir of rm, unlink,
  * shred, truncate or mv: rule find; of chmod, chown or chgrp: the
  * permissions rules). Every spelling rm_targets knows is known here
@@ -27,6 +30,7 @@
 #define TREE_RULES(X)                                       \
 	X(PERMISSIONS, "permissions", SLUICE_DENY)          \
 	X(HOME_PERMISSIONS, "home_permissions", SLUICE_ASK) \
+	X(KEY_PERMISSIONS, "key_permissions", SLUICE_ASK)   \
 	X(MOVE, "move", SLUICE_DENY)                        \
 	X(FIND, "find", SLUICE_DENY)
 
@@ -38,11 +42,14 @@ static const char *const owners[] = { "chmod", "chown", "chgrp", NULL };
 /* What find may run on each file it finds that deletes or moves it. */
 static const char *const deleters[] = { "rm", "unlink", "shred", "truncate", "mv", NULL };
 
-/* What a path rule needs: the state, and the rule for the root and the
- * system directories and the one for home directories (each may be off). */
+/* What a path rule needs: the rule for the root and the system
+ * directories, the one for home directories and the one for the keys and
+ * credentials in a home (guarded_path(): ~/.ssh, ~/.aws ...); each may be
+ * off. */
 struct tree_rule {
 	int tree_verdict;
 	int home_verdict;
+	int key_verdict;
 };
 
 /* path_rule_fn: a system tree gets its rule's verdict. */
@@ -58,7 +65,50 @@ static int tree_path_rule(const void *ctx, const char *t, const char **ret_what)
 	case TREE_NONE:
 		break;
 	}
+	if (r->key_verdict != SLUICE_ALLOW && guarded_path(t, true, ret_what) == GUARDED_KEYS)
+		return r->key_verdict;
 	return SLUICE_ALLOW;
+}
+
+/* Is chown's owner operand the user who runs it ($USER, $(whoami), $(id
+ * -u), with a group after a colon or not)? `chown -R $USER ~/.ssh` puts
+ * back what a sudo copy took; only another owner makes ssh refuse. */
+static bool owner_is_self(const char *owner)
+{
+	static const char *const self[] = { "$USER",    "${USER}",   "$(whoami)",
+		                            "$(id -u)", "$(id -un)", NULL };
+	size_t n = strcspn(owner, ":.");
+	for (const char *const *p = self; *p; p++)
+		if (strlen(*p) == n && strncmp(owner, *p, n) == 0)
+			return true;
+	return false;
+}
+
+/* Does chmod's mode only take permissions away from the group and others,
+ * leaving the owner's as they are (go-rwx, g-w,o-rwx, go=, 700)? That is
+ * what ssh and gpg ask of their folders; anything else (777, 000, 600: a
+ * folder the owner cannot enter, u-r) makes them refuse or lose the keys. */
+static bool mode_only_tightens(const char *mode)
+{
+	if (strcmp(mode, "700") == 0 || strcmp(mode, "0700") == 0)
+		return true;
+	for (const char *c = mode; *c;) {
+		size_t who = strspn(c, "go");
+		if (who == 0)
+			return false;
+		c += who;
+		if (*c == '-')
+			c += 1 + strspn(c + 1, "rwxXst");
+		else if (*c == '=')
+			c++;
+		else
+			return false;
+		if (*c == ',')
+			c++;
+		else if (*c)
+			return false;
+	}
+	return mode[0] != '\0';
 }
 
 /* How a refusal reads: "DOING 'PATH' [after 'cd DIR'] EFFECT WHAT TAIL". */
@@ -71,7 +121,8 @@ struct refusal {
 static int judge(const struct sluice_simple_command *sc, const char *a, const struct tree_rule *r,
                  const struct refusal *how, struct sluice_verdict *v)
 {
-	if (r->tree_verdict == SLUICE_ALLOW && r->home_verdict == SLUICE_ALLOW)
+	if (r->tree_verdict == SLUICE_ALLOW && r->home_verdict == SLUICE_ALLOW &&
+	    r->key_verdict == SLUICE_ALLOW)
 		return SLUICE_ALLOW;
 	struct path_finding f;
 	if (!operand_judge(sc, a, tree_path_rule, r, &f))
@@ -96,8 +147,8 @@ static int check_owner(const struct rule_state *st, const struct sluice_simple_c
 		return SLUICE_ALLOW;
 	if (!sluice_has_short_flag(sc, 1, 'R') && !long_option_prefix(sc, 1, "recursive", 3))
 		return SLUICE_ALLOW;
-	const struct tree_rule r = { st->verdict[RULE_PERMISSIONS],
-		                     st->verdict[RULE_HOME_PERMISSIONS] };
+	struct tree_rule r = { st->verdict[RULE_PERMISSIONS], st->verdict[RULE_HOME_PERMISSIONS],
+		               st->verdict[RULE_KEY_PERMISSIONS] };
 	/* the first operand is the mode, owner or group, unless --reference */
 	char doing[64];
 	snprintf(doing, sizeof(doing), "recursive %s of", name);
@@ -119,6 +170,9 @@ static int check_owner(const struct rule_state *st, const struct sluice_simple_c
 			continue;
 		if (skip_first) {
 			skip_first = false;
+			if ((strcmp(name, "chmod") == 0 && mode_only_tightens(a)) ||
+			    (strcmp(name, "chown") == 0 && owner_is_self(a)))
+				r.key_verdict = SLUICE_ALLOW;
 			continue;
 		}
 		int verdict = judge(sc, a, &r, &how, v);
@@ -136,7 +190,7 @@ static int check_move(const struct rule_state *st, const struct sluice_simple_co
 		                                  NULL };
 	if (strcmp(sluice_name(sc), "mv") != 0)
 		return SLUICE_ALLOW;
-	const struct tree_rule r = { st->verdict[RULE_MOVE], st->verdict[RULE_MOVE] };
+	const struct tree_rule r = { st->verdict[RULE_MOVE], st->verdict[RULE_MOVE], SLUICE_ALLOW };
 	bool target_given = false, dashdash = false;
 	size_t operands[64], n = 0;
 	for (size_t i = 1; i < sluice_argc(sc) && n < sizeof(operands) / sizeof(operands[0]); i++) {
@@ -221,7 +275,8 @@ static int check_find_roots(const struct find_words *w, const struct tree_rule *
 static int check_find(const struct rule_state *st, const struct sluice_simple_command *sc,
                       struct sluice_verdict *v)
 {
-	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND] };
+	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND],
+		                            SLUICE_ALLOW };
 	const char *name = sluice_name(sc);
 	if (strcmp(name, "find") == 0) {
 		bool deletes = false;
@@ -237,7 +292,8 @@ static int check_find(const struct rule_state *st, const struct sluice_simple_co
 		if (strcmp(sluice_wrapper_name(sc, k), "find") != 0)
 			continue;
 		const struct tree_rule permissions = { st->verdict[RULE_PERMISSIONS],
-			                               st->verdict[RULE_HOME_PERMISSIONS] };
+			                               st->verdict[RULE_HOME_PERMISSIONS],
+			                               SLUICE_ALLOW };
 		const struct find_words w = { sc, (long)k };
 		char what_runs[64];
 		snprintf(what_runs, sizeof(what_runs), "-exec %s", name);
@@ -277,7 +333,8 @@ static int check_find_pipe(const struct rule_state *st, const struct sluice_comm
 	const struct sluice_simple_command *find = find_feeding(cmd, sc);
 	if (!find)
 		return SLUICE_ALLOW;
-	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND] };
+	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND],
+		                            SLUICE_ALLOW };
 	const struct find_words w = { find, -1 };
 	char what_runs[64];
 	snprintf(what_runs, sizeof(what_runs), "| xargs %s", sluice_name(sc));
@@ -323,7 +380,8 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "system_trees",
 	.description = "refuses recursive chmod/chown/chgrp, mv and find -delete of /, system "
-	               "directories and home directories",
+	               "directories and home directories, and recursive chmod/chown/chgrp of "
+	               "keys and credentials",
 	.keys = keys,
 	.open = st_open,
 	.check = st_check,

@@ -51,6 +51,18 @@ int builder_state_assign(struct model_state *st, const char *name, const struct 
 	return 0;
 }
 
+/* The flags of the value NAME=WORD gives NAME: bash neither globs nor
+ * brace-expands an assignment, so a star or a brace written there is a
+ * character of the value (x=* holds `*`, which an unquoted $x later
+ * globs). A glob that came from a variable (x=$f in `for f in *`) stays
+ * the names it matched. */
+static uint32_t assigned_flags(const struct shell_word *w)
+{
+	if (w->flags & (WORD_RESOLVED | WORD_PARAM | WORD_CMDSUBST))
+		return w->flags;
+	return w->flags & ~(uint32_t)(WORD_GLOB | WORD_BRACE);
+}
+
 int builder_state_assign_expanded(struct model_state *st, const char *name,
                                   const struct shell_word *w)
 {
@@ -180,8 +192,10 @@ int builder_assignment_node(struct builder *b, struct simple_command *c, const s
 		r = array_assign(b, ctx, st, var, value, append);
 	} else if (persist) {
 		model_state_unset(st, var);
+		struct shell_word assigned = w.w; /* borrows w's strings */
+		assigned.flags = assigned_flags(&w.w);
 		if (word)
-			r = builder_state_assign(st, var, &w.w);
+			r = builder_state_assign_expanded(st, var, &assigned);
 	}
 	if (r >= 0 && c)
 		return builder_add_assign(c, var, strlen(var), &w);

@@ -35,7 +35,7 @@ int builder_set_positional(struct model_state *st, const struct model_word *word
 		char p[2] = { (char)('0' + k), '\0' };
 		int r = 0;
 		if (k <= n)
-			r = builder_state_assign(st, p, &words[k - 1].w);
+			r = builder_state_assign_expanded(st, p, &words[k - 1].w);
 		else
 			model_state_unset(st, p);
 		if (r < 0)
@@ -73,11 +73,18 @@ static int set_positional_params(const struct simple_command *c, struct model_st
 }
 
 /* `shift [N]`: $N+1 ... become $1 ...; a count not known forgets them
- * (and $#; bash's shift past $# changes nothing, which is not followed). */
+ * (and $#; bash's shift past $# changes nothing, which is not followed).
+ * So does a glob among them (set -- * x): how many words it made is not
+ * known, so neither is what comes first after the shift. */
 static int shift_params(const struct simple_command *c, struct model_state *st)
 {
 	size_t n = 1;
-	if (c->argc > 1) {
+	for (size_t k = 1; k <= POSITIONAL_MAX && n <= POSITIONAL_MAX; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		if (model_state_glob(st, p))
+			n = POSITIONAL_MAX + 1;
+	}
+	if (c->argc > 1 && n <= POSITIONAL_MAX) {
 		const char *w = c->argv[1].w.text;
 		n = builder_word_is_static(&c->argv[1]) && w[0] >= '0' && w[0] <= '9' && !w[1]
 		            ? (size_t)(w[0] - '0')
@@ -126,7 +133,10 @@ static bool read_here_string(const struct builder *b, const struct simple_comman
 	const char *v = here->target.w.text;
 	size_t len = strlen(v);
 	uint32_t dynamic = here->target.w.flags & WORD_DYNAMIC_MASK;
-	if ((dynamic != 0 && dynamic != WORD_TILDE) || len == 0 || strpbrk(v, "\\\n") ||
+	/* "$HOME" alone or with a path is a home (builder_state_assign()) */
+	bool home = dynamic == WORD_PARAM && here->target.w.n_vars == 1 &&
+	            strcmp(here->target.w.vars[0], "HOME") == 0;
+	if ((dynamic != 0 && dynamic != WORD_TILDE && !home) || len == 0 || strpbrk(v, "\\\n") ||
 	    strchr(" \t", v[0]) || strchr(" \t", v[len - 1]))
 		return false;
 	*error = builder_state_assign(st, c->argv[i].w.text, &here->target.w);

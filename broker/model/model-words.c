@@ -19,11 +19,28 @@
 #include "shell/brace-expand.h"
 #include "cleanup.h"
 #include "model/model-builder.h"
-/* Is name an array's element ("a[3]") after one that is a glob (a=(* x))?
- * The glob gave as many elements as it matched, so that one's index is
- * not known. */
+/* Is one of the positional parameters $1 ... $(before - 1) a glob (set --
+ * * x)? */
+static bool positional_glob_before(const struct model_state *st, char before)
+{
+	for (char k = '1'; k < before; k++) {
+		char p[2] = { k, '\0' };
+		if (model_state_glob(st, p))
+			return true;
+	}
+	return false;
+}
+
+/* Is name an array's element ("a[3]") or a positional parameter ("3")
+ * after one that is a glob (a=(* x), set -- * x), or $# with a glob among
+ * the parameters? The glob gave as many words as it matched, so the index
+ * of what follows it, and the count, are not known. */
 static bool element_after_glob(const struct model_state *st, const char *name)
 {
+	if (name[0] >= '1' && name[0] <= '9' && !name[1])
+		return positional_glob_before(st, name[0]);
+	if (strcmp(name, "#") == 0)
+		return positional_glob_before(st, '9' + 1);
 	const char *open = strchr(name, '[');
 	if (!open || open == name || open - name > 64)
 		return false;

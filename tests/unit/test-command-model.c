@@ -683,7 +683,14 @@ static const struct model_case cases[] = {
 	{ "a=(*.o); rm \"${a[@]}\"", "{a=(*.o)^GU}\nrm *.o^G" },
 	{ "a=(~/* /*); rm -rf \"${a[@]}\" $a", "{a=<(~/* /*)>^GU}\nrm -rf ~/*^TG /*^G ~/*^TG" },
 	{ "a=(* x); rm \"${a[1]}\" \"${a[0]}\"", "{a=<(* x)>^GU}\nrm ${a[1]}^P *^G" },
-	{ "x=*; rm \"$x\" $x", "{x=*^G}\nrm $x^P $x^P" },
+	/* an assignment is not globbed: x holds a star, a name quoted and
+	 * a glob unquoted */
+	{ "x=*; rm \"$x\" $x", "{x=*^G}\nrm * *^G" },
+	/* "$@" of set -- with a glob: the words as written, the glob one
+	 * marked; a parameter after it and $# are not known */
+	{ "set -- * x; rm \"$@\" \"$1\" \"$2\"", "set -- *^G x\nrm *^G x *^G $2^P" },
+	{ "set -- * x; shift; rm \"$1\" \"$@\"", "set -- *^G x\nshift\nrm $1^P $@^P" },
+	{ "read -r d <<<\"$HOME/x\"; rm \"$d\"", "read -r d\nrm ~/x^T" },
 	/* a loop's list expanded with what is known: arrays, "$@", globs;
 	 * the body once per value (issue 33) */
 	{ "a=(build dist); for d in \"${a[@]}\"; do rm -rf \"$d\"; done",

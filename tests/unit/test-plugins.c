@@ -29,9 +29,10 @@ TestSuite(plugins, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 #define Q SLUICE_ASK
 #define D SLUICE_DENY
 
-/* The plugin's verdict alone (no model concerns) for command under ini. */
-static void run_command(const char *plugin, const char *settings, const char *command, int verdict,
-                        const char *why)
+/* The plugin's verdict alone (no model concerns) for command under ini;
+ * reason (or NULL) is a part of the message the first reason must hold. */
+static void run_reasoned(const char *plugin, const char *settings, const char *command, int verdict,
+                         const char *why, const char *reason)
 {
 	char ini[4096];
 	snprintf(ini, sizeof(ini), "[plugin %s]\nenabled = yes\n%s", plugin, settings);
@@ -52,10 +53,20 @@ static void run_command(const char *plugin, const char *settings, const char *co
 	if (verdict != A)
 		cr_assert(v.n_reasons > 0 && v.reasons[0].suggestion, "[%s] no suggestion",
 		          command);
+	if (reason)
+		cr_assert(v.n_reasons > 0 && strstr(v.reasons[0].message, reason),
+		          "[%s] (%s): the reason does not say '%s': %s", command, why, reason,
+		          v.n_reasons ? v.reasons[0].message : "");
 	verdict_done(&v);
 	command_model_free(m);
 	policy_chain_free(chain);
 	config_free(cfg);
+}
+
+static void run_command(const char *plugin, const char *settings, const char *command, int verdict,
+                        const char *why)
+{
+	run_reasoned(plugin, settings, command, verdict, why, NULL);
 }
 
 static void run_case(const char *plugin, const char *settings, const struct vcase *c)
@@ -503,6 +514,8 @@ Test(plugins, the_new_rules_are_switched_by_their_keys)
 		{ "system_trees", "permissions = ask\n", "chmod -R 777 /", Q },
 		{ "system_trees", "home_permissions = deny\n", "chmod -R 777 ~", D },
 		{ "system_trees", "home_permissions = allow\n", "chmod -R 777 ~", A },
+		{ "system_trees", "key_permissions = deny\n", "chmod -R 777 ~/.ssh", D },
+		{ "system_trees", "key_permissions = allow\n", "chown -R x ~/.ssh", A },
 		{ "system_trees", "move = allow\n", "mv ~ /tmp/x", A },
 		{ "system_trees", "find = ask\n", "find / -delete", Q },
 		{ "system_trees", "find = allow\n", "find / -exec chmod 777 {} +", D },
@@ -751,6 +764,22 @@ static struct vcase rm_cases[] = {
 	{ "a=(dist/*); rm -rf \"${a[@]}\"", A, "what dist holds" },
 	{ "x=*; rm -rf \"$x\"", A, "a scalar is not globbed: a file named *" },
 	{ "set -- '*'; rm -rf $@", D, "an unquoted parameter is globbed" },
+	/* positional parameters set from a glob, a scalar that holds one */
+	{ "set -- *; rm -rf \"$@\"", D, "set -- * is every name here" },
+	{ "set -- */; rm -rf \"$@\"", D, "every folder here" },
+	{ "set -- ~/*; rm -rf \"$@\"", D, "everything in home" },
+	{ "set -- ~/.ssh ~/.aws; rm -rf \"$@\"", D, "keys through set --" },
+	{ "set -- \"$HOME\"; rm -rf \"$1\"", D, "$HOME through set --" },
+	{ "set -- x ~; shift; rm -rf \"$1\"", D, "a home after shift" },
+	{ "set -- *.o; rm -rf \"$@\"", A, "object files by glob" },
+	{ "set -- build dist; rm -rf \"$@\"", A, "build folders through set --" },
+	{ "set -- ~ dist; shift; rm -rf \"$1\"", A, "shift leaves a build folder" },
+	{ "set -- *; rm -f \"$@\"", A, "not recursive" },
+	{ "x=*; rm -rf $x", D, "x holds a star; unquoted, it is globbed" },
+	{ "x=~/*; rm -rf $x", D, "everything in home, globbed at use" },
+	{ "x=*.o; rm -rf $x", A, "object files, globbed at use" },
+	{ "for f in *; do x=$f; rm -rf \"$x\"; done", D, "a copy of each name here" },
+	{ "for f in *.o; do x=$f; rm -rf \"$x\"; done", A, "a copy of each object file" },
 	/* targets only known when the command runs (rule run_time_target) */
 	{ "rm -rf \"$(cat list)\"", Q, "the output of cat" },
 	{ "rm -rf `cat dirs.txt`", Q, "backquotes" },
@@ -819,6 +848,21 @@ static struct vcase rm_cases[] = {
 	{ "read -r X < f; rm -rf \"$X\"", Q, "read from a file" },
 	{ "read X; rm -rf $X", Q, "read from standard input" },
 	{ "read -r d <<< dist; rm -rf \"$d\"", A, "read of a known word" },
+	{ "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "read of $HOME" },
+	{ "read -r d <<<\"$HOME/.ssh\"; rm -rf \"$d\"", D, "read of keys" },
+	{ "read -r d <<<\"$HOME/.cache/pip\"; rm -rf \"$d\"", A, "read of a cache" },
+	/* a copy of a value known only when it runs is one too */
+	{ "IFS= read -r d; d2=\"$d\"; rm -rf \"$d2\"", Q, "a copy of what read reads" },
+	{ "read x; d=$x/; rm -rf \"$d\"", Q, "a copy with a slash" },
+	{ "x=$(cat f); y=$x; z=$y; rm -rf \"$z\"", Q, "a copy of a copy" },
+	{ "read x; f(){ local t=\"$x\"; rm -rf \"$t\"; }; f", Q, "local copies it" },
+	{ "for d in $(ls); do x=$d; rm -rf \"$x\"; done", Q, "a copy of a run-time loop" },
+	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
+	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
+	{ "read x; y=$x; y=dist; rm -rf \"$y\"", A, "set again to a literal" },
+	{ "d=dist; e=$d; rm -rf \"$e\"", A, "a copy of a literal" },
+	{ "read x; y=$x; rm -f \"$y\"", A, "not recursive" },
+	{ "for d in build dist; do x=$d; rm -rf \"$x\"; done", A, "copies of known words" },
 	{ "d=$(cat target.txt); rm -rf \"$d\"", Q, "a variable from a substitution" },
 	{ "d=$(mktemp -d); rm -rf \"$d\"", A, "a variable from mktemp" },
 	{ "mapfile -t d < list.txt; rm -rf \"${d[@]}\"", Q, "mapfile" },
@@ -903,6 +947,24 @@ Test(plugins, long_paths_fold_before_they_are_judged)
 	run_command("devices", "", echo, D, "600 ./ before sda");
 	run_command("git_add", "", add, D, "a/.. 220 times is .");
 	run_command("rm_targets", "", rm, Q, "a path longer than PATH_MAX");
+}
+
+/* What a refusal of a value says: where the value comes from. */
+Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
+{
+	run_reasoned("rm_targets", "", "IFS= read -r d; d2=\"$d\"; rm -rf \"$d2\"", Q, "a copy",
+	             "'$d2' removes what read reads, which is only known when it runs");
+	run_reasoned("rm_targets", "", "x=$(cat f); y=$x; rm -rf \"$y\"", Q, "a copy",
+	             "removes the output of a command substitution");
+	run_reasoned("rm_targets", "", "set -- *; rm -rf \"$2\"", Q, "after set -- *",
+	             "removes one of the names a glob matched");
+	run_reasoned("rm_targets", "", "set -- *; rm -rf \"$@\"", D, "set -- *",
+	             "removes everything in the current directory");
+	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
+	             "removes your home directory");
+	run_reasoned("system_trees", "", "chown -R nobody ~/.ssh", Q, "keys",
+	             "recursive chown of '~/.ssh' changes every file of your keys and "
+	             "credentials");
 }
 
 ParameterizedTestParameters(plugins, rm_targets)
@@ -1169,6 +1231,24 @@ static struct vcase system_trees_cases[] = {
 	{ "bash -c 'chown -R x /etc'", D, "in a nested shell" },
 	/* rule home_permissions: home directories ask */
 	{ "chmod -R 777 ~", Q, "the home directory" },
+	/* rule key_permissions: keys and credentials in a home ask */
+	{ "chown -R nobody ~/.ssh", Q, "ssh refuses keys another user owns" },
+	{ "chmod -R 000 ~/.ssh", Q, "nobody can read the keys" },
+	{ "chmod -R 777 ~/.ssh", Q, "ssh refuses keys others can read" },
+	{ "chmod -R 600 ~/.ssh", Q, "a folder the owner cannot enter" },
+	{ "chmod -R u+rw ~/.ssh", Q, "the owner's bits, not only others'" },
+	{ "chgrp -R users ~/.aws", Q, "cloud credentials to a group" },
+	{ "chmod -R a+r /home/bob/.kube", Q, "another user's credentials" },
+	{ "chmod --recursive 755 ~/.gnupg", Q, "the long option" },
+	{ "chmod -R go-rwx ~/.ssh", A, "only takes others' permissions away" },
+	{ "chmod -R g-w,o-rwx ~/.ssh", A, "two clauses that take away" },
+	{ "chmod -R 700 ~/.gnupg", A, "what gpg asks for" },
+	{ "chown -R $USER:$USER ~/.ssh", A, "given back to the user" },
+	{ "sudo chown -R \"$(whoami)\" ~/.aws", A, "given back, by whoami" },
+	{ "chmod 600 ~/.ssh/id_ed25519", A, "one key, not recursive" },
+	{ "chmod 700 ~/.ssh", A, "the folder, not recursive" },
+	{ "chmod -R u+w .", A, "the workspace" },
+	{ "chown -R $USER .", A, "the workspace to the user" },
 	{ "chown -R me \"$HOME\"", Q, "$HOME" },
 	{ "chmod -R go-rwx ~/*", Q, "everything in home" },
 	{ "chown -R alice:alice /home/alice", Q, "a user's home directory" },
