@@ -313,11 +313,14 @@ static inline const char *value_set(const struct sluice_simple_command *o, const
 }
 
 /* Does o give the positional parameters words a glob makes (`set -- *
- * x`)? Then a parameter the model could not place ($2: how many names
- * the star matched is not known) is one of those names. */
-static inline bool sets_positional_from_glob(const struct sluice_simple_command *o)
+ * x`, or, for the command at, the function call or `bash -c` it runs
+ * under: `f * x`)? Then a parameter the model could not place ($2: how
+ * many names the star matched is not known) is one of those names. */
+static inline bool sets_positional_from_glob(const struct sluice_command *cmd, size_t j, size_t at)
 {
-	if (strcmp(sluice_name(o), "set") != 0)
+	const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+	if (strcmp(sluice_name(o), "set") != 0 &&
+	    sluice_parent(sluice_command_get(cmd, at)) != (int64_t)j)
 		return false;
 	for (size_t a = 1; a < sluice_argc(o); a++)
 		if (sluice_arg_flags(o, a) & SLUICE_WORD_GLOB)
@@ -331,7 +334,7 @@ static inline const char *run_time_variable_within(const struct sluice_command *
 	bool positional = name[0] >= '1' && name[0] <= '9' && !name[1];
 	for (size_t j = i; j-- > 0;) {
 		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
-		if (positional && sets_positional_from_glob(o))
+		if (positional && sets_positional_from_glob(cmd, j, i))
 			return "one of the names a glob matched";
 		if (!command_sets(o, name))
 			continue;

@@ -859,6 +859,12 @@ static struct vcase rm_cases[] = {
 	{ "for d in $(ls); do x=$d; rm -rf \"$x\"; done", Q, "a copy of a run-time loop" },
 	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
 	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
+	/* the same through a function's or a nested shell's parameters */
+	{ "f(){ rm -rf \"$2\"; }; f * ~", Q, "a function's parameter after a glob" },
+	{ "f(){ shift; rm -rf \"$1\"; }; f * ~", Q, "a function's parameter shifted past a glob" },
+	{ "bash -c 'rm -rf \"$2\"' x * ~", Q, "bash -c's parameter after a glob" },
+	{ "f(){ rm -rf \"$1\"; }; f build *", A, "a function's parameter before a glob" },
+	{ "f(){ rm -rf \"$2\"; }; f build dist", A, "a function's known parameters" },
 	{ "read x; y=$x; y=dist; rm -rf \"$y\"", A, "set again to a literal" },
 	{ "d=dist; e=$d; rm -rf \"$e\"", A, "a copy of a literal" },
 	{ "read x; y=$x; rm -f \"$y\"", A, "not recursive" },
