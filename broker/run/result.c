@@ -446,7 +446,8 @@ static bool word_names_protected(const char *word, const char *entry)
 	size_t components = 1;
 	for (const char *c = pattern; *c; c++)
 		components += *c == '/';
-	for (const char *tail = word; tail; tail = strchr(tail, '/'), tail = tail ? tail + 1 : NULL) {
+	for (const char *tail = word; tail;
+	     tail = strchr(tail, '/'), tail = tail ? tail + 1 : NULL) {
 		char head[512];
 		size_t len = 0, seen = 0;
 		while (tail[len] && !(tail[len] == '/' && ++seen == components))
@@ -473,8 +474,8 @@ static void write_protected_note(const struct run_result *r, const char *output,
 	for (size_t i = 0; i < s->n_protect; i++) {
 		char stem[256];
 		size_t n = protected_stem(s->protect[i], stem, sizeof(stem));
-		for (const char *at = output; n && (at = memmem(at, len - (size_t)(at - output), stem, n));
-		     at++) {
+		for (const char *at = output;
+		     n && (at = memmem(at, len - (size_t)(at - output), stem, n)); at++) {
 			const char *start = at, *end = at + n;
 			while (start > output && !strchr(" \t\n'\"`:(", start[-1]))
 				start--;
