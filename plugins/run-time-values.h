@@ -215,10 +215,26 @@ static inline bool run_time_value(const char *v)
 	return array || run_time_substitution(v, strlen(v));
 }
 
-/* Does o set name from data as a declaring builtin (`local`, `export`,
- * `declare`, `typeset`, `readonly`) with a NAME=VALUE word whose value is
- * run_time_value() (the last such word counts), or as `printf -v NAME`
- * with a command substitution among its arguments? */
+/* The value of the last NAME=VALUE word by which o, a declaring builtin
+ * (`local`, `export`, `declare`, `typeset`, `readonly`), sets name, as
+ * written (`local d="$x"`); NULL if it is none or sets no such word. */
+static inline const char *declared_value(const struct sluice_simple_command *o, const char *name)
+{
+	if (!declaring_builtin(sluice_name(o)))
+		return NULL;
+	size_t n = strlen(name);
+	const char *value = NULL;
+	for (size_t a = 1; a < sluice_argc(o); a++) {
+		const char *w = sluice_arg(o, a);
+		if (w[0] != '-' && word_sets(w, name, false))
+			value = w + n + (w[n] == '+' ? 2 : 1);
+	}
+	return value;
+}
+
+/* Does o set name from data as a declaring builtin with a NAME=VALUE word
+ * whose value is run_time_value() (the last such word counts), or as
+ * `printf -v NAME` with a command substitution among its arguments? */
 static inline bool declares_run_time(const struct sluice_simple_command *o, const char *name)
 {
 	const char *cmd = sluice_name(o);
@@ -231,16 +247,8 @@ static inline bool declares_run_time(const struct sluice_simple_command *o, cons
 		}
 		return sets && substitution;
 	}
-	if (!declaring_builtin(cmd))
-		return false;
-	size_t n = strlen(name);
-	bool data = false;
-	for (size_t a = 1; a < sluice_argc(o); a++) {
-		const char *w = sluice_arg(o, a);
-		if (w[0] != '-' && word_sets(w, name, false))
-			data = run_time_value(w + n + (w[n] == '+' ? 2 : 1));
-	}
-	return data;
+	const char *value = declared_value(o, name);
+	return value && run_time_value(value);
 }
 
 /* How many copies (d2="$d") a run-time value is followed through. */
@@ -249,7 +257,16 @@ static inline bool declares_run_time(const struct sluice_simple_command *o, cons
 static inline const char *run_time_variable_within(const struct sluice_command *cmd, size_t i,
                                                    size_t k, const char *name, int copies);
 
-static inline const char *value_set(const struct sluice_simple_command *o, const char *name);
+/* The value o gives name, as written: its assignment, or the last
+ * NAME=VALUE word of a declaring builtin (declared_value()); NULL if
+ * neither. */
+static inline const char *value_set(const struct sluice_simple_command *o, const char *name)
+{
+	for (size_t a = sluice_assign_count(o); a-- > 0;)
+		if (strcmp(sluice_assign_name(o, a), name) == 0)
+			return sluice_assign_value(o, a);
+	return declared_value(o, name);
+}
 
 /* Did the model walk command j once more with the value it gives name
  * known (no `$` left in it)? It does so for each value of a loop over
@@ -290,26 +307,6 @@ static inline const char *run_time_copy(const struct sluice_command *cmd, size_t
 			return source;
 	}
 	return NULL;
-}
-
-/* The value o gives name, as written: its assignment, or the last
- * NAME=VALUE word of a declaring builtin (`local d="$x"`); NULL if
- * neither. */
-static inline const char *value_set(const struct sluice_simple_command *o, const char *name)
-{
-	for (size_t a = sluice_assign_count(o); a-- > 0;)
-		if (strcmp(sluice_assign_name(o, a), name) == 0)
-			return sluice_assign_value(o, a);
-	if (!declaring_builtin(sluice_name(o)))
-		return NULL;
-	size_t n = strlen(name);
-	const char *value = NULL;
-	for (size_t a = 1; a < sluice_argc(o); a++) {
-		const char *w = sluice_arg(o, a);
-		if (w[0] != '-' && word_sets(w, name, false))
-			value = w + n + (w[n] == '+' ? 2 : 1);
-	}
-	return value;
 }
 
 /* Does o give the positional parameters words a glob makes (`set -- *

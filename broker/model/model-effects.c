@@ -78,12 +78,7 @@ static int set_positional_params(const struct simple_command *c, struct model_st
  * known, so neither is what comes first after the shift. */
 static int shift_params(const struct simple_command *c, struct model_state *st)
 {
-	size_t n = 1;
-	for (size_t k = 1; k <= POSITIONAL_MAX && n <= POSITIONAL_MAX; k++) {
-		char p[2] = { (char)('0' + k), '\0' };
-		if (model_state_glob(st, p))
-			n = POSITIONAL_MAX + 1;
-	}
+	size_t n = model_state_positional_glob(st, POSITIONAL_MAX) ? POSITIONAL_MAX + 1 : 1;
 	if (c->argc > 1 && n <= POSITIONAL_MAX) {
 		const char *w = c->argv[1].w.text;
 		n = builder_word_is_static(&c->argv[1]) && w[0] >= '0' && w[0] <= '9' && !w[1]

@@ -108,6 +108,16 @@ bool model_state_glob(const struct model_state *s, const char *name)
 	return v && v->glob;
 }
 
+bool model_state_positional_glob(const struct model_state *s, unsigned last)
+{
+	for (unsigned k = 1; k <= last && k <= 9; k++) {
+		char p[2] = { (char)('0' + k), '\0' };
+		if (model_state_glob(s, p))
+			return true;
+	}
+	return false;
+}
+
 int model_state_copy_var(struct model_state *s, const char *to, const char *from)
 {
 	const struct model_var *v = find_var(s, from);

@@ -19,18 +19,6 @@
 #include "shell/brace-expand.h"
 #include "cleanup.h"
 #include "model/model-builder.h"
-/* Is one of the positional parameters $1 ... $(before - 1) a glob (set --
- * * x)? */
-static bool positional_glob_before(const struct model_state *st, char before)
-{
-	for (char k = '1'; k < before; k++) {
-		char p[2] = { k, '\0' };
-		if (model_state_glob(st, p))
-			return true;
-	}
-	return false;
-}
-
 /* Is name an array's element ("a[3]") or a positional parameter ("3")
  * after one that is a glob (a=(* x), set -- * x), or $# with a glob among
  * the parameters? The glob gave as many words as it matched, so the index
@@ -38,9 +26,9 @@ static bool positional_glob_before(const struct model_state *st, char before)
 static bool element_after_glob(const struct model_state *st, const char *name)
 {
 	if (name[0] >= '1' && name[0] <= '9' && !name[1])
-		return positional_glob_before(st, name[0]);
+		return model_state_positional_glob(st, (unsigned)(name[0] - '1'));
 	if (strcmp(name, "#") == 0)
-		return positional_glob_before(st, '9' + 1);
+		return model_state_positional_glob(st, 9);
 	const char *open = strchr(name, '[');
 	if (!open || open == name || open - name > 64)
 		return false;

@@ -129,12 +129,8 @@ static char *audit_format(const struct audit *a, const struct audit_record *rec)
 		json_object_set_new(o, "swept", json_integer((json_int_t)rec->swept));
 		json_object_set_new(o, "quarantine", str_or_null(rec->quarantine));
 	}
-	if (rec->network) {
-		json_object_set(o, "network", rec->network);
-		if (rec->network_dropped > 0)
-			json_object_set_new(o, "networkDropped",
-			                    json_integer((json_int_t)rec->network_dropped));
-	}
+	if (rec->network)
+		(void)json_object_update(o, rec->network);
 	/* ASCII only: the log must stay one line of valid text whatever the
 	 * command held */
 	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);

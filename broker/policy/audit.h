@@ -44,11 +44,11 @@ struct audit_record {
 	 * where it kept the copies (may be NULL) */
 	size_t swept;
 	const char *quarantine;
-	/* a run with an allowlist: its egress proxy's connections as the
-	 * "network" array (borrowed; NULL: no key), and how many were not
-	 * listed ("networkDropped", when not 0) */
+	/* a run with an allowlist: the keys of its egress proxy's
+	 * connections, "network" and, when some were not recorded,
+	 * "networkDropped" (an object whose keys are copied into the line;
+	 * borrowed; NULL: none) */
 	json_t *network;
-	uint64_t network_dropped;
 };
 
 /*

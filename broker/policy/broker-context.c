@@ -248,7 +248,6 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 		.swept = outcome->swept,
 		.quarantine = outcome->quarantine,
 		.network = outcome->network,
-		.network_dropped = outcome->network_dropped,
 	};
 	return audit_write(ctx->audit, &rec, reterr);
 }

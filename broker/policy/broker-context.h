@@ -128,7 +128,6 @@ struct audit_outcome {
 	size_t swept;           /* things the post-run sweep disabled */
 	const char *quarantine; /* where their copies are, or NULL */
 	json_t *network;        /* audit_record.network (borrowed), or NULL */
-	uint64_t network_dropped;
 };
 int broker_context_audit(struct broker_context *ctx, const struct run_request *req,
                          const char *workdir, const struct policy_decision *d,

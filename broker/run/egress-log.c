@@ -96,6 +96,13 @@ json_t *egress_log_to_json(const struct egress_log *log)
 	return a;
 }
 
+void egress_log_add_keys(json_t *obj, const struct egress_log *log)
+{
+	json_object_set_new(obj, "network", egress_log_to_json(log));
+	if (log->dropped > 0)
+		json_object_set_new(obj, "networkDropped", json_integer((json_int_t)log->dropped));
+}
+
 struct egress_log *egress_log_free(struct egress_log *log)
 {
 	free(log);

@@ -40,6 +40,11 @@ int egress_log_read(int fd, struct egress_log **ret);
  * null when allowed and done. */
 json_t *egress_log_to_json(const struct egress_log *log);
 
+/* Set obj's "network" (egress_log_to_json()) and, when some connections
+ * were not recorded, "networkDropped": the keys the result and the audit
+ * line share. */
+void egress_log_add_keys(json_t *obj, const struct egress_log *log);
+
 /* Accepts NULL; returns NULL. */
 struct egress_log *egress_log_free(struct egress_log *log);
 

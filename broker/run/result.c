@@ -325,12 +325,8 @@ json_t *result_to_json(const struct run_result *r, unsigned flags)
 		json_object_set_new(obj, "jobId", json_string(r->job_id));
 	if (obj)
 		json_object_set_new(obj, "gitSweep", git_sweep_to_json(r->git_sweep));
-	if (obj && r->network) {
-		json_object_set_new(obj, "network", egress_log_to_json(r->network));
-		if (r->network->dropped > 0)
-			json_object_set_new(obj, "networkDropped",
-			                    json_integer((json_int_t)r->network->dropped));
-	}
+	if (obj && r->network)
+		egress_log_add_keys(obj, r->network);
 	return obj;
 }
 

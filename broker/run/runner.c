@@ -531,10 +531,10 @@ static void audit(const struct run_request *req, const struct runner_options *op
 		.swept = r->git_sweep ? r->git_sweep->n_found : 0,
 		.quarantine = r->git_sweep ? r->git_sweep->quarantine : NULL,
 	};
-	_cleanup_(json_decrefp) json_t *network =
-	        r->network ? egress_log_to_json(r->network) : NULL;
+	_cleanup_(json_decrefp) json_t *network = r->network ? json_object() : NULL;
+	if (network)
+		egress_log_add_keys(network, r->network);
 	outcome.network = network;
-	outcome.network_dropped = r->network ? r->network->dropped : 0;
 	struct sluice_error err = { 0 };
 	int ret = broker_context_audit(opt->context, req, o->workdir,
 	                               o->decision.command ? &o->decision : NULL, &outcome, &err);

@@ -150,12 +150,8 @@ int tool_caches_open(const char *jobs_dir, const char *workspace, char **ret_pat
 	 * folder only while none holds it, cannot remove it in between */
 	for (unsigned probe = 0; probe < WORKSPACE_KEY_PROBES; probe++) {
 		_cleanup_free_ char *path = NULL, *claim = NULL;
-		unsigned long long key = workspace_key(workspace, probe);
-		if (asprintf(&path, "%s/%016llx", root, key) < 0 ||
-		    asprintf(&claim, "%s" WORKSPACE_CLAIM_SUFFIX, path) < 0) {
-			path = claim = NULL;
+		if (workspace_key_paths(root, "", "", workspace, probe, &path, &claim) < 0)
 			return sluice_error_set(reterr, -ENOMEM, "the tool caches' path");
-		}
 		_cleanup_close_ int hold = open_held(path, reterr);
 		if (hold < 0)
 			return hold;

@@ -46,6 +46,23 @@ uint64_t workspace_key(const char *root, unsigned probe)
 	return h;
 }
 
+int workspace_key_paths(const char *dir, const char *prefix, const char *suffix, const char *root,
+                        unsigned probe, char **ret_path, char **ret_claim)
+{
+	unsigned long long key = workspace_key(root, probe);
+	_cleanup_free_ char *path = NULL;
+	if (asprintf(&path, "%s/%s%016llx%s", dir, prefix, key, suffix) < 0) {
+		path = NULL;
+		return -ENOMEM;
+	}
+	if (asprintf(ret_claim, "%s/%s%016llx" WORKSPACE_CLAIM_SUFFIX, dir, prefix, key) < 0) {
+		*ret_claim = NULL;
+		return -ENOMEM;
+	}
+	*ret_path = TAKE_PTR(path);
+	return 0;
+}
+
 /* The claim's text: the root and a newline. */
 static int claim_text(const char *root, char **ret)
 {

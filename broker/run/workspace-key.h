@@ -24,6 +24,12 @@
  * probes the same hash carried on over the probe's number. */
 uint64_t workspace_key(const char *root, unsigned probe);
 
+/* The probe-th name of root as a path in dir, DIR/PREFIX<key>SUFFIX, in
+ * *ret_path, and its claim's, DIR/PREFIX<key>WORKSPACE_CLAIM_SUFFIX, in
+ * *ret_claim (both owned). 0, or -ENOMEM (nothing returned). */
+int workspace_key_paths(const char *dir, const char *prefix, const char *suffix, const char *root,
+                        unsigned probe, char **ret_path, char **ret_claim);
+
 /* Whether the claim at claim_path is root's: 0 when it names root, or did
  * not exist and now does (written whole, 0600, never changed after);
  * -EEXIST with reterr naming both roots when it is another's; -errno. */

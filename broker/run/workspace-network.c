@@ -144,12 +144,9 @@ int workspace_network_hold(const char *jobs_dir, const char *workspace, const ch
 	int r = -EEXIST;
 	for (unsigned probe = 0; probe < WORKSPACE_KEY_PROBES; probe++) {
 		_cleanup_free_ char *path = NULL, *claim = NULL;
-		unsigned long long key = workspace_key(workspace, probe);
-		if (asprintf(&path, "%s/net-%016llx.sock", jobs_dir, key) < 0 ||
-		    asprintf(&claim, "%s/net-%016llx" WORKSPACE_CLAIM_SUFFIX, jobs_dir, key) < 0) {
-			path = claim = NULL;
+		if (workspace_key_paths(jobs_dir, "net-", ".sock", workspace, probe, &path,
+		                        &claim) < 0)
 			return sluice_error_set(reterr, -ENOMEM, "the holder's socket path");
-		}
 		r = workspace_claim(claim, workspace, reterr);
 		if (r == -EEXIST)
 			continue;

@@ -5,7 +5,8 @@
  * that a server one starts is reached by the next. It is held by a small
  * process, the holder (sluice-launch --hold-network, launcher/net-holder.h),
  * started here on first need with its socket in the private jobs
- * directory, one per workspace (named by its claimed key, workspace-key.h); each launcher joins it (--network-holder).
+ * directory, one per workspace (named by its claimed key, workspace-key.h);
+ * each launcher joins it (--network-holder).
  * Not for: the namespace's making or joining (the launcher).
  */
 #ifndef SLUICE_WORKSPACE_NETWORK_H

@@ -20,14 +20,7 @@ token="egress-audit-$RANDOM$RANDOM"
 mkdir -p "$TEST_TMP/www"
 head -c 20000 /dev/zero | tr '\0' x >"$TEST_TMP/www/big.txt"
 echo "$token" >"$TEST_TMP/www/index.html"
-port=$(free_port 127.0.0.2)
-(cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.2 >/dev/null 2>&1) &
-allowed_srv=$!
-(cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.3 >/dev/null 2>&1) &
-other_srv=$!
-trap 'kill "$allowed_srv" "$other_srv" 2>/dev/null; tap_end' EXIT
-wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$port/index.html" &&
-  wait_for 20 curl -sf -o /dev/null "http://127.0.0.3:$port/index.html"
+serve_on_host_loopback "$TEST_TMP/www"
 report $? "control: both servers answer on the host's loopback, outside the sandbox"
 
 audit=$TEST_TMP/audit.log

@@ -19,13 +19,7 @@ mkdir -p "$ws"
 token="egress-$RANDOM$RANDOM"
 mkdir -p "$TEST_TMP/www"
 echo "$token" >"$TEST_TMP/www/index.html"
-port=$(free_port 127.0.0.2)
-(cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.2 >/dev/null 2>&1) &
-allowed_srv=$!
-(cd "$TEST_TMP/www" && exec python3 -m http.server "$port" --bind 127.0.0.3 >/dev/null 2>&1) &
-other_srv=$!
-wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$port/index.html" &&
-  wait_for 20 curl -sf -o /dev/null "http://127.0.0.3:$port/index.html"
+serve_on_host_loopback "$TEST_TMP/www"
 report $? "control: both servers answer on the host's loopback, outside the sandbox"
 
 allow="127.0.0.2:$port"

@@ -83,3 +83,17 @@ need_host_loopback() {
     skip_rest "$sandbox_subject" "the host's loopback does not carry 127.0.0.0/8"
   fi
 }
+# serve_on_host_loopback DIR: DIR served over HTTP on the host's 127.0.0.2
+# (the host the egress tests allow) and 127.0.0.3 (one they do not), on one
+# free port (in port; the servers, in allowed_srv and other_srv, stopped
+# when the script exits). 0 once both answer DIR/index.html.
+serve_on_host_loopback() {
+  port=$(free_port 127.0.0.2)
+  (cd "$1" && exec python3 -m http.server "$port" --bind 127.0.0.2 >/dev/null 2>&1) &
+  allowed_srv=$!
+  (cd "$1" && exec python3 -m http.server "$port" --bind 127.0.0.3 >/dev/null 2>&1) &
+  other_srv=$!
+  trap 'kill "$allowed_srv" "$other_srv" 2>/dev/null; tap_end' EXIT
+  wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$port/index.html" &&
+    wait_for 20 curl -sf -o /dev/null "http://127.0.0.3:$port/index.html"
+}
