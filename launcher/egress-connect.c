@@ -267,7 +267,9 @@ static int open_upstream(const struct egress_request *req,
 	return r;
 }
 
-/* Copy both ways until both sides have ended (a half-close is passed on).
+/* Copy both ways until both sides have ended (a half-close is passed on),
+ * the record brought up to date at least once a second (also while both
+ * sides are silent).
  * With body (plain HTTP), the client's bytes pass only up to the end of
  * its request's body, and the connection ends with the upstream's answer:
  * a second request is never sent, the client sees the connection close
@@ -280,7 +282,7 @@ static void relay(int client, int up, struct egress_http_body *body, struct egre
 	while (open_in[0] || open_in[1]) {
 		struct pollfd p[2] = { { .fd = open_in[0] ? client : -1, .events = POLLIN },
 			               { .fd = open_in[1] ? up : -1, .events = POLLIN } };
-		if (poll(p, 2, -1) < 0) {
+		if (poll(p, 2, EGRESS_RECORD_PROGRESS_MS) < 0) {
 			if (errno == EINTR)
 				continue;
 			return;

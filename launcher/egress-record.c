@@ -12,9 +12,6 @@
 #include "egress-record.h"
 #include "monotonic.h"
 
-/* How often an open connection's record is brought up to date. */
-#define EGRESS_RECORD_PROGRESS_MS 1000
-
 void egress_recorder_init(struct egress_recorder *r, int fd, uint64_t index)
 {
 	memset(r, 0, sizeof(*r));

@@ -16,6 +16,12 @@
 
 #include "egress-audit.h"
 
+/* How often an open connection's record is brought up to date, and so how
+ * long the relay waits for bytes before it brings it up to date anyway: a
+ * burst followed by silence shows in the record a second later, not only
+ * when the next byte passes (which a run cut at its end never sees). */
+#define EGRESS_RECORD_PROGRESS_MS 1000
+
 struct egress_recorder {
 	int fd;            /* the audit channel, or -1: none */
 	uint64_t index;    /* the connection's number: its slot is 1 + index */

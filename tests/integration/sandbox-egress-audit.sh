@@ -4,7 +4,8 @@
 # ([network] allow, docs/configuration.md "[network]" and "[audit]"): local
 # servers on the host's loopback (127.0.0.2 allowed, 127.0.0.3 not). An
 # allowed fetch and a refused one in one run, each with its verdict, reason
-# and bytes; no key without an allowlist. Then the audit channel cannot be
+# and bytes; no key without an allowlist; a tunnel that goes silent after a
+# burst and is cut by the run's end still shows the burst. Then the audit channel cannot be
 # forged from inside: first the positive control (a record written into the
 # channel from outside, through the broker's descriptor, does reach the
 # audit line), then a command that writes the same record to every
@@ -61,7 +62,42 @@ run "$SLUICE" run -C "$ws" --config "$TEST_TMP/none.ini" --format json -- "true"
 [ "$(last_line '"network" in d')" = False ] && [ "$(json_get "$out" '"network" in d')" = False ]
 report $? "without [network] allow, neither the audit line nor the result has a network key" "$(tail -n 1 "$audit")"
 
-# --- 3. forging a record
+# --- 3. a burst, then silence until the run is cut: the record has the
+# burst (an idle tunnel's record is brought up to date, not only when bytes
+# pass). The server sends 30,000 bytes at once and holds the connection;
+# the command reads them and holds its end open until the run's timeout
+# kills it, the proxy and the connection at once.
+hold_port=$(free_port 127.0.0.2)
+python3 -c '
+import socket, sys, threading, time
+def serve(c):
+    c.sendall(b"x" * 30000); time.sleep(30); c.close()
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.2", int(sys.argv[1]))); s.listen(4)
+while True:
+    threading.Thread(target=serve, args=(s.accept()[0],), daemon=True).start()
+' "$hold_port" &
+hold_srv=$!
+trap 'kill "$allowed_srv" "$other_srv" "$hold_srv" 2>/dev/null; tap_end' EXIT
+printf '[sandbox]\nworkspace_network_idle = 0\n[network]\nallow = 127.0.0.2:%s\n[audit]\nfile = %s\n' \
+  "$hold_port" "$audit" >"$TEST_TMP/hold.ini"
+cat >"$ws/burst.sh" <<'EOS'
+exec 3<>"/dev/tcp/127.0.0.1/${HTTP_PROXY##*:}"
+printf 'CONNECT 127.0.0.2:%s HTTP/1.1\r\nHost: 127.0.0.2:%s\r\n\r\n' "$1" "$1" >&3
+IFS= read -r status <&3 && echo "proxy: $status"
+while IFS= read -r line <&3 && [ "$line" != $'\r' ]; do :; done
+echo "read $(head -c 30000 <&3 | wc -c) bytes"
+sleep 30
+EOS
+wait_for 20 python3 -c 'import socket,sys; socket.create_connection(("127.0.0.2", int(sys.argv[1])), 1)' "$hold_port" 2>/dev/null
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/hold.ini" --format json --timeout 3s -- "bash burst.sh $hold_port"
+net=$(last_line 'json.dumps(d["network"])')
+grep -q 'read 30000 bytes' <<<"$out" && [ "$(json_get "$out" 'd["error"]["kind"]')" = timeout ] &&
+  [ "$(json_get "$net" '[(c["verdict"], c["reason"], c["bytesDown"] >= 30000) for c in d]')" = "[('allowed', 'unfinished', True)]" ]
+report $? "a burst followed by silence until the run's timeout: the record counts the burst (30,000 bytes down)" \
+  "$net" "$out" "$err"
+
+# --- 4. forging a record
 forged="forged.example.org 443 tunnel allowed - 7 7 7"
 # the slot's text: the record, then NUL bytes to 512
 printf '%s\n' "$forged" | dd of="$TEST_TMP/forged.slot" bs=512 conv=sync status=none
