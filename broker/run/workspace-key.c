@@ -22,28 +22,36 @@
 #include "run/workspace-key.h"
 
 #ifdef SLUICE_TEST_HOOKS
-uint64_t (*workspace_key_hash_hook)(const char *root);
+uint64_t (*workspace_key_hash_hook)(uint64_t h, const char *root);
 #endif
 
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME 0x100000001b3ULL
 
-uint64_t workspace_key(const char *root, unsigned probe)
+/* FNV-1a of root's bytes, carried on from h. */
+static uint64_t hash_root(uint64_t h, const char *root)
 {
-	uint64_t h = FNV_OFFSET;
-	for (const char *s = root; *s; s++)
-		h = (h ^ (unsigned char)*s) * FNV_PRIME;
 #ifdef SLUICE_TEST_HOOKS
 	if (workspace_key_hash_hook)
-		h = workspace_key_hash_hook(root);
+		return workspace_key_hash_hook(h, root);
 #endif
-	/* a NUL, which no root holds, then the probe's number */
-	if (probe > 0) {
-		h *= FNV_PRIME;
-		for (unsigned p = probe; p; p >>= 8)
-			h = (h ^ (p & 0xff)) * FNV_PRIME;
-	}
+	for (const char *s = root; *s; s++)
+		h = (h ^ (unsigned char)*s) * FNV_PRIME;
 	return h;
+}
+
+uint64_t workspace_key(const char *root, unsigned probe)
+{
+	uint64_t h = hash_root(FNV_OFFSET, root);
+	if (probe == 0)
+		return h;
+	/* a NUL, which no root holds, the probe's number, and the root once
+	 * more: roots made to share their first name (FNV-1a is no defence
+	 * against that) do not therefore share the later ones too */
+	h *= FNV_PRIME;
+	for (unsigned p = probe; p; p >>= 8)
+		h = (h ^ (p & 0xff)) * FNV_PRIME;
+	return hash_root(h, root);
 }
 
 int workspace_key_paths(const char *dir, const char *prefix, const char *suffix, const char *root,
@@ -108,6 +116,10 @@ static int make_claim(const char *path, const char *text)
 		return neg_errno();
 	size_t len = strlen(text);
 	int r = write(fd, text, len) == (ssize_t)len ? 0 : -EIO;
+	/* on disk before it has its name: a claim cut short by a crash would
+	 * name no root, and its name would be lost to every root for good */
+	if (r >= 0 && fsync(fd) < 0)
+		r = neg_errno();
 	if (r >= 0 && link(tmp, path) < 0)
 		r = neg_errno();
 	(void)unlink(tmp);

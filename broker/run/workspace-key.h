@@ -21,7 +21,8 @@
 #define WORKSPACE_CLAIM_SUFFIX ".workspace"
 
 /* The probe-th name of root (0: the first): FNV-1a of root, the later
- * probes the same hash carried on over the probe's number. */
+ * probes the same hash carried on over the probe's number and the root
+ * again. */
 uint64_t workspace_key(const char *root, unsigned probe);
 
 /* The probe-th name of root as a path in dir, DIR/PREFIX<key>SUFFIX, in
@@ -36,9 +37,10 @@ int workspace_key_paths(const char *dir, const char *prefix, const char *suffix,
 int workspace_claim(const char *claim_path, const char *root, struct sluice_error *reterr);
 
 #ifdef SLUICE_TEST_HOOKS
-/* When set, the hash of every root (probe 0) in place of FNV-1a: a test
- * forces two roots to one name. */
-extern uint64_t (*workspace_key_hash_hook)(const char *root);
+/* When set, the hash of root's bytes carried on from h (FNV-1a's offset
+ * basis for the first name) in place of FNV-1a: a test forces roots to
+ * share names as crafted roots would. */
+extern uint64_t (*workspace_key_hash_hook)(uint64_t h, const char *root);
 #endif
 
 #endif

@@ -20,10 +20,22 @@
 static char top[] = "/tmp/sluice-test-tool-caches-XXXXXX";
 static char jobs[sizeof(top) + 8];
 
-static uint64_t one_hash_for_all(const char *root)
+/* Every root has the same names: its bytes count for nothing. */
+static uint64_t one_hash_for_all(uint64_t h, const char *root)
 {
 	(void)root;
-	return 0x5eed5eed5eed5eedULL;
+	return h;
+}
+
+/* Roots crafted so that FNV-1a gives them one hash, as is easily done:
+ * their first name is one; whatever is hashed after is FNV-1a's own. */
+static uint64_t crafted_collision(uint64_t h, const char *root)
+{
+	if (h == 0xcbf29ce484222325ULL) /* FNV-1a's offset basis: the first name */
+		return 0x5eed5eed5eed5eedULL;
+	for (const char *s = root; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
 }
 
 static void setup(void)
@@ -127,4 +139,25 @@ Test(tool_caches, every_probe_taken_is_an_error_naming_both_workspaces)
 	snprintf(root, sizeof(root), "'/ws/%u'", WORKSPACE_KEY_PROBES - 1);
 	cr_assert_not_null(strstr(err.detail, root), "%s", err.detail);
 	cr_assert_not_null(strstr(err.detail, "'/ws/one-too-many'"), "%s", err.detail);
+}
+
+Test(tool_caches, roots_made_to_share_their_first_name_part_at_the_next)
+{
+	/* Roots crafted so that their hash is one (FNV-1a is easily made to
+	 * collide) must not share their later names as well: then 8 of them
+	 * would take every name a victim's root can have. */
+	workspace_key_hash_hook = crafted_collision;
+	cr_assert_eq(workspace_key("/ws/crafted-0", 0), workspace_key("/victim", 0),
+	             "control: the first names are one");
+	char root[64];
+	for (unsigned i = 0; i < WORKSPACE_KEY_PROBES; i++) {
+		snprintf(root, sizeof(root), "/ws/crafted-%u", i);
+		free(open_caches(root));
+	}
+	char *victim = open_caches("/victim");
+	cr_assert_not_null(victim, "the victim's root still gets a folder of its own");
+	free(victim);
+	for (unsigned probe = 1; probe < WORKSPACE_KEY_PROBES; probe++)
+		cr_assert_neq(workspace_key("/ws/crafted-0", probe), workspace_key("/victim", probe),
+		              "probe %u", probe);
 }
