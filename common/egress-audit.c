@@ -142,9 +142,10 @@ int egress_audit_parse(const char slot[EGRESS_AUDIT_SLOT_SIZE], struct egress_au
 	int reason = word_index(words[4], reason_names, ELEMENTSOF(reason_names));
 	bool allowed = strcmp(words[3], "allowed") == 0;
 	if (kind < 0 || reason < 0 || (!allowed && strcmp(words[3], "refused") != 0) ||
-	    parse_uint64(words[5], UINT64_MAX, &rec->bytes_up) < 0 ||
-	    parse_uint64(words[6], UINT64_MAX, &rec->bytes_down) < 0 ||
-	    parse_uint64(words[7], UINT64_MAX, &rec->duration_ms) < 0)
+	    /* INT64_MAX: what a JSON integer of the result holds */
+	    parse_uint64(words[5], INT64_MAX, &rec->bytes_up) < 0 ||
+	    parse_uint64(words[6], INT64_MAX, &rec->bytes_down) < 0 ||
+	    parse_uint64(words[7], INT64_MAX, &rec->duration_ms) < 0)
 		return -EINVAL;
 	/* an allowed connection has no reason but "unfinished"; a refused one
 	 * always has one */

@@ -70,6 +70,10 @@ static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sl
 	int r = apply_privileges(spec, &scratch, err);
 	if (r < 0)
 		return r;
+	/* again: a change of user (--user as root) sets the flag to
+	 * fs.suid_dumpable, which an administrator may have set to 1 */
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
+		return sluice_error_set(err, neg_errno(), "PR_SET_DUMPABLE");
 	r = landlock_restrict_to_files(planned, resolver_files, ELEMENTSOF(resolver_files), err);
 	if (r < 0) {
 		sluice_error_prefix(err, "Landlock");

@@ -88,6 +88,8 @@ static const struct {
 	  "allowed with a refusal's reason" },
 	{ "a.example.org 443 tunnel allowed - -1 2 3\n", "a negative count" },
 	{ "a.example.org 443 tunnel allowed - 1 2 3x\n", "a number with a letter" },
+	{ "a.example.org 443 tunnel allowed - 9223372036854775808 2 3\n",
+	  "a count past what a JSON integer holds (it would read negative)" },
 	{ "a\"b.example.org 443 tunnel allowed - 1 2 3\n", "a host with a quote" },
 	{ "A.EXAMPLE.ORG 443 tunnel allowed - 1 2 3\n", "a host not as the proxy writes it" },
 	{ "[::1] 443 tunnel allowed - 1 2 3\n", "an IPv6 host in brackets" },
@@ -101,6 +103,15 @@ Test(egress_audit, refuses_what_is_not_a_record)
 		struct egress_audit_record back;
 		cr_expect_eq(egress_audit_parse(slot, &back), -EINVAL, "%s", bad_records[i].why);
 	}
+}
+
+Test(egress_audit, takes_the_largest_count_a_json_integer_holds)
+{
+	char slot[EGRESS_AUDIT_SLOT_SIZE];
+	slot_of("a.example.org 443 tunnel allowed - 9223372036854775807 2 3\n", slot);
+	struct egress_audit_record back;
+	cr_assert_eq(egress_audit_parse(slot, &back), 1);
+	cr_assert_eq(back.bytes_up, 9223372036854775807ULL);
 }
 
 Test(egress_audit, refuses_bytes_after_the_line)
