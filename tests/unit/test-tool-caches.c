@@ -158,6 +158,6 @@ Test(tool_caches, roots_made_to_share_their_first_name_part_at_the_next)
 	cr_assert_not_null(victim, "the victim's root still gets a folder of its own");
 	free(victim);
 	for (unsigned probe = 1; probe < WORKSPACE_KEY_PROBES; probe++)
-		cr_assert_neq(workspace_key("/ws/crafted-0", probe), workspace_key("/victim", probe),
-		              "probe %u", probe);
+		cr_assert_neq(workspace_key("/ws/crafted-0", probe),
+		              workspace_key("/victim", probe), "probe %u", probe);
 }
