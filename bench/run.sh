@@ -12,7 +12,9 @@
 #   output:  1 GiB through `sluice run` against the same through a plain pipe
 #            to `cat > /dev/null` (target >= 70 %), with the peak RSS of the
 #            sluice process from /usr/bin/time -v (target <= 8 MiB);
-#   background: the time for `--mode background` to return (target <= 5 ms).
+#   background: the time for `--mode background` to return (target <= 5 ms);
+#   steps:   the launcher's own time for each step of building the sandbox
+#            (the report's steps_us), medians, restricted and workspace-write.
 # Usage: bench/run.sh [ROUNDS] (default 300) from a build directory built
 # without sanitizers; SLUICE and SLUICE_LAUNCH select the binaries.
 set -euo pipefail
@@ -76,6 +78,26 @@ awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" -v m5="$m5" -v m
   printf "  %-32s median %7.3f ms  %5.2f x  (the %d plugins on by default add %+.3f ms)\n", \
     "sluice run, every plugin off", m7 / 1000, m7 / m0, n, (m1 - m7) / 1000
 }'
+
+# --- what building the sandbox costs, step by step: the launcher times
+# each of its steps and reports them (steps_us of the result's sandbox,
+# docs/launcher.md "The report"); medians of separate runs, restricted and
+# workspace-write. Step "command" is the launcher waiting for the policy
+# decision: where it is near 0, the sandbox's own steps are what the
+# command waits for; where it is large, the broker's decision is.
+steps_rounds=$((rounds < 40 ? rounds : 40))
+for mode in restricted workspace-write; do
+  for ((r = 0; r < steps_rounds; r++)); do
+    "$sluice" run -C "$repo" --sandbox "$mode" --format json -- true |
+      grep -o '"steps_us":{[^}]*}' | sed 's/.*{//; s/}//' | tr ',' '\n' | tr -d '"'
+  done >"$scratch/steps-$mode"
+done
+echo "the launcher's steps, median us of $steps_rounds runs each (restricted, workspace-write)"
+for step in $(cut -d: -f1 "$scratch/steps-workspace-write" | awk '!seen[$0]++'); do
+  mr=$(median $(sed -n "s/^$step://p" "$scratch/steps-restricted"))
+  mw=$(median $(sed -n "s/^$step://p" "$scratch/steps-workspace-write"))
+  printf '  %-18s %8s %8s\n' "$step" "${mr:-?}" "$mw"
+done
 
 # --- the same two, each started on an idle machine (10 ms after the last
 # command ended), as an agent's calls are, seconds apart. The ratio depends
