@@ -13,8 +13,9 @@
 #            to `cat > /dev/null` (target >= 70 %), with the peak RSS of the
 #            sluice process from /usr/bin/time -v (target <= 8 MiB);
 #   background: the time for `--mode background` to return (target <= 5 ms);
-#   steps:   the launcher's own time for each step of building the sandbox
-#            (the report's steps_us), medians, restricted and workspace-write.
+#   steps:   each step's own time, sluice's (the result's stepsUs) and the
+#            launcher's (its sandbox.steps_us), medians, restricted and
+#            workspace-write, printed after the startup figures.
 # Usage: bench/run.sh [ROUNDS] (default 300) from a build directory built
 # without sanitizers; SLUICE and SLUICE_LAUNCH select the binaries.
 set -euo pipefail
@@ -79,25 +80,35 @@ awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" -v m5="$m5" -v m
     "sluice run, every plugin off", m7 / 1000, m7 / m0, n, (m1 - m7) / 1000
 }'
 
-# --- what building the sandbox costs, step by step: the launcher times
-# each of its steps and reports them (steps_us of the result's sandbox,
-# docs/launcher.md "The report"); medians of separate runs, restricted and
-# workspace-write. Step "command" is the launcher waiting for the policy
-# decision: where it is near 0, the sandbox's own steps are what the
-# command waits for; where it is large, the broker's decision is.
+# --- what each step costs: sluice times its own steps (the result's
+# stepsUs: the workspace checks, the decision, the sweep's two halves, the
+# protected paths' watch, the command, ...) and the launcher its steps of
+# building the sandbox (the result's sandbox.steps_us); medians of separate
+# runs, restricted and workspace-write. The launcher's step "command" is
+# it waiting for the decision: where that is near 0, the sandbox is what
+# the command waited for; where it is large, sluice's decision was.
 steps_rounds=$((rounds < 40 ? rounds : 40))
 for mode in restricted workspace-write; do
   for ((r = 0; r < steps_rounds; r++)); do
-    "$sluice" run -C "$repo" --sandbox "$mode" --format json -- true |
-      grep -o '"steps_us":{[^}]*}' | sed 's/.*{//; s/}//' | tr ',' '\n' | tr -d '"'
-  done >"$scratch/steps-$mode"
+    "$sluice" run -C "$repo" --sandbox "$mode" --format json -- true >"$scratch/result"
+    for key in stepsUs steps_us; do
+      grep -o "\"$key\":{[^}]*}" "$scratch/result" | sed 's/.*{//; s/}//' | tr ',' '\n' |
+        tr -d '"' | sed "s/^/$key /" >>"$scratch/steps-$mode"
+    done
+  done
 done
-echo "the launcher's steps, median us of $steps_rounds runs each (restricted, workspace-write)"
-for step in $(cut -d: -f1 "$scratch/steps-workspace-write" | awk '!seen[$0]++'); do
-  mr=$(median $(sed -n "s/^$step://p" "$scratch/steps-restricted"))
-  mw=$(median $(sed -n "s/^$step://p" "$scratch/steps-workspace-write"))
-  printf '  %-18s %8s %8s\n' "$step" "${mr:-?}" "$mw"
-done
+# steps_table KEY TITLE: the medians of KEY's steps, in the order they ran
+steps_table() {
+  local step mr mw
+  echo "$2, median us of $steps_rounds runs each (restricted, workspace-write)"
+  for step in $(sed -n "s/^$1 \([^:]*\):.*/\1/p" "$scratch/steps-workspace-write" | awk '!seen[$0]++'); do
+    mr=$(median $(sed -n "s/^$1 $step://p" "$scratch/steps-restricted"))
+    mw=$(median $(sed -n "s/^$1 $step://p" "$scratch/steps-workspace-write"))
+    printf '  %-18s %8s %8s\n' "$step" "${mr:--}" "$mw"
+  done
+}
+steps_table stepsUs "sluice's steps"
+steps_table steps_us "the launcher's steps"
 
 # --- the same two, each started on an idle machine (10 ms after the last
 # command ended), as an agent's calls are, seconds apart. The ratio depends
