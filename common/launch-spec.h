@@ -141,6 +141,11 @@
 /* The key of the --report-fd line saying why the repository a ".git" file
  * names outside the workspace was left read-only (absent when it was not). */
 #define LAUNCH_REPORT_GIT_READ_ONLY "git_read_only"
+/* The key of the --report-fd line's object of each step's wall time, in
+ * microseconds, by step name, in the order they ran ("namespace-ahead"
+ * first when --spec-fd sent it): what building the sandbox cost. */
+#define LAUNCH_REPORT_STEPS_US "steps_us"
+#define LAUNCH_STEP_NAMESPACE_AHEAD "namespace-ahead"
 #define LAUNCH_PROT_PROTECTED_PATHS "protected-paths" /* --protect paths kept read-only */
 #define LAUNCH_PROT_MINIMAL_DEV "minimal-dev"         /* /dev: a few devices, no terminals */
 #define LAUNCH_PROT_PID_NAMESPACE "pid-namespace" /* own PIDs and /proc; all end with the program */

@@ -34,6 +34,7 @@
 #include "launch-spec.h"
 #include "log.h"
 #include "monitor.h"
+#include "monotonic.h"
 #include "mounts.h"
 #include "namespaces.h"
 #include "net-holder.h"
@@ -145,6 +146,15 @@ static const struct launch_step steps[] = {
 	{ "report", apply_report },                   /* one JSON line on --report-fd */
 };
 
+/* A step's wall time, for the report (step "report" writes those before
+ * it). */
+static void step_time_add(struct launch_state *state, const char *name, uint64_t us)
+{
+	if (state->n_step_times < ELEMENTSOF(state->step_times))
+		state->step_times[state->n_step_times++] =
+		        (struct step_time){ .name = name, .us = (uint32_t)us };
+}
+
 /* A failure before the steps. Once --namespace-ahead made a PID namespace
  * for this process's children, leave with _exit: a sanitizer's leak check
  * at exit clones its tracer into that namespace, where it cannot see this
@@ -204,9 +214,13 @@ int main(int argc, char **argv)
 		.network_holder_fd = -1,
 		.egress_proxy = { .channel = -1 },
 	};
+	if (ahead.entered)
+		step_time_add(&state, LAUNCH_STEP_NAMESPACE_AHEAD, ahead.us);
 	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
 		err = (struct sluice_error){ 0 };
+		uint64_t start = monotonic_us();
 		int r = steps[i].apply(&spec, &state, &err);
+		step_time_add(&state, steps[i].name, monotonic_us() - start);
 		if (r < 0) {
 			if (err.code == 0)
 				err.code = r;

@@ -24,6 +24,7 @@
 #include "egress-proxy.h"
 #include "fd-util.h"
 #include "launch-spec.h"
+#include "monotonic.h"
 #include "namespaces.h"
 #include "net-join.h"
 #include "net-namespace.h"
@@ -208,8 +209,10 @@ void namespaces_ahead(void *userdata)
 {
 	struct namespace_ahead *a = userdata;
 	const char *reason = NULL; /* only the report says what is missing */
+	uint64_t start = monotonic_us();
 	a->entered = true;
 	a->result = namespaces_enter(true, &reason, &a->net, &a->err);
+	a->us = (uint32_t)(monotonic_us() - start);
 }
 
 int apply_namespaces(const struct launch_spec *spec, struct launch_state *state,

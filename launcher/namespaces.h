@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "errors.h"
 
@@ -55,6 +56,7 @@ struct namespace_ahead {
 	int result;              /* what it returned */
 	bool net;                /* the network namespace was had */
 	struct sluice_error err; /* its detail, when result < 0 */
+	uint32_t us;             /* how long it took (the report's steps_us) */
 };
 
 /* --spec-fd's LAUNCH_SPEC_NAMESPACE_AHEAD (userdata: a struct

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <linux/seccomp.h>
 #include <stdarg.h>
 #include <string.h>
@@ -350,7 +351,13 @@ int apply_report(const struct launch_spec *spec, struct launch_state *state,
 		json_add(&j, ",\"" LAUNCH_REPORT_GIT_READ_ONLY "\":");
 		json_add_string(&j, state->git_read_only);
 	}
-	json_add(&j, "}\n");
+	json_add(&j, ",\"" LAUNCH_REPORT_STEPS_US "\":{");
+	for (unsigned i = 0; i < state->n_step_times; i++) {
+		json_add(&j, i ? "," : "");
+		json_add_string(&j, state->step_times[i].name);
+		json_add(&j, ":%" PRIu32, state->step_times[i].us);
+	}
+	json_add(&j, "}}\n");
 	if (j.overflow)
 		return sluice_error_set(err, -ENOBUFS, "report longer than %zu bytes",
 		                        sizeof(j.text));

@@ -71,6 +71,15 @@ enum protection {
 
 struct namespace_ahead;
 
+/* Room for every step of main.c's table and "namespace-ahead". */
+#define LAUNCH_STEP_TIMES_MAX 32
+
+/* One step's wall time, for the report's steps_us. */
+struct step_time {
+	const char *name;
+	uint32_t us;
+};
+
 /* What the steps share while they run: the plan, and what was applied. */
 struct launch_state {
 	int landlock_abi;  /* 0: no Landlock */
@@ -127,6 +136,11 @@ struct launch_state {
 	 * back (step "monitor" blocks the signals it forwards). */
 	sigset_t start_mask;
 	bool start_mask_saved;
+	/* Each step's wall time so far, in order (main.c records them; a
+	 * child of step "monitor" inherits the earlier ones), for the report's
+	 * steps_us: what each part of building the sandbox costs. */
+	struct step_time step_times[LAUNCH_STEP_TIMES_MAX];
+	unsigned n_step_times;
 };
 
 struct launch_spec;

@@ -226,6 +226,16 @@ static char *render(const struct run_result *r, const struct outbuf *ob, const c
 	return outbuf_render(ob, marker ? marker : "", ret_len);
 }
 
+/* {"step": microseconds, ...} in the order the steps ran. */
+static json_t *steps_json(const struct run_result *r)
+{
+	json_t *obj = json_object();
+	for (unsigned i = 0; obj && i < r->n_steps; i++)
+		json_object_set_new(obj, r->steps[i].name,
+		                    json_integer((json_int_t)r->steps[i].us));
+	return obj;
+}
+
 static json_t *policy_json(const struct verdict *v)
 {
 	return v ? verdict_to_json(v) : json_null();
@@ -325,6 +335,8 @@ json_t *result_to_json(const struct run_result *r, unsigned flags)
 		json_object_set_new(obj, "jobId", json_string(r->job_id));
 	if (obj)
 		json_object_set_new(obj, "gitSweep", git_sweep_to_json(r->git_sweep));
+	if (obj && !beside_text && r->n_steps > 0)
+		json_object_set_new(obj, "stepsUs", steps_json(r));
 	if (obj && r->network)
 		egress_log_add_keys(obj, r->network);
 	return obj;

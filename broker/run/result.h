@@ -24,6 +24,15 @@
 #include "core/run-settings.h"
 
 /* Everything is borrowed; NULL/0 mean "not applicable". */
+/* Room for runner.c's steps (the result's stepsUs). */
+#define RUN_STEPS_MAX 16
+
+/* One step of sluice's own work on a request, and its wall time. */
+struct run_step_time {
+	const char *name; /* a static string */
+	uint64_t us;
+};
+
 struct run_result {
 	enum error_kind error;
 	char error_message[512];
@@ -68,6 +77,10 @@ struct run_result {
 	const struct egress_log *network;
 
 	const struct run_settings *settings; /* required: the sandbox mode, caps, survivors */
+	/* Each step runner.c took, in order, with its wall time: what sluice's
+	 * own checks cost beside the command (stepsUs; bench/run.sh). */
+	struct run_step_time steps[RUN_STEPS_MAX];
+	unsigned n_steps;
 };
 
 /* What result_to_json() writes. */

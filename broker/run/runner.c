@@ -96,6 +96,17 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	return check_workspace(o);
 }
 
+/* The wall time since *since as the result's step name (stepsUs), and
+ * now the start of the next step. */
+static void step_done(struct run_outcome *o, const char *name, uint64_t *since)
+{
+	uint64_t now = monotonic_us();
+	struct run_result *r = &o->result;
+	if (r->n_steps < ELEMENTSOF(r->steps))
+		r->steps[r->n_steps++] = (struct run_step_time){ .name = name, .us = now - *since };
+	*since = now;
+}
+
 /* The policies decide before the command is sent anywhere; with no
  * context to ask, or a context that cannot decide, nothing runs (fail
  * closed). */
@@ -381,6 +392,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
                           struct spawn_request *sr)
 {
 	const struct run_settings *s = &o->settings;
+	uint64_t t = monotonic_us();
 	int r = open_outputs(o);
 	if (r < 0)
 		return r;
@@ -391,6 +403,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	r = sigfd;
 	/* before the command can run (an early launcher waits for it) */
 	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
+	step_done(o, "watch-begin", &t);
 	struct launcher_proc *lp = &o->launcher_proc;
 	enum launcher_proc_state state = launcher_proc_state(lp);
 	if (r >= 0 && state == LAUNCHER_PROC_AWAITING_OPTIONS)
@@ -418,6 +431,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	bool reaped = false;
 	(void)spawn_reap(pid, &status, &reaped);
 	o->result.pid = pid;
+	step_done(o, "send", &t);
 	o->pump = (struct pump){
 		.out_fd = out_fd,
 		.err_fd = err_fd,
@@ -445,15 +459,20 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	};
 	r = pump_run(&o->pump);
 	safe_close(sigfd);
+	step_done(o, "command", &t);
 	/* what is left running could make one again: checked once all is
 	 * gone, and at each run after */
 	(void)protect_watch_end(&o->watch); /* what failed is in the watch, and said */
 	o->result.protect_watch = &o->watch;
+	step_done(o, "watch-end", &t);
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
 		                        strerror(-r));
 	evaluate(o);
+	step_done(o, "evaluate", &t);
 	end_sweep(o);
+	if (o->sweeping)
+		step_done(o, "sweep", &t);
 	read_egress_log(o, egress_audit);
 	return 0;
 }
@@ -493,15 +512,26 @@ static int execute(const struct run_request *req, const struct runner_options *o
                    struct run_outcome *o)
 {
 	struct spawn_request sr;
+	uint64_t t = monotonic_us();
 	if (apply_limits(req, opt, o) < 0 || resolve_directory(req, opt, o) < 0)
 		return -1;
+	step_done(o, "workspace", &t);
 	o->foreground = req->mode != RUN_MODE_BACKGROUND;
-	if (decide(req, opt, o) < 0 || check_cancelled(opt, o) < 0 ||
-	    run_spawn_prepare(o, &sr) < 0 || begin_sweep(o) < 0) {
-		launcher_proc_withdraw(&o->launcher_proc);
-		return -1;
+	int r = decide(req, opt, o);
+	step_done(o, "decide", &t);
+	if (r >= 0 && check_cancelled(opt, o) >= 0 && run_spawn_prepare(o, &sr) >= 0) {
+		step_done(o, "prepare", &t);
+		r = begin_sweep(o);
+		if (o->sweeping)
+			step_done(o, "sweep-begin", &t);
+	} else {
+		r = -1;
 	}
-	if (audit_start(req, opt, o) < 0) {
+	if (r >= 0) {
+		r = audit_start(req, opt, o);
+		step_done(o, "audit-start", &t);
+	}
+	if (r < 0) {
 		launcher_proc_withdraw(&o->launcher_proc);
 		return -1;
 	}
@@ -574,6 +604,8 @@ int runner_execute(const struct run_request *req, const struct runner_options *o
                    struct run_outcome *o)
 {
 	(void)execute(req, opt, o);
+	uint64_t t = monotonic_us();
 	audit(req, opt, o);
+	step_done(o, "audit", &t);
 	return o->result.error == ERROR_KIND_NONE ? 0 : -1;
 }

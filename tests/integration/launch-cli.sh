@@ -315,6 +315,20 @@ report=$(cat "$TEST_TMP/report")
          (.enforced | index("close-fds")) and (.missing | type == "array")' \
     <<<"$report" >/dev/null
 report $? "--report-fd writes one JSON line" "report: $report"
+# steps_us: each step's wall time, by name, in the order of the step
+# table (step "report" writes it, so it is not in it). Sent 300 ms after
+# the launcher started, the command shows in step "command" (the wait), and
+# nowhere else.
+want='["features","session","close-fds","namespaces","egress-audit","monitor","mounts","proc","private-tmpdir","rlimits","privileges","die-with-parent","landlock","seccomp","command","chdir","tmpdir","egress-env","address-space"]'
+( "$L" "${W[@]}" --report-fd 3 --command-fd 5 -- true 3>"$TEST_TMP/report-steps" \
+    5< <(sleep 0.3; printf '%s\0true\0' "$TEST_TMP") ) && rc=0 || rc=$?
+steps=$(jq -c .steps_us "$TEST_TMP/report-steps" 2>/dev/null)
+[ "$rc" -eq 0 ] &&
+  jq -e --argjson want "$want" 'keys_unsorted == $want and all(.[]; type == "number" and . >= 0)
+         and .command >= 250000 and ([to_entries[] | select(.key != "command") | .value] | add) < 250000' \
+    <<<"$steps" >/dev/null
+report $? "--report-fd: steps_us times each step in order, the command's wait in step command" \
+  "status $rc" "steps_us: $steps"
 run "$L" "${W[@]}" --report-fd 3 -- "$TEST_TMP/no-such-program" 3>"$TEST_TMP/report2"
 expect "a failed exec exits 125" 125 '' "^sluice-launch: exec: '$TEST_TMP/no-such-program': No such file or directory$"
 [ "$(wc -l <"$TEST_TMP/report2")" -eq 2 ] &&
