@@ -968,6 +968,10 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	             "removes everything in the current directory");
 	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
 	             "removes your home directory");
+	run_reasoned("system_trees", "", "chmod -R -r ~/.ssh", Q, "a mode like an option",
+	             "recursive chmod of '~/.ssh' changes every file of your keys");
+	run_reasoned("system_trees", "", "chmod -R -w /", D, "a mode like an option",
+	             "recursive chmod of '/' changes every file of the root directory");
 	run_reasoned("system_trees", "", "chown -R nobody ~/.ssh", Q, "keys",
 	             "recursive chown of '~/.ssh' changes every file of your keys and "
 	             "credentials");
@@ -1259,6 +1263,18 @@ static struct vcase system_trees_cases[] = {
 	{ "chmod -R go-rwx ~/*", Q, "everything in home" },
 	{ "chown -R alice:alice /home/alice", Q, "a user's home directory" },
 	{ "cd && chmod -R 700 .", Q, "home after a bare cd" },
+	/* a mode written like an option (chmod(1): `-w` is the mode) */
+	{ "chmod -R -w /", D, "-w: the write bits off the whole root" },
+	{ "chmod -w -R /", D, "-w before -R" },
+	{ "chmod -Rv -rwx /usr", D, "-rwx after an option cluster" },
+	{ "chmod -R -w,o+r /etc", D, "two clauses after the dash" },
+	{ "chmod -R -X ~", Q, "-X of the home directory" },
+	{ "chmod -R -r ~/.ssh", Q, "-r: nobody can read the keys" },
+	{ "chmod --recursive -x ~/.gnupg", Q, "-x: nobody can enter the folders" },
+	{ "chmod -R -w build", A, "a mode like an option on the project" },
+	{ "chmod -R -v u+w .", A, "-v is an option, u+w the mode" },
+	{ "chmod -Rf go-w ~/.ssh", A, "an option cluster, then a mode that tightens" },
+	{ "chmod -x script.sh", A, "one file, not recursive" },
 	/* rule move */
 	{ "mv ~ /tmp/x", D, "moving the home directory" },
 	{ "mv /usr /usr.old", D, "moving a system directory" },
