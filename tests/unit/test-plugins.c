@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "policy-test-util.h"
 
@@ -857,6 +858,17 @@ static struct vcase rm_cases[] = {
 	{ "x=$(cat f); y=$x; z=$y; rm -rf \"$z\"", Q, "a copy of a copy" },
 	{ "read x; f(){ local t=\"$x\"; rm -rf \"$t\"; }; f", Q, "local copies it" },
 	{ "for d in $(ls); do x=$d; rm -rf \"$x\"; done", Q, "a copy of a run-time loop" },
+	{ "read x; y=$x; y+=/; rm -rf \"$y\"", Q, "an append keeps what read read" },
+	{ "read x; local y+=$x; rm -rf \"$y\"", Q, "local appends what read read" },
+	{ "read x; printf -v y %s \"$x\"; rm -rf \"$y\"", Q, "printf -v copies what read read" },
+	{ "read x; printf -v y '%s/' \"$x\"; rm -rf \"$y\"", Q, "printf -v with a slash after it" },
+	{ "x=$(cat f); printf -v y %s \"$x\"; rm -rf \"$y\"", Q,
+	  "printf -v of a substitution's copy" },
+	{ "read v; a=$v; b=$a; c=$b; d=$c; e=$d; f=$e; g=$f; h=$g; i=$h; rm -rf \"$i\"", Q,
+	  "nine copies of what read read" },
+	{ "read x; y=$x; y=build; y+=/out; rm -rf \"$y\"", A, "set again, then appended to" },
+	{ "y=build; y+=/out; rm -rf \"$y\"", A, "a literal appended to" },
+	{ "read x; printf -v y %s dist; rm -rf \"$y\"", A, "printf -v of a known word" },
 	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
 	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
 	/* the same through a function's or a nested shell's parameters */
@@ -953,6 +965,29 @@ Test(plugins, long_paths_fold_before_they_are_judged)
 	run_command("devices", "", echo, D, "600 ./ before sda");
 	run_command("git_add", "", add, D, "a/.. 220 times is .");
 	run_command("rm_targets", "", rm, Q, "a path longer than PATH_MAX");
+}
+
+/* A crafted chain of copies, each naming the one before six times, is
+ * judged in linear time: a budget of lookups, past which it asks. */
+Test(plugins, a_chain_of_copies_is_judged_in_linear_time)
+{
+	static char chain[8192];
+	strcpy(chain, "v0=x");
+	for (int i = 1; i <= 40; i++) {
+		char link[128];
+		int n = snprintf(link, sizeof(link), "; v%d=", i);
+		for (int k = 0; k < 6; k++)
+			n += snprintf(link + n, sizeof(link) - (size_t)n, "$v%d", i - 1);
+		strcat(chain, link);
+	}
+	strcat(chain, "; rm -rf \"$v40\"");
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_reasoned("rm_targets", "", chain, Q, "40 links of six copies",
+	             "a value copied through more variables than sluice follows");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	cr_assert_lt(seconds, 0.5, "a 40-link chain took %.3f s", seconds);
 }
 
 /* What a refusal of a value says: where the value comes from. */
