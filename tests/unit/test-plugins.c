@@ -869,6 +869,27 @@ static struct vcase rm_cases[] = {
 	{ "read x; y=$x; y=build; y+=/out; rm -rf \"$y\"", A, "set again, then appended to" },
 	{ "y=build; y+=/out; rm -rf \"$y\"", A, "a literal appended to" },
 	{ "read x; printf -v y %s dist; rm -rf \"$y\"", A, "printf -v of a known word" },
+	/* "$@" holds a known word whatever the others are */
+	{ "set -- \"$@\" ~; rm -rf \"$@\"", D, "~ added to the parameters" },
+	{ "set -- \"$x\" /; rm -rf \"$@\"", D, "/ after an unknown parameter" },
+	{ "f(){ set -- \"$@\" /; rm -rf \"$@\"; }; f a", D, "a function's parameters grown by /" },
+	{ "f(){ rm -rf $*; }; f build ~", D, "an unquoted $* is split as $@ is" },
+	{ "f(){ rm -rf \"$*\"; }; f build ~", A, "\"$*\" is one name, joined" },
+	{ "set -- \"$@\" build; rm -rf \"$@\"", A, "build added to the parameters" },
+	{ "set -- \"$x\" dist; rm -rf \"$@\"", A, "dist after an unknown parameter" },
+	/* a copy of a default or of an unset variable is judged as its text */
+	{ "d=${1:-$HOME}; rm -rf \"$d\"", D, "a copy of $1's default, the home" },
+	{ "d=${X:-/}; rm -rf \"$d\"", D, "a copy of X's default, the root" },
+	{ "f(){ d=${1:-$HOME}; rm -rf \"$d\"; }; f", D, "a function called with no argument" },
+	{ "y=$x/; z=$y; rm -rf \"$z\"", Q, "a copy of a copy of an unset variable's slash" },
+	{ "y=$x; rm -rf \"$y/\"", Q, "a copy of an unset variable, a slash after it" },
+	{ "d=~/$x; rm -rf \"$d\"", Q, "the home when x is empty" },
+	{ "f(){ d=${1:-$HOME}; rm -rf \"$d\"; }; f build", A, "a function called with build" },
+	{ "d=${1:-build}; rm -rf \"$d\"", A, "a copy of a default of build" },
+	{ "out=${OUT:-dist}; rm -rf \"$out\"", A, "a copy of a default of dist" },
+	{ "d=$x/build; rm -rf \"$d\"", A, "a name below an unset variable" },
+	{ "d=\"$x/*\"; rm -rf \"$d\"", A, "a file named * below it" },
+	{ "d=${TMPDIR:-/tmp}/x; rm -rf \"$d\"", A, "a directory in the temporary one" },
 	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
 	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
 	/* the same through a function's or a nested shell's parameters */
@@ -1003,6 +1024,12 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	             "removes everything in the current directory");
 	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
 	             "removes your home directory");
+	run_reasoned("rm_targets", "", "d=${1:-$HOME}; rm -rf \"$d\"", D, "a default's copy",
+	             "recursive rm of '$d' removes your home directory");
+	run_reasoned("rm_targets", "", "y=$x/; rm -rf \"$y\"", Q, "an unset variable's copy",
+	             "removes the root directory when $x is unset or empty");
+	run_reasoned("rm_targets", "", "set -- \"$@\" ~; rm -rf \"$@\"", D, "\"$@\" and ~",
+	             "recursive rm of '~' removes your home directory");
 	run_reasoned("system_trees", "", "chmod -R -r ~/.ssh", Q, "a mode like an option",
 	             "recursive chmod of '~/.ssh' changes every file of your keys");
 	run_reasoned("system_trees", "", "chmod -R -w /", D, "a mode like an option",
