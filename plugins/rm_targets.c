@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "copied-values.h"
 #include "path-targets.h"
 #include "plugin-util.h"
 #include "run-time-values.h"
@@ -123,37 +124,65 @@ static int refuse_run_time(struct sluice_verdict *v, const char *target, const c
 	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
 }
 
-/* Judge target k (word k) of the rm that is command i of cmd. */
-static int check_target(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
-                        size_t k, struct sluice_verdict *v)
+/* Judge a, target shown of the rm that is command i of cmd, as written
+ * (defaults of unset variables included: "${X:-/}"). */
+static int check_path(const struct rule_state *st, const struct sluice_simple_command *sc,
+                      const char *shown, const char *a, struct sluice_verdict *v)
 {
-	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
-	const char *shown = sluice_arg(sc, k);
-	char literal[PATH_CAP];
-	const char *a = path_operand(sc, k, literal, sizeof(literal));
 	struct path_finding f;
 	if (!operand_judge(sc, a, rm_path_rule, st, &f))
 		return sluice_verdict_add(v, SLUICE_ASK, "recursive rm of a path too long to judge",
 		                          "name a shorter path");
 	if (f.verdict != SLUICE_ALLOW)
 		return refuse(v, shown, &f, sluice_cwd(sc));
+	return SLUICE_ALLOW;
+}
+
+/* Judge a as it stands when a variable in it that command i cannot count
+ * on is empty (rule unset_variable). */
+static int check_unset(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                       const char *shown, const char *a, struct sluice_verdict *v)
+{
+	int unset_verdict = st->verdict[RULE_UNSET_VARIABLE];
+	if (unset_verdict == SLUICE_ALLOW || !strchr(a, '$'))
+		return SLUICE_ALLOW;
+	/* defaults first ("${D:-build}" stands for build) */
+	char defaulted[PATH_CAP], empty[PATH_CAP], name[VAR_NAME_CAP];
+	const char *w = param_default(a, defaulted, sizeof(defaulted)) ? defaulted : a;
+	if (!var_empty_form(cmd, i, w, empty, sizeof(empty), name) || !empty[0])
+		return SLUICE_ALLOW; /* rm -rf "" removes nothing */
+	struct path_finding f;
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	if (path_judge(sc, empty, rm_path_rule, st, &f) && f.verdict != SLUICE_ALLOW)
+		return refuse_unset(v, shown, name, &f, unset_verdict);
+	return SLUICE_ALLOW;
+}
+
+/* Judge target k (word k) of the rm that is command i of cmd: as written,
+ * whether it is only known when it runs, with its variables unset; then
+ * the same with the copies in it replaced by the text they were given
+ * (copied-values.h: `d=${1:-$HOME}; rm -rf "$d"` as `rm -rf
+ * "${1:-$HOME}"`, `y=$x/; rm -rf "$y"` as `rm -rf "$x/"`). */
+static int check_target(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                        size_t k, struct sluice_verdict *v)
+{
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	const char *shown = sluice_arg(sc, k);
+	char literal[PATH_CAP], copied[PATH_CAP];
+	const char *a = path_operand(sc, k, literal, sizeof(literal));
+	int verdict = check_path(st, sc, shown, a, v);
+	if (verdict != SLUICE_ALLOW)
+		return verdict;
 	const char *source = st->verdict[RULE_RUN_TIME_TARGET] != SLUICE_ALLOW
 	                             ? run_time_operand(cmd, i, k)
 	                             : NULL;
 	if (source)
 		return refuse_run_time(v, shown, source, st->verdict[RULE_RUN_TIME_TARGET]);
-	int unset_verdict = st->verdict[RULE_UNSET_VARIABLE];
-	if (unset_verdict == SLUICE_ALLOW || !strchr(a, '$'))
-		return SLUICE_ALLOW;
-	/* what it is when a variable it cannot count on is empty: defaults
-	 * first ("${D:-build}" stands for build) */
-	char defaulted[PATH_CAP], empty[PATH_CAP], name[VAR_NAME_CAP];
-	const char *w = param_default(a, defaulted, sizeof(defaulted)) ? defaulted : a;
-	if (!var_empty_form(cmd, i, w, empty, sizeof(empty), name) || !empty[0])
-		return SLUICE_ALLOW; /* rm -rf "" removes nothing */
-	if (path_judge(sc, empty, rm_path_rule, st, &f) && f.verdict != SLUICE_ALLOW)
-		return refuse_unset(v, shown, name, &f, unset_verdict);
-	return SLUICE_ALLOW;
+	verdict = check_unset(st, cmd, i, shown, a, v);
+	if (verdict != SLUICE_ALLOW || !copied_form(cmd, i, a, copied, sizeof(copied)))
+		return verdict;
+	verdict = check_path(st, sc, shown, copied, v);
+	return verdict != SLUICE_ALLOW ? verdict : check_unset(st, cmd, i, shown, copied, v);
 }
 
 static int check_one(const void *state, const struct sluice_command *cmd, size_t i,

@@ -232,30 +232,59 @@ static inline const char *declared_value(const struct sluice_simple_command *o, 
 	return value;
 }
 
+/* The index of the word after `-v NAME` when o is `printf -v NAME ...`
+ * (its format, then the arguments it prints into NAME), else 0. */
+static inline size_t printf_sets(const struct sluice_simple_command *o, const char *name)
+{
+	if (strcmp(sluice_name(o), "printf") != 0)
+		return 0;
+	for (size_t a = 1; a + 1 < sluice_argc(o); a++)
+		if (strcmp(sluice_arg(o, a), "-v") == 0 && strcmp(sluice_arg(o, a + 1), name) == 0)
+			return a + 2;
+	return 0;
+}
+
 /* Does o set name from data as a declaring builtin with a NAME=VALUE word
  * whose value is run_time_value() (the last such word counts), or as
  * `printf -v NAME` with a command substitution among its arguments? */
 static inline bool declares_run_time(const struct sluice_simple_command *o, const char *name)
 {
-	const char *cmd = sluice_name(o);
-	if (strcmp(cmd, "printf") == 0) {
-		bool sets = false, substitution = false;
-		for (size_t a = 1; a < sluice_argc(o); a++) {
-			sets |= strcmp(sluice_arg(o, a), "-v") == 0 && a + 1 < sluice_argc(o) &&
-			        strcmp(sluice_arg(o, a + 1), name) == 0;
-			substitution |= (sluice_arg_flags(o, a) & SLUICE_WORD_CMDSUBST) != 0;
-		}
-		return sets && substitution;
+	size_t from = printf_sets(o, name);
+	if (from) {
+		for (size_t a = from; a < sluice_argc(o); a++)
+			if (sluice_arg_flags(o, a) & SLUICE_WORD_CMDSUBST)
+				return true;
+		return false;
 	}
 	const char *value = declared_value(o, name);
 	return value && run_time_value(value);
 }
 
-/* How many copies (d2="$d") a run-time value is followed through. */
-#define RUN_TIME_COPIES 8
+/* How many variables one operand's value is looked up through, copies of
+ * copies included (d2="$d", x=$a$b). A budget for the whole walk, not a
+ * depth: a crafted chain whose every link names the one before several
+ * times (v2=$v1$v1$v1) would otherwise take exponential time. Past it the
+ * value is not followed, and asks (RUN_TIME_TOO_DEEP). */
+#define RUN_TIME_LOOKUPS 64
+#define RUN_TIME_TOO_DEEP "a value copied through more variables than sluice follows"
 
 static inline const char *run_time_variable_within(const struct sluice_command *cmd, size_t i,
-                                                   size_t k, const char *name, int copies);
+                                                   size_t k, const char *name, int *lookups);
+
+/* Does command j of cmd append to name (NAME+=VALUE, `local NAME+=VALUE`)?
+ * Then what name held before is still in it. Read from the command's text:
+ * the model gives the appended part alone as the assignment's value. */
+static inline bool appends_to(const struct sluice_command *cmd, size_t j, const char *name)
+{
+	size_t start, end, n = strlen(name);
+	sluice_span(sluice_command_get(cmd, j), &start, &end);
+	const char *text = sluice_command_source(cmd);
+	for (size_t p = start; p + n + 2 <= end; p++)
+		if ((p == start || !var_name_byte(text[p - 1], false)) &&
+		    strncmp(text + p, name, n) == 0 && strncmp(text + p + n, "+=", 2) == 0)
+			return true;
+	return false;
+}
 
 /* The value o gives name, as written: its assignment, or the last
  * NAME=VALUE word of a declaring builtin (declared_value()); NULL if
@@ -290,18 +319,18 @@ static inline bool value_rounds_known(const struct sluice_command *cmd, size_t j
  * when it holds a variable the command line fills from data before j
  * (`read d; d2="$d"`, `local t=$d/x`), else NULL. */
 static inline const char *run_time_copy(const struct sluice_command *cmd, size_t j,
-                                        const char *copy, const char *value, int copies)
+                                        const char *copy, const char *value, int *lookups)
 {
 	if (value_rounds_known(cmd, j, copy))
 		return NULL;
 	char name[VAR_NAME_CAP];
 	enum var_form form;
 	const char *end;
-	for (const char *c = strchr(value, '$'); c && copies > 0; c = strchr(c + 1, '$')) {
+	for (const char *c = strchr(value, '$'); c; c = strchr(c + 1, '$')) {
 		/* k past every word: a loop is judged as one made when it runs */
 		const char *source =
 		        var_expansion_at(c, name, &form, &end)
-		                ? run_time_variable_within(cmd, j, SIZE_MAX, name, copies - 1)
+		                ? run_time_variable_within(cmd, j, SIZE_MAX, name, lookups)
 		                : NULL;
 		if (source)
 			return source;
@@ -326,8 +355,10 @@ static inline bool sets_positional_from_glob(const struct sluice_command *cmd, s
 }
 
 static inline const char *run_time_variable_within(const struct sluice_command *cmd, size_t i,
-                                                   size_t k, const char *name, int copies)
+                                                   size_t k, const char *name, int *lookups)
 {
+	if (--*lookups < 0)
+		return RUN_TIME_TOO_DEEP;
 	bool positional = name[0] >= '1' && name[0] <= '9' && !name[1];
 	for (size_t j = i; j-- > 0;) {
 		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
@@ -345,9 +376,19 @@ static inline const char *run_time_variable_within(const struct sluice_command *
 			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
 			    run_time_value(sluice_assign_value(o, a)))
 				return "the output of a command substitution";
-		const char *value = value_set(o, name);
+		/* printf -v NAME FORMAT ARGS: a copy of what its arguments hold */
+		size_t printed = printf_sets(o, name);
+		for (size_t a = printed; printed && a < sluice_argc(o); a++) {
+			const char *source = run_time_copy(cmd, j, name, sluice_arg(o, a), lookups);
+			if (source)
+				return source;
+		}
+		const char *value = printed ? NULL : value_set(o, name);
 		/* the last one to set it: a literal, a name, or a copy of one */
-		return value ? run_time_copy(cmd, j, name, value, copies) : NULL;
+		const char *source = value ? run_time_copy(cmd, j, name, value, lookups) : NULL;
+		/* NAME+=VALUE: and what it held before, set further back */
+		if (source || !appends_to(cmd, j, name))
+			return source;
 	}
 	size_t start, end;
 	sluice_span(sluice_command_get(cmd, i), &start, &end);
@@ -363,7 +404,8 @@ static inline const char *run_time_variable_within(const struct sluice_command *
 static inline const char *run_time_variable(const struct sluice_command *cmd, size_t i, size_t k,
                                             const char *name)
 {
-	return run_time_variable_within(cmd, i, k, name, RUN_TIME_COPIES);
+	int lookups = RUN_TIME_LOOKUPS;
+	return run_time_variable_within(cmd, i, k, name, &lookups);
 }
 
 /* Why word k of command i of cmd is only known when it runs, or NULL: a

@@ -111,6 +111,17 @@ static bool mode_only_tightens(const char *mode)
 	return mode[0] != '\0';
 }
 
+/* Is a, a word that begins with '-', chmod's mode rather than an option?
+ * chmod(1): MODE may be given "as the first non-option"; GNU chmod reads
+ * a word whose letter after the dash is a mode's (`-r`, `-w`, `-x`, `-rwx`,
+ * `-X`, `-s`, `-t`, `-w,o+r`) as the mode, so `chmod -R -w /` takes the
+ * write bits off every file. Its options are c, f, v and R (`-Rv`). */
+static bool option_like_mode(const char *a)
+{
+	return a[0] == '-' && a[1] && strchr("rwxXstugoa,+=01234567", a[1]) &&
+	       a[strspn(a + 1, "rwxXstugoa,+-=01234567") + 1] == '\0';
+}
+
 /* How a refusal reads: "DOING 'PATH' [after 'cd DIR'] EFFECT WHAT TAIL". */
 struct refusal {
 	const char *doing, *effect, *tail, *suggestion;
@@ -166,7 +177,8 @@ static int check_owner(const struct rule_state *st, const struct sluice_simple_c
 			dashdash = true;
 			continue;
 		}
-		if (!dashdash && a[0] == '-' && a[1])
+		bool mode = skip_first && strcmp(name, "chmod") == 0 && option_like_mode(a);
+		if (!dashdash && a[0] == '-' && a[1] && !mode)
 			continue;
 		if (skip_first) {
 			skip_first = false;

@@ -267,31 +267,55 @@ static int push_value_word(struct builder *b, struct simple_command *c, size_t *
 	return r;
 }
 
-/* "$@" (or $@, "${@}") alone as a word, when $# and each of $1 ... are
- * known: the words they are (a home stays one), pushed onto c. False
- * (nothing pushed) otherwise; with no parameters too, where a word that
- * joins it would take the place of the one before. */
+/* Push $k, a positional parameter the model does not know, as one word
+ * of c where "$@" gave it: dynamic, as `"$k"` written there would be. */
+static int push_unknown_param(struct builder *b, struct simple_command *c, size_t *alloc, size_t k,
+                              bool unquoted)
+{
+	char text[3] = { '$', (char)('0' + k), '\0' };
+	struct model_word word;
+	int r = builder_word_from_text(&word, text, WORD_PARAM | (unquoted ? WORD_SPLIT : 0));
+	if (r >= 0 && !(word.w.vars[0] = strdup(text + 1)))
+		r = -ENOMEM;
+	if (r >= 0) {
+		word.w.n_vars = 1;
+		r = builder_push_arg(b, c, alloc, &word);
+	} else {
+		model_word_done(&word);
+	}
+	return r;
+}
+
+/* "$@" (or $@, "${@}", $*) alone as a word, when $# is known and at least one
+ * of $1 ... is: the words they are (a home stays one; one not known is
+ * `$k`, dynamic), pushed onto c. `set -- "$@" ~; rm -rf "$@"` removes ~
+ * whatever the parameters before it were. False (nothing pushed)
+ * otherwise; with no parameters too, where a word that joins it would take
+ * the place of the one before. */
 static bool push_positional_words(struct builder *b, struct simple_command *c, size_t *alloc,
                                   const struct model_word *w, const struct model_state *st)
 {
-	static const char *const forms[] = { "\"$@\"", "$@", "\"${@}\"", "${@}" };
+	/* unquoted, $* is split as $@ is; "$*" is one word, joined */
+	static const char *const forms[] = { "\"$@\"", "$@", "\"${@}\"", "${@}", "$*", "${*}" };
 	bool form = false;
 	for (size_t i = 0; i < ELEMENTSOF(forms); i++)
 		form |= strcmp(w->source, forms[i]) == 0;
 	const char *count = form ? model_state_get(st, "#") : NULL;
 	size_t n = count ? (size_t)(count[0] - '0') : 0;
-	bool unquoted = w->source[0] != '"';
+	bool unquoted = w->source[0] != '"', any_known = false;
 	for (size_t k = 1; k <= n; k++) {
 		char p[2] = { (char)('0' + k), '\0' };
 		const char *value = model_state_get(st, p);
-		if (!value || !value_stays_one_word(value, unquoted))
+		if (value && !value_stays_one_word(value, unquoted))
 			return false;
+		any_known |= value != NULL;
 	}
-	for (size_t k = 1; k <= n && !b->error; k++) {
+	for (size_t k = 1; k <= n && any_known && !b->error; k++) {
 		char p[2] = { (char)('0' + k), '\0' };
-		b->error = push_value_word(b, c, alloc, st, p, unquoted);
+		b->error = model_state_get(st, p) ? push_value_word(b, c, alloc, st, p, unquoted)
+		                                  : push_unknown_param(b, c, alloc, k, unquoted);
 	}
-	return n > 0;
+	return any_known;
 }
 
 /* "${NAME[@]}" (or ${NAME[@]}, ${NAME[*]}) alone as a word, when the

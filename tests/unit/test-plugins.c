@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "policy-test-util.h"
 
@@ -857,6 +858,38 @@ static struct vcase rm_cases[] = {
 	{ "x=$(cat f); y=$x; z=$y; rm -rf \"$z\"", Q, "a copy of a copy" },
 	{ "read x; f(){ local t=\"$x\"; rm -rf \"$t\"; }; f", Q, "local copies it" },
 	{ "for d in $(ls); do x=$d; rm -rf \"$x\"; done", Q, "a copy of a run-time loop" },
+	{ "read x; y=$x; y+=/; rm -rf \"$y\"", Q, "an append keeps what read read" },
+	{ "read x; local y+=$x; rm -rf \"$y\"", Q, "local appends what read read" },
+	{ "read x; printf -v y %s \"$x\"; rm -rf \"$y\"", Q, "printf -v copies what read read" },
+	{ "read x; printf -v y '%s/' \"$x\"; rm -rf \"$y\"", Q, "printf -v with a slash after it" },
+	{ "x=$(cat f); printf -v y %s \"$x\"; rm -rf \"$y\"", Q,
+	  "printf -v of a substitution's copy" },
+	{ "read v; a=$v; b=$a; c=$b; d=$c; e=$d; f=$e; g=$f; h=$g; i=$h; rm -rf \"$i\"", Q,
+	  "nine copies of what read read" },
+	{ "read x; y=$x; y=build; y+=/out; rm -rf \"$y\"", A, "set again, then appended to" },
+	{ "y=build; y+=/out; rm -rf \"$y\"", A, "a literal appended to" },
+	{ "read x; printf -v y %s dist; rm -rf \"$y\"", A, "printf -v of a known word" },
+	/* "$@" holds a known word whatever the others are */
+	{ "set -- \"$@\" ~; rm -rf \"$@\"", D, "~ added to the parameters" },
+	{ "set -- \"$x\" /; rm -rf \"$@\"", D, "/ after an unknown parameter" },
+	{ "f(){ set -- \"$@\" /; rm -rf \"$@\"; }; f a", D, "a function's parameters grown by /" },
+	{ "f(){ rm -rf $*; }; f build ~", D, "an unquoted $* is split as $@ is" },
+	{ "f(){ rm -rf \"$*\"; }; f build ~", A, "\"$*\" is one name, joined" },
+	{ "set -- \"$@\" build; rm -rf \"$@\"", A, "build added to the parameters" },
+	{ "set -- \"$x\" dist; rm -rf \"$@\"", A, "dist after an unknown parameter" },
+	/* a copy of a default or of an unset variable is judged as its text */
+	{ "d=${1:-$HOME}; rm -rf \"$d\"", D, "a copy of $1's default, the home" },
+	{ "d=${X:-/}; rm -rf \"$d\"", D, "a copy of X's default, the root" },
+	{ "f(){ d=${1:-$HOME}; rm -rf \"$d\"; }; f", D, "a function called with no argument" },
+	{ "y=$x/; z=$y; rm -rf \"$z\"", Q, "a copy of a copy of an unset variable's slash" },
+	{ "y=$x; rm -rf \"$y/\"", Q, "a copy of an unset variable, a slash after it" },
+	{ "d=~/$x; rm -rf \"$d\"", Q, "the home when x is empty" },
+	{ "f(){ d=${1:-$HOME}; rm -rf \"$d\"; }; f build", A, "a function called with build" },
+	{ "d=${1:-build}; rm -rf \"$d\"", A, "a copy of a default of build" },
+	{ "out=${OUT:-dist}; rm -rf \"$out\"", A, "a copy of a default of dist" },
+	{ "d=$x/build; rm -rf \"$d\"", A, "a name below an unset variable" },
+	{ "d=\"$x/*\"; rm -rf \"$d\"", A, "a file named * below it" },
+	{ "d=${TMPDIR:-/tmp}/x; rm -rf \"$d\"", A, "a directory in the temporary one" },
 	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
 	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
 	/* the same through a function's or a nested shell's parameters */
@@ -955,6 +988,29 @@ Test(plugins, long_paths_fold_before_they_are_judged)
 	run_command("rm_targets", "", rm, Q, "a path longer than PATH_MAX");
 }
 
+/* A crafted chain of copies, each naming the one before six times, is
+ * judged in linear time: a budget of lookups, past which it asks. */
+Test(plugins, a_chain_of_copies_is_judged_in_linear_time)
+{
+	static char chain[8192];
+	strcpy(chain, "v0=x");
+	for (int i = 1; i <= 40; i++) {
+		char link[128];
+		int n = snprintf(link, sizeof(link), "; v%d=", i);
+		for (int k = 0; k < 6; k++)
+			n += snprintf(link + n, sizeof(link) - (size_t)n, "$v%d", i - 1);
+		strcat(chain, link);
+	}
+	strcat(chain, "; rm -rf \"$v40\"");
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	run_reasoned("rm_targets", "", chain, Q, "40 links of six copies",
+	             "a value copied through more variables than sluice follows");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	cr_assert_lt(seconds, 0.5, "a 40-link chain took %.3f s", seconds);
+}
+
 /* What a refusal of a value says: where the value comes from. */
 Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 {
@@ -968,6 +1024,16 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	             "removes everything in the current directory");
 	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
 	             "removes your home directory");
+	run_reasoned("rm_targets", "", "d=${1:-$HOME}; rm -rf \"$d\"", D, "a default's copy",
+	             "recursive rm of '$d' removes your home directory");
+	run_reasoned("rm_targets", "", "y=$x/; rm -rf \"$y\"", Q, "an unset variable's copy",
+	             "removes the root directory when $x is unset or empty");
+	run_reasoned("rm_targets", "", "set -- \"$@\" ~; rm -rf \"$@\"", D, "\"$@\" and ~",
+	             "recursive rm of '~' removes your home directory");
+	run_reasoned("system_trees", "", "chmod -R -r ~/.ssh", Q, "a mode like an option",
+	             "recursive chmod of '~/.ssh' changes every file of your keys");
+	run_reasoned("system_trees", "", "chmod -R -w /", D, "a mode like an option",
+	             "recursive chmod of '/' changes every file of the root directory");
 	run_reasoned("system_trees", "", "chown -R nobody ~/.ssh", Q, "keys",
 	             "recursive chown of '~/.ssh' changes every file of your keys and "
 	             "credentials");
@@ -1259,6 +1325,18 @@ static struct vcase system_trees_cases[] = {
 	{ "chmod -R go-rwx ~/*", Q, "everything in home" },
 	{ "chown -R alice:alice /home/alice", Q, "a user's home directory" },
 	{ "cd && chmod -R 700 .", Q, "home after a bare cd" },
+	/* a mode written like an option (chmod(1): `-w` is the mode) */
+	{ "chmod -R -w /", D, "-w: the write bits off the whole root" },
+	{ "chmod -w -R /", D, "-w before -R" },
+	{ "chmod -Rv -rwx /usr", D, "-rwx after an option cluster" },
+	{ "chmod -R -w,o+r /etc", D, "two clauses after the dash" },
+	{ "chmod -R -X ~", Q, "-X of the home directory" },
+	{ "chmod -R -r ~/.ssh", Q, "-r: nobody can read the keys" },
+	{ "chmod --recursive -x ~/.gnupg", Q, "-x: nobody can enter the folders" },
+	{ "chmod -R -w build", A, "a mode like an option on the project" },
+	{ "chmod -R -v u+w .", A, "-v is an option, u+w the mode" },
+	{ "chmod -Rf go-w ~/.ssh", A, "an option cluster, then a mode that tightens" },
+	{ "chmod -x script.sh", A, "one file, not recursive" },
 	/* rule move */
 	{ "mv ~ /tmp/x", D, "moving the home directory" },
 	{ "mv /usr /usr.old", D, "moving a system directory" },
