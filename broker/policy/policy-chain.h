@@ -37,7 +37,9 @@ int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
 /*
  * As policy_chain_new(), without the validating child and without loading
  * any plugin into this process: for a one-shot verb, whose first check's
- * child loads and opens every plugin anyway. A plugin that cannot be loaded
+ * child loads and opens every plugin anyway -- or, when every plugin is a
+ * built-in, whose first check loads them here and checks them in this
+ * process (policy-inproc.h). A plugin that cannot be loaded
  * or started is then found by that first check, which returns -ENOEXEC (a
  * configuration error, exit status 125) with policy_chain_start_error()
  * saying the loader's error ("plugin 'X' (FILE:LINE): cannot find ...") or
