@@ -352,12 +352,12 @@ static ssize_t run_here(struct policy_chain *c, struct policy_check *items,
                         const struct command_model *const *models, size_t from, size_t n)
 {
 	_cleanup_close_ int fd = memfd_create("sluice-policy", MFD_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	for (size_t k = from; k < n; k++) {
 		policy_progress_store(c, 0);
-		if (ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0)
-			return -errno;
+		if (fd < 0 || ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+			c->inproc = POLICY_INPROC_NO; /* no memory file: a child checks */
+			return (ssize_t)k;
+		}
 		int end = policy_inproc_pass(c, models[k], fd);
 		if (end < 0 && end != -ETIMEDOUT) { /* nothing read: a child checks it */
 			c->inproc = POLICY_INPROC_NO;

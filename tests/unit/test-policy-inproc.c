@@ -51,19 +51,6 @@ static const char *builtins_dir(void)
 	return dir;
 }
 
-/* Whether this process maps file. */
-static bool maps_file(const char *file)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	cr_assert_not_null(f);
-	char line[4096];
-	bool found = false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, file) != NULL;
-	fclose(f);
-	return found;
-}
-
 /* The verdict of command with git_add alone, set up by settings: a
  * built-in (as_path false) or the same file as a third-party plugin's
  * path. *ret_here: whether it was checked in this process (the module
@@ -88,7 +75,7 @@ static void decide_git_add(const char *settings, bool as_path, const char *comma
 	snprintf(so, sizeof(so), "%s/builtins.so", builtins_dir());
 	errno = 0;
 	bool no_child = waitpid(-1, NULL, WNOHANG) == -1 && errno == ECHILD;
-	*ret_here = maps_file(so) && no_child;
+	*ret_here = ptu_maps_file(so) && no_child;
 	policy_chain_free(chain);
 	config_free(cfg);
 }
