@@ -7,7 +7,11 @@
  * A crash or a hang is still caught where plugin code runs and named from
  * the progress word, as a child's would be: the pass runs under handlers
  * for the crash signals and a timer of the plugin timeout, which jump
- * back out of it.
+ * back out of it. What a crashed plugin left in the broker's memory stays:
+ * a built-in that corrupted the heap before it crashed could end the
+ * broker as it prints the refusal -- the command still never runs (the
+ * launcher waits for it on a pipe that closes), but the message may be
+ * lost, where a child's death cost the broker nothing.
  * Not for: reading the messages (policy-chain.c reads them as a child's),
  * any third-party plugin (always a child: policy-child.c).
  */
