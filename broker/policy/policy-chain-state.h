@@ -53,6 +53,7 @@ struct policy_chain {
 	char **child_load_errors;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
 	enum policy_inproc inproc;
+	bool in_process_allowed; /* policy_chain_allow_in_process() */
 };
 
 static inline void policy_progress_store(struct policy_chain *c, uint64_t at)

@@ -89,6 +89,11 @@ int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain *
 	return chain_load(cfg, false, ret, reterr);
 }
 
+void policy_chain_allow_in_process(struct policy_chain *chain)
+{
+	chain->in_process_allowed = true;
+}
+
 const char *policy_chain_start_error(const struct policy_chain *c)
 {
 	return c->start_error;

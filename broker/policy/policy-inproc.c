@@ -11,11 +11,14 @@
 #include "config.h"
 
 #include <errno.h>
+#include <link.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include "cleanup.h"
 #include "policy/plugin-loader.h"
@@ -39,12 +42,69 @@ static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 /* Room for the handler when plugin code overflowed its stack. */
 #define HANDLER_STACK_SIZE (64 * 1024)
 
+/* Where the timer interrupted: the program counter of the interrupted
+ * context, on the architectures where it is known (elsewhere a child
+ * checks: policy_inproc_usable()). */
+#if defined(__x86_64__)
+#define INTERRUPTED_PC(uc) ((uintptr_t)(uc)->uc_mcontext.gregs[REG_RIP])
+#elif defined(__aarch64__)
+#define INTERRUPTED_PC(uc) ((uintptr_t)(uc)->uc_mcontext.pc)
+#endif
+
+/* The code of the C library and the dynamic loader, which hold locks of
+ * the whole process while they run (the allocator's, stdio's, the
+ * loader's): a jump out of them would leave the lock held, and the broker
+ * would hang at its next malloc. The timer is put off while it lands
+ * there (a millisecond at a time, up to TIMER_PUT_OFF_MAX), and the jump
+ * made once plugin code or the broker's own runs again. A pass that stays
+ * inside the C library longer (a regexec of a pathological pattern) is
+ * jumped out of all the same: a hang of the broker then refuses too (the
+ * command is never sent), only without the message. */
+#define LOCKING_CODE_MAX 8
+static struct {
+	uintptr_t start, end;
+} locking_code[LOCKING_CODE_MAX];
+static size_t n_locking_code;
+#define TIMER_PUT_OFF_MAX 1000
+
+static int note_locking_code(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	const char *base = info->dlpi_name ? strrchr(info->dlpi_name, '/') : NULL;
+	base = base ? base + 1 : info->dlpi_name;
+	if (!base || (strncmp(base, "libc.so", 7) != 0 && strncmp(base, "ld-linux", 8) != 0 &&
+	              strncmp(base, "ld-musl", 7) != 0 && strncmp(base, "libc.musl", 9) != 0))
+		return 0;
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) ||
+		    n_locking_code == LOCKING_CODE_MAX)
+			continue;
+		uintptr_t start = (uintptr_t)info->dlpi_addr + ph->p_vaddr;
+		locking_code[n_locking_code].start = start;
+		locking_code[n_locking_code++].end = start + ph->p_memsz;
+	}
+	return 0;
+}
+
+static bool in_locking_code(uintptr_t pc)
+{
+	for (size_t i = 0; i < n_locking_code; i++)
+		if (pc >= locking_code[i].start && pc < locking_code[i].end)
+			return true;
+	return false;
+}
+
 static sigjmp_buf pass_exit;
 static volatile sig_atomic_t pass_running;
 static volatile sig_atomic_t pass_ended_by;
+static timer_t pass_timer;
+static volatile sig_atomic_t timer_put_off;
 
-static void on_pass_signal(int sig)
+static void on_pass_signal(int sig, siginfo_t *info, void *context)
 {
+	(void)info;
 	if (!pass_running) {
 		/* Past the pass (its handlers not yet given back): a crash is
 		 * the broker's own, and ends it as it would have; a late tick
@@ -55,6 +115,17 @@ static void on_pass_signal(int sig)
 		}
 		return;
 	}
+#ifdef INTERRUPTED_PC
+	if (sig == TIMER_SIGNAL && timer_put_off < TIMER_PUT_OFF_MAX &&
+	    in_locking_code(INTERRUPTED_PC((const ucontext_t *)context))) {
+		timer_put_off++;
+		struct itimerspec soon = { .it_value = { .tv_nsec = 1000000L } };
+		(void)timer_settime(pass_timer, 0, &soon, NULL); /* async-signal-safe */
+		return;
+	}
+#else
+	(void)context;
+#endif
 	pass_running = 0;
 	pass_ended_by = sig;
 	siglongjmp(pass_exit, 1);
@@ -78,8 +149,16 @@ bool policy_inproc_usable(struct policy_chain *c)
 	if (c->inproc != POLICY_INPROC_UNDECIDED)
 		return c->inproc == POLICY_INPROC_LOADED;
 	c->inproc = POLICY_INPROC_NO;
-	if (!c->dir || CRASHES_ARE_THE_SANITIZERS) /* !dir: a chain that validated its plugins */
+#ifndef INTERRUPTED_PC
+	return false; /* the timer could not tell where it landed */
+#endif
+	/* !dir: a chain that validated its plugins */
+	if (!c->in_process_allowed || !c->dir || CRASHES_ARE_THE_SANITIZERS)
 		return false;
+	if (n_locking_code == 0)
+		(void)dl_iterate_phdr(note_locking_code, NULL);
+	if (n_locking_code == 0)
+		return false; /* the C library's code not found: nothing to guard */
 	for (size_t i = 0; i < c->n; i++)
 		if (!plugin_from_builtins(c->plugins[i].conf))
 			return false;
@@ -119,7 +198,8 @@ static int take_signals(struct pass_signals *ps)
 		free(ps->stack);
 		return -errno;
 	}
-	struct sigaction sa = { .sa_handler = on_pass_signal, .sa_flags = SA_ONSTACK };
+	struct sigaction sa = { .sa_sigaction = on_pass_signal,
+		                .sa_flags = SA_ONSTACK | SA_SIGINFO };
 	sigemptyset(&sa.sa_mask);
 	sigset_t ours;
 	sigemptyset(&ours);
@@ -155,6 +235,8 @@ int policy_inproc_pass(struct policy_chain *c, const struct command_model *m, in
 	timer_t timer;
 	if (timer_create(CLOCK_MONOTONIC, &tick, &timer) < 0)
 		return -errno;
+	pass_timer = timer;
+	timer_put_off = 0;
 	struct pass_signals ps;
 	int r = take_signals(&ps);
 	if (r < 0) {

@@ -92,6 +92,13 @@ static void fx_misbehave(const struct sluice_settings *s)
 	if (hang && strcmp(hang, "spin") == 0)
 		for (volatile unsigned long i = 0;; i++)
 			;
+	else if (hang && strcmp(hang, "malloc") == 0)
+		/* most of its time inside the C library's allocator, which holds
+		 * its lock there: a jump out of it would leave the lock held */
+		for (size_t n = 1;; n = n * 7 % 65521 + 1) {
+			void *volatile p = malloc(n);
+			free(p);
+		}
 	else if (hang)
 		for (;;)
 			(void)pause();
@@ -263,7 +270,7 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
  * configured as a path is the same code in a child. On a command that
  * contains `when`, check misbehaves as its settings say: `crash = segv`,
  * `abort` or `stack` (a recursion past the end of the stack), `hang =
- * spin` (a loop on the CPU) or `pause`. */
+ * spin` (a loop on the CPU), `malloc` (a loop of malloc and free) or `pause`. */
 SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin_git_add = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
 	.struct_size = sizeof(struct sluice_policy_plugin),
