@@ -4,8 +4,9 @@
  * plugins/NAME.c against the public ABI alone (sluice/policy.h); all are
  * linked into one module, plugins/builtins.so, installed in the plugin
  * directory, in which each exports its own descriptor,
- * sluice_policy_plugin_NAME (plugin-util.h), so that a request's policy
- * child maps one file. An administrator replaces one by pointing its
+ * sluice_policy_plugin_NAME (plugin-util.h), so that a request maps one
+ * file (a one-shot request with these alone maps it into sluice itself
+ * and checks them there: broker/policy/policy-inproc.c). An administrator replaces one by pointing its
  * [plugin NAME] path at another file, or turns it off with enabled = no.
  * This list is all the build and sluice know of them: plugins/Makemodule.am
  * links one object per line into the module, and the configuration's

@@ -20,7 +20,7 @@
 /*
  * The name of a built-in plugin's descriptor. The built-in plugins are
  * linked into one module, plugins/builtins.so (one dlopen a request, not
- * one each), each compiled with -DSLUICE_BUILTIN_NAME=NAME, so each
+ * one each; in sluice itself when a one-shot request has them alone), each compiled with -DSLUICE_BUILTIN_NAME=NAME, so each
  * exports sluice_policy_plugin_NAME; compiled alone, a plugin exports
  * sluice_policy_plugin, as every third-party plugin does.
  */

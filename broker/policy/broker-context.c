@@ -32,9 +32,10 @@ struct broker_context {
 	struct policy_chain *chain;
 	struct command_model_parser *parser;
 	struct audit *audit;
-	int audit_error;  /* -errno: the log is configured but could not be opened */
-	char *cli_config; /* --config FILE, or NULL: to look at the files again */
-	uint64_t stamp;   /* the files as they were just before they were read */
+	int audit_error;        /* -errno: the log is configured but could not be opened */
+	char *cli_config;       /* --config FILE, or NULL: to look at the files again */
+	uint64_t stamp;         /* the files as they were just before they were read */
+	bool policy_in_process; /* broker_context_allow_policy_in_process() */
 };
 
 int broker_context_open(const char *cli_config, struct run_settings *settings,
@@ -137,6 +138,8 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 	 * one that cannot start: -ENOEXEC, which callers report as config_error. */
 	if (r < 0)
 		return r == -ENOMEM ? r : -ENOEXEC;
+	if (ctx->policy_in_process && !validating)
+		policy_chain_allow_in_process(ctx->chain);
 	if (!ctx->parser) {
 		r = config_parser_new(ctx->cfg, &ctx->parser);
 		if (r < 0)
@@ -159,6 +162,11 @@ void broker_context_reopen_audit(struct broker_context *ctx)
 	struct sluice_error err = { 0 };
 	if (ctx && ctx->audit && audit_reopen(ctx->audit, &err) < 0)
 		ctx->audit_error = err.code < 0 ? err.code : -EIO;
+}
+
+void broker_context_allow_policy_in_process(struct broker_context *ctx)
+{
+	ctx->policy_in_process = true;
 }
 
 int broker_context_arm(struct broker_context *ctx, struct sluice_error *reterr)

@@ -51,6 +51,11 @@ static inline void broker_context_freep(struct broker_context **ctx)
 	broker_context_free(*ctx);
 }
 
+/* Let the built-in plugins be checked in this process, where they are all
+ * a one-shot request's chain has (policy_chain_allow_in_process() says for
+ * whom: `sluice run`). Before the first decision. */
+void broker_context_allow_policy_in_process(struct broker_context *ctx);
+
 /* Load the plugins and the parser and open the audit log now rather than
  * on the first decision (a server does this once, before it forks workers),
  * opening every plugin once in a child so that one that cannot start is

@@ -223,6 +223,11 @@ static bool is_builtin(const char *name)
 	return false;
 }
 
+bool plugin_from_builtins(const struct config_plugin *conf)
+{
+	return !conf->path && is_builtin(conf->name);
+}
+
 /* dlopen the configured path (its descriptor: sluice_policy_plugin), or a
  * built-in plugin's module (PLUGIN_BUILTINS_FILE in dir, one for all of
  * them: sluice_policy_plugin_NAME), or NAME.so in dir, into p and find its
@@ -231,7 +236,7 @@ static bool is_builtin(const char *name)
 static int load_file(const struct config_plugin *conf, const char *dir, struct loaded_plugin *p,
                      const struct sluice_policy_plugin **ret_desc, struct sluice_error *reterr)
 {
-	bool builtin = !conf->path && is_builtin(conf->name);
+	bool builtin = plugin_from_builtins(conf);
 	char symbol[128] = "sluice_policy_plugin";
 	if (builtin)
 		snprintf(symbol, sizeof(symbol), "sluice_policy_plugin_%s", conf->name);

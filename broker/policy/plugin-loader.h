@@ -7,7 +7,8 @@
  * and the zero tail, required members, the [plugin NAME] keys against what
  * the plugin declares). Every error names the plugin and where it was
  * configured (FILE:LINE). No plugin code runs here except the library's own
- * constructors: open()/check() run in policy-chain.c's child.
+ * constructors: open()/check() run in policy-chain.c's child, or for the
+ * built-ins alone in the broker (policy-inproc.c).
  * Not for: running checks (policy-chain.c).
  */
 #ifndef SLUICE_PLUGIN_LOADER_H
@@ -38,6 +39,10 @@ struct loaded_plugin {
  * running program is the build tree's (its directory holds config.status),
  * else SLUICE_PLUGINDIR. Returns a new string. */
 char *plugin_loader_dir(void);
+
+/* Whether conf is taken from the built-ins' module (a built-in plugin's
+ * name, no path configured): the project's own code. */
+bool plugin_from_builtins(const struct config_plugin *conf);
 
 /* Whether plugin_load() filled p in (its required members are set). */
 static inline bool plugin_is_loaded(const struct loaded_plugin *p)

@@ -17,6 +17,14 @@
 #include "policy/policy-msg.h"
 #include "policy/policy-proc.h"
 
+/* Whether a chain's plugins run in the broker's own process
+ * (policy-inproc.c), decided at its first check. */
+enum policy_inproc {
+	POLICY_INPROC_UNDECIDED,
+	POLICY_INPROC_NO,     /* a child checks (not only built-ins, or they did not load here) */
+	POLICY_INPROC_LOADED, /* every plugin is a built-in, loaded here */
+};
+
 struct policy_chain {
 	const struct broker_config *cfg;
 	struct loaded_plugin *plugins;
@@ -24,7 +32,8 @@ struct policy_chain {
 	uint64_t timeout_ms;
 	bool validated;    /* every plugin opened once: a later failure is a deny */
 	char *dir;         /* lazy chains only (the child loads the plugins; here
-	                    * only conf is set): the plugin directory; else NULL */
+	                    * only conf is set, unless inproc is LOADED): the
+	                    * plugin directory; else NULL */
 	int exiting_pidfd; /* a child that sent its last DONE and is exiting, or -1 */
 	pid_t exiting_pid; /* its pid: its process group, which a plugin's children share */
 	/* A child forked ahead (policy_chain_prepare), touched only by
@@ -43,6 +52,8 @@ struct policy_chain {
 	 * that failed did (NULL: it loaded); NULL before. */
 	char **child_load_errors;
 	char start_error[1400]; /* why a plugin could not start (-ENOEXEC) */
+	enum policy_inproc inproc;
+	bool in_process_allowed; /* policy_chain_allow_in_process() */
 };
 
 static inline void policy_progress_store(struct policy_chain *c, uint64_t at)

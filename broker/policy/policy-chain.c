@@ -7,8 +7,10 @@
  * running. Nothing here ever allows by default. This file is the chain and
  * the parent's side of a check: it forks the child (policy-child.c) or takes
  * the one forked ahead (policy-proc.c), and has its messages read
- * (policy-reader.c). A lazy chain (one request per process) never loads
- * plugin code into the parent: its child loads each plugin.
+ * (policy-reader.c). A lazy chain (one request per process) loads no
+ * third-party plugin code into the parent: its child loads each plugin;
+ * when every plugin is a built-in, they are checked here instead
+ * (policy-inproc.c), and their messages read as a child's.
  * Not for: loading (plugin-loader.c), the accessors (policy-host.c).
  */
 #include "config.h"
@@ -29,6 +31,7 @@
 #include "monotonic.h"
 #include "policy/policy-chain-state.h"
 #include "policy/policy-child.h"
+#include "policy/policy-inproc.h"
 #include "policy/policy-proc.h"
 #include "policy/policy-reader.h"
 
@@ -84,6 +87,11 @@ int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain *
                           struct sluice_error *reterr)
 {
 	return chain_load(cfg, false, ret, reterr);
+}
+
+void policy_chain_allow_in_process(struct policy_chain *chain)
+{
+	chain->in_process_allowed = true;
 }
 
 const char *policy_chain_start_error(const struct policy_chain *c)
@@ -269,6 +277,38 @@ static bool locate_failure(struct policy_chain *c, struct reading *st, int r, si
 	return unexplained;
 }
 
+/* The deny of model k, whose check failed (r: the reading's; w, status:
+ * how the process that checked it ended; unexplained: see
+ * locate_failure()), or its check again strictly to name the plugin.
+ * Returns as run_chain(). */
+static ssize_t fail_model(struct policy_chain *c, struct policy_check *items,
+                          const struct command_model *const *models, struct reading *st, int r,
+                          int w, int status, size_t k, bool unexplained)
+{
+	free(st->rewrite); /* a failed model's rewrite is not applied */
+	st->rewrite = NULL;
+	if (unexplained && !c->strict) {
+		/* Garbage, or a pipe a plugin broke: the child went on, so
+		 * neither where the garbage sits among the batched messages
+		 * nor the progress word says which plugin did it. The model is
+		 * checked again alone, its messages written before each
+		 * plugin's code, so that the plugin is named; when it does not
+		 * happen again, the refusal stands, naming none. */
+		int named = recheck_strictly(c, &items[k], models[k]);
+		if (named != 0) {
+			if (named > 0)
+				finish_item(c, &items[k], st, named);
+			return named < 0 ? named : (ssize_t)k + 1;
+		}
+		st->current = st->n;
+	}
+	int failed = reading_fail_closed(st, r, w, status, c->timeout_ms);
+	if (failed < 0)
+		return failed;
+	finish_item(c, &items[k], st, failed);
+	return (ssize_t)k + 1;
+}
+
 /* The end of a check's child, once its messages were read (r, up to model
  * k; unexplained: see locate_failure()): waited for, or left to
  * policy_chain_reap() when every model was read; a failed model checked
@@ -305,28 +345,52 @@ static ssize_t end_child(struct policy_chain *c, struct policy_check *items,
 			return (ssize_t)n;
 		}
 	}
-	free(st->rewrite); /* a failed model's rewrite is not applied */
-	st->rewrite = NULL;
-	if (unexplained && !c->strict) {
-		/* Garbage, or a pipe a plugin broke: the child went on, so
-		 * neither where the garbage sits among the batched messages
-		 * nor the progress word says which plugin did it. The model is
-		 * checked again alone, its messages written before each
-		 * plugin's code, so that the plugin is named; when it does not
-		 * happen again, the refusal stands, naming none. */
-		int named = recheck_strictly(c, &items[k], models[k]);
-		if (named != 0) {
-			if (named > 0)
-				finish_item(c, &items[k], st, named);
-			return named < 0 ? named : (ssize_t)k + 1;
+	return fail_model(c, items, models, st, r, w, status, k, unexplained);
+}
+
+/* The models [from..n) checked in this process (policy-inproc.c), each in
+ * turn, its messages read as a child's are. A crash or a hang of plugin
+ * code is a deny naming the plugin and its phase, as a child's death is;
+ * the models after it, or one whose pass could not run here, go to a
+ * child. Returns as run_chain(). */
+static ssize_t run_here(struct policy_chain *c, struct policy_check *items,
+                        const struct command_model *const *models, size_t from, size_t n)
+{
+	_cleanup_close_ int fd = memfd_create("sluice-policy", MFD_CLOEXEC);
+	for (size_t k = from; k < n; k++) {
+		policy_progress_store(c, 0);
+		if (fd < 0 || ftruncate(fd, 0) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+			c->inproc = POLICY_INPROC_NO; /* no memory file: a child checks */
+			return (ssize_t)k;
 		}
-		st->current = st->n;
+		int end = policy_inproc_pass(c, models[k], fd);
+		if (end < 0 && end != -ETIMEDOUT) { /* nothing read: a child checks it */
+			c->inproc = POLICY_INPROC_NO;
+			return (ssize_t)k;
+		}
+		if (end != 0) /* what follows runs in a fresh process */
+			c->inproc = POLICY_INPROC_NO;
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			return -errno;
+		struct reading st;
+		size_t stop = k;
+		int r = read_messages(c, items, fd, k, k + 1, &st, &stop);
+		if (r == 0 && stop == k + 1) {
+			finish_item(c, &items[k], &st, (int)st.failed);
+			continue;
+		}
+		if (r == -ENOMEM) {
+			free(st.rewrite);
+			return r;
+		}
+		c->inproc = POLICY_INPROC_NO;
+		if (end == -ETIMEDOUT)
+			r = -ETIMEDOUT;
+		bool unexplained = locate_failure(c, &st, r, k, k);
+		/* a crash reads as a child's wait status: ended by that signal */
+		return fail_model(c, items, models, &st, r, 0, end > 0 ? end : 0, k, unexplained);
 	}
-	int failed = reading_fail_closed(st, r, w, status, c->timeout_ms);
-	if (failed < 0)
-		return failed;
-	finish_item(c, &items[k], st, failed);
-	return (ssize_t)k + 1;
+	return (ssize_t)n;
 }
 
 /* Fork one child for the models items[from..n) (or take the one forked
@@ -338,6 +402,8 @@ static ssize_t run_chain(struct policy_chain *c, struct policy_check *items,
                          const struct command_model *const *models, size_t from, size_t n)
 {
 	policy_chain_reap(c);
+	if (policy_inproc_usable(c))
+		return run_here(c, items, models, from, n);
 	int fd = -1;
 	bool ahead = false;
 	pid_t pid = start_child(c, models, from, n, &fd, &ahead);

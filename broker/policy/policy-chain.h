@@ -37,7 +37,9 @@ int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
 /*
  * As policy_chain_new(), without the validating child and without loading
  * any plugin into this process: for a one-shot verb, whose first check's
- * child loads and opens every plugin anyway. A plugin that cannot be loaded
+ * child loads and opens every plugin anyway -- or, when every plugin is a
+ * built-in, whose first check loads them here and checks them in this
+ * process (policy-inproc.h). A plugin that cannot be loaded
  * or started is then found by that first check, which returns -ENOEXEC (a
  * configuration error, exit status 125) with policy_chain_start_error()
  * saying the loader's error ("plugin 'X' (FILE:LINE): cannot find ...") or
@@ -46,6 +48,15 @@ int policy_chain_new(const struct broker_config *cfg, struct policy_chain **ret,
  */
 int policy_chain_new_lazy(const struct broker_config *cfg, struct policy_chain **ret,
                           struct sluice_error *reterr);
+
+/*
+ * Let a lazy chain whose plugins are all built-ins check them in this
+ * process (policy-inproc.h) rather than in a child. Only for a caller for
+ * whom the broker's death or hang is itself a refusal: `sluice run`, whose
+ * command the launcher starts only when told. Not for a hook: an agent
+ * reads a hook that died or said nothing in time as no objection.
+ */
+void policy_chain_allow_in_process(struct policy_chain *chain);
 
 /* Why the last check returned -ENOEXEC (borrowed; "" when it did not). */
 const char *policy_chain_start_error(const struct policy_chain *chain);

@@ -120,6 +120,11 @@ static int child_model(struct policy_chain *c, const struct sluice_host *host,
 	return 0;
 }
 
+int policy_child_pass(struct policy_chain *c, const struct command_model *m, size_t model, int fd)
+{
+	return child_model(c, policy_host(), m, model, fd, c->child_load_errors, NULL);
+}
+
 /* In the child: a lazy chain's plugins are loaded here, never in the
  * parent, once; each failure is reported in its place in the messages. */
 void policy_child_load(struct policy_chain *c)

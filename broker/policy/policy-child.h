@@ -46,6 +46,14 @@ _Noreturn void policy_child_check(struct policy_chain *c, const struct command_m
 _Noreturn void policy_child_run(struct policy_chain *c, const struct command_model *const *models,
                                 size_t n, int fd);
 
+/* One model's pass through every plugin, as a child makes it: each opened,
+ * checked and closed in order, the progress word moved before its code,
+ * the messages written to fd; m is the model-th of the child's list.
+ * Returns 0, or -errno when the messages could not be written. The
+ * built-in plugins' pass in the broker itself is this one too
+ * (policy-inproc.c). */
+int policy_child_pass(struct policy_chain *c, const struct command_model *m, size_t model, int fd);
+
 /* waitpid() for pid, through EINTR. 0 or -errno. */
 int policy_child_wait(pid_t pid, int *status);
 

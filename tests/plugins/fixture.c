@@ -68,6 +68,43 @@ static int fx_open(const struct sluice_host *host, const struct sluice_settings 
 #endif
 }
 
+#ifdef FIXTURE_BUILTINS
+static int recurse(volatile int depth)
+{
+	volatile char frame[1024];
+	frame[0] = (char)depth;
+	if (depth < 0) /* never: the stack ends first */
+		return 0;
+	return recurse(depth + 1) + frame[0];
+}
+
+/* `crash` and `hang` (FIXTURE_BUILTINS, at its end). */
+static void fx_misbehave(const struct sluice_settings *s)
+{
+	const char *crash = sluice_settings_get(s, "crash");
+	const char *hang = sluice_settings_get(s, "hang");
+	if (crash && strcmp(crash, "segv") == 0)
+		*(volatile int *)NULL = 1;
+	else if (crash && strcmp(crash, "abort") == 0)
+		abort();
+	else if (crash && strcmp(crash, "stack") == 0)
+		(void)recurse(0);
+	if (hang && strcmp(hang, "spin") == 0)
+		for (volatile unsigned long i = 0;; i++)
+			;
+	else if (hang && strcmp(hang, "malloc") == 0)
+		/* most of its time inside the C library's allocator, which holds
+		 * its lock there: a jump out of it would leave the lock held */
+		for (size_t n = 1;; n = n * 7 % 65521 + 1) {
+			void *volatile p = malloc(n);
+			free(p);
+		}
+	else if (hang)
+		for (;;)
+			(void)pause();
+}
+#endif
+
 __attribute__((unused)) static int fx_check(void *state, const struct sluice_command *cmd,
                                             struct sluice_verdict *v)
 {
@@ -76,6 +113,9 @@ __attribute__((unused)) static int fx_check(void *state, const struct sluice_com
 	const char *when = sluice_settings_get(s, "when");
 	if (when && !strstr(sluice_command_source(cmd), when))
 		return SLUICE_ALLOW;
+#ifdef FIXTURE_BUILTINS
+	fx_misbehave(s);
+#endif
 	if (sluice_settings_get(s, "open_keep_fd") && (kept_fd < 0 || fcntl(kept_fd, F_GETFD) < 0))
 		return sluice_verdict_add(v, SLUICE_DENY, "the descriptor open kept is gone", NULL);
 	/* forge_done = yes: write, as the host would, this plugin's RESULT
@@ -167,6 +207,8 @@ static const struct sluice_key keys[] = {
 	{ "forge_done", 0 },
 	{ "open_keep_fd", 0 },
 	{ "open_hang", 0 },
+	{ "crash", 0 },
+	{ "hang", 0 },
 	{ "list", SLUICE_KEY_REPEATABLE },
 	{ "long", SLUICE_KEY_JOINABLE },
 	{ NULL, 0 },
@@ -218,5 +260,23 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin = {
 #ifndef FIXTURE_NO_CHECK
 	.check = fx_check,
 #endif
+};
+#endif
+
+#ifdef FIXTURE_BUILTINS
+/* Stands in for the built-ins' module, copied as builtins.so into a plugin
+ * directory of a test's own, where it is git_add (a chain of built-ins
+ * alone runs them in the broker's process, policy-inproc.c); the same file
+ * configured as a path is the same code in a child. On a command that
+ * contains `when`, check misbehaves as its settings say: `crash = segv`,
+ * `abort` or `stack` (a recursion past the end of the stack), `hang =
+ * spin` (a loop on the CPU), `malloc` (a loop of malloc and free) or `pause`. */
+SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin sluice_policy_plugin_git_add = {
+	.abi_version = SLUICE_POLICY_ABI_VERSION,
+	.struct_size = sizeof(struct sluice_policy_plugin),
+	.name = "git_add",
+	.keys = keys,
+	.open = fx_open,
+	.check = fx_check,
 };
 #endif

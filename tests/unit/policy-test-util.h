@@ -103,6 +103,20 @@ static inline int ptu_decide(struct policy_chain *chain, const char *command, st
 }
 
 /* The reason of plugin (borrowed from v), or NULL. */
+/* Whether this process maps file (a plugin's code: loaded here, not only
+ * in a child). */
+static inline bool ptu_maps_file(const char *file)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	cr_assert_not_null(f);
+	char line[4096];
+	bool found = false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, file) != NULL;
+	fclose(f);
+	return found;
+}
+
 static inline const struct verdict_reason *ptu_reason(const struct verdict *v, const char *plugin)
 {
 	for (size_t i = 0; i < v->n_reasons; i++)

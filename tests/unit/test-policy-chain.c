@@ -399,19 +399,6 @@ static struct policy_chain *lazy_chain(const char *variant, const char *extra,
 	return chain;
 }
 
-/* Whether this process maps file (the plugin's code). */
-static bool maps_file(const char *file)
-{
-	FILE *f = fopen("/proc/self/maps", "re");
-	cr_assert_not_null(f);
-	char line[4096];
-	bool found = false;
-	while (!found && fgets(line, sizeof(line), f))
-		found = strstr(line, file) != NULL;
-	fclose(f);
-	return found;
-}
-
 Test(policy_chain, a_lazy_chain_checks_in_its_child_never_loading_the_plugin_here)
 {
 	struct broker_config *cfg = NULL;
@@ -421,7 +408,7 @@ Test(policy_chain, a_lazy_chain_checks_in_its_child_never_loading_the_plugin_her
 	cr_assert_eq(ptu_decide(chain, "echo hi", &v, NULL), 0);
 	cr_assert_eq(v.kind, VERDICT_ASK, "the plugin ran: %s", verdict_kind_name(v.kind));
 	cr_assert_null(policy_chain_get(chain, 0)->dl);
-	cr_assert_not(maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
+	cr_assert_not(ptu_maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
 	/* the check returned at the child's last message; the reap waits for it */
 	policy_chain_reap(chain);
 	errno = 0;
@@ -672,7 +659,7 @@ Test(policy_chain, a_lazy_chain_child_forked_ahead_loads_the_plugin_itself)
 	struct policy_chain *chain = lazy_chain("ok", "verdict = ask\nwhen = needle\n", &cfg);
 	cr_assert_eq(policy_chain_prepare(chain, parser), 0);
 	expect_verdict(chain, parser, "ls needle", VERDICT_ASK);
-	cr_assert_not(maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
+	cr_assert_not(ptu_maps_file("fx_ok.so"), "the plugin's code is mapped in the parent");
 	free_all(chain, cfg, parser);
 }
 
