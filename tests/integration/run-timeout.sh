@@ -27,14 +27,30 @@ out=$(timeout -k 5 20 "$SLUICE" run --config "$TEST_TMP/grace.ini" --format json
 [ "$rc" -eq 124 ] && [ "$(json_get "$out" 'd["timedOut"] and d["signal"] == 9')" = True ]
 report $? "JSON: a shell that ignores SIGTERM is ended by SIGKILL, and says so" "rc=$rc" "$out"
 
-# Escapees write their pids first, so the check below knows whom to look for.
-pids="$TEST_TMP/pids"
-run timeout -k 5 20 "$SLUICE" run --timeout 500ms -- "setsid sleep 300 & echo \$! >> '$pids'; (sleep 301 & echo \$! >> '$pids') ; trap '' TERM; sleep 302 & echo \$! >> '$pids'; wait"
-expect "a tree with escapees times out" 124
-survivors=""
-while read -r pid; do alive "$pid" && survivors="$survivors $pid"; done <"$pids"
-[ "$(wc -l <"$pids")" -eq 3 ] && [ -z "$survivors" ]
-report $? "setsid and double-fork escapees and a TERM-ignoring child are killed at timeout" "alive:$survivors" "$(cat "$pids")" || for p in $survivors; do kill -9 "$p"; done
+# Escapees: a setsid, a double fork and a child that ignores TERM, each
+# named by a mark in its argv, which is what the check below looks for from
+# outside: the pids a command prints are its PID namespace's in the
+# sandboxed modes, and name other processes (or none) outside. In both an
+# unsandboxed run (the broker's own kill) and the default mode's.
+esc_mark="escapee-mark-$$-$RANDOM"
+(exec -a "$esc_mark-control" sleep 30) &
+control=$!
+wait_for 5 pgrep -f -- "$esc_mark-control" >/dev/null
+report $? "control: a process found by the mark in its argv from outside"
+kill "$control" 2>/dev/null
+wait "$control" 2>/dev/null
+for mode in unrestricted default; do
+  sandbox=()
+  [ "$mode" = default ] || sandbox=(--sandbox "$mode")
+  started="$TEST_TMP/started-$mode"
+  run timeout -k 5 20 "$SLUICE" run "${sandbox[@]}" --timeout 500ms -- \
+    "setsid bash -c 'exec -a $esc_mark-$mode-1 sleep 300' & echo >>'$started'; (bash -c 'exec -a $esc_mark-$mode-2 sleep 301' & echo >>'$started'); trap '' TERM; bash -c 'exec -a $esc_mark-$mode-3 sleep 302' & echo >>'$started'; wait"
+  expect "a tree with escapees times out ($mode)" 124
+  left=$(pgrep -a -f -- "$esc_mark-$mode" || true)
+  [ "$(wc -l <"$started")" -eq 3 ] && [ -z "$left" ]
+  report $? "setsid and double-fork escapees and a TERM-ignoring child are killed at timeout ($mode)" \
+    "left: $left" || pkill -9 -f -- "$esc_mark-$mode"
+done
 
 run timeout -k 5 20 "$SLUICE" run --mode slow --timeout 400ms -- 'sleep 30'
 grep -q 'of slow mode fired' <<<"$out"
