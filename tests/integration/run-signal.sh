@@ -12,7 +12,10 @@ for sig in TERM INT; do
   : >"$pids"
   # Signalled directly, not through timeout(1): that also sends SIGCONT,
   # which can cancel the stop a sanitizer's exit-time leak check waits for.
-  "$SLUICE" run --timeout 20s -- "setsid sleep 310 & echo \$! >> '$pids'; sleep 311 & echo \$! >> '$pids'; wait" \
+  # Each child is named by a mark in its argv, found from outside by it:
+  # the pids a sandboxed command prints are its PID namespace's.
+  mark="signal-mark-$$-$RANDOM-$sig"
+  "$SLUICE" run --timeout 20s -- "setsid bash -c 'exec -a $mark-1 sleep 310' & echo >> '$pids'; bash -c 'exec -a $mark-2 sleep 311' & echo >> '$pids'; wait" \
     >"$TEST_TMP/out-$sig" 2>&1 &
   sluice_pid=$!
   # The command has started both children once both pids are written.
@@ -22,6 +25,9 @@ for sig in TERM INT; do
     wait "$sluice_pid"
     continue
   fi
+  # the control: both are found by their mark while they run
+  marked() { [ "$(pgrep -c -f -- "$mark")" -ge 2 ]; }
+  wait_for 5 marked && seen=2 || seen=$(pgrep -c -f -- "$mark")
   kill -s "$sig" "$sluice_pid"
   if ! wait_for 10 gone "$sluice_pid"; then
     not_ok "SIG$sig to sluice run: it exits" "still running 10 s after the signal"
@@ -29,10 +35,9 @@ for sig in TERM INT; do
   fi
   wait "$sluice_pid" && rc=0 || rc=$?
   want=$((128 + $(kill -l "$sig")))
-  survivors=""
-  while read -r pid; do alive "$pid" && survivors="$survivors $pid"; done <"$pids"
-  [ "$rc" -eq "$want" ] && [ -z "$survivors" ] && grep -q "interrupted by SIG$sig" "$TEST_TMP/out-$sig"
-  report $? "SIG$sig to sluice run kills the whole tree and exits $want" "rc=$rc alive:$survivors" "$(cat "$TEST_TMP/out-$sig")" || for p in $survivors; do kill -9 "$p"; done
+  survivors=$(pgrep -a -f -- "$mark" || true)
+  [ "$seen" = 2 ] && [ "$rc" -eq "$want" ] && [ -z "$survivors" ] && grep -q "interrupted by SIG$sig" "$TEST_TMP/out-$sig"
+  report $? "SIG$sig to sluice run kills the whole tree and exits $want" "found by their mark before: $seen" "rc=$rc alive: $survivors" "$(cat "$TEST_TMP/out-$sig")" || pkill -9 -f -- "$mark"
 done
 
 # A signal in the drain window (the shell has exited, a child it left holds
