@@ -235,14 +235,18 @@ fi
 # run, unreadable directories and a symlink out included, the symlink's
 # target untouched.
 chmod 777 "$uws"
+# a name of this test's own: with the namespace layer the TMPDIR is the
+# private /tmp, and what is checked outside is that this name is not in the
+# host's /tmp (a fixed name could be anybody's file there)
+sub="sluice-test-tmp-$$-$(basename "$TEST_TMP")"
 cmd='id -un; echo "$TMPDIR" > ./tmpname; echo in-tmp > "$TMPDIR/f" && cat "$TMPDIR/f"
-mkdir -p "$TMPDIR/a/b"; touch "$TMPDIR/a/b/c"; chmod 000 "$TMPDIR/a"; ln -s "$PWD" "$TMPDIR/out"'
+mkdir -p "$TMPDIR/'"$sub"'/b"; touch "$TMPDIR/'"$sub"'/b/c"; chmod 000 "$TMPDIR/'"$sub"'"; ln -s "$PWD" "$TMPDIR/out"'
 touch "$uws/keep"
 run "$SLUICE" run -C "$uws" --config "$TEST_TMP/user.ini" --sandbox workspace-write -- "$cmd"
 if [ "$(id -u)" -eq 0 ]; then
   tmp=$(cat "$uws/tmpname" 2>/dev/null)
   # its own /tmp with the namespace layer: nothing of it outside
-  [ "$tmp" = /tmp ] && tmp=/tmp/a
+  [ "$tmp" = /tmp ] && tmp=/tmp/$sub
   [ "$rc" -eq 0 ] && [ "$out" = "$(printf 'nobody\nin-tmp')" ] && [ -n "$tmp" ] && [ ! -e "$tmp" ] &&
     [ -e "$uws/keep" ]
   report $? "as root, [sandbox] user with workspace-write: the command writes its TMPDIR, which is then removed whole" \
