@@ -145,6 +145,8 @@ static const struct launch_step steps[] = {
 	{ "address-space", apply_rlimit_as },         /* RLIMIT_AS, last: nothing allocates after */
 	{ "report", apply_report },                   /* one JSON line on --report-fd */
 };
+/* every step and "namespace-ahead" has its time in the report */
+_Static_assert(ELEMENTSOF(steps) + 1 <= LAUNCH_STEP_TIMES_MAX, "room for each step's time");
 
 /* A step's wall time, for the report (step "report" writes those before
  * it). */

@@ -71,7 +71,8 @@ enum protection {
 
 struct namespace_ahead;
 
-/* Room for every step of main.c's table and "namespace-ahead". */
+/* Room for every step of main.c's table and "namespace-ahead" (checked
+ * there). */
 #define LAUNCH_STEP_TIMES_MAX 32
 
 /* One step's wall time, for the report's steps_us. */

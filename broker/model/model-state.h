@@ -52,7 +52,7 @@ bool model_state_tilde(const struct model_state *s, const char *name);
 /* Is name's value a glob bash expanded when it made it? */
 bool model_state_glob(const struct model_state *s, const char *name);
 /* Is one of the positional parameters $1 ... $last such a glob (set -- *
- * x)? Then how many words they hold is not known. last is 1 to 9. */
+ * x)? Then how many words they hold is not known. last is 0 (none) to 9. */
 bool model_state_positional_glob(const struct model_state *s, unsigned last);
 /* Set to to the value of from, with its marks; from not set: to is
  * forgotten. 0 or -ENOMEM. */

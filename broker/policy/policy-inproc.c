@@ -15,7 +15,6 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <ucontext.h>
@@ -39,16 +38,18 @@ static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
 #define CRASHES_ARE_THE_SANITIZERS false
 #endif
 
-/* Room for the handler when plugin code overflowed its stack. */
-#define HANDLER_STACK_SIZE (64 * 1024)
-
 /* Where the timer interrupted: the program counter of the interrupted
  * context, on the architectures where it is known (elsewhere a child
  * checks: policy_inproc_usable()). */
 #if defined(__x86_64__)
 #define INTERRUPTED_PC(uc) ((uintptr_t)(uc)->uc_mcontext.gregs[REG_RIP])
+#define INTERRUPTED_PC_KNOWN true
 #elif defined(__aarch64__)
 #define INTERRUPTED_PC(uc) ((uintptr_t)(uc)->uc_mcontext.pc)
+#define INTERRUPTED_PC_KNOWN true
+#else
+#define INTERRUPTED_PC(uc) ((void)(uc), (uintptr_t)0)
+#define INTERRUPTED_PC_KNOWN false
 #endif
 
 /* The code of the C library and the dynamic loader, which hold locks of
@@ -115,7 +116,6 @@ static void on_pass_signal(int sig, siginfo_t *info, void *context)
 		}
 		return;
 	}
-#ifdef INTERRUPTED_PC
 	if (sig == TIMER_SIGNAL && timer_put_off < TIMER_PUT_OFF_MAX &&
 	    in_locking_code(INTERRUPTED_PC((const ucontext_t *)context))) {
 		timer_put_off++;
@@ -123,9 +123,6 @@ static void on_pass_signal(int sig, siginfo_t *info, void *context)
 		(void)timer_settime(pass_timer, 0, &soon, NULL); /* async-signal-safe */
 		return;
 	}
-#else
-	(void)context;
-#endif
 	pass_running = 0;
 	pass_ended_by = sig;
 	siglongjmp(pass_exit, 1);
@@ -149,11 +146,10 @@ bool policy_inproc_usable(struct policy_chain *c)
 	if (c->inproc != POLICY_INPROC_UNDECIDED)
 		return c->inproc == POLICY_INPROC_LOADED;
 	c->inproc = POLICY_INPROC_NO;
-#ifndef INTERRUPTED_PC
-	return false; /* the timer could not tell where it landed */
-#endif
-	/* !dir: a chain that validated its plugins */
-	if (!c->in_process_allowed || !c->dir || CRASHES_ARE_THE_SANITIZERS)
+	/* !dir: a chain that validated its plugins; without the program
+	 * counter the timer could not tell where it landed */
+	if (!c->in_process_allowed || !c->dir || CRASHES_ARE_THE_SANITIZERS ||
+	    !INTERRUPTED_PC_KNOWN)
 		return false;
 	if (n_locking_code == 0)
 		(void)dl_iterate_phdr(note_locking_code, NULL);
@@ -179,8 +175,11 @@ struct pass_signals {
 	struct sigaction old_actions[ELEMENTSOF(crash_signals) + 1];
 	stack_t old_stack;
 	sigset_t old_mask;
-	void *stack;
 };
+
+/* Room for the handler when plugin code overflowed its stack: one pass at
+ * a time, so one stack. */
+static char handler_stack[64 * 1024];
 
 static const int *pass_signal(size_t i)
 {
@@ -190,14 +189,9 @@ static const int *pass_signal(size_t i)
 
 static int take_signals(struct pass_signals *ps)
 {
-	ps->stack = malloc(HANDLER_STACK_SIZE);
-	if (!ps->stack)
-		return -ENOMEM;
-	stack_t st = { .ss_sp = ps->stack, .ss_size = HANDLER_STACK_SIZE };
-	if (sigaltstack(&st, &ps->old_stack) < 0) {
-		free(ps->stack);
+	stack_t st = { .ss_sp = handler_stack, .ss_size = sizeof(handler_stack) };
+	if (sigaltstack(&st, &ps->old_stack) < 0)
 		return -errno;
-	}
 	struct sigaction sa = { .sa_sigaction = on_pass_signal,
 		                .sa_flags = SA_ONSTACK | SA_SIGINFO };
 	sigemptyset(&sa.sa_mask);
@@ -226,7 +220,6 @@ static void give_back_signals(struct pass_signals *ps)
 		(void)sigaction(*pass_signal(i), &ps->old_actions[i], NULL);
 	(void)sigaltstack(&ps->old_stack, NULL);
 	(void)sigprocmask(SIG_SETMASK, &ps->old_mask, NULL);
-	free(ps->stack);
 }
 
 int policy_inproc_pass(struct policy_chain *c, const struct command_model *m, int fd)

@@ -23,7 +23,6 @@
 #include "policy/verdict.h"
 #include "core/run-settings.h"
 
-/* Everything is borrowed; NULL/0 mean "not applicable". */
 /* Room for runner.c's steps (the result's stepsUs). */
 #define RUN_STEPS_MAX 16
 
@@ -33,6 +32,7 @@ struct run_step_time {
 	uint64_t us;
 };
 
+/* Everything is borrowed; NULL/0 mean "not applicable". */
 struct run_result {
 	enum error_kind error;
 	char error_message[512];

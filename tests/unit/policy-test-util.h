@@ -102,7 +102,6 @@ static inline int ptu_decide(struct policy_chain *chain, const char *command, st
 	return r;
 }
 
-/* The reason of plugin (borrowed from v), or NULL. */
 /* Whether this process maps file (a plugin's code: loaded here, not only
  * in a child). */
 static inline bool ptu_maps_file(const char *file)
@@ -117,6 +116,7 @@ static inline bool ptu_maps_file(const char *file)
 	return found;
 }
 
+/* The reason of plugin (borrowed from v), or NULL. */
 static inline const struct verdict_reason *ptu_reason(const struct verdict *v, const char *plugin)
 {
 	for (size_t i = 0; i < v->n_reasons; i++)
