@@ -59,9 +59,11 @@ ns=$(sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p' <<<"$features")
 if [ "$ns" = unavailable ]; then
   skip "--tmpdir-fallback unused with the private /tmp" "no mount namespace here"
 else
-  run "$L" "${W[@]}" --tmpdir "$shared" --tmpdir-fallback "$shared/fb" -- sh -c 'echo "$TMPDIR"; touch "$TMPDIR/mine" && echo ok'
+  # a name of this test's own, not to be confused with anybody's in the host's /tmp
+  mine="sluice-test-mine-$$-$(basename "$TEST_TMP")"
+  run "$L" "${W[@]}" --tmpdir "$shared" --tmpdir-fallback "$shared/fb" -- sh -c 'echo "$TMPDIR"; touch "$TMPDIR/$1" && echo ok' sh "$mine"
   [ "$rc" -eq 0 ] && [ "$out" = "$(printf '/tmp\nok')" ] && [ ! -e "$shared/fb" ] && [ -z "$(ls -A "$shared")" ] &&
-    [ ! -e /tmp/mine ]
+    [ ! -e "/tmp/$mine" ]
   report $? "with the private /tmp, TMPDIR is /tmp, --tmpdir stays empty and --tmpdir-fallback is not made" "rc=$rc" "$out" "$err"
 fi
 

@@ -84,11 +84,13 @@ report $? "without the namespace layer, the run's own TMPDIR is removed" "tmp='$
 
 # Two runs at once do not see each other's TMPDIR files; with the
 # namespace layer both have the same TMPDIR path, /tmp, each a tmpfs of its
-# own there.
-"$SLUICE" run -C "$ws" --sandbox restricted -- 'echo a >"$TMPDIR/mine" && sleep 4 && cat "$TMPDIR/mine" && echo "$TMPDIR"' >"$TEST_TMP/run-a.out" 2>&1 &
+# own there. The file has a name of this test's own, so that what is
+# checked in the host's /tmp is not anybody else's file.
+mine="sluice-test-mine-$$-$(basename "$TEST_TMP")"
+"$SLUICE" run -C "$ws" --sandbox restricted -- 'echo a >"$TMPDIR/'"$mine"'" && sleep 4 && cat "$TMPDIR/'"$mine"'" && echo "$TMPDIR"' >"$TEST_TMP/run-a.out" 2>&1 &
 a_pid=$!
 sleep 1
-run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "seen=$(cat "$TMPDIR/mine" 2>/dev/null)"; echo b >"$TMPDIR/mine" && cat "$TMPDIR/mine" && echo "$TMPDIR"'
+run "$SLUICE" run -C "$ws" --sandbox restricted -- 'echo "seen=$(cat "$TMPDIR/'"$mine"'" 2>/dev/null)"; echo b >"$TMPDIR/'"$mine"'" && cat "$TMPDIR/'"$mine"'" && echo "$TMPDIR"'
 kill -0 "$a_pid" 2>/dev/null && a_running=yes || a_running=no
 wait "$a_pid" && a_rc=0 || a_rc=$?
 a_out=$(cat "$TEST_TMP/run-a.out")
@@ -99,7 +101,7 @@ report $? "two runs at once: neither sees the other's TMPDIR files" "running=$a_
 if [ -z "$private_tmp" ]; then
   skip "two runs at once both have TMPDIR=/tmp" "no mount namespace here"
 else
-  [ "$a_tmp" = /tmp ] && [ "$b_tmp" = /tmp ] && [ ! -e /tmp/mine ]
+  [ "$a_tmp" = /tmp ] && [ "$b_tmp" = /tmp ] && [ ! -e "/tmp/$mine" ]
   report $? "two runs at once both have TMPDIR=/tmp, each its own, nothing on disk" "a=$a_tmp b=$b_tmp"
 fi
 
