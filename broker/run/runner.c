@@ -208,13 +208,37 @@ static int begin_sweep(struct run_outcome *o)
 	return 0;
 }
 
+/* Whether the command could have written anything that outlasts the run:
+ * false only for a restricted run with no writable path but its TMPDIR
+ * (no [sandbox] writable, no git_writable, no tool caches), which the
+ * launcher reports it kept so: every mount read-only (mount-namespace) and
+ * /tmp a tmpfs of the run's own (private-tmp), gone with its mount
+ * namespace. Such a run can have planted nothing in any gitdir, nested
+ * repository or todo list for the sweep to find (docs/running.md, "The
+ * sweep", argues it); a best-effort sandbox that kept less is swept. */
+static bool run_could_leave_files(const struct run_outcome *o)
+{
+	const struct run_settings *s = &o->settings;
+	if (s->sandbox_mode != SANDBOX_MODE_RESTRICTED || s->n_writable > 0 || s->git_writable ||
+	    o->tool_cache)
+		return true;
+	const char *report = o->result.sandbox_report;
+	return !launch_report_enforced(report, LAUNCH_PROT_MOUNT_NAMESPACE) ||
+	       !launch_report_enforced(report, LAUNCH_PROT_PRIVATE_TMP);
+}
+
 /* After the run's last process is gone (as far as the pump knows: the
  * survivors it left are listed in the result): the sweep, its quarantine
- * folder in the jobs directory. */
+ * folder in the jobs directory; none when the run could leave nothing
+ * behind. */
 static void end_sweep(struct run_outcome *o)
 {
 	if (!o->sweeping)
 		return;
+	if (!run_could_leave_files(o)) {
+		o->sweeping = false;
+		return;
+	}
 	const char *dir = run_outcome_jobs_dir(o, NULL) == 0 ? o->jobs_dir : NULL;
 	(void)git_sweep_run(&o->sweep, dir);
 	o->result.git_sweep = &o->sweep;

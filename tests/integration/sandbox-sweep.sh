@@ -166,7 +166,26 @@ if [ -n "$why" ]; then
   skip "a nested clone keeps working" "$why"
   skip "a background job is swept when it ends" "$why"
   skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
+  skip "a restricted run that could write nothing lasting is not swept; the attack fails in it" "$why"
+  skip "a restricted run is swept where the report does not show everything read-only" "$why"
 else
+  # A restricted run with nothing writable but its own /tmp can plant
+  # nothing: the sweep is skipped (docs/running.md, The sweep). The same
+  # plant as above (which works without the sweep in workspace-write)
+  # fails there, and the user's git is unharmed, checked from outside.
+  fresh
+  run "$SLUICE" run -C "$repo" --sandbox restricted --format json -- 'ln -sf ~/.bashrc .git/COMMIT_EDITMSG'
+  trigger "$repo" 'git commit -q -m "echo PWNED-restricted"'
+  [ "$rc" -eq 1 ] && [ ! -L "$repo/.git/COMMIT_EDITMSG" ] && ! bashrc_has PWNED-restricted &&
+    [ "$(json_get "$out" '"sweep-begin" in d["stepsUs"] and "sweep" not in d["stepsUs"] and d["gitSweep"] is None')" = True ]
+  report $? "a restricted run that could write nothing lasting is not swept; the attack fails in it" "$out"
+  # ... but where the launcher's report does not show every mount
+  # read-only and /tmp its own (here the namespace layer off), it is.
+  printf '[sandbox]\nnamespace = off\n' >"$TEST_TMP/namespace-off.ini"
+  run "$SLUICE" run -C "$repo" --sandbox restricted --config "$TEST_TMP/namespace-off.ini" --format json -- true
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" '"sweep" in d["stepsUs"]')" = True ]
+  report $? "a restricted run is swept where the report does not show everything read-only" "$out"
+
   fresh
   run "$SLUICE" run -C "$repo" -- 'ln -sf ~/.bashrc .git/COMMIT_EDITMSG'
   grep -q "COMMIT_EDITMSG: symbolic link to $HOME/.bashrc" <<<"$out"
