@@ -5,8 +5,9 @@
  *
  * With a PID namespace (step "namespaces" unshared CLONE_NEWPID), the
  * launcher forks: the child is the namespace's init, goes on with the
- * steps, mounts a new /proc ("proc"), and in the end forks the program
- * instead of exec'ing it, then reaps, forwards signals to the program, and
+ * steps, mounts a new /proc ("proc"), and in the end starts the program
+ * in a child (clone(CLONE_VM | CLONE_VFORK), not a fork) instead of
+ * exec'ing it, then reaps, forwards signals to the program, and
  * exits once the program has: the kernel then kills everything left in the
  * namespace, and the init's exit waits for it. The launcher itself stays
  * outside as the monitor, the process its caller started and waits for: it
@@ -50,9 +51,11 @@ int apply_proc(const struct launch_spec *spec, struct launch_state *state,
                struct sluice_error *err);
 
 /* Exec program, with the signal mask the launcher started with. In the
- * PID namespace's init, fork first: the child execs, the init stays as
- * above and never returns. Returns only on failure: -errno (detail in err)
- * in the process that could not exec or fork. */
+ * PID namespace's init, in a child started with clone(CLONE_VM |
+ * CLONE_VFORK): the init waits until the child's exec, then stays as above
+ * and never returns; a child whose exec failed reports it (the report
+ * line, the message) and ends with LAUNCH_EXIT_FAILURE. Returns only on
+ * failure: -errno (detail in err) where the exec or the clone failed. */
 int monitor_exec(const struct launch_spec *spec, struct launch_state *state, char **program,
                  struct sluice_error *err);
 
