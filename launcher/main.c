@@ -168,6 +168,43 @@ static int fail_before_steps(const struct namespace_ahead *ahead)
 	return LAUNCH_EXIT_FAILURE;
 }
 
+/* The steps from first on, then the exec; never returns. Step "monitor"
+ * may go on with them in a child (resume_steps()). */
+static _Noreturn void run_steps(const struct launch_spec *spec, struct launch_state *state,
+                                size_t first)
+{
+	struct sluice_error err;
+	for (size_t i = first; i < ELEMENTSOF(steps); i++) {
+		err = (struct sluice_error){ 0 };
+		state->step = i;
+		state->step_start_us = monotonic_us();
+		int r = steps[i].apply(spec, state, &err);
+		step_time_add(state, steps[i].name, monotonic_us() - state->step_start_us);
+		if (r < 0) {
+			if (err.code == 0)
+				err.code = r;
+			protections_report_error(spec, steps[i].name, &err);
+			log_sluice_error(&err, "%s", steps[i].name);
+			_exit(LAUNCH_EXIT_FAILURE);
+		}
+	}
+
+	char **program = state->argv ? state->argv : spec->argv;
+	err = (struct sluice_error){ 0 };
+	(void)monitor_exec(spec, state, program, &err);
+	protections_report_error(spec, LAUNCH_STEP_EXEC, &err);
+	log_sluice_error(&err, LAUNCH_STEP_EXEC);
+	_exit(LAUNCH_EXIT_FAILURE);
+}
+
+/* state->resume_steps: the step running (which succeeded) timed, then
+ * the steps after it. */
+static void resume_steps(const struct launch_spec *spec, struct launch_state *state)
+{
+	step_time_add(state, steps[state->step].name, monotonic_us() - state->step_start_us);
+	run_steps(spec, state, state->step + 1);
+}
+
 int main(int argc, char **argv)
 {
 	struct launch_spec spec;
@@ -215,27 +252,9 @@ int main(int argc, char **argv)
 		.status_fd = -1,
 		.network_holder_fd = -1,
 		.egress_proxy = { .channel = -1 },
+		.resume_steps = resume_steps,
 	};
 	if (ahead.entered)
 		step_time_add(&state, LAUNCH_STEP_NAMESPACE_AHEAD, ahead.us);
-	for (size_t i = 0; i < ELEMENTSOF(steps); i++) {
-		err = (struct sluice_error){ 0 };
-		uint64_t start = monotonic_us();
-		int r = steps[i].apply(&spec, &state, &err);
-		step_time_add(&state, steps[i].name, monotonic_us() - start);
-		if (r < 0) {
-			if (err.code == 0)
-				err.code = r;
-			protections_report_error(&spec, steps[i].name, &err);
-			log_sluice_error(&err, "%s", steps[i].name);
-			_exit(LAUNCH_EXIT_FAILURE);
-		}
-	}
-
-	char **program = state.argv ? state.argv : spec.argv;
-	err = (struct sluice_error){ 0 };
-	(void)monitor_exec(&spec, &state, program, &err);
-	protections_report_error(&spec, LAUNCH_STEP_EXEC, &err);
-	log_sluice_error(&err, LAUNCH_STEP_EXEC);
-	_exit(LAUNCH_EXIT_FAILURE);
+	run_steps(&spec, &state, 0);
 }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -218,6 +219,76 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 	mirror(status);
 }
 
+/* What the subreaper's child is started with. */
+struct reaper_child {
+	const struct launch_spec *spec;
+	struct launch_state *state;
+	int alive[2];
+};
+
+/* The stack of a child that shares the launcher's memory until its exec
+ * (the launcher's own stays the launcher's, held meanwhile): 1 MiB above
+ * a guard page, never unmapped (the exec or the exit ends the sharing).
+ * Its top, or NULL. */
+static char *child_stack_top(void)
+{
+	const size_t guard = 4096, size = 1024 * 1024;
+	char *p = mmap(NULL, guard + size, PROT_READ | PROT_WRITE,
+	               MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (mprotect(p, guard, PROT_NONE) < 0) {
+		(void)munmap(p, guard + size);
+		return NULL;
+	}
+	return p + guard + size;
+}
+
+/* The subreaper's child: it goes on with the steps and execs the program
+ * (state->resume_steps(), which never returns), sharing the launcher's
+ * memory until then while the launcher, the monitor-to-be, is held. */
+static int reaper_child_main(void *arg)
+{
+	struct reaper_child *c = arg;
+	(void)close(c->alive[1]);
+	c->state->monitor_fd = c->alive[0];
+	c->state->enforced |= PROT_REAPER;
+	c->state->resume_steps(c->spec, c->state);
+	_exit(LAUNCH_EXIT_FAILURE); /* not reached */
+}
+
+/* Without a PID namespace: start the child that becomes the program with
+ * clone(CLONE_VM | CLONE_VFORK), as posix_spawn does, not fork: no page
+ * table copied, no copy-on-write fault (docs/running.md, "The program
+ * started without a fork"). The launcher, held until the child's exec (or
+ * its end: a failed step), then becomes the monitor; the signals it
+ * waits for stay pending meanwhile, as they are blocked. Returns only when
+ * the clone fails (-errno), the child's pipe end closed. A build with
+ * AddressSanitizer forks instead: its checks would take the steps on
+ * this stack for a stack overflow. */
+static int start_reaper_child(const struct launch_spec *spec, struct launch_state *state,
+                              int alive[2], struct sluice_error *err)
+{
+	pid_t proxy = state->egress_proxy.pid; /* before the child can touch it */
+#if defined(__SANITIZE_ADDRESS__)
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct reaper_child c = { spec, state, { alive[0], alive[1] } };
+		reaper_child_main(&c);
+	}
+#else
+	char *top = child_stack_top();
+	if (!top)
+		return sluice_error_set(err, neg_errno(), "a stack for the program's process");
+	struct reaper_child c = { spec, state, { alive[0], alive[1] } };
+	pid_t pid = clone(reaper_child_main, top, CLONE_VM | CLONE_VFORK | SIGCHLD, &c);
+#endif
+	if (pid < 0)
+		return sluice_error_set(err, neg_errno(), "starting the program's process");
+	(void)close(alive[0]);
+	monitor_run(spec, pid, -1, true, proxy);
+}
+
 int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err)
 {
@@ -253,6 +324,14 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 		close_pair(alive);
 		return sluice_error_set(err, r, "PR_SET_CHILD_SUBREAPER");
 	}
+	if (subreaper) {
+		int r = start_reaper_child(spec, state, alive, err);
+		close_pair(alive);
+		return r;
+	}
+	/* The PID namespace's init: a fork, as it goes on as the init and
+	 * never execs (a clone's CLONE_VFORK would hold the monitor for
+	 * ever). */
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = neg_errno();
@@ -264,17 +343,13 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 		(void)close(alive[0]);
 		if (status[1] >= 0)
 			(void)close(status[1]);
-		monitor_run(spec, pid, status[0], subreaper, state->egress_proxy.pid);
+		monitor_run(spec, pid, status[0], false, state->egress_proxy.pid);
 	}
-	/* The child: a subreaper's flag is not inherited. */
 	(void)close(alive[1]);
-	if (status[0] >= 0)
-		(void)close(status[0]);
+	(void)close(status[0]);
 	state->monitor_fd = alive[0];
-	state->init = pid_namespace;
+	state->init = true;
 	state->status_fd = status[1];
-	if (subreaper)
-		state->enforced |= PROT_REAPER;
 	return 0;
 }
 
@@ -350,8 +425,10 @@ static _Alignas(16) char program_stack[128 * 1024];
 /* The program's process, sharing the init's memory until its exec: the
  * init is held until then (or until this process ends), so nothing here
  * runs beside the init's code. On failure it says so, as main() does, and
- * ends with the launcher's failure status, which the init passes on. */
-static int program_main(void *arg)
+ * ends with the launcher's failure status, which the init passes on. Not
+ * instrumented by the sanitizers, whose _exit hook would warn about a
+ * stack that is not the thread's (as clone-exec.c's child in sluice). */
+__attribute__((no_sanitize("address", "undefined"))) static int program_main(void *arg)
 {
 	const struct program_start *p = arg;
 	struct sluice_error err = { 0 };

@@ -16,9 +16,11 @@
  * the namespace) when the --die-with-parent parent ends.
  *
  * Without a PID namespace (the unrestricted profile, --namespace off, no
- * namespace to be had) and with --die-with-parent, the launcher forks
- * likewise, the child becomes the program, and the monitor is the child
- * subreaper of its tree: when the parent ends, it kills every process of
+ * namespace to be had) and with --die-with-parent, the launcher starts a
+ * child with clone(CLONE_VM | CLONE_VFORK) instead of a fork: the child
+ * goes on with the steps (state->resume_steps) on a stack of its own and
+ * becomes the program, the launcher held until its exec (or its end);
+ * the monitor is then the child subreaper of its tree: when the parent ends, it kills every process of
  * the tree, those that left the process group (setsid, double forks)
  * included. When the program ends, the monitor exits with its status, and
  * what the program left running is its caller's (sluice kills it).
@@ -33,11 +35,12 @@
 struct launch_spec;
 struct launch_state;
 
-/* Step "monitor": fork as above, or nothing (no PID namespace and no
- * --die-with-parent). Returns in the child only (0, with state->monitor_fd,
- * state->init and state->status_fd set), or -errno when the fork fails;
- * the monitor never returns. Sets PROT_REAPER in the child of the
- * subreaper. */
+/* Step "monitor": fork (or clone) as above, or nothing (no PID namespace
+ * and no --die-with-parent). Returns in the PID namespace's init (0, with
+ * state->monitor_fd, state->init and state->status_fd set), or -errno when
+ * the fork or clone fails; the subreaper's child goes on with the steps
+ * from inside (state->resume_steps), with state->monitor_fd and
+ * PROT_REAPER set; the monitor never returns. */
 int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err);
 

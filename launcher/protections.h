@@ -81,6 +81,8 @@ struct step_time {
 	uint32_t us;
 };
 
+struct launch_spec;
+
 /* What the steps share while they run: the plan, and what was applied. */
 struct launch_state {
 	int landlock_abi;  /* 0: no Landlock */
@@ -142,9 +144,14 @@ struct launch_state {
 	 * steps_us: what each part of building the sandbox costs. */
 	struct step_time step_times[LAUNCH_STEP_TIMES_MAX];
 	unsigned n_step_times;
+	/* Set by main.c: the steps after the one running, then the exec, in
+	 * the calling process; never returns. Step "monitor" calls it in a
+	 * child that shares the launcher's memory (monitor.c). */
+	void (*resume_steps)(const struct launch_spec *spec, struct launch_state *state);
+	size_t step;            /* the step running (main.c's table) */
+	uint64_t step_start_us; /* when it began */
 };
 
-struct launch_spec;
 struct profile;
 
 /* Step "features": probe the kernel, compute what the spec asks for, and
