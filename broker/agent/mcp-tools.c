@@ -319,7 +319,7 @@ static json_t *call_job_output(const struct mcp_context *ctx, json_t *args,
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs(ctx, &dir, &refusal) < 0)
 		return refusal;
-	struct job_info job;
+	_cleanup_(jobs_info_done) struct job_info job = { 0 };
 	if (jobs_read(dir, id, &job) < 0)
 		return tool_refusal(NULL, "no job '%s' (the jobs tool lists them)", id);
 	_cleanup_free_ char *path = jobs_output_path(dir, id);

@@ -214,7 +214,7 @@ int cmd_logs(int argc, char **argv)
 	_cleanup_free_ char *dir = NULL;
 	if (open_jobs("logs", &s, &ctx, &dir) < 0)
 		return EXIT_SLUICE_ERROR;
-	struct job_info job;
+	_cleanup_(jobs_info_done) struct job_info job = { 0 };
 	if (jobs_read(dir, id, &job) < 0) {
 		log_error("logs: no job '%s' (see 'sluice jobs')", id);
 		return EXIT_SLUICE_ERROR;

@@ -157,6 +157,11 @@ static int arm(struct broker_context *ctx, bool validating, struct sluice_error 
 	return 0;
 }
 
+bool broker_context_audit_required(const struct broker_context *ctx)
+{
+	return ctx->cfg->audit_required;
+}
+
 void broker_context_reopen_audit(struct broker_context *ctx)
 {
 	struct sluice_error err = { 0 };
@@ -261,11 +266,14 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
 }
 
 int broker_context_audit_start(struct broker_context *ctx, const struct run_request *req,
-                               const char *workdir, const struct policy_decision *d, char *id,
-                               size_t size, struct sluice_error *reterr)
+                               const char *workdir, const struct policy_decision *d,
+                               bool background, char *id, size_t size, struct sluice_error *reterr)
 {
 	id[0] = '\0';
-	if (!ctx->cfg->audit_required)
+	if (!ctx->cfg->audit_required && !background)
+		return 0;
+	/* not required, a job of a broker with no log has no line */
+	if (!ctx->cfg->audit_required && !ctx->audit && ctx->audit_error == 0)
 		return 0;
 	if (ctx->audit_error < 0 || !ctx->audit)
 		return sluice_error_set(reterr, ctx->audit_error < 0 ? ctx->audit_error : -EIO,

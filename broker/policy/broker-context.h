@@ -138,13 +138,19 @@ int broker_context_audit(struct broker_context *ctx, const struct run_request *r
                          const char *workdir, const struct policy_decision *d,
                          const struct audit_outcome *outcome, struct sluice_error *reterr);
 
-/* With [audit] required = yes: the start line of an allowed request, just
- * before its command runs, with a new id (into id, size bytes) that
- * broker_context_audit() then ends (audit_outcome.start_id). Returns 0
- * (id empty when not required), or -errno with reterr when the line could
- * not be written: the command must not run then. */
+/* With [audit] required = yes, or for a background job (whose monitor
+ * writes the end when the job's last process is gone): the start line of
+ * an allowed request, just before its command runs, with a new id (into
+ * id, size bytes) that broker_context_audit() then ends
+ * (audit_outcome.start_id). Returns 0 (id empty when neither, or when
+ * there is no log), or -errno with reterr when the line could not be
+ * written (id empty): the command must not run then if
+ * broker_context_audit_required(). */
 int broker_context_audit_start(struct broker_context *ctx, const struct run_request *req,
-                               const char *workdir, const struct policy_decision *d, char *id,
-                               size_t size, struct sluice_error *reterr);
+                               const char *workdir, const struct policy_decision *d,
+                               bool background, char *id, size_t size, struct sluice_error *reterr);
+
+/* Whether [audit] required = yes. */
+bool broker_context_audit_required(const struct broker_context *ctx);
 
 #endif

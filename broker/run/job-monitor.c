@@ -4,7 +4,10 @@
  * session, becomes a child subreaper and starts the command; because every
  * orphan of the command is re-parented to it, "no child left" (ECHILD)
  * means the job's last process is gone. It alone writes the job's files,
- * with O_EXCL/rename so readers never see half a file.
+ * with O_EXCL/rename so readers never see half a file, and the end of the
+ * job's audit line. It holds the egress proxy's audit channel, which the
+ * command never does (the launcher closes it before anything of the
+ * command's runs), and reads it once the proxy is gone with the rest.
  * Not for: starting it and reading what it wrote (jobs.c).
  */
 #include "config.h"
@@ -20,6 +23,7 @@
 #include <linux/close_range.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +32,8 @@
 #include "launch-spec.h"
 #include "monotonic.h"
 #include "parse-number.h"
+#include "core/error-kind.h"
+#include "run/egress-log.h"
 #include "run/job-files.h"
 #include "run/job-monitor.h"
 #include "run/jobs.h"
@@ -92,7 +98,7 @@ static void write_denial_note(int log_fd, off_t size, enum sandbox_mode mode)
 
 static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e,
                        const struct git_sweep *sweep, const struct protect_watch *watch,
-                       enum sandbox_mode mode)
+                       const struct egress_log *network, enum sandbox_mode mode)
 {
 	char line[256], limit[32];
 	switch (e->state) {
@@ -142,6 +148,8 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 	        (json_int_t)job_files_wall_ms());
 	if (st && sweep)
 		json_object_set_new(st, "gitSweep", git_sweep_to_json(sweep));
+	if (st && network)
+		egress_log_add_keys(st, network);
 	if (st)
 		(void)job_files_write_json(dir, id, ".status", st);
 	json_decref(st);
@@ -259,6 +267,11 @@ static void monitor_detach(int report_fd, sigset_t *set)
 	if (report_fd > 3)
 		(void)close_range(3, (unsigned)report_fd - 1, 0);
 	(void)close_range((unsigned)report_fd + 1, ~0U, 0);
+	/* The caller's syslog connection went with its descriptors: forgotten
+	 * now, before anything here is opened, so that glibc's reconnection
+	 * after a failed send never closes a number that names another file
+	 * by then (the job's audit line may go to syslog). */
+	closelog();
 	int null_fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (null_fd >= 0) {
 		(void)dup2(null_fd, STDIN_FILENO);
@@ -269,8 +282,10 @@ static void monitor_detach(int report_fd, sigset_t *set)
 
 /* The start of the command, as the monitor knows it. */
 struct monitor_start {
-	int log_fd; /* the job's output, or -1 */
-	pid_t pid;  /* the launcher, then the shell; or -1 */
+	int log_fd;        /* the job's output, or -1 */
+	int egress_audit;  /* the egress proxy's audit channel (an allowlist), or -1 */
+	uint64_t start_ms; /* monotonic, when its launcher was started */
+	pid_t pid;         /* the launcher, then the shell; or -1 */
 	struct protect_watch watch;
 	char report[JOB_REPORT_MAX]; /* the launcher's report lines */
 	struct launch_failure failure;
@@ -284,10 +299,16 @@ static int monitor_launch(const struct spawn_request *req, struct monitor_start 
 	 * started only once it says so. */
 	int rep[2] = { -1, -1 };
 	int r = pipe2(rep, O_CLOEXEC) < 0 ? neg_errno() : 0;
+	/* made here, so that only this process and the launcher (which hands
+	 * it to the proxy alone) ever hold it */
+	if (r >= 0 && spawn_wants_egress_audit(req->settings))
+		r = ms->egress_audit = egress_log_channel_open();
 	struct spawn_request child = *req;
 	child.stdout_fd = ms->log_fd;
 	child.stderr_fd = ms->log_fd;
 	child.report_fd = rep[1];
+	child.egress_audit_fd = ms->egress_audit;
+	ms->start_ms = monotonic_ms();
 	/* the job lives until its last process is gone, in its namespace too */
 	child.wait_all = true;
 	if (r >= 0)
@@ -436,28 +457,77 @@ static struct job_end monitor_wait(pid_t pid, uint64_t timeout_ms, uint64_t grac
 	return end;
 }
 
+/* Once every process of the job is gone, the proxy too: its records, or
+ * NULL when it had none (no allowlist) or the channel cannot be read (the
+ * key is then left out rather than say "no connection"). */
+static struct egress_log *read_network(const struct spawn_request *req, int egress_audit)
+{
+	struct egress_log *log = NULL;
+	if (egress_audit < 0 || !spawn_wants_egress_audit(req->settings))
+		return NULL;
+	return egress_log_read(egress_audit, &log) == 0 ? log : NULL;
+}
+
+/* The end of the job's audit line: the same id as its start, how it
+ * ended, what the sweep did, the proxy's records. A line that cannot be
+ * written is lost: the job has run, and nobody is left to tell. */
+static void write_audit_end(const struct job_audit *audit, const struct job_end *e,
+                            uint64_t duration_ms, const struct git_sweep *sweep,
+                            const struct egress_log *network)
+{
+	if (!audit)
+		return;
+	bool exited = e->state == JOB_COMPLETED || e->state == JOB_FAILED;
+	struct audit_outcome outcome = {
+		.start_id = audit->start_id,
+		.error_kind =
+		        e->state == JOB_TIMED_OUT ? error_kind_name(ERROR_KIND_TIMEOUT) : NULL,
+		.exit_code = exited ? e->exit_code : -1,
+		.signal = e->signal,
+		.duration_ms = duration_ms,
+		.swept = sweep ? sweep->n_found : 0,
+		.quarantine = sweep ? sweep->quarantine : NULL,
+	};
+	_cleanup_(json_decrefp) json_t *keys = network ? json_object() : NULL;
+	if (keys)
+		egress_log_add_keys(keys, network);
+	outcome.network = keys;
+	struct sluice_error err = { 0 };
+	(void)broker_context_audit(audit->context, audit->req, audit->workdir, audit->decision,
+	                           &outcome, &err);
+}
+
 _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spawn_request *req,
                                uint64_t timeout_ms, uint64_t grace_ms, struct git_sweep *sweep,
-                               int report_fd)
+                               const struct job_audit *audit, int report_fd)
 {
 	sigset_t set;
 	monitor_detach(report_fd, &set);
+	/* the caller's log descriptor was closed with the rest */
+	if (audit)
+		broker_context_reopen_audit(audit->context);
 	_cleanup_free_ char *out_path = jobs_output_path(dir, id);
-	struct monitor_start ms = { .log_fd = -1, .pid = -1 };
+	struct monitor_start ms = { .log_fd = -1, .egress_audit = -1, .pid = -1 };
 	int r = monitor_start_command(dir, id, req, out_path, &ms);
 	monitor_report(report_fd, r, &ms);
 	if (r < 0)
 		_exit(1);
 
 	struct job_end end = monitor_wait(ms.pid, timeout_ms, grace_ms, &set);
-	/* every process of the job is gone (or killed) */
+	uint64_t duration_ms = monotonic_ms() - ms.start_ms;
+	/* every process of the job is gone (or killed), its proxy with them:
+	 * nothing writes the channel any more */
+	struct egress_log *network = read_network(req, ms.egress_audit);
 	/* what failed is in watch and sweep, and said after the completion line */
 	(void)protect_watch_end(&ms.watch);
 	/* no child left: the job's last process is gone, nothing it started
 	 * can plant anything after the sweep */
 	if (sweep)
 		(void)git_sweep_run(sweep, dir);
-	job_finish(dir, id, ms.log_fd, &end, sweep, &ms.watch, req->settings->sandbox_mode);
+	job_finish(dir, id, ms.log_fd, &end, sweep, &ms.watch, network,
+	           req->settings->sandbox_mode);
+	write_audit_end(audit, &end, duration_ms, sweep, network);
+	egress_log_free(network);
 	protect_watch_done(&ms.watch);
 	if (req->tmpdir)
 		(void)run_tmpdir_remove(req->tmpdir);

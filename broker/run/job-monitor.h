@@ -4,7 +4,8 @@
  * the session, becomes the child subreaper of the command's tree, starts
  * it through the launcher, tells jobs_start() whether it started, and once
  * the last process of the tree is gone (or the timeout or `sluice kill`
- * ended it) writes the completion line and the status file.
+ * ended it) writes the completion line, the status file and the end of
+ * the job's audit line, with its egress proxy's records.
  * Not for: reading or listing jobs (jobs.c).
  */
 #ifndef SLUICE_JOB_MONITOR_H
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #include "run/git-sweep.h"
+#include "run/jobs.h"
 #include "run/spawner.h"
 
 /* What the monitor tells jobs_start() on its report descriptor once its
@@ -27,10 +29,10 @@ struct job_monitor_msg {
 /* The monitor of job id in dir, in the child jobs_start() forked: runs req
  * (ending it after timeout_ms, 0: never; SIGTERM, then SIGKILL after
  * grace_ms), reports on report_fd as struct job_monitor_msg says, sweeps
- * the repository once the last process is gone (sweep, or NULL). Never
- * returns. */
+ * the repository once the last process is gone (sweep, or NULL), writes
+ * the end of the job's audit line (audit, or NULL). Never returns. */
 _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spawn_request *req,
                                uint64_t timeout_ms, uint64_t grace_ms, struct git_sweep *sweep,
-                               int report_fd);
+                               const struct job_audit *audit, int report_fd);
 
 #endif

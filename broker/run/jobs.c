@@ -89,8 +89,8 @@ char *jobs_output_path(const char *dir, const char *id)
 }
 
 int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeout_ms,
-               uint64_t kill_grace_ms, struct git_sweep *sweep, struct job_started *ret,
-               struct sluice_error *reterr)
+               uint64_t kill_grace_ms, struct git_sweep *sweep, const struct job_audit *audit,
+               struct job_started *ret, struct sluice_error *reterr)
 {
 	time_t now = time(NULL);
 	struct tm tm;
@@ -111,7 +111,8 @@ int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeou
 	}
 	if (monitor == 0) {
 		close(pipefd[0]);
-		job_monitor_run(dir, ret->id, req, timeout_ms, kill_grace_ms, sweep, pipefd[1]);
+		job_monitor_run(dir, ret->id, req, timeout_ms, kill_grace_ms, sweep, audit,
+		                pipefd[1]);
 	}
 	close(pipefd[1]);
 	struct job_monitor_msg msg = { 0 };
@@ -169,6 +170,27 @@ static bool monitor_alive(json_t *meta)
 	return monitor > 0 && kill(monitor, 0) == 0 && job_files_proc_start_time(monitor) == start;
 }
 
+/* The network keys of a job's status (a new object), or NULL: none. */
+static json_t *network_keys(json_t *status)
+{
+	json_t *network = json_object_get(status, "network");
+	if (!json_is_array(network))
+		return NULL;
+	json_t *keys = json_object();
+	json_t *dropped = json_object_get(status, "networkDropped");
+	if (keys)
+		json_object_set(keys, "network", network);
+	if (keys && json_is_integer(dropped))
+		json_object_set(keys, "networkDropped", dropped);
+	return keys;
+}
+
+void jobs_info_done(struct job_info *job)
+{
+	json_decref(job->network);
+	job->network = NULL;
+}
+
 int jobs_read(const char *dir, const char *id, struct job_info *ret)
 {
 	if (!job_files_valid_id(id))
@@ -195,6 +217,7 @@ int jobs_read(const char *dir, const char *id, struct job_info *ret)
 		ret->state = state_from_name(name ? name : "");
 		ret->exit_code = (int)json_integer_value(json_object_get(st, "exitCode"));
 		ret->signal = (int)json_integer_value(json_object_get(st, "signal"));
+		ret->network = network_keys(st);
 		json_decref(st);
 	} else {
 		ret->state = monitor_alive(meta) ? JOB_RUNNING : JOB_LOST;
@@ -222,6 +245,7 @@ int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *us
 		if (jobs_read(dir, id, &job) < 0)
 			continue;
 		r = fn(&job, userdata);
+		jobs_info_done(&job);
 	}
 	closedir(d);
 	return r;
@@ -351,7 +375,10 @@ static bool lost_long_ago(const char *dir, int dir_fd, const char *id, uint64_t 
 	    (uint64_t)st.st_mtim.tv_sec * 1000 + max_age_ms > now)
 		return false;
 	struct job_info info;
-	return jobs_read(dir, id, &info) == 0 && info.state == JOB_LOST;
+	if (jobs_read(dir, id, &info) < 0)
+		return false;
+	jobs_info_done(&info);
+	return info.state == JOB_LOST;
 }
 
 int jobs_cleanup(const char *dir, uint64_t max_age_ms)
@@ -430,14 +457,17 @@ bool jobs_in_workspace(const struct job_info *job, const char *root)
 
 json_t *jobs_info_to_json(const struct job_info *job)
 {
-	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o}", "id", job->id, "status",
-	                 job_state_name(job->state), "pid", (int)job->pid, "command", job->command,
-	                 "workspace", job->workspace, "started", (json_int_t)job->started_ms,
-	                 "exitCode",
-	                 job->state == JOB_COMPLETED || job->state == JOB_FAILED
-	                         ? json_integer(job->exit_code)
-	                         : json_null(),
-	                 "signal", job->signal ? json_integer(job->signal) : json_null());
+	json_t *o = json_pack("{s:s, s:s, s:i, s:s, s:s, s:I, s:o, s:o}", "id", job->id, "status",
+	                      job_state_name(job->state), "pid", (int)job->pid, "command",
+	                      job->command, "workspace", job->workspace, "started",
+	                      (json_int_t)job->started_ms, "exitCode",
+	                      job->state == JOB_COMPLETED || job->state == JOB_FAILED
+	                              ? json_integer(job->exit_code)
+	                              : json_null(),
+	                      "signal", job->signal ? json_integer(job->signal) : json_null());
+	if (o && job->network)
+		(void)json_object_update(o, job->network);
+	return o;
 }
 
 /* The block the tail is searched backwards in. */

@@ -19,6 +19,7 @@
 
 #include "errors.h"
 #include "core/run-settings.h"
+#include "policy/broker-context.h"
 #include "run/git-sweep.h"
 #include "run/spawner.h"
 
@@ -64,11 +65,30 @@ struct job_started {
 	char report[JOB_REPORT_MAX];
 };
 
+/* The job's audit line, written as a foreground run's under [audit]
+ * required: its request's start line (phase "start", start_id) was
+ * written before the job started; the monitor writes the end (phase
+ * "end", the same id) once the job's last process is gone, with how it
+ * ended and its egress proxy's connections. Every pointer is borrowed
+ * from the caller, which the monitor is a fork of, so each stays valid
+ * there for the monitor's life. */
+struct job_audit {
+	struct broker_context *context;
+	const struct run_request *req;
+	const char *workdir;
+	const struct policy_decision *decision;
+	const char *start_id;
+};
+
 /*
  * Start req (stdout_fd, stderr_fd and report_fd are ignored) as a job in
  * dir, ending it after timeout_ms (0: never). sweep (begun, or NULL): the
  * monitor sweeps the repository once the job's last process is gone, and
- * says what it found in the completion line and the status file. Returns
+ * says what it found in the completion line and the status file. audit
+ * (or NULL: no line): the end of the job's audit line. With an allowlist
+ * (spawn_wants_egress_audit()), the monitor holds the egress proxy's
+ * audit channel, reads it once every process of the job (the proxy too)
+ * is gone, and puts the records in the status file and the end line. Returns
  * when the launcher has reported starting the command (ret->report), as a
  * foreground run knows it started. -errno on failure, with reterr saying
  * which step; when the launcher did not start the command (ret->launch),
@@ -76,8 +96,8 @@ struct job_started {
  * whole message (the launcher's error line, or why its report is wrong).
  */
 int jobs_start(const char *dir, const struct spawn_request *req, uint64_t timeout_ms,
-               uint64_t kill_grace_ms, struct git_sweep *sweep, struct job_started *ret,
-               struct sluice_error *reterr);
+               uint64_t kill_grace_ms, struct git_sweep *sweep, const struct job_audit *audit,
+               struct job_started *ret, struct sluice_error *reterr);
 
 enum job_state {
 	JOB_RUNNING = 0,
@@ -100,14 +120,21 @@ struct job_info {
 	uint64_t started_ms; /* wall clock, ms since the epoch */
 	enum job_state state;
 	int exit_code, signal;
+	/* a finished job with an allowlist: its status's "network" and, when
+	 * some connections were not recorded, "networkDropped" (owned, a JSON
+	 * object; NULL: none), egress_log_add_keys()'s keys */
+	json_t *network;
 };
 
-/* Read the job called id in dir. -ENOENT when there is none; -EINVAL for an
- * id that is not a job name. */
+/* Release what a job_info holds (jobs_read()'s network). */
+void jobs_info_done(struct job_info *job);
+
+/* Read the job called id in dir (jobs_info_done() then). -ENOENT when
+ * there is none; -EINVAL for an id that is not a job name. */
 int jobs_read(const char *dir, const char *id, struct job_info *ret);
 
-/* Call fn for each job in dir (in no particular order); stops at fn's
- * first negative return and returns it. */
+/* Call fn for each job in dir (in no particular order; job is borrowed for
+ * the call); stops at fn's first negative return and returns it. */
 int jobs_foreach(const char *dir, int (*fn)(const struct job_info *job, void *userdata),
                  void *userdata);
 
@@ -137,7 +164,8 @@ char *jobs_output_path(const char *dir, const char *id);
 bool jobs_in_workspace(const struct job_info *job, const char *root);
 
 /* A job as the JSON object `sluice jobs --format json` lists (a new
- * reference), or NULL on allocation failure. */
+ * reference; with its network keys when it has them), or NULL on
+ * allocation failure. */
 json_t *jobs_info_to_json(const struct job_info *job);
 
 /* The offset where the last n lines of fd (size bytes long) begin; 0 when

@@ -154,8 +154,8 @@ static int decide(const struct run_request *req, const struct runner_options *op
 	                        why ? why->plugin : "?");
 }
 
-static int start_background(const struct run_request *req, struct run_outcome *o,
-                            const struct spawn_request *sr)
+static int start_background(const struct run_request *req, const struct runner_options *opt,
+                            struct run_outcome *o, const struct spawn_request *sr)
 {
 	/* The job's monitor removes its TMPDIR: never the point runs share. */
 	if (o->tmpdir_fallback)
@@ -168,8 +168,18 @@ static int start_background(const struct run_request *req, struct run_outcome *o
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "the jobs directory: %s: %s",
 		                        err.detail, strerror(-r));
 	uint64_t timeout = req->has_timeout ? req->timeout_ms : o->settings.background_timeout_ms;
+	/* the monitor is a fork of this process: what these point to lives
+	 * on there */
+	struct job_audit audit = {
+		.context = opt->context,
+		.req = req,
+		.workdir = o->workdir,
+		.decision = &o->decision,
+		.start_id = o->audit_id,
+	};
 	r = jobs_start(o->jobs_dir, sr, timeout, o->settings.kill_grace_ms,
-	               o->sweeping ? &o->sweep : NULL, &o->job, &err);
+	               o->sweeping ? &o->sweep : NULL, o->audit_id[0] ? &audit : NULL, &o->job,
+	               &err);
 	/* the sandbox the launcher reported, as in the foreground */
 	if (o->job.report[0])
 		o->result.sandbox_report = o->job.report;
@@ -518,13 +528,18 @@ static int check_cancelled(const struct runner_options *opt, struct run_outcome 
 }
 
 /* [audit] required = yes: the request's line is begun before the command
- * runs; a line that cannot be written means it does not run. */
+ * runs; a line that cannot be written means it does not run. A background
+ * job's line is begun so too, required or not: its monitor ends it when
+ * the job ends (one that cannot be begun, not required, runs with its one
+ * line written after the start, as before). */
 static int audit_start(const struct run_request *req, const struct runner_options *opt,
                        struct run_outcome *o)
 {
 	struct sluice_error err = { 0 };
-	if (broker_context_audit_start(opt->context, req, o->workdir, &o->decision, o->audit_id,
-	                               sizeof(o->audit_id), &err) < 0)
+	bool background = req->mode == RUN_MODE_BACKGROUND;
+	if (broker_context_audit_start(opt->context, req, o->workdir, &o->decision, background,
+	                               o->audit_id, sizeof(o->audit_id), &err) < 0 &&
+	    broker_context_audit_required(opt->context))
 		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR,
 		                        "the audit log is required and the request's line could "
 		                        "not be written, so the command was refused: %s: %s",
@@ -562,7 +577,7 @@ static int execute(const struct run_request *req, const struct runner_options *o
 	if (req->mode == RUN_MODE_BACKGROUND) {
 		/* a prepared one: a job starts its own */
 		launcher_proc_withdraw(&o->launcher_proc);
-		return start_background(req, o, &sr);
+		return start_background(req, opt, o, &sr);
 	}
 	return run_foreground(opt, o, &sr);
 }
@@ -576,6 +591,9 @@ static void audit(const struct run_request *req, const struct runner_options *op
 	if (!opt->context)
 		return;
 	const struct run_result *r = &o->result;
+	/* a job that started: its monitor ends its line when it ends */
+	if (r->job_id && o->audit_id[0])
+		return;
 	struct audit_outcome outcome = {
 		.start_id = o->audit_id[0] ? o->audit_id : NULL,
 		.error_kind = r->error != ERROR_KIND_NONE ? error_kind_name(r->error) : NULL,

@@ -32,17 +32,25 @@
 
 /* Each tool's variable and the folder it gets in the workspace's (the XDG
  * ones hold what many tools keep by default: pip's, pre-commit's, Go's
- * build cache, uv's, deno's ...). Cargo is left out: CARGO_HOME also holds
- * the user's configuration and installed programs, which a folder of its
- * own would lose (docs/launcher.md). */
+ * build cache, uv's, deno's ...). pnpm's store is named by pnpm's own
+ * prefix (pnpm 11 and later read pnpm_config_*): npm_config_store_dir
+ * would make npm warn of an unknown setting at every command. Cargo is
+ * left out: CARGO_HOME also holds the user's configuration and installed
+ * programs, which a folder of its own would lose (docs/launcher.md). */
 static const struct {
 	const char *name, *folder;
 } tool_vars[] = {
-	{ "XDG_CACHE_HOME", "xdg-cache" },    { "XDG_STATE_HOME", "xdg-state" },
-	{ "PIP_CACHE_DIR", "xdg-cache/pip" }, { "PRE_COMMIT_HOME", "xdg-cache/pre-commit" },
-	{ "GOCACHE", "xdg-cache/go-build" },  { "GOMODCACHE", "go-mod" },
-	{ "npm_config_cache", "npm" },        { "YARN_CACHE_FOLDER", "yarn" },
-	{ "BUN_INSTALL_CACHE_DIR", "bun" },   { "CCACHE_DIR", "xdg-cache/ccache" },
+	{ "XDG_CACHE_HOME", "xdg-cache" },
+	{ "XDG_STATE_HOME", "xdg-state" },
+	{ "PIP_CACHE_DIR", "xdg-cache/pip" },
+	{ "PRE_COMMIT_HOME", "xdg-cache/pre-commit" },
+	{ "GOCACHE", "xdg-cache/go-build" },
+	{ "GOMODCACHE", "go-mod" },
+	{ "npm_config_cache", "npm" },
+	{ "YARN_CACHE_FOLDER", "yarn" },
+	{ "BUN_INSTALL_CACHE_DIR", "bun" },
+	{ "CCACHE_DIR", "xdg-cache/ccache" },
+	{ "pnpm_config_store_dir", "pnpm-store" },
 };
 _Static_assert(sizeof(tool_vars) / sizeof(tool_vars[0]) <= TOOL_CACHES_VARS,
                "TOOL_CACHES_VARS has room for every variable");

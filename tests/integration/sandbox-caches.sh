@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The workspaces' tool caches (broker/run/tool-caches.c, docs/launcher.md
 # "Tool caches"): what tools write for themselves (XDG_CACHE_HOME, npm's and
-# pip's caches ...) goes to a folder of the workspace's own beside the jobs
+# pip's caches, pnpm's store ...) goes to a folder of the workspace's own beside the jobs
 # directory, kept across its runs, never to the real home, which the
 # sandbox keeps read-only. Checked
 # from outside: without the key a cache write fails (the control), with it
@@ -97,6 +97,32 @@ if [ -n "$tarball" ]; then
   report $? "another workspace's npm cache does not hold it" "$out"
 else
   skip "npm's cache in the workspace's folder" "npm is not installed (or npm pack failed)"
+fi
+# pnpm's store: a dependency on the workspace's tarball installed, then
+# installed again offline from the store alone. The control: without the
+# key pnpm keeps its store inside the workspace (its home's is read-only),
+# gone with node_modules.
+if command -v pnpm >/dev/null && [ -n "$tarball" ]; then
+  printf '{"name":"ws-a","version":"1.0.0","dependencies":{"sluice-cache-probe":"file:./%s"}}\n' \
+    "${tarball##*/}" >"$ws_a/package.json"
+  boxed_as workspace-write "$ws_a" "pnpm store path" --config "$TEST_TMP/off.ini"
+  ran "pnpm store path without the key" &&
+    [ "$(json_get "$out" 'd["stdout"].strip()')" = "$ws_a/node_modules/.pnpm-store/v11" ]
+  report $? "control (tool_caches = no): pnpm's store falls back into the workspace's node_modules" "$out"
+  boxed_as workspace-write "$ws_a" "pnpm install && pnpm store path"
+  ran "pnpm install" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+    [ "$(json_get "$out" 'd["stdout"].splitlines()[-1]')" = "$folder_a/pnpm-store/v11" ] &&
+    [ -d "$folder_a/pnpm-store/v11/files" ] && [ ! -e "$ws_a/node_modules/.pnpm-store" ]
+  report $? "pnpm install keeps its store in the workspace's folder" "$out"
+  rm -rf "$ws_a/node_modules"
+  boxed_as workspace-write "$ws_a" "pnpm install --offline"
+  ran "pnpm install --offline" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+    grep -q 'reused 1, downloaded 0' <<<"$out" && [ -e "$ws_a/node_modules/sluice-cache-probe/package.json" ]
+  report $? "the next run installs it offline from that store (reused 1, downloaded 0)" "$out"
+  # the tidy below counts ws-a's folder as small, and weighs all of it
+  rm -rf "$ws_a/node_modules" "$ws_a/package.json" "$ws_a/pnpm-lock.yaml" "$folder_a/pnpm-store"
+else
+  skip "pnpm's store in the workspace's folder" "pnpm is not installed (or npm pack failed)"
 fi
 if command -v pip >/dev/null; then
   boxed_as workspace-write "$ws_a" "pip cache dir"
