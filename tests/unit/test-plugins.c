@@ -898,6 +898,26 @@ static struct vcase rm_cases[] = {
 	{ "d=\"$x/*\"; rm -rf \"$d\"", A, "a file named * below it" },
 	{ "d=${TMPDIR:-/tmp}/x; rm -rf \"$d\"", A, "a directory in the temporary one" },
 	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
+	/* positional parameters known only at run time (issue 33) */
+	{ "read x; set -- \"$x\" build; rm -rf \"$@\"", Q, "$1 is what read reads" },
+	{ "x=$(cat dirs); set -- \"$x\"; rm -rf \"$1\"", Q, "$1 is a substitution's output" },
+	{ "read x; f(){ rm -rf \"$1\"; }; f \"$x\"", Q, "a function called with it" },
+	{ "set -- $X a; rm -rf \"$2\"", Q, "$X splits: $2 is not known to be a" },
+	{ "set -- $X a; rm -rf \"$3\"", Q, "past the known count" },
+	{ "set -- $(ls) x; rm -rf \"$2\"", Q, "a substitution splits too" },
+	{ "set -- $X a; rm -rf \"$@\"", Q, "every parameter after the split" },
+	{ "set -- a ~; rm -rf \"${@: -1}\"", Q, "the last parameter, a slice" },
+	{ "set -- a ~; rm -rf ${@:2}", Q, "a slice from the second" },
+	{ "set -- a ~; rm -rf \"${!#}\"", Q, "the last parameter, indirectly" },
+	{ "set -- a ~; rm -rf \"${!2}\"", Q, "the second, indirectly" },
+	{ "set -- a b; rm -rf \"$2\"", A, "a known parameter" },
+	{ "set -- \"$X\" a; rm -rf \"$2\"", A, "a quoted word is one parameter" },
+	{ "set -- $X a; rm -rf \"$1\"", A, "$X itself, as rm -rf $X" },
+	{ "set -- a $X; rm -rf \"$@\"", A, "the splitting word last" },
+	{ "rm -rf \"${@:2}\"", A, "no parameters at the top of bash -c" },
+	{ "f(){ rm -rf \"$*\"; }; f build ~", A, "\"$*\" is one name, joined" },
+	{ "set -- a b; echo \"${@: -1}\"; rm -rf build", A, "a slice only printed" },
+	{ "sleep 1 & wait $!; rm -rf build", A, "$! is a process" },
 	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
 	/* the same through a function's or a nested shell's parameters */
 	{ "f(){ rm -rf \"$2\"; }; f * ~", Q, "a function's parameter after a glob" },
@@ -1027,6 +1047,12 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	             "removes the output of a command substitution");
 	run_reasoned("rm_targets", "", "set -- *; rm -rf \"$2\"", Q, "after set -- *",
 	             "removes one of the names a glob matched");
+	run_reasoned("rm_targets", "", "read x; set -- \"$x\" build; rm -rf \"$@\"", Q,
+	             "set -- \"$x\"", "recursive rm of '$1' removes what read reads");
+	run_reasoned("rm_targets", "", "set -- $X a; rm -rf \"$2\"", Q, "past $X",
+	             "removes a parameter past a word that splits into any number of words");
+	run_reasoned("rm_targets", "", "set -- a ~; rm -rf \"${@: -1}\"", Q, "a slice",
+	             "removes a form of the positional parameters sluice does not follow");
 	run_reasoned("rm_targets", "", "set -- *; rm -rf \"$@\"", D, "set -- *",
 	             "removes everything in the current directory");
 	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
