@@ -275,6 +275,123 @@ static inline enum guarded_kind guarded_path(const char *t, bool tree, const cha
 	return GUARDED_CONFIG;
 }
 
+/* ------------------------------------ what the user's tools run or need
+ *
+ * A change of permissions, owner or attributes (chmod, chown, chattr)
+ * destroys nothing, but can take away what programs need: the root and
+ * the system directories, the programs of a bin directory, a home
+ * directory, its configuration and its keys. access_path() says which a
+ * path is, and whether it is entered or run (its x bit matters). */
+
+/* The directories whose entries are programs the user runs. */
+static const char *const program_dirs[] = {
+	"/bin",           "/sbin",           "/usr/bin",   "/usr/sbin",
+	"/usr/local/bin", "/usr/local/sbin", "/usr/games", NULL,
+};
+
+/* The same in a home directory (relative to it). */
+static const char *const home_program_dirs[] = {
+	"bin", ".local/bin", ".cargo/bin", "go/bin", ".bun/bin", ".deno/bin", NULL,
+};
+
+/* Entries of a home directory that home_keys or the configuration name
+ * and that are directories (the others, .netrc, .npmrc, .bashrc ..., are
+ * files: their x bit does not matter). */
+static const char *const home_directories[] = {
+	".ssh",
+	".gnupg",
+	".aws",
+	".azure",
+	".kube",
+	".docker",
+	".password-store",
+	".config",
+	".config/gcloud",
+	".config/gh",
+	".config/hub",
+	".local/share/keyrings",
+	".vim",
+	".emacs.d",
+	NULL,
+};
+
+/* Public files among the keys: reading them gives nothing away. */
+static const char *const public_key_files[] = {
+	"*.pub", "known_hosts", "known_hosts.old", "authorized_keys", "config", NULL,
+};
+
+/* What access_path() says a path is. */
+enum access_kind {
+	ACCESS_NONE = 0,
+	ACCESS_SYSTEM, /* the root, a system directory or everything in one, a system program */
+	ACCESS_HOME,   /* a home directory or everything in one, its programs, its configuration */
+	ACCESS_KEYS,   /* keys and credentials in a home directory */
+};
+
+/* Is t (normalised and collapsed) a directory of dirs (relative to a
+ * home when home), or an entry of one, a glob included (/usr/bin/ and a star)? */
+static inline bool in_program_dir(const char *t, const char *const *dirs, bool home)
+{
+	const char *rel = home ? home_relative(t) : t;
+	if (!rel)
+		return false;
+	const char *slash = strrchr(rel, '/');
+	size_t parent = slash ? (size_t)(slash - rel) : 0;
+	for (const char *const *d = dirs; *d; d++)
+		if (strcmp(rel, *d) == 0 || (parent == strlen(*d) && strncmp(rel, *d, parent) == 0))
+			return true;
+	return false;
+}
+
+/* Is t (in a home directory) one of the keys that others may read? */
+static inline bool public_key_file(const char *t)
+{
+	const char *last = strrchr(t, '/');
+	last = last ? last + 1 : t;
+	for (const char *const *p = public_key_files; *p; p++)
+		if (fnmatch(*p, last, FNM_PERIOD) == 0)
+			return true;
+	return false;
+}
+
+/* What t (normalised and collapsed) is to the programs that use it; sets
+ * *ret_entered when its x bit is what lets them enter or run it (a
+ * directory, everything in one, a program), *ret_what to what it names,
+ * for a message. */
+static inline enum access_kind access_path(const char *t, bool *ret_entered, const char **ret_what)
+{
+	*ret_entered = true;
+	switch (system_tree(t, ret_what)) {
+	case TREE_ROOT:
+	case TREE_SYSTEM:
+		return ACCESS_SYSTEM;
+	case TREE_HOME:
+		return ACCESS_HOME;
+	case TREE_NONE:
+		break;
+	}
+	if (in_program_dir(t, program_dirs, false)) {
+		*ret_what = "the system's programs";
+		return ACCESS_SYSTEM;
+	}
+	if (in_program_dir(t, home_program_dirs, true)) {
+		*ret_what = "the programs in your home directory";
+		return ACCESS_HOME;
+	}
+	const char *rel = home_relative(t);
+	*ret_entered = rel && str_in(rel, home_directories);
+	switch (guarded_path(t, false, ret_what)) {
+	case GUARDED_KEYS:
+		return ACCESS_KEYS;
+	case GUARDED_CONFIG:
+		return ACCESS_HOME;
+	case GUARDED_HISTORY:
+	case GUARDED_NONE:
+		break;
+	}
+	return ACCESS_NONE;
+}
+
 /* What a tree destroyed here takes when it is the current directory, its
  * contents or its parent ("*", ".*", ".", "..", "../ *"), else NULL. */
 static inline const char *working_tree(const char *t)

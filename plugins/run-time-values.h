@@ -338,20 +338,68 @@ static inline const char *run_time_copy(const struct sluice_command *cmd, size_t
 	return NULL;
 }
 
-/* Does o give the positional parameters words a glob makes (`set -- *
- * x`, or, for the command at, the function call or `bash -c` it runs
- * under: `f * x`)? Then a parameter the model could not place ($2: how
- * many names the star matched is not known) is one of those names. */
-static inline bool sets_positional_from_glob(const struct sluice_command *cmd, size_t j, size_t at)
+static inline const char *run_time_operand_within(const struct sluice_command *cmd, size_t i,
+                                                  size_t k, int *lookups);
+
+/* Is a parameter past word k of o not placed by the model: the word
+ * splits into any number of words ($X, $(cmd) unquoted; "$@" is the model's
+ * own placeholder for the parameters it had)? */
+static inline bool splits_uncounted(const struct sluice_simple_command *o, size_t k)
+{
+	uint32_t flags = sluice_arg_flags(o, k);
+	static const char *const all_params[] = { "$@", "${@}", "$*", "${*}", NULL };
+	return (flags & SLUICE_WORD_SPLIT) &&
+	       (flags & (SLUICE_WORD_PARAM | SLUICE_WORD_CMDSUBST)) &&
+	       !str_in(sluice_arg(o, k), all_params);
+}
+
+/* The index of the first word of o that is a positional parameter:
+ * `set [options] [--] ARGS`, or a function call's first argument. */
+static inline size_t positional_start(const struct sluice_simple_command *o)
+{
+	size_t a = 1;
+	if (strcmp(sluice_name(o), "set") != 0)
+		return a;
+	for (; a < sluice_argc(o); a++) {
+		const char *w = sluice_arg(o, a);
+		if (strcmp(w, "--") == 0 || strcmp(w, "-") == 0)
+			return a + 1;
+		if (w[0] != '-' && w[0] != '+')
+			break;
+	}
+	return a;
+}
+
+/* When command j gives the positional parameters of command at words the
+ * model could not place (`set -- ...`, or the function call or `bash -c`
+ * that at runs under): why parameter $index (0: all of them, "$@", or a
+ * form of them) that the model left as written is only known when it
+ * runs. A glob among them (`set -- * x`: how many names it matched is not
+ * known), a value known only when it runs (`read x; set -- "$x" build`),
+ * a word before it that splits into any number (`set -- $X a`: $2), or,
+ * with none of those, a form of the parameters the model does not follow
+ * (slice: the word reads "$@", "$*", "${@:2}", "${@: -1}", "${!#}"). NULL
+ * otherwise. */
+static inline const char *positional_source(const struct sluice_command *cmd, size_t j, size_t at,
+                                            size_t index, bool slice, int *lookups)
 {
 	const struct sluice_simple_command *o = sluice_command_get(cmd, j);
-	if (strcmp(sluice_name(o), "set") != 0 &&
-	    sluice_parent(sluice_command_get(cmd, at)) != (int64_t)j)
-		return false;
-	for (size_t a = 1; a < sluice_argc(o); a++)
+	bool set = strcmp(sluice_name(o), "set") == 0 && sluice_argc(o) > 1;
+	if (!set && sluice_parent(sluice_command_get(cmd, at)) != (int64_t)j)
+		return NULL;
+	size_t start = positional_start(o);
+	for (size_t a = start; a < sluice_argc(o); a++)
 		if (sluice_arg_flags(o, a) & SLUICE_WORD_GLOB)
-			return true;
-	return false;
+			return "one of the names a glob matched";
+	for (size_t a = start; a < sluice_argc(o); a++) {
+		const char *source = run_time_operand_within(cmd, j, a, lookups);
+		if (source)
+			return source;
+		bool before = index == 0 ? a + 1 < sluice_argc(o) : a - start + 1 < index;
+		if (before && splits_uncounted(o, a))
+			return "a parameter past a word that splits into any number of words";
+	}
+	return slice ? "a form of the positional parameters sluice does not follow" : NULL;
 }
 
 static inline const char *run_time_variable_within(const struct sluice_command *cmd, size_t i,
@@ -359,11 +407,19 @@ static inline const char *run_time_variable_within(const struct sluice_command *
 {
 	if (--*lookups < 0)
 		return RUN_TIME_TOO_DEEP;
-	bool positional = name[0] >= '1' && name[0] <= '9' && !name[1];
+	/* $1 ... $9, "$@", "$*", and the forms of them the model does not
+	 * follow: "@:" for ${@:2}, ${@: -1}, "!" for ${!#}, ${!N}
+	 * (run_time_operand_within() names them so) */
+	bool slice = strcmp(name, "@:") == 0 || strcmp(name, "!") == 0;
+	bool positional = slice || strcmp(name, "@") == 0 || strcmp(name, "*") == 0 ||
+	                  (name[0] >= '1' && name[0] <= '9' && !name[1]);
 	for (size_t j = i; j-- > 0;) {
 		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
-		if (positional && sets_positional_from_glob(cmd, j, i))
-			return "one of the names a glob matched";
+		size_t index = slice ? 0 : (size_t)(name[0] - '0');
+		const char *given =
+		        positional ? positional_source(cmd, j, i, index, slice, lookups) : NULL;
+		if (given)
+			return given;
 		if (!command_sets(o, name))
 			continue;
 		static const char *const reading[] = { "read", "mapfile", "readarray", NULL };
@@ -412,8 +468,10 @@ static inline const char *run_time_variable(const struct sluice_command *cmd, si
  * command substitution of data, or a variable that the command line fills
  * from data, either anywhere in the word, with any path before or after it
  * (`"$d"/`, `$d/x`, `~/"$d"`: a path around an unknown value does not make
- * it known). */
-static inline const char *run_time_operand(const struct sluice_command *cmd, size_t i, size_t k)
+ * it known), or a parameter the model could not place
+ * (positional_source()). *lookups bounds the variables followed. */
+static inline const char *run_time_operand_within(const struct sluice_command *cmd, size_t i,
+                                                  size_t k, int *lookups)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	const char *a = sluice_arg(sc, k);
@@ -427,13 +485,26 @@ static inline const char *run_time_operand(const struct sluice_command *cmd, siz
 	enum var_form form;
 	const char *end;
 	for (const char *c = strchr(a, '$'); c; c = strchr(c + 1, '$')) {
-		const char *source = var_expansion_at(c, name, &form, &end)
-		                             ? run_time_variable(cmd, i, k, name)
-		                             : NULL;
+		if (!var_expansion_at(c, name, &form, &end))
+			continue;
+		/* ${!#}, ${!N}: an indirection of the parameters */
+		bool indirect = c[1] == '{' && strcmp(name, "!") == 0 && strchr("#123456789", c[3]);
+		if (!indirect && strcmp(name, "!") == 0)
+			continue; /* $!, ${!x}: a process, another variable */
+		if ((strcmp(name, "@") == 0 || strcmp(name, "*") == 0) && form == VAR_OTHER)
+			memcpy(name, "@:", 3); /* ${@:2}, ${@: -1}, ${*:2} */
+		const char *source = run_time_variable_within(cmd, i, k, name, lookups);
 		if (source)
 			return source;
 	}
 	return NULL;
+}
+
+/* run_time_operand_within() with a budget of its own. */
+static inline const char *run_time_operand(const struct sluice_command *cmd, size_t i, size_t k)
+{
+	int lookups = RUN_TIME_LOOKUPS;
+	return run_time_operand_within(cmd, i, k, &lookups);
 }
 
 /* Does command i run under an xargs whose input the model does not know

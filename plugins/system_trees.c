@@ -15,13 +15,19 @@
  * variables, a literal cd before it.
  * find piped into an xargs that runs one of those (`find ~ -print0 |
  * xargs -0 rm -rf`) is judged as find running it would be.
- * Not for: files below such a tree named one by one (/etc/hosts).
+ * Any chmod, chown or chattr, recursive or not, is judged by what it does
+ * to what the path is (check_access(): `chmod 000 /`, `chmod -x
+ * ~/.local/bin/tool`, `chmod 777 ~/.ssh/id_ed25519`, `chattr +i ~/.bashrc`),
+ * by the rule of the system's, the home's or the keys' permissions.
+ * Not for: files below such a tree named one by one (/etc/hosts), but for
+ * the programs of a bin directory.
  */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "file-modes.h"
 #include "path-targets.h"
 #include "plugin-util.h"
 #include "sluice/policy.h"
@@ -127,16 +133,14 @@ struct refusal {
 	const char *doing, *effect, *tail, *suggestion;
 };
 
-/* Judge operand a of sc by rule r; when the rule refuses it, add the
- * reason as refusal says. Returns the verdict. */
-static int judge(const struct sluice_simple_command *sc, const char *a, const struct tree_rule *r,
-                 const struct refusal *how, struct sluice_verdict *v)
+/* Judge operand a of sc by rule (with ctx); when the rule refuses it,
+ * add the reason as *how says, read after the rule ran (a rule may write
+ * it). Returns the verdict. */
+static int judge_by(const struct sluice_simple_command *sc, const char *a, path_rule_fn rule,
+                    const void *ctx, const struct refusal *how, struct sluice_verdict *v)
 {
-	if (r->tree_verdict == SLUICE_ALLOW && r->home_verdict == SLUICE_ALLOW &&
-	    r->key_verdict == SLUICE_ALLOW)
-		return SLUICE_ALLOW;
 	struct path_finding f;
-	if (!operand_judge(sc, a, tree_path_rule, r, &f))
+	if (!operand_judge(sc, a, rule, ctx, &f))
 		return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
 		                          "name a shorter path");
 	if (f.verdict == SLUICE_ALLOW)
@@ -147,6 +151,16 @@ static int judge(const struct sluice_simple_command *sc, const char *a, const st
 	         f.after_cd ? " after 'cd " : "", f.after_cd ? sluice_cwd(sc) : "",
 	         f.after_cd ? "'" : "", how->effect, f.what, how->tail);
 	return sluice_verdict_add(v, f.verdict, msg, how->suggestion);
+}
+
+/* Judge operand a of sc by the tree rule r (judge_by()). */
+static int judge(const struct sluice_simple_command *sc, const char *a, const struct tree_rule *r,
+                 const struct refusal *how, struct sluice_verdict *v)
+{
+	if (r->tree_verdict == SLUICE_ALLOW && r->home_verdict == SLUICE_ALLOW &&
+	    r->key_verdict == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	return judge_by(sc, a, tree_path_rule, r, how, v);
 }
 
 /* chmod -R MODE FILE..., chown -R OWNER FILE..., chgrp -R GROUP FILE... */
@@ -188,6 +202,220 @@ static int check_owner(const struct rule_state *st, const struct sluice_simple_c
 			continue;
 		}
 		int verdict = judge(sc, a, &r, &how, v);
+		if (verdict != SLUICE_ALLOW)
+			return verdict;
+	}
+	return SLUICE_ALLOW;
+}
+
+/* ------------------------------------------ what the user's tools need
+ *
+ * Any chmod, chown or chattr, recursive or not, of what access_path()
+ * names (the root, system directories and programs; a home directory, its
+ * programs and configuration; keys and credentials), judged by what the
+ * change does to it rather than by how far it reaches: */
+enum access_harm {
+	HARM_NONE = 0,
+	HARM_LOCKED_OUT, /* a class can no longer read it, or enter or run it */
+	HARM_SHARED,     /* the group or others can change it, or read a secret */
+	HARM_OWNER,      /* another owner */
+	HARM_IMMUTABLE,  /* chattr +i / +a: nothing can change it until root undoes it */
+};
+
+/* What a change of sc does, for access_rule(): chmod's mode (its effect),
+ * chown's new owner, chattr's attributes; the verdicts of the rules; and
+ * the harm found, written back for the message. */
+struct access_change {
+	bool recursive;
+	const struct mode_effect *mode; /* chmod: NULL when the mode is not read */
+	bool other_owner;               /* chown: an owner other than the user */
+	bool root_owner;                /* chown: root, who owns the system's files */
+	bool immutable;                 /* chattr: +i, +a, =...i */
+	int verdict[3];                 /* ACCESS_SYSTEM, ACCESS_HOME, ACCESS_KEYS - 1 */
+	struct refusal *how;            /* its effect and tail written by access_rule() */
+};
+
+/* The harm chmod's mode e does to a path of kind k (entered: its x bit
+ * lets programs enter or run it). The system's trees are everyone's:
+ * any class locked out of them, or any given the right to change them,
+ * harms; a home's things are the user's: the owner locked out, or the
+ * group or others given write (sshd and gpg refuse a home, ~/.ssh or a
+ * key others can change); a secret is also harmed by anyone else reading
+ * it (ssh refuses a private key others can read). */
+static enum access_harm mode_harm(const struct mode_effect *e, enum access_kind k, bool entered,
+                                  bool public_file)
+{
+	unsigned needed = MODE_R | (entered ? MODE_X : 0);
+	int locked = k == ACCESS_SYSTEM ? N_MODE_CLASSES : MODE_OWNER + 1;
+	for (int c = 0; c < locked; c++)
+		if (e->lacks[c] & needed)
+			return HARM_LOCKED_OUT;
+	unsigned shared = (e->has[MODE_GROUP] | e->has[MODE_OTHERS]);
+	if (shared & MODE_W)
+		return HARM_SHARED;
+	if (k == ACCESS_KEYS && !entered && !public_file && (shared & MODE_R))
+		return HARM_SHARED;
+	return HARM_NONE;
+}
+
+static const char *const harm_effects[] = {
+	[HARM_LOCKED_OUT] = "takes read or run access away from",
+	[HARM_SHARED] = "lets other users change or read",
+	[HARM_OWNER] = "hands to another owner",
+	[HARM_IMMUTABLE] = "freezes",
+};
+
+static const char *const harm_tails[] = {
+	[HARM_LOCKED_OUT] = ": the programs and logins that need it stop working",
+	[HARM_SHARED] = ": ssh, gpg and sshd refuse what others can change or read, and others "
+	                "could run code as you",
+	[HARM_OWNER] = ": ssh, gpg and your tools stop reading or trusting it",
+	[HARM_IMMUTABLE] = ": nothing can write it, your tools included, until root undoes it",
+};
+
+/* path_rule_fn of a change of permissions, owner or attributes. */
+static int access_rule(const void *ctx, const char *t, const char **ret_what)
+{
+	const struct access_change *ch = ctx;
+	bool entered;
+	enum access_kind k = access_path(t, &entered, ret_what);
+	if (k == ACCESS_NONE || ch->verdict[k - 1] == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	enum access_harm harm = HARM_NONE;
+	if (ch->mode)
+		harm = mode_harm(ch->mode, k, entered || ch->recursive, public_key_file(t));
+	else if (ch->other_owner && !(k == ACCESS_SYSTEM && ch->root_owner))
+		harm = HARM_OWNER;
+	else if (ch->immutable)
+		harm = HARM_IMMUTABLE;
+	if (harm == HARM_NONE)
+		return SLUICE_ALLOW;
+	ch->how->effect = harm_effects[harm];
+	ch->how->tail = harm_tails[harm];
+	return ch->verdict[k - 1];
+}
+
+/* Is chown's owner operand root (root, 0, with a group or not)? */
+static bool owner_is_root(const char *owner)
+{
+	size_t n = strcspn(owner, ":.");
+	return (n == 4 && strncmp(owner, "root", 4) == 0) || (n == 1 && owner[0] == '0');
+}
+
+/* Does chattr's mode word a ("+i", "=ai", "-a") make a file immutable or
+ * append-only? */
+static bool attributes_freeze(const char *a)
+{
+	return (a[0] == '+' || a[0] == '=') && strpbrk(a + 1, "ia");
+}
+
+/* The first operand of sc (chmod's mode, chown's owner), past options and
+ * the values of with_value; 0 when there is none. */
+static size_t first_operand(const struct sluice_simple_command *sc, bool chmod,
+                            const char *const *with_value)
+{
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			return i + 1 < sluice_argc(sc) ? i + 1 : 0;
+		if (a[0] != '-' || !a[1] || (chmod && option_like_mode(a)))
+			return i;
+		if (option_takes_next(a, with_value))
+			i++;
+	}
+	return 0;
+}
+
+/* Judge operand a of sc by access_rule(ch), change being the mode,
+ * owner or attributes as written. */
+static int judge_access(const struct sluice_simple_command *sc, const char *change, const char *a,
+                        const struct access_change *ch, struct sluice_verdict *v)
+{
+	char doing[128];
+	snprintf(doing, sizeof(doing), "%s %s", sluice_name(sc), change);
+	ch->how->doing = doing;
+	ch->how->suggestion = "change only the files of the project, by name; keys stay 600 "
+	                      "(chmod 600 ~/.ssh/id_ed25519) in a 700 folder";
+	return judge_by(sc, a, access_rule, ch, ch->how, v);
+}
+
+/* chattr [-RVf] [-v VERSION] [-p PROJECT] [+-=]ATTRS... FILE...: a word
+ * that begins with + or = is attributes, one with - is an option or
+ * attributes taken away (which freeze nothing); the rest are files. */
+static int check_chattr(struct access_change *ch, const struct sluice_simple_command *sc,
+                        struct sluice_verdict *v)
+{
+	static const char *const with_value[] = { "-v", "-p", NULL };
+	const char *change = NULL;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (attributes_freeze(a))
+			change = a;
+		if (option_takes_next(a, with_value))
+			i++;
+	}
+	if (!change)
+		return SLUICE_ALLOW;
+	ch->immutable = true;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (option_takes_next(a, with_value)) {
+			i++;
+			continue;
+		}
+		if (strchr("+-=", a[0]))
+			continue;
+		int verdict = judge_access(sc, change, a, ch, v);
+		if (verdict != SLUICE_ALLOW)
+			return verdict;
+	}
+	return SLUICE_ALLOW;
+}
+
+/* chmod MODE FILE..., chown OWNER[:GROUP] FILE..., chattr ATTRS FILE...:
+ * every file, by access_rule(). */
+static int check_access(const struct rule_state *st, const struct sluice_simple_command *sc,
+                        struct sluice_verdict *v)
+{
+	static const char *const tools[] = { "chmod", "chown", "chattr", NULL };
+	static const char *const chown_values[] = { "--from", "--reference", NULL };
+	const char *name = sluice_name(sc);
+	if (!str_in(name, tools))
+		return SLUICE_ALLOW;
+	struct refusal how = { NULL, NULL, NULL, NULL };
+	struct access_change ch = {
+		.recursive = sluice_has_short_flag(sc, 1, 'R') ||
+		             long_option_prefix(sc, 1, "recursive", 3),
+		.verdict = { st->verdict[RULE_PERMISSIONS], st->verdict[RULE_HOME_PERMISSIONS],
+		             st->verdict[RULE_KEY_PERMISSIONS] },
+		.how = &how,
+	};
+	if (strcmp(name, "chattr") == 0)
+		return check_chattr(&ch, sc, v);
+	/* --reference=FILE copies another file's mode or owner: not known */
+	if (long_option_prefix(sc, 1, "reference", 3))
+		return SLUICE_ALLOW;
+	bool chmod = strcmp(name, "chmod") == 0;
+	size_t first = first_operand(sc, chmod, chmod ? NULL : chown_values);
+	if (first == 0)
+		return SLUICE_ALLOW;
+	const char *change = sluice_arg(sc, first);
+	struct mode_effect mode;
+	if (chmod && !mode_effect_read(change, &mode))
+		return SLUICE_ALLOW;
+	ch.mode = chmod ? &mode : NULL;
+	ch.other_owner = !chmod && change[0] != ':' && change[0] != '.' && !owner_is_self(change);
+	ch.root_owner = owner_is_root(change);
+	bool dashdash = false;
+	for (size_t k = first + 1; k < sluice_argc(sc); k++) {
+		const char *a = sluice_arg(sc, k);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (!dashdash && a[0] == '-' && a[1])
+			continue;
+		int verdict = judge_access(sc, change, a, &ch, v);
 		if (verdict != SLUICE_ALLOW)
 			return verdict;
 	}
@@ -360,7 +588,8 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, at);
 	int verdict = SLUICE_ALLOW;
 	int (*const checks[])(const struct rule_state *, const struct sluice_simple_command *,
-	                      struct sluice_verdict *) = { check_owner, check_move, check_find };
+	                      struct sluice_verdict *) = { check_owner, check_access, check_move,
+		                                           check_find };
 	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
 		int r = checks[i](st, sc, v);
 		if (r < 0)
@@ -392,8 +621,9 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR
 	.struct_size = sizeof(struct sluice_policy_plugin),
 	.name = "system_trees",
 	.description = "refuses recursive chmod/chown/chgrp, mv and find -delete of /, system "
-	               "directories and home directories, and recursive chmod/chown/chgrp of "
-	               "keys and credentials",
+	               "directories and home directories, recursive chmod/chown/chgrp of keys "
+	               "and credentials, and any chmod/chown/chattr that locks the user's "
+	               "tools out of what they need or lets others change or read it",
 	.keys = keys,
 	.open = st_open,
 	.check = st_check,

@@ -29,19 +29,44 @@ static bool is_home(const char *source)
 /* The name under which model_state keeps $#, for "$@". */
 #define POSITIONAL_COUNT "#"
 
+/* Does w make a number of words the model does not know: an unquoted
+ * expansion it could not resolve (`$X`, `$(cmd)`), which bash splits into
+ * any number of words, none included? "$@" is not counted so: the model
+ * keeps it as $1, a word that stands for any words (model-words.c). */
+static bool splits_uncounted(const struct model_word *w)
+{
+	uint32_t unknown = WORD_PARAM | WORD_CMDSUBST | WORD_ARITH | WORD_UNKNOWN;
+	if (!(w->w.flags & WORD_SPLIT) || !(w->w.flags & unknown))
+		return false;
+	static const char *const all_params[] = { "$@", "${@}", "$*", "${*}", NULL };
+	for (const char *const *a = all_params; *a; a++)
+		if (w->source && strcmp(w->source, *a) == 0)
+			return false;
+	return true;
+}
+
 int builder_set_positional(struct model_state *st, const struct model_word *words, size_t n)
 {
+	/* past a word that splits into any number, no parameter is known:
+	 * `set -- $X a` puts `a` in $2 only when $X makes one word */
+	bool uncounted = false;
 	for (size_t k = 1; k <= POSITIONAL_MAX; k++) {
 		char p[2] = { (char)('0' + k), '\0' };
 		int r = 0;
-		if (k <= n)
+		if (k <= n && !uncounted)
 			r = builder_state_assign_expanded(st, p, &words[k - 1].w);
 		else
 			model_state_unset(st, p);
 		if (r < 0)
 			return r;
+		uncounted |= k <= n && splits_uncounted(&words[k - 1]);
 	}
-	if (n > POSITIONAL_MAX) {
+	/* the count stays when only the last word splits: the model's $N for
+	 * it stands for any words in "$@" (`set -- a $X; rm "$@"`) */
+	bool count_unknown = false;
+	for (size_t k = 0; k + 1 < n && !count_unknown; k++)
+		count_unknown = splits_uncounted(&words[k]);
+	if (n > POSITIONAL_MAX || count_unknown) {
 		model_state_unset(st, POSITIONAL_COUNT);
 		return 0;
 	}

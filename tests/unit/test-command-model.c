@@ -692,6 +692,10 @@ static const struct model_case cases[] = {
 	 * marked; a parameter after it and $# are not known */
 	{ "set -- * x; rm \"$@\" \"$1\" \"$2\"", "set -- *^G x\nrm *^G x *^G $2^P" },
 	{ "set -- * x; shift; rm \"$1\" \"$@\"", "set -- *^G x\nshift\nrm $1^P $@^P" },
+	/* an unquoted expansion splits into any number of words: past it no
+	 * parameter is known (issue 33) */
+	{ "set -- $X a; rm \"$1\" \"$2\"", "set -- $X^P a\nrm $1^P $2^P" },
+	{ "set -- \"$X\" a; rm \"$2\"", "set -- $X^P a\nrm a" },
 	{ "read -r d <<<\"$HOME/x\"; rm \"$d\"", "read -r d\nrm ~/x^T" },
 	/* a loop's list expanded with what is known: arrays, "$@", globs;
 	 * the body once per value (issue 33) */

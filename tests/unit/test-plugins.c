@@ -520,6 +520,13 @@ Test(plugins, the_new_rules_are_switched_by_their_keys)
 		{ "system_trees", "move = allow\n", "mv ~ /tmp/x", A },
 		{ "system_trees", "find = ask\n", "find / -delete", Q },
 		{ "system_trees", "find = allow\n", "find / -exec chmod 777 {} +", D },
+		/* each rule is what stops its change (issue 33) */
+		{ "system_trees", "permissions = allow\n", "chmod 000 /", A },
+		{ "system_trees", "permissions = ask\n", "chmod a-x /usr/bin/*", Q },
+		{ "system_trees", "home_permissions = allow\n", "chmod -x ~/.local/bin/*", A },
+		{ "system_trees", "home_permissions = deny\n", "chattr +i ~/.bashrc", D },
+		{ "system_trees", "key_permissions = allow\n", "chmod 777 ~/.ssh/id_ed25519", A },
+		{ "system_trees", "key_permissions = deny\n", "chown nobody ~/.gnupg", D },
 	};
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
 		run_command(cases[i].plugin, cases[i].settings, cases[i].command, cases[i].verdict,
@@ -891,6 +898,26 @@ static struct vcase rm_cases[] = {
 	{ "d=\"$x/*\"; rm -rf \"$d\"", A, "a file named * below it" },
 	{ "d=${TMPDIR:-/tmp}/x; rm -rf \"$d\"", A, "a directory in the temporary one" },
 	{ "set -- *; rm -rf \"$2\"", Q, "one of the names a glob matched" },
+	/* positional parameters known only at run time (issue 33) */
+	{ "read x; set -- \"$x\" build; rm -rf \"$@\"", Q, "$1 is what read reads" },
+	{ "x=$(cat dirs); set -- \"$x\"; rm -rf \"$1\"", Q, "$1 is a substitution's output" },
+	{ "read x; f(){ rm -rf \"$1\"; }; f \"$x\"", Q, "a function called with it" },
+	{ "set -- $X a; rm -rf \"$2\"", Q, "$X splits: $2 is not known to be a" },
+	{ "set -- $X a; rm -rf \"$3\"", Q, "past the known count" },
+	{ "set -- $(ls) x; rm -rf \"$2\"", Q, "a substitution splits too" },
+	{ "set -- $X a; rm -rf \"$@\"", Q, "every parameter after the split" },
+	{ "set -- a ~; rm -rf \"${@: -1}\"", Q, "the last parameter, a slice" },
+	{ "set -- a ~; rm -rf ${@:2}", Q, "a slice from the second" },
+	{ "set -- a ~; rm -rf \"${!#}\"", Q, "the last parameter, indirectly" },
+	{ "set -- a ~; rm -rf \"${!2}\"", Q, "the second, indirectly" },
+	{ "set -- a b; rm -rf \"$2\"", A, "a known parameter" },
+	{ "set -- \"$X\" a; rm -rf \"$2\"", A, "a quoted word is one parameter" },
+	{ "set -- $X a; rm -rf \"$1\"", A, "$X itself, as rm -rf $X" },
+	{ "set -- a $X; rm -rf \"$@\"", A, "the splitting word last" },
+	{ "rm -rf \"${@:2}\"", A, "no parameters at the top of bash -c" },
+	{ "f(){ rm -rf \"$*\"; }; f build ~", A, "\"$*\" is one name, joined" },
+	{ "set -- a b; echo \"${@: -1}\"; rm -rf build", A, "a slice only printed" },
+	{ "sleep 1 & wait $!; rm -rf build", A, "$! is a process" },
 	{ "set -- * x; shift; rm -rf \"$1\"", Q, "shifted past a glob" },
 	/* the same through a function's or a nested shell's parameters */
 	{ "f(){ rm -rf \"$2\"; }; f * ~", Q, "a function's parameter after a glob" },
@@ -1020,6 +1047,12 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	             "removes the output of a command substitution");
 	run_reasoned("rm_targets", "", "set -- *; rm -rf \"$2\"", Q, "after set -- *",
 	             "removes one of the names a glob matched");
+	run_reasoned("rm_targets", "", "read x; set -- \"$x\" build; rm -rf \"$@\"", Q,
+	             "set -- \"$x\"", "recursive rm of '$1' removes what read reads");
+	run_reasoned("rm_targets", "", "set -- $X a; rm -rf \"$2\"", Q, "past $X",
+	             "removes a parameter past a word that splits into any number of words");
+	run_reasoned("rm_targets", "", "set -- a ~; rm -rf \"${@: -1}\"", Q, "a slice",
+	             "removes a form of the positional parameters sluice does not follow");
 	run_reasoned("rm_targets", "", "set -- *; rm -rf \"$@\"", D, "set -- *",
 	             "removes everything in the current directory");
 	run_reasoned("rm_targets", "", "read -r d <<<\"$HOME\"; rm -rf \"$d\"", D, "$HOME",
@@ -1037,6 +1070,16 @@ Test(plugins, a_value_known_only_when_it_runs_says_where_it_comes_from)
 	run_reasoned("system_trees", "", "chown -R nobody ~/.ssh", Q, "keys",
 	             "recursive chown of '~/.ssh' changes every file of your keys and "
 	             "credentials");
+	run_reasoned("system_trees", "", "chmod 777 ~/.ssh/id_ed25519", Q, "a key others read",
+	             "chmod 777 '~/.ssh/id_ed25519' lets other users change or read your keys");
+	run_reasoned("system_trees", "", "chmod a-x /usr/bin/*", D, "programs",
+	             "takes read or run access away from everything in a system directory");
+	run_reasoned("system_trees", "", "chmod -x ~/.local/bin/*", Q, "the user's programs",
+	             "takes read or run access away from the programs in your home directory");
+	run_reasoned("system_trees", "", "chown nobody ~/.gnupg", Q, "another owner",
+	             "chown nobody '~/.gnupg' hands to another owner your keys");
+	run_reasoned("system_trees", "", "chattr +i ~/.bashrc", Q, "frozen",
+	             "chattr +i '~/.bashrc' freezes your shell and tools' configuration");
 }
 
 ParameterizedTestParameters(plugins, rm_targets)
@@ -1360,7 +1403,6 @@ static struct vcase system_trees_cases[] = {
 	{ "find /etc -type f -exec chmod 644 {} +", D, "-exec chmod: rule permissions" },
 	{ "find ~ -type d -exec chmod 755 {} \\;", Q, "-exec chmod in home asks" },
 	/* look-alikes */
-	{ "chmod 777 /", A, "not recursive" },
 	{ "chmod -R 755 ./build", A, "recursive chmod of the project" },
 	{ "chmod 644 /etc/x", A, "one file" },
 	{ "chown -R me ~/project", A, "chown of a project" },
@@ -1394,6 +1436,71 @@ static struct vcase system_trees_cases[] = {
 	{ "echo chmod -R 777 /", A, "just text" },
 	{ "grep -r 'find / -delete' docs", A, "a search for the text" },
 	{ "git commit -m 'mv ~ /tmp'", A, "a message" },
+	/* what the user's tools run or need, recursive or not (issue 33):
+	 * the change judged by what it does, beside a look-alike that does
+	 * no harm (tldr's chmod, chown and chattr pages; ssh(1)'s FILES) */
+	{ "chmod 000 /", D, "nobody can enter the root" },
+	{ "chmod 777 /", D, "every user can change the root" },
+	{ "sudo chmod a-x /usr/bin/*", D, "no program of the system runs" },
+	{ "chmod -x /usr/local/bin/tool", D, "a program of the system, named" },
+	{ "sudo chmod 700 /usr/bin/env", D, "only root can run env" },
+	{ "sudo chmod o+w /usr/local/bin/*", D, "anyone can replace the programs" },
+	{ "sudo chown nobody /usr/bin/sudo", D, "a system program to another owner" },
+	{ "sudo chattr +i /", D, "the root frozen" },
+	{ "sudo chmod 755 /usr/local/bin/tool", A, "a program installed as programs are" },
+	{ "sudo chmod +x /usr/local/bin/tool", A, "made runnable" },
+	{ "sudo chown root:root /usr/local/bin/tool", A, "a system program to root" },
+	{ "sudo chmod 644 /etc/apt/sources.list.d/x.list", A, "one file of /etc, by name" },
+	{ "sudo chmod 600 /etc/ssl/private/x.key", A, "a secret of /etc tightened" },
+	{ "chmod 000 ~", Q, "the home directory locked" },
+	{ "chmod 777 ~", Q, "sshd refuses a home others can change" },
+	{ "chmod -x ~/.local/bin/*", Q, "the user's own programs" },
+	{ "cd ~/.local/bin && chmod -x *", Q, "the same after a cd" },
+	{ "chmod a-x ~/bin/deploy", Q, "one of the user's programs" },
+	{ "chmod 600 ~/.config", Q, "nobody enters the configuration" },
+	{ "chmod -R 644 ~/.config", Q, "every folder of it locked" },
+	{ "chmod 000 ~/.bashrc", Q, "bash cannot read its rc" },
+	{ "chmod o+w ~/.bashrc", Q, "others can run code as the user" },
+	{ "chattr +i ~/.bashrc", Q, "frozen: no tool can write it" },
+	{ "chattr =ai ~/.gitconfig", Q, "= with immutable" },
+	{ "chmod 755 ~", A, "a home others may enter" },
+	{ "chmod 711 ~", A, "a home others may only pass" },
+	{ "chmod go-w ~/.bashrc", A, "taking write away from others" },
+	{ "chmod 644 ~/.bashrc", A, "an rc needs no x" },
+	{ "chmod +x ~/.local/bin/tool", A, "a program made runnable" },
+	{ "chmod 755 ~/bin/deploy", A, "a program as programs are" },
+	{ "chattr -i ~/.bashrc", A, "unfrozen" },
+	{ "chattr -R +C ~/vms", A, "no copy-on-write for images" },
+	{ "chattr +i build/release.tar", A, "a file of the project frozen" },
+	{ "chmod 000 ~/.ssh", Q, "ssh cannot read its folder" },
+	{ "chmod 600 ~/.ssh", Q, "a folder the owner cannot enter" },
+	{ "chmod -r ~/.ssh/id_rsa", Q, "a key nobody can read" },
+	{ "chmod 777 ~/.ssh/id_ed25519", Q, "ssh refuses a key others can read" },
+	{ "chmod 644 ~/.ssh/id_rsa", Q, "a private key readable by all" },
+	{ "chmod go+r ~/.aws/credentials", Q, "cloud credentials readable" },
+	{ "chmod 644 ~/.npmrc", Q, "a token readable by all" },
+	{ "chmod 644 ~/.ssh/*", Q, "every key readable" },
+	{ "chmod 775 ~/.ssh", Q, "sshd refuses a folder the group can change" },
+	{ "chmod 666 ~/.ssh/authorized_keys", Q, "anyone can add a key" },
+	{ "chown nobody ~/.gnupg", Q, "gpg refuses a folder another owns" },
+	{ "sudo chown alice ~/.ssh/id_rsa", Q, "a key to another user" },
+	{ "chmod 600 ~/.ssh/config", A, "ssh's config tightened" },
+	{ "chmod 700 ~/.ssh", A, "what ssh asks of its folder" },
+	{ "chmod 755 ~/.ssh", A, "a folder others may list, not change" },
+	{ "chmod 600 ~/.ssh/id_ed25519", A, "what ssh asks of a key" },
+	{ "chmod 400 ~/.ssh/id_rsa", A, "read-only for the owner" },
+	{ "chmod -w ~/.ssh/id_rsa", A, "write taken away from a key" },
+	{ "chmod u=rw,go= ~/.ssh/id_rsa", A, "symbolic 600" },
+	{ "chmod 644 ~/.ssh/id_rsa.pub", A, "a public key" },
+	{ "chmod 644 ~/.ssh/authorized_keys", A, "what sshd reads" },
+	{ "chmod 600 ~/.netrc", A, "a token file tightened" },
+	{ "chown $USER ~/.ssh/config", A, "given back to the user" },
+	{ "chown :staff ~/.gnupg", A, "only the group" },
+	{ "chmod --reference=~/.ssh/id_rsa ~/.ssh/id_new", A, "another key's mode" },
+	{ "chmod +x script.sh", A, "a script of the project" },
+	{ "chmod 644 README.md", A, "a file of the project" },
+	{ "chmod -R u+w build/", A, "the project's build" },
+	{ "chown -R $USER:$USER node_modules", A, "the project's modules" },
 	/* the home through a variable (issue 33) */
 	{ "H=$HOME; chmod -R 000 $H", Q, "a variable holding $HOME" },
 	{ "H=~; mv \"$H\" /tmp/x", D, "a variable holding ~" },

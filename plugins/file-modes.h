@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a chmod mode does to a file's permissions, read as chmod(1) reads
+ * it: for the owner, the group and others, the bits (r, w, x) each class
+ * has for sure afterwards and the ones it lacks for sure. `go-w` takes w
+ * from the group and others and leaves everything else as it was; `644`
+ * gives each class exactly its digit (the owner lacks x); `u=rw` takes x
+ * from the owner; `+X` gives x only to directories and what some class
+ * may already run, so it is not counted as given. A rule then asks what
+ * harms: a class that can no longer read, enter or run the file, a
+ * secret that others can read. Static inline, as plugin-util.h is.
+ * Not for: the set-id and sticky bits; the umask (a clause with no who,
+ * `-x`, `+r`, is read as `a`: the umask can only spare bits of the group
+ * and others, so a rule reads a little more into it, never less);
+ * --reference (another file's mode: not known here).
+ */
+#ifndef SLUICE_FILE_MODES_H
+#define SLUICE_FILE_MODES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MODE_R = 4, MODE_W = 2, MODE_X = 1, MODE_RWX = 7 };
+enum mode_class { MODE_OWNER, MODE_GROUP, MODE_OTHERS, N_MODE_CLASSES };
+
+struct mode_effect {
+	unsigned has[N_MODE_CLASSES];   /* bits the class has afterwards, for sure */
+	unsigned lacks[N_MODE_CLASSES]; /* bits the class lacks afterwards, for sure */
+};
+
+/* An octal mode ("644", "0700", "4755"): each class gets its digit. */
+static inline bool mode_read_octal(const char *mode, struct mode_effect *ret)
+{
+	size_t n = strspn(mode, "01234567");
+	if (n == 0 || n > 5 || mode[n] != '\0')
+		return false;
+	unsigned long bits = strtoul(mode, NULL, 8);
+	for (int c = 0; c < N_MODE_CLASSES; c++) {
+		ret->has[c] = (unsigned)(bits >> (3 * (2 - c))) & MODE_RWX;
+		ret->lacks[c] = MODE_RWX & ~ret->has[c];
+	}
+	return true;
+}
+
+/* Apply one operator (`+`, `-`, `=`) with bits (certain: what it surely
+ * gives or takes; maybe: what it may give, X) to the classes in who. */
+static inline void mode_apply(struct mode_effect *e, const bool who[N_MODE_CLASSES], char op,
+                              unsigned certain, unsigned maybe, bool copied)
+{
+	for (int c = 0; c < N_MODE_CLASSES; c++) {
+		if (!who[c])
+			continue;
+		if (copied) { /* u=g, o+u: another class's bits, not known here */
+			if (op != '-')
+				e->lacks[c] = 0;
+			if (op != '+')
+				e->has[c] = 0;
+		} else if (op == '+') {
+			e->has[c] |= certain;
+			e->lacks[c] &= ~(certain | maybe);
+		} else if (op == '-') {
+			e->lacks[c] |= certain | maybe;
+			e->has[c] &= ~(certain | maybe);
+		} else {
+			e->has[c] = certain;
+			e->lacks[c] = MODE_RWX & ~(certain | maybe);
+		}
+	}
+}
+
+/* A symbolic mode: clauses [ugoa]*([-+=]([rwxXst]*|[ugo]))+ joined by
+ * commas, as chmod(1) gives them. */
+static inline bool mode_read_symbolic(const char *mode, struct mode_effect *ret)
+{
+	for (const char *c = mode;;) {
+		bool who[N_MODE_CLASSES] = { false, false, false };
+		bool any = false;
+		for (; *c && strchr("ugoa", *c); c++) {
+			any = true;
+			who[MODE_OWNER] |= *c == 'u' || *c == 'a';
+			who[MODE_GROUP] |= *c == 'g' || *c == 'a';
+			who[MODE_OTHERS] |= *c == 'o' || *c == 'a';
+		}
+		if (!any)
+			who[MODE_OWNER] = who[MODE_GROUP] = who[MODE_OTHERS] = true;
+		if (!*c || !strchr("+-=", *c))
+			return false;
+		while (*c && strchr("+-=", *c)) {
+			char op = *c++;
+			unsigned certain = 0, maybe = 0;
+			bool copied = *c && strchr("ugo", *c);
+			if (copied)
+				c++;
+			for (; *c && strchr("rwxXst", *c); c++) {
+				certain |= *c == 'r'   ? MODE_R
+				           : *c == 'w' ? MODE_W
+				           : *c == 'x' ? MODE_X
+				                       : 0;
+				maybe |= *c == 'X' ? MODE_X : 0;
+			}
+			mode_apply(ret, who, op, certain, maybe, copied);
+		}
+		if (*c == '\0')
+			return true;
+		if (*c++ != ',')
+			return false;
+	}
+}
+
+/* Read mode (an octal or a symbolic chmod mode) into *ret. False when it
+ * is neither: a rule then has nothing to judge, as chmod refuses it. */
+static inline bool mode_effect_read(const char *mode, struct mode_effect *ret)
+{
+	*ret = (struct mode_effect){ { 0, 0, 0 }, { 0, 0, 0 } };
+	if (mode[0] >= '0' && mode[0] <= '7')
+		return mode_read_octal(mode, ret);
+	return mode[0] != '\0' && mode_read_symbolic(mode, ret);
+}
+
+#endif
