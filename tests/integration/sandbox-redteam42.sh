@@ -13,6 +13,11 @@
 #   and the user's next `git status` runs it. With [sandbox] git_sweep =
 #   no (the positive control) it does; as shipped the sweep after the run
 #   disables what the run added (the user's own keys stay).
+# - a hidden secret: an empty file of mode 0 bound on ~/.git-credentials;
+#   the user's `git credential-store` rewrites it while a run lasts, and
+#   the command reads the new password; one created while a run lasts
+#   (~/.netrc) likewise. The positive control: the command sees the cover
+#   gone (the file's real size). As shipped Landlock refuses to read it.
 # Needs the namespace layer (the mounts are what is attacked).
 # Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
 # the commands must meet the home, repositories and files there.
@@ -90,3 +95,33 @@ boxed_as workspace-write "$repo" 'git status --short; echo quiet'
 [ "$(json_get "$out" 'd.get("gitSweep")')" = None ] &&
   [ "$(git -C "$repo" config alias.last)" = '!git log -1' ]
 report $? "a run that changed no configuration has no sweep item, and the user's alias stays" "$out"
+
+# --- a hidden secret rewritten or made by the user's tools while a run lasts
+secret_attack() {
+  local name=$1 file=$2 start=$3 write=$4
+  rm -f "$file"
+  eval "$start"
+  # the command prints the file's size while it is covered (0), then reads it
+  local reader='touch .ready; for i in $(seq 400); do
+    s=$(stat -c %s '"$file"' 2>/dev/null); if [ "${s:-0}" != 0 ]; then echo "UNCOVERED $s"; cat '"$file"'; exit 0; fi
+    sleep 0.05; done; echo NEVER'
+  new_repo "$repo"
+  if ! waiting_run "$TEST_TMP/secret.json" "$reader"; then
+    not_ok "$name" "the command never started" "$(cat "$TEST_TMP/secret.json")"
+    kill "$boxed_pid" 2>/dev/null
+    return
+  fi
+  eval "$write"
+  wait "$boxed_pid"
+  out=$(cat "$TEST_TMP/secret.json")
+  grep -q UNCOVERED <<<"$out"
+  report $? "$name: the cover is gone in the sandbox once the user's tool wrote it (positive control)" "$out"
+  ! grep -q NEW-SECRET <<<"$out"
+  report $? "$name: the command still cannot read it" "$out"
+}
+
+secret_attack "~/.git-credentials rewritten by git credential-store" "$HOME/.git-credentials" \
+  'echo https://u:OLD-SECRET@example.org >"$HOME/.git-credentials"; chmod 600 "$HOME/.git-credentials"' \
+  'printf "protocol=https\nhost=example.org\nusername=u\npassword=NEW-SECRET\n\n" | git credential-store --file "$HOME/.git-credentials" store'
+secret_attack "~/.netrc made while the run lasts" "$HOME/.netrc" ':' \
+  'echo "machine example.org login u password NEW-SECRET" >"$HOME/.netrc"'
