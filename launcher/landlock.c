@@ -347,9 +347,11 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 	bool inside_writable = false;
 	for (unsigned i = 0; i < spec->n_hide; i++) {
 		char *c = realpath(spec->hide[i], NULL);
-		if (c)
+		if (!c)
+			c = path_canonical_missing(spec->hide[i]);
+		else if (!state->hidden_mounted) /* else the mounts hid it */
 			inside_writable |= within_writable(spec, state, c);
-		else if (!(c = path_canonical_missing(spec->hide[i])))
+		if (!c)
 			continue; /* "..", or out of memory: nothing there to hide now */
 		hidden.paths[hidden.n++] = c;
 	}
