@@ -327,14 +327,20 @@ static bool within_writable(const struct launch_spec *spec, const struct launch_
 	return false;
 }
 
-/* Read everywhere, except the --hide paths when the mounts did not cover
- * them: then listing stays granted everywhere (names in a hidden folder
- * can be listed, not read) and read is granted around them. One inside a
- * writable path cannot be hidden: PROT_HIDDEN_PATHS is then missing. */
+/* Read everywhere but the --hide paths: listing stays granted everywhere
+ * (names in a hidden folder can be listed, not read) and read is granted
+ * around them, entry by entry in each folder on the way to one. Also
+ * where the mounts covered them: a cover lasts only as long as the name it
+ * sits on, and the user's own tools replace a file by renaming a new one
+ * onto it (git credential-store, an editor's safe save), which detaches
+ * the cover in every other mount namespace; the new file, made after the
+ * launch, then has no rule here. A missing one likewise: made later, its
+ * folder grants nothing for it. One inside a writable path cannot be
+ * hidden: PROT_HIDDEN_PATHS is then missing, unless the mounts hid it. */
 static int add_read(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                     __u64 handled, struct sluice_error *err)
 {
-	if (spec->n_hide == 0 || state->hidden_mounted)
+	if (spec->n_hide == 0)
 		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
 		                     err);
 	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
@@ -342,8 +348,11 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 	for (unsigned i = 0; i < spec->n_hide; i++) {
 		char *c = realpath(spec->hide[i], NULL);
 		if (!c)
-			continue; /* nothing there to hide */
-		inside_writable |= within_writable(spec, state, c);
+			c = path_canonical_missing(spec->hide[i]);
+		else if (!state->hidden_mounted) /* else the mounts hid it */
+			inside_writable |= within_writable(spec, state, c);
+		if (!c)
+			continue; /* "..", or out of memory: nothing there to hide now */
 		hidden.paths[hidden.n++] = c;
 	}
 	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,

@@ -291,63 +291,114 @@ static void report(git_defuse_fn fn, void *userdata, const struct section *s, co
 	fn(what, userdata);
 }
 
+/* Reads a config text one entry at a time: a line, or a key with the
+ * lines its value goes on to. */
+struct cursor {
+	const char *p, *end;
+	struct section s;
+	const char *header; /* the current section's header as written */
+	size_t header_len;
+};
+
+struct entry {
+	const char *start, *end; /* its whole lines */
+	const char *key_at;      /* where its key starts; NULL: a line without one */
+	char key[64];
+	const char *value;
+	const char *header; /* the header of its section, as written */
+	size_t header_len;
+};
+
+static bool next_entry(struct cursor *c, struct entry *e)
+{
+	if (c->p >= c->end)
+		return false;
+	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	const char *eol = nl ? nl : c->end;
+	*e = (struct entry){ .start = c->p, .end = nl ? nl + 1 : c->end };
+	const char *k = skip_space(c->p, eol);
+	c->p = e->end;
+	if (k < eol && *k == '[') {
+		const char *after = read_header(k, eol, &c->s);
+		if (!after)
+			return true; /* left alone, the section unchanged */
+		c->header = k;
+		c->header_len = (size_t)(after - k);
+		k = skip_space(after, eol);
+	}
+	bool cont, quoted;
+	if (k >= eol || *k == '#' || *k == ';' || !c->s.valid ||
+	    !read_key(k, eol, e->key, &e->value, &cont, &quoted))
+		return true;
+	e->key_at = k;
+	e->header = c->header;
+	e->header_len = c->header_len;
+	/* the value goes on: lines of value text, never a key, whatever they
+	 * look like */
+	while (cont && c->p < c->end) {
+		const char *line = c->p;
+		nl = memchr(line, '\n', (size_t)(c->end - line));
+		c->p = nl ? nl + 1 : c->end;
+		cont = value_continues(line, nl ? nl : c->end, &quoted);
+	}
+	e->end = c->p;
+	return true;
+}
+
+/* Entries looked up in the text before, at most: past them each is
+ * disabled (a command could otherwise make the lookups quadratic). */
+#define KEEP_LOOKUPS_MAX 1024
+
+/* Whether text[0..len) holds e as written: the same key line and value
+ * lines, under the same header as written. */
+static bool entry_in(const char *text, size_t len, const struct entry *e)
+{
+	struct cursor c = { .p = text, .end = text + len };
+	struct entry k;
+	size_t n = (size_t)(e->end - e->key_at);
+	while (next_entry(&c, &k))
+		if (k.key_at && k.header_len == e->header_len &&
+		    memcmp(k.header, e->header, e->header_len) == 0 &&
+		    (size_t)(k.end - k.key_at) == n && memcmp(k.key_at, e->key_at, n) == 0)
+			return true;
+	return false;
+}
+
+int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
+                            char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+{
+	struct out o = { 0 };
+	struct cursor c = { .p = text, .end = text + len };
+	struct entry e;
+	int n = 0, lookups = 0;
+	while (next_entry(&c, &e)) {
+		if (!e.key_at || !git_defuse_key_runs(c.s.name, c.s.has_sub, e.key, e.value) ||
+		    (before && lookups++ < KEEP_LOOKUPS_MAX && entry_in(before, before_len, &e))) {
+			put(&o, e.start, (size_t)(e.end - e.start));
+			continue;
+		}
+		/* the header before the key when on one line, then each line of
+		 * the key and its value commented out */
+		put(&o, e.start, (size_t)(e.key_at - e.start));
+		if (e.key_at != e.start && !is_space(e.key_at[-1]))
+			put(&o, " ", 1);
+		for (const char *line = e.key_at; line < e.end;) {
+			const char *nl = memchr(line, '\n', (size_t)(e.end - line));
+			const char *next = nl ? nl + 1 : e.end;
+			put(&o, GIT_DEFUSE_MARK, strlen(GIT_DEFUSE_MARK));
+			put(&o, line, (size_t)(next - line));
+			line = next;
+		}
+		report(fn, userdata, &c.s, e.key);
+		n++;
+	}
+	return finish(&o, n, ret, ret_len);
+}
+
 int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,
                       void *userdata)
 {
-	struct out o = { 0 };
-	struct section s = { .valid = false };
-	const char *p = text, *end = text + len;
-	/* the previous line's value goes on here: disabled with it, or not */
-	bool continuing = false, disabled = false, quoted = false;
-	int n = 0;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *eol = nl ? nl : end;
-		const char *next = nl ? nl + 1 : end;
-		if (continuing) {
-			/* value text, never a key, whatever it looks like */
-			if (disabled)
-				put(&o, GIT_DEFUSE_MARK, strlen(GIT_DEFUSE_MARK));
-			put(&o, p, (size_t)(next - p));
-			continuing = value_continues(p, eol, &quoted);
-			p = next;
-			continue;
-		}
-		const char *k = skip_space(p, eol);
-		if (k < eol && *k == '[') {
-			const char *after = read_header(k, eol, &s);
-			if (!after) {
-				put(&o, p, (size_t)(next - p));
-				p = next;
-				continue;
-			}
-			k = skip_space(after, eol);
-		}
-		char key[64];
-		const char *value;
-		if (k >= eol || *k == '#' || *k == ';' || !s.valid ||
-		    !read_key(k, eol, key, &value, &continuing, &quoted)) {
-			put(&o, p, (size_t)(next - p));
-			p = next;
-			continue;
-		}
-		disabled = git_defuse_key_runs(s.name, s.has_sub, key, value);
-		if (!disabled) {
-			put(&o, p, (size_t)(next - p));
-			p = next;
-			continue;
-		}
-		/* the key, and the header before it when on one line */
-		put(&o, p, (size_t)(k - p));
-		if (k != p && !is_space(k[-1]))
-			put(&o, " ", 1);
-		put(&o, GIT_DEFUSE_MARK, strlen(GIT_DEFUSE_MARK));
-		put(&o, k, (size_t)(next - k));
-		report(fn, userdata, &s, key);
-		n++;
-		p = next;
-	}
-	return finish(&o, n, ret, ret_len);
+	return git_defuse_config_since(text, len, NULL, 0, ret, ret_len, fn, userdata);
 }
 
 int git_defuse_todo(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,

@@ -31,6 +31,15 @@ typedef void (*git_defuse_fn)(const char *what, void *userdata);
 int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,
                       void *userdata);
 
+/*
+ * The same, but an entry that text before[0..before_len) (the file as it
+ * was earlier) already held as written, under the same header, stays:
+ * what was added since is disabled, what the user had is kept. Past 1024
+ * such lookups every entry that runs a program is disabled.
+ */
+int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
+                            char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
+
 /* Whether section[.subsection].key (any case; has_sub: a subsection was
  * given) with value (may be NULL) makes git run a program, or read a file
  * of the command's choosing (a FIFO there hangs git). */

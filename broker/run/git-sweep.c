@@ -139,7 +139,40 @@ static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct 
 	return r < 0 ? r : add_root(s, common);
 }
 
-int git_sweep_begin(struct git_sweep *s, const char *workspace)
+/* A gitdir's config files, which the sweep rewrites when the run made or
+ * changed them. */
+static const char *const config_files[] = { "config", "config.worktree" };
+_Static_assert(ELEMENTSOF(config_files) == 2, "config_before holds each of config_files");
+
+/* The roots' config files as they are before the run (config_before):
+ * one that is missing, not a regular file or too long stays NULL, and
+ * then nothing of it counts as the user's. */
+static int read_configs_before(struct git_sweep *s)
+{
+	for (size_t i = 0; i < s->n_roots; i++) {
+		_cleanup_close_ int dfd = open(s->roots[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		for (size_t j = 0; dfd >= 0 && j < ELEMENTSOF(config_files); j++) {
+			_cleanup_close_ int fd =
+			        openat(dfd, config_files[j],
+			               O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+			struct stat st;
+			if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+			    st.st_size > SWEEP_TEXT_MAX)
+				continue;
+			_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
+			if (!text)
+				return -ENOMEM;
+			ssize_t n = read_full(fd, text, (size_t)st.st_size);
+			if (n < 0)
+				continue;
+			s->config_before[i][j] = TAKE_PTR(text);
+			s->config_before_len[i][j] = (size_t)n;
+		}
+	}
+	return 0;
+}
+
+static int find_roots(struct git_sweep *s, const char *workspace)
 {
 	*s = (struct git_sweep){ .n_roots = 0 };
 	clock_gettime(CLOCK_REALTIME_COARSE, &s->since);
@@ -158,6 +191,12 @@ int git_sweep_begin(struct git_sweep *s, const char *workspace)
 	if (S_ISREG(st.st_mode))
 		return begin_git_file(s, dotgit, &st);
 	return 0;
+}
+
+int git_sweep_begin(struct git_sweep *s, const char *workspace)
+{
+	int r = find_roots(s, workspace);
+	return r < 0 ? r : read_configs_before(s);
 }
 
 /* What a non-directory entry of a gitdir is, when git would never have put
@@ -371,13 +410,23 @@ static void collect_key(const char *what, void *userdata)
 	w->n_keys++;
 }
 
-typedef int (*defuse_fn)(const char *text, size_t len, char **ret, size_t *ret_len,
-                         git_defuse_fn fn, void *userdata);
+typedef int (*defuse_fn)(const char *text, size_t len, const char *before, size_t before_len,
+                         char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
 
-/* Rewrite dir/name (dir is w->path) with defuse when it holds what runs: the
- * original copied into the quarantine first. label names the kind. */
+static int defuse_todo(const char *text, size_t len, const char *before, size_t before_len,
+                       char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+{
+	(void)before;
+	(void)before_len;
+	return git_defuse_todo(text, len, ret, ret_len, fn, userdata);
+}
+
+/* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
+ * (and, for a config file, what the text before, when not NULL, did not
+ * hold): the original copied into the quarantine first. label names the
+ * kind. */
 static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn defuse,
-                        const char *label)
+                        const char *before, size_t before_len, const char *label)
 {
 	_cleanup_close_ int fd =
 	        openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
@@ -400,7 +449,7 @@ static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn 
 	w->n_keys = 0;
 	_cleanup_free_ char *out = NULL;
 	size_t out_len = 0;
-	int r = defuse(text, (size_t)n, &out, &out_len, collect_key, w);
+	int r = defuse(text, (size_t)n, before, before_len, &out, &out_len, collect_key, w);
 	if (r <= 0) {
 		if (r < 0)
 			git_sweep_fail(w->s, "reading '%s/%s': %s", w->path, name, strerror(-r));
@@ -455,7 +504,7 @@ static void sweep_sequencer(struct sweeper *w, int fd)
 		if (!fresh)
 			continue;
 		snprintf(w->path + len, sizeof(w->path) - len, "/%s", todos[i][0]);
-		defuse_file(w, dfd, todos[i][1], git_defuse_todo, "todo list exec lines");
+		defuse_file(w, dfd, todos[i][1], defuse_todo, NULL, 0, "todo list exec lines");
 		w->path[len] = '\0';
 	}
 }
@@ -467,21 +516,26 @@ static void sweep_sequencer(struct sweeper *w, int fd)
  * moved here with old files in it: a gitdir that is not a root (those are
  * found before the run, and the launcher binds them in place) whose folder
  * and parent folder both changed counts as the run's whole. Likewise
- * every hook of a hooks folder that changed.
+ * every hook of a hooks folder that changed. root: the index of the root
+ * it is, or -1. A root's config files keep what they held before the run
+ * (config_before); its hooks are left to the launcher's read-only bind of
+ * the hooks folder, which the user's tools do not replace, unless
+ * [sandbox] git_writable gave them to the command.
  */
-static void sweep_nested(struct sweeper *w, int fd, bool root)
+static void sweep_nested(struct sweeper *w, int fd, int root)
 {
-	static const char *const files[] = { "config", "config.worktree" };
 	struct stat st, parent;
-	if (root && !w->s->roots_config_writable)
-		return;
-	bool all = !root && fstat(fd, &st) == 0 && changed(w, &st) &&
+	bool all = root < 0 && fstat(fd, &st) == 0 && changed(w, &st) &&
 	           fstatat(fd, "..", &parent, 0) == 0 && changed(w, &parent);
-	for (size_t i = 0; i < ELEMENTSOF(files); i++)
-		if (all ||
-		    (fstatat(fd, files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 && changed(w, &st)))
-			defuse_file(w, fd, files[i], git_defuse_config,
+	for (size_t i = 0; i < ELEMENTSOF(config_files); i++)
+		if (all || (fstatat(fd, config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		            changed(w, &st)))
+			defuse_file(w, fd, config_files[i], git_defuse_config_since,
+			            root < 0 ? NULL : w->s->config_before[root][i],
+			            root < 0 ? 0 : w->s->config_before_len[root][i],
 			            "config keys that run programs");
+	if (root >= 0 && !w->s->roots_config_writable)
+		return;
 	_cleanup_close_ int hfd =
 	        openat(fd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	_cleanup_(closedirp) DIR *hooks = hfd >= 0 ? dir_of(hfd) : NULL;
@@ -508,10 +562,10 @@ static void sweep_nested(struct sweeper *w, int fd, bool root)
 	w->path[len] = '\0';
 }
 
-/* A repository at path (root: one of the roots): its own walk (a nested
- * one not inside a root, whose walk saw it), its config and hooks, its
- * sequencer. */
-static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, bool root)
+/* A repository at path (root: the index of the root it is, or -1): its own
+ * walk (a nested one not inside a root, whose walk saw it), its config and
+ * hooks, its sequencer. */
+static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, int root)
 {
 	if (walk_it) {
 		int r = sweep_tree(w, path);
@@ -533,13 +587,13 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, 
 	sweep_sequencer(w, fd);
 }
 
-/* Whether path is one of the roots. */
-static bool is_root(const struct git_sweep *s, const char *path)
+/* The index of the root path is, or -1. */
+static int root_index(const struct git_sweep *s, const char *path)
 {
 	for (size_t i = 0; i < s->n_roots; i++)
 		if (strcmp(path, s->roots[i]) == 0)
-			return true;
-	return false;
+			return (int)i;
+	return -1;
 }
 
 /* Whether path lies in one of the roots. */
@@ -694,12 +748,12 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 		safe_close(cfd);
 	}
 	for (size_t i = 0; i < s->n_roots; i++)
-		sweep_repository(&w, s->roots[i], false, true);
+		sweep_repository(&w, s->roots[i], false, (int)i);
 	/* nested repositories found on the way (the list may grow as they
 	 * are swept: a submodule's own submodules) */
 	for (size_t i = 0; i < w.n_nested; i++)
 		sweep_repository(&w, w.nested[i], !in_roots(s, w.nested[i]),
-		                 is_root(s, w.nested[i]));
+		                 root_index(s, w.nested[i]));
 	for (size_t i = 0; i < w.n_nested; i++)
 		free(w.nested[i]);
 	safe_close(w.qfd);
@@ -770,8 +824,11 @@ int git_sweep_summary(const struct git_sweep *s, char *buf, size_t size)
 void git_sweep_done(struct git_sweep *s)
 {
 	free(s->workspace);
-	for (size_t i = 0; i < s->n_roots; i++)
+	for (size_t i = 0; i < s->n_roots; i++) {
 		free(s->roots[i]);
+		free(s->config_before[i][0]);
+		free(s->config_before[i][1]);
+	}
 	for (size_t i = 0; i < s->n_items; i++) {
 		free(s->items[i].path);
 		free(s->items[i].what);

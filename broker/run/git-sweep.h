@@ -50,6 +50,16 @@ struct git_sweep {
 	 * writable. Otherwise the launcher kept them read-only, and one that
 	 * changed near the run's start was changed by the user, not the run. */
 	bool roots_config_writable;
+	/* The roots' config and config.worktree (git_sweep_config_files) as
+	 * they were before the run, NULL where there was none or it could not
+	 * be read as text. The launcher's read-only bind on one lasts only as
+	 * long as the file: should the user's own git replace it while the
+	 * run lasts (a lock file renamed onto it), the kernel detaches the
+	 * bind in the sandbox too, and the command can write the new file. So
+	 * a root's config that changed is swept like a nested one's, but what
+	 * it held before the run stays. */
+	char *config_before[GIT_SWEEP_ROOTS_MAX][2];
+	size_t config_before_len[GIT_SWEEP_ROOTS_MAX][2];
 
 	/* after git_sweep_run(): */
 	bool ran;
@@ -68,8 +78,8 @@ struct git_sweep {
  * gitdir's "gitdir" file names this .git back; the common directory's
  * worktrees/NAME is that gitdir) or the gitdir is a submodule's
  * (".../modules/NAME"), and they belong to the caller. Nothing else text
- * in the workspace names is ever swept. Returns 0 (no repository: nothing
- * to sweep) or -ENOMEM.
+ * in the workspace names is ever swept. Each root's config files are read
+ * (config_before). Returns 0 (no repository: nothing to sweep) or -ENOMEM.
  */
 int git_sweep_begin(struct git_sweep *s, const char *workspace);
 

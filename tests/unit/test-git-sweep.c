@@ -82,6 +82,32 @@ Test(git_defuse, a_hash_inside_quotes_is_not_a_comment)
 	free(out);
 }
 
+Test(git_defuse, what_the_file_held_before_stays_the_rest_is_disabled)
+{
+	const char *before = "[core]\n\tpager = less \\\n-R\n[alias]\n\tlast = !git log -1\n";
+	/* the user's keys, as they were; the same text under another header,
+	 * a continuation changed, and a new key are not the user's */
+	const char *text = "[core]\n\tpager = less \\\n-R\n[alias]\n\tlast = !git log -1\n"
+	                   "[user]\n\tname = U\n[core]\n\tfsmonitor = evil\n"
+	                   "[pager]\n\tlast = !git log -1\n"
+	                   "[core]\n\tpager = less \\\n-R evil\n";
+	char *out = NULL;
+	size_t len;
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), before, strlen(before), &out, &len,
+	                                     NULL, NULL),
+	             3);
+	cr_assert(strncmp(out, before, strlen(before)) == 0, "%s", out);
+	cr_assert(strstr(out, "\tname = U\n"));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "fsmonitor = evil\n"));
+	cr_assert(strstr(out, "[pager]\n\t" GIT_DEFUSE_MARK "last = !git log -1\n"));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "pager = less \\\n" GIT_DEFUSE_MARK "-R evil\n"));
+	free(out);
+	/* nothing before: as git_defuse_config() */
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), NULL, 0, &out, &len, NULL, NULL),
+	             5);
+	free(out);
+}
+
 static char names[256];
 static void collect(const char *what, void *userdata)
 {
@@ -151,6 +177,20 @@ static bool exists(const char *rel)
 	struct stat st;
 	at(p, rel);
 	return lstat(p, &st) == 0;
+}
+
+/* The text of a file of the workspace (malloc'd). */
+static char *read_text(const char *rel)
+{
+	char p[PATH_MAX];
+	at(p, rel);
+	FILE *f = fopen(p, "r");
+	cr_assert_not_null(f, "%s", p);
+	char *text = calloc(1, 65536);
+	cr_assert_not_null(text);
+	(void)fread(text, 1, 65535, f);
+	fclose(f);
+	return text;
 }
 
 /* The workspace's index: one gitlink, at "sub" (version 2, no extensions). */
@@ -338,6 +378,35 @@ Test(git_sweep, the_users_own_config_and_hooks_are_left_alone)
 	cr_assert(exists(".git/hooks/pre-commit"));
 	cr_assert(exists("sub/.git/hooks/pre-push"));
 	cr_assert_null(s.quarantine);
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, a_root_config_replaced_during_the_run_keeps_only_the_users_keys)
+{
+	/* the launcher keeps .git/config read-only by a bind, which the
+	 * user's git renaming a new file onto it detaches: what the command
+	 * then added is disabled, the user's keys, old and new, stay */
+	make_repository();
+	make_file(".git/config", "[alias]\n\thi = !echo hi\n", 0644);
+	make_file(".git/hooks/pre-commit", "#!/bin/sh\n", 0755);
+	usleep(50 * 1000);
+	struct git_sweep s;
+	cr_assert_eq(git_sweep_begin(&s, ws), 0);
+	clock_gettime(CLOCK_REALTIME_COARSE, &s.since);
+	make_file(".git/config.new",
+	          "[alias]\n\thi = !echo hi\n[user]\n\tname = U\n[core]\n\tfsmonitor = evil\n",
+	          0644);
+	char from[PATH_MAX], to[PATH_MAX];
+	snprintf(from, sizeof(from), "%s/.git/config.new", ws);
+	snprintf(to, sizeof(to), "%s/.git/config", ws);
+	cr_assert_eq(rename(from, to), 0);
+	cr_assert_eq(git_sweep_run(&s, jobs), 1);
+	cr_assert(strstr(s.items[0].what, "core.fsmonitor"), "%s", s.items[0].what);
+	_cleanup_free_ char *text = read_text(".git/config");
+	cr_assert(strstr(text, "\thi = !echo hi\n"), "%s", text);
+	cr_assert(strstr(text, "\tname = U\n"));
+	cr_assert(strstr(text, GIT_DEFUSE_MARK "fsmonitor = evil"));
+	cr_assert(exists(".git/hooks/pre-commit"));
 	git_sweep_done(&s);
 }
 
