@@ -84,8 +84,13 @@ struct launch_spec {
 	/* --egress-audit-fd: the proxy's audit channel, kept for it through
 	 * "close-fds" and closed by step "egress-audit"; -1: none */
 	int egress_audit_fd;
-	pid_t die_with_parent; /* 0: none; else the parent's pid */
-	char **argv;           /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
+	/* --egress-ask-fd: where the proxy asks about a host not on the list
+	 * (common/egress-ask.h), kept and closed as egress_audit_fd; -1: none
+	 * (refused at once) */
+	int egress_ask_fd;
+	uint64_t egress_ask_wait_ms; /* --egress-ask-wait */
+	pid_t die_with_parent;       /* 0: none; else the parent's pid */
+	char **argv;                 /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
 };
 
 /* Fill spec from argv (argv[0] is the launcher's name). -EINVAL with a
