@@ -134,7 +134,8 @@ user_ini=$XDG_CONFIG_HOME/sluice/sluice.ini
 cp "$user_ini" "$TEST_TMP/user.ini.orig"
 printf '[network]\nask = yes\n' >>"$user_ini"
 run as_system forbidden "$SLUICE" run -C "$ws" --format json -- true
-[ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] && grep -q "ask" <<<"$out$err"
+[ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] &&
+  grep -q "'ask' in \\[network\\] is set by the system configuration ($TEST_TMP/etc-forbidden/sluice/sluice.ini:[0-9]*) and cannot be changed here" <<<"$err"
 report $? "a user layer cannot set [network] ask once the system layer did" "$out" "$err"
 cp "$TEST_TMP/user.ini.orig" "$user_ini"
 
