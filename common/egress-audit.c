@@ -36,6 +36,7 @@ static const char *const reason_names[EGRESS_REASON_N] = {
 	[EGRESS_REASON_ASK_TIMEOUT] = "ask-timeout",
 	[EGRESS_REASON_ASK_LIMIT] = "ask-limit",
 	[EGRESS_REASON_ASK_FAILED] = "ask-failed",
+	[EGRESS_REASON_INTERNAL_ADDRESS] = "internal-address",
 };
 
 const char *egress_audit_kind_name(enum egress_audit_kind kind)

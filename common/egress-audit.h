@@ -70,6 +70,10 @@ enum egress_audit_reason {
 	EGRESS_REASON_ASK_TIMEOUT, /* nobody answered in time */
 	EGRESS_REASON_ASK_LIMIT,   /* the run's questions were used up */
 	EGRESS_REASON_ASK_FAILED,  /* the channel closed, or its answer was not one */
+	/* an IP literal off the list in a special-purpose range, or one of the
+	 * machine's own addresses: never asked about (but under
+	 * --egress-ask-internal) */
+	EGRESS_REASON_INTERNAL_ADDRESS,
 	EGRESS_REASON_N,
 };
 

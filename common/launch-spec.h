@@ -57,6 +57,9 @@
 /* DURATION: how long the proxy waits for an answer (default 60s) */
 #define LAUNCH_OPT_EGRESS_ASK_WAIT "--egress-ask-wait"
 #define LAUNCH_EGRESS_ASK_WAIT_DEFAULT "60s"
+/* with --egress-ask-fd: an IP literal of an internal address (loopback,
+ * private, link-local...) is asked about too, not refused at once */
+#define LAUNCH_OPT_EGRESS_ASK_INTERNAL "--egress-ask-internal"
 /* SOCKET: become the holder of a workspace's network namespace, listening
  * there; the launcher's process exits 0 once the holder is ready */
 #define LAUNCH_OPT_HOLD_NETWORK "--hold-network"

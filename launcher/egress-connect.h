@@ -28,7 +28,9 @@
 /* Serve the client connected on fd under rules (a name never leading to
  * local's addresses), then close fd. A host:port not in rules is put to
  * asker (egress-question.h) when it has a channel, and served as if
- * listed when the answer is yes; else refused at once. The connection's
+ * listed when the answer is yes; else refused at once, and so is an IP
+ * literal of one of egress_address_is_internal()'s addresses unless asker
+ * may ask about those (asker->internal). The connection's
  * record goes to rec (egress-record.h): once it is through, and when it
  * ends, allowed, approved or refused. Blocks; the caller runs one per
  * process. */

@@ -169,7 +169,8 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	/* all copied above 5 first: any may be numbered 3, 4 or 5 */
 	int audit_fd = spec->egress_audit_fd;
 	struct egress_asker asker = { .fd = spec->egress_ask_fd,
-		                      .wait_ms = spec->egress_ask_wait_ms };
+		                      .wait_ms = spec->egress_ask_wait_ms,
+		                      .internal = spec->egress_ask_internal };
 	if (audit_fd >= 0 && (audit_fd = fcntl(audit_fd, F_DUPFD_CLOEXEC, 6)) < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
 	if (asker.fd >= 0 && (asker.fd = fcntl(asker.fd, F_DUPFD_CLOEXEC, 6)) < 0)

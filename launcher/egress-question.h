@@ -17,6 +17,9 @@
 struct egress_asker {
 	int fd;           /* the ask channel, or -1: nobody to ask (403 at once) */
 	uint64_t wait_ms; /* how long an answer is awaited */
+	/* an IP literal of an internal address (egress_address_is_internal())
+	 * is asked about too: --egress-ask-internal; else refused at once */
+	bool internal;
 };
 
 /* Ask whether host:port (a connection of kind) may be reached and wait for

@@ -255,6 +255,15 @@ static int opt_egress_ask_wait(struct launch_spec *spec, const char *arg, struct
 	return 0;
 }
 
+static int opt_egress_ask_internal(struct launch_spec *spec, const char *arg,
+                                   struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->egress_ask_internal = true;
+	return 0;
+}
+
 /* Only as the whole command line (spec_fd_take() reads it before this
  * table): never mixed with options, nor sent on the descriptor itself. */
 static int opt_spec_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
@@ -410,6 +419,10 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_EGRESS_ASK_WAIT, "DURATION", opt_egress_ask_wait,
 	  "with " LAUNCH_OPT_EGRESS_ASK_FD ": how long the proxy waits for an answer before it "
 	  "refuses (default: " LAUNCH_EGRESS_ASK_WAIT_DEFAULT ")" },
+	{ LAUNCH_OPT_EGRESS_ASK_INTERNAL, NULL, opt_egress_ask_internal,
+	  "with " LAUNCH_OPT_EGRESS_ASK_FD ": ask about an IP address off the list that is "
+	  "internal (loopback, private, link-local, the machine's own...) too; without it such "
+	  "an address is refused at once" },
 	{ LAUNCH_OPT_HOLD_NETWORK, "SOCKET", opt_hold_network,
 	  "become the holder of a network namespace with its loopback up, listening on SOCKET "
 	  "(which must not exist); exit 0 once it is ready, the holder staying in the background" },
@@ -532,6 +545,9 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s, %s or %s",
 		                        LAUNCH_OPT_EGRESS_ASK_FD, LAUNCH_OPT_REPORT_FD,
 		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_EGRESS_AUDIT_FD);
+	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
+		return sluice_error_set(err, -EINVAL, "%s needs %s N",
+		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
 	if (spec->user_ids_set && !spec->user)
 		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
 		                        LAUNCH_OPT_USER);

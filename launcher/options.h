@@ -89,8 +89,11 @@ struct launch_spec {
 	 * (refused at once) */
 	int egress_ask_fd;
 	uint64_t egress_ask_wait_ms; /* --egress-ask-wait */
-	pid_t die_with_parent;       /* 0: none; else the parent's pid */
-	char **argv;                 /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
+	/* --egress-ask-internal: an IP literal of an internal address is
+	 * asked about too; else refused at once ("internal-address") */
+	bool egress_ask_internal;
+	pid_t die_with_parent; /* 0: none; else the parent's pid */
+	char **argv;           /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
 };
 
 /* Fill spec from argv (argv[0] is the launcher's name). -EINVAL with a

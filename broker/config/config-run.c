@@ -108,6 +108,7 @@ static int sandbox_keys(const struct broker_config *cfg, struct run_settings *s,
 	/* the ask happens only where an approver exists */
 	s->egress_ask = cfg->network_ask && cfg->approval_method != CONFIG_APPROVAL_DENY;
 	s->egress_ask_wait_ms = cfg->approval_timeout;
+	s->egress_ask_internal = cfg->network_ask_internal;
 	s->namespace_off = cfg->sandbox_namespace == CONFIG_NAMESPACE_OFF;
 	s->audit_file = cfg->audit_file && *cfg->audit_file ? cfg->audit_file : NULL;
 	return 0;

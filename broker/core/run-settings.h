@@ -231,6 +231,9 @@ struct run_settings {
 	 * waits egress_ask_wait_ms for the answer ([approval] timeout) */
 	bool egress_ask;
 	uint64_t egress_ask_wait_ms;
+	/* [network] ask_internal: an IP literal of an internal address is
+	 * asked about too (--egress-ask-internal); else refused at once */
+	bool egress_ask_internal;
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
 	bool git_sweep;    /* sandboxed: the repository is swept after each run (git-sweep.h) */

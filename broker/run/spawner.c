@@ -291,6 +291,8 @@ static int add_exec_options(char ***argv, const struct spawn_request *req)
 		snprintf(num, sizeof(num), "%" PRIu64 "ms", s->egress_ask_wait_ms + 1000);
 		if (r >= 0)
 			r = add2(argv, LAUNCH_OPT_EGRESS_ASK_WAIT, num);
+		if (r >= 0 && s->egress_ask_internal)
+			r = strv_extend(argv, LAUNCH_OPT_EGRESS_ASK_INTERNAL);
 	}
 	/* Nothing would enforce the timeout once this process is gone. */
 	if (r >= 0) {

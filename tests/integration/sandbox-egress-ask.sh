@@ -5,7 +5,10 @@
 # "Asking about a host not on the list"). Local servers on the host's
 # loopback (127.0.0.2 on the list, 127.0.0.3 not). First the control that
 # without an approver the host is refused at once and nobody is asked;
-# then an approver that says yes (fetched, recorded "approved", asked once
+# then that an internal address's IP literal (loopback, link-local,
+# private) is never asked about unless [network] ask_internal = yes, while
+# a public one is; then, with ask_internal = yes (the local servers are
+# internal addresses), an approver that says yes (fetched, recorded "approved", asked once
 # for two connections), one that says no (403 naming the host, recorded,
 # not asked again), one that never answers (refused at its timeout, and
 # at the run's timeout when that comes first, the run not held past it),
@@ -46,10 +49,13 @@ system() {
     "$port" "$*" "$audit" >"$TEST_TMP/etc-$name/sluice/sluice.ini"
 }
 system deny ''
-system yes "[approval]\nmethod = program\nprogram = $TEST_TMP/yes\n"
-system no "[approval]\nmethod = program\nprogram = $TEST_TMP/no\n"
-system silent "[approval]\nmethod = program\nprogram = $TEST_TMP/silent\ntimeout = 2s\n"
-system silent_long "[approval]\nmethod = program\nprogram = $TEST_TMP/silent\ntimeout = 60s\n"
+# the local servers are internal addresses: asked about only with ask_internal
+internal="ask_internal = yes\n"
+system yes "$internal[approval]\nmethod = program\nprogram = $TEST_TMP/yes\n"
+system no "$internal[approval]\nmethod = program\nprogram = $TEST_TMP/no\n"
+system silent "$internal[approval]\nmethod = program\nprogram = $TEST_TMP/silent\ntimeout = 2s\n"
+system silent_long "$internal[approval]\nmethod = program\nprogram = $TEST_TMP/silent\ntimeout = 60s\n"
+system guarded "[approval]\nmethod = program\nprogram = $TEST_TMP/no\n"
 system forbidden "[network]\nask = no\n[approval]\nmethod = program\nprogram = $TEST_TMP/yes\n"
 # as_system NAME CMD...: run sluice with that system layer
 as_system() {
@@ -69,6 +75,48 @@ timed as_system deny "$SLUICE" run -C "$ws" --format json -- "$fetch_other"
   [ "$(last_line '"networkAsks" in d')" = False ]
 report $? "control: without an approver a host not on the list is refused at once (${secs}s) as before, and nobody is asked" \
   "$out" "$err" "$(tail -n 1 "$audit")"
+
+# --- 1b. an internal address's IP literal is not asked about (no ask_internal):
+# the host's loopback, the cloud metadata address, IPv6 loopback, a private
+# network, an IPv4-mapped spelling; --noproxy '' as a command steered to the
+# host's own services would pass (NO_PROXY names 127.0.0.1 and ::1)
+rm -f "$calls"
+internal_urls="http://127.0.0.3:$port/index.html http://169.254.169.254/latest/meta-data/ http://[::1]:$port/ http://10.1.2.3/ http://[::ffff:127.0.0.3]:$port/index.html"
+timed as_system guarded "$SLUICE" run -C "$ws" --format json -- \
+  "for u in $internal_urls; do curl -sS -g -m 20 --noproxy '' \$u; done; curl -sS -m 20 -p --noproxy '' http://127.0.0.3:$port/index.html"
+! grep -q "$token" <<<"$out" && under 3 && [ ! -e "$calls" ] &&
+  grep -q "refused 169.254.169.254:80: it is not in \[network\] allow, and it is an internal address (link-local 169.254.0.0/16 (cloud metadata)), which is never put to the approver: only an administrator can open it, by writing it in \[network\] allow\\\\n" <<<"$out" &&
+  grep -q "refused \[::1\]:$port: .* internal address (unspecified, loopback or IPv4-compatible ::/96)" <<<"$out" &&
+  grep -q "refused \[::ffff:127.0.0.3\]:$port: .* internal address (loopback 127.0.0.0/8)" <<<"$out" &&
+  [ "$(json_get "$out" '[(c["host"], c["kind"], c["verdict"], c["reason"]) for c in d["network"]]')" = "[('127.0.0.3', 'http', 'refused', 'internal-address'), ('169.254.169.254', 'http', 'refused', 'internal-address'), ('::1', 'http', 'refused', 'internal-address'), ('10.1.2.3', 'http', 'refused', 'internal-address'), ('::ffff:127.0.0.3', 'http', 'refused', 'internal-address'), ('127.0.0.3', 'tunnel', 'refused', 'internal-address')]" ] &&
+  [ "$(last_line '"networkAsks" in d')" = False ]
+report $? "without ask_internal, 127.0.0.3, 169.254.169.254, [::1], 10.1.2.3 and [::ffff:127.0.0.3] are refused at once (${secs}s) as internal addresses only [network] allow opens, and the approver is never called" \
+  "$out" "$err" "calls: $(cat "$calls" 2>&1)"
+# positive control: the same configuration puts a public address off the
+# list to the approver (who says no: nothing is connected to)
+rm -f "$calls"
+run as_system guarded "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 20 --noproxy '' http://93.184.215.14/"
+[ "$(wc -l <"$calls" 2>/dev/null)" = 1 ] &&
+  grep -q "refused 93.184.215.14:80: it is not in \[network\] allow (an administrator can add it there); asked to allow it for this session, the approver said no" <<<"$out" &&
+  [ "$(json_get "$(cat "$TEST_TMP/no.request")" '(d["kind"], d["host"], d["port"])')" = "('network', '93.184.215.14', 80)" ] &&
+  [ "$(json_get "$out" '[(c["host"], c["reason"]) for c in d["network"]]')" = "[('93.184.215.14', 'asked-no')]" ]
+report $? "positive control: in the same configuration a public IP address off the list is put to the approver" \
+  "$out" "$err" "calls: $(cat "$calls" 2>&1)"
+# with ask_internal = yes the cloud metadata address is put to the approver
+rm -f "$calls"
+run as_system no "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 20 http://169.254.169.254/latest/meta-data/"
+[ "$(wc -l <"$calls" 2>/dev/null)" = 1 ] &&
+  [ "$(json_get "$out" '[(c["host"], c["reason"]) for c in d["network"]]')" = "[('169.254.169.254', 'asked-no')]" ]
+report $? "[network] ask_internal = yes: 169.254.169.254 is put to the approver" "$out" "$err"
+# a user layer cannot turn ask_internal on
+user_ini=$XDG_CONFIG_HOME/sluice/sluice.ini
+cp "$user_ini" "$TEST_TMP/user.ini.orig"
+printf '[network]\nask_internal = yes\n' >>"$user_ini"
+run as_system guarded "$SLUICE" run -C "$ws" --format json -- true
+[ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] &&
+  grep -q "'ask_internal' in \[network\] is read only from the system configuration" <<<"$err"
+report $? "a user layer cannot set [network] ask_internal" "$out" "$err"
+cp "$TEST_TMP/user.ini.orig" "$user_ini"
 
 # --- 2. an approver that says yes: fetched through the proxy, asked once for both connections
 rm -f "$calls"
@@ -130,8 +178,6 @@ timed as_system forbidden "$SLUICE" run -C "$ws" --format json -- "$fetch_other"
   [ "$(json_get "$out" '[c["reason"] for c in d["network"]]')" = "['not-listed', 'not-listed']" ]
 report $? "[network] ask = no: refused at once (${secs}s) although an approver is configured" "$out" "$err"
 # a user layer cannot turn it back on
-user_ini=$XDG_CONFIG_HOME/sluice/sluice.ini
-cp "$user_ini" "$TEST_TMP/user.ini.orig"
 printf '[network]\nask = yes\n' >>"$user_ini"
 run as_system forbidden "$SLUICE" run -C "$ws" --format json -- true
 [ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] &&
