@@ -108,15 +108,20 @@ run as_system no "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 20 http://
 [ "$(wc -l <"$calls" 2>/dev/null)" = 1 ] &&
   [ "$(json_get "$out" '[(c["host"], c["reason"]) for c in d["network"]]')" = "[('169.254.169.254', 'asked-no')]" ]
 report $? "[network] ask_internal = yes: 169.254.169.254 is put to the approver" "$out" "$err"
-# a user layer cannot turn ask_internal on
+# user_layer_refused SYSTEM LINE STDERR_PATTERN: 0 when the user's file
+# with [network] LINE added makes a run under that system layer a
+# config_error whose message matches the pattern (the file restored after)
 user_ini=$XDG_CONFIG_HOME/sluice/sluice.ini
 cp "$user_ini" "$TEST_TMP/user.ini.orig"
-printf '[network]\nask_internal = yes\n' >>"$user_ini"
-run as_system guarded "$SLUICE" run -C "$ws" --format json -- true
-[ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] &&
-  grep -q "'ask_internal' in \[network\] is read only from the system configuration" <<<"$err"
+user_layer_refused() {
+  printf '[network]\n%s\n' "$2" >>"$user_ini"
+  run as_system "$1" "$SLUICE" run -C "$ws" --format json -- true
+  cp "$TEST_TMP/user.ini.orig" "$user_ini"
+  [ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] && grep -q "$3" <<<"$err"
+}
+# a user layer cannot turn ask_internal on
+user_layer_refused guarded 'ask_internal = yes' "'ask_internal' in \[network\] is read only from the system configuration"
 report $? "a user layer cannot set [network] ask_internal" "$out" "$err"
-cp "$TEST_TMP/user.ini.orig" "$user_ini"
 
 # --- 2. an approver that says yes: fetched through the proxy, asked once for both connections
 rm -f "$calls"
@@ -178,12 +183,8 @@ timed as_system forbidden "$SLUICE" run -C "$ws" --format json -- "$fetch_other"
   [ "$(json_get "$out" '[c["reason"] for c in d["network"]]')" = "['not-listed', 'not-listed']" ]
 report $? "[network] ask = no: refused at once (${secs}s) although an approver is configured" "$out" "$err"
 # a user layer cannot turn it back on
-printf '[network]\nask = yes\n' >>"$user_ini"
-run as_system forbidden "$SLUICE" run -C "$ws" --format json -- true
-[ "$(json_get "$out" 'd["error"]["kind"]')" = config_error ] &&
-  grep -q "'ask' in \\[network\\] is set by the system configuration ($TEST_TMP/etc-forbidden/sluice/sluice.ini:[0-9]*) and cannot be changed here" <<<"$err"
+user_layer_refused forbidden 'ask = yes' "'ask' in \\[network\\] is set by the system configuration ($TEST_TMP/etc-forbidden/sluice/sluice.ini:[0-9]*) and cannot be changed here"
 report $? "a user layer cannot set [network] ask once the system layer did" "$out" "$err"
-cp "$TEST_TMP/user.ini.orig" "$user_ini"
 
 # --- 7. a question or an answer of the command's own
 cat >"$TEST_TMP/forge.py" <<'EOS'
