@@ -31,6 +31,12 @@ static const char *const reason_names[EGRESS_REASON_N] = {
 	[EGRESS_REASON_BAD_REQUEST] = "bad-request",
 	[EGRESS_REASON_HEAD_TIMEOUT] = "head-timeout",
 	[EGRESS_REASON_CLIENT_GONE] = "client-gone",
+	[EGRESS_REASON_ASKED_YES] = "asked-yes",
+	[EGRESS_REASON_ASKED_NO] = "asked-no",
+	[EGRESS_REASON_ASK_TIMEOUT] = "ask-timeout",
+	[EGRESS_REASON_ASK_LIMIT] = "ask-limit",
+	[EGRESS_REASON_ASK_FAILED] = "ask-failed",
+	[EGRESS_REASON_INTERNAL_ADDRESS] = "internal-address",
 };
 
 const char *egress_audit_kind_name(enum egress_audit_kind kind)
@@ -43,6 +49,11 @@ const char *egress_audit_reason_name(enum egress_audit_reason reason)
 	return (size_t)reason < ELEMENTSOF(reason_names) ? reason_names[reason] : "-";
 }
 
+const char *egress_audit_verdict_name(const struct egress_audit_record *rec)
+{
+	return !rec->allowed ? "refused" : rec->approved ? "approved" : "allowed";
+}
+
 void egress_audit_format(const struct egress_audit_record *rec, char slot[EGRESS_AUDIT_SLOT_SIZE])
 {
 	memset(slot, 0, EGRESS_AUDIT_SLOT_SIZE);
@@ -50,7 +61,7 @@ void egress_audit_format(const struct egress_audit_record *rec, char slot[EGRESS
 	snprintf(slot, EGRESS_AUDIT_SLOT_SIZE,
 	         "%s %u %s %s %s %" PRIu64 " %" PRIu64 " %" PRIu64 "\n",
 	         rec->host[0] ? rec->host : "-", (unsigned)rec->port,
-	         egress_audit_kind_name(rec->kind), rec->allowed ? "allowed" : "refused",
+	         egress_audit_kind_name(rec->kind), egress_audit_verdict_name(rec),
 	         egress_audit_reason_name(rec->reason), rec->bytes_up, rec->bytes_down,
 	         rec->duration_ms);
 }
@@ -140,20 +151,25 @@ int egress_audit_parse(const char slot[EGRESS_AUDIT_SLOT_SIZE], struct egress_au
 	rec->port = (uint16_t)port;
 	int kind = word_index(words[2], kind_names, ELEMENTSOF(kind_names));
 	int reason = word_index(words[4], reason_names, ELEMENTSOF(reason_names));
-	bool allowed = strcmp(words[3], "allowed") == 0;
+	bool approved = strcmp(words[3], "approved") == 0;
+	bool allowed = approved || strcmp(words[3], "allowed") == 0;
 	if (kind < 0 || reason < 0 || (!allowed && strcmp(words[3], "refused") != 0) ||
 	    /* INT64_MAX: what a JSON integer of the result holds */
 	    parse_uint64(words[5], INT64_MAX, &rec->bytes_up) < 0 ||
 	    parse_uint64(words[6], INT64_MAX, &rec->bytes_down) < 0 ||
 	    parse_uint64(words[7], INT64_MAX, &rec->duration_ms) < 0)
 		return -EINVAL;
-	/* an allowed connection has no reason but "unfinished"; a refused one
-	 * always has one */
-	if (allowed != (reason == EGRESS_REASON_NONE || reason == EGRESS_REASON_UNFINISHED))
+	/* an allowed connection has no reason but "unfinished", an approved one
+	 * "asked-yes" or "unfinished"; a refused one always has one of its own */
+	bool through = reason == EGRESS_REASON_UNFINISHED ||
+	               reason == (approved ? EGRESS_REASON_ASKED_YES : EGRESS_REASON_NONE);
+	if (allowed != through ||
+	    (!allowed && (reason == EGRESS_REASON_NONE || reason == EGRESS_REASON_ASKED_YES)))
 		return -EINVAL;
 	rec->kind = (enum egress_audit_kind)kind;
 	rec->reason = (enum egress_audit_reason)reason;
 	rec->allowed = allowed;
+	rec->approved = approved;
 	return 1;
 }
 

@@ -22,6 +22,8 @@
  * EGRESS_AUDIT_MAX_RECORDS, as text:
  * "HOST PORT KIND VERDICT REASON UP DOWN MS\n" ("-" for an unknown host or
  * no reason, 0 for an unknown port), NUL bytes after it to the slot's end.
+ * VERDICT is "allowed" (on the list), "approved" (not on the list, and the
+ * approver said yes: REASON "asked-yes", or "unfinished") or "refused".
  * An all-NUL slot is a connection that never got as far as a record.
  * Not for: writing the records (launcher/egress-record.c) or reading them
  * into a run's result (broker/run/egress-log.c).
@@ -62,6 +64,16 @@ enum egress_audit_reason {
 	EGRESS_REASON_BAD_REQUEST,     /* a request the proxy does not take */
 	EGRESS_REASON_HEAD_TIMEOUT,    /* the request's head did not arrive in time */
 	EGRESS_REASON_CLIENT_GONE,     /* the client closed before its request was read */
+	/* a host not on the list, put to the broker's approver (common/egress-ask.h) */
+	EGRESS_REASON_ASKED_YES,   /* approved, and done */
+	EGRESS_REASON_ASKED_NO,    /* the approver said no (or there is none to ask) */
+	EGRESS_REASON_ASK_TIMEOUT, /* nobody answered in time */
+	EGRESS_REASON_ASK_LIMIT,   /* the run's questions were used up */
+	EGRESS_REASON_ASK_FAILED,  /* the channel closed, or its answer was not one */
+	/* an IP literal off the list in a special-purpose range, or one of the
+	 * machine's own addresses: never asked about (but under
+	 * --egress-ask-internal) */
+	EGRESS_REASON_INTERNAL_ADDRESS,
 	EGRESS_REASON_N,
 };
 
@@ -70,6 +82,7 @@ struct egress_audit_record {
 	uint16_t port;              /* 0: unknown */
 	enum egress_audit_kind kind;
 	bool allowed;
+	bool approved; /* allowed because the approver said yes */
 	enum egress_audit_reason reason;
 	uint64_t bytes_up;   /* from the client to the host (the rewritten head included) */
 	uint64_t bytes_down; /* from the host to the client */
@@ -79,6 +92,9 @@ struct egress_audit_record {
 /* The words of the record and the audit line ("tunnel", "not-listed"...). */
 const char *egress_audit_kind_name(enum egress_audit_kind kind);
 const char *egress_audit_reason_name(enum egress_audit_reason reason);
+
+/* rec's VERDICT word: "allowed", "approved" or "refused". */
+const char *egress_audit_verdict_name(const struct egress_audit_record *rec);
 
 /* rec as a slot's text, NUL bytes to the end of slot. */
 void egress_audit_format(const struct egress_audit_record *rec, char slot[EGRESS_AUDIT_SLOT_SIZE]);

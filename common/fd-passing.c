@@ -16,11 +16,11 @@ union fd_control {
 	struct cmsghdr align;
 };
 
-int fds_send(int sock, char byte, const int *fds, size_t n)
+int fds_send_message(int sock, const void *data, size_t len, const int *fds, size_t n)
 {
-	if (n == 0 || n > FD_PASSING_MAX)
+	if (len == 0 || n == 0 || n > FD_PASSING_MAX)
 		return -EINVAL;
-	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
 	union fd_control control;
 	memset(&control, 0, sizeof(control));
 	struct msghdr msg = { .msg_iov = &iov,
@@ -38,14 +38,19 @@ int fds_send(int sock, char byte, const int *fds, size_t n)
 	while (sent < 0 && errno == EINTR);
 	if (sent < 0)
 		return neg_errno();
-	return sent == 1 ? 0 : -EPROTO;
+	return (size_t)sent == len ? 0 : -EPROTO;
 }
 
-int fds_receive(int sock, char *byte, int *fds, size_t n)
+int fds_send(int sock, char byte, const int *fds, size_t n)
 {
-	if (n == 0 || n > FD_PASSING_MAX)
+	return fds_send_message(sock, &byte, 1, fds, n);
+}
+
+int fds_receive_message(int sock, void *buf, size_t size, size_t *ret_len, int *fds, size_t n)
+{
+	if (size == 0 || n == 0 || n > FD_PASSING_MAX)
 		return -EINVAL;
-	struct iovec iov = { .iov_base = byte, .iov_len = 1 };
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
 	union fd_control control;
 	struct msghdr msg = { .msg_iov = &iov,
 		              .msg_iovlen = 1,
@@ -67,7 +72,8 @@ int fds_receive(int sock, char *byte, int *fds, size_t n)
 		else
 			rights_only = false;
 	}
-	bool whole = got == 1 && !(msg.msg_flags & MSG_CTRUNC) && rights_only && count == n;
+	bool whole = got >= 1 && !(msg.msg_flags & (MSG_CTRUNC | MSG_TRUNC)) && rights_only &&
+	             count == n;
 	size_t at = 0;
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c)) {
 		if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
@@ -82,5 +88,15 @@ int fds_receive(int sock, char *byte, int *fds, size_t n)
 				(void)close(d);
 		}
 	}
-	return whole ? 0 : -EPROTO;
+	if (!whole)
+		return got == 0 ? -ECONNRESET : -EPROTO;
+	*ret_len = (size_t)got;
+	return 0;
+}
+
+int fds_receive(int sock, char *byte, int *fds, size_t n)
+{
+	size_t len = 0;
+	int r = fds_receive_message(sock, byte, 1, &len, fds, n);
+	return r == -ECONNRESET ? -EPROTO : r;
 }

@@ -51,6 +51,15 @@
 /* N: the egress proxy's audit channel (common/egress-audit.h), which only
  * the proxy keeps: the program never has it */
 #define LAUNCH_OPT_EGRESS_AUDIT_FD "--egress-audit-fd"
+/* N: where the egress proxy asks the broker about a host not on the list
+ * (common/egress-ask.h), which only the proxy keeps */
+#define LAUNCH_OPT_EGRESS_ASK_FD "--egress-ask-fd"
+/* DURATION: how long the proxy waits for an answer (default 60s) */
+#define LAUNCH_OPT_EGRESS_ASK_WAIT "--egress-ask-wait"
+#define LAUNCH_EGRESS_ASK_WAIT_DEFAULT "60s"
+/* with --egress-ask-fd: an IP literal of an internal address (loopback,
+ * private, link-local...) is asked about too, not refused at once */
+#define LAUNCH_OPT_EGRESS_ASK_INTERNAL "--egress-ask-internal"
 /* SOCKET: become the holder of a workspace's network namespace, listening
  * there; the launcher's process exits 0 once the holder is ready */
 #define LAUNCH_OPT_HOLD_NETWORK "--hold-network"

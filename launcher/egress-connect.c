@@ -5,8 +5,11 @@
  * costs no DNS query and leaks nothing), and an allowed name must resolve
  * to an address outside the machine and its local networks (a public name
  * pointed at 127.0.0.1 or 169.254.169.254 reaches nothing); only an IP
- * literal the administrator wrote may name such an address. TLS is not
- * looked into: after CONNECT's "200" the bytes pass as they are.
+ * literal the administrator wrote may name such an address. A literal off
+ * the list that names one is not even asked about (a hurried "yes" to
+ * "169.254.169.254" would hand over a cloud's credentials), unless the
+ * administrator said it may be (--egress-ask-internal). TLS is not looked
+ * into: after CONNECT's "200" the bytes pass as they are.
  */
 #include "config.h"
 
@@ -315,14 +318,54 @@ static void relay(int client, int up, struct egress_http_body *body, struct egre
 	}
 }
 
+/* What the client of a host not on the list is told after its question. */
+static const char *ask_outcome(enum egress_audit_reason reason)
+{
+	switch (reason) {
+	case EGRESS_REASON_ASKED_NO:
+		return "; asked to allow it for this session, the approver said no";
+	case EGRESS_REASON_ASK_TIMEOUT:
+		return "; asked to allow it for this session, nobody answered in time";
+	case EGRESS_REASON_ASK_LIMIT:
+		return "; this run asked about too many hosts, so it was not asked about";
+	case EGRESS_REASON_ASK_FAILED:
+		return "; the question about it got no answer (the broker's channel failed)";
+	default:
+		return "";
+	}
+}
+
+/* Whether the host off the list, which asker would put to the approver,
+ * is an IP literal of an internal address it must not ask about: then the
+ * client is answered why, and *reason says it. */
+static bool refuse_internal_literal(int fd, const struct egress_host *host, const char *where,
+                                    const struct egress_local_addresses *local,
+                                    const struct egress_asker *asker,
+                                    enum egress_audit_reason *reason)
+{
+	const char *what = NULL;
+	if (asker->fd < 0 || asker->internal || host->family == 0 ||
+	    !egress_address_is_internal(host->family, &host->addr, local, &what))
+		return false;
+	*reason = EGRESS_REASON_INTERNAL_ADDRESS;
+	answer(fd, 403, "Forbidden",
+	       "sluice: the sandbox's network refused %s: it is not in [network] allow, and "
+	       "it is an internal address (%s), which is never put to the approver: only an "
+	       "administrator can open it, by writing it in [network] allow\n",
+	       where, what);
+	return true;
+}
+
 /* Read the request's head from fd into head (len: all that was read) and
- * judge its request line against the rules, host:port in where, what is
+ * judge its request line against the rules (a host not in them put to
+ * asker, but an internal address's literal), host:port in where, what is
  * known of it in *rec. 0, with *ret_head_len and req; or -1, the client
  * answered why and rec's reason saying it. */
-static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rules, char *head,
-                          size_t size, ssize_t *ret_head_len, size_t *len,
-                          struct egress_request *req, char *where, size_t where_size,
-                          struct egress_audit_record *rec)
+static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rules,
+                          const struct egress_local_addresses *local,
+                          const struct egress_asker *asker, char *head, size_t size,
+                          ssize_t *ret_head_len, size_t *len, struct egress_request *req,
+                          char *where, size_t where_size, struct egress_audit_record *rec)
 {
 	ssize_t head_len = egress_http_read_head(fd, head, size, EGRESS_HEAD_TIMEOUT_MS, len);
 	rec->reason = head_len == -ETIMEDOUT ? EGRESS_REASON_HEAD_TIMEOUT
@@ -353,11 +396,21 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 	rec->kind = req->connect ? EGRESS_AUDIT_TUNNEL : EGRESS_AUDIT_HTTP;
 	rec->reason = EGRESS_REASON_NOT_LISTED;
 	if (!egress_rules_match(rules, n_rules, &req->host, req->port, req->connect)) {
-		answer(fd, 403, "Forbidden",
-		       "sluice: the sandbox's network refused %s: it is not in [network] allow "
-		       "(an administrator can add it there)\n",
-		       where);
-		return -1;
+		if (refuse_internal_literal(fd, &req->host, where, local, asker, &rec->reason))
+			return -1;
+		/* asked as if it were to be added to the list for the run: an
+		 * approved name is still resolved and judged like a listed one */
+		if (asker->fd >= 0)
+			rec->reason = egress_asker_ask(asker, &req->host, req->port, rec->kind);
+		if (rec->reason == EGRESS_REASON_ASKED_YES) {
+			rec->approved = true;
+		} else {
+			answer(fd, 403, "Forbidden",
+			       "sluice: the sandbox's network refused %s: it is not in [network] "
+			       "allow (an administrator can add it there)%s\n",
+			       where, ask_outcome(rec->reason));
+			return -1;
+		}
 	}
 	*ret_head_len = head_len;
 	return 0;
@@ -367,15 +420,15 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
  * in rec as far as it gets. */
 static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t n_rules,
                                  const struct egress_local_addresses *local,
-                                 struct egress_recorder *rec)
+                                 const struct egress_asker *asker, struct egress_recorder *rec)
 {
 	static char head[EGRESS_HEAD_MAX];
 	size_t len = 0;
 	ssize_t head_len = 0;
 	struct egress_request req;
 	char where[EGRESS_HOST_MAX + 16];
-	if (receive_judged(fd, rules, n_rules, head, sizeof(head), &head_len, &len, &req, where,
-	                   sizeof(where), &rec->rec) < 0)
+	if (receive_judged(fd, rules, n_rules, local, asker, head, sizeof(head), &head_len, &len,
+	                   &req, where, sizeof(where), &rec->rec) < 0)
 		return;
 	struct sluice_error err = { 0 };
 	int r;
@@ -429,15 +482,16 @@ static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t
 	}
 	if (r >= 0)
 		relay(fd, up, req.connect ? NULL : &body, rec);
-	rec->rec.reason = EGRESS_REASON_NONE;
+	rec->rec.reason = rec->rec.approved ? EGRESS_REASON_ASKED_YES : EGRESS_REASON_NONE;
 }
 
 void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
-                          const struct egress_local_addresses *local, struct egress_recorder *rec)
+                          const struct egress_local_addresses *local,
+                          const struct egress_asker *asker, struct egress_recorder *rec)
 {
 	/* refused until it is through: every return below leaves a record */
 	rec->rec.allowed = false;
-	egress_connect_relay(fd, rules, n_rules, local, rec);
+	egress_connect_relay(fd, rules, n_rules, local, asker, rec);
 	egress_recorder_write(rec);
 	(void)close(fd);
 }

@@ -7,7 +7,8 @@
  * in the host's network, then the bytes relayed both ways until both sides
  * are done; a plain-HTTP request is one request for the host judged
  * (egress-http.h). A refusal is an HTTP answer that names the host and the key
- * ([network] allow), sent at once. Each connection leaves one record on the
+ * ([network] allow), sent at once, or once the broker's approver said no
+ * (--egress-ask-fd). Each connection leaves one record on the
  * audit channel (egress-record.h).
  * Not for: the proxy's process, its lock-down or its listening socket.
  */
@@ -18,16 +19,23 @@
 
 #include "egress-address.h"
 #include "egress-allow.h"
+#include "egress-question.h"
 #include "egress-record.h"
 
 /* The most bytes of a request's head (request line and headers). */
 #define EGRESS_HEAD_MAX 16384
 
 /* Serve the client connected on fd under rules (a name never leading to
- * local's addresses), then close fd. The connection's record goes to rec
- * (egress-record.h): once it is through, and when it ends, allowed or
- * refused. Blocks; the caller runs one per process. */
+ * local's addresses), then close fd. A host:port not in rules is put to
+ * asker (egress-question.h) when it has a channel, and served as if
+ * listed when the answer is yes; else refused at once, and so is an IP
+ * literal of one of egress_address_is_internal()'s addresses unless asker
+ * may ask about those (asker->internal). The connection's
+ * record goes to rec (egress-record.h): once it is through, and when it
+ * ends, allowed, approved or refused. Blocks; the caller runs one per
+ * process. */
 void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
-                          const struct egress_local_addresses *local, struct egress_recorder *rec);
+                          const struct egress_local_addresses *local,
+                          const struct egress_asker *asker, struct egress_recorder *rec);
 
 #endif

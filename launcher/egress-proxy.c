@@ -7,7 +7,9 @@
  * the proxy's standard streams are /dev/null (the run's output pipes must
  * end with the run), and what a client is refused it is told in the
  * answer. Each connection's record goes to the audit channel (descriptor 4
- * here, --egress-audit-fd in the launcher), numbered in the order accepted.
+ * here, --egress-audit-fd in the launcher), numbered in the order accepted;
+ * a host not on the list is asked about on the ask channel (descriptor 5
+ * here, --egress-ask-fd), when there is one.
  */
 #include "config.h"
 
@@ -29,6 +31,7 @@
 #include "egress-address.h"
 #include "egress-connect.h"
 #include "egress-proxy.h"
+#include "egress-question.h"
 #include "egress-record.h"
 #include "landlock.h"
 #include "launch-spec.h"
@@ -100,7 +103,8 @@ static int receive_listener(int channel)
 /* Accept and serve until the launcher's process ends (and takes this one
  * with it). */
 static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
-                            const struct egress_local_addresses *local, int audit_fd)
+                            const struct egress_local_addresses *local, int audit_fd,
+                            const struct egress_asker *asker)
 {
 	unsigned running = 0;
 	uint64_t accepted = 0;
@@ -128,7 +132,7 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 			(void)close(listener);
 			struct egress_recorder rec;
 			egress_recorder_init(&rec, audit_fd, index);
-			egress_connect_serve(fd, rules, n_rules, local, &rec);
+			egress_connect_serve(fd, rules, n_rules, local, asker, &rec);
 			_exit(0);
 		}
 		(void)close(fd);
@@ -158,15 +162,20 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 			(void)dup2(null_fd, i);
 		(void)close(null_fd);
 	}
-	/* nothing of the launcher's but the channel and the audit channel:
-	 * its report and command pipes must end when the launcher is done
-	 * with them, not with the proxy (a background job's start waits for
-	 * the report's end) */
-	/* both copied above 4 first: either may be numbered 3 or 4 */
+	/* nothing of the launcher's but the channel, the audit channel and
+	 * the ask channel: its report and command pipes must end when the
+	 * launcher is done with them, not with the proxy (a background job's
+	 * start waits for the report's end) */
+	/* all copied above 5 first: any may be numbered 3, 4 or 5 */
 	int audit_fd = spec->egress_audit_fd;
-	if (audit_fd >= 0 && (audit_fd = fcntl(audit_fd, F_DUPFD_CLOEXEC, 5)) < 0)
+	struct egress_asker asker = { .fd = spec->egress_ask_fd,
+		                      .wait_ms = spec->egress_ask_wait_ms,
+		                      .internal = spec->egress_ask_internal };
+	if (audit_fd >= 0 && (audit_fd = fcntl(audit_fd, F_DUPFD_CLOEXEC, 6)) < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	if ((channel = fcntl(channel, F_DUPFD_CLOEXEC, 5)) < 0 || dup3(channel, 3, O_CLOEXEC) < 0)
+	if (asker.fd >= 0 && (asker.fd = fcntl(asker.fd, F_DUPFD_CLOEXEC, 6)) < 0)
+		_exit(LAUNCH_EXIT_FAILURE);
+	if ((channel = fcntl(channel, F_DUPFD_CLOEXEC, 6)) < 0 || dup3(channel, 3, O_CLOEXEC) < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
 	channel = 3;
 	if (audit_fd >= 0) {
@@ -174,7 +183,12 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 			_exit(LAUNCH_EXIT_FAILURE);
 		audit_fd = 4;
 	}
-	if (fd_close_range(audit_fd >= 0 ? 5 : 4, ~0U) < 0)
+	if (asker.fd >= 0) {
+		if (dup3(asker.fd, 5, O_CLOEXEC) < 0)
+			_exit(LAUNCH_EXIT_FAILURE);
+		asker.fd = 5;
+	}
+	if (fd_close_range(asker.fd >= 0 ? 6 : audit_fd >= 0 ? 5 : 4, ~0U) < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
 	struct sluice_error err = { 0 };
 	/* the machine's addresses, while a netlink socket can be had */
@@ -192,7 +206,7 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	(void)close(channel);
 	if (r < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd);
+	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd, &asker);
 }
 
 int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,
@@ -258,6 +272,9 @@ int apply_egress_audit(const struct launch_spec *spec, struct launch_state *stat
 	if (spec->egress_audit_fd >= 0 && close(spec->egress_audit_fd) < 0 && errno != EINTR)
 		return sluice_error_set(err, neg_errno(), "closing descriptor %d",
 		                        spec->egress_audit_fd);
+	if (spec->egress_ask_fd >= 0 && close(spec->egress_ask_fd) < 0 && errno != EINTR)
+		return sluice_error_set(err, neg_errno(), "closing descriptor %d",
+		                        spec->egress_ask_fd);
 	return 0;
 }
 

@@ -51,10 +51,11 @@ int egress_proxy_hand_over(struct egress_proxy *p, struct sluice_error *err);
  * no netlink) and connect(2) allowed. 0 when the plan has no seccomp. */
 uint32_t egress_proxy_seccomp_parts(uint32_t planned);
 
-/* Step "egress-audit": close --egress-audit-fd, which the proxy (forked in
- * step "namespaces") has its copy of: before the monitor's fork, so that
- * no process of the program's ever holds it, and records in the channel
- * come from the proxy alone. */
+/* Step "egress-audit": close --egress-audit-fd and --egress-ask-fd, which
+ * the proxy (forked in step "namespaces") has its copies of: before the
+ * monitor's fork, so that no process of the program's ever holds them,
+ * and records in the audit channel and questions on the ask channel come
+ * from the proxy alone. */
 int apply_egress_audit(const struct launch_spec *spec, struct launch_state *state,
                        struct sluice_error *err);
 

@@ -242,6 +242,28 @@ static int opt_egress_audit_fd(struct launch_spec *spec, const char *arg, struct
 	return parse_fd(arg, &spec->egress_audit_fd, err);
 }
 
+static int opt_egress_ask_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_fd(arg, &spec->egress_ask_fd, err);
+}
+
+static int opt_egress_ask_wait(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	int r = parse_duration_ms(arg, UINT32_MAX, &spec->egress_ask_wait_ms);
+	if (r < 0)
+		return sluice_error_set(err, r, "'%s' is not a duration (such as 30s or 2m)", arg);
+	return 0;
+}
+
+static int opt_egress_ask_internal(struct launch_spec *spec, const char *arg,
+                                   struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->egress_ask_internal = true;
+	return 0;
+}
+
 /* Only as the whole command line (spec_fd_take() reads it before this
  * table): never mixed with options, nor sent on the descriptor itself. */
 static int opt_spec_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
@@ -390,6 +412,17 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_EGRESS_AUDIT_FD, "N", opt_egress_audit_fd,
 	  "the egress proxy's audit channel (a memory file sized and sealed as "
 	  "common/egress-audit.h says): one record per connection; closed before PROGRAM runs" },
+	{ LAUNCH_OPT_EGRESS_ASK_FD, "N", opt_egress_ask_fd,
+	  "where the egress proxy asks about a host not on the list (common/egress-ask.h): a "
+	  "SOCK_SEQPACKET socket; without it such a host is refused at once; closed before "
+	  "PROGRAM runs" },
+	{ LAUNCH_OPT_EGRESS_ASK_WAIT, "DURATION", opt_egress_ask_wait,
+	  "with " LAUNCH_OPT_EGRESS_ASK_FD ": how long the proxy waits for an answer before it "
+	  "refuses (default: " LAUNCH_EGRESS_ASK_WAIT_DEFAULT ")" },
+	{ LAUNCH_OPT_EGRESS_ASK_INTERNAL, NULL, opt_egress_ask_internal,
+	  "with " LAUNCH_OPT_EGRESS_ASK_FD ": ask about an IP address off the list that is "
+	  "internal (loopback, private, link-local, the machine's own...) too; without it such "
+	  "an address is refused at once" },
 	{ LAUNCH_OPT_HOLD_NETWORK, "SOCKET", opt_hold_network,
 	  "become the holder of a network namespace with its loopback up, listening on SOCKET "
 	  "(which must not exist); exit 0 once it is ready, the holder staying in the background" },
@@ -461,7 +494,10 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		.report_fd = -1,
 		.command_fd = -1,
 		.egress_audit_fd = -1,
+		.egress_ask_fd = -1,
 	};
+	(void)parse_duration_ms(LAUNCH_EGRESS_ASK_WAIT_DEFAULT, UINT32_MAX,
+	                        &spec->egress_ask_wait_ms);
 	(void)parse_size(LAUNCH_TMPDIR_SIZE_DEFAULT, UINT64_MAX, &spec->tmpdir_size);
 	(void)parse_duration_ms(LAUNCH_HOLD_IDLE_DEFAULT, UINT32_MAX, &spec->hold_idle_ms);
 	int i = 1;
@@ -503,6 +539,15 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s or %s",
 		                        LAUNCH_OPT_EGRESS_AUDIT_FD, LAUNCH_OPT_REPORT_FD,
 		                        LAUNCH_OPT_COMMAND_FD);
+	if (spec->egress_ask_fd >= 0 &&
+	    (spec->egress_ask_fd == spec->report_fd || spec->egress_ask_fd == spec->command_fd ||
+	     spec->egress_ask_fd == spec->egress_audit_fd))
+		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s, %s or %s",
+		                        LAUNCH_OPT_EGRESS_ASK_FD, LAUNCH_OPT_REPORT_FD,
+		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_EGRESS_AUDIT_FD);
+	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
+		return sluice_error_set(err, -EINVAL, "%s needs %s N",
+		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
 	if (spec->user_ids_set && !spec->user)
 		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
 		                        LAUNCH_OPT_USER);

@@ -84,6 +84,14 @@ struct launch_spec {
 	/* --egress-audit-fd: the proxy's audit channel, kept for it through
 	 * "close-fds" and closed by step "egress-audit"; -1: none */
 	int egress_audit_fd;
+	/* --egress-ask-fd: where the proxy asks about a host not on the list
+	 * (common/egress-ask.h), kept and closed as egress_audit_fd; -1: none
+	 * (refused at once) */
+	int egress_ask_fd;
+	uint64_t egress_ask_wait_ms; /* --egress-ask-wait */
+	/* --egress-ask-internal: an IP literal of an internal address is
+	 * asked about too; else refused at once ("internal-address") */
+	bool egress_ask_internal;
 	pid_t die_with_parent; /* 0: none; else the parent's pid */
 	char **argv;           /* PROGRAM ARG...; NULL unless action is LAUNCH_RUN */
 };

@@ -77,14 +77,16 @@ int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
 {
 	/* The descriptors kept, in ascending order; everything else above 2
 	 * closes. The egress proxy's audit channel is kept only until step
-	 * "egress-audit", once the proxy has its copy. */
-	int keep[3], n = 0;
+	 * "egress-audit", once the proxy has its copy; so is its ask channel. */
+	int keep[4], n = 0;
 	if (spec->report_fd >= 0)
 		keep[n++] = spec->report_fd;
 	if (spec->command_fd >= 0)
 		keep[n++] = spec->command_fd;
 	if (spec->egress_audit_fd >= 0)
 		keep[n++] = spec->egress_audit_fd;
+	if (spec->egress_ask_fd >= 0)
+		keep[n++] = spec->egress_ask_fd;
 	for (int i = 1; i < n; i++)
 		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
 			int t = keep[j];

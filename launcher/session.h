@@ -22,8 +22,8 @@ int apply_session(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err);
 
 /* Step "close-fds": close_range(3, ~0U) around the report and command
- * descriptors and the egress proxy's audit channel, which are kept and
- * marked close-on-exec (the audit channel closed again in step
+ * descriptors and the egress proxy's audit and ask channels, which are
+ * kept and marked close-on-exec (the proxy's channels closed again in step
  * "egress-audit"). -EBADF when one of them is not open. */
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
                     struct sluice_error *err);

@@ -118,6 +118,12 @@
 	  "hosts (HOST, *.NAME, IP; optional :PORT) sandboxed commands reach through sluice's "   \
 	  "egress proxy when the network is denied (a user layer may not set it once the "        \
 	  "system layer set it or [sandbox] network)")                                            \
+	X(network, ask, BOOL, "yes", SYSTEM, NULL,                                                \
+	  "put a host not in allow to the approver ([approval] method), to allow it for the "     \
+	  "session; no: refused at once (a user layer may not set it once the system layer did)") \
+	X(network, ask_internal, BOOL, "no", ONLY, NULL,                                          \
+	  "with ask: an IP address of the machine or its local networks (loopback, private, "     \
+	  "link-local...) is put to the approver too; no: refused at once, only allow opens it")  \
 	X(env, drop, WORDS, CONFIG_DEFAULT_ENV_DROP, APPEND, NULL,                                \
 	  "glob patterns of environment variables removed")                                       \
 	X(env, set, ASSIGN, "", FREE, NULL,                                                       \

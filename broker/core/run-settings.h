@@ -226,6 +226,14 @@ struct run_settings {
 	 * the launcher's egress proxy (--egress-allow); none: no proxy */
 	const char *egress_allow[RUN_SETTINGS_EGRESS_MAX];
 	size_t n_egress_allow;
+	/* [network] ask with an approver ([approval] method not deny): the
+	 * proxy asks about a host not in egress_allow (--egress-ask-fd), and
+	 * waits egress_ask_wait_ms for the answer ([approval] timeout) */
+	bool egress_ask;
+	uint64_t egress_ask_wait_ms;
+	/* [network] ask_internal: an IP literal of an internal address is
+	 * asked about too (--egress-ask-internal); else refused at once */
+	bool egress_ask_internal;
 	bool best_effort;
 	bool git_writable; /* workspace-write: the workspace's .git is writable too */
 	bool git_sweep;    /* sandboxed: the repository is swept after each run (git-sweep.h) */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -40,6 +41,11 @@ char *approval_request_json(const struct approval_request *req)
 	json_object_set_new(o, "description",
 	                    req->description ? json_string(req->description) : json_null());
 	json_object_set_new(o, "cwd", req->cwd ? json_string(req->cwd) : json_null());
+	json_object_set_new(o, "kind", json_string(req->network_host ? "network" : "command"));
+	if (req->network_host) {
+		json_object_set_new(o, "host", json_string(req->network_host));
+		json_object_set_new(o, "port", json_integer(req->network_port));
+	}
 	char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 	json_decref(o);
 	return s;
@@ -140,6 +146,7 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 	int in[2];
 	if (pipe2(in, O_CLOEXEC) < 0)
 		return -errno;
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		int r = -errno;
@@ -149,6 +156,10 @@ static int ask_program(const struct broker_config *cfg, const struct approval_re
 	}
 	if (pid == 0) {
 		(void)setsid(); /* no controlling terminal */
+		/* with the process that asks: one a run's end killed (a network
+		 * ask, egress-asks.c) waits for no answer */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(127);
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 		if (dup2(in[0], STDIN_FILENO) < 0 || (null >= 0 && dup2(null, STDOUT_FILENO) < 0))
 			_exit(127);
@@ -203,7 +214,13 @@ static int ask_terminal(const struct broker_config *cfg, const struct approval_r
 	FILE *f = open_memstream(&prompt, &len);
 	if (!f)
 		return -ENOMEM;
-	fputs("\nsluice: approval required for:\n  ", f);
+	if (req->network_host) {
+		/* the host is the command's choice: escaped like the command */
+		fputs("\nsluice: a command asks to reach ", f);
+		terminal_safe_write(f, req->network_host);
+		fprintf(f, " port %u, which is not in [network] allow:\n  ", req->network_port);
+	} else
+		fputs("\nsluice: approval required for:\n  ", f);
 	terminal_safe_write(f, req->display ? req->display : req->command);
 	fputc('\n', f);
 	if (req->description) {
@@ -218,7 +235,7 @@ static int ask_terminal(const struct broker_config *cfg, const struct approval_r
 		terminal_safe_write(f, req->verdict->reasons[i].message);
 		fputc('\n', f);
 	}
-	fputs("Run it? [y/N] ", f);
+	fputs(req->network_host ? "Allow it for this run? [y/N] " : "Run it? [y/N] ", f);
 	if (fclose(f) != 0)
 		return -ENOMEM;
 	int r = write_deadline(tty, prompt, len, deadline);

@@ -21,6 +21,11 @@ struct approval_request {
 	const char *description; /* the agent's description (may be NULL) */
 	const char *cwd;         /* working directory (may be NULL) */
 	const struct verdict *verdict;
+	/* a network ask (the egress proxy's, for a host not in [network]
+	 * allow): the host as the allowlist writes it and the port; NULL for
+	 * a command's ask */
+	const char *network_host;
+	unsigned network_port;
 };
 
 /* An answer to a question about an ask. */
@@ -59,8 +64,9 @@ struct approval_asker {
 int approval_ask(const struct broker_config *cfg, const struct approval_request *req,
                  const struct approval_asker *first, char **ret_why, const char **ret_by);
 
-/* The request as the approver program reads it: {"command", "display",
- * "description", "cwd", "verdict", "reasons"}, one line. New string. */
+/* The request as the approver program reads it: {"kind", "command",
+ * "display", "description", "cwd", "verdict", "reasons"} ("kind":
+ * "command", or "network" with "host" and "port"), one line. New string. */
 char *approval_request_json(const struct approval_request *req);
 
 #endif

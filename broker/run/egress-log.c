@@ -82,8 +82,7 @@ json_t *egress_log_to_json(const struct egress_log *log)
 		json_object_set_new(o, "host", rec->host[0] ? json_string(rec->host) : json_null());
 		json_object_set_new(o, "port", rec->port ? json_integer(rec->port) : json_null());
 		json_object_set_new(o, "kind", json_string(egress_audit_kind_name(rec->kind)));
-		json_object_set_new(o, "verdict",
-		                    json_string(rec->allowed ? "allowed" : "refused"));
+		json_object_set_new(o, "verdict", json_string(egress_audit_verdict_name(rec)));
 		json_object_set_new(o, "reason",
 		                    rec->reason == EGRESS_REASON_NONE
 		                            ? json_null()

@@ -20,6 +20,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "launch-spec.h"
+#include "run/egress-asks.h"
 #include "run/egress-log.h"
 #include "run/launcher-proc.h"
 
@@ -33,6 +34,7 @@ void launcher_proc_init(struct launcher_proc *lp)
 		.err_r = -1,
 		.report_r = -1,
 		.egress_audit = -1,
+		.egress_ask = -1,
 		.exec_fd = -1,
 	};
 }
@@ -51,7 +53,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	int r = spawn_become_subreaper();
 	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1, spec_r = -1;
 	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1, spec_w = -1;
-	_cleanup_close_ int egress_audit = -1;
+	_cleanup_close_ int egress_audit = -1, ask_ours = -1, ask_theirs = -1;
 	int fds[2];
 	if (r >= 0)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (out_r = fds[0], out_w = fds[1], 0);
@@ -66,6 +68,9 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	/* an unconfigured launcher's run may turn out to have an allowlist */
 	if (r >= 0 && (unconfigured || (sr->settings && spawn_wants_egress_audit(sr->settings))))
 		r = egress_audit = egress_log_channel_open();
+	/* likewise, an approver to ask about a host not on it */
+	if (r >= 0 && (unconfigured || (sr->settings && spawn_wants_egress_ask(sr->settings))))
+		r = egress_asks_channel_open(&ask_ours, &ask_theirs);
 	/* Room for the whole message, so that sending it never waits for a
 	 * slow launcher before the pump and its timeout start (best effort, as
 	 * the pump widens its pipes). */
@@ -77,6 +82,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	sr->command_fd = cmd_r;
 	sr->spec_fd = spec_r;
 	sr->egress_audit_fd = egress_audit;
+	sr->egress_ask_fd = ask_theirs;
 	pid_t pid = -1;
 	int exec_fd = -1;
 	/* The launcher's exec and the start of its sandbox then run while
@@ -99,6 +105,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	lp->command_fd = TAKE_FD(cmd_w);
 	lp->spec_fd = TAKE_FD(spec_w);
 	lp->egress_audit = TAKE_FD(egress_audit);
+	lp->egress_ask = TAKE_FD(ask_ours);
 	lp->state = started;
 	return 0;
 }
@@ -131,6 +138,11 @@ int launcher_proc_configure(struct launcher_proc *lp, struct spawn_request *sr)
 	sr->command_fd = SPAWN_COMMAND_FD;
 	sr->spec_fd = -1;
 	sr->egress_audit_fd = lp->egress_audit >= 0 ? SPAWN_EGRESS_AUDIT_FD : -1;
+	sr->egress_ask_fd = lp->egress_ask >= 0 ? SPAWN_EGRESS_ASK_FD : -1;
+	/* not named to the launcher (it closes its copy in step "close-fds"):
+	 * nothing will ask */
+	if (!spawn_wants_egress_ask(sr->settings))
+		lp->egress_ask = safe_close(lp->egress_ask);
 	/* A failed exec is reported as starting a configured launcher would
 	 * be; one still under way is not waited for (the evaluation of a
 	 * launcher that failed without a report asks again). */
@@ -176,6 +188,11 @@ int launcher_proc_take_egress_audit(struct launcher_proc *lp)
 	return TAKE_FD(lp->egress_audit);
 }
 
+int launcher_proc_take_egress_ask(struct launcher_proc *lp)
+{
+	return TAKE_FD(lp->egress_ask);
+}
+
 int launcher_proc_exec_status(struct launcher_proc *lp)
 {
 	int r = lp->exec_fd >= 0 ? spawn_exec_status(lp->exec_fd, true) : 0;
@@ -203,6 +220,7 @@ void launcher_proc_withdraw(struct launcher_proc *lp)
 	lp->err_r = safe_close(lp->err_r);
 	lp->report_r = safe_close(lp->report_r);
 	lp->egress_audit = safe_close(lp->egress_audit);
+	lp->egress_ask = safe_close(lp->egress_ask);
 	if (lp->pid > 0)
 		while (waitpid(lp->pid, NULL, 0) < 0 && errno == EINTR)
 			;

@@ -18,7 +18,8 @@
  * The egress proxy's audit channel (egress-log.h) is made with the
  * launcher when its run may have an allowlist (one started unconfigured
  * always: its options are not known yet), kept while it runs, and handed
- * over with its pipes.
+ * over with its pipes; so is its ask channel (egress-asks.h) when the run
+ * may also ask an approver about a host not on the list.
  *
  *   NONE --start_unconfigured--> AWAITING_OPTIONS --configure--> AWAITING_COMMAND
  *   NONE --start_waiting--> AWAITING_COMMAND --send_command--> RUNNING
@@ -51,6 +52,7 @@ struct launcher_proc {
 	int command_fd; /* write end: its command (until RUNNING) */
 	int out_r, err_r, report_r;
 	int egress_audit; /* the egress proxy's audit channel, or -1 */
+	int egress_ask;   /* this end of the egress proxy's ask channel, or -1 */
 	/* spawn_exec_status()'s, until the exec is known to have succeeded:
 	 * a launcher started unconfigured only */
 	int exec_fd;
@@ -102,6 +104,11 @@ pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_e
  * allowlist (owned by the caller now), or -1. Once, after
  * launcher_proc_hand_over(). */
 int launcher_proc_take_egress_audit(struct launcher_proc *lp);
+
+/* This end of the egress proxy's ask channel of a launcher whose run may
+ * ask (owned by the caller now), or -1. Once, after
+ * launcher_proc_hand_over(). */
+int launcher_proc_take_egress_ask(struct launcher_proc *lp);
 
 /* Whether the exec of a launcher started unconfigured succeeded, waiting
  * for it if need be: 0 (also when there is nothing to ask), or the exec's

@@ -311,8 +311,8 @@ int pump_run(struct pump *p)
 		int timeout = step(p, &l);
 		if (l.state == PUMP_OVER)
 			break;
-		struct pollfd fds[4];
-		int which[4];
+		struct pollfd fds[4 + PUMP_WATCH_MAX];
+		int which[4 + PUMP_WATCH_MAX];
 		nfds_t n = 0;
 		/* The cancel descriptor counts until it fires once. */
 		int cancel_fd = p->cancelled ? -1 : p->cancel_fd;
@@ -322,6 +322,14 @@ int pump_run(struct pump *p)
 				continue;
 			fds[n] = (struct pollfd){ .fd = *streams[i], .events = POLLIN };
 			which[n++] = i;
+		}
+		int watched[PUMP_WATCH_MAX];
+		size_t n_watched = p->watch_fds && l.state == PUMP_RUNNING
+		                           ? p->watch_fds(p->watch_userdata, watched)
+		                           : 0;
+		for (size_t i = 0; i < n_watched && i < PUMP_WATCH_MAX; i++) {
+			fds[n] = (struct pollfd){ .fd = watched[i], .events = POLLIN };
+			which[n++] = 4;
 		}
 		if (poll(fds, n, timeout) < 0 && errno != EINTR) {
 			int r = neg_errno();
@@ -337,10 +345,14 @@ int pump_run(struct pump *p)
 				(void)read_stream(p, &p->err_fd, p->err, buf);
 			else if (which[i] == 2)
 				handle_signals(p, &l);
-			else
+			else if (which[i] == 3)
 				cancel(p, &l);
+			else
+				p->watch_ready(p->watch_userdata, fds[i].fd);
 		}
 	}
+	if (p->watch_end)
+		p->watch_end(p->watch_userdata);
 	if (l.killed)
 		drain_rest(p, buf);
 	else

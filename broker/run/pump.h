@@ -18,6 +18,8 @@
 
 /* The launcher's report line is kept up to this size. */
 #define PUMP_REPORT_MAX 4096
+/* The most descriptors watch_fds() names. */
+#define PUMP_WATCH_MAX 2
 /* The most survivors listed in backgroundPids. */
 #define PUMP_SURVIVORS_MAX 64
 
@@ -46,6 +48,15 @@ struct pump {
 	/* Readable or hung up: the caller cancels; the tree is ended as on a
 	 * timeout. Borrowed, not closed; -1 for none (set it: 0 is stdin). */
 	int cancel_fd;
+	/* More descriptors to read while the command runs (the egress
+	 * proxy's questions, run/egress-asks.h): watch_fds() names up to
+	 * PUMP_WATCH_MAX, watch_ready() is called for one readable or hung
+	 * up, watch_end() once the command is over, before what it left
+	 * running is looked for. NULL: none. */
+	size_t (*watch_fds)(void *userdata, int fds[]);
+	void (*watch_ready)(void *userdata, int fd);
+	void (*watch_end)(void *userdata);
+	void *watch_userdata;
 	pump_progress_fn progress; /* NULL: none */
 	uint64_t progress_interval_ms;
 	void *progress_userdata;

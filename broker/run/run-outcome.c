@@ -40,6 +40,8 @@ void run_outcome_done(struct run_outcome *o)
 	launcher_proc_withdraw(&o->launcher_proc);
 	policy_decision_done(&o->decision);
 	o->egress_log = egress_log_free(o->egress_log);
+	json_decref(o->network_asks);
+	o->network_asks = NULL;
 	free(o->root);
 	free(o->workdir);
 	free(o->launcher);

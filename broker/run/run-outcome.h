@@ -66,6 +66,9 @@ struct run_outcome {
 	bool sweeping;
 	/* the egress proxy's records, read once the run is over (result.network) */
 	struct egress_log *egress_log;
+	/* the hosts the egress proxy asked about, and who answered
+	 * (egress_asks_to_json()), for the audit line; NULL: none */
+	json_t *network_asks;
 };
 
 /* Start an outcome with a copy of settings and no error. */

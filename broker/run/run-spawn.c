@@ -184,6 +184,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.command_fd = -1,
 		.spec_fd = -1,
 		.egress_audit_fd = -1,
+		.egress_ask_fd = -1,
 	};
 	return 0;
 }

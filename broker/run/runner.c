@@ -24,6 +24,7 @@
 #include "fd-util.h"
 #include "monotonic.h"
 #include "parse-number.h"
+#include "run/egress-asks.h"
 #include "run/egress-log.h"
 #include "run/launch-report.h"
 #include "run/launcher-proc.h"
@@ -422,6 +423,22 @@ static void read_egress_log(struct run_outcome *o, int fd)
 		o->result.network = o->egress_log;
 }
 
+/* The pump's watch over the egress proxy's questions (pump.h). */
+static size_t asks_fds(void *userdata, int fds[])
+{
+	return egress_asks_fds(userdata, fds);
+}
+
+static void asks_ready(void *userdata, int fd)
+{
+	egress_asks_ready(userdata, fd);
+}
+
+static void asks_end(void *userdata)
+{
+	egress_asks_stop(userdata);
+}
+
 static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
                           struct spawn_request *sr)
 {
@@ -455,6 +472,15 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int out_fd, err_fd, report_fd;
 	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd);
 	_cleanup_close_ int egress_audit = launcher_proc_take_egress_audit(lp);
+	/* questions about hosts not on the list, answered while the command
+	 * runs and never past its timeout */
+	struct egress_asks asks;
+	egress_asks_init(&asks, launcher_proc_take_egress_ask(lp),
+	                 opt->context ? broker_context_config(opt->context) : NULL,
+	                 o->decision.command, o->workdir,
+	                 o->result.timeout_ms ? start + o->result.timeout_ms : 0);
+	if (!opt->context)
+		asks.channel = safe_close(asks.channel);
 	/* The policy child may still be exiting: it must not be taken for
 	 * part of the command's tree, nor reaped by the wait for any child
 	 * below (its own reap comes first). */
@@ -487,12 +513,18 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		.spill_userdata = o,
 		.spill_fd = -1,
 		.cancel_fd = opt->cancel_fd,
+		.watch_fds = asks_fds,
+		.watch_ready = asks_ready,
+		.watch_end = asks_end,
+		.watch_userdata = &asks,
 		.progress = opt->progress,
 		.progress_interval_ms = opt->progress_interval_ms,
 		.progress_userdata = opt->progress_userdata,
 	};
 	r = pump_run(&o->pump);
 	safe_close(sigfd);
+	o->network_asks = egress_asks_to_json(&asks);
+	egress_asks_done(&asks);
 	step_done(o, "command", &t);
 	/* what is left running could make one again: checked once all is
 	 * gone, and at each run after */
@@ -606,6 +638,8 @@ static void audit(const struct run_request *req, const struct runner_options *op
 	_cleanup_(json_decrefp) json_t *network = r->network ? json_object() : NULL;
 	if (network)
 		egress_log_add_keys(network, r->network);
+	if (network && o->network_asks)
+		json_object_set(network, "networkAsks", o->network_asks);
 	outcome.network = network;
 	struct sluice_error err = { 0 };
 	int ret = broker_context_audit(opt->context, req, o->workdir,

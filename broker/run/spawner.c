@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <pwd.h>
@@ -165,6 +166,11 @@ bool spawn_wants_egress_audit(const struct run_settings *s)
 	return sandboxed(s) && !s->network && s->n_egress_allow > 0;
 }
 
+bool spawn_wants_egress_ask(const struct run_settings *s)
+{
+	return spawn_wants_egress_audit(s) && s->egress_ask;
+}
+
 /* The sandbox profile and what it may write and reach: --profile,
  * --workspace, the writable paths, the TMPDIR, the network. */
 static int add_profile_options(char ***argv, const struct spawn_request *req, bool boxed)
@@ -277,6 +283,17 @@ static int add_exec_options(char ***argv, const struct spawn_request *req)
 		snprintf(num, sizeof(num), "%d", SPAWN_EGRESS_AUDIT_FD);
 		r = add2(argv, LAUNCH_OPT_EGRESS_AUDIT_FD, num);
 	}
+	if (r >= 0 && req->egress_ask_fd >= 0 && spawn_wants_egress_ask(s)) {
+		snprintf(num, sizeof(num), "%d", SPAWN_EGRESS_ASK_FD);
+		r = add2(argv, LAUNCH_OPT_EGRESS_ASK_FD, num);
+		/* a second past the approver's time: the broker answers
+		 * "ask-timeout" itself at its own deadline, which comes first */
+		snprintf(num, sizeof(num), "%" PRIu64 "ms", s->egress_ask_wait_ms + 1000);
+		if (r >= 0)
+			r = add2(argv, LAUNCH_OPT_EGRESS_ASK_WAIT, num);
+		if (r >= 0 && s->egress_ask_internal)
+			r = strv_extend(argv, LAUNCH_OPT_EGRESS_ASK_INTERNAL);
+	}
 	/* Nothing would enforce the timeout once this process is gone. */
 	if (r >= 0) {
 		snprintf(num, sizeof(num), "%d", (int)getpid());
@@ -323,9 +340,9 @@ int spawn_become_subreaper(void)
 static int raise_sources(int src[], int raised[], size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (src[i] < 0 || src[i] > SPAWN_EGRESS_AUDIT_FD)
+		if (src[i] < 0 || src[i] > SPAWN_FD_TOP)
 			continue;
-		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_EGRESS_AUDIT_FD + 1);
+		raised[i] = fcntl(src[i], F_DUPFD_CLOEXEC, SPAWN_FD_TOP + 1);
 		if (raised[i] < 0)
 			return neg_errno();
 		src[i] = raised[i];
@@ -386,10 +403,11 @@ static int spawn_configured(const struct spawn_request *req, const int src[], co
 
 /* The launcher's descriptors as req names them (-1: none), and the numbers
  * they become in the child. */
-#define SPAWN_N_FDS 6
-static const int spawn_targets[SPAWN_N_FDS] = { STDOUT_FILENO,   STDERR_FILENO,
-	                                        SPAWN_REPORT_FD, SPAWN_COMMAND_FD,
-	                                        SPAWN_SPEC_FD,   SPAWN_EGRESS_AUDIT_FD };
+#define SPAWN_N_FDS 7
+static const int spawn_targets[SPAWN_N_FDS] = { STDOUT_FILENO,      STDERR_FILENO,
+	                                        SPAWN_REPORT_FD,    SPAWN_COMMAND_FD,
+	                                        SPAWN_SPEC_FD,      SPAWN_EGRESS_AUDIT_FD,
+	                                        SPAWN_EGRESS_ASK_FD };
 
 static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
 {
@@ -399,6 +417,7 @@ static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
 	src[3] = req->command_fd;
 	src[4] = req->spec_fd;
 	src[5] = req->egress_audit_fd;
+	src[6] = req->egress_ask_fd;
 }
 
 static void close_all(int fds[], size_t n)
@@ -409,7 +428,7 @@ static void close_all(int fds[], size_t n)
 
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 {
-	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1 };
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1, -1 };
 	spawn_sources(req, src);
 	pid_t pid = -1;
 	int r = raise_sources(src, raised, ELEMENTSOF(src));
@@ -425,7 +444,7 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_placement *placement,
                              pid_t *ret_pid, int *ret_exec_fd)
 {
-	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1 };
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1, -1 };
 	spawn_sources(req, src);
 	int exec_pipe[2] = { -1, -1 };
 	pid_t pid = -1;
@@ -433,7 +452,7 @@ int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_p
 	if (r >= 0 && pipe2(exec_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		r = neg_errno();
 	/* above every target, so that no dup2 in the child lands on it */
-	int exec_w = r >= 0 ? fcntl(exec_pipe[1], F_DUPFD_CLOEXEC, SPAWN_EGRESS_AUDIT_FD + 1) : -1;
+	int exec_w = r >= 0 ? fcntl(exec_pipe[1], F_DUPFD_CLOEXEC, SPAWN_FD_TOP + 1) : -1;
 	if (r >= 0 && exec_w < 0)
 		r = neg_errno();
 	if (r >= 0)

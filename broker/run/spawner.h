@@ -25,6 +25,10 @@
 #define SPAWN_SPEC_FD 5
 /* ... and of the egress proxy's audit channel (egress-log.h) */
 #define SPAWN_EGRESS_AUDIT_FD 6
+/* ... and of the egress proxy's ask channel (egress-asks.h) */
+#define SPAWN_EGRESS_ASK_FD 7
+/* The highest of them: sources at or below it are copied above it first. */
+#define SPAWN_FD_TOP SPAWN_EGRESS_ASK_FD
 /* The most descendants listed; a larger tree is still killed, in rounds. */
 #define SPAWN_TREE_MAX 4096
 
@@ -67,6 +71,11 @@ struct spawn_request {
 	 * which becomes SPAWN_EGRESS_AUDIT_FD, named to the launcher when the
 	 * run has an allowlist (spawn_wants_egress_audit()). -1: none. */
 	int egress_audit_fd;
+	/* >= 0: the launcher's end of the egress proxy's ask channel
+	 * (egress_asks_channel_open()), which becomes SPAWN_EGRESS_ASK_FD,
+	 * named to the launcher when the run has an allowlist and an approver
+	 * (spawn_wants_egress_ask()). -1: none. */
+	int egress_ask_fd;
 	/* A background job: its PID namespace (the sandboxed profiles) lives
 	 * until its last process ends, not only its shell. */
 	bool wait_all;
@@ -120,6 +129,10 @@ bool spawn_plans_namespace(const struct run_settings *s);
  * audit channel would take: sandboxed, the network denied, [network]
  * allow not empty. */
 bool spawn_wants_egress_audit(const struct run_settings *s);
+
+/* Whether a run under s has an egress proxy that may ask about a host not
+ * on its list ([network] ask, with an approver). */
+bool spawn_wants_egress_ask(const struct run_settings *s);
 
 /*
  * Tell a launcher started with spec_fd, before its options, that they will

@@ -93,7 +93,41 @@ static const struct {
 	{ "a\"b.example.org 443 tunnel allowed - 1 2 3\n", "a host with a quote" },
 	{ "A.EXAMPLE.ORG 443 tunnel allowed - 1 2 3\n", "a host not as the proxy writes it" },
 	{ "[::1] 443 tunnel allowed - 1 2 3\n", "an IPv6 host in brackets" },
+	{ "a.example.org 443 tunnel approved - 1 2 3\n", "approved without asked-yes" },
+	{ "a.example.org 443 tunnel allowed asked-yes 1 2 3\n", "allowed with asked-yes" },
+	{ "a.example.org 443 tunnel refused asked-yes 1 2 3\n", "refused with asked-yes" },
+	{ "a.example.org 443 tunnel approved asked-no 1 2 3\n",
+	  "approved with a refusal's reason" },
 };
+
+Test(egress_audit, approved_and_asked_refusals_round_trip)
+{
+	struct egress_audit_record rec = { .port = 8080,
+		                           .kind = EGRESS_AUDIT_HTTP,
+		                           .allowed = true,
+		                           .approved = true,
+		                           .reason = EGRESS_REASON_ASKED_YES };
+	strcpy(rec.host, "127.0.0.3");
+	char slot[EGRESS_AUDIT_SLOT_SIZE];
+	egress_audit_format(&rec, slot);
+	cr_assert_str_eq(slot, "127.0.0.3 8080 http approved asked-yes 0 0 0\n");
+	struct egress_audit_record back;
+	cr_assert_eq(egress_audit_parse(slot, &back), 1);
+	cr_assert(back.allowed && back.approved);
+	cr_assert_eq(back.reason, EGRESS_REASON_ASKED_YES);
+	static const enum egress_audit_reason refusals[] = { EGRESS_REASON_ASKED_NO,
+		                                             EGRESS_REASON_ASK_TIMEOUT,
+		                                             EGRESS_REASON_ASK_LIMIT,
+		                                             EGRESS_REASON_ASK_FAILED };
+	for (size_t i = 0; i < sizeof(refusals) / sizeof(refusals[0]); i++) {
+		rec.allowed = rec.approved = false;
+		rec.reason = refusals[i];
+		egress_audit_format(&rec, slot);
+		cr_assert_eq(egress_audit_parse(slot, &back), 1, "%s", slot);
+		cr_expect(!back.allowed && !back.approved);
+		cr_expect_eq(back.reason, refusals[i]);
+	}
+}
 
 Test(egress_audit, refuses_what_is_not_a_record)
 {

@@ -182,6 +182,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "--die-with-parent", "0", "x", NULL }, "bad process id '0'" },
 	{ { "--die-with-parent", "me", "x", NULL }, "bad process id 'me'" },
 	{ { "--keep-stdin=yes", "x", NULL }, "unknown option '--keep-stdin=yes'" },
+	{ { "--egress-ask-internal", "x", NULL }, "--egress-ask-internal needs --egress-ask-fd N" },
 	{ { "--", NULL }, "no program given" },
 };
 
@@ -295,4 +296,16 @@ Test(launcher_options, wait_all_is_a_flag)
 	const char *none[] = { "prog", NULL };
 	cr_assert_eq(parse(&spec, &err, none), 0, "%s", err.detail);
 	cr_assert(!spec.wait_all);
+}
+
+Test(launcher_options, egress_ask_internal_is_a_flag_off_by_default)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--egress-ask-fd", "7", "--egress-ask-internal", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, args), 0, "%s", err.detail);
+	cr_assert(spec.egress_ask_internal);
+	const char *none[] = { "--egress-ask-fd", "7", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, none), 0, "%s", err.detail);
+	cr_assert(!spec.egress_ask_internal);
 }
