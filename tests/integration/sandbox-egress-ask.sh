@@ -66,11 +66,13 @@ as_system() {
 last_line() { json_get "$(tail -n 1 "$audit")" "$1"; }
 fetch_other="curl -sS -m 20 -p http://127.0.0.3:$port/index.html; curl -sS -m 20 http://127.0.0.3:$port/index.html"
 
+# "At once" is under 10 s, half of curl's -m 20 that a held connection would
+# wait out: a loaded machine takes seconds for what takes 0.2 s when quiet.
 # --- 1. control: no approver ([approval] method = deny, the default): 403 at once, nobody asked
 rm -f "$calls"
 timed as_system deny "$SLUICE" run -C "$ws" --format json -- "$fetch_other"
 ! grep -q "$token" <<<"$out" && grep -q "refused 127.0.0.3:$port: it is not in \[network\] allow (an administrator can add it there)\\\\n" <<<"$out" &&
-  under 3 && [ ! -e "$calls" ] &&
+  under 10 && [ ! -e "$calls" ] &&
   [ "$(last_line '[(c["verdict"], c["reason"]) for c in d["network"]]')" = "[('refused', 'not-listed'), ('refused', 'not-listed')]" ] &&
   [ "$(last_line '"networkAsks" in d')" = False ]
 report $? "control: without an approver a host not on the list is refused at once (${secs}s) as before, and nobody is asked" \
@@ -84,7 +86,7 @@ rm -f "$calls"
 internal_urls="http://127.0.0.3:$port/index.html http://169.254.169.254/latest/meta-data/ http://[::1]:$port/ http://10.1.2.3/ http://[::ffff:127.0.0.3]:$port/index.html"
 timed as_system guarded "$SLUICE" run -C "$ws" --format json -- \
   "for u in $internal_urls; do curl -sS -g -m 20 --noproxy '' \$u; done; curl -sS -m 20 -p --noproxy '' http://127.0.0.3:$port/index.html"
-! grep -q "$token" <<<"$out" && under 3 && [ ! -e "$calls" ] &&
+! grep -q "$token" <<<"$out" && under 10 && [ ! -e "$calls" ] &&
   grep -q "refused 169.254.169.254:80: it is not in \[network\] allow, and it is an internal address (link-local 169.254.0.0/16 (cloud metadata)), which is never put to the approver: only an administrator can open it, by writing it in \[network\] allow\\\\n" <<<"$out" &&
   grep -q "refused \[::1\]:$port: .* internal address (unspecified, loopback or IPv4-compatible ::/96)" <<<"$out" &&
   grep -q "refused \[::ffff:127.0.0.3\]:$port: .* internal address (loopback 127.0.0.0/8)" <<<"$out" &&
@@ -153,14 +155,14 @@ report $? "an approver that says no: 403 naming the host, [network] allow and th
 rm -f "$calls"
 timed as_system silent "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 30 http://127.0.0.3:$port/index.html; echo after"
 ! grep -q "$token" <<<"$out" && grep -q 'nobody answered in time' <<<"$out" && grep -q after <<<"$out" &&
-  under 6 && [ "$(json_get "$out" 'd["timedOut"]')" = False ] &&
+  under 15 && [ "$(json_get "$out" 'd["timedOut"]')" = False ] &&
   [ "$(json_get "$out" '[(c["verdict"], c["reason"]) for c in d["network"]]')" = "[('refused', 'ask-timeout')]" ] &&
   [ "$(json_get "$out" 'd["backgroundPids"]')" = "[]" ]
 report $? "an approver that never answers: refused at its 2s timeout (run ${secs}s), recorded 'ask-timeout', nothing left behind" \
   "$out" "$err"
 # the run's timeout comes before the approver's: the question ends with the run
 timed as_system silent_long "$SLUICE" run -C "$ws" --timeout 3s --format json -- "curl -sS -m 30 -p http://127.0.0.3:$port/index.html"
-! grep -q "$token" <<<"$out" && under 8 && [ "$(json_get "$out" 'd["timedOut"]')" = True ] &&
+! grep -q "$token" <<<"$out" && under 20 && [ "$(json_get "$out" 'd["timedOut"]')" = True ] &&
   [ "$(json_get "$out" 'd["backgroundPids"]')" = "[]" ] &&
   ! pgrep -f "$TEST_TMP/silent" >/dev/null
 report $? "an approver with 60s, a run with 3s: the run ends at its timeout (${secs}s), the approver with it" \
@@ -179,7 +181,7 @@ report $? "nine hosts in one run: eight are put to the approver, the ninth refus
 # --- 6. an administrator forbids the ask: [network] ask = no
 rm -f "$calls"
 timed as_system forbidden "$SLUICE" run -C "$ws" --format json -- "$fetch_other"
-! grep -q "$token" <<<"$out" && under 3 && [ ! -e "$calls" ] &&
+! grep -q "$token" <<<"$out" && under 10 && [ ! -e "$calls" ] &&
   [ "$(json_get "$out" '[c["reason"] for c in d["network"]]')" = "['not-listed', 'not-listed']" ]
 report $? "[network] ask = no: refused at once (${secs}s) although an approver is configured" "$out" "$err"
 # a user layer cannot turn it back on
