@@ -226,10 +226,11 @@ struct reaper_child {
 	int alive[2];
 };
 
+#if !defined(__SANITIZE_ADDRESS__)
 /* The stack of a child that shares the launcher's memory until its exec
  * (the launcher's own stays the launcher's, held meanwhile): 1 MiB above
  * a guard page, never unmapped (the exec or the exit ends the sharing).
- * Its top, or NULL. */
+ * Its top, or NULL. Not in a build with AddressSanitizer, which forks. */
 static char *child_stack_top(void)
 {
 	const size_t guard = 4096, size = 1024 * 1024;
@@ -243,6 +244,7 @@ static char *child_stack_top(void)
 	}
 	return p + guard + size;
 }
+#endif
 
 /* The subreaper's child: it goes on with the steps and execs the program
  * (state->resume_steps(), which never returns), sharing the launcher's
