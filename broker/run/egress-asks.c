@@ -49,7 +49,9 @@ void egress_asks_init(struct egress_asks *a, int channel, const struct broker_co
                       const char *command, const char *cwd, uint64_t deadline_ms)
 {
 	memset(a, 0, sizeof(*a));
-	a->channel = channel;
+	/* without a configuration there is no approver: the proxy reads the
+	 * closed channel as a refusal */
+	a->channel = cfg ? channel : safe_close(channel);
 	a->cfg = cfg;
 	a->command = command;
 	a->cwd = cwd;
@@ -105,8 +107,9 @@ static _Noreturn void asker_main(struct egress_asks *a, int out)
 	/* no answer outlives the run's time left */
 	struct broker_config cfg = *a->cfg;
 	uint64_t start = monotonic_ms();
-	if (a->deadline_ms && a->deadline_ms - start < cfg.approval_timeout)
-		cfg.approval_timeout = a->deadline_ms - start;
+	uint64_t left = a->deadline_ms > start ? a->deadline_ms - start : 0;
+	if (a->deadline_ms && left < cfg.approval_timeout)
+		cfg.approval_timeout = left;
 	char message[EGRESS_HOST_MAX + 160];
 	snprintf(message, sizeof(message),
 	         "the command asks to reach %s port %u, which is not in [network] allow: allow it "

@@ -67,8 +67,8 @@ struct egress_asks {
 int egress_asks_channel_open(int *ret_ours, int *ret_theirs);
 
 /* Ready a run's asks on channel (owned from now; -1: none), answered by
- * cfg's approver for command in cwd (borrowed, to outlive a) and never
- * past deadline_ms. */
+ * cfg's approver (NULL: none, the channel closed) for command in cwd
+ * (borrowed, to outlive a) and never past deadline_ms. */
 void egress_asks_init(struct egress_asks *a, int channel, const struct broker_config *cfg,
                       const char *command, const char *cwd, uint64_t deadline_ms);
 

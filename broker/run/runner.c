@@ -479,8 +479,6 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	                 opt->context ? broker_context_config(opt->context) : NULL,
 	                 o->decision.command, o->workdir,
 	                 o->result.timeout_ms ? start + o->result.timeout_ms : 0);
-	if (!opt->context)
-		asks.channel = safe_close(asks.channel);
 	/* The policy child may still be exiting: it must not be taken for
 	 * part of the command's tree, nor reaped by the wait for any child
 	 * below (its own reap comes first). */
