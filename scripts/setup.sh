@@ -96,3 +96,17 @@ if [ ! -x "$hook_managers/node_modules/.bin/lefthook" ] || [ ! -e "$hook_manager
     echo "setup: npm could not install husky and lefthook; their tests will skip" >&2
   fi
 fi
+
+# pnpm, for the day's-work test of its store in the workspace's tool caches
+# (tests/integration/sandbox-caches.sh), pinned, into an ignored folder that
+# scripts/test.sh puts on the tests' PATH. Checked by running it: a folder
+# left half-installed by an earlier failure is installed again.
+dev_tools=$(dirname "$here")/third_party/dev-tools
+pnpm_version=12.21.0
+if [ "$("$dev_tools/node_modules/.bin/pnpm" --version 2>/dev/null)" != "$pnpm_version" ]; then
+  if npm install --silent --no-save --no-audit --no-fund --prefix "$dev_tools" "pnpm@$pnpm_version" </dev/null >/dev/null 2>&1; then
+    echo "setup: pnpm $pnpm_version in $dev_tools"
+  else
+    echo "setup: npm could not install pnpm $pnpm_version; the test of its store will skip" >&2
+  fi
+fi

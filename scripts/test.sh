@@ -25,11 +25,12 @@ cd build/test
 # default one (/usr/local/etc/sluice) would take the tests' place.
 "$top/configure" --enable-sanitizers --enable-werror --sysconfdir="$top/build/test/etc"
 jobs=$(nproc)
-# The agent CLIs of the end-to-end tests and the hook managers of the
-# protected paths' tests, from setup.sh: named outright, so that
+# The agent CLIs of the end-to-end tests, the hook managers of the
+# protected paths' tests and pnpm for the tool caches' test, from setup.sh: named outright, so that
 # distcheck's copy of the tree (which does not carry them) finds them.
 export SLUICE_AGENTS_DIR="$top/third_party/agents"
 export SLUICE_HOOK_MANAGERS_DIR="$top/third_party/hook-managers"
+export SLUICE_DEV_TOOLS_DIR="$top/third_party/dev-tools"
 make check-format
 make -j"$jobs"
 make -j"$jobs" check VERBOSE=1

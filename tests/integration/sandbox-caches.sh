@@ -98,6 +98,10 @@ if [ -n "$tarball" ]; then
 else
   skip "npm's cache in the workspace's folder" "npm is not installed (or npm pack failed)"
 fi
+# pnpm from setup.sh's folder, where the test runs from a checkout
+# (distcheck's copy is told with SLUICE_DEV_TOOLS_DIR).
+dev_tools=${SLUICE_DEV_TOOLS_DIR:-$SLUICE_SRCDIR/third_party/dev-tools}
+[ ! -x "$dev_tools/node_modules/.bin/pnpm" ] || PATH=$dev_tools/node_modules/.bin:$PATH
 # pnpm's store: a dependency on the workspace's tarball installed, then
 # installed again offline from the store alone. The control: without the
 # key pnpm keeps its store inside the workspace (its home's is read-only),
