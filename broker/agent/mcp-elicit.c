@@ -4,8 +4,11 @@
  * accept runs the command (its "remember" box: this exact command in this
  * directory for the rest of the session), decline refuses it, and a
  * dismissed question, an error or silence leaves it unanswered, for the
- * configured approver. Worker and server speak in small JSON objects:
- * question {"params", "command", "cwd"}, answer {"reply", "why"}.
+ * configured approver. A network ask likewise, for a host and port (the
+ * box: that host and port for the rest of the session, whatever command
+ * asks). Worker and server speak in small JSON objects: question
+ * {"params", "command", "cwd", and "network": "HOST:PORT" for a network
+ * ask}, answer {"reply", "why"}.
  */
 #include "config.h"
 
@@ -48,7 +51,17 @@ char *mcp_elicit_message(const struct approval_request *req, enum sandbox_mode s
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return NULL;
-	fputs("sluice asks before running this command.\n\n", f);
+	bool network = req->network_host != NULL;
+	if (network) {
+		fputs("sluice asks before the running command connects to a host that is not "
+		      "on the network allowlist ([network] allow).\n\n",
+		      f);
+		fputs("Host: ", f);
+		terminal_safe_write(f, req->network_host);
+		fprintf(f, " port %u\n", req->network_port);
+	} else {
+		fputs("sluice asks before running this command.\n\n", f);
+	}
 	line(f, "Command", req->command ? req->command : "");
 	if (req->cwd)
 		line(f, "Directory", req->cwd);
@@ -59,7 +72,8 @@ char *mcp_elicit_message(const struct approval_request *req, enum sandbox_mode s
 	else
 		fprintf(f, "Sandbox: %s (none: the command can do whatever you can)\n",
 		        sandbox_mode_name(sandbox_mode));
-	for (size_t i = 0; i < req->verdict->n_reasons; i++) {
+	/* a network ask's reason only repeats the host */
+	for (size_t i = 0; !network && i < req->verdict->n_reasons; i++) {
 		const struct verdict_reason *r = &req->verdict->reasons[i];
 		if (r->kind != VERDICT_ASK)
 			continue;
@@ -71,8 +85,10 @@ char *mcp_elicit_message(const struct approval_request *req, enum sandbox_mode s
 	}
 	if (req->description)
 		line(f, "The agent says", req->description);
-	fputs("\nAccept to run it (tick the box to allow this exact command in this directory "
-	      "for the rest of the session); decline to refuse it.",
+	fputs(network ? "\nAccept to let it connect (tick the box to allow this host and port "
+	                "for the rest of the session); decline to refuse it."
+	              : "\nAccept to run it (tick the box to allow this exact command in this "
+	                "directory for the rest of the session); decline to refuse it.",
 	      f);
 	if (fclose(f) != 0) {
 		free(text);
@@ -91,14 +107,22 @@ static enum approval_reply ask(void *userdata, const struct approval_request *re
 {
 	const struct mcp_elicit_asker *a = userdata;
 	_cleanup_free_ char *message = mcp_elicit_message(req, a->sandbox_mode);
+	char host[300] = "";
+	if (req->network_host)
+		snprintf(host, sizeof(host), "%s:%u", req->network_host, req->network_port);
 	json_t *params =
 	        message ? json_pack("{s:s, s:{s:s, s:{s:{s:s, s:s, s:s, s:b}}}}", "message",
 	                            message, "requestedSchema", "type", "object", "properties",
 	                            "remember", "type", "boolean", "title",
-	                            "Allow this exact command for the rest of the session",
+	                            *host ? "Allow this host for the rest of the session"
+	                                  : "Allow this exact command for the rest of the session",
 	                            "description",
-	                            "Run it now, and run this same command in this same directory "
-	                            "again without asking until the session ends",
+	                            *host ? "Let it connect now, and let any command of this "
+	                                    "session connect to this host and port without "
+	                                    "asking until the session ends"
+	                                  : "Run it now, and run this same command in this same "
+	                                    "directory again without asking until the session "
+	                                    "ends",
 	                            "default", 0)
 	                : NULL;
 	_cleanup_(json_decrefp) json_t *question =
@@ -106,6 +130,10 @@ static enum approval_reply ask(void *userdata, const struct approval_request *re
 	                           req->command ? req->command : "", "cwd",
 	                           req->cwd ? req->cwd : "")
 	               : NULL;
+	if (question && *host && json_object_set_new(question, "network", json_string(host)) < 0) {
+		json_decref(question);
+		question = NULL;
+	}
 	_cleanup_(json_decrefp) json_t *reply = NULL;
 	int r = question ? mcp_worker_ask(question, a->wait_ms + ASK_MARGIN_MS, &reply) : -ENOMEM;
 	if (r == -ECANCELED) { /* nothing is to run: no approver either */
@@ -143,6 +171,9 @@ void mcp_session_approvals_done(struct mcp_session_approvals *a)
 		free(a->cwd[i]);
 	}
 	a->n = 0;
+	for (size_t i = 0; i < a->n_network; i++)
+		free(a->network[i]);
+	a->n_network = 0;
 }
 
 static bool remembered(const struct mcp_session_approvals *a, const char *command, const char *cwd)
@@ -170,12 +201,35 @@ static bool remember(struct mcp_session_approvals *a, const char *command, const
 	return true;
 }
 
+static bool network_remembered(const struct mcp_session_approvals *a, const char *host)
+{
+	for (size_t i = 0; host && i < a->n_network; i++)
+		if (strcmp(a->network[i], host) == 0)
+			return true;
+	return false;
+}
+
+/* Remember host ("HOST:PORT"), as remember() does. */
+static bool network_remember(struct mcp_session_approvals *a, const char *host)
+{
+	if (!host || a->n_network == MCP_SESSION_APPROVALS_MAX)
+		return false;
+	char *h = strdup(host);
+	if (!h)
+		return false;
+	a->network[a->n_network++] = h;
+	return true;
+}
+
 json_t *mcp_elicit_answer_now(const struct mcp_session_approvals *a, const json_t *question,
                               bool client_can)
 {
 	const char *command = json_string_value(json_object_get(question, "command"));
 	const char *cwd = json_string_value(json_object_get(question, "cwd"));
-	if (remembered(a, command, cwd))
+	/* a network ask is answered by the hosts allowed, never by a command
+	 * allowed: that command may reach only what the list lets it */
+	const char *host = json_string_value(json_object_get(question, "network"));
+	if (host ? network_remembered(a, host) : remembered(a, command, cwd))
 		return answer("yes", "allowed for this session at the MCP client");
 	if (!client_can)
 		return answer("unanswered", "the MCP client cannot be asked (it declared no form "
@@ -201,9 +255,12 @@ json_t *mcp_elicit_answer_response(struct mcp_session_approvals *a, const json_t
 	}
 	if (strcmp(action, "accept") == 0) {
 		json_t *content = json_object_get(result, "content");
-		bool keep = json_is_true(json_object_get(content, "remember")) &&
-		            remember(a, json_string_value(json_object_get(question, "command")),
-		                     json_string_value(json_object_get(question, "cwd")));
+		const char *host = json_string_value(json_object_get(question, "network"));
+		bool keep =
+		        json_is_true(json_object_get(content, "remember")) &&
+		        (host ? network_remember(a, host)
+		              : remember(a, json_string_value(json_object_get(question, "command")),
+		                         json_string_value(json_object_get(question, "cwd"))));
 		return answer("yes",
 		              keep ? "accepted at the MCP client, for the rest of the session"
 		                   : "accepted at the MCP client");

@@ -5,8 +5,11 @@
  * an `elicitation/create` request (what will run, where, in which sandbox,
  * why sluice asks; accept runs it, once or for the rest of the session,
  * decline refuses it) and turns the client's answer, or its silence, into
- * the worker's answer. Unanswered questions go on to the configured
- * approver (approval.c).
+ * the worker's answer. The same for a host not on [network] allow that a
+ * running command asks to reach (run/egress-asks.c; accept lets it
+ * connect, the box allows that host and port for the rest of the
+ * session). Unanswered questions go on to the configured approver
+ * (approval.c).
  * Not for: the transport (mcp-worker.c, mcp-server.c) or deciding (policy/).
  */
 #ifndef SLUICE_MCP_ELICIT_H
@@ -39,18 +42,22 @@ void mcp_elicit_asker_init(struct mcp_elicit_asker *a, enum sandbox_mode sandbox
                            uint64_t wait_ms);
 
 /* The question's message for req (owned), or NULL: the command, the
- * directory, the sandbox, why sluice asks, the agent's description, and
- * the choices; every piece of someone else's text made inert. */
+ * directory, the sandbox, why sluice asks (for a network ask: the host
+ * and port), the agent's description, and the choices; every piece of
+ * someone else's text made inert. */
 char *mcp_elicit_message(const struct approval_request *req, enum sandbox_mode sandbox_mode);
 
 /* The commands the client's user allowed for the rest of the session, each
- * with its directory; at most MCP_SESSION_APPROVALS_MAX (more are asked
+ * with its directory, and the hosts ("HOST:PORT", as the question names
+ * them); at most MCP_SESSION_APPROVALS_MAX of each (more are asked
  * again). */
 #define MCP_SESSION_APPROVALS_MAX 64
 struct mcp_session_approvals {
 	char *command[MCP_SESSION_APPROVALS_MAX];
 	char *cwd[MCP_SESSION_APPROVALS_MAX];
 	size_t n;
+	char *network[MCP_SESSION_APPROVALS_MAX];
+	size_t n_network;
 };
 void mcp_session_approvals_done(struct mcp_session_approvals *a);
 

@@ -103,29 +103,6 @@ __attribute__((format(printf, 3, 4))) static int rpc_fail(struct mcp_server *srv
  * or a JSON-RPC error code (message in srv->error). */
 typedef int (*method_fn)(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret);
 
-static int on_initialize(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
-{
-	const char *asked = json_string_value(json_object_get(msg->params, "protocolVersion"));
-	if (!asked) /* params is an object or missing (on_request) */
-		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.protocolVersion' is missing");
-	const char *version = protocol_versions[0];
-	for (size_t i = 0; i < ELEMENTSOF(protocol_versions); i++)
-		if (strcmp(asked, protocol_versions[i]) == 0)
-			version = protocol_versions[i];
-	srv->ctx.structured = strcmp(version, MCP_STRUCTURED_SINCE) >= 0;
-	srv->client_can_elicit =
-	        srv->ctx.structured &&
-	        mcp_elicit_client_can(json_object_get(msg->params, "capabilities"));
-	*ret = json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s}, s:s}", "protocolVersion", version,
-	                 "capabilities", "tools", "listChanged", 0, "serverInfo", "name",
-	                 PACKAGE_NAME, "version", PACKAGE_VERSION, "instructions",
-	                 "Run shell commands with the bash tool; every command is checked by "
-	                 "the policies first and runs with a timeout and bounded output. "
-	                 "Background jobs are managed with the jobs, job_output and job_kill "
-	                 "tools.");
-	return 0;
-}
-
 static int on_ping(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
 {
 	(void)srv;
@@ -229,8 +206,19 @@ static bool use_slot(struct mcp_server *srv, struct mcp_worker *w, const char *n
 	return true;
 }
 
-/* The configuration and the plugins, armed, and --sandbox applied: what the
- * server decides with. 0, or -errno with reterr. */
+/* A client whose person can be asked is asked about a host not on [network]
+ * allow, before the configured approver, even where there is none
+ * ([approval] method = deny): unless [network] ask = no. */
+static void ask_client_about_hosts(const struct mcp_server *srv, const struct broker_config *cfg,
+                                   struct run_settings *settings)
+{
+	if (srv->client_can_elicit && cfg->network_ask)
+		settings->egress_ask = true;
+}
+
+/* The configuration and the plugins, armed, --sandbox applied, and the
+ * client asked about hosts where it can be: what the server decides with.
+ * 0, or -errno with reterr. */
 static int open_policies(const struct mcp_server *srv, struct run_settings *settings,
                          struct broker_context **ret, struct sluice_error *reterr)
 {
@@ -242,7 +230,40 @@ static int open_policies(const struct mcp_server *srv, struct run_settings *sett
 		r = run_settings_choose_sandbox(settings, srv->opt.sandbox, reterr);
 	if (r < 0)
 		return r;
+	ask_client_about_hosts(srv, broker_context_config(policies), settings);
 	*ret = TAKE_PTR(policies);
+	return 0;
+}
+
+static int on_initialize(struct mcp_server *srv, const struct rpc_message *msg, json_t **ret)
+{
+	const char *asked = json_string_value(json_object_get(msg->params, "protocolVersion"));
+	if (!asked) /* params is an object or missing (on_request) */
+		return rpc_fail(srv, RPC_INVALID_PARAMS, "'params.protocolVersion' is missing");
+	const char *version = protocol_versions[0];
+	for (size_t i = 0; i < ELEMENTSOF(protocol_versions); i++)
+		if (strcmp(asked, protocol_versions[i]) == 0)
+			version = protocol_versions[i];
+	srv->ctx.structured = strcmp(version, MCP_STRUCTURED_SINCE) >= 0;
+	srv->client_can_elicit =
+	        srv->ctx.structured &&
+	        mcp_elicit_client_can(json_object_get(msg->params, "capabilities"));
+	/* the slot forked before this was known has a launcher told not to ask */
+	bool asked_before = srv->ctx.settings.egress_ask;
+	if (srv->ctx.policies)
+		ask_client_about_hosts(srv, broker_context_config(srv->ctx.policies),
+		                       &srv->ctx.settings);
+	if (srv->ctx.settings.egress_ask != asked_before) {
+		release_slot(srv);
+		prepare_slot(srv);
+	}
+	*ret = json_pack("{s:s, s:{s:{s:b}}, s:{s:s, s:s}, s:s}", "protocolVersion", version,
+	                 "capabilities", "tools", "listChanged", 0, "serverInfo", "name",
+	                 PACKAGE_NAME, "version", PACKAGE_VERSION, "instructions",
+	                 "Run shell commands with the bash tool; every command is checked by "
+	                 "the policies first and runs with a timeout and bounded output. "
+	                 "Background jobs are managed with the jobs, job_output and job_kill "
+	                 "tools.");
 	return 0;
 }
 

@@ -29,6 +29,9 @@
 #include "policy/verdict.h"
 #include "run/egress-asks.h"
 
+/* The bytes of the run's command a question shows. */
+#define EGRESS_ASK_COMMAND_SHOWN 512
+
 int egress_asks_channel_open(int *ret_ours, int *ret_theirs)
 {
 	int pair[2];
@@ -46,13 +49,15 @@ int egress_asks_channel_open(int *ret_ours, int *ret_theirs)
 }
 
 void egress_asks_init(struct egress_asks *a, int channel, const struct broker_config *cfg,
-                      const char *command, const char *cwd, uint64_t deadline_ms)
+                      const struct approval_asker *first, const char *command, const char *cwd,
+                      uint64_t deadline_ms)
 {
 	memset(a, 0, sizeof(*a));
 	/* without a configuration there is no approver: the proxy reads the
 	 * closed channel as a refusal */
 	a->channel = cfg ? channel : safe_close(channel);
 	a->cfg = cfg;
+	a->first = first;
 	a->command = command;
 	a->cwd = cwd;
 	a->deadline_ms = deadline_ms;
@@ -91,8 +96,11 @@ static void reply_waiting(struct egress_asks *a, size_t host)
 	a->n_waiting = kept;
 }
 
-/* The asker's process: put hosts[asking] to the approver, write the
- * answer on out, exit. */
+/* The asker's process: put hosts[asking] to the first asker and the
+ * approver, write the answer on out, exit. The first asker (an MCP
+ * worker's) talks to its server on descriptors this process inherited:
+ * the pump's process does not read them while the command runs. It waits
+ * as long as it was told; this process is killed at the run's end. */
 static _Noreturn void asker_main(struct egress_asks *a, int out)
 {
 	sigset_t none;
@@ -118,14 +126,21 @@ static _Noreturn void asker_main(struct egress_asks *a, int out)
 	struct verdict v;
 	verdict_init(&v);
 	(void)verdict_add(&v, VERDICT_ASK, "sluice", message, NULL);
-	struct approval_request req = { .command = a->command,
+	/* The command only as far as it says which run asks: an MCP worker's
+	 * question is one line on a pipe the pump's progress lines share,
+	 * whole only within PIPE_BUF. */
+	char command[EGRESS_ASK_COMMAND_SHOWN + 4];
+	if (snprintf(command, EGRESS_ASK_COMMAND_SHOWN + 1, "%s", a->command ? a->command : "") >
+	    EGRESS_ASK_COMMAND_SHOWN)
+		strcat(command, "...");
+	struct approval_request req = { .command = command,
 		                        .cwd = a->cwd,
 		                        .verdict = &v,
 		                        .network_host = h->host,
 		                        .network_port = h->port };
 	char *why = NULL;
 	const char *by = NULL;
-	int r = approval_ask(&cfg, &req, NULL, &why, &by);
+	int r = approval_ask(&cfg, &req, a->first, &why, &by);
 	enum egress_audit_reason reason = r > 0 ? EGRESS_REASON_ASKED_YES
 	                                  : monotonic_ms() - start >= cfg.approval_timeout
 	                                          ? EGRESS_REASON_ASK_TIMEOUT

@@ -2,13 +2,16 @@
 /*
  * The broker's side of the egress proxy's ask channel (common/egress-ask.h)
  * for one run: the questions read while the command runs, each host put
- * to the configured approver ([approval] method) once, in a process of its
- * own (an asker) so that the pump goes on reading output and keeps the
- * run's timeout, and every waiting connection answered from what was
- * decided. "For this session": an approved host:port is approved for the
- * rest of the run, a refused one refused without asking again. At most
- * EGRESS_ASKS_MAX hosts are put to the approver per run (an ask flood is
- * refused "ask-limit"); no answer outlives the run's time left.
+ * once to the person at an MCP client (elicitation) where there is one,
+ * then, unless they answered, to the configured approver ([approval]
+ * method), in a process of its own (an asker) so that the pump goes on
+ * reading output and keeps the run's timeout, and every waiting connection
+ * answered from what was decided. "For this session": an approved
+ * host:port is approved for the rest of the run (an MCP client's person
+ * can approve it for the server's life: agent/mcp-elicit.h), a refused one
+ * refused without asking again. At most EGRESS_ASKS_MAX hosts are put to
+ * the approver per run (an ask flood is refused "ask-limit"); no answer
+ * outlives the run's time left.
  * Not for: deciding whether a run may ask (config-run.c, spawner.c), the
  * approver itself (policy/approval.c).
  */
@@ -22,6 +25,7 @@
 
 #include "egress-ask.h"
 #include "config/broker-config.h"
+#include "policy/approval.h"
 
 /* Hosts put to the approver per run; questions held at once. */
 #define EGRESS_ASKS_MAX 8
@@ -46,7 +50,8 @@ struct egress_ask_waiting {
 struct egress_asks {
 	int channel; /* this end of the ask channel; -1: none */
 	const struct broker_config *cfg;
-	const char *command; /* the run's, named in the question */
+	const struct approval_asker *first; /* asked before cfg's approver, or NULL */
+	const char *command;                /* the run's, named in the question */
 	const char *cwd;
 	uint64_t deadline_ms; /* the run's end (monotonic), 0: none */
 	struct egress_asked_host hosts[EGRESS_ASKS_MAX];
@@ -67,10 +72,14 @@ struct egress_asks {
 int egress_asks_channel_open(int *ret_ours, int *ret_theirs);
 
 /* Ready a run's asks on channel (owned from now; -1: none), answered by
- * cfg's approver (NULL: none, the channel closed) for command in cwd
- * (borrowed, to outlive a) and never past deadline_ms. */
+ * first (the person at an MCP client, through elicitation; NULL: nobody),
+ * then, unless first answered, by cfg's approver (cfg NULL: none, the
+ * channel closed), for command in cwd (first and the strings borrowed, to
+ * outlive a) and never past deadline_ms. first is called in the asker's
+ * process. */
 void egress_asks_init(struct egress_asks *a, int channel, const struct broker_config *cfg,
-                      const char *command, const char *cwd, uint64_t deadline_ms);
+                      const struct approval_asker *first, const char *command, const char *cwd,
+                      uint64_t deadline_ms);
 
 /* The descriptors to watch for reading (at most 2) into fds; their count. */
 size_t egress_asks_fds(const struct egress_asks *a, int fds[2]);

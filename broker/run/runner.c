@@ -476,7 +476,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	 * runs and never past its timeout */
 	struct egress_asks asks;
 	egress_asks_init(&asks, launcher_proc_take_egress_ask(lp),
-	                 opt->context ? broker_context_config(opt->context) : NULL,
+	                 opt->context ? broker_context_config(opt->context) : NULL, opt->asker,
 	                 o->decision.command, o->workdir,
 	                 o->result.timeout_ms ? start + o->result.timeout_ms : 0);
 	/* The policy child may still be exiting: it must not be taken for

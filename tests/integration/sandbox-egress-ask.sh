@@ -13,7 +13,10 @@
 # not asked again), one that never answers (refused at its timeout, and
 # at the run's timeout when that comes first, the run not held past it),
 # the cap on the questions of a run, [network] ask = no, and a command
-# that tries to put a question or an answer of its own.
+# that tries to put a question or an answer of its own. Last, under
+# `sluice mcp`, the person at a client that can be asked (elicitation):
+# asked even with no approver configured, accept, decline, and a host
+# allowed for the rest of the session.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="asking about a host not on the egress allowlist"
@@ -231,4 +234,76 @@ grep -q 'sent on \[\]' <<<"$out" && [ "$(wc -l <"$calls")" -eq 1 ] &&
   [ "$(json_get "$out" '[(c["host"], c["verdict"]) for c in d["network"]]')" = "[('127.0.0.2', 'allowed'), ('127.0.0.3', 'approved')]" ]
 report $? "from inside, no descriptor takes a forged question or answer: the approver hears only the proxy's one question" \
   "$out" "$err" "calls: $(cat "$calls" 2>&1)" "$(cat "$TEST_TMP/yes.request" 2>&1)"
+# --- the person at an MCP client asked (elicitation), with no approver
+# configured ([approval] method = deny): a client that declared form
+# elicitation gets an elicitation/create naming the host; accept fetches,
+# decline refuses, the box ("remember") allows that host for the rest of
+# the server's life. Control: a client that cannot be asked is refused at
+# once, as before; [network] ask = no asks nobody.
+system mcp "$internal"
+system mcp_forbidden "$internal[network]\nask = no\n"
+cat >"$TEST_TMP/mcp_ask.py" <<'PY'
+# sluice ROOT FETCH TOKEN CAPABILITIES ANSWER...: one bash call of FETCH per
+# ANSWER (the client's reply to each elicitation/create: accept, decline,
+# remember), a JSON line each: what was asked, how often TOKEN was fetched.
+import json, sys
+from mcp_client import Server
+sluice, root, fetch, token, caps, *answers = sys.argv[1:]
+init = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": json.loads(caps),
+                   "clientInfo": {"name": "t", "version": "1"}}}
+srv = Server(sluice, root, init=json.dumps(init))
+reply = {"accept": {"action": "accept", "content": {"remember": False}},
+         "remember": {"action": "accept", "content": {"remember": True}},
+         "decline": {"action": "decline"}}
+for i, answer in enumerate(answers, 1):
+    srv.call(i, fetch)
+    msg, asked = srv.read(), []
+    while msg.get("method") == "elicitation/create":
+        p = msg["params"]
+        asked.append([p["message"].splitlines()[2],
+                      p["requestedSchema"]["properties"]["remember"]["title"]])
+        srv.send({"jsonrpc": "2.0", "id": msg["id"], "result": reply[answer]})
+        msg = srv.read()
+    text = msg["result"]["content"][0]["text"]
+    print(json.dumps({"asked": asked, "fetched": text.count(token), "text": text}))
+print(json.dumps({"status": srv.close()}))
+PY
+# mcp_ask SYSTEM CAPABILITIES ANSWER...: the session's lines in $out
+mcp_ask() {
+  local sys=$1
+  shift
+  out=$(SLUICE_SYSCONFDIR="$TEST_TMP/etc-$sys" PYTHONPATH="$SLUICE_SRCDIR/tests/integration" \
+    timeout -k 5 120 python3 "$TEST_TMP/mcp_ask.py" "$SLUICE" "$ws" "$fetch_other" "$token" "$@" 2>&1)
+}
+# call N EXPR: EXPR of call N's line (d), or the status line's (N = status)
+call() {
+  local line
+  if [ "$1" = status ]; then line=$(tail -n 1 <<<"$out"); else line=$(sed -n "$1p" <<<"$out"); fi
+  json_get "$line" "$2"
+}
+host_line="Host: 127.0.0.3 port $port"
+mcp_ask mcp '{}' accept
+[ "$(call 1 'len(d["asked"])')" = 0 ] && [ "$(call 1 'd["fetched"]')" = 0 ] &&
+  grep -q "refused 127.0.0.3:$port: it is not in \[network\] allow" <<<"$out" &&
+  [ "$(call status 'd["status"]')" = 0 ] &&
+  [ "$(last_line '"networkAsks" in d')" = False ] &&
+  [ "$(last_line '[(c["verdict"], c["reason"]) for c in d["network"]]')" = "[('refused', 'not-listed'), ('refused', 'not-listed')]" ]
+report $? "control (MCP): a client that cannot be asked is not; with no approver the host is refused" \
+  "$out" "$(tail -n 1 "$audit")"
+mcp_ask mcp '{"elicitation": {"form": {}}}' accept decline remember accept
+[ "$(call 1 'd["asked"]')" = "[['$host_line', 'Allow this host for the rest of the session']]" ] &&
+  [ "$(call 1 'd["fetched"]')" = 2 ] &&
+  [ "$(call 2 'len(d["asked"])')" = 1 ] && [ "$(call 2 'd["fetched"]')" = 0 ] &&
+  [ "$(call 3 'len(d["asked"])')" = 1 ] && [ "$(call 3 'd["fetched"]')" = 2 ] &&
+  [ "$(call 4 'len(d["asked"])')" = 0 ] && [ "$(call 4 'd["fetched"]')" = 2 ] &&
+  [ "$(call status 'd["status"]')" = 0 ] &&
+  [ "$(tail -n 4 "$audit" | python3 -c 'import json, sys; print([[(a["answer"], a["by"]) for a in json.loads(l)["networkAsks"]] for l in sys.stdin])')" = \
+    "[[('asked-yes', 'mcp-client')], [('asked-no', 'mcp-client')], [('asked-yes', 'mcp-client')], [('asked-yes', 'mcp-client')]]" ]
+report $? "MCP: the client's person is asked (elicitation/create names the host): accept fetches, decline refuses, the box allows the host for the session" \
+  "$out" "$(tail -n 4 "$audit")"
+mcp_ask mcp_forbidden '{"elicitation": {"form": {}}}' accept
+[ "$(call 1 'len(d["asked"])')" = 0 ] && [ "$(call 1 'd["fetched"]')" = 0 ] &&
+  [ "$(call status 'd["status"]')" = 0 ]
+report $? "MCP: with [network] ask = no the client is not asked, and the host is refused" "$out"
 kill "$allowed_srv" "$other_srv" 2>/dev/null

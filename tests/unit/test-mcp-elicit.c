@@ -152,3 +152,73 @@ Test(mcp_elicit, remembered_for_the_session_this_command_in_this_directory)
 	json_decref(other);
 	mcp_session_approvals_done(&s);
 }
+
+Test(mcp_elicit, a_network_ask_names_the_host_and_port_made_inert)
+{
+	struct verdict v;
+	verdict_init(&v);
+	cr_assert_eq(verdict_add(&v, VERDICT_ASK, "sluice", "the command asks to reach it", NULL),
+	             0);
+	struct approval_request req = { .command = "npm install",
+		                        .cwd = "/home/u/project",
+		                        .verdict = &v,
+		                        .network_host = "evil\x1b[2K.example.org",
+		                        .network_port = 443 };
+	char *m = mcp_elicit_message(&req, SANDBOX_MODE_WORKSPACE_WRITE);
+	cr_assert_not_null(m);
+	cr_assert(strstr(m, "not on the network allowlist ([network] allow)"), "%s", m);
+	cr_assert(strstr(m, "Host: evil\\x1b[2K.example.org port 443\n"), "%s", m);
+	cr_assert(strstr(m, "Command: npm install\n"), "%s", m);
+	cr_assert(strstr(m, "Accept to let it connect"), "%s", m);
+	cr_assert_null(strstr(m, "Why:"), "the reason only repeats the host: %s", m);
+	cr_assert_null(strchr(m, '\x1b'), "nothing a terminal would obey");
+	free(m);
+	verdict_done(&v);
+}
+
+/* A network question as the worker sends it. */
+static json_t *network_question(const char *command, const char *host)
+{
+	return json_pack("{s:{s:s}, s:s, s:s, s:s}", "params", "message", "m", "command", command,
+	                 "cwd", "/p", "network", host);
+}
+
+Test(mcp_elicit, a_host_remembered_for_the_session_is_not_a_command_remembered)
+{
+	struct mcp_session_approvals s = { 0 };
+	json_t *q = network_question("npm install", "registry.example.org:443");
+	cr_assert_null(mcp_elicit_answer_now(&s, q, true), "asked the first time");
+	json_t *r = json_pack("{s:s, s:{s:b}}", "action", "accept", "content", "remember", 1);
+	json_decref(mcp_elicit_answer_response(&s, q, r, NULL));
+	cr_assert_eq(s.n_network, 1);
+	cr_assert_eq(s.n, 0, "no command is allowed by a host's yes");
+	/* another command, same host: allowed for the session */
+	json_t *other = network_question("curl -O x", "registry.example.org:443");
+	json_t *a = mcp_elicit_answer_now(&s, other, true);
+	cr_assert_str_eq(reply(a), "yes");
+	json_decref(a);
+	/* another port, and the command itself as an ask: asked */
+	json_t *port = network_question("npm install", "registry.example.org:80");
+	json_t *command = question("npm install", "/p");
+	cr_assert_null(mcp_elicit_answer_now(&s, port, true), "another port");
+	cr_assert_null(mcp_elicit_answer_now(&s, command, true), "a command's ask");
+	/* a command allowed for the session allows no host */
+	json_decref(mcp_elicit_answer_response(&s, command, r, NULL));
+	json_t *third = network_question("npm install", "other.example.org:443");
+	cr_assert_null(mcp_elicit_answer_now(&s, third, true), "a command's yes is no host's");
+	for (int i = 0; i < MCP_SESSION_APPROVALS_MAX + 5; i++) {
+		char h[48];
+		snprintf(h, sizeof(h), "h%d.example.org:443", i);
+		json_t *qi = network_question("x", h);
+		json_decref(mcp_elicit_answer_response(&s, qi, r, NULL));
+		json_decref(qi);
+	}
+	cr_assert_eq(s.n_network, MCP_SESSION_APPROVALS_MAX, "bounded");
+	json_decref(r);
+	json_decref(q);
+	json_decref(other);
+	json_decref(port);
+	json_decref(command);
+	json_decref(third);
+	mcp_session_approvals_done(&s);
+}
