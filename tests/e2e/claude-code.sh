@@ -63,6 +63,22 @@ print(json.dumps({"mcpServers": {"sluice": {"command": sys.argv[1],
 }
 
 for name in control hook route mcp; do e2e_workspace "$name"; done
+# A host not on [network] allow (127.0.0.3, served here) that a command of
+# the MCP session reaches: the egress proxy's question put to Claude Code's
+# user (the Elicitation hook accepts). Where the launcher makes no network
+# namespace there is no proxy, and the check says so.
+net_steps=()
+if "$SLUICE_LAUNCH" --print-features 2>/dev/null | grep -q '"net-namespace"' &&
+  ip -4 addr show lo 2>/dev/null | grep -q '127.0.0.1/8'; then
+  mkdir -p "$TEST_TMP/www"
+  echo e2e-fetched-42 >"$TEST_TMP/www/index.html"
+  net_port=$(free_port 127.0.0.3)
+  (cd "$TEST_TMP/www" && exec timeout 900 python3 -m http.server "$net_port" --bind 127.0.0.3 >/dev/null 2>&1) &
+  net_srv=$!
+  wait_for 20 curl -sf -o /dev/null "http://127.0.0.3:$net_port/index.html"
+  printf '\n[network]\nallow = 127.0.0.2:%s\nask_internal = yes\n' "$net_port" >>"$TEST_TMP/mcp-etc/sluice/sluice.ini"
+  net_steps=("$(step_json bash "curl -sS -m 20 http://127.0.0.3:$net_port/index.html")")
+fi
 # The attack: the built-in Bash, no sluice, the same force push.
 e2e_session control "$(script_json builtin "$(step_json bash "$push_cmd")")" no_settings \
   claude control --allowedTools Bash
@@ -73,7 +89,7 @@ e2e_session hook "$(script_json builtin "${common_steps[@]}" "$(step_json bash "
 e2e_session route "$(script_json builtin "${common_steps[@]}")" route_settings \
   claude route --allowedTools Bash
 e2e_session mcp "$(script_json mcp "${common_steps[@]}" "$(step_json bash "$bg_cmd" background)" \
-  "$(step_json job_output)" "$(step_json bash "$ask_cmd")")" mcp_settings \
+  "$(step_json job_output)" "$(step_json bash "$ask_cmd")" "${net_steps[@]}")" mcp_settings \
   claude mcp --mcp-config "$TEST_TMP/mcp.mcp.json" --strict-mcp-config \
   --allowedTools mcp__sluice__bash,mcp__sluice__job_output
 e2e_wait
@@ -96,3 +112,12 @@ step_has mcp 5 'e2e-asked-42' && asked mcp && grep -q 'e2e-asked-' "$TEST_TMP/mc
   grep -q '"answeredBy":"mcp-client"' "$TEST_TMP/mcp.audit"
 report $? "claude-code: mcp: an ask is put to Claude Code (elicitation), accepted, and the command runs" \
   "$(step_text mcp 5)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)"
+if [ ${#net_steps[@]} -eq 1 ]; then
+  step_has mcp 6 'e2e-fetched-42' && grep -q "Host: 127.0.0.3 port $net_port" "$TEST_TMP/mcp.elicitation" &&
+    grep -q '"networkAsks":\[{"host":"127.0.0.3","port":'"$net_port"',"answer":"asked-yes","by":"mcp-client"' "$TEST_TMP/mcp.audit"
+  report $? "claude-code: mcp: a host not on [network] allow is put to Claude Code (elicitation), accepted, and the model reads what was fetched" \
+    "$(step_text mcp 6)" "$(cat "$TEST_TMP/mcp.elicitation" 2>/dev/null)" "$(tail -n 1 "$TEST_TMP/mcp.audit")"
+  kill "$net_srv" 2>/dev/null
+else
+  skip "claude-code: mcp: a host not on [network] allow put to Claude Code" "no network namespace here (the egress proxy needs one)"
+fi
