@@ -52,6 +52,30 @@ for mode in shared own; do
     report $? "$what: the run joined the workspace's network" "$out"
   fi
 
+  # --- 2b. what passes is whole: 4 MiB of random bytes fetched through the
+  # proxy (spliced through a CONNECT tunnel, and read as plain HTTP's
+  # answer), and 2 MiB sent up a tunnel (spliced too) to a server that
+  # counts what it received, end to end
+  if [ $mode = shared ]; then
+    head -c 4194304 /dev/urandom >"$TEST_TMP/www/random.bin"
+    head -c 2097152 /dev/urandom >"$ws/upload.bin"
+    want=$(sha256sum <"$TEST_TMP/www/random.bin" | cut -d' ' -f1)
+    echo_port=$(free_port 127.0.0.2)
+    python3 "$SLUICE_SRCDIR/tests/integration/egress_echo_http.py" 127.0.0.2 "$echo_port" "$TEST_TMP/echo.log" &
+    echo_srv=$!
+    wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$echo_port/ready"
+    printf '[network]\nallow = %s 127.0.0.2:%s\n' "$allow" "$echo_port" >"$TEST_TMP/whole.ini"
+    run "$SLUICE" run -C "$ws" --config "$TEST_TMP/whole.ini" --format json -- \
+      "curl -sS -m 20 -p http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/up"
+    kill "$echo_srv" 2>/dev/null
+    [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+      [ "$(json_get "$out" 'd["stdout"]')" = "$want  -
+$want  -
+/up 127.0.0.2:$echo_port 2097152" ]
+    report $? "$what: 4 MiB come through the proxy whole (CONNECT and plain HTTP), 2 MiB go up a tunnel whole" "$out" "$err"
+    rm -f "$TEST_TMP/www/random.bin" "$ws/upload.bin"
+  fi
+
   # --- 3. a host not on the list: 403 naming it and the key, at once
   # ("at once": under 10 s, half of curl's -m 20 that a held connection
   # would wait out; 0.2 s here when quiet, 3 s was seen at load 14)
