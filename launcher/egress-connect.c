@@ -37,8 +37,6 @@
 #define EGRESS_HEAD_TIMEOUT_MS 30000
 #define EGRESS_CONNECT_TIMEOUT_MS 15000
 #define EGRESS_RELAY_BUFFER 65536
-/* The pipe a spliced direction asks for. */
-#define EGRESS_RELAY_PIPE (1024 * 1024)
 
 /* A request as read: where to connect and what to send there first. */
 struct egress_request {
@@ -287,8 +285,10 @@ static void lane_open(struct lane *l)
 		l->pipe[0] = l->pipe[1] = -1;
 		return;
 	}
-	/* a larger pipe, fewer rounds (best effort: bounded by pipe-max-size) */
-	(void)fcntl(l->pipe[1], F_SETPIPE_SZ, EGRESS_RELAY_PIPE);
+	/* The default size: a larger pipe would take fewer rounds, but every
+	 * pipe counts against the user's pipe-user-pages-soft, past which
+	 * the user's other programs get small pipes too (256 connections,
+	 * two pipes each, stay within it at 64 KiB). */
 	int size = fcntl(l->pipe[1], F_GETPIPE_SZ);
 	l->chunk = size > 0 ? (size_t)size : 65536;
 }
