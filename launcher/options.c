@@ -486,6 +486,51 @@ static int unknown_option(const char *word, struct sluice_error *err)
 	return sluice_error_set(err, -EINVAL, "unknown option '%s'", word);
 }
 
+/* The options that need, or exclude, one another: 0, or -EINVAL naming
+ * them. */
+static int check_combinations(const struct launch_spec *spec, struct sluice_error *err)
+{
+	if (spec->command_fd >= 0 && spec->command_fd == spec->report_fd)
+		return sluice_error_set(err, -EINVAL, "%s and %s name the same descriptor",
+		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
+	if (spec->egress_audit_fd >= 0 &&
+	    (spec->egress_audit_fd == spec->report_fd || spec->egress_audit_fd == spec->command_fd))
+		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s or %s",
+		                        LAUNCH_OPT_EGRESS_AUDIT_FD, LAUNCH_OPT_REPORT_FD,
+		                        LAUNCH_OPT_COMMAND_FD);
+	if (spec->egress_ask_fd >= 0 &&
+	    (spec->egress_ask_fd == spec->report_fd || spec->egress_ask_fd == spec->command_fd ||
+	     spec->egress_ask_fd == spec->egress_audit_fd))
+		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s, %s or %s",
+		                        LAUNCH_OPT_EGRESS_ASK_FD, LAUNCH_OPT_REPORT_FD,
+		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_EGRESS_AUDIT_FD);
+	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
+		return sluice_error_set(err, -EINVAL, "%s needs %s N",
+		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
+	if (spec->user_ids_set && !spec->user)
+		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
+		                        LAUNCH_OPT_USER);
+	/* the fallback is made as the caller, who would own it, not --user */
+	if (spec->tmpdir_fallback && (!spec->tmpdir || spec->user))
+		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, and no %s",
+		                        LAUNCH_OPT_TMPDIR_FALLBACK, LAUNCH_OPT_TMPDIR,
+		                        LAUNCH_OPT_USER);
+	if (spec->network_holder && spec->namespace_off)
+		return sluice_error_set(err, -EINVAL, "%s needs the namespaces (not %s %s)",
+		                        LAUNCH_OPT_NETWORK_HOLDER, LAUNCH_OPT_NAMESPACE,
+		                        LAUNCH_NAMESPACE_OFF);
+	/* the proxy is the one way out of a network namespace: without one,
+	 * or with the network allowed, it would mean nothing */
+	if (spec->n_egress_allow > 0 &&
+	    (spec->namespace_off || spec->network_allow || !spec->profile->sandboxed))
+		return sluice_error_set(err, -EINVAL,
+		                        "%s needs a sandboxed profile, the network denied and the "
+		                        "namespaces (not %s %s)",
+		                        LAUNCH_OPT_EGRESS_ALLOW, LAUNCH_OPT_NAMESPACE,
+		                        LAUNCH_NAMESPACE_OFF);
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice_error *err)
 {
 	*spec = (struct launch_spec){
@@ -531,44 +576,9 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	if (i >= argc)
 		return sluice_error_set(err, -EINVAL, "no program given (try '%s')",
 		                        LAUNCH_OPT_HELP);
-	if (spec->command_fd >= 0 && spec->command_fd == spec->report_fd)
-		return sluice_error_set(err, -EINVAL, "%s and %s name the same descriptor",
-		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
-	if (spec->egress_audit_fd >= 0 &&
-	    (spec->egress_audit_fd == spec->report_fd || spec->egress_audit_fd == spec->command_fd))
-		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s or %s",
-		                        LAUNCH_OPT_EGRESS_AUDIT_FD, LAUNCH_OPT_REPORT_FD,
-		                        LAUNCH_OPT_COMMAND_FD);
-	if (spec->egress_ask_fd >= 0 &&
-	    (spec->egress_ask_fd == spec->report_fd || spec->egress_ask_fd == spec->command_fd ||
-	     spec->egress_ask_fd == spec->egress_audit_fd))
-		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s, %s or %s",
-		                        LAUNCH_OPT_EGRESS_ASK_FD, LAUNCH_OPT_REPORT_FD,
-		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_EGRESS_AUDIT_FD);
-	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
-		return sluice_error_set(err, -EINVAL, "%s needs %s N",
-		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
-	if (spec->user_ids_set && !spec->user)
-		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
-		                        LAUNCH_OPT_USER);
-	/* the fallback is made as the caller, who would own it, not --user */
-	if (spec->tmpdir_fallback && (!spec->tmpdir || spec->user))
-		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, and no %s",
-		                        LAUNCH_OPT_TMPDIR_FALLBACK, LAUNCH_OPT_TMPDIR,
-		                        LAUNCH_OPT_USER);
-	if (spec->network_holder && spec->namespace_off)
-		return sluice_error_set(err, -EINVAL, "%s needs the namespaces (not %s %s)",
-		                        LAUNCH_OPT_NETWORK_HOLDER, LAUNCH_OPT_NAMESPACE,
-		                        LAUNCH_NAMESPACE_OFF);
-	/* the proxy is the one way out of a network namespace: without one,
-	 * or with the network allowed, it would mean nothing */
-	if (spec->n_egress_allow > 0 &&
-	    (spec->namespace_off || spec->network_allow || !spec->profile->sandboxed))
-		return sluice_error_set(err, -EINVAL,
-		                        "%s needs a sandboxed profile, the network denied and the "
-		                        "namespaces (not %s %s)",
-		                        LAUNCH_OPT_EGRESS_ALLOW, LAUNCH_OPT_NAMESPACE,
-		                        LAUNCH_NAMESPACE_OFF);
+	int r = check_combinations(spec, err);
+	if (r < 0)
+		return r;
 	spec->argv = argv + i;
 	return 0;
 }
