@@ -270,154 +270,52 @@ static int open_upstream(const struct egress_request *req,
 	return r;
 }
 
-/* A direction's bytes moved with splice(2) through a pipe of its own, from
- * socket to socket without a copy through this process: the proxy then
- * serves nearly as fast as a direct connection on loopback. */
-struct lane {
-	int pipe[2];  /* [0] -1: read and write instead */
-	size_t chunk; /* the pipe's size: what one splice takes */
-};
-
-static void lane_open(struct lane *l)
-{
-	l->pipe[0] = l->pipe[1] = -1;
-	if (pipe2(l->pipe, O_CLOEXEC) < 0) {
-		l->pipe[0] = l->pipe[1] = -1;
-		return;
-	}
-	/* The default size: a larger pipe would take fewer rounds, but every
-	 * pipe counts against the user's pipe-user-pages-soft, past which
-	 * the user's other programs get small pipes too (256 connections,
-	 * two pipes each, stay within it at 64 KiB). */
-	int size = fcntl(l->pipe[1], F_GETPIPE_SZ);
-	l->chunk = size > 0 ? (size_t)size : 65536;
-}
-
-static void lane_close(struct lane *l)
-{
-	l->pipe[0] = safe_close(l->pipe[0]);
-	l->pipe[1] = safe_close(l->pipe[1]);
-}
-
-/* What one move did. */
-enum lane_result {
-	LANE_MOVED,        /* *moved bytes (> 0) passed */
-	LANE_ENDED,        /* the source ended (a half-close) */
-	LANE_AGAIN,        /* nothing to read after all */
-	LANE_READ_FAILED,  /* the source failed */
-	LANE_WRITE_FAILED, /* the destination failed */
-};
-
-/* Move what from has now to to: into the pipe, then all of it out (the
- * pipe is empty again before the next read, as a buffer would be). */
-static enum lane_result lane_move(struct lane *l, int from, int to, size_t *moved)
-{
-	ssize_t n =
-	        splice(from, NULL, l->pipe[1], NULL, l->chunk, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
-	if (n < 0)
-		return errno == EINTR || errno == EAGAIN ? LANE_AGAIN : LANE_READ_FAILED;
-	if (n == 0)
-		return LANE_ENDED;
-	for (ssize_t left = n; left > 0;) {
-		ssize_t m = splice(l->pipe[0], NULL, to, NULL, (size_t)left, SPLICE_F_MOVE);
-		if (m < 0 && errno == EINTR)
-			continue;
-		if (m <= 0)
-			return LANE_WRITE_FAILED;
-		left -= m;
-	}
-	*moved = (size_t)n;
-	return LANE_MOVED;
-}
-
 /* Copy both ways until both sides have ended (a half-close is passed on),
  * the record brought up to date at least once a second (also while both
  * sides are silent).
  * With body (plain HTTP), the client's bytes pass only up to the end of
  * its request's body, and the connection ends with the upstream's answer:
  * a second request is never sent, the client sees the connection close
- * after its first answer. The bytes passed are counted in rec's record.
- * A direction whose bytes need no reading (every one but a plain HTTP
- * request's) is spliced; where splice(2) cannot serve (no pipe, or a
- * socket it refuses) the bytes are read and written. */
+ * after its first answer. The bytes passed are counted in rec's record. */
 static void relay(int client, int up, struct egress_http_body *body, struct egress_recorder *rec)
 {
 	static char buf[2][EGRESS_RELAY_BUFFER];
 	int fds[2] = { client, up };
 	bool open_in[2] = { !(body && body->done), true };
-	struct lane lanes[2];
-	lane_open(&lanes[1]);
-	if (body)
-		lanes[0].pipe[0] = lanes[0].pipe[1] = -1;
-	else
-		lane_open(&lanes[0]);
 	while (open_in[0] || open_in[1]) {
 		struct pollfd p[2] = { { .fd = open_in[0] ? client : -1, .events = POLLIN },
 			               { .fd = open_in[1] ? up : -1, .events = POLLIN } };
 		if (poll(p, 2, EGRESS_RECORD_PROGRESS_MS) < 0) {
 			if (errno == EINTR)
 				continue;
-			break;
+			return;
 		}
-		bool failed = false;
-		for (int i = 0; i < 2 && !failed; i++) {
+		for (int i = 0; i < 2; i++) {
 			if (!open_in[i] || !(p[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			ssize_t k;
-			if (lanes[i].pipe[0] >= 0) {
-				size_t moved = 0;
-				enum lane_result lr =
-				        lane_move(&lanes[i], fds[i], fds[1 - i], &moved);
-				if (lr == LANE_AGAIN)
-					continue;
-				if (lr == LANE_WRITE_FAILED) {
-					failed = true;
-					continue;
-				}
-				if (lr == LANE_READ_FAILED && errno == EINVAL) {
-					/* a socket splice(2) does not serve: read and write */
-					lane_close(&lanes[i]);
-					continue;
-				}
-				k = lr == LANE_MOVED ? (ssize_t)moved : lr == LANE_ENDED ? 0 : -1;
-				if (k > 0) {
-					*(i == 0 ? &rec->rec.bytes_up : &rec->rec.bytes_down) +=
-					        (uint64_t)k;
-					continue;
-				}
-			} else {
-				k = read(fds[i], buf[i], sizeof(buf[i]));
-				if (k < 0 && errno == EINTR)
-					continue;
-			}
+			ssize_t k = read(fds[i], buf[i], sizeof(buf[i]));
+			if (k < 0 && errno == EINTR)
+				continue;
 			if (k <= 0) {
 				open_in[i] = false;
 				(void)shutdown(fds[1 - i], SHUT_WR);
 				if (k < 0 || (body && i == 1))
-					failed = true;
+					return;
 				continue;
 			}
 			if (body && i == 0) {
 				k = egress_http_body_take(body, buf[i], (size_t)k);
-				if (k < 0) {
-					failed = true; /* a chunked body out of syntax */
-					continue;
-				}
+				if (k < 0)
+					return; /* a chunked body out of syntax */
 				if (body->done)
 					open_in[0] = false; /* the rest: a second request */
 			}
-			if (write_full_nosigpipe(fds[1 - i], buf[i], (size_t)k) < 0) {
-				failed = true;
-				continue;
-			}
+			if (write_full_nosigpipe(fds[1 - i], buf[i], (size_t)k) < 0)
+				return;
 			*(i == 0 ? &rec->rec.bytes_up : &rec->rec.bytes_down) += (uint64_t)k;
 		}
-		if (failed)
-			break;
 		egress_recorder_progress(rec);
 	}
-	lane_close(&lanes[0]);
-	lane_close(&lanes[1]);
 }
 
 /* What the client of a host not on the list is told after its question. */
