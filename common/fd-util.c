@@ -160,3 +160,22 @@ int fd_close_range(unsigned first, unsigned last)
 {
 	return syscall(SYS_close_range, first, last, 0) < 0 ? neg_errno() : 0;
 }
+
+int fd_close_from_except(unsigned first, int *keep, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
+			int t = keep[j];
+			keep[j] = keep[j - 1];
+			keep[j - 1] = t;
+		}
+	unsigned from = first;
+	for (size_t i = 0; i < n; i++) {
+		if (keep[i] < 0 || (unsigned)keep[i] < from)
+			continue;
+		if ((unsigned)keep[i] > from && fd_close_range(from, (unsigned)keep[i] - 1) < 0)
+			return neg_errno();
+		from = (unsigned)keep[i] + 1;
+	}
+	return fd_close_range(from, ~0U);
+}

@@ -50,4 +50,9 @@ int fd_open_standard(void);
  * 0 or -errno. */
 int fd_close_range(unsigned first, unsigned last);
 
+/* Close every descriptor from first on but the n in keep (negative ones
+ * ignored; keep is sorted in place), with a close_range(2) per gap. 0, or
+ * -errno. */
+int fd_close_from_except(unsigned first, int *keep, size_t n);
+
 #endif

@@ -34,6 +34,7 @@
 
 #include "cleanup.h"
 #include "fd-passing.h"
+#include "fd-util.h"
 #include "launch-spec.h"
 #include "monotonic.h"
 #include "namespaces.h"
@@ -196,9 +197,7 @@ static void detach(const struct holder *h)
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGINT, SIG_IGN);
 	int keep[3] = { h->user_fd, h->net_fd, h->listen_fd };
-	for (int fd = 3; fd < 1024; fd++)
-		if (fd != keep[0] && fd != keep[1] && fd != keep[2])
-			(void)close(fd);
+	(void)fd_close_from_except(3, keep, ELEMENTSOF(keep));
 }
 
 int net_holder_start(const char *path, uint64_t idle_ms, struct sluice_error *err)

@@ -75,8 +75,7 @@ static int keep_fd(int fd, const char *what, struct sluice_error *err)
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
                     struct sluice_error *err)
 {
-	/* The descriptors kept, in ascending order; everything else above 2
-	 * closes. The egress proxy's audit channel is kept only until step
+	/* The descriptors kept; everything else above 2 closes. The egress proxy's audit channel is kept only until step
 	 * "egress-audit", once the proxy has its copy; so is its ask channel. */
 	int keep[4], n = 0;
 	if (spec->report_fd >= 0)
@@ -87,26 +86,18 @@ int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
 		keep[n++] = spec->egress_audit_fd;
 	if (spec->egress_ask_fd >= 0)
 		keep[n++] = spec->egress_ask_fd;
-	for (int i = 1; i < n; i++)
-		for (int j = i; j > 0 && keep[j - 1] > keep[j]; j--) {
-			int t = keep[j];
-			keep[j] = keep[j - 1];
-			keep[j - 1] = t;
-		}
-	unsigned from = 3;
 	for (int i = 0; i < n; i++) {
-		const char *what = keep[i] == spec->report_fd    ? "report"
-		                   : keep[i] == spec->command_fd ? "command"
-		                                                 : "egress audit";
+		const char *what = keep[i] == spec->report_fd       ? "report"
+		                   : keep[i] == spec->command_fd    ? "command"
+		                   : keep[i] == spec->egress_ask_fd ? "egress ask"
+		                                                    : "egress audit";
 		int r = keep_fd(keep[i], what, err);
 		if (r < 0)
 			return r;
-		if ((unsigned)keep[i] > from && fd_close_range(from, (unsigned)keep[i] - 1) < 0)
-			return sluice_error_set(err, neg_errno(), "close_range");
-		from = (unsigned)keep[i] + 1;
 	}
-	if (fd_close_range(from, ~0U) < 0)
-		return sluice_error_set(err, neg_errno(), "close_range");
+	int r = fd_close_from_except(3, keep, (size_t)n);
+	if (r < 0)
+		return sluice_error_set(err, r, "close_range");
 	state->enforced |= PROT_CLOSE_FDS;
 	return 0;
 }
