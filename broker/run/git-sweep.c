@@ -509,6 +509,16 @@ static void sweep_sequencer(struct sweeper *w, int fd)
 	}
 }
 
+/* What config file i of root held before the run: "" when it was missing
+ * (then nothing of it is the user's, and no remote either); NULL for a
+ * repository that is not a root, whose text before is not known. */
+static const char *root_before(const struct git_sweep *s, int root, size_t i)
+{
+	if (root < 0)
+		return NULL;
+	return s->config_before[root][i] ? s->config_before[root][i] : "";
+}
+
 /*
  * A repository's gitdir fd (w->path): its config files and hooks that the
  * run made or changed. Each file's own ctime says so (a file renamed into
@@ -531,9 +541,9 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 		if (all || (fstatat(fd, config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		            changed(w, &st)))
 			defuse_file(w, fd, config_files[i], git_defuse_config_since,
-			            root < 0 ? NULL : w->s->config_before[root][i],
+			            root_before(w->s, root, i),
 			            root < 0 ? 0 : w->s->config_before_len[root][i],
-			            "config keys that run programs");
+			            "config keys that run programs or send data elsewhere");
 	if (root >= 0 && !w->s->roots_config_writable)
 		return;
 	_cleanup_close_ int hfd =
@@ -786,8 +796,9 @@ void git_sweep_write_text(const struct git_sweep *s, FILE *f)
 	if (s->n_found > 0) {
 		fprintf(f,
 		        "[sluice: after the run, %zu thing%s the command left in the repository "
-		        "would have made the user's own git write outside the workspace, hang, or "
-		        "run a program; disabled, a copy kept for the user in ",
+		        "would have made the user's own git write outside the workspace, hang, "
+		        "run a program, or send the repository elsewhere; disabled, a copy kept "
+		        "for the user in ",
 		        s->n_found, s->n_found == 1 ? "" : "s");
 		terminal_safe_write(f, s->quarantine ? s->quarantine : "(no copy)");
 		fputs("]\n", f);
