@@ -557,6 +557,55 @@ static bool sends_elsewhere(const struct section *s, const struct entry *e,
 	return false;
 }
 
+/* Whether o already holds the lines p[0..n), after nothing but blanks on
+ * their first line (a disabled line has its mark there). */
+static bool out_has_lines(const struct out *o, const char *p, size_t n)
+{
+	for (const char *at = o->buf; at && (size_t)(o->buf + o->len - at) >= n;) {
+		const char *hit = memmem(at, (size_t)(o->buf + o->len - at), p, n);
+		if (!hit)
+			return false;
+		const char *b = hit;
+		while (b > o->buf && is_space(b[-1]))
+			b--;
+		if (b == o->buf || b[-1] == '\n')
+			return true;
+		at = hit + 1;
+	}
+	return false;
+}
+
+/*
+ * After disabled entry e: the entries of its key under the same header
+ * as written that the text before held and text no longer does, put back.
+ * Git's own `git config KEY VALUE` and `git remote set-url` replace the
+ * user's line in place; commented out alone, the new line would leave
+ * the key unset (origin with no url, main with no remote), where the
+ * user's value is what the user's git should keep using.
+ */
+static void restore_replaced(struct out *o, const char *before, size_t before_len, const char *text,
+                             size_t len, const struct entry *e, int *lookups)
+{
+	struct cursor c = { .p = before, .end = before + before_len };
+	struct entry k;
+	while (next_entry(&c, &k)) {
+		if (!k.key_at || strcmp(k.key, e->key) != 0 || k.header_len != e->header_len ||
+		    memcmp(k.header, e->header, e->header_len) != 0)
+			continue;
+		if ((*lookups)++ >= KEEP_LOOKUPS_MAX || entry_in(text, len, &k))
+			continue;
+		size_t n = (size_t)(k.end - k.key_at);
+		if (out_has_lines(o, k.key_at, n))
+			continue; /* put back after an earlier disabled line already */
+		if (o->len > 0 && o->buf && o->buf[o->len - 1] != '\n')
+			put(o, "\n", 1);
+		put(o, "\t", 1);
+		put(o, k.key_at, n);
+		if (k.end[-1] != '\n')
+			put(o, "\n", 1);
+	}
+}
+
 int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
                             char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
 {
@@ -591,6 +640,8 @@ int git_defuse_config_since(const char *text, size_t len, const char *before, si
 			put(&o, line, (size_t)(next - line));
 			line = next;
 		}
+		if (before && lookups < KEEP_LOOKUPS_MAX)
+			restore_replaced(&o, before, before_len, text, len, &e, &lookups);
 		report(fn, userdata, &c.s, e.key);
 		n++;
 	}

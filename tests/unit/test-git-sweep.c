@@ -256,6 +256,41 @@ Test(git_defuse, the_users_own_remote_keys_stay_and_new_ones_need_a_baseline)
 	free(out);
 }
 
+Test(git_defuse, a_value_git_replaced_in_place_is_disabled_and_the_users_put_back)
+{
+	/* git remote set-url origin, git config branch.main.remote, git
+	 * config core.pager: the user's line replaced where it stood */
+	const char *before = "[core]\n\tpager = less\n[remote \"origin\"]\n\turl = /srv/o.git\n"
+	                     "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                     "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main";
+	const char *text = "[core]\n\tpager = evil\n[remote \"origin\"]\n\turl = /e.git\n"
+	                   "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                   "[branch \"main\"]\n\tremote = /e.git\n\tmerge = refs/heads/main";
+	char *out = NULL;
+	size_t len;
+	names[0] = '\0';
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), before, strlen(before), &out, &len,
+	                                     collect, NULL),
+	             3);
+	cr_assert_str_eq(names, "core.pager|remote.origin.url|branch.main.remote|");
+	cr_assert_str_eq(out, "[core]\n\t" GIT_DEFUSE_MARK "pager = evil\n\tpager = less\n"
+	                      "[remote \"origin\"]\n\t" GIT_DEFUSE_MARK "url = /e.git\n"
+	                      "\turl = /srv/o.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                      "[branch \"main\"]\n\t" GIT_DEFUSE_MARK "remote = /e.git\n"
+	                      "\tremote = origin\n\tmerge = refs/heads/main");
+	free(out);
+	/* a line added beside the user's (a second url): nothing to put back;
+	 * two added lines put the user's back once */
+	text = "[remote \"origin\"]\n\turl = /e.git\n\turl = /f.git\n";
+	before = "[remote \"origin\"]\n\turl = /srv/o.git\n";
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), before, strlen(before), &out, &len,
+	                                     NULL, NULL),
+	             2);
+	cr_assert_str_eq(out, "[remote \"origin\"]\n\t" GIT_DEFUSE_MARK "url = /e.git\n"
+	                      "\turl = /srv/o.git\n\t" GIT_DEFUSE_MARK "url = /f.git\n");
+	free(out);
+}
+
 Test(git_defuse, todo_exec_lines_are_disabled)
 {
 	const char *text = "pick 1234 one\nexec make test\n  x rm -rf ~\n"
