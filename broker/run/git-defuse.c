@@ -233,7 +233,7 @@ struct section {
 	char sub[64]; /* git's name of it (unquoted; the old form in lower case), cut */
 	bool has_sub;
 	bool sub_cut; /* longer than sub holds: names no remote surely */
-	bool valid; /* a header was read (keys before any header are git's error) */
+	bool valid;   /* a header was read (keys before any header are git's error) */
 };
 
 /* Read a header "[...]" at p (p[0] == '['); returns where it ends (after
@@ -536,8 +536,7 @@ static void remotes_read(struct remotes *r, const char *before, size_t before_le
  *   origin` keeps working, while a remote added in one run and chosen in
  *   the next (each step harmless to a sweep judging by the remotes alone)
  *   is not the user's choice. */
-static bool sends_elsewhere(const struct section *s, const struct entry *e,
-                            const struct remotes *r)
+static bool sends_elsewhere(const struct section *s, const struct entry *e, const struct remotes *r)
 {
 	if (git_defuse_key_sends(s->name, s->has_sub, e->key))
 		return true;
@@ -550,8 +549,7 @@ static bool sends_elsewhere(const struct section *s, const struct entry *e,
 		char value[64];
 		if (r->overflow || !read_value(e, value, sizeof(value)))
 			return true;
-		return !(strcmp(value, ".") == 0 ||
-		         names_hold(&r->chosen, value) ||
+		return !(strcmp(value, ".") == 0 || names_hold(&r->chosen, value) ||
 		         (strcmp(value, "origin") == 0 && names_hold(&r->have, "origin")));
 	}
 	return false;

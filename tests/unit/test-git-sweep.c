@@ -117,7 +117,6 @@ Test(git_defuse, what_the_file_held_before_stays_the_rest_is_disabled)
 	free(out);
 }
 
-
 /* The user's repository before a run: origin, a fork chosen as the push
  * remote, a branch tracking origin, and "old", a remote an earlier run
  * added and nothing chose. */
@@ -177,8 +176,8 @@ static const struct {
 	{ "[remote \"orig\\in\"]\n\turl = /elsewhere.git\n", 1, "remote.origin.url|",
 	  "an escaped subsection" },
 	/* the remote a plain push or fetch uses */
-	{ "[remote \"evil\"]\n\turl = /elsewhere.git\n[branch \"main\"]\n\tpushRemote = evil\n",
-	  1, "branch.main.pushremote|", "main's push to a remote added now" },
+	{ "[remote \"evil\"]\n\turl = /elsewhere.git\n[branch \"main\"]\n\tpushRemote = evil\n", 1,
+	  "branch.main.pushremote|", "main's push to a remote added now" },
 	{ "[branch \"topic\"]\n\tremote = upstream\n", 1, "branch.topic.remote|",
 	  "a remote that is not there" },
 	{ "[branch \"topic\"]\n\tremote = old\n", 1, "branch.topic.remote|",
@@ -200,8 +199,8 @@ static const struct {
 	{ "[branch \"topic\"]\n\tpushRemote = fork\n", 0, "", "the fork the user chose" },
 	{ "[branch \"topic\"]\n\tremote = .\n\tmerge = refs/heads/main\n", 0, "",
 	  "tracking a local branch" },
-	{ "[remote \"origin\"]\n\tfetch = +refs/tags/*:refs/tags/*\n[user]\n\tname = U\n", 0,
-	  "", "a fetch refspec sends nothing" },
+	{ "[remote \"origin\"]\n\tfetch = +refs/tags/*:refs/tags/*\n[user]\n\tname = U\n", 0, "",
+	  "a fetch refspec sends nothing" },
 	{ "[http]\n\tpostBuffer = 524288000\n", 0, "", "a buffer's size" },
 };
 
@@ -241,14 +240,16 @@ Test(git_defuse, the_users_own_remote_keys_stay_and_new_ones_need_a_baseline)
 	text = "[remote \"origin\"]\n\turl = /o.git\n[branch \"main\"]\n\tremote = origin\n"
 	       "[url \"/e.git\"]\n\tinsteadOf = /o.git\n";
 	names[0] = '\0';
-	cr_assert_eq(git_defuse_config_since(text, strlen(text), NULL, 0, &out, &len, collect, NULL),
-	             1);
+	cr_assert_eq(
+	        git_defuse_config_since(text, strlen(text), NULL, 0, &out, &len, collect, NULL), 1);
 	cr_assert_str_eq(names, "url./e.git.insteadof|");
 	free(out);
 	/* a remote name longer than the reader holds is never a known one */
 	char before[512], now[1024];
-	snprintf(before, sizeof(before), "[remote \"%070d\"]\n\turl = /a.git\n"
-	                                 "[branch \"main\"]\n\tremote = %070d\n", 1, 1);
+	snprintf(before, sizeof(before),
+	         "[remote \"%070d\"]\n\turl = /a.git\n"
+	         "[branch \"main\"]\n\tremote = %070d\n",
+	         1, 1);
 	snprintf(now, sizeof(now), "%s[branch \"t\"]\n\tremote = %070d\n", before, 2);
 	cr_assert_eq(git_defuse_config_since(now, strlen(now), before, strlen(before), &out, &len,
 	                                     NULL, NULL),
