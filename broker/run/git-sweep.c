@@ -519,6 +519,41 @@ static const char *root_before(const struct git_sweep *s, int root, size_t i)
 	return s->config_before[root][i] ? s->config_before[root][i] : "";
 }
 
+/* The legacy remote files of gitdir fd (w->path), remotes/NAME and
+ * branches/NAME, that the run made or changed (all: every one): moved to
+ * the quarantine. Git reads one for a remote name its config does not
+ * configure, "origin" among them, which a plain `git push` or `fetch`
+ * uses when nothing is chosen; git itself has not written them since
+ * 2006, so the user's own are older than the run and stay. */
+static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
+{
+	static const char *const folders[] = { "remotes", "branches" };
+	size_t len = strlen(w->path);
+	for (size_t i = 0; i < ELEMENTSOF(folders); i++) {
+		_cleanup_close_ int dfd =
+		        openat(fd, folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (dfd < 0 || fstat(dfd, &st) < 0 || !(all || changed(w, &st)))
+			continue; /* no entry made, renamed or removed there since the start */
+		_cleanup_(closedirp) DIR *d = dir_of(dfd);
+		if (!d)
+			continue;
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", folders[i]);
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			if (is_name(de->d_name, ".") || is_name(de->d_name, ".."))
+				continue;
+			if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    (!all && !changed(w, &st)))
+				continue;
+			git_quarantine_move(w, dfd, de->d_name, &st,
+			                    "legacy remote file (git pushes where it says to a "
+			                    "remote the config lacks)");
+		}
+		w->path[len] = '\0';
+	}
+}
+
 /*
  * A repository's gitdir fd (w->path): its config files and hooks that the
  * run made or changed. Each file's own ctime says so (a file renamed into
@@ -527,7 +562,8 @@ static const char *root_before(const struct git_sweep *s, int root, size_t i)
  * found before the run, and the launcher binds them in place) whose folder
  * and parent folder both changed counts as the run's whole. Likewise
  * every hook of a hooks folder that changed. root: the index of the root
- * it is, or -1. A root's config files keep what they held before the run
+ * it is, or -1. Its legacy remote files the run made go too. A root's
+ * config files keep what they held before the run
  * (config_before); its hooks are left to the launcher's read-only bind of
  * the hooks folder, which the user's tools do not replace, unless
  * [sandbox] git_writable gave them to the command.
@@ -544,6 +580,7 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 			            root_before(w->s, root, i),
 			            root < 0 ? 0 : w->s->config_before_len[root][i],
 			            "config keys that run programs or send data elsewhere");
+	sweep_legacy_remotes(w, fd, all);
 	if (root >= 0 && !w->s->roots_config_writable)
 		return;
 	_cleanup_close_ int hfd =

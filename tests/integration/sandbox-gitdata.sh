@@ -4,7 +4,8 @@
 # through `sluice run` writes a key into the repository's config that makes
 # the user's own later `git push` send the commits somewhere the command
 # chose (url.*.insteadOf, a remote's pushurl or second url, a branch's push
-# remote or remote.pushDefault naming a remote it added, mirror). Two local
+# remote or remote.pushDefault naming a remote it added, mirror, a legacy
+# .git/remotes/origin file). Two local
 # bare repositories, origin.git (the user's) and elsewhere.git (the
 # command's); after the run the user commits and runs a plain `git push`
 # outside, and the test looks from outside at which one received the commit.
@@ -198,6 +199,27 @@ report $? "default mode: as shipped the sweep disables it, the push lands in ori
   "$out" "push: $prc $(cat "$TEST_TMP/push.out")" "$(cat "$repo/.git/config")"
 window_attack --format text && grep -q "config keys that run programs or send data elsewhere: url.$elsewhere.insteadof" <<<"$out"
 report $? "default mode: the text a model reads names the disabled insteadOf" "$out"
+
+# --- a legacy remote file, in the default mode (.git is writable there but
+# for its config and hooks): git reads .git/remotes/origin for a remote
+# the config lacks, and a plain push uses "origin" when nothing is chosen
+legacy() {
+  new_repo "$repo"
+  rm -rf "$elsewhere"
+  git init -q --bare "$elsewhere"
+  run "$SLUICE" run -C "$repo" --format json "$@" -- \
+    "mkdir -p .git/remotes && printf 'URL: %s\nPush: refs/heads/main:refs/heads/main\n' '$elsewhere' >.git/remotes/origin"
+  user_push
+}
+legacy --config "$TEST_TMP/default-sweep-off.ini"
+has "$elsewhere"
+report $? "a planted .git/remotes/origin takes the user's plain push elsewhere (positive control: git_sweep = no)" \
+  "$out" "push: $prc $(cat "$TEST_TMP/push.out")"
+legacy
+[ "$rc" -eq 0 ] && ! has "$elsewhere" && [ ! -e "$repo/.git/remotes/origin" ] &&
+  grep -q "legacy remote file" <<<"$(swept_names)"
+report $? "as shipped the sweep moves it to the quarantine and says so; the push has no destination" \
+  "$out" "push: $prc $(cat "$TEST_TMP/push.out")"
 
 # --- the everyday rows the rule keeps
 fresh

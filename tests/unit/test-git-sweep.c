@@ -586,6 +586,29 @@ Test(git_sweep, a_root_config_replaced_during_the_run_keeps_only_the_users_keys)
 	git_sweep_done(&s);
 }
 
+Test(git_sweep, legacy_remote_files_the_run_made_go_the_users_stay)
+{
+	/* git reads remotes/NAME and branches/NAME for a remote its config
+	 * lacks ("origin" in a repository without one): a plain push goes
+	 * where they say */
+	make_repository();
+	make_dir(".git/remotes");
+	make_dir(".git/branches");
+	make_file(".git/remotes/old", "URL: /srv/old.git\n", 0644);
+	usleep(50 * 1000);
+	struct git_sweep s;
+	cr_assert_eq(git_sweep_begin(&s, ws), 0);
+	clock_gettime(CLOCK_REALTIME_COARSE, &s.since);
+	make_file(".git/remotes/origin", "URL: /elsewhere.git\nPush: refs/heads/main\n", 0644);
+	make_file(".git/branches/up", "/elsewhere.git#main\n", 0644);
+	cr_assert_eq(git_sweep_run(&s, jobs), 2);
+	cr_assert_not(exists(".git/remotes/origin"));
+	cr_assert_not(exists(".git/branches/up"));
+	cr_assert(exists(".git/remotes/old"), "the user's own, older than the run, stays");
+	cr_assert(strstr(s.items[0].what, "legacy remote file"), "%s", s.items[0].what);
+	git_sweep_done(&s);
+}
+
 Test(git_sweep, no_repository_nothing_to_do)
 {
 	struct git_sweep s;
