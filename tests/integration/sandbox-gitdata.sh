@@ -198,7 +198,8 @@ window_attack && grep -q PLANTED <<<"$out" && [ "$prc" -eq 0 ] && has "$origin" 
 report $? "default mode: as shipped the sweep disables it, the push lands in origin, the user's own key stays" \
   "$out" "push: $prc $(cat "$TEST_TMP/push.out")" "$(cat "$repo/.git/config")"
 window_attack --format text && grep -q "config keys that run programs or send data elsewhere: url.$elsewhere.insteadof" <<<"$out"
-report $? "default mode: the text a model reads names the disabled insteadOf" "$out"
+report $? "default mode: the text a model reads names the disabled insteadOf" "$out" \
+  "$(cat "$repo/.git/config")"
 
 # --- a legacy remote file, in the default mode (.git is writable there but
 # for its config and hooks): git reads .git/remotes/origin for a remote
