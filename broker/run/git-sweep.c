@@ -523,8 +523,9 @@ static const char *root_before(const struct git_sweep *s, int root, size_t i)
  * branches/NAME, that the run made or changed (all: every one): moved to
  * the quarantine. Git reads one for a remote name its config does not
  * configure, "origin" among them, which a plain `git push` or `fetch`
- * uses when nothing is chosen; git itself has not written them since
- * 2006, so the user's own are older than the run and stay. */
+ * uses when nothing is chosen. Git reads them for compatibility and its
+ * commands write remotes to the config instead (since git 1.5), so a new
+ * one is planted; the user's own are older than the run and stay. */
 static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
 {
 	static const char *const folders[] = { "remotes", "branches" };
