@@ -584,6 +584,10 @@ static bool out_has_lines(const struct out *o, const char *p, size_t n)
 static void restore_replaced(struct out *o, const char *before, size_t before_len, const char *text,
                              size_t len, const struct entry *e, int *lookups)
 {
+	/* each call reads the text before once: it counts as a lookup, so
+	 * that the sweep's worst case stays what it was without this */
+	if ((*lookups)++ >= KEEP_LOOKUPS_MAX)
+		return;
 	struct cursor c = { .p = before, .end = before + before_len };
 	struct entry k;
 	while (next_entry(&c, &k)) {
@@ -638,7 +642,7 @@ int git_defuse_config_since(const char *text, size_t len, const char *before, si
 			put(&o, line, (size_t)(next - line));
 			line = next;
 		}
-		if (before && lookups < KEEP_LOOKUPS_MAX)
+		if (before)
 			restore_replaced(&o, before, before_len, text, len, &e, &lookups);
 		report(fn, userdata, &c.s, e.key);
 		n++;

@@ -39,8 +39,10 @@ int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len,
  * The same, but an entry that text before[0..before_len) (the file as it
  * was earlier; "" when there was none) already held as written, under the
  * same header, stays: what was added since is disabled, what the user had
- * is kept. Past 1024 such lookups every entry that runs a program is
- * disabled. With a text before, the remotes it names decide two more
+ * is kept. A disabled entry that replaced the user's line in place (git
+ * config KEY VALUE) gets the user's line back after it. Past 1024 reads
+ * of the text before, every entry this disables is disabled, and nothing
+ * is put back. With a text before, the remotes it names decide two more
  * kinds: an added url, pushurl, push or mirror of a remote the user had
  * (configured or chosen before, or "origin"), and an added
  * branch.*.remote, branch.*.pushRemote or remote.pushDefault naming a
