@@ -28,12 +28,13 @@ enum sub_rule {
 /* The keys that make git run a program (or open a file of the command's
  * choosing: a FIFO there makes the user's git hang). key NULL: every key
  * of the section; bang: only a value starting with '!' (a shell command). */
-static const struct {
+struct rule {
 	const char *section;
 	enum sub_rule sub;
 	const char *key;
 	bool bang;
-} rules[] = {
+};
+static const struct rule rules[] = {
 	{ "core", SUB_NONE, "fsmonitor", false },  /* runs on every status */
 	{ "core", SUB_NONE, "hookspath", false },  /* hooks from elsewhere */
 	{ "core", SUB_NONE, "sshcommand", false }, /* fetch, push */
@@ -90,6 +91,49 @@ static const struct {
 	{ "instaweb", SUB_NONE, NULL, false },
 };
 
+/* The keys that make the user's later fetch or push send the repository,
+ * or the credentials it sends with it, somewhere the command chose, or
+ * let someone in the middle read it, whatever the remotes are: disabled
+ * when added. The keys that name a remote or where it is are judged
+ * against the remotes the file had before (git_defuse_config_since()).
+ * Left out, with why, in docs/running.md (The sweep). */
+static const struct rule sends[] = {
+	{ "url", SUB_SOME, "insteadof", false },     /* every fetch and push of a URL */
+	{ "url", SUB_SOME, "pushinsteadof", false }, /* every push */
+	{ "http", SUB_ANY, "proxy", false },         /* the traffic through the command's host */
+	{ "http", SUB_ANY, "proxyauthmethod", false },
+	{ "http", SUB_ANY, "proxysslcert", false },
+	{ "http", SUB_ANY, "proxysslkey", false },
+	{ "http", SUB_ANY, "proxysslcainfo", false },
+	{ "http", SUB_ANY, "sslverify", false }, /* a man in the middle */
+	{ "http", SUB_ANY, "sslcainfo", false },
+	{ "http", SUB_ANY, "sslcapath", false },
+	{ "http", SUB_ANY, "sslversion", false },
+	{ "http", SUB_ANY, "sslcipherlist", false },
+	{ "http", SUB_ANY, "sslcert", false }, /* a file of the command's choosing */
+	{ "http", SUB_ANY, "sslkey", false },
+	{ "http", SUB_ANY, "curloptresolve", false }, /* the host's name to its address */
+	{ "http", SUB_ANY, "cookiefile", false },     /* read, and written: */
+	{ "http", SUB_ANY, "savecookies", false },    /* a file outside */
+	{ "http", SUB_ANY, "delegation", false },     /* the user's Kerberos ticket */
+	{ "remote", SUB_SOME, "proxy", false },
+	{ "remote", SUB_SOME, "proxyauthmethod", false },
+};
+
+/* A remote's keys that say where (or what) a push of it sends, and the
+ * keys that choose the remote a plain `git push`/`fetch` uses. */
+static const struct rule remote_where[] = {
+	{ "remote", SUB_SOME, "url", false },
+	{ "remote", SUB_SOME, "pushurl", false },
+	{ "remote", SUB_SOME, "push", false },   /* refspecs: which refs go */
+	{ "remote", SUB_SOME, "mirror", false }, /* every ref, deleted ones too */
+};
+static const struct rule remote_choice[] = {
+	{ "branch", SUB_SOME, "remote", false },
+	{ "branch", SUB_SOME, "pushremote", false },
+	{ "remote", SUB_NONE, "pushdefault", false },
+};
+
 /* Whether value (after '=', may be quoted) starts with '!'. */
 static bool starts_with_bang(const char *value)
 {
@@ -100,20 +144,31 @@ static bool starts_with_bang(const char *value)
 	return *value == '!';
 }
 
-bool git_defuse_key_runs(const char *section, bool has_sub, const char *key, const char *value)
+static bool matches(const struct rule *table, size_t n, const char *section, bool has_sub,
+                    const char *key, const char *value)
 {
-	for (size_t i = 0; i < ELEMENTSOF(rules); i++) {
-		if (strcasecmp(rules[i].section, section) != 0)
+	for (size_t i = 0; i < n; i++) {
+		if (strcasecmp(table[i].section, section) != 0)
 			continue;
-		if ((rules[i].sub == SUB_NONE && has_sub) || (rules[i].sub == SUB_SOME && !has_sub))
+		if ((table[i].sub == SUB_NONE && has_sub) || (table[i].sub == SUB_SOME && !has_sub))
 			continue;
-		if (rules[i].key && strcasecmp(rules[i].key, key) != 0)
+		if (table[i].key && strcasecmp(table[i].key, key) != 0)
 			continue;
-		if (rules[i].bang && !starts_with_bang(value))
+		if (table[i].bang && !starts_with_bang(value))
 			continue;
 		return true;
 	}
 	return false;
+}
+
+bool git_defuse_key_runs(const char *section, bool has_sub, const char *key, const char *value)
+{
+	return matches(rules, ELEMENTSOF(rules), section, has_sub, key, value);
+}
+
+bool git_defuse_key_sends(const char *section, bool has_sub, const char *key)
+{
+	return matches(sends, ELEMENTSOF(sends), section, has_sub, key, NULL);
 }
 
 /* The rewritten text, grown as lines are copied. */
@@ -175,9 +230,10 @@ static const char *skip_space(const char *p, const char *end)
 /* The section being read. */
 struct section {
 	char name[64];
-	char sub[64]; /* as written, cut; only for the report */
+	char sub[64]; /* git's name of it (unquoted; the old form in lower case), cut */
 	bool has_sub;
-	bool valid; /* a header was read (keys before any header are git's error) */
+	bool sub_cut; /* longer than sub holds: names no remote surely */
+	bool valid;   /* a header was read (keys before any header are git's error) */
 };
 
 /* Read a header "[...]" at p (p[0] == '['); returns where it ends (after
@@ -194,8 +250,9 @@ static const char *read_header(const char *p, const char *end, struct section *s
 			p++;
 			size_t sl = 0;
 			while (p < end && *p != ']' && sl + 1 < sizeof(n.sub))
-				n.sub[sl++] = *p++;
+				n.sub[sl++] = (char)tolower((unsigned char)*p++);
 			n.sub[sl] = '\0';
+			n.sub_cut = p < end && *p != ']';
 			break;
 		}
 		if (len + 1 < sizeof(n.name))
@@ -216,6 +273,8 @@ static const char *read_header(const char *p, const char *end, struct section *s
 				p++;
 			if (sl + 1 < sizeof(n.sub))
 				n.sub[sl++] = *p;
+			else
+				n.sub_cut = true;
 			p++;
 		}
 		if (p >= end)
@@ -364,6 +423,191 @@ static bool entry_in(const char *text, size_t len, const struct entry *e)
 	return false;
 }
 
+/* The value of entry e as git reads it (quotes removed, \" and \\
+ * unescaped, a comment and trailing blanks cut) into buf; false when it
+ * is none, goes on to another line, is longer than buf or holds another
+ * escape: no remote is named so (the caller then disables it). */
+static bool read_value(const struct entry *e, char *buf, size_t size)
+{
+	if (!e->value)
+		return false;
+	const char *nl = memchr(e->value, '\n', (size_t)(e->end - e->value));
+	const char *eol = nl ? nl : e->end;
+	if (nl && nl + 1 != e->end)
+		return false; /* continued */
+	size_t len = 0, kept = 0;
+	bool quoted = false;
+	for (const char *p = skip_space(e->value, eol); p < eol; p++) {
+		char ch = *p;
+		if (ch == '"') {
+			quoted = !quoted;
+			continue;
+		}
+		if (!quoted && (ch == '#' || ch == ';'))
+			break;
+		if (ch == '\\') {
+			if (p + 1 >= eol || (p[1] != '"' && p[1] != '\\'))
+				return false;
+			ch = *++p;
+		} else if (ch == '\r' && p + 1 == eol) {
+			break;
+		}
+		if (len + 1 >= size)
+			return false;
+		buf[len++] = ch;
+		if (quoted || !is_space(ch))
+			kept = len; /* blanks at the end, outside quotes, are cut */
+	}
+	buf[kept] = '\0';
+	return !quoted;
+}
+
+/* Remote names the text before holds, at most; past them every remote
+ * counts as one the user had and no branch may be pointed anywhere new. */
+#define REMOTES_MAX 64
+
+/* Names of remotes, at most REMOTES_MAX of 63 bytes. */
+struct names {
+	char v[REMOTES_MAX][64];
+	size_t n;
+};
+
+/* What the text before says about remotes: the names of the remotes it
+ * configures (a [remote "NAME"] section), and the remotes its plain
+ * fetch and push go to (branch.*.remote, branch.*.pushRemote,
+ * remote.pushDefault), which are the user's choice. */
+struct remotes {
+	struct names have, chosen;
+	bool overflow;
+};
+
+static bool names_hold(const struct names *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i], name) == 0)
+			return true;
+	return false;
+}
+
+static void remotes_add(struct remotes *r, struct names *l, const char *name)
+{
+	if (names_hold(l, name))
+		return;
+	if (l->n >= REMOTES_MAX) {
+		r->overflow = true;
+		return;
+	}
+	snprintf(l->v[l->n++], sizeof(l->v[0]), "%s", name);
+}
+
+static void remotes_read(struct remotes *r, const char *before, size_t before_len)
+{
+	struct cursor c = { .p = before, .end = before + before_len };
+	struct entry e;
+	*r = (struct remotes){ .overflow = false };
+	while (next_entry(&c, &e)) {
+		if (!e.key_at)
+			continue;
+		if (strcasecmp(c.s.name, "remote") == 0 && c.s.has_sub) {
+			if (c.s.sub_cut)
+				r->overflow = true;
+			else
+				remotes_add(r, &r->have, c.s.sub);
+		}
+		char value[64];
+		if (matches(remote_choice, ELEMENTSOF(remote_choice), c.s.name, c.s.has_sub, e.key,
+		            NULL) &&
+		    read_value(&e, value, sizeof(value)))
+			remotes_add(r, &r->chosen, value);
+	}
+}
+
+/* Whether entry e of section s, added since the text before (read into r;
+ * NULL: there is none to judge by), sends the repository somewhere the
+ * command chose:
+ * - a key of the sends table;
+ * - where a remote of the user's goes (its url, pushurl, push refspecs,
+ *   mirror): one the text before configured or chose, or "origin", the
+ *   remote a plain fetch and push use when nothing is chosen. A remote
+ *   added since is used only where the user names it, and keeps them;
+ * - a branch's remote or push remote, or remote.pushDefault, naming
+ *   anything but "." (the repository itself), a remote the text before
+ *   chose, or "origin" when the text before configured it: `git push -u
+ *   origin` keeps working, while a remote added in one run and chosen in
+ *   the next (each step harmless to a sweep judging by the remotes alone)
+ *   is not the user's choice. */
+static bool sends_elsewhere(const struct section *s, const struct entry *e, const struct remotes *r)
+{
+	if (git_defuse_key_sends(s->name, s->has_sub, e->key))
+		return true;
+	if (!r)
+		return false;
+	if (matches(remote_where, ELEMENTSOF(remote_where), s->name, s->has_sub, e->key, NULL))
+		return r->overflow || s->sub_cut || strcmp(s->sub, "origin") == 0 ||
+		       names_hold(&r->have, s->sub) || names_hold(&r->chosen, s->sub);
+	if (matches(remote_choice, ELEMENTSOF(remote_choice), s->name, s->has_sub, e->key, NULL)) {
+		char value[64];
+		if (r->overflow || !read_value(e, value, sizeof(value)))
+			return true;
+		return !(strcmp(value, ".") == 0 || names_hold(&r->chosen, value) ||
+		         (strcmp(value, "origin") == 0 && names_hold(&r->have, "origin")));
+	}
+	return false;
+}
+
+/* Whether o already holds the lines p[0..n), after nothing but blanks on
+ * their first line (a disabled line has its mark there). */
+static bool out_has_lines(const struct out *o, const char *p, size_t n)
+{
+	for (const char *at = o->buf; at && (size_t)(o->buf + o->len - at) >= n;) {
+		const char *hit = memmem(at, (size_t)(o->buf + o->len - at), p, n);
+		if (!hit)
+			return false;
+		const char *b = hit;
+		while (b > o->buf && is_space(b[-1]))
+			b--;
+		if (b == o->buf || b[-1] == '\n')
+			return true;
+		at = hit + 1;
+	}
+	return false;
+}
+
+/*
+ * After disabled entry e: the entries of its key under the same header
+ * as written that the text before held and text no longer does, put back.
+ * Git's own `git config KEY VALUE` and `git remote set-url` replace the
+ * user's line in place; commented out alone, the new line would leave
+ * the key unset (origin with no url, main with no remote), where the
+ * user's value is what the user's git should keep using.
+ */
+static void restore_replaced(struct out *o, const char *before, size_t before_len, const char *text,
+                             size_t len, const struct entry *e, int *lookups)
+{
+	/* each call reads the text before once: it counts as a lookup, so
+	 * that the sweep's worst case stays what it was without this */
+	if ((*lookups)++ >= KEEP_LOOKUPS_MAX)
+		return;
+	struct cursor c = { .p = before, .end = before + before_len };
+	struct entry k;
+	while (next_entry(&c, &k)) {
+		if (!k.key_at || strcmp(k.key, e->key) != 0 || k.header_len != e->header_len ||
+		    memcmp(k.header, e->header, e->header_len) != 0)
+			continue;
+		if ((*lookups)++ >= KEEP_LOOKUPS_MAX || entry_in(text, len, &k))
+			continue;
+		size_t n = (size_t)(k.end - k.key_at);
+		if (out_has_lines(o, k.key_at, n))
+			continue; /* put back after an earlier disabled line already */
+		if (o->len > 0 && o->buf && o->buf[o->len - 1] != '\n')
+			put(o, "\n", 1);
+		put(o, "\t", 1);
+		put(o, k.key_at, n);
+		if (k.end[-1] != '\n')
+			put(o, "\n", 1);
+	}
+}
+
 int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
                             char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
 {
@@ -371,8 +615,17 @@ int git_defuse_config_since(const char *text, size_t len, const char *before, si
 	struct cursor c = { .p = text, .end = text + len };
 	struct entry e;
 	int n = 0, lookups = 0;
+	_cleanup_free_ struct remotes *known = NULL;
+	if (before) {
+		known = malloc(sizeof(*known));
+		if (!known)
+			return -ENOMEM;
+		remotes_read(known, before, before_len);
+	}
 	while (next_entry(&c, &e)) {
-		if (!e.key_at || !git_defuse_key_runs(c.s.name, c.s.has_sub, e.key, e.value) ||
+		if (!e.key_at ||
+		    !(git_defuse_key_runs(c.s.name, c.s.has_sub, e.key, e.value) ||
+		      sends_elsewhere(&c.s, &e, known)) ||
 		    (before && lookups++ < KEEP_LOOKUPS_MAX && entry_in(before, before_len, &e))) {
 			put(&o, e.start, (size_t)(e.end - e.start));
 			continue;
@@ -389,6 +642,8 @@ int git_defuse_config_since(const char *text, size_t len, const char *before, si
 			put(&o, line, (size_t)(next - line));
 			line = next;
 		}
+		if (before)
+			restore_replaced(&o, before, before_len, text, len, &e, &lookups);
 		report(fn, userdata, &c.s, e.key);
 		n++;
 	}

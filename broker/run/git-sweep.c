@@ -509,6 +509,52 @@ static void sweep_sequencer(struct sweeper *w, int fd)
 	}
 }
 
+/* What config file i of root held before the run: "" when it was missing
+ * (then nothing of it is the user's, and no remote either); NULL for a
+ * repository that is not a root, whose text before is not known. */
+static const char *root_before(const struct git_sweep *s, int root, size_t i)
+{
+	if (root < 0)
+		return NULL;
+	return s->config_before[root][i] ? s->config_before[root][i] : "";
+}
+
+/* The legacy remote files of gitdir fd (w->path), remotes/NAME and
+ * branches/NAME, that the run made or changed (all: every one): moved to
+ * the quarantine. Git reads one for a remote name its config does not
+ * configure, "origin" among them, which a plain `git push` or `fetch`
+ * uses when nothing is chosen. Git reads them for compatibility and its
+ * commands write remotes to the config instead (since git 1.5), so a new
+ * one is planted; the user's own are older than the run and stay. */
+static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
+{
+	static const char *const folders[] = { "remotes", "branches" };
+	size_t len = strlen(w->path);
+	for (size_t i = 0; i < ELEMENTSOF(folders); i++) {
+		_cleanup_close_ int dfd =
+		        openat(fd, folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		struct stat st;
+		if (dfd < 0 || fstat(dfd, &st) < 0 || !(all || changed(w, &st)))
+			continue; /* no entry made, renamed or removed there since the start */
+		_cleanup_(closedirp) DIR *d = dir_of(dfd);
+		if (!d)
+			continue;
+		snprintf(w->path + len, sizeof(w->path) - len, "/%s", folders[i]);
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL) {
+			if (is_name(de->d_name, ".") || is_name(de->d_name, ".."))
+				continue;
+			if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    (!all && !changed(w, &st)))
+				continue;
+			git_quarantine_move(w, dfd, de->d_name, &st,
+			                    "legacy remote file (git pushes where it says to a "
+			                    "remote the config lacks)");
+		}
+		w->path[len] = '\0';
+	}
+}
+
 /*
  * A repository's gitdir fd (w->path): its config files and hooks that the
  * run made or changed. Each file's own ctime says so (a file renamed into
@@ -517,7 +563,8 @@ static void sweep_sequencer(struct sweeper *w, int fd)
  * found before the run, and the launcher binds them in place) whose folder
  * and parent folder both changed counts as the run's whole. Likewise
  * every hook of a hooks folder that changed. root: the index of the root
- * it is, or -1. A root's config files keep what they held before the run
+ * it is, or -1. Its legacy remote files the run made go too. A root's
+ * config files keep what they held before the run
  * (config_before); its hooks are left to the launcher's read-only bind of
  * the hooks folder, which the user's tools do not replace, unless
  * [sandbox] git_writable gave them to the command.
@@ -531,9 +578,10 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 		if (all || (fstatat(fd, config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		            changed(w, &st)))
 			defuse_file(w, fd, config_files[i], git_defuse_config_since,
-			            root < 0 ? NULL : w->s->config_before[root][i],
+			            root_before(w->s, root, i),
 			            root < 0 ? 0 : w->s->config_before_len[root][i],
-			            "config keys that run programs");
+			            "config keys that run programs or send data elsewhere");
+	sweep_legacy_remotes(w, fd, all);
 	if (root >= 0 && !w->s->roots_config_writable)
 		return;
 	_cleanup_close_ int hfd =
@@ -786,8 +834,9 @@ void git_sweep_write_text(const struct git_sweep *s, FILE *f)
 	if (s->n_found > 0) {
 		fprintf(f,
 		        "[sluice: after the run, %zu thing%s the command left in the repository "
-		        "would have made the user's own git write outside the workspace, hang, or "
-		        "run a program; disabled, a copy kept for the user in ",
+		        "would have made the user's own git write outside the workspace, hang, "
+		        "run a program, or send the repository elsewhere; disabled, a copy kept "
+		        "for the user in ",
 		        s->n_found, s->n_found == 1 ? "" : "s");
 		terminal_safe_write(f, s->quarantine ? s->quarantine : "(no copy)");
 		fputs("]\n", f);

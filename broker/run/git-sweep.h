@@ -8,8 +8,11 @@
  * writes ~/.bashrc), a FIFO where git reads (info/exclude: git status
  * hangs), a socket or device node, a second name of a file git writes in
  * place; a nested repository (a gitlink, .git/modules/, .git/worktrees/)
- * whose config or hooks run a program; an exec line in a paused rebase's
- * todo list. Git itself makes none of the first kind, so they are moved
+ * whose config or hooks run a program; config keys that send the user's
+ * later push elsewhere (url.*.insteadOf, a remote's url, a branch's push
+ * remote; git-defuse.h), and legacy remote files (remotes/NAME,
+ * branches/NAME); an exec line in a paused rebase's todo list. Git itself
+ * makes none of the first kind nor legacy remote files, so they are moved
  * to a quarantine folder; the others are disabled in place, a copy of the
  * original kept in the quarantine folder. Every entry of a gitdir is
  * looked at but the object store's fan-out folders, which are read only

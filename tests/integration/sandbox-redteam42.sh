@@ -84,7 +84,7 @@ swept=$(json_get "$out" '" | ".join(i["what"] for i in (d.get("gitSweep") or {})
 report $? "as shipped the sweep disables the planted core.fsmonitor, reports it, and keeps the user's own alias and name" \
   "$out" "$(cat "$repo/.git/config")" "swept: $swept"
 config_attack "the same, the text a model reads" --format text
-grep -q "config: config keys that run programs: core.fsmonitor" <<<"$out" && [ ! -e "$HOME/MARK-fsm" ]
+grep -q "config: config keys that run programs or send data elsewhere: core.fsmonitor" <<<"$out" && [ ! -e "$HOME/MARK-fsm" ]
 report $? "the text a model reads names the disabled core.fsmonitor" "$out"
 
 # A run during which nobody touched the configuration leaves it alone:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * broker/run/git-defuse.c and git-sweep.c: config keys that run programs
- * and todo exec lines are commented out (and nothing else); the sweep moves
+ * or send the repository elsewhere (judged against the remotes the file
+ * had before) and todo exec lines are commented out (and nothing else); the sweep moves
  * symbolic links, FIFOs and hard links out of a gitdir into the quarantine
  * folder, leaves git's own files and hard-linked objects alone, looks only
  * at what changed since it began, and disables a nested repository's
@@ -21,6 +22,14 @@
 #include "scratch.h"
 #include "run/git-defuse.h"
 #include "run/git-sweep.h"
+
+static char names[256];
+static void collect(const char *what, void *userdata)
+{
+	(void)userdata;
+	strncat(names, what, sizeof(names) - strlen(names) - 2);
+	strcat(names, "|");
+}
 
 static int defused(const char *text, char **out)
 {
@@ -108,12 +117,179 @@ Test(git_defuse, what_the_file_held_before_stays_the_rest_is_disabled)
 	free(out);
 }
 
-static char names[256];
-static void collect(const char *what, void *userdata)
+/* The user's repository before a run: origin, a fork chosen as the push
+ * remote, a branch tracking origin, and "old", a remote an earlier run
+ * added and nothing chose. */
+static const char user_config[] = "[core]\n\tbare = false\n"
+                                  "[remote \"origin\"]\n\turl = /srv/origin.git\n"
+                                  "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+                                  "[remote \"fork\"]\n\turl = /srv/fork.git\n"
+                                  "[remote \"old\"]\n\turl = /srv/old.git\n"
+                                  "[remote]\n\tpushDefault = fork\n"
+                                  "[branch \"main\"]\n\tremote = origin\n"
+                                  "\tmerge = refs/heads/main\n";
+
+/* since(added): user_config with added appended, swept against
+ * user_config; the number disabled, their names in names[]. */
+static int since(const char *added, char **out)
 {
-	(void)userdata;
-	strncat(names, what, sizeof(names) - strlen(names) - 2);
-	strcat(names, "|");
+	char text[2048];
+	size_t len;
+	snprintf(text, sizeof(text), "%s%s", user_config, added);
+	names[0] = '\0';
+	*out = NULL;
+	return git_defuse_config_since(text, strlen(text), user_config, strlen(user_config), out,
+	                               &len, collect, NULL);
+}
+
+static const struct {
+	const char *added;
+	int disabled;
+	const char *names;
+	const char *why;
+} sends_rows[] = {
+	/* disabled whatever the remotes */
+	{ "[url \"/elsewhere.git\"]\n\tinsteadOf = /srv/origin.git\n", 1,
+	  "url./elsewhere.git.insteadof|", "every fetch and push of origin goes elsewhere" },
+	{ "[url \"/e.git\"]\n\tpushInsteadOf = /srv/\n", 1, "url./e.git.pushinsteadof|",
+	  "pushes go elsewhere" },
+	{ "[http]\n\tproxy = http://example.org:3128\n", 1, "http.proxy|", "through a proxy" },
+	{ "[http \"https://example.org/\"]\n\tproxy = x\n\tsslVerify = false\n", 2,
+	  "http.https://example.org/.proxy|http.https://example.org/.sslverify|",
+	  "per-URL proxy and TLS" },
+	{ "[http]\n\tsslCAInfo = /tmp/ca.pem\n\tsslCAPath = /tmp\n\tcurloptResolve = "
+	  "example.org:443:192.0.2.1\n",
+	  3, "http.sslcainfo|http.sslcapath|http.curloptresolve|", "a man in the middle" },
+	{ "[http]\n\tcookieFile = /root/.bashrc\n\tsaveCookies = true\n", 2,
+	  "http.cookiefile|http.savecookies|", "a file outside written" },
+	{ "[remote \"upstream\"]\n\turl = /u.git\n\tproxy = http://example.org\n", 1,
+	  "remote.upstream.proxy|", "a new remote's proxy; its url stays" },
+	/* where a remote of the user's goes */
+	{ "[remote \"origin\"]\n\turl = /elsewhere.git\n", 1, "remote.origin.url|",
+	  "origin's url changed (or a second one added)" },
+	{ "[remote \"origin\"]\n\tpushurl = /elsewhere.git\n", 1, "remote.origin.pushurl|",
+	  "origin pushed elsewhere" },
+	{ "[remote \"fork\"]\n\tmirror = true\n\tpush = :refs/heads/main\n", 2,
+	  "remote.fork.mirror|remote.fork.push|", "the next push deletes refs" },
+	{ "[remote.origin]\n\turl = /elsewhere.git\n", 1, "remote.origin.url|",
+	  "the old header form" },
+	{ "[remote \"orig\\in\"]\n\turl = /elsewhere.git\n", 1, "remote.origin.url|",
+	  "an escaped subsection" },
+	/* the remote a plain push or fetch uses */
+	{ "[remote \"evil\"]\n\turl = /elsewhere.git\n[branch \"main\"]\n\tpushRemote = evil\n", 1,
+	  "branch.main.pushremote|", "main's push to a remote added now" },
+	{ "[branch \"topic\"]\n\tremote = upstream\n", 1, "branch.topic.remote|",
+	  "a remote that is not there" },
+	{ "[branch \"topic\"]\n\tremote = old\n", 1, "branch.topic.remote|",
+	  "a remote configured before but never chosen: an earlier run's, maybe" },
+	{ "[remote \"old\"]\n\turl = /elsewhere.git\n", 1, "remote.old.url|",
+	  "a remote configured before has its url changed" },
+	{ "[remote]\n\tpushDefault = /elsewhere.git\n", 1, "remote.pushdefault|",
+	  "a URL as the push default" },
+	{ "[branch \"topic\"]\n\tremote = \"origin\\n\"\n", 1, "branch.topic.remote|",
+	  "a value not read simply" },
+	{ "[branch \"topic\"]\n\tremote\n", 1, "branch.topic.remote|", "no value" },
+	/* kept: the everyday workflow */
+	{ "[remote \"upstream\"]\n\turl = /u.git\n\tfetch = +refs/heads/*:refs/remotes/upstream/*\n",
+	  0, "", "git remote add upstream: used where the user names it" },
+	{ "[branch \"topic\"]\n\tremote = origin\n\tmerge = refs/heads/topic\n", 0, "",
+	  "git push -u origin HEAD" },
+	{ "[branch \"topic\"]\n\tremote = \"origin\" ; tracking\n", 0, "",
+	  "quoted, with a comment" },
+	{ "[branch \"topic\"]\n\tpushRemote = fork\n", 0, "", "the fork the user chose" },
+	{ "[branch \"topic\"]\n\tremote = .\n\tmerge = refs/heads/main\n", 0, "",
+	  "tracking a local branch" },
+	{ "[remote \"origin\"]\n\tfetch = +refs/tags/*:refs/tags/*\n[user]\n\tname = U\n", 0, "",
+	  "a fetch refspec sends nothing" },
+	{ "[http]\n\tpostBuffer = 524288000\n", 0, "", "a buffer's size" },
+};
+
+Test(git_defuse, keys_that_send_the_repository_elsewhere_are_disabled_when_added)
+{
+	for (size_t i = 0; i < sizeof(sends_rows) / sizeof(sends_rows[0]); i++) {
+		char *out = NULL;
+		int n = since(sends_rows[i].added, &out);
+		cr_expect_eq(n, sends_rows[i].disabled, "%s: %d disabled, %s", sends_rows[i].why, n,
+		             names);
+		cr_expect_str_eq(names, sends_rows[i].names, "%s", sends_rows[i].why);
+		/* what the user had is kept, always */
+		if (out)
+			cr_expect(strncmp(out, user_config, strlen(user_config)) == 0, "%s: %s",
+			          sends_rows[i].why, out);
+		free(out);
+	}
+}
+
+Test(git_defuse, the_users_own_remote_keys_stay_and_new_ones_need_a_baseline)
+{
+	/* the same text as before: nothing changes */
+	char *out = NULL;
+	cr_assert_eq(since("", &out), 0);
+	/* origin counts as the user's even when it was not configured: it is
+	 * what a plain push uses */
+	const char *text = "[remote \"origin\"]\n\turl = /elsewhere.git\n"
+	                   "[branch \"main\"]\n\tremote = origin\n";
+	size_t len;
+	names[0] = '\0';
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), "", 0, &out, &len, collect, NULL),
+	             2);
+	cr_assert_str_eq(names, "remote.origin.url|branch.main.remote|");
+	free(out);
+	/* no text before (a repository the run cloned): its remote and
+	 * tracking branch stay, an insteadOf does not */
+	text = "[remote \"origin\"]\n\turl = /o.git\n[branch \"main\"]\n\tremote = origin\n"
+	       "[url \"/e.git\"]\n\tinsteadOf = /o.git\n";
+	names[0] = '\0';
+	cr_assert_eq(
+	        git_defuse_config_since(text, strlen(text), NULL, 0, &out, &len, collect, NULL), 1);
+	cr_assert_str_eq(names, "url./e.git.insteadof|");
+	free(out);
+	/* a remote name longer than the reader holds is never a known one */
+	char before[512], now[1024];
+	snprintf(before, sizeof(before),
+	         "[remote \"%070d\"]\n\turl = /a.git\n"
+	         "[branch \"main\"]\n\tremote = %070d\n",
+	         1, 1);
+	snprintf(now, sizeof(now), "%s[branch \"t\"]\n\tremote = %070d\n", before, 2);
+	cr_assert_eq(git_defuse_config_since(now, strlen(now), before, strlen(before), &out, &len,
+	                                     NULL, NULL),
+	             1);
+	free(out);
+}
+
+Test(git_defuse, a_value_git_replaced_in_place_is_disabled_and_the_users_put_back)
+{
+	/* git remote set-url origin, git config branch.main.remote, git
+	 * config core.pager: the user's line replaced where it stood */
+	const char *before = "[core]\n\tpager = less\n[remote \"origin\"]\n\turl = /srv/o.git\n"
+	                     "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                     "[branch \"main\"]\n\tremote = origin\n\tmerge = refs/heads/main";
+	const char *text = "[core]\n\tpager = evil\n[remote \"origin\"]\n\turl = /e.git\n"
+	                   "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                   "[branch \"main\"]\n\tremote = /e.git\n\tmerge = refs/heads/main";
+	char *out = NULL;
+	size_t len;
+	names[0] = '\0';
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), before, strlen(before), &out, &len,
+	                                     collect, NULL),
+	             3);
+	cr_assert_str_eq(names, "core.pager|remote.origin.url|branch.main.remote|");
+	cr_assert_str_eq(out, "[core]\n\t" GIT_DEFUSE_MARK "pager = evil\n\tpager = less\n"
+	                      "[remote \"origin\"]\n\t" GIT_DEFUSE_MARK "url = /e.git\n"
+	                      "\turl = /srv/o.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+	                      "[branch \"main\"]\n\t" GIT_DEFUSE_MARK "remote = /e.git\n"
+	                      "\tremote = origin\n\tmerge = refs/heads/main");
+	free(out);
+	/* a line added beside the user's (a second url): nothing to put back;
+	 * two added lines put the user's back once */
+	text = "[remote \"origin\"]\n\turl = /e.git\n\turl = /f.git\n";
+	before = "[remote \"origin\"]\n\turl = /srv/o.git\n";
+	cr_assert_eq(git_defuse_config_since(text, strlen(text), before, strlen(before), &out, &len,
+	                                     NULL, NULL),
+	             2);
+	cr_assert_str_eq(out, "[remote \"origin\"]\n\t" GIT_DEFUSE_MARK "url = /e.git\n"
+	                      "\turl = /srv/o.git\n\t" GIT_DEFUSE_MARK "url = /f.git\n");
+	free(out);
 }
 
 Test(git_defuse, todo_exec_lines_are_disabled)
@@ -407,6 +583,29 @@ Test(git_sweep, a_root_config_replaced_during_the_run_keeps_only_the_users_keys)
 	cr_assert(strstr(text, "\tname = U\n"));
 	cr_assert(strstr(text, GIT_DEFUSE_MARK "fsmonitor = evil"));
 	cr_assert(exists(".git/hooks/pre-commit"));
+	git_sweep_done(&s);
+}
+
+Test(git_sweep, legacy_remote_files_the_run_made_go_the_users_stay)
+{
+	/* git reads remotes/NAME and branches/NAME for a remote its config
+	 * lacks ("origin" in a repository without one): a plain push goes
+	 * where they say */
+	make_repository();
+	make_dir(".git/remotes");
+	make_dir(".git/branches");
+	make_file(".git/remotes/old", "URL: /srv/old.git\n", 0644);
+	usleep(50 * 1000);
+	struct git_sweep s;
+	cr_assert_eq(git_sweep_begin(&s, ws), 0);
+	clock_gettime(CLOCK_REALTIME_COARSE, &s.since);
+	make_file(".git/remotes/origin", "URL: /elsewhere.git\nPush: refs/heads/main\n", 0644);
+	make_file(".git/branches/up", "/elsewhere.git#main\n", 0644);
+	cr_assert_eq(git_sweep_run(&s, jobs), 2);
+	cr_assert_not(exists(".git/remotes/origin"));
+	cr_assert_not(exists(".git/branches/up"));
+	cr_assert(exists(".git/remotes/old"), "the user's own, older than the run, stays");
+	cr_assert(strstr(s.items[0].what, "legacy remote file"), "%s", s.items[0].what);
 	git_sweep_done(&s);
 }
 
