@@ -18,9 +18,12 @@
  * Any chmod, chown or chattr, recursive or not, is judged by what it does
  * to what the path is (check_access(): `chmod 000 /`, `chmod -x
  * ~/.local/bin/tool`, `chmod 777 ~/.ssh/id_ed25519`, `chattr +i ~/.bashrc`),
- * by the rule of the system's, the home's or the keys' permissions.
- * Not for: files below such a tree named one by one (/etc/hosts), but for
- * the programs of a bin directory.
+ * by the rule of the system's, the home's or the keys' permissions; so is
+ * a set-id bit given to a program (`chmod u+s /usr/bin/find`), a file of
+ * the system named by itself (system_file_rule(): `chmod 600 /etc/passwd`,
+ * `chmod 666 /etc/shadow`) and --reference onto any of them (asks).
+ * Not for: chown or chattr of a file of the system named by itself
+ * (`chown -R www-data /var/www/html`), chgrp but recursive.
  */
 #include <stdbool.h>
 #include <stddef.h>
