@@ -371,9 +371,13 @@ static const char *const find_selects_nothing[] = {
 	NULL,
 };
 
-/* find -delete: its start points, as trees when nothing selects what it
- * deletes (`find . -delete`), else only keys (`find ~/.ssh -name x
- * -delete`). The root, home and system trees are system_trees'. */
+/* find -delete, or find -exec of a tool that deletes or empties each file
+ * (rm, unlink, shred, truncate; also -execdir, -ok, -okdir): its start
+ * points, as trees when nothing selects what it deletes (`find . -delete`,
+ * `find . -exec rm -rf {} +`), else only keys (`find ~/.ssh -name x
+ * -delete`). An -exec of another command selects, as a test does (what
+ * it prints is not known). The root, home and system trees are
+ * system_trees'. */
 static int check_find(const struct sluice_simple_command *sc, struct sluice_verdict *v)
 {
 	if (strcmp(sluice_name(sc), "find") != 0)
@@ -396,14 +400,37 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 			break;
 	}
 	roots_end = i;
+	/* what deletes: -delete, or a command that deletes each file found
+	 * (`-exec rm -rf {} +`, `-execdir shred -u {} ;`, `-ok unlink {} ;`) */
+	static const char *const exec_actions[] = { "-exec", "-execdir", "-ok", "-okdir", NULL };
+	static const char *const exec_deleters[] = { "rm", "unlink", "shred", "truncate", NULL };
+	char doing[48] = "-delete";
 	for (; i < sluice_argc(sc); i++) {
 		const char *a = sluice_arg(sc, i);
+		if (str_in(a, exec_actions)) {
+			/* the clause's words are its command's, up to ; or +:
+			 * they select nothing (`-rf` is rm's) */
+			if (i + 1 < sluice_argc(sc) && str_in(sluice_arg(sc, i + 1), exec_deleters)) {
+				deletes = true;
+				snprintf(doing, sizeof(doing), "%s %s", a, sluice_arg(sc, i + 1));
+			} else {
+				selects = true; /* what another command does is not known */
+			}
+			while (i + 1 < sluice_argc(sc) && strcmp(sluice_arg(sc, i + 1), ";") != 0 &&
+			       strcmp(sluice_arg(sc, i + 1), "+") != 0)
+				i++;
+			i++;
+			continue;
+		}
 		deletes |= strcmp(a, "-delete") == 0;
 		if (a[0] == '-')
 			selects |= !str_in(a, find_selects_nothing);
 	}
 	if (!deletes)
 		return SLUICE_ALLOW;
+	char with_test[80], no_test[80];
+	snprintf(with_test, sizeof(with_test), "find %s in", doing);
+	snprintf(no_test, sizeof(no_test), "find %s with no test in", doing);
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = roots; k < roots_end; k++) {
 		const char *a = sluice_arg(sc, k);
@@ -416,14 +443,10 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 			if (selects && guarded_path(t, true, &what) != GUARDED_KEYS)
 				continue;
 		}
-		verdict = worse(verdict,
-		                judge(sc,
-		                      selects ? "find -delete in" : "find -delete with no test in",
-		                      a, HARM_TREE, v));
+		verdict = worse(verdict, judge(sc, selects ? with_test : no_test, a, HARM_TREE, v));
 	}
 	if (roots == roots_end && !selects) /* no start point: "." */
-		verdict = worse(verdict,
-		                judge(sc, "find -delete with no test in", ".", HARM_TREE, v));
+		verdict = worse(verdict, judge(sc, no_test, ".", HARM_TREE, v));
 	return verdict;
 }
 

@@ -1346,6 +1346,20 @@ static struct vcase destroyers_cases[] = {
 	{ "read -r f; echo done > \"$f\"", A, "a command's output: not only emptying" },
 	{ "find . -name '*.tmp' | xargs shred -u", A, "find: judged by its start points" },
 	{ "echo a.log | xargs truncate -s0", A, "xargs fed known words" },
+	/* find -exec of a tool that deletes, as find -delete (issue 33) */
+	{ "find . -exec rm -rf {} +", D, "every file here, .git too" },
+	{ "find -exec rm {} +", D, "no start point: ." },
+	{ "find . -type f -print -exec rm {} +", D, "-type, -print select nothing" },
+	{ "find .git -type f -exec rm {} \\;", D, "the history" },
+	{ "find ~/.ssh -name 'id_*' -exec rm {} +", D, "keys, even with a test" },
+	{ "find ~/.ssh -type f -execdir shred -u {} +", D, "-execdir shred" },
+	{ "find . -type f -exec truncate -s0 {} +", D, "every file emptied" },
+	{ "find ~/.config -ok rm -rf {} \\;", D, "-ok: still the configuration" },
+	{ "find . -name '*.o' -exec rm {} +", A, "a test" },
+	{ "find . -name __pycache__ -type d -exec rm -rf {} +", A, "tests" },
+	{ "find . -type f -exec grep -l x {} +", A, "grep deletes nothing" },
+	{ "find . -exec sh -c 'true' \\; -delete", A, "another command selects" },
+	{ "find build -type f -exec rm {} +", A, "a build directory" },
 };
 
 ParameterizedTestParameters(plugins, destroyers)
