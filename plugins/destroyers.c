@@ -9,8 +9,9 @@
  * unlink, rm without -r, dd of=, tee without -a. What puts another file in
  * its place: cp, install, ln -f, mv onto it (keys: deny; configuration:
  * ask, as a dotfile manager does this on purpose). What destroys a tree:
- * rsync --delete into it, tar --remove-files of it, find -delete in it with
- * no test, mv of it to /dev/null. Each table row says which words a tool
+ * rsync --delete into it, tar --remove-files of it, find -delete (or
+ * -exec rm, shred, unlink, truncate) in it with no test, mv of it to
+ * /dev/null. Each table row says which words a tool
  * destroys; the verdict is the notion's.
  * The root, home and system trees are refused too where this plugin
  * judges a tree (rsync, tar, mv to /dev/null; find's are system_trees').
