@@ -168,6 +168,11 @@ static struct icase cases[] = {
 	  "root" },
 	{ "python3 -c \"import shutil as s, sys; s.rmtree(sys.argv[1])\" x", Q,
 	  "an alias's value not read", "shutil.rmtree" },
+	/* __import__('M').x is M.x, as require('M').x is (issue 33) */
+	{ "python3 -c \"__import__('shutil').rmtree('/')\"", D, "__import__ of shutil", "root" },
+	{ "python3 -c \"__import__('os').system('rm -rf ~')\"", D, "__import__ of os", "home" },
+	{ "python3 -c \"__import__('shutil').rmtree('build')\"", A, "a build directory", "" },
+	{ "python3 -c \"print(__import__('os').getcwd())\"", A, "nothing removed", "" },
 	{ "node -e \"const {rmSync: r} = require('fs'); r(require('os').homedir(), {recursive: "
 	  "true})\"",
 	  D, "a renamed member of require", "home" },
