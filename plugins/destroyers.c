@@ -9,22 +9,39 @@
  * unlink, rm without -r, dd of=, tee without -a. What puts another file in
  * its place: cp, install, ln -f, mv onto it (keys: deny; configuration:
  * ask, as a dotfile manager does this on purpose). What destroys a tree:
- * rsync --delete into it, tar --remove-files of it, find -delete in it with
- * no test, mv of it to /dev/null. Each table row says which words a tool
+ * rsync --delete into it, tar --remove-files of it, find -delete (or
+ * -exec rm, shred, unlink, truncate) in it with no test, mv of it to
+ * /dev/null. Each table row says which words a tool
  * destroys; the verdict is the notion's.
  * The root, home and system trees are refused too where this plugin
  * judges a tree (rsync, tar, mv to /dev/null; find's are system_trees').
+ * A file whose name only exists when the command runs (`read f; truncate
+ * -s0 "$f"`, `shred -u "$(cat list)"`, what an xargs reads from a program
+ * the model does not follow) may be any of these: truncate, shred, unlink,
+ * dd of= and a redirection that only empties (no command, `:` or `true`)
+ * of such a name ask (rule run_time_target, run-time-values.h, as for
+ * rm_targets).
  * Not for: recursive rm (rm_targets), system files named one by one
- * (/etc/passwd: the sandbox keeps them), block devices (devices).
+ * (/etc/passwd: the sandbox keeps them), block devices (devices); a
+ * command's output redirected into a name known only when it runs
+ * (`make > "$log"`: writing output is what that is for), cp/mv/rm of one.
  */
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "path-targets.h"
 #include "plugin-util.h"
+#include "run-time-values.h"
 #include "sluice/policy.h"
+
+/* The rules an administrator can switch (deny, ask, or allow: off). */
+#define DS_RULES(X) X(RUN_TIME_TARGET, "run_time_target", SLUICE_ASK)
+
+enum { DS_RULES(RULE_ENUM) N_DS_RULES };
+static const struct rule_switch ds_rules[] = { DS_RULES(RULE_SWITCH) };
 
 /* How a tool destroys what a word of it names. */
 enum harm {
@@ -355,9 +372,13 @@ static const char *const find_selects_nothing[] = {
 	NULL,
 };
 
-/* find -delete: its start points, as trees when nothing selects what it
- * deletes (`find . -delete`), else only keys (`find ~/.ssh -name x
- * -delete`). The root, home and system trees are system_trees'. */
+/* find -delete, or find -exec of a tool that deletes or empties each file
+ * (rm, unlink, shred, truncate; also -execdir, -ok, -okdir): its start
+ * points, as trees when nothing selects what it deletes (`find . -delete`,
+ * `find . -exec rm -rf {} +`), else only keys (`find ~/.ssh -name x
+ * -delete`). An -exec of another command selects, as a test does (what
+ * it prints is not known). The root, home and system trees are
+ * system_trees'. */
 static int check_find(const struct sluice_simple_command *sc, struct sluice_verdict *v)
 {
 	if (strcmp(sluice_name(sc), "find") != 0)
@@ -380,14 +401,37 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 			break;
 	}
 	roots_end = i;
+	/* what deletes: -delete, or a command that deletes each file found
+	 * (`-exec rm -rf {} +`, `-execdir shred -u {} ;`, `-ok unlink {} ;`) */
+	static const char *const exec_actions[] = { "-exec", "-execdir", "-ok", "-okdir", NULL };
+	static const char *const exec_deleters[] = { "rm", "unlink", "shred", "truncate", NULL };
+	char doing[48] = "-delete";
 	for (; i < sluice_argc(sc); i++) {
 		const char *a = sluice_arg(sc, i);
+		if (str_in(a, exec_actions)) {
+			/* the clause's words are its command's, up to ; or +:
+			 * they select nothing (`-rf` is rm's) */
+			if (i + 1 < sluice_argc(sc) && str_in(sluice_arg(sc, i + 1), exec_deleters)) {
+				deletes = true;
+				snprintf(doing, sizeof(doing), "%s %s", a, sluice_arg(sc, i + 1));
+			} else {
+				selects = true; /* what another command does is not known */
+			}
+			while (i + 1 < sluice_argc(sc) && strcmp(sluice_arg(sc, i + 1), ";") != 0 &&
+			       strcmp(sluice_arg(sc, i + 1), "+") != 0)
+				i++;
+			i++;
+			continue;
+		}
 		deletes |= strcmp(a, "-delete") == 0;
 		if (a[0] == '-')
 			selects |= !str_in(a, find_selects_nothing);
 	}
 	if (!deletes)
 		return SLUICE_ALLOW;
+	char with_test[80], no_test[80];
+	snprintf(with_test, sizeof(with_test), "find %s in", doing);
+	snprintf(no_test, sizeof(no_test), "find %s with no test in", doing);
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = roots; k < roots_end; k++) {
 		const char *a = sluice_arg(sc, k);
@@ -400,39 +444,167 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 			if (selects && guarded_path(t, true, &what) != GUARDED_KEYS)
 				continue;
 		}
-		verdict = worse(verdict,
-		                judge(sc,
-		                      selects ? "find -delete in" : "find -delete with no test in",
-		                      a, HARM_TREE, v));
+		verdict = worse(verdict, judge(sc, selects ? with_test : no_test, a, HARM_TREE, v));
 	}
 	if (roots == roots_end && !selects) /* no start point: "." */
-		verdict = worse(verdict,
-		                judge(sc, "find -delete with no test in", ".", HARM_TREE, v));
+		verdict = worse(verdict, judge(sc, no_test, ".", HARM_TREE, v));
 	return verdict;
 }
 
-static int check_one(const void *state, const struct sluice_simple_command *sc,
+/* ------------------------------------------ names known only when it runs */
+
+static const char *const run_time_suggestion =
+        "print the names first (echo \"$f\"), then name the files of the project one by one";
+
+/* Does text (a redirection's target of command i) hold a value only known
+ * when the command runs (run_time_operand_within() for a text that is no
+ * word)? Returns where it comes from, or NULL. A loop over values the
+ * model knows is walked once per value: a command of the same span whose
+ * target holds no `$` stands for that round. */
+static const char *run_time_text(const struct sluice_command *cmd, size_t i, size_t r,
+                                 const char *text)
+{
+	size_t len = strlen(text);
+	if ((strstr(text, "$(") || strchr(text, '`')) && run_time_substitution(text, len))
+		return "the output of a command substitution";
+	int lookups = RUN_TIME_LOOKUPS;
+	char name[VAR_NAME_CAP];
+	enum var_form form;
+	const char *end;
+	for (const char *c = strchr(text, '$'); c; c = strchr(c + 1, '$')) {
+		if (!var_expansion_at(c, name, &form, &end) || strcmp(name, "!") == 0)
+			continue;
+		/* SIZE_MAX: no word of the command, so no round of a loop
+		 * counts as known there (rounds below) */
+		const char *source = run_time_variable_within(cmd, i, SIZE_MAX, name, &lookups);
+		if (!source)
+			continue;
+		size_t start, stop, s, e;
+		sluice_span(sluice_command_get(cmd, i), &start, &stop);
+		for (size_t j = 0; j < sluice_command_count(cmd); j++) {
+			const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+			sluice_span(o, &s, &e);
+			if (j != i && s == start && e == stop && r < sluice_redirect_count(o) &&
+			    sluice_redirect_target(o, r) && !strchr(sluice_redirect_target(o, r), '$'))
+				return NULL;
+		}
+		return source;
+	}
+	return NULL;
+}
+
+/* Ask for a file destroyed by doing whose name (shown) comes from source,
+ * by the rule's verdict. */
+static int refuse_run_time(struct sluice_verdict *v, const char *doing, const char *shown,
+                           const char *source, int verdict)
+{
+	char msg[640];
+	if (shown)
+		snprintf(msg, sizeof(msg),
+		         "%s '%s' destroys the content of %s, which is only known when it runs",
+		         doing, shown, source);
+	else
+		snprintf(msg, sizeof(msg),
+		         "%s under xargs destroys the content of %s, which is only known when it runs",
+		         doing, source);
+	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
+}
+
+/* truncate, shred, unlink, dd of= and an emptying redirection of a name
+ * only known when command i runs (rule run_time_target). */
+static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd,
+                          size_t i, struct sluice_verdict *v)
+{
+	int rule = st->verdict[RULE_RUN_TIME_TARGET];
+	if (rule == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	const char *name = sluice_argc(sc) > 0 ? sluice_name(sc) : "";
+	/* a redirection that only empties its file: `> "$f"`, `: > "$f"` */
+	static const char *const emptying[] = { "", ":", "true", NULL };
+	static const char *const truncating[] = { ">", ">|", "&>", NULL };
+	if (str_in(name, emptying) && sluice_argc(sc) <= 1) {
+		for (size_t r = 0; r < sluice_redirect_count(sc); r++) {
+			const char *op = sluice_redirect_op(sc, r);
+			const char *t = sluice_redirect_target(sc, r);
+			if (!op || !t || !str_in(op, truncating))
+				continue;
+			const char *source = run_time_text(cmd, i, r, t);
+			if (source) {
+				char doing[32];
+				snprintf(doing, sizeof(doing), "the redirection %s", op);
+				return refuse_run_time(v, doing, t, source, rule);
+			}
+		}
+		return SLUICE_ALLOW;
+	}
+	static const char *const truncate_values[] = { "-s", "--size", "-r", "--reference", NULL };
+	static const char *const shred_values[] = { "-n", "--iterations", "-s", "--size", NULL };
+	const char *const *values;
+	if (strcmp(name, "truncate") == 0)
+		values = truncate_values;
+	else if (strcmp(name, "shred") == 0)
+		values = shred_values;
+	else if (strcmp(name, "unlink") == 0)
+		values = NULL;
+	else if (strcmp(name, "dd") == 0) {
+		for (size_t k = 1; k < sluice_argc(sc); k++) {
+			if (strncmp(sluice_arg(sc, k), "of=", 3) != 0)
+				continue;
+			const char *source = run_time_operand(cmd, i, k);
+			return source ? refuse_run_time(v, "dd into", sluice_arg(sc, k) + 3, source, rule)
+			              : SLUICE_ALLOW;
+		}
+		return SLUICE_ALLOW;
+	} else
+		return SLUICE_ALLOW;
+	if (run_time_xargs(cmd, i))
+		return refuse_run_time(v, name, NULL, "what xargs reads", rule);
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(sc, values, idx, MAX_OPERANDS);
+	for (size_t k = 0; k < n; k++) {
+		const char *source = run_time_operand(cmd, i, idx[k]);
+		if (source)
+			return refuse_run_time(v, name, sluice_arg(sc, idx[k]), source, rule);
+	}
+	return SLUICE_ALLOW;
+}
+
+static int check_one(const void *state, const struct sluice_command *cmd, size_t i,
                      struct sluice_verdict *v)
 {
-	(void)state;
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	int (*const checks[])(const struct sluice_simple_command *, struct sluice_verdict *) = {
 		check_redirects, check_content, check_replace, check_rsync, check_tar, check_find,
 	};
 	int verdict = SLUICE_ALLOW;
-	for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
-		if (i > 0 && sluice_argc(sc) == 0)
+	for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++) {
+		if (k > 0 && sluice_argc(sc) == 0)
 			break;
-		verdict = worse(verdict, checks[i](sc, v));
+		verdict = worse(verdict, checks[k](sc, v));
 		if (verdict < 0)
 			return verdict;
 	}
+	/* a name known only when it runs, when nothing above refused it */
+	if (verdict == SLUICE_ALLOW)
+		verdict = check_run_time(state, cmd, i, v);
 	return verdict;
+}
+
+static int ds_open(const struct sluice_host *host, const struct sluice_settings *settings,
+                   void **ret_state)
+{
+	return rule_state_open(host, settings, ds_rules, N_DS_RULES, ret_state);
 }
 
 static int ds_check(void *state, const struct sluice_command *cmd, struct sluice_verdict *v)
 {
-	return check_each(state, cmd, v, check_one);
+	return check_each_at(state, cmd, v, check_one);
 }
+
+static const struct sluice_key keys[] = {
+	DS_RULES(RULE_KEY){ NULL, 0 },
+};
 
 SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR = {
 	.abi_version = SLUICE_POLICY_ABI_VERSION,
@@ -440,7 +612,10 @@ SLUICE_PLUGIN_EXPORT const struct sluice_policy_plugin SLUICE_BUILTIN_DESCRIPTOR
 	.name = "destroyers",
 	.description = "refuses truncate, shred, unlink, > redirections, dd, cp/ln/mv over keys, "
 	               "dotfiles and .git; rsync --delete, tar --remove-files, find -delete "
-	               "with no test of the working tree",
-	.open = open_keep_settings,
+	               "with no test of the working tree; asks when such a file is only known "
+	               "when it runs",
+	.keys = keys,
+	.open = ds_open,
 	.check = ds_check,
+	.close = rule_state_close,
 };

@@ -9,7 +9,10 @@
  * may already run, so it is not counted as given. A rule then asks what
  * harms: a class that can no longer read, enter or run the file, a
  * secret that others can read. Static inline, as plugin-util.h is.
- * Not for: the set-id and sticky bits; the umask (a clause with no who,
+ * Whether the mode gives the set-user-ID or set-group-ID bit (`u+s`,
+ * `+s`, `g+s`, `4755`, `2755`) is kept too: a program with it runs as its
+ * owner or group, whoever starts it.
+ * Not for: the sticky bit; the umask (a clause with no who,
  * `-x`, `+r`, is read as `a`: the umask can only spare bits of the group
  * and others, so a rule reads a little more into it, never less);
  * --reference (another file's mode: not known here).
@@ -28,6 +31,7 @@ enum mode_class { MODE_OWNER, MODE_GROUP, MODE_OTHERS, N_MODE_CLASSES };
 struct mode_effect {
 	unsigned has[N_MODE_CLASSES];   /* bits the class has afterwards, for sure */
 	unsigned lacks[N_MODE_CLASSES]; /* bits the class lacks afterwards, for sure */
+	bool setid;                     /* the set-user-ID or set-group-ID bit given */
 };
 
 /* An octal mode ("644", "0700", "4755"): each class gets its digit. */
@@ -41,6 +45,7 @@ static inline bool mode_read_octal(const char *mode, struct mode_effect *ret)
 		ret->has[c] = (unsigned)(bits >> (3 * (2 - c))) & MODE_RWX;
 		ret->lacks[c] = MODE_RWX & ~ret->has[c];
 	}
+	ret->setid = (bits >> 9) & 06; /* 4000 set-user-ID, 2000 set-group-ID */
 	return true;
 }
 
@@ -93,7 +98,10 @@ static inline bool mode_read_symbolic(const char *mode, struct mode_effect *ret)
 			bool copied = *c && strchr("ugo", *c);
 			if (copied)
 				c++;
+			/* s for the owner or the group, given (+ or =) */
+			bool s_given = op != '-' && (who[MODE_OWNER] || who[MODE_GROUP]);
 			for (; *c && strchr("rwxXst", *c); c++) {
+				ret->setid |= *c == 's' && s_given;
 				certain |= *c == 'r'   ? MODE_R
 				           : *c == 'w' ? MODE_W
 				           : *c == 'x' ? MODE_X
@@ -113,7 +121,7 @@ static inline bool mode_read_symbolic(const char *mode, struct mode_effect *ret)
  * is neither: a rule then has nothing to judge, as chmod refuses it. */
 static inline bool mode_effect_read(const char *mode, struct mode_effect *ret)
 {
-	*ret = (struct mode_effect){ { 0, 0, 0 }, { 0, 0, 0 } };
+	*ret = (struct mode_effect){ { 0, 0, 0 }, { 0, 0, 0 }, false };
 	if (mode[0] >= '0' && mode[0] <= '7')
 		return mode_read_octal(mode, ret);
 	return mode[0] != '\0' && mode_read_symbolic(mode, ret);

@@ -392,6 +392,54 @@ static inline enum access_kind access_path(const char *t, bool *ret_entered, con
 	return ACCESS_NONE;
 }
 
+/* What system_file() says a file of the system is. */
+enum system_file_kind {
+	SYSTEM_FILE_NONE = 0,
+	SYSTEM_FILE,        /* any other file below a system directory */
+	SYSTEM_FILE_PUBLIC, /* one every user's programs read (/etc/passwd) */
+	SYSTEM_FILE_SECRET, /* one nobody else may read (/etc/shadow, host keys) */
+};
+
+/* Is t (normalised and collapsed) a file or directory below a directory of
+ * the system's software and configuration, named by itself rather than as
+ * a tree (system_tree()) or a program (access_path())? /home, /root, /srv,
+ * /mnt, /media, /snap, /tmp and the kernel's /proc, /sys, /dev hold the
+ * users' data or no files: not these. */
+static inline enum system_file_kind system_file(const char *t)
+{
+	static const char *const dirs[] = { "/etc", "/usr", "/bin",  "/sbin", "/lib", "/lib32",
+		                            "/lib64", "/libx32", "/boot", "/opt", "/var", "/run",
+		                            NULL };
+	/* what every program that looks up a user, a host or a library reads */
+	static const char *const public_files[] = {
+		"/etc/passwd",    "/etc/group",      "/etc/hosts",         "/etc/resolv.conf",
+		"/etc/nsswitch.conf", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/services",
+		"/etc/protocols", "/etc/profile",    "/etc/bash.bashrc",   "/etc/environment",
+		"/etc/os-release", "/etc/localtime", "/etc/hostname",      "/etc/shells",
+		NULL,
+	};
+	/* what must stay the owner's: password hashes, sudo's rules, the
+	 * host's private keys */
+	static const char *const secret_files[] = {
+		"/etc/shadow",       "/etc/shadow-",         "/etc/gshadow",
+		"/etc/gshadow-",     "/etc/sudoers",         "/etc/sudoers.d/*",
+		"/etc/ssh/ssh_host_*_key", "/etc/ssl/private/*", NULL,
+	};
+	bool below = false;
+	for (const char *const *d = dirs; *d && !below; d++) {
+		size_t n = strlen(*d);
+		below = strncmp(t, *d, n) == 0 && t[n] == '/' && t[n + 1];
+	}
+	if (!below)
+		return SYSTEM_FILE_NONE;
+	if (str_in(t, public_files))
+		return SYSTEM_FILE_PUBLIC;
+	for (const char *const *p = secret_files; *p; p++)
+		if (fnmatch(*p, t, FNM_PATHNAME) == 0)
+			return SYSTEM_FILE_SECRET;
+	return SYSTEM_FILE;
+}
+
 /* What a tree destroyed here takes when it is the current directory, its
  * contents or its parent ("*", ".*", ".", "..", "../ *"), else NULL. */
 static inline const char *working_tree(const char *t)

@@ -18,9 +18,12 @@
  * Any chmod, chown or chattr, recursive or not, is judged by what it does
  * to what the path is (check_access(): `chmod 000 /`, `chmod -x
  * ~/.local/bin/tool`, `chmod 777 ~/.ssh/id_ed25519`, `chattr +i ~/.bashrc`),
- * by the rule of the system's, the home's or the keys' permissions.
- * Not for: files below such a tree named one by one (/etc/hosts), but for
- * the programs of a bin directory.
+ * by the rule of the system's, the home's or the keys' permissions; so is
+ * a set-id bit given to a program (`chmod u+s /usr/bin/find`), a file of
+ * the system named by itself (system_file_rule(): `chmod 600 /etc/passwd`,
+ * `chmod 666 /etc/shadow`) and --reference onto any of them (asks).
+ * Not for: chown or chattr of a file of the system named by itself
+ * (`chown -R www-data /var/www/html`), chgrp but recursive.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -220,6 +223,8 @@ enum access_harm {
 	HARM_SHARED,     /* the group or others can change it, or read a secret */
 	HARM_OWNER,      /* another owner */
 	HARM_IMMUTABLE,  /* chattr +i / +a: nothing can change it until root undoes it */
+	HARM_SETID,      /* a program that runs as its owner or group, whoever starts it */
+	HARM_UNKNOWN,    /* --reference: another file's mode or owner, not known here */
 };
 
 /* What a change of sc does, for access_rule(): chmod's mode (its effect),
@@ -231,6 +236,8 @@ struct access_change {
 	bool other_owner;               /* chown: an owner other than the user */
 	bool root_owner;                /* chown: root, who owns the system's files */
 	bool immutable;                 /* chattr: +i, +a, =...i */
+	bool reference;                 /* chmod/chown --reference=FILE */
+	int ref_kind;                   /* what FILE is: an access_kind, or 10 + a system_file_kind */
 	int verdict[3];                 /* ACCESS_SYSTEM, ACCESS_HOME, ACCESS_KEYS - 1 */
 	struct refusal *how;            /* its effect and tail written by access_rule() */
 };
@@ -263,6 +270,8 @@ static const char *const harm_effects[] = {
 	[HARM_SHARED] = "lets other users change or read",
 	[HARM_OWNER] = "hands to another owner",
 	[HARM_IMMUTABLE] = "freezes",
+	[HARM_SETID] = "makes a set-user-ID or set-group-ID program of",
+	[HARM_UNKNOWN] = "copies another file's mode or owner, which sluice cannot read, onto",
 };
 
 static const char *const harm_tails[] = {
@@ -271,7 +280,58 @@ static const char *const harm_tails[] = {
 	                "could run code as you",
 	[HARM_OWNER] = ": ssh, gpg and your tools stop reading or trusting it",
 	[HARM_IMMUTABLE] = ": nothing can write it, your tools included, until root undoes it",
+	[HARM_SETID] = ": whoever runs it runs it as its owner (or group), a way in for anyone "
+	               "who can start it",
+	[HARM_UNKNOWN] = "",
 };
+
+/* The harm chmod's mode e does to a file of the system named by itself
+ * (system_file(): /etc/passwd, /etc/shadow, /var/run/docker.sock), which
+ * is not a program or a tree: the owner locked out, the group or others
+ * given write, every user's programs locked out of a file they all read,
+ * a secret given to others to read, a set-id bit. A mode that only keeps
+ * a file of the system from others (`chmod 600 /etc/app/token`) passes:
+ * an administrator tightens such files. */
+static enum access_harm system_file_harm(const struct mode_effect *e, enum system_file_kind f,
+                                         bool entered)
+{
+	if (e->lacks[MODE_OWNER] & (MODE_R | (entered ? MODE_X : 0)))
+		return HARM_LOCKED_OUT;
+	if (f == SYSTEM_FILE_PUBLIC && ((e->lacks[MODE_GROUP] | e->lacks[MODE_OTHERS]) & MODE_R))
+		return HARM_LOCKED_OUT;
+	unsigned shared = (e->has[MODE_GROUP] | e->has[MODE_OTHERS]);
+	if ((shared & MODE_W) || (f == SYSTEM_FILE_SECRET && (e->has[MODE_OTHERS] & MODE_R)))
+		return HARM_SHARED;
+	return e->setid ? HARM_SETID : HARM_NONE;
+}
+
+/* access_rule() for a file of the system named by itself: chmod's mode
+ * as system_file_harm() says, --reference asks; a new owner or attributes
+ * pass (`chown -R www-data /var/www/html` is how a server's files are
+ * handed to it; `chattr +i /etc/resolv.conf` how an administrator keeps
+ * a network manager from rewriting it), by the rule permissions. */
+static int system_file_rule(const struct access_change *ch, const char *t, const char **ret_what)
+{
+	enum system_file_kind f = system_file(t);
+	int rule = ch->verdict[ACCESS_SYSTEM - 1];
+	if (f == SYSTEM_FILE_NONE || rule == SLUICE_ALLOW || !(ch->mode || ch->reference))
+		return SLUICE_ALLOW;
+	if (ch->reference && ch->ref_kind == 10 + (int)f)
+		return SLUICE_ALLOW; /* the mode of a file of the same kind */
+	enum access_harm harm =
+	        ch->reference ? HARM_UNKNOWN : system_file_harm(ch->mode, f, ch->recursive);
+	if (harm == HARM_NONE)
+		return SLUICE_ALLOW;
+	*ret_what = f == SYSTEM_FILE_PUBLIC   ? "a file of the system every user's programs read"
+	            : f == SYSTEM_FILE_SECRET ? "a secret of the system"
+	                                      : "a file of the system";
+	ch->how->effect = harm_effects[harm];
+	ch->how->tail = harm == HARM_SHARED
+	                        ? ": other users could change what the system reads or runs, or "
+	                          "read its secrets"
+	                        : harm_tails[harm];
+	return harm == HARM_UNKNOWN && rule == SLUICE_DENY ? SLUICE_ASK : rule;
+}
 
 /* path_rule_fn of a change of permissions, owner or attributes. */
 static int access_rule(const void *ctx, const char *t, const char **ret_what)
@@ -279,11 +339,20 @@ static int access_rule(const void *ctx, const char *t, const char **ret_what)
 	const struct access_change *ch = ctx;
 	bool entered;
 	enum access_kind k = access_path(t, &entered, ret_what);
-	if (k == ACCESS_NONE || ch->verdict[k - 1] == SLUICE_ALLOW)
+	if (k == ACCESS_NONE)
+		return system_file_rule(ch, t, ret_what);
+	if (ch->verdict[k - 1] == SLUICE_ALLOW)
 		return SLUICE_ALLOW;
 	enum access_harm harm = HARM_NONE;
-	if (ch->mode)
+	if (ch->reference)
+		/* the mode or owner of a file of the same kind (another key's)
+		 * is one such a file has; any other is not known */
+		harm = ch->ref_kind == (int)k ? HARM_NONE : HARM_UNKNOWN;
+	else if (ch->mode)
 		harm = mode_harm(ch->mode, k, entered || ch->recursive, public_key_file(t));
+	/* a program of the system's or of the home's that runs as its owner */
+	if (harm == HARM_NONE && ch->mode && ch->mode->setid && k != ACCESS_KEYS)
+		harm = HARM_SETID;
 	else if (ch->other_owner && !(k == ACCESS_SYSTEM && ch->root_owner))
 		harm = HARM_OWNER;
 	else if (ch->immutable)
@@ -292,6 +361,9 @@ static int access_rule(const void *ctx, const char *t, const char **ret_what)
 		return SLUICE_ALLOW;
 	ch->how->effect = harm_effects[harm];
 	ch->how->tail = harm_tails[harm];
+	/* what --reference gives is not known: ask, never refuse on a guess */
+	if (harm == HARM_UNKNOWN && ch->verdict[k - 1] == SLUICE_DENY)
+		return SLUICE_ASK;
 	return ch->verdict[k - 1];
 }
 
@@ -372,6 +444,31 @@ static int check_chattr(struct access_change *ch, const struct sluice_simple_com
 	return SLUICE_ALLOW;
 }
 
+/* What the file of sc's --reference=FILE (or --reference FILE) is: its
+ * access_kind, 10 + its system_file_kind, or -1 when it is not read. */
+static int reference_kind(const struct sluice_simple_command *sc)
+{
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		if (strcmp(a, "--") == 0)
+			break;
+		if (!long_option_spells(a, "reference", 3))
+			continue;
+		const char *file = strchr(a, '=') ? strchr(a, '=') + 1
+		                   : i + 1 < sluice_argc(sc) ? sluice_arg(sc, i + 1)
+		                                             : NULL;
+		char t[PATH_CAP];
+		const char *what;
+		bool entered;
+		if (!file || !path_normalise(file, t, sizeof(t)))
+			return -1;
+		path_collapse(t);
+		enum access_kind k = access_path(t, &entered, &what);
+		return k != ACCESS_NONE ? (int)k : 10 + (int)system_file(t);
+	}
+	return -1;
+}
+
 /* chmod MODE FILE..., chown OWNER[:GROUP] FILE..., chattr ATTRS FILE...:
  * every file, by access_rule(). */
 static int check_access(const struct rule_state *st, const struct sluice_simple_command *sc,
@@ -392,27 +489,33 @@ static int check_access(const struct rule_state *st, const struct sluice_simple_
 	};
 	if (strcmp(name, "chattr") == 0)
 		return check_chattr(&ch, sc, v);
-	/* --reference=FILE copies another file's mode or owner: not known */
-	if (long_option_prefix(sc, 1, "reference", 3))
-		return SLUICE_ALLOW;
 	bool chmod = strcmp(name, "chmod") == 0;
-	size_t first = first_operand(sc, chmod, chmod ? NULL : chown_values);
+	/* --reference=FILE copies another file's mode or owner: what it gives
+	 * is not known, so every operand is a file and a guarded one asks */
+	ch.reference = long_option_prefix(sc, 1, "reference", 3);
+	if (ch.reference)
+		ch.ref_kind = reference_kind(sc);
+	size_t first = ch.reference ? 1 : first_operand(sc, chmod, chmod ? NULL : chown_values);
 	if (first == 0)
 		return SLUICE_ALLOW;
-	const char *change = sluice_arg(sc, first);
+	const char *change = ch.reference ? "--reference" : sluice_arg(sc, first);
 	struct mode_effect mode;
-	if (chmod && !mode_effect_read(change, &mode))
+	if (chmod && !ch.reference && !mode_effect_read(change, &mode))
 		return SLUICE_ALLOW;
-	ch.mode = chmod ? &mode : NULL;
-	ch.other_owner = !chmod && change[0] != ':' && change[0] != '.' && !owner_is_self(change);
+	ch.mode = chmod && !ch.reference ? &mode : NULL;
+	ch.other_owner = !chmod && !ch.reference && change[0] != ':' && change[0] != '.' &&
+	                 !owner_is_self(change);
 	ch.root_owner = owner_is_root(change);
 	bool dashdash = false;
-	for (size_t k = first + 1; k < sluice_argc(sc); k++) {
+	for (size_t k = ch.reference ? first : first + 1; k < sluice_argc(sc); k++) {
 		const char *a = sluice_arg(sc, k);
 		if (!dashdash && strcmp(a, "--") == 0) {
 			dashdash = true;
 			continue;
 		}
+		/* --reference RFILE: the next word is the file read, not changed */
+		if (!dashdash && long_option_spells(a, "reference", 3) && !strchr(a, '='))
+			k++;
 		if (!dashdash && a[0] == '-' && a[1])
 			continue;
 		int verdict = judge_access(sc, change, a, &ch, v);

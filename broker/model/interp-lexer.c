@@ -373,14 +373,15 @@ static void read_name(struct lexer *lx, bool lead)
 	push(lx, TOK_NAME, text);
 }
 
-/* require('fs').rmSync: the four tokens before ".rmSync" become "fs". */
-static void fold_require(struct lexer *lx)
+/* require('fs').rmSync: the four tokens before ".rmSync" become "fs".
+ * python's __import__('shutil').rmtree is the same shape (importer). */
+static void fold_require(struct lexer *lx, const char *importer)
 {
 	struct interp_tokens *t = lx->out;
 	if (t->n < 5)
 		return;
 	struct interp_token *v = &t->v[t->n - 5];
-	if (v[0].type != TOK_NAME || strcmp(v[0].text, "require") != 0 || v[1].punct != '(' ||
+	if (v[0].type != TOK_NAME || strcmp(v[0].text, importer) != 0 || v[1].punct != '(' ||
 	    v[2].type != TOK_STRING || v[2].dynamic || v[3].punct != ')' || v[4].type != TOK_NAME ||
 	    v[4].text[0] != '.')
 		return;
@@ -473,7 +474,9 @@ static void lex_one(struct lexer *lx)
 	if (is_name_start(c) || sigil || lead) {
 		read_name(lx, lead);
 		if (lead && has(lx, LEX_REQUIRE))
-			fold_require(lx);
+			fold_require(lx, "require");
+		else if (lead && has(lx, LEX_PY_STRINGS))
+			fold_require(lx, "__import__");
 		return;
 	}
 	if (c >= '0' && c <= '9') {

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "model/interp-lang.h"
@@ -169,6 +170,12 @@ static struct value value_of(const struct reader *r, struct range a)
 		if (name_in(v[0].text, r->lang->path_ctors))
 			return (struct value){ VAL_TEXT, v[2].text };
 	}
+	/* Path('~/x').expanduser(): the home with x after it */
+	if (n == 7 && v[0].type == TOK_NAME && name_in(v[0].text, r->lang->path_ctors) &&
+	    v[1].punct == '(' && v[2].type == TOK_STRING && !v[2].dynamic && v[3].punct == ')' &&
+	    v[4].type == TOK_NAME && strcmp(v[4].text, ".expanduser") == 0 && v[5].punct == '(' &&
+	    v[6].punct == ')' && v[2].text[0] == '~')
+		return (struct value){ VAL_HOME, v[2].text };
 	char text[CANONICAL_CAP + 1];
 	canonical(r, a, text, sizeof(text));
 	if (name_in(text, r->lang->home_forms))
@@ -330,21 +337,35 @@ static void read_program_args(struct reader *r, const struct interp_call *call,
 		unread(r, call);
 }
 
-/* PATH.unlink(): the receiver is Path('x') (or not known). */
-static struct value receiver(const struct reader *r, size_t at)
+/* The index of the name before the ( that matches the ) at end - 1, or
+ * SIZE_MAX when there is none. */
+static size_t call_start(const struct reader *r, size_t end)
 {
-	if (at < 2 || !is_punct(r, at - 1, ')'))
-		return (struct value){ VAL_UNKNOWN, NULL };
-	/* back to the name before the matching ( */
+	if (end < 2 || !is_punct(r, end - 1, ')'))
+		return SIZE_MAX;
 	int depth = 0;
-	for (size_t i = at - 1; i > 0; i--) {
+	for (size_t i = end - 1; i > 0; i--) {
 		const struct interp_token *tok = &r->t->v[i];
 		if (tok->type == TOK_PUNCT && strchr(")]}", tok->punct))
 			depth++;
 		else if (tok->type == TOK_PUNCT && strchr("([{", tok->punct) && --depth == 0)
-			return value_of(r, (struct range){ i - 1, at });
+			return i - 1;
 	}
-	return (struct value){ VAL_UNKNOWN, NULL };
+	return SIZE_MAX;
+}
+
+/* PATH.unlink(): the receiver is Path('x'), Path('~/x').expanduser() (or
+ * not known). */
+static struct value receiver(const struct reader *r, size_t at)
+{
+	size_t start = call_start(r, at);
+	if (start == SIZE_MAX)
+		return (struct value){ VAL_UNKNOWN, NULL };
+	const struct interp_token *name = &r->t->v[start];
+	if (name->type == TOK_NAME && strcmp(name->text, ".expanduser") == 0 &&
+	    call_start(r, start) != SIZE_MAX)
+		start = call_start(r, start);
+	return value_of(r, (struct range){ start, at });
 }
 
 /* awk: print ... > FILE, print ... >> FILE, print ... | COMMAND. */

@@ -168,6 +168,22 @@ static struct icase cases[] = {
 	  "root" },
 	{ "python3 -c \"import shutil as s, sys; s.rmtree(sys.argv[1])\" x", Q,
 	  "an alias's value not read", "shutil.rmtree" },
+	/* __import__('M').x is M.x, as require('M').x is (issue 33) */
+	{ "python3 -c \"__import__('shutil').rmtree('/')\"", D, "__import__ of shutil", "root" },
+	{ "python3 -c \"__import__('os').system('rm -rf ~')\"", D, "__import__ of os", "home" },
+	{ "python3 -c \"__import__('shutil').rmtree('build')\"", A, "a build directory", "" },
+	{ "python3 -c \"print(__import__('os').getcwd())\"", A, "nothing removed", "" },
+	/* Path('~/x').expanduser() is the home's x, as a value and as a
+	 * receiver (issue 33) */
+	{ "python3 -c \"import pathlib; pathlib.Path('~/.bashrc').expanduser().write_text('')\"", D,
+	  "a dotfile written over", "~/.bashrc" },
+	{ "python3 -c \"from pathlib import Path; Path('~/.ssh/id_rsa').expanduser().unlink()\"", D,
+	  "a key removed", "~/.ssh/id_rsa" },
+	{ "python3 -c \"import shutil; shutil.rmtree(Path('~/.config').expanduser())\"", D,
+	  "an argument", "~/.config" },
+	{ "python3 -c \"from pathlib import Path; Path('~/notes.txt').expanduser().write_text('x')\"",
+	  A, "a file of home that is no dotfile", "" },
+	{ "python3 -c \"x.expanduser().unlink()\"", Q, "a receiver not read", "unlink" },
 	{ "node -e \"const {rmSync: r} = require('fs'); r(require('os').homedir(), {recursive: "
 	  "true})\"",
 	  D, "a renamed member of require", "home" },
