@@ -411,7 +411,8 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 		if (str_in(a, exec_actions)) {
 			/* the clause's words are its command's, up to ; or +:
 			 * they select nothing (`-rf` is rm's) */
-			if (i + 1 < sluice_argc(sc) && str_in(sluice_arg(sc, i + 1), exec_deleters)) {
+			if (i + 1 < sluice_argc(sc) &&
+			    str_in(sluice_arg(sc, i + 1), exec_deleters)) {
 				deletes = true;
 				snprintf(doing, sizeof(doing), "%s %s", a, sluice_arg(sc, i + 1));
 			} else {
@@ -485,7 +486,8 @@ static const char *run_time_text(const struct sluice_command *cmd, size_t i, siz
 			const struct sluice_simple_command *o = sluice_command_get(cmd, j);
 			sluice_span(o, &s, &e);
 			if (j != i && s == start && e == stop && r < sluice_redirect_count(o) &&
-			    sluice_redirect_target(o, r) && !strchr(sluice_redirect_target(o, r), '$'))
+			    sluice_redirect_target(o, r) &&
+			    !strchr(sluice_redirect_target(o, r), '$'))
 				return NULL;
 		}
 		return source;
@@ -504,16 +506,17 @@ static int refuse_run_time(struct sluice_verdict *v, const char *doing, const ch
 		         "%s '%s' destroys the content of %s, which is only known when it runs",
 		         doing, shown, source);
 	else
-		snprintf(msg, sizeof(msg),
-		         "%s under xargs destroys the content of %s, which is only known when it runs",
-		         doing, source);
+		snprintf(
+		        msg, sizeof(msg),
+		        "%s under xargs destroys the content of %s, which is only known when it runs",
+		        doing, source);
 	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
 }
 
 /* truncate, shred, unlink, dd of= and an emptying redirection of a name
  * only known when command i runs (rule run_time_target). */
-static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd,
-                          size_t i, struct sluice_verdict *v)
+static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                          struct sluice_verdict *v)
 {
 	int rule = st->verdict[RULE_RUN_TIME_TARGET];
 	if (rule == SLUICE_ALLOW)
@@ -552,7 +555,8 @@ static int check_run_time(const struct rule_state *st, const struct sluice_comma
 			if (strncmp(sluice_arg(sc, k), "of=", 3) != 0)
 				continue;
 			const char *source = run_time_operand(cmd, i, k);
-			return source ? refuse_run_time(v, "dd into", sluice_arg(sc, k) + 3, source, rule)
+			return source ? refuse_run_time(v, "dd into", sluice_arg(sc, k) + 3, source,
+			                                rule)
 			              : SLUICE_ALLOW;
 		}
 		return SLUICE_ALLOW;

@@ -407,23 +407,41 @@ enum system_file_kind {
  * users' data or no files: not these. */
 static inline enum system_file_kind system_file(const char *t)
 {
-	static const char *const dirs[] = { "/etc", "/usr", "/bin",  "/sbin", "/lib", "/lib32",
-		                            "/lib64", "/libx32", "/boot", "/opt", "/var", "/run",
-		                            NULL };
+	static const char *const dirs[] = { "/etc",   "/usr",   "/bin",    "/sbin", "/lib",
+		                            "/lib32", "/lib64", "/libx32", "/boot", "/opt",
+		                            "/var",   "/run",   NULL };
 	/* what every program that looks up a user, a host or a library reads */
 	static const char *const public_files[] = {
-		"/etc/passwd",    "/etc/group",      "/etc/hosts",         "/etc/resolv.conf",
-		"/etc/nsswitch.conf", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/services",
-		"/etc/protocols", "/etc/profile",    "/etc/bash.bashrc",   "/etc/environment",
-		"/etc/os-release", "/etc/localtime", "/etc/hostname",      "/etc/shells",
+		"/etc/passwd",
+		"/etc/group",
+		"/etc/hosts",
+		"/etc/resolv.conf",
+		"/etc/nsswitch.conf",
+		"/etc/ld.so.cache",
+		"/etc/ld.so.conf",
+		"/etc/services",
+		"/etc/protocols",
+		"/etc/profile",
+		"/etc/bash.bashrc",
+		"/etc/environment",
+		"/etc/os-release",
+		"/etc/localtime",
+		"/etc/hostname",
+		"/etc/shells",
 		NULL,
 	};
 	/* what must stay the owner's: password hashes, sudo's rules, the
 	 * host's private keys */
 	static const char *const secret_files[] = {
-		"/etc/shadow",       "/etc/shadow-",         "/etc/gshadow",
-		"/etc/gshadow-",     "/etc/sudoers",         "/etc/sudoers.d/*",
-		"/etc/ssh/ssh_host_*_key", "/etc/ssl/private/*", NULL,
+		"/etc/shadow",
+		"/etc/shadow-",
+		"/etc/gshadow",
+		"/etc/gshadow-",
+		"/etc/sudoers",
+		"/etc/sudoers.d/*",
+		"/etc/ssh/ssh_host_*_key",
+		"/etc/ssl/private/*",
+		NULL,
 	};
 	bool below = false;
 	for (const char *const *d = dirs; *d && !below; d++) {

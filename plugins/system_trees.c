@@ -237,9 +237,9 @@ struct access_change {
 	bool root_owner;                /* chown: root, who owns the system's files */
 	bool immutable;                 /* chattr: +i, +a, =...i */
 	bool reference;                 /* chmod/chown --reference=FILE */
-	int ref_kind;                   /* what FILE is: an access_kind, or 10 + a system_file_kind */
-	int verdict[3];                 /* ACCESS_SYSTEM, ACCESS_HOME, ACCESS_KEYS - 1 */
-	struct refusal *how;            /* its effect and tail written by access_rule() */
+	int ref_kind;        /* what FILE is: an access_kind, or 10 + a system_file_kind */
+	int verdict[3];      /* ACCESS_SYSTEM, ACCESS_HOME, ACCESS_KEYS - 1 */
+	struct refusal *how; /* its effect and tail written by access_rule() */
 };
 
 /* The harm chmod's mode e does to a path of kind k (entered: its x bit
@@ -454,7 +454,7 @@ static int reference_kind(const struct sluice_simple_command *sc)
 			break;
 		if (!long_option_spells(a, "reference", 3))
 			continue;
-		const char *file = strchr(a, '=') ? strchr(a, '=') + 1
+		const char *file = strchr(a, '=')            ? strchr(a, '=') + 1
 		                   : i + 1 < sluice_argc(sc) ? sluice_arg(sc, i + 1)
 		                                             : NULL;
 		char t[PATH_CAP];

@@ -536,8 +536,10 @@ Test(plugins, the_new_rules_are_switched_by_their_keys)
 		{ "system_trees", "permissions = allow\n", "chmod 600 /etc/passwd", A },
 		{ "system_trees", "permissions = ask\n", "chmod 666 /etc/shadow", Q },
 		{ "system_trees", "home_permissions = allow\n", "chmod u+s ~/bin/x", A },
-		{ "system_trees", "key_permissions = allow\n", "chmod --reference=x ~/.ssh/id_rsa", A },
-		{ "system_trees", "key_permissions = deny\n", "chmod --reference=x ~/.ssh/id_rsa", Q },
+		{ "system_trees", "key_permissions = allow\n", "chmod --reference=x ~/.ssh/id_rsa",
+		  A },
+		{ "system_trees", "key_permissions = deny\n", "chmod --reference=x ~/.ssh/id_rsa",
+		  Q },
 	};
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++)
 		run_command(cases[i].plugin, cases[i].settings, cases[i].command, cases[i].verdict,
