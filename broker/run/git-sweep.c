@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
@@ -28,6 +27,7 @@
 #include "fd-util.h"
 #include "monotonic.h"
 #include "run/git-defuse.h"
+#include "run/git-index.h"
 #include "run/git-quarantine.h"
 #include "run/git-sweep.h"
 #include "run/git-sweep-state.h"
@@ -654,9 +654,11 @@ static bool in_roots(const struct git_sweep *s, const char *path)
 }
 
 /* The gitdir of the gitlink at the workspace's path rel, when it lies in
- * the workspace (one elsewhere is not the run's), remembered. */
-static void gitlink(struct sweeper *w, const char *rel)
+ * the workspace (one elsewhere is not the run's), remembered (a
+ * git_index_gitlink_fn; userdata: the sweeper). */
+static void gitlink(const char *rel, void *userdata)
 {
+	struct sweeper *w = userdata;
 	if (rel[0] == '/' || strstr(rel, "..") || !rel[0])
 		return;
 	_cleanup_free_ char *dir = NULL, *dotgit = NULL, *gitdir = NULL;
@@ -678,101 +680,6 @@ static void gitlink(struct sweeper *w, const char *rel)
 		remember_nested(w, gitdir);
 }
 
-/* Git's "offset" varint (index v4). */
-static bool read_varint(const unsigned char **p, const unsigned char *end, size_t *ret)
-{
-	if (*p >= end)
-		return false;
-	unsigned char c = *(*p)++;
-	size_t v = c & 127;
-	while (c & 128) {
-		if (*p >= end || v > (SIZE_MAX >> 8))
-			return false;
-		c = *(*p)++;
-		v = ((v + 1) << 7) + (c & 127);
-	}
-	*ret = v;
-	return true;
-}
-
-/* Each gitlink (mode 160000) of the index file in gitdir fd; hash_len: the
- * object names' length. A malformed index is read as far as it goes (git
- * refuses it too). */
-static void index_gitlinks(struct sweeper *w, int fd, size_t hash_len)
-{
-	_cleanup_close_ int ifd =
-	        openat(fd, "index", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (ifd < 0 || fstat(ifd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 12)
-		return;
-	size_t size = (size_t)st.st_size;
-	const unsigned char *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, ifd, 0);
-	if (map == MAP_FAILED)
-		return;
-	const unsigned char *p = map + 12, *end = map + size;
-	uint32_t version = (uint32_t)map[4] << 24 | map[5] << 16 | map[6] << 8 | map[7];
-	uint32_t count = (uint32_t)map[8] << 24 | map[9] << 16 | map[10] << 8 | map[11];
-	char prev[PATH_MAX] = "";
-	if (memcmp(map, "DIRC", 4) != 0 || version < 2 || version > 4)
-		count = 0;
-	size_t fixed = 40 + hash_len + 2;
-	for (uint32_t i = 0; i < count; i++) {
-		if ((size_t)(end - p) < fixed)
-			break;
-		const unsigned char *e = p;
-		uint32_t mode = (uint32_t)e[24] << 24 | e[25] << 16 | e[26] << 8 | e[27];
-		uint16_t flags = (uint16_t)(e[40 + hash_len] << 8 | e[41 + hash_len]);
-		p += fixed;
-		if (version >= 3 && (flags & 0x4000))
-			p += 2;
-		char name[PATH_MAX];
-		if (version == 4) {
-			size_t strip, plen = strlen(prev);
-			if (!read_varint(&p, end, &strip) || strip > plen)
-				break;
-			const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
-			if (!z || plen - strip + (size_t)(z - p) >= sizeof(name))
-				break;
-			memcpy(name, prev, plen - strip);
-			memcpy(name + plen - strip, p, (size_t)(z - p));
-			name[plen - strip + (size_t)(z - p)] = '\0';
-			p = z + 1;
-			memcpy(prev, name, strlen(name) + 1);
-		} else {
-			if (p > end)
-				break;
-			const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
-			if (!z || (size_t)(z - p) >= sizeof(name))
-				break;
-			memcpy(name, p, (size_t)(z - p));
-			name[z - p] = '\0';
-			size_t entry = (size_t)(z - e) + 1;
-			p = e + ((entry + 7) & ~(size_t)7);
-		}
-		if ((mode & 0170000) == 0160000)
-			gitlink(w, name);
-	}
-	munmap((void *)map, size);
-}
-
-/* The object names' length of the repository whose config is in fd: 32
- * bytes for extensions.objectFormat = sha256, else 20. */
-static size_t hash_length(int fd)
-{
-	char text[8192];
-	_cleanup_close_ int cfd =
-	        openat(fd, "config", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	if (cfd < 0 || fstat(cfd, &st) < 0 || !S_ISREG(st.st_mode))
-		return 20;
-	ssize_t n = read_full(cfd, text, sizeof(text) - 1);
-	if (n <= 0)
-		return 20;
-	text[n] = '\0';
-	const char *f = strcasestr(text, "objectformat");
-	return f && strcasestr(f, "sha256") ? 32 : 20;
-}
-
 int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 {
 	uint64_t start = monotonic_us();
@@ -792,7 +699,8 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 		                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 		                         : -1;
 		if (fd >= 0)
-			index_gitlinks(&w, fd, hash_length(cfd >= 0 ? cfd : fd));
+			git_index_each_gitlink(fd, git_index_hash_length(cfd >= 0 ? cfd : fd),
+			                       gitlink, &w);
 		safe_close(cfd);
 	}
 	for (size_t i = 0; i < s->n_roots; i++)
