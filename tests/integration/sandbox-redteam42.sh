@@ -46,10 +46,19 @@ waiting_run() {
 }
 
 # --- .git/config replaced by the user's git while a run lasts
-# The command appends to .git/config for as long as it is read-only.
+# The command appends to .git/config for as long as it is read-only, and
+# counts it planted only when the file it wrote is the one at .git/config
+# then: an open in the instant of the user's rename, after the kernel
+# detached the cover and before the name moved, finds the old file,
+# already unlinked, and what is written there is lost with it
+# (sandbox-gitdata.sh says more). A command that wants its key in the
+# config writes again, as this one does.
 plant_fsmonitor='touch .ready; for i in $(seq 600); do
-  if printf "[core]\n\tfsmonitor = \"touch '"$HOME"'/MARK-fsm; false\"\n" 2>/dev/null >>.git/config; then
-    echo PLANTED; exit 0; fi; sleep 0.05; done; echo NEVER'
+  if exec 3>>.git/config; then
+    printf "[core]\n\tfsmonitor = \"touch '"$HOME"'/MARK-fsm; false\"\n" >&3
+    if [ /dev/fd/3 -ef .git/config ]; then echo PLANTED; exit 0; fi
+    exec 3>&-
+  fi 2>/dev/null; sleep 0.05; done; echo NEVER'
 # config_attack NAME [SLUICE-OPTION...]
 config_attack() {
   local name=$1
