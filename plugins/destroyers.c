@@ -6,7 +6,8 @@
  * directory's configuration, a git repository's history; for a tree also
  * the working tree, "." "*" ".."). What destroys a file's content: a `>`,
  * `>|` or `&>` redirection (with or without a command), truncate, shred,
- * unlink, rm without -r, dd of=, tee without -a. What puts another file in
+ * unlink, rm without -r, dd of=, tee without -a, sed -i with a script that
+ * deletes every line (`sed -i d`, `sed -i '1,$d'`). What puts another file in
  * its place: cp, install, ln -f, mv onto it (keys: deny; configuration:
  * ask, as a dotfile manager does this on purpose). What destroys a tree:
  * rsync --delete into it, tar --remove-files of it, find -delete (or
@@ -221,6 +222,125 @@ static int check_content(const struct sluice_simple_command *sc, struct sluice_v
 	return SLUICE_ALLOW;
 }
 
+/* Does sed's script delete every line (or empty every line)? The whole
+ * script, spaces and a last ; left out: `d`, `1,$d`, `0,$d` (GNU), `/^/d`,
+ * `/.*\/d`, `/^.*$/d`, `s/.*\//`; with -n, a script that prints nothing
+ * (empty, or one of these). A script that deletes some lines, a range or
+ * the last line (`/^#/d`, `1d`, `$d`) edits, and passes. */
+static bool sed_script_empties(const char *script, bool quiet)
+{
+	static const char *const every_line[] = {
+		"d",      "1,$d",   "0,$d",    "/^/d",     "/.*/d",   "/^.*$/d",   "/^.*/d",
+		"/.*$/d", "s/.*//", "s/.*//g", "s/^.*$//", "s/^.*//", "1,$s/.*//", NULL,
+	};
+	char compact[32];
+	size_t n = 0;
+	for (const char *p = script; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n')
+			continue;
+		if (n + 1 >= sizeof(compact))
+			return false;
+		compact[n++] = *p;
+	}
+	while (n > 0 && compact[n - 1] == ';')
+		n--;
+	compact[n] = '\0';
+	return (quiet && n == 0) || str_in(compact, every_line);
+}
+
+/* sed -i with a script that deletes every line: each file's content goes,
+ * as truncate's would (`sed -i d ~/.ssh/authorized_keys`, `sed -i '1,$d'
+ * ~/.bashrc`). The options as GNU sed reads them: -i[SUFFIX] and
+ * --in-place[=SUFFIX], -e SCRIPT / --expression=SCRIPT (each one a line),
+ * -f FILE (a script not known here: not judged), -n, -l N, -s, -E, -r,
+ * -z, -u, clustered (-ni, -Ei.bak; -ie is -i with the suffix e); without
+ * -e or -f the first operand is the script. */
+static int check_sed(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	const char *name = sluice_name(sc);
+	if (strcmp(name, "sed") != 0 && strcmp(name, "gsed") != 0)
+		return SLUICE_ALLOW;
+	struct sed_script {
+		char text[256];
+		size_t len;
+		bool over;
+	} expr = { .len = 0 };
+	bool in_place = false, quiet = false, has_expr = false, dashdash = false;
+	size_t operand[MAX_OPERANDS + 1], n_operands = 0;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		const char *value = NULL;
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (n_operands <= MAX_OPERANDS)
+				operand[n_operands++] = i;
+			continue;
+		}
+		if (a[1] == '-') {
+			if (strncmp(a, "--in-place", 10) == 0 && (!a[10] || a[10] == '='))
+				in_place = true;
+			else if (strcmp(a, "--quiet") == 0 || strcmp(a, "--silent") == 0)
+				quiet = true;
+			else if (strncmp(a, "--expression=", 13) == 0)
+				value = a + 13;
+			else if (strcmp(a, "--expression") == 0 && i + 1 < sluice_argc(sc))
+				value = sluice_arg(sc, ++i);
+			else if (strncmp(a, "--file", 6) == 0)
+				return SLUICE_ALLOW; /* a script file: not known here */
+			else if (strcmp(a, "--line-length") == 0)
+				i++;
+		} else {
+			for (size_t k = 1; a[k]; k++) {
+				char c = a[k];
+				if (c == 'i') {
+					in_place = true;
+					break; /* the rest is the suffix */
+				}
+				if (c == 'n')
+					quiet = true;
+				if (c == 'f')
+					return SLUICE_ALLOW;
+				if (c == 'e' || c == 'l') {
+					const char *val = a[k + 1] ? a + k + 1
+					                  : i + 1 < sluice_argc(sc)
+					                          ? sluice_arg(sc, ++i)
+					                          : "";
+					if (c == 'e')
+						value = val;
+					break;
+				}
+			}
+		}
+		if (value) {
+			/* the scripts of -e are lines of one script */
+			size_t len = strlen(value);
+			if (expr.len + len + 2 > sizeof(expr.text)) {
+				expr.over = true;
+			} else {
+				if (has_expr)
+					expr.text[expr.len++] = '\n';
+				memcpy(expr.text + expr.len, value, len);
+				expr.len += len;
+				expr.text[expr.len] = '\0';
+			}
+			has_expr = true;
+		}
+	}
+	/* without -e, the first operand is the script and the rest are files */
+	size_t first_file = has_expr ? 0 : 1;
+	const char *script = has_expr ? expr.text : n_operands ? sluice_arg(sc, operand[0]) : NULL;
+	if (!in_place || !script || expr.over || !sed_script_empties(script, quiet))
+		return SLUICE_ALLOW;
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = first_file; k < n_operands; k++)
+		verdict = worse(verdict, judge_word(sc, "sed -i deleting every line of", operand[k],
+		                                    HARM_CONTENT, v));
+	return verdict;
+}
+
 /* Is word a of sc a home directory's configuration (as written)? */
 static bool names_config(const char *a)
 {
@@ -411,7 +531,8 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 		if (str_in(a, exec_actions)) {
 			/* the clause's words are its command's, up to ; or +:
 			 * they select nothing (`-rf` is rm's) */
-			if (i + 1 < sluice_argc(sc) && str_in(sluice_arg(sc, i + 1), exec_deleters)) {
+			if (i + 1 < sluice_argc(sc) &&
+			    str_in(sluice_arg(sc, i + 1), exec_deleters)) {
 				deletes = true;
 				snprintf(doing, sizeof(doing), "%s %s", a, sluice_arg(sc, i + 1));
 			} else {
@@ -485,7 +606,8 @@ static const char *run_time_text(const struct sluice_command *cmd, size_t i, siz
 			const struct sluice_simple_command *o = sluice_command_get(cmd, j);
 			sluice_span(o, &s, &e);
 			if (j != i && s == start && e == stop && r < sluice_redirect_count(o) &&
-			    sluice_redirect_target(o, r) && !strchr(sluice_redirect_target(o, r), '$'))
+			    sluice_redirect_target(o, r) &&
+			    !strchr(sluice_redirect_target(o, r), '$'))
 				return NULL;
 		}
 		return source;
@@ -504,16 +626,17 @@ static int refuse_run_time(struct sluice_verdict *v, const char *doing, const ch
 		         "%s '%s' destroys the content of %s, which is only known when it runs",
 		         doing, shown, source);
 	else
-		snprintf(msg, sizeof(msg),
-		         "%s under xargs destroys the content of %s, which is only known when it runs",
-		         doing, source);
+		snprintf(
+		        msg, sizeof(msg),
+		        "%s under xargs destroys the content of %s, which is only known when it runs",
+		        doing, source);
 	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
 }
 
 /* truncate, shred, unlink, dd of= and an emptying redirection of a name
  * only known when command i runs (rule run_time_target). */
-static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd,
-                          size_t i, struct sluice_verdict *v)
+static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                          struct sluice_verdict *v)
 {
 	int rule = st->verdict[RULE_RUN_TIME_TARGET];
 	if (rule == SLUICE_ALLOW)
@@ -552,7 +675,8 @@ static int check_run_time(const struct rule_state *st, const struct sluice_comma
 			if (strncmp(sluice_arg(sc, k), "of=", 3) != 0)
 				continue;
 			const char *source = run_time_operand(cmd, i, k);
-			return source ? refuse_run_time(v, "dd into", sluice_arg(sc, k) + 3, source, rule)
+			return source ? refuse_run_time(v, "dd into", sluice_arg(sc, k) + 3, source,
+			                                rule)
 			              : SLUICE_ALLOW;
 		}
 		return SLUICE_ALLOW;
@@ -575,7 +699,8 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	int (*const checks[])(const struct sluice_simple_command *, struct sluice_verdict *) = {
-		check_redirects, check_content, check_replace, check_rsync, check_tar, check_find,
+		check_redirects, check_content, check_replace, check_rsync,
+		check_tar,       check_find,    check_sed,
 	};
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++) {
