@@ -21,7 +21,8 @@
  * the model does not follow) may be any of these: truncate, shred, unlink,
  * dd of= and a redirection that only empties (no command, `:` or `true`)
  * of such a name ask (rule run_time_target, run-time-values.h, as for
- * rm_targets).
+ * rm_targets), and so does rm without -r under an xargs fed by `ls PATHS`
+ * of guarded paths or by `git ls-files` of every tracked file.
  * Not for: recursive rm (rm_targets), system files named one by one
  * (/etc/passwd: the sandbox keeps them), block devices (devices); a
  * command's output redirected into a name known only when it runs
@@ -633,6 +634,102 @@ static int refuse_run_time(struct sluice_verdict *v, const char *doing, const ch
 	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
 }
 
+/* The command that writes what command i's xargs reads: the part of the
+ * same pipeline before it, or NULL. */
+static const struct sluice_simple_command *xargs_writer(const struct sluice_command *cmd, size_t i)
+{
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	int64_t pipeline = sluice_pipeline(sc);
+	size_t position = sluice_pipeline_position(sc);
+	for (size_t j = 0; pipeline >= 0 && position > 0 && j < sluice_command_count(cmd); j++) {
+		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1)
+			return o;
+	}
+	return NULL;
+}
+
+/* Does `git ... ls-files ...` (w) list every file git tracks, or every
+ * one with uncommitted changes (-m)? Not with a pathspec (other than `.`
+ * or `:/`), nor when it lists files git does not track or no longer has
+ * (-o, -i, -k, -d). */
+static bool lists_tracked_files(const struct sluice_simple_command *w)
+{
+	static const char *const with_value[] = { "-C",          "-c",          "--git-dir",
+		                                  "--work-tree", "--namespace", NULL };
+	static const char *const not_tracked[] = { "-o",          "--others", "-i", "--ignored",
+		                                   "-k",          "--killed", "-d", "--deleted",
+		                                   "--directory", NULL };
+	static const char *const whole_tree[] = { ".", ":/", ":", "./", NULL };
+	size_t k = 1;
+	while (k < sluice_argc(w) && sluice_arg(w, k)[0] == '-')
+		k += str_in(sluice_arg(w, k), with_value) ? 2 : 1;
+	if (k >= sluice_argc(w) || strcmp(sluice_arg(w, k), "ls-files") != 0)
+		return false;
+	bool dashdash = false;
+	for (k++; k < sluice_argc(w); k++) {
+		const char *a = sluice_arg(w, k);
+		if (!dashdash && strcmp(a, "--") == 0)
+			dashdash = true;
+		else if (!dashdash && a[0] == '-' &&
+		         (str_in(a, not_tracked) || (a[1] != '-' && strpbrk(a + 1, "oikd"))))
+			return false;
+		else if ((dashdash || a[0] != '-') && !str_in(a, whole_tree))
+			return false; /* a pathspec: the files it names */
+	}
+	return true;
+}
+
+/* rm without -r under an xargs fed by a program that lists files (rule
+ * run_time_target): `ls PATHS` lists what PATHS name, so `ls ~/.ssh/id_* |
+ * xargs rm -f` is judged as `rm -f ~/.ssh/id_*` would be (while `ls *.tmp |
+ * xargs rm -f` passes); `git ls-files` with no pathspec lists every file
+ * git tracks, so its rm removes the working tree's files, uncommitted
+ * changes with them. Any other program's list passes, as a `while read f;
+ * do rm "$f"; done` does: one file at a time, named by the user's list. */
+static int check_listed(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                        struct sluice_verdict *v)
+{
+	int rule = st->verdict[RULE_RUN_TIME_TARGET];
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	if (rule == SLUICE_ALLOW || sluice_argc(sc) == 0 || strcmp(sluice_name(sc), "rm") != 0 ||
+	    sluice_has_short_flag(sc, 1, 'r') || sluice_has_short_flag(sc, 1, 'R') ||
+	    long_option_prefix(sc, 1, "recursive", 3) || !run_time_xargs(cmd, i))
+		return SLUICE_ALLOW;
+	const struct sluice_simple_command *w = xargs_writer(cmd, i);
+	if (!w || sluice_argc(w) == 0)
+		return SLUICE_ALLOW;
+	char msg[640];
+	if (strcmp(sluice_name(w), "git") == 0 && lists_tracked_files(w))
+		return sluice_verdict_add(v, rule,
+		                          "rm under xargs of what 'git ls-files' lists removes the "
+		                          "files git tracks, and their uncommitted changes",
+		                          "name the files, or use git rm --cached / git clean for "
+		                          "what git does not need");
+	if (strcmp(sluice_name(w), "ls") != 0)
+		return SLUICE_ALLOW;
+	static const char *const ls_values[] = { "-I",     "-w",      "-T",        "--ignore",
+		                                 "--hide", "--width", "--tabsize", NULL };
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(w, ls_values, idx, MAX_OPERANDS);
+	enum harm harm = HARM_CONTENT;
+	for (size_t k = 0; k < n; k++) {
+		char literal[PATH_CAP];
+		struct path_finding f;
+		const char *judged = path_operand(w, idx[k], literal, sizeof(literal));
+		if (!operand_judge(w, judged, harm_rule, &harm, &f))
+			return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
+			                          "name a shorter path");
+		if (f.verdict == SLUICE_ALLOW)
+			continue;
+		snprintf(msg, sizeof(msg),
+		         "rm under xargs of what 'ls %s' lists destroys the content of %s",
+		         sluice_arg(w, idx[k]), f.what);
+		return sluice_verdict_add(v, rule, msg, harm_suggestion[HARM_CONTENT]);
+	}
+	return SLUICE_ALLOW;
+}
+
 /* truncate, shred, unlink, dd of= and an emptying redirection of a name
  * only known when command i runs (rule run_time_target). */
 static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
@@ -713,6 +810,8 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 	/* a name known only when it runs, when nothing above refused it */
 	if (verdict == SLUICE_ALLOW)
 		verdict = check_run_time(state, cmd, i, v);
+	if (verdict == SLUICE_ALLOW)
+		verdict = check_listed(state, cmd, i, v);
 	return verdict;
 }
 
