@@ -6,7 +6,8 @@
  * directory's configuration, a git repository's history; for a tree also
  * the working tree, "." "*" ".."). What destroys a file's content: a `>`,
  * `>|` or `&>` redirection (with or without a command), truncate, shred,
- * unlink, rm without -r, dd of=, tee without -a. What puts another file in
+ * unlink, rm without -r, dd of=, tee without -a, sed -i with a script that
+ * deletes every line (`sed -i d`, `sed -i '1,$d'`). What puts another file in
  * its place: cp, install, ln -f, mv onto it (keys: deny; configuration:
  * ask, as a dotfile manager does this on purpose). What destroys a tree:
  * rsync --delete into it, tar --remove-files of it, find -delete (or
@@ -20,7 +21,8 @@
  * the model does not follow) may be any of these: truncate, shred, unlink,
  * dd of= and a redirection that only empties (no command, `:` or `true`)
  * of such a name ask (rule run_time_target, run-time-values.h, as for
- * rm_targets).
+ * rm_targets), and so does rm without -r under an xargs fed by `ls PATHS`
+ * of guarded paths or by `git ls-files` of every tracked file.
  * Not for: recursive rm (rm_targets), system files named one by one
  * (/etc/passwd: the sandbox keeps them), block devices (devices); a
  * command's output redirected into a name known only when it runs
@@ -219,6 +221,125 @@ static int check_content(const struct sluice_simple_command *sc, struct sluice_v
 				return judge(sc, "dd into", sluice_arg(sc, i) + 3, HARM_CONTENT, v);
 	}
 	return SLUICE_ALLOW;
+}
+
+/* Does sed's script delete every line (or empty every line)? The whole
+ * script, spaces and a last ; left out: `d`, `1,$d`, `0,$d` (GNU), `/^/d`,
+ * `/.*\/d`, `/^.*$/d`, `s/.*\//`; with -n, a script that prints nothing
+ * (empty, or one of these). A script that deletes some lines, a range or
+ * the last line (`/^#/d`, `1d`, `$d`) edits, and passes. */
+static bool sed_script_empties(const char *script, bool quiet)
+{
+	static const char *const every_line[] = {
+		"d",      "1,$d",   "0,$d",    "/^/d",     "/.*/d",   "/^.*$/d",   "/^.*/d",
+		"/.*$/d", "s/.*//", "s/.*//g", "s/^.*$//", "s/^.*//", "1,$s/.*//", NULL,
+	};
+	char compact[32];
+	size_t n = 0;
+	for (const char *p = script; *p; p++) {
+		if (*p == ' ' || *p == '\t' || *p == '\n')
+			continue;
+		if (n + 1 >= sizeof(compact))
+			return false;
+		compact[n++] = *p;
+	}
+	while (n > 0 && compact[n - 1] == ';')
+		n--;
+	compact[n] = '\0';
+	return (quiet && n == 0) || str_in(compact, every_line);
+}
+
+/* sed -i with a script that deletes every line: each file's content goes,
+ * as truncate's would (`sed -i d ~/.ssh/authorized_keys`, `sed -i '1,$d'
+ * ~/.bashrc`). The options as GNU sed reads them: -i[SUFFIX] and
+ * --in-place[=SUFFIX], -e SCRIPT / --expression=SCRIPT (each one a line),
+ * -f FILE (a script not known here: not judged), -n, -l N, -s, -E, -r,
+ * -z, -u, clustered (-ni, -Ei.bak; -ie is -i with the suffix e); without
+ * -e or -f the first operand is the script. */
+static int check_sed(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	const char *name = sluice_name(sc);
+	if (strcmp(name, "sed") != 0 && strcmp(name, "gsed") != 0)
+		return SLUICE_ALLOW;
+	struct sed_script {
+		char text[256];
+		size_t len;
+		bool over;
+	} expr = { .len = 0 };
+	bool in_place = false, quiet = false, has_expr = false, dashdash = false;
+	size_t operand[MAX_OPERANDS + 1], n_operands = 0;
+	for (size_t i = 1; i < sluice_argc(sc); i++) {
+		const char *a = sluice_arg(sc, i);
+		const char *value = NULL;
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+			continue;
+		}
+		if (dashdash || a[0] != '-' || !a[1]) {
+			if (n_operands <= MAX_OPERANDS)
+				operand[n_operands++] = i;
+			continue;
+		}
+		if (a[1] == '-') {
+			if (strncmp(a, "--in-place", 10) == 0 && (!a[10] || a[10] == '='))
+				in_place = true;
+			else if (strcmp(a, "--quiet") == 0 || strcmp(a, "--silent") == 0)
+				quiet = true;
+			else if (strncmp(a, "--expression=", 13) == 0)
+				value = a + 13;
+			else if (strcmp(a, "--expression") == 0 && i + 1 < sluice_argc(sc))
+				value = sluice_arg(sc, ++i);
+			else if (strncmp(a, "--file", 6) == 0)
+				return SLUICE_ALLOW; /* a script file: not known here */
+			else if (strcmp(a, "--line-length") == 0)
+				i++;
+		} else {
+			for (size_t k = 1; a[k]; k++) {
+				char c = a[k];
+				if (c == 'i') {
+					in_place = true;
+					break; /* the rest is the suffix */
+				}
+				if (c == 'n')
+					quiet = true;
+				if (c == 'f')
+					return SLUICE_ALLOW;
+				if (c == 'e' || c == 'l') {
+					const char *val = a[k + 1] ? a + k + 1
+					                  : i + 1 < sluice_argc(sc)
+					                          ? sluice_arg(sc, ++i)
+					                          : "";
+					if (c == 'e')
+						value = val;
+					break;
+				}
+			}
+		}
+		if (value) {
+			/* the scripts of -e are lines of one script */
+			size_t len = strlen(value);
+			if (expr.len + len + 2 > sizeof(expr.text)) {
+				expr.over = true;
+			} else {
+				if (has_expr)
+					expr.text[expr.len++] = '\n';
+				memcpy(expr.text + expr.len, value, len);
+				expr.len += len;
+				expr.text[expr.len] = '\0';
+			}
+			has_expr = true;
+		}
+	}
+	/* without -e, the first operand is the script and the rest are files */
+	size_t first_file = has_expr ? 0 : 1;
+	const char *script = has_expr ? expr.text : n_operands ? sluice_arg(sc, operand[0]) : NULL;
+	if (!in_place || !script || expr.over || !sed_script_empties(script, quiet))
+		return SLUICE_ALLOW;
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = first_file; k < n_operands; k++)
+		verdict = worse(verdict, judge_word(sc, "sed -i deleting every line of", operand[k],
+		                                    HARM_CONTENT, v));
+	return verdict;
 }
 
 /* Is word a of sc a home directory's configuration (as written)? */
@@ -513,6 +634,102 @@ static int refuse_run_time(struct sluice_verdict *v, const char *doing, const ch
 	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
 }
 
+/* The command that writes what command i's xargs reads: the part of the
+ * same pipeline before it, or NULL. */
+static const struct sluice_simple_command *xargs_writer(const struct sluice_command *cmd, size_t i)
+{
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	int64_t pipeline = sluice_pipeline(sc);
+	size_t position = sluice_pipeline_position(sc);
+	for (size_t j = 0; pipeline >= 0 && position > 0 && j < sluice_command_count(cmd); j++) {
+		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1)
+			return o;
+	}
+	return NULL;
+}
+
+/* Does `git ... ls-files ...` (w) list every file git tracks, or every
+ * one with uncommitted changes (-m)? Not with a pathspec (other than `.`
+ * or `:/`), nor when it lists files git does not track or no longer has
+ * (-o, -i, -k, -d). */
+static bool lists_tracked_files(const struct sluice_simple_command *w)
+{
+	static const char *const with_value[] = { "-C",          "-c",          "--git-dir",
+		                                  "--work-tree", "--namespace", NULL };
+	static const char *const not_tracked[] = { "-o",          "--others", "-i", "--ignored",
+		                                   "-k",          "--killed", "-d", "--deleted",
+		                                   "--directory", NULL };
+	static const char *const whole_tree[] = { ".", ":/", ":", "./", NULL };
+	size_t k = 1;
+	while (k < sluice_argc(w) && sluice_arg(w, k)[0] == '-')
+		k += str_in(sluice_arg(w, k), with_value) ? 2 : 1;
+	if (k >= sluice_argc(w) || strcmp(sluice_arg(w, k), "ls-files") != 0)
+		return false;
+	bool dashdash = false;
+	for (k++; k < sluice_argc(w); k++) {
+		const char *a = sluice_arg(w, k);
+		if (!dashdash && strcmp(a, "--") == 0)
+			dashdash = true;
+		else if (!dashdash && a[0] == '-' &&
+		         (str_in(a, not_tracked) || (a[1] != '-' && strpbrk(a + 1, "oikd"))))
+			return false;
+		else if ((dashdash || a[0] != '-') && !str_in(a, whole_tree))
+			return false; /* a pathspec: the files it names */
+	}
+	return true;
+}
+
+/* rm without -r under an xargs fed by a program that lists files (rule
+ * run_time_target): `ls PATHS` lists what PATHS name, so `ls ~/.ssh/id_* |
+ * xargs rm -f` is judged as `rm -f ~/.ssh/id_*` would be (while `ls *.tmp |
+ * xargs rm -f` passes); `git ls-files` with no pathspec lists every file
+ * git tracks, so its rm removes the working tree's files, uncommitted
+ * changes with them. Any other program's list passes, as a `while read f;
+ * do rm "$f"; done` does: one file at a time, named by the user's list. */
+static int check_listed(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
+                        struct sluice_verdict *v)
+{
+	int rule = st->verdict[RULE_RUN_TIME_TARGET];
+	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	if (rule == SLUICE_ALLOW || sluice_argc(sc) == 0 || strcmp(sluice_name(sc), "rm") != 0 ||
+	    sluice_has_short_flag(sc, 1, 'r') || sluice_has_short_flag(sc, 1, 'R') ||
+	    long_option_prefix(sc, 1, "recursive", 3) || !run_time_xargs(cmd, i))
+		return SLUICE_ALLOW;
+	const struct sluice_simple_command *w = xargs_writer(cmd, i);
+	if (!w || sluice_argc(w) == 0)
+		return SLUICE_ALLOW;
+	char msg[640];
+	if (strcmp(sluice_name(w), "git") == 0 && lists_tracked_files(w))
+		return sluice_verdict_add(v, rule,
+		                          "rm under xargs of what 'git ls-files' lists removes the "
+		                          "files git tracks, and their uncommitted changes",
+		                          "name the files, or use git rm --cached / git clean for "
+		                          "what git does not need");
+	if (strcmp(sluice_name(w), "ls") != 0)
+		return SLUICE_ALLOW;
+	static const char *const ls_values[] = { "-I",     "-w",      "-T",        "--ignore",
+		                                 "--hide", "--width", "--tabsize", NULL };
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(w, ls_values, idx, MAX_OPERANDS);
+	enum harm harm = HARM_CONTENT;
+	for (size_t k = 0; k < n; k++) {
+		char literal[PATH_CAP];
+		struct path_finding f;
+		const char *judged = path_operand(w, idx[k], literal, sizeof(literal));
+		if (!operand_judge(w, judged, harm_rule, &harm, &f))
+			return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
+			                          "name a shorter path");
+		if (f.verdict == SLUICE_ALLOW)
+			continue;
+		snprintf(msg, sizeof(msg),
+		         "rm under xargs of what 'ls %s' lists destroys the content of %s",
+		         sluice_arg(w, idx[k]), f.what);
+		return sluice_verdict_add(v, rule, msg, harm_suggestion[HARM_CONTENT]);
+	}
+	return SLUICE_ALLOW;
+}
+
 /* truncate, shred, unlink, dd of= and an emptying redirection of a name
  * only known when command i runs (rule run_time_target). */
 static int check_run_time(const struct rule_state *st, const struct sluice_command *cmd, size_t i,
@@ -579,7 +796,8 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	int (*const checks[])(const struct sluice_simple_command *, struct sluice_verdict *) = {
-		check_redirects, check_content, check_replace, check_rsync, check_tar, check_find,
+		check_redirects, check_content, check_replace, check_rsync,
+		check_tar,       check_find,    check_sed,
 	};
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++) {
@@ -592,6 +810,8 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 	/* a name known only when it runs, when nothing above refused it */
 	if (verdict == SLUICE_ALLOW)
 		verdict = check_run_time(state, cmd, i, v);
+	if (verdict == SLUICE_ALLOW)
+		verdict = check_listed(state, cmd, i, v);
 	return verdict;
 }
 

@@ -15,7 +15,7 @@
  * variables, a literal cd before it.
  * find piped into an xargs that runs one of those (`find ~ -print0 |
  * xargs -0 rm -rf`) is judged as find running it would be.
- * Any chmod, chown or chattr, recursive or not, is judged by what it does
+ * Any chmod, chown, chattr or setfacl -m, recursive or not, is judged by what it does
  * to what the path is (check_access(): `chmod 000 /`, `chmod -x
  * ~/.local/bin/tool`, `chmod 777 ~/.ssh/id_ed25519`, `chattr +i ~/.bashrc`),
  * by the rule of the system's, the home's or the keys' permissions; so is
@@ -471,10 +471,126 @@ static int reference_kind(const struct sluice_simple_command *sc)
 
 /* chmod MODE FILE..., chown OWNER[:GROUP] FILE..., chattr ATTRS FILE...:
  * every file, by access_rule(). */
+/* setfacl's ACL entries (acl_spec: `u:alice:rw,o::r`, `o:rw`, `g::6`) as
+ * the chmod mode that gives the same (into buf): the owner's, the owning
+ * group's and others' entries set their class (`o:rw` is `o=rw`); a named
+ * user's or group's entry gives someone else what it lists, read as
+ * others given it (`u:alice:rw` is `o+rw`, which may be more than the
+ * mask lets through: never less); the mask and default entries
+ * (`m::`, `d:`) change no file's own access and are skipped. False when
+ * an entry is not one of these (then nothing is judged, as for a mode
+ * chmod refuses). */
+static bool acl_spec_mode(const char *spec, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	while (*spec) {
+		size_t n = strcspn(spec, ",");
+		char entry[128];
+		if (n >= sizeof(entry))
+			return false;
+		memcpy(entry, spec, n);
+		entry[n] = '\0';
+		spec += n + (spec[n] == ',');
+		char *tag = entry, *qualifier = strchr(entry, ':');
+		if (!qualifier)
+			return false;
+		*qualifier++ = '\0';
+		if (strcmp(tag, "d") == 0 || strcmp(tag, "default") == 0 || strcmp(tag, "m") == 0 ||
+		    strcmp(tag, "mask") == 0)
+			continue;
+		char *perms = strrchr(qualifier, ':');
+		bool named = perms && perms != qualifier;
+		perms = perms ? perms + 1 : qualifier; /* o:rw has no qualifier */
+		char who;
+		if (strcmp(tag, "u") == 0 || strcmp(tag, "user") == 0)
+			who = named ? 'o' : 'u';
+		else if (strcmp(tag, "g") == 0 || strcmp(tag, "group") == 0)
+			who = named ? 'o' : 'g';
+		else if (strcmp(tag, "o") == 0 || strcmp(tag, "other") == 0)
+			who = 'o';
+		else
+			return false;
+		char bits[8] = "";
+		size_t b = 0;
+		if (perms[0] >= '0' && perms[0] <= '7' && !perms[1]) {
+			int d = perms[0] - '0';
+			if (d & 4)
+				bits[b++] = 'r';
+			if (d & 2)
+				bits[b++] = 'w';
+			if (d & 1)
+				bits[b++] = 'x';
+		} else {
+			for (const char *c = perms; *c; c++) {
+				if (!strchr("rwxX-", *c) || b + 1 >= sizeof(bits))
+					return false;
+				if (*c != '-')
+					bits[b++] = *c;
+			}
+		}
+		bits[b] = '\0';
+		int w = snprintf(buf + len, size - len, "%s%c%c%s", len ? "," : "", who,
+		                 named ? '+' : '=', bits);
+		if (w < 0 || (size_t)w >= size - len)
+			return false;
+		len += (size_t)w;
+	}
+	return len > 0;
+}
+
+/* setfacl -m/--modify/--set ACL FILE... judged as chmod of the mode the
+ * entries give (acl_spec_mode()); -x, -b, -k take access away from others
+ * and pass; -M/--set-file read entries from a file, not known here. */
+static int check_setfacl(struct access_change *ch, const struct sluice_simple_command *sc,
+                         struct sluice_verdict *v)
+{
+	const char *spec = NULL;
+	size_t n = sluice_argc(sc);
+	bool dashdash = false;
+	size_t files[64], n_files = 0;
+	for (size_t i = 1; i < n; i++) {
+		const char *a = sluice_arg(sc, i);
+		if (!dashdash && strcmp(a, "--") == 0) {
+			dashdash = true;
+		} else if (!dashdash &&
+		           (strncmp(a, "--modify=", 9) == 0 || strncmp(a, "--set=", 6) == 0)) {
+			spec = strchr(a, '=') + 1;
+		} else if (!dashdash && (strcmp(a, "--modify") == 0 || strcmp(a, "--set") == 0)) {
+			spec = i + 1 < n ? sluice_arg(sc, ++i) : NULL;
+		} else if (!dashdash && a[0] == '-' && a[1] && a[1] != '-') {
+			/* a cluster: -Rm SPEC, -m SPEC; -x SPEC removes entries */
+			char last = a[strlen(a) - 1];
+			if (strchr(a + 1, 'R'))
+				ch->recursive = true;
+			if (last == 'm')
+				spec = i + 1 < n ? sluice_arg(sc, ++i) : NULL;
+			else if (last == 'x' || last == 'M' || last == 'X')
+				i++;
+		} else if (!dashdash && a[0] == '-' && a[1]) {
+			if (strcmp(a, "--recursive") == 0)
+				ch->recursive = true;
+		} else if (n_files < sizeof(files) / sizeof(files[0])) {
+			files[n_files++] = i;
+		}
+	}
+	char mode_text[256];
+	struct mode_effect mode;
+	if (!spec || !acl_spec_mode(spec, mode_text, sizeof(mode_text)) ||
+	    !mode_effect_read(mode_text, &mode))
+		return SLUICE_ALLOW;
+	ch->mode = &mode;
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = 0; k < n_files && verdict == SLUICE_ALLOW; k++)
+		verdict = judge_access(sc, spec, sluice_arg(sc, files[k]), ch, v);
+	ch->mode = NULL; /* mode ends here */
+	return verdict;
+}
+
 static int check_access(const struct rule_state *st, const struct sluice_simple_command *sc,
                         struct sluice_verdict *v)
 {
-	static const char *const tools[] = { "chmod", "chown", "chattr", NULL };
+	static const char *const tools[] = { "chmod", "chown", "chattr", "setfacl", NULL };
 	static const char *const chown_values[] = { "--from", "--reference", NULL };
 	const char *name = sluice_name(sc);
 	if (!str_in(name, tools))
@@ -489,6 +605,8 @@ static int check_access(const struct rule_state *st, const struct sluice_simple_
 	};
 	if (strcmp(name, "chattr") == 0)
 		return check_chattr(&ch, sc, v);
+	if (strcmp(name, "setfacl") == 0)
+		return check_setfacl(&ch, sc, v);
 	bool chmod = strcmp(name, "chmod") == 0;
 	/* --reference=FILE copies another file's mode or owner: what it gives
 	 * is not known, so every operand is a file and a guarded one asks */

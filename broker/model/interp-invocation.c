@@ -3,7 +3,7 @@
  * Where an interpreter's code is among its words (interp.h): python's -c
  * (also in a cluster: -uc, -Bc), node's and bun's -e / -p / --eval /
  * --print, deno eval's code word, perl's and ruby's -e (repeated, clustered: -ne, -pi -e, -Mstrict -e), php's -r,
- * awk's program word or gawk's -e; or standard input when no script file
+ * awk's program word or gawk's -e, lua's, R's and julia's -e; or standard input when no script file
  * is named (python3 -, node <<EOF, perl <<<'...'). Options that take a
  * value are stepped over, so that a value is never read as code.
  * Not for: what the code does (interp-reader.c).
@@ -235,6 +235,51 @@ static void awk_code(const char *const *words, size_t n, struct interp_invocatio
 	}
 }
 
+/* lua, Rscript, R, julia: CODE after -e (julia also --eval, -E, --print;
+ * lua's and julia's also attached: -e'code', --eval=code), repeated;
+ * value_opts take the next word (an attached value is one word); the first other
+ * word is a script file, or R's subcommand (R CMD build). With neither
+ * code nor a script, the code is read on standard input (lua <<EOF, R
+ * --vanilla <<EOF, julia <<EOF); Rscript needs a file or -e, but - is
+ * standard input. */
+static void dash_e_code(const char *const *words, size_t n, const char *const *eval_opts,
+                        const char *const *value_opts, bool stdin_without_file,
+                        struct interp_invocation *inv)
+{
+	for (size_t i = 1; i < n; i++) {
+		const char *w = words[i];
+		if (strcmp(w, "-") == 0) {
+			if (inv->n_code == 0)
+				inv->source = INTERP_CODE_STDIN;
+			return;
+		}
+		if (strcmp(w, "--") == 0 || w[0] != '-')
+			return; /* a script file: its code is not read */
+		bool eval = false;
+		for (size_t k = 0; eval_opts[k] && !eval; k++) {
+			size_t len = strlen(eval_opts[k]);
+			if (strcmp(w, eval_opts[k]) == 0) {
+				if (i + 1 < n)
+					add_code(inv, ++i, 0);
+				eval = true;
+			} else if (strncmp(w, eval_opts[k], len) == 0 && w[1] != '-') {
+				add_code(inv, i, len); /* -e'code' */
+				eval = true;
+			} else if (strncmp(w, eval_opts[k], len) == 0 && w[len] == '=') {
+				add_code(inv, i, len + 1); /* --eval=code */
+				eval = true;
+			}
+		}
+		if (eval)
+			continue;
+		for (size_t k = 0; value_opts[k]; k++)
+			if (strcmp(w, value_opts[k]) == 0)
+				i++;
+	}
+	if (inv->n_code == 0 && stdin_without_file)
+		inv->source = INTERP_CODE_STDIN;
+}
+
 bool interp_invocation_find(const char *name, const char *const *words, size_t n,
                             struct interp_invocation *ret)
 {
@@ -253,6 +298,19 @@ bool interp_invocation_find(const char *name, const char *const *words, size_t n
 		perl_ruby_code(words, n, strcmp(l, "ruby") == 0, ret);
 	else if (strcmp(l, "php") == 0)
 		php_code(words, n, ret);
+	else if (strcmp(l, "lua") == 0)
+		dash_e_code(words, n, (const char *const[]){ "-e", NULL },
+		            (const char *const[]){ "-l", NULL }, true, ret);
+	else if (strcmp(l, "R") == 0)
+		dash_e_code(words, n, (const char *const[]){ "-e", NULL },
+		            (const char *const[]){ NULL }, strcmp(name, "R") == 0, ret);
+	else if (strcmp(l, "julia") == 0)
+		dash_e_code(words, n,
+		            (const char *const[]){ "-e", "--eval", "-E", "--print", NULL },
+		            (const char *const[]){ "-p", "-t", "-L", "-J", "-C", "--procs",
+		                                   "--threads", "--load", "--sysimage",
+		                                   "--cpu-target", "--machine-file", NULL },
+		            true, ret);
 	else
 		awk_code(words, n, ret);
 	ret->first_option = ret->n_code ? ret->code_words[0] : n;

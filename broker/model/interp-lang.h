@@ -30,6 +30,7 @@ enum {
 	LEX_REGEX = 1u << 11,         /* /.../ where a value may start */
 	LEX_REQUIRE = 1u << 12,       /* require('fs').x is named fs.x */
 	LEX_NO_SINGLE = 1u << 13,     /* ' is no quote (awk) */
+	LEX_JULIA_INTERP = 1u << 14,  /* "...$x..." and "...$(e)..." interpolate (julia) */
 };
 
 enum interp_call_kind {
@@ -47,6 +48,8 @@ enum interp_call_kind {
 	CALL_RECEIVER_WRITE, /* PATH.write_text() */
 	CALL_AWK_OUTPUT,     /* awk's print / printf > FILE or | COMMAND */
 	CALL_AWK_GETLINE,    /* awk's COMMAND | getline */
+	CALL_REMOVE_MAYBE_TREE, /* its first argument is removed, with all in it when
+	                           an argument says recursive=TRUE (R's unlink, julia's rm) */
 };
 
 /* struct interp_call.flags */
@@ -74,6 +77,17 @@ struct interp_lang {
 	const char *const *tilde_calls;
 	/* a name that makes a path from one string: Path('x') is 'x' */
 	const char *const *path_ctors;
+	/* calls that join paths: a part that starts with / is added after a /
+	 * (node's path.join('/a', '/b') is /a/b; R's file.path) */
+	const char *const *join_calls;
+	/* calls that join paths where a part that starts with / starts the path
+	 * again (python's os.path.join('/a', '/b') is /b; node's path.resolve) */
+	const char *const *resolve_calls;
+	/* what joins two strings: "+" (python, node), "*" (julia), "." (perl,
+	 * php), ".." (lua), " " (awk: two values side by side); NULL: none */
+	const char *concat;
+	/* its file calls expand a leading ~ themselves (R: unlink("~")) */
+	bool tilde_in_paths;
 };
 
 /* The language an interpreter of this name speaks, or NULL. */

@@ -155,6 +155,8 @@ static bool interpolates(const struct lexer *lx, const char *raw, size_t n, char
 		    (is_name_start(next) || next == '{' ||
 		     (c == '$' && next >= '0' && next <= '9')))
 			return true;
+		if (has(lx, LEX_JULIA_INTERP) && c == '$' && (is_name_start(next) || next == '('))
+			return true;
 		if (has(lx, LEX_HASH_INTERP) && c == '#' &&
 		    (next == '{' || next == '$' || next == '@'))
 			return true;

@@ -25,14 +25,26 @@
 #define READER_SCRIPT_CAP ((size_t)64 * 1024)
 /* The text of an expression compared with the home forms. */
 #define CANONICAL_CAP 256
+/* A path joined from parts. */
+#define PATH_JOIN_CAP 4096
 /* Arguments of one call read. */
 #define READER_MAX_ARGS 16
+/* Strings the reader joins (a home and a name after it) in one piece of
+ * code; past this, a joined value is not known. */
+#define READER_MAX_JOINED 64
+
+/* The texts value_of() made by joining parts; freed with the reader. */
+struct joined_texts {
+	char *v[READER_MAX_JOINED];
+	size_t n;
+};
 
 struct reader {
 	const struct interp_lang *lang;
 	const struct interp_tokens *t;
 	struct strbuf script;
 	struct interp_reading *out;
+	struct joined_texts *joined;
 };
 
 struct range {
@@ -102,7 +114,8 @@ static size_t split_args(const struct reader *r, size_t from, size_t to, struct 
 			depth++;
 		else if (tok && tok->type == TOK_PUNCT && strchr(")]}", tok->punct))
 			depth--;
-		if (!tok || (depth == 0 && tok->type == TOK_PUNCT && tok->punct == ',')) {
+		/* julia's keyword arguments follow a ;: rm(p; recursive=true) */
+		if (!tok || (depth == 0 && tok->type == TOK_PUNCT && strchr(",;", tok->punct))) {
 			if (i > start)
 				args[n++] = (struct range){ start, i };
 			start = i + 1;
@@ -156,6 +169,121 @@ static void canonical(const struct reader *r, struct range a, char *buf, size_t 
 	strbuf_done(&sb);
 }
 
+static struct value value_of(const struct reader *r, struct range a);
+
+/* Keep text (owned) as a joined value's; NULL when there is no room. */
+static const char *keep_joined(const struct reader *r, struct strbuf *sb)
+{
+	if (sb->capped || sb->failed || r->joined->n >= READER_MAX_JOINED)
+		return NULL;
+	char *text = strbuf_take(sb);
+	if (text)
+		r->joined->v[r->joined->n++] = text;
+	return text;
+}
+
+/* The parts of a as a value, one after the other: the first a literal or
+ * the home, the others literals (a home in the middle of a path is not
+ * one). slash: a / goes between parts that have none (a path join);
+ * resolve: a part that starts with / starts the path again. */
+static struct value join_parts(const struct reader *r, const struct range *parts, size_t n,
+                               bool slash, bool resolve)
+{
+	struct value unknown = { VAL_UNKNOWN, NULL };
+	struct strbuf sb = strbuf_init(PATH_JOIN_CAP);
+	bool home = false;
+	for (size_t i = 0; i < n; i++) {
+		struct value v = value_of(r, parts[i]);
+		if (v.kind == VAL_UNKNOWN || (v.kind == VAL_HOME && i > 0 && !resolve)) {
+			strbuf_done(&sb);
+			return unknown;
+		}
+		const char *text = v.text;
+		if ((resolve && text[0] == '/') || v.kind == VAL_HOME) {
+			strbuf_done(&sb);
+			sb = strbuf_init(PATH_JOIN_CAP);
+			home = v.kind == VAL_HOME;
+		} else if (slash && sb.len > 0 && strbuf_str(&sb)[sb.len - 1] != '/' &&
+		           text[0] != '/' && text[0]) {
+			(void)strbuf_append_char(&sb, '/');
+		}
+		(void)strbuf_append_str(&sb, text);
+	}
+	const char *text = sb.failed || sb.capped ? NULL : strbuf_str(&sb);
+	/* the home and a name joined without a / is another path (~x: /root.x) */
+	if (!text || (home && text[1] && text[1] != '/')) {
+		strbuf_done(&sb);
+		return unknown;
+	}
+	const char *kept = keep_joined(r, &sb);
+	strbuf_done(&sb);
+	if (!kept)
+		return unknown;
+	return (struct value){ home ? VAL_HOME : VAL_TEXT, kept };
+}
+
+/* A value made of parts: a join call (os.path.join(A, B), path.join,
+ * file.path), or parts joined by the language's operator (A + B, A .. B,
+ * awk's A B). false: a is neither (*ret untouched). */
+static bool joined_value(const struct reader *r, struct range a, struct value *ret)
+{
+	const struct interp_token *v = &r->t->v[a.from];
+	size_t n = a.to - a.from;
+	struct range parts[READER_MAX_ARGS];
+	if (n >= 4 && v[0].type == TOK_NAME && v[1].type == TOK_PUNCT && v[1].punct == '(' &&
+	    after_close(r, a.from + 1) == a.to &&
+	    (name_in(v[0].text, r->lang->join_calls) ||
+	     name_in(v[0].text, r->lang->resolve_calls))) {
+		size_t k = split_args(r, a.from + 2, a.to - 1, parts);
+		*ret = k ? join_parts(r, parts, k, true, name_in(v[0].text, r->lang->resolve_calls))
+		         : (struct value){ VAL_UNKNOWN, NULL };
+		return true;
+	}
+	const char *op = r->lang->concat;
+	if (!op || n < 2)
+		return false;
+	/* split at the operator outside brackets; awk: before each literal and
+	 * after each closing bracket or literal that another value follows */
+	size_t k = 0, start = a.from;
+	int depth = 0;
+	for (size_t i = a.from; i < a.to && k < READER_MAX_ARGS - 1; i++) {
+		const struct interp_token *tok = &r->t->v[i];
+		if (tok->type == TOK_PUNCT && strchr("([{", tok->punct))
+			depth++;
+		else if (tok->type == TOK_PUNCT && strchr(")]}", tok->punct))
+			depth--;
+		if (depth != 0 || i == a.from)
+			continue;
+		size_t width = 0;
+		if (op[0] == ' ') {
+			const struct interp_token *prev = &r->t->v[i - 1];
+			bool prev_ends = prev->type == TOK_STRING ||
+			                 (prev->type == TOK_PUNCT && strchr(")]", prev->punct));
+			bool starts = tok->type == TOK_STRING || tok->type == TOK_NAME;
+			if (prev_ends && starts && i > start) {
+				parts[k++] = (struct range){ start, i };
+				start = i;
+			}
+			continue;
+		}
+		if (tok->type == TOK_PUNCT && tok->punct == op[0] &&
+		    (!op[1] || is_punct(r, i + 1, op[1])))
+			width = strlen(op);
+		if (width) {
+			if (i == start)
+				return false;
+			parts[k++] = (struct range){ start, i };
+			start = i + width;
+			i += width - 1;
+		}
+	}
+	if (k == 0 || start >= a.to)
+		return false;
+	parts[k++] = (struct range){ start, a.to };
+	*ret = join_parts(r, parts, k, false, false);
+	return true;
+}
+
 static struct value value_of(const struct reader *r, struct range a)
 {
 	const struct interp_token *v = &r->t->v[a.from];
@@ -180,7 +308,21 @@ static struct value value_of(const struct reader *r, struct range a)
 	canonical(r, a, text, sizeof(text));
 	if (name_in(text, r->lang->home_forms))
 		return (struct value){ VAL_HOME, "~" };
+	struct value joined;
+	if (joined_value(r, a, &joined))
+		return joined;
 	return (struct value){ VAL_UNKNOWN, NULL };
+}
+
+/* A value that a file call gets: in a language whose file calls expand a
+ * leading ~ (R), "~" and "~/x" are the home's. */
+static struct value file_value(const struct reader *r, struct range a)
+{
+	struct value v = value_of(r, a);
+	if (v.kind == VAL_TEXT && r->lang->tilde_in_paths && v.text[0] == '~' &&
+	    (v.text[1] == '\0' || v.text[1] == '/'))
+		v.kind = VAL_HOME;
+	return v;
 }
 
 void interp_shell_quote(struct strbuf *sb, const char *text)
@@ -254,6 +396,11 @@ static bool emit_argv(struct reader *r, const struct range *words, size_t n)
 /* The elements of a list literal [a, b] / (a, b), or 0 when a is not one. */
 static size_t list_elements(const struct reader *r, struct range a, struct range *out)
 {
+	/* R's c("-rf", "x") */
+	if (strcmp(r->lang->name, "R") == 0 && a.to - a.from >= 3 &&
+	    r->t->v[a.from].type == TOK_NAME && strcmp(r->t->v[a.from].text, "c") == 0 &&
+	    is_punct(r, a.from + 1, '(') && after_close(r, a.from + 1) == a.to)
+		return split_args(r, a.from + 2, a.to - 1, out);
 	if (a.to - a.from < 2 || !(is_punct(r, a.from, '[') || is_punct(r, a.from, '(')) ||
 	    after_close(r, a.from) != a.to)
 		return 0;
@@ -491,8 +638,20 @@ static void read_call(struct reader *r, const struct interp_call *call, size_t a
 	}
 	if (n == 0)
 		return;
-	struct value first = value_of(r, args[0]);
+	struct value first = file_value(r, args[0]);
 	switch (call->kind) {
+	case CALL_REMOVE_MAYBE_TREE:
+		if (first.kind == VAL_UNKNOWN)
+			unread(r, call);
+		else
+			emit_command(
+			        r,
+			        has_arg_form(r, args + 1, n - 1, "recursive=T") ||
+			                        has_arg_form(r, args + 1, n - 1, "recursive=true")
+			                ? "rm -rf -- "
+			                : "rm -f -- ",
+			        first);
+		break;
 	case CALL_REMOVE_TREE:
 	case CALL_REMOVE_DIR:
 		if (first.kind == VAL_UNKNOWN)
@@ -504,7 +663,7 @@ static void read_call(struct reader *r, const struct interp_call *call, size_t a
 	case CALL_REMOVE_FILES:
 		/* perl and ruby remove a list; fs.unlink(path, callback) one */
 		for (size_t i = 0; i < ((call->flags & CALL_NO_PARENS) ? n : 1); i++) {
-			struct value v = value_of(r, args[i]);
+			struct value v = file_value(r, args[i]);
 			if (v.kind == VAL_UNKNOWN)
 				unread(r, call);
 			else
@@ -553,9 +712,12 @@ int interp_read(const struct interp_lang *lang, const char *code, size_t len, bo
 		interp_tokens_done(&t);
 		return e;
 	}
-	struct reader r = {
-		.lang = lang, .t = &t, .script = strbuf_init(READER_SCRIPT_CAP), .out = ret
-	};
+	struct joined_texts joined = { .n = 0 };
+	struct reader r = { .lang = lang,
+		            .t = &t,
+		            .script = strbuf_init(READER_SCRIPT_CAP),
+		            .out = ret,
+		            .joined = &joined };
 	if (t.truncated)
 		set_reason(&r, "has more code than sluice reads");
 	if (t.shell_leftover)
@@ -582,6 +744,8 @@ int interp_read(const struct interp_lang *lang, const char *code, size_t len, bo
 	if (!error && r.script.len > 0 && !(ret->script = strbuf_take(&r.script)))
 		error = -ENOMEM;
 	strbuf_done(&r.script);
+	for (size_t i = 0; i < joined.n; i++)
+		free(joined.v[i]);
 	interp_tokens_done(&t);
 	if (error)
 		interp_reading_done(ret);

@@ -169,45 +169,167 @@ static const struct interp_call awk_calls[] = {
 };
 static const char *const awk_home[] = { "ENVIRON['HOME']", NULL };
 
+/* ---------------------------------------------------------------- lua */
+
+static const struct interp_call lua_calls[] = {
+	{ "os.execute", CALL_SHELL, 0 },
+	{ "io.popen", CALL_SHELL, 0 },
+	{ "os.remove", CALL_REMOVE_FILES, 0 }, /* a file or an empty directory */
+	{ "io.open", CALL_OPEN, 0 },
+};
+static const char *const lua_home[] = { "os.getenv('HOME')", NULL };
+
+/* ------------------------------------------------------------------ R */
+
+static const struct interp_call r_calls[] = {
+	{ "unlink", CALL_REMOVE_MAYBE_TREE, EX },
+	{ "file.remove", CALL_REMOVE_FILES, EX },
+	{ "file.create", CALL_WRITE, EX }, /* empties a file that exists */
+	{ "system", CALL_SHELL, EX },
+	{ "shell", CALL_SHELL, EX },
+	{ "system2", CALL_PROGRAM_ARGS, EX },
+	{ "processx.run", CALL_PROGRAM_ARGS, 0 },
+};
+static const char *const r_home[] = {
+	"Sys.getenv('HOME')",
+	"path.expand('~')",
+	"normalizePath('~')",
+	NULL,
+};
+static const char *const r_tilde[] = { "path.expand", "normalizePath", NULL };
+static const char *const r_join[] = { "file.path", NULL };
+
+/* -------------------------------------------------------------- julia */
+
+static const struct interp_call julia_calls[] = {
+	/* run(`...`): the backquoted command is read where it stands */
+	{ "rm", CALL_REMOVE_MAYBE_TREE, 0 },
+	{ "write", CALL_WRITE, EX },
+	{ "open", CALL_OPEN, EX },
+};
+static const char *const julia_home[] = { "homedir()", "ENV['HOME']", NULL };
+static const char *const julia_tilde[] = { "expanduser", NULL };
+static const char *const julia_resolve[] = { "joinpath", NULL };
+
 /* ---------------------------------------------------------- languages */
 
-#define LANG(n, lexing, calls, home, tilde, paths)                    \
-	{                                                             \
-		n, lexing, calls, ELEMENTS(calls), home, tilde, paths \
-	}
+static const char *const python_resolve[] = { "os.path.join", "path.join", "posixpath.join", NULL };
+static const char *const node_join[] = { "path.join", "path.posix.join", NULL };
+static const char *const node_resolve[] = { "path.resolve", "path.posix.resolve", NULL };
 
 static const struct interp_lang languages[] = {
-	LANG("python", LEX_HASH_COMMENT | LEX_PY_STRINGS, python_calls, python_home, python_tilde,
-	     python_paths),
-	LANG("node", LEX_SLASH_COMMENT | LEX_TEMPLATE | LEX_REGEX | LEX_REQUIRE | LEX_SIGILS,
-	     node_calls, node_home, no_names, no_names),
-	LANG("perl",
-	     LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS | LEX_DOLLAR_INTERP |
-	             LEX_RAW_SINGLE | LEX_PERL_QUOTES | LEX_REGEX,
-	     perl_calls, perl_home, no_names, no_names),
-	LANG("ruby",
-	     LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS | LEX_HASH_INTERP | LEX_RAW_SINGLE |
-	             LEX_RUBY_PERCENT | LEX_REGEX,
-	     ruby_calls, ruby_home, ruby_tilde, ruby_paths),
-	LANG("php",
-	     LEX_HASH_COMMENT | LEX_SLASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS |
-	             LEX_DOLLAR_INTERP | LEX_RAW_SINGLE,
-	     php_calls, php_home, no_names, no_names),
-	LANG("awk", LEX_HASH_COMMENT | LEX_SIGILS | LEX_REGEX | LEX_NO_SINGLE, awk_calls, awk_home,
-	     no_names, no_names),
+	{ .name = "python",
+	  .lex = LEX_HASH_COMMENT | LEX_PY_STRINGS,
+	  .calls = python_calls,
+	  .n_calls = ELEMENTS(python_calls),
+	  .home_forms = python_home,
+	  .tilde_calls = python_tilde,
+	  .path_ctors = python_paths,
+	  .join_calls = no_names,
+	  .resolve_calls = python_resolve,
+	  .concat = "+" },
+	{ .name = "node",
+	  .lex = LEX_SLASH_COMMENT | LEX_TEMPLATE | LEX_REGEX | LEX_REQUIRE | LEX_SIGILS,
+	  .calls = node_calls,
+	  .n_calls = ELEMENTS(node_calls),
+	  .home_forms = node_home,
+	  .tilde_calls = no_names,
+	  .path_ctors = no_names,
+	  .join_calls = node_join,
+	  .resolve_calls = node_resolve,
+	  .concat = "+" },
+	{ .name = "perl",
+	  .lex = LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS | LEX_DOLLAR_INTERP |
+	         LEX_RAW_SINGLE | LEX_PERL_QUOTES | LEX_REGEX,
+	  .calls = perl_calls,
+	  .n_calls = ELEMENTS(perl_calls),
+	  .home_forms = perl_home,
+	  .tilde_calls = no_names,
+	  .path_ctors = no_names,
+	  .join_calls = no_names,
+	  .resolve_calls = no_names,
+	  .concat = "." },
+	{ .name = "ruby",
+	  .lex = LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS | LEX_HASH_INTERP |
+	         LEX_RAW_SINGLE | LEX_RUBY_PERCENT | LEX_REGEX,
+	  .calls = ruby_calls,
+	  .n_calls = ELEMENTS(ruby_calls),
+	  .home_forms = ruby_home,
+	  .tilde_calls = ruby_tilde,
+	  .path_ctors = ruby_paths,
+	  .join_calls = no_names,
+	  .resolve_calls = no_names,
+	  .concat = "+" },
+	{ .name = "php",
+	  .lex = LEX_HASH_COMMENT | LEX_SLASH_COMMENT | LEX_BACKTICK_SHELL | LEX_SIGILS |
+	         LEX_DOLLAR_INTERP | LEX_RAW_SINGLE,
+	  .calls = php_calls,
+	  .n_calls = ELEMENTS(php_calls),
+	  .home_forms = php_home,
+	  .tilde_calls = no_names,
+	  .path_ctors = no_names,
+	  .join_calls = no_names,
+	  .resolve_calls = no_names,
+	  .concat = "." },
+	{ .name = "awk",
+	  .lex = LEX_HASH_COMMENT | LEX_SIGILS | LEX_REGEX | LEX_NO_SINGLE,
+	  .calls = awk_calls,
+	  .n_calls = ELEMENTS(awk_calls),
+	  .home_forms = awk_home,
+	  .tilde_calls = no_names,
+	  .path_ctors = no_names,
+	  .join_calls = no_names,
+	  .resolve_calls = no_names,
+	  .concat = " " },
+	/* no # comment: lua's is --, read as code (a call named in a comment
+	 * is read, which may ask, never allow) */
+	{ .name = "lua",
+	  .lex = 0,
+	  .calls = lua_calls,
+	  .n_calls = ELEMENTS(lua_calls),
+	  .home_forms = lua_home,
+	  .tilde_calls = no_names,
+	  .path_ctors = no_names,
+	  .join_calls = no_names,
+	  .resolve_calls = no_names,
+	  .concat = ".." },
+	{ .name = "R",
+	  .lex = LEX_HASH_COMMENT,
+	  .calls = r_calls,
+	  .n_calls = ELEMENTS(r_calls),
+	  .home_forms = r_home,
+	  .tilde_calls = r_tilde,
+	  .path_ctors = no_names,
+	  .join_calls = r_join,
+	  .resolve_calls = no_names,
+	  .concat = NULL, /* paste0() */
+	  .tilde_in_paths = true },
+	{ .name = "julia",
+	  .lex = LEX_HASH_COMMENT | LEX_BACKTICK_SHELL | LEX_JULIA_INTERP,
+	  .calls = julia_calls,
+	  .n_calls = ELEMENTS(julia_calls),
+	  .home_forms = julia_home,
+	  .tilde_calls = julia_tilde,
+	  .path_ctors = no_names,
+	  .join_calls = no_names,
+	  .resolve_calls = julia_resolve,
+	  .concat = "*" },
 };
 
 /* The names each language is run by; a version may follow (python3.12,
- * ruby3.2, php8.2, perl5.36). bun and deno run JavaScript as node does. */
+ * ruby3.2, php8.2, perl5.36, lua5.4). bun and deno run JavaScript as node
+ * does. */
 static const struct {
 	const char *name;
 	size_t lang;
 	bool versioned;
 } program_names[] = {
-	{ "python", 0, true }, { "pypy", 0, true },  { "node", 1, false }, { "nodejs", 1, false },
-	{ "bun", 1, false },   { "deno", 1, false }, { "perl", 2, true },  { "ruby", 3, true },
-	{ "php", 4, true },    { "awk", 5, false },  { "gawk", 5, false }, { "mawk", 5, false },
-	{ "nawk", 5, false },
+	{ "python", 0, true },  { "pypy", 0, true },     { "node", 1, false },
+	{ "nodejs", 1, false }, { "bun", 1, false },     { "deno", 1, false },
+	{ "perl", 2, true },    { "ruby", 3, true },     { "php", 4, true },
+	{ "awk", 5, false },    { "gawk", 5, false },    { "mawk", 5, false },
+	{ "nawk", 5, false },   { "lua", 6, true },      { "luajit", 6, false },
+	{ "R", 7, false },      { "Rscript", 7, false }, { "julia", 8, false },
 };
 
 const struct interp_lang *interp_lang_of(const char *name)

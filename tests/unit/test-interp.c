@@ -4,7 +4,8 @@
  * interp-lexer.c, interp-reader.c, interp-tables.c) through the built-in
  * defaults, as `sluice check` decides: one-liners and code fed on
  * standard input, dangerous ones beside their everyday look-alikes. The
- * rows come from tldr pages (python, node, perl, ruby, php, awk), npm
+ * rows come from tldr pages (python, node, perl, ruby, php, awk, lua, Rscript,
+ * julia), npm
  * packages' `scripts` (clean steps), and what coding agents run.
  */
 #include <criterion/criterion.h>
@@ -236,6 +237,43 @@ static struct icase cases[] = {
 	{ "env -S \"python3 -c 'import os; os.system(\\\"rm -rf ~\\\")'\"", D, "env -S", "home" },
 	{ "python3 -X dev -c \"import shutil; shutil.rmtree('/')\"", D, "python -X before -c",
 	  "root" },
+	/* --- a path joined from the home and a name (+, .., ., path.join,
+	 * os.path.join, joinpath, file.path, awk's side by side) */
+	{ "node -e \"require('fs').writeFileSync(require('os').homedir()+'/.bashrc','')\"", D,
+	  "homedir() + a name", "dotfile" },
+	{ "node -e \"require('fs').writeFileSync(require('os').homedir()+'.bak','')\"", A,
+	  "homedir() and a name with no /: another path (/root.bak)", "" },
+	{ "node -e \"require('fs').rmSync(require('path').resolve('/tmp', require('os').homedir()),"
+	  "{recursive:true})\"",
+	  D, "path.resolve starts again at the home", "home" },
+	{ "python3 -c \"import os; os.remove(os.path.join('/tmp', '/home/x/.ssh/id_rsa'))\"", D,
+	  "os.path.join starts again at /", "" },
+	{ "python3 -c \"import os; os.remove(os.path.join(os.path.expanduser('~'), 'notes.txt'))\"",
+	  A, "a plain file of the home", "" },
+	{ "awk 'BEGIN{print \"\" > ENVIRON[\"HOME\"] \"/.profile\"}'", D, "awk side by side",
+	  "dotfile" },
+	{ "awk '{print > ENVIRON[\"HOME\"] \"/notes/\" $1}' list", A, "awk: a name not known", "" },
+	/* --- lua, R, julia */
+	{ "lua5.4 -e 'os.execute(\"rm -rf /\")'", D, "lua5.4 -e", "root" },
+	{ "lua <<'EOF'\nos.execute('rm -rf ~')\nEOF", D, "lua on a heredoc", "home" },
+	{ "lua -l socket -e 'os.remove(arg[1])' x", Q, "os.remove of a value not read",
+	  "os.remove" },
+	{ "lua script.lua", A, "a script file is not read", "" },
+	{ "luajit -e 'io.popen(\"ls\"):read(\"*a\")'", A, "io.popen of ls", "" },
+	{ "R --vanilla <<'EOF'\nunlink('~', recursive = TRUE)\nEOF", D, "R on a heredoc", "home" },
+	{ "R CMD build .", A, "R CMD: no code", "" },
+	{ "Rscript -e 'unlink(\"~/.bashrc\")'", D, "unlink without recursive: a file, ~ expanded",
+	  "dotfile" },
+	{ "Rscript -e 'system2(\"rm\", c(\"-rf\", \"/\"))'", D, "system2 with c(...)", "root" },
+	{ "Rscript -e 'system2(\"git\", c(\"status\"))'", A, "system2 of git status", "" },
+	{ "Rscript -e 'file.create(path.expand(\"~/.gitconfig\"))'", D,
+	  "file.create empties a file", "" },
+	{ "Rscript -e 'x <- list.files(); unlink(x)'", Q, "unlink of a value not read", "unlink" },
+	{ "julia -t 4 -e 'rm(homedir(), recursive=true)'", D, "julia -t N -e", "home" },
+	{ "julia --eval='run(`rm -rf /`)'", D, "--eval= and a backquoted command", "root" },
+	{ "julia -e 'run(`make test`)'", A, "a backquoted make", "" },
+	{ "julia -e 'rm(\"~\"; recursive=true)'", A,
+	  "julia's rm does not expand ~: a folder named ~", "" },
 	/* --- shells fed the same way (already nested shells) */
 	{ "bash <<EOF\nrm -rf ~\nEOF", D, "bash on a heredoc", "home" },
 	{ "sh <<< 'rm -rf /'", D, "sh on a here-string", "root" },
