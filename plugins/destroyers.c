@@ -634,52 +634,6 @@ static int refuse_run_time(struct sluice_verdict *v, const char *doing, const ch
 	return sluice_verdict_add(v, verdict, msg, run_time_suggestion);
 }
 
-/* The command that writes what command i's xargs reads: the part of the
- * same pipeline before it, or NULL. */
-static const struct sluice_simple_command *xargs_writer(const struct sluice_command *cmd, size_t i)
-{
-	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
-	int64_t pipeline = sluice_pipeline(sc);
-	size_t position = sluice_pipeline_position(sc);
-	for (size_t j = 0; pipeline >= 0 && position > 0 && j < sluice_command_count(cmd); j++) {
-		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
-		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1)
-			return o;
-	}
-	return NULL;
-}
-
-/* Does `git ... ls-files ...` (w) list every file git tracks, or every
- * one with uncommitted changes (-m)? Not with a pathspec (other than `.`
- * or `:/`), nor when it lists files git does not track or no longer has
- * (-o, -i, -k, -d). */
-static bool lists_tracked_files(const struct sluice_simple_command *w)
-{
-	static const char *const with_value[] = { "-C",          "-c",          "--git-dir",
-		                                  "--work-tree", "--namespace", NULL };
-	static const char *const not_tracked[] = { "-o",          "--others", "-i", "--ignored",
-		                                   "-k",          "--killed", "-d", "--deleted",
-		                                   "--directory", NULL };
-	static const char *const whole_tree[] = { ".", ":/", ":", "./", NULL };
-	size_t k = 1;
-	while (k < sluice_argc(w) && sluice_arg(w, k)[0] == '-')
-		k += str_in(sluice_arg(w, k), with_value) ? 2 : 1;
-	if (k >= sluice_argc(w) || strcmp(sluice_arg(w, k), "ls-files") != 0)
-		return false;
-	bool dashdash = false;
-	for (k++; k < sluice_argc(w); k++) {
-		const char *a = sluice_arg(w, k);
-		if (!dashdash && strcmp(a, "--") == 0)
-			dashdash = true;
-		else if (!dashdash && a[0] == '-' &&
-		         (str_in(a, not_tracked) || (a[1] != '-' && strpbrk(a + 1, "oikd"))))
-			return false;
-		else if ((dashdash || a[0] != '-') && !str_in(a, whole_tree))
-			return false; /* a pathspec: the files it names */
-	}
-	return true;
-}
-
 /* rm without -r under an xargs fed by a program that lists files (rule
  * run_time_target): `ls PATHS` lists what PATHS name, so `ls ~/.ssh/id_* |
  * xargs rm -f` is judged as `rm -f ~/.ssh/id_*` would be (while `ls *.tmp |
@@ -696,7 +650,7 @@ static int check_listed(const struct rule_state *st, const struct sluice_command
 	    sluice_has_short_flag(sc, 1, 'r') || sluice_has_short_flag(sc, 1, 'R') ||
 	    long_option_prefix(sc, 1, "recursive", 3) || !run_time_xargs(cmd, i))
 		return SLUICE_ALLOW;
-	const struct sluice_simple_command *w = xargs_writer(cmd, i);
+	const struct sluice_simple_command *w = pipeline_writer(cmd, sc, NULL);
 	if (!w || sluice_argc(w) == 0)
 		return SLUICE_ALLOW;
 	char msg[640];

@@ -16,12 +16,16 @@
  * `-x`, `+r`, is read as `a`: the umask can only spare bits of the group
  * and others, so a rule reads a little more into it, never less);
  * --reference (another file's mode: not known here).
+ * Also: whether a mode only takes permissions from the group and others
+ * (mode_only_tightens()), and the chmod mode a setfacl entry list amounts
+ * to (acl_spec_mode()).
  */
 #ifndef SLUICE_FILE_MODES_H
 #define SLUICE_FILE_MODES_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +129,101 @@ static inline bool mode_effect_read(const char *mode, struct mode_effect *ret)
 	if (mode[0] >= '0' && mode[0] <= '7')
 		return mode_read_octal(mode, ret);
 	return mode[0] != '\0' && mode_read_symbolic(mode, ret);
+}
+
+/* Does chmod's mode only take permissions away from the group and others,
+ * leaving the owner's as they are (go-rwx, g-w,o-rwx, go=, 700)? That is
+ * what ssh and gpg ask of their folders; anything else (777, 000, 600: a
+ * folder the owner cannot enter, u-r) makes them refuse or lose the keys. */
+static inline bool mode_only_tightens(const char *mode)
+{
+	if (strcmp(mode, "700") == 0 || strcmp(mode, "0700") == 0)
+		return true;
+	for (const char *c = mode; *c;) {
+		size_t who = strspn(c, "go");
+		if (who == 0)
+			return false;
+		c += who;
+		if (*c == '-')
+			c += 1 + strspn(c + 1, "rwxXst");
+		else if (*c == '=')
+			c++;
+		else
+			return false;
+		if (*c == ',')
+			c++;
+		else if (*c)
+			return false;
+	}
+	return mode[0] != '\0';
+}
+
+/* setfacl's ACL entries (acl_spec: `u:alice:rw,o::r`, `o:rw`, `g::6`) as
+ * the chmod mode that gives the same (into buf): the owner's, the owning
+ * group's and others' entries set their class (`o:rw` is `o=rw`); a named
+ * user's or group's entry gives someone else what it lists, read as
+ * others given it (`u:alice:rw` is `o+rw`, which may be more than the
+ * mask lets through: never less); the mask and default entries
+ * (`m::`, `d:`) change no file's own access and are skipped. False when
+ * an entry is not one of these (then nothing is judged, as for a mode
+ * chmod refuses). */
+static inline bool acl_spec_mode(const char *spec, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	while (*spec) {
+		size_t n = strcspn(spec, ",");
+		char entry[128];
+		if (n >= sizeof(entry))
+			return false;
+		memcpy(entry, spec, n);
+		entry[n] = '\0';
+		spec += n + (spec[n] == ',');
+		char *tag = entry, *qualifier = strchr(entry, ':');
+		if (!qualifier)
+			return false;
+		*qualifier++ = '\0';
+		if (strcmp(tag, "d") == 0 || strcmp(tag, "default") == 0 || strcmp(tag, "m") == 0 ||
+		    strcmp(tag, "mask") == 0)
+			continue;
+		char *perms = strrchr(qualifier, ':');
+		bool named = perms && perms != qualifier;
+		perms = perms ? perms + 1 : qualifier; /* o:rw has no qualifier */
+		char who;
+		if (strcmp(tag, "u") == 0 || strcmp(tag, "user") == 0)
+			who = named ? 'o' : 'u';
+		else if (strcmp(tag, "g") == 0 || strcmp(tag, "group") == 0)
+			who = named ? 'o' : 'g';
+		else if (strcmp(tag, "o") == 0 || strcmp(tag, "other") == 0)
+			who = 'o';
+		else
+			return false;
+		char bits[8] = "";
+		size_t b = 0;
+		if (perms[0] >= '0' && perms[0] <= '7' && !perms[1]) {
+			int d = perms[0] - '0';
+			if (d & 4)
+				bits[b++] = 'r';
+			if (d & 2)
+				bits[b++] = 'w';
+			if (d & 1)
+				bits[b++] = 'x';
+		} else {
+			for (const char *c = perms; *c; c++) {
+				if (!strchr("rwxX-", *c) || b + 1 >= sizeof(bits))
+					return false;
+				if (*c != '-')
+					bits[b++] = *c;
+			}
+		}
+		bits[b] = '\0';
+		int w = snprintf(buf + len, size - len, "%s%c%c%s", len ? "," : "", who,
+		                 named ? '+' : '=', bits);
+		if (w < 0 || (size_t)w >= size - len)
+			return false;
+		len += (size_t)w;
+	}
+	return len > 0;
 }
 
 #endif

@@ -507,24 +507,70 @@ static inline const char *run_time_operand(const struct sluice_command *cmd, siz
 	return run_time_operand_within(cmd, i, k, &lookups);
 }
 
+/* Does sc run under xargs (one of its wrappers)? */
+static inline bool under_xargs(const struct sluice_simple_command *sc)
+{
+	for (size_t k = 0; k < sluice_wrapper_count(sc); k++)
+		if (strcmp(sluice_wrapper_name(sc, k), "xargs") == 0)
+			return true;
+	return false;
+}
+
+/* A command that writes what sc reads: the first part of the same
+ * pipeline just before it named name (NULL: any name), or NULL. */
+static inline const struct sluice_simple_command *
+pipeline_writer(const struct sluice_command *cmd, const struct sluice_simple_command *sc,
+                const char *name)
+{
+	int64_t pipeline = sluice_pipeline(sc);
+	size_t position = sluice_pipeline_position(sc);
+	for (size_t j = 0; pipeline >= 0 && position > 0 && j < sluice_command_count(cmd); j++) {
+		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
+		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1 &&
+		    (!name || strcmp(sluice_name(o), name) == 0))
+			return o;
+	}
+	return NULL;
+}
+
 /* Does command i run under an xargs whose input the model does not know
  * (its argv is incomplete), fed by anything but find (whose start points
  * system_trees judges)? */
 static inline bool run_time_xargs(const struct sluice_command *cmd, size_t i)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
-	bool xargs = false;
-	for (size_t k = 0; k < sluice_wrapper_count(sc); k++)
-		xargs |= strcmp(sluice_wrapper_name(sc, k), "xargs") == 0;
-	if (!xargs || !(sluice_flags(sc) & SLUICE_CMD_ARGV_INCOMPLETE))
+	if (!under_xargs(sc) || !(sluice_flags(sc) & SLUICE_CMD_ARGV_INCOMPLETE))
 		return false;
-	int64_t pipeline = sluice_pipeline(sc);
-	size_t position = sluice_pipeline_position(sc);
-	for (size_t j = 0; pipeline >= 0 && position > 0 && j < sluice_command_count(cmd); j++) {
-		const struct sluice_simple_command *o = sluice_command_get(cmd, j);
-		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1 &&
-		    strcmp(sluice_name(o), "find") == 0)
+	return pipeline_writer(cmd, sc, "find") == NULL;
+}
+
+/* Does `git ... ls-files ...` (w) list every file git tracks, or every
+ * one with uncommitted changes (-m)? Not with a pathspec (other than `.`
+ * or `:/`), nor when it lists files git does not track or no longer has
+ * (-o, -i, -k, -d). */
+static inline bool lists_tracked_files(const struct sluice_simple_command *w)
+{
+	static const char *const with_value[] = { "-C",          "-c",          "--git-dir",
+		                                  "--work-tree", "--namespace", NULL };
+	static const char *const not_tracked[] = { "-o",          "--others", "-i", "--ignored",
+		                                   "-k",          "--killed", "-d", "--deleted",
+		                                   "--directory", NULL };
+	static const char *const whole_tree[] = { ".", ":/", ":", "./", NULL };
+	size_t k = 1;
+	while (k < sluice_argc(w) && sluice_arg(w, k)[0] == '-')
+		k += str_in(sluice_arg(w, k), with_value) ? 2 : 1;
+	if (k >= sluice_argc(w) || strcmp(sluice_arg(w, k), "ls-files") != 0)
+		return false;
+	bool dashdash = false;
+	for (k++; k < sluice_argc(w); k++) {
+		const char *a = sluice_arg(w, k);
+		if (!dashdash && strcmp(a, "--") == 0)
+			dashdash = true;
+		else if (!dashdash && a[0] == '-' &&
+		         (str_in(a, not_tracked) || (a[1] != '-' && strpbrk(a + 1, "oikd"))))
 			return false;
+		else if ((dashdash || a[0] != '-') && !str_in(a, whole_tree))
+			return false; /* a pathspec: the files it names */
 	}
 	return true;
 }

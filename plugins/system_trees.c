@@ -33,6 +33,7 @@
 #include "file-modes.h"
 #include "path-targets.h"
 #include "plugin-util.h"
+#include "run-time-values.h"
 #include "sluice/policy.h"
 
 /* The rules an administrator can switch (deny, ask, or allow: off). */
@@ -91,33 +92,6 @@ static bool owner_is_self(const char *owner)
 		if (strlen(*p) == n && strncmp(owner, *p, n) == 0)
 			return true;
 	return false;
-}
-
-/* Does chmod's mode only take permissions away from the group and others,
- * leaving the owner's as they are (go-rwx, g-w,o-rwx, go=, 700)? That is
- * what ssh and gpg ask of their folders; anything else (777, 000, 600: a
- * folder the owner cannot enter, u-r) makes them refuse or lose the keys. */
-static bool mode_only_tightens(const char *mode)
-{
-	if (strcmp(mode, "700") == 0 || strcmp(mode, "0700") == 0)
-		return true;
-	for (const char *c = mode; *c;) {
-		size_t who = strspn(c, "go");
-		if (who == 0)
-			return false;
-		c += who;
-		if (*c == '-')
-			c += 1 + strspn(c + 1, "rwxXst");
-		else if (*c == '=')
-			c++;
-		else
-			return false;
-		if (*c == ',')
-			c++;
-		else if (*c)
-			return false;
-	}
-	return mode[0] != '\0';
 }
 
 /* Is a, a word that begins with '-', chmod's mode rather than an option?
@@ -471,74 +445,6 @@ static int reference_kind(const struct sluice_simple_command *sc)
 
 /* chmod MODE FILE..., chown OWNER[:GROUP] FILE..., chattr ATTRS FILE...:
  * every file, by access_rule(). */
-/* setfacl's ACL entries (acl_spec: `u:alice:rw,o::r`, `o:rw`, `g::6`) as
- * the chmod mode that gives the same (into buf): the owner's, the owning
- * group's and others' entries set their class (`o:rw` is `o=rw`); a named
- * user's or group's entry gives someone else what it lists, read as
- * others given it (`u:alice:rw` is `o+rw`, which may be more than the
- * mask lets through: never less); the mask and default entries
- * (`m::`, `d:`) change no file's own access and are skipped. False when
- * an entry is not one of these (then nothing is judged, as for a mode
- * chmod refuses). */
-static bool acl_spec_mode(const char *spec, char *buf, size_t size)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	while (*spec) {
-		size_t n = strcspn(spec, ",");
-		char entry[128];
-		if (n >= sizeof(entry))
-			return false;
-		memcpy(entry, spec, n);
-		entry[n] = '\0';
-		spec += n + (spec[n] == ',');
-		char *tag = entry, *qualifier = strchr(entry, ':');
-		if (!qualifier)
-			return false;
-		*qualifier++ = '\0';
-		if (strcmp(tag, "d") == 0 || strcmp(tag, "default") == 0 || strcmp(tag, "m") == 0 ||
-		    strcmp(tag, "mask") == 0)
-			continue;
-		char *perms = strrchr(qualifier, ':');
-		bool named = perms && perms != qualifier;
-		perms = perms ? perms + 1 : qualifier; /* o:rw has no qualifier */
-		char who;
-		if (strcmp(tag, "u") == 0 || strcmp(tag, "user") == 0)
-			who = named ? 'o' : 'u';
-		else if (strcmp(tag, "g") == 0 || strcmp(tag, "group") == 0)
-			who = named ? 'o' : 'g';
-		else if (strcmp(tag, "o") == 0 || strcmp(tag, "other") == 0)
-			who = 'o';
-		else
-			return false;
-		char bits[8] = "";
-		size_t b = 0;
-		if (perms[0] >= '0' && perms[0] <= '7' && !perms[1]) {
-			int d = perms[0] - '0';
-			if (d & 4)
-				bits[b++] = 'r';
-			if (d & 2)
-				bits[b++] = 'w';
-			if (d & 1)
-				bits[b++] = 'x';
-		} else {
-			for (const char *c = perms; *c; c++) {
-				if (!strchr("rwxX-", *c) || b + 1 >= sizeof(bits))
-					return false;
-				if (*c != '-')
-					bits[b++] = *c;
-			}
-		}
-		bits[b] = '\0';
-		int w = snprintf(buf + len, size - len, "%s%c%c%s", len ? "," : "", who,
-		                 named ? '+' : '=', bits);
-		if (w < 0 || (size_t)w >= size - len)
-			return false;
-		len += (size_t)w;
-	}
-	return len > 0;
-}
-
 /* setfacl -m/--modify/--set ACL FILE... judged as chmod of the mode the
  * entries give (acl_spec_mode()); -x, -b, -k take access away from others
  * and pass; -M/--set-file read entries from a file, not known here. */
@@ -769,20 +675,7 @@ static int check_find(const struct rule_state *st, const struct sluice_simple_co
 static const struct sluice_simple_command *find_feeding(const struct sluice_command *cmd,
                                                         const struct sluice_simple_command *sc)
 {
-	bool xargs = false;
-	for (size_t k = 0; k < sluice_wrapper_count(sc); k++)
-		xargs |= strcmp(sluice_wrapper_name(sc, k), "xargs") == 0;
-	int64_t pipeline = sluice_pipeline(sc);
-	size_t position = sluice_pipeline_position(sc);
-	if (!xargs || pipeline < 0 || position == 0)
-		return NULL;
-	for (size_t i = 0; i < sluice_command_count(cmd); i++) {
-		const struct sluice_simple_command *o = sluice_command_get(cmd, i);
-		if (sluice_pipeline(o) == pipeline && sluice_pipeline_position(o) == position - 1 &&
-		    strcmp(sluice_name(o), "find") == 0)
-			return o;
-	}
-	return NULL;
+	return under_xargs(sc) ? pipeline_writer(cmd, sc, "find") : NULL;
 }
 
 /* A deleter under xargs fed by find: find's start points, as -exec. */
