@@ -163,16 +163,6 @@ report $? "a remote added in one run and made main's remote in the next: the rem
 
 # --- in the default mode (config read-only): the window the user's own
 # git config opens while a run lasts (docs/launcher.md, the threat model)
-# waiting_run OUT COMMAND [SLUICE-OPTION...]: COMMAND through sluice run in
-# the default mode, in the background; it touches $repo/.ready once it waits.
-waiting_run() {
-  local result=$1 command=$2
-  shift 2
-  rm -f "$repo/.ready"
-  "$SLUICE" run -C "$repo" --format json --timeout 60s "$@" -- "$command" >"$result" 2>&1 &
-  boxed_pid=$!
-  wait_for 30 test -e "$repo/.ready"
-}
 # The command appends an insteadOf once .git/config takes writes, and counts
 # it planted only when the file it wrote is the one at .git/config then.
 # The kernel's rename detaches the mounts on the name it replaces before the

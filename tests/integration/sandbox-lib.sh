@@ -58,6 +58,19 @@ ran() {
   return 1
 }
 
+# waiting_run OUT COMMAND [SLUICE-OPTION...]: COMMAND through sluice run in
+# $repo, in the default mode, in the background (its result then in OUT,
+# JSON unless an option says otherwise; its pid in boxed_pid); the command
+# is to touch $repo/.ready once it waits. 0 once it does.
+waiting_run() {
+  local result=$1 command=$2
+  shift 2
+  rm -f "$repo/.ready"
+  "$SLUICE" run -C "$repo" --format json --timeout 60s "$@" -- "$command" >"$result" 2>&1 &
+  boxed_pid=$!
+  wait_for 30 test -e "$repo/.ready"
+}
+
 # fallback CMD...: CMD in a child user namespace where user namespaces are
 # forbidden and nothing holds CAP_SYS_ADMIN: the launcher's Landlock-only
 # fallback. fallback_works says whether this system can make one.

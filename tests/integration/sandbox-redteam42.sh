@@ -32,19 +32,6 @@ fi
 repo=$HOME/proj
 printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
 
-# waiting_run OUT COMMAND [SLUICE-OPTION...]: COMMAND through sluice run in
-# the default mode, in the background (its result then in OUT, JSON unless
-# an option says otherwise); the command is to touch $repo/.ready once it
-# waits. 0 once it does.
-waiting_run() {
-  local result=$1 command=$2
-  shift 2
-  rm -f "$repo/.ready"
-  "$SLUICE" run -C "$repo" --format json --timeout 60s "$@" -- "$command" >"$result" 2>&1 &
-  boxed_pid=$!
-  wait_for 30 test -e "$repo/.ready"
-}
-
 # --- .git/config replaced by the user's git while a run lasts
 # The command appends to .git/config for as long as it is read-only, and
 # counts it planted only when the file it wrote is the one at .git/config
