@@ -306,10 +306,23 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, struct lau
 	return r;
 }
 
-/* Whether the canonical path lies in a writable path of the spec (its
- * TMPDIR: the one step "private-tmpdir" chose). */
-static bool within_writable(const struct launch_spec *spec, const struct launch_state *state,
-                            const char *path)
+/* The canonical writable paths of the spec, resolved once (each --hide
+ * path is checked against them): its --rw paths, its TMPDIR (the one step
+ * "private-tmpdir" chose) and a writable workspace. */
+struct writable_set {
+	char *paths[LAUNCH_MAX_RW + 2];
+	size_t n;
+};
+
+static void writable_set_done(struct writable_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		free(set->paths[i]);
+}
+
+/* A path that cannot be resolved is left out: nothing lies in it now. */
+static void writable_set_init(const struct launch_spec *spec, const struct launch_state *state,
+                              struct writable_set *set)
 {
 	const char *writable[LAUNCH_MAX_RW + 2];
 	size_t n = 0;
@@ -319,12 +332,84 @@ static bool within_writable(const struct launch_spec *spec, const struct launch_
 		writable[n++] = state->tmpdir;
 	if (spec->profile->workspace == WORKSPACE_WRITABLE)
 		writable[n++] = spec->workspace ? spec->workspace : ".";
+	set->n = 0;
 	for (size_t i = 0; i < n; i++) {
-		_cleanup_free_ char *c = realpath(writable[i], NULL);
-		if (c && path_within(path, c))
-			return true;
+		char *c = realpath(writable[i], NULL);
+		if (c)
+			set->paths[set->n++] = c;
 	}
+}
+
+/* Whether the canonical path lies in a path of the set. */
+static bool within_writable(const struct writable_set *set, const char *path)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (path_within(path, set->paths[i]))
+			return true;
 	return false;
+}
+
+/* The folders the --hide paths lie in, resolved once each: a hundred of
+ * them sit in the home directory, and resolving each whole (a readlink per
+ * component, and again for a missing one) was most of this step's time. */
+struct folder_memo {
+	char *folder[16];
+	char *canonical[16];
+	size_t n;
+};
+
+static void folder_memo_done(struct folder_memo *memo)
+{
+	for (size_t i = 0; i < memo->n; i++) {
+		free(memo->folder[i]);
+		free(memo->canonical[i]);
+	}
+}
+
+static const char *folder_canonical(struct folder_memo *memo, const char *folder)
+{
+	for (size_t i = 0; i < memo->n; i++)
+		if (strcmp(memo->folder[i], folder) == 0)
+			return memo->canonical[i];
+	char *canonical = realpath(folder, NULL);
+	if (!canonical || memo->n == ELEMENTSOF(memo->folder))
+		return canonical ? (free(canonical), NULL) : NULL;
+	char *copy = strdup(folder);
+	if (!copy)
+		return free(canonical), NULL;
+	memo->folder[memo->n] = copy;
+	memo->canonical[memo->n] = canonical;
+	return memo->canonical[memo->n++];
+}
+
+/* The canonical form of a --hide path, as realpath() gives it, or
+ * path_canonical_missing() for one that does not exist; *ret_exists says
+ * which. The folder comes from the memo, and the last component, not a
+ * symlink, is joined to it; anything else (a symlink, a missing folder, a
+ * name with dots) takes the long way. */
+static char *hidden_canonical(struct folder_memo *memo, const char *path, bool *ret_exists)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : "";
+	if (slash && slash != path && *base && !path_has_dots(base) &&
+	    (size_t)(slash - path) < PATH_MAX) {
+		char folder[PATH_MAX];
+		memcpy(folder, path, (size_t)(slash - path));
+		folder[slash - path] = '\0';
+		const char *real = folder_canonical(memo, folder);
+		char *out = NULL;
+		struct stat st;
+		if (real && asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "", base) >= 0) {
+			if (lstat(out, &st) == 0 && !S_ISLNK(st.st_mode))
+				return *ret_exists = true, out;
+			if (errno == ENOENT)
+				return *ret_exists = false, out;
+			free(out);
+		}
+	}
+	char *c = realpath(path, NULL);
+	*ret_exists = c != NULL;
+	return c ? c : path_canonical_missing(path);
 }
 
 /* Read everywhere but the --hide paths: listing stays granted everywhere
@@ -344,15 +429,17 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
 		                     err);
 	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
+	_cleanup_(writable_set_done) struct writable_set writable = { .n = 0 };
+	_cleanup_(folder_memo_done) struct folder_memo memo = { .n = 0 };
+	writable_set_init(spec, state, &writable);
 	bool inside_writable = false;
 	for (unsigned i = 0; i < spec->n_hide; i++) {
-		char *c = realpath(spec->hide[i], NULL);
-		if (!c)
-			c = path_canonical_missing(spec->hide[i]);
-		else if (!state->hidden_mounted) /* else the mounts hid it */
-			inside_writable |= within_writable(spec, state, c);
+		bool exists;
+		char *c = hidden_canonical(&memo, spec->hide[i], &exists);
 		if (!c)
 			continue; /* "..", or out of memory: nothing there to hide now */
+		if (exists && !state->hidden_mounted) /* else the mounts hid it */
+			inside_writable |= within_writable(&writable, c);
 		hidden.paths[hidden.n++] = c;
 	}
 	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,
@@ -370,9 +457,11 @@ static void check_read_only(const struct launch_spec *spec, struct launch_state 
 {
 	if (spec->n_read_only == 0 || (state->enforced & PROT_READ_ONLY_PATHS))
 		return;
+	_cleanup_(writable_set_done) struct writable_set writable = { .n = 0 };
+	writable_set_init(spec, state, &writable);
 	for (unsigned i = 0; i < spec->n_read_only; i++) {
 		_cleanup_free_ char *c = realpath(spec->read_only[i], NULL);
-		if (c && within_writable(spec, state, c))
+		if (c && within_writable(&writable, c))
 			return;
 	}
 	state->enforced |= PROT_READ_ONLY_PATHS;
