@@ -123,14 +123,27 @@ static int split_port(const char *text, size_t *ret_host_len, uint16_t *ret, boo
 	return 0;
 }
 
+/* "8", "24", "128": what follows the slash of an address range. */
+static bool is_prefix_length(const char *text)
+{
+	size_t n = strspn(text, "0123456789");
+	return n > 0 && n <= 3 && text[n] == '\0';
+}
+
 int egress_rule_parse(const char *pattern, struct egress_rule *ret, struct sluice_error *err)
 {
 	memset(ret, 0, sizeof(*ret));
 	size_t host_len = 0;
 	bool had_port = false;
-	int r = strstr(pattern, "://") || strchr(pattern, '/')
-	                ? sluice_error_set(err, -EINVAL, "a scheme or a path: write the host alone")
-	                : split_port(pattern, &host_len, &ret->port, &had_port, err);
+	const char *slash = strchr(pattern, '/');
+	int r;
+	if (strstr(pattern, "://") || (slash && !is_prefix_length(slash + 1)))
+		r = sluice_error_set(err, -EINVAL, "a scheme or a path: write the host alone");
+	else if (slash)
+		r = sluice_error_set(err, -EINVAL,
+		                     "an address range: ranges are not matched, list each address");
+	else
+		r = split_port(pattern, &host_len, &ret->port, &had_port, err);
 	const char *host = pattern;
 	if (r >= 0 && strncmp(host, "*.", 2) == 0) {
 		ret->suffix = true;

@@ -101,6 +101,8 @@ Test(egress_allow, refuses_bad_patterns_naming_them)
 		              "-registry.example.org",
 		              "127.1",
 		              "[not-an-address]",
+		              "10.0.0.0/8",
+		              "[2001:db8::]/32",
 		              NULL };
 	for (const char **b = bad; *b; b++) {
 		struct egress_rule rule;
@@ -111,6 +113,11 @@ Test(egress_allow, refuses_bad_patterns_naming_them)
 		cr_assert(strstr(err.detail, quoted), "the error does not name '%s': %s", *b,
 		          err.detail);
 	}
+	struct egress_rule rule;
+	struct sluice_error err = { 0 };
+	(void)egress_rule_parse("192.0.2.0/24", &rule, &err);
+	cr_assert(strstr(err.detail, "an address range"), "a range is named as one: %s",
+	          err.detail);
 }
 
 Test(egress_allow, refuses_request_hosts_with_odd_bytes)
