@@ -21,6 +21,7 @@
 #define LAUNCH_OPT_NETWORK "--network"                 /* LAUNCH_NETWORK_* */
 #define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"       /* LAUNCH_NETWORK_* */
 #define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
+#define LAUNCH_OPT_GIT_READ_ONLY "--git-read-only"     /* no argument */
 #define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
 #define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
 #define LAUNCH_OPT_PROTECT "--protect"                 /* PATH in the workspace, repeatable */

@@ -166,12 +166,15 @@ static bool plan_in_writable(const struct mount_plan *plan, const char *path)
 
 /* The workspace's repository (git-paths.h), unless --git-writable: its
  * writable gitdirs (Landlock grants those outside the workspace too), and
- * what git trusts bound read-only where it lies in a writable path. A file
+ * what git trusts bound read-only where it lies in a writable path; with
+ * --git-read-only (a background job, which outlives the sweep that would
+ * undo what it plants while the user's git runs) the gitdirs read-only
+ * too. A file
  * git would read that does not exist in a writable path outside the
  * workspace (where nothing is made) could be created by the command: the
  * run is refused. */
-static int plan_git(struct mount_plan *plan, const char *workspace, struct launch_state *state,
-                    struct sluice_error *err)
+static int plan_git(struct mount_plan *plan, const char *workspace, bool read_only,
+                    struct launch_state *state, struct sluice_error *err)
 {
 	struct git_paths git;
 	int r = git_paths_find(workspace, &git, err);
@@ -181,7 +184,7 @@ static int plan_git(struct mount_plan *plan, const char *workspace, struct launc
 	memcpy(state->git_read_only, git.outside_read_only, sizeof(state->git_read_only));
 	for (size_t i = 0; r >= 0 && i < git.n; i++) {
 		struct git_path *g = &git.items[i];
-		bool writable = g->access == GIT_PATH_WRITABLE;
+		bool writable = g->access == GIT_PATH_WRITABLE && !read_only;
 		if (!writable && !plan_in_writable(plan, g->path))
 			continue; /* read-only like everything else already */
 		if (g->access == GIT_PATH_ABSENT) {
@@ -284,7 +287,7 @@ static int plan_build(struct mount_plan *plan, const struct launch_spec *spec,
 			r = plan_add_writable(plan, 0, c, err);
 	}
 	if (r >= 0 && writable_ws && !spec->git_writable)
-		r = plan_git(plan, ws, state, err);
+		r = plan_git(plan, ws, spec->git_read_only, state, err);
 	else
 		state->git_mounted = true; /* nothing to protect: the workspace is writable whole */
 	if (r >= 0 && writable_ws && spec->n_protect > 0)

@@ -150,6 +150,14 @@ static int opt_git_writable(struct launch_spec *spec, const char *arg, struct sl
 	return 0;
 }
 
+static int opt_git_read_only(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	(void)arg;
+	(void)err;
+	spec->git_read_only = true;
+	return 0;
+}
+
 static int opt_rlimit(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	enum rlimit_index i;
@@ -377,6 +385,8 @@ static const struct option_def options[] = {
 	  "deny)" },
 	{ LAUNCH_OPT_GIT_WRITABLE, NULL, opt_git_writable,
 	  "workspace-write: make the workspace's .git writable too (hooks and config included)" },
+	{ LAUNCH_OPT_GIT_READ_ONLY, NULL, opt_git_read_only,
+	  "workspace-write: keep every gitdir of the workspace's repository read-only" },
 	{ LAUNCH_OPT_RLIMIT, "NAME=VALUE", opt_rlimit,
 	  "as, fsize, core (sizes), cpu (duration), nproc, nofile (counts); repeatable" },
 	{ LAUNCH_OPT_KEEP_STDIN, NULL, opt_keep_stdin, "do not replace stdin with /dev/null" },
@@ -507,6 +517,9 @@ static int check_combinations(const struct launch_spec *spec, struct sluice_erro
 	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
 		return sluice_error_set(err, -EINVAL, "%s needs %s N",
 		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
+	if (spec->git_writable && spec->git_read_only)
+		return sluice_error_set(err, -EINVAL, "%s and %s contradict each other",
+		                        LAUNCH_OPT_GIT_WRITABLE, LAUNCH_OPT_GIT_READ_ONLY);
 	if (spec->user_ids_set && !spec->user)
 		return sluice_error_set(err, -EINVAL, "%s needs %s NAME", LAUNCH_OPT_USER_IDS,
 		                        LAUNCH_OPT_USER);

@@ -68,6 +68,7 @@ struct launch_spec {
 	unsigned n_egress_allow;
 	bool unix_connect_allow; /* --unix-connect allow */
 	bool git_writable;
+	bool git_read_only; /* --git-read-only: no gitdir writable (a background job) */
 	bool rlimit_set[RLIMIT_INDEX_N];
 	uint64_t rlimit_value[RLIMIT_INDEX_N];
 	bool keep_stdin;

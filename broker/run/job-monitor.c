@@ -311,6 +311,7 @@ static int monitor_launch(const struct spawn_request *req, struct monitor_start 
 	ms->start_ms = monotonic_ms();
 	/* the job lives until its last process is gone, in its namespace too */
 	child.wait_all = true;
+	child.git_read_only = true;
 	if (r >= 0)
 		r = spawn_start(&child, &ms->pid);
 	/* only the launcher's copy is left: end of file once it execs or ends */

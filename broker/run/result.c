@@ -577,6 +577,10 @@ static void write_background(const struct run_result *r, FILE *f)
 	if (r->output_file)
 		fprintf(f, "[output: %s (a completion line is appended when the job ends)]\n",
 		        r->output_file);
+	/* the launcher's --git-read-only (spawner.h), unless git_writable */
+	if (r->settings->sandbox_mode == SANDBOX_MODE_WORKSPACE_WRITE && !r->settings->git_writable)
+		fprintf(f, "[the repository's .git is read-only for a background job: run git "
+		           "commands that write (commit, add, fetch) in the foreground]\n");
 	if (r->job_hint)
 		fprintf(f, "%s\n", r->job_hint);
 	else if (r->sandbox_report &&

@@ -221,6 +221,8 @@ static int add_sandbox_details(char ***argv, const struct spawn_request *req)
 	int r = 0;
 	if (s->git_writable)
 		r = strv_extend(argv, LAUNCH_OPT_GIT_WRITABLE);
+	else if (req->git_read_only)
+		r = strv_extend(argv, LAUNCH_OPT_GIT_READ_ONLY);
 	if (r >= 0 && req->wait_all)
 		r = strv_extend(argv, LAUNCH_OPT_WAIT_ALL);
 	if (r >= 0 && s->namespace_off)

@@ -79,6 +79,11 @@ struct spawn_request {
 	/* A background job: its PID namespace (the sandboxed profiles) lives
 	 * until its last process ends, not only its shell. */
 	bool wait_all;
+	/* A background job: the repository's gitdirs read-only in
+	 * workspace-write (unless [sandbox] git_writable), since what it
+	 * planted there would act on the user's git while it lives, before
+	 * the sweep at its end (docs/running.md). */
+	bool git_read_only;
 };
 
 /* The launcher's argv for req (an owned strv in *ret). */
