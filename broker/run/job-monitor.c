@@ -49,7 +49,16 @@ struct job_end {
 	enum job_state state;
 	int exit_code, signal;
 	uint64_t timeout_ms;
+	bool protected_made; /* killed: it made a protected file while it ran */
 };
+
+/* How often a job's workspace is looked at for a protected file it made
+ * (protect-watch.h) while it runs. A job outlives the check at its end
+ * while the user's own tools run (lefthook on a git commit, an agent's
+ * start reading .mcp.json); one it made is renamed at the next look, and
+ * the job ended then, since one that made it again at once would keep it
+ * there nearly always. */
+#define PROTECT_LOOK_MS 200
 
 /* What the checks after the job found (either may be NULL): the lines a
  * model reads of a foreground run. */
@@ -120,9 +129,14 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 		         id, format_duration_ms(e->timeout_ms, limit, sizeof(limit)));
 		break;
 	default:
-		snprintf(line, sizeof(line),
-		         "\n[sluice: job %s killed by sluice kill, with everything it started]\n",
-		         id);
+		snprintf(
+		        line, sizeof(line),
+		        e->protected_made
+		                ? "\n[sluice: job %s ended by sluice, with everything it started: it "
+		                  "made a protected file while it ran (above)]\n"
+		                : "\n[sluice: job %s killed by sluice kill, with everything it "
+		                  "started]\n",
+		        id);
 		break;
 	}
 	/* Start on a line of its own, without an empty line before it. */
@@ -405,12 +419,14 @@ static void monitor_report(int report_fd, int r, const struct monitor_start *ms)
 }
 
 /* Wait until the last process of the job is gone (the shell pid's status
- * kept), the timeout ends it, or a signal in set asks for its end: how it
- * ended. */
+ * kept), the timeout ends it, a signal in set asks for its end, or it
+ * makes a protected file (watch, when active, looked at every
+ * PROTECT_LOOK_MS): how it ended. */
 static struct job_end monitor_wait(pid_t pid, uint64_t timeout_ms, uint64_t grace_ms,
-                                   const sigset_t *set)
+                                   const sigset_t *set, struct protect_watch *watch)
 {
 	uint64_t deadline = timeout_ms ? monotonic_ms() + timeout_ms : 0;
+	bool looking = watch && watch->active;
 	struct job_end end = { .state = JOB_RUNNING, .timeout_ms = timeout_ms };
 	int status = 0;
 	bool reaped = false;
@@ -426,12 +442,26 @@ static struct job_end monitor_wait(pid_t pid, uint64_t timeout_ms, uint64_t grac
 			break; /* the last process of the job is gone */
 		siginfo_t si;
 		int sig;
-		if (deadline) {
+		if (deadline || looking) {
 			uint64_t now = monotonic_ms();
-			uint64_t left = deadline > now ? deadline - now : 0;
+			uint64_t left = !deadline        ? PROTECT_LOOK_MS
+			                : deadline > now ? deadline - now
+			                                 : 0;
+			/* the deadline first when it is nearer than the next look */
+			bool look = looking && (!deadline || left > PROTECT_LOOK_MS);
+			if (look)
+				left = PROTECT_LOOK_MS;
 			struct timespec ts = { (time_t)(left / 1000),
 				               (long)(left % 1000) * 1000000 };
 			sig = sigtimedwait(set, &si, &ts);
+			if (sig < 0 && errno == EAGAIN && look) {
+				if (protect_watch_end(watch) <= 0)
+					continue;
+				end.state = JOB_KILLED;
+				end.protected_made = true;
+				monitor_kill_tree(pid, grace_ms, set, &status, &reaped);
+				break;
+			}
 			if (sig < 0 && errno == EAGAIN) {
 				end.state = JOB_TIMED_OUT;
 				monitor_kill_tree(pid, grace_ms, set, &status, &reaped);
@@ -514,7 +544,7 @@ _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spa
 	if (r < 0)
 		_exit(1);
 
-	struct job_end end = monitor_wait(ms.pid, timeout_ms, grace_ms, &set);
+	struct job_end end = monitor_wait(ms.pid, timeout_ms, grace_ms, &set, &ms.watch);
 	uint64_t duration_ms = monotonic_ms() - ms.start_ms;
 	/* every process of the job is gone (or killed), its proxy with them:
 	 * nothing writes the channel any more */

@@ -106,6 +106,33 @@ if [ -n "$lefthook" ]; then
   [ ! -e "$marks/background" ] && grep -q 'renamed to NAME.sluice-blocked: lefthook-local.yml' "$job_out"
   report $? "a background job's new lefthook-local.yml is renamed when it ends, and its output says so" \
     "$(cat "$job_out")"
+  # ... and from one that lives on, while the user commits: unrestricted
+  # (the positive control), lefthook runs it; in the default sandbox it is
+  # renamed at once and the job ended
+  for side in control boxed; do
+    dir=$TEST_TMP/$side-living-job
+    lefthook_repo "$dir"
+    rm -f "$marks/living-job" "$dir/.ready"
+    run "$SLUICE" run -C "$dir" $([ $side = control ] && echo --sandbox unrestricted) --mode background \
+      --timeout 60s -- "printf \"$(lefthook_evil living-job)\" >lefthook-local.yml; touch .ready; sleep 30"
+    job_out=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
+    job_id=$(sed -n 's/^\[started in background: job \([^,]*\),.*/\1/p' <<<"$out")
+    wait_for 20 test -e "$dir/.ready"
+    sleep 1 # five looks of the job's monitor
+    commit_outside "$dir"
+    if [ $side = control ]; then
+      [ -e "$marks/living-job" ]
+      report $? "a living job's new lefthook-local.yml runs in the user's commit unsandboxed (positive control)" \
+        "$out"
+      "$SLUICE" kill "$job_id" >/dev/null 2>&1
+    else
+      wait_for 20 grep -q '^\[sluice: job' "$job_out"
+      [ ! -e "$marks/living-job" ] && grep -q 'renamed to NAME.sluice-blocked: lefthook-local.yml' "$job_out" &&
+        grep -q 'ended by sluice, with everything it started: it made a protected file' "$job_out"
+      report $? "a living job's new lefthook-local.yml is renamed at once and the job ended, before the user's commit" \
+        "$(cat "$job_out")"
+    fi
+  done
 else
   skip "lefthook's configuration" "lefthook is not installed (scripts/setup.sh installs it with npm)"
 fi
