@@ -15,7 +15,7 @@ for j in 1 2 3; do
   boxed 'for i in $(seq 35); do sleep 40 & done; wait' --mode background >/dev/null
 done
 sleep 3
-n=$(ps -eo user,cmd | grep -c "^$(id -un) *sleep 40$")
+n=$(ps -u "$(id -u)" -o args= | grep -c "^sleep 40$")
 echo "tasks 'sleep 40' now, from this workspace's three jobs: $n (cap per run: 40)"
 [ "$n" -gt 40 ] && echo "HOLE: the workspace's tasks exceed rlimit_pids; the host's pid_max is $(cat /proc/sys/kernel/pid_max)"
 for id in $("$SLUICE" jobs --format json 2>/dev/null | grep -o '"id": *"[^"]*"' | cut -d'"' -f4); do "$SLUICE" kill "$id" >/dev/null 2>&1; done
