@@ -53,8 +53,8 @@ struct finder {
 	 * is protected where it lies in the workspace, as an include is */
 	char *config_files[3];
 	size_t n_config_files;
-	uid_t uid;      /* whom a repository outside the workspace must belong to */
-	gid_t gid;      /* a group that may write the folders on its way */
+	uid_t uid; /* whom a repository outside the workspace must belong to */
+	gid_t gid; /* a group that may write the folders on its way */
 	struct sluice_error *err;
 };
 
