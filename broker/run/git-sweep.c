@@ -681,13 +681,20 @@ static void gitlink(const char *rel, void *userdata)
 	struct stat st;
 	if (lstat(dotgit, &st) < 0)
 		return;
-	if (S_ISDIR(st.st_mode)) {
+	if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
+		/* git follows a symlinked .git as it finds a folder there */
 		gitdir = realpath(dotgit, NULL);
 	} else if (S_ISREG(st.st_mode)) {
 		char line[PATH_MAX + 16];
 		if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) == 0 &&
 		    strncmp(line, "gitdir: ", 8) == 0)
 			gitdir = path_resolve_from(dir, line + 8);
+		/* where it really lies, symlinks on the way followed as git does */
+		char *real = gitdir ? realpath(gitdir, NULL) : NULL;
+		if (real) {
+			free(gitdir);
+			gitdir = real;
+		}
 	}
 	if (gitdir && (path_within(gitdir, w->s->workspace) || in_roots(w->s, gitdir)))
 		remember_nested_in(w, gitdir, dir);
