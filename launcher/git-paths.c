@@ -48,8 +48,13 @@ struct finder {
 	struct stat repo; /* the owner of what is made */
 	struct git_config_view config;
 	bool keep_only; /* only what lies in the workspace outside .git */
-	uid_t uid;      /* whom a repository outside the workspace must belong to */
-	gid_t gid;      /* a group that may write the folders on its way */
+	bool no_repo;   /* the workspace has no .git: only the user's configuration */
+	/* the system and global files read (read_config()): the file itself
+	 * is protected where it lies in the workspace, as an include is */
+	char *config_files[3];
+	size_t n_config_files;
+	uid_t uid; /* whom a repository outside the workspace must belong to */
+	gid_t gid; /* a group that may write the folders on its way */
 	struct sluice_error *err;
 };
 
@@ -281,21 +286,37 @@ static int read_line(const char *path, char *buf, size_t size)
 	return read_first_line_at(AT_FDCWD, path, true, buf, size);
 }
 
-/* Read the config files git reads for this repository, in its order:
- * system, global (XDG, then ~/.gitconfig), the repository's, and the
- * worktree's when extensions.worktreeConfig is on; each with the files it
- * includes. */
-static void read_config(struct finder *f, const char *common, const char *gitdir)
+/* Read a system or global config file (and the files it includes), and
+ * keep its path: one that lies in the workspace is protected too. */
+static void read_user_config(struct finder *f, const char *path)
+{
+	git_config_read(path, &f->config);
+	if (f->n_config_files < ELEMENTSOF(f->config_files)) {
+		f->config_files[f->n_config_files] = strdup(path);
+		if (f->config_files[f->n_config_files])
+			f->n_config_files++;
+		else
+			f->config.overflow = true; /* out of memory: refused, never skipped */
+	}
+}
+
+/* The config files git reads before any repository's: system, global
+ * (XDG, then ~/.gitconfig), each with the files it includes. Read also
+ * where the workspace has no .git of its own (a plain folder, a package
+ * folder of a repository above it): the user's git reads them in every
+ * repository, so a file of theirs, an include or a core.hooksPath that
+ * lies in the workspace runs the command's text in all of them. */
+static void read_user_configs(struct finder *f)
 {
 	const char *home = getenv("HOME");
 	if (!getenv("GIT_CONFIG_NOSYSTEM")) {
 		const char *sys = getenv("GIT_CONFIG_SYSTEM");
-		git_config_read(sys ? sys : "/etc/gitconfig", &f->config);
+		read_user_config(f, sys ? sys : "/etc/gitconfig");
 	}
 	const char *global = getenv("GIT_CONFIG_GLOBAL");
 	char path[PATH_MAX];
 	if (global) {
-		git_config_read(global, &f->config);
+		read_user_config(f, global);
 	} else {
 		const char *xdg = getenv("XDG_CONFIG_HOME");
 		if (xdg && xdg[0] == '/')
@@ -303,12 +324,21 @@ static void read_config(struct finder *f, const char *common, const char *gitdir
 		else
 			snprintf(path, sizeof(path), "%s/.config/git/config", home ? home : "");
 		if (home || xdg)
-			git_config_read(path, &f->config);
+			read_user_config(f, path);
 		if (home) {
 			snprintf(path, sizeof(path), "%s/.gitconfig", home);
-			git_config_read(path, &f->config);
+			read_user_config(f, path);
 		}
 	}
+}
+
+/* Read the config files git reads for this repository, in its order:
+ * system, global, the repository's, and the worktree's when
+ * extensions.worktreeConfig is on; each with the files it includes. */
+static void read_config(struct finder *f, const char *common, const char *gitdir)
+{
+	char path[PATH_MAX];
+	read_user_configs(f);
 	snprintf(path, sizeof(path), "%s/config", common);
 	git_config_read(path, &f->config);
 	if (f->config.worktree_config) {
@@ -415,15 +445,37 @@ static int protect_config_sources(struct finder *f)
 			full = home ? path_join(home, hp + 2) : NULL;
 		else if (hp[0] == '/')
 			full = strdup(hp);
-		else if (hp[0])
+		else if (hp[0] && !f->no_repo)
 			full = path_join(f->workspace, hp);
+		/* without a .git here a relative one is relative to a top that
+		 * is not the workspace (a repository above it, or none) */
 		if (full)
 			r = protect_config_source(f, full, true, "core.hooksPath");
 	}
 	for (size_t i = 0; r >= 0 && i < f->config.n_includes; i++)
 		r = protect_config_source(f, f->config.includes[i], false,
 		                          "the file git's configuration includes");
+	/* the system and global files themselves, where they lie in the
+	 * workspace (~/.config/git kept as a repository of its own); those
+	 * elsewhere are read-only with the rest, or (in a writable path)
+	 * the user's to have chosen */
+	for (size_t i = 0; r >= 0 && i < f->n_config_files; i++) {
+		_cleanup_free_ char *real = realpath(f->config_files[i], NULL);
+		if (!real && errno == ENOENT)
+			real = path_canonical_missing(f->config_files[i]);
+		if (real && path_within(real, f->workspace))
+			r = protect_config_source(f, f->config_files[i], false,
+			                          "git's global configuration");
+	}
 	return r;
+}
+
+static void finder_done(struct finder *f)
+{
+	git_config_view_done(&f->config);
+	for (size_t i = 0; i < f->n_config_files; i++)
+		free(f->config_files[i]);
+	f->n_config_files = 0;
 }
 
 /* The uid files of unmapped users show here when this process is in a user
@@ -700,8 +752,21 @@ static int find(const char *workspace, bool keep_only, struct git_paths *ret,
 	if (!dotgit)
 		return sluice_error_set(err, -ENOMEM, "the repository's paths");
 	struct stat st;
-	if (lstat(dotgit, &st) < 0)
-		return errno == ENOENT ? 0 : sluice_error_set(err, neg_errno(), "'%s'", dotgit);
+	if (lstat(dotgit, &st) < 0) {
+		if (errno != ENOENT)
+			return sluice_error_set(err, neg_errno(), "'%s'", dotgit);
+		/* no repository of its own: what the user's configuration names
+		 * in the workspace still is (whatever is made: the workspace's owner) */
+		if (stat(workspace, &f.repo) < 0)
+			return sluice_error_set(err, neg_errno(), "'%s'", workspace);
+		f.no_repo = true;
+		read_user_configs(&f);
+		int r = protect_config_sources(&f);
+		finder_done(&f);
+		/* no .git to make read-only as a whole instead (below): an
+		 * include through a symlink here refuses the run */
+		return r;
+	}
 	f.repo = st;
 	int r;
 	if (S_ISDIR(st.st_mode)) {
@@ -712,12 +777,12 @@ static int find(const char *workspace, bool keep_only, struct git_paths *ret,
 	} else {
 		r = S_ISLNK(st.st_mode) ? protect_git_symlink(&f, dotgit) : 0;
 		ret->unsupported = true;
-		git_config_view_done(&f.config);
+		finder_done(&f);
 		return r;
 	}
 	if (r >= 0)
 		r = protect_config_sources(&f);
-	git_config_view_done(&f.config);
+	finder_done(&f);
 	if (r < 0 && ret->unsupported) {
 		git_paths_done(ret);
 		ret->unsupported = true;

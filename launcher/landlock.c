@@ -263,6 +263,24 @@ static bool workspace_carved(const struct launch_spec *spec, const struct launch
 	return *ret_around_git || (spec->n_protect > 0 && !state->protected_mounted);
 }
 
+/* Into keep: what git_paths_keep() finds for a workspace without a .git
+ * (the user's system and global configuration: files it includes, its
+ * core.hooksPath folders, the files themselves, where they lie here). */
+static int keep_user_git_config(const char *ws, struct path_set *keep, struct sluice_error *err)
+{
+	_cleanup_free_ char *canonical = realpath(ws, NULL);
+	if (!canonical)
+		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
+	struct git_paths git;
+	int r = git_paths_keep(canonical, &git, err);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < git.n; i++)
+		keep->paths[keep->n++] = TAKE_PTR(git.items[i].path);
+	git.n = 0;
+	return 0;
+}
+
 static int add_workspace(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                          __u64 handled, struct sluice_error *err)
 {
@@ -273,6 +291,18 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, struct lau
 	bool around_git;
 	bool carved = workspace_carved(spec, state, wsfd, &around_git);
 	bool around_protected = spec->n_protect > 0 && !state->protected_mounted;
+	_cleanup_(path_set_done) struct path_set keep = { .n = 0 };
+	struct stat st;
+	if (fstatat(wsfd, ".git", &st, AT_SYMLINK_NOFOLLOW) < 0 && !spec->git_writable &&
+	    !state->git_mounted) {
+		/* no .git here: the files and hooks folders the user's own git
+		 * configuration names in the workspace (git_paths_keep()), which
+		 * the mounts did not protect */
+		int r = keep_user_git_config(ws, &keep, err);
+		if (r < 0)
+			return r;
+		carved = carved || keep.n > 0;
+	}
 	if (!carved) {
 		int r = add_rule_fd(ruleset, wsfd, ACCESS_WRITE, handled, ws, err);
 		if (r >= 0 && !spec->git_writable)
@@ -282,7 +312,6 @@ static int add_workspace(int ruleset, const struct launch_spec *spec, struct lau
 	_cleanup_free_ char *canonical = realpath(ws, NULL);
 	if (!canonical)
 		return sluice_error_set(err, neg_errno(), "the workspace '%s'", ws);
-	_cleanup_(path_set_done) struct path_set keep = { .n = 0 };
 	if (around_git) {
 		if (asprintf(&keep.paths[0], "%s/.git", canonical) < 0)
 			return sluice_error_set(err, -ENOMEM, "the workspace '%s'", ws);

@@ -121,7 +121,35 @@
 	X("~/.thunderbird", "mail") \
 	X("~/.config/google-chrome", "Chrome profiles: cookies, saved passwords") \
 	X("~/.config/chromium", "Chromium profiles: cookies, saved passwords") \
-	X("~/.config/BraveSoftware", "Brave profiles: cookies, saved passwords")
+	X("~/.config/BraveSoftware", "Brave profiles: cookies, saved passwords") \
+	X("~/.cache/huggingface/token", "Hugging Face token") \
+	X("~/.kaggle/kaggle.json", "Kaggle API key") \
+	X("~/.config/containers/auth.json", "Podman, Buildah and Skopeo registry credentials") \
+	X("~/.config/configstore/firebase-tools.json", "Firebase CLI tokens") \
+	X("~/.local/share/com.vercel.cli", "Vercel CLI token") \
+	X("~/.config/netlify/config.json", "Netlify CLI token") \
+	X("~/.config/.wrangler/config", "Cloudflare Wrangler tokens") \
+	X("~/.supabase/access-token", "Supabase CLI token") \
+	X("~/.pulumi/credentials.json", "Pulumi tokens") \
+	X("~/.config/ngrok/ngrok.yml", "ngrok authtoken") \
+	X("~/.config/sops/age/keys.txt", "age private keys for sops") \
+	X("~/.jfrog", "JFrog CLI tokens") \
+	X("~/.dbt/profiles.yml", "dbt database passwords") \
+	X("~/.sentryclirc", "Sentry CLI token") \
+	X("~/.pip/pip.conf", "index URLs with passwords (pip's old place)") \
+	X("~/.config/pypoetry/auth.toml", "Poetry repository passwords") \
+	X("~/.claude/history.jsonl", "Claude Code prompts") \
+	X("~/.gemini/tmp", "Gemini CLI chats and logs") \
+	X("~/.cursor/mcp.json", "Cursor's MCP servers' secrets") \
+	X("~/.codeium/windsurf/mcp_config.json", "Windsurf's MCP servers' secrets") \
+	X("~/.local/share/atuin", "what the user typed, and its sync key") \
+	X("~/.local/share/nvim/shada", "Neovim's registers and searches") \
+	X("~/.pki/nssdb", "client certificates and keys of Chrome") \
+	X("~/snap/firefox/common/.mozilla", "Firefox profiles (snap): cookies, saved passwords") \
+	X("~/.var/app/org.mozilla.firefox/.mozilla", "Firefox profiles (flatpak): cookies, saved passwords") \
+	X("~/.config/microsoft-edge", "Edge profiles: cookies, saved passwords") \
+	X("~/.config/Slack", "Slack session cookies") \
+	X("~/.config/discord", "Discord session token")
 /* clang-format on */
 
 /*

@@ -2,10 +2,17 @@
 /*
  * The gitlinks of a repository's index (git-index.h): the fixed part of
  * each entry, its flags, and its path (versions 2 and 3 padded to 8
- * bytes, version 4 prefix-compressed against the path before).
+ * bytes, version 4 prefix-compressed against the path before). A split
+ * index (`git update-index --split-index`) keeps most entries in a file
+ * "sharedindex.HASH" beside it, named by its "link" extension: the
+ * gitlinks of every such file in the gitdir are read too, without
+ * reading the extension, so that a command cannot hide a gitlink from the
+ * sweep there (git reads the shared file whole, then the index's changes;
+ * a gitlink the index deleted is at worst looked at needlessly).
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -36,10 +43,12 @@ static bool read_varint(const unsigned char **p, const unsigned char *end, size_
 	return true;
 }
 
-void git_index_each_gitlink(int gitdir_fd, size_t hash_len, git_index_gitlink_fn fn, void *userdata)
+/* The gitlinks of the index file name in the gitdir. */
+static void each_gitlink_in(int gitdir_fd, const char *file, size_t hash_len,
+                            git_index_gitlink_fn fn, void *userdata)
 {
 	_cleanup_close_ int ifd =
-	        openat(gitdir_fd, "index", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	        openat(gitdir_fd, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	if (ifd < 0 || fstat(ifd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < 12)
 		return;
@@ -91,6 +100,36 @@ void git_index_each_gitlink(int gitdir_fd, size_t hash_len, git_index_gitlink_fn
 			fn(name, userdata);
 	}
 	munmap((void *)map, size);
+}
+
+/* Whether name is "sharedindex." and an object name in hex (40 or 64
+ * digits), as git names a split index's shared part. */
+static bool shared_index_name(const char *name)
+{
+	static const char prefix[] = "sharedindex.";
+	if (strncmp(name, prefix, sizeof(prefix) - 1) != 0)
+		return false;
+	const char *h = name + sizeof(prefix) - 1;
+	size_t n = strspn(h, "0123456789abcdef");
+	return h[n] == '\0' && (n == 40 || n == 64);
+}
+
+void git_index_each_gitlink(int gitdir_fd, size_t hash_len, git_index_gitlink_fn fn, void *userdata)
+{
+	each_gitlink_in(gitdir_fd, "index", hash_len, fn, userdata);
+	int dfd = openat(gitdir_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	DIR *dir = fdopendir(dfd);
+	if (!dir) {
+		close(dfd);
+		return;
+	}
+	struct dirent *d;
+	while ((d = readdir(dir)))
+		if (shared_index_name(d->d_name))
+			each_gitlink_in(gitdir_fd, d->d_name, hash_len, fn, userdata);
+	closedir(dir);
 }
 
 size_t git_index_hash_length(int fd)

@@ -25,8 +25,12 @@ struct sweeper {
 	dev_t dev;
 	char path[PATH_MAX]; /* the directory being read */
 	char *nested[SWEEP_NESTED_MAX];
+	/* the work tree of each nested repository found through a gitlink
+	 * (whose own index's gitlinks lie there), else NULL */
+	char *nested_tree[SWEEP_NESTED_MAX];
 	size_t n_nested;
-	char keys[512]; /* the names git_defuse_* reported for the file at hand */
+	const char *tree; /* the work tree the gitlinks at hand are relative to */
+	char keys[512];   /* the names git_defuse_* reported for the file at hand */
 	int n_keys;
 };
 

@@ -238,7 +238,7 @@ static bool is_name(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
-static void remember_nested(struct sweeper *w, const char *path)
+static void remember_nested_in(struct sweeper *w, const char *path, const char *tree)
 {
 	for (size_t i = 0; i < w->n_nested; i++)
 		if (strcmp(w->nested[i], path) == 0)
@@ -248,8 +248,20 @@ static void remember_nested(struct sweeper *w, const char *path)
 		return;
 	}
 	char *copy = strdup(path);
-	if (copy)
-		w->nested[w->n_nested++] = copy;
+	char *tree_copy = tree ? strdup(tree) : NULL;
+	if (!copy || (tree && !tree_copy)) {
+		free(copy);
+		free(tree_copy);
+		git_sweep_fail(w->s, "out of memory");
+		return;
+	}
+	w->nested_tree[w->n_nested] = tree_copy;
+	w->nested[w->n_nested++] = copy;
+}
+
+static void remember_nested(struct sweeper *w, const char *path)
+{
+	remember_nested_in(w, path, NULL);
 }
 
 /* A listing of the directory fd, on a descriptor of its own (fd stays
@@ -653,8 +665,9 @@ static bool in_roots(const struct git_sweep *s, const char *path)
 	return false;
 }
 
-/* The gitdir of the gitlink at the workspace's path rel, when it lies in
- * the workspace (one elsewhere is not the run's), remembered (a
+/* The gitdir of the gitlink at path rel of the work tree at hand (the
+ * workspace's, or a nested repository's), when it lies in the workspace
+ * (one elsewhere is not the run's), remembered with its work tree (a
  * git_index_gitlink_fn; userdata: the sweeper). */
 static void gitlink(const char *rel, void *userdata)
 {
@@ -662,22 +675,29 @@ static void gitlink(const char *rel, void *userdata)
 	if (rel[0] == '/' || strstr(rel, "..") || !rel[0])
 		return;
 	_cleanup_free_ char *dir = NULL, *dotgit = NULL, *gitdir = NULL;
-	if (asprintf(&dir, "%s/%s", w->s->workspace, rel) < 0 ||
+	if (asprintf(&dir, "%s/%s", w->tree ? w->tree : w->s->workspace, rel) < 0 ||
 	    asprintf(&dotgit, "%s/.git", dir) < 0)
 		return;
 	struct stat st;
 	if (lstat(dotgit, &st) < 0)
 		return;
-	if (S_ISDIR(st.st_mode)) {
+	if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
+		/* git follows a symlinked .git as it finds a folder there */
 		gitdir = realpath(dotgit, NULL);
 	} else if (S_ISREG(st.st_mode)) {
 		char line[PATH_MAX + 16];
 		if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) == 0 &&
 		    strncmp(line, "gitdir: ", 8) == 0)
 			gitdir = path_resolve_from(dir, line + 8);
+		/* where it really lies, symlinks on the way followed as git does */
+		char *real = gitdir ? realpath(gitdir, NULL) : NULL;
+		if (real) {
+			free(gitdir);
+			gitdir = real;
+		}
 	}
 	if (gitdir && (path_within(gitdir, w->s->workspace) || in_roots(w->s, gitdir)))
-		remember_nested(w, gitdir);
+		remember_nested_in(w, gitdir, dir);
 }
 
 int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
@@ -706,12 +726,26 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 	for (size_t i = 0; i < s->n_roots; i++)
 		sweep_repository(&w, s->roots[i], false, (int)i);
 	/* nested repositories found on the way (the list may grow as they
-	 * are swept: a submodule's own submodules) */
-	for (size_t i = 0; i < w.n_nested; i++)
+	 * are swept: a submodule's own submodules, and the gitlinks of a
+	 * nested repository's own index, which its git status enters when
+	 * the user's at the top enters it) */
+	for (size_t i = 0; i < w.n_nested; i++) {
 		sweep_repository(&w, w.nested[i], !in_roots(s, w.nested[i]),
 		                 root_index(s, w.nested[i]));
-	for (size_t i = 0; i < w.n_nested; i++)
+		if (!w.nested_tree[i])
+			continue;
+		_cleanup_close_ int nfd =
+		        open(w.nested[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (nfd < 0)
+			continue;
+		w.tree = w.nested_tree[i];
+		git_index_each_gitlink(nfd, git_index_hash_length(nfd), gitlink, &w);
+		w.tree = NULL;
+	}
+	for (size_t i = 0; i < w.n_nested; i++) {
 		free(w.nested[i]);
+		free(w.nested_tree[i]);
+	}
 	safe_close(w.qfd);
 	s->duration_us = monotonic_us() - start;
 	if (s->error[0])

@@ -156,6 +156,59 @@ attack "an include the user's global config names in the workspace" \
   'user_git "$inc" fsmonitor-global'
 git config --global --unset include.path
 
+# The same where the workspace has no .git of its own (a plain folder, a
+# package folder of a repository above it): the user's global
+# configuration includes a file there, or names a folder there as
+# core.hooksPath, and the user's git in any repository ($inc here) follows
+# it. And git's global file itself in the workspace: ~/.config/git kept as
+# a repository of its own.
+dots=$HOME/dots
+scene_dots() { # plain|package
+  rm -rf "$dots" "$HOME/mono2"
+  if [ "$1" = package ]; then new_repo "$HOME/mono2"; dots=$HOME/mono2/dots; else dots=$HOME/dots; fi
+  mkdir -p "$dots/hooks"
+  : >"$dots/team.gitconfig"
+  scene_include
+}
+for where in plain package; do
+  attack "a file the global config includes, in a $where folder with no .git" \
+    'scene_dots '$where'; git config --global include.path "$dots/team.gitconfig"' \
+    'boxed "$dots" "printf '"'"'[core]\\n\\tfsmonitor = \"%s %s\"\\n'"'"' $evil fsmonitor-'$where' >>team.gitconfig"' \
+    'user_git "$inc" fsmonitor-'$where
+  git config --global --unset include.path
+  attack "a global core.hooksPath in a $where folder with no .git" \
+    'scene_dots '$where'; git config --global core.hooksPath "$dots/hooks"' \
+    'boxed "$dots" "cp $evil hooks/pre-commit"' \
+    'user_git "$inc" pre-commit'
+  git config --global --unset core.hooksPath
+done
+xdg_git=$XDG_CONFIG_HOME/git
+attack "git's global file in the workspace (~/.config/git as a repository)" \
+  'rm -rf "$xdg_git"; new_repo "$xdg_git"; : >"$xdg_git/config"; scene_include' \
+  'boxed "$xdg_git" "printf '"'"'[core]\\n\\tfsmonitor = \"%s %s\"\\n'"'"' $evil fsmonitor-xdg >>config"' \
+  'user_git "$inc" fsmonitor-xdg'
+rm -rf "$xdg_git"
+# Work in such a folder goes on beside the protected file.
+scene_dots plain
+git config --global include.path "$dots/team.gitconfig"
+in_mode workspace-write "$dots" 'echo w >work.txt; echo x >>team.gitconfig'
+if ran "a plain folder beside a globally included file"; then
+  [ "$(cat "$dots/work.txt")" = w ] && [ ! -s "$dots/team.gitconfig" ] &&
+    grep -q 'Read-only file system' <<<"$(json_get "$out" 'd["output"]')"
+  report $? "a plain folder's files are written beside a globally included file, which stays read-only" "$out"
+fi
+if fallback_works; then
+  run fallback "$SLUICE" run -C "$dots" --sandbox workspace-write --format json -- \
+    "echo edit >work.txt; printf '[core]\\n\\tfsmonitor = \"$evil fb-global\"\\n' >>team.gitconfig"
+  if ran "the fallback keeps a globally included file of a plain folder read-only"; then
+    [ "$(cat "$dots/work.txt")" = edit ] && ! user_git "$inc" fb-global
+    report $? "the fallback keeps a globally included file of a plain folder read-only, its neighbours writable" "$out"
+  fi
+else
+  skip "the fallback keeps a globally included file of a plain folder read-only" "cannot make a child user namespace here (unshare -U -r, setpriv)"
+fi
+git config --global --unset include.path
+
 # The included file stays read-only, and git commit works beside it.
 scene_include "[include]" "	path = ../.gitconfig.project"
 in_mode workspace-write "$inc" 'echo w >work.txt && git add work.txt && git commit -q -m work; echo x >>.gitconfig.project'

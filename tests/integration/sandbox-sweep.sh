@@ -148,6 +148,21 @@ attack "from a linked worktree: a symlink in the main repository's logs/HEAD" \
 attack "a nested repository with core.fsmonitor, added as a gitlink, then git status" \
   'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config core.fsmonitor "touch '"$HOME"'/MARK-fsm; false" && git add sub 2>/dev/null && git commit -q -m sub' \
   'git status --short' '[ -e "$HOME/MARK-fsm" ]'
+# The same gitlink kept in a split index's shared part
+# (.git/sharedindex.HASH), where a reader of .git/index alone does not see it.
+attack "a nested repository's gitlink in a split index's shared part, then git status" \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config core.fsmonitor "touch '"$HOME"'/MARK-split; false" && git add sub 2>/dev/null && git update-index --split-index' \
+  'git status --short' '[ -e "$HOME/MARK-split" ]'
+# A nested repository inside a nested repository: the top's index names
+# sub, sub's own index names sub/inner; git status enters both.
+attack "a repository nested twice (a gitlink of a gitlink's index), then git status" \
+  'git init -q sub && git -C sub init -q inner && git -C sub/inner commit -q --allow-empty -m i && git -C sub/inner config core.fsmonitor "touch '"$HOME"'/MARK-twice; false" && git -C sub add inner 2>/dev/null && git -C sub commit -q -m s && git add sub 2>/dev/null' \
+  'echo x >sub/inner/f && git status --short' '[ -e "$HOME/MARK-twice" ]'
+# A gitlink whose .git is a symlink to a gitdir elsewhere in the work tree
+# (git follows it).
+attack "a nested repository whose .git is a symlink, then git status" \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && mv sub/.git .stash-g && ln -s ../.stash-g sub/.git && git -C sub config core.fsmonitor "touch '"$HOME"'/MARK-symdotgit; false" && git add sub 2>/dev/null' \
+  'echo x >sub/f && git status --short' '[ -e "$HOME/MARK-symdotgit" ]'
 attack "a nested repository with a pre-commit hook, then git commit in it" \
   'git init -q sub && printf "#!/bin/sh\ntouch $HOME/MARK-hook\n" >sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit && git -C sub commit -q --allow-empty -m s --no-verify && git add sub 2>/dev/null' \
   'git -C sub commit -q --allow-empty -m again' '[ -e "$HOME/MARK-hook" ]'
