@@ -21,7 +21,11 @@
  * the name, not only after an underscore (PGPASSWORD, SECRET_KEY, TOKEN),
  * but with care for look-alikes: *_PWD is MYSQL_PWD and never PWD or
  * OLDPWD; *TOKEN and *TOKEN_* leave TOKENIZERS_PARALLELISM alone; *_PAT is
- * GITHUB_PAT and never PATH. X(pattern) for each, written once here: the
+ * GITHUB_PAT and never PATH. Also the keys, sessions and URLs that carry
+ * a secret whole: *_KEY (RAILS_MASTER_KEY, KAGGLE_KEY, JWT_SIGNING_KEY),
+ * a password manager's unlocked session (BW_SESSION, OP_SESSION_*), a CI
+ * job's token (CI_JOB_JWT), an error tracker's DSN and a chat webhook's
+ * URL (their key is the URL), a connection string, DOCKER_AUTH_CONFIG. X(pattern) for each, written once here: the
  * built-in defaults and the [env] drop key's default both come from it.
  */
 /* clang-format off */
@@ -39,6 +43,15 @@
 	X("*ACCESS_KEY*") \
 	X("*PRIVATE_KEY*") \
 	X("*_AUTH") \
+	X("*_KEY") \
+	X("*_SESSION") \
+	X("OP_SESSION_*") \
+	X("*_JWT") \
+	X("*_JWT_*") \
+	X("*_DSN") \
+	X("*WEBHOOK*") \
+	X("*CONNECTION_STRING*") \
+	X("*AUTH_CONFIG*") \
 	X("ANTHROPIC_*") \
 	X("OPENAI_*") \
 	X("GEMINI_*")

@@ -45,3 +45,13 @@ report $? "the sequence editor explains git rebase -i" "$out"
 run "$SLUICE" run -- 'tty; test -t 0 && echo stdin-tty; test -t 1 && echo stdout-tty; test -t 2 && echo stderr-tty; read line; echo "read=$?"'
 grep -q '^not a tty$' <<<"$out" && ! grep -q -- '-tty$' <<<"$out" && grep -q '^read=1$' <<<"$out"
 report $? "no TTY: tty says not a tty, test -t is false, stdin is empty" "$out"
+
+# Secrets whose names say key, session, JWT, DSN, webhook or connection
+# string (a password manager's unlocked session, a Rails master key, a CI
+# job's token, an error tracker's DSN): gone; their look-alikes stay.
+run env RAILS_MASTER_KEY=s BW_SESSION=s OP_SESSION_my=s CI_JOB_JWT=s SENTRY_DSN=https://s@o.example.org/1 \
+  SLACK_WEBHOOK_URL=https://hooks.example.org/s AZURE_STORAGE_CONNECTION_STRING=s DOCKER_AUTH_CONFIG=s \
+  XDG_SESSION_TYPE=tty DBUS_SESSION_BUS_ADDRESS=unix:path=/x "$SLUICE" run -- env
+[ "$rc" -eq 0 ] && grep -qx 'XDG_SESSION_TYPE=tty' <<<"$out" &&
+  ! grep -qE '^(RAILS_MASTER_KEY|BW_SESSION|OP_SESSION_my|CI_JOB_JWT|SENTRY_DSN|SLACK_WEBHOOK_URL|AZURE_STORAGE_CONNECTION_STRING|DOCKER_AUTH_CONFIG)=' <<<"$out"
+report $? "keys, unlocked sessions, job tokens, DSNs and webhooks are filtered; XDG_SESSION_TYPE stays" "rc=$rc" "$out"

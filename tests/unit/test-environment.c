@@ -167,7 +167,19 @@ Test(environment, default_patterns_catch_secrets_without_an_underscore)
 		                  "GPG_PASSPHRASE",
 		                  "NPM_CONFIG__AUTH",
 		                  "SLACK_TOKEN_V2",
-		                  "XAPIKEY" };
+		                  "XAPIKEY",
+		                  "RAILS_MASTER_KEY",
+		                  "KAGGLE_KEY",
+		                  "JWT_SIGNING_KEY",
+		                  "BW_SESSION",
+		                  "OP_SESSION_my",
+		                  "CI_JOB_JWT",
+		                  "CI_JOB_JWT_V2",
+		                  "SENTRY_DSN",
+		                  "SLACK_WEBHOOK_URL",
+		                  "DISCORD_WEBHOOK",
+		                  "AZURE_STORAGE_CONNECTION_STRING",
+		                  "DOCKER_AUTH_CONFIG" };
 	const char *kept[] = { "PWD",
 		               "OLDPWD",
 		               "PATH",
@@ -187,7 +199,12 @@ Test(environment, default_patterns_catch_secrets_without_an_underscore)
 		               "GITHUB_SHA",
 		               "CI",
 		               "KEYMAP",
-		               "PATCH_LEVEL" };
+		               "PATCH_LEVEL",
+		               "XDG_SESSION_ID",
+		               "XDG_SESSION_TYPE",
+		               "DBUS_SESSION_BUS_ADDRESS",
+		               "SSH_CONNECTION",
+		               "KEYTIMEOUT" };
 	for (size_t i = 0; i < ELEMENTSOF(secrets); i++)
 		cr_assert(environment_is_dropped(secrets[i], s.env_drop, s.n_env_drop),
 		          "%s is dropped", secrets[i]);
