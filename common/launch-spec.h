@@ -14,15 +14,18 @@
 
 /* Options; each takes the argument shown in --help ("--name VALUE" or
  * "--name=VALUE"). Options end at "--" or at the first non-option word. */
-#define LAUNCH_OPT_PROFILE "--profile"                 /* LAUNCH_PROFILE_* */
-#define LAUNCH_OPT_WORKSPACE "--workspace"             /* DIR */
-#define LAUNCH_OPT_RW "--rw"                           /* PATH, repeatable */
-#define LAUNCH_OPT_TMPDIR "--tmpdir"                   /* DIR, also exported as TMPDIR */
-#define LAUNCH_OPT_NETWORK "--network"                 /* LAUNCH_NETWORK_* */
-#define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"       /* LAUNCH_NETWORK_* */
-#define LAUNCH_OPT_GIT_WRITABLE "--git-writable"       /* no argument */
-#define LAUNCH_OPT_GIT_READ_ONLY "--git-read-only"     /* no argument */
-#define LAUNCH_OPT_HIDE "--hide"                       /* PATH, repeatable: made unreadable */
+#define LAUNCH_OPT_PROFILE "--profile"             /* LAUNCH_PROFILE_* */
+#define LAUNCH_OPT_WORKSPACE "--workspace"         /* DIR */
+#define LAUNCH_OPT_RW "--rw"                       /* PATH, repeatable */
+#define LAUNCH_OPT_TMPDIR "--tmpdir"               /* DIR, also exported as TMPDIR */
+#define LAUNCH_OPT_NETWORK "--network"             /* LAUNCH_NETWORK_* */
+#define LAUNCH_OPT_UNIX_CONNECT "--unix-connect"   /* LAUNCH_NETWORK_* */
+#define LAUNCH_OPT_GIT_WRITABLE "--git-writable"   /* no argument */
+#define LAUNCH_OPT_GIT_READ_ONLY "--git-read-only" /* no argument */
+#define LAUNCH_OPT_HIDE "--hide"                   /* PATH, repeatable: made unreadable */
+/* PATH, repeatable: made unreadable by a mount alone (Landlock too only
+ * where there are no mounts): the system's files uid 0 owns */
+#define LAUNCH_OPT_COVER "--cover"
 #define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
 #define LAUNCH_OPT_PROTECT "--protect"                 /* PATH in the workspace, repeatable */
 #define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */

@@ -156,8 +156,9 @@ struct path_set {
 	char *paths[1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX];
 	size_t n;
 };
-_Static_assert(LAUNCH_MAX_HIDE <= 1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX,
-               "a path set holds every --hide path");
+_Static_assert(LAUNCH_MAX_HIDE + LAUNCH_MAX_COVER <=
+                       1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX,
+               "a path set holds every --hide and --cover path");
 
 static void path_set_done(struct path_set *set)
 {
@@ -450,11 +451,13 @@ static char *hidden_canonical(struct folder_memo *memo, const char *path, bool *
  * the cover in every other mount namespace; the new file, made after the
  * launch, then has no rule here. A missing one likewise: made later, its
  * folder grants nothing for it. One inside a writable path cannot be
- * hidden: PROT_HIDDEN_PATHS is then missing, unless the mounts hid it. */
+ * hidden: PROT_HIDDEN_PATHS is then missing, unless the mounts hid it.
+ * The --cover paths only where there are no mounts (options.h). */
 static int add_read(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                     __u64 handled, struct sluice_error *err)
 {
-	if (spec->n_hide == 0)
+	unsigned n_cover = state->hidden_mounted ? 0 : spec->n_cover;
+	if (spec->n_hide + n_cover == 0)
 		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
 		                     err);
 	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
@@ -462,9 +465,10 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 	_cleanup_(folder_memo_done) struct folder_memo memo = { .n = 0 };
 	writable_set_init(spec, state, &writable);
 	bool inside_writable = false;
-	for (unsigned i = 0; i < spec->n_hide; i++) {
+	for (unsigned i = 0; i < spec->n_hide + n_cover; i++) {
+		const char *path = i < spec->n_hide ? spec->hide[i] : spec->cover[i - spec->n_hide];
 		bool exists;
-		char *c = hidden_canonical(&memo, spec->hide[i], &exists);
+		char *c = hidden_canonical(&memo, path, &exists);
 		if (!c)
 			continue; /* "..", or out of memory: nothing there to hide now */
 		if (exists && !state->hidden_mounted) /* else the mounts hid it */

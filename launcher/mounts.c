@@ -51,9 +51,9 @@
 
 /* Enough for the workspace, every --rw, --read-only and --hide path, the
  * repository's paths and the --protect ones. */
-#define MOUNT_PLAN_MAX                                                                \
-	(1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + GIT_PATHS_MAX + \
-	 PROTECTED_PATHS_MAX)
+#define MOUNT_PLAN_MAX                                                                   \
+	(1 + LAUNCH_MAX_RW + LAUNCH_MAX_READ_ONLY + LAUNCH_MAX_HIDE + LAUNCH_MAX_COVER + \
+	 GIT_PATHS_MAX + PROTECTED_PATHS_MAX)
 
 /* The covers of the --hide paths, made in the private /tmp and removed
  * once bound. */
@@ -228,18 +228,18 @@ static int plan_protected(struct mount_plan *plan, const struct launch_spec *spe
 	return r;
 }
 
-/* The --hide paths that exist (symlinks followed); nothing canonical is
- * needed: they are found again by name once everything else is in place,
- * and one inside another is already covered then. */
+/* The --hide and --cover paths that exist (symlinks followed); nothing
+ * canonical is needed: they are found again by name once everything else
+ * is in place, and one inside another is already covered then. */
 static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
                        struct sluice_error *err)
 {
-	for (unsigned i = 0; i < spec->n_hide; i++) {
+	for (unsigned i = 0; i < spec->n_hide + spec->n_cover; i++) {
+		const char *path = i < spec->n_hide ? spec->hide[i] : spec->cover[i - spec->n_hide];
 		struct stat st;
-		if (stat(spec->hide[i], &st) < 0)
+		if (stat(path, &st) < 0)
 			continue; /* nothing to hide, or nothing we can see */
-		int r = plan_add(plan, strdup(spec->hide[i]), ENTRY_HIDDEN, S_ISDIR(st.st_mode),
-		                 err);
+		int r = plan_add(plan, strdup(path), ENTRY_HIDDEN, S_ISDIR(st.st_mode), err);
 		if (r < 0)
 			return r;
 	}
@@ -627,7 +627,7 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 	for (size_t i = 0; i < plan.n; i++)
 		hiding |= plan.entries[i].kind == ENTRY_HIDDEN;
 	state->hidden_mounted = !hiding || plan.hidden_covered;
-	if (spec->n_hide > 0 && state->hidden_mounted)
+	if (spec->n_hide + spec->n_cover > 0 && state->hidden_mounted)
 		state->enforced |= PROT_HIDDEN_PATHS;
 	return 0;
 }

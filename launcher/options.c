@@ -65,6 +65,11 @@ static int opt_hide(struct launch_spec *spec, const char *arg, struct sluice_err
 	return add_path(spec->hide, &spec->n_hide, LAUNCH_MAX_HIDE, "hidden", arg, err);
 }
 
+static int opt_cover(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return add_path(spec->cover, &spec->n_cover, LAUNCH_MAX_COVER, "covered", arg, err);
+}
+
 static int opt_read_only(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	return add_path(spec->read_only, &spec->n_read_only, LAUNCH_MAX_READ_ONLY, "read-only", arg,
@@ -370,6 +375,9 @@ static const struct option_def options[] = {
 	  "must not exist) is made and is the TMPDIR instead" },
 	{ LAUNCH_OPT_HIDE, "PATH", opt_hide,
 	  "sandboxed profiles: make PATH unreadable, when it exists (repeatable)" },
+	{ LAUNCH_OPT_COVER, "PATH", opt_cover,
+	  "sandboxed profiles: make PATH unreadable by a mount, or where there are none by "
+	  "Landlock (repeatable)" },
 	{ LAUNCH_OPT_READ_ONLY, "PATH", opt_read_only,
 	  "keep PATH read-only even inside a writable path (repeatable)" },
 	{ LAUNCH_OPT_PROTECT, "PATH", opt_protect,

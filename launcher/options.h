@@ -21,6 +21,7 @@
 /* A cap on repeated --rw options, and on --hide and --read-only each. */
 #define LAUNCH_MAX_RW 64
 #define LAUNCH_MAX_HIDE 128
+#define LAUNCH_MAX_COVER 32
 #define LAUNCH_MAX_READ_ONLY 64
 #define LAUNCH_MAX_PROTECT 64
 #define LAUNCH_MAX_EGRESS_ALLOW 64
@@ -48,6 +49,11 @@ struct launch_spec {
 	const char *tmpdir_fallback;
 	const char *hide[LAUNCH_MAX_HIDE]; /* made unreadable in the sandboxed profiles */
 	unsigned n_hide;
+	/* --cover: made unreadable by the mounts (by Landlock only without
+	 * them: granting read around a path in /etc costs a rule per entry
+	 * of /etc, a millisecond a run) */
+	const char *cover[LAUNCH_MAX_COVER];
+	unsigned n_cover;
 	const char *read_only[LAUNCH_MAX_READ_ONLY]; /* kept read-only inside writable paths */
 	unsigned n_read_only;
 	/* relative to the workspace: kept read-only, and not to be made, in

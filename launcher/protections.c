@@ -124,7 +124,7 @@ static uint32_t protections_asked(const struct profile *p, const struct launch_s
 		asked |= PROT_WORKSPACE_NETWORK;
 	if (spec && spec->tmpdir)
 		asked |= PROT_TMPDIR_TMPFS | PROT_PRIVATE_TMP;
-	if (spec && spec->n_hide > 0)
+	if (spec && spec->n_hide + spec->n_cover > 0)
 		asked |= PROT_HIDDEN_PATHS;
 	if (spec && spec->n_read_only > 0)
 		asked |= PROT_READ_ONLY_PATHS;

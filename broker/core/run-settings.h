@@ -166,6 +166,31 @@
 /* clang-format on */
 
 /*
+ * The system's secrets that only their owner, root, may read. A sandboxed
+ * command that runs as uid 0 (sluice run by root, no [sandbox] user) has
+ * lost every capability but is still their owner, so their modes do not
+ * stop it: they are covered then (the launcher's --cover: a mount, since
+ * Landlock's way around a path in /etc costs a rule for each of its
+ * entries), and only then. X(path, why); a "*" in the last component is
+ * matched when the run starts. Fixed, not a key: [sandbox] hide adds more.
+ */
+/* clang-format off */
+#define RUN_SETTINGS_ROOT_COVER(X) \
+	X("/etc/shadow", "password hashes") \
+	X("/etc/shadow-", "password hashes, the backup") \
+	X("/etc/gshadow", "group password hashes") \
+	X("/etc/gshadow-", "group password hashes, the backup") \
+	X("/etc/ssh/ssh_host_*_key", "the machine's SSH host keys") \
+	X("/etc/ssl/private", "TLS private keys") \
+	X("/etc/letsencrypt/archive", "certificates' private keys") \
+	X("/etc/letsencrypt/keys", "certificates' private keys") \
+	X("/etc/NetworkManager/system-connections", "Wi-Fi and VPN passwords") \
+	X("/etc/wireguard", "WireGuard private keys") \
+	X("/etc/krb5.keytab", "Kerberos keys") \
+	X("/var/lib/sss/secrets", "SSSD's stored secrets")
+/* clang-format on */
+
+/*
  * Paths inside the workspace that other programs run later with the
  * user's full rights, kept read-only in workspace-write (a trailing "/": a
  * folder, made empty when missing so that it cannot be made; wildcards in

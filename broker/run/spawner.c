@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
@@ -136,6 +137,44 @@ static int add_hidden(char ***argv, const struct run_settings *s)
 	return r;
 }
 
+/* Whether the command runs as uid 0: sluice run by root, no [sandbox]
+ * user, or one that names root. */
+static bool command_is_root(const struct run_settings *s)
+{
+	if (!s->user)
+		return geteuid() == 0;
+	const struct passwd *pw = getpwnam(s->user);
+	return pw && pw->pw_uid == 0;
+}
+
+/* --cover PATH for each of the system's secrets (RUN_SETTINGS_ROOT_COVER)
+ * when the command runs as root, whose modes would not stop it; a "*"
+ * matched now. */
+static int add_root_covers(char ***argv, const struct run_settings *s)
+{
+#define ROOT_COVER_PATH(path, why) path,
+	static const char *const covers[] = { RUN_SETTINGS_ROOT_COVER(ROOT_COVER_PATH) };
+#undef ROOT_COVER_PATH
+	if (!command_is_root(s))
+		return 0;
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(covers); i++) {
+		if (!strchr(covers[i], '*')) {
+			r = add2(argv, LAUNCH_OPT_COVER, covers[i]);
+			continue;
+		}
+		glob_t g;
+		int q = glob(covers[i], GLOB_NOSORT, NULL, &g);
+		if (q == GLOB_NOSPACE)
+			return -ENOMEM;
+		for (size_t k = 0; q == 0 && r >= 0 && k < g.gl_pathc; k++)
+			r = add2(argv, LAUNCH_OPT_COVER, g.gl_pathv[k]);
+		if (q == 0)
+			globfree(&g);
+	}
+	return r;
+}
+
 /* Whether a configuration file lies in one of the configuration
  * directories (passed whole already). */
 static bool in_config_dir(const struct run_settings *s, const char *file)
@@ -245,6 +284,8 @@ static int add_protected_paths(char ***argv, const struct spawn_request *req)
 {
 	const struct run_settings *s = req->settings;
 	int r = add_hidden(argv, s);
+	if (r >= 0)
+		r = add_root_covers(argv, s);
 	/* sluice's own files: earlier jobs' output (the run's TMPDIR in there
 	 * stays: mounts.c), and the audit log */
 	if (r >= 0 && req->jobs_dir)

@@ -121,6 +121,34 @@ latest=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
 ! grep -q JOB-SECRET "$latest" && grep -q bg-tmp-ok "$latest"
 report $? "a background job cannot read an earlier one's output either" "$out" "$(cat "$latest" 2>&1)"
 
+# --- the system's secrets, which root owns: a command run by root has no
+# capability left but is their owner, so their modes let it read them;
+# covered when it runs as root (RUN_SETTINGS_ROOT_COVER), also where
+# Landlock alone runs (the fallback)
+shadow_reader='head -c 200 /etc/shadow /etc/gshadow 2>/dev/null | grep -c "^root:"'
+if [ "$(id -u)" -eq 0 ] && [ -e /etc/shadow ]; then
+  unboxed "$shadow_reader"
+  [ "$rc" -eq 0 ] && [ "${out%%$'\n'*}" -ge 1 ]
+  report $? "root reads /etc/shadow unsandboxed (positive control)" "$out"
+  boxed "$shadow_reader"
+  grep -qx 0 <<<"$out"
+  report $? "root does not read /etc/shadow or /etc/gshadow in the default sandbox" "$out"
+  boxed 'cat /etc/ssh/ssh_config >/dev/null 2>&1 || [ ! -e /etc/ssh/ssh_config ]; cat /etc/passwd | grep -c "^root:"'
+  grep -qx 1 <<<"$out"
+  report $? "what lies beside them stays readable (/etc/passwd, ssh's own config)" "$out"
+  if fallback_works; then
+    run fallback "$SLUICE" run -C "$work" -- "$shadow_reader"
+    grep -qx 0 <<<"$out"
+    report $? "nor with Landlock alone (no mount namespace)" "$out" "$err"
+  else
+    skip "/etc/shadow with Landlock alone" "cannot make a child user namespace here (unshare -U -r, setpriv)"
+  fi
+else
+  unboxed "$shadow_reader"
+  grep -qx 0 <<<"$out"
+  report $? "as a user other than root, /etc/shadow's modes refuse it, sandboxed or not" "$out"
+fi
+
 # --- the audit log
 config=$TEST_TMP/audit.ini
 printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$config"

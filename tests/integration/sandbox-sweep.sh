@@ -232,12 +232,16 @@ else
   [ "$trc" -eq 0 ] && [ ! -e "$HOME/MARK-clone" ] && grep -q 'url = ' "$repo/lib/.git/config"
   report $? "a nested clone keeps working, its remote kept, its fsmonitor not" "$(cat "$TEST_TMP/trigger.out")" "$out"
 
+  # a background job's own repository is read-only (sandbox-jobs-gitdir.sh);
+  # a nested one's gitdir in the work tree is not, and is swept at its end
   fresh
-  run "$SLUICE" run -C "$repo" --mode background --format json -- 'sleep 0.2; ln -sf ~/.bashrc .git/COMMIT_EDITMSG'
+  git init -q "$repo/lib" && git -C "$repo/lib" commit -q --allow-empty -m lib &&
+    git -C "$repo" add lib && git -C "$repo" commit -q -m lib
+  run "$SLUICE" run -C "$repo" --mode background --format json -- 'sleep 0.2; ln -sf ~/.bashrc lib/.git/COMMIT_EDITMSG'
   job=$(json_get "$out" 'd["jobId"]')
   jobs_dir=$XDG_RUNTIME_DIR/sluice/jobs
   wait_for 20 test -e "$jobs_dir/$job.status"
-  trigger "$repo" 'git commit -q -m "echo PWNED-job"'
+  trigger "$repo/lib" 'git commit -q --allow-empty -m "echo PWNED-job"'
   ! bashrc_has PWNED-job && grep -q "COMMIT_EDITMSG: symbolic link" "$jobs_dir/$job.out" &&
     [ "$(json_get "$(cat "$jobs_dir/$job.status")" 'd["gitSweep"]["found"]')" = 1 ]
   report $? "a background job is swept when it ends: its output and status say so" \

@@ -422,7 +422,7 @@ Test(broker_config, documentation_mentions_every_key)
 	snprintf(path, sizeof(path), "%s/docs/configuration.md", getenv("SLUICE_SRCDIR"));
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "%s", path);
-	static char doc[65536];
+	static char doc[131072];
 	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
 	fclose(f);
 	doc[n] = '\0';
@@ -440,22 +440,23 @@ Test(broker_config, documentation_mentions_every_key)
 	}
 }
 
-/* The lists of [sandbox] hide and protect are documented entry by entry,
- * each with its reason. */
+/* The lists of [sandbox] hide and protect, and root's covers, are
+ * documented entry by entry, each with its reason. */
 Test(broker_config, documentation_lists_every_hidden_and_protected_path)
 {
 	char path[600];
 	snprintf(path, sizeof(path), "%s/docs/configuration.md", getenv("SLUICE_SRCDIR"));
 	FILE *f = fopen(path, "r");
 	cr_assert_not_null(f, "%s", path);
-	static char doc[65536];
+	static char doc[131072];
 	size_t n = fread(doc, 1, sizeof(doc) - 1, f);
 	fclose(f);
 	doc[n] = '\0';
 #define ROW(p, why) { p, why },
 	static const struct {
 		const char *path, *why;
-	} rows[] = { RUN_SETTINGS_SANDBOX_HIDE(ROW) RUN_SETTINGS_SANDBOX_PROTECT(ROW) };
+	} rows[] = { RUN_SETTINGS_SANDBOX_HIDE(ROW) RUN_SETTINGS_SANDBOX_PROTECT(ROW)
+		             RUN_SETTINGS_ROOT_COVER(ROW) };
 #undef ROW
 	for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
 		char want[512];
