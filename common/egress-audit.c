@@ -37,6 +37,7 @@ static const char *const reason_names[EGRESS_REASON_N] = {
 	[EGRESS_REASON_ASK_LIMIT] = "ask-limit",
 	[EGRESS_REASON_ASK_FAILED] = "ask-failed",
 	[EGRESS_REASON_INTERNAL_ADDRESS] = "internal-address",
+	[EGRESS_REASON_NOT_THIS_RUN] = "not-this-run",
 };
 
 const char *egress_audit_kind_name(enum egress_audit_kind kind)

@@ -74,6 +74,9 @@ enum egress_audit_reason {
 	 * machine's own addresses: never asked about (but under
 	 * --egress-ask-internal) */
 	EGRESS_REASON_INTERNAL_ADDRESS,
+	/* a request without the run's own proxy credentials: another run's
+	 * process in the workspace's network namespace (egress-connect.h) */
+	EGRESS_REASON_NOT_THIS_RUN,
 	EGRESS_REASON_N,
 };
 

@@ -72,6 +72,46 @@ static void answer(int fd, int status, const char *reason, const char *fmt, ...)
 	(void)write_full_nosigpipe(fd, body, (size_t)n);
 }
 
+/* Whether the head's header block (rest, from the request line's end)
+ * holds "Proxy-Authorization: Basic B64" with B64 the base64 of
+ * EGRESS_PROXY_USER ":" token; the scheme's name in any case, as HTTP's
+ * are. */
+static bool has_credentials(const char *rest, size_t rest_len, const char *token)
+{
+	static const char digits[] =
+	        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char plain[sizeof(EGRESS_PROXY_USER) + EGRESS_TOKEN_HEX + 1];
+	int n = snprintf(plain, sizeof(plain), "%s:%s", EGRESS_PROXY_USER, token);
+	char want[2 * sizeof(plain) + 4];
+	size_t w = 0;
+	for (int i = 0; i < n; i += 3) {
+		unsigned v = (unsigned char)plain[i] << 16;
+		v |= i + 1 < n ? (unsigned char)plain[i + 1] << 8 : 0;
+		v |= i + 2 < n ? (unsigned char)plain[i + 2] : 0;
+		want[w++] = digits[(v >> 18) & 63];
+		want[w++] = digits[(v >> 12) & 63];
+		want[w++] = i + 1 < n ? digits[(v >> 6) & 63] : '=';
+		want[w++] = i + 2 < n ? digits[v & 63] : '=';
+	}
+	want[w] = '\0';
+	static const char name[] = "\r\nproxy-authorization:";
+	for (const char *p = rest, *end = rest + rest_len; p + sizeof(name) - 1 < end; p++) {
+		if (strncasecmp(p, name, sizeof(name) - 1) != 0)
+			continue;
+		const char *v = p + sizeof(name) - 1;
+		while (v < end && (*v == ' ' || *v == '\t'))
+			v++;
+		if ((size_t)(end - v) < 6 || strncasecmp(v, "basic ", 6) != 0)
+			return false;
+		v += 6;
+		while (v < end && *v == ' ')
+			v++;
+		return (size_t)(end - v) > w && memcmp(v, want, w) == 0 &&
+		       (v[w] == '\r' || v[w] == ' ' || v[w] == '\t');
+	}
+	return false;
+}
+
 /* Split "HOST:PORT" (CONNECT's target) or an http:// URI's authority. */
 static int parse_authority(const char *text, size_t len, uint16_t default_port,
                            struct egress_request *req, struct sluice_error *err)
@@ -363,9 +403,10 @@ static bool refuse_internal_literal(int fd, const struct egress_host *host, cons
  * answered why and rec's reason saying it. */
 static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rules,
                           const struct egress_local_addresses *local,
-                          const struct egress_asker *asker, char *head, size_t size,
-                          ssize_t *ret_head_len, size_t *len, struct egress_request *req,
-                          char *where, size_t where_size, struct egress_audit_record *rec)
+                          const struct egress_asker *asker, const char *token, char *head,
+                          size_t size, ssize_t *ret_head_len, size_t *len,
+                          struct egress_request *req, char *where, size_t where_size,
+                          struct egress_audit_record *rec)
 {
 	ssize_t head_len = egress_http_read_head(fd, head, size, EGRESS_HEAD_TIMEOUT_MS, len);
 	rec->reason = head_len == -ETIMEDOUT ? EGRESS_REASON_HEAD_TIMEOUT
@@ -387,6 +428,20 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 		answer(fd, r == -EPROTONOSUPPORT ? 405 : 400,
 		       r == -EPROTONOSUPPORT ? "Method Not Allowed" : "Bad Request",
 		       "sluice: the proxy cannot read this request: %s\n", err.detail);
+		return -1;
+	}
+	if (!has_credentials(req->rest, req->rest_len, token)) {
+		static const char body[] = "sluice: this proxy serves one run; use the proxy "
+		                           "its HTTPS_PROXY and HTTP_PROXY name, whole\n";
+		char refusal[256 + sizeof(body)];
+		int n = snprintf(refusal, sizeof(refusal),
+		                 "HTTP/1.1 407 Proxy Authentication Required\r\n"
+		                 "Proxy-Authenticate: Basic realm=\"sluice\"\r\n"
+		                 "Content-Type: text/plain\r\nContent-Length: %zu\r\n"
+		                 "Connection: close\r\n\r\n%s",
+		                 sizeof(body) - 1, body);
+		(void)write_full_nosigpipe(fd, refusal, (size_t)n);
+		rec->reason = EGRESS_REASON_NOT_THIS_RUN;
 		return -1;
 	}
 	snprintf(where, where_size, "%s%s%s:%u", req->host.family == AF_INET6 ? "[" : "",
@@ -420,15 +475,16 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
  * in rec as far as it gets. */
 static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t n_rules,
                                  const struct egress_local_addresses *local,
-                                 const struct egress_asker *asker, struct egress_recorder *rec)
+                                 const struct egress_asker *asker, const char *token,
+                                 struct egress_recorder *rec)
 {
 	static char head[EGRESS_HEAD_MAX];
 	size_t len = 0;
 	ssize_t head_len = 0;
 	struct egress_request req;
 	char where[EGRESS_HOST_MAX + 16];
-	if (receive_judged(fd, rules, n_rules, local, asker, head, sizeof(head), &head_len, &len,
-	                   &req, where, sizeof(where), &rec->rec) < 0)
+	if (receive_judged(fd, rules, n_rules, local, asker, token, head, sizeof(head), &head_len,
+	                   &len, &req, where, sizeof(where), &rec->rec) < 0)
 		return;
 	struct sluice_error err = { 0 };
 	int r;
@@ -487,11 +543,12 @@ static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t
 
 void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
                           const struct egress_local_addresses *local,
-                          const struct egress_asker *asker, struct egress_recorder *rec)
+                          const struct egress_asker *asker, const char *token,
+                          struct egress_recorder *rec)
 {
 	/* refused until it is through: every return below leaves a record */
 	rec->rec.allowed = false;
-	egress_connect_relay(fd, rules, n_rules, local, asker, rec);
+	egress_connect_relay(fd, rules, n_rules, local, asker, token, rec);
 	egress_recorder_write(rec);
 	(void)close(fd);
 }

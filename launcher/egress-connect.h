@@ -25,6 +25,16 @@
 /* The most bytes of a request's head (request line and headers). */
 #define EGRESS_HEAD_MAX 16384
 
+/* The user name of the proxy's credentials, and the length of the run's
+ * token (hex) that is their password. The runs and jobs of a workspace
+ * share its network namespace, so each run's proxy is reachable from the
+ * others' processes: a request without the credentials its own command's
+ * environment names (egress_proxy_env()) is refused, so that no process
+ * reaches what only another run may, nor is recorded (or asked about) as
+ * that run's. */
+#define EGRESS_PROXY_USER "sluice"
+#define EGRESS_TOKEN_HEX 32
+
 /* Serve the client connected on fd under rules (a name never leading to
  * local's addresses), then close fd. A host:port not in rules is put to
  * asker (egress-question.h) when it has a channel, and served as if
@@ -32,10 +42,12 @@
  * literal of one of egress_address_is_internal()'s addresses unless asker
  * may ask about those (asker->internal). The connection's
  * record goes to rec (egress-record.h): once it is through, and when it
- * ends, allowed, approved or refused. Blocks; the caller runs one per
- * process. */
+ * ends, allowed, approved or refused. A request without Basic credentials
+ * of EGRESS_PROXY_USER and token is refused first (407). Blocks; the
+ * caller runs one per process. */
 void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
                           const struct egress_local_addresses *local,
-                          const struct egress_asker *asker, struct egress_recorder *rec);
+                          const struct egress_asker *asker, const char *token,
+                          struct egress_recorder *rec);
 
 #endif

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -104,7 +105,7 @@ static int receive_listener(int channel)
  * with it). */
 static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
                             const struct egress_local_addresses *local, int audit_fd,
-                            const struct egress_asker *asker)
+                            const struct egress_asker *asker, const char *token)
 {
 	unsigned running = 0;
 	uint64_t accepted = 0;
@@ -132,7 +133,7 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 			(void)close(listener);
 			struct egress_recorder rec;
 			egress_recorder_init(&rec, audit_fd, index);
-			egress_connect_serve(fd, rules, n_rules, local, asker, &rec);
+			egress_connect_serve(fd, rules, n_rules, local, asker, token, &rec);
 			_exit(0);
 		}
 		(void)close(fd);
@@ -143,7 +144,7 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 
 /* The proxy's process, from the fork on. */
 static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planned, pid_t parent,
-                                 int channel)
+                                 int channel, const char *token)
 {
 	/* with the launcher's process: the monitor, or the program it
 	 * became; one already gone would never send it */
@@ -206,12 +207,19 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	(void)close(channel);
 	if (r < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd, &asker);
+	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd, &asker, token);
 }
 
 int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,
                        struct egress_proxy *p, struct sluice_error *err)
 {
+	/* the run's token, before the fork: the proxy's copy and the
+	 * command's environment's (apply_egress_env()) are the same */
+	unsigned char random[EGRESS_TOKEN_HEX / 2];
+	if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+		return sluice_error_set(err, -EIO, "random bytes for the egress proxy's token");
+	for (size_t i = 0; i < sizeof(random); i++)
+		snprintf(p->token + 2 * i, 3, "%02x", random[i]);
 	int pair[2];
 	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) < 0)
 		return sluice_error_set(err, neg_errno(), "a socket pair for the egress proxy");
@@ -219,7 +227,7 @@ int egress_proxy_start(const struct launch_spec *spec, const struct launch_state
 	pid_t pid = fork();
 	if (pid == 0) {
 		(void)close(pair[0]);
-		proxy_main(spec, state->planned, parent, pair[1]);
+		proxy_main(spec, state->planned, parent, pair[1], p->token);
 	}
 	int r = pid < 0 ? neg_errno() : 0;
 	(void)close(pair[1]);
@@ -284,8 +292,11 @@ int apply_egress_env(const struct launch_spec *spec, struct launch_state *state,
 	(void)spec;
 	if (state->egress_proxy.port == 0)
 		return 0;
-	char url[64];
-	snprintf(url, sizeof(url), "http://127.0.0.1:%u", (unsigned)state->egress_proxy.port);
+	/* with the run's credentials: curl, git, pip, npm, Go and Node's
+	 * agents send them to the proxy from the URL */
+	char url[64 + sizeof(EGRESS_PROXY_USER) + EGRESS_TOKEN_HEX];
+	snprintf(url, sizeof(url), "http://" EGRESS_PROXY_USER ":%s@127.0.0.1:%u",
+	         state->egress_proxy.token, (unsigned)state->egress_proxy.port);
 	static const char *const names[] = { "HTTPS_PROXY", "https_proxy", "HTTP_PROXY",
 		                             "http_proxy",  "ALL_PROXY",   "all_proxy" };
 	for (size_t i = 0; i < ELEMENTSOF(names); i++)

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "egress-connect.h"
 #include "errors.h"
 
 struct launch_spec;
@@ -30,6 +31,7 @@ struct egress_proxy {
 	pid_t pid;     /* 0: none */
 	int channel;   /* the launcher's end of the socketpair; -1 once handed over */
 	uint16_t port; /* the port on 127.0.0.1 in the run's network; 0 until handed over */
+	char token[EGRESS_TOKEN_HEX + 1]; /* the run's credentials' password (egress-connect.h) */
 };
 
 /* Fork the proxy (spec->egress_allow's rules; state->planned says which

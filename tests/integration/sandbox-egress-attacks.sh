@@ -9,8 +9,10 @@
 # unjudged: a Host header naming another host than the request line
 # (fronting), a second request on a kept-alive connection, a request
 # smuggled after a body. Then what must keep working: curl with several
-# URLs on one connection, bodies of both framings. Last, the proxy killed
+# URLs on one connection, bodies of both framings. Then the proxy killed
 # while it relays: its connection ends with it, the run with its command.
+# Last, another run's proxy in the workspace's shared network: refused
+# without that run's credentials.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 sandbox_subject="attacks on the egress proxy"
@@ -39,12 +41,19 @@ boxed() {
   output=$(json_get "$out" 'd["output"]' 2>/dev/null)
 }
 # raw TEXT: TEXT (Python's escapes) sent over one connection to the proxy
-# from inside the sandbox, everything the proxy answers in output (waiting
-# 5 s, or raw.py's second argument, for more)
+# from inside the sandbox, with the run's credentials (from HTTP_PROXY) put
+# after its first line unless RAW_BARE is set, everything the proxy
+# answers in output (waiting 5 s, or raw.py's second argument, for more)
 cat >"$ws/raw.py" <<'PY'
-import os, socket, sys
-s = socket.create_connection(("127.0.0.1", int(os.environ["HTTP_PROXY"].rsplit(":", 1)[1])))
-s.sendall(sys.argv[1].encode().decode("unicode_escape").encode("latin-1"))
+import base64, os, socket, sys, urllib.parse
+proxy = urllib.parse.urlsplit(os.environ["HTTP_PROXY"])
+s = socket.create_connection(("127.0.0.1", proxy.port))
+text = sys.argv[1].encode().decode("unicode_escape")
+if not os.environ.get("RAW_BARE"):
+    creds = base64.b64encode(f"{proxy.username}:{proxy.password}".encode()).decode()
+    first, sep, rest = text.partition("\r\n")
+    text = f"{first}\r\nProxy-Authorization: Basic {creds}\r\n{rest}"
+s.sendall(text.encode("latin-1"))
 s.settimeout(float(sys.argv[2]) if len(sys.argv) > 2 else 5)
 try:
     while data := s.recv(65536):
@@ -177,3 +186,31 @@ secs=$(python3 -c 'import sys; print(f"{float(sys.argv[2]) - float(sys.argv[1]):
   python3 -c 'import sys; sys.exit(0 if float(sys.argv[1]) < 20 else 1)' "$secs"
 report $? "the proxy killed: its connection ends with it, the run ends at once (${secs}s) with the command's own status" \
   "$out" "$([ -n "$connection" ] && ps -o pid,ppid,comm -p "$connection" 2>&1)"
+
+# --- 6. another run's proxy: the runs and jobs of a workspace share its
+# network namespace, so a process of one reaches the proxy of another,
+# whose allowlist may be wider (a --config of its own) and whose record
+# would take the request as its own. Each proxy asks for its run's
+# credentials, which only that run's environment holds.
+RAW_BARE=1 boxed "RAW_BARE=1 python3 raw.py 'GET http://127.0.0.2:$port/bare HTTP/1.1\r\nHost: 127.0.0.2:$port\r\n\r\n'"
+grep -q '^HTTP/1.1 407 ' <<<"$output" && grep -q 'Proxy-Authenticate: Basic' <<<"$output" &&
+  [ "$(json_get "$out" '[(c["verdict"], c["reason"]) for c in d["network"]]')" = "[('refused', 'not-this-run')]" ]
+report $? "a request without the run's credentials is refused (407), recorded as not-this-run" "$output" "$out"
+rm -f "$ws/.proxy" "$ws/.done"
+"$SLUICE" run -C "$ws" --config "$TEST_TMP/allow.ini" --format json --timeout 60s -- \
+  'echo "$HTTP_PROXY" >.proxy; for i in $(seq 300); do [ -e .done ] && break; sleep 0.1; done' \
+  >"$TEST_TMP/other-run.json" 2>&1 &
+other_run=$!
+wait_for 30 test -s "$ws/.proxy"
+other=$(cat "$ws/.proxy")
+# the control: with that run's credentials, a run of the workspace without
+# the allowlist reaches the host through it
+run "$SLUICE" run -C "$ws" --format json -- "curl -sS -m 5 -o /dev/null -w '%{http_code}' -x '$other' http://127.0.0.2:$port/index.html"
+[ "$(json_get "$out" 'd["stdout"]')" = 200 ] && reached /index.html "127.0.0.2:$port"
+report $? "control: another run's proxy, with its credentials, serves a run of the workspace without the allowlist" "$out"
+run "$SLUICE" run -C "$ws" --format json -- \
+  "curl -sS -m 5 -o /dev/null -w '%{http_code}' -x 'http://127.0.0.1:${other##*:}' http://127.0.0.2:$port/index.html; curl -sS -m 5 -o /dev/null -w ' %{http_code}' -x 'http://sluice:0123456789abcdef0123456789abcdef@127.0.0.1:${other##*:}' http://127.0.0.2:$port/index.html"
+[ "$(json_get "$out" 'd["stdout"]')" = "407 407" ]
+report $? "another run's proxy refuses a process without its credentials, or with a guess" "$out"
+touch "$ws/.done"
+wait "$other_run"

@@ -83,7 +83,9 @@ printf '[sandbox]\nworkspace_network_idle = 0\n[network]\nallow = 127.0.0.2:%s\n
   "$hold_port" "$audit" >"$TEST_TMP/hold.ini"
 cat >"$ws/burst.sh" <<'EOS'
 exec 3<>"/dev/tcp/127.0.0.1/${HTTP_PROXY##*:}"
-printf 'CONNECT 127.0.0.2:%s HTTP/1.1\r\nHost: 127.0.0.2:%s\r\n\r\n' "$1" "$1" >&3
+creds=${HTTP_PROXY#http://}
+creds=$(printf %s "${creds%@*}" | base64 -w0)
+printf 'CONNECT 127.0.0.2:%s HTTP/1.1\r\nHost: 127.0.0.2:%s\r\nProxy-Authorization: Basic %s\r\n\r\n' "$1" "$1" "$creds" >&3
 IFS= read -r status <&3 && echo "proxy: $status"
 while IFS= read -r line <&3 && [ "$line" != $'\r' ]; do :; done
 echo "read $(head -c 30000 <&3 | wc -c) bytes"

@@ -43,7 +43,7 @@ for mode in shared own; do
     "curl -sS -m 5 -p http://127.0.0.2:$port/index.html && curl -sS -m 5 http://127.0.0.2:$port/index.html && echo \"\$HTTPS_PROXY \$NO_PROXY\""
   [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
     [ "$(grep -o "$token" <<<"$(json_get "$out" 'd["stdout"]')" | wc -l)" -ge 2 ] &&
-    grep -q 'http://127.0.0.1:[0-9]* localhost,127.0.0.1,::1' <<<"$out"
+    grep -q 'http://sluice:[0-9a-f]\{32\}@127.0.0.1:[0-9]* localhost,127.0.0.1,::1' <<<"$out"
   report $? "$what: the host on the list is fetched through the proxy (CONNECT and plain HTTP), HTTPS_PROXY and NO_PROXY set" "$out" "$err"
   [ "$(json_get "$out" 'd["backgroundPids"]')" = "[]" ]
   report $? "$what: the proxy ends with the run (no process left behind)" "$out"
