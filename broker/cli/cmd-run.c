@@ -23,6 +23,7 @@
 #include "cli/verb-options.h"
 #include "policy/broker-context.h"
 #include "run/runner.h"
+#include "util/terminal-text.h"
 
 enum run_format {
 	FORMAT_TEXT = 0,
@@ -201,7 +202,23 @@ static int print_result(const struct run_result *result, enum run_format format)
 		fputc('\n', stdout);
 		return fflush(stdout) == 0 ? 0 : neg_errno();
 	}
-	return result_write_text(result, stdout);
+	if (!isatty(STDOUT_FILENO))
+		return result_write_text(result, stdout);
+	/* the command's output on the user's terminal: made inert, so that
+	 * its escape sequences cannot set the clipboard (OSC 52), the title,
+	 * or rewrite what was shown */
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return -ENOMEM;
+	int r = result_write_text(result, f);
+	if (fclose(f) != 0 && r >= 0)
+		r = -ENOMEM;
+	if (r < 0)
+		return r;
+	terminal_safe_write_lines(stdout, text, len);
+	return fflush(stdout) == 0 ? 0 : neg_errno();
 }
 
 static int run_steps(const struct run_options *o, struct broker_context **context,

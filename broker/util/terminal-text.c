@@ -33,11 +33,12 @@ static bool reorders_or_controls(uint32_t c)
 }
 
 /* How many bytes at s (len left) the character takes, and whether it is
- * written as it is. */
-static size_t judge(const unsigned char *s, size_t len, bool *as_is)
+ * written as it is (with lines, a newline and a tab too). */
+static size_t judge(const unsigned char *s, size_t len, bool lines, bool *as_is)
 {
 	if (s[0] < 0x80) {
-		*as_is = s[0] >= 0x20 && s[0] != 0x7f;
+		*as_is =
+		        (s[0] >= 0x20 && s[0] != 0x7f) || (lines && (s[0] == '\n' || s[0] == '\t'));
 		return 1;
 	}
 	size_t n = utf8_sequence_length(s, len);
@@ -56,13 +57,12 @@ static void write_escape(FILE *f, const unsigned char *s, size_t n)
 		fprintf(f, "\\x%02x", s[0]);
 }
 
-void terminal_safe_write(FILE *f, const char *text)
+static void safe_write(FILE *f, const unsigned char *s, size_t len, bool lines)
 {
-	const unsigned char *s = (const unsigned char *)text;
-	size_t len = strlen(text), kept = 0; /* s[kept..i) goes out as it is */
+	size_t kept = 0; /* s[kept..i) goes out as it is */
 	for (size_t i = 0; i < len;) {
 		bool as_is;
-		size_t n = judge(s + i, len - i, &as_is);
+		size_t n = judge(s + i, len - i, lines, &as_is);
 		if (!as_is) {
 			fwrite(s + kept, 1, i - kept, f);
 			write_escape(f, s + i, n);
@@ -71,4 +71,14 @@ void terminal_safe_write(FILE *f, const char *text)
 		i += n;
 	}
 	fwrite(s + kept, 1, len - kept, f);
+}
+
+void terminal_safe_write(FILE *f, const char *text)
+{
+	safe_write(f, (const unsigned char *)text, strlen(text), false);
+}
+
+void terminal_safe_write_lines(FILE *f, const char *text, size_t len)
+{
+	safe_write(f, (const unsigned char *)text, len, true);
 }

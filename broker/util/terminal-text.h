@@ -21,4 +21,8 @@
  */
 void terminal_safe_write(FILE *f, const char *text);
 
+/* The same for len bytes of lines (a command's output shown on the user's
+ * terminal), whose newlines and tabs are written as they are. */
+void terminal_safe_write_lines(FILE *f, const char *text, size_t len);
+
 #endif
