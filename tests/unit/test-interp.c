@@ -30,6 +30,29 @@ TestSuite(interp, .init = ptu_setup, .fini = ptu_teardown, .timeout = 30);
 #define D SLUICE_DENY
 
 static struct icase cases[] = {
+	/* --- policy44: calls, modules and forms the recognizers now read */
+	{ "python3 -c \"import os; os.truncate(os.path.expanduser('~/.bashrc'), 0)\"", D,
+	  "os.truncate of a dotfile", "" },
+	{ "python3 -c \"import os; os.truncate('app.log', 0)\"", A, "os.truncate of a log", "" },
+	{ "python3 -c \"import os; os.execvp('rm', ['rm', '-rf', '/'])\"", D, "os.execvp", "root" },
+	{ "node -e \"require('fs/promises').rm(process.env.HOME, {recursive: true})\"", D,
+	  "fs/promises", "home" },
+	{ "node -e \"require('fs').truncateSync(require('os').homedir() + '/.ssh/id_rsa')\"", D,
+	  "truncateSync of a key", "" },
+	{ "node -e \"require('fs').truncateSync('out.log')\"", A, "truncateSync of a log", "" },
+	{ "perl -e 'open my $f, \">\", \"$ENV{HOME}/.bashrc\"'", D, "perl open > of a dotfile",
+	  "" },
+	{ "perl -e 'open(my $f, \">>\", \"$ENV{HOME}/.bashrc\")'", A, "perl open >> appends", "" },
+	{ "perl -e 'open(my $f, \">\", \"out.txt\")'", A, "perl open > of the project's", "" },
+	{ "perl -e 'unlink \"$ENV{HOME}/.ssh/id_rsa\"'", D, "$ENV{HOME} inside a string", "" },
+	{ "perl -e 'print \"$ENV{HOME}/x\\n\"'", A, "$ENV{HOME} printed", "" },
+	{ "ruby -e 'File.write(File.join(Dir.home, \".bashrc\"), \"\")'", D, "File.join", "" },
+	{ "ruby -e 'FileUtils.rm_rf(\"#{Dir.home}/.ssh\")'", D, "#{Dir.home} in a string", "" },
+	{ "ruby -e 'FileUtils.rm_rf(File.join(\"tmp\", \"cache\"))'", A, "File.join in the project",
+	  "" },
+	{ "python3 /dev/stdin <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF", D,
+	  "/dev/stdin is the input", "root" },
+	{ "python3 /dev/stdin <<'EOF'\nprint(1)\nEOF", A, "/dev/stdin printing", "" },
 	/* --- python: the attack, then its everyday look-alikes */
 	{ "python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~'))\"", D,
 	  "rmtree of the home directory", "home directory" },
