@@ -53,6 +53,11 @@ static struct icase cases[] = {
 	{ "python3 /dev/stdin <<'EOF'\nimport shutil\nshutil.rmtree('/')\nEOF", D,
 	  "/dev/stdin is the input", "root" },
 	{ "python3 /dev/stdin <<'EOF'\nprint(1)\nEOF", A, "/dev/stdin printing", "" },
+	{ "echo \"import shutil; shutil.rmtree('/')\" | python3", D, "echo of code into a pipe",
+	  "root" },
+	{ "echo \"print('hi')\" | python3", A, "echo of code that prints", "" },
+	{ "printf 'console.log(1)' | node", A, "printf of code", "" },
+	{ "cat script.py | python3", Q, "code from a file through a pipe", "" },
 	/* --- python: the attack, then its everyday look-alikes */
 	{ "python3 -c \"import shutil,os; shutil.rmtree(os.path.expanduser('~'))\"", D,
 	  "rmtree of the home directory", "home directory" },
