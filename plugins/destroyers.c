@@ -9,11 +9,11 @@
  * unlink, rm without -r, dd of=, tee without -a, sed -i with a script that
  * deletes every line (`sed -i d`, `sed -i '1,$d'`). What puts another file in
  * its place: cp, install, ln -f, mv onto it (keys: deny; configuration:
- * ask, as a dotfile manager does this on purpose). What destroys a tree:
- * rsync --delete into it, tar --remove-files of it, find -delete (or
- * -exec rm, shred, unlink, truncate) in it with no test, mv of it to
- * /dev/null. Each table row says which words a tool
- * destroys; the verdict is the notion's.
+ * ask, as a dotfile manager does this on purpose; /dev/null linked onto a
+ * shell's history asks too). What destroys a tree: rsync --delete into it,
+ * tar --remove-files of it, find -delete (or -exec rm, shred, unlink,
+ * truncate) in it with no test, mv of it to /dev/null. The verdict is the
+ * notion's.
  * The root, home and system trees are refused too where this plugin
  * judges a tree (rsync, tar, mv to /dev/null; find's are system_trees').
  * A file whose name only exists when the command runs (`read f; truncate
@@ -36,6 +36,7 @@
 
 #include "path-targets.h"
 #include "plugin-util.h"
+#include "removed-sources.h"
 #include "run-time-values.h"
 #include "sluice/policy.h"
 
@@ -51,6 +52,7 @@ enum harm {
 	HARM_REPLACED, /* another file takes its place */
 	HARM_TREE,     /* it and everything in it go */
 	HARM_MOVED,    /* it is taken away (mv of keys or history) */
+	HARM_SILENCED, /* ln -sf /dev/null onto it: emptied, and written to no more */
 };
 
 /* path_rule_fn for each harm: what guarded_path() guards, as the harm
@@ -65,6 +67,12 @@ static int harm_rule(const void *ctx, const char *t, const char **ret_what)
 		if (*ret_what)
 			return SLUICE_DENY;
 	}
+	if (harm == HARM_SILENCED && shell_history(t)) {
+		*ret_what =
+		        "a shell's history: what it holds is lost and the shell records nothing "
+		        "from now on";
+		return SLUICE_ASK; /* some do so on purpose; a person says so */
+	}
 	switch (guarded_path(t, harm == HARM_TREE || harm == HARM_MOVED, ret_what)) {
 	case GUARDED_NONE:
 		return SLUICE_ALLOW;
@@ -73,7 +81,7 @@ static int harm_rule(const void *ctx, const char *t, const char **ret_what)
 		 * `mv ~/.config/app ~/.config/app.bak` keeps it */
 		if (harm == HARM_MOVED)
 			return SLUICE_ALLOW;
-		return harm == HARM_REPLACED ? SLUICE_ASK : SLUICE_DENY;
+		return harm == HARM_REPLACED || harm == HARM_SILENCED ? SLUICE_ASK : SLUICE_DENY;
 	case GUARDED_KEYS:
 	case GUARDED_HISTORY:
 		break;
@@ -86,6 +94,7 @@ static const char *const harm_effect[] = {
 	[HARM_REPLACED] = "puts another file in the place of",
 	[HARM_TREE] = "removes",
 	[HARM_MOVED] = "takes away",
+	[HARM_SILENCED] = "links /dev/null in the place of",
 };
 
 static const char *const harm_suggestion[] = {
@@ -96,6 +105,7 @@ static const char *const harm_suggestion[] = {
 	[HARM_TREE] = "name the project's own directories (rsync --delete src/ build/, find "
 	              "build -name '*.o' -delete)",
 	[HARM_MOVED] = "copy what you need instead, and leave keys and .git where they are",
+	[HARM_SILENCED] = "leave the user's files in place; ask the user before silencing them",
 };
 
 /* Judge the path a of sc (judged: how it is read, path_operand()),
@@ -133,40 +143,6 @@ static int judge_word(const struct sluice_simple_command *sc, const char *doing,
 	return judge_as(sc, doing, sluice_arg(sc, k), path_operand(sc, k, literal, sizeof(literal)),
 	                harm, v);
 }
-
-/* The higher of two verdicts (a negative one, an error, wins). */
-static int worse(int a, int b)
-{
-	if (a < 0 || b < 0)
-		return a < b ? a : b;
-	return a > b ? a : b;
-}
-
-/* The operands of sc: words after the name that are no option (up to
- * "--") and no option's value; with_value lists the options whose value is
- * the next word. Fills idx (at most cap) and returns how many. */
-static size_t operands(const struct sluice_simple_command *sc, const char *const *with_value,
-                       size_t *idx, size_t cap)
-{
-	size_t n = 0;
-	bool dashdash = false;
-	for (size_t i = 1; i < sluice_argc(sc) && n < cap; i++) {
-		const char *a = sluice_arg(sc, i);
-		if (!dashdash && strcmp(a, "--") == 0) {
-			dashdash = true;
-			continue;
-		}
-		if (!dashdash && a[0] == '-' && a[1]) {
-			if (with_value && str_in(a, with_value))
-				i++;
-			continue;
-		}
-		idx[n++] = i;
-	}
-	return n;
-}
-
-#define MAX_OPERANDS 64
 
 /* Every operand of sc destroyed as harm says. */
 static int judge_operands(const struct sluice_simple_command *sc, const char *const *with_value,
@@ -212,8 +188,8 @@ static int check_content(const struct sluice_simple_command *sc, struct sluice_v
 	if (strcmp(name, "rm") == 0 && !sluice_has_short_flag(sc, 1, 'r') &&
 	    !sluice_has_short_flag(sc, 1, 'R') && !long_option_prefix(sc, 1, "recursive", 3))
 		return judge_operands(sc, NULL, HARM_CONTENT, v);
-	if (strcmp(name, "tee") == 0 && !sluice_has_short_flag(sc, 1, 'a') &&
-	    !long_option_prefix(sc, 1, "append", 2))
+	if ((strcmp(name, "tee") == 0 || strcmp(name, "sponge") == 0) &&
+	    !sluice_has_short_flag(sc, 1, 'a') && !long_option_prefix(sc, 1, "append", 2))
 		return judge_operands(sc, NULL, HARM_CONTENT, v);
 	if (strcmp(name, "dd") == 0) {
 		for (size_t i = 1; i < sluice_argc(sc); i++)
@@ -342,17 +318,6 @@ static int check_sed(const struct sluice_simple_command *sc, struct sluice_verdi
 	return verdict;
 }
 
-/* Is word a of sc a home directory's configuration (as written)? */
-static bool names_config(const char *a)
-{
-	char t[PATH_CAP];
-	const char *what;
-	if (!path_normalise(a, t, sizeof(t)))
-		return false;
-	path_collapse(t);
-	return guarded_path(t, true, &what) == GUARDED_CONFIG;
-}
-
 /* cp, install, ln -f, mv: the destination (the last operand, unless -t
  * names a directory); mv's sources too. */
 static int check_replace(const struct sluice_simple_command *sc, struct sluice_verdict *v)
@@ -388,8 +353,12 @@ static int check_replace(const struct sluice_simple_command *sc, struct sluice_v
 	 * destination takes the place of nothing it did not hold */
 	bool renames_config = mv && sources > 0 && names_config(sluice_arg(sc, idx[0]));
 	int verdict = SLUICE_ALLOW;
+	/* `ln -sf /dev/null ~/.bash_history`: the history gone, and all that follows */
+	bool null_link =
+	        !strcmp(name, "ln") && n == 2 && !strcmp(sluice_arg(sc, idx[0]), "/dev/null");
 	if (!target_dir && !(renames_config && names_config(sluice_arg(sc, idx[n - 1]))))
-		verdict = judge_word(sc, name, idx[n - 1], HARM_REPLACED, v);
+		verdict = judge_word(sc, name, idx[n - 1],
+		                     null_link ? HARM_SILENCED : HARM_REPLACED, v);
 	if (!mv)
 		return verdict;
 	/* mv: a source goes from where it was; onto /dev/null it is gone */
@@ -423,6 +392,19 @@ static int check_rsync(const struct sluice_simple_command *sc, struct sluice_ver
 	if (colon && (!strchr(dest, '/') || colon < strchr(dest, '/')))
 		return SLUICE_ALLOW; /* a remote host's path: not this machine's */
 	return judge(sc, "rsync --delete into", dest, HARM_TREE, v);
+}
+
+/* rsync --remove-source-files, zip -m, 7z a -sdel: what they copied or
+ * archived goes after (removed-sources.h) */
+static int check_sources(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	size_t idx[MAX_OPERANDS];
+	const char *doing = NULL;
+	size_t n = removed_sources(sc, idx, MAX_OPERANDS, &doing);
+	int verdict = SLUICE_ALLOW;
+	for (size_t k = 0; k < n; k++)
+		verdict = worse(verdict, judge_word(sc, doing, idx[k], HARM_TREE, v));
+	return verdict;
 }
 
 /* tar --remove-files: every operand it archives (and then removes). The
@@ -751,7 +733,7 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	int (*const checks[])(const struct sluice_simple_command *, struct sluice_verdict *) = {
 		check_redirects, check_content, check_replace, check_rsync,
-		check_tar,       check_find,    check_sed,
+		check_tar,       check_find,    check_sed,     check_sources,
 	};
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++) {

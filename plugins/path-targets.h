@@ -275,6 +275,34 @@ static inline enum guarded_kind guarded_path(const char *t, bool tree, const cha
 	return GUARDED_CONFIG;
 }
 
+/* Is word a of sc a home directory's configuration (as written)? */
+static inline bool names_config(const char *a)
+{
+	char t[PATH_CAP];
+	const char *what;
+	if (!path_normalise(a, t, sizeof(t)))
+		return false;
+	path_collapse(t);
+	return guarded_path(t, true, &what) == GUARDED_CONFIG;
+}
+
+/* Is t (normalised and collapsed) a shell's history file in a home
+ * directory? Removing one is `history -c`, and passes; linking /dev/null
+ * in its place also keeps the shell from recording anything more. */
+static inline bool shell_history(const char *t)
+{
+	static const char *const histories[] = { ".bash_history",
+		                                 ".zsh_history",
+		                                 ".zhistory",
+		                                 ".histfile",
+		                                 ".sh_history",
+		                                 ".ash_history",
+		                                 ".local/share/fish/fish_history",
+		                                 NULL };
+	const char *rel = home_relative(t);
+	return rel && str_in(rel, histories);
+}
+
 /* ------------------------------------ what the user's tools run or need
  *
  * A change of permissions, owner or attributes (chmod, chown, chattr)

@@ -253,6 +253,14 @@ static inline bool glob_spelling(const char *t, char *out, size_t size)
 	return strcmp(out, t) != 0;
 }
 
+/* The higher of two verdicts (a negative one, an error, wins). */
+static inline int worse(int a, int b)
+{
+	if (a < 0 || b < 0)
+		return a < b ? a : b;
+	return a > b ? a : b;
+}
+
 /* GNU getopt_long (git's parse-options too) takes any unambiguous prefix
  * of a long option ("--al" is --all, "--rec" --recursive): is word "--"
  * and at least min bytes of name (given without its dashes), alone or with

@@ -260,6 +260,45 @@ static inline bool declares_run_time(const struct sluice_simple_command *o, cons
 	return value && run_time_value(value);
 }
 
+/* Does o set name in a way the model does not follow, so that a word
+ * still reading it holds what only bash knows: an array (`a=("$@")`,
+ * `local -a a=("$@")`, `declare -A m=([k]=$HOME)`: a followed one is
+ * resolved before a plugin sees it) or a name reference (`declare -n
+ * r=HOME`: "$r" is $HOME)? */
+static inline bool unfollowed_set(const struct sluice_simple_command *o, const char *name)
+{
+	for (size_t a = 0; a < sluice_assign_count(o); a++)
+		if (strcmp(sluice_assign_name(o, a), name) == 0 &&
+		    sluice_assign_value(o, a)[0] == '(')
+			return true;
+	const char *value = declared_value(o, name);
+	if (value && value[0] == '(')
+		return true;
+	for (size_t a = 1; value && a < sluice_argc(o) && sluice_arg(o, a)[0] == '-'; a++)
+		if (strchr(sluice_arg(o, a), 'n'))
+			return true; /* declare -n, local -n, typeset -n */
+	return false;
+}
+
+/* Was command j, which sets a variable command i reads, run outside the
+ * new shell i runs in (`export T=~; bash -c 'rm -rf "$T"'`)? The model
+ * walks a new shell with nothing set, so the value stays a variable
+ * there; bash passes it in when it is exported. A shell that shares the
+ * command's variables (eval, source, trap, alias) is not a new one. */
+static inline bool outside_new_shell(const struct sluice_command *cmd, size_t i, size_t j)
+{
+	static const char *const same_shell[] = { "eval", "source", ".", "trap", "alias", NULL };
+	for (int64_t p = sluice_parent(sluice_command_get(cmd, i)); p >= 0;) {
+		const struct sluice_simple_command *parent = sluice_command_get(cmd, (size_t)p);
+		if ((int64_t)j > p)
+			return false; /* set inside the nested script */
+		if (!str_in(sluice_name(parent), same_shell))
+			return true;
+		p = sluice_parent(parent);
+	}
+	return false;
+}
+
 /* How many variables one operand's value is looked up through, copies of
  * copies included (d2="$d", x=$a$b). A budget for the whole walk, not a
  * depth: a crafted chain whose every link names the one before several
@@ -422,12 +461,17 @@ static inline const char *run_time_variable_within(const struct sluice_command *
 			return given;
 		if (!command_sets(o, name))
 			continue;
+		if (outside_new_shell(cmd, i, j))
+			return "a variable set outside its new shell (bash passes it in when "
+			       "exported)";
 		static const char *const reading[] = { "read", "mapfile", "readarray", NULL };
 		if (str_in(sluice_name(o), reading))
 			return strcmp(sluice_name(o), "read") == 0 ? "what read reads"
 			                                           : "the lines mapfile reads";
 		if (declares_run_time(o, name))
 			return "the output of a command substitution";
+		if (unfollowed_set(o, name))
+			return "an array or a name reference sluice does not follow";
 		for (size_t a = 0; a < sluice_assign_count(o); a++)
 			if (strcmp(sluice_assign_name(o, a), name) == 0 &&
 			    run_time_value(sluice_assign_value(o, a)))
@@ -516,6 +560,20 @@ static inline bool under_xargs(const struct sluice_simple_command *sc)
 	return false;
 }
 
+/* Is sc the script of a GNU parallel that reads its items from its input
+ * (no `:::` list among its words: `echo / | parallel rm -rf`)? parallel
+ * appends them to the script when it runs, so they are never known. */
+static inline bool under_parallel_input(const struct sluice_simple_command *sc)
+{
+	bool parallel = false;
+	for (size_t k = 0; k < sluice_wrapper_count(sc); k++)
+		parallel |= strcmp(sluice_wrapper_name(sc, k), "parallel") == 0;
+	for (size_t i = 0; parallel && i < sluice_argc(sc); i++)
+		if (strcmp(sluice_arg(sc, i), ":::") == 0)
+			return false;
+	return parallel;
+}
+
 /* A command that writes what sc reads: the first part of the same
  * pipeline just before it named name (NULL: any name), or NULL. */
 static inline const struct sluice_simple_command *
@@ -539,6 +597,8 @@ pipeline_writer(const struct sluice_command *cmd, const struct sluice_simple_com
 static inline bool run_time_xargs(const struct sluice_command *cmd, size_t i)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
+	if (under_parallel_input(sc))
+		return true;
 	if (!under_xargs(sc) || !(sluice_flags(sc) & SLUICE_CMD_ARGV_INCOMPLETE))
 		return false;
 	return pipeline_writer(cmd, sc, "find") == NULL;

@@ -94,6 +94,20 @@ static bool owner_is_self(const char *owner)
 	return false;
 }
 
+/* Is the group chgrp or chown (after its colon or dot) gives the user's own
+ * (none, $USER, $(id -gn), $(id -g))? A key handed to another group,
+ * `chgrp nogroup ~/.ssh/id_rsa`, gives its group bits to other users:
+ * whether they read it depends on a mode not known here, so it asks. */
+static bool group_is_self(const char *change, bool chgrp)
+{
+	static const char *const self[] = { "$USER",     "${USER}",   "$(id -gn)", "$(id -g)",
+		                            "$(whoami)", "$(id -un)", NULL };
+	const char *g = chgrp ? change : change + strcspn(change, ":.");
+	if (!chgrp && *g)
+		g++;
+	return !*g || str_in(g, self);
+}
+
 /* Is a, a word that begins with '-', chmod's mode rather than an option?
  * chmod(1): MODE may be given "as the first non-option"; GNU chmod reads
  * a word whose letter after the dash is a mode's (`-r`, `-w`, `-x`, `-rwx`,
@@ -196,6 +210,7 @@ enum access_harm {
 	HARM_LOCKED_OUT, /* a class can no longer read it, or enter or run it */
 	HARM_SHARED,     /* the group or others can change it, or read a secret */
 	HARM_OWNER,      /* another owner */
+	HARM_GROUP,      /* another group: the group's bits are for other users now */
 	HARM_IMMUTABLE,  /* chattr +i / +a: nothing can change it until root undoes it */
 	HARM_SETID,      /* a program that runs as its owner or group, whoever starts it */
 	HARM_UNKNOWN,    /* --reference: another file's mode or owner, not known here */
@@ -209,6 +224,7 @@ struct access_change {
 	const struct mode_effect *mode; /* chmod: NULL when the mode is not read */
 	bool other_owner;               /* chown: an owner other than the user */
 	bool root_owner;                /* chown: root, who owns the system's files */
+	bool other_group;               /* chgrp, chown :GROUP: a group not the user's */
 	bool immutable;                 /* chattr: +i, +a, =...i */
 	bool reference;                 /* chmod/chown --reference=FILE */
 	int ref_kind;        /* what FILE is: an access_kind, or 10 + a system_file_kind */
@@ -243,6 +259,7 @@ static const char *const harm_effects[] = {
 	[HARM_LOCKED_OUT] = "takes read or run access away from",
 	[HARM_SHARED] = "lets other users change or read",
 	[HARM_OWNER] = "hands to another owner",
+	[HARM_GROUP] = "hands to another group",
 	[HARM_IMMUTABLE] = "freezes",
 	[HARM_SETID] = "makes a set-user-ID or set-group-ID program of",
 	[HARM_UNKNOWN] = "copies another file's mode or owner, which sluice cannot read, onto",
@@ -253,6 +270,8 @@ static const char *const harm_tails[] = {
 	[HARM_SHARED] = ": ssh, gpg and sshd refuse what others can change or read, and others "
 	                "could run code as you",
 	[HARM_OWNER] = ": ssh, gpg and your tools stop reading or trusting it",
+	[HARM_GROUP] = ": whatever its group bits allow, everyone in that group now has (its mode "
+	               "is not known here)",
 	[HARM_IMMUTABLE] = ": nothing can write it, your tools included, until root undoes it",
 	[HARM_SETID] = ": whoever runs it runs it as its owner (or group), a way in for anyone "
 	               "who can start it",
@@ -329,6 +348,8 @@ static int access_rule(const void *ctx, const char *t, const char **ret_what)
 		harm = HARM_SETID;
 	else if (ch->other_owner && !(k == ACCESS_SYSTEM && ch->root_owner))
 		harm = HARM_OWNER;
+	else if (ch->other_group && k == ACCESS_KEYS && !public_key_file(t))
+		harm = HARM_GROUP;
 	else if (ch->immutable)
 		harm = HARM_IMMUTABLE;
 	if (harm == HARM_NONE)
@@ -496,7 +517,7 @@ static int check_setfacl(struct access_change *ch, const struct sluice_simple_co
 static int check_access(const struct rule_state *st, const struct sluice_simple_command *sc,
                         struct sluice_verdict *v)
 {
-	static const char *const tools[] = { "chmod", "chown", "chattr", "setfacl", NULL };
+	static const char *const tools[] = { "chmod", "chown", "chgrp", "chattr", "setfacl", NULL };
 	static const char *const chown_values[] = { "--from", "--reference", NULL };
 	const char *name = sluice_name(sc);
 	if (!str_in(name, tools))
@@ -527,8 +548,10 @@ static int check_access(const struct rule_state *st, const struct sluice_simple_
 	if (chmod && !ch.reference && !mode_effect_read(change, &mode))
 		return SLUICE_ALLOW;
 	ch.mode = chmod && !ch.reference ? &mode : NULL;
-	ch.other_owner = !chmod && !ch.reference && change[0] != ':' && change[0] != '.' &&
-	                 !owner_is_self(change);
+	bool chgrp = strcmp(name, "chgrp") == 0;
+	ch.other_owner = !chmod && !chgrp && !ch.reference && change[0] != ':' &&
+	                 change[0] != '.' && !owner_is_self(change);
+	ch.other_group = !chmod && !ch.reference && !group_is_self(change, chgrp);
 	ch.root_owner = owner_is_root(change);
 	bool dashdash = false;
 	for (size_t k = ch.reference ? first : first + 1; k < sluice_argc(sc); k++) {

@@ -27,6 +27,14 @@ static void add_code(struct interp_invocation *inv, size_t word, size_t offset)
 	inv->source = INTERP_CODE_WORDS;
 }
 
+/* Is w a script file that is standard input itself (`python3 /dev/stdin
+ * <<EOF`, `perl /dev/fd/0`)? Its code is the input, as with `-`. */
+static bool stdin_file(const char *w)
+{
+	return strcmp(w, "-") == 0 || strcmp(w, "/dev/stdin") == 0 || strcmp(w, "/dev/fd/0") == 0 ||
+	       strcmp(w, "/proc/self/fd/0") == 0;
+}
+
 /* The rest of words: no script file, so the code is on standard input. */
 static void stdin_unless_code(struct interp_invocation *inv)
 {
@@ -39,7 +47,7 @@ static void python_code(const char *const *words, size_t n, struct interp_invoca
 {
 	for (size_t i = 1; i < n; i++) {
 		const char *w = words[i];
-		if (strcmp(w, "-") == 0)
+		if (stdin_file(w))
 			break;
 		if (strcmp(w, "--") == 0 || w[0] != '-')
 			return; /* a script file */
@@ -77,7 +85,7 @@ static void node_code(const char *const *words, size_t n, struct interp_invocati
 	};
 	for (size_t i = 1; i < n; i++) {
 		const char *w = words[i];
-		if (strcmp(w, "-") == 0)
+		if (stdin_file(w))
 			break;
 		if (strcmp(w, "--") == 0 || w[0] != '-')
 			return;
@@ -135,7 +143,7 @@ static void perl_ruby_code(const char *const *words, size_t n, bool ruby,
 			i++;
 			break;
 		}
-		if (w[0] != '-' || strcmp(w, "-") == 0)
+		if (w[0] != '-' || stdin_file(w))
 			break;
 		if (w[1] == '-') {
 			continue; /* ruby --disable-gems, --enable=x */
@@ -171,7 +179,7 @@ static void perl_ruby_code(const char *const *words, size_t n, bool ruby,
 		}
 	}
 	if (inv->n_code == 0) {
-		if (i >= n || strcmp(words[i], "-") == 0)
+		if (i >= n || stdin_file(words[i]))
 			inv->source = INTERP_CODE_STDIN;
 		inv->in_place = false;
 		return;
@@ -248,7 +256,7 @@ static void dash_e_code(const char *const *words, size_t n, const char *const *e
 {
 	for (size_t i = 1; i < n; i++) {
 		const char *w = words[i];
-		if (strcmp(w, "-") == 0) {
+		if (stdin_file(w)) {
 			if (inv->n_code == 0)
 				inv->source = INTERP_CODE_STDIN;
 			return;

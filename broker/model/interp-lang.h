@@ -39,6 +39,7 @@ enum interp_call_kind {
 	CALL_REMOVE_DIR,     /* its first argument, an empty directory, is removed */
 	CALL_WRITE,          /* its first argument is written over */
 	CALL_OPEN,           /* open(PATH, MODE): written over when MODE has w, a */
+	CALL_PERL_OPEN,      /* perl's open(FH, MODE, PATH): written over when MODE is > or +> */
 	CALL_SHELL,          /* its first argument is a shell command */
 	CALL_SHELL_OR_ARGV,  /* one argument: a shell command; more: a program's words */
 	CALL_SUBPROCESS,     /* python's subprocess: a list of words, or a string with shell=True */
@@ -111,6 +112,7 @@ struct interp_token {
 	bool dynamic;    /* a string whose value is not known (interpolation) */
 	bool command;    /* a string that runs a shell (`...`, qx, %x) */
 	bool line_start; /* a newline comes before it */
+	bool home;       /* a string that is the home and a literal rest: "$ENV{HOME}/x" is "~/x" */
 	char punct;
 	char *text; /* NAME, STRING: owned */
 };

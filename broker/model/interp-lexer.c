@@ -164,6 +164,30 @@ static bool interpolates(const struct lexer *lx, const char *raw, size_t n, char
 	return false;
 }
 
+/* A string that interpolates the home and nothing more, at its start:
+ * perl's "$ENV{HOME}/.bashrc", ruby's "#{Dir.home}/.ssh" and "#{ENV['HOME']}".
+ * Its text becomes "~" and the literal rest ("~/.bashrc"), marked home. */
+static void home_string(struct lexer *lx, struct interp_token *tok, char quote, bool fstring)
+{
+	static const char *const forms[] = { "$ENV{HOME}",  "${ENV{HOME}}",   "$ENV{'HOME'}",
+		                             "#{Dir.home}", "#{ENV['HOME']}", "#{ENV[\"HOME\"]}",
+		                             NULL };
+	for (const char *const *f = forms; *f; f++) {
+		size_t n = strlen(*f);
+		const char *rest = tok->text + n;
+		if (strncmp(tok->text, *f, n) != 0 || (*rest && *rest != '/') ||
+		    interpolates(lx, rest, strlen(rest), quote, fstring))
+			continue;
+		if ((f[0][0] == '$') != has(lx, LEX_DOLLAR_INTERP))
+			return; /* perl's form in perl, ruby's in ruby */
+		memmove(tok->text + 1, rest, strlen(rest) + 1);
+		tok->text[0] = '~';
+		tok->dynamic = false;
+		tok->home = true;
+		return;
+	}
+}
+
 /* The value of raw[0..n): escapes decoded unless raw. */
 static char *decode(const char *raw, size_t n, bool escapes, bool only_quote_escapes, char quote)
 {
@@ -259,6 +283,8 @@ static void read_string(struct lexer *lx, char open, char close, bool triple, bo
 		tok->dynamic = interpolates(lx, lx->s + start, end - start, single ? '\'' : close,
 		                            fstring);
 		tok->command = command;
+		if (tok->dynamic && !command && !lx->shell_expanded)
+			home_string(lx, tok, single ? '\'' : close, fstring);
 	}
 }
 
@@ -390,6 +416,8 @@ static void fold_require(struct lexer *lx, const char *importer)
 	const char *module = v[2].text;
 	if (strncmp(module, "node:", 5) == 0)
 		module += 5;
+	if (strcmp(module, "fs/promises") == 0)
+		module = "promises"; /* require('fs/promises').rm is fs.promises.rm */
 	struct strbuf sb = strbuf_init(256);
 	(void)strbuf_append_str(&sb, module);
 	(void)strbuf_append_str(&sb, v[4].text);

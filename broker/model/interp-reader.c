@@ -289,7 +289,7 @@ static struct value value_of(const struct reader *r, struct range a)
 	const struct interp_token *v = &r->t->v[a.from];
 	size_t n = a.to - a.from;
 	if (n == 1 && v[0].type == TOK_STRING && !v[0].dynamic && !v[0].command)
-		return (struct value){ VAL_TEXT, v[0].text };
+		return (struct value){ v[0].home ? VAL_HOME : VAL_TEXT, v[0].text };
 	if (n == 4 && v[0].type == TOK_NAME && v[1].punct == '(' && v[2].type == TOK_STRING &&
 	    !v[2].dynamic && v[3].punct == ')') {
 		/* expanduser('~/x'), Path('build') */
@@ -611,6 +611,44 @@ static void read_receiver_call(struct reader *r, const struct interp_call *call,
 		unread(r, call);
 }
 
+/* R's unlink, julia's rm: a tree when an argument says recursive=TRUE. */
+static void read_remove_maybe_tree(struct reader *r, const struct interp_call *call,
+                                   const struct range *args, size_t n, struct value first)
+{
+	if (first.kind == VAL_UNKNOWN)
+		unread(r, call);
+	else
+		emit_command(r,
+		             has_arg_form(r, args + 1, n - 1, "recursive=T") ||
+		                             has_arg_form(r, args + 1, n - 1, "recursive=true")
+		                     ? "rm -rf -- "
+		                     : "rm -f -- ",
+		             first);
+}
+
+/* open(PATH, MODE) (python, lua, julia): written over when MODE has w,
+ * appended to when it has a. */
+static void read_open(struct reader *r, const struct range *args, size_t n, struct value first)
+{
+	const char *mode = open_mode(r, args, n);
+	if (first.kind != VAL_UNKNOWN && mode && strpbrk(mode, "wa"))
+		emit_command(r, strchr(mode, 'w') ? ": > " : ": >> ", first);
+}
+
+/* perl's open(my $f, '>', PATH) and '+>': PATH written over; '>>' appends,
+ * and the two-argument open(F, ">PATH") is not read. */
+static void read_perl_open(struct reader *r, const struct range *args, size_t n)
+{
+	if (n < 3)
+		return;
+	struct value mode = value_of(r, args[1]);
+	struct value path = file_value(r, args[2]);
+	if (mode.kind == VAL_TEXT && path.kind != VAL_UNKNOWN &&
+	    (mode.text[0] == '>' || strncmp(mode.text, "+>", 2) == 0) &&
+	    strncmp(mode.text, ">>", 2) != 0 && strncmp(mode.text, "+>>", 3) != 0)
+		emit_command(r, ": > ", path);
+}
+
 static void read_call(struct reader *r, const struct interp_call *call, size_t at)
 {
 	if (call->kind == CALL_AWK_OUTPUT) {
@@ -641,16 +679,7 @@ static void read_call(struct reader *r, const struct interp_call *call, size_t a
 	struct value first = file_value(r, args[0]);
 	switch (call->kind) {
 	case CALL_REMOVE_MAYBE_TREE:
-		if (first.kind == VAL_UNKNOWN)
-			unread(r, call);
-		else
-			emit_command(
-			        r,
-			        has_arg_form(r, args + 1, n - 1, "recursive=T") ||
-			                        has_arg_form(r, args + 1, n - 1, "recursive=true")
-			                ? "rm -rf -- "
-			                : "rm -f -- ",
-			        first);
+		read_remove_maybe_tree(r, call, args, n, first);
 		break;
 	case CALL_REMOVE_TREE:
 	case CALL_REMOVE_DIR:
@@ -674,12 +703,12 @@ static void read_call(struct reader *r, const struct interp_call *call, size_t a
 		if (first.kind != VAL_UNKNOWN)
 			emit_command(r, ": > ", first);
 		break;
-	case CALL_OPEN: {
-		const char *mode = open_mode(r, args, n);
-		if (first.kind != VAL_UNKNOWN && mode && strpbrk(mode, "wa"))
-			emit_command(r, strchr(mode, 'w') ? ": > " : ": >> ", first);
+	case CALL_OPEN: /* open(PATH, MODE): w writes over it, a appends */
+		read_open(r, args, n, first);
 		break;
-	}
+	case CALL_PERL_OPEN:
+		read_perl_open(r, args, n);
+		break;
 	case CALL_SHELL:
 		read_shell_arg(r, call, args[0]);
 		break;

@@ -26,7 +26,11 @@ static const struct interp_call python_calls[] = {
 	{ "os.unlink", CALL_REMOVE_FILES, 0 },
 	{ "os.rmdir", CALL_REMOVE_DIR, 0 },
 	{ "os.removedirs", CALL_REMOVE_DIR, 0 },
+	{ "os.truncate", CALL_WRITE, 0 },
 	{ "os.system", CALL_SHELL, 0 },
+	{ "os.execvp", CALL_PROGRAM_ARGS, 0 },
+	{ "os.execv", CALL_PROGRAM_ARGS, 0 },
+	{ "os.execvpe", CALL_PROGRAM_ARGS, 0 },
 	{ "os.popen", CALL_SHELL, 0 },
 	{ "subprocess.run", CALL_SUBPROCESS, 0 },
 	{ "subprocess.call", CALL_SUBPROCESS, 0 },
@@ -72,6 +76,9 @@ static const struct interp_call node_calls[] = {
 	{ "writeFileSync", CALL_WRITE, 0 },
 	{ "fs.writeFile", CALL_WRITE, 0 },
 	{ "promises.writeFile", CALL_WRITE, 0 },
+	{ "truncateSync", CALL_WRITE, 0 },
+	{ "fs.truncate", CALL_WRITE, 0 },
+	{ "promises.truncate", CALL_WRITE, 0 },
 	{ "execSync", CALL_SHELL, 0 },
 	{ "child_process.exec", CALL_SHELL, 0 },
 	{ "cp.exec", CALL_SHELL, 0 },
@@ -103,6 +110,7 @@ static const struct interp_call perl_calls[] = {
 	{ "rmtree", CALL_REMOVE_TREE, NP },        { "remove_tree", CALL_REMOVE_TREE, NP },
 	{ "unlink", CALL_REMOVE_FILES, EX | NP },  { "rmdir", CALL_REMOVE_DIR, EX | NP },
 	{ "system", CALL_SHELL_OR_ARGV, EX | NP }, { "exec", CALL_SHELL_OR_ARGV, EX | NP },
+	{ "open", CALL_PERL_OPEN, EX | NP },       { "truncate", CALL_WRITE, EX | NP },
 };
 static const char *const perl_home[] = { "$ENV{HOME}", "$ENV{'HOME'}", NULL };
 
@@ -124,6 +132,7 @@ static const struct interp_call ruby_calls[] = {
 	{ "Dir.delete", CALL_REMOVE_DIR, NP },
 	{ "Dir.unlink", CALL_REMOVE_DIR, NP },
 	{ "File.write", CALL_WRITE, NP },
+	{ "File.truncate", CALL_WRITE, NP },
 	{ "system", CALL_SHELL_OR_ARGV, EX | NP },
 	{ "exec", CALL_SHELL_OR_ARGV, EX | NP },
 	{ "spawn", CALL_SHELL_OR_ARGV, EX | NP },
@@ -138,6 +147,7 @@ static const char *const ruby_home[] = {
 };
 static const char *const ruby_tilde[] = { "File.expand_path", NULL };
 static const char *const ruby_paths[] = { "Pathname.new", "Pathname", NULL };
+static const char *const ruby_join[] = { "File.join", NULL };
 
 /* ---------------------------------------------------------------- php */
 
@@ -257,7 +267,7 @@ static const struct interp_lang languages[] = {
 	  .home_forms = ruby_home,
 	  .tilde_calls = ruby_tilde,
 	  .path_ctors = ruby_paths,
-	  .join_calls = no_names,
+	  .join_calls = ruby_join,
 	  .resolve_calls = no_names,
 	  .concat = "+" },
 	{ .name = "php",

@@ -130,8 +130,11 @@ static int array_assign(struct builder *b, const struct walk_ctx *ctx, struct mo
 		}
 		struct model_word w;
 		int r = builder_word_from_node(b, &w, ctx, k, st);
-		/* an unquoted value with blanks is split into more elements */
-		if (r >= 0 && w.w.lone_unquoted_var && w.w.text[strcspn(w.w.text, " \t\n")])
+		/* an unquoted value with blanks is split into more elements;
+		 * [KEY]=VALUE sets a slot by its key: neither is followed */
+		if (r >= 0 && w.w.text[0] == '[' && strstr(w.w.text, "]="))
+			model_state_unset(st, builder_array_slot(var, n, slot, sizeof(slot)));
+		else if (r >= 0 && w.w.lone_unquoted_var && w.w.text[strcspn(w.w.text, " \t\n")])
 			model_state_unset(st, builder_array_slot(var, n, slot, sizeof(slot)));
 		else if (r >= 0)
 			r = builder_state_assign_expanded(

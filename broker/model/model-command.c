@@ -380,6 +380,14 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 	size_t alloc = 0;
 	bool assigns_only = n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_ASSIGNS;
 	const struct shell_node *only = n->kind == SN_VAR_ASSIGN ? n : NULL;
+	bool nameref = false; /* an option word with n: -n, -gn */
+	for (uint32_t i = 1; n->kind == SN_DECLARATION && i < n->n_children; i++) {
+		const struct shell_node *k = &n->children[i];
+		const char *t = ctx->src + k->start;
+		if (k->kind != SN_VAR_ASSIGN && k->kind != SN_VAR_NAME && t[0] == '-' &&
+		    memchr(t, 'n', k->end - k->start))
+			nameref = true;
+	}
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *k = &n->children[i];
 		if (only)
@@ -390,6 +398,9 @@ void builder_declaration(struct builder *b, const struct walk_ctx *ctx, const st
 				continue;
 			}
 			b->error = builder_assignment_node(b, NULL, ctx, k, st, true);
+			if (nameref) /* declare -n r=HOME: "$r" is $HOME, not "HOME" */
+				model_state_unset_n(st, ctx->src + k->start,
+				                    strcspn(ctx->src + k->start, "+=["));
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_UNSET) {
 			model_state_unset_n(st, ctx->src + k->start, k->end - k->start);
 		} else if (k->kind == SN_VAR_NAME && n->kind == SN_DECLARATION) {

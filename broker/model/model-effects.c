@@ -163,6 +163,54 @@ static bool read_here_string(const struct builder *b, const struct simple_comman
 	return true;
 }
 
+/* `read -ra NAME <<< "WORDS"` (-a, -r -a, -ar) of static words: NAME holds
+ * them as an array (`read -ra dirs <<< "build dist"`), split at blanks as
+ * read does with the default IFS. True when it set NAME; anything else
+ * (a home, a variable: what read reads) is not followed. */
+static bool read_array_here_string(const struct simple_command *c, struct model_state *st,
+                                   int *error)
+{
+	size_t i = 1;
+	bool array = false;
+	for (; i + 1 < c->argc && c->argv[i].w.text[0] == '-'; i++) {
+		const char *o = c->argv[i].w.text;
+		if (o[strspn(o + 1, "ra") + 1] != '\0')
+			return false;
+		array |= strchr(o, 'a') != NULL;
+	}
+	const char *var = i + 1 == c->argc ? c->argv[i].w.text : NULL;
+	const struct model_redirect *here = c->n_redirects == 1 ? &c->redirects[0] : NULL;
+	if (!array || !var || !shell_word_is_name(var, strlen(var)) || !here ||
+	    strcmp(here->op, "<<<") != 0 || here->fd > 0 ||
+	    !builder_word_is_static(&here->target) || strpbrk(here->target.w.text, "\\*?["))
+		return false;
+	char copy[1024], slot[96], count[24];
+	snprintf(copy, sizeof(copy), "%s", here->target.w.text);
+	if (strlen(here->target.w.text) >= sizeof(copy))
+		return false;
+	size_t words = 0; /* at most 8, as an array's elements */
+	for (const char *p = copy + strspn(copy, " \t\n"); *p; p += strspn(p, " \t\n")) {
+		words++;
+		p += strcspn(p, " \t\n");
+	}
+	if (words > 8)
+		return false;
+	model_state_unset(st, var);
+	long n = 0;
+	char *save = NULL;
+	for (char *tok = strtok_r(copy, " \t\n", &save); tok && *error >= 0;
+	     tok = strtok_r(NULL, " \t\n", &save))
+		*error = model_state_set(st, builder_array_slot(var, n++, slot, sizeof(slot)), tok);
+	snprintf(count, sizeof(count), "%ld", n);
+	if (*error >= 0)
+		*error =
+		        model_state_set(st, builder_array_slot(var, -1, slot, sizeof(slot)), count);
+	if (*error >= 0 && n > 0)
+		*error = model_state_copy_var(st, var,
+		                              builder_array_slot(var, 0, slot, sizeof(slot)));
+	return true;
+}
+
 /* `printf -v NAME '%s' WORD` and `printf -v NAME TEXT` (no % or backslash
  * in TEXT): NAME is WORD (a home stays one) or TEXT. True when it set
  * NAME. */
@@ -226,6 +274,9 @@ void builder_effects(struct builder *b, struct simple_command *c, struct model_s
 	} else if (strcmp(name, "read") == 0 || strcmp(name, "printf") == 0 ||
 	           strcmp(name, "getopts") == 0 || strcmp(name, "mapfile") == 0 ||
 	           strcmp(name, "readarray") == 0) {
+		if (strcmp(name, "read") == 0 && !strstr(b->m->source, "IFS") &&
+		    read_array_here_string(c, st, &b->error))
+			return;
 		if (strcmp(name, "read") == 0 && read_here_string(b, c, st, &b->error))
 			return;
 		if (strcmp(name, "printf") == 0 && printf_to_var(c, st, &b->error))

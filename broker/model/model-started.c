@@ -190,6 +190,41 @@ static bool is_stdin_path(const char *path)
 	       strcmp(path, "/proc/self/fd/0") == 0;
 }
 
+/* What writer, the one command before a pipe, writes when it is `echo`
+ * of static words (no option: bash's echo then changes nothing) or
+ * `printf` of one static format with no % or backslash: the code piped
+ * into a shell or an interpreter (`echo "print(1)" | python3`), into
+ * *script. False for anything else (its output is not known). */
+static bool piped_literal(const struct simple_command *writer, char **script)
+{
+	if (!writer || writer->argc < 2 || writer->n_wrappers || writer->n_redirects ||
+	    (writer->flags & CMD_NAME_DYNAMIC))
+		return false;
+	bool echo = strcmp(writer->name, "echo") == 0;
+	if (!echo && (strcmp(writer->name, "printf") != 0 || writer->argc != 2 ||
+	              strpbrk(writer->argv[1].w.text, "%\\")))
+		return false;
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES);
+	for (size_t i = 1; i < writer->argc; i++) {
+		const char *t = writer->argv[i].w.text;
+		if (!builder_word_is_static(&writer->argv[i]) || (echo && i == 1 && t[0] == '-')) {
+			strbuf_done(&sb);
+			return false;
+		}
+		if (i > 1)
+			(void)strbuf_append_char(&sb, ' ');
+		(void)strbuf_append_str(&sb, t);
+	}
+	if (echo)
+		(void)strbuf_append_char(&sb, '\n');
+	if (sb.capped) {
+		strbuf_done(&sb);
+		return false;
+	}
+	*script = strbuf_take(&sb);
+	return true;
+}
+
 /* The script a shell reads on standard input: a heredoc or here-string
  * (into *script), or one not known before it runs, which marks c
  * nested-dynamic (curl ... | sh, sh < <(curl ...)). 0 or -ENOMEM. */
@@ -214,9 +249,9 @@ static int stdin_script(const struct walk_ctx *ctx, struct simple_command *c, ch
 		           (strcmp(rd->op, "<<<") == 0 && (rd->target.w.flags & WORD_DYNAMIC_MASK));
 		return 0;
 	}
-	if (ctx->stdin_piped)
+	if (ctx->stdin_piped && !piped_literal(ctx->stdin_writer, script))
 		c->flags |= CMD_NESTED_DYNAMIC; /* curl ... | sh */
-	return 0;
+	return *script || !ctx->stdin_piped || (c->flags & CMD_NESTED_DYNAMIC) ? 0 : -ENOMEM;
 }
 
 /* The code an interpreter runs (words or standard input) into *code;

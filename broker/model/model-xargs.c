@@ -6,8 +6,9 @@
  * here-string (`xargs rm -rf <<< ~`). A home written with a tilde stays a
  * home (`echo ~` writes the home directory's path). Part of the model
  * builder (model-builder.h).
- * Not for: an xargs whose options change how it reads or runs (-I, -L, -n,
- * -d ...): its command stays incomplete (CMD_ARGV_INCOMPLETE).
+ * -n, -P, -L and -s only say how many items go to one run: the items
+ * are the same. Not for: an xargs whose options change how it reads
+ * (-I, -d, -a, -E ...): its command stays incomplete (CMD_ARGV_INCOMPLETE).
  */
 #include "config.h"
 
@@ -30,12 +31,24 @@ enum xargs_split {
 static enum xargs_split xargs_split_of(const struct model_wrapper *xargs)
 {
 	static const char *const plain[] = { "-r", "-t", "-x", "--no-run-if-empty", "--verbose" };
+	/* how many items or lines go to one run, and how many run at once:
+	 * the same items, read the same way (`xargs -n1 rm -rf`) */
+	static const char *const counts[] = { "-n", "-P", "-L", "-s" };
+	static const char *const long_counts[] = { "--max-args=", "--max-procs=", "--max-lines=",
+		                                   "--max-chars=" };
 	enum xargs_split split = XARGS_BLANKS;
 	for (size_t i = 1; i < xargs->argc; i++) {
 		const char *o = xargs->argv[i];
 		bool ok = false;
 		for (size_t k = 0; k < ELEMENTSOF(plain); k++)
 			ok |= strcmp(o, plain[k]) == 0;
+		for (size_t k = 0; k < ELEMENTSOF(counts); k++)
+			if (strncmp(o, counts[k], 2) == 0) {
+				ok = true;
+				i += o[2] == '\0'; /* -n 1: the count is the next word */
+			}
+		for (size_t k = 0; k < ELEMENTSOF(long_counts); k++)
+			ok |= strncmp(o, long_counts[k], strlen(long_counts[k])) == 0;
 		if (strcmp(o, "-0") == 0 || strcmp(o, "--null") == 0) {
 			split = XARGS_NUL;
 			ok = true;

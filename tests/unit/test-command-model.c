@@ -549,7 +549,7 @@ static const struct model_case cases[] = {
 	{ "fish --command='ls'", "fish --command=ls #L\nN: ls" },
 	{ "csh -c 'rm x'", "csh -c <rm x> #L\nN: rm x" },
 	{ "tcsh -c ls", "tcsh -c ls #L\nN: ls" },
-	{ "echo ls | fish", "P: echo ls\nP: fish #YL" },
+	{ "echo ls | fish", "P: echo ls\nP: fish #L\nP>N: ls" },
 	{ "busybox sh -c 'rm x'", "(busybox) sh -c <rm x>\nN: (busybox) rm x" },
 	/* what git runs besides itself */
 	{ "git -c alias.p='push -f' p origin",
