@@ -12,6 +12,7 @@
 
 #include <ctype.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -268,4 +269,44 @@ void git_config_view_done(struct git_config_view *view)
 	for (size_t i = 0; i < view->n_includes; i++)
 		free(view->includes[i]);
 	view->n_hooks_paths = view->n_includes = 0;
+}
+
+/* One of them, its path kept in files[*n] while there is room. */
+static void read_user_config(const char *path, struct git_config_view *view, char **files,
+                             size_t max, size_t *n)
+{
+	git_config_read(path, view);
+	if (*n < max) {
+		files[*n] = strdup(path);
+		if (files[*n])
+			(*n)++;
+		else
+			view->overflow = true; /* out of memory: refused, never skipped */
+	}
+}
+
+void git_config_read_user(struct git_config_view *view, char **files, size_t max, size_t *n)
+{
+	const char *home = getenv("HOME");
+	if (!getenv("GIT_CONFIG_NOSYSTEM")) {
+		const char *sys = getenv("GIT_CONFIG_SYSTEM");
+		read_user_config(sys ? sys : "/etc/gitconfig", view, files, max, n);
+	}
+	const char *global = getenv("GIT_CONFIG_GLOBAL");
+	char path[PATH_MAX];
+	if (global) {
+		read_user_config(global, view, files, max, n);
+		return;
+	}
+	const char *xdg = getenv("XDG_CONFIG_HOME");
+	if (xdg && xdg[0] == '/')
+		snprintf(path, sizeof(path), "%s/git/config", xdg);
+	else
+		snprintf(path, sizeof(path), "%s/.config/git/config", home ? home : "");
+	if (home || xdg)
+		read_user_config(path, view, files, max, n);
+	if (home) {
+		snprintf(path, sizeof(path), "%s/.gitconfig", home);
+		read_user_config(path, view, files, max, n);
+	}
 }

@@ -47,6 +47,17 @@ struct git_config_view {
  * order). A missing or unreadable file changes nothing. */
 void git_config_read(const char *path, struct git_config_view *view);
 
+/* The config files git reads before any repository's, in its order:
+ * system (unless GIT_CONFIG_NOSYSTEM; GIT_CONFIG_SYSTEM), global
+ * (GIT_CONFIG_GLOBAL, else XDG's then ~/.gitconfig), each with the files
+ * it includes, into view; the path of each in files (at most max, *n of
+ * them). Read also where the workspace has no .git of its own (a plain
+ * folder, a package folder of a repository above it): the user's git
+ * reads them in every repository, so a file of theirs, an include or a
+ * core.hooksPath that lies in the workspace would run the command's text
+ * in all of them. */
+void git_config_read_user(struct git_config_view *view, char **files, size_t max, size_t *n);
+
 /* The same, from text in memory (len bytes) said to be the file at path
  * (its folder resolves relative includes); includes are listed, not read. */
 void git_config_parse(const char *text, size_t len, const char *path, struct git_config_view *view);

@@ -286,50 +286,12 @@ static int read_line(const char *path, char *buf, size_t size)
 	return read_first_line_at(AT_FDCWD, path, true, buf, size);
 }
 
-/* Read a system or global config file (and the files it includes), and
- * keep its path: one that lies in the workspace is protected too. */
-static void read_user_config(struct finder *f, const char *path)
-{
-	git_config_read(path, &f->config);
-	if (f->n_config_files < ELEMENTSOF(f->config_files)) {
-		f->config_files[f->n_config_files] = strdup(path);
-		if (f->config_files[f->n_config_files])
-			f->n_config_files++;
-		else
-			f->config.overflow = true; /* out of memory: refused, never skipped */
-	}
-}
-
-/* The config files git reads before any repository's: system, global
- * (XDG, then ~/.gitconfig), each with the files it includes. Read also
- * where the workspace has no .git of its own (a plain folder, a package
- * folder of a repository above it): the user's git reads them in every
- * repository, so a file of theirs, an include or a core.hooksPath that
- * lies in the workspace runs the command's text in all of them. */
+/* The system and global config files (git_config_read_user()), their
+ * paths kept: one that lies in the workspace is protected too. */
 static void read_user_configs(struct finder *f)
 {
-	const char *home = getenv("HOME");
-	if (!getenv("GIT_CONFIG_NOSYSTEM")) {
-		const char *sys = getenv("GIT_CONFIG_SYSTEM");
-		read_user_config(f, sys ? sys : "/etc/gitconfig");
-	}
-	const char *global = getenv("GIT_CONFIG_GLOBAL");
-	char path[PATH_MAX];
-	if (global) {
-		read_user_config(f, global);
-	} else {
-		const char *xdg = getenv("XDG_CONFIG_HOME");
-		if (xdg && xdg[0] == '/')
-			snprintf(path, sizeof(path), "%s/git/config", xdg);
-		else
-			snprintf(path, sizeof(path), "%s/.config/git/config", home ? home : "");
-		if (home || xdg)
-			read_user_config(f, path);
-		if (home) {
-			snprintf(path, sizeof(path), "%s/.gitconfig", home);
-			read_user_config(f, path);
-		}
-	}
+	git_config_read_user(&f->config, f->config_files, ELEMENTSOF(f->config_files),
+	                     &f->n_config_files);
 }
 
 /* Read the config files git reads for this repository, in its order:
