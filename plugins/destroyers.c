@@ -37,6 +37,7 @@
 #include "path-targets.h"
 #include "plugin-util.h"
 #include "removed-sources.h"
+#include "sed-args.h"
 #include "run-time-values.h"
 #include "sluice/policy.h"
 
@@ -199,32 +200,6 @@ static int check_content(const struct sluice_simple_command *sc, struct sluice_v
 	return SLUICE_ALLOW;
 }
 
-/* Does sed's script delete every line (or empty every line)? The whole
- * script, spaces and a last ; left out: `d`, `1,$d`, `0,$d` (GNU), `/^/d`,
- * `/.*\/d`, `/^.*$/d`, `s/.*\//`; with -n, a script that prints nothing
- * (empty, or one of these). A script that deletes some lines, a range or
- * the last line (`/^#/d`, `1d`, `$d`) edits, and passes. */
-static bool sed_script_empties(const char *script, bool quiet)
-{
-	static const char *const every_line[] = {
-		"d",      "1,$d",   "0,$d",    "/^/d",     "/.*/d",   "/^.*$/d",   "/^.*/d",
-		"/.*$/d", "s/.*//", "s/.*//g", "s/^.*$//", "s/^.*//", "1,$s/.*//", NULL,
-	};
-	char compact[32];
-	size_t n = 0;
-	for (const char *p = script; *p; p++) {
-		if (*p == ' ' || *p == '\t' || *p == '\n')
-			continue;
-		if (n + 1 >= sizeof(compact))
-			return false;
-		compact[n++] = *p;
-	}
-	while (n > 0 && compact[n - 1] == ';')
-		n--;
-	compact[n] = '\0';
-	return (quiet && n == 0) || str_in(compact, every_line);
-}
-
 /* sed -i with a script that deletes every line: each file's content goes,
  * as truncate's would (`sed -i d ~/.ssh/authorized_keys`, `sed -i '1,$d'
  * ~/.bashrc`). The options as GNU sed reads them: -i[SUFFIX] and
@@ -237,84 +212,21 @@ static int check_sed(const struct sluice_simple_command *sc, struct sluice_verdi
 	const char *name = sluice_name(sc);
 	if (strcmp(name, "sed") != 0 && strcmp(name, "gsed") != 0)
 		return SLUICE_ALLOW;
-	struct sed_script {
-		char text[256];
-		size_t len;
-		bool over;
-	} expr = { .len = 0 };
-	bool in_place = false, quiet = false, has_expr = false, dashdash = false;
-	size_t operand[MAX_OPERANDS + 1], n_operands = 0;
-	for (size_t i = 1; i < sluice_argc(sc); i++) {
-		const char *a = sluice_arg(sc, i);
-		const char *value = NULL;
-		if (!dashdash && strcmp(a, "--") == 0) {
-			dashdash = true;
-			continue;
-		}
-		if (dashdash || a[0] != '-' || !a[1]) {
-			if (n_operands <= MAX_OPERANDS)
-				operand[n_operands++] = i;
-			continue;
-		}
-		if (a[1] == '-') {
-			if (strncmp(a, "--in-place", 10) == 0 && (!a[10] || a[10] == '='))
-				in_place = true;
-			else if (strcmp(a, "--quiet") == 0 || strcmp(a, "--silent") == 0)
-				quiet = true;
-			else if (strncmp(a, "--expression=", 13) == 0)
-				value = a + 13;
-			else if (strcmp(a, "--expression") == 0 && i + 1 < sluice_argc(sc))
-				value = sluice_arg(sc, ++i);
-			else if (strncmp(a, "--file", 6) == 0)
-				return SLUICE_ALLOW; /* a script file: not known here */
-			else if (strcmp(a, "--line-length") == 0)
-				i++;
-		} else {
-			for (size_t k = 1; a[k]; k++) {
-				char c = a[k];
-				if (c == 'i') {
-					in_place = true;
-					break; /* the rest is the suffix */
-				}
-				if (c == 'n')
-					quiet = true;
-				if (c == 'f')
-					return SLUICE_ALLOW;
-				if (c == 'e' || c == 'l') {
-					const char *val = a[k + 1] ? a + k + 1
-					                  : i + 1 < sluice_argc(sc)
-					                          ? sluice_arg(sc, ++i)
-					                          : "";
-					if (c == 'e')
-						value = val;
-					break;
-				}
-			}
-		}
-		if (value) {
-			/* the scripts of -e are lines of one script */
-			size_t len = strlen(value);
-			if (expr.len + len + 2 > sizeof(expr.text)) {
-				expr.over = true;
-			} else {
-				if (has_expr)
-					expr.text[expr.len++] = '\n';
-				memcpy(expr.text + expr.len, value, len);
-				expr.len += len;
-				expr.text[expr.len] = '\0';
-			}
-			has_expr = true;
-		}
-	}
+	struct sed_args s = { .len = 0 };
+	read_sed_args(sc, &s);
+	if (s.script_file)
+		return SLUICE_ALLOW; /* a script file: not known here */
 	/* without -e, the first operand is the script and the rest are files */
-	size_t first_file = has_expr ? 0 : 1;
-	const char *script = has_expr ? expr.text : n_operands ? sluice_arg(sc, operand[0]) : NULL;
-	if (!in_place || !script || expr.over || !sed_script_empties(script, quiet))
+	size_t first_file = s.has_expr ? 0 : 1;
+	const char *script = s.has_expr     ? s.expr
+	                     : s.n_operands ? sluice_arg(sc, s.operand[0])
+	                                    : NULL;
+	if (!s.in_place || !script || s.over || !sed_script_empties(script, s.quiet))
 		return SLUICE_ALLOW;
 	int verdict = SLUICE_ALLOW;
-	for (size_t k = first_file; k < n_operands; k++)
-		verdict = worse(verdict, judge_word(sc, "sed -i deleting every line of", operand[k],
-		                                    HARM_CONTENT, v));
+	for (size_t k = first_file; k < s.n_operands; k++)
+		verdict = worse(verdict, judge_word(sc, "sed -i deleting every line of",
+		                                    s.operand[k], HARM_CONTENT, v));
 	return verdict;
 }
 

@@ -439,6 +439,51 @@ static void asks_end(void *userdata)
 	egress_asks_stop(userdata);
 }
 
+/* The launcher started with the command's request, or the one started
+ * early configured with it; one that waits for its command already is
+ * left as it is. 0, or -errno. */
+static int launcher_ready(struct launcher_proc *lp, struct spawn_request *sr)
+{
+	enum launcher_proc_state state = launcher_proc_state(lp);
+	if (state == LAUNCHER_PROC_AWAITING_OPTIONS)
+		return launcher_proc_configure(lp, sr);
+	if (state == LAUNCHER_PROC_NONE)
+		return launcher_proc_start_with_command(lp, sr);
+	return 0;
+}
+
+/* The questions about hosts not on the list (on the launcher's ask
+ * channel, fd), answered while the command runs and never past its
+ * timeout, from start. */
+static void asks_begin(struct egress_asks *asks, const struct runner_options *opt,
+                       const struct run_outcome *o, int fd, uint64_t start)
+{
+	egress_asks_init(asks, fd, opt->context ? broker_context_config(opt->context) : NULL,
+	                 opt->asker, o->decision.command, o->workdir,
+	                 o->result.timeout_ms ? start + o->result.timeout_ms : 0);
+}
+
+/* Once the command's processes are gone (r: how the pump went): the
+ * protected files it made, the result, the sweep, the proxy's records. */
+static int after_command(struct run_outcome *o, int r, int egress_audit, uint64_t *t)
+{
+	/* what is left running could make one again: checked once all is
+	 * gone, and at each run after */
+	(void)protect_watch_end(&o->watch); /* what failed is in the watch, and said */
+	o->result.protect_watch = &o->watch;
+	step_done(o, "watch-end", t);
+	if (r < 0)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
+		                        strerror(-r));
+	evaluate(o);
+	step_done(o, "evaluate", t);
+	end_sweep(o);
+	if (o->sweeping)
+		step_done(o, "sweep", t);
+	read_egress_log(o, egress_audit);
+	return 0;
+}
+
 static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
                           struct spawn_request *sr)
 {
@@ -456,11 +501,8 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
 	step_done(o, "watch-begin", &t);
 	struct launcher_proc *lp = &o->launcher_proc;
-	enum launcher_proc_state state = launcher_proc_state(lp);
-	if (r >= 0 && state == LAUNCHER_PROC_AWAITING_OPTIONS)
-		r = launcher_proc_configure(lp, sr);
-	else if (r >= 0 && state == LAUNCHER_PROC_NONE)
-		r = launcher_proc_start_with_command(lp, sr);
+	if (r >= 0)
+		r = launcher_ready(lp, sr);
 	if (r < 0) {
 		safe_close(sigfd);
 		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "starting '%s': %s",
@@ -472,13 +514,8 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int out_fd, err_fd, report_fd;
 	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd);
 	_cleanup_close_ int egress_audit = launcher_proc_take_egress_audit(lp);
-	/* questions about hosts not on the list, answered while the command
-	 * runs and never past its timeout */
 	struct egress_asks asks;
-	egress_asks_init(&asks, launcher_proc_take_egress_ask(lp),
-	                 opt->context ? broker_context_config(opt->context) : NULL, opt->asker,
-	                 o->decision.command, o->workdir,
-	                 o->result.timeout_ms ? start + o->result.timeout_ms : 0);
+	asks_begin(&asks, opt, o, launcher_proc_take_egress_ask(lp), start);
 	/* The policy child may still be exiting: it must not be taken for
 	 * part of the command's tree, nor reaped by the wait for any child
 	 * below (its own reap comes first). */
@@ -524,21 +561,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	o->network_asks = egress_asks_to_json(&asks);
 	egress_asks_done(&asks);
 	step_done(o, "command", &t);
-	/* what is left running could make one again: checked once all is
-	 * gone, and at each run after */
-	(void)protect_watch_end(&o->watch); /* what failed is in the watch, and said */
-	o->result.protect_watch = &o->watch;
-	step_done(o, "watch-end", &t);
-	if (r < 0)
-		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED, "watching the command: %s",
-		                        strerror(-r));
-	evaluate(o);
-	step_done(o, "evaluate", &t);
-	end_sweep(o);
-	if (o->sweeping)
-		step_done(o, "sweep", &t);
-	read_egress_log(o, egress_audit);
-	return 0;
+	return after_command(o, r, egress_audit, &t);
 }
 
 /* The caller cancelled while the policies or an approver decided (the pump
