@@ -17,6 +17,8 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -25,6 +27,7 @@
 #include "cleanup.h"
 #include "fd-util.h"
 #include "run/git-index.h"
+#include "path-text.h"
 
 /* Git's "offset" varint (index v4). */
 static bool read_varint(const unsigned char **p, const unsigned char *end, size_t *ret)
@@ -146,4 +149,32 @@ size_t git_index_hash_length(int fd)
 	text[n] = '\0';
 	const char *f = strcasestr(text, "objectformat");
 	return f && strcasestr(f, "sha256") ? 32 : 20;
+}
+
+char *git_index_gitlink_gitdir(const char *worktree, const char *rel)
+{
+	if (rel[0] == '/' || strstr(rel, "..") || !rel[0])
+		return NULL;
+	_cleanup_free_ char *dir = NULL, *dotgit = NULL;
+	char *gitdir = NULL;
+	if (asprintf(&dir, "%s/%s", worktree, rel) < 0 || asprintf(&dotgit, "%s/.git", dir) < 0)
+		return NULL;
+	struct stat st;
+	if (lstat(dotgit, &st) < 0)
+		return NULL;
+	if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode))
+		return realpath(dotgit, NULL); /* git follows a symlinked .git as a folder */
+	if (!S_ISREG(st.st_mode))
+		return NULL;
+	char line[PATH_MAX + 16];
+	if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) == 0 &&
+	    strncmp(line, "gitdir: ", 8) == 0)
+		gitdir = path_resolve_from(dir, line + 8);
+	/* where it really lies, symlinks on the way followed as git does */
+	char *real = gitdir ? realpath(gitdir, NULL) : NULL;
+	if (real) {
+		free(gitdir);
+		gitdir = real;
+	}
+	return gitdir;
 }

@@ -31,6 +31,7 @@
 #include "run/git-quarantine.h"
 #include "run/git-sweep.h"
 #include "run/git-sweep-state.h"
+#include "strv.h"
 #include "path-text.h"
 
 /* Deeper folders than this are not walked: the folder at that depth is
@@ -671,32 +672,67 @@ static bool in_roots(const struct git_sweep *s, const char *path)
 static void gitlink(const char *rel, void *userdata)
 {
 	struct sweeper *w = userdata;
-	if (rel[0] == '/' || strstr(rel, "..") || !rel[0])
+	_cleanup_free_ char *dir = NULL;
+	if (asprintf(&dir, "%s/%s", w->tree ? w->tree : w->s->workspace, rel) < 0)
 		return;
-	_cleanup_free_ char *dir = NULL, *dotgit = NULL, *gitdir = NULL;
-	if (asprintf(&dir, "%s/%s", w->tree ? w->tree : w->s->workspace, rel) < 0 ||
-	    asprintf(&dotgit, "%s/.git", dir) < 0)
-		return;
-	struct stat st;
-	if (lstat(dotgit, &st) < 0)
-		return;
-	if (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode)) {
-		/* git follows a symlinked .git as it finds a folder there */
-		gitdir = realpath(dotgit, NULL);
-	} else if (S_ISREG(st.st_mode)) {
-		char line[PATH_MAX + 16];
-		if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) == 0 &&
-		    strncmp(line, "gitdir: ", 8) == 0)
-			gitdir = path_resolve_from(dir, line + 8);
-		/* where it really lies, symlinks on the way followed as git does */
-		char *real = gitdir ? realpath(gitdir, NULL) : NULL;
-		if (real) {
-			free(gitdir);
-			gitdir = real;
-		}
-	}
+	_cleanup_free_ char *gitdir =
+	        git_index_gitlink_gitdir(w->tree ? w->tree : w->s->workspace, rel);
 	if (gitdir && (path_within(gitdir, w->s->workspace) || in_roots(w->s, gitdir)))
 		remember_nested_in(w, gitdir, dir);
+}
+
+/* The gitlinks of the workspace's index (its own gitdir, roots[0]), which
+ * the user's git status enters, into w's nested list. */
+static void find_gitlinks(struct sweeper *w)
+{
+	const struct git_sweep *s = w->s;
+	if (s->n_roots == 0)
+		return;
+	_cleanup_close_ int fd = open(s->roots[0], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int cfd = s->n_roots > 1
+	                  ? open(s->roots[1], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+	                  : -1;
+	if (fd >= 0)
+		git_index_each_gitlink(fd, git_index_hash_length(cfd >= 0 ? cfd : fd), gitlink, w);
+	safe_close(cfd);
+}
+
+/* The gitlinks of the i-th nested repository's own index (which its git
+ * status enters when the user's at the top enters it), into the list. */
+static void find_nested_gitlinks(struct sweeper *w, size_t i)
+{
+	if (!w->nested_tree[i])
+		return;
+	_cleanup_close_ int nfd =
+	        open(w->nested[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (nfd < 0)
+		return;
+	w->tree = w->nested_tree[i];
+	git_index_each_gitlink(nfd, git_index_hash_length(nfd), gitlink, w);
+	w->tree = NULL;
+}
+
+static void forget_nested(struct sweeper *w)
+{
+	for (size_t i = 0; i < w->n_nested; i++) {
+		free(w->nested[i]);
+		free(w->nested_tree[i]);
+	}
+	w->n_nested = 0;
+}
+
+int git_sweep_nested_gitdirs(struct git_sweep *s, char ***ret)
+{
+	struct sweeper w = { .s = s, .qfd = -1 };
+	find_gitlinks(&w);
+	for (size_t i = 0; i < w.n_nested; i++)
+		find_nested_gitlinks(&w, i);
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < w.n_nested; i++)
+		if (!in_roots(s, w.nested[i]))
+			r = strv_extend(ret, w.nested[i]);
+	forget_nested(&w);
+	return r;
 }
 
 int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
@@ -709,19 +745,7 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 		if (r < 0 && r != -ENOENT)
 			git_sweep_fail(s, "sweeping '%s': %s", s->roots[i], strerror(-r));
 	}
-	/* the gitlinks of the workspace's index (its own gitdir, roots[0]),
-	 * which the user's git status enters */
-	if (s->n_roots > 0) {
-		_cleanup_close_ int fd =
-		        open(s->roots[0], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		int cfd = s->n_roots > 1 ? open(s->roots[1],
-		                                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-		                         : -1;
-		if (fd >= 0)
-			git_index_each_gitlink(fd, git_index_hash_length(cfd >= 0 ? cfd : fd),
-			                       gitlink, &w);
-		safe_close(cfd);
-	}
+	find_gitlinks(&w);
 	for (size_t i = 0; i < s->n_roots; i++)
 		sweep_repository(&w, s->roots[i], false, (int)i);
 	/* nested repositories found on the way (the list may grow as they
@@ -731,20 +755,9 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 	for (size_t i = 0; i < w.n_nested; i++) {
 		sweep_repository(&w, w.nested[i], !in_roots(s, w.nested[i]),
 		                 root_index(s, w.nested[i]));
-		if (!w.nested_tree[i])
-			continue;
-		_cleanup_close_ int nfd =
-		        open(w.nested[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0)
-			continue;
-		w.tree = w.nested_tree[i];
-		git_index_each_gitlink(nfd, git_index_hash_length(nfd), gitlink, &w);
-		w.tree = NULL;
+		find_nested_gitlinks(&w, i);
 	}
-	for (size_t i = 0; i < w.n_nested; i++) {
-		free(w.nested[i]);
-		free(w.nested_tree[i]);
-	}
+	forget_nested(&w);
 	safe_close(w.qfd);
 	s->duration_us = monotonic_us() - start;
 	if (s->error[0])

@@ -86,6 +86,13 @@ struct git_sweep {
  */
 int git_sweep_begin(struct git_sweep *s, const char *workspace);
 
+/* The gitdirs of the nested repositories the workspace's index names (and
+ * theirs, in turn), found as the sweep finds them, that lie outside the
+ * workspace's own gitdirs: before a background job starts, to be kept
+ * read-only, since it outlives the sweep (spawner.h). Appended to *ret
+ * (a strv); 0 or -ENOMEM. */
+int git_sweep_nested_gitdirs(struct git_sweep *s, char ***ret);
+
 /*
  * After every process of the run is gone: sweep. The quarantine folder is
  * made in jobs_dir (sluice's private directory) when something is found.

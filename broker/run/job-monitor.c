@@ -43,6 +43,7 @@
 #include "run/run-tmpdir.h"
 #include "run/tool-caches.h"
 #include "run/workspace-network.h"
+#include "strv.h"
 
 /* The completion line and the status file. */
 struct job_end {
@@ -539,7 +540,15 @@ _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spa
 		broker_context_reopen_audit(audit->context);
 	_cleanup_free_ char *out_path = jobs_output_path(dir, id);
 	struct monitor_start ms = { .log_fd = -1, .egress_audit = -1, .pid = -1 };
-	int r = monitor_start_command(dir, id, req, out_path, &ms);
+	/* its repository is read-only (child.git_read_only), and so are the
+	 * gitdirs of the nested ones in the work tree: what it planted there
+	 * would act on the user's git status before the sweep at its end */
+	_cleanup_strv_free_ char **nested = NULL;
+	struct spawn_request job = *req;
+	if (sweep && req->settings->sandbox_mode == SANDBOX_MODE_WORKSPACE_WRITE &&
+	    !req->settings->git_writable && git_sweep_nested_gitdirs(sweep, &nested) >= 0)
+		job.read_only = nested;
+	int r = monitor_start_command(dir, id, &job, out_path, &ms);
 	monitor_report(report_fd, r, &ms);
 	if (r < 0)
 		_exit(1);

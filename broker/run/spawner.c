@@ -294,6 +294,8 @@ static int add_protected_paths(char ***argv, const struct spawn_request *req)
 		r = add2(argv, LAUNCH_OPT_HIDE, s->audit_file);
 	for (size_t i = 0; r >= 0 && i < s->n_protect; i++)
 		r = add2(argv, LAUNCH_OPT_PROTECT, s->protect[i]);
+	for (size_t i = 0; r >= 0 && req->read_only && req->read_only[i]; i++)
+		r = add2(argv, LAUNCH_OPT_READ_ONLY, req->read_only[i]);
 	/* sluice's own configuration, should a writable path hold it */
 	for (size_t i = 0; r >= 0 && i < s->n_config_dirs; i++)
 		r = add2(argv, LAUNCH_OPT_READ_ONLY, s->config_dirs[i]);

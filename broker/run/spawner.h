@@ -84,6 +84,10 @@ struct spawn_request {
 	 * planted there would act on the user's git while it lives, before
 	 * the sweep at its end (docs/running.md). */
 	bool git_read_only;
+	/* More paths kept read-only (--read-only): a background job's nested
+	 * repositories' gitdirs in the work tree (git_sweep_nested_gitdirs()),
+	 * or NULL. */
+	char *const *read_only;
 };
 
 /* The launcher's argv for req (an owned strv in *ret). */

@@ -10,10 +10,13 @@
 # - a nested repository with a core.fsmonitor, added to the index as a
 #   gitlink: the user's plain `git status` at the top runs it;
 # - a loose objects folder made a symlink to a folder outside: the user's
-#   next `git commit` writes its objects there.
+#   next `git commit` writes its objects there;
+# - a core.fsmonitor in the config of a nested repository kept in the work
+#   tree (a clone added as a gitlink): the user's `git status` runs it.
 # Each attack first as an unrestricted job (the positive control: it
 # works, while the job lives), then as a default-mode job, whose
-# repository is read-only: nothing happens. The user's git runs outside,
+# repository is read-only, and so are its nested repositories' gitdirs:
+# nothing happens. The user's git runs outside,
 # while the job still waits. Also: the job still writes the workspace, and
 # a foreground run's git still commits.
 # Its scratch folder lies outside /tmp, as sandbox-redteam42.sh's.
@@ -77,6 +80,14 @@ attack "a background job's nested repository does not run its fsmonitor in the u
 attack "a background job's symlinked objects folder does not take the user's new objects outside" \
   'for x in 0 1 2 3 4 5 6 7 8 9 a b c d e f; do for y in 0 1 2 3 4 5 6 7 8 9 a b c d e f; do [ -e .git/objects/$x$y ] || ln -s "'"$outside"'" .git/objects/$x$y; done; done' \
   '(cd "$repo" && echo "$RANDOM" >new.txt && git add new.txt && git commit -q -m outside) && [ -n "$(ls "$outside")" ]'
+
+# --- a nested repository kept in the work tree (a clone added as a
+# gitlink, its .git a folder there): a core.fsmonitor in its config runs
+# in the user's git status at the top, which enters it
+nested_setup='git init -q "$repo/lib" && git -C "$repo/lib" commit -q --allow-empty -m lib && git -C "$repo" add lib && git -C "$repo" commit -q -m lib'
+attack "a background job's core.fsmonitor in a nested repository's gitdir does not run in the user's git status" \
+  'git -C lib config core.fsmonitor "'"$evil"'"' \
+  '(cd "$repo" && git status >/dev/null 2>&1); [ -e "$marks/fsmonitor" ]' "$nested_setup"
 
 # --- what a background job still does, and what it is told
 new_repo "$repo"
