@@ -70,7 +70,9 @@ static int lock_down(const struct launch_spec *spec, uint32_t planned, struct sl
 {
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) < 0)
 		return sluice_error_set(err, neg_errno(), "PR_SET_DUMPABLE");
-	struct launch_state scratch = { .planned = planned, .monitor_fd = -1, .status_fd = -1 };
+	struct launch_state scratch = {
+		.planned = planned, .monitor_fd = -1, .status_fd = -1, .read_rules_fd = -1
+	};
 	int r = apply_privileges(spec, &scratch, err);
 	if (r < 0)
 		return r;

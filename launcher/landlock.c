@@ -19,7 +19,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "canonical-memo.h"
 #include "cleanup.h"
+#include "fd-passing.h"
 #include "git-paths.h"
 #include "protected-paths.h"
 #include "protections.h"
@@ -379,69 +381,6 @@ static bool within_writable(const struct writable_set *set, const char *path)
 	return false;
 }
 
-/* The folders the --hide paths lie in, resolved once each: a hundred of
- * them sit in the home directory, and resolving each whole took a readlink
- * per component, and again for a missing one (some 60 us of the step). */
-struct folder_memo {
-	char *folder[16];
-	char *canonical[16];
-	size_t n;
-};
-
-static void folder_memo_done(struct folder_memo *memo)
-{
-	for (size_t i = 0; i < memo->n; i++) {
-		free(memo->folder[i]);
-		free(memo->canonical[i]);
-	}
-}
-
-static const char *folder_canonical(struct folder_memo *memo, const char *folder)
-{
-	for (size_t i = 0; i < memo->n; i++)
-		if (strcmp(memo->folder[i], folder) == 0)
-			return memo->canonical[i];
-	char *canonical = realpath(folder, NULL);
-	if (!canonical || memo->n == ELEMENTSOF(memo->folder))
-		return canonical ? (free(canonical), NULL) : NULL;
-	char *copy = strdup(folder);
-	if (!copy)
-		return free(canonical), NULL;
-	memo->folder[memo->n] = copy;
-	memo->canonical[memo->n] = canonical;
-	return memo->canonical[memo->n++];
-}
-
-/* The canonical form of a --hide path, as realpath() gives it, or
- * path_canonical_missing() for one that does not exist; *ret_exists says
- * which. The folder comes from the memo, and the last component, not a
- * symlink, is joined to it; anything else (a symlink, a missing folder, a
- * name with dots) takes the long way. */
-static char *hidden_canonical(struct folder_memo *memo, const char *path, bool *ret_exists)
-{
-	const char *slash = strrchr(path, '/');
-	const char *base = slash ? slash + 1 : "";
-	if (slash && slash != path && *base && !path_has_dots(base) &&
-	    (size_t)(slash - path) < PATH_MAX) {
-		char folder[PATH_MAX];
-		memcpy(folder, path, (size_t)(slash - path));
-		folder[slash - path] = '\0';
-		const char *real = folder_canonical(memo, folder);
-		char *out = NULL;
-		struct stat st;
-		if (real && asprintf(&out, "%s/%s", strcmp(real, "/") ? real : "", base) >= 0) {
-			if (lstat(out, &st) == 0 && !S_ISLNK(st.st_mode))
-				return *ret_exists = true, out;
-			if (errno == ENOENT)
-				return *ret_exists = false, out;
-			free(out);
-		}
-	}
-	char *c = realpath(path, NULL);
-	*ret_exists = c != NULL;
-	return c ? c : path_canonical_missing(path);
-}
-
 /* Read everywhere but the --hide paths: listing stays granted everywhere
  * (names in a hidden folder can be listed, not read) and read is granted
  * around them, entry by entry in each folder on the way to one. Also
@@ -462,14 +401,14 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 		                     err);
 	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
 	_cleanup_(writable_set_done) struct writable_set writable = { .n = 0 };
-	_cleanup_(folder_memo_done) struct folder_memo memo = { .n = 0 };
+	_cleanup_(canonical_memo_done) struct canonical_memo memo = { .n = 0 };
 	if (!state->hidden_mounted) /* else the mounts hid them, wherever they lie */
 		writable_set_init(spec, state, &writable);
 	bool inside_writable = false;
 	for (unsigned i = 0; i < spec->n_hide + n_cover; i++) {
 		const char *path = i < spec->n_hide ? spec->hide[i] : spec->cover[i - spec->n_hide];
 		bool exists;
-		char *c = hidden_canonical(&memo, path, &exists);
+		char *c = canonical_memo_resolve(&memo, path, &exists);
 		if (!c)
 			continue; /* "..", or out of memory: nothing there to hide now */
 		if (exists && !state->hidden_mounted) /* else the mounts hid it */
@@ -527,9 +466,9 @@ static int add_tmpdir(int ruleset, const struct launch_spec *spec, struct launch
 }
 
 static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_state *state,
-                     __u64 handled, struct sluice_error *err)
+                     __u64 handled, bool read_granted, struct sluice_error *err)
 {
-	int r = add_read(ruleset, spec, state, handled, err);
+	int r = read_granted ? 0 : add_read(ruleset, spec, state, handled, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < ELEMENTSOF(usable_devices); i++) {
@@ -562,6 +501,51 @@ static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_
 	return 0;
 }
 
+/* Whether step "monitor"'s parent builds add_read()'s rules for this run
+ * (landlock_send_read_rules()): only where they cost something. */
+bool landlock_reads_ahead(const struct launch_spec *spec, const struct launch_state *state)
+{
+	return (state->planned & PROT_LANDLOCK_ANY) != 0 && spec->n_hide > 0;
+}
+
+void landlock_send_read_rules(const struct launch_spec *spec, const struct launch_state *state,
+                              int sock)
+{
+	struct ruleset_attr attr = ruleset_for_plan(state->planned & PROT_LANDLOCK_ANY);
+	_cleanup_close_ int ruleset =
+	        (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	/* as the child will find them once its mounts have hidden the paths;
+	 * where they did not, it builds its own (apply_landlock()) */
+	struct launch_state mounted = *state;
+	mounted.hidden_mounted = true;
+	struct sluice_error err = { 0 };
+	if (ruleset >= 0 && add_read(ruleset, spec, &mounted, attr.handled_access_fs, &err) >= 0)
+		(void)fds_send(sock, 'R', &ruleset, 1);
+	(void)close(sock); /* nothing sent: end of file, and the child builds them */
+}
+
+/* The ruleset with add_read()'s rules that step "monitor"'s parent built
+ * meanwhile, when it did and the mounts hid the --hide paths as it
+ * assumed; else -1, and the caller builds them. */
+static int read_rules_ahead(struct launch_state *state)
+{
+	if (state->read_rules_fd < 0)
+		return -1;
+	int ruleset = -1;
+	char byte = 0;
+	if (state->hidden_mounted &&
+	    (fds_receive(state->read_rules_fd, &byte, &ruleset, 1) < 0 || byte != 'R')) {
+		if (ruleset >= 0)
+			(void)close(ruleset);
+		ruleset = -1;
+	}
+	(void)close(state->read_rules_fd);
+	state->read_rules_fd = -1;
+	if (ruleset >= 0)
+		state->enforced |= PROT_HIDDEN_PATHS; /* as add_read() with the mounts' */
+	return ruleset;
+}
+
 int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
                    struct sluice_error *err)
 {
@@ -570,12 +554,14 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
 		return 0; /* unrestricted, or no Landlock and --best-effort */
 
 	struct ruleset_attr attr = ruleset_for_plan(planned);
-	_cleanup_close_ int ruleset =
-	        (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	_cleanup_close_ int ruleset = read_rules_ahead(state);
+	bool read_granted = ruleset >= 0;
+	if (!read_granted)
+		ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
 	if (ruleset < 0)
 		return sluice_error_set(err, neg_errno(), "creating the ruleset (ABI %d)",
 		                        state->landlock_abi);
-	int r = add_rules(ruleset, spec, state, attr.handled_access_fs, err);
+	int r = add_rules(ruleset, spec, state, attr.handled_access_fs, read_granted, err);
 	if (r < 0)
 		return r;
 	/* no_new_privs was set by the privileges step; restrict_self needs it. */

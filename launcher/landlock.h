@@ -7,6 +7,7 @@
 #ifndef SLUICE_LAUNCHER_LANDLOCK_H
 #define SLUICE_LAUNCHER_LANDLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,6 +29,20 @@ struct launch_state;
  * -ENOENT etc. name the path. */
 int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
                    struct sluice_error *err);
+
+/* Step "monitor"'s parent, while its child goes on with the steps: the
+ * rules that grant read everywhere but around the --hide paths (the costly
+ * part of the step: a rule for each entry beside a hidden path) built into
+ * a ruleset, as they are once the mounts have hidden those paths, and its
+ * descriptor sent on sock (fd-passing.h), which is then closed. Best
+ * effort: where nothing came, or the mounts did not hide the paths,
+ * apply_landlock() builds them itself. The rules grant on what the paths
+ * are now, which the mounts do not change but where they cover a hidden
+ * path (no rule is on one). landlock_reads_ahead() says whether a run
+ * has such rules to build. */
+bool landlock_reads_ahead(const struct launch_spec *spec, const struct launch_state *state);
+void landlock_send_read_rules(const struct launch_spec *spec, const struct launch_state *state,
+                              int sock);
 
 /* For a process that needs no file but the few it reads (the egress
  * proxy): every filesystem right of the plan's ABI handled (TCP not), only

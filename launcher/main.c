@@ -250,6 +250,7 @@ int main(int argc, char **argv)
 		.ahead = &ahead,
 		.monitor_fd = -1,
 		.status_fd = -1,
+		.read_rules_fd = -1,
 		.network_holder_fd = -1,
 		.egress_proxy = { .channel = -1 },
 		.resume_steps = resume_steps,

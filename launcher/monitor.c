@@ -22,12 +22,14 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "landlock.h"
 #include "launch-spec.h"
 #include "log.h"
 #include "monitor.h"
@@ -331,6 +333,12 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 		close_pair(alive);
 		return r;
 	}
+	/* Where the monitor sends the Landlock read rules it builds while its
+	 * child makes the mounts (the two costliest steps, side by side) */
+	int rules[2] = { -1, -1 };
+	if (landlock_reads_ahead(spec, state) &&
+	    socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, rules) < 0)
+		rules[0] = rules[1] = -1; /* the step "landlock" builds them */
 	/* The PID namespace's init: a fork, as it goes on as the init and
 	 * never execs (a clone's CLONE_VFORK would hold the monitor for
 	 * ever). */
@@ -339,19 +347,27 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 		int r = neg_errno();
 		close_pair(alive);
 		close_pair(status);
+		close_pair(rules);
 		return sluice_error_set(err, r, "fork");
 	}
 	if (pid > 0) {
 		(void)close(alive[0]);
 		if (status[1] >= 0)
 			(void)close(status[1]);
+		if (rules[0] >= 0) {
+			(void)close(rules[1]);
+			landlock_send_read_rules(spec, state, rules[0]);
+		}
 		monitor_run(spec, pid, status[0], false, state->egress_proxy.pid);
 	}
 	(void)close(alive[1]);
 	(void)close(status[0]);
+	if (rules[0] >= 0)
+		(void)close(rules[0]);
 	state->monitor_fd = alive[0];
 	state->init = true;
 	state->status_fd = status[1];
+	state->read_rules_fd = rules[1];
 	return 0;
 }
 

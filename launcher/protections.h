@@ -135,6 +135,10 @@ struct launch_state {
 	 * written on status_fd (-1: not init) for the monitor. */
 	bool init;
 	int status_fd;
+	/* Set by step "monitor" in its child when the monitor builds the
+	 * Landlock read rules meanwhile (landlock_send_read_rules()): where
+	 * they come; -1: the step "landlock" builds them. */
+	int read_rules_fd;
 	/* The signal mask the launcher started with, which the program gets
 	 * back (step "monitor" blocks the signals it forwards). */
 	sigset_t start_mask;
