@@ -26,6 +26,10 @@
 /* PATH, repeatable: made unreadable by a mount alone (Landlock too only
  * where there are no mounts): the system's files uid 0 owns */
 #define LAUNCH_OPT_COVER "--cover"
+/* DIR, repeatable: a tool's cache made writable through an overlay whose
+ * layer lies in --overlay-state's folder */
+#define LAUNCH_OPT_OVERLAY "--overlay"
+#define LAUNCH_OPT_OVERLAY_STATE "--overlay-state"     /* DIR: where the overlays' layers are */
 #define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
 #define LAUNCH_OPT_PROTECT "--protect"                 /* PATH in the workspace, repeatable */
 #define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */

@@ -489,6 +489,13 @@ static int add_rules(int ruleset, const struct launch_spec *spec, struct launch_
 		if (r < 0)
 			return r;
 	}
+	/* the tools' caches the overlays made writable (overlays.h) */
+	for (unsigned i = 0; i < state->n_overlaid; i++) {
+		r = add_rule_path(ruleset, AT_FDCWD, state->overlaid[i], O_DIRECTORY, ACCESS_WRITE,
+		                  handled, err);
+		if (r < 0)
+			return r;
+	}
 	/* the workspace's repository outside it, when the mounts protect it */
 	for (unsigned i = 0; i < state->n_git_outside; i++) {
 		r = add_rule_path(ruleset, AT_FDCWD, state->git_outside[i], O_DIRECTORY,

@@ -39,6 +39,7 @@
 #include "namespaces.h"
 #include "net-holder.h"
 #include "options.h"
+#include "overlays.h"
 #include "privileges.h"
 #include "rlimits.h"
 #include "seccomp-filter.h"
@@ -131,6 +132,7 @@ static const struct launch_step steps[] = {
 	{ "egress-audit", apply_egress_audit },   /* the proxy's audit channel closed here */
 	{ "monitor", apply_monitor },             /* fork: the PID namespace's init, or a reaper */
 	{ "mounts", apply_mounts },               /* read-only but the writable; /tmp; hide */
+	{ "overlays", apply_overlays },           /* tools' caches writable through an overlay */
 	{ "proc", apply_proc },                   /* the PID namespace's own /proc */
 	{ "private-tmpdir", apply_private_tmpdir },   /* /tmp, --tmpdir, or the fallback made */
 	{ "rlimits", apply_rlimits },                 /* all but the address space; core 0 */

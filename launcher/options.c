@@ -70,6 +70,21 @@ static int opt_cover(struct launch_spec *spec, const char *arg, struct sluice_er
 	return add_path(spec->cover, &spec->n_cover, LAUNCH_MAX_COVER, "covered", arg, err);
 }
 
+static int opt_overlay(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	return add_path(spec->overlay, &spec->n_overlay, LAUNCH_MAX_OVERLAY, "overlaid", arg, err);
+}
+
+static int opt_overlay_state(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	spec->overlay_state = arg;
+	return 0;
+}
+
 static int opt_read_only(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	return add_path(spec->read_only, &spec->n_read_only, LAUNCH_MAX_READ_ONLY, "read-only", arg,
@@ -378,6 +393,12 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_COVER, "PATH", opt_cover,
 	  "sandboxed profiles: make PATH unreadable by a mount, or where there are none by "
 	  "Landlock (repeatable)" },
+	{ LAUNCH_OPT_OVERLAY, "DIR", opt_overlay,
+	  "workspace-write with a namespace: DIR (a tool's cache) writable through an overlay whose "
+	  "layer lies in --overlay-state's folder, DIR itself unchanged; read-only without one "
+	  "(repeatable)" },
+	{ LAUNCH_OPT_OVERLAY_STATE, "DIR", opt_overlay_state,
+	  "the folder (writable, a --rw path) that keeps the --overlay layers across runs" },
 	{ LAUNCH_OPT_READ_ONLY, "PATH", opt_read_only,
 	  "keep PATH read-only even inside a writable path (repeatable)" },
 	{ LAUNCH_OPT_PROTECT, "PATH", opt_protect,

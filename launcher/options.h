@@ -25,6 +25,7 @@
 #define LAUNCH_MAX_READ_ONLY 64
 #define LAUNCH_MAX_PROTECT 64
 #define LAUNCH_MAX_EGRESS_ALLOW 64
+#define LAUNCH_MAX_OVERLAY 8
 
 enum launch_action {
 	LAUNCH_RUN,
@@ -54,6 +55,11 @@ struct launch_spec {
 	 * of /etc, a millisecond a run) */
 	const char *cover[LAUNCH_MAX_COVER];
 	unsigned n_cover;
+	/* --overlay: writable through an overlay (overlays.h), its layer in
+	 * --overlay-state's folder; without that folder, read-only */
+	const char *overlay[LAUNCH_MAX_OVERLAY];
+	unsigned n_overlay;
+	const char *overlay_state;
 	const char *read_only[LAUNCH_MAX_READ_ONLY]; /* kept read-only inside writable paths */
 	unsigned n_read_only;
 	/* relative to the workspace: kept read-only, and not to be made, in

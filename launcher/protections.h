@@ -113,6 +113,10 @@ struct launch_state {
 	/* Set by step "mounts": every --hide path that exists is covered, so
 	 * Landlock need not carve around them. */
 	bool hidden_mounted;
+	/* Set by step "overlays": the --overlay folders overlaid (canonical),
+	 * which Landlock must grant write on. */
+	char *overlaid[8]; /* LAUNCH_MAX_OVERLAY */
+	unsigned n_overlaid;
 	/* Set by step "mounts": every --protect path that exists is bound
 	 * read-only, so Landlock need not carve around them. */
 	bool protected_mounted;

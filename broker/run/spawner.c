@@ -31,6 +31,7 @@
 #include "monotonic.h"
 #include "run/clone-exec.h"
 #include "run/spawner.h"
+#include "run/tool-caches.h"
 #include "strv.h"
 #include "util/strbuf.h"
 #include "user-ids.h"
@@ -210,6 +211,25 @@ bool spawn_wants_egress_ask(const struct run_settings *s)
 	return spawn_wants_egress_audit(s) && s->egress_ask;
 }
 
+/* The workspace's tool caches' folder (writable), and the tools' folders
+ * in the home overlaid with layers kept there. */
+static int add_tool_caches(char ***argv, const char *folder)
+{
+	int r = add2(argv, LAUNCH_OPT_RW, folder);
+	const char *home = getenv("HOME");
+	if (r < 0 || !home || home[0] != '/')
+		return r;
+	size_t n = 0;
+	const char *const *overlaid = tool_caches_overlaid(&n);
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		_cleanup_free_ char *full = NULL;
+		if (asprintf(&full, "%s/%s", home, overlaid[i]) < 0)
+			return -ENOMEM;
+		r = add2(argv, LAUNCH_OPT_OVERLAY, full);
+	}
+	return r < 0 ? r : add2(argv, LAUNCH_OPT_OVERLAY_STATE, folder);
+}
+
 /* The sandbox profile and what it may write and reach: --profile,
  * --workspace, the writable paths, the TMPDIR, the network. */
 static int add_profile_options(char ***argv, const struct spawn_request *req, bool boxed)
@@ -221,7 +241,7 @@ static int add_profile_options(char ***argv, const struct spawn_request *req, bo
 	for (size_t i = 0; r >= 0 && boxed && i < s->n_writable; i++)
 		r = add2(argv, LAUNCH_OPT_RW, s->writable[i]);
 	if (r >= 0 && boxed && req->tool_cache)
-		r = add2(argv, LAUNCH_OPT_RW, req->tool_cache);
+		r = add_tool_caches(argv, req->tool_cache);
 	if (r >= 0 && boxed && req->tmpdir)
 		r = add2(argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
 	if (r >= 0 && boxed && req->tmpdir && req->tmpdir_fallback)

@@ -49,7 +49,8 @@ struct spawn_request {
 	const char *tmpdir;                  /* private TMPDIR of a sandboxed run, or NULL */
 	const char *tmpdir_fallback;         /* tmpdir shared: --tmpdir-fallback, or NULL */
 	const char *jobs_dir;                /* hidden from a sandboxed command, or NULL */
-	const char *tool_cache;              /* the workspace's tool caches (writable), or NULL */
+	const char *
+	        tool_cache; /* the workspace's tool caches (writable; the overlays' layers), or NULL */
 	/* the socket of the workspace's network holder to join
 	 * (workspace-network.h); LAUNCH_NETWORK_HOLDER_NONE: wanted, but none
 	 * could be had; NULL: not wanted */

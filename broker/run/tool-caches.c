@@ -34,9 +34,10 @@
  * ones hold what many tools keep by default: pip's, pre-commit's, Go's
  * build cache, uv's, deno's ...). pnpm's store is named by pnpm's own
  * prefix (pnpm 11 and later read pnpm_config_*): npm_config_store_dir
- * would make npm warn of an unknown setting at every command. Cargo is
- * left out: CARGO_HOME also holds the user's configuration and installed
- * programs, which a folder of its own would lose (docs/launcher.md). */
+ * would make npm warn of an unknown setting at every command. Cargo has
+ * no variable here: CARGO_HOME also holds the user's configuration and
+ * installed programs, which a folder of its own would lose; its caches are
+ * overlaid instead (below). */
 static const struct {
 	const char *name, *folder;
 } tool_vars[] = {
@@ -54,6 +55,23 @@ static const struct {
 };
 _Static_assert(sizeof(tool_vars) / sizeof(tool_vars[0]) <= TOOL_CACHES_VARS,
                "TOOL_CACHES_VARS has room for every variable");
+
+/* cargo's downloaded crates and git checkouts (CARGO_HOME itself also
+ * holds the user's config.toml and installed programs), Maven's and
+ * Gradle's downloads (their homes hold the settings and passwords, which
+ * the hide list covers): each holds nothing but what the tool fetched. */
+static const char *const overlaid[] = {
+	".cargo/registry",
+	".cargo/git",
+	".m2/repository",
+	".gradle/caches",
+};
+
+const char *const *tool_caches_overlaid(size_t *n)
+{
+	*n = sizeof(overlaid) / sizeof(overlaid[0]);
+	return overlaid;
+}
 
 /* How often a run that waited for a tidy finds its folder gone and makes
  * it again before it gives up. */

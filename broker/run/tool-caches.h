@@ -46,6 +46,13 @@ int tool_caches_hold(const char *path);
 #define TOOL_CACHES_VARS 16
 int tool_caches_environment(const char *path, char **env, size_t *n);
 
+/* The folders under the home (relative to it) that hold a tool's cache
+ * and nothing else, which no variable moves without losing the tool's
+ * other files: writable in the sandbox through an overlay whose layer lies
+ * in the workspace's folder (the launcher's --overlay), the folder itself
+ * unchanged. *n is set to their number. */
+const char *const *tool_caches_overlaid(size_t *n);
+
 /* Remove the least recently used workspaces' folders that no run or job
  * holds until all of them (of jobs_dir) take at most max_bytes. The number
  * removed, or -errno when the folder cannot be read. */

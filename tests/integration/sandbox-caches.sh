@@ -25,8 +25,10 @@ git config --global user.email test@example.invalid
 ws_a=$TEST_TMP/ws-a ws_b=$TEST_TMP/ws-b
 new_repo "$ws_a"
 new_repo "$ws_b"
-mkdir -p "$HOME/.cache" "$HOME/.npm"
+mkdir -p "$HOME/.cache" "$HOME/.npm" "$HOME/.cargo/registry/cache" "$HOME/.m2/repository"
 echo mine >"$HOME/.cache/kept"
+echo old-crate >"$HOME/.cargo/registry/cache/old.crate"
+echo '[registry]' >"$HOME/.cargo/config.toml"
 printf '[sandbox]\ntool_caches = no\n' >"$TEST_TMP/off.ini"
 printf '[env]\nset = npm_config_cache=/nowhere/npm\n' >"$TEST_TMP/env-set.ini"
 token="cache-$RANDOM$RANDOM"
@@ -140,6 +142,38 @@ fi
 boxed_as workspace-write "$ws_a" 'echo "$npm_config_cache $XDG_CACHE_HOME"' --config "$TEST_TMP/env-set.ini"
 ran "[env] set" && [ "$(json_get "$out" 'd["stdout"].strip()')" = "/nowhere/npm $folder_a/xdg-cache" ]
 report $? "[env] set npm_config_cache wins over the workspace's, the others stay" "$out"
+
+# --- 5b. the tools' caches that no variable moves (cargo's registry,
+# Maven's repository): overlaid, the layer in the workspace's folder
+crate=$HOME/.cargo/registry/cache
+printf '[sandbox]\nhide = ~/.cargo/registry/cache/old.crate\n' >"$TEST_TMP/overlay-hide.ini"
+unboxed_home=$(mktemp -d /var/tmp/sluice-caches-unboxed.XXXXXX)
+mkdir -p "$unboxed_home/.cargo/registry/cache"
+run env HOME="$unboxed_home" "$SLUICE" run -C "$ws_a" --sandbox unrestricted -- "echo planted >~/.cargo/registry/cache/planted.crate"
+[ -e "$unboxed_home/.cargo/registry/cache/planted.crate" ]
+report $? "control: an unrestricted run's write to ~/.cargo/registry reaches the real home" "$out"
+rm -rf "$unboxed_home"
+boxed_as workspace-write "$ws_a" "echo $token >~/.cargo/registry/cache/new.crate" --config "$TEST_TMP/off.ini"
+ran "a cargo write with tool_caches = no" && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ] &&
+  grep -q "Read-only file system" <<<"$out"
+report $? "control (tool_caches = no): ~/.cargo/registry is read-only in the sandbox" "$out"
+boxed_as workspace-write "$ws_a" "cat ~/.cargo/registry/cache/old.crate && echo $token >~/.cargo/registry/cache/new.crate && echo m2 >~/.m2/repository/a.jar && cat ~/.cargo/config.toml"
+ran "a cargo and a Maven write" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+  grep -q old-crate <<<"$out" && grep -q '\[registry\]' <<<"$out"
+report $? "a sandboxed run reads the user's crates and writes new ones to ~/.cargo/registry and ~/.m2/repository" "$out"
+[ ! -e "$crate/new.crate" ] && [ ! -e "$HOME/.m2/repository/a.jar" ] &&
+  grep -rqs "$token" "$folder_a"/overlay-*/upper
+report $? "the writes land in the workspace's folder, not in the real ~/.cargo or ~/.m2" "$(ls -la "$crate" "$folder_a")"
+boxed_as workspace-write "$ws_a" "cat ~/.cargo/registry/cache/new.crate ~/.m2/repository/a.jar"
+ran "the next run" && grep -q "$token" <<<"$out" && grep -q m2 <<<"$out"
+report $? "the workspace's next run finds them" "$out"
+boxed_as workspace-write "$ws_b" "ls ~/.cargo/registry/cache"
+ran "another workspace" && grep -q old.crate <<<"$out" && ! grep -q new.crate <<<"$out"
+report $? "another workspace sees the user's crates, not the first workspace's" "$out"
+boxed_as workspace-write "$ws_a" "cat ~/.cargo/registry/cache/old.crate; echo x >~/.cargo/registry/cache/other.crate" --config "$TEST_TMP/overlay-hide.ini"
+ran "a hidden path in an overlaid folder" && ! grep -q old-crate <<<"$out" && [ ! -e "$crate/other.crate" ] &&
+  grep -q "Read-only file system" <<<"$out"
+report $? "a hidden path inside ~/.cargo/registry stays hidden: that folder is not overlaid, and stays read-only" "$out"
 
 # --- 6. the real home is untouched
 [ "$(home_state)" = "$home_before" ] && [ ! -e "$HOME/.npm/_cacache" ]
