@@ -4,7 +4,8 @@
 # "Tool caches"): what tools write for themselves (XDG_CACHE_HOME, npm's and
 # pip's caches, pnpm's store ...) goes to a folder of the workspace's own beside the jobs
 # directory, kept across its runs, never to the real home, which the
-# sandbox keeps read-only. Checked
+# sandbox keeps read-only; cargo's registry and Maven's repository are
+# overlaid (launcher/overlays.c), their layers kept in that folder. Checked
 # from outside: without the key a cache write fails (the control), with it
 # one run's cache is the next run's, another workspace has its own, the real
 # home is unchanged, an [env] set of the same variable wins, the tidy
