@@ -23,6 +23,7 @@
 #include "cleanup.h"
 #include "fd-passing.h"
 #include "git-paths.h"
+#include "mounts.h"
 #include "protected-paths.h"
 #include "protections.h"
 #include "landlock.h"
@@ -157,7 +158,25 @@ struct path_set {
 	/* .git, what git trusts, the --protect paths */
 	char *paths[1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX];
 	size_t n;
+	/* add_around() passes over the remounted folders (the monitor's
+	 * rules: its child grants those, below) */
+	bool skip_remounted;
 };
+
+/* The folders the mounts put a new filesystem on: the private /tmp, the
+ * minimal /dev, the PID namespace's /proc. Landlock, walking up from a
+ * file, passes over a mount point that a filesystem covers: a rule on what
+ * was there before does not reach the new one. The monitor builds its
+ * rules before the mounts, so its child grants these itself. */
+static const char *const remounted[] = { PRIVATE_TMP, "/dev", "/proc" };
+
+static bool is_remounted(const char *path)
+{
+	for (size_t i = 0; i < ELEMENTSOF(remounted); i++)
+		if (strcmp(path, remounted[i]) == 0)
+			return true;
+	return false;
+}
 _Static_assert(LAUNCH_MAX_HIDE + LAUNCH_MAX_COVER <=
                        1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX,
                "a path set holds every --hide and --cover path");
@@ -210,6 +229,8 @@ static int add_around(int ruleset, const char *dir, const struct path_set *set, 
 		char child[PATH_MAX];
 		if (snprintf(child, sizeof(child), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir,
 		             de->d_name) >= (int)sizeof(child))
+			continue;
+		if (set->skip_remounted && is_remounted(child))
 			continue;
 		int rel = path_set_relation(set, child);
 		if (rel == 1)
@@ -392,6 +413,9 @@ static bool within_writable(const struct writable_set *set, const char *path)
  * folder grants nothing for it. One inside a writable path cannot be
  * hidden: PROT_HIDDEN_PATHS is then missing, unless the mounts hid it.
  * The --cover paths only where there are no mounts (options.h). */
+static int add_read_around(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                           struct path_set *hidden, __u64 handled, struct sluice_error *err);
+
 static int add_read(int ruleset, const struct launch_spec *spec, struct launch_state *state,
                     __u64 handled, struct sluice_error *err)
 {
@@ -400,6 +424,14 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 		return add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY, ACCESS_READ, handled,
 		                     err);
 	_cleanup_(path_set_done) struct path_set hidden = { .n = 0 };
+	return add_read_around(ruleset, spec, state, &hidden, handled, err);
+}
+
+/* add_read() with --hide paths, their canonical forms left in *hidden. */
+static int add_read_around(int ruleset, const struct launch_spec *spec, struct launch_state *state,
+                           struct path_set *hidden, __u64 handled, struct sluice_error *err)
+{
+	unsigned n_cover = state->hidden_mounted ? 0 : spec->n_cover;
 	_cleanup_(writable_set_done) struct writable_set writable = { .n = 0 };
 	_cleanup_(canonical_memo_done) struct canonical_memo memo = { .n = 0 };
 	if (!state->hidden_mounted) /* else the mounts hid them, wherever they lie */
@@ -413,12 +445,12 @@ static int add_read(int ruleset, const struct launch_spec *spec, struct launch_s
 			continue; /* "..", or out of memory: nothing there to hide now */
 		if (exists && !state->hidden_mounted) /* else the mounts hid it */
 			inside_writable |= within_writable(&writable, c);
-		hidden.paths[hidden.n++] = c;
+		hidden->paths[hidden->n++] = c;
 	}
 	int r = add_rule_path(ruleset, AT_FDCWD, "/", O_DIRECTORY,
-	                      hidden.n ? LANDLOCK_ACCESS_FS_READ_DIR : ACCESS_READ, handled, err);
-	if (r >= 0 && hidden.n)
-		r = add_around(ruleset, "/", &hidden, ACCESS_READ, handled, err);
+	                      hidden->n ? LANDLOCK_ACCESS_FS_READ_DIR : ACCESS_READ, handled, err);
+	if (r >= 0 && hidden->n)
+		r = add_around(ruleset, "/", hidden, ACCESS_READ, handled, err);
 	if (r >= 0 && !inside_writable)
 		state->enforced |= PROT_HIDDEN_PATHS;
 	return r;
@@ -515,6 +547,9 @@ bool landlock_reads_ahead(const struct launch_spec *spec, const struct launch_st
 	return (state->planned & PROT_LANDLOCK_ANY) != 0 && spec->n_hide > 0;
 }
 
+/* The most text of hidden paths in remounted folders the monitor sends. */
+#define REMOUNTED_HIDDEN_MAX 16384
+
 void landlock_send_read_rules(const struct launch_spec *spec, const struct launch_state *state,
                               int sock)
 {
@@ -526,22 +561,79 @@ void landlock_send_read_rules(const struct launch_spec *spec, const struct launc
 	struct launch_state mounted = *state;
 	mounted.hidden_mounted = true;
 	struct sluice_error err = { 0 };
-	if (ruleset >= 0 && add_read(ruleset, spec, &mounted, attr.handled_access_fs, &err) >= 0)
-		(void)fds_send(sock, 'R', &ruleset, 1);
+	_cleanup_(path_set_done) struct path_set hidden = { .n = 0, .skip_remounted = true };
+	/* the message: "R", then the hidden paths in the remounted folders,
+	 * each ended by a NUL, with which the child grants around them */
+	char text[REMOUNTED_HIDDEN_MAX];
+	size_t len = 0;
+	text[len++] = 'R';
+	int r = ruleset >= 0 ? add_read_around(ruleset, spec, &mounted, &hidden,
+	                                       attr.handled_access_fs, &err)
+	                     : -1;
+	for (size_t i = 0; r >= 0 && i < hidden.n; i++) {
+		bool within = false;
+		for (size_t k = 0; k < ELEMENTSOF(remounted); k++)
+			within |= path_within(hidden.paths[i], remounted[k]);
+		size_t n = strlen(hidden.paths[i]) + 1;
+		if (!within)
+			continue;
+		if (len + n > sizeof(text))
+			r = -1; /* more than the child takes: it builds them all */
+		else
+			memcpy(text + len, hidden.paths[i], n), len += n;
+	}
+	if (r >= 0)
+		(void)fds_send_message(sock, text, len, &ruleset, 1);
 	(void)close(sock); /* nothing sent: end of file, and the child builds them */
+}
+
+/* The remounted folders' read rules on the monitor's ruleset: each as
+ * add_around() would have granted it, had the rules been built after the
+ * mounts, from the hidden paths in them the monitor sent (text[0..len),
+ * NUL-ended). */
+static int add_remounted(int ruleset, char *text, size_t len, __u64 handled,
+                         struct sluice_error *err)
+{
+	struct path_set hidden = { .n = 0 }; /* borrows from text */
+	for (size_t at = 0; at < len && hidden.n < ELEMENTSOF(hidden.paths);
+	     at += strlen(text + at) + 1)
+		hidden.paths[hidden.n++] = text + at;
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(remounted); i++) {
+		int rel = path_set_relation(&hidden, remounted[i]);
+		if (rel == 1)
+			r = add_around(ruleset, remounted[i], &hidden, ACCESS_READ, handled, err);
+		else if (rel == 0)
+			r = add_rule_path(ruleset, AT_FDCWD, remounted[i], O_DIRECTORY, ACCESS_READ,
+			                  handled, err);
+		if (r == -ENOENT || r == -EACCES)
+			r = 0; /* as add_around() takes a folder that is not there */
+	}
+	return r;
 }
 
 /* The ruleset with add_read()'s rules that step "monitor"'s parent built
  * meanwhile, when it did and the mounts hid the --hide paths as it
  * assumed; else -1, and the caller builds them. */
-static int read_rules_ahead(struct launch_state *state)
+/* "R", then nothing or NUL-ended paths. */
+static bool message_whole(const char *text, size_t len)
+{
+	return len >= 1 && text[0] == 'R' && (len == 1 || text[len - 1] == '\0');
+}
+
+static int read_rules_ahead(struct launch_state *state, __u64 handled)
 {
 	if (state->read_rules_fd < 0)
 		return -1;
 	int ruleset = -1;
-	char byte = 0;
+	char text[REMOUNTED_HIDDEN_MAX + 1];
+	size_t len = 0;
+	struct sluice_error ignored = { 0 };
 	if (state->hidden_mounted &&
-	    (fds_receive(state->read_rules_fd, &byte, &ruleset, 1) < 0 || byte != 'R')) {
+	    (fds_receive_message(state->read_rules_fd, text, sizeof(text) - 1, &len, &ruleset, 1) <
+	             0 ||
+	     !message_whole(text, len) ||
+	     add_remounted(ruleset, text + 1, len - 1, handled, &ignored) < 0)) {
 		if (ruleset >= 0)
 			(void)close(ruleset);
 		ruleset = -1;
@@ -561,7 +653,7 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
 		return 0; /* unrestricted, or no Landlock and --best-effort */
 
 	struct ruleset_attr attr = ruleset_for_plan(planned);
-	_cleanup_close_ int ruleset = read_rules_ahead(state);
+	_cleanup_close_ int ruleset = read_rules_ahead(state, attr.handled_access_fs);
 	bool read_granted = ruleset >= 0;
 	if (!read_granted)
 		ruleset = (int)syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
