@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "errors.h"
+#include "path-text.h"
 #include "run/protect-watch.h"
 #include "util/terminal-text.h"
 #include "strv.h"
@@ -135,16 +137,10 @@ static int note_before(struct protect_watch *w, int dir, const char *entry, cons
 	return p ? strv_extend(&w->before, p) : -ENOMEM;
 }
 
-static int block_new(struct protect_watch *w, int dir, const char *entry, const char *name)
+/* Rename name in dir NAME.sluice-blocked, and list p (its path relative to
+ * the workspace) in w->blocked. */
+static int block(struct protect_watch *w, int dir, const char *name, char *p)
 {
-	_cleanup_free_ char *p = match_path(entry, name);
-	if (!p)
-		return -ENOMEM;
-	if (strstr(name, PROTECT_WATCH_SUFFIX))
-		return 0;
-	STRV_FOREACH (b, w->before)
-		if (strcmp(*b, p) == 0)
-			return 0;
 	/* Never over what is there: the command may have made a folder under
 	 * the blocked name, which a plain rename of a file fails on (leaving
 	 * the file where it runs); another number is tried then. */
@@ -167,6 +163,154 @@ static int block_new(struct protect_watch *w, int dir, const char *entry, const 
 	return strv_extend(&w->blocked, p);
 }
 
+static int block_new(struct protect_watch *w, int dir, const char *entry, const char *name)
+{
+	_cleanup_free_ char *p = match_path(entry, name);
+	if (!p)
+		return -ENOMEM;
+	if (strstr(name, PROTECT_WATCH_SUFFIX))
+		return 0;
+	STRV_FOREACH (b, w->before)
+		if (strcmp(*b, p) == 0)
+			return 0;
+	return block(w, dir, name, p);
+}
+
+/* --- commands planted on the user's PATH: a folder of the workspace that
+ * the user's PATH names ahead of the system's (direnv's PATH_add bin, a
+ * relative "bin" or ".") runs what the command puts there in place of the
+ * user's own git or ls. The folders are read from the PATH this process
+ * has (the user's), a relative one taken from the workspace's top; an
+ * executable there that is new or changed after the run, named as one in
+ * a system folder that comes after it on the PATH, is blocked. The
+ * system folders only: a project's node_modules/.bin ahead of
+ * /usr/local/bin is how a project pins its own tools. */
+static const char *const system_bins[] = { "/usr/sbin", "/usr/bin", "/sbin", "/bin" };
+
+/* The workspace's folders on the PATH (relative to it, "" for its top),
+ * each with the system folders after it ("DIR\tSYS:SYS..."), into *ret. */
+static int path_folders(const char *workspace, char ***ret)
+{
+	const char *path = getenv("PATH");
+	_cleanup_strv_free_ char **parts = NULL;
+	for (const char *at = path ? path : ""; path;) {
+		size_t n = strcspn(at, ":");
+		char *part = strndup(at, n);
+		if (!part || strv_consume(&parts, part) < 0)
+			return -ENOMEM;
+		if (at[n] == '\0')
+			break;
+		at += n + 1;
+	}
+	size_t ws = strlen(workspace);
+	for (size_t i = 0; parts && parts[i]; i++) {
+		_cleanup_free_ char *joined = NULL, *full = NULL;
+		const char *e = parts[i];
+		if (e[0] != '/' && asprintf(&joined, "%s/%s", workspace, e) < 0)
+			return -ENOMEM;
+		full = path_normalize(joined ? joined : e);
+		if (!full)
+			return -ENOMEM;
+		if (!path_within(full, workspace))
+			continue;
+		_cleanup_free_ char *line = NULL;
+		if (asprintf(&line, "%s\t", full[ws] == '/' ? full + ws + 1 : "") < 0)
+			return -ENOMEM;
+		for (size_t k = i + 1; parts[k]; k++)
+			for (size_t j = 0; j < ELEMENTSOF(system_bins); j++) {
+				char *longer = NULL;
+				if (strcmp(parts[k], system_bins[j]) != 0)
+					continue;
+				if (asprintf(&longer, "%s%s:", line, parts[k]) < 0)
+					return -ENOMEM;
+				free(line);
+				line = longer;
+			}
+		if (strv_extend(ret, line) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* "DIR/NAME\tINODE:MTIME:SIZE" of an executable (a file with an x bit, or
+ * a symlink) name in dir, or NULL (not one, or out of memory). */
+static char *executable_key(int dir, const char *folder, const char *name)
+{
+	struct stat st;
+	if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !(S_ISLNK(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 0111))))
+		return NULL;
+	char *key = NULL;
+	return asprintf(&key, "%s%s%s\t%llu:%lld.%ld:%lld", folder, *folder ? "/" : "", name,
+	                (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+	                st.st_mtim.tv_nsec, (long long)st.st_size) < 0
+	               ? NULL
+	               : key;
+}
+
+/* Whether a system folder of line (path_folders()'s) has an executable
+ * name. */
+static bool shadows(const char *line, const char *name)
+{
+	const char *sys = strchr(line, '\t');
+	for (sys = sys ? sys + 1 : ""; *sys;) {
+		size_t n = strcspn(sys, ":");
+		char p[PATH_MAX];
+		if (snprintf(p, sizeof(p), "%.*s/%s", (int)n, sys, name) < (int)sizeof(p) &&
+		    access(p, X_OK) == 0)
+			return true;
+		sys += n + (sys[n] == ':');
+	}
+	return false;
+}
+
+/* Each executable in the workspace's folders on the PATH: noted before the
+ * run (end false), or blocked after it when new or changed and shadowing
+ * (end true). */
+static int each_path_executable(struct protect_watch *w, bool end)
+{
+	int r = 0;
+	STRV_FOREACH (line, w->path_folders) {
+		_cleanup_free_ char *folder = strndup(*line, strcspn(*line, "\t"));
+		_cleanup_free_ char *entry = NULL; /* open_folder() takes an entry's folder */
+		if (!folder || asprintf(&entry, "%s%s.", folder, *folder ? "/" : "") < 0)
+			return -ENOMEM;
+		int dir = open_folder(w->workspace, entry);
+		if (dir < 0) {
+			if (dir != -ENOENT && dir != -ENOTDIR && dir != -ELOOP && r == 0)
+				r = dir;
+			continue;
+		}
+		int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+		if (!d) {
+			if (fd >= 0)
+				(void)close(fd);
+			(void)close(dir);
+			continue;
+		}
+		for (const struct dirent *de; r >= 0 && (de = readdir(d)) != NULL;) {
+			_cleanup_free_ char *key = executable_key(dir, folder, de->d_name);
+			if (!key || strstr(de->d_name, PROTECT_WATCH_SUFFIX))
+				continue;
+			bool known = false;
+			STRV_FOREACH (b, w->path_before)
+				known |= strcmp(*b, key) == 0;
+			if (!end)
+				r = strv_extend(&w->path_before, key);
+			else if (!known && shadows(*line, de->d_name)) {
+				*strchr(key, '\t') = '\0';
+				r = block(w, dir, de->d_name, key);
+				if (r >= 0)
+					r = strv_extend(&w->path_blocked, key);
+			}
+		}
+		(void)closedir(d);
+		(void)close(dir);
+	}
+	return r;
+}
+
 int protect_watch_begin(struct protect_watch *w, const char *workspace,
                         const struct run_settings *s)
 {
@@ -174,16 +318,17 @@ int protect_watch_begin(struct protect_watch *w, const char *workspace,
 	if (s->sandbox_mode != SANDBOX_MODE_WORKSPACE_WRITE)
 		return 0;
 	w->active = true;
-	for (size_t i = 0; i < s->n_protect; i++) {
-		if (!watched(s->protect[i]) || folder_done(s, i))
-			continue;
-		int r = each_match(w, i, note_before);
-		if (r < 0) {
-			/* nothing to compare with afterwards: said, never guessed */
-			w->active = false;
-			w->error = r;
-			return r;
-		}
+	int r = path_folders(workspace, &w->path_folders);
+	if (r >= 0)
+		r = each_path_executable(w, false);
+	for (size_t i = 0; r >= 0 && i < s->n_protect; i++)
+		if (watched(s->protect[i]) && !folder_done(s, i))
+			r = each_match(w, i, note_before);
+	if (r < 0) {
+		/* nothing to compare with afterwards: said, never guessed */
+		w->active = false;
+		w->error = r;
+		return r;
 	}
 	return 0;
 }
@@ -200,6 +345,9 @@ int protect_watch_end(struct protect_watch *w)
 		if (q < 0 && r == 0)
 			r = q;
 	}
+	int q = each_path_executable(w, true);
+	if (q < 0 && r == 0)
+		r = q;
 	w->error = r;
 	return r < 0 ? r : (int)strv_length(w->blocked);
 }
@@ -209,6 +357,19 @@ void protect_watch_write_text(const struct protect_watch *w, FILE *f)
 	if (!w)
 		return;
 	STRV_FOREACH (b, w->blocked) {
+		bool planted = false;
+		STRV_FOREACH (p, w->path_blocked)
+			planted |= strcmp(*p, *b) == 0;
+		if (planted) {
+			fputs("[sandbox: the command put an executable in a folder of the workspace that "
+			      "the user's PATH names ahead of the system's, where it would run in place of "
+			      "the system's command of that name; renamed to NAME" PROTECT_WATCH_SUFFIX
+			      ": ",
+			      f);
+			terminal_safe_write(f, *b);
+			fputs(": tell the user, who may restore it on purpose]\n", f);
+			continue;
+		}
 		fputs("[sandbox: the command created a protected file, which other programs would "
 		      "run; renamed to NAME" PROTECT_WATCH_SUFFIX ": ",
 		      f);
@@ -227,4 +388,7 @@ void protect_watch_done(struct protect_watch *w)
 {
 	w->before = strv_free(w->before);
 	w->blocked = strv_free(w->blocked);
+	w->path_folders = strv_free(w->path_folders);
+	w->path_before = strv_free(w->path_before);
+	w->path_blocked = strv_free(w->path_blocked);
 }

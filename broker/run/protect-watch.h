@@ -7,7 +7,9 @@
  * names matching the file entries are listed before the run, and what
  * matches after it and was not there is renamed NAME.sluice-blocked, which
  * no program reads, and reported, so that the user can restore it on
- * purpose.
+ * purpose. Likewise an executable the run put in a folder of the workspace
+ * that the user's PATH names ahead of the system's folders, named as a
+ * system command (a git of its own in bin/, with direnv's PATH_add bin).
  * Not for: the protection itself (the launcher's protected-paths.c).
  */
 #ifndef SLUICE_PROTECT_WATCH_H
@@ -28,7 +30,14 @@ struct protect_watch {
 	const struct run_settings *settings; /* borrowed */
 	char **before;                       /* "DIR/NAME" present at the start (strv) */
 	char **blocked; /* what was renamed, relative to the workspace (strv) */
-	int error;      /* what protect_watch_end() could not do (-errno), or 0 */
+	/* the workspace's folders on the user's PATH ahead of the system's
+	 * ("DIR\tSYSTEM:..."), the executables there at the start
+	 * ("DIR/NAME\tINODE:MTIME:SIZE"), and those of blocked that were
+	 * planted there (strv each) */
+	char **path_folders;
+	char **path_before;
+	char **path_blocked;
+	int error; /* what protect_watch_end() could not do (-errno), or 0 */
 	bool active;
 };
 
