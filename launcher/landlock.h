@@ -36,10 +36,12 @@ int apply_landlock(const struct launch_spec *spec, struct launch_state *state,
  * a ruleset, as they are once the mounts have hidden those paths, and its
  * descriptor sent on sock (fd-passing.h), which is then closed. Best
  * effort: where nothing came, or the mounts did not hide the paths,
- * apply_landlock() builds them itself. The rules grant on what the paths
- * are now, which the mounts do not change but where they cover a hidden
- * path (no rule is on one). landlock_reads_ahead() says whether a run
- * has such rules to build. */
+ * apply_landlock() builds them itself. The rules are on the files the
+ * paths name now, which the mounts' binds show unchanged; /tmp, /dev and
+ * /proc, where the mounts put new filesystems that a rule on the old one
+ * does not reach, are left to the child, sent the hidden paths in them
+ * with the ruleset. landlock_reads_ahead() says whether a run has such
+ * rules to build. */
 bool landlock_reads_ahead(const struct launch_spec *spec, const struct launch_state *state);
 void landlock_send_read_rules(const struct launch_spec *spec, const struct launch_state *state,
                               int sock);
