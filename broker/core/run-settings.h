@@ -162,7 +162,15 @@
 	X("~/.var/app/org.mozilla.firefox/.mozilla", "Firefox profiles (flatpak): cookies, saved passwords") \
 	X("~/.config/microsoft-edge", "Edge profiles: cookies, saved passwords") \
 	X("~/.config/Slack", "Slack session cookies") \
-	X("~/.config/discord", "Discord session token")
+	X("~/.config/discord", "Discord session token") \
+	X("~/.config/stripe/config.toml", "Stripe CLI API keys") \
+	X("~/.circleci/cli.yml", "CircleCI CLI token") \
+	X("~/.config/hcloud/cli.toml", "Hetzner Cloud CLI tokens") \
+	X("~/.config/linode-cli", "Linode CLI token") \
+	X("~/.railway/config.json", "Railway CLI token") \
+	X("~/.tsh", "Teleport certificates and keys") \
+	X("~/.config/solana/id.json", "Solana wallet keypair") \
+	X("~/.ethereum/keystore", "Ethereum account keys")
 /* clang-format on */
 
 /*
