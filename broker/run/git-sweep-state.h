@@ -14,8 +14,25 @@
 
 #include "run/git-sweep.h"
 
-/* Nested repositories looked at, at most. */
+/* A config or todo file larger than this is moved away, not read. */
+#define SWEEP_TEXT_MAX (1024 * 1024)
+
+/* A gitdir's config files, which the sweep rewrites when the run made or
+ * changed them (config_before holds each). */
+extern const char *const git_sweep_config_files[2];
+
+/* Nested repositories kept in the list (each swept, then its own
+ * index's gitlinks followed, in turn), at most. The ones found past it
+ * are swept at once, on the way, without being kept (git-sweep.c,
+ * sweep_unkept()), up to the two bounds below; past those, set aside. */
 #define SWEEP_NESTED_MAX 256
+/* Repositories swept on the way past the list, at most, in one sweep:
+ * each costs a walk of its gitdir, and .git files can name one gitdir
+ * any number of times. */
+#define SWEEP_UNKEPT_MAX 4096
+/* How deep sweeps on the way follow a swept repository's own gitlinks
+ * (a recursion, each level a walk's stack). */
+#define SWEEP_UNKEPT_DEPTH_MAX 8
 
 struct sweeper {
 	struct git_sweep *s;
@@ -32,6 +49,17 @@ struct sweeper {
 	const char *tree; /* the work tree the gitlinks at hand are relative to */
 	char keys[512];   /* the names git_defuse_* reported for the file at hand */
 	int n_keys;
+	/* git_sweep_run(), which sweeps what is past the list; not
+	 * git_sweep_nested_gitdirs(), which lists (overflow: it could not) */
+	bool sweeping, overflow;
+	unsigned unkept_depth; /* sweeps on the way now under way */
+	/* the gitdirs swept on the way (SWEEP_UNKEPT_MAX, made on the
+	 * first), and how many; how many were set aside */
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} * unkept;
+	size_t n_unkept, n_unswept;
 };
 
 /* Record that the sweep could not do all it should (s->error): the first

@@ -37,11 +37,6 @@
 /* Deeper folders than this are not walked: the folder at that depth is
  * moved to the quarantine whole (git makes nothing that deep). */
 #define SWEEP_DEPTH_MAX 48
-/* A config or todo file larger than this is moved away, not read. */
-#define SWEEP_TEXT_MAX (1024 * 1024)
-/* Coarse clocks and file systems that keep whole seconds: a directory
- * changed this long before the run's start is looked at too. */
-#define SWEEP_MARGIN_S 2
 
 /* File systems whose directories' ctime the kernel sets from its own
  * clock on every change of their entries (and on a rename of the folder
@@ -85,120 +80,6 @@ static bool changed(const struct sweeper *w, const struct stat *st)
 	return !w->ctime_ok || !ts_before(&st->st_ctim, &w->s->since);
 }
 
-static int add_root(struct git_sweep *s, const char *path)
-{
-	for (size_t i = 0; i < s->n_roots; i++)
-		if (strcmp(s->roots[i], path) == 0)
-			return 0;
-	if (s->n_roots >= GIT_SWEEP_ROOTS_MAX)
-		return 0;
-	s->roots[s->n_roots] = strdup(path);
-	if (!s->roots[s->n_roots])
-		return -ENOMEM;
-	s->n_roots++;
-	return 0;
-}
-
-/* The gitdir a ".git" file names, with its common directory, when git
- * registered them: see git_sweep_begin(). */
-static int begin_git_file(struct git_sweep *s, const char *dotgit, const struct stat *dst)
-{
-	char line[PATH_MAX + 16];
-	if (read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) < 0 ||
-	    strncmp(line, "gitdir: ", 8) != 0)
-		return 0;
-	_cleanup_free_ char *gitdir = path_resolve_from(s->workspace, line + 8);
-	struct stat gst;
-	if (!gitdir || stat(gitdir, &gst) < 0 || !S_ISDIR(gst.st_mode) || gst.st_uid != dst->st_uid)
-		return 0;
-	_cleanup_close_ int gfd = open(gitdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (gfd < 0)
-		return 0;
-	char text[PATH_MAX];
-	if (read_first_line_at(gfd, "commondir", false, text, sizeof(text)) < 0) {
-		/* no common directory: a submodule's repository, .../modules/NAME */
-		return strstr(gitdir, "/modules/") ? add_root(s, gitdir) : 0;
-	}
-	_cleanup_free_ char *common = path_resolve_from(gitdir, text);
-	_cleanup_free_ char *back = NULL, *dotgit_real = realpath(dotgit, NULL);
-	struct stat cst;
-	if (!common || !dotgit_real || stat(common, &cst) < 0 || cst.st_uid != dst->st_uid ||
-	    read_first_line_at(gfd, "gitdir", false, text, sizeof(text)) < 0)
-		return 0;
-	back = path_resolve_from(gitdir, text);
-	if (!back || strcmp(back, dotgit_real) != 0)
-		return 0; /* this gitdir is another worktree's */
-	const char *name = strrchr(gitdir, '/');
-	_cleanup_free_ char *registered = NULL, *wt = NULL;
-	if (asprintf(&wt, "%s/worktrees%s", common, name) < 0)
-		return -ENOMEM;
-	registered = realpath(wt, NULL);
-	if (!registered || strcmp(registered, gitdir) != 0)
-		return 0; /* the common directory does not know it */
-	int r = add_root(s, gitdir);
-	return r < 0 ? r : add_root(s, common);
-}
-
-/* A gitdir's config files, which the sweep rewrites when the run made or
- * changed them. */
-static const char *const config_files[] = { "config", "config.worktree" };
-_Static_assert(ELEMENTSOF(config_files) == 2, "config_before holds each of config_files");
-
-/* The roots' config files as they are before the run (config_before):
- * one that is missing, not a regular file or too long stays NULL, and
- * then nothing of it counts as the user's. */
-static int read_configs_before(struct git_sweep *s)
-{
-	for (size_t i = 0; i < s->n_roots; i++) {
-		_cleanup_close_ int dfd = open(s->roots[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		for (size_t j = 0; dfd >= 0 && j < ELEMENTSOF(config_files); j++) {
-			_cleanup_close_ int fd =
-			        openat(dfd, config_files[j],
-			               O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-			struct stat st;
-			if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-			    st.st_size > SWEEP_TEXT_MAX)
-				continue;
-			_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
-			if (!text)
-				return -ENOMEM;
-			ssize_t n = read_full(fd, text, (size_t)st.st_size);
-			if (n < 0)
-				continue;
-			s->config_before[i][j] = TAKE_PTR(text);
-			s->config_before_len[i][j] = (size_t)n;
-		}
-	}
-	return 0;
-}
-
-static int find_roots(struct git_sweep *s, const char *workspace)
-{
-	*s = (struct git_sweep){ .n_roots = 0 };
-	clock_gettime(CLOCK_REALTIME_COARSE, &s->since);
-	s->since.tv_sec -= SWEEP_MARGIN_S;
-	s->workspace = strdup(workspace);
-	if (!s->workspace)
-		return -ENOMEM;
-	_cleanup_free_ char *dotgit = NULL;
-	if (asprintf(&dotgit, "%s/.git", workspace) < 0)
-		return -ENOMEM;
-	struct stat st;
-	if (lstat(dotgit, &st) < 0)
-		return 0;
-	if (S_ISDIR(st.st_mode))
-		return add_root(s, dotgit);
-	if (S_ISREG(st.st_mode))
-		return begin_git_file(s, dotgit, &st);
-	return 0;
-}
-
-int git_sweep_begin(struct git_sweep *s, const char *workspace)
-{
-	int r = find_roots(s, workspace);
-	return r < 0 ? r : read_configs_before(s);
-}
-
 /* What a non-directory entry of a gitdir is, when git would never have put
  * it there, into what (else ""). in_objects: in an object store, where
  * git's own clones hard-link objects and git never writes a file in place. */
@@ -238,13 +119,21 @@ static bool is_name(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+static void sweep_unkept(struct sweeper *w, const char *path, const char *tree);
+
+/* A nested repository found (gitdir path; tree: its work tree, when a
+ * gitlink named it, else NULL), kept in the list; past the list, swept
+ * at once (a sweep) or, for the list alone, noted as not listed. */
 static void remember_nested_in(struct sweeper *w, const char *path, const char *tree)
 {
 	for (size_t i = 0; i < w->n_nested; i++)
 		if (strcmp(w->nested[i], path) == 0)
 			return;
 	if (w->n_nested >= SWEEP_NESTED_MAX) {
-		git_sweep_fail(w->s, "more than %d nested repositories", SWEEP_NESTED_MAX);
+		if (w->sweeping)
+			sweep_unkept(w, path, tree);
+		else
+			w->overflow = true;
 		return;
 	}
 	char *copy = strdup(path);
@@ -586,10 +475,10 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 	struct stat st, parent;
 	bool all = root < 0 && fstat(fd, &st) == 0 && changed(w, &st) &&
 	           fstatat(fd, "..", &parent, 0) == 0 && changed(w, &parent);
-	for (size_t i = 0; i < ELEMENTSOF(config_files); i++)
-		if (all || (fstatat(fd, config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	for (size_t i = 0; i < ELEMENTSOF(git_sweep_config_files); i++)
+		if (all || (fstatat(fd, git_sweep_config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		            changed(w, &st)))
-			defuse_file(w, fd, config_files[i], git_defuse_config_since,
+			defuse_file(w, fd, git_sweep_config_files[i], git_defuse_config_since,
 			            root_before(w->s, root, i),
 			            root < 0 ? 0 : w->s->config_before_len[root][i],
 			            "config keys that run programs or send data elsewhere");
@@ -697,23 +586,134 @@ static void find_gitlinks(struct sweeper *w)
 	safe_close(cfd);
 }
 
-/* The gitlinks of the i-th nested repository's own index (which its git
- * status enters when the user's at the top enters it), into the list. */
-static void find_nested_gitlinks(struct sweeper *w, size_t i)
+/* The gitlinks of the index in gitdir, whose work tree is tree (which its
+ * git status enters when the user's at the top enters it), into the list
+ * (or swept on the way). */
+static void follow_gitlinks(struct sweeper *w, const char *gitdir, const char *tree)
 {
-	if (!w->nested_tree[i])
-		return;
-	_cleanup_close_ int nfd =
-	        open(w->nested[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_close_ int nfd = open(gitdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (nfd < 0)
 		return;
-	w->tree = w->nested_tree[i];
+	const char *outer = w->tree;
+	w->tree = tree;
 	git_index_each_gitlink(nfd, git_index_hash_length(nfd), gitlink, w);
-	w->tree = NULL;
+	w->tree = outer;
+}
+
+/* The gitlinks of the i-th nested repository's own index. */
+static void find_nested_gitlinks(struct sweeper *w, size_t i)
+{
+	if (w->nested_tree[i])
+		follow_gitlinks(w, w->nested[i], w->nested_tree[i]);
+}
+
+/*
+ * A nested repository past the sweep's bounds, which is not swept: set
+ * aside, renamed NAME.sluice-unswept beside itself, so that no git finds
+ * it, and reported (the user renames it back on purpose). For one a
+ * gitlink names, that is the work tree's ".git" (the folder, or the file
+ * or link that names the gitdir), the way the user's git enters it; for
+ * one inside a gitdir (modules/NAME, worktrees/NAME), the gitdir itself,
+ * whose ".git" file then names nothing. A root is swept whole anyway.
+ */
+static void set_aside(struct sweeper *w, const char *path, const char *tree)
+{
+	if (!tree && root_index(w->s, path) >= 0)
+		return;
+	_cleanup_free_ char *copy = strdup(tree ? tree : path);
+	char *slash = copy ? strrchr(copy, '/') : NULL;
+	if (!slash || slash == copy) {
+		git_sweep_fail(w->s, "setting '%s' aside: %s", path, strerror(ENOMEM));
+		return;
+	}
+	const char *name = tree ? ".git" : slash + 1;
+	if (!tree)
+		*slash = '\0';
+	_cleanup_close_ int dfd = open(copy, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int r = dfd < 0 ? -errno : -EEXIST;
+	char aside[NAME_MAX + 1];
+	for (int i = 0; dfd >= 0 && r == -EEXIST && i < 100; i++) {
+		snprintf(aside, sizeof(aside),
+		         i ? "%.200s.sluice-unswept.%d" : "%.200s.sluice-unswept", name, i);
+		r = renameat2(dfd, name, dfd, aside, RENAME_NOREPLACE) < 0 ? -errno : 0;
+	}
+	if (r < 0) {
+		git_sweep_fail(
+		        w->s,
+		        "nested repository '%s' past the sweep's bounds: setting it aside: %s",
+		        path, strerror(-r));
+		return;
+	}
+	char what[NAME_MAX + 200];
+	snprintf(what, sizeof(what),
+	         "nested repository past the sweep's bounds, not swept: renamed %s, "
+	         "which no git finds",
+	         aside);
+	git_quarantine_note(w, copy, name, what, NULL);
+	w->n_unswept++;
+}
+
+/* Whether the gitdir st describes was swept on the way already (or is
+ * being swept further up: a .git linked back, a cycle); if not, it is
+ * noted as swept. */
+static bool swept_on_the_way(struct sweeper *w, const struct stat *st)
+{
+	for (size_t i = 0; i < w->n_unkept; i++)
+		if (w->unkept[i].dev == st->st_dev && w->unkept[i].ino == st->st_ino)
+			return true;
+	w->unkept[w->n_unkept].dev = st->st_dev;
+	w->unkept[w->n_unkept++].ino = st->st_ino;
+	return false;
+}
+
+/*
+ * A nested repository found past the list (gitdir path, its work tree
+ * tree or NULL): swept at once, then the gitlinks of its own index in
+ * turn, what was under way (a walk's folder, the work tree whose index is
+ * being read) kept aside and put back. Only its identity is kept, so that
+ * the many .git files that may name one gitdir cost one sweep. Past the
+ * bounds on the count and the depth of these sweeps, set aside: never
+ * left live.
+ */
+static void sweep_unkept(struct sweeper *w, const char *path, const char *tree)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return; /* gone, or no repository git would enter */
+	if (!w->unkept && !(w->unkept = calloc(SWEEP_UNKEPT_MAX, sizeof(*w->unkept)))) {
+		git_sweep_fail(w->s, "out of memory");
+		set_aside(w, path, tree);
+		return;
+	}
+	if (w->n_unkept < SWEEP_UNKEPT_MAX && swept_on_the_way(w, &st))
+		return;
+	if (w->unkept_depth >= SWEEP_UNKEPT_DEPTH_MAX || w->n_unkept >= SWEEP_UNKEPT_MAX) {
+		set_aside(w, path, tree);
+		return;
+	}
+	_cleanup_free_ char *gitdir = strdup(path), *wt = tree ? strdup(tree) : NULL;
+	_cleanup_free_ char *outer = strdup(w->path);
+	if (!gitdir || (tree && !wt) || !outer) {
+		git_sweep_fail(w->s, "out of memory");
+		set_aside(w, path, tree);
+		return;
+	}
+	dev_t dev = w->dev;
+	bool ctime_ok = w->ctime_ok;
+	w->unkept_depth++;
+	sweep_repository(w, gitdir, !in_roots(w->s, gitdir), root_index(w->s, gitdir));
+	if (wt)
+		follow_gitlinks(w, gitdir, wt);
+	w->unkept_depth--;
+	snprintf(w->path, sizeof(w->path), "%s", outer);
+	w->dev = dev;
+	w->ctime_ok = ctime_ok;
 }
 
 static void forget_nested(struct sweeper *w)
 {
+	free(w->unkept);
+	w->unkept = NULL;
 	for (size_t i = 0; i < w->n_nested; i++) {
 		free(w->nested[i]);
 		free(w->nested_tree[i]);
@@ -727,7 +727,8 @@ int git_sweep_nested_gitdirs(struct git_sweep *s, char ***ret)
 	find_gitlinks(&w);
 	for (size_t i = 0; i < w.n_nested; i++)
 		find_nested_gitlinks(&w, i);
-	int r = 0;
+	/* a list that is not whole would leave the rest writable */
+	int r = w.overflow ? -E2BIG : 0;
 	for (size_t i = 0; r >= 0 && i < w.n_nested; i++)
 		if (!in_roots(s, w.nested[i]))
 			r = strv_extend(ret, w.nested[i]);
@@ -738,7 +739,7 @@ int git_sweep_nested_gitdirs(struct git_sweep *s, char ***ret)
 int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 {
 	uint64_t start = monotonic_us();
-	struct sweeper w = { .s = s, .jobs_dir = jobs_dir, .qfd = -1 };
+	struct sweeper w = { .s = s, .jobs_dir = jobs_dir, .qfd = -1, .sweeping = true };
 	s->ran = true;
 	for (size_t i = 0; i < s->n_roots; i++) {
 		int r = sweep_tree(&w, s->roots[i]);
@@ -759,25 +760,15 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 	}
 	forget_nested(&w);
 	safe_close(w.qfd);
+	if (w.n_unswept > 0)
+		git_sweep_fail(
+		        s,
+		        "%zu nested repositor%s past its bounds (%d listed, %d more, %d deep) "
+		        "not swept but set aside (listed above)",
+		        w.n_unswept, w.n_unswept == 1 ? "y" : "ies", SWEEP_NESTED_MAX,
+		        SWEEP_UNKEPT_MAX, SWEEP_UNKEPT_DEPTH_MAX);
 	s->duration_us = monotonic_us() - start;
 	if (s->error[0])
 		return -EIO;
 	return (int)(s->n_found > INT_MAX ? INT_MAX : s->n_found);
-}
-
-void git_sweep_done(struct git_sweep *s)
-{
-	free(s->workspace);
-	for (size_t i = 0; i < s->n_roots; i++) {
-		free(s->roots[i]);
-		free(s->config_before[i][0]);
-		free(s->config_before[i][1]);
-	}
-	for (size_t i = 0; i < s->n_items; i++) {
-		free(s->items[i].path);
-		free(s->items[i].what);
-		free(s->items[i].kept);
-	}
-	free(s->quarantine);
-	*s = (struct git_sweep){ .n_roots = 0 };
 }

@@ -545,10 +545,21 @@ _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spa
 	 * would act on the user's git status before the sweep at its end */
 	_cleanup_strv_free_ char **nested = NULL;
 	struct spawn_request job = *req;
+	int r = 0;
 	if (sweep && req->settings->sandbox_mode == SANDBOX_MODE_WORKSPACE_WRITE &&
-	    !req->settings->git_writable && git_sweep_nested_gitdirs(sweep, &nested) >= 0)
-		job.read_only = nested;
-	int r = monitor_start_command(dir, id, &job, out_path, &ms);
+	    !req->settings->git_writable)
+		r = git_sweep_nested_gitdirs(sweep, &nested);
+	job.read_only = nested;
+	if (r < 0) {
+		/* fail closed: a gitdir left off the list would be writable */
+		ms.failure.failed = true;
+		snprintf(ms.failure.message, sizeof(ms.failure.message),
+		         "sluice: the gitdirs of the nested repositories could not all be kept "
+		         "read-only for a background job (%s): run it in the foreground",
+		         strerror(-r));
+	} else {
+		r = monitor_start_command(dir, id, &job, out_path, &ms);
+	}
 	monitor_report(report_fd, r, &ms);
 	if (r < 0)
 		_exit(1);

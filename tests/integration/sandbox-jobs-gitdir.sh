@@ -107,3 +107,15 @@ report $? "a foreground run's git commit still works" "$out" "$err"
 run "$SLUICE" run -C "$repo" --mode background -- true
 grep -q '^\[the repository.s \.git is read-only for a background job' <<<"$out"
 report $? "the job's start says its .git is read-only, and to run git in the foreground" "$out"
+
+# --- a job whose nested repositories' gitdirs cannot all be listed (past
+# the sweep's list of 256) is refused, not started with the rest writable
+new_repo "$repo"
+git init -q --template= "$repo/s" && git -C "$repo/s" commit -q --allow-empty -m s &&
+  for i in $(seq -w 1 300); do cp -a "$repo/s" "$repo/sub$i"; done &&
+  (cd "$repo" && git add sub* 2>/dev/null && git commit -q -m subs)
+run "$SLUICE" run -C "$repo" --mode background --format json -- 'touch job-ran'
+sleep 1
+[ "$rc" -ne 0 ] && [ ! -e "$repo/job-ran" ] &&
+  grep -q "could not all be kept read-only for a background job" <<<"$out$err"
+report $? "a job past the list of nested gitdirs kept read-only is refused, and says why" "$out" "$err"

@@ -158,6 +158,26 @@ attack "a nested repository's gitlink in a split index's shared part, then git s
 attack "a repository nested twice (a gitlink of a gitlink's index), then git status" \
   'git init -q sub && git -C sub init -q inner && git -C sub/inner commit -q --allow-empty -m i && git -C sub/inner config core.fsmonitor "touch '"$HOME"'/MARK-twice; false" && git -C sub add inner 2>/dev/null && git -C sub commit -q -m s && git add sub 2>/dev/null' \
   'echo x >sub/inner/f && git status --short' '[ -e "$HOME/MARK-twice" ]'
+# Past the sweep's list of nested repositories (256 kept): the 300th
+# gitlink's repository is swept all the same, on the way.
+many='git init -q --template= s && git -C s commit -q --allow-empty -m s && for i in $(seq -w 1 300); do cp -a s sub$i; done && '
+attack "the 300th nested repository, past the sweep's list, with core.fsmonitor, then git status" \
+  "$many"'git -C sub300 config core.fsmonitor "touch '"$HOME"'/MARK-300; false" && git add sub* 2>/dev/null' \
+  'git status --short' '[ -e "$HOME/MARK-300" ]'
+# Past the list and nested 9 deep (a gitlink of a gitlink's index ...):
+# the ninth is past the depth the sweep follows on the way, so it is set
+# aside (its gitdir renamed, found by no git), never left live.
+deep='git init -q --template= s && git -C s commit -q --allow-empty -m s && for i in $(seq -w 1 256); do cp -a s a$i; done && mk() { git init -q --template= "$1" && git -C "$1" commit -q --allow-empty -m c; } && p=c1 && mk c1 && for i in 2 3 4 5 6 7 8 9; do mk $p/c$i; p=$p/c$i; done && git -C $p config core.fsmonitor "touch '"$HOME"'/MARK-deep; false" && d=$p && while [ $d != c1 ]; do git -C ${d%/*} add ${d##*/} 2>/dev/null && git -C ${d%/*} commit -q -m x; d=${d%/*}; done && git add a* c1 2>/dev/null'
+deep_path=c1/c2/c3/c4/c5/c6/c7/c8/c9
+attack "a repository nested 9 deep past the sweep's list, with core.fsmonitor, then git status" \
+  "$deep" "echo x >$deep_path/f && git status --short" '[ -e "$HOME/MARK-deep" ]'
+# Past the list and past the count of repositories the sweep takes on the
+# way (4096: 4400 distinct minimal gitdirs, each named by a .git file):
+# the last one is set aside. Triggered in it, where the user cd's.
+count='git init -q --template= z && git -C z commit -q --allow-empty -m z && h=$(git -C z rev-parse HEAD) && mkdir gd && for i in $(seq -w 1 4400); do mkdir -p gd/$i/objects gd/$i/refs b$i && echo "ref: refs/heads/main" >gd/$i/HEAD && echo "gitdir: ../gd/$i" >b$i/.git; done && { for i in $(seq -w 1 4400); do printf "160000 %s\tb%s\n" $h $i; done; printf "160000 %s\tz\n" $h; } | git update-index --index-info && '
+attack "a repository past the count the sweep takes on the way, with core.fsmonitor, then git status in it" \
+  "$count"'git -C z config core.fsmonitor "touch '"$HOME"'/MARK-count; false"' \
+  'git -C z status --short --ignore-submodules=all' '[ -e "$HOME/MARK-count" ]'
 # A gitlink whose .git is a symlink to a gitdir elsewhere in the work tree
 # (git follows it).
 attack "a nested repository whose .git is a symlink, then git status" \
@@ -179,6 +199,7 @@ if [ -n "$why" ]; then
   skip "the quarantine keeps the link itself" "$why"
   skip "sockets and hard links are swept; a linked name stays, alone" "$why"
   skip "a nested clone keeps working" "$why"
+  skip "a repository past the sweep's bounds is set aside, said in the text; the user's git status works" "$why"
   skip "a background job is swept when it ends" "$why"
   skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
   skip "a restricted run that could write nothing lasting is not swept; the attack fails in it" "$why"
@@ -231,6 +252,17 @@ else
   trigger "$repo" 'git status --short && git -C lib log --oneline -1 && git -C lib fetch -q && git -C lib switch -q side'
   [ "$trc" -eq 0 ] && [ ! -e "$HOME/MARK-clone" ] && grep -q 'url = ' "$repo/lib/.git/config"
   report $? "a nested clone keeps working, its remote kept, its fsmonitor not" "$(cat "$TEST_TMP/trigger.out")" "$out"
+
+  # one that cannot be swept is set aside, and the text says so
+  fresh
+  run "$SLUICE" run -C "$repo" -- "$deep"
+  trigger "$repo" "echo x >$deep_path/f && git status --short && git -C ${deep_path%/*} log --oneline -1"
+  [ "$rc" -eq 0 ] && [ -d "$repo/$deep_path/.git.sluice-unswept" ] && [ ! -e "$repo/$deep_path/.git" ] &&
+    grep -q "$deep_path/.git: nested repository past the sweep's bounds, not swept: renamed .git.sluice-unswept" <<<"$out" &&
+    grep -q "1 nested repository past its bounds .* not swept but set aside" <<<"$out" &&
+    [ "$trc" -eq 0 ] && [ ! -e "$HOME/MARK-deep" ]
+  report $? "a repository past the sweep's bounds is set aside, said in the text; the user's git status works" \
+    "$out" "$(cat "$TEST_TMP/trigger.out")"
 
   # a background job's repository is read-only, and so are its nested
   # repositories' gitdirs (sandbox-jobs-gitdir.sh): nothing is left to
