@@ -293,6 +293,26 @@ static int start_reaper_child(const struct launch_spec *spec, struct launch_stat
 	monitor_run(spec, pid, -1, true, proxy);
 }
 
+/* The monitor's Landlock read rules (landlock_send_read_rules()), built
+ * on another CPU than the one it is on: its child, just forked, waits on
+ * this CPU for it to block otherwise, and would make its mounts only
+ * after. Then back on every CPU it had. */
+static void build_apart(const struct launch_spec *spec, const struct launch_state *state, int sock)
+{
+	cpu_set_t all, others;
+	int cpu = sched_getcpu();
+	bool moved = false;
+	if (cpu >= 0 && sched_getaffinity(0, sizeof(all), &all) == 0) {
+		others = all;
+		CPU_CLR(cpu, &others);
+		moved = CPU_COUNT(&others) > 0 &&
+		        sched_setaffinity(0, sizeof(others), &others) == 0;
+	}
+	landlock_send_read_rules(spec, state, sock);
+	if (moved)
+		(void)sched_setaffinity(0, sizeof(all), &all);
+}
+
 int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
                   struct sluice_error *err)
 {
@@ -356,7 +376,7 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 			(void)close(status[1]);
 		if (rules[0] >= 0) {
 			(void)close(rules[1]);
-			landlock_send_read_rules(spec, state, rules[0]);
+			build_apart(spec, state, rules[0]);
 		}
 		monitor_run(spec, pid, status[0], false, state->egress_proxy.pid);
 	}
