@@ -329,8 +329,8 @@ static int extract_rule(const void *ctx, const char *t, const char **ret_what)
 {
 	(void)ctx;
 	enum tree_kind k = system_tree(t, ret_what);
-	if (k == TREE_ROOT || k == TREE_HOME)
-		return SLUICE_ASK;
+	if (k == TREE_ROOT || k == TREE_HOME || strcmp(t, "/root") == 0)
+		return SLUICE_ASK; /* /root: root's home, to system_tree() a system directory */
 	switch (guarded_path(t, true, ret_what)) {
 	case GUARDED_KEYS:
 	case GUARDED_CONFIG:
@@ -397,7 +397,8 @@ static int check_tar(const struct sluice_simple_command *sc, struct sluice_verdi
 		                              "-I",       "--use-compress-program",
 		                              NULL };
 	static const char old_style_values[] = "fCTXbHgNVKLI";
-	if (strcmp(sluice_name(sc), "tar") != 0)
+	static const char *const tars[] = { "tar", "gtar", "bsdtar", NULL };
+	if (!str_in(sluice_name(sc), tars))
 		return SLUICE_ALLOW;
 	if (!long_option_prefix(sc, 1, "remove-files", 3))
 		return check_tar_extract(sc, values, v);
