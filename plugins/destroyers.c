@@ -319,9 +319,71 @@ static int check_sources(const struct sluice_simple_command *sc, struct sluice_v
 	return verdict;
 }
 
+/* Where tar extracting lands that it must not: the root or a home
+ * directory itself, or a home's keys and configuration (~/.ssh,
+ * ~/.config). What the archive holds takes the place of the dotfiles
+ * there, with no copy kept. A system directory is not (`tar -C /usr/local
+ * -xzf go.tgz` installs, and the sandbox keeps those files). Asks: a
+ * dotfiles archive unpacked on purpose is such a command too. */
+static int extract_rule(const void *ctx, const char *t, const char **ret_what)
+{
+	(void)ctx;
+	enum tree_kind k = system_tree(t, ret_what);
+	if (k == TREE_ROOT || k == TREE_HOME || strcmp(t, "/root") == 0)
+		return SLUICE_ASK; /* /root: root's home, to system_tree() a system directory */
+	switch (guarded_path(t, true, ret_what)) {
+	case GUARDED_KEYS:
+	case GUARDED_CONFIG:
+		return SLUICE_ASK;
+	default:
+		return SLUICE_ALLOW;
+	}
+}
+
+/* tar extracting (x in an old-style first word or a cluster, --extract,
+ * --get) with -C DIR, -CDIR or --directory=DIR that extract_rule()
+ * guards. Without -C it extracts into the working directory, which is the
+ * project's (a cd before it is judged as the directory it names). */
+static int check_tar_extract(const struct sluice_simple_command *sc, const char *const *values,
+                             struct sluice_verdict *v)
+{
+	const char *first = sluice_argc(sc) > 1 ? sluice_arg(sc, 1) : "";
+	if (!((first[0] != '-' && strchr(first, 'x')) || short_option_given(sc, 1, 'x', values) ||
+	      long_option_given(sc, 1, "extract", 3, values) ||
+	      long_option_given(sc, 1, "get", 3, values)))
+		return SLUICE_ALLOW;
+	const char *dir = NULL;
+	char literal[PATH_CAP];
+	for (size_t i = 1; i < sluice_argc(sc) && strcmp(sluice_arg(sc, i), "--") != 0; i++) {
+		const char *a = sluice_arg(sc, i);
+		if ((strcmp(a, "-C") == 0 || strcmp(a, "--directory") == 0) &&
+		    i + 1 < sluice_argc(sc))
+			dir = path_operand(sc, ++i, literal, sizeof(literal));
+		else if (strncmp(a, "-C", 2) == 0)
+			dir = a + 2;
+		else if (strncmp(a, "--directory=", 12) == 0)
+			dir = a + 12;
+	} /* the last -C is where it extracts (GNU tar: the ones before name sources) */
+	struct path_finding f;
+	if (!operand_judge(sc, dir ? dir : ".", extract_rule, NULL, &f))
+		return sluice_verdict_add(v, SLUICE_ASK, "a path too long to judge",
+		                          "name a shorter path");
+	if (f.verdict == SLUICE_ALLOW)
+		return SLUICE_ALLOW;
+	char msg[PATH_CAP + 160];
+	snprintf(msg, sizeof(msg),
+	         "tar extracting into '%s'%s%s puts the archive's files in the place of %s",
+	         dir ? dir : ".", f.after_cd ? " after cd " : "", f.after_cd ? sluice_cwd(sc) : "",
+	         f.what);
+	return sluice_verdict_add(v, f.verdict, msg,
+	                          "extract into a folder of the project (tar -xf A -C vendor/) "
+	                          "and copy what you need from there");
+}
+
 /* tar --remove-files: every operand it archives (and then removes). The
  * values of -f, -C, -T, -X ... are not removed; an old-style first word
- * ("czf") takes its values from the next words, one per letter. */
+ * ("czf") takes its values from the next words, one per letter. An
+ * extraction is check_tar_extract()'s. */
 static int check_tar(const struct sluice_simple_command *sc, struct sluice_verdict *v)
 {
 	static const char *const values[] = { "-f",       "--file",
@@ -335,8 +397,11 @@ static int check_tar(const struct sluice_simple_command *sc, struct sluice_verdi
 		                              "-I",       "--use-compress-program",
 		                              NULL };
 	static const char old_style_values[] = "fCTXbHgNVKLI";
-	if (strcmp(sluice_name(sc), "tar") != 0 || !long_option_prefix(sc, 1, "remove-files", 3))
+	static const char *const tars[] = { "tar", "gtar", "bsdtar", NULL };
+	if (!str_in(sluice_name(sc), tars))
 		return SLUICE_ALLOW;
+	if (!long_option_prefix(sc, 1, "remove-files", 3))
+		return check_tar_extract(sc, values, v);
 	size_t first = 1;
 	if (sluice_argc(sc) > 1 && sluice_arg(sc, 1)[0] != '-') {
 		const char *old = sluice_arg(sc, 1);
@@ -353,6 +418,28 @@ static int check_tar(const struct sluice_simple_command *sc, struct sluice_verdi
 			verdict = worse(verdict, judge_word(sc, "tar --remove-files of", idx[k],
 			                                    HARM_TREE, v));
 	return verdict;
+}
+
+/* crontab -r (in any cluster: -ir), and a crontab replaced by an empty
+ * file (`crontab /dev/null`): every job of the user's table goes, and
+ * cron keeps no copy. Asks (it may be meant); `crontab -l` and a file of
+ * the project installed as the table pass. */
+static int check_crontab(const struct sluice_simple_command *sc, struct sluice_verdict *v)
+{
+	static const char *const values[] = { "-u", NULL };
+	if (strcmp(sluice_name(sc), "crontab") != 0)
+		return SLUICE_ALLOW;
+	bool removes = short_option_given(sc, 1, 'r', values);
+	size_t idx[MAX_OPERANDS];
+	size_t n = operands(sc, values, idx, MAX_OPERANDS);
+	for (size_t k = 0; k < n && !removes; k++)
+		removes = strcmp(sluice_arg(sc, idx[k]), "/dev/null") == 0;
+	if (!removes)
+		return SLUICE_ALLOW;
+	return sluice_verdict_add(v, SLUICE_ASK,
+	                          "crontab: the user's whole table of cron jobs is removed, and "
+	                          "cron keeps no copy",
+	                          "save it first (crontab -l > cron.bak) and edit the one line");
 }
 
 /* find's words that select nothing: options, actions and operators. A
@@ -386,6 +473,18 @@ static const char *const find_selects_nothing[] = {
 	"-regextype",
 	NULL,
 };
+
+/* Is word i of find a test of the name or path that every file passes
+ * (`-name '*'`, `-iname '*'`, `-path '*'`: a star matches dotfiles and
+ * slashes there)? It selects nothing. */
+static bool matches_every_name(const struct sluice_simple_command *sc, size_t i)
+{
+	static const char *const name_tests[] = { "-name",      "-iname",      "-path", "-ipath",
+		                                  "-wholename", "-iwholename", NULL };
+	return i + 1 < sluice_argc(sc) && str_in(sluice_arg(sc, i), name_tests) &&
+	       strspn(sluice_arg(sc, i + 1), "*") == strlen(sluice_arg(sc, i + 1)) &&
+	       sluice_arg(sc, i + 1)[0] == '*';
+}
 
 /* find -delete, or find -exec of a tool that deletes or empties each file
  * (rm, unlink, shred, truncate; also -execdir, -ok, -okdir): its start
@@ -440,6 +539,10 @@ static int check_find(const struct sluice_simple_command *sc, struct sluice_verd
 			continue;
 		}
 		deletes |= strcmp(a, "-delete") == 0;
+		if (matches_every_name(sc, i)) {
+			i++; /* `-name '*'` tests nothing: every name matches */
+			continue;
+		}
 		if (a[0] == '-')
 			selects |= !str_in(a, find_selects_nothing);
 	}
@@ -644,8 +747,8 @@ static int check_one(const void *state, const struct sluice_command *cmd, size_t
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
 	int (*const checks[])(const struct sluice_simple_command *, struct sluice_verdict *) = {
-		check_redirects, check_content, check_replace, check_rsync,
-		check_tar,       check_find,    check_sed,     check_sources,
+		check_redirects, check_content, check_replace, check_rsync,   check_tar,
+		check_find,      check_sed,     check_sources, check_crontab,
 	};
 	int verdict = SLUICE_ALLOW;
 	for (size_t k = 0; k < sizeof(checks) / sizeof(checks[0]); k++) {

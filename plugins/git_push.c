@@ -124,6 +124,11 @@ static int check_one(const void *state, const struct sluice_simple_command *sc,
 	size_t sub = git_subcommand_is(sc, push_names);
 	if (!sub)
 		return SLUICE_ALLOW;
+	/* --dry-run (-n in any cluster) sends nothing: it shows what would go */
+	const char *dry = long_option_given(sc, sub + 1, "dry-run", 3, push_options_with_value);
+	if ((dry && !strchr(dry, '=')) ||
+	    short_option_given(sc, sub + 1, 'n', push_options_with_value))
+		return SLUICE_ALLOW; /* (git takes no value there: --dry-run=x is no dry run) */
 	const char *config_delete;
 	const char *config_force = forced_by_config(sc, sub, &config_delete);
 	if (config_force)

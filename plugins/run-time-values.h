@@ -594,10 +594,39 @@ pipeline_writer(const struct sluice_command *cmd, const struct sluice_simple_com
 /* Does command i run under an xargs whose input the model does not know
  * (its argv is incomplete), fed by anything but find (whose start points
  * system_trees judges)? */
+/* Is sc in the script of a shell an `xargs -I REPL` (-i, --replace) runs,
+ * with REPL among its words (`xargs -I{} sh -c 'rm -rf {}'`)? xargs puts
+ * what it reads in the script's text, so the word is only known then. */
+static inline bool xargs_replaced_in_script(const struct sluice_simple_command *sc)
+{
+	for (size_t k = 0; k < sluice_wrapper_count(sc); k++) {
+		if (strcmp(sluice_wrapper_name(sc, k), "xargs") != 0)
+			continue;
+		const char *repl = NULL;
+		for (size_t j = 1; j < sluice_wrapper_argc(sc, k) && !repl; j++) {
+			const char *a = sluice_wrapper_arg(sc, k, j);
+			if (strcmp(a, "-I") == 0 && j + 1 < sluice_wrapper_argc(sc, k))
+				repl = sluice_wrapper_arg(sc, k, j + 1);
+			else if (strncmp(a, "-I", 2) == 0 && a[2])
+				repl = a + 2;
+			else if (strncmp(a, "--replace=", 10) == 0 && a[10])
+				repl = a + 10;
+			else if (strcmp(a, "-i") == 0 || strcmp(a, "--replace") == 0)
+				repl = "{}";
+			else if (strncmp(a, "-i", 2) == 0 && a[2])
+				repl = a + 2;
+		}
+		for (size_t i = 0; repl && i < sluice_argc(sc); i++)
+			if (strstr(sluice_arg(sc, i), repl))
+				return true;
+	}
+	return false;
+}
+
 static inline bool run_time_xargs(const struct sluice_command *cmd, size_t i)
 {
 	const struct sluice_simple_command *sc = sluice_command_get(cmd, i);
-	if (under_parallel_input(sc))
+	if (under_parallel_input(sc) || xargs_replaced_in_script(sc))
 		return true;
 	if (!under_xargs(sc) || !(sluice_flags(sc) & SLUICE_CMD_ARGV_INCOMPLETE))
 		return false;

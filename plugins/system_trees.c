@@ -701,7 +701,9 @@ static const struct sluice_simple_command *find_feeding(const struct sluice_comm
 	return under_xargs(sc) ? pipeline_writer(cmd, sc, "find") : NULL;
 }
 
-/* A deleter under xargs fed by find: find's start points, as -exec. */
+/* A deleter under xargs fed by find: find's start points, as -exec; keys
+ * and credentials too (`find ~/.ssh -type f | xargs shred -u`: what find
+ * selects there is not known, and destroyers judges -exec's, not these). */
 static int check_find_pipe(const struct rule_state *st, const struct sluice_command *cmd,
                            const struct sluice_simple_command *sc, struct sluice_verdict *v)
 {
@@ -711,7 +713,7 @@ static int check_find_pipe(const struct rule_state *st, const struct sluice_comm
 	if (!find)
 		return SLUICE_ALLOW;
 	const struct tree_rule deleting = { st->verdict[RULE_FIND], st->verdict[RULE_FIND],
-		                            SLUICE_ALLOW };
+		                            st->verdict[RULE_FIND] };
 	const struct find_words w = { find, -1 };
 	char what_runs[64];
 	snprintf(what_runs, sizeof(what_runs), "| xargs %s", sluice_name(sc));

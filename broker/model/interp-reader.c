@@ -229,7 +229,7 @@ static bool joined_value(const struct reader *r, struct range a, struct value *r
 {
 	const struct interp_token *v = &r->t->v[a.from];
 	size_t n = a.to - a.from;
-	struct range parts[READER_MAX_ARGS];
+	struct range parts[READER_MAX_ARGS + 1]; /* + 1: a receiver before a call's */
 	if (n >= 4 && v[0].type == TOK_NAME && v[1].type == TOK_PUNCT && v[1].punct == '(' &&
 	    after_close(r, a.from + 1) == a.to &&
 	    (name_in(v[0].text, r->lang->join_calls) ||
@@ -239,6 +239,16 @@ static bool joined_value(const struct reader *r, struct range a, struct value *r
 		         : (struct value){ VAL_UNKNOWN, NULL };
 		return true;
 	}
+	/* X.joinpath(A, B) (pathlib): X, then A and B as a path join does */
+	for (size_t i = a.from + 1; i + 2 < a.to; i++)
+		if (r->t->v[i].type == TOK_NAME && strcmp(r->t->v[i].text, ".joinpath") == 0 &&
+		    is_punct(r, i + 1, '(') && after_close(r, i + 1) == a.to) {
+			parts[0] = (struct range){ a.from, i };
+			size_t k = split_args(r, i + 2, a.to - 1, parts + 1);
+			*ret = k ? join_parts(r, parts, k + 1, true, true)
+			         : (struct value){ VAL_UNKNOWN, NULL };
+			return true;
+		}
 	const char *op = r->lang->concat;
 	if (!op || n < 2)
 		return false;
@@ -501,16 +511,17 @@ static size_t call_start(const struct reader *r, size_t end)
 	return SIZE_MAX;
 }
 
-/* PATH.unlink(): the receiver is Path('x'), Path('~/x').expanduser() (or
- * not known). */
+/* PATH.unlink(): the receiver is Path('x'), Path('~/x').expanduser(),
+ * Path.home().joinpath('x') (or not known). */
 static struct value receiver(const struct reader *r, size_t at)
 {
 	size_t start = call_start(r, at);
 	if (start == SIZE_MAX)
 		return (struct value){ VAL_UNKNOWN, NULL };
-	const struct interp_token *name = &r->t->v[start];
-	if (name->type == TOK_NAME && strcmp(name->text, ".expanduser") == 0 &&
-	    call_start(r, start) != SIZE_MAX)
+	/* back over the methods chained before it (.expanduser(),
+	 * .joinpath('x')) to what they are called on */
+	while (r->t->v[start].type == TOK_NAME && r->t->v[start].text[0] == '.' &&
+	       call_start(r, start) != SIZE_MAX)
 		start = call_start(r, start);
 	return value_of(r, (struct range){ start, at });
 }

@@ -20,14 +20,17 @@
 #include "model/model-builder.h"
 /* The length of the `$HOME` or `${HOME}` that text begins with when the
  * word is that one variable, unresolved, followed by nothing or a path
- * ("$HOME/x"); else 0. */
+ * ("$HOME/x") or by blanks and more words ("$HOME /etc": an unquoted
+ * expansion splits it, and its first field is the home); else 0. */
 static size_t home_prefix(const char *text, const struct shell_word *w)
 {
 	uint32_t dynamic = w->flags & WORD_DYNAMIC_MASK;
 	if (dynamic != WORD_PARAM || w->n_vars != 1 || strcmp(w->vars[0], "HOME") != 0)
 		return 0;
 	size_t len = strncmp(text, "${HOME}", 7) == 0 ? 7 : strncmp(text, "$HOME", 5) == 0 ? 5 : 0;
-	if (!len || (text[len] != '\0' && text[len] != '/') || strchr(text + len, '$'))
+	if (!len ||
+	    (text[len] != '\0' && text[len] != '/' && text[len] != ' ' && text[len] != '\t') ||
+	    strchr(text + len, '$'))
 		return 0;
 	return len;
 }

@@ -77,6 +77,12 @@ bool builder_subtree_has_error(const struct shell_node *n)
 static void walk_statement(struct builder *b, const struct walk_ctx *ctx,
                            const struct shell_node *n, struct model_state *st);
 
+void builder_walk_statement(struct builder *b, const struct walk_ctx *ctx,
+                            const struct shell_node *n, struct model_state *st)
+{
+	walk_statement(b, ctx, n, st);
+}
+
 void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
                              const struct shell_node *n, struct model_state *st)
 {
@@ -460,30 +466,6 @@ static void walk_if(struct builder *b, const struct walk_ctx *ctx, const struct 
 	builder_pop_frame(b);
 }
 
-/* A loop's body can see what its own later steps did in an earlier round:
- * forget every variable assigned anywhere in it, and the directory when it
- * has a cd (a syntactic over-approximation, so never a wrong value). */
-void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
-                             struct model_state *st)
-{
-	if (n->kind == SN_VAR_ASSIGN || n->kind == SN_VAR_NAME) {
-		const struct shell_node *name =
-		        n->kind == SN_VAR_NAME ? n : shell_node_find(n, SN_VAR_NAME);
-		if (name)
-			model_state_unset_n(st, ctx->src + name->start, name->end - name->start);
-	} else if (n->kind == SN_COMMAND_NAME) {
-		if (shell_node_text_is(ctx->src, n, "cd") ||
-		    shell_node_text_is(ctx->src, n, "pushd") ||
-		    shell_node_text_is(ctx->src, n, "popd"))
-			(void)model_state_cd(st, NULL);
-	} else if (n->kind == SN_WORD && st->n_vars > 0) {
-		/* read X, printf -v X, ...: any word naming a known variable */
-		model_state_unset_n(st, ctx->src + n->start, n->end - n->start);
-	}
-	for (uint32_t i = 0; i < n->n_children; i++)
-		builder_forget_assigned(ctx, &n->children[i], st);
-}
-
 /* Loop values walked one by one, at most (`for d in a b`). */
 #define LOOP_MAX_VALUES 8
 
@@ -543,12 +525,14 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 	if (!builder_push_frame(b, FRAME_LOOP))
 		return;
 	struct model_state before;
-	bool values = n->kind == SN_FOR;
+	bool values = n->kind == SN_FOR || n->kind == SN_WHILE;
 	if (values && (b->error = model_state_copy(&before, st)) < 0) {
 		builder_pop_frame(b);
 		return;
 	}
 	builder_forget_assigned(ctx, n, st); /* the for variable too */
+	bool forgot =
+	        values && (before.n_vars != st->n_vars || before.cwd_unknown != st->cwd_unknown);
 	for (uint32_t i = 0; i < n->n_children && !b->error; i++) {
 		const struct shell_node *c = &n->children[i];
 		if (c->kind == SN_DO_GROUP || (c->kind == SN_COMPOUND && n->kind != SN_WHILE)) {
@@ -565,8 +549,10 @@ static void walk_loop(struct builder *b, const struct walk_ctx *ctx, const struc
 		}
 	}
 	if (values) {
-		if (!b->error)
+		if (!b->error && n->kind == SN_FOR)
 			walk_loop_values(b, ctx, n, &before);
+		else if (!b->error && forgot)
+			builder_loop_rounds(b, ctx, n, &before);
 		model_state_done(&before);
 	}
 	builder_pop_frame(b);

@@ -109,9 +109,19 @@ bool builder_subtree_has_error(const struct shell_node *n);
 uint32_t builder_partial_causes(const struct shell_tree *tree);
 
 /* Forget the variables assigned (and the cd directory, if changed) anywhere
- * in n: used where n may run in an order or a number of times not known. */
+ * in n: used where n may run in an order or a number of times not known
+ * (model-loops.c). A variable only read there ($d, ${d}) is kept; the
+ * positional parameters go when n has a shift or a set. */
 void builder_forget_assigned(const struct walk_ctx *ctx, const struct shell_node *n,
                              struct model_state *st);
+/* A while or until loop n's first rounds walked in order from st, the
+ * state before it (model-loops.c); walk_loop() calls it only when
+ * builder_forget_assigned() forgot something st knew (else the rounds are
+ * the walk already done). */
+void builder_loop_rounds(struct builder *b, const struct walk_ctx *ctx, const struct shell_node *n,
+                         const struct model_state *st);
+void builder_walk_statement(struct builder *b, const struct walk_ctx *ctx,
+                            const struct shell_node *n, struct model_state *st);
 
 void builder_walk_statements(struct builder *b, const struct walk_ctx *ctx,
                              const struct shell_node *n, struct model_state *st);

@@ -231,6 +231,43 @@ static bool is_function(const struct builder *b, const char *name)
 	return false;
 }
 
+/* c is named by an alias an earlier `alias NAME=VALUE` of the same text
+ * defined (kept in st as "alias NAME"): VALUE with c's words after it (as
+ * written) is walked where c stands, as bash reads it when aliases are
+ * expanded (an interactive shell, `shopt -s expand_aliases`); the
+ * verdict judges what may run. The alias is left out while its own value
+ * is walked: bash expands no alias inside itself. */
+static void expand_alias(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
+                         struct model_state *st)
+{
+	char key[256];
+	snprintf(key, sizeof(key), "alias %s", c->name);
+	const char *value = model_state_get(st, key);
+	if (!value || strlen(c->name) > 200)
+		return;
+	struct strbuf sb = strbuf_init(SHELL_WORD_MAX_BYTES * 4);
+	(void)strbuf_append_str(&sb, value);
+	for (size_t i = 1; i < c->argc; i++) {
+		(void)strbuf_append_char(&sb, ' ');
+		(void)strbuf_append_str(&sb, c->argv[i].source);
+	}
+	_cleanup_free_ char *saved = strdup(value);
+	_cleanup_free_ char *script = sb.capped ? NULL : strbuf_take(&sb);
+	strbuf_done(&sb);
+	if (!saved || (!script && !sb.capped)) {
+		b->error = -ENOMEM;
+		return;
+	}
+	if (!script) {
+		c->flags |= CMD_NESTED_DYNAMIC; /* too long to read: not known */
+		return;
+	}
+	model_state_unset(st, key);
+	b->error = builder_walk_nested(b, ctx, c, script, strlen(script), st, NULL);
+	if (!b->error && !model_state_get(st, key))
+		b->error = model_state_set(st, key, saved);
+}
+
 void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struct simple_command *c,
                             struct model_state *st, const char *inherited_chdir)
 {
@@ -295,6 +332,8 @@ void builder_finish_command(struct builder *b, const struct walk_ctx *ctx, struc
 	builder_started(b, ctx, c, texts, st);
 	if (!b->error && c->flags & CMD_FUNCTION_CALL)
 		builder_call_function(b, ctx, c, st);
+	else if (!b->error && !strchr(c->argv[0].w.text, '/'))
+		expand_alias(b, ctx, c, st);
 	if (!b->error)
 		builder_effects(b, c, st);
 }

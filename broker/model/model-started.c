@@ -123,6 +123,26 @@ static size_t trap_action(const struct simple_command *c)
 	return i;
 }
 
+/* alias NAME=VALUE...: each VALUE kept in st as "alias NAME" (no
+ * variable has a blank in its name), for a later command named NAME
+ * (builder_expand_alias()); one whose value is not static is forgotten. 0
+ * or -ENOMEM. */
+static int record_aliases(const struct simple_command *c, struct model_state *st)
+{
+	for (size_t i = 1; i < c->argc; i++) {
+		const char *text = c->argv[i].w.text, *eq = strchr(text, '=');
+		if (!eq || eq == text || eq - text > 200)
+			continue;
+		char key[256];
+		snprintf(key, sizeof(key), "alias %.*s", (int)(eq - text), text);
+		if (!builder_word_is_static(&c->argv[i]))
+			model_state_unset(st, key);
+		else if (model_state_set(st, key, eq + 1) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 /* The values of alias NAME=VALUE..., one per line: each runs where its name
  * is used. NULL (and no error) when there are none. */
 static char *alias_values(const struct simple_command *c, bool *dynamic, int *error)
@@ -429,6 +449,7 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	size_t action;                 /* trap's */
 	struct interp_invocation code; /* an interpreter's */
 	struct wrapper_match m;        /* a wrapper's that runs a string */
+	bool aliases = false;          /* alias NAME=VALUE: kept for later commands */
 
 	/* a name with a slash runs a program (`/eval x`), never a builtin */
 	bool builtin = !strchr(c->argv[0].w.text, '/');
@@ -446,6 +467,7 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 	} else if (builtin && strcmp(name, "alias") == 0) {
 		ns.script = alias_values(c, &ns.dynamic, &b->error);
 		ns.same_shell = true;
+		aliases = true;
 	} else if (builtin && (strcmp(name, "source") == 0 || strcmp(name, ".") == 0) &&
 	           c->argc > 1) {
 		size_t file = strcmp(c->argv[1].w.text, "--") == 0 ? 2 : 1;
@@ -464,6 +486,8 @@ static void nested_shells(struct builder *b, const struct walk_ctx *ctx, struct 
 		b->error = builder_walk_nested(b, ctx, c, ns.script, strlen(ns.script), st, NULL);
 	else if (!b->error && ns.script)
 		new_shell(b, ctx, c, ns.script, ns.positional, st, ns.with_self ? &ns.self : NULL);
+	if (!b->error && aliases) /* after its values: no alias is in its own */
+		b->error = record_aliases(c, st);
 	free(ns.script);
 	model_wrapper_done(&ns.self);
 }

@@ -29,6 +29,23 @@
 
 /* npx, and npm exec: [options] COMMAND [ARGS], -c a command string; -p
  * names a package to install first, not the command */
+/* The commands of pnpm and yarn (1 and berry) and their aliases: any other
+ * word after the name runs a script of package.json or, when there is
+ * none, the project's bin of that name (pnpm rm is its remove) */
+#define PNPM_BUILTINS                                                                      \
+	"add,audit,bin,c,cat-file,cat-index,config,create,dedupe,deploy,doctor,env,fetch," \
+	"find-hash,i,import,init,install,install-test,it,licenses,link,list,ln,ls,m,"      \
+	"multi,outdated,pack,patch,patch-commit,patch-remove,prune,publish,rb,rebuild,"    \
+	"recursive,remove,rm,root,run,self-update,server,setup,start,store,t,test,un,"     \
+	"uninstall,unlink,up,update,upgrade,why,approve-builds,ignored-builds,sbom,"       \
+	"help,version"
+#define YARN_BUILTINS                                                                          \
+	"add,audit,autoclean,bin,cache,check,config,constraints,create,dedupe,explain,global," \
+	"help,import,info,init,install,licenses,link,list,login,logout,node,npm,outdated,"     \
+	"owner,pack,patch,patch-commit,plugin,policies,publish,rebuild,remove,run,search,"     \
+	"set,stage,tag,team,test,unlink,unplug,up,upgrade,upgrade-interactive,version,"        \
+	"versions,why,workspace,workspaces,generate-lock-entry,sdks,dlx,exec"
+
 #define NPX_OPTIONS                                                              \
 	.short_with_arg = "pcw", .short_flags = "yq",                            \
 	.longopts = "package=,call=,yes,no,quiet,silent,workspace=,workspaces,"  \
@@ -223,7 +240,8 @@ static const struct wrapper wrappers[] = {
 	              "resume-from=,report-summary,reporter=,dir=",
 	  .stop_opts = "h",
 	  .stop_longopts = "help",
-	  .subcommands = "exec,dlx" },
+	  .subcommands = "exec,dlx",
+	  .builtins = PNPM_BUILTINS },
 	{ .name = "poetry",
 	  .short_with_arg = "CP",
 	  .short_flags = "qvn",
@@ -416,7 +434,8 @@ static const struct wrapper wrappers[] = {
 	  .longopts = "package=,quiet",
 	  .stop_opts = "h",
 	  .stop_longopts = "help",
-	  .subcommands = "dlx,exec" },
+	  .subcommands = "dlx,exec",
+	  .builtins = YARN_BUILTINS },
 };
 
 static int wrapper_cmp(const void *key, const void *elem)

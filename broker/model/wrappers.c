@@ -197,6 +197,12 @@ void wrapper_match(const struct wrapper *w, const char *const *words, size_t n, 
 	};
 	size_t i = start + 1;
 	if (w->subcommands) {
+		if (i < n && w->builtins && words[i][0] != '-' && words[i][0] != '\0' &&
+		    !in_list(w->subcommands, words[i], strlen(words[i]), NULL) &&
+		    !in_list(w->builtins, words[i], strlen(words[i]), NULL)) {
+			ret->end = i; /* yarn rimraf dist: the project's bin rimraf */
+			return;
+		}
 		if (i >= n || !in_list(w->subcommands, words[i], strlen(words[i]), NULL)) {
 			ret->stops = true; /* uv pip install: uv is the command */
 			ret->end = n;

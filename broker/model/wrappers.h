@@ -54,6 +54,11 @@ struct wrapper {
 	 * poetry run), a comma list: the wrapper's options follow one; with
 	 * any other word after the name (uv pip install) it is the command */
 	const char *subcommands;
+	/* a package manager that runs a project's bin by its name when the
+	 * word is none of its own commands (yarn rimraf dist, pnpm tsc): its
+	 * own commands, a comma list; any other word that is no option is the
+	 * command (after the subcommands above) */
+	const char *builtins;
 	unsigned positionals; /* words between the options and the command (timeout 5) */
 	unsigned flags;       /* enum wrapper_flag */
 };

@@ -752,6 +752,18 @@ static const struct model_case cases[] = {
 	/* `a | b | c || d` is (a | b | c) || d, in a substitution too */
 	{ "G=e; echo \"$(a | b | c && G=d; $G y)\"",
 	  "{G=e}\necho <$(a | b | c && G=d; $G y)>^C\n$>L>P: a\n$>L>P: b\n$>L>P: c\n$>L: {G=d}\n$: $G^P y #D" },
+	/* an alias defined in the same text: its value with the words after
+	 * the name, where the name stands; not inside its own value */
+	{ "alias nuke='rm -rf'; nuke ~",
+	  "alias <nuke=rm -rf>\nN: rm -rf\nnuke ~^T\nN: rm -rf ~^T" },
+	{ "alias ls='ls -la'; ls ~", "alias <ls=ls -la>\nN: ls -la\nls ~^T\nN: ls -la ~^T" },
+	/* a while loop's first rounds from the state before it: a value the
+	 * body assigns after its use, the parameters a shift moves */
+	{ "d=build; until false; do rm -rf \"$d\"; d=~; done",
+	  "{d=build}\nW>?: false\nW: rm -rf $d^P\nW: {d=~^T}\nW>?: false\nW: rm -rf build\nW: {d=~^T}\nW>?: false\nW: rm -rf ~^T\nW: {d=~^T}" },
+	{ "set -- a ~; while [ $# -gt 0 ]; do rm -rf \"$1\"; shift; done",
+	  "set -- a ~^T\nW: rm -rf $1^P\nW: shift\nW: rm -rf a\nW: shift\nW: rm -rf ~^T\nW: shift" },
+	{ "d=~; while true; do rm -rf \"$d\"; done", "{d=~^T}\nW>?: true\nW: rm -rf ~^T" },
 	/* a keyword where a command's name would be: the grammar misread it */
 	{ "then rm x", "!partial\nthen rm x #X" },
 };

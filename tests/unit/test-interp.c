@@ -213,6 +213,16 @@ static struct icase cases[] = {
 	{ "python3 -c \"from pathlib import Path; Path('~/notes.txt').expanduser().write_text('x')\"",
 	  A, "a file of home that is no dotfile", "" },
 	{ "python3 -c \"x.expanduser().unlink()\"", Q, "a receiver not read", "unlink" },
+	/* X.joinpath(A, B) is X's A/B, chained before a call on it too */
+	{ "python3 -c \"import pathlib; pathlib.Path.home().joinpath('.bashrc').write_text('')\"",
+	  D, "a dotfile joined to the home, written over", "~/.bashrc" },
+	{ "python3 -c \"import shutil; from pathlib import Path; "
+	  "shutil.rmtree(Path.home().joinpath('.ssh'))\"",
+	  D, "keys joined to the home, removed", "~/.ssh" },
+	{ "python3 -c \"from pathlib import Path; Path('build').joinpath('out.txt').write_text('x')\"",
+	  A, "a file of the project joined", "" },
+	{ "python3 -c \"import pathlib; pathlib.Path.home().joinpath('.cache', 'x').write_text('')\"",
+	  A, "a cache's file joined to the home", "" },
 	{ "node -e \"const {rmSync: r} = require('fs'); r(require('os').homedir(), {recursive: "
 	  "true})\"",
 	  D, "a renamed member of require", "home" },
