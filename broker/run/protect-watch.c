@@ -293,12 +293,14 @@ static int each_path_executable(struct protect_watch *w, bool end)
 			_cleanup_free_ char *key = executable_key(dir, folder, de->d_name);
 			if (!key || strstr(de->d_name, PROTECT_WATCH_SUFFIX))
 				continue;
+			if (!end) {
+				r = strv_extend(&w->path_before, key);
+				continue;
+			}
 			bool known = false;
 			STRV_FOREACH (b, w->path_before)
 				known |= strcmp(*b, key) == 0;
-			if (!end)
-				r = strv_extend(&w->path_before, key);
-			else if (!known && shadows(*line, de->d_name)) {
+			if (!known && shadows(*line, de->d_name)) {
 				*strchr(key, '\t') = '\0';
 				r = block(w, dir, de->d_name, key);
 				if (r >= 0)

@@ -213,11 +213,11 @@ bool spawn_wants_egress_ask(const struct run_settings *s)
 
 /* The workspace's tool caches' folder (writable), and the tools' folders
  * in the home overlaid with layers kept there. */
-static int add_tool_caches(char ***argv, const char *folder)
+static int add_tool_caches(char ***argv, const struct run_settings *s, const char *folder)
 {
 	int r = add2(argv, LAUNCH_OPT_RW, folder);
-	const char *home = getenv("HOME");
-	if (r < 0 || !home || home[0] != '/')
+	const char *home = hide_home(s);
+	if (r < 0 || !home)
 		return r;
 	size_t n = 0;
 	const char *const *overlaid = tool_caches_overlaid(&n);
@@ -241,7 +241,7 @@ static int add_profile_options(char ***argv, const struct spawn_request *req, bo
 	for (size_t i = 0; r >= 0 && boxed && i < s->n_writable; i++)
 		r = add2(argv, LAUNCH_OPT_RW, s->writable[i]);
 	if (r >= 0 && boxed && req->tool_cache)
-		r = add_tool_caches(argv, req->tool_cache);
+		r = add_tool_caches(argv, s, req->tool_cache);
 	if (r >= 0 && boxed && req->tmpdir)
 		r = add2(argv, LAUNCH_OPT_TMPDIR, req->tmpdir);
 	if (r >= 0 && boxed && req->tmpdir && req->tmpdir_fallback)
