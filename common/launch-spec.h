@@ -40,11 +40,18 @@
 #define LAUNCH_OPT_WAIT_ALL \
 	"--wait-all"             /* no argument: the PID namespace ends with its last process */
 #define LAUNCH_OPT_USER "--user" /* NAME */
-#define LAUNCH_OPT_USER_IDS "--user-ids"               /* UID:GID[:GID,...], --user's ids */
-#define LAUNCH_OPT_CHDIR "--chdir"                     /* DIR */
-#define LAUNCH_OPT_BEST_EFFORT "--best-effort"         /* no argument */
-#define LAUNCH_OPT_REPORT_FD "--report-fd"             /* N */
-#define LAUNCH_OPT_COMMAND_FD "--command-fd"           /* N: the last argument arrives there */
+#define LAUNCH_OPT_USER_IDS "--user-ids"       /* UID:GID[:GID,...], --user's ids */
+#define LAUNCH_OPT_CHDIR "--chdir"             /* DIR */
+#define LAUNCH_OPT_BEST_EFFORT "--best-effort" /* no argument */
+#define LAUNCH_OPT_REPORT_FD "--report-fd"     /* N */
+#define LAUNCH_OPT_COMMAND_FD "--command-fd"   /* N: the last argument arrives there */
+/* N: with a PID namespace, the program's wait status (an int, 4 bytes in
+ * this machine's order) once every process of the run has ended, stdout
+ * and stderr closed just before; the caller may take the run as over
+ * then, without waiting for the launcher's own exit (its namespaces' end).
+ * Nothing is written without a PID namespace: the caller waits for the
+ * launcher's exit there. */
+#define LAUNCH_OPT_END_FD "--end-fd"
 #define LAUNCH_OPT_DIE_WITH_PARENT "--die-with-parent" /* PID: the parent; SIGKILL when it ends */
 #define LAUNCH_OPT_PRINT_FEATURES "--print-features"   /* no argument; prints JSON, exits 0 */
 #define LAUNCH_OPT_SPEC_FD "--spec-fd"                 /* N, alone: the options arrive there */

@@ -182,6 +182,24 @@ static void end_proxy(pid_t *proxy)
 	*proxy = 0;
 }
 
+/* With a PID namespace, once its init is reaped (every process of the run
+ * gone with it) and the egress proxy too: the program's status on
+ * --end-fd, stdout and stderr closed first, so that the caller has the
+ * end of the output and the status before this process's exit, whose
+ * teardown of the namespaces it need not wait for. Best effort: a caller
+ * that misses it waits for the exit, as without --end-fd. */
+static void announce_end(const struct launch_spec *spec, int status)
+{
+	if (spec->end_fd < 0)
+		return;
+	(void)close(STDOUT_FILENO);
+	(void)close(STDERR_FILENO);
+	(void)signal(SIGPIPE, SIG_IGN);
+	int32_t word = status;
+	(void)write_full(spec->end_fd, &word, sizeof(word));
+	(void)close(spec->end_fd);
+}
+
 /* The monitor, outside: child is the init (status_fd: the program's wait
  * status from it) or, as subreaper, the program; proxy: the egress
  * proxy's pid, or 0. Never returns. */
@@ -190,11 +208,15 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 {
 	sigset_t set;
 	waited_set(&set);
-	/* The child reports from now on; the monitor holds none of its pipes. */
+	/* The child reports from now on; the monitor holds none of its pipes.
+	 * A subreaper's program may leave processes behind that its caller
+	 * must find: no end is announced, the caller waits for the exit. */
 	if (spec->report_fd >= 0)
 		(void)close(spec->report_fd);
 	if (spec->command_fd >= 0)
 		(void)close(spec->command_fd);
+	if (subreaper && spec->end_fd >= 0)
+		(void)close(spec->end_fd);
 	int status = 0;
 	for (;;) {
 		siginfo_t si;
@@ -218,6 +240,8 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 	if (status_fd >= 0 && read(status_fd, &program, sizeof(program)) == sizeof(program))
 		status = program;
 	end_proxy(&proxy);
+	if (!subreaper)
+		announce_end(spec, status);
 	mirror(status);
 }
 
@@ -384,6 +408,8 @@ int apply_monitor(const struct launch_spec *spec, struct launch_state *state,
 	(void)close(status[0]);
 	if (rules[0] >= 0)
 		(void)close(rules[0]);
+	if (spec->end_fd >= 0)
+		(void)close(spec->end_fd);
 	state->monitor_fd = alive[0];
 	state->init = true;
 	state->status_fd = status[1];

@@ -265,6 +265,11 @@ static int opt_command_fd(struct launch_spec *spec, const char *arg, struct slui
 	return parse_fd(arg, &spec->command_fd, err);
 }
 
+static int opt_end_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	return parse_fd(arg, &spec->end_fd, err);
+}
+
 static int opt_egress_audit_fd(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	return parse_fd(arg, &spec->egress_audit_fd, err);
@@ -434,6 +439,9 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_COMMAND_FD, "N", opt_command_fd,
 	  "build the sandbox, then read DIR, NUL, COMMAND from descriptor N; COMMAND becomes "
 	  "PROGRAM's last argument (nothing read: exit, running nothing)" },
+	{ LAUNCH_OPT_END_FD, "N", opt_end_fd,
+	  "with a PID namespace: write the program's wait status to descriptor N once every "
+	  "process of the run has ended, stdout and stderr closed first" },
 	{ LAUNCH_OPT_DIE_WITH_PARENT, "PID", opt_die_with_parent,
 	  "PID is this process's parent: when it ends, PROGRAM is killed (SIGKILL); fails when "
 	  "the parent is already another process" },
@@ -529,20 +537,23 @@ static int unknown_option(const char *word, struct sluice_error *err)
  * them. */
 static int check_combinations(const struct launch_spec *spec, struct sluice_error *err)
 {
-	if (spec->command_fd >= 0 && spec->command_fd == spec->report_fd)
-		return sluice_error_set(err, -EINVAL, "%s and %s name the same descriptor",
-		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_REPORT_FD);
-	if (spec->egress_audit_fd >= 0 &&
-	    (spec->egress_audit_fd == spec->report_fd || spec->egress_audit_fd == spec->command_fd))
-		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s or %s",
-		                        LAUNCH_OPT_EGRESS_AUDIT_FD, LAUNCH_OPT_REPORT_FD,
-		                        LAUNCH_OPT_COMMAND_FD);
-	if (spec->egress_ask_fd >= 0 &&
-	    (spec->egress_ask_fd == spec->report_fd || spec->egress_ask_fd == spec->command_fd ||
-	     spec->egress_ask_fd == spec->egress_audit_fd))
-		return sluice_error_set(err, -EINVAL, "%s names the descriptor of %s, %s or %s",
-		                        LAUNCH_OPT_EGRESS_ASK_FD, LAUNCH_OPT_REPORT_FD,
-		                        LAUNCH_OPT_COMMAND_FD, LAUNCH_OPT_EGRESS_AUDIT_FD);
+	/* every descriptor option names a descriptor of its own */
+	const struct {
+		const char *name;
+		int fd;
+	} fds[] = {
+		{ LAUNCH_OPT_REPORT_FD, spec->report_fd },
+		{ LAUNCH_OPT_COMMAND_FD, spec->command_fd },
+		{ LAUNCH_OPT_END_FD, spec->end_fd },
+		{ LAUNCH_OPT_EGRESS_AUDIT_FD, spec->egress_audit_fd },
+		{ LAUNCH_OPT_EGRESS_ASK_FD, spec->egress_ask_fd },
+	};
+	for (size_t i = 0; i < ELEMENTSOF(fds); i++)
+		for (size_t j = i + 1; j < ELEMENTSOF(fds); j++)
+			if (fds[i].fd >= 0 && fds[i].fd == fds[j].fd)
+				return sluice_error_set(err, -EINVAL,
+				                        "%s and %s name the same descriptor",
+				                        fds[i].name, fds[j].name);
 	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
 		return sluice_error_set(err, -EINVAL, "%s needs %s N",
 		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
@@ -579,6 +590,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		.action = LAUNCH_RUN,
 		.profile = profile_default(),
 		.report_fd = -1,
+		.end_fd = -1,
 		.command_fd = -1,
 		.egress_audit_fd = -1,
 		.egress_ask_fd = -1,

@@ -94,6 +94,7 @@ struct launch_spec {
 	bool best_effort;
 	int report_fd;  /* -1: none */
 	int command_fd; /* -1: the command is in argv */
+	int end_fd;     /* --end-fd, kept by the monitor alone; -1: none */
 	/* --egress-audit-fd: the proxy's audit channel, kept for it through
 	 * "close-fds" and closed by step "egress-audit"; -1: none */
 	int egress_audit_fd;

@@ -75,13 +75,17 @@ static int keep_fd(int fd, const char *what, struct sluice_error *err)
 int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
                     struct sluice_error *err)
 {
-	/* The descriptors kept; everything else above 2 closes. The egress proxy's audit channel is kept only until step
-	 * "egress-audit", once the proxy has its copy; so is its ask channel. */
-	int keep[4], n = 0;
+	/* The descriptors kept; everything else above 2 closes. The egress
+	 * proxy's audit channel is kept only until step "egress-audit", once
+	 * the proxy has its copy; so is its ask channel. The end descriptor
+	 * is the monitor's alone (step "monitor"). */
+	int keep[5], n = 0;
 	if (spec->report_fd >= 0)
 		keep[n++] = spec->report_fd;
 	if (spec->command_fd >= 0)
 		keep[n++] = spec->command_fd;
+	if (spec->end_fd >= 0)
+		keep[n++] = spec->end_fd;
 	if (spec->egress_audit_fd >= 0)
 		keep[n++] = spec->egress_audit_fd;
 	if (spec->egress_ask_fd >= 0)
@@ -89,6 +93,7 @@ int apply_close_fds(const struct launch_spec *spec, struct launch_state *state,
 	for (int i = 0; i < n; i++) {
 		const char *what = keep[i] == spec->report_fd       ? "report"
 		                   : keep[i] == spec->command_fd    ? "command"
+		                   : keep[i] == spec->end_fd        ? "end"
 		                   : keep[i] == spec->egress_ask_fd ? "egress ask"
 		                                                    : "egress audit";
 		int r = keep_fd(keep[i], what, err);

@@ -33,6 +33,7 @@ void launcher_proc_init(struct launcher_proc *lp)
 		.out_r = -1,
 		.err_r = -1,
 		.report_r = -1,
+		.end_r = -1,
 		.egress_audit = -1,
 		.egress_ask = -1,
 		.exec_fd = -1,
@@ -51,8 +52,8 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	bool unconfigured = started == LAUNCHER_PROC_AWAITING_OPTIONS;
 	bool with_command = started != LAUNCHER_PROC_RUNNING;
 	int r = spawn_become_subreaper();
-	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1, spec_r = -1;
-	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1, spec_w = -1;
+	_cleanup_close_ int out_w = -1, err_w = -1, rep_w = -1, cmd_r = -1, spec_r = -1, end_w = -1;
+	_cleanup_close_ int out_r = -1, err_r = -1, rep_r = -1, cmd_w = -1, spec_w = -1, end_r = -1;
 	_cleanup_close_ int egress_audit = -1, ask_ours = -1, ask_theirs = -1;
 	int fds[2];
 	if (r >= 0)
@@ -61,6 +62,8 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (err_r = fds[0], err_w = fds[1], 0);
 	if (r >= 0)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (rep_r = fds[0], rep_w = fds[1], 0);
+	if (r >= 0)
+		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (end_r = fds[0], end_w = fds[1], 0);
 	if (r >= 0 && with_command)
 		r = pipe2(fds, O_CLOEXEC) < 0 ? neg_errno() : (cmd_r = fds[0], cmd_w = fds[1], 0);
 	if (r >= 0 && unconfigured)
@@ -79,6 +82,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	sr->stdout_fd = out_w;
 	sr->stderr_fd = err_w;
 	sr->report_fd = rep_w;
+	sr->end_fd = end_w;
 	sr->command_fd = cmd_r;
 	sr->spec_fd = spec_r;
 	sr->egress_audit_fd = egress_audit;
@@ -102,6 +106,7 @@ static int start(struct launcher_proc *lp, struct spawn_request *sr,
 	lp->out_r = TAKE_FD(out_r);
 	lp->err_r = TAKE_FD(err_r);
 	lp->report_r = TAKE_FD(rep_r);
+	lp->end_r = TAKE_FD(end_r);
 	lp->command_fd = TAKE_FD(cmd_w);
 	lp->spec_fd = TAKE_FD(spec_w);
 	lp->egress_audit = TAKE_FD(egress_audit);
@@ -136,6 +141,7 @@ int launcher_proc_configure(struct launcher_proc *lp, struct spawn_request *sr)
 	/* the descriptors the launcher was started with, by their numbers there */
 	sr->report_fd = SPAWN_REPORT_FD;
 	sr->command_fd = SPAWN_COMMAND_FD;
+	sr->end_fd = SPAWN_END_FD;
 	sr->spec_fd = -1;
 	sr->egress_audit_fd = lp->egress_audit >= 0 ? SPAWN_EGRESS_AUDIT_FD : -1;
 	sr->egress_ask_fd = lp->egress_ask >= 0 ? SPAWN_EGRESS_ASK_FD : -1;
@@ -172,11 +178,13 @@ int launcher_proc_send_command(struct launcher_proc *lp, const char *dir, const 
 	return r;
 }
 
-pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_err, int *ret_report)
+pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_err, int *ret_report,
+                              int *ret_end)
 {
 	*ret_out = TAKE_FD(lp->out_r);
 	*ret_err = TAKE_FD(lp->err_r);
 	*ret_report = TAKE_FD(lp->report_r);
+	*ret_end = TAKE_FD(lp->end_r);
 	pid_t pid = lp->pid;
 	lp->pid = 0;
 	lp->state = LAUNCHER_PROC_HANDED;
@@ -219,6 +227,7 @@ void launcher_proc_withdraw(struct launcher_proc *lp)
 	lp->out_r = safe_close(lp->out_r);
 	lp->err_r = safe_close(lp->err_r);
 	lp->report_r = safe_close(lp->report_r);
+	lp->end_r = safe_close(lp->end_r);
 	lp->egress_audit = safe_close(lp->egress_audit);
 	lp->egress_ask = safe_close(lp->egress_ask);
 	if (lp->pid > 0)

@@ -8,12 +8,12 @@
  * request), when it starts (runner.c, run-warmup.c), or watching the
  * command (pump.c).
  *
- *   state              pid   spec  command  out/err/report  exec status
- *   NONE               -     -     -        -               -
- *   AWAITING_OPTIONS   yes   yes   yes      yes             yes
- *   AWAITING_COMMAND   yes   -     yes      yes             maybe
- *   RUNNING            yes   -     -        yes             maybe
- *   HANDED             -     -     -        -               maybe
+ *   state              pid   spec  command  out/err/report/end  exec status
+ *   NONE               -     -     -        -                   -
+ *   AWAITING_OPTIONS   yes   yes   yes      yes                 yes
+ *   AWAITING_COMMAND   yes   -     yes      yes                 maybe
+ *   RUNNING            yes   -     -        yes                 maybe
+ *   HANDED             -     -     -        -                   maybe
  *
  * The egress proxy's audit channel (egress-log.h) is made with the
  * launcher when its run may have an allowlist (one started unconfigured
@@ -51,6 +51,7 @@ struct launcher_proc {
 	int spec_fd;    /* write end: its options (AWAITING_OPTIONS) */
 	int command_fd; /* write end: its command (until RUNNING) */
 	int out_r, err_r, report_r;
+	int end_r;        /* where its monitor says the run is over (LAUNCH_OPT_END_FD) */
 	int egress_audit; /* the egress proxy's audit channel, or -1 */
 	int egress_ask;   /* this end of the egress proxy's ask channel, or -1 */
 	/* spawn_exec_status()'s, until the exec is known to have succeeded:
@@ -95,10 +96,10 @@ int launcher_proc_configure(struct launcher_proc *lp, struct spawn_request *sr);
  * and stderr say why). Nothing, 0, in another state. */
 int launcher_proc_send_command(struct launcher_proc *lp, const char *dir, const char *command);
 
-/* Give the pump a RUNNING launcher: its pid, and its stdout, stderr and
- * report pipes' read ends (owned by the caller now). To HANDED. */
-pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_err,
-                              int *ret_report);
+/* Give the pump a RUNNING launcher: its pid, and its stdout, stderr,
+ * report and end pipes' read ends (owned by the caller now). To HANDED. */
+pid_t launcher_proc_hand_over(struct launcher_proc *lp, int *ret_out, int *ret_err, int *ret_report,
+                              int *ret_end);
 
 /* The egress proxy's audit channel of a launcher whose run has an
  * allowlist (owned by the caller now), or -1. Once, after

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -123,6 +124,24 @@ static bool read_stream(struct pump *p, int *fd, struct outbuf *own, char *buf)
 	return true;
 }
 
+/* The launcher's word on end_fd: the shell's wait status, once every
+ * process of the run is gone (nothing can hold a pipe any more), written
+ * whole by one write of 4 bytes; anything else is ignored, and the
+ * launcher's exit tells instead. */
+static void read_end(struct pump *p)
+{
+	int32_t word;
+	ssize_t n = read(p->end_fd, &word, sizeof(word));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n == (ssize_t)sizeof(word) && !p->reaped) {
+		p->status = word;
+		p->reaped = true;
+		p->end_announced = true;
+	}
+	p->end_fd = safe_close(p->end_fd);
+}
+
 /* The launcher's report: one line, written before its exec into a pipe that
  * holds it whole. It is read once the run is over, not polled while the
  * command starts, so that writing it wakes nothing on the way to the exec.
@@ -147,6 +166,9 @@ static void read_report(struct pump *p, char *buf)
 		}
 	}
 	p->report_fd = safe_close(p->report_fd);
+	p->end_fd = safe_close(p->end_fd);
+	if (p->end_announced && p->pid > 0)
+		(void)waitpid(p->pid, NULL, WNOHANG);
 }
 
 /* What of the tree is still running, into p->survivors; their count. */
@@ -270,6 +292,11 @@ static void drain_rest(struct pump *p, char *buf)
 
 static void collect_survivors(struct pump *p, struct pump_loop *l)
 {
+	/* The launcher announces the end only once its PID namespace is
+	 * empty: the run left nothing, whatever of the launcher is still
+	 * exiting. */
+	if (p->end_announced)
+		return;
 	/* The common case costs one waitpid: nothing is left. */
 	if (!spawn_reap(p->pid, &p->status, &p->reaped))
 		return;
@@ -311,13 +338,14 @@ int pump_run(struct pump *p)
 		int timeout = step(p, &l);
 		if (l.state == PUMP_OVER)
 			break;
-		struct pollfd fds[4 + PUMP_WATCH_MAX];
-		int which[4 + PUMP_WATCH_MAX];
+		struct pollfd fds[5 + PUMP_WATCH_MAX];
+		int which[5 + PUMP_WATCH_MAX];
 		nfds_t n = 0;
 		/* The cancel descriptor counts until it fires once. */
 		int cancel_fd = p->cancelled ? -1 : p->cancel_fd;
-		const int *streams[] = { &p->out_fd, &p->err_fd, &p->signal_fd, &cancel_fd };
-		for (int i = 0; i < 4; i++) {
+		const int *streams[] = { &p->out_fd, &p->err_fd, &p->signal_fd, &cancel_fd,
+			                 &p->end_fd };
+		for (int i = 0; i < 5; i++) {
 			if (*streams[i] < 0)
 				continue;
 			fds[n] = (struct pollfd){ .fd = *streams[i], .events = POLLIN };
@@ -329,7 +357,7 @@ int pump_run(struct pump *p)
 		                           : 0;
 		for (size_t i = 0; i < n_watched && i < PUMP_WATCH_MAX; i++) {
 			fds[n] = (struct pollfd){ .fd = watched[i], .events = POLLIN };
-			which[n++] = 4;
+			which[n++] = 5;
 		}
 		if (poll(fds, n, timeout) < 0 && errno != EINTR) {
 			int r = neg_errno();
@@ -347,6 +375,8 @@ int pump_run(struct pump *p)
 				handle_signals(p, &l);
 			else if (which[i] == 3)
 				cancel(p, &l);
+			else if (which[i] == 4)
+				read_end(p);
 			else
 				p->watch_ready(p->watch_userdata, fds[i].fd);
 		}
@@ -361,6 +391,7 @@ int pump_run(struct pump *p)
 	read_report(p, buf);
 	p->out_fd = safe_close(p->out_fd);
 	p->err_fd = safe_close(p->err_fd);
+	p->end_fd = safe_close(p->end_fd);
 	p->spill_fd = safe_close(p->spill_fd);
 	return 0;
 }
@@ -373,4 +404,7 @@ void pump_done(struct pump *p)
 	p->out_fd = safe_close(p->out_fd);
 	p->err_fd = safe_close(p->err_fd);
 	p->report_fd = safe_close(p->report_fd);
+	p->end_fd = safe_close(p->end_fd);
+	if (p->end_announced && p->pid > 0)
+		(void)waitpid(p->pid, NULL, WNOHANG);
 }

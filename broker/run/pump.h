@@ -34,10 +34,15 @@ typedef void (*pump_progress_fn)(void *userdata, uint64_t elapsed_ms, uint64_t o
 struct pump {
 	/* in: */
 	int out_fd, err_fd, report_fd; /* read ends; owned and closed by the pump; -1 none */
-	int signal_fd;                 /* from pump_block_signals() */
-	pid_t pid;                     /* the launcher / shell, also its process group */
-	uint64_t start_ms;             /* monotonic_ms() when it was started */
-	uint64_t timeout_ms;           /* 0: none */
+	/* The read end where the launcher's monitor writes the shell's wait
+	 * status once every process of the run is gone (LAUNCH_OPT_END_FD),
+	 * before its own exit; owned; -1 none, and nothing read there (end of
+	 * file, a short word) counts for nothing: the launcher's exit does. */
+	int end_fd;
+	int signal_fd;       /* from pump_block_signals() */
+	pid_t pid;           /* the launcher / shell, also its process group */
+	uint64_t start_ms;   /* monotonic_ms() when it was started */
+	uint64_t timeout_ms; /* 0: none */
 	uint64_t kill_grace_ms;
 	uint64_t drain_window_ms;
 	bool kill_survivors;
@@ -64,6 +69,11 @@ struct pump {
 	/* out: */
 	bool reaped;
 	int status; /* the shell's wait status when reaped */
+	/* reaped is true because the launcher announced the end on end_fd:
+	 * it may still be exiting (its namespaces' teardown, not waited
+	 * for); pump_done() reaps it if it is gone by then, else the next
+	 * wait for any child does (a CLI's exit leaves it to the system). */
+	bool end_announced;
 	/* The shell had ended when a signal or a cancel ended the tree (in
 	 * the drain window): its status is the shell's own. */
 	bool ended_before_kill;
@@ -99,7 +109,8 @@ int pump_block_signals(void);
  * for a failure of the loop itself (the tree has been killed then). */
 int pump_run(struct pump *p);
 
-/* Release the owned fields. */
+/* Release the owned fields; reap a launcher that announced the end, if it
+ * has exited. */
 void pump_done(struct pump *p);
 
 #endif

@@ -24,6 +24,7 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 		.out_fd = -1,
 		.err_fd = -1,
 		.report_fd = -1,
+		.end_fd = -1,
 		.signal_fd = -1,
 		.spill_fd = -1,
 		.cancel_fd = -1,

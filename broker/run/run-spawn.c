@@ -185,6 +185,7 @@ int run_spawn_prepare(struct run_outcome *o, struct spawn_request *sr)
 		.spec_fd = -1,
 		.egress_audit_fd = -1,
 		.egress_ask_fd = -1,
+		.end_fd = -1,
 	};
 	return 0;
 }

@@ -511,8 +511,8 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	uint64_t start = monotonic_ms();
 	/* -EPIPE: the launcher is gone; its status and stderr say why */
 	(void)launcher_proc_send_command(lp, o->workdir, o->decision.command);
-	int out_fd, err_fd, report_fd;
-	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd);
+	int out_fd, err_fd, report_fd, end_fd;
+	pid_t pid = launcher_proc_hand_over(lp, &out_fd, &err_fd, &report_fd, &end_fd);
 	_cleanup_close_ int egress_audit = launcher_proc_take_egress_audit(lp);
 	struct egress_asks asks;
 	asks_begin(&asks, opt, o, launcher_proc_take_egress_ask(lp), start);
@@ -531,6 +531,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 		.out_fd = out_fd,
 		.err_fd = err_fd,
 		.report_fd = report_fd,
+		.end_fd = end_fd,
 		.signal_fd = sigfd,
 		.pid = pid,
 		.status = status,

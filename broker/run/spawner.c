@@ -344,6 +344,10 @@ static int add_exec_options(char ***argv, const struct spawn_request *req)
 		snprintf(num, sizeof(num), "%d", SPAWN_COMMAND_FD);
 		r = add2(argv, LAUNCH_OPT_COMMAND_FD, num);
 	}
+	if (r >= 0 && req->end_fd >= 0) {
+		snprintf(num, sizeof(num), "%d", SPAWN_END_FD);
+		r = add2(argv, LAUNCH_OPT_END_FD, num);
+	}
 	if (r >= 0 && req->egress_audit_fd >= 0 && spawn_wants_egress_audit(s)) {
 		snprintf(num, sizeof(num), "%d", SPAWN_EGRESS_AUDIT_FD);
 		r = add2(argv, LAUNCH_OPT_EGRESS_AUDIT_FD, num);
@@ -468,13 +472,15 @@ static int spawn_configured(const struct spawn_request *req, const int src[], co
 
 /* The launcher's descriptors as req names them (-1: none), and the numbers
  * they become in the child. */
-#define SPAWN_N_FDS 7
-static const int spawn_targets[SPAWN_N_FDS] = { STDOUT_FILENO,      STDERR_FILENO,
-	                                        SPAWN_REPORT_FD,    SPAWN_COMMAND_FD,
-	                                        SPAWN_SPEC_FD,      SPAWN_EGRESS_AUDIT_FD,
-	                                        SPAWN_EGRESS_ASK_FD };
+#define SPAWN_N_FDS 8
+static const int spawn_targets[SPAWN_N_FDS] = {
+	STDOUT_FILENO, STDERR_FILENO,         SPAWN_REPORT_FD,     SPAWN_COMMAND_FD,
+	SPAWN_SPEC_FD, SPAWN_EGRESS_AUDIT_FD, SPAWN_EGRESS_ASK_FD, SPAWN_END_FD,
+};
 
-static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
+/* req's descriptors in spawn_targets' order, and none raised yet. */
+static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS],
+                          int raised[SPAWN_N_FDS])
 {
 	src[0] = req->stdout_fd;
 	src[1] = req->stderr_fd;
@@ -483,6 +489,9 @@ static void spawn_sources(const struct spawn_request *req, int src[SPAWN_N_FDS])
 	src[4] = req->spec_fd;
 	src[5] = req->egress_audit_fd;
 	src[6] = req->egress_ask_fd;
+	src[7] = req->end_fd;
+	for (size_t i = 0; i < SPAWN_N_FDS; i++)
+		raised[i] = -1;
 }
 
 static void close_all(int fds[], size_t n)
@@ -493,8 +502,8 @@ static void close_all(int fds[], size_t n)
 
 int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 {
-	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1, -1 };
-	spawn_sources(req, src);
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS];
+	spawn_sources(req, src, raised);
 	pid_t pid = -1;
 	int r = raise_sources(src, raised, ELEMENTSOF(src));
 	if (r >= 0)
@@ -509,8 +518,8 @@ int spawn_start(const struct spawn_request *req, pid_t *ret_pid)
 int spawn_start_unconfigured(const struct spawn_request *req, const struct cpu_placement *placement,
                              pid_t *ret_pid, int *ret_exec_fd)
 {
-	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS] = { -1, -1, -1, -1, -1, -1, -1 };
-	spawn_sources(req, src);
+	int src[SPAWN_N_FDS], raised[SPAWN_N_FDS];
+	spawn_sources(req, src, raised);
 	int exec_pipe[2] = { -1, -1 };
 	pid_t pid = -1;
 	int r = raise_sources(src, raised, ELEMENTSOF(src));

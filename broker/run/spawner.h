@@ -27,8 +27,10 @@
 #define SPAWN_EGRESS_AUDIT_FD 6
 /* ... and of the egress proxy's ask channel (egress-asks.h) */
 #define SPAWN_EGRESS_ASK_FD 7
+/* ... and of the descriptor where the launcher announces the run's end */
+#define SPAWN_END_FD 8
 /* The highest of them: sources at or below it are copied above it first. */
-#define SPAWN_FD_TOP SPAWN_EGRESS_ASK_FD
+#define SPAWN_FD_TOP SPAWN_END_FD
 /* The most descendants listed; a larger tree is still killed, in rounds. */
 #define SPAWN_TREE_MAX 4096
 
@@ -77,6 +79,10 @@ struct spawn_request {
 	 * named to the launcher when the run has an allowlist and an approver
 	 * (spawn_wants_egress_ask()). -1: none. */
 	int egress_ask_fd;
+	/* >= 0: the write end of a pipe that becomes SPAWN_END_FD, where the
+	 * launcher's monitor writes the program's wait status once every
+	 * process of the run is gone (LAUNCH_OPT_END_FD). -1: none. */
+	int end_fd;
 	/* A background job: its PID namespace (the sandboxed profiles) lives
 	 * until its last process ends, not only its shell. */
 	bool wait_all;

@@ -339,6 +339,48 @@ expect "a failed exec exits 125" 125 '' "^sluice-launch: exec: '$TEST_TMP/no-suc
   tail -1 "$TEST_TMP/report2" | jq -e '.error == "exec" and .errno == 2 and (.message | length > 0)' >/dev/null
 report $? "a failed exec adds an error line to the report" "report: $(cat "$TEST_TMP/report2")"
 
+# --end-fd: with a PID namespace the monitor writes the program's wait
+# status there (4 bytes) once every process of the run is gone, its
+# stdout and stderr closed first, so that the caller can take the run as
+# over before the launcher's own exit; the program never has it; without
+# a PID namespace nothing is written (the caller waits for the exit).
+run "$L" --end-fd 5 --report-fd 5 -- true
+expect "--end-fd and --report-fd must differ" 125 '' 'name the same descriptor'
+end_word() { od -An -tu4 "$1" | tr -d ' '; }
+if [ "$ns" = unavailable ]; then
+  skip "--end-fd: the program's status once the namespace is empty" "no PID namespace here"
+else
+  run "$L" "${W[@]}" --end-fd 3 -- sh -c '"$1" fds; exit 7' sh "$PROBE" 3>"$TEST_TMP/end"
+  [ "$rc" -eq 7 ] && [ "$(stat -c %s "$TEST_TMP/end")" -eq 4 ] &&
+    [ "$(end_word "$TEST_TMP/end")" -eq $((7 << 8)) ] && [ "$out" = "fds 0 1 2" ]
+  report $? "--end-fd: the exit status as a wait status, and the program does not have it"     "rc=$rc" "word: $(end_word "$TEST_TMP/end")" "fds: $out"
+  run "$L" "${W[@]}" --end-fd 3 -- sh -c 'kill -TERM $$' 3>"$TEST_TMP/end"
+  [ "$rc" -eq 143 ] && [ "$(end_word "$TEST_TMP/end")" -eq 15 ]
+  report $? "--end-fd: a signal as a wait status" "rc=$rc" "word: $(end_word "$TEST_TMP/end")"
+  # --wait-all: a process left running is still the run's: the word comes
+  # only after it has ended
+  python3 - "$L" "$TEST_TMP" <<'PY' >"$TEST_TMP/order" 2>&1 && rc=0 || rc=$?
+import os, subprocess, sys, time
+launch, tmp = sys.argv[1], sys.argv[2]
+end_r, end_w = os.pipe()
+t0 = time.monotonic()
+p = subprocess.Popen([launch, "--workspace", tmp, "--wait-all", "--end-fd", str(end_w), "--",
+                      "sh", "-c", "(sleep 0.3; echo late) & echo early"],
+                     stdout=subprocess.PIPE, pass_fds=(end_w,))
+os.close(end_w)
+word = os.read(end_r, 8)
+waited = time.monotonic() - t0 >= 0.3  # not before the sleep's end
+out = p.stdout.read()
+print(len(word), int.from_bytes(word[:4], sys.byteorder) if len(word) >= 4 else -1,
+      out.decode().split(), waited, p.wait())
+PY
+  [ "$rc" -eq 0 ] && [ "$(cat "$TEST_TMP/order")" = "4 0 ['early', 'late'] True 0" ]
+  report $? "--end-fd: written once the last process of the namespace is gone"     "$(cat "$TEST_TMP/order")"
+  run "$L" "${W[@]}" --namespace off --end-fd 3 -- sh -c 'exit 7' 3>"$TEST_TMP/end"
+  [ "$rc" -eq 7 ] && [ ! -s "$TEST_TMP/end" ]
+  report $? "--end-fd: nothing without a PID namespace" "rc=$rc" "$(od -An -tx1 "$TEST_TMP/end")"
+fi
+
 run "$L" --print-features
 features=$out
 abi=$(jq -r .landlock_abi <<<"$features" 2>/dev/null)
