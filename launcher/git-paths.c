@@ -252,13 +252,67 @@ static int protect_worktrees(struct finder *f, const char *common)
 	return r;
 }
 
+/* Paths protect_hook_targets() leaves for others: a repository with
+ * many hooks that are symlinks still has room for the rest. */
+#define HOOK_TARGETS_ROOM 16
+
+/* The targets of the symlinks in dir's hooks folder (a common practice:
+ * `ln -s ../../scripts/pre-commit .git/hooks/pre-commit`): git runs them,
+ * so one that lies in a writable path is kept read-only as the folder is,
+ * or the command could rewrite what the user's next commit runs. Not one
+ * whose path goes through a symlink in the workspace (the command could
+ * replace that symlink while the bind covers the old target), one that is
+ * missing, or one past the room: the sweep after the run disables the
+ * hook whose target is not what it was before the run (git-sweep.c). A
+ * hard link in the folder cannot be kept so (its other name is unknown):
+ * the sweep likewise. In keep_only mode (Landlock alone), the .git folder
+ * is kept read-only whole: only targets outside it. */
+static int protect_hook_targets(struct finder *f, const char *dir)
+{
+	_cleanup_free_ char *hooks = path_join(dir, "hooks");
+	_cleanup_free_ char *dotgit = path_join(f->workspace, ".git");
+	if (!hooks || !dotgit)
+		return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
+	DIR *d = opendir(hooks);
+	if (!d)
+		return 0;
+	int r = 0;
+	struct dirent *de;
+	while (r >= 0 && (de = readdir(d)) != NULL) {
+		if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+			continue;
+		char link[PATH_MAX], text[PATH_MAX];
+		struct stat st;
+		if (snprintf(link, sizeof(link), "%s/%s", hooks, de->d_name) >= (int)sizeof(link) ||
+		    lstat(link, &st) < 0 || !S_ISLNK(st.st_mode))
+			continue;
+		ssize_t n = readlink(link, text, sizeof(text) - 1);
+		if (n <= 0)
+			continue;
+		text[n] = '\0';
+		_cleanup_free_ char *joined =
+		        text[0] == '/' ? strdup(text) : path_join(hooks, text);
+		_cleanup_free_ char *lexical = joined ? path_normalize(joined) : NULL;
+		_cleanup_free_ char *real = realpath(link, NULL);
+		if (!lexical || !real || f->out->n + HOOK_TARGETS_ROOM >= GIT_PATHS_MAX)
+			continue;
+		if (path_within(lexical, f->workspace) && strcmp(lexical, real) != 0)
+			continue;
+		if (f->keep_only && (!path_within(real, f->workspace) || path_within(real, dotgit)))
+			continue;
+		r = add(f, TAKE_PTR(real), GIT_PATH_READ_ONLY);
+	}
+	(void)closedir(d);
+	return r;
+}
+
 /* A repository's own gitdir, where its config and hooks live. Inside the
  * workspace, what is missing is made; outside, the caller checked that
  * nothing is (has_names()). */
 static int protect_common_dir(struct finder *f, const char *dir, bool inside)
 {
 	if (f->keep_only)
-		return 0;
+		return protect_hook_targets(f, dir);
 	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
 	if (r >= 0)
 		r = protect(f, dir, "config", inside ? MAKE_FILE : IF_PRESENT, "");
@@ -276,6 +330,8 @@ static int protect_common_dir(struct finder *f, const char *dir, bool inside)
 		r = protect(f, dir, "worktrees", IF_PRESENT, NULL);
 	if (r >= 0 && inside)
 		r = protect_worktrees(f, dir);
+	if (r >= 0)
+		r = protect_hook_targets(f, dir);
 	return r;
 }
 

@@ -5,8 +5,8 @@
  * and that must therefore stay read-only: hooks, config, the file that
  * redirects to another repository (commondir), the worktree's ".git" file,
  * submodules' and linked worktrees' repositories, a core.hooksPath folder
- * inside the workspace, and the files git's configuration includes. In
- * mount order.
+ * inside the workspace, the files git's configuration includes, and the
+ * targets of the hooks that are symbolic links. In mount order.
  * A repository outside the workspace is made writable only when git
  * registered it as this workspace's (both ways), it belongs to the caller,
  * and no one else can rename a folder on its way; nothing is ever made

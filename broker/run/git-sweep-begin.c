@@ -8,6 +8,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -133,9 +134,45 @@ static int find_roots(struct git_sweep *s, const char *workspace)
 	return 0;
 }
 
+/* The symbolic links in each root's hooks folder, and what each leads to
+ * (hook_links). */
+static void note_hook_links(struct git_sweep *s)
+{
+	for (size_t i = 0; i < s->n_roots; i++) {
+		_cleanup_close_ int dfd = open(s->roots[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		int hfd = dfd < 0 ? -1
+		                  : openat(dfd, "hooks",
+		                           O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		DIR *d = hfd < 0 ? NULL : fdopendir(hfd);
+		if (!d) {
+			safe_close(hfd);
+			continue;
+		}
+		struct dirent *de;
+		while ((de = readdir(d)) != NULL && s->n_hook_links < GIT_SWEEP_HOOK_LINKS_MAX) {
+			struct stat st, target;
+			if ((de->d_type != DT_LNK && de->d_type != DT_UNKNOWN) ||
+			    fstatat(hfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+			    !S_ISLNK(st.st_mode))
+				continue;
+			bool exists = fstatat(hfd, de->d_name, &target, 0) == 0;
+			s->hook_links[s->n_hook_links++] = (struct git_sweep_hook_link){
+				.dev = st.st_dev,
+				.ino = st.st_ino,
+				.target_exists = exists,
+				.target_dev = exists ? target.st_dev : 0,
+				.target_ino = exists ? target.st_ino : 0,
+			};
+		}
+		(void)closedir(d);
+	}
+}
+
 int git_sweep_begin(struct git_sweep *s, const char *workspace)
 {
 	int r = find_roots(s, workspace);
+	if (r >= 0)
+		note_hook_links(s);
 	return r < 0 ? r : read_configs_before(s);
 }
 

@@ -39,6 +39,9 @@ struct sweeper {
 	const char *jobs_dir;
 	int qfd; /* the quarantine folder, -1 until the first item */
 	bool ctime_ok;
+	/* walking one of the roots (not a nested repository), and in its
+	 * hooks folder that the launcher kept read-only */
+	bool root_walk, in_kept_hooks;
 	dev_t dev;
 	char path[PATH_MAX]; /* the directory being read */
 	char *nested[SWEEP_NESTED_MAX];

@@ -119,6 +119,31 @@ static bool is_name(const char *a, const char *b)
 	return strcmp(a, b) == 0;
 }
 
+/* In a root's hooks folder the launcher kept read-only (nothing there is
+ * the run's), whether an entry describe() flagged is the user's own and
+ * stays: a symbolic link noted before the run that leads to the same
+ * file, which the run did not change (or led nowhere and still does); a
+ * hard link the run did not change (its other name may lie in the
+ * workspace). Otherwise the command could have changed what git runs. */
+static bool users_hook(const struct sweeper *w, int dir, const char *name, const struct stat *st)
+{
+	if (S_ISREG(st->st_mode))
+		return w->ctime_ok && !changed(w, st);
+	if (!S_ISLNK(st->st_mode))
+		return false;
+	for (size_t i = 0; i < w->s->n_hook_links; i++) {
+		const struct git_sweep_hook_link *l = &w->s->hook_links[i];
+		if (l->dev != st->st_dev || l->ino != st->st_ino)
+			continue;
+		struct stat target;
+		if (fstatat(dir, name, &target, 0) < 0)
+			return !l->target_exists && errno == ENOENT;
+		return l->target_exists && target.st_dev == l->target_dev &&
+		       target.st_ino == l->target_ino && w->ctime_ok && !changed(w, &target);
+	}
+	return false;
+}
+
 static void sweep_unkept(struct sweeper *w, const char *path, const char *tree);
 
 /* A nested repository found (gitdir path; tree: its work tree, when a
@@ -247,7 +272,7 @@ static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int de
 		if (!S_ISDIR(est.st_mode)) {
 			char what[256];
 			describe(fd, name, &est, in_objects, what, sizeof(what));
-			if (what[0])
+			if (what[0] && !(w->in_kept_hooks && users_hook(w, fd, name, &est)))
 				git_quarantine_move(w, fd, name, &est, what);
 			continue;
 		}
@@ -266,10 +291,14 @@ static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int de
 		} else {
 			_cleanup_close_ int cfd =
 			        openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			bool kept_hooks = depth == 0 && w->root_walk && is_name(name, "hooks") &&
+			                  !w->s->roots_config_writable;
+			w->in_kept_hooks = kept_hooks;
 			if (cfd >= 0)
 				r = fanout ? walk_fanout(w, cfd)
 				           : walk(w, cfd, in_objects || is_name(name, "objects"),
 				                  is_name(name, "objects"), depth + 1);
+			w->in_kept_hooks = false;
 		}
 		w->path[len] = '\0';
 		if (r < 0)
@@ -742,7 +771,9 @@ int git_sweep_run(struct git_sweep *s, const char *jobs_dir)
 	struct sweeper w = { .s = s, .jobs_dir = jobs_dir, .qfd = -1, .sweeping = true };
 	s->ran = true;
 	for (size_t i = 0; i < s->n_roots; i++) {
+		w.root_walk = true;
 		int r = sweep_tree(&w, s->roots[i]);
+		w.root_walk = false;
 		if (r < 0 && r != -ENOENT)
 			git_sweep_fail(s, "sweeping '%s': %s", s->roots[i], strerror(-r));
 	}

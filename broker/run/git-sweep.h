@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <time.h>
 
 /* The gitdirs swept at most (a workspace's own, a linked worktree's and
@@ -37,11 +38,24 @@
 #define GIT_SWEEP_ROOTS_MAX 4
 /* Items listed at most; more are counted. */
 #define GIT_SWEEP_ITEMS_MAX 64
+/* The symbolic links of the roots' hooks folders noted before the run, at
+ * most; one past them is swept as any other. */
+#define GIT_SWEEP_HOOK_LINKS_MAX 64
 
 struct git_sweep_item {
 	char *path; /* where it was (absolute) */
 	char *what; /* "symbolic link to /home/u/.bashrc", "core.fsmonitor", "exec make" */
 	char *kept; /* its copy in the quarantine folder, or NULL (none could be kept) */
+};
+
+/* A symbolic link in a root's hooks folder before the run, and the file it
+ * led to then. */
+struct git_sweep_hook_link {
+	dev_t dev;
+	ino_t ino;
+	bool target_exists;
+	dev_t target_dev;
+	ino_t target_ino;
 };
 
 struct git_sweep {
@@ -63,6 +77,15 @@ struct git_sweep {
 	 * it held before the run stays. */
 	char *config_before[GIT_SWEEP_ROOTS_MAX][2];
 	size_t config_before_len[GIT_SWEEP_ROOTS_MAX][2];
+	/* The symbolic links in the roots' hooks folders before the run (a
+	 * common way to share hooks: `ln -s ../../scripts/pre-commit
+	 * .git/hooks/pre-commit`). With those folders kept read-only (not
+	 * roots_config_writable), a link that still leads to the same file,
+	 * unchanged since the run began (or that led nowhere and still does),
+	 * is the user's own and stays; the launcher kept its target read-only
+	 * too where it could. */
+	struct git_sweep_hook_link hook_links[GIT_SWEEP_HOOK_LINKS_MAX];
+	size_t n_hook_links;
 
 	/* after git_sweep_run(): */
 	bool ran;

@@ -57,6 +57,8 @@ fresh() {
   git clone -q --bare "$repo" "$origin"
   git -C "$repo" remote add origin "$origin"
   echo "# the user's own" >"$HOME/.bashrc"
+  # what the user's own tools add to it before the run (an attack's setup)
+  [ -z "${fresh_extra:-}" ] || eval "$fresh_extra"
 }
 
 # trigger DIR COMMAND: the user's own command, outside the sandbox, with a
@@ -192,6 +194,72 @@ attack "a nested repository with a ! alias, then the alias" \
 attack "a paused interactive rebase with an exec line, then git rebase --continue" \
   'git switch -q side && GIT_SEQUENCE_EDITOR="sed -i 1ibreak" git rebase -q -i main; echo "exec touch $HOME/MARK-rb" >>.git/rebase-merge/git-rebase-todo' \
   'git rebase --continue' '[ -e "$HOME/MARK-rb" ]'
+
+# --- hooks the user shares as links into the work tree (`ln -s
+# ../../scripts/pre-commit .git/hooks/pre-commit`, or a hard link): the
+# launcher keeps the hooks folder read-only, and a link's target too where
+# it can; what the command could still change is the file a link leads to,
+# and that hook is disabled once it no longer leads where it led
+user_hook() { # NAME: .git/hooks/NAME -> ../../scripts/NAME, which marks
+  mkdir -p "$repo/scripts"
+  printf '#!/bin/sh\n: the users own\n' >"$repo/scripts/$1"
+  chmod +x "$repo/scripts/$1"
+  ln -s "../../scripts/$1" "$repo/.git/hooks/$1"
+  sleep 2.1 # older than the sweep's margin
+}
+fresh_extra='user_hook pre-commit'
+attack "a hook linked into the work tree, the folder it is in replaced, then git commit" \
+  'mv scripts scripts.old && mkdir scripts && printf "#!/bin/sh\ntouch $HOME/MARK-linkdir\n" >scripts/pre-commit && chmod +x scripts/pre-commit' \
+  'git commit -q --allow-empty -m c' '[ -e "$HOME/MARK-linkdir" ]'
+fresh_extra='user_hook pre-commit && rm "$repo/scripts/pre-commit"'
+attack "a hook linked to a file not there yet, made by the command, then git commit" \
+  'printf "#!/bin/sh\ntouch $HOME/MARK-linklate\n" >scripts/pre-commit && chmod +x scripts/pre-commit' \
+  'git commit -q --allow-empty -m c' '[ -e "$HOME/MARK-linklate" ]'
+fresh_extra='mkdir -p "$repo/scripts" && printf "#!/bin/sh\n: the users own\n" >"$repo/scripts/commit-msg" && chmod +x "$repo/scripts/commit-msg" && ln "$repo/scripts/commit-msg" "$repo/.git/hooks/commit-msg" && sleep 2.1'
+attack "a hook hard-linked to a file of the work tree, rewritten there, then git commit" \
+  'printf "#!/bin/sh\ntouch $HOME/MARK-hardhook\n" >scripts/commit-msg' \
+  'git commit -q --allow-empty -m c' '[ -e "$HOME/MARK-hardhook" ]'
+fresh_extra=
+if [ -n "$why" ]; then
+  skip "the user's hooks linked into the work tree stay, and run; the command cannot rewrite their targets" "$why"
+  skip "a hook link's target rewritten is stopped while the run lasts (positive control: unrestricted)" "$why"
+else
+  fresh
+  user_hook pre-commit
+  mkdir -p "$HOME/githooks"
+  printf '#!/bin/sh\n: the users own\n' >"$HOME/githooks/post-commit"
+  chmod +x "$HOME/githooks/post-commit"
+  ln -s "$HOME/githooks/post-commit" "$repo/.git/hooks/post-commit"
+  ln -s ../../scripts/not-yet "$repo/.git/hooks/pre-push"
+  printf '#!/bin/sh\n: the users own\n' >"$repo/scripts/commit-msg"
+  chmod +x "$repo/scripts/commit-msg"
+  ln "$repo/scripts/commit-msg" "$repo/.git/hooks/commit-msg"
+  sleep 2.1
+  run "$SLUICE" run -C "$repo" --format json -- \
+    'echo x >>README && git add README && git commit -q -m work && git status --short'
+  trigger "$repo" 'git commit -q --allow-empty -m by-the-user && echo done'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] &&
+    [ -L "$repo/.git/hooks/pre-commit" ] && [ -L "$repo/.git/hooks/post-commit" ] &&
+    [ -L "$repo/.git/hooks/pre-push" ] && [ -f "$repo/.git/hooks/commit-msg" ] && [ "$trc" -eq 0 ]
+  report $? "the user's hooks linked into the work tree stay, and run; the command cannot rewrite their targets" \
+    "$out" "$err" "$(ls -l "$repo/.git/hooks" | grep -v sample)"
+
+  fresh
+  user_hook pre-commit
+  run "$SLUICE" run -C "$repo" --sandbox unrestricted -- \
+    'printf "touch $HOME/MARK-target\n" >>scripts/pre-commit'
+  trigger "$repo" 'git commit -q --allow-empty -m c'
+  control=$([ -e "$HOME/MARK-target" ] && echo yes)
+  fresh
+  user_hook pre-commit
+  run "$SLUICE" run -C "$repo" -- 'printf "touch $HOME/MARK-target\n" >>scripts/pre-commit'
+  denied=$out$err
+  trigger "$repo" 'git commit -q --allow-empty -m c'
+  [ "$control" = yes ] && [ ! -e "$HOME/MARK-target" ] && grep -q 'Read-only file system' <<<"$denied" &&
+    [ -L "$repo/.git/hooks/pre-commit" ]
+  report $? "a hook link's target rewritten is stopped while the run lasts (positive control: unrestricted)" \
+    "control: ${control:-no}" "$out" "$denied"
+fi
 
 # --- what the sweep leaves, and what it tells
 if [ -n "$why" ]; then
