@@ -203,18 +203,33 @@ static int path_folders(const char *workspace, char ***ret)
 		at += n + 1;
 	}
 	size_t ws = strlen(workspace);
+	_cleanup_free_ char *ws_canon = realpath(workspace, NULL);
+	if (!ws_canon)
+		return neg_errno();
+	size_t wsc = strlen(ws_canon);
 	for (size_t i = 0; parts && parts[i]; i++) {
-		_cleanup_free_ char *joined = NULL, *full = NULL;
+		_cleanup_free_ char *joined = NULL, *full = NULL, *canon = NULL;
 		const char *e = parts[i];
 		if (e[0] != '/' && asprintf(&joined, "%s/%s", workspace, e) < 0)
 			return -ENOMEM;
 		full = path_normalize(joined ? joined : e);
 		if (!full)
 			return -ENOMEM;
-		if (!path_within(full, workspace))
+		/* the folder where the shell finds it: an entry that reaches the
+		 * workspace through a symlink (GNU stow's ~/bin -> ~/dotfiles/bin,
+		 * the agent working in ~/dotfiles) is the workspace's too */
+		canon = realpath(full, NULL);
+		if (!canon && (errno == ENOENT || errno == ENOTDIR))
+			canon = path_canonical_missing(full);
+		const char *rel;
+		if (path_within(full, workspace))
+			rel = full[ws] == '/' ? full + ws + 1 : "";
+		else if (canon && path_within(canon, ws_canon))
+			rel = canon[wsc] == '/' ? canon + wsc + 1 : "";
+		else
 			continue;
 		_cleanup_free_ char *line = NULL;
-		if (asprintf(&line, "%s\t", full[ws] == '/' ? full + ws + 1 : "") < 0)
+		if (asprintf(&line, "%s\t", rel) < 0)
 			return -ENOMEM;
 		for (size_t k = i + 1; parts[k]; k++)
 			for (size_t j = 0; j < ELEMENTSOF(system_bins); j++) {
@@ -264,6 +279,94 @@ static bool shadows(const char *line, const char *name)
 	return false;
 }
 
+static bool listed(char **list, const char *key)
+{
+	STRV_FOREACH (b, list)
+		if (strcmp(*b, key) == 0)
+			return true;
+	return false;
+}
+
+/* A folder of the workspace on the PATH (relative to it) opened as the
+ * user's shell reaches it, or -errno (-ENOENT: nothing to look at). A
+ * symlink on its way that was there before the run is followed, within
+ * the workspace (one that leads out of it leaves the folder to its
+ * target's owner); a new or changed one is blocked as a planted
+ * executable is, since the shell would follow it to the folder the command
+ * chose (bin -> .tools, .tools/git). */
+static int open_path_folder(struct protect_watch *w, const char *folder, bool end)
+{
+	_cleanup_close_ int fd = open(w->workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	char done[PATH_MAX] = ""; /* the components walked, relative */
+	for (const char *s = folder; *s;) {
+		size_t n = strcspn(s, "/");
+		char part[NAME_MAX + 1];
+		if (n >= sizeof(part))
+			return -ENAMETOOLONG;
+		memcpy(part, s, n);
+		part[n] = '\0';
+		s += n + (s[n] == '/');
+		if (n == 0)
+			continue;
+		size_t dl = strlen(done);
+		int len = snprintf(done + dl, sizeof(done) - dl, "%s%s", dl ? "/" : "", part);
+		if (len < 0 || (size_t)len >= sizeof(done) - dl)
+			return -ENAMETOOLONG;
+		struct stat st;
+		if (fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return neg_errno();
+		if (S_ISLNK(st.st_mode)) {
+			_cleanup_free_ char *key = NULL;
+			if (asprintf(&key, "%s\tlink:%llu:%lld.%ld", done,
+			             (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+			             st.st_mtim.tv_nsec) < 0)
+				return -ENOMEM;
+			if (!end) {
+				int r = strv_extend(&w->path_before, key);
+				if (r < 0)
+					return r;
+			} else if (!listed(w->path_before, key)) {
+				_cleanup_free_ char *p = strdup(done);
+				if (!p)
+					return -ENOMEM;
+				int r = block(w, fd, part, p);
+				if (r >= 0)
+					r = strv_extend(&w->path_blocked, p);
+				return r < 0 ? r : -ENOENT;
+			}
+			/* the user's own: where it leads now, the rest of the way
+			 * taken from there */
+			_cleanup_free_ char *at = NULL, *canon = NULL, *ws_canon = NULL, *entry = NULL;
+			if (asprintf(&at, "%s/%s", w->workspace, done) < 0)
+				return -ENOMEM;
+			canon = realpath(at, NULL);
+			ws_canon = realpath(w->workspace, NULL);
+			if (!canon || !ws_canon)
+				return neg_errno();
+			if (!path_within(canon, ws_canon))
+				return -ENOENT;
+			size_t wsc = strlen(ws_canon);
+			const char *rel = canon[wsc] == '/' ? canon + wsc + 1 : "";
+			if (asprintf(&entry, "%s%s.", rel, *rel ? "/" : "") < 0)
+				return -ENOMEM;
+			int next = open_folder(w->workspace, entry);
+			if (next < 0) /* changed since: a background job's race */
+				return next == -ELOOP ? -EAGAIN : next;
+			(void)close(fd);
+			fd = next;
+			continue;
+		}
+		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			return neg_errno();
+		(void)close(fd);
+		fd = next;
+	}
+	return TAKE_FD(fd);
+}
+
 /* Each executable in the workspace's folders on the PATH: noted before the
  * run (end false), or blocked after it when new or changed and shadowing
  * (end true). */
@@ -272,12 +375,11 @@ static int each_path_executable(struct protect_watch *w, bool end)
 	int r = 0;
 	STRV_FOREACH (line, w->path_folders) {
 		_cleanup_free_ char *folder = strndup(*line, strcspn(*line, "\t"));
-		_cleanup_free_ char *entry = NULL; /* open_folder() takes an entry's folder */
-		if (!folder || asprintf(&entry, "%s%s.", folder, *folder ? "/" : "") < 0)
+		if (!folder)
 			return -ENOMEM;
-		int dir = open_folder(w->workspace, entry);
+		int dir = open_path_folder(w, folder, end);
 		if (dir < 0) {
-			if (dir != -ENOENT && dir != -ENOTDIR && dir != -ELOOP && r == 0)
+			if (dir != -ENOENT && dir != -ENOTDIR && r == 0)
 				r = dir;
 			continue;
 		}
@@ -297,10 +399,7 @@ static int each_path_executable(struct protect_watch *w, bool end)
 				r = strv_extend(&w->path_before, key);
 				continue;
 			}
-			bool known = false;
-			STRV_FOREACH (b, w->path_before)
-				known |= strcmp(*b, key) == 0;
-			if (!known && shadows(*line, de->d_name)) {
+			if (!listed(w->path_before, key) && shadows(*line, de->d_name)) {
 				*strchr(key, '\t') = '\0';
 				r = block(w, dir, de->d_name, key);
 				if (r >= 0)
