@@ -247,8 +247,10 @@ static int path_folders(const char *workspace, char ***ret)
 	return 0;
 }
 
-/* "DIR/NAME\tINODE:MTIME:SIZE" of an executable (a file with an x bit, or
- * a symlink) name in dir, or NULL (not one, or out of memory). */
+/* "DIR/NAME\tINODE:MTIME:CTIME:SIZE" of an executable (a file with an x
+ * bit, or a symlink) name in dir, or NULL (not one, or out of memory). The
+ * ctime because the mtime is the command's to set back (touch -r) after a
+ * rewrite of the same size; the ctime no program sets. */
 static char *executable_key(int dir, const char *folder, const char *name)
 {
 	struct stat st;
@@ -256,9 +258,10 @@ static char *executable_key(int dir, const char *folder, const char *name)
 	    !(S_ISLNK(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 0111))))
 		return NULL;
 	char *key = NULL;
-	return asprintf(&key, "%s%s%s\t%llu:%lld.%ld:%lld", folder, *folder ? "/" : "", name,
-	                (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
-	                st.st_mtim.tv_nsec, (long long)st.st_size) < 0
+	return asprintf(&key, "%s%s%s\t%llu:%lld.%ld:%lld.%ld:%lld", folder, *folder ? "/" : "",
+	                name, (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+	                st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
+	                (long long)st.st_size) < 0
 	               ? NULL
 	               : key;
 }
@@ -320,8 +323,8 @@ static int open_path_folder(struct protect_watch *w, const char *folder, bool en
 		if (S_ISLNK(st.st_mode)) {
 			_cleanup_free_ char *key = NULL;
 			if (asprintf(&key, "%s\tlink:%llu:%lld.%ld", done,
-			             (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
-			             st.st_mtim.tv_nsec) < 0)
+			             (unsigned long long)st.st_ino, (long long)st.st_ctim.tv_sec,
+			             st.st_ctim.tv_nsec) < 0)
 				return -ENOMEM;
 			if (!end) {
 				int r = strv_extend(&w->path_before, key);

@@ -134,3 +134,18 @@ stow_git
 [ ! -e "$marks/dotfiles" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ]
 report $? "default: the PATH entry is the workspace's bin through its symlink, and the planted git is renamed" \
   "$out" "$(ls -la "$ws/bin" 2>&1)"
+
+# --- 8. the user's own bin/git rewritten in place, its size and mtime set
+# back (touch -r): changed all the same (its ctime), and renamed
+# (notes-redteam/46-path-same-size-mtime.sh)
+ws=$TEST_TMP/same-size
+new_repo "$ws"
+mkdir -p "$ws/bin"
+printf '#!/bin/sh\n# the project pins its own git wrapper\nexec /usr/bin/git "$@"\n' >"$ws/bin/git"
+chmod +x "$ws/bin/git"
+rewrite="touch -r bin/git .ref && n=\$(wc -c <bin/git) && { printf '#!/bin/sh\ntouch $marks/same-size; exec /usr/bin/git \"\$@\" #'; head -c 200 /dev/zero | tr '\\\\0' '#'; } | head -c \$((n - 1)) >.new && echo >>.new && cat .new >bin/git && touch -r .ref bin/git && stat -c '%s %Y' bin/git .ref"
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$rewrite"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+user_git "$ws"
+[ ! -e "$marks/same-size" ] && [ "$blocked" = bin/git ] && grep -q "same-size" "$ws/bin/git.sluice-blocked"
+report $? "the user's bin/git rewritten with its size and mtime kept is renamed too" "$out" "$(ls -la "$ws/bin" 2>&1)"
