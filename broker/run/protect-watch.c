@@ -82,18 +82,27 @@ static bool folder_done(const struct run_settings *s, size_t i)
 	return false;
 }
 
+static int open_followed(struct protect_watch *w, const char *folder, bool end, char ***before,
+                         char ***planted);
+
 /* Call fn for each name in the i-th entry's folder that matches the last
  * component of a watched entry in that folder, with the first such entry:
  * the folder is read once for all of its entries (the workspace's top
  * level holds most of them). */
-static int each_match(struct protect_watch *w, size_t i,
+static int each_match(struct protect_watch *w, size_t i, bool end,
                       int (*fn)(struct protect_watch *w, int dir, const char *entry,
                                 const char *name))
 {
 	const struct run_settings *s = w->settings;
-	int dir = open_folder(w->workspace, s->protect[i]);
+	/* the folder as the program that reads the entry reaches it: through
+	 * the user's symlinks, and a symlink the run made on the way (.config
+	 * -> .cfg, .cfg/lefthook-local.yml) blocked */
+	_cleanup_free_ char *folder = strndup(s->protect[i], folder_len(s->protect[i]));
+	if (!folder)
+		return -ENOMEM;
+	int dir = open_followed(w, folder, end, &w->before, NULL);
 	if (dir < 0)
-		return dir == -ENOENT || dir == -ENOTDIR || dir == -ELOOP ? 0 : dir;
+		return dir == -ENOENT || dir == -ENOTDIR ? 0 : dir;
 	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -290,14 +299,16 @@ static bool listed(char **list, const char *key)
 	return false;
 }
 
-/* A folder of the workspace on the PATH (relative to it) opened as the
- * user's shell reaches it, or -errno (-ENOENT: nothing to look at). A
+/* A folder of the workspace (relative to it) opened as the user's shell or
+ * tools reach it, or -errno (-ENOENT: nothing to look at). A
  * symlink on its way that was there before the run is followed, within
  * the workspace (one that leads out of it leaves the folder to its
  * target's owner); a new or changed one is blocked as a planted
  * executable is, since the shell would follow it to the folder the command
- * chose (bin -> .tools, .tools/git). */
-static int open_path_folder(struct protect_watch *w, const char *folder, bool end)
+ * chose (bin -> .tools, .tools/git). The symlinks seen before the run are
+ * listed in *before; one blocked is added to *planted too (when given). */
+static int open_followed(struct protect_watch *w, const char *folder, bool end, char ***before,
+                         char ***planted)
 {
 	_cleanup_close_ int fd = open(w->workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
@@ -327,16 +338,16 @@ static int open_path_folder(struct protect_watch *w, const char *folder, bool en
 			             st.st_ctim.tv_nsec) < 0)
 				return -ENOMEM;
 			if (!end) {
-				int r = strv_extend(&w->path_before, key);
+				int r = strv_extend(before, key);
 				if (r < 0)
 					return r;
-			} else if (!listed(w->path_before, key)) {
+			} else if (!listed(*before, key)) {
 				_cleanup_free_ char *p = strdup(done);
 				if (!p)
 					return -ENOMEM;
 				int r = block(w, fd, part, p);
-				if (r >= 0)
-					r = strv_extend(&w->path_blocked, p);
+				if (r >= 0 && planted)
+					r = strv_extend(planted, p);
 				return r < 0 ? r : -ENOENT;
 			}
 			/* the user's own: where it leads now, the rest of the way
@@ -380,7 +391,7 @@ static int each_path_executable(struct protect_watch *w, bool end)
 		_cleanup_free_ char *folder = strndup(*line, strcspn(*line, "\t"));
 		if (!folder)
 			return -ENOMEM;
-		int dir = open_path_folder(w, folder, end);
+		int dir = open_followed(w, folder, end, &w->path_before, &w->path_blocked);
 		if (dir < 0) {
 			if (dir != -ENOENT && dir != -ENOTDIR && r == 0)
 				r = dir;
@@ -427,7 +438,7 @@ int protect_watch_begin(struct protect_watch *w, const char *workspace,
 		r = each_path_executable(w, false);
 	for (size_t i = 0; r >= 0 && i < s->n_protect; i++)
 		if (watched(s->protect[i]) && !folder_done(s, i))
-			r = each_match(w, i, note_before);
+			r = each_match(w, i, false, note_before);
 	if (r < 0) {
 		/* nothing to compare with afterwards: said, never guessed */
 		w->active = false;
@@ -445,7 +456,7 @@ int protect_watch_end(struct protect_watch *w)
 	for (size_t i = 0; i < w->settings->n_protect; i++) {
 		if (!watched(w->settings->protect[i]) || folder_done(w->settings, i))
 			continue;
-		int q = each_match(w, i, block_new);
+		int q = each_match(w, i, true, block_new);
 		if (q < 0 && r == 0)
 			r = q;
 	}

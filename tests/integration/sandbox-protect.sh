@@ -95,6 +95,11 @@ if [ -n "$lefthook" ]; then
     commit_outside
   attack lefthook-config-dir lefthook_repo \
     "mkdir -p .config && printf \"$(lefthook_evil lefthook-config-dir)\" >.config/lefthook-local.yml" commit_outside
+  # the entry's folder a symlink the command made: the watch follows no
+  # symlink, and once skipped it (notes-redteam/46-protect-symlink-folder.sh)
+  attack lefthook-config-link lefthook_repo \
+    "mkdir -p .cfg && printf \"$(lefthook_evil lefthook-config-link)\" >.cfg/lefthook-local.yml && ln -s .cfg .config" \
+    commit_outside
   # the same from a background job, checked when the job ends
   dir=$TEST_TMP/boxed-background
   lefthook_repo "$dir"
