@@ -219,7 +219,15 @@ static int path_folders(const char *workspace, char ***ret)
 	for (size_t i = 0; parts && parts[i]; i++) {
 		_cleanup_free_ char *joined = NULL, *full = NULL, *canon = NULL;
 		const char *e = parts[i];
-		if (e[0] != '/' && asprintf(&joined, "%s/%s", workspace, e) < 0)
+		const char *home = getenv("HOME");
+		/* bash's command search expands a leading ~ of an entry (a
+		 * PATH="~/bin:$PATH" quoted in a .bashrc works) */
+		if (e[0] == '~' && (e[1] == '/' || e[1] == '\0')) {
+			if (!home || home[0] != '/')
+				continue;
+			if (asprintf(&joined, "%s%s", home, e + 1) < 0)
+				return -ENOMEM;
+		} else if (e[0] != '/' && asprintf(&joined, "%s/%s", workspace, e) < 0)
 			return -ENOMEM;
 		full = path_normalize(joined ? joined : e);
 		if (!full)

@@ -149,3 +149,18 @@ blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_bloc
 user_git "$ws"
 [ ! -e "$marks/same-size" ] && [ "$blocked" = bin/git ] && grep -q "same-size" "$ws/bin/git.sluice-blocked"
 report $? "the user's bin/git rewritten with its size and mtime kept is renamed too" "$out" "$(ls -la "$ws/bin" 2>&1)"
+# --- 9. 7's entry written "~/bin" (bash's command search expands the ~)
+ws=$TEST_TMP/dotfiles
+ln -s "$ws/bin" "$HOME/bin"
+rm -f "$ws/bin/git.sluice-blocked"
+run env PATH="~/bin:$PATH" "$SLUICE" run -C "$ws" --sandbox unrestricted -- "$(printf "$plant" "$marks")"
+(cd "$ws" && PATH="~/bin:$PATH" bash -c 'git status') >/dev/null 2>&1
+[ -e "$marks/dotfiles" ]
+report $? "control (unrestricted): with PATH=\"~/bin:...\", bash runs the planted git through ~/bin" "$out"
+rm -f "$ws/bin/git" "$marks/dotfiles"
+run env PATH="~/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$(printf "$plant" "$marks")"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+(cd "$ws" && PATH="~/bin:$PATH" bash -c 'git status') >/dev/null 2>&1
+[ ! -e "$marks/dotfiles" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ]
+report $? "default: an entry written ~/bin is the home's, and the planted git is renamed" "$out" "$(ls -la "$ws/bin" 2>&1)"
+rm -f "$HOME/bin"
