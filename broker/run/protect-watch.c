@@ -11,9 +11,11 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -159,8 +161,21 @@ static int block(struct protect_watch *w, int dir, const char *name, char *p)
 		int len =
 		        n == 1 ? snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX, name)
 		               : snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX "-%d", name, n);
-		if (len >= (int)sizeof(to))
-			return -ENAMETOOLONG;
+		if (len >= (int)sizeof(to)) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
+	}
+	/* every numbered name taken (the command made them all first), or the
+	 * name too long for the suffix: a random name it cannot have guessed,
+	 * never the file left where it runs */
+	for (int n = 0; (r == -EEXIST || r == -ENAMETOOLONG) && n < 16; n++) {
+		uint64_t random;
+		if (getrandom(&random, sizeof(random), 0) != (ssize_t)sizeof(random))
+			return -EIO;
+		snprintf(to, sizeof(to), "." PROTECT_WATCH_SUFFIX "-%016llx",
+		         (unsigned long long)random);
 		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
 	}
 	if (r < 0)

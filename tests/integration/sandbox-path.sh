@@ -164,3 +164,15 @@ blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_bloc
 [ ! -e "$marks/dotfiles" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ]
 report $? "default: an entry written ~/bin is the home's, and the planted git is renamed" "$out" "$(ls -la "$ws/bin" 2>&1)"
 rm -f "$HOME/bin"
+
+# --- 10. every name a blocked file takes made first by the command (as
+# folders): the planted git is renamed all the same, to a random name
+ws=$TEST_TMP/taken
+new_repo "$ws"
+taken='mkdir -p bin/git.sluice-blocked && for i in 2 3 4 5 6 7 8 9; do mkdir -p bin/git.sluice-blocked-$i; done && '
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$taken$(printf "$plant" "$marks")"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+user_git "$ws"
+[ ! -e "$marks/taken" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ] &&
+  ls -a "$ws/bin" | grep -q '^\.\.sluice-blocked-[0-9a-f]\{16\}$'
+report $? "with every numbered name taken, the planted git is renamed to a random one" "$out" "$(ls -la "$ws/bin" 2>&1)"
