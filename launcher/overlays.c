@@ -46,20 +46,32 @@ static bool meets_hidden(const struct launch_spec *spec, const char *given, cons
 	return false;
 }
 
-/* STATE/overlay-HASH/NAME, made (0700) when missing, into buf. */
-static int layer_folder(const char *state, const char *canonical, const char *name, char *buf,
-                        size_t size)
+/*
+ * STATE/overlay-HASH/NAME, made (0700) when missing, opened (O_PATH) into
+ * *fd. The caches' folder is the command's to write, and any run of the
+ * workspace (a background job too, while the next run starts) may have put
+ * a symlink at overlay-HASH or NAME: the overlay would then take a folder
+ * of the command's choosing as its layer, in the workspace say, and its
+ * lookups there do not cross mount points, so the read-only binds below
+ * it (a core.hooksPath folder, .config/lefthook.yml, a hidden path) would
+ * not be met. So each component is opened without following a symlink,
+ * and the overlay is given the folder opened, not its name.
+ */
+static int layer_folder(int state_fd, const char *canonical, const char *name, int *fd)
 {
 	uint64_t h = 14695981039346656037ull;
 	for (const char *p = canonical; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
-	int n = snprintf(buf, size, "%s/overlay-%016llx", state, (unsigned long long)h);
-	if (n < 0 || (size_t)n >= size || (mkdir(buf, 0700) < 0 && errno != EEXIST))
+	char hashed[32];
+	snprintf(hashed, sizeof(hashed), "overlay-%016llx", (unsigned long long)h);
+	if (mkdirat(state_fd, hashed, 0700) < 0 && errno != EEXIST)
 		return -1;
-	n = snprintf(buf, size, "%s/overlay-%016llx/%s", state, (unsigned long long)h, name);
-	if (n < 0 || (size_t)n >= size || (mkdir(buf, 0700) < 0 && errno != EEXIST))
+	_cleanup_close_ int parent =
+	        openat(state_fd, hashed, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (parent < 0 || (mkdirat(parent, name, 0700) < 0 && errno != EEXIST))
 		return -1;
-	return 0;
+	*fd = openat(parent, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	return *fd < 0 ? -1 : 0;
 }
 
 /* The overlay of canonical (an existing folder) mounted on it: 0, or -1. */
@@ -69,10 +81,20 @@ static int overlay_one(const char *canonical, const char *state, bool user_names
 	 * colon-separated: a name with either is left read-only */
 	if (strpbrk(canonical, ",:\\") || strpbrk(state, ",:\\"))
 		return -1;
-	char upper[PATH_MAX], work[PATH_MAX];
-	if (layer_folder(state, canonical, "upper", upper, sizeof(upper)) < 0 ||
-	    layer_folder(state, canonical, "work", work, sizeof(work)) < 0)
+	/* state itself is the broker's (a bind mount's root here, which no
+	 * command can rename); only what lies in it is the command's */
+	_cleanup_close_ int state_fd = open(state, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int upper_fd = -1, work_fd = -1;
+	if (state_fd < 0 || layer_folder(state_fd, canonical, "upper", &upper_fd) < 0 ||
+	    layer_folder(state_fd, canonical, "work", &work_fd) < 0)
 		return -1;
+	/* the folders opened, by the magic links of the procfs mounted (the
+	 * PID namespace's own comes after this step; the host's shows this
+	 * process too): the overlay follows them to the very folders, never
+	 * to a name the command changed since. No /proc: left read-only */
+	char upper[64], work[64];
+	snprintf(upper, sizeof(upper), "/proc/self/fd/%d", upper_fd);
+	snprintf(work, sizeof(work), "/proc/self/fd/%d", work_fd);
 	_cleanup_close_ int fs = (int)syscall(SYS_fsopen, "overlay", FSOPEN_CLOEXEC);
 	if (fs < 0)
 		return -1;

@@ -222,7 +222,7 @@
 	X(".zed/", "Zed runs its tasks and language servers") \
 	X(".devcontainer/", "the container's commands run on the user's next open") \
 	X(".devcontainer.json", "the container's commands run on the user's next open") \
-	X(".envrc", "direnv runs it on the user's next cd") \
+	X(".envrc*", "direnv runs it, and what it sources (.envrc.local), on the user's next cd") \
 	X("mise*.toml", "mise runs its hooks and tasks") \
 	X(".mise*.toml", "mise runs its hooks and tasks") \
 	X(".husky/", "husky's hooks source the scripts beside them") \

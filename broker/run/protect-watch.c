@@ -11,9 +11,11 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -82,18 +84,27 @@ static bool folder_done(const struct run_settings *s, size_t i)
 	return false;
 }
 
+static int open_followed(struct protect_watch *w, const char *folder, bool end, char ***before,
+                         char ***planted);
+
 /* Call fn for each name in the i-th entry's folder that matches the last
  * component of a watched entry in that folder, with the first such entry:
  * the folder is read once for all of its entries (the workspace's top
  * level holds most of them). */
-static int each_match(struct protect_watch *w, size_t i,
+static int each_match(struct protect_watch *w, size_t i, bool end,
                       int (*fn)(struct protect_watch *w, int dir, const char *entry,
                                 const char *name))
 {
 	const struct run_settings *s = w->settings;
-	int dir = open_folder(w->workspace, s->protect[i]);
+	/* the folder as the program that reads the entry reaches it: through
+	 * the user's symlinks, and a symlink the run made on the way (.config
+	 * -> .cfg, .cfg/lefthook-local.yml) blocked */
+	_cleanup_free_ char *folder = strndup(s->protect[i], folder_len(s->protect[i]));
+	if (!folder)
+		return -ENOMEM;
+	int dir = open_followed(w, folder, end, &w->before, NULL);
 	if (dir < 0)
-		return dir == -ENOENT || dir == -ENOTDIR || dir == -ELOOP ? 0 : dir;
+		return dir == -ENOENT || dir == -ENOTDIR ? 0 : dir;
 	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!d) {
@@ -150,8 +161,21 @@ static int block(struct protect_watch *w, int dir, const char *name, char *p)
 		int len =
 		        n == 1 ? snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX, name)
 		               : snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX "-%d", name, n);
-		if (len >= (int)sizeof(to))
-			return -ENAMETOOLONG;
+		if (len >= (int)sizeof(to)) {
+			r = -ENAMETOOLONG;
+			break;
+		}
+		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
+	}
+	/* every numbered name taken (the command made them all first), or the
+	 * name too long for the suffix: a random name it cannot have guessed,
+	 * never the file left where it runs */
+	for (int n = 0; (r == -EEXIST || r == -ENAMETOOLONG) && n < 16; n++) {
+		uint64_t random;
+		if (getrandom(&random, sizeof(random), 0) != (ssize_t)sizeof(random))
+			return -EIO;
+		snprintf(to, sizeof(to), "." PROTECT_WATCH_SUFFIX "-%016llx",
+		         (unsigned long long)random);
 		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
 	}
 	if (r < 0)
@@ -203,18 +227,41 @@ static int path_folders(const char *workspace, char ***ret)
 		at += n + 1;
 	}
 	size_t ws = strlen(workspace);
+	_cleanup_free_ char *ws_canon = realpath(workspace, NULL);
+	if (!ws_canon)
+		return neg_errno();
+	size_t wsc = strlen(ws_canon);
 	for (size_t i = 0; parts && parts[i]; i++) {
-		_cleanup_free_ char *joined = NULL, *full = NULL;
+		_cleanup_free_ char *joined = NULL, *full = NULL, *canon = NULL;
 		const char *e = parts[i];
-		if (e[0] != '/' && asprintf(&joined, "%s/%s", workspace, e) < 0)
+		const char *home = getenv("HOME");
+		/* bash's command search expands a leading ~ of an entry (a
+		 * PATH="~/bin:$PATH" quoted in a .bashrc works) */
+		if (e[0] == '~' && (e[1] == '/' || e[1] == '\0')) {
+			if (!home || home[0] != '/')
+				continue;
+			if (asprintf(&joined, "%s%s", home, e + 1) < 0)
+				return -ENOMEM;
+		} else if (e[0] != '/' && asprintf(&joined, "%s/%s", workspace, e) < 0)
 			return -ENOMEM;
 		full = path_normalize(joined ? joined : e);
 		if (!full)
 			return -ENOMEM;
-		if (!path_within(full, workspace))
+		/* the folder where the shell finds it: an entry that reaches the
+		 * workspace through a symlink (GNU stow's ~/bin -> ~/dotfiles/bin,
+		 * the agent working in ~/dotfiles) is the workspace's too */
+		canon = realpath(full, NULL);
+		if (!canon && (errno == ENOENT || errno == ENOTDIR))
+			canon = path_canonical_missing(full);
+		const char *rel;
+		if (path_within(full, workspace))
+			rel = full[ws] == '/' ? full + ws + 1 : "";
+		else if (canon && path_within(canon, ws_canon))
+			rel = canon[wsc] == '/' ? canon + wsc + 1 : "";
+		else
 			continue;
 		_cleanup_free_ char *line = NULL;
-		if (asprintf(&line, "%s\t", full[ws] == '/' ? full + ws + 1 : "") < 0)
+		if (asprintf(&line, "%s\t", rel) < 0)
 			return -ENOMEM;
 		for (size_t k = i + 1; parts[k]; k++)
 			for (size_t j = 0; j < ELEMENTSOF(system_bins); j++) {
@@ -232,8 +279,10 @@ static int path_folders(const char *workspace, char ***ret)
 	return 0;
 }
 
-/* "DIR/NAME\tINODE:MTIME:SIZE" of an executable (a file with an x bit, or
- * a symlink) name in dir, or NULL (not one, or out of memory). */
+/* "DIR/NAME\tINODE:MTIME:CTIME:SIZE" of an executable (a file with an x
+ * bit, or a symlink) name in dir, or NULL (not one, or out of memory). The
+ * ctime because the mtime is the command's to set back (touch -r) after a
+ * rewrite of the same size; the ctime no program sets. */
 static char *executable_key(int dir, const char *folder, const char *name)
 {
 	struct stat st;
@@ -241,9 +290,10 @@ static char *executable_key(int dir, const char *folder, const char *name)
 	    !(S_ISLNK(st.st_mode) || (S_ISREG(st.st_mode) && (st.st_mode & 0111))))
 		return NULL;
 	char *key = NULL;
-	return asprintf(&key, "%s%s%s\t%llu:%lld.%ld:%lld", folder, *folder ? "/" : "", name,
-	                (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
-	                st.st_mtim.tv_nsec, (long long)st.st_size) < 0
+	return asprintf(&key, "%s%s%s\t%llu:%lld.%ld:%lld.%ld:%lld", folder, *folder ? "/" : "",
+	                name, (unsigned long long)st.st_ino, (long long)st.st_mtim.tv_sec,
+	                st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
+	                (long long)st.st_size) < 0
 	               ? NULL
 	               : key;
 }
@@ -264,6 +314,96 @@ static bool shadows(const char *line, const char *name)
 	return false;
 }
 
+static bool listed(char **list, const char *key)
+{
+	STRV_FOREACH (b, list)
+		if (strcmp(*b, key) == 0)
+			return true;
+	return false;
+}
+
+/* A folder of the workspace (relative to it) opened as the user's shell or
+ * tools reach it, or -errno (-ENOENT: nothing to look at). A
+ * symlink on its way that was there before the run is followed, within
+ * the workspace (one that leads out of it leaves the folder to its
+ * target's owner); a new or changed one is blocked as a planted
+ * executable is, since the shell would follow it to the folder the command
+ * chose (bin -> .tools, .tools/git). The symlinks seen before the run are
+ * listed in *before; one blocked is added to *planted too (when given). */
+static int open_followed(struct protect_watch *w, const char *folder, bool end, char ***before,
+                         char ***planted)
+{
+	_cleanup_close_ int fd = open(w->workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	char done[PATH_MAX] = ""; /* the components walked, relative */
+	for (const char *s = folder; *s;) {
+		size_t n = strcspn(s, "/");
+		char part[NAME_MAX + 1];
+		if (n >= sizeof(part))
+			return -ENAMETOOLONG;
+		memcpy(part, s, n);
+		part[n] = '\0';
+		s += n + (s[n] == '/');
+		if (n == 0)
+			continue;
+		size_t dl = strlen(done);
+		int len = snprintf(done + dl, sizeof(done) - dl, "%s%s", dl ? "/" : "", part);
+		if (len < 0 || (size_t)len >= sizeof(done) - dl)
+			return -ENAMETOOLONG;
+		struct stat st;
+		if (fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return neg_errno();
+		if (S_ISLNK(st.st_mode)) {
+			_cleanup_free_ char *key = NULL;
+			if (asprintf(&key, "%s\tlink:%llu:%lld.%ld", done,
+			             (unsigned long long)st.st_ino, (long long)st.st_ctim.tv_sec,
+			             st.st_ctim.tv_nsec) < 0)
+				return -ENOMEM;
+			if (!end) {
+				int r = strv_extend(before, key);
+				if (r < 0)
+					return r;
+			} else if (!listed(*before, key)) {
+				_cleanup_free_ char *p = strdup(done);
+				if (!p)
+					return -ENOMEM;
+				int r = block(w, fd, part, p);
+				if (r >= 0 && planted)
+					r = strv_extend(planted, p);
+				return r < 0 ? r : -ENOENT;
+			}
+			/* the user's own: where it leads now, the rest of the way
+			 * taken from there */
+			_cleanup_free_ char *at = NULL, *canon = NULL, *ws_canon = NULL, *entry = NULL;
+			if (asprintf(&at, "%s/%s", w->workspace, done) < 0)
+				return -ENOMEM;
+			canon = realpath(at, NULL);
+			ws_canon = realpath(w->workspace, NULL);
+			if (!canon || !ws_canon)
+				return neg_errno();
+			if (!path_within(canon, ws_canon))
+				return -ENOENT;
+			size_t wsc = strlen(ws_canon);
+			const char *rel = canon[wsc] == '/' ? canon + wsc + 1 : "";
+			if (asprintf(&entry, "%s%s.", rel, *rel ? "/" : "") < 0)
+				return -ENOMEM;
+			int next = open_folder(w->workspace, entry);
+			if (next < 0) /* changed since: a background job's race */
+				return next == -ELOOP ? -EAGAIN : next;
+			(void)close(fd);
+			fd = next;
+			continue;
+		}
+		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			return neg_errno();
+		(void)close(fd);
+		fd = next;
+	}
+	return TAKE_FD(fd);
+}
+
 /* Each executable in the workspace's folders on the PATH: noted before the
  * run (end false), or blocked after it when new or changed and shadowing
  * (end true). */
@@ -272,12 +412,11 @@ static int each_path_executable(struct protect_watch *w, bool end)
 	int r = 0;
 	STRV_FOREACH (line, w->path_folders) {
 		_cleanup_free_ char *folder = strndup(*line, strcspn(*line, "\t"));
-		_cleanup_free_ char *entry = NULL; /* open_folder() takes an entry's folder */
-		if (!folder || asprintf(&entry, "%s%s.", folder, *folder ? "/" : "") < 0)
+		if (!folder)
 			return -ENOMEM;
-		int dir = open_folder(w->workspace, entry);
+		int dir = open_followed(w, folder, end, &w->path_before, &w->path_blocked);
 		if (dir < 0) {
-			if (dir != -ENOENT && dir != -ENOTDIR && dir != -ELOOP && r == 0)
+			if (dir != -ENOENT && dir != -ENOTDIR && r == 0)
 				r = dir;
 			continue;
 		}
@@ -297,10 +436,7 @@ static int each_path_executable(struct protect_watch *w, bool end)
 				r = strv_extend(&w->path_before, key);
 				continue;
 			}
-			bool known = false;
-			STRV_FOREACH (b, w->path_before)
-				known |= strcmp(*b, key) == 0;
-			if (!known && shadows(*line, de->d_name)) {
+			if (!listed(w->path_before, key) && shadows(*line, de->d_name)) {
 				*strchr(key, '\t') = '\0';
 				r = block(w, dir, de->d_name, key);
 				if (r >= 0)
@@ -325,7 +461,7 @@ int protect_watch_begin(struct protect_watch *w, const char *workspace,
 		r = each_path_executable(w, false);
 	for (size_t i = 0; r >= 0 && i < s->n_protect; i++)
 		if (watched(s->protect[i]) && !folder_done(s, i))
-			r = each_match(w, i, note_before);
+			r = each_match(w, i, false, note_before);
 	if (r < 0) {
 		/* nothing to compare with afterwards: said, never guessed */
 		w->active = false;
@@ -343,7 +479,7 @@ int protect_watch_end(struct protect_watch *w)
 	for (size_t i = 0; i < w->settings->n_protect; i++) {
 		if (!watched(w->settings->protect[i]) || folder_done(w->settings, i))
 			continue;
-		int q = each_match(w, i, block_new);
+		int q = each_match(w, i, true, block_new);
 		if (q < 0 && r == 0)
 			r = q;
 	}

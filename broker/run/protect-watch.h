@@ -32,7 +32,8 @@ struct protect_watch {
 	char **blocked; /* what was renamed, relative to the workspace (strv) */
 	/* the workspace's folders on the user's PATH ahead of the system's
 	 * ("DIR\tSYSTEM:..."), the executables there at the start
-	 * ("DIR/NAME\tINODE:MTIME:SIZE"), and those of blocked that were
+	 * ("DIR/NAME\tINODE:MTIME:CTIME:SIZE", and "DIR\tlink:INODE:CTIME" of
+	 * each symlink on the way to a folder), and those of blocked that were
 	 * planted there (strv each) */
 	char **path_folders;
 	char **path_before;

@@ -173,7 +173,7 @@ overlay_unusable() {
   [ "$rc" != 0 ]
 }
 if [ -z "$namespace" ] || overlay_unusable; then
-  skip "cargo's and Maven's caches through an overlay (3 checks)" \
+  skip "cargo's and Maven's caches through an overlay (6 checks)" \
     "no overlay can be made here (no mount namespace, or a filesystem that cannot hold its layer): those folders stay read-only, as 18 shows"
 else
   boxed_as workspace-write "$ws_a" "cat ~/.cargo/registry/cache/old.crate && echo $token >~/.cargo/registry/cache/new.crate && echo m2 >~/.m2/repository/a.jar && cat ~/.cargo/config.toml"
@@ -186,6 +186,31 @@ else
   boxed_as workspace-write "$ws_a" "cat ~/.cargo/registry/cache/new.crate ~/.m2/repository/a.jar"
   ran "the next run" && grep -q "$token" <<<"$out" && grep -q m2 <<<"$out"
   report $? "the workspace's next run finds them" "$out"
+  # The layer's folders are the command's to write: a symlink it puts
+  # there must not make the next run's overlay take a folder of its
+  # choosing as the layer, whose lookups would pass under the read-only
+  # binds (here a core.hooksPath folder two deep, which the user's next
+  # git commit runs). notes-redteam/46-overlay-upper-symlink.sh
+  ws_c=$TEST_TMP/ws-c
+  new_repo "$ws_c"
+  mkdir -p "$ws_c/scripts/hooks"
+  printf '#!/bin/sh\nexit 0\n' >"$ws_c/scripts/hooks/pre-commit"
+  chmod +x "$ws_c/scripts/hooks/pre-commit"
+  cp "$ws_c/scripts/hooks/pre-commit" "$TEST_TMP/hook-before"
+  git -C "$ws_c" config core.hooksPath scripts/hooks
+  boxed_as workspace-write "$ws_c" 'echo "echo planted" >>scripts/hooks/pre-commit'
+  ran "a write to a core.hooksPath hook" && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ] &&
+    grep -q "Read-only file system" <<<"$out"
+  report $? "control: a core.hooksPath hook two folders deep is read-only in the sandbox" "$out"
+  boxed_as workspace-write "$ws_c" 'C=$(dirname "$XDG_CACHE_HOME"); mkdir -p .w && for d in "$C"/overlay-*; do mv "$d/upper" "$d/upper.old" && mv "$d/work" "$d/work.old" && ln -s "$PWD/scripts" "$d/upper" && ln -s "$PWD/.w" "$d/work"; done && ls -l "$C"/overlay-*'
+  ran "symlinks at the layer's folders" && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+    grep -q -- "upper -> $ws_c/scripts" <<<"$out"
+  report $? "control: a run can replace its overlay's layer folders with symlinks into the workspace" "$out"
+  boxed_as workspace-write "$ws_c" "printf '#!/bin/sh\\necho $token >\"\$HOME/hooked\"\\n' >~/.cargo/registry/hooks/pre-commit"
+  ran "a write through ~/.cargo/registry" && git -C "$ws_c" commit -q --allow-empty -m user &&
+    [ ! -e "$HOME/hooked" ] && cmp -s "$ws_c/scripts/hooks/pre-commit" "$TEST_TMP/hook-before"
+  report $? "the next run's overlay does not follow them: the hook stays as it was, and the user's git commit does not run the command's" \
+    "$out" "$(cat "$HOME/hooked" 2>&1)" "$(cat "$ws_c/scripts/hooks/pre-commit")"
 fi
 boxed_as workspace-write "$ws_b" "ls ~/.cargo/registry/cache"
 ran "another workspace" && grep -q old.crate <<<"$out" && ! grep -q new.crate <<<"$out"

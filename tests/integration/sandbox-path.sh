@@ -89,3 +89,90 @@ user_git "$ws"
 report $? "a background job's planted bin/git is renamed while the job lives" "$out" "$(ls -la "$ws/bin" 2>&1)"
 # the job ended itself when its monitor caught the planted git
 [ -z "$job" ] || "$SLUICE" kill "$job" >/dev/null 2>&1 || true
+
+# --- 6. a PATH folder reached through a symlink: one the command makes
+# (bin -> .tools) is blocked, not skipped; the user's own one is followed
+# to what it leads to (notes-redteam/46-path-symlink-folder.sh)
+ws=$TEST_TMP/linked
+new_repo "$ws"
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --sandbox unrestricted -- \
+  "mkdir -p .tools && printf '#!/bin/sh\ntouch $marks/linked\n' >.tools/git && chmod +x .tools/git && ln -s .tools bin"
+user_git "$ws"
+[ -e "$marks/linked" ]
+report $? "control (unrestricted): bin -> .tools, .tools/git planted, runs in the user's next git status" "$out"
+rm -rf "$ws/bin" "$ws/.tools" "$marks/linked"
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- \
+  "mkdir -p .tools && printf '#!/bin/sh\ntouch $marks/linked\n' >.tools/git && chmod +x .tools/git && ln -s .tools bin"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+user_git "$ws"
+[ ! -e "$marks/linked" ] && [ ! -e "$ws/bin" ] && [ -L "$ws/bin.sluice-blocked" ] && [ "$blocked" = bin ]
+report $? "default: a bin the command made a symlink to its own folder is renamed bin.sluice-blocked" \
+  "$out" "$(ls -la "$ws" 2>&1)"
+mkdir -p "$ws/tools/bin" && ln -s tools/bin "$ws/bin"
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$(printf "$plant" "$marks")"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+user_git "$ws"
+[ ! -e "$marks/linked" ] && [ -L "$ws/bin" ] && [ -x "$ws/tools/bin/git.sluice-blocked" ] && [ "$blocked" = bin/git ]
+report $? "the user's own bin -> tools/bin is followed: a git planted through it is renamed" \
+  "$out" "$(ls -la "$ws/tools/bin" 2>&1)"
+
+# --- 7. a PATH entry outside the workspace that is a symlink into it (GNU
+# stow's ~/bin -> ~/dotfiles/bin, the agent working in ~/dotfiles)
+ws=$TEST_TMP/dotfiles
+new_repo "$ws"
+mkdir -p "$ws/bin"
+ln -s "$ws/bin" "$TEST_TMP/home-bin"
+stow_git() { (cd "$ws" && PATH="$TEST_TMP/home-bin:$PATH" git status) >/dev/null 2>&1; }
+run env PATH="$TEST_TMP/home-bin:$PATH" "$SLUICE" run -C "$ws" --sandbox unrestricted -- "$(printf "$plant" "$marks")"
+stow_git
+[ -e "$marks/dotfiles" ]
+report $? "control (unrestricted): bin/git planted in the folder ~/bin links to runs in the user's next git status" "$out"
+rm -f "$ws/bin/git" "$marks/dotfiles"
+run env PATH="$TEST_TMP/home-bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$(printf "$plant" "$marks")"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+stow_git
+[ ! -e "$marks/dotfiles" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ]
+report $? "default: the PATH entry is the workspace's bin through its symlink, and the planted git is renamed" \
+  "$out" "$(ls -la "$ws/bin" 2>&1)"
+
+# --- 8. the user's own bin/git rewritten in place, its size and mtime set
+# back (touch -r): changed all the same (its ctime), and renamed
+# (notes-redteam/46-path-same-size-mtime.sh)
+ws=$TEST_TMP/same-size
+new_repo "$ws"
+mkdir -p "$ws/bin"
+printf '#!/bin/sh\n# the project pins its own git wrapper\nexec /usr/bin/git "$@"\n' >"$ws/bin/git"
+chmod +x "$ws/bin/git"
+rewrite="touch -r bin/git .ref && n=\$(wc -c <bin/git) && { printf '#!/bin/sh\ntouch $marks/same-size; exec /usr/bin/git \"\$@\" #'; head -c 200 /dev/zero | tr '\\\\0' '#'; } | head -c \$((n - 1)) >.new && echo >>.new && cat .new >bin/git && touch -r .ref bin/git && stat -c '%s %Y' bin/git .ref"
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$rewrite"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+user_git "$ws"
+[ ! -e "$marks/same-size" ] && [ "$blocked" = bin/git ] && grep -q "same-size" "$ws/bin/git.sluice-blocked"
+report $? "the user's bin/git rewritten with its size and mtime kept is renamed too" "$out" "$(ls -la "$ws/bin" 2>&1)"
+# --- 9. 7's entry written "~/bin" (bash's command search expands the ~)
+ws=$TEST_TMP/dotfiles
+ln -s "$ws/bin" "$HOME/bin"
+rm -f "$ws/bin/git.sluice-blocked"
+run env PATH="~/bin:$PATH" "$SLUICE" run -C "$ws" --sandbox unrestricted -- "$(printf "$plant" "$marks")"
+(cd "$ws" && PATH="~/bin:$PATH" bash -c 'git status') >/dev/null 2>&1
+[ -e "$marks/dotfiles" ]
+report $? "control (unrestricted): with PATH=\"~/bin:...\", bash runs the planted git through ~/bin" "$out"
+rm -f "$ws/bin/git" "$marks/dotfiles"
+run env PATH="~/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$(printf "$plant" "$marks")"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+(cd "$ws" && PATH="~/bin:$PATH" bash -c 'git status') >/dev/null 2>&1
+[ ! -e "$marks/dotfiles" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ]
+report $? "default: an entry written ~/bin is the home's, and the planted git is renamed" "$out" "$(ls -la "$ws/bin" 2>&1)"
+rm -f "$HOME/bin"
+
+# --- 10. every name a blocked file takes made first by the command (as
+# folders): the planted git is renamed all the same, to a random name
+ws=$TEST_TMP/taken
+new_repo "$ws"
+taken='mkdir -p bin/git.sluice-blocked && for i in 2 3 4 5 6 7 8 9; do mkdir -p bin/git.sluice-blocked-$i; done && '
+run env PATH="$ws/bin:$PATH" "$SLUICE" run -C "$ws" --format json -- "$taken$(printf "$plant" "$marks")"
+blocked=$(json_get "$out" '",".join((d.get("sandbox") or {}).get("protected_blocked", []))' 2>/dev/null)
+user_git "$ws"
+[ ! -e "$marks/taken" ] && [ ! -e "$ws/bin/git" ] && [ "$blocked" = bin/git ] &&
+  ls -a "$ws/bin" | grep -q '^\.\.sluice-blocked-[0-9a-f]\{16\}$'
+report $? "with every numbered name taken, the planted git is renamed to a random one" "$out" "$(ls -la "$ws/bin" 2>&1)"

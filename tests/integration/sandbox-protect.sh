@@ -95,6 +95,11 @@ if [ -n "$lefthook" ]; then
     commit_outside
   attack lefthook-config-dir lefthook_repo \
     "mkdir -p .config && printf \"$(lefthook_evil lefthook-config-dir)\" >.config/lefthook-local.yml" commit_outside
+  # the entry's folder a symlink the command made: the watch follows no
+  # symlink, and once skipped it (notes-redteam/46-protect-symlink-folder.sh)
+  attack lefthook-config-link lefthook_repo \
+    "mkdir -p .cfg && printf \"$(lefthook_evil lefthook-config-link)\" >.cfg/lefthook-local.yml && ln -s .cfg .config" \
+    commit_outside
   # the same from a background job, checked when the job ends
   dir=$TEST_TMP/boxed-background
   lefthook_repo "$dir"
@@ -211,6 +216,16 @@ planted vscode-tasks "mkdir -p .vscode && echo '{\"tasks\":[{\"runOptions\":{\"r
 planted gemini-settings "mkdir -p .gemini && echo '$hook' >.gemini/settings.json" '[ -e .gemini/settings.json ]'
 planted devcontainer "mkdir -p .devcontainer && echo '{\"postCreateCommand\":\"sh\"}' >.devcontainer/devcontainer.json" \
   '[ -e .devcontainer/devcontainer.json ]'
+# what a project's .envrc sources: direnv asks `direnv allow` for .envrc's
+# text only, and runs .envrc.local at the user's next cd
+# (notes-redteam/46-direnv-sourced.sh, with direnv itself)
+envrc_repo() {
+  agent_repo "$1"
+  echo 'source_env_if_exists .envrc.local' >"$1/.envrc"
+  git -C "$1" add .envrc
+  git -C "$1" commit -q -m envrc
+}
+planted envrc-local "echo 'touch ~/planted' >.envrc.local" '[ -e .envrc.local ]' envrc_repo
 
 mcp='{"mcpServers":{"x":{"command":"sh"}}}'
 new_repo "$TEST_TMP/mcp-control"
