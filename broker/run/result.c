@@ -41,6 +41,10 @@ static const char *const denial_patterns[] = {
 	"permission denied",       /* EACCES */
 	"operation not permitted", /* EPERM */
 	"read-only file system",   /* EROFS */
+	/* EBUSY: what the mounts hold can be neither renamed over nor removed
+	 * (git's "could not write config file .git/config", as husky and `git
+	 * config` print it) */
+	"device or resource busy",
 };
 
 /* The same for a network that is not there, matched the same way. */
@@ -61,9 +65,7 @@ static const char *const network_patterns[] = {
 /* The error codes of the same denials as Node, npm and Python print them,
  * matched as whole words and in capitals only ("EPERM", not "keeperm"). */
 static const char *const denial_codes[] = {
-	"EACCES",
-	"EPERM",
-	"EROFS",
+	"EACCES", "EPERM", "EROFS", "EBUSY", /* Node's "EBUSY: resource busy or locked, rename" */
 };
 static const char *const network_codes[] = {
 	"EAI_AGAIN",

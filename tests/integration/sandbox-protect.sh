@@ -239,6 +239,24 @@ echo '[tools]' >"$dir/mise.local.toml"
 run "$SLUICE" run -C "$dir" -- "echo 'at (node:internal/fs/promises:856:10)'; echo x >mise.local.toml"
 grep -q 'protected path mise.local.toml' <<<"$out" && grep -q "entry 'mise\*.toml'" <<<"$out"
 report $? "... and a real one after it in the same output is named" "$out"
+# husky 9 run as a `prepare` script does in a fresh clone: it sets
+# core.hooksPath, which the sandbox refuses; git says "Device or resource
+# busy" (the config is a mount point) and husky exits 0: the text must
+# still say it was the sandbox
+if [ -e "$husky_bin" ] && command -v node >/dev/null; then
+  new_repo "$TEST_TMP/husky-control"
+  run "$SLUICE" run -C "$TEST_TMP/husky-control" --sandbox unrestricted -- "node '$husky_bin'"
+  [ "$(git -C "$TEST_TMP/husky-control" config core.hooksPath)" = .husky/_ ]
+  report $? "control: husky sets core.hooksPath unsandboxed" "$out" "$err"
+  new_repo "$TEST_TMP/husky-boxed"
+  run "$SLUICE" run -C "$TEST_TMP/husky-boxed" -- "node '$husky_bin'"
+  [ -z "$(git -C "$TEST_TMP/husky-boxed" config core.hooksPath)" ] &&
+    grep -q 'could not write config file.*Device or resource busy' <<<"$out" &&
+    grep -q '^\[sandbox: this looks like a denial' <<<"$out"
+  report $? "husky in the sandbox: core.hooksPath stays unset, and its 'Device or resource busy' gets the sandbox note" "$out" "$err"
+else
+  skip "husky's core.hooksPath and the note" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
+fi
 config=$TEST_TMP/allow.ini
 printf '[sandbox]\nprotect =\nprotect = .mcp.json\n' >"$config"
 run "$SLUICE" run --config "$config" -C "$dir" -- "echo '{\"edited\":1}' >.claude/settings.json && echo x >.mcp.json"
