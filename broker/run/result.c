@@ -508,6 +508,30 @@ static void write_protected_note(const struct run_result *r, const char *output,
 	}
 }
 
+/* Whether a Node mkdir failed with ENOENT inside a protected path: Node's
+ * recursive mkdir (husky 8's `husky install` making `.husky/_` in the empty
+ * read-only folder the launcher keeps for `.husky/`) reports the read-only
+ * folder's EROFS as ENOENT, which no denial pattern takes. Only mkdir, and
+ * only a protected path: a plain ENOENT is no denial. */
+static bool mkdir_enoent_in_protected(const struct run_result *r, const char *output, size_t len)
+{
+	static const char needle[] = "ENOENT: no such file or directory, mkdir '";
+	const size_t n = sizeof(needle) - 1;
+	const struct run_settings *s = r->settings;
+	const char *end = output + len;
+	for (const char *at = output; (at = memmem(at, (size_t)(end - at), needle, n)); at++) {
+		const char *path = at + n, *close = memchr(path, '\'', (size_t)(end - path));
+		if (!close || close - path >= 512)
+			continue;
+		char word[512];
+		snprintf(word, sizeof(word), "%.*s", (int)(close - path), path);
+		for (size_t i = 0; i < s->n_protect; i++)
+			if (word_names_protected(word, s->protect[i]))
+				return true;
+	}
+	return false;
+}
+
 /* Why the egress proxy refused a connection, as the note says it; NULL for
  * a refusal that is not the allowlist's (a name that does not resolve, a
  * host that does not answer, a request the proxy does not take, another
@@ -631,7 +655,9 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
 	/* whatever the exit status: a command may report a denial and go on */
 	enum sandbox_mode mode = r->settings->sandbox_mode;
-	if (!sandbox_mode_forbids(mode) || !result_looks_like_denial(output, len))
+	if (!sandbox_mode_forbids(mode) ||
+	    !(result_looks_like_denial(output, len) ||
+	      (mode == SANDBOX_MODE_WORKSPACE_WRITE && mkdir_enoent_in_protected(r, output, len))))
 		return;
 	result_write_denial_note(f, mode);
 	const struct run_settings *s = r->settings;

@@ -257,6 +257,27 @@ if [ -e "$husky_bin" ] && command -v node >/dev/null; then
 else
   skip "husky's core.hooksPath and the note" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
 fi
+# husky 8's `husky install` (a `prepare` script: ms's npm ci in bench/day.sh)
+# makes .husky/_ with Node's recursive mkdir, which reports the read-only
+# folder as ENOENT: the same call here, since husky 8 is not installed
+if command -v node >/dev/null; then
+  mk="node -e 'require(\"fs\").mkdirSync(\".husky/_\", { recursive: true })'"
+  new_repo "$TEST_TMP/husky8-control"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-control" --sandbox unrestricted -- "$mk"
+  [ -d "$TEST_TMP/husky8-control/.husky/_" ]
+  report $? "control: husky 8's mkdir of .husky/_ works unsandboxed" "$out" "$err"
+  new_repo "$TEST_TMP/husky8-boxed"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-boxed" -- "$mk"
+  [ ! -e "$TEST_TMP/husky8-boxed/.husky/_" ] &&
+    grep -q "ENOENT: no such file or directory, mkdir '.husky/_'" <<<"$out" &&
+    grep -q '^\[sandbox: this looks like a denial' <<<"$out" && grep -q 'protected path .husky/_' <<<"$out"
+  report $? "husky 8's mkdir in the sandbox: refused, and its ENOENT gets the note naming .husky/" "$out" "$err"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-boxed" -- "node -e 'require(\"fs\").mkdirSync(\"nothere/x\")'"
+  grep -q "ENOENT: no such file or directory, mkdir 'nothere/x'" <<<"$out" && ! grep -q '^\[sandbox:' <<<"$out"
+  report $? "a plain ENOENT of a mkdir elsewhere gets no note" "$out" "$err"
+else
+  skip "husky 8's mkdir and the note" "node is missing"
+fi
 config=$TEST_TMP/allow.ini
 printf '[sandbox]\nprotect =\nprotect = .mcp.json\n' >"$config"
 run "$SLUICE" run --config "$config" -C "$dir" -- "echo '{\"edited\":1}' >.claude/settings.json && echo x >.mcp.json"
