@@ -45,6 +45,9 @@ static const char *const denial_patterns[] = {
 	 * (git's "could not write config file .git/config", as husky and `git
 	 * config` print it) */
 	"device or resource busy",
+	/* git's receive-pack, pushed to a repository outside the workspace
+	 * (a local remote): git names no errno */
+	"unable to create temporary object directory",
 };
 
 /* The same for a network that is not there, matched the same way. */

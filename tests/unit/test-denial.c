@@ -47,6 +47,9 @@ static const char *const denials[] = {
 	 * mount point; Node renaming over one */
 	"error: could not write config file /w/.git/config: Device or resource busy",
 	"Error: EBUSY: resource busy or locked, rename '.mcp.json.tmp' -> '.mcp.json'",
+	/* git 2.39, a push to a repository outside the workspace */
+	"error: remote unpack failed: unable to create temporary object directory\n"
+	"To /srv/git/x.git\n ! [remote rejected] HEAD -> day (unpacker error)",
 };
 
 static const char *const ordinary[] = {
