@@ -148,7 +148,7 @@ ts_cmds=(
   'run|git status --short'
   'run|git switch -c day-work'
   'run|echo "<!-- day -->" >>readme.md && git diff --stat'
-  'run|git add -A && git commit -q -m "docs: a line" && git log --oneline -3'
+  'run|git add readme.md && git commit -q -m "docs: a line" && git log --oneline -3'
   'run|echo tmp >>readme.md && git stash && git stash list && git stash pop'
 )
 node_cmds=(
@@ -196,7 +196,8 @@ c_cmds=(
   'run|git push -q origin HEAD:refs/heads/day'
 )
 
-rows=()      # "project|command|sandboxed|unrestricted|verdict|note|s_secs|u_secs"
+sep=$'\x1f' # between a row's fields: a command may hold any of | , ; :
+rows=()      # project, #, command, sandboxed, unrestricted, verdict, note, times
 declare -A job
 
 # run_one MODE WS KIND CMD LOG: sets rc and secs
@@ -263,7 +264,7 @@ day() { # NAME SRC CMDS-ARRAY-NAME
     fi
     if grep -q '^\[sandbox: this looks like a denial' "$scratch/logs/$name-$i-sandboxed.txt"; then note=yes; else note=no; fi
     [ "$kind" = stop ] && cmd="(sluice kill of the job, outside)"
-    rows+=("$name|$i|$cmd|$s|$u|$verdict|$note|$ss|$us")
+    rows+=("$name$sep$i$sep$cmd$sep$s$sep$u$sep$verdict$sep$note$sep$ss$sep$us")
     printf '%-6s %2d %-64.64s %4s %4s  %-9s %-4s %6ss %6ss\n' "$name" "$i" "$cmd" "$s" "$u" "$verdict" "$note" "$ss" "$us"
   done
 }
@@ -278,7 +279,7 @@ day c "$4" c_cmds
 
 total=${#rows[@]} handled=0 caused=0 noted=0 falsenote=0
 for r in "${rows[@]}"; do
-  IFS='|' read -r _ _ _ _ _ verdict note _ _ <<<"$r"
+  IFS=$sep read -r _ _ _ _ _ verdict note _ _ <<<"$r"
   case $verdict in
     SANDBOX) caused=$((caused + 1)); [ "$note" = yes ] && noted=$((noted + 1)) ;;
     *) handled=$((handled + 1)); [ "$verdict" = ok ] && [ "$note" = yes ] && falsenote=$((falsenote + 1)) ;;
@@ -287,9 +288,9 @@ done
 echo
 echo "handled: $handled of $total commands (not a sandbox-caused failure)"
 echo "sandbox-caused failures: $caused, with the sandbox note: $noted"
-echo "the note on a command that worked in both modes: $falsenote"
+echo "the note on a command that worked in both modes: $falsenote (a tool that printed a denial-like line and went on)"
 for r in "${rows[@]}"; do
-  IFS='|' read -r name i cmd s u verdict note _ _ <<<"$r"
+  IFS=$sep read -r name i cmd s u verdict note _ _ <<<"$r"
   [ "$verdict" = SANDBOX ] || [ "$verdict" = both-fail ] || continue
   echo
   echo "== $name $i ($verdict, note: $note): $cmd"
