@@ -11,7 +11,8 @@
 # sandbox carries on to the commands after it, as it would for an agent.
 # Prints per command: the exit status in each mode, whether a failure is
 # the sandbox's (it works unrestricted and fails sandboxed), and whether
-# the sandbox note (`[sandbox: this looks like a denial ...]`) was in the
+# the sandbox note (`[sandbox: this looks like a denial ...]`, or
+# `[sandbox: the network allowlist refused ...]`) was in the
 # text the model reads; then the count handled.
 #
 # Usage: bench/day.sh TS_LIBRARY NODE_SERVER PYTHON_PACKAGE C_LIBRARY
@@ -262,7 +263,8 @@ day() { # NAME SRC CMDS-ARRAY-NAME
     elif [ "$s" != 0 ]; then verdict=both-fail
     else verdict=only-sandboxed-ok
     fi
-    if grep -q '^\[sandbox: this looks like a denial' "$scratch/logs/$name-$i-sandboxed.txt"; then note=yes; else note=no; fi
+    # the denial note, or the allowlist's line naming the hosts it refused
+    if grep -q '^\[sandbox: ' "$scratch/logs/$name-$i-sandboxed.txt"; then note=yes; else note=no; fi
     [ "$kind" = stop ] && cmd="(sluice kill of the job, outside)"
     rows+=("$name$sep$i$sep$cmd$sep$s$sep$u$sep$verdict$sep$note$sep$ss$sep$us")
     printf '%-6s %2d %-64.64s %4s %4s  %-9s %-4s %6ss %6ss\n' "$name" "$i" "$cmd" "$s" "$u" "$verdict" "$note" "$ss" "$us"
