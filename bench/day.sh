@@ -157,7 +157,7 @@ node_cmds=(
   'run|node --check index.js'
   'run|node --test'
   'bg|PORT=@PORT@ npm start'
-  'run|curl -sS --retry 20 --retry-connrefused --retry-delay 1 http://localhost:@PORT@/ | head -c 200'
+  'run|curl -sS --retry 20 --retry-connrefused --retry-delay 1 -o /dev/null -w "%{http_code}\n" http://localhost:@PORT@/'
   'stop|'
   'run|npx --yes semver 1.2.3 -r ">=1"'
   'run|npm cache verify'
