@@ -46,10 +46,10 @@
 	"set,stage,tag,team,test,unlink,unplug,up,upgrade,upgrade-interactive,version,"        \
 	"versions,why,workspace,workspaces,generate-lock-entry,sdks,dlx,exec"
 
-#define NPX_OPTIONS                                                              \
-	.short_with_arg = "pcw", .short_flags = "yq",                            \
-	.longopts = "package=,call=,yes,no,quiet,silent,workspace=,workspaces,"  \
-	            "include-workspace-root,prefix=,registry=,cache=,loglevel=", \
+#define NPX_OPTIONS                                                                         \
+	.short_with_arg = "pcw", .short_flags = "yq",                                       \
+	.longopts = "package=,call=,yes,no,no-install,quiet,silent,workspace=,"             \
+	            "workspaces,include-workspace-root,prefix=,registry=,cache=,loglevel=", \
 	.stop_longopts = "help,version", .string_opts = "c", .string_longopts = "call"
 
 /* conda run (mamba, micromamba): the environment by name or prefix */

@@ -41,6 +41,13 @@ static const char *const denial_patterns[] = {
 	"permission denied",       /* EACCES */
 	"operation not permitted", /* EPERM */
 	"read-only file system",   /* EROFS */
+	/* EBUSY: what the mounts hold can be neither renamed over nor removed
+	 * (git's "could not write config file .git/config", as husky and `git
+	 * config` print it) */
+	"device or resource busy",
+	/* git's receive-pack, pushed to a repository outside the workspace
+	 * (a local remote): git names no errno */
+	"unable to create temporary object directory",
 };
 
 /* The same for a network that is not there, matched the same way. */
@@ -61,9 +68,7 @@ static const char *const network_patterns[] = {
 /* The error codes of the same denials as Node, npm and Python print them,
  * matched as whole words and in capitals only ("EPERM", not "keeperm"). */
 static const char *const denial_codes[] = {
-	"EACCES",
-	"EPERM",
-	"EROFS",
+	"EACCES", "EPERM", "EROFS", "EBUSY", /* Node's "EBUSY: resource busy or locked, rename" */
 };
 static const char *const network_codes[] = {
 	"EAI_AGAIN",
@@ -506,6 +511,104 @@ static void write_protected_note(const struct run_result *r, const char *output,
 	}
 }
 
+/* Whether a Node mkdir failed with ENOENT inside a protected path: Node's
+ * recursive mkdir (husky 8's `husky install` making `.husky/_` in the empty
+ * read-only folder the launcher keeps for `.husky/`) reports the read-only
+ * folder's EROFS as ENOENT, which no denial pattern takes. Only mkdir, and
+ * only a protected path: a plain ENOENT is no denial. */
+static bool mkdir_enoent_in_protected(const struct run_result *r, const char *output, size_t len)
+{
+	static const char needle[] = "ENOENT: no such file or directory, mkdir '";
+	const size_t n = sizeof(needle) - 1;
+	const struct run_settings *s = r->settings;
+	const char *end = output + len;
+	for (const char *at = output; (at = memmem(at, (size_t)(end - at), needle, n)); at++) {
+		const char *path = at + n, *close = memchr(path, '\'', (size_t)(end - path));
+		if (!close || close - path >= 512)
+			continue;
+		char word[512];
+		snprintf(word, sizeof(word), "%.*s", (int)(close - path), path);
+		for (size_t i = 0; i < s->n_protect; i++)
+			if (word_names_protected(word, s->protect[i]))
+				return true;
+	}
+	return false;
+}
+
+/* Why the egress proxy refused a connection, as the note says it; NULL for
+ * a refusal that is not the allowlist's (a name that does not resolve, a
+ * host that does not answer, a request the proxy does not take, another
+ * run's process). */
+static const char *egress_refusal_why(enum egress_audit_reason reason)
+{
+	switch (reason) {
+	case EGRESS_REASON_NOT_LISTED:
+		return "not in [network] allow";
+	case EGRESS_REASON_RESOLVES_LOCAL:
+		return "its name resolves to an address of this machine or its local networks, "
+		       "which only an IP address written in [network] allow leads to";
+	case EGRESS_REASON_INTERNAL_ADDRESS:
+		return "an address of this machine or its local networks, not in [network] allow";
+	case EGRESS_REASON_ASKED_NO:
+		return "not approved";
+	case EGRESS_REASON_ASK_TIMEOUT:
+		return "nobody approved it in time";
+	case EGRESS_REASON_ASK_LIMIT:
+		return "the run's questions to the approver were used up";
+	case EGRESS_REASON_ASK_FAILED:
+		return "the approver could not be asked";
+	default:
+		return NULL;
+	}
+}
+
+#define EGRESS_NOTE_HOSTS 3
+
+/* The line that names the hosts the egress proxy refused in this run,
+ * whatever the command printed of it and however it ended: a client shows
+ * a proxy's refusal in its own words (npm's "403 Forbidden - GET URL",
+ * curl's "CONNECT tunnel failed, response 403"), which no pattern of the
+ * denial note can tell from a server's own 403, and npm went on past 10
+ * minutes fetching one refused tarball after the other. The records are
+ * the proxy's, which the command cannot write (egress-log.h). */
+static void write_egress_refusals(const struct run_result *r, FILE *f)
+{
+	const struct egress_log *log = r->network;
+	if (!log || !sandbox_mode_forbids(r->settings->sandbox_mode))
+		return;
+	const struct egress_audit_record *shown[EGRESS_NOTE_HOSTS];
+	size_t n_shown = 0, refused = 0;
+	bool more = false; /* a host past those shown */
+	for (size_t i = 0; i < log->n; i++) {
+		const struct egress_audit_record *rec = &log->records[i];
+		if (rec->allowed || !egress_refusal_why(rec->reason))
+			continue;
+		refused++;
+		bool seen = false;
+		for (size_t j = 0; j < n_shown && !seen; j++)
+			seen = shown[j]->port == rec->port && shown[j]->reason == rec->reason &&
+			       strcmp(shown[j]->host, rec->host) == 0;
+		if (!seen && n_shown < EGRESS_NOTE_HOSTS)
+			shown[n_shown++] = rec;
+		else if (!seen)
+			more = true;
+	}
+	if (refused == 0)
+		return;
+	fprintf(f, "[sandbox: the network allowlist refused %zu connection%s:", refused,
+	        refused == 1 ? "" : "s");
+	for (size_t j = 0; j < n_shown; j++) {
+		fputs(j ? "; " : " ", f);
+		terminal_safe_write(f, shown[j]->host);
+		fprintf(f, ":%u (%s)", (unsigned)shown[j]->port,
+		        egress_refusal_why(shown[j]->reason));
+	}
+	fprintf(f,
+	        "%s; retrying will not help: ask the user to add the host to [network] allow, "
+	        "or work without it]\n",
+	        more ? "; and others" : "");
+}
+
 /* The notes before the output: why it ended, or why nothing ran. */
 static void write_first_lines(const struct run_result *r, const char *output, size_t len, FILE *f)
 {
@@ -555,7 +658,9 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		fprintf(f, "[command failed: exit code %d]\n", r->exit_code);
 	/* whatever the exit status: a command may report a denial and go on */
 	enum sandbox_mode mode = r->settings->sandbox_mode;
-	if (!sandbox_mode_forbids(mode) || !result_looks_like_denial(output, len))
+	if (!sandbox_mode_forbids(mode) ||
+	    !(result_looks_like_denial(output, len) ||
+	      (mode == SANDBOX_MODE_WORKSPACE_WRITE && mkdir_enoent_in_protected(r, output, len))))
 		return;
 	result_write_denial_note(f, mode);
 	const struct run_settings *s = r->settings;
@@ -634,10 +739,12 @@ int result_write_text_streams(const struct run_result *r, bool apart, FILE *f)
 		write_background(r, f);
 	} else if (apart && r->out && r->err) {
 		write_first_lines(r, output, len, f);
+		write_egress_refusals(r, f);
 		if (write_streams(r, f) < 0)
 			return -ENOMEM;
 	} else {
 		write_first_lines(r, output, len, f);
+		write_egress_refusals(r, f);
 		fwrite(output, 1, len, f);
 		if (len > 0 && output[len - 1] != '\n' &&
 		    (r->n_background_pids > 0 || r->kill_failed))

@@ -32,6 +32,23 @@ run "$SLUICE" run -C "$ws" --sandbox workspace-write -- "touch /etc/sluice-must-
   grep -q '^went on$' <<<"$out"
 report $? "a denial in a command that exits 0 gets the sandbox line too" "rc=$rc" "$out"
 
+# A git push to a repository outside the workspace (a local remote): git
+# names no errno, only its own words, which the note must know. The remote
+# is not under /tmp, which the sandbox replaces with its own.
+remotes=$(mktemp -d /var/tmp/sluice-test-push.XXXXXX)
+git init -q --bare "$remotes/remote-ok.git" && git init -q --bare "$remotes/remote.git"
+mkdir -p "$TEST_TMP/pusher" && git -C "$TEST_TMP/pusher" init -q && echo one >"$TEST_TMP/pusher/README" &&
+  git -C "$TEST_TMP/pusher" add README && git -C "$TEST_TMP/pusher" -c user.name=t -c user.email=t@example.org commit -q -m init
+run "$SLUICE" run -C "$TEST_TMP/pusher" --sandbox unrestricted -- "git push -q '$remotes/remote-ok.git' HEAD:refs/heads/day"
+[ "$rc" -eq 0 ] && git -C "$remotes/remote-ok.git" rev-parse -q --verify refs/heads/day >/dev/null
+report $? "control: unrestricted, a push to a repository outside the workspace works" "rc=$rc" "$out"
+run "$SLUICE" run -C "$TEST_TMP/pusher" --sandbox workspace-write -- "git push -q '$remotes/remote.git' HEAD:refs/heads/day"
+[ "$rc" -ne 0 ] && ! git -C "$remotes/remote.git" rev-parse -q --verify refs/heads/day >/dev/null &&
+  grep -q 'unable to create temporary object directory' <<<"$out" &&
+  grep -q '^\[sandbox: this looks like a denial by the workspace-write sandbox' <<<"$out"
+report $? "workspace-write: the push is refused, and git's 'unable to create temporary object directory' gets the sandbox line" "rc=$rc" "$out"
+rm -rf "$remotes"
+
 out=$("$SLUICE" run -C "$ws" --sandbox restricted --format json -- true) && rc=0 || rc=$?
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["sandbox"]["mode"] == "restricted" and "landlock-fs" in d["sandbox"]["enforced"]')" = True ]
 report $? "the result says what was enforced" "$out"

@@ -108,6 +108,32 @@ run "$SLUICE" run -C "$ws" --config "$TEST_TMP/name.ini" --format json -- \
 ! grep -q "$token" <<<"$out" && grep -Eq "localhost:$port: it resolves to (127\.0\.0\.1|::1) \\([^)]*loopback" <<<"$out"
 report $? "a name on the list that resolves to the loopback is refused (only an IP written in the list leads there)" "$out" "$err"
 
+# --- 5b. the text a model reads names what the allowlist refused, whatever
+# the client made of it: curl's "CONNECT tunnel failed, response 403" and
+# npm's "403 Forbidden - GET URL" hold no word the denial note looks for
+# (a server's own 403 says the same), and a run that times out is told too
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/shared.ini" -- \
+  "curl -sS -m 20 -p http://127.0.0.3:$port/index.html; curl -sS -m 20 -p http://127.0.0.3:$port/index.html"
+grep -q 'CONNECT tunnel failed, response 403' <<<"$out" &&
+  ! grep -Eiq "permission denied|not permitted|read-only|connection refused|couldn't connect|unreachable|resolve|getaddrinfo|new connection" \
+    <<<"$(grep '^curl' <<<"$out")" &&
+  ! grep -Eq '\<E(ACCES|PERM|ROFS|AI_AGAIN|NETUNREACH|CONNREFUSED|NOTFOUND)\>' <<<"$(grep '^curl' <<<"$out")"
+report $? "control: curl's own words for the refusal hold no word of a denial" "$out" "$err"
+grep -qF "[sandbox: the network allowlist refused 2 connections: 127.0.0.3:$port (not in [network] allow); retrying will not help" <<<"$out" &&
+  [ "$(grep -c '^\[sandbox: the network allowlist' <<<"$out")" = 1 ]
+report $? "the text names the host the allowlist refused, once, with the count and the key" "$out" "$err"
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/name.ini" -- \
+  "curl -s -m 5 --noproxy '' -x \"\$HTTP_PROXY\" http://localhost:$port/index.html"
+grep -qF "refused 1 connection: localhost:$port (its name resolves to an address of this machine" <<<"$out"
+report $? "a name that resolves to the machine is named in the text, with why" "$out" "$err"
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/shared.ini" --timeout 2s -- \
+  "curl -s -m 5 -p http://127.0.0.3:$port/index.html; sleep 30"
+grep -q '^\[command timed out' <<<"$out" && grep -qF "refused 1 connection: 127.0.0.3:$port" <<<"$out"
+report $? "a run that timed out after a refusal is told of it too" "$out" "$err"
+run "$SLUICE" run -C "$ws" --config "$TEST_TMP/shared.ini" -- "curl -sS -m 5 -p http://127.0.0.2:$port/index.html"
+grep -q "$token" <<<"$out" && ! grep -q 'allowlist refused' <<<"$out"
+report $? "a run whose connections were all allowed gets no such line" "$out" "$err"
+
 # --- 6. the list cannot be changed by the command
 # its own proxy, made inside: it runs in the sandbox's network, which has no route
 run "$SLUICE" run -C "$ws" --config "$TEST_TMP/shared.ini" --format json -- \

@@ -254,6 +254,45 @@ echo '[tools]' >"$dir/mise.local.toml"
 run "$SLUICE" run -C "$dir" -- "echo 'at (node:internal/fs/promises:856:10)'; echo x >mise.local.toml"
 grep -q 'protected path mise.local.toml' <<<"$out" && grep -q "entry 'mise\*.toml'" <<<"$out"
 report $? "... and a real one after it in the same output is named" "$out"
+# husky 9 run as a `prepare` script does in a fresh clone: it sets
+# core.hooksPath, which the sandbox refuses; git says "Device or resource
+# busy" (the config is a mount point) and husky exits 0: the text must
+# still say it was the sandbox
+if [ -e "$husky_bin" ] && command -v node >/dev/null; then
+  new_repo "$TEST_TMP/husky-control"
+  run "$SLUICE" run -C "$TEST_TMP/husky-control" --sandbox unrestricted -- "node '$husky_bin'"
+  [ "$(git -C "$TEST_TMP/husky-control" config core.hooksPath)" = .husky/_ ]
+  report $? "control: husky sets core.hooksPath unsandboxed" "$out" "$err"
+  new_repo "$TEST_TMP/husky-boxed"
+  run "$SLUICE" run -C "$TEST_TMP/husky-boxed" -- "node '$husky_bin'"
+  [ -z "$(git -C "$TEST_TMP/husky-boxed" config core.hooksPath)" ] &&
+    grep -q 'could not write config file.*Device or resource busy' <<<"$out" &&
+    grep -q '^\[sandbox: this looks like a denial' <<<"$out"
+  report $? "husky in the sandbox: core.hooksPath stays unset, and its 'Device or resource busy' gets the sandbox note" "$out" "$err"
+else
+  skip "husky's core.hooksPath and the note" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
+fi
+# husky 8's `husky install` (a `prepare` script: ms's npm ci in bench/day.sh)
+# makes .husky/_ with Node's recursive mkdir, which reports the read-only
+# folder as ENOENT: the same call here, since husky 8 is not installed
+if command -v node >/dev/null; then
+  mk="node -e 'require(\"fs\").mkdirSync(\".husky/_\", { recursive: true })'"
+  new_repo "$TEST_TMP/husky8-control"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-control" --sandbox unrestricted -- "$mk"
+  [ -d "$TEST_TMP/husky8-control/.husky/_" ]
+  report $? "control: husky 8's mkdir of .husky/_ works unsandboxed" "$out" "$err"
+  new_repo "$TEST_TMP/husky8-boxed"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-boxed" -- "$mk"
+  [ ! -e "$TEST_TMP/husky8-boxed/.husky/_" ] &&
+    grep -q "ENOENT: no such file or directory, mkdir '.husky/_'" <<<"$out" &&
+    grep -q '^\[sandbox: this looks like a denial' <<<"$out" && grep -q 'protected path .husky/_' <<<"$out"
+  report $? "husky 8's mkdir in the sandbox: refused, and its ENOENT gets the note naming .husky/" "$out" "$err"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-boxed" -- "node -e 'require(\"fs\").mkdirSync(\"nothere/x\")'"
+  grep -q "ENOENT: no such file or directory, mkdir 'nothere/x'" <<<"$out" && ! grep -q '^\[sandbox:' <<<"$out"
+  report $? "a plain ENOENT of a mkdir elsewhere gets no note" "$out" "$err"
+else
+  skip "husky 8's mkdir and the note" "node is missing"
+fi
 config=$TEST_TMP/allow.ini
 printf '[sandbox]\nprotect =\nprotect = .mcp.json\n' >"$config"
 run "$SLUICE" run --config "$config" -C "$dir" -- "echo '{\"edited\":1}' >.claude/settings.json && echo x >.mcp.json"

@@ -173,6 +173,9 @@ static const struct model_case cases[] = {
 	{ "toybox rm -rf /", "(toybox) rm -rf /" },
 	{ "npx -y -p rimraf rimraf dist", "(npx -y -p rimraf) rimraf dist" },
 	{ "npx --version", "npx --version" },
+	/* --no-install: npm 7's name for --no, still taken (a real day's
+	 * `npx --no-install tsc` was asked about as a guess) */
+	{ "npx --no-install tsc --noEmit", "(npx --no-install) tsc --noEmit" },
 	{ "bunx --bun vite build", "(bunx --bun) vite build" },
 	{ "chroot /mnt rm -rf /", "(chroot /mnt) rm -rf /" },
 	{ "chroot --userspec=1:1 /mnt ls", "(chroot --userspec=1:1 /mnt) ls" },

@@ -43,6 +43,13 @@ static const char *const denials[] = {
 	"touch: cannot touch '/etc/x': Permission denied",
 	"mkdir: cannot create directory '/opt/x': Operation not permitted",
 	"ssh: connect to host example.org port 22: Network is unreachable",
+	/* git 2.39 and husky 9 (core.hooksPath), the repository's config a
+	 * mount point; Node renaming over one */
+	"error: could not write config file /w/.git/config: Device or resource busy",
+	"Error: EBUSY: resource busy or locked, rename '.mcp.json.tmp' -> '.mcp.json'",
+	/* git 2.39, a push to a repository outside the workspace */
+	"error: remote unpack failed: unable to create temporary object directory\n"
+	"To /srv/git/x.git\n ! [remote rejected] HEAD -> day (unpacker error)",
 };
 
 static const char *const ordinary[] = {
