@@ -375,7 +375,8 @@ static int open_followed(struct protect_watch *w, const char *folder, bool end, 
 			}
 			/* the user's own: where it leads now, the rest of the way
 			 * taken from there */
-			_cleanup_free_ char *at = NULL, *canon = NULL, *ws_canon = NULL, *entry = NULL;
+			_cleanup_free_ char *at = NULL, *canon = NULL, *ws_canon = NULL,
+			                    *entry = NULL;
 			if (asprintf(&at, "%s/%s", w->workspace, done) < 0)
 				return -ENOMEM;
 			canon = realpath(at, NULL);
