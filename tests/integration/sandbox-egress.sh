@@ -52,27 +52,41 @@ for mode in shared own; do
     report $? "$what: the run joined the workspace's network" "$out"
   fi
 
-  # --- 2b. what passes is whole: 4 MiB of random bytes fetched through the
-  # proxy (spliced through a CONNECT tunnel, and read as plain HTTP's
-  # answer), and 2 MiB sent up a tunnel (spliced too) to a server that
-  # counts what it received, end to end
+  # --- 2b. what passes is whole, and counted: 16 MiB of random bytes
+  # fetched through the proxy (through a CONNECT tunnel, and read as plain
+  # HTTP's answer), many times what the relay reads at once (1 MiB), and
+  # 6 MiB sent up (through a tunnel, and as a plain HTTP request's body,
+  # which the proxy frames) to a server that counts what it received, end
+  # to end. The audit line counts each download exactly: the server's head
+  # (measured outside, the same length each time) and the body. The command
+  # ends a second after the upload: the run's end kills the proxy with it,
+  # and a connection's last record is written as it closes.
   if [ $mode = shared ]; then
-    head -c 4194304 /dev/urandom >"$TEST_TMP/www/random.bin"
-    head -c 2097152 /dev/urandom >"$ws/upload.bin"
+    down=16777216 up=6291456
+    head -c $down /dev/urandom >"$TEST_TMP/www/random.bin"
+    head -c $up /dev/urandom >"$ws/upload.bin"
     want=$(sha256sum <"$TEST_TMP/www/random.bin" | cut -d' ' -f1)
+    head_len=$(curl -sS -D - -o /dev/null "http://127.0.0.2:$port/random.bin" | wc -c)
     echo_port=$(free_port 127.0.0.2)
     python3 "$SLUICE_SRCDIR/tests/integration/egress_echo_http.py" 127.0.0.2 "$echo_port" "$TEST_TMP/echo.log" &
     echo_srv=$!
     wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$echo_port/ready"
-    printf '[network]\nallow = %s 127.0.0.2:%s\n' "$allow" "$echo_port" >"$TEST_TMP/whole.ini"
+    whole_audit=$TEST_TMP/whole-audit.log
+    printf '[network]\nallow = %s 127.0.0.2:%s\n[audit]\nfile = %s\n' "$allow" "$echo_port" "$whole_audit" >"$TEST_TMP/whole.ini"
     run "$SLUICE" run -C "$ws" --config "$TEST_TMP/whole.ini" --format json -- \
-      "curl -sS -m 20 -p http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/up"
+      "curl -sS -m 20 -p http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/up; curl -sS -m 20 --data-binary @upload.bin http://127.0.0.2:$echo_port/plain; sleep 1"
     kill "$echo_srv" 2>/dev/null
     [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
       [ "$(json_get "$out" 'd["stdout"]')" = "$want  -
 $want  -
-/up 127.0.0.2:$echo_port 2097152" ]
-    report $? "$what: 4 MiB come through the proxy whole (CONNECT and plain HTTP), 2 MiB go up a tunnel whole" "$out" "$err"
+/up 127.0.0.2:$echo_port $up
+/plain 127.0.0.2:$echo_port $up" ]
+    report $? "$what: 16 MiB come through the proxy whole (CONNECT and plain HTTP), 6 MiB go up whole (CONNECT and plain HTTP)" "$out" "$err"
+    net=$(json_get "$(tail -n 1 "$whole_audit")" 'json.dumps(d["network"])')
+    [ "$head_len" -gt 0 ] &&
+      [ "$(json_get "$net" '[(c["kind"], c["port"], c["reason"], c["bytesDown"]) for c in d[:2]]')" = "[('tunnel', $port, None, $((head_len + down))), ('http', $port, None, $((head_len + down)))]" ] &&
+      [ "$(json_get "$net" '[(c["kind"], c["port"], c["reason"], '"$up"' < c["bytesUp"] < '"$up"' + 1024) for c in d[2:]]')" = "[('tunnel', $echo_port, None, True), ('http', $echo_port, None, True)]" ]
+    report $? "$what: the audit line counts the downloads' bytes exactly (head of $head_len bytes and body) and the uploads' bodies with their heads" "$net" "$out"
     rm -f "$TEST_TMP/www/random.bin" "$ws/upload.bin"
   fi
 
