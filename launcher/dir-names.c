@@ -100,8 +100,7 @@ static void folder_list(struct dir_names_folder *f)
 		f->unlisted = true;
 		return;
 	}
-	if (f->n > 1) /* an empty folder has no array at all */
-		qsort(f->names, f->n, sizeof(*f->names), compare_names);
+	qsort(f->names, f->n, sizeof(*f->names), compare_names);
 }
 
 /* The folder at path, listed on first use; NULL when every slot is taken
