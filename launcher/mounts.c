@@ -37,7 +37,6 @@
 
 #include "cleanup.h"
 #include "dev.h"
-#include "dir-names.h"
 #include "git-paths.h"
 #include "mounts.h"
 #include "namespaces.h"
@@ -231,17 +230,14 @@ static int plan_protected(struct mount_plan *plan, const struct launch_spec *spe
 
 /* The --hide and --cover paths that exist (symlinks followed); nothing
  * canonical is needed: they are found again by name once everything else
- * is in place, and one inside another is already covered then. Most of
- * them are missing, most in a few folders: those are listed once, and
- * only what may exist is stat()ed. */
+ * is in place, and one inside another is already covered then. */
 static int plan_hidden(struct mount_plan *plan, const struct launch_spec *spec,
                        struct sluice_error *err)
 {
-	_cleanup_(dir_names_done) struct dir_names listed = { 0 };
 	for (unsigned i = 0; i < spec->n_hide + spec->n_cover; i++) {
 		const char *path = i < spec->n_hide ? spec->hide[i] : spec->cover[i - spec->n_hide];
 		struct stat st;
-		if (!dir_names_may_exist(&listed, path) || stat(path, &st) < 0)
+		if (stat(path, &st) < 0)
 			continue; /* nothing to hide, or nothing we can see */
 		int r = plan_add(plan, strdup(path), ENTRY_HIDDEN, S_ISDIR(st.st_mode), err);
 		if (r < 0)
