@@ -222,6 +222,9 @@ void git_config_parse(const char *text, size_t len, const char *path, struct git
 			else if (section == SECTION_CORE && strcmp(key, "worktree") == 0 &&
 			         has_value)
 				memcpy(view->worktree, value, strlen(value) + 1);
+			else if (section == SECTION_CORE && strcmp(key, "excludesfile") == 0 &&
+			         has_value)
+				memcpy(view->excludes_file, value, strlen(value) + 1);
 			else if (section == SECTION_EXTENSIONS &&
 			         strcmp(key, "worktreeconfig") == 0)
 				view->worktree_config |= !has_value || parse_bool(value);

@@ -33,6 +33,8 @@ struct git_config_view {
 	bool worktree_config;
 	/* core.worktree as written, the last one read ("" when unset) */
 	char worktree[PATH_MAX];
+	/* core.excludesFile as written, the last one read ("" when unset) */
+	char excludes_file[PATH_MAX];
 	/* Every file included, whatever the includeIf condition, each once:
 	 * a relative path resolved against the folder of the file holding the
 	 * directive, "~/" against HOME. Not necessarily existing. */

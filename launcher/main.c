@@ -29,6 +29,7 @@
 #include "cleanup.h"
 #include "command.h"
 #include "egress-proxy.h"
+#include "git-excludes.h"
 #include "protections.h"
 #include "landlock.h"
 #include "launch-spec.h"
@@ -143,6 +144,7 @@ static const struct launch_step steps[] = {
 	{ "command", apply_command },                 /* --command-fd: wait for DIR and COMMAND */
 	{ "chdir", apply_chdir },                     /* --chdir */
 	{ "tmpdir", apply_tmpdir },                   /* TMPDIR="private-tmpdir"'s */
+	{ "git-excludes", apply_git_excludes },       /* the protected paths ignored by git here */
 	{ "egress-env", apply_egress_env },           /* HTTPS_PROXY... when a proxy runs */
 	{ "address-space", apply_rlimit_as },         /* RLIMIT_AS, last: nothing allocates after */
 	{ "report", apply_report },                   /* one JSON line on --report-fd */

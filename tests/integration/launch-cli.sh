@@ -323,7 +323,7 @@ report $? "--report-fd writes one JSON line" "report: $report"
 # and nowhere else: at least half of that second is left once a loaded
 # machine has started the launcher (300 ms were not: 70 ms of the wait were
 # left at load 14), and the other steps take far less.
-want='["features","session","close-fds","namespaces","egress-audit","monitor","mounts","overlays","proc","private-tmpdir","rlimits","privileges","die-with-parent","landlock","seccomp","command","chdir","tmpdir","egress-env","address-space"]'
+want='["features","session","close-fds","namespaces","egress-audit","monitor","mounts","overlays","proc","private-tmpdir","rlimits","privileges","die-with-parent","landlock","seccomp","command","chdir","tmpdir","git-excludes","egress-env","address-space"]'
 ( "$L" "${W[@]}" --report-fd 3 --command-fd 5 -- true 3>"$TEST_TMP/report-steps" \
     5< <(sleep 1; printf '%s\0true\0' "$TEST_TMP") ) && rc=0 || rc=$?
 steps=$(jq -c .steps_us "$TEST_TMP/report-steps" 2>/dev/null)

@@ -323,3 +323,28 @@ if [ "$(id -u)" -ne 0 ]; then
   report $? "a workspace the user cannot write still runs commands" "$out" "$err"
   chmod u+w "$dir"
 fi
+
+# git stash -u and git clean -d: the protected paths are read-only mount
+# points (the empty folders made among them), which a git that takes them
+# for untracked fails to remove ("Device or resource busy") after it has
+# stashed; the git the command runs ignores them (step git-excludes), and
+# the user's own excludes file still counts there.
+if [ -n "$namespace" ]; then
+  dir=$TEST_TMP/stash-u
+  new_repo "$dir"
+  ignore=${XDG_CONFIG_HOME:-$HOME/.config}/git/ignore # where git reads it
+  mkdir -p "$(dirname "$ignore")"
+  printf '*.log\n' >"$ignore"
+  echo note >"$dir/untracked.txt"
+  echo log >"$dir/build.log"
+  run "$SLUICE" run -C "$dir" -- 'unset GIT_CONFIG_COUNT; git stash -u -q; echo "stash $?"; git stash pop -q; git status --short'
+  control=$out
+  grep -q 'stash 1' <<<"$control" && grep -q 'Device or resource busy' <<<"$control"
+  report $? "control: without the excludes, git stash -u fails on the protected folders" "$control" "$err"
+  run "$SLUICE" run -C "$dir" -- 'git stash -u -q && ls && git stash pop -q && git status --short && git clean -nd'
+  [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | grep -c '^build.log$')" -eq 1 ] &&
+    grep -qx '?? untracked.txt' <<<"$out" && ! grep -q 'build.log\|Device or resource' <<<"$(grep -v '^build.log$' <<<"$out")" &&
+    [ -f "$dir/untracked.txt" ] && [ -z "$(git -C "$dir" stash list)" ]
+  report $? "git stash -u, pop and clean -n work; the user's own excludes still count" "$out" "$err"
+  rm -f "$ignore"
+fi
