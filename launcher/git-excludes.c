@@ -92,15 +92,10 @@ static long caller_config_count(void)
 	return errno || *end || n < 0 || n > GIT_CONFIG_COUNT_MAX ? -1 : n;
 }
 
-int apply_git_excludes(const struct launch_spec *spec, struct launch_state *state,
-                       struct sluice_error *err)
+/* The file written, and GIT_CONFIG_* set: 0, or -errno (the caller's
+ * detail in err). */
+static int write_excludes(const struct launch_spec *spec, long count, struct sluice_error *err)
 {
-	if (spec->profile->workspace != WORKSPACE_WRITABLE || spec->n_protect == 0 ||
-	    !state->private_tmp)
-		return 0;
-	long count = caller_config_count();
-	if (count < 0)
-		return 0; /* git would refuse it anyway: nothing to add to */
 	const char *ws = spec->workspace ? spec->workspace : ".";
 	_cleanup_free_ char *canonical = realpath(ws, NULL);
 	if (!canonical)
@@ -132,5 +127,36 @@ int apply_git_excludes(const struct launch_spec *spec, struct launch_state *stat
 	snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", count);
 	if (setenv(name, path, 1) < 0 || setenv("GIT_CONFIG_COUNT", number, 1) < 0)
 		return sluice_error_set(err, neg_errno(), "setting GIT_CONFIG_COUNT");
+	return 0;
+}
+
+int apply_git_excludes(const struct launch_spec *spec, struct launch_state *state,
+                       struct sluice_error *err)
+{
+	(void)err;
+	if (spec->profile->workspace != WORKSPACE_WRITABLE || spec->n_protect == 0 ||
+	    !state->private_tmp)
+		return 0;
+	long count = caller_config_count();
+	if (count < 0)
+		return 0; /* git would refuse it anyway: nothing to add to */
+	/* Best effort: a /tmp too small for the file, a file size limit of 0,
+	 * leave git as it was (and the protections as they are), never the
+	 * run undone for it. */
+	struct sluice_error ignored = { 0 };
+	if (write_excludes(spec, count, &ignored) < 0) {
+		(void)unlink(PRIVATE_TMP "/" GIT_EXCLUDES_FILE);
+		(void)unsetenv("GIT_CONFIG_COUNT");
+		char name[64];
+		snprintf(name, sizeof(name), "GIT_CONFIG_KEY_%ld", count);
+		(void)unsetenv(name);
+		snprintf(name, sizeof(name), "GIT_CONFIG_VALUE_%ld", count);
+		(void)unsetenv(name);
+		if (count > 0) {
+			char number[32];
+			snprintf(number, sizeof(number), "%ld", count);
+			(void)setenv("GIT_CONFIG_COUNT", number, 1);
+		}
+	}
 	return 0;
 }
