@@ -33,11 +33,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "dev.h"
 #include "git-paths.h"
+#include "monotonic.h"
 #include "mounts.h"
 #include "namespaces.h"
 #include "options.h"
@@ -575,6 +577,31 @@ static int mounts_unavailable(struct launch_state *state)
 	return 0;
 }
 
+/* How long make_all_read_only() tries while a mount is busy. */
+#define READ_ONLY_BUSY_US 500000
+#define READ_ONLY_BUSY_PAUSE_NS 20000
+
+/* Every mount of the namespace read-only; -errno. The kernel refuses
+ * (EBUSY) while a process of this namespace holds a write access to one of
+ * its mounts, and one does, for a moment: the monitor, building the
+ * Landlock read rules beside this step (monitor.c), lists folders, and a
+ * listing updates the folder's atime. Nothing here holds one for longer
+ * (no file of this namespace is open for writing yet), so the call is
+ * tried again, pausing so that the monitor may finish its write, for at
+ * most READ_ONLY_BUSY_US. */
+static int make_all_read_only(void)
+{
+	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
+	uint64_t start = monotonic_us();
+	while (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro) < 0) {
+		if (errno != EBUSY || monotonic_us() - start > READ_ONLY_BUSY_US)
+			return neg_errno();
+		struct timespec pause = { 0, READ_ONLY_BUSY_PAUSE_NS };
+		(void)nanosleep(&pause, NULL);
+	}
+	return 0;
+}
+
 int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
                  struct sluice_error *err)
 {
@@ -597,11 +624,10 @@ int apply_mounts(const struct launch_spec *spec, struct launch_state *state,
 	r = plan_copy(&plan, ENTRY_WRITABLE, err);
 	if (r < 0)
 		return r;
-	struct mount_attr ro = { .attr_set = MOUNT_ATTR_RDONLY };
-	if (sys_mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &ro) < 0)
-		return errno == ENOSYS
-		               ? mounts_unavailable(state)
-		               : sluice_error_set(err, neg_errno(), "making everything read-only");
+	r = make_all_read_only();
+	if (r < 0)
+		return r == -ENOSYS ? mounts_unavailable(state)
+		                    : sluice_error_set(err, r, "making everything read-only");
 	r = plan_copy(&plan, ENTRY_READ_ONLY, err);
 	_cleanup_close_ int tmp_fd = -1;
 	if (r >= 0)

@@ -381,6 +381,34 @@ PY
   report $? "--end-fd: nothing without a PID namespace" "rc=$rc" "$(od -An -tx1 "$TEST_TMP/end")"
 fi
 
+# Step mounts makes every mount read-only while the monitor, beside it,
+# lists folders for the Landlock rules; a listing that updates a folder's
+# atime holds the mount's write access for a moment, and the kernel then
+# answers EBUSY. mounts-busy answers EBUSY to the first N such calls: a
+# few are tried through, and one that stays busy fails the run, named,
+# after a bounded wait.
+BUSY=$SLUICE_BUILDDIR/tests/launcher/mounts-busy
+if [ "$ns" = unavailable ]; then
+  skip "mounts: a mount busy for a moment is tried again" "no mount namespace here"
+else
+  run "$BUSY" 0 "$L" "${W[@]}" --profile workspace-write -- sh -c 'echo in >"$1/busy-in"; cat "$1/busy-in"' sh "$TEST_TMP"
+  [ "$rc" -eq 0 ] && [ "$out" = in ] && grep -qx 'mounts-busy: 0 answered EBUSY' <<<"$err"
+  report $? "mounts-busy 0 changes nothing (the control)" "rc=$rc" "$out" "$err"
+  run "$BUSY" 3 "$L" "${W[@]}" --profile workspace-write --report-fd 3 -- \
+    sh -c 'echo in >"$1/busy-in"; echo out >/busy-out 2>/dev/null || echo denied' sh "$TEST_TMP" 3>"$TEST_TMP/report-busy"
+  [ "$rc" -eq 0 ] && [ "$out" = denied ] && grep -qx 'mounts-busy: 3 answered EBUSY' <<<"$err" &&
+    jq -e '.enforced | index("mount-namespace")' "$TEST_TMP/report-busy" >/dev/null
+  report $? "mounts: a mount busy for a moment is tried again, and everything is read-only" \
+    "rc=$rc" "$out" "$err" "$(cat "$TEST_TMP/report-busy")"
+  t0=$(date +%s%N)
+  run "$BUSY" 1000000000 "$L" "${W[@]}" --profile workspace-write -- sh -c 'echo ran'
+  ms=$((($(date +%s%N) - t0) / 1000000))
+  [ "$rc" -eq 125 ] && [ -z "$out" ] && [ "$ms" -lt 20000 ] &&
+    grep -qxE 'sluice-launch: mounts: making everything read-only: (Device or r|R)esource busy' <<<"$err"
+  report $? "mounts: a mount that stays busy fails the run, named, after a bounded wait (half a second)" \
+    "rc=$rc ms=$ms" "$out" "$err"
+fi
+
 run "$L" --print-features
 features=$out
 abi=$(jq -r .landlock_abi <<<"$features" 2>/dev/null)
