@@ -60,26 +60,45 @@ struct egress_request {
 	size_t rest_len;
 };
 
-/* Send an answer with a text body and close the connection. */
-static void answer(int fd, int status, const char *reason, const char *fmt, ...)
+/* The answer to a client refused: sent by egress_connect_serve() only
+ * once the connection's record is written. A client that ends on reading
+ * it (curl, and with it the command) ends the run, whose monitor then
+ * kills the proxy: an answer sent first could leave no record. */
+struct refusal {
+	int status; /* 0: none */
+	const char *reason;
+	const char *header; /* one more header line, ending in CRLF, or NULL */
+	char body[1024];
+	int body_len;
+};
+
+static void refuse(struct refusal *out, int status, const char *reason, const char *fmt, ...)
         __attribute__((format(printf, 4, 5)));
-static void answer(int fd, int status, const char *reason, const char *fmt, ...)
+static void refuse(struct refusal *out, int status, const char *reason, const char *fmt, ...)
 {
-	char body[1024], head[256];
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(body, sizeof(body), fmt, ap);
+	int n = vsnprintf(out->body, sizeof(out->body), fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		n = 0;
-	if ((size_t)n >= sizeof(body))
-		n = sizeof(body) - 1;
+	if ((size_t)n >= sizeof(out->body))
+		n = sizeof(out->body) - 1;
+	out->status = status;
+	out->reason = reason;
+	out->body_len = n;
+}
+
+/* Send the refusal, a text body, the connection to be closed after it. */
+static void refusal_send(int fd, const struct refusal *r)
+{
+	char head[512];
 	int h = snprintf(head, sizeof(head),
-	                 "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
+	                 "HTTP/1.1 %d %s\r\n%sContent-Type: text/plain\r\nContent-Length: %d\r\n"
 	                 "Connection: close\r\n\r\n",
-	                 status, reason, n);
+	                 r->status, r->reason, r->header ? r->header : "", r->body_len);
 	(void)write_full_nosigpipe(fd, head, (size_t)h);
-	(void)write_full_nosigpipe(fd, body, (size_t)n);
+	(void)write_full_nosigpipe(fd, r->body, (size_t)r->body_len);
 }
 
 /* Whether the head's header block (rest, from the request line's end)
@@ -388,10 +407,10 @@ static const char *ask_outcome(enum egress_audit_reason reason)
 }
 
 /* Whether the host off the list, which asker would put to the approver,
- * is an IP literal of an internal address it must not ask about: then the
- * client is answered why, and *reason says it. */
-static bool refuse_internal_literal(int fd, const struct egress_host *host, const char *where,
-                                    const struct egress_local_addresses *local,
+ * is an IP literal of an internal address it must not ask about: then
+ * *out says the client why, and *reason says it. */
+static bool refuse_internal_literal(struct refusal *out, const struct egress_host *host,
+                                    const char *where, const struct egress_local_addresses *local,
                                     const struct egress_asker *asker,
                                     enum egress_audit_reason *reason)
 {
@@ -400,7 +419,7 @@ static bool refuse_internal_literal(int fd, const struct egress_host *host, cons
 	    !egress_address_is_internal(host->family, &host->addr, local, &what))
 		return false;
 	*reason = EGRESS_REASON_INTERNAL_ADDRESS;
-	answer(fd, 403, "Forbidden",
+	refuse(out, 403, "Forbidden",
 	       "sluice: the sandbox's network refused %s: it is not in [network] allow, and "
 	       "it is an internal address (%s), which is never put to the approver: only an "
 	       "administrator can open it, by writing it in [network] allow\n",
@@ -411,10 +430,10 @@ static bool refuse_internal_literal(int fd, const struct egress_host *host, cons
 /* Read the request's head from fd into head (len: all that was read) and
  * judge its request line against the rules (a host not in them put to
  * asker, but an internal address's literal), host:port in where, what is
- * known of it in *rec. 0, with *ret_head_len and req; or -1, the client
- * answered why and rec's reason saying it. */
-static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rules,
-                          const struct egress_local_addresses *local,
+ * known of it in *rec. 0, with *ret_head_len and req; or -1, *out the
+ * client's answer (none when it is gone) and rec's reason saying why. */
+static int receive_judged(int fd, struct refusal *out, const struct egress_rule *rules,
+                          size_t n_rules, const struct egress_local_addresses *local,
                           const struct egress_asker *asker, const char *token, char *head,
                           size_t size, ssize_t *ret_head_len, size_t *len,
                           struct egress_request *req, char *where, size_t where_size,
@@ -425,10 +444,10 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 	              : head_len == -E2BIG   ? EGRESS_REASON_BAD_REQUEST
 	                                     : EGRESS_REASON_CLIENT_GONE;
 	if (head_len == -E2BIG)
-		answer(fd, 431, "Request Header Fields Too Large",
+		refuse(out, 431, "Request Header Fields Too Large",
 		       "sluice: the request's head is longer than %d bytes\n", EGRESS_HEAD_MAX);
 	else if (head_len == -ETIMEDOUT)
-		answer(fd, 408, "Request Timeout",
+		refuse(out, 408, "Request Timeout",
 		       "sluice: the request's head did not arrive within %d s\n",
 		       EGRESS_HEAD_TIMEOUT_MS / 1000);
 	if (head_len < 0)
@@ -437,22 +456,16 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 	int r = parse_request(head, (size_t)head_len, req, &err);
 	rec->reason = EGRESS_REASON_BAD_REQUEST;
 	if (r < 0) {
-		answer(fd, r == -EPROTONOSUPPORT ? 405 : 400,
+		refuse(out, r == -EPROTONOSUPPORT ? 405 : 400,
 		       r == -EPROTONOSUPPORT ? "Method Not Allowed" : "Bad Request",
 		       "sluice: the proxy cannot read this request: %s\n", err.detail);
 		return -1;
 	}
 	if (!has_credentials(req->rest, req->rest_len, token)) {
-		static const char body[] = "sluice: this proxy serves one run; use the proxy "
-		                           "its HTTPS_PROXY and HTTP_PROXY name, whole\n";
-		char refusal[256 + sizeof(body)];
-		int n = snprintf(refusal, sizeof(refusal),
-		                 "HTTP/1.1 407 Proxy Authentication Required\r\n"
-		                 "Proxy-Authenticate: Basic realm=\"sluice\"\r\n"
-		                 "Content-Type: text/plain\r\nContent-Length: %zu\r\n"
-		                 "Connection: close\r\n\r\n%s",
-		                 sizeof(body) - 1, body);
-		(void)write_full_nosigpipe(fd, refusal, (size_t)n);
+		refuse(out, 407, "Proxy Authentication Required",
+		       "sluice: this proxy serves one run; use the proxy its HTTPS_PROXY and "
+		       "HTTP_PROXY name, whole\n");
+		out->header = "Proxy-Authenticate: Basic realm=\"sluice\"\r\n";
 		rec->reason = EGRESS_REASON_NOT_THIS_RUN;
 		return -1;
 	}
@@ -463,7 +476,7 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 	rec->kind = req->connect ? EGRESS_AUDIT_TUNNEL : EGRESS_AUDIT_HTTP;
 	rec->reason = EGRESS_REASON_NOT_LISTED;
 	if (!egress_rules_match(rules, n_rules, &req->host, req->port, req->connect)) {
-		if (refuse_internal_literal(fd, &req->host, where, local, asker, &rec->reason))
+		if (refuse_internal_literal(out, &req->host, where, local, asker, &rec->reason))
 			return -1;
 		/* asked as if it were to be added to the list for the run: an
 		 * approved name is still resolved and judged like a listed one */
@@ -472,7 +485,7 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 		if (rec->reason == EGRESS_REASON_ASKED_YES) {
 			rec->approved = true;
 		} else {
-			answer(fd, 403, "Forbidden",
+			refuse(out, 403, "Forbidden",
 			       "sluice: the sandbox's network refused %s: it is not in [network] "
 			       "allow (an administrator can add it there)%s\n",
 			       where, ask_outcome(rec->reason));
@@ -484,9 +497,10 @@ static int receive_judged(int fd, const struct egress_rule *rules, size_t n_rule
 }
 
 /* Serve the client on fd (left open: the caller closes it), its record
- * in rec as far as it gets. */
-static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t n_rules,
-                                 const struct egress_local_addresses *local,
+ * in rec as far as it gets; a client refused is not answered here but in
+ * *out. */
+static void egress_connect_relay(int fd, struct refusal *out, const struct egress_rule *rules,
+                                 size_t n_rules, const struct egress_local_addresses *local,
                                  const struct egress_asker *asker, const char *token,
                                  struct egress_recorder *rec)
 {
@@ -495,8 +509,8 @@ static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t
 	ssize_t head_len = 0;
 	struct egress_request req;
 	char where[EGRESS_HOST_MAX + 16];
-	if (receive_judged(fd, rules, n_rules, local, asker, token, head, sizeof(head), &head_len,
-	                   &len, &req, where, sizeof(where), &rec->rec) < 0)
+	if (receive_judged(fd, out, rules, n_rules, local, asker, token, head, sizeof(head),
+	                   &head_len, &len, &req, where, sizeof(where), &rec->rec) < 0)
 		return;
 	struct sluice_error err = { 0 };
 	int r;
@@ -509,7 +523,7 @@ static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t
 		        req.method, req.path, req.path_len, req.rest, req.rest_len, where,
 		        upstream_head, sizeof(upstream_head), &body, &err);
 		if (upstream_len < 0) {
-			answer(fd, 400, "Bad Request",
+			refuse(out, 400, "Bad Request",
 			       "sluice: the proxy cannot read this request: %s\n", err.detail);
 			rec->rec.reason = EGRESS_REASON_BAD_REQUEST;
 			return;
@@ -519,11 +533,11 @@ static void egress_connect_relay(int fd, const struct egress_rule *rules, size_t
 	_cleanup_close_ int up = open_upstream(&req, local, why, sizeof(why), &rec->rec.reason);
 	if (up < 0) {
 		if (up == -EACCES)
-			answer(fd, 403, "Forbidden",
+			refuse(out, 403, "Forbidden",
 			       "sluice: the sandbox's network refused %s: %s\n", where, why);
 		else
-			answer(fd, 502, "Bad Gateway", "sluice: the proxy could not reach %s: %s\n",
-			       where, why);
+			refuse(out, 502, "Bad Gateway",
+			       "sluice: the proxy could not reach %s: %s\n", where, why);
 		return;
 	}
 	/* through: written now, so that a connection the run's end cuts is
@@ -558,9 +572,13 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
                           const struct egress_asker *asker, const char *token,
                           struct egress_recorder *rec)
 {
-	/* refused until it is through: every return below leaves a record */
+	/* refused until it is through: every return below leaves a record,
+	 * written before the refused client hears why (struct refusal) */
 	rec->rec.allowed = false;
-	egress_connect_relay(fd, rules, n_rules, local, asker, token, rec);
+	struct refusal refusal = { .status = 0 };
+	egress_connect_relay(fd, &refusal, rules, n_rules, local, asker, token, rec);
 	egress_recorder_write(rec);
+	if (refusal.status)
+		refusal_send(fd, &refusal);
 	(void)close(fd);
 }
