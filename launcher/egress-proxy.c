@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +104,31 @@ static int receive_listener(int channel)
 	return r < 0 ? r : fd;
 }
 
-/* Accept and serve until the launcher's process ends (and takes this one
- * with it). */
+/* Set by SIGTERM, which the monitor sends once the run has ended
+ * (monitor.c end_proxy()). */
+static volatile sig_atomic_t ending;
+
+static void on_ending(int sig)
+{
+	(void)sig;
+	ending = 1;
+}
+
+/* The run has ended: no connection comes any more, and those left let
+ * their relays end (their clients are gone) and write their last records.
+ * The monitor kills the group after a while, for one that does not end
+ * (a question to the approver pending, an upstream that holds on). */
+static _Noreturn void drain(int listener, unsigned running)
+{
+	(void)close(listener);
+	while (running > 0 && waitpid(-1, NULL, 0) > 0)
+		running--;
+	_exit(0);
+}
+
+/* Accept and serve until the monitor ends the run's proxy (drain()), or
+ * the launcher's process ends and takes this one with it. SIGTERM is
+ * blocked but in ppoll(): *ending is seen before the proxy sleeps again. */
 static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
                             const struct egress_local_addresses *local, int audit_fd,
                             const struct egress_asker *asker, const char *token)
@@ -112,10 +136,24 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 	unsigned running = 0;
 	uint64_t accepted = 0;
 	pid_t self = getpid();
+	sigset_t term, waiting;
+	sigemptyset(&term);
+	sigaddset(&term, SIGTERM);
+	(void)sigprocmask(SIG_BLOCK, &term, &waiting);
+	sigdelset(&waiting, SIGTERM);
+	struct sigaction on_term = { .sa_handler = on_ending }; /* no SA_RESTART */
+	(void)sigaction(SIGTERM, &on_term, NULL);
+	/* accept4() after ppoll() must not sleep on a connection gone since */
+	(void)fcntl(listener, F_SETFL, fcntl(listener, F_GETFL) | O_NONBLOCK);
 	for (;;) {
 		while (running > 0 &&
 		       waitpid(-1, NULL, running < EGRESS_MAX_CONNECTIONS ? WNOHANG : 0) > 0)
 			running--;
+		if (ending)
+			drain(listener, running);
+		struct pollfd p = { .fd = listener, .events = POLLIN };
+		if (ppoll(&p, 1, NULL, &waiting) < 0)
+			continue; /* EINTR: *ending, or a child */
 		int fd = accept4(listener, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOMEM)
@@ -133,6 +171,8 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 			if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != self)
 				_exit(0);
 			(void)close(listener);
+			(void)sigprocmask(SIG_UNBLOCK, &term, NULL);
+			(void)signal(SIGTERM, SIG_DFL);
 			struct egress_recorder rec;
 			egress_recorder_init(&rec, audit_fd, index);
 			egress_connect_serve(fd, rules, n_rules, local, asker, token, &rec);

@@ -33,6 +33,7 @@
 #include "launch-spec.h"
 #include "log.h"
 #include "monitor.h"
+#include "monotonic.h"
 #include "namespaces.h"
 #include "options.h"
 #include "protections.h"
@@ -165,17 +166,43 @@ static _Noreturn void mirror(int status)
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : LAUNCH_EXIT_FAILURE);
 }
 
+/* How long the egress proxy's connections have, once the run has ended,
+ * to write their last records: their clients are gone, so their relays
+ * end at once; one waiting for the approver, or for an upstream that
+ * holds on, does not. */
+#define PROXY_END_MS 250
+
+/* Whether the proxy has exited, not reaped (its pid stays its group's). */
+static bool proxy_exited(pid_t proxy)
+{
+	siginfo_t si = { .si_pid = 0 };
+	return waitid(P_PID, (id_t)proxy, &si, WEXITED | WNOHANG | WNOWAIT) < 0 || si.si_pid != 0;
+}
+
 /* The egress proxy's process group (egress-proxy.h), ended with the run:
- * killed and the proxy reaped before the monitor exits, so that the
- * caller never finds it left running after the program ended. Only while
- * the proxy is not reaped (*proxy not 0): until then its pid, the group's
- * id, cannot be reused, and the signal reaches no one else's group. A
- * proxy that ended before took its connections with it (their
- * PR_SET_PDEATHSIG). */
-static void end_proxy(pid_t *proxy)
+ * when the run ended (graceful), told first (SIGTERM) and given
+ * PROXY_END_MS to let its connections write their last records; then
+ * killed and reaped before the monitor exits, so that the caller never
+ * finds it left running after the program ended. The group is killed only
+ * while the proxy is not reaped (*proxy not 0): until then its pid, the
+ * group's id, cannot be reused, and the signal reaches no one else's
+ * group. A proxy that ended before took its connections with it (their
+ * PR_SET_PDEATHSIG). SIGCHLD is blocked here (waited_set()). */
+static void end_proxy(pid_t *proxy, bool graceful)
 {
 	if (*proxy <= 0)
 		return;
+	if (graceful && kill(*proxy, SIGTERM) == 0) {
+		sigset_t chld;
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		uint64_t deadline = monotonic_ms() + PROXY_END_MS;
+		for (uint64_t now = monotonic_ms(); !proxy_exited(*proxy) && now < deadline;
+		     now = monotonic_ms()) {
+			struct timespec left = { 0, (long)(deadline - now) * 1000000L };
+			(void)sigtimedwait(&chld, NULL, &left);
+		}
+	}
 	(void)kill(-*proxy, SIGKILL);
 	while (waitpid(*proxy, NULL, 0) < 0 && errno == EINTR)
 		;
@@ -230,7 +257,7 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 			(void)kill(child, SIGKILL);
 			if (subreaper)
 				kill_tree(&proxy);
-			end_proxy(&proxy);
+			end_proxy(&proxy, false);
 			_exit(LAUNCH_EXIT_FAILURE);
 		} else if (sig > 0 && is_forwarded(sig)) {
 			(void)kill(child, sig);
@@ -239,7 +266,7 @@ static _Noreturn void monitor_run(const struct launch_spec *spec, pid_t child, i
 	int32_t program = 0;
 	if (status_fd >= 0 && read(status_fd, &program, sizeof(program)) == sizeof(program))
 		status = program;
-	end_proxy(&proxy);
+	end_proxy(&proxy, true);
 	if (!subreaper)
 		announce_end(spec, status);
 	mirror(status);

@@ -59,8 +59,9 @@ for mode in shared own; do
   # which the proxy frames) to a server that counts what it received, end
   # to end. The audit line counts each download exactly: the server's head
   # (measured outside, the same length each time) and the body. The command
-  # ends a second after the upload: the run's end kills the proxy with it,
-  # and a connection's last record is written as it closes.
+  # ends right after the upload: the run's end gives the proxy's
+  # connections a moment to write their last records (monitor.c
+  # end_proxy()), and the upload's is whole.
   if [ $mode = shared ]; then
     down=16777216 up=6291456
     head -c $down /dev/urandom >"$TEST_TMP/www/random.bin"
@@ -74,7 +75,7 @@ for mode in shared own; do
     whole_audit=$TEST_TMP/whole-audit.log
     printf '[network]\nallow = %s 127.0.0.2:%s\n[audit]\nfile = %s\n' "$allow" "$echo_port" "$whole_audit" >"$TEST_TMP/whole.ini"
     run "$SLUICE" run -C "$ws" --config "$TEST_TMP/whole.ini" --format json -- \
-      "curl -sS -m 20 -p http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/up; curl -sS -m 20 --data-binary @upload.bin http://127.0.0.2:$echo_port/plain; sleep 1"
+      "curl -sS -m 20 -p http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 http://127.0.0.2:$port/random.bin | sha256sum; curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/up; curl -sS -m 20 --data-binary @upload.bin http://127.0.0.2:$echo_port/plain"
     kill "$echo_srv" 2>/dev/null
     [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
       [ "$(json_get "$out" 'd["stdout"]')" = "$want  -
@@ -87,6 +88,27 @@ $want  -
       [ "$(json_get "$net" '[(c["kind"], c["port"], c["reason"], c["bytesDown"]) for c in d[:2]]')" = "[('tunnel', $port, None, $((head_len + down))), ('http', $port, None, $((head_len + down)))]" ] &&
       [ "$(json_get "$net" '[(c["kind"], c["port"], c["reason"], '"$up"' < c["bytesUp"] < '"$up"' + 1024) for c in d[2:]]')" = "[('tunnel', $echo_port, None, True), ('http', $echo_port, None, True)]" ]
     report $? "$what: the audit line counts the downloads' bytes exactly (head of $head_len bytes and body) and the uploads' bodies with their heads" "$net" "$out"
+    # The same upload last, with every record write held 100 ms
+    # (slow-writes): its last record is written after the client has gone
+    # and the run has ended, and must still be there, whole.
+    SLOW=$SLUICE_BUILDDIR/tests/launcher/slow-writes
+    "$SLOW" serve "$TEST_TMP/slow.sock" 100 &
+    slow_srv=$!
+    for _ in $(seq 100); do [ -S "$TEST_TMP/slow.sock" ] && break; sleep 0.05; done
+    printf '#!/bin/sh\nexec "%s" wrap "%s" "%s" "$@"\n' "$SLOW" "$TEST_TMP/slow.sock" "$SLUICE_LAUNCH" \
+      >"$TEST_TMP/slow-launch"
+    chmod 755 "$TEST_TMP/slow-launch"
+    python3 "$SLUICE_SRCDIR/tests/integration/egress_echo_http.py" 127.0.0.2 "$echo_port" "$TEST_TMP/echo.log" &
+    echo_srv=$!
+    wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$echo_port/ready"
+    run env SLUICE_LAUNCH="$TEST_TMP/slow-launch" "$SLUICE" run -C "$ws" --config "$TEST_TMP/whole.ini" \
+      --format json -- "curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/last"
+    kill "$echo_srv" "$slow_srv" 2>/dev/null
+    wait "$slow_srv" 2>/dev/null
+    net=$(json_get "$(tail -n 1 "$whole_audit")" 'json.dumps(d["network"])')
+    [ "$(json_get "$out" 'd["stdout"]')" = "/last 127.0.0.2:$echo_port $up" ] &&
+      [ "$(json_get "$net" '[(c["kind"], c["reason"], '"$up"' < c["bytesUp"] < '"$up"' + 1024) for c in d]')" = "[('tunnel', None, True)]" ]
+    report $? "$what: the run's last upload is recorded whole, its record written after the run's end" "$net" "$out" "$err"
     rm -f "$TEST_TMP/www/random.bin" "$ws/upload.bin"
   fi
 
