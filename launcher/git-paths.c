@@ -20,9 +20,10 @@
  * file back and its common directory lists it under worktrees/; a
  * submodule's repository names this workspace as its core.worktree), it
  * belongs to the caller and no folder on its way can be renamed by
- * another user. Nothing is made outside the workspace: a repository there
- * that lacks a name to cover stays read-only (a linked worktree's common
- * directory then keeps only objects/, refs/ and logs/ writable).
+ * another user (those checks: git-trust.c). Nothing is made outside the
+ * workspace: a repository there that lacks a name to cover stays
+ * read-only (a linked worktree's common directory then keeps only
+ * objects/, refs/ and logs/ writable).
  */
 #include "config.h"
 
@@ -40,6 +41,7 @@
 #include "fd-util.h"
 #include "git-config.h"
 #include "git-paths.h"
+#include "git-trust.h"
 #include "path-text.h"
 
 struct finder {
@@ -53,8 +55,7 @@ struct finder {
 	 * is protected where it lies in the workspace, as an include is */
 	char *config_files[3];
 	size_t n_config_files;
-	uid_t uid; /* whom a repository outside the workspace must belong to */
-	gid_t gid; /* a group that may write the folders on its way */
+	struct git_trust trust; /* whether a repository outside may be trusted */
 	struct sluice_error *err;
 };
 
@@ -76,17 +77,6 @@ static int add(struct finder *f, char *path, enum git_path_access access)
 	}
 	f->out->items[f->out->n++] = (struct git_path){ path, access };
 	return 0;
-}
-
-/* Why the repository outside was left read-only; the first reason counts. */
-__attribute__((format(printf, 2, 3))) static void note(struct finder *f, const char *fmt, ...)
-{
-	if (f->out->outside_read_only[0])
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(f->out->outside_read_only, sizeof(f->out->outside_read_only), fmt, ap);
-	va_end(ap);
 }
 
 /* Give what was made the repository's owner (only root makes it as
@@ -496,88 +486,14 @@ static void finder_done(struct finder *f)
 	f->n_config_files = 0;
 }
 
-/* The uid files of unmapped users show here when this process is in a user
- * namespace other than the first (root's among them), or -1. */
-static uid_t unmapped_uid(void)
-{
-	char map[64] = "", overflow[16] = "";
-	if (read_line("/proc/self/uid_map", map, sizeof(map)) < 0 ||
-	    read_line("/proc/sys/kernel/overflowuid", overflow, sizeof(overflow)) < 0)
-		return (uid_t)-1;
-	unsigned long inside, outside, count;
-	if (sscanf(map, "%lu %lu %lu", &inside, &outside, &count) == 3 && inside == 0 &&
-	    outside == 0 && count == 4294967295UL)
-		return (uid_t)-1; /* the first user namespace maps everyone */
-	return (uid_t)strtoul(overflow, NULL, 10);
-}
-
-/* Whether dir (canonical) is the caller's, and no folder from / to it can
- * have its entries renamed by someone else: each owned by root or the
- * caller, and writable by no one else but through a sticky bit or the
- * caller's own group. In a user namespace root's folders show as owned by
- * the unmapped uid, which is then accepted on the way (it may also be
- * another user's: a weaker check, said in docs/launcher.md). Else notes
- * why. */
-static bool owned_safely(struct finder *f, const char *dir)
-{
-	struct stat st;
-	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		note(f, "'%s' is not a folder", dir);
-		return false;
-	}
-	if (st.st_uid != f->uid) {
-		note(f, "'%s' belongs to uid %u, not to uid %u who runs sluice", dir,
-		     (unsigned)st.st_uid, (unsigned)f->uid);
-		return false;
-	}
-	char prefix[PATH_MAX];
-	size_t n = strlen(dir);
-	uid_t unmapped = unmapped_uid();
-	for (size_t i = 0; i <= n && i < sizeof(prefix); i++) {
-		if (dir[i] != '/' && dir[i] != '\0')
-			continue;
-		size_t len = i ? i : 1; /* "/" first */
-		memcpy(prefix, dir, len);
-		prefix[len] = '\0';
-		if (lstat(prefix, &st) < 0 || !S_ISDIR(st.st_mode) ||
-		    (st.st_uid != 0 && st.st_uid != f->uid &&
-		     (st.st_uid != unmapped || unmapped == f->uid)) ||
-		    (!(st.st_mode & S_ISVTX) &&
-		     ((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != f->gid)))) {
-			note(f, "'%s' on the way to '%s' could be changed by another user", prefix,
-			     dir);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Whether each name exists in dir as git makes it (no symlink): what
- * protect_common_dir() would otherwise have to make. */
-static bool has_names(struct finder *f, const char *dir, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX];
-		struct stat st;
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (lstat(path, &st) < 0 || S_ISLNK(st.st_mode)) {
-			note(f,
-			     "'%s' has no '%s' to keep read-only, and nothing is made outside the "
-			     "workspace",
-			     dir, names[i]);
-			return false;
-		}
-	}
-	return true;
-}
-
 /* What a repository's gitdir must hold before it is made writable: the
  * names protect_common_dir() covers, and every file its configuration
  * includes and every core.hooksPath that would lie in it. */
 static bool common_dir_complete(struct finder *f, const char *dir)
 {
 	static const char *const names[] = { "config", "hooks", "commondir", "config.worktree" };
-	if (!has_names(f, dir, names, ELEMENTSOF(names) - !f->config.worktree_config))
+	if (!git_trust_has_names(&f->trust, dir, names,
+	                         ELEMENTSOF(names) - !f->config.worktree_config))
 		return false;
 	const struct git_config_view *c = &f->config;
 	for (size_t i = 0; i < c->n_includes + c->n_hooks_paths; i++) {
@@ -588,10 +504,11 @@ static bool common_dir_complete(struct finder *f, const char *dir)
 			continue; /* relative hooksPath: in the worktree */
 		_cleanup_free_ char *real = path_canonical_missing(p);
 		if (!real || path_within(real, dir)) {
-			note(f,
-			     "'%s', which git's configuration names, does not exist in '%s', and "
-			     "nothing is made outside the workspace",
-			     p, dir);
+			git_trust_note(
+			        &f->trust,
+			        "'%s', which git's configuration names, does not exist in '%s', and "
+			        "nothing is made outside the workspace",
+			        p, dir);
 			return false;
 		}
 	}
@@ -608,62 +525,13 @@ static int protect_common_data(struct finder *f, const char *dir)
 		struct stat st;
 		if (!path)
 			return sluice_error_set(f->err, -ENOMEM, "the repository's paths");
-		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != f->uid)
+		if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != f->trust.uid)
 			continue;
 		int r = add(f, TAKE_PTR(path), GIT_PATH_WRITABLE);
 		if (r < 0)
 			return r;
 	}
 	return 0;
-}
-
-/* Whether gitdir (outside the workspace, with a commondir naming common)
- * is this worktree's as git registered it: its "gitdir" file names
- * dotgit, and common's worktrees/ lists it under its own name. */
-static bool registered_worktree(struct finder *f, const char *dotgit, const char *gitdir,
-                                const char *common)
-{
-	char text[PATH_MAX];
-	_cleanup_free_ char *back_file = path_join(gitdir, "gitdir");
-	if (!back_file || read_line(back_file, text, sizeof(text)) < 0) {
-		note(f, "'%s' has no gitdir file: not a worktree git registered", gitdir);
-		return false;
-	}
-	_cleanup_free_ char *back = path_resolve_from(gitdir, text);
-	if (!back || strcmp(back, dotgit) != 0) {
-		note(f, "'%s/gitdir' names '%s', not '%s'", gitdir, text, dotgit);
-		return false;
-	}
-	char listed_path[PATH_MAX];
-	snprintf(listed_path, sizeof(listed_path), "%s/worktrees/%s", common,
-	         strrchr(gitdir, '/') + 1);
-	_cleanup_free_ char *listed = realpath(listed_path, NULL);
-	if (!listed || strcmp(listed, gitdir) != 0) {
-		note(f, "'%s' does not list '%s' among its worktrees", common, gitdir);
-		return false;
-	}
-	return true;
-}
-
-/* Whether gitdir (outside the workspace, no commondir) is the repository
- * of a submodule checked out here: its core.worktree names the workspace. */
-static bool registered_submodule(struct finder *f, const char *gitdir)
-{
-	struct git_config_view own_config = { .n_includes = 0 };
-	_cleanup_free_ char *config = path_join(gitdir, "config");
-	if (config)
-		git_config_read(config, &own_config);
-	_cleanup_free_ char *worktree =
-	        own_config.worktree[0] ? path_resolve_from(gitdir, own_config.worktree) : NULL;
-	git_config_view_done(&own_config);
-	if (!worktree || strcmp(worktree, f->workspace) != 0) {
-		note(f,
-		     "'%s' does not name '%s' as its core.worktree: not a repository git "
-		     "registered for it",
-		     gitdir, f->workspace);
-		return false;
-	}
-	return true;
 }
 
 /* The repository a ".git" file names outside the workspace: writable only
@@ -674,16 +542,17 @@ static int protect_outside(struct finder *f, const char *dotgit, const char *git
 	if (f->keep_only)
 		return 0;
 	if (!common) {
-		if (!registered_submodule(f, gitdir) || !owned_safely(f, gitdir) ||
-		    !common_dir_complete(f, gitdir))
+		if (!git_trust_registered_submodule(&f->trust, gitdir) ||
+		    !git_trust_owned_safely(&f->trust, gitdir) || !common_dir_complete(f, gitdir))
 			return 0;
 		return protect_common_dir(f, gitdir, false);
 	}
 	static const char *const worktree_names[] = { "commondir", "gitdir", "config.worktree" };
-	if (!registered_worktree(f, dotgit, gitdir, common) || !owned_safely(f, gitdir) ||
-	    !owned_safely(f, common) ||
-	    !has_names(f, gitdir, worktree_names,
-	               ELEMENTSOF(worktree_names) - !f->config.worktree_config))
+	if (!git_trust_registered_worktree(&f->trust, dotgit, gitdir, common) ||
+	    !git_trust_owned_safely(&f->trust, gitdir) ||
+	    !git_trust_owned_safely(&f->trust, common) ||
+	    !git_trust_has_names(&f->trust, gitdir, worktree_names,
+	                         ELEMENTSOF(worktree_names) - !f->config.worktree_config))
 		return 0;
 	/* the common directory's own names, or else its data alone */
 	char saved[sizeof(f->out->outside_read_only)];
@@ -736,8 +605,9 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 	if (path_within(common, f->workspace))
 		r = protect_common_dir(f, common, true);
 	else
-		note(f, "the common directory '%s' of '%s' lies outside the workspace", common,
-		     gitdir);
+		git_trust_note(&f->trust,
+		               "the common directory '%s' of '%s' lies outside the workspace",
+		               common, gitdir);
 	return r < 0 ? r : protect_worktree_dir(f, gitdir, true);
 }
 
@@ -763,8 +633,11 @@ static int find(const char *workspace, bool keep_only, struct git_paths *ret,
 	struct finder f = { .out = ret,
 		            .workspace = workspace,
 		            .keep_only = keep_only,
-		            .uid = geteuid(),
-		            .gid = getegid(),
+		            .trust = { .workspace = workspace,
+		                       .uid = geteuid(),
+		                       .gid = getegid(),
+		                       .why = ret->outside_read_only,
+		                       .why_size = sizeof(ret->outside_read_only) },
 		            .err = err };
 	_cleanup_free_ char *dotgit = path_join(workspace, ".git");
 	if (!dotgit)

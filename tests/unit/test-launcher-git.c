@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * launcher/git-config.c and git-paths.c: the two git settings read from
- * config text, and what of a repository the mounts protect, in a scratch
+ * launcher/git-config.c, git-paths.c and git-trust.c: the two git settings
+ * read from config text, and what of a repository the mounts protect (a
+ * repository outside trusted only as git-trust.c checks), in a scratch
  * repository made here (no git needed).
  */
 #define _GNU_SOURCE
