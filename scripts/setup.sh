@@ -96,6 +96,15 @@ if [ ! -x "$hook_managers/node_modules/.bin/lefthook" ] || [ ! -e "$hook_manager
     echo "setup: npm could not install husky and lefthook; their tests will skip" >&2
   fi
 fi
+# husky 8 beside it: its `husky install`, a project's npm prepare script,
+# fails on the protected .husky/ and gets a note of its own
+if [ ! -e "$hook_managers/husky8/node_modules/husky/lib/bin.js" ]; then
+  if npm install --silent --ignore-scripts --no-save --no-audit --no-fund --prefix "$hook_managers/husky8" husky@8 >/dev/null 2>&1; then
+    echo "setup: husky 8 in $hook_managers/husky8"
+  else
+    echo "setup: npm could not install husky 8; its test will skip" >&2
+  fi
+fi
 
 # pnpm, for the day's-work test of its store in the workspace's tool caches
 # (tests/integration/sandbox-caches.sh), pinned, into an ignored folder that

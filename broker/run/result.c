@@ -668,6 +668,9 @@ static void write_first_lines(const struct run_result *r, const char *output, si
 		fprintf(f, "%s", RESULT_NO_NETWORK_NOTE);
 	if (mode == SANDBOX_MODE_WORKSPACE_WRITE)
 		write_protected_note(r, output, len, f);
+	if (mode == SANDBOX_MODE_WORKSPACE_WRITE &&
+	    memmem(output, len, RESULT_HUSKY_FAILED, strlen(RESULT_HUSKY_FAILED)))
+		fprintf(f, "%s", RESULT_HUSKY_NOTE);
 	if (mode == SANDBOX_MODE_WORKSPACE_WRITE && sandbox_missing(r, LAUNCH_PROT_MOUNT_NAMESPACE))
 		fprintf(f, "%s", RESULT_NO_NAMESPACE_NOTE);
 	_cleanup_free_ char *git_why = sandbox_report_string(r, LAUNCH_REPORT_GIT_READ_ONLY);

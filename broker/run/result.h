@@ -152,4 +152,16 @@ bool result_write_denial_note(FILE *f, enum sandbox_mode mode);
 	"holds the files sluice keeps read-only (an administrator can add it to [sandbox] "     \
 	"writable, hooks and config included). Why: "
 
+/* The note after husky 8's `husky install` failed (a project's npm
+ * "prepare" script, so `npm ci` and `npm install` failed with it): it writes
+ * .husky/_ and the repository's core.hooksPath, which stay read-only. Its
+ * hooks are the user's to install, outside; HUSKY=0 skips only that step.
+ * The output line it follows is husky 8's own (RESULT_HUSKY_FAILED). */
+#define RESULT_HUSKY_FAILED "husky - Git hooks failed to install"
+#define RESULT_HUSKY_NOTE                                                                      \
+	"[sandbox: husky could not install the git hooks (.husky/ and the repository's config " \
+	"are kept read-only here); installing them is the user's step, outside the sandbox. "   \
+	"Run the command again with HUSKY=0 in front (HUSKY=0 npm ci), which skips only "       \
+	"husky's install]\n"
+
 #endif

@@ -274,7 +274,7 @@ else
 fi
 # husky 8's `husky install` (a `prepare` script: ms's npm ci in bench/day.sh)
 # makes .husky/_ with Node's recursive mkdir, which reports the read-only
-# folder as ENOENT: the same call here, since husky 8 is not installed
+# folder as ENOENT: the same call here (husky 8 itself below)
 if command -v node >/dev/null; then
   mk="node -e 'require(\"fs\").mkdirSync(\".husky/_\", { recursive: true })'"
   new_repo "$TEST_TMP/husky8-control"
@@ -292,6 +292,37 @@ if command -v node >/dev/null; then
   report $? "a plain ENOENT of a mkdir elsewhere gets no note" "$out" "$err"
 else
   skip "husky 8's mkdir and the note" "node is missing"
+fi
+# husky 8 itself, as a project's npm prepare script runs it (npm ci and
+# npm install of such a project fail with it): refused in the sandbox,
+# with a note that says HUSKY=0 skips only that step; with HUSKY=0 the
+# script passes and nothing is written, the user's hooks left to them
+husky8=${SLUICE_HOOK_MANAGERS_DIR:-$SLUICE_SRCDIR/third_party/hook-managers}/husky8/node_modules/husky
+husky8_repo() {
+  new_repo "$1"
+  mkdir -p "$1/node_modules/.bin"
+  ln -s "$husky8" "$1/node_modules/husky"
+  ln -s ../husky/lib/bin.js "$1/node_modules/.bin/husky"
+  printf '{"name":"p","version":"1.0.0","scripts":{"prepare":"husky install"}}\n' >"$1/package.json"
+}
+if [ -e "$husky8/lib/bin.js" ] && command -v npm >/dev/null; then
+  husky8_repo "$TEST_TMP/husky8-real-control"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-real-control" --sandbox unrestricted -- "npm run prepare"
+  [ "$rc" -eq 0 ] && [ -e "$TEST_TMP/husky8-real-control/.husky/_/husky.sh" ] &&
+    [ "$(git -C "$TEST_TMP/husky8-real-control" config core.hooksPath)" = .husky ]
+  report $? "control: husky 8's prepare script installs the hooks unsandboxed" "$out" "$err"
+  husky8_repo "$TEST_TMP/husky8-real"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-real" -- "npm run prepare"
+  [ "$rc" -ne 0 ] && [ ! -e "$TEST_TMP/husky8-real/.husky/_" ] &&
+    grep -q '^husky - Git hooks failed to install' <<<"$out" &&
+    grep -q '^\[sandbox: husky could not install the git hooks.*HUSKY=0 npm ci' <<<"$out"
+  report $? "husky 8's prepare script in the sandbox: refused, with the note that HUSKY=0 skips that step" "$out" "$err"
+  run "$SLUICE" run -C "$TEST_TMP/husky8-real" -- "HUSKY=0 npm run prepare"
+  [ "$rc" -eq 0 ] && [ ! -e "$TEST_TMP/husky8-real/.husky/_" ] &&
+    [ -z "$(git -C "$TEST_TMP/husky8-real" config core.hooksPath)" ] && ! grep -q '^\[sandbox:' <<<"$out"
+  report $? "with HUSKY=0 the prepare script passes, and nothing of the hooks is written" "$out" "$err"
+else
+  skip "husky 8's prepare script and its note" "husky 8 is not installed (scripts/setup.sh installs it with npm) or npm is missing"
 fi
 config=$TEST_TMP/allow.ini
 printf '[sandbox]\nprotect =\nprotect = .mcp.json\n' >"$config"
