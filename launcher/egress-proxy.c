@@ -105,7 +105,7 @@ static int receive_listener(int channel)
 
 /* Accept and serve until the launcher's process ends (and takes this one
  * with it). */
-static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
+static _Noreturn void serve(int listener, const struct egress_lists *lists,
                             const struct egress_local_addresses *local, int audit_fd,
                             const struct egress_asker *asker, const char *token)
 {
@@ -135,7 +135,7 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 			(void)close(listener);
 			struct egress_recorder rec;
 			egress_recorder_init(&rec, audit_fd, index);
-			egress_connect_serve(fd, rules, n_rules, local, asker, token, &rec);
+			egress_connect_serve(fd, lists, local, asker, token, &rec);
 			_exit(0);
 		}
 		(void)close(fd);
@@ -209,7 +209,11 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	(void)close(channel);
 	if (r < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd, &asker, token);
+	const struct egress_lists lists = { .allow = spec->egress_allow,
+		                            .n_allow = spec->n_egress_allow,
+		                            .internal = spec->egress_allow_internal,
+		                            .n_internal = spec->n_egress_allow_internal };
+	serve(listener, &lists, &local, audit_fd, &asker, token);
 }
 
 int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,
