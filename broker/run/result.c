@@ -546,7 +546,9 @@ static const char *egress_refusal_why(enum egress_audit_reason reason)
 		return "not in [network] allow";
 	case EGRESS_REASON_RESOLVES_LOCAL:
 		return "its name resolves to an address of this machine or its local networks, "
-		       "which only an IP address written in [network] allow leads to";
+		       "which only an IP address written in [network] allow leads to (or a name "
+		       "in [network] allow_internal, but never to a link-local or cloud metadata "
+		       "address)";
 	case EGRESS_REASON_INTERNAL_ADDRESS:
 		return "an address of this machine or its local networks, not in [network] allow";
 	case EGRESS_REASON_ASKED_NO:
