@@ -68,11 +68,13 @@ ran "without allow_internal, a listed name that resolves to the loopback is refu
 report $? "positive control: without allow_internal, localhost:$port is refused (resolves-local, CONNECT and plain HTTP), nothing fetched" \
   "$out" "$err" "$(tail -n 1 "$audit" 2>&1)"
 
-# --- 2. with the key: reached, through CONNECT and plain HTTP
+# --- 2. with the key: reached, through CONNECT and plain HTTP (a
+# connection's last record may say "unfinished": curl ends the run as soon
+# as it has the answer, and the run's end kills the proxy)
 run as_system internal "$SLUICE" run -C "$ws" --format json -- "$fetch"
 [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
   [ "$(grep -o "$token" <<<"$(json_get "$out" 'd["stdout"]')" | wc -l)" -eq 2 ] &&
-  [ "$(last_line '[(c["host"], c["kind"], c["verdict"], c["reason"]) for c in d["network"]]')" = "[('localhost', 'tunnel', 'allowed', None), ('localhost', 'http', 'allowed', None)]" ]
+  [ "$(last_line '[(c["host"], c["kind"], c["verdict"]) for c in d["network"]]')" = "[('localhost', 'tunnel', 'allowed'), ('localhost', 'http', 'allowed')]" ]
 report $? "with allow_internal = localhost:$port, the name reaches the server on the loopback (CONNECT and plain HTTP, recorded allowed)" \
   "$out" "$err" "$(tail -n 1 "$audit" 2>&1)"
 # only on the port it names: another port of the same name is not in allow
