@@ -68,6 +68,12 @@ ran "without allow_internal, a listed name that resolves to the loopback is refu
 report $? "positive control: without allow_internal, localhost:$port is refused (resolves-local, CONNECT and plain HTTP), nothing fetched" \
   "$out" "$err" "$(tail -n 1 "$audit" 2>&1)"
 
+# the text a model reads says what would help: the key, not allow
+run as_system plain "$SLUICE" run -C "$ws" -- "$fetch"
+grep -qF "[sandbox: the network allowlist refused 2 connections: localhost:$port (its name resolves to an address of this machine or its local networks" <<<"$out" &&
+  grep -qF "retrying will not help: ask the user to have the administrator add the name to [network] allow_internal, or work without it]" <<<"$out"
+report $? "the text names the refused name and points to [network] allow_internal (the host is in allow already)" "$out" "$err"
+
 # --- 2. with the key: reached, through CONNECT and plain HTTP (a
 # connection's last record may say "unfinished": curl ends the run as soon
 # as it has the answer, and the run's end kills the proxy)
