@@ -22,7 +22,8 @@
 # directory); DAY_TIMEOUT each run's timeout (10m); DAY_KEEP=1 keeps the scratch folder and its logs (the text
 # of every run) and prints where. The registry's host is taken at run time
 # from `npm config get registry`; DAY_RELAY=1 puts a relay to it on the
-# allow line instead (below). Nothing here is part of `make check`.
+# allow line instead, DAY_INTERNAL=1 its name on [network] allow_internal
+# too (below). Nothing here is part of `make check`.
 #
 # The unrestricted copy's tools write their caches into the scratch folder
 # (npm_config_cache, XDG_CACHE_HOME, PIP_CACHE_DIR), not the user's; the
@@ -64,9 +65,9 @@ export XDG_RUNTIME_DIR=$scratch/run
 # DAY_RELAY=1: the sandboxed runs reach the registry through a relay on the
 # host's 127.0.0.2 (plain HTTP, outside the sandbox, forwarding GETs to the
 # registry), its address on the allow line: for a machine whose registry
-# name resolves to an address the egress proxy never leads a name to (an
+# name resolves to an address the egress proxy leads no name of allow alone to (an
 # intercepting mirror in a special-purpose range), where the line with the
-# name can only be refused. The proxy, the relay inside the sandbox and the
+# name alone is refused. The proxy, the relay inside the sandbox and the
 # clients' proxy settings are the same; the tunnel is plain HTTP instead.
 sregistry=$registry sallow=$reghost senv=()
 if [ -n "${DAY_RELAY:-}" ]; then
@@ -104,6 +105,17 @@ PY
   senv=(npm_config_registry="$sregistry/")
 fi
 printf '[network]\nallow = %s\n' "$sallow" >"$scratch/allow.ini"
+# DAY_INTERNAL=1 (without DAY_RELAY): the registry's name on the allow line
+# and on [network] allow_internal, in a system layer of the bench's own
+# (the key is the system layer's alone, and a user layer may then not set
+# allow): for a machine whose registry name resolves to an internal
+# address, reached by its name (which TLS checks) rather than by a relay.
+if [ -n "${DAY_INTERNAL:-}" ] && [ -z "${DAY_RELAY:-}" ]; then
+  mkdir -p "$scratch/etc/sluice"
+  printf '[network]\nallow = %s\nallow_internal = %s\n' "$reghost" "$reghost" >"$scratch/etc/sluice/sluice.ini"
+  : >"$scratch/allow.ini"
+  senv+=(SLUICE_SYSCONFDIR="$scratch/etc")
+fi
 ucache=(npm_config_cache="$scratch/ucache/npm" XDG_CACHE_HOME="$scratch/ucache/xdg"
   PIP_CACHE_DIR="$scratch/ucache/pip")
 
@@ -271,7 +283,7 @@ day() { # NAME SRC CMDS-ARRAY-NAME
   done
 }
 
-echo "sluice day: [network] allow = $sallow${DAY_RELAY:+ (a relay to the registry)}; sandboxed = default mode (workspace-write)"
+echo "sluice day: [network] allow = $sallow${DAY_RELAY:+ (a relay to the registry)}${DAY_INTERNAL:+ (and allow_internal, unless DAY_RELAY)}; sandboxed = default mode (workspace-write)"
 echo "scratch: $scratch; sluice: $sluice; user: $(id -un)"
 printf '%-6s %2s %-64s %4s %4s  %-9s %-4s %7s %7s\n' project '#' command sbx unr verdict note sbx-t unr-t
 day ts "$1" ts_cmds

@@ -173,17 +173,22 @@ static bool name_matches(const struct egress_rule *rule, const char *name)
 	return n > s + 1 && name[n - s - 1] == '.' && strcmp(name + n - s, rule->host.name) == 0;
 }
 
+/* Whether rule lets a connection to port through, a tunnel or not.
+ * Without a port of its own, a rule opens HTTPS's tunnel and HTTP's
+ * requests: a tunnel to port 80 would carry plain HTTP past the proxy's
+ * reading of each request (its Host, one per connection). */
+static bool rule_allows_port(const struct egress_rule *rule, uint16_t port, bool tunnel)
+{
+	return port == (rule->port ? rule->port : tunnel ? 443 : 80);
+}
+
 const struct egress_rule *egress_rules_match(const struct egress_rule *rules, size_t n,
                                              const struct egress_host *host, uint16_t port,
                                              bool tunnel)
 {
-	/* without a port of its own, a rule opens HTTPS's tunnel and HTTP's
-	 * requests: a tunnel to port 80 would carry plain HTTP past the
-	 * proxy's reading of each request (its Host, one per connection) */
-	uint16_t default_port = tunnel ? 443 : 80;
 	for (size_t i = 0; i < n; i++) {
 		const struct egress_rule *r = &rules[i];
-		if (port != (r->port ? r->port : default_port))
+		if (!rule_allows_port(r, port, tunnel))
 			continue;
 		if (r->host.family != host->family)
 			continue;
@@ -192,4 +197,63 @@ const struct egress_rule *egress_rules_match(const struct egress_rule *rules, si
 			return r;
 	}
 	return NULL;
+}
+
+/* Whether every host inner matches, outer matches too. */
+static bool host_covered(const struct egress_rule *inner, const struct egress_rule *outer)
+{
+	if (inner->host.family != outer->host.family)
+		return false;
+	if (inner->host.family != 0)
+		return memcmp(&inner->host.addr, &outer->host.addr, sizeof(inner->host.addr)) == 0;
+	/* a suffix holds names no exact rule covers all of */
+	if (inner->suffix && !outer->suffix)
+		return false;
+	/* "*.NAME" holds the names below NAME, not NAME itself */
+	if (inner->suffix == outer->suffix && strcmp(inner->host.name, outer->host.name) == 0)
+		return true;
+	return outer->suffix && name_matches(outer, inner->host.name);
+}
+
+bool egress_rule_covered(const struct egress_rule *rule, const struct egress_rule *rules, size_t n)
+{
+	/* the ways rule lets a connection through: without a port, a
+	 * tunnel to 443 and plain HTTP to 80; with one, both to it */
+	const struct {
+		uint16_t port;
+		bool tunnel;
+	} ways[] = { { rule->port ? rule->port : 443, true },
+		     { rule->port ? rule->port : 80, false } };
+	for (size_t w = 0; w < sizeof(ways) / sizeof(ways[0]); w++) {
+		bool covered = false;
+		for (size_t i = 0; i < n && !covered; i++)
+			covered = rule_allows_port(&rules[i], ways[w].port, ways[w].tunnel) &&
+			          host_covered(rule, &rules[i]);
+		if (!covered)
+			return false;
+	}
+	return true;
+}
+
+int egress_internal_rule_parse(const char *pattern, const struct egress_rule *allow, size_t n,
+                               const char *allow_name, struct egress_rule *ret,
+                               struct sluice_error *err)
+{
+	int r = egress_rule_parse(pattern, ret, err);
+	if (r < 0)
+		return r;
+	/* one meaning per line: an address written in allow already leads
+	 * there, and a name is what this list is for */
+	if (ret->host.family != 0)
+		return sluice_error_set(err, -EINVAL,
+		                        "the pattern '%s' is an IP address: one written in %s "
+		                        "already leads there; this list takes names",
+		                        pattern, allow_name);
+	if (!egress_rule_covered(ret, allow, n))
+		return sluice_error_set(
+		        err, -EINVAL,
+		        "the pattern '%s' is not covered by %s: every host and port "
+		        "it names must be allowed there too",
+		        pattern, allow_name);
+	return 0;
 }

@@ -6,6 +6,9 @@
  * ("*.example.org": every name below it, not the name itself) or an IP
  * literal ("192.0.2.7", "[2001:db8::7]"), each with an optional ":PORT";
  * without one it allows 443 and 80.
+ * The names that may also lead to an address of the machine or its local
+ * networks ([network] allow_internal) are patterns of the same kind, each
+ * within allow's.
  * Shared by the broker (which refuses a bad pattern when it reads the
  * configuration) and the launcher's proxy (which matches requests).
  * Not for: resolving names or judging addresses (launcher/egress-connect.c).
@@ -59,5 +62,22 @@ int egress_rule_parse(const char *pattern, struct egress_rule *ret, struct sluic
 const struct egress_rule *egress_rules_match(const struct egress_rule *rules, size_t n,
                                              const struct egress_host *host, uint16_t port,
                                              bool tunnel);
+
+/* Whether rules (n of them) allow everything rule does: for each way rule
+ * lets a connection through (a tunnel and plain HTTP, to its port or to
+ * 443 and 80), one of rules lets it through for every host rule matches
+ * (a name: the same name, or a suffix above it; a suffix: the same or a
+ * shorter suffix; an IP literal: the same address). */
+bool egress_rule_covered(const struct egress_rule *rule, const struct egress_rule *rules, size_t n);
+
+/* Read one pattern of the names that may also lead to internal addresses
+ * ([network] allow_internal, --egress-allow-internal) into *ret: a name or
+ * a suffix (an IP literal of the allowlist already leads where it says),
+ * covered by the allowlist, allow (n rules, named allow_name in the
+ * detail; egress_rule_covered()). 0, or -EINVAL with a detail naming the
+ * pattern and what is wrong. */
+int egress_internal_rule_parse(const char *pattern, const struct egress_rule *allow, size_t n,
+                               const char *allow_name, struct egress_rule *ret,
+                               struct sluice_error *err);
 
 #endif

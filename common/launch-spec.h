@@ -63,6 +63,10 @@
 /* PATTERN (repeatable): with the network denied, the hosts reached through
  * the egress proxy (common/egress-allow.h) */
 #define LAUNCH_OPT_EGRESS_ALLOW "--egress-allow"
+/* PATTERN (repeatable): a name of --egress-allow's (each pattern covered by
+ * them) that may also lead to an address of the machine or its local
+ * networks, link-local and the clouds' metadata addresses excepted */
+#define LAUNCH_OPT_EGRESS_ALLOW_INTERNAL "--egress-allow-internal"
 /* N: the egress proxy's audit channel (common/egress-audit.h), which only
  * the proxy keeps: the program never has it */
 #define LAUNCH_OPT_EGRESS_AUDIT_FD "--egress-audit-fd"

@@ -9,6 +9,15 @@
  * 2620:4f:8000::/48 (Direct Delegation AS112).
  * The machine's own public addresses are refused like its loopback: a
  * service listening on all interfaces answers on them too.
+ * A name the administrator said may lead inside ([network] allow_internal:
+ * a registry or a mirror on a private network, or on this machine) still
+ * never leads to the ranges marked "never": no registry lives at a
+ * link-local address, and the clouds' metadata services, which hand out
+ * the machine's credentials, do (169.254.169.254, and the two outside that
+ * range: AWS's IPv6 fd00:ec2::254 and Alibaba's 100.100.100.200); nor to
+ * an address no server is reached at ("this network", unspecified,
+ * multicast, reserved, broadcast, discard-only), where 0.0.0.0 would be
+ * the loopback to Linux's connect(2).
  */
 #include "config.h"
 
@@ -24,43 +33,52 @@
 #include "cleanup.h"
 #include "egress-address.h"
 
-/* One range: the first bits bits of prefix. */
+/* One range: the first bits bits of prefix; never: not even a name of
+ * allow_internal leads there. The first range that holds an address
+ * judges it. */
 struct address_range {
 	unsigned char prefix[16];
 	unsigned bits;
 	const char *what;
+	bool never;
 };
 
 static const struct address_range ipv4_ranges[] = {
-	{ { 0 }, 8, "'this network' 0.0.0.0/8" },
-	{ { 10 }, 8, "private 10.0.0.0/8" },
-	{ { 100, 64 }, 10, "shared 100.64.0.0/10" },
-	{ { 127 }, 8, "loopback 127.0.0.0/8" },
-	{ { 169, 254 }, 16, "link-local 169.254.0.0/16 (cloud metadata)" },
-	{ { 172, 16 }, 12, "private 172.16.0.0/12" },
-	{ { 192, 0, 0 }, 24, "IETF protocol assignments 192.0.0.0/24" },
-	{ { 192, 0, 2 }, 24, "documentation 192.0.2.0/24" },
-	{ { 192, 88, 99 }, 24, "6to4 relay anycast 192.88.99.0/24" },
-	{ { 192, 168 }, 16, "private 192.168.0.0/16" },
-	{ { 198, 18 }, 15, "benchmarking 198.18.0.0/15" },
-	{ { 198, 51, 100 }, 24, "documentation 198.51.100.0/24" },
-	{ { 203, 0, 113 }, 24, "documentation 203.0.113.0/24" },
-	{ { 224 }, 4, "multicast 224.0.0.0/4" },
-	{ { 240 }, 4, "reserved 240.0.0.0/4 and broadcast" },
+	{ { 0 }, 8, "'this network' 0.0.0.0/8", true },
+	{ { 10 }, 8, "private 10.0.0.0/8", false },
+	{ { 100, 100, 100, 200 }, 32, "cloud metadata 100.100.100.200", true },
+	{ { 100, 64 }, 10, "shared 100.64.0.0/10", false },
+	{ { 127 }, 8, "loopback 127.0.0.0/8", false },
+	{ { 169, 254 }, 16, "link-local 169.254.0.0/16 (cloud metadata)", true },
+	{ { 172, 16 }, 12, "private 172.16.0.0/12", false },
+	{ { 192, 0, 0 }, 24, "IETF protocol assignments 192.0.0.0/24", false },
+	{ { 192, 0, 2 }, 24, "documentation 192.0.2.0/24", false },
+	{ { 192, 88, 99 }, 24, "6to4 relay anycast 192.88.99.0/24", false },
+	{ { 192, 168 }, 16, "private 192.168.0.0/16", false },
+	{ { 198, 18 }, 15, "benchmarking 198.18.0.0/15", false },
+	{ { 198, 51, 100 }, 24, "documentation 198.51.100.0/24", false },
+	{ { 203, 0, 113 }, 24, "documentation 203.0.113.0/24", false },
+	{ { 224 }, 4, "multicast 224.0.0.0/4", true },
+	{ { 240 }, 4, "reserved 240.0.0.0/4 and broadcast", true },
 };
 
 static const struct address_range ipv6_ranges[] = {
-	{ { 0 }, 96, "unspecified, loopback or IPv4-compatible ::/96" },
-	{ { 0, 0x64, 0xff, 0x9b, 0, 1 }, 48, "NAT64 local use 64:ff9b:1::/48" },
-	{ { 1, 0 }, 64, "discard-only 100::/64" },
-	{ { 0x20, 0x01 }, 23, "IETF protocol assignments 2001::/23" },
-	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, "documentation 2001:db8::/32" },
-	{ { 0x3f, 0xff }, 20, "documentation 3fff::/20" },
-	{ { 0x5f, 0x00 }, 16, "segment routing 5f00::/16" },
-	{ { 0xfc }, 7, "unique local fc00::/7" },
-	{ { 0xfe, 0x80 }, 10, "link-local fe80::/10" },
-	{ { 0xfe, 0xc0 }, 10, "site-local fec0::/10" },
-	{ { 0xff }, 8, "multicast ff00::/8" },
+	{ { [15] = 1 }, 128, "loopback ::1", false },
+	{ { 0 }, 96, "unspecified or IPv4-compatible ::/96", true },
+	{ { 0, 0x64, 0xff, 0x9b, 0, 1 }, 48, "NAT64 local use 64:ff9b:1::/48", false },
+	{ { 1, 0 }, 64, "discard-only 100::/64", true },
+	{ { 0x20, 0x01 }, 23, "IETF protocol assignments 2001::/23", false },
+	{ { 0x20, 0x01, 0x0d, 0xb8 }, 32, "documentation 2001:db8::/32", false },
+	{ { 0x3f, 0xff }, 20, "documentation 3fff::/20", false },
+	{ { 0x5f, 0x00 }, 16, "segment routing 5f00::/16", false },
+	{ { 0xfd, 0x00, 0x0e, 0xc2, [14] = 0x02, [15] = 0x54 },
+	  128,
+	  "cloud metadata fd00:ec2::254",
+	  true },
+	{ { 0xfc }, 7, "unique local fc00::/7", false },
+	{ { 0xfe, 0x80 }, 10, "link-local fe80::/10", true },
+	{ { 0xfe, 0xc0 }, 10, "site-local fec0::/10", false },
+	{ { 0xff }, 8, "multicast ff00::/8", true },
 };
 
 /* IPv6 ranges that carry an IPv4 address, judged by it: where it starts. */
@@ -68,9 +86,9 @@ static const struct {
 	struct address_range range;
 	size_t v4_at;
 } ipv6_embedding[] = {
-	{ { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff }, 96, "IPv4-mapped" }, 12 },
-	{ { { 0, 0x64, 0xff, 0x9b }, 96, "NAT64 64:ff9b::/96" }, 12 },
-	{ { { 0x20, 0x02 }, 16, "6to4 2002::/16" }, 2 },
+	{ { { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff }, 96, "IPv4-mapped", false }, 12 },
+	{ { { 0, 0x64, 0xff, 0x9b }, 96, "NAT64 64:ff9b::/96", false }, 12 },
+	{ { { 0x20, 0x02 }, 16, "6to4 2002::/16", false }, 2 },
 };
 
 static bool in_range(const unsigned char *a, const struct address_range *r)
@@ -85,8 +103,9 @@ static bool in_range(const unsigned char *a, const struct address_range *r)
 	return (a[whole] & mask) == (r->prefix[whole] & mask);
 }
 
-bool egress_address_is_internal(int family, const void *addr,
-                                const struct egress_local_addresses *local, const char **what)
+enum egress_address_kind egress_address_judge(int family, const void *addr,
+                                              const struct egress_local_addresses *local,
+                                              const char **what)
 {
 	const unsigned char *a = addr;
 	const char *ignored;
@@ -95,22 +114,28 @@ bool egress_address_is_internal(int family, const void *addr,
 	if (family == AF_INET6)
 		for (size_t i = 0; i < ELEMENTSOF(ipv6_embedding); i++)
 			if (in_range(a, &ipv6_embedding[i].range))
-				return egress_address_is_internal(
-				        AF_INET, a + ipv6_embedding[i].v4_at, local, what);
+				return egress_address_judge(AF_INET, a + ipv6_embedding[i].v4_at,
+				                            local, what);
 	const struct address_range *ranges = family == AF_INET6 ? ipv6_ranges : ipv4_ranges;
 	size_t n = family == AF_INET6 ? ELEMENTSOF(ipv6_ranges) : ELEMENTSOF(ipv4_ranges);
 	for (size_t i = 0; i < n; i++)
 		if (in_range(a, &ranges[i])) {
 			*what = ranges[i].what;
-			return true;
+			return ranges[i].never ? EGRESS_ADDRESS_NEVER : EGRESS_ADDRESS_INTERNAL;
 		}
 	size_t len = family == AF_INET6 ? 16 : 4;
 	for (size_t i = 0; local && i < local->n; i++)
 		if (local->a[i].family == family && memcmp(local->a[i].addr, a, len) == 0) {
 			*what = "an address of this machine";
-			return true;
+			return EGRESS_ADDRESS_INTERNAL;
 		}
-	return false;
+	return EGRESS_ADDRESS_PUBLIC;
+}
+
+bool egress_address_is_internal(int family, const void *addr,
+                                const struct egress_local_addresses *local, const char **what)
+{
+	return egress_address_judge(family, addr, local, what) != EGRESS_ADDRESS_PUBLIC;
 }
 
 int egress_local_addresses_collect(struct egress_local_addresses *ret, struct sluice_error *err)

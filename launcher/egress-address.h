@@ -51,6 +51,26 @@ int egress_local_addresses_collect(struct egress_local_addresses *ret, struct sl
 bool egress_address_is_internal(int family, const void *addr,
                                 const struct egress_local_addresses *local, const char **what);
 
+/* What an address is to a name on the allowlist. */
+enum egress_address_kind {
+	EGRESS_ADDRESS_PUBLIC,   /* outside the machine and its local networks */
+	EGRESS_ADDRESS_INTERNAL, /* internal: a name of allow_internal may lead there */
+	/* internal, and no name leads there, allow_internal's included:
+	 * link-local (the clouds' metadata address 169.254.169.254), the
+	 * clouds' metadata addresses outside it (fd00:ec2::254,
+	 * 100.100.100.200), and what no server is reached at (unspecified,
+	 * "this network", IPv4-compatible, multicast, reserved, broadcast,
+	 * discard-only) */
+	EGRESS_ADDRESS_NEVER,
+};
+
+/* egress_address_is_internal(), told apart: EGRESS_ADDRESS_PUBLIC where it
+ * says false; else INTERNAL or NEVER, *what (may be NULL) naming the
+ * range. */
+enum egress_address_kind egress_address_judge(int family, const void *addr,
+                                              const struct egress_local_addresses *local,
+                                              const char **what);
+
 /* A name's addresses, resolved. */
 struct egress_resolved {
 	size_t n;

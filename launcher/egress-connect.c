@@ -5,7 +5,10 @@
  * costs no DNS query and leaks nothing), and an allowed name must resolve
  * to an address outside the machine and its local networks (a public name
  * pointed at 127.0.0.1 or 169.254.169.254 reaches nothing); only an IP
- * literal the administrator wrote may name such an address. A literal off
+ * literal the administrator wrote may name such an address, and a name the
+ * administrator said may lead inside (--egress-allow-internal: a registry
+ * on a private network) leads to one but a link-local or metadata address
+ * (egress_address_judge()'s NEVER), where no registry lives. A literal off
  * the list that names one is not even asked about (a hurried "yes" to
  * "169.254.169.254" would hand over a cloud's credentials), unless the
  * administrator said it may be (--egress-ask-internal). TLS is not looked
@@ -271,12 +274,13 @@ static int connect_to(const struct sockaddr *addr, socklen_t len)
 }
 
 /* The connection to the request's host: an allowed IP literal as it is; a
- * name resolved as an absolute name, its internal addresses skipped. The
- * socket, or -errno with why saying what the client is told (-EACCES:
- * refused) and *reason the audit's word for it. */
+ * name resolved as an absolute name, its internal addresses skipped (with
+ * internal_ok, a name of --egress-allow-internal's: only those no name
+ * leads to). The socket, or -errno with why saying what the client is told
+ * (-EACCES: refused) and *reason the audit's word for it. */
 static int open_upstream(const struct egress_request *req,
-                         const struct egress_local_addresses *local, char *why, size_t why_size,
-                         enum egress_audit_reason *reason)
+                         const struct egress_local_addresses *local, bool internal_ok, char *why,
+                         size_t why_size, enum egress_audit_reason *reason)
 {
 	*reason = EGRESS_REASON_UPSTREAM_FAILED;
 	struct sockaddr_storage ss;
@@ -318,16 +322,22 @@ static int open_upstream(const struct egress_request *req,
 		                ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
 		                : (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr;
 		const char *what = NULL;
-		if (egress_address_is_internal(sa->sa_family, a, local, &what)) {
+		enum egress_address_kind kind =
+		        egress_address_judge(sa->sa_family, a, local, &what);
+		if (kind == EGRESS_ADDRESS_NEVER ||
+		    (kind == EGRESS_ADDRESS_INTERNAL && !internal_ok)) {
 			char text[INET6_ADDRSTRLEN] = "";
 			(void)inet_ntop(sa->sa_family, a, text, sizeof(text));
 			if (internal++ == 0)
 				snprintf(
-				        why, why_size,
-				        "it resolves to %s (%s), an address of this machine or its "
-				        "local networks: only an IP address written in [network] "
-				        "allow may lead there",
-				        text, what);
+				        why, why_size, "it resolves to %s (%s), %s", text, what,
+				        kind == EGRESS_ADDRESS_NEVER
+				                ? "where no name leads, not even one in [network] "
+				                  "allow_internal: only an IP address written in "
+				                  "[network] allow may lead there"
+				                : "an address of this machine or its local networks: "
+				                  "only an IP address written in [network] allow, or "
+				                  "a name in [network] allow_internal, may lead there");
 			continue;
 		}
 		r = connect_to(sa, resolved.len[i]);
@@ -499,8 +509,8 @@ static int receive_judged(int fd, struct refusal *out, const struct egress_rule 
 /* Serve the client on fd (left open: the caller closes it), its record
  * in rec as far as it gets; a client refused is not answered here but in
  * *out. */
-static void egress_connect_relay(int fd, struct refusal *out, const struct egress_rule *rules,
-                                 size_t n_rules, const struct egress_local_addresses *local,
+static void egress_connect_relay(int fd, struct refusal *out, const struct egress_lists *lists,
+                                 const struct egress_local_addresses *local,
                                  const struct egress_asker *asker, const char *token,
                                  struct egress_recorder *rec)
 {
@@ -509,9 +519,15 @@ static void egress_connect_relay(int fd, struct refusal *out, const struct egres
 	ssize_t head_len = 0;
 	struct egress_request req;
 	char where[EGRESS_HOST_MAX + 16];
-	if (receive_judged(fd, out, rules, n_rules, local, asker, token, head, sizeof(head),
-	                   &head_len, &len, &req, where, sizeof(where), &rec->rec) < 0)
+	if (receive_judged(fd, out, lists->allow, lists->n_allow, local, asker, token, head,
+	                   sizeof(head), &head_len, &len, &req, where, sizeof(where),
+	                   &rec->rec) < 0)
 		return;
+	/* listed, not approved: an approved host is served as a listed one,
+	 * never as one the administrator said may lead inside */
+	bool internal_ok =
+	        !rec->rec.approved && egress_rules_match(lists->internal, lists->n_internal,
+	                                                 &req.host, req.port, req.connect) != NULL;
 	struct sluice_error err = { 0 };
 	int r;
 	/* plain HTTP: one request, for the host judged, before any lookup */
@@ -530,7 +546,8 @@ static void egress_connect_relay(int fd, struct refusal *out, const struct egres
 		}
 	}
 	char why[512];
-	_cleanup_close_ int up = open_upstream(&req, local, why, sizeof(why), &rec->rec.reason);
+	_cleanup_close_ int up =
+	        open_upstream(&req, local, internal_ok, why, sizeof(why), &rec->rec.reason);
 	if (up < 0) {
 		if (up == -EACCES)
 			refuse(out, 403, "Forbidden",
@@ -567,7 +584,7 @@ static void egress_connect_relay(int fd, struct refusal *out, const struct egres
 	rec->rec.reason = rec->rec.approved ? EGRESS_REASON_ASKED_YES : EGRESS_REASON_NONE;
 }
 
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+void egress_connect_serve(int fd, const struct egress_lists *lists,
                           const struct egress_local_addresses *local,
                           const struct egress_asker *asker, const char *token,
                           struct egress_recorder *rec)
@@ -576,7 +593,7 @@ void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rule
 	 * written before the refused client hears why (struct refusal) */
 	rec->rec.allowed = false;
 	struct refusal refusal = { .status = 0 };
-	egress_connect_relay(fd, &refusal, rules, n_rules, local, asker, token, rec);
+	egress_connect_relay(fd, &refusal, lists, local, asker, token, rec);
 	egress_recorder_write(rec);
 	if (refusal.status)
 		refusal_send(fd, &refusal);

@@ -35,17 +35,29 @@
 #define EGRESS_PROXY_USER "sluice"
 #define EGRESS_TOKEN_HEX 32
 
-/* Serve the client connected on fd under rules (a name never leading to
- * local's addresses), then close fd. A host:port not in rules is put to
- * asker (egress-question.h) when it has a channel, and served as if
- * listed when the answer is yes; else refused at once, and so is an IP
- * literal of one of egress_address_is_internal()'s addresses unless asker
- * may ask about those (asker->internal). The connection's
- * record goes to rec (egress-record.h): once it is through, and when it
- * ends, allowed, approved or refused. A request without Basic credentials
- * of EGRESS_PROXY_USER and token is refused first (407). Blocks; the
- * caller runs one per process. */
-void egress_connect_serve(int fd, const struct egress_rule *rules, size_t n_rules,
+/* The lists a request is judged by (borrowed: the launch spec's). */
+struct egress_lists {
+	const struct egress_rule *allow; /* --egress-allow */
+	size_t n_allow;
+	/* --egress-allow-internal: the names of allow's that may also lead to
+	 * an internal address, but a NEVER one (egress_address_judge()) */
+	const struct egress_rule *internal;
+	size_t n_internal;
+};
+
+/* Serve the client connected on fd under lists->allow (a name never
+ * leading to local's addresses, nor to the other internal ones unless it
+ * is in lists->internal), then close fd. A host:port not in the allowlist
+ * is put to asker (egress-question.h) when it has a channel, and served
+ * as if listed (never as if in lists->internal) when the answer is yes;
+ * else refused at once, and so is an IP literal of one of
+ * egress_address_is_internal()'s addresses unless asker may ask about
+ * those (asker->internal). The connection's record goes to rec
+ * (egress-record.h): once it is through, and when it ends, allowed,
+ * approved or refused. A request without Basic credentials of
+ * EGRESS_PROXY_USER and token is refused first (407). Blocks; the caller
+ * runs one per process. */
+void egress_connect_serve(int fd, const struct egress_lists *lists,
                           const struct egress_local_addresses *local,
                           const struct egress_asker *asker, const char *token,
                           struct egress_recorder *rec);

@@ -129,7 +129,7 @@ static _Noreturn void drain(int listener, unsigned running)
 /* Accept and serve until the monitor ends the run's proxy (drain()), or
  * the launcher's process ends and takes this one with it. SIGTERM is
  * blocked but in ppoll(): *ending is seen before the proxy sleeps again. */
-static _Noreturn void serve(int listener, const struct egress_rule *rules, size_t n_rules,
+static _Noreturn void serve(int listener, const struct egress_lists *lists,
                             const struct egress_local_addresses *local, int audit_fd,
                             const struct egress_asker *asker, const char *token)
 {
@@ -175,7 +175,7 @@ static _Noreturn void serve(int listener, const struct egress_rule *rules, size_
 			(void)signal(SIGTERM, SIG_DFL);
 			struct egress_recorder rec;
 			egress_recorder_init(&rec, audit_fd, index);
-			egress_connect_serve(fd, rules, n_rules, local, asker, token, &rec);
+			egress_connect_serve(fd, lists, local, asker, token, &rec);
 			_exit(0);
 		}
 		(void)close(fd);
@@ -249,7 +249,11 @@ static _Noreturn void proxy_main(const struct launch_spec *spec, uint32_t planne
 	(void)close(channel);
 	if (r < 0)
 		_exit(LAUNCH_EXIT_FAILURE);
-	serve(listener, spec->egress_allow, spec->n_egress_allow, &local, audit_fd, &asker, token);
+	const struct egress_lists lists = { .allow = spec->egress_allow,
+		                            .n_allow = spec->n_egress_allow,
+		                            .internal = spec->egress_allow_internal,
+		                            .n_internal = spec->n_egress_allow_internal };
+	serve(listener, &lists, &local, audit_fd, &asker, token);
 }
 
 int egress_proxy_start(const struct launch_spec *spec, const struct launch_state *state,

@@ -337,6 +337,18 @@ static int opt_egress_allow(struct launch_spec *spec, const char *arg, struct sl
 	return egress_rule_parse(arg, &spec->egress_allow[spec->n_egress_allow++], err);
 }
 
+/* Kept as text: whether --egress-allow covers it is known once every
+ * option is read (read_egress_internal()). */
+static int opt_egress_allow_internal(struct launch_spec *spec, const char *arg,
+                                     struct sluice_error *err)
+{
+	if (spec->n_egress_allow_internal >= LAUNCH_MAX_EGRESS_ALLOW)
+		return sluice_error_set(err, -E2BIG, "more than %d patterns",
+		                        LAUNCH_MAX_EGRESS_ALLOW);
+	spec->egress_allow_internal_text[spec->n_egress_allow_internal++] = arg;
+	return 0;
+}
+
 static int opt_hold_network(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	if (arg[0] != '/')
@@ -456,6 +468,11 @@ static const struct option_def options[] = {
 	  "with the network denied: reach the hosts of PATTERN (HOST, *.NAME or an IP address, "
 	  "then :PORT, default 443 and 80) through an HTTP proxy outside the network namespace "
 	  "(repeatable)" },
+	{ LAUNCH_OPT_EGRESS_ALLOW_INTERNAL, "PATTERN", opt_egress_allow_internal,
+	  "a name of " LAUNCH_OPT_EGRESS_ALLOW "'s (HOST or *.NAME, then :PORT; covered by "
+	  "them) that may also lead to an address of this machine or its local networks "
+	  "(private, loopback...), never to a link-local one or a cloud's metadata address "
+	  "(repeatable)" },
 	{ LAUNCH_OPT_EGRESS_AUDIT_FD, "N", opt_egress_audit_fd,
 	  "the egress proxy's audit channel (a memory file sized and sealed as "
 	  "common/egress-audit.h says): one record per connection; closed before PROGRAM runs" },
@@ -531,6 +548,24 @@ static int unknown_option(const char *word, struct sluice_error *err)
 		return sluice_error_set(err, -EINVAL, "unknown option '%s'; did you mean '%s'?",
 		                        word, meant);
 	return sluice_error_set(err, -EINVAL, "unknown option '%s'", word);
+}
+
+/* --egress-allow-internal's patterns, read once every --egress-allow is:
+ * each within the allowlist, since a name it does not allow is never
+ * reached, and a pattern outside it would say something that is not so. */
+static int read_egress_internal(struct launch_spec *spec, struct sluice_error *err)
+{
+	for (unsigned i = 0; i < spec->n_egress_allow_internal; i++) {
+		int r = egress_internal_rule_parse(spec->egress_allow_internal_text[i],
+		                                   spec->egress_allow, spec->n_egress_allow,
+		                                   LAUNCH_OPT_EGRESS_ALLOW,
+		                                   &spec->egress_allow_internal[i], err);
+		if (r < 0) {
+			sluice_error_prefix(err, "%s", LAUNCH_OPT_EGRESS_ALLOW_INTERNAL);
+			return r;
+		}
+	}
+	return 0;
 }
 
 /* The options that need, or exclude, one another: 0, or -EINVAL naming
@@ -630,7 +665,9 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	if (i >= argc)
 		return sluice_error_set(err, -EINVAL, "no program given (try '%s')",
 		                        LAUNCH_OPT_HELP);
-	int r = check_combinations(spec, err);
+	int r = read_egress_internal(spec, err);
+	if (r >= 0)
+		r = check_combinations(spec, err);
 	if (r < 0)
 		return r;
 	spec->argv = argv + i;

@@ -78,6 +78,13 @@ struct launch_spec {
 	 * none: no proxy */
 	struct egress_rule egress_allow[LAUNCH_MAX_EGRESS_ALLOW];
 	unsigned n_egress_allow;
+	/* --egress-allow-internal: the names of egress_allow that may also
+	 * lead to internal addresses (egress_address_judge()), as given until
+	 * read_egress_internal() reads them against egress_allow, whatever the
+	 * order of the options */
+	const char *egress_allow_internal_text[LAUNCH_MAX_EGRESS_ALLOW];
+	struct egress_rule egress_allow_internal[LAUNCH_MAX_EGRESS_ALLOW];
+	unsigned n_egress_allow_internal;
 	bool unix_connect_allow; /* --unix-connect allow */
 	bool git_writable;
 	bool git_read_only; /* --git-read-only: no gitdir writable (a background job) */

@@ -243,6 +243,13 @@ static int report_egress(const struct run_settings *s, json_t *features)
 	for (size_t i = 0; i < s->n_egress_allow; i++)
 		printf(" %s", s->egress_allow[i]);
 	printf(" ([network] allow)\n");
+	if (s->n_egress_allow_internal > 0) {
+		printf("network egress: names that may also lead to this machine or its local "
+		       "networks (never to a link-local or cloud metadata address):");
+		for (size_t i = 0; i < s->n_egress_allow_internal; i++)
+			printf(" %s", s->egress_allow_internal[i]);
+		printf(" ([network] allow_internal)\n");
+	}
 	if (features && !json_is_true(json_object_get(features, "net_namespace"))) {
 		printf("WARNING: [network] allow is set, but no network namespace can be had here: "
 		       "sandboxed runs are refused rather than run without the allowlist\n");

@@ -213,6 +213,44 @@ static void check_network_allow(struct config_parse *p)
 		                      RUN_SETTINGS_EGRESS_MAX);
 }
 
+/* [network] allow_internal: each pattern a name (or suffix) that allow
+ * covers, read as the launcher reads --egress-allow-internal against
+ * --egress-allow, so that a mistake is this error, at the key's line. A
+ * user layer cannot set allow once the system layer set this key, so
+ * "covered" is by the administrator's allowlist. */
+static void check_network_allow_internal(struct config_parse *p)
+{
+	char **words = p->cfg->network_allow_internal;
+	if (!words || !words[0])
+		return;
+	const char *where = config_parse_set_at(p, "network", "allow_internal");
+	size_t n_allow = strv_length(p->cfg->network_allow);
+	if (strv_length(words) > RUN_SETTINGS_EGRESS_MAX) {
+		config_parse_error_at(p, where, "[network] allow_internal: more than %d patterns",
+		                      RUN_SETTINGS_EGRESS_MAX);
+		return;
+	}
+	_cleanup_free_ struct egress_rule *allow = calloc(n_allow ? n_allow : 1, sizeof(*allow));
+	if (!allow) {
+		config_parse_error_at(p, where, "out of memory");
+		return;
+	}
+	size_t n = 0;
+	for (size_t i = 0; i < n_allow; i++) {
+		struct sluice_error err = { 0 };
+		/* a bad one is check_network_allow()'s error already */
+		if (egress_rule_parse(p->cfg->network_allow[i], &allow[n], &err) >= 0)
+			n++;
+	}
+	for (size_t i = 0; words[i]; i++) {
+		struct egress_rule rule;
+		struct sluice_error err = { 0 };
+		if (egress_internal_rule_parse(words[i], allow, n, "[network] allow", &rule, &err) <
+		    0)
+			config_parse_error_at(p, where, "[network] allow_internal: %s", err.detail);
+	}
+}
+
 void config_checks_run(struct config_parse *p)
 {
 	check_output_caps(p);
@@ -220,4 +258,5 @@ void config_checks_run(struct config_parse *p)
 	check_shell(p);
 	check_writable(p);
 	check_network_allow(p);
+	check_network_allow_internal(p);
 }

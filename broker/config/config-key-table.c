@@ -42,9 +42,12 @@ static const struct config_unlock config_unlocks[] = {
 };
 
 /* What the administrator decided about the network is not widened by a
- * user's allowlist. */
+ * user's allowlist: neither [sandbox] network, nor which names may lead
+ * inside, which is said of the administrator's allowlist (each of its
+ * patterns must be within allow's). */
 static const struct config_lock_by locks_by[] = {
 	{ "network", "allow", "sandbox", "network" },
+	{ "network", "allow", "network", "allow_internal" },
 };
 
 static const struct config_builtin builtins[] = {

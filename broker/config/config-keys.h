@@ -118,6 +118,10 @@
 	  "hosts (HOST, *.NAME, IP; optional :PORT) sandboxed commands reach through sluice's "   \
 	  "egress proxy when the network is denied (a user layer may not set it once the "        \
 	  "system layer set it or [sandbox] network)")                                            \
+	X(network, allow_internal, WORDS, "", ONLY, NULL,                                         \
+	  "names of allow (HOST, *.NAME; optional :PORT) that may also lead to an address of "    \
+	  "the machine or its local networks (private, loopback...), never to a link-local or "   \
+	  "cloud metadata address; each covered by allow (a user layer may then not set allow)")  \
 	X(network, ask, BOOL, "yes", SYSTEM, NULL,                                                \
 	  "put a host not in allow to the approver ([approval] method), to allow it for the "     \
 	  "session; no: refused at once (a user layer may not set it once the system layer did)") \

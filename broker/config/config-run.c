@@ -94,6 +94,10 @@ static int sandbox_keys(const struct broker_config *cfg, struct run_settings *s,
 		r = copy_list(cfg->network_allow, s->egress_allow, &s->n_egress_allow,
 		              RUN_SETTINGS_EGRESS_MAX, "[network] allow", reterr);
 	if (r >= 0)
+		r = copy_list(cfg->network_allow_internal, s->egress_allow_internal,
+		              &s->n_egress_allow_internal, RUN_SETTINGS_EGRESS_MAX,
+		              "[network] allow_internal", reterr);
+	if (r >= 0)
 		r = copy_list(cfg->config_dirs, s->config_dirs, &s->n_config_dirs,
 		              RUN_SETTINGS_PATHS_MAX, "the configuration directories", reterr);
 	if (r >= 0)

@@ -300,6 +300,11 @@ struct run_settings {
 	 * the launcher's egress proxy (--egress-allow); none: no proxy */
 	const char *egress_allow[RUN_SETTINGS_EGRESS_MAX];
 	size_t n_egress_allow;
+	/* [network] allow_internal: the names of egress_allow that may also
+	 * lead to an internal address, link-local and the clouds' metadata
+	 * addresses excepted (--egress-allow-internal) */
+	const char *egress_allow_internal[RUN_SETTINGS_EGRESS_MAX];
+	size_t n_egress_allow_internal;
 	/* [network] ask with an approver ([approval] method not deny): the
 	 * proxy asks about a host not in egress_allow (--egress-ask-fd), and
 	 * waits egress_ask_wait_ms for the answer ([approval] timeout) */

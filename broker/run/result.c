@@ -546,7 +546,9 @@ static const char *egress_refusal_why(enum egress_audit_reason reason)
 		return "not in [network] allow";
 	case EGRESS_REASON_RESOLVES_LOCAL:
 		return "its name resolves to an address of this machine or its local networks, "
-		       "which only an IP address written in [network] allow leads to";
+		       "which only an IP address written in [network] allow leads to (or a name "
+		       "in [network] allow_internal, but never to a link-local or cloud metadata "
+		       "address)";
 	case EGRESS_REASON_INTERNAL_ADDRESS:
 		return "an address of this machine or its local networks, not in [network] allow";
 	case EGRESS_REASON_ASKED_NO:
@@ -579,11 +581,15 @@ static void write_egress_refusals(const struct run_result *r, FILE *f)
 	const struct egress_audit_record *shown[EGRESS_NOTE_HOSTS];
 	size_t n_shown = 0, refused = 0;
 	bool more = false; /* a host past those shown */
+	/* every refusal a listed name's that leads inside: adding the host
+	 * to allow would not help, allow_internal would */
+	bool all_inside = true;
 	for (size_t i = 0; i < log->n; i++) {
 		const struct egress_audit_record *rec = &log->records[i];
 		if (rec->allowed || !egress_refusal_why(rec->reason))
 			continue;
 		refused++;
+		all_inside = all_inside && rec->reason == EGRESS_REASON_RESOLVES_LOCAL;
 		bool seen = false;
 		for (size_t j = 0; j < n_shown && !seen; j++)
 			seen = shown[j]->port == rec->port && shown[j]->reason == rec->reason &&
@@ -603,10 +609,11 @@ static void write_egress_refusals(const struct run_result *r, FILE *f)
 		fprintf(f, ":%u (%s)", (unsigned)shown[j]->port,
 		        egress_refusal_why(shown[j]->reason));
 	}
-	fprintf(f,
-	        "%s; retrying will not help: ask the user to add the host to [network] allow, "
-	        "or work without it]\n",
-	        more ? "; and others" : "");
+	fprintf(f, "%s; retrying will not help: %s, or work without it]\n",
+	        more ? "; and others" : "",
+	        all_inside ? "ask the user to have the administrator add the name to [network] "
+	                     "allow_internal"
+	                   : "ask the user to add the host to [network] allow");
 }
 
 /* The notes before the output: why it ended, or why nothing ran. */

@@ -290,6 +290,9 @@ static int add_sandbox_details(char ***argv, const struct spawn_request *req)
 		r = add2(argv, LAUNCH_OPT_NETWORK_HOLDER, req->network_holder);
 	for (size_t i = 0; r >= 0 && !s->network && i < s->n_egress_allow; i++)
 		r = add2(argv, LAUNCH_OPT_EGRESS_ALLOW, s->egress_allow[i]);
+	for (size_t i = 0;
+	     r >= 0 && !s->network && s->n_egress_allow > 0 && i < s->n_egress_allow_internal; i++)
+		r = add2(argv, LAUNCH_OPT_EGRESS_ALLOW_INTERNAL, s->egress_allow_internal[i]);
 	if (r >= 0 && req->tmpdir) {
 		char num[32];
 		snprintf(num, sizeof(num), "%llu", (unsigned long long)s->tmpdir_size);

@@ -91,7 +91,7 @@ timed as_system guarded "$SLUICE" run -C "$ws" --format json -- \
   "for u in $internal_urls; do curl -sS -g -m 20 --noproxy '' \$u; done; curl -sS -m 20 -p --noproxy '' http://127.0.0.3:$port/index.html"
 ! grep -q "$token" <<<"$out" && under 10 && [ ! -e "$calls" ] &&
   grep -q "refused 169.254.169.254:80: it is not in \[network\] allow, and it is an internal address (link-local 169.254.0.0/16 (cloud metadata)), which is never put to the approver: only an administrator can open it, by writing it in \[network\] allow\\\\n" <<<"$out" &&
-  grep -q "refused \[::1\]:$port: .* internal address (unspecified, loopback or IPv4-compatible ::/96)" <<<"$out" &&
+  grep -q "refused \[::1\]:$port: .* internal address (loopback ::1)" <<<"$out" &&
   grep -q "refused \[::ffff:127.0.0.3\]:$port: .* internal address (loopback 127.0.0.0/8)" <<<"$out" &&
   [ "$(json_get "$out" '[(c["host"], c["kind"], c["verdict"], c["reason"]) for c in d["network"]]')" = "[('127.0.0.3', 'http', 'refused', 'internal-address'), ('169.254.169.254', 'http', 'refused', 'internal-address'), ('::1', 'http', 'refused', 'internal-address'), ('10.1.2.3', 'http', 'refused', 'internal-address'), ('::ffff:127.0.0.3', 'http', 'refused', 'internal-address'), ('127.0.0.3', 'tunnel', 'refused', 'internal-address')]" ] &&
   [ "$(last_line '"networkAsks" in d')" = False ]

@@ -138,3 +138,66 @@ Test(egress_address, collects_this_machines_public_addresses)
 	}
 	cr_assert(egress_address_is_internal(AF_INET, loopback, &local, NULL));
 }
+
+/* What a name of [network] allow_internal may lead to: the internal
+ * addresses a registry or a mirror may live at (private, loopback, the
+ * machine's own...), never those where no registry lives and the clouds'
+ * metadata services do (link-local, and the two metadata addresses outside
+ * it), nor those no server is reached at; an address that carries an IPv4
+ * address by that one. */
+Test(egress_address, some_internal_addresses_no_name_leads_to)
+{
+	static const struct {
+		const char *address;
+		enum egress_address_kind kind;
+	} judged[] = {
+		{ "8.8.8.8", EGRESS_ADDRESS_PUBLIC },
+		{ "10.1.2.3", EGRESS_ADDRESS_INTERNAL },
+		{ "172.16.0.1", EGRESS_ADDRESS_INTERNAL },
+		{ "192.168.1.1", EGRESS_ADDRESS_INTERNAL },
+		{ "127.0.0.2", EGRESS_ADDRESS_INTERNAL },
+		{ "100.64.0.1", EGRESS_ADDRESS_INTERNAL },
+		{ "100.100.100.199", EGRESS_ADDRESS_INTERNAL },
+		{ "100.100.100.201", EGRESS_ADDRESS_INTERNAL },
+		{ "192.0.2.7", EGRESS_ADDRESS_INTERNAL },
+		{ "198.18.0.1", EGRESS_ADDRESS_INTERNAL },
+		{ "::1", EGRESS_ADDRESS_INTERNAL },
+		{ "fd00::1", EGRESS_ADDRESS_INTERNAL },
+		{ "fd00:ec2::253", EGRESS_ADDRESS_INTERNAL },
+		{ "::ffff:10.1.2.3", EGRESS_ADDRESS_INTERNAL },
+		{ "169.254.169.254", EGRESS_ADDRESS_NEVER },
+		{ "169.254.0.1", EGRESS_ADDRESS_NEVER },
+		{ "100.100.100.200", EGRESS_ADDRESS_NEVER },
+		{ "fd00:ec2::254", EGRESS_ADDRESS_NEVER },
+		{ "fe80::1", EGRESS_ADDRESS_NEVER },
+		{ "::ffff:169.254.169.254", EGRESS_ADDRESS_NEVER },
+		{ "64:ff9b::a9fe:a9fe", EGRESS_ADDRESS_NEVER },
+		{ "2002:a9fe:a9fe::1", EGRESS_ADDRESS_NEVER },
+		{ "0.0.0.0", EGRESS_ADDRESS_NEVER },
+		{ "::", EGRESS_ADDRESS_NEVER },
+		{ "::10.1.2.3", EGRESS_ADDRESS_NEVER },
+		{ "224.0.0.1", EGRESS_ADDRESS_NEVER },
+		{ "255.255.255.255", EGRESS_ADDRESS_NEVER },
+		{ "ff02::1", EGRESS_ADDRESS_NEVER },
+		{ "100::1", EGRESS_ADDRESS_NEVER },
+	};
+	for (size_t i = 0; i < sizeof(judged) / sizeof(judged[0]); i++) {
+		unsigned char a[16];
+		int family = strchr(judged[i].address, ':') ? AF_INET6 : AF_INET;
+		cr_assert_eq(inet_pton(family, judged[i].address, a), 1, "%s", judged[i].address);
+		const char *what = NULL;
+		enum egress_address_kind kind = egress_address_judge(family, a, NULL, &what);
+		cr_assert_eq(kind, judged[i].kind, "%s: %d, wanted %d", judged[i].address, kind,
+		             judged[i].kind);
+		cr_assert_eq(egress_address_is_internal(family, a, NULL, NULL),
+		             judged[i].kind != EGRESS_ADDRESS_PUBLIC, "%s", judged[i].address);
+		if (kind != EGRESS_ADDRESS_PUBLIC)
+			cr_assert_not_null(what, "%s: the range is named", judged[i].address);
+	}
+	/* the machine's own public address: a mirror on this machine */
+	unsigned char own[4] = { 8, 8, 4, 4 };
+	struct egress_local_addresses local = { .n = 1 };
+	local.a[0].family = AF_INET;
+	memcpy(local.a[0].addr, own, 4);
+	cr_assert_eq(egress_address_judge(AF_INET, own, &local, NULL), EGRESS_ADDRESS_INTERNAL);
+}

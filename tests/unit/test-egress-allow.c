@@ -129,3 +129,90 @@ Test(egress_allow, refuses_request_hosts_with_odd_bytes)
 	cr_assert_eq(egress_host_parse("a.example.org%2f", 16, &host, &err), -EINVAL);
 	cr_assert_eq(egress_host_parse("a_b.example.org", 15, &host, &err), -EINVAL);
 }
+
+/* [network] allow_internal: a pattern is taken only where allow lets
+ * through every host and port it names (allow_internal only ever narrows
+ * what allow opens, never widens it). allow: patterns separated by spaces. */
+struct cover_case {
+	const char *allow, *internal;
+	bool covered;
+	const char *why;
+};
+
+static const struct cover_case cover_cases[] = {
+	{ "mirror.example.org", "mirror.example.org", true, "the same name" },
+	{ "mirror.example.org:8443", "mirror.example.org:8443", true, "the same name and port" },
+	{ "mirror.example.org", "mirror.example.org:8443", false, "another port" },
+	{ "mirror.example.org:443", "mirror.example.org", false,
+	  "443 alone: not plain HTTP to 80" },
+	{ "mirror.example.org:443 mirror.example.org:80", "mirror.example.org", true,
+	  "443 and 80 by two patterns" },
+	{ "mirror.example.org", "mirror.example.org:443", false,
+	  "no port: plain HTTP to 443 is not allowed" },
+	{ "*.example.org", "mirror.example.org", true, "a name below a suffix" },
+	{ "*.example.org", "*.corp.example.org", true, "a suffix below a suffix" },
+	{ "*.example.org", "*.example.org", true, "the same suffix" },
+	{ "*.example.org", "example.org", false, "a suffix does not hold its own name" },
+	{ "example.org", "*.example.org", false, "a name does not hold the names below it" },
+	{ "*.corp.example.org", "*.example.org", false, "a shorter suffix" },
+	{ "mirror.example.org", "other.example.org", false, "another name" },
+	{ "mirror.example.org", "mirror.example.org.evil.example", false, "a suffix added" },
+	{ "", "mirror.example.org", false, "an empty allowlist" },
+};
+
+/* Parse the patterns of text (separated by spaces) into rules. */
+static size_t parse_rules(const char *text, struct egress_rule *rules, size_t max)
+{
+	char buf[256];
+	snprintf(buf, sizeof(buf), "%s", text);
+	size_t n = 0;
+	char *save = NULL;
+	for (char *w = strtok_r(buf, " ", &save); w && n < max; w = strtok_r(NULL, " ", &save)) {
+		struct sluice_error err = { 0 };
+		cr_assert_eq(egress_rule_parse(w, &rules[n], &err), 0, "%s: %s", w, err.detail);
+		n++;
+	}
+	return n;
+}
+
+Test(egress_allow, internal_patterns_must_be_covered_by_allow)
+{
+	for (size_t i = 0; i < sizeof(cover_cases) / sizeof(cover_cases[0]); i++) {
+		const struct cover_case *c = &cover_cases[i];
+		struct egress_rule allow[4], rule;
+		size_t n = parse_rules(c->allow, allow, 4);
+		struct sluice_error err = { 0 };
+		int r = egress_internal_rule_parse(c->internal, allow, n, "[network] allow", &rule,
+		                                   &err);
+		cr_assert_eq(r == 0, c->covered, "'%s' within '%s' (%s): got %d, %s", c->internal,
+		             c->allow, c->why, r, err.detail);
+		cr_assert_eq(egress_rule_covered(&rule, allow, n), c->covered, "%s", c->why);
+		if (!c->covered) {
+			char want[300];
+			snprintf(want, sizeof(want),
+			         "the pattern '%s' is not covered by [network] allow", c->internal);
+			cr_assert(strstr(err.detail, want), "the error names it: %s", err.detail);
+		}
+	}
+}
+
+Test(egress_allow, internal_patterns_are_names)
+{
+	struct egress_rule allow[2], rule;
+	size_t n = parse_rules("10.1.2.3 [fd00::7]", allow, 2);
+	const char *literals[] = { "10.1.2.3", "[fd00::7]" };
+	for (size_t i = 0; i < 2; i++) {
+		struct sluice_error err = { 0 };
+		cr_assert_eq(egress_internal_rule_parse(literals[i], allow, n, "--egress-allow",
+		                                        &rule, &err),
+		             -EINVAL, "%s accepted", literals[i]);
+		cr_assert(strstr(err.detail, "is an IP address: one written in --egress-allow "
+		                             "already leads there"),
+		          "%s", err.detail);
+	}
+	struct sluice_error err = { 0 };
+	cr_assert_eq(egress_internal_rule_parse("https://mirror.example.org", allow, n,
+	                                        "--egress-allow", &rule, &err),
+	             -EINVAL);
+	cr_assert(strstr(err.detail, "the pattern 'https://mirror.example.org'"), "%s", err.detail);
+}

@@ -156,7 +156,7 @@ Test(launcher_options, user_ids_take_at_most_the_cap_of_groups)
 }
 
 struct bad_case {
-	const char *args[4];
+	const char *args[6];
 	const char *detail;
 };
 
@@ -183,6 +183,19 @@ static const struct bad_case bad_cases[] = {
 	{ { "--die-with-parent", "me", "x", NULL }, "bad process id 'me'" },
 	{ { "--keep-stdin=yes", "x", NULL }, "unknown option '--keep-stdin=yes'" },
 	{ { "--egress-ask-internal", "x", NULL }, "--egress-ask-internal needs --egress-ask-fd N" },
+	{ { "--egress-allow-internal", "mirror.example.org", "x", NULL },
+	  "--egress-allow-internal: the pattern 'mirror.example.org' is not covered by "
+	  "--egress-allow" },
+	{ { "--egress-allow", "mirror.example.org", "--egress-allow-internal", "other.example.org",
+	    "x", NULL },
+	  "the pattern 'other.example.org' is not covered by --egress-allow" },
+	{ { "--egress-allow", "mirror.example.org", "--egress-allow-internal",
+	    "mirror.example.org:8443", "x", NULL },
+	  "the pattern 'mirror.example.org:8443' is not covered" },
+	{ { "--egress-allow", "10.1.2.3", "--egress-allow-internal", "10.1.2.3", "x", NULL },
+	  "--egress-allow-internal: the pattern '10.1.2.3' is an IP address" },
+	{ { "--egress-allow", "mirror.example.org", "--egress-allow-internal", "*.", "x", NULL },
+	  "--egress-allow-internal: the pattern '*.'" },
 	{ { "--", NULL }, "no program given" },
 };
 
@@ -308,4 +321,33 @@ Test(launcher_options, egress_ask_internal_is_a_flag_off_by_default)
 	const char *none[] = { "--egress-ask-fd", "7", "prog", NULL };
 	cr_assert_eq(parse(&spec, &err, none), 0, "%s", err.detail);
 	cr_assert(!spec.egress_ask_internal);
+}
+
+/* A name the administrator said may lead inside: kept as a rule, whatever
+ * the order of the options, and only within the allowlist (the bad cases
+ * above). */
+Test(launcher_options, egress_allow_internal_within_the_allowlist)
+{
+	struct launch_spec spec;
+	struct sluice_error err = { 0 };
+	const char *args[] = { "--egress-allow-internal",
+		               "*.corp.example.org:8443",
+		               "--egress-allow",
+		               "*.example.org:8443",
+		               "--egress-allow-internal",
+		               "mirror.example.org",
+		               "--egress-allow",
+		               "mirror.example.org",
+		               "prog",
+		               NULL };
+	cr_assert_eq(parse(&spec, &err, args), 0, "%s", err.detail);
+	cr_assert_eq(spec.n_egress_allow, 2);
+	cr_assert_eq(spec.n_egress_allow_internal, 2);
+	cr_assert(spec.egress_allow_internal[0].suffix);
+	cr_assert_str_eq(spec.egress_allow_internal[0].host.name, "corp.example.org");
+	cr_assert_eq(spec.egress_allow_internal[0].port, 8443);
+	cr_assert_str_eq(spec.egress_allow_internal[1].host.name, "mirror.example.org");
+	const char *none[] = { "--egress-allow", "mirror.example.org", "prog", NULL };
+	cr_assert_eq(parse(&spec, &err, none), 0, "%s", err.detail);
+	cr_assert_eq(spec.n_egress_allow_internal, 0, "none by default");
 }
