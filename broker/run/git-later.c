@@ -137,55 +137,78 @@ static int packed_ref(int common_fd, const char *ref, size_t hex_len, char id[65
 	return 0;
 }
 
+/* The object names' length, taken from an id as git wrote it (40 or 64
+ * hex digits) the first time one is read, else from the config: most
+ * runs then read no config file. Whether text is such an id. */
+static bool take_id(struct git_later *g, int cfd, const char *text, char id[65])
+{
+	if (g->hex_len == 0 && (is_hex(text, 40) || is_hex(text, 64)))
+		g->hex_len = strlen(text);
+	if (g->hex_len == 0)
+		g->hex_len = git_index_hash_length(cfd) * 2;
+	if (!is_hex(text, g->hex_len))
+		return false;
+	memcpy(id, text, g->hex_len + 1);
+	return true;
+}
+
 /* What HEAD names now, read as git writes it (a loose ref, or
- * packed-refs); h->ok false when it is anything else (a symbolic ref to
- * a symbolic ref, reftable, packed-refs too large). */
-static int read_head(const struct git_later *g, struct git_later_head *h)
+ * packed-refs) in the gitdir gfd and the common directory cfd; h->ok
+ * false when it is anything else (a symbolic ref to a symbolic ref,
+ * reftable, packed-refs too large). */
+static int read_head(struct git_later *g, int gfd, int cfd, struct git_later_head *h)
 {
 	*h = (struct git_later_head){ .ok = false };
-	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_close_ int cfd = open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (gfd < 0 || cfd < 0)
-		return neg_errno();
 	char line[320];
 	int r = read_first_line_at(gfd, "HEAD", false, line, sizeof(line));
 	if (r < 0)
 		return r;
-	if (is_hex(line, g->hex_len)) {
-		memcpy(h->id, line, g->hex_len + 1);
-		h->ok = true;
+	if (strncmp(line, "ref: ", 5) != 0) {
+		h->ok = take_id(g, cfd, line, h->id);
 		return 0;
 	}
-	if (strncmp(line, "ref: ", 5) != 0 || !plain_ref(line + 5) ||
-	    strlen(line + 5) >= sizeof(h->ref))
+	if (!plain_ref(line + 5) || strlen(line + 5) >= sizeof(h->ref))
 		return 0;
 	strcpy(h->ref, line + 5);
 	char id[320];
 	r = read_first_line_at(cfd, h->ref, false, id, sizeof(id));
 	if (r == 0) {
-		if (!is_hex(id, g->hex_len))
-			return 0;
-		memcpy(h->id, id, g->hex_len + 1);
-		h->ok = true;
+		h->ok = take_id(g, cfd, id, h->id);
 		return 0;
 	}
 	if (r != -ENOENT)
 		return 0;
+	if (g->hex_len == 0)
+		g->hex_len = git_index_hash_length(cfd) * 2;
 	r = packed_ref(cfd, h->ref, g->hex_len, h->id);
 	h->ok = r == 0;
 	return 0;
 }
 
-static void take_stats(const struct git_later *g, struct git_later_stat st[GIT_LATER_FILES],
-                       const char *ref)
+/* The gitdir and the common directory, opened to read in (-errno). */
+static int open_dirs(const struct git_later *g, int *gfd, int *cfd)
 {
-	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	_cleanup_close_ int cfd = open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	*gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	*cfd = *gfd < 0 ? -1 : open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return *cfd < 0 ? neg_errno() : 0;
+}
+
+static void take_stats(int gfd, int cfd, struct git_later_stat st[GIT_LATER_FILES], const char *ref)
+{
 	for (int i = 0; i < GIT_LATER_FILES; i++) {
 		const char *name =
 		        i == GIT_LATER_BRANCH ? (ref && ref[0] ? ref : NULL) : later_files[i];
 		take_stat(i == GIT_LATER_INDEX || i == GIT_LATER_HEAD ? gfd : cfd, name, &st[i]);
 	}
+}
+
+/* read_head() from the paths. */
+static void read_head_now(struct git_later *g, struct git_later_head *h)
+{
+	_cleanup_close_ int gfd = -1, cfd = -1;
+	*h = (struct git_later_head){ .ok = false };
+	if (open_dirs(g, &gfd, &cfd) == 0)
+		(void)read_head(g, gfd, cfd, h);
 }
 
 /* --- git, hardened ------------------------------------------------------ */
@@ -773,12 +796,12 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	g->common = strdup(s->n_roots > 1 ? s->roots[1] : s->roots[0]);
 	if (!g->workspace || !g->gitdir || !g->common)
 		return -ENOMEM;
-	_cleanup_close_ int cfd = open(g->common, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	g->hex_len = (cfd >= 0 ? git_index_hash_length(cfd) : 20) * 2;
-	int r = read_head(g, &g->head);
-	if (r < 0)
-		return 0; /* no HEAD: no repository git would use */
-	take_stats(g, g->before, g->head.ref);
+	_cleanup_close_ int gfd = -1, cfd = -1;
+	if (open_dirs(g, &gfd, &cfd) < 0 || read_head(g, gfd, cfd, &g->head) < 0)
+		return 0;    /* no HEAD: no repository git would use */
+	if (g->hex_len == 0) /* an unborn branch, nothing packed */
+		g->hex_len = git_index_hash_length(cfd) * 2;
+	take_stats(gfd, cfd, g->before, g->head.ref);
 	g->active = true;
 	return 0;
 }
@@ -807,7 +830,11 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 		return 0;
 	uint64_t t0 = now_us();
 	struct git_later_stat after[GIT_LATER_FILES];
-	take_stats(g, after, g->head.ref);
+	{
+		_cleanup_close_ int gfd = -1, cfd = -1;
+		(void)open_dirs(g, &gfd, &cfd); /* one that cannot be opened: a change */
+		take_stats(gfd, cfd, after, g->head.ref);
+	}
 	bool changed = false;
 	for (int i = 0; i < GIT_LATER_FILES; i++)
 		changed |= !same_stat(&g->before[i], &after[i]);
@@ -832,7 +859,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	}
 	int found = 0;
 	struct git_later_head now;
-	(void)read_head(g, &now);
+	read_head_now(g, &now);
 	if (now.ref[0] && !now.ok)
 		head_by_git(g, s, &now);
 	bool moved = strcmp(now.ref, g->head.ref) != 0;
@@ -842,7 +869,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 		if (r >= 0 && names) {
 			r = put_head_back(g, s, &now, names);
 			found += r > 0;
-			(void)read_head(g, &now);
+			read_head_now(g, &now);
 			moved = strcmp(now.ref, g->head.ref) != 0;
 		}
 	}
