@@ -665,11 +665,35 @@ static int hold_commits(struct git_later *g, struct git_sweep *s, const char *co
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(held, sizeof(held), "refs/sluice/held/%s-%d", stamp, (int)getpid());
-	struct git_output o;
-	const char *keep[] = { "update-ref", "-m",   "sluice: the run's commits, held",
-		               held,         commit, NULL };
-	int r = git_ok(g, s, "git update-ref (holding the run's commits)", keep, -1, &o);
+	/* never over another run's (an MCP server's runs share its pid): the
+	 * old value of zeros makes git refuse a ref that exists, and the
+	 * next number is tried */
+	static const char zeros[65] =
+	        "0000000000000000000000000000000000000000000000000000000000000000";
+	char none[65];
+	snprintf(none, sizeof(none), "%.*s", (int)g->hex_len, zeros);
+	struct git_output o = { .data = NULL };
+	int r = -EEXIST;
+	for (int n = 1; n <= 9 && r < 0; n++) {
+		if (n == 1)
+			snprintf(held, sizeof(held), "refs/sluice/held/%s-%d", stamp,
+			         (int)getpid());
+		else
+			snprintf(held, sizeof(held), "refs/sluice/held/%s-%d-%d", stamp,
+			         (int)getpid(), n);
+		const char *keep[] = { "update-ref", "-m",   "sluice: the run's commits, held",
+			               held,         commit, none,
+			               NULL };
+		git_output_done(&o);
+		r = git_run(g, keep, -1, &o);
+		if (r == 0 && (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0))
+			r = -EEXIST;
+	}
+	if (r < 0)
+		git_sweep_fail(s,
+		               "the check of what git would restore later: git update-ref "
+		               "(holding the run's commits): %s",
+		               o.err[0] ? o.err : strerror(-r));
 	git_output_done(&o);
 	if (r < 0)
 		return r;
