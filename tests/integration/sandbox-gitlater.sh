@@ -200,9 +200,13 @@ if [ -x "$lefthook" ]; then
   report $? "the run's commit of the user's own staged lefthook.yml stays, nothing reported" "$out"
 fi
 
-# --- 13. the text a model reads says it
+# --- 13. the text a model reads and the audit line say it
+printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$TEST_TMP/audit.ini"
 dir=$TEST_TMP/text
 new_repo "$dir"
-run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" -- "$(plant_git text) && $G add bin/git && $G commit -qm helper"
-grep -q 'refs/sluice/held/' <<<"$out" && grep -q 'bin/git' <<<"$out"
-report $? "the text a model reads names bin/git and the held ref" "$out"
+run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --config "$TEST_TMP/audit.ini" -- \
+  "$(plant_git text) && $G add bin/git && $G commit -qm helper"
+grep -q 'refs/sluice/held/' <<<"$out" && grep -q 'bin/git' <<<"$out" &&
+  tail -n 1 "$TEST_TMP/audit.log" | grep -q '"swept":2'
+report $? "the text a model reads names bin/git and the held ref, the audit line counts both items" \
+  "$out" "$(tail -n 1 "$TEST_TMP/audit.log" 2>&1)"
