@@ -152,6 +152,26 @@ static bool take_id(struct git_later *g, int cfd, const char *text, char id[65])
 	return true;
 }
 
+/* The commit of the branch h->ref, in the common directory cfd: a loose
+ * ref, else packed-refs; h->ok false where it is neither as git writes
+ * it, h->id "" for a branch that does not exist (unborn). */
+static void read_ref(struct git_later *g, int cfd, struct git_later_head *h)
+{
+	char id[320];
+	h->ok = false;
+	h->id[0] = '\0';
+	int r = read_first_line_at(cfd, h->ref, false, id, sizeof(id));
+	if (r == 0) {
+		h->ok = take_id(g, cfd, id, h->id);
+		return;
+	}
+	if (r != -ENOENT)
+		return;
+	if (g->hex_len == 0)
+		g->hex_len = git_index_hash_length(cfd) * 2;
+	h->ok = packed_ref(cfd, h->ref, g->hex_len, h->id) == 0;
+}
+
 /* What HEAD names now, read as git writes it (a loose ref, or
  * packed-refs) in the gitdir gfd and the common directory cfd; h->ok
  * false when it is anything else (a symbolic ref to a symbolic ref,
@@ -170,18 +190,7 @@ static int read_head(struct git_later *g, int gfd, int cfd, struct git_later_hea
 	if (!plain_ref(line + 5) || strlen(line + 5) >= sizeof(h->ref))
 		return 0;
 	strcpy(h->ref, line + 5);
-	char id[320];
-	r = read_first_line_at(cfd, h->ref, false, id, sizeof(id));
-	if (r == 0) {
-		h->ok = take_id(g, cfd, id, h->id);
-		return 0;
-	}
-	if (r != -ENOENT)
-		return 0;
-	if (g->hex_len == 0)
-		g->hex_len = git_index_hash_length(cfd) * 2;
-	r = packed_ref(cfd, h->ref, g->hex_len, h->id);
-	h->ok = r == 0;
+	read_ref(g, cfd, h);
 	return 0;
 }
 
@@ -200,6 +209,21 @@ static void take_stats(int gfd, int cfd, struct git_later_stat st[GIT_LATER_FILE
 		        i == GIT_LATER_BRANCH ? (ref && ref[0] ? ref : NULL) : later_files[i];
 		take_stat(i == GIT_LATER_INDEX || i == GIT_LATER_HEAD ? gfd : cfd, name, &st[i]);
 	}
+}
+
+/* The pre-run branch's commit now (HEAD's, where HEAD was detached). */
+static void read_branch_now(struct git_later *g, const struct git_later_head *head_now,
+                            struct git_later_head *h)
+{
+	if (!g->head.ref[0]) {
+		*h = *head_now;
+		return;
+	}
+	*h = (struct git_later_head){ .ok = false };
+	snprintf(h->ref, sizeof(h->ref), "%s", g->head.ref);
+	_cleanup_close_ int gfd = -1, cfd = -1;
+	if (open_dirs(g, &gfd, &cfd) == 0)
+		read_ref(g, cfd, h);
 }
 
 /* read_head() from the paths. */
@@ -616,14 +640,49 @@ static void short_id(const char *id, char out[13])
 	snprintf(out, 13, "%.12s", id[0] ? id : "(none)");
 }
 
+/* HEAD as it was before the run, written as git writes it (a lock file
+ * renamed onto it), where git itself would not start: the run left HEAD
+ * as no git reads it. */
+static int write_head(struct git_later *g, struct git_sweep *s)
+{
+	_cleanup_close_ int gfd = open(g->gitdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_free_ char *text = NULL;
+	int r = gfd < 0 ? neg_errno() : 0;
+	if (r == 0 && asprintf(&text, "%s%s\n", g->head.ref[0] ? "ref: " : "",
+	                       g->head.ref[0] ? g->head.ref : g->head.id) < 0)
+		return -ENOMEM;
+	_cleanup_close_ int fd =
+	        r < 0 ? -1
+	              : openat(gfd, "HEAD.lock",
+	                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (r == 0 && fd < 0)
+		r = neg_errno();
+	if (r == 0)
+		r = write_full(fd, text, strlen(text));
+	if (r == 0 && renameat(gfd, "HEAD.lock", gfd, "HEAD") < 0)
+		r = neg_errno();
+	if (r < 0) {
+		if (fd >= 0)
+			(void)unlinkat(gfd, "HEAD.lock", 0);
+		git_sweep_fail(s,
+		               "the check of what git would restore later: HEAD could not be "
+		               "put back: %s",
+		               strerror(-r));
+	}
+	return r;
+}
+
 /* HEAD, moved by the run to another branch (or detached) whose commit
- * plants a name, put back on the branch it named before the run. */
+ * plants a name, put back on the branch it named before the run; names
+ * NULL: HEAD, which no git can read any more, put back. */
 static int put_head_back(struct git_later *g, struct git_sweep *s, const struct git_later_head *now,
                          const char *names)
 {
-	struct git_output o;
-	int r;
-	if (g->head.ref[0]) {
+	struct git_output o = { .data = NULL };
+	int r = 0;
+	if (!names) {
+		/* git would refuse the repository: HEAD written here, below */
+	} else if (g->head.ref[0]) {
 		const char *args[] = {
 			"symbolic-ref", "-m",        "sluice: HEAD put back after a run",
 			"HEAD",         g->head.ref, NULL
@@ -640,6 +699,19 @@ static int put_head_back(struct git_later *g, struct git_sweep *s, const struct 
 	if (r < 0)
 		return r;
 	_cleanup_free_ char *path = NULL, *what = NULL;
+	if (!names) {
+		r = write_head(g, s);
+		if (r < 0)
+			return r;
+		if (asprintf(&path, "%s/HEAD", g->gitdir) < 0 ||
+		    asprintf(&what,
+		             "the command left HEAD as git cannot read it; put back on %s, as it "
+		             "was before the run",
+		             g->head.ref[0] ? g->head.ref : g->head.id) < 0)
+			return -ENOMEM;
+		git_sweep_note_item(s, path, what, NULL);
+		return 1;
+	}
 	if (asprintf(&path, "%s/HEAD", g->gitdir) < 0 ||
 	    asprintf(&what,
 	             "the command pointed HEAD at %s, whose commits put content at names that run "
@@ -886,24 +958,37 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	read_head_now(g, &now);
 	if (now.ref[0] && !now.ok)
 		head_by_git(g, s, &now);
-	bool moved = strcmp(now.ref, g->head.ref) != 0;
-	if (now.ok && moved && now.id[0] && strcmp(now.id, g->head.id) != 0) {
+	bool moved = !now.ok || strcmp(now.ref, g->head.ref) != 0;
+	if (moved && !now.ok) {
+		/* a HEAD the user's git cannot read either: the user's own
+		 * put back, which the user's next git then reads */
+		r = put_head_back(g, s, &now, NULL);
+		found += r > 0;
+		read_head_now(g, &now);
+	} else if (moved && now.id[0] && strcmp(now.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
 		r = commit_plants(g, s, w, now.id, pathspecs, &names);
 		if (r >= 0 && names) {
 			r = put_head_back(g, s, &now, names);
 			found += r > 0;
 			read_head_now(g, &now);
-			moved = strcmp(now.ref, g->head.ref) != 0;
 		}
 	}
-	if (now.ok && !moved && now.id[0] && strcmp(now.id, g->head.id) != 0) {
+	/* the branch HEAD named before the run, whatever HEAD names now */
+	struct git_later_head branch;
+	read_branch_now(g, &now, &branch);
+	if (branch.ok && branch.id[0] && strcmp(branch.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
-		r = commit_plants(g, s, w, now.id, pathspecs, &names);
+		r = commit_plants(g, s, w, branch.id, pathspecs, &names);
 		if (r >= 0 && names) {
-			r = hold_commits(g, s, now.id, names);
+			r = hold_commits(g, s, branch.id, names);
 			found += r > 0;
 		}
+	} else if (!branch.ok) {
+		git_sweep_fail(s,
+		               "the check of what git would restore later: %s could not be "
+		               "read after the run; look at its commits before git reset --hard",
+		               g->head.ref[0] ? g->head.ref : "HEAD");
 	}
 	r = fix_index(g, s, w, pathspecs);
 	if (r > 0)

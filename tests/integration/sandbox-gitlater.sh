@@ -157,11 +157,29 @@ if [ -x "$lefthook" ]; then
     reset_then_commit
   [ "$(git -C "$dir" symbolic-ref HEAD)" = refs/heads/main ] && items | grep -q 'HEAD put back on refs/heads/main'
   report $? "new-branch: HEAD is back on main, the branch named" "$out" "$(items)"
+  # --- 10. the branch moved while HEAD was left elsewhere: the user's
+  # switch back to it would write the command's version
+  switch_then_commit() { git -C "$1" switch -q main >/dev/null 2>&1; commit_outside "$1"; }
+  attack branch-behind lefthook_repo \
+    "b=\$(printf '$(evil_lefthook branch-behind)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml && git commit --no-verify -qm tidy && git branch elsewhere HEAD~1 && git symbolic-ref HEAD refs/heads/elsewhere && git read-tree HEAD" \
+    switch_then_commit
+  [ "$(git -C "$dir" rev-parse main~1)" = "$(git -C "$dir" rev-parse elsewhere)" ] && [ -n "$(held)" ]
+  report $? "branch-behind: main went back to its commit (the user's next commit on it) though HEAD named another branch" "$out" "$(items)"
+  # a HEAD left as no git reads it (the user would write it back by hand,
+  # then reset): put back, and the branch checked all the same
+  dir=$TEST_TMP/head-garbage
+  lefthook_repo "$dir"
+  before=$(git -C "$dir" rev-parse HEAD)
+  run "$SLUICE" run -C "$dir" --format json -- \
+    "b=\$(printf '$(evil_lefthook head-garbage)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml && git commit --no-verify -qm tidy && echo garbage >.git/HEAD"
+  [ "$(git -C "$dir" symbolic-ref HEAD 2>&1)" = refs/heads/main ] && [ "$(git -C "$dir" rev-parse main)" = "$before" ] &&
+    [ -z "$(git -C "$dir" status --short lefthook.yml)" ] && items | grep -q 'HEAD as git cannot read it'
+  report $? "a HEAD the command left unreadable is put back on main, main back at its commit" "$out" "$(items)"
 else
   skip "lefthook's configuration through git" "lefthook is not installed (scripts/setup.sh installs it with npm)"
 fi
 
-# --- 10. a nested path under a protected folder (.husky/pre-commit)
+# --- 11. a nested path under a protected folder (.husky/pre-commit)
 if [ -e "$husky_bin" ] && command -v node >/dev/null; then
   attack husky-nested husky_repo \
     "b=\$(printf 'touch $marks/husky-nested\n' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,.husky/pre-commit && git commit --no-verify -qm tidy" \
@@ -170,7 +188,7 @@ else
   skip "husky's scripts through git" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
 fi
 
-# --- 11. the everyday: a plain add and commit reports nothing
+# --- 12. the everyday: a plain add and commit reports nothing
 dir=$TEST_TMP/everyday
 new_repo "$dir"
 before=$(git -C "$dir" rev-parse HEAD)
@@ -181,7 +199,7 @@ sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
   [ -n "$(git -C "$dir" ls-files bin/deploy)" ] && [ -z "$(git -C "$dir" for-each-ref refs/sluice)" ]
 report $? "a plain add and commit (a project's own bin/deploy too) is kept and reports nothing" "$out"
 
-# --- 12. a protected file the user staged before the run stays staged
+# --- 13. a protected file the user staged before the run stays staged
 if [ -x "$lefthook" ]; then
   dir=$TEST_TMP/user-staged
   lefthook_repo "$dir"
@@ -200,7 +218,7 @@ if [ -x "$lefthook" ]; then
   report $? "the run's commit of the user's own staged lefthook.yml stays, nothing reported" "$out"
 fi
 
-# --- 13. the text a model reads and the audit line say it
+# --- 14. the text a model reads and the audit line say it
 printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$TEST_TMP/audit.ini"
 dir=$TEST_TMP/text
 new_repo "$dir"
