@@ -1,15 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the sweep did, told (git-sweep.h): the result's gitSweep object,
- * the lines a model reads, the audit line's summary.
+ * the lines a model reads, the audit line's summary; and an item noted
+ * from outside the walk (git_sweep_note_item()).
  * Not for: the sweep itself (git-sweep.c).
  */
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "run/git-sweep.h"
+#include "run/git-sweep-state.h"
 #include "util/terminal-text.h"
+
+void git_sweep_note_item(struct git_sweep *s, const char *path, const char *what, const char *kept)
+{
+	s->n_found++;
+	if (s->n_items >= GIT_SWEEP_ITEMS_MAX)
+		return;
+	struct git_sweep_item *it = &s->items[s->n_items];
+	it->path = strdup(path);
+	it->what = strdup(what);
+	it->kept = kept ? strdup(kept) : NULL;
+	if (!it->path || !it->what || (kept && !it->kept)) {
+		free(it->path);
+		free(it->what);
+		free(it->kept);
+		*it = (struct git_sweep_item){ 0 };
+		return;
+	}
+	s->n_items++;
+}
 
 json_t *git_sweep_to_json(const struct git_sweep *s)
 {
@@ -35,10 +58,14 @@ void git_sweep_write_text(const struct git_sweep *s, FILE *f)
 		fprintf(f,
 		        "[sluice: after the run, %zu thing%s the command left in the repository "
 		        "would have made the user's own git write outside the workspace, hang, "
-		        "run a program, or send the repository elsewhere; disabled, a copy kept "
-		        "for the user in ",
+		        "run a program, or send the repository elsewhere; disabled",
 		        s->n_found, s->n_found == 1 ? "" : "s");
-		terminal_safe_write(f, s->quarantine ? s->quarantine : "(no copy)");
+		if (s->quarantine) {
+			fputs(", a copy kept for the user in ", f);
+			terminal_safe_write(f, s->quarantine);
+		} else {
+			fputs(" (each line says what became of it)", f);
+		}
 		fputs("]\n", f);
 		for (size_t i = 0; i < s->n_items; i++) {
 			fputs("[  ", f);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The state of one git sweep, shared by its two parts: the walk of the
- * repositories (git-sweep.c) and the quarantine folder the items it finds
- * are moved or copied to (git-quarantine.c).
+ * The state of one git sweep, shared by its parts: the walk of the
+ * repositories (git-sweep.c), the quarantine folder the items it finds
+ * are moved or copied to (git-quarantine.c), and the check of what git
+ * would restore later from the index and the branch (git-later.c).
  * Not for: anyone outside the sweep; git-sweep.h is its interface.
  */
 #ifndef SLUICE_GIT_SWEEP_STATE_H
@@ -64,6 +65,11 @@ struct sweeper {
 	} * unkept;
 	size_t n_unkept, n_unswept;
 };
+
+/* Note an item found without the quarantine folder (git-later.c: an index
+ * entry put back, a branch moved back, kept: the ref that holds the run's
+ * commits, or NULL): listed and counted as the sweep's own are. */
+void git_sweep_note_item(struct git_sweep *s, const char *path, const char *what, const char *kept);
 
 /* Record that the sweep could not do all it should (s->error): the first
  * failure is kept, the one to read. */

@@ -523,6 +523,85 @@ void protect_watch_write_text(const struct protect_watch *w, FILE *f)
 		        strerror(-w->error));
 }
 
+/* Whether path names folder (a path without a trailing "/"), or one of
+ * the folders on the way to it: an entry of git's stands where a folder
+ * would be, and a symlink there leads the program elsewhere. */
+static bool on_the_way(const char *path, const char *folder, size_t folder_len)
+{
+	size_t n = strlen(path);
+	return n > 0 && n <= folder_len && strncmp(folder, path, n) == 0 &&
+	       (n == folder_len || folder[n] == '/');
+}
+
+bool protect_watch_runs_later(const struct protect_watch *w, const char *path, unsigned mode)
+{
+	const struct run_settings *s = w->settings;
+	if (!s || s->sandbox_mode != SANDBOX_MODE_WORKSPACE_WRITE)
+		return false;
+	for (size_t i = 0; i < s->n_protect; i++) {
+		const char *e = s->protect[i];
+		size_t fl = folder_len(e);
+		if (!watched(e)) { /* "NAME/": the folder, and all in it */
+			if (on_the_way(path, e, strlen(e) - 1) || strncmp(path, e, strlen(e)) == 0)
+				return true;
+			continue;
+		}
+		if (fl > 0 && on_the_way(path, e, fl - 1))
+			return true;
+		if (strncmp(path, e, fl) == 0 && !strchr(path + fl, '/') &&
+		    fnmatch(e + fl, path + fl, FNM_PERIOD) == 0)
+			return true;
+	}
+	bool executable = mode == 0100755 || mode == 0120000;
+	STRV_FOREACH (line, w->path_folders) {
+		size_t rl = strcspn(*line, "\t");
+		if (rl > 0 && on_the_way(path, *line, rl))
+			return true;
+		const char *name = NULL;
+		if (rl == 0)
+			name = path;
+		else if (strncmp(path, *line, rl) == 0 && path[rl] == '/')
+			name = path + rl + 1;
+		if (name && executable && !strchr(name, '/') && shadows(*line, name))
+			return true;
+	}
+	return false;
+}
+
+/* The pathspec of a path's first component: literal, or a glob where it
+ * holds a wildcard (git's glob magic, whose "*" matches a leading dot
+ * too, is no narrower than fnmatch()'s FNM_PERIOD). */
+static int add_pathspec(char ***ret, const char *path, size_t len)
+{
+	size_t n = strcspn(path, "/");
+	if (n > len)
+		n = len;
+	_cleanup_free_ char *spec = NULL;
+	bool glob = strcspn(path, "*?[") < n;
+	if (n == 0 ? asprintf(&spec, ":(glob)*") < 0
+	           : asprintf(&spec, ":(%s)%.*s", glob ? "glob" : "literal", (int)n, path) < 0)
+		return -ENOMEM;
+	return listed(*ret, spec) ? 0 : strv_extend(ret, spec);
+}
+
+int protect_watch_pathspecs(const struct protect_watch *w, char ***ret)
+{
+	const struct run_settings *s = w->settings;
+	if (!s || s->sandbox_mode != SANDBOX_MODE_WORKSPACE_WRITE)
+		return 0;
+	for (size_t i = 0; i < s->n_protect; i++) {
+		int r = add_pathspec(ret, s->protect[i], strlen(s->protect[i]));
+		if (r < 0)
+			return r;
+	}
+	STRV_FOREACH (line, w->path_folders) {
+		int r = add_pathspec(ret, *line, strcspn(*line, "\t"));
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
 void protect_watch_done(struct protect_watch *w)
 {
 	w->before = strv_free(w->before);

@@ -58,6 +58,22 @@ int protect_watch_end(struct protect_watch *w);
  * (nothing when w is NULL or found nothing). */
 void protect_watch_write_text(const struct protect_watch *w, FILE *f);
 
+/* Whether an entry git's index or a commit holds at path (relative to the
+ * workspace, as git names it), of git's mode (0100644, 0100755, 0120000,
+ * 0160000), would run later if git wrote it to the work tree: a name
+ * matching a file entry of s->protect, anything under a folder entry, an
+ * entry standing where a folder on the way to either lies (a symlink
+ * staged at .claude or .config), an executable or symlink named as a
+ * system command in one of the workspace's folders on the user's PATH
+ * (as protect_watch_end() blocks in the work tree), and an entry
+ * standing where such a folder lies. Nothing outside workspace-write. */
+bool protect_watch_runs_later(const struct protect_watch *w, const char *path, unsigned mode);
+
+/* git pathspecs (":(literal)NAME", ":(glob)PATTERN") that cover every
+ * path protect_watch_runs_later() can answer true for, appended to *ret
+ * (a strv, no duplicates). Returns 0 or -ENOMEM. */
+int protect_watch_pathspecs(const struct protect_watch *w, char ***ret);
+
 void protect_watch_done(struct protect_watch *w);
 
 #endif

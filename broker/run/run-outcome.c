@@ -71,6 +71,7 @@ void run_outcome_done(struct run_outcome *o)
 	outbuf_free(o->err);
 	pump_done(&o->pump);
 	protect_watch_done(&o->watch);
+	git_later_done(&o->later);
 	git_sweep_done(&o->sweep);
 }
 

@@ -16,6 +16,7 @@
 #include "core/run-settings.h"
 #include "errors.h"
 #include "policy/broker-context.h"
+#include "run/git-later.h"
 #include "run/git-sweep.h"
 #include "run/protect-watch.h"
 #include "run/jobs.h"
@@ -64,6 +65,9 @@ struct run_outcome {
 	/* the post-run sweep, begun before the command started (sweeping) */
 	struct git_sweep sweep;
 	bool sweeping;
+	/* what the run put in git's index or branch at a name that runs
+	 * later, begun with the sweep (git-later.h) */
+	struct git_later later;
 	/* the egress proxy's records, read once the run is over (result.network) */
 	struct egress_log *egress_log;
 	/* the hosts the egress proxy asked about, and who answered

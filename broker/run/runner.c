@@ -219,6 +219,19 @@ static int begin_sweep(struct run_outcome *o)
 	return 0;
 }
 
+/* With the sweep, in the foreground: the index and refs as they are (a few
+ * stat(2)s), for the check of what git restores later (git-later.h). A
+ * background job's repository is read-only (spawner.h). */
+static int begin_later(struct run_outcome *o)
+{
+	if (!o->sweeping || !o->foreground)
+		return 0;
+	if (git_later_begin(&o->later, &o->sweep, &o->settings) < 0)
+		return run_outcome_fail(o, ERROR_KIND_COMMAND_FAILED,
+		                        "preparing the check of git's index: %s", strerror(ENOMEM));
+	return 0;
+}
+
 /* Whether the command could have written anything that outlasts the run:
  * false only for a restricted run with no writable path but its TMPDIR
  * (no [sandbox] writable, no git_writable, no tool caches), which the
@@ -253,6 +266,18 @@ static void end_sweep(struct run_outcome *o)
 	const char *dir = run_outcome_jobs_dir(o, NULL) == 0 ? o->jobs_dir : NULL;
 	(void)git_sweep_run(&o->sweep, dir);
 	o->result.git_sweep = &o->sweep;
+}
+
+/* After the sweep (the repository's config then holds nothing the run
+ * added, and the work tree no file it planted): what it put in git's
+ * index or branch at a name that runs later (git-later.h), taken out
+ * and noted in the sweep's items. */
+static void end_later(struct run_outcome *o)
+{
+	if (!o->sweeping || !o->later.active)
+		return;
+	/* a failure is in the sweep's error, said with it */
+	(void)git_later_end(&o->later, &o->watch, &o->sweep);
 }
 
 static int spill_open(void *userdata, char **ret_path)
@@ -480,6 +505,9 @@ static int after_command(struct run_outcome *o, int r, int egress_audit, uint64_
 	end_sweep(o);
 	if (o->sweeping)
 		step_done(o, "sweep", t);
+	end_later(o);
+	if (o->sweeping && o->later.active)
+		step_done(o, "git-later", t);
 	read_egress_log(o, egress_audit);
 	return 0;
 }
@@ -617,6 +645,10 @@ static int execute(const struct run_request *req, const struct runner_options *o
 		r = begin_sweep(o);
 		if (o->sweeping)
 			step_done(o, "sweep-begin", &t);
+		if (r >= 0)
+			r = begin_later(o);
+		if (o->later.active)
+			step_done(o, "git-later-begin", &t);
 	} else {
 		r = -1;
 	}

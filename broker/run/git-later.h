@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: the check after a run for a name that runs
+ * later (a protected path, an executable named as a system command in a
+ * folder of the workspace on the user's PATH: protect_watch_runs_later())
+ * that reached git's index or the checked-out branch during the run with
+ * content the user did not have there. The work tree's copy is kept
+ * read-only or renamed away by the other checks, but the user's routine
+ * `git reset --hard`, `git checkout .`, `git restore .` or `git stash`
+ * would write the index's or the commit's version back, and the next
+ * `git status` or `git commit` run it.
+ *
+ * Before the run only a few stat(2)s and the HEAD commit's id are taken;
+ * after it, git is run (hardened: git_later_git()) only when the index,
+ * HEAD, packed-refs or the branch's ref changed. A commit of the run that
+ * changes such a name is kept at refs/sluice/held/STAMP-PID and the
+ * branch moved back to the commit it was at (its other changes stay
+ * staged); an index entry is put back to the pre-run HEAD's (or removed).
+ * Content equal to the work tree's file (which the run could not change:
+ * the user's own edit, staged or committed by the run) and deletions are
+ * left alone. Reported as items of the sweep (git-sweep.h).
+ * Not for: the work tree (protect-watch.c), the gitdir's files
+ * (git-sweep.c), background jobs (their repository is read-only).
+ */
+#ifndef SLUICE_GIT_LATER_H
+#define SLUICE_GIT_LATER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "run/git-sweep.h"
+#include "run/protect-watch.h"
+
+/* The files whose change means the index or a ref may have changed. */
+enum git_later_file {
+	GIT_LATER_INDEX,
+	GIT_LATER_HEAD,
+	GIT_LATER_PACKED_REFS,
+	GIT_LATER_BRANCH,
+	GIT_LATER_FILES
+};
+
+struct git_later_stat {
+	int error; /* 0, or the stat's -errno (-ENOENT: missing) */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtim, ctim;
+};
+
+/* What HEAD named: a branch (ref) or nothing (detached), and the commit
+ * (id, "" for an unborn branch). */
+struct git_later_head {
+	bool ok; /* read; false: HEAD could not be read as git writes it */
+	char ref[256];
+	char id[65];
+};
+
+struct git_later {
+	bool active;
+	char *workspace, *gitdir, *common;
+	size_t hex_len; /* 40, or 64 in a sha256 repository */
+	struct git_later_stat before[GIT_LATER_FILES];
+	struct git_later_head head;
+	uint64_t duration_us; /* of git_later_end() */
+	unsigned gits;        /* git commands it ran */
+};
+
+/* Before the command can start: the state of the workspace's repository
+ * (the sweep's roots: s->roots[0] the work tree's gitdir, s->roots[1] a
+ * linked worktree's common directory). Nothing outside workspace-write or
+ * without a repository. Returns 0 or -ENOMEM. */
+int git_later_begin(struct git_later *g, const struct git_sweep *s,
+                    const struct run_settings *settings);
+
+/* Once every process of the run is gone, after protect_watch_end() (so
+ * that the work tree holds no file the run planted) and the sweep (so
+ * that the repository's config holds nothing the run added): when the
+ * index or refs changed, find and undo what reached them, each noted in
+ * s's items (a failure in s->error). Returns the number found, or -errno. */
+int git_later_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s);
+
+void git_later_done(struct git_later *g);
+
+#endif

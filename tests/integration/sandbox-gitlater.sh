@@ -1,0 +1,230 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# What git restores later (broker/run/git-later.c): a command in the
+# default sandbox cannot write a protected file, and what it plants on the
+# user's PATH is renamed after the run; so it puts its version in git's
+# index or in a commit instead (red team 46, holes 4 and 8), and the
+# user's routine `git reset --hard`, `git checkout .` writes it back, the
+# next `git status` (bin/ on the PATH) or `git commit` (lefthook) runs it.
+# Each attack runs with [sandbox] git_sweep = no first (the positive
+# control: the user's own git then runs the command's code, checked on the
+# mark it leaves), then as shipped (no mark; the index and branch as they
+# were, the commits kept at refs/sluice/held/..., the result names it).
+# Then the everyday: a plain add and commit in a run reports nothing; a
+# protected file the user staged before the run stays staged.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own.
+export TMPDIR=/var/tmp
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+sandbox_subject="what git restores later"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
+git config --global advice.detachedHead false
+printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
+
+git_bin=$(command -v git)
+[ "${git_bin%/git}" = /usr/bin ] || skip_rest "$sandbox_subject" "git is not /usr/bin/git here"
+tools=${SLUICE_HOOK_MANAGERS_DIR:-$SLUICE_SRCDIR/third_party/hook-managers}/node_modules
+lefthook=$tools/.bin/lefthook
+[ -x "$lefthook" ] || lefthook=$(command -v lefthook || true)
+export LEFTHOOK_BIN=$lefthook
+husky_bin=$tools/husky/bin.js
+
+# In the sandbox, the command's git is the system's (bin/ is not on its PATH).
+G='PATH=/usr/bin:/bin git'
+
+# --- triggers: what the user does after the run
+# the user's git with the workspace's bin/ first on the PATH (direnv's PATH_add bin)
+user_status() { (cd "$1" && PATH="$1/bin:$PATH" git status) >/dev/null 2>&1; }
+reset_then_status() { git -C "$1" reset -q --hard >/dev/null 2>&1; user_status "$1"; }
+checkout_then_status() { git -C "$1" checkout -q -- . >/dev/null 2>&1; user_status "$1"; }
+# the next commit, with something staged (lefthook's pre-commit runs)
+commit_outside() {
+  (cd "$1" && echo change >>README && git add README && git commit -q -m outside) >/dev/null 2>&1 </dev/null
+}
+reset_then_commit() { git -C "$1" reset -q --hard >/dev/null 2>&1; commit_outside "$1"; }
+checkout_then_commit() { git -C "$1" checkout -q -- . >/dev/null 2>&1; commit_outside "$1"; }
+
+# --- setups
+plain_repo() { new_repo "$1"; }
+lefthook_repo() {
+  new_repo "$1"
+  printf 'pre-commit:\n  commands:\n    fine:\n      run: "true"\n' >"$1/lefthook.yml"
+  (cd "$1" && "$lefthook" install >/dev/null 2>&1 && git add -A && git commit -q -m lefthook)
+}
+husky_repo() {
+  new_repo "$1"
+  echo '{"name":"x","private":true}' >"$1/package.json"
+  (cd "$1" && node "$husky_bin" >/dev/null 2>&1)
+  echo 'exit 0' >"$1/.husky/pre-commit"
+  (cd "$1" && git add -A && git commit -q -m husky)
+}
+# a user's template kept in bin/, not executable
+template_repo() {
+  new_repo "$1"
+  mkdir -p "$1/bin"
+  printf '#!/bin/sh\ntouch %s/mode-change\nexec /usr/bin/git "$@"\n' "$marks" >"$1/bin/git"
+  chmod 644 "$1/bin/git"
+  git -C "$1" add bin/git && git -C "$1" commit -q -m template
+}
+
+# the text of an evil lefthook configuration touching the mark NAME
+evil_lefthook() { printf 'pre-commit:\\n  commands:\\n    evil:\\n      run: touch %s/%s\\n' "$marks" "$1"; }
+# a planted bin/git touching the mark NAME
+plant_git() {
+  printf 'mkdir -p bin && printf "#!/bin/sh\\ntouch %s/%s\\nexec /usr/bin/git \\"\\$@\\"\\n" >bin/git && chmod +x bin/git' "$marks" "$1"
+}
+
+# attack NAME SETUP COMMAND TRIGGER: SETUP DIR makes a fresh repository,
+# COMMAND runs in it (the mark is NAME), TRIGGER DIR is what the user does
+# next. With git_sweep = no the mark must appear; as shipped, not, and
+# the result must name the repository's items. Leaves the boxed
+# repository in $dir and the result in $out.
+attack() {
+  local name=$1 setup=$2 command=$3 trigger=$4
+  rm -f "$marks/$name"
+  dir=$TEST_TMP/control-$name
+  "$setup" "$dir"
+  run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --config "$TEST_TMP/sweep-off.ini" -- "$command"
+  "$trigger" "$dir"
+  if [ ! -e "$marks/$name" ]; then
+    not_ok "$name: the attack works with git_sweep = no (positive control)" "$out" "$err" \
+      "$(git -C "$dir" status --short 2>&1)"
+    return 1
+  fi
+  ok "$name: the attack works with git_sweep = no (positive control)"
+  rm -f "$marks/$name"
+  dir=$TEST_TMP/boxed-$name
+  "$setup" "$dir"
+  before=$(git -C "$dir" rev-parse HEAD)
+  run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --format json -- "$command"
+  local result=$out
+  "$trigger" "$dir"
+  out=$result
+  [ ! -e "$marks/$name" ]
+  report $? "$name: stopped in the default sandbox" "$out" "$err" "$(git -C "$dir" status --short 2>&1)"
+}
+
+# items: the gitSweep items' "what", one a line
+items() { json_get "$out" '"\n".join(i["what"] for i in ((d.get("gitSweep") or {}).get("items") or []))' 2>/dev/null; }
+held() { git -C "$dir" for-each-ref --format='%(refname)' refs/sluice/held; }
+
+# --- 1. hole 4: a bin/git on the PATH, committed
+attack path-commit plain_repo "$(plant_git path-commit) && $G add bin/git && $G commit -qm helper" reset_then_status
+h=$(held)
+[ "$(git -C "$dir" rev-parse HEAD)" = "$before" ] && [ -n "$h" ] &&
+  git -C "$dir" cat-file -e "$h:bin/git" && [ -z "$(git -C "$dir" ls-files bin/git)" ] &&
+  items | grep -q 'committed content at names that run later (bin/git)'
+report $? "path-commit: the branch is back at its commit, the run's commit kept at $h, bin/git not in the index" \
+  "$out" "$(items)"
+
+# --- 2. hole 4, staged only: git checkout . would write it
+attack path-staged plain_repo "$(plant_git path-staged) && $G add bin/git" checkout_then_status
+[ -z "$(git -C "$dir" ls-files bin/git)" ] && [ -z "$(held)" ] && items | grep -q 'staged it (100755'
+report $? "path-staged: the entry is out of the index, nothing held (no commit)" "$out" "$(items)"
+
+# --- 3. a mode change to executable of the user's own file in bin/
+attack mode-change template_repo "$G update-index --chmod=+x bin/git && $G commit -qm mode" reset_then_status
+[ "$(git -C "$dir" ls-files -s bin/git | cut -c1-6)" = 100644 ] && [ "$(git -C "$dir" rev-parse HEAD)" = "$before" ]
+report $? "mode-change: bin/git is 100644 in the index again, the branch back" "$out" "$(items)"
+
+if [ -x "$lefthook" ]; then
+  # --- 4. hole 8: lefthook.yml changed through the index and a commit
+  attack index-commit lefthook_repo \
+    "b=\$(printf '$(evil_lefthook index-commit)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml && git commit --no-verify -qm tidy" \
+    reset_then_commit
+  [ -z "$(git -C "$dir" status --short lefthook.yml)" ] && [ -n "$(held)" ]
+  report $? "index-commit: git status is clean for lefthook.yml, the commit held" "$out" "$(git -C "$dir" status --short)"
+  # --- 5. staged only
+  attack index-staged lefthook_repo \
+    "b=\$(printf '$(evil_lefthook index-staged)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml" \
+    checkout_then_commit
+  # --- 6. a new protected file the run created (renamed in the work tree)
+  # and committed (-f: the sandbox's own excludes name the protected paths)
+  attack new-file lefthook_repo \
+    "printf '$(evil_lefthook new-file)' >lefthook-local.yml && git add -f lefthook-local.yml && git commit --no-verify -qm local" \
+    reset_then_commit
+  # --- 7. a symlink staged at the protected name, to a file the command wrote
+  attack symlink lefthook_repo \
+    "printf '$(evil_lefthook symlink)' >hooks.yml && git add hooks.yml && l=\$(printf hooks.yml | git hash-object -w --stdin) && git update-index --cacheinfo 120000,\$l,lefthook.yml && git commit --no-verify -qm link" \
+    reset_then_commit
+  # --- 8. a rename: a file the run committed, moved to the protected name in a second commit
+  attack rename lefthook_repo \
+    "printf '$(evil_lefthook rename)' >notes.yml && git add notes.yml && git commit --no-verify -qm notes && git rm -q --cached lefthook.yml && git update-index --add --cacheinfo 100644,\$(git rev-parse :notes.yml),lefthook.yml && git rm -q --cached notes.yml && git commit --no-verify -qm rename" \
+    reset_then_commit
+  # --- 9. HEAD pointed at a new branch whose commit plants it
+  attack new-branch lefthook_repo \
+    "git switch -q -c tidy && b=\$(printf '$(evil_lefthook new-branch)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml && git commit --no-verify -qm tidy" \
+    reset_then_commit
+  [ "$(git -C "$dir" symbolic-ref HEAD)" = refs/heads/main ] && items | grep -q 'HEAD put back on refs/heads/main'
+  report $? "new-branch: HEAD is back on main, the branch named" "$out" "$(items)"
+  # --- 10. the branch moved while HEAD was left elsewhere: the user's
+  # switch back to it would write the command's version
+  switch_then_commit() { git -C "$1" switch -q main >/dev/null 2>&1; commit_outside "$1"; }
+  attack branch-behind lefthook_repo \
+    "b=\$(printf '$(evil_lefthook branch-behind)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml && git commit --no-verify -qm tidy && git branch elsewhere HEAD~1 && git symbolic-ref HEAD refs/heads/elsewhere && git read-tree HEAD" \
+    switch_then_commit
+  [ "$(git -C "$dir" rev-parse main~1)" = "$(git -C "$dir" rev-parse elsewhere)" ] && [ -n "$(held)" ]
+  report $? "branch-behind: main went back to its commit (the user's next commit on it) though HEAD named another branch" "$out" "$(items)"
+  # a HEAD left as no git reads it (the user would write it back by hand,
+  # then reset): put back, and the branch checked all the same
+  dir=$TEST_TMP/head-garbage
+  lefthook_repo "$dir"
+  before=$(git -C "$dir" rev-parse HEAD)
+  run "$SLUICE" run -C "$dir" --format json -- \
+    "b=\$(printf '$(evil_lefthook head-garbage)' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,lefthook.yml && git commit --no-verify -qm tidy && echo garbage >.git/HEAD"
+  [ "$(git -C "$dir" symbolic-ref HEAD 2>&1)" = refs/heads/main ] && [ "$(git -C "$dir" rev-parse main)" = "$before" ] &&
+    [ -z "$(git -C "$dir" status --short lefthook.yml)" ] && items | grep -q 'HEAD as git cannot read it'
+  report $? "a HEAD the command left unreadable is put back on main, main back at its commit" "$out" "$(items)"
+else
+  skip "lefthook's configuration through git" "lefthook is not installed (scripts/setup.sh installs it with npm)"
+fi
+
+# --- 11. a nested path under a protected folder (.husky/pre-commit)
+if [ -e "$husky_bin" ] && command -v node >/dev/null; then
+  attack husky-nested husky_repo \
+    "b=\$(printf 'touch $marks/husky-nested\n' | git hash-object -w --stdin) && git update-index --cacheinfo 100644,\$b,.husky/pre-commit && git commit --no-verify -qm tidy" \
+    reset_then_commit
+else
+  skip "husky's scripts through git" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
+fi
+
+# --- 12. the everyday: a plain add and commit reports nothing
+dir=$TEST_TMP/everyday
+new_repo "$dir"
+before=$(git -C "$dir" rev-parse HEAD)
+run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --format json -- \
+  "mkdir -p src bin && echo 'int main(void){return 0;}' >src/main.c && printf '#!/bin/sh\n' >bin/deploy && chmod +x bin/deploy && git add src bin && git commit -qm feature && git status --short"
+sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+[ "$sweep" = null ] && [ "$(git -C "$dir" rev-parse HEAD~1)" = "$before" ] &&
+  [ -n "$(git -C "$dir" ls-files bin/deploy)" ] && [ -z "$(git -C "$dir" for-each-ref refs/sluice)" ]
+report $? "a plain add and commit (a project's own bin/deploy too) is kept and reports nothing" "$out"
+
+# --- 13. a protected file the user staged before the run stays staged
+if [ -x "$lefthook" ]; then
+  dir=$TEST_TMP/user-staged
+  lefthook_repo "$dir"
+  printf 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n' >"$dir/lefthook.yml"
+  git -C "$dir" add lefthook.yml
+  run "$SLUICE" run -C "$dir" --format json -- 'echo x >notes.txt && git add notes.txt'
+  sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+  [ "$sweep" = null ] && git -C "$dir" diff --cached --name-only | grep -qx lefthook.yml
+  report $? "a lefthook.yml the user staged before the run stays staged, nothing reported" "$out"
+  # and a run that commits it (git commit -a of the user's own edit) is left alone
+  before=$(git -C "$dir" rev-parse HEAD)
+  run "$SLUICE" run -C "$dir" --format json -- 'git commit --no-verify -qm "the user'"'"'s work"'
+  sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+  [ "$sweep" = null ] && [ "$(git -C "$dir" rev-parse HEAD~1)" = "$before" ] &&
+    git -C "$dir" show --name-only --format= HEAD | grep -qx lefthook.yml
+  report $? "the run's commit of the user's own staged lefthook.yml stays, nothing reported" "$out"
+fi
+
+# --- 14. the text a model reads and the audit line say it
+printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$TEST_TMP/audit.ini"
+dir=$TEST_TMP/text
+new_repo "$dir"
+run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --config "$TEST_TMP/audit.ini" -- \
+  "$(plant_git text) && $G add bin/git && $G commit -qm helper"
+grep -q 'refs/sluice/held/' <<<"$out" && grep -q 'bin/git' <<<"$out" &&
+  tail -n 1 "$TEST_TMP/audit.log" | grep -q '"swept":2'
+report $? "the text a model reads names bin/git and the held ref, the audit line counts both items" \
+  "$out" "$(tail -n 1 "$TEST_TMP/audit.log" 2>&1)"
