@@ -2,432 +2,42 @@
 /*
  * What git restores later (git-later.h): the stat(2)s before the run, and
  * after it, where they changed, git's own view of the index and the
- * branch against the pre-run HEAD, through a git run in a hardened way:
- * an absolute git of a system folder, an environment of its own (no
- * system or global configuration, no replace objects, no optional locks,
- * no pager, no prompt), the repository's programs overridden on the
- * command line (core.fsmonitor, the hooks, automatic gc), no external
- * diff or textconv, no filter (hash-object --no-filters), its output
- * bounded and a timeout. The repository's config is the user's, less what
- * the sweep just disabled; what the command line sets wins over it.
+ * branch against the pre-run HEAD, through git run in a hardened way
+ * (git-command.c) with no external diff or textconv and no filter
+ * (hash-object --no-filters). The repository's config is the user's, less
+ * what the sweep just disabled; what the command line sets wins over it.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "errors.h"
 #include "fd-util.h"
+#include "monotonic.h"
 #include "strv.h"
+#include "run/git-command.h"
 #include "run/git-index.h"
 #include "run/git-later.h"
+#include "run/git-later-refs.h"
 #include "run/git-sweep-state.h"
 
-/* A git command's output read at most, and how long it may take: the
- * diffs are limited to the names that run later, so only a run that
- * staged a great many of those reaches the cap, and then the check says
- * it failed. */
-#define LATER_OUTPUT_MAX (8 * 1024 * 1024)
-#define LATER_GIT_TIMEOUT_MS 20000
-/* packed-refs read at most before the run, to find the branch's commit
- * without running git (larger: git rev-parse finds it). */
-#define LATER_PACKED_REFS_MAX (4 * 1024 * 1024)
+/* --- git, hardened (git-command.c) ------------------------------------- */
 
-static const char *const later_files[GIT_LATER_FILES] = { "index", "HEAD", "packed-refs", NULL };
-
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-/* --- the files' state ------------------------------------------------- */
-
-static void take_stat(int dir, const char *name, struct git_later_stat *st)
-{
-	struct stat s;
-	*st = (struct git_later_stat){ 0 };
-	if (!name) {
-		st->error = -ENOENT;
-		return;
-	}
-	if (fstatat(dir, name, &s, AT_SYMLINK_NOFOLLOW) < 0) {
-		st->error = neg_errno();
-		return;
-	}
-	st->dev = s.st_dev;
-	st->ino = s.st_ino;
-	st->size = s.st_size;
-	st->mtim = s.st_mtim;
-	st->ctim = s.st_ctim;
-}
-
-static bool same_stat(const struct git_later_stat *a, const struct git_later_stat *b)
-{
-	return a->error == b->error && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&
-	       a->mtim.tv_sec == b->mtim.tv_sec && a->mtim.tv_nsec == b->mtim.tv_nsec &&
-	       a->ctim.tv_sec == b->ctim.tv_sec && a->ctim.tv_nsec == b->ctim.tv_nsec;
-}
-
-static bool is_hex(const char *s, size_t n)
-{
-	return strspn(s, "0123456789abcdef") == n && s[n] == '\0';
-}
-
-/* A ref name as git writes one in HEAD: under refs/, nothing that climbs
- * or that a report could not show. */
-static bool plain_ref(const char *ref)
-{
-	if (strncmp(ref, "refs/", 5) != 0 || strstr(ref, "..") || strstr(ref, "//"))
-		return false;
-	for (const char *c = ref; *c; c++)
-		if ((unsigned char)*c <= 0x20 || *c == 0x7f || *c == '\\')
-			return false;
-	return true;
-}
-
-/* The branch's commit from packed-refs in the common directory: "" when
- * it is not there, -E2BIG when the file is too large to read here. */
-static int packed_ref(int common_fd, const char *ref, size_t hex_len, char id[65])
-{
-	_cleanup_close_ int fd =
-	        openat(common_fd, "packed-refs", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	struct stat st;
-	id[0] = '\0';
-	if (fd < 0)
-		return errno == ENOENT ? 0 : neg_errno();
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return -EINVAL;
-	if (st.st_size > LATER_PACKED_REFS_MAX)
-		return -E2BIG;
-	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
-	if (!text)
-		return -ENOMEM;
-	ssize_t n = read_full(fd, text, (size_t)st.st_size);
-	if (n < 0)
-		return (int)n;
-	text[n] = '\0';
-	size_t rl = strlen(ref);
-	for (char *line = text; line && *line;) {
-		char *nl = strchr(line, '\n');
-		if (nl)
-			*nl = '\0';
-		if (strlen(line) == hex_len + 1 + rl && line[hex_len] == ' ' &&
-		    strcmp(line + hex_len + 1, ref) == 0) {
-			memcpy(id, line, hex_len);
-			id[hex_len] = '\0';
-			return is_hex(id, hex_len) ? 0 : -EINVAL;
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return 0;
-}
-
-/* The object names' length, taken from an id as git wrote it (40 or 64
- * hex digits) the first time one is read, else from the config: most
- * runs then read no config file. Whether text is such an id. */
-static bool take_id(struct git_later *g, int cfd, const char *text, char id[65])
-{
-	if (g->hex_len == 0 && (is_hex(text, 40) || is_hex(text, 64)))
-		g->hex_len = strlen(text);
-	if (g->hex_len == 0)
-		g->hex_len = git_index_hash_length(cfd) * 2;
-	if (!is_hex(text, g->hex_len))
-		return false;
-	memcpy(id, text, g->hex_len + 1);
-	return true;
-}
-
-/* The commit of the branch h->ref, in the common directory cfd: a loose
- * ref, else packed-refs; h->ok false where it is neither as git writes
- * it, h->id "" for a branch that does not exist (unborn). */
-static void read_ref(struct git_later *g, int cfd, struct git_later_head *h)
-{
-	char id[320];
-	h->ok = false;
-	h->id[0] = '\0';
-	int r = read_first_line_at(cfd, h->ref, false, id, sizeof(id));
-	if (r == 0) {
-		h->ok = take_id(g, cfd, id, h->id);
-		return;
-	}
-	if (r != -ENOENT)
-		return;
-	if (g->hex_len == 0)
-		g->hex_len = git_index_hash_length(cfd) * 2;
-	h->ok = packed_ref(cfd, h->ref, g->hex_len, h->id) == 0;
-}
-
-/* What HEAD names now, read as git writes it (a loose ref, or
- * packed-refs) in the gitdir gfd and the common directory cfd; h->ok
- * false when it is anything else (a symbolic ref to a symbolic ref,
- * reftable, packed-refs too large). */
-static int read_head(struct git_later *g, int gfd, int cfd, struct git_later_head *h)
-{
-	*h = (struct git_later_head){ .ok = false };
-	char line[320];
-	int r = read_first_line_at(gfd, "HEAD", false, line, sizeof(line));
-	if (r < 0)
-		return r;
-	if (strncmp(line, "ref: ", 5) != 0) {
-		h->ok = take_id(g, cfd, line, h->id);
-		return 0;
-	}
-	if (!plain_ref(line + 5) || strlen(line + 5) >= sizeof(h->ref))
-		return 0;
-	strcpy(h->ref, line + 5);
-	read_ref(g, cfd, h);
-	return 0;
-}
-
-/* The gitdir and the common directory, opened to read in (-errno). */
-static int open_dirs(const struct git_later *g, int *gfd, int *cfd)
-{
-	*gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	*cfd = *gfd < 0 ? -1 : open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return *cfd < 0 ? neg_errno() : 0;
-}
-
-static void take_stats(int gfd, int cfd, struct git_later_stat st[GIT_LATER_FILES], const char *ref)
-{
-	for (int i = 0; i < GIT_LATER_FILES; i++) {
-		const char *name =
-		        i == GIT_LATER_BRANCH ? (ref && ref[0] ? ref : NULL) : later_files[i];
-		take_stat(i == GIT_LATER_INDEX || i == GIT_LATER_HEAD ? gfd : cfd, name, &st[i]);
-	}
-}
-
-/* The pre-run branch's commit now (HEAD's, where HEAD was detached). */
-static void read_branch_now(struct git_later *g, const struct git_later_head *head_now,
-                            struct git_later_head *h)
-{
-	if (!g->head.ref[0]) {
-		*h = *head_now;
-		return;
-	}
-	*h = (struct git_later_head){ .ok = false };
-	snprintf(h->ref, sizeof(h->ref), "%s", g->head.ref);
-	_cleanup_close_ int gfd = -1, cfd = -1;
-	if (open_dirs(g, &gfd, &cfd) == 0)
-		read_ref(g, cfd, h);
-}
-
-/* read_head() from the paths. */
-static void read_head_now(struct git_later *g, struct git_later_head *h)
-{
-	_cleanup_close_ int gfd = -1, cfd = -1;
-	*h = (struct git_later_head){ .ok = false };
-	if (open_dirs(g, &gfd, &cfd) == 0)
-		(void)read_head(g, gfd, cfd, h);
-}
-
-/* --- git, hardened ------------------------------------------------------ */
-
-static const char *git_program(void)
-{
-	/* never from the PATH: a folder of the workspace on it is what a
-	 * planted git uses */
-	static const char *const candidates[] = { "/usr/bin/git", "/bin/git",
-		                                  "/usr/local/bin/git" };
-	for (size_t i = 0; i < ELEMENTSOF(candidates); i++)
-		if (access(candidates[i], X_OK) == 0)
-			return candidates[i];
-	return NULL;
-}
-
-struct git_output {
-	char *data; /* NUL-terminated */
-	size_t len;
-	char err[200]; /* the start of its stderr */
-	int status;    /* the wait status */
-};
-
-static void git_output_done(struct git_output *o)
-{
-	free(o->data);
-	*o = (struct git_output){ .data = NULL };
-}
-
-/* A descriptor holding len bytes of data, read from its start. */
-static int memfd_with(const char *name, const void *data, size_t len)
-{
-	_cleanup_close_ int fd = memfd_create(name, MFD_CLOEXEC);
-	if (fd < 0)
-		return neg_errno();
-	int r = write_full(fd, data, len);
-	if (r < 0)
-		return r;
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return neg_errno();
-	return TAKE_FD(fd);
-}
-
-/* Read from fd until its end, the deadline or the cap. */
-static int read_bounded(int fd, uint64_t deadline_us, struct git_output *o)
-{
-	size_t cap = 0;
-	for (;;) {
-		uint64_t now = now_us();
-		if (now >= deadline_us)
-			return -ETIMEDOUT;
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int n = poll(&p, 1, (int)((deadline_us - now) / 1000) + 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return neg_errno();
-		if (n == 0)
-			continue;
-		if (o->len + 65536 + 1 > cap) {
-			if (cap >= LATER_OUTPUT_MAX)
-				return -E2BIG;
-			size_t want = cap ? cap * 2 : 65536 + 1;
-			char *d = realloc(o->data, want);
-			if (!d)
-				return -ENOMEM;
-			o->data = d;
-			cap = want;
-		}
-		ssize_t got = read(fd, o->data + o->len, cap - o->len - 1);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			return neg_errno();
-		if (got == 0)
-			return 0;
-		o->len += (size_t)got;
-	}
-}
-
-/*
- * Run git ARGS in the workspace's repository, stdin from stdin_fd (-1:
- * nothing), its output into *o (status: its wait status). Returns 0 when
- * it ran to its end, or -errno (-ETIMEDOUT, -E2BIG: killed, its process
- * group ended).
- */
+/* git_command_run() in the workspace's repository, counted. */
 static int git_run(struct git_later *g, const char *const args[], int stdin_fd,
                    struct git_output *o)
 {
-	*o = (struct git_output){ .data = NULL };
-	const char *git = git_program();
-	if (!git)
-		return -ENOENT;
-	const char *pre[] = { "git", "--no-pager",
-		              "-c",  "core.fsmonitor=false",
-		              "-c",  "core.hooksPath=/dev/null",
-		              "-c",  "gc.auto=0",
-		              "-c",  "maintenance.auto=false",
-		              "-c",  "core.useReplaceRefs=false",
-		              NULL };
-	size_t n_args = 0;
-	while (args[n_args])
-		n_args++;
-	_cleanup_free_ const char **argv = calloc(ELEMENTSOF(pre) + n_args, sizeof(*argv));
-	if (!argv)
-		return -ENOMEM;
-	size_t n = 0;
-	for (size_t i = 0; pre[i]; i++)
-		argv[n++] = pre[i];
-	for (size_t i = 0; i < n_args; i++)
-		argv[n++] = args[i];
-	argv[n] = NULL;
-	_cleanup_free_ char *e_dir = NULL, *e_tree = NULL;
-	if (asprintf(&e_dir, "GIT_DIR=%s", g->gitdir) < 0 ||
-	    asprintf(&e_tree, "GIT_WORK_TREE=%s", g->workspace) < 0)
-		return -ENOMEM;
-	/* the broker's own environment, not the user's shell's: no
-	 * GIT_CONFIG_*, GIT_EXEC_PATH, GIT_INDEX_FILE or the like */
-	const char *envp[] = { "PATH=/usr/bin:/bin",
-		               "HOME=/nonexistent",
-		               "LC_ALL=C",
-		               e_dir,
-		               e_tree,
-		               "GIT_CONFIG_NOSYSTEM=1",
-		               "GIT_CONFIG_GLOBAL=/dev/null",
-		               "GIT_ATTR_NOSYSTEM=1",
-		               "GIT_NO_REPLACE_OBJECTS=1",
-		               "GIT_OPTIONAL_LOCKS=0",
-		               "GIT_TERMINAL_PROMPT=0",
-		               "GIT_PAGER=cat",
-		               "PAGER=cat",
-		               "GIT_PROTOCOL_FROM_USER=0",
-		               NULL };
-	int out[2];
-	if (pipe2(out, O_CLOEXEC) < 0)
-		return neg_errno();
-	_cleanup_close_ int rd = out[0], wr = out[1];
-	_cleanup_close_ int errfd = memfd_create("sluice-git-err", MFD_CLOEXEC);
-	_cleanup_close_ int nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	if (errfd < 0 || nullfd < 0)
-		return neg_errno();
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t attr;
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return -ENOMEM;
-	if (posix_spawnattr_init(&attr) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		return -ENOMEM;
-	}
-	sigset_t none, all;
-	sigemptyset(&none);
-	sigfillset(&all);
-	int e = posix_spawn_file_actions_adddup2(&fa, stdin_fd >= 0 ? stdin_fd : nullfd, 0);
-	if (e == 0)
-		e = posix_spawn_file_actions_adddup2(&fa, wr, 1);
-	if (e == 0)
-		e = posix_spawn_file_actions_adddup2(&fa, errfd, 2);
-	if (e == 0)
-		e = posix_spawn_file_actions_addchdir_np(&fa, g->workspace);
-	if (e == 0)
-		e = posix_spawnattr_setpgroup(&attr, 0);
-	if (e == 0)
-		e = posix_spawnattr_setsigmask(&attr, &none);
-	if (e == 0)
-		e = posix_spawnattr_setsigdefault(&attr, &all);
-	if (e == 0)
-		e = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-		                                            POSIX_SPAWN_SETSIGDEF);
-	pid_t pid = -1;
-	if (e == 0)
-		e = posix_spawn(&pid, git, &fa, &attr, (char *const *)argv, (char *const *)envp);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
-	if (e != 0)
-		return -e;
-	g->gits++;
-	wr = safe_close(wr);
-	int r = read_bounded(rd, now_us() + (uint64_t)LATER_GIT_TIMEOUT_MS * 1000u, o);
-	if (r < 0)
-		(void)kill(-pid, SIGKILL); /* its own process group, made above */
-	while (waitpid(pid, &o->status, 0) < 0) {
-		if (errno != EINTR) {
-			o->status = -1;
-			break;
-		}
-	}
-	if (!o->data) {
-		o->data = calloc(1, 1);
-		if (!o->data)
-			return -ENOMEM;
-	}
-	o->data[o->len] = '\0';
-	ssize_t got = pread(errfd, o->err, sizeof(o->err) - 1, 0);
-	o->err[got > 0 ? got : 0] = '\0';
-	o->err[strcspn(o->err, "\n")] = '\0';
+	int r = git_command_run(g->workspace, g->gitdir, args, stdin_fd, o);
+	if (o->spawned)
+		g->gits++;
 	return r;
 }
 
@@ -527,7 +137,7 @@ static bool work_tree_has(struct git_later *g, struct git_sweep *s, const char *
 		ssize_t n = S_ISLNK(st.st_mode) ? readlinkat(fd, name, target, sizeof(target)) : -1;
 		if (n < 0 || (size_t)n >= sizeof(target))
 			return false;
-		in = memfd_with("sluice-git-link", target, (size_t)n);
+		in = git_command_memfd("sluice-git-link", target, (size_t)n);
 	} else {
 		bool exec = (st.st_mode & S_IXUSR) != 0;
 		if (!S_ISREG(st.st_mode) || exec != (mode == 0100755))
@@ -869,7 +479,7 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 		return -ENOMEM;
 	memcpy(all, rbuf, rlen);
 	memcpy(all + rlen, abuf, alen);
-	_cleanup_close_ int in = memfd_with("sluice-git-index-info", all, rlen + alen);
+	_cleanup_close_ int in = git_command_memfd("sluice-git-index-info", all, rlen + alen);
 	if (in < 0)
 		return in;
 	const char *args[] = { "update-index", "-z", "--index-info", NULL };
@@ -893,11 +503,12 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	if (!g->workspace || !g->gitdir || !g->common)
 		return -ENOMEM;
 	_cleanup_close_ int gfd = -1, cfd = -1;
-	if (open_dirs(g, &gfd, &cfd) < 0 || read_head(g, gfd, cfd, &g->head) < 0)
+	if (git_later_open_dirs(g, &gfd, &cfd) < 0 ||
+	    git_later_read_head(g, gfd, cfd, &g->head) < 0)
 		return 0;    /* no HEAD: no repository git would use */
 	if (g->hex_len == 0) /* an unborn branch, nothing packed */
 		g->hex_len = git_index_hash_length(cfd) * 2;
-	take_stats(gfd, cfd, g->before, g->head.ref);
+	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
 	g->active = true;
 	return 0;
 }
@@ -912,7 +523,7 @@ static void head_by_git(struct git_later *g, struct git_sweep *s, struct git_lat
 	    o.len >= g->hex_len) {
 		memcpy(h->id, o.data, g->hex_len);
 		h->id[g->hex_len] = '\0';
-		h->ok = is_hex(h->id, g->hex_len);
+		h->ok = git_later_is_hex(h->id, g->hex_len);
 	}
 	git_output_done(&o);
 	if (!h->ok)
@@ -924,16 +535,16 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 {
 	if (!g->active)
 		return 0;
-	uint64_t t0 = now_us();
+	uint64_t t0 = monotonic_us();
 	struct git_later_stat after[GIT_LATER_FILES];
 	{
 		_cleanup_close_ int gfd = -1, cfd = -1;
-		(void)open_dirs(g, &gfd, &cfd); /* one that cannot be opened: a change */
-		take_stats(gfd, cfd, after, g->head.ref);
+		(void)git_later_open_dirs(g, &gfd, &cfd); /* one that cannot be opened: a change */
+		git_later_take_stats(gfd, cfd, after, g->head.ref);
 	}
 	bool changed = false;
 	for (int i = 0; i < GIT_LATER_FILES; i++)
-		changed |= !same_stat(&g->before[i], &after[i]);
+		changed |= !git_later_same_stat(&g->before[i], &after[i]);
 	if (!changed)
 		return 0;
 	if (!g->head.ok) {
@@ -942,7 +553,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 		git_sweep_fail(s, "the check of what git would restore later: HEAD before the run "
 		                  "could not be read; look at the index and the branch before "
 		                  "git reset --hard");
-		g->duration_us = now_us() - t0;
+		g->duration_us = monotonic_us() - t0;
 		return -EIO;
 	}
 	_cleanup_strv_free_ char **pathspecs = NULL;
@@ -950,12 +561,12 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	if (r < 0)
 		return r;
 	if (!pathspecs) { /* no name runs later: nothing to look for */
-		g->duration_us = now_us() - t0;
+		g->duration_us = monotonic_us() - t0;
 		return 0;
 	}
 	int found = 0;
 	struct git_later_head now;
-	read_head_now(g, &now);
+	git_later_read_head_now(g, &now);
 	if (now.ref[0] && !now.ok)
 		head_by_git(g, s, &now);
 	bool moved = !now.ok || strcmp(now.ref, g->head.ref) != 0;
@@ -964,19 +575,19 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 		 * put back, which the user's next git then reads */
 		r = put_head_back(g, s, &now, NULL);
 		found += r > 0;
-		read_head_now(g, &now);
+		git_later_read_head_now(g, &now);
 	} else if (moved && now.id[0] && strcmp(now.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
 		r = commit_plants(g, s, w, now.id, pathspecs, &names);
 		if (r >= 0 && names) {
 			r = put_head_back(g, s, &now, names);
 			found += r > 0;
-			read_head_now(g, &now);
+			git_later_read_head_now(g, &now);
 		}
 	}
 	/* the branch HEAD named before the run, whatever HEAD names now */
 	struct git_later_head branch;
-	read_branch_now(g, &now, &branch);
+	git_later_read_branch_now(g, &now, &branch);
 	if (branch.ok && branch.id[0] && strcmp(branch.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
 		r = commit_plants(g, s, w, branch.id, pathspecs, &names);
@@ -993,7 +604,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	r = fix_index(g, s, w, pathspecs);
 	if (r > 0)
 		found += r;
-	g->duration_us = now_us() - t0;
+	g->duration_us = monotonic_us() - t0;
 	return r < 0 ? r : found;
 }
 

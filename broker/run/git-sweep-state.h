@@ -11,7 +11,10 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+
+#include "run/git-defuse.h"
 
 #include "run/git-sweep.h"
 
@@ -65,6 +68,32 @@ struct sweeper {
 	} * unkept;
 	size_t n_unkept, n_unswept;
 };
+
+/* Whether what st describes changed (an entry made, renamed, removed; its
+ * mode or link count changed) since the run began. */
+static inline bool git_sweep_changed(const struct sweeper *w, const struct stat *st)
+{
+	const struct timespec *a = &st->st_ctim, *b = &w->s->since;
+	return !w->ctime_ok ||
+	       !(a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec));
+}
+
+/* How a file's text is rewritten without what runs (git-defuse.h's
+ * functions, a config file's with the text before the run). */
+typedef int (*git_sweep_defuse_fn)(const char *text, size_t len, const char *before,
+                                   size_t before_len, char **ret, size_t *ret_len, git_defuse_fn fn,
+                                   void *userdata);
+
+/* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
+ * (and, for a config file, what before, when not NULL, did not hold): the
+ * original copied into the quarantine first; label names the kind
+ * (git-sweep-defuse.c). */
+void git_sweep_defuse_file(struct sweeper *w, int dir, const char *name, git_sweep_defuse_fn defuse,
+                           const char *before, size_t before_len, const char *label);
+
+/* The paused sequencer's todo lists in gitdir fd (w->path): their exec
+ * lines disabled when the run made or changed them (git-sweep-defuse.c). */
+void git_sweep_sequencer(struct sweeper *w, int fd);
 
 /* Note an item found without the quarantine folder (git-later.c: an index
  * entry put back, a branch moved back, kept: the ref that holds the run's

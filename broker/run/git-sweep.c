@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The post-run sweep of a run's repository (git-sweep.h): the walk of its
- * gitdirs and nested repositories, and what is disabled in place; what is
- * taken out goes to the quarantine folder (git-quarantine.c). Every step
+ * gitdirs and nested repositories; what is disabled in place is rewritten
+ * by git-sweep-defuse.c, what is taken out goes to the quarantine folder
+ * (git-quarantine.c). Every step
  * works on descriptors and never follows a symbolic link: what it looks at
  * is what the command may have planted.
  */
@@ -68,18 +69,6 @@ void git_sweep_fail(struct git_sweep *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-static bool ts_before(const struct timespec *a, const struct timespec *b)
-{
-	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec);
-}
-
-/* Whether what st describes changed (an entry made, renamed, removed; its
- * mode or link count changed) since the run began. */
-static bool changed(const struct sweeper *w, const struct stat *st)
-{
-	return !w->ctime_ok || !ts_before(&st->st_ctim, &w->s->since);
-}
-
 /* What a non-directory entry of a gitdir is, when git would never have put
  * it there, into what (else ""). in_objects: in an object store, where
  * git's own clones hard-link objects and git never writes a file in place. */
@@ -128,7 +117,7 @@ static bool is_name(const char *a, const char *b)
 static bool users_hook(const struct sweeper *w, int dir, const char *name, const struct stat *st)
 {
 	if (S_ISREG(st->st_mode))
-		return w->ctime_ok && !changed(w, st);
+		return w->ctime_ok && !git_sweep_changed(w, st);
 	if (!S_ISLNK(st->st_mode))
 		return false;
 	for (size_t i = 0; i < w->s->n_hook_links; i++) {
@@ -139,7 +128,8 @@ static bool users_hook(const struct sweeper *w, int dir, const char *name, const
 		if (fstatat(dir, name, &target, 0) < 0)
 			return !l->target_exists && errno == ENOENT;
 		return l->target_exists && target.st_dev == l->target_dev &&
-		       target.st_ino == l->target_ino && w->ctime_ok && !changed(w, &target);
+		       target.st_ino == l->target_ino && w->ctime_ok &&
+		       !git_sweep_changed(w, &target);
 	}
 	return false;
 }
@@ -281,7 +271,7 @@ static int walk(struct sweeper *w, int fd, bool in_objects, bool objects, int de
 		if (len + 1 + strlen(name) >= sizeof(w->path))
 			continue;
 		bool fanout = objects && is_fanout(name);
-		if (fanout && !changed(w, &est))
+		if (fanout && !git_sweep_changed(w, &est))
 			continue; /* no entry made, renamed or removed there since the start */
 		snprintf(w->path + len, sizeof(w->path) - len, "/%s", name);
 		int r = 0;
@@ -331,114 +321,6 @@ static int sweep_tree(struct sweeper *w, const char *path)
 	return walk(w, fd, false, false, 0);
 }
 
-static void collect_key(const char *what, void *userdata)
-{
-	struct sweeper *w = userdata;
-	size_t len = strlen(w->keys);
-	if (len + strlen(what) + 3 < sizeof(w->keys))
-		snprintf(w->keys + len, sizeof(w->keys) - len, "%s%s", len ? ", " : "", what);
-	w->n_keys++;
-}
-
-typedef int (*defuse_fn)(const char *text, size_t len, const char *before, size_t before_len,
-                         char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
-
-static int defuse_todo(const char *text, size_t len, const char *before, size_t before_len,
-                       char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
-{
-	(void)before;
-	(void)before_len;
-	return git_defuse_todo(text, len, ret, ret_len, fn, userdata);
-}
-
-/* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
- * (and, for a config file, what the text before, when not NULL, did not
- * hold): the original copied into the quarantine first. label names the
- * kind. */
-static void defuse_file(struct sweeper *w, int dir, const char *name, defuse_fn defuse,
-                        const char *before, size_t before_len, const char *label)
-{
-	_cleanup_close_ int fd =
-	        openat(dir, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	struct stat st;
-	if (fd < 0 && errno == ENOENT)
-		return;
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > SWEEP_TEXT_MAX) {
-		/* not a file git can read as text: away with it */
-		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			git_quarantine_move(w, dir, name, &st, "unreadable or oversized git file");
-		return;
-	}
-	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
-	ssize_t n = text ? read_full(fd, text, (size_t)st.st_size) : -ENOMEM;
-	if (n < 0) {
-		git_sweep_fail(w->s, "reading '%s/%s': %s", w->path, name, strerror((int)-n));
-		return;
-	}
-	w->keys[0] = '\0';
-	w->n_keys = 0;
-	_cleanup_free_ char *out = NULL;
-	size_t out_len = 0;
-	int r = defuse(text, (size_t)n, before, before_len, &out, &out_len, collect_key, w);
-	if (r <= 0) {
-		if (r < 0)
-			git_sweep_fail(w->s, "reading '%s/%s': %s", w->path, name, strerror(-r));
-		return;
-	}
-	char kept[NAME_MAX + 1];
-	git_quarantine_kept_name(w, name, kept);
-	int qfd = git_quarantine_open(w);
-	bool copied = qfd >= 0 && lseek(fd, 0, SEEK_SET) == 0 &&
-	              git_quarantine_copy(w, fd, kept, SWEEP_TEXT_MAX) == 0;
-	char tmp[NAME_MAX + 1];
-	snprintf(tmp, sizeof(tmp), ".%.200s.sluice-sweep", name);
-	(void)unlinkat(dir, tmp, 0);
-	_cleanup_close_ int nfd = openat(
-	        dir, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, st.st_mode & 0777);
-	int wr = nfd < 0 ? neg_errno() : write_full(nfd, out, out_len);
-	if (wr >= 0 && fchown(nfd, st.st_uid, st.st_gid) < 0 && errno != EPERM)
-		wr = neg_errno();
-	if (wr >= 0 && renameat(dir, tmp, dir, name) < 0)
-		wr = neg_errno();
-	if (wr < 0) {
-		(void)unlinkat(dir, tmp, 0);
-		/* it must not stay as it is: moved away whole instead */
-		git_quarantine_move(w, dir, name, &st,
-		                    "git file that runs programs (could not be rewritten)");
-		return;
-	}
-	char what[600];
-	snprintf(what, sizeof(what), "%s: %s (commented out)", label, w->keys);
-	git_quarantine_note(w, w->path, name, what, copied ? kept : NULL);
-	w->s->n_found += (size_t)(w->n_keys - 1); /* each key counts */
-}
-
-/* The paused sequencer's todo lists in gitdir fd (w->path): their exec lines
- * disabled when the run made or changed them. */
-static void sweep_sequencer(struct sweeper *w, int fd)
-{
-	static const char *const todos[][2] = {
-		{ "rebase-merge", "git-rebase-todo" },
-		{ "sequencer", "todo" },
-	};
-	size_t len = strlen(w->path);
-	for (size_t i = 0; i < ELEMENTSOF(todos); i++) {
-		_cleanup_close_ int dfd =
-		        openat(fd, todos[i][0], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		struct stat dst, fst;
-		if (dfd < 0 || fstat(dfd, &dst) < 0)
-			continue;
-		bool fresh = changed(w, &dst) ||
-		             (fstatat(dfd, todos[i][1], &fst, AT_SYMLINK_NOFOLLOW) == 0 &&
-		              changed(w, &fst));
-		if (!fresh)
-			continue;
-		snprintf(w->path + len, sizeof(w->path) - len, "/%s", todos[i][0]);
-		defuse_file(w, dfd, todos[i][1], defuse_todo, NULL, 0, "todo list exec lines");
-		w->path[len] = '\0';
-	}
-}
-
 /* What config file i of root held before the run: "" when it was missing
  * (then nothing of it is the user's, and no remote either); NULL for a
  * repository that is not a root, whose text before is not known. */
@@ -464,7 +346,7 @@ static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
 		_cleanup_close_ int dfd =
 		        openat(fd, folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
-		if (dfd < 0 || fstat(dfd, &st) < 0 || !(all || changed(w, &st)))
+		if (dfd < 0 || fstat(dfd, &st) < 0 || !(all || git_sweep_changed(w, &st)))
 			continue; /* no entry made, renamed or removed there since the start */
 		_cleanup_(closedirp) DIR *d = dir_of(dfd);
 		if (!d)
@@ -475,7 +357,7 @@ static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
 			if (is_name(de->d_name, ".") || is_name(de->d_name, ".."))
 				continue;
 			if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-			    (!all && !changed(w, &st)))
+			    (!all && !git_sweep_changed(w, &st)))
 				continue;
 			git_quarantine_move(w, dfd, de->d_name, &st,
 			                    "legacy remote file (git pushes where it says to a "
@@ -502,15 +384,16 @@ static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
 static void sweep_nested(struct sweeper *w, int fd, int root)
 {
 	struct stat st, parent;
-	bool all = root < 0 && fstat(fd, &st) == 0 && changed(w, &st) &&
-	           fstatat(fd, "..", &parent, 0) == 0 && changed(w, &parent);
+	bool all = root < 0 && fstat(fd, &st) == 0 && git_sweep_changed(w, &st) &&
+	           fstatat(fd, "..", &parent, 0) == 0 && git_sweep_changed(w, &parent);
 	for (size_t i = 0; i < ELEMENTSOF(git_sweep_config_files); i++)
 		if (all || (fstatat(fd, git_sweep_config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		            changed(w, &st)))
-			defuse_file(w, fd, git_sweep_config_files[i], git_defuse_config_since,
-			            root_before(w->s, root, i),
-			            root < 0 ? 0 : w->s->config_before_len[root][i],
-			            "config keys that run programs or send data elsewhere");
+		            git_sweep_changed(w, &st)))
+			git_sweep_defuse_file(
+			        w, fd, git_sweep_config_files[i], git_defuse_config_since,
+			        root_before(w->s, root, i),
+			        root < 0 ? 0 : w->s->config_before_len[root][i],
+			        "config keys that run programs or send data elsewhere");
 	sweep_legacy_remotes(w, fd, all);
 	if (root >= 0 && !w->s->roots_config_writable)
 		return;
@@ -519,7 +402,7 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 	_cleanup_(closedirp) DIR *hooks = hfd >= 0 ? dir_of(hfd) : NULL;
 	if (!hooks)
 		return;
-	all |= fstat(hfd, &st) == 0 && changed(w, &st);
+	all |= fstat(hfd, &st) == 0 && git_sweep_changed(w, &st);
 	size_t len = strlen(w->path);
 	snprintf(w->path + len, sizeof(w->path) - len, "/hooks");
 	struct dirent *de;
@@ -529,7 +412,8 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 		if (is_name(name, ".") || is_name(name, "..") ||
 		    (n > 7 && strcmp(name + n - 7, ".sample") == 0))
 			continue; /* git runs no hook by a name ending in .sample */
-		if (fstatat(hfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 || (!all && !changed(w, &st)))
+		if (fstatat(hfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    (!all && !git_sweep_changed(w, &st)))
 			continue;
 		if (S_ISREG(st.st_mode) && !(st.st_mode & 0111))
 			continue; /* git does not run it */
@@ -562,7 +446,7 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, 
 			w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
 	}
 	sweep_nested(w, fd, root);
-	sweep_sequencer(w, fd);
+	git_sweep_sequencer(w, fd);
 }
 
 /* The index of the root path is, or -1. */

@@ -158,7 +158,7 @@ bool result_write_denial_note(FILE *f, enum sandbox_mode mode);
  * hooks are the user's to install, outside; HUSKY=0 skips only that step.
  * The output line it follows is husky 8's own (RESULT_HUSKY_FAILED). */
 #define RESULT_HUSKY_FAILED "husky - Git hooks failed to install"
-#define RESULT_HUSKY_NOTE                                                                      \
+#define RESULT_HUSKY_NOTE                                                                       \
 	"[sandbox: husky could not install the git hooks (.husky/ and the repository's config " \
 	"are kept read-only here); installing them is the user's step, outside the sandbox. "   \
 	"Run the command again with HUSKY=0 in front (HUSKY=0 npm ci), which skips only "       \

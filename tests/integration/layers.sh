@@ -3,7 +3,9 @@
 # The broker's layers (docs/architecture.md): a file includes headers only
 # from its own folder or a lower one, naming the folder; common/ includes
 # nothing of the programs, the launcher nothing of the broker; only shell/
-# includes tree-sitter. Reads the sources only, so it runs anywhere; TAP.
+# includes tree-sitter. Also the rooms' size: no product file over 800
+# lines, no function over 80. Reads the sources only, so it runs
+# anywhere; TAP.
 # Usage: layers.sh [SRCDIR] (make check passes SLUICE_SRCDIR).
 set -u
 src=${1:-${SLUICE_SRCDIR:-$(cd "$(dirname "$0")/../.." && pwd)}}
@@ -131,6 +133,23 @@ for dir in common launcher; do
   [ ${#bad[@]} -eq 0 ]
   report $? "$dir/ includes nothing from above it" "${bad[@]}"
 done
+
+# 5. Rooms of a size a reader holds: no product source file over 800
+#    lines, no function body over 80 (a body runs from a "{" at the start
+#    of a line to the next "}" there, the project's style for functions).
+long_files=() long_functions=()
+while IFS= read -r -d '' f; do
+  lines=$(wc -l <"$f")
+  [ "$lines" -le 800 ] || long_files+=("${f#"$src"/}: $lines lines")
+  [ "${f%.c}" != "$f" ] || continue
+  while read -r body; do
+    long_functions+=("${f#"$src"/}: $body")
+  done < <(awk '/^\{/ { start = NR; name = prev } /^\}/ && start { if (NR - start - 1 > 80) print NR - start - 1 " lines, the function ending on line " NR " (" name ")"; start = 0 } { prev = $0 }' "$f")
+done < <(find "$src/broker" "$src/launcher" "$src/common" "$src/plugins" "$src/include" -name '*.[ch]' -print0 | sort -z)
+[ ${#long_files[@]} -eq 0 ]
+report $? "no product source file is over 800 lines" "${long_files[@]}"
+[ ${#long_functions[@]} -eq 0 ]
+report $? "no function is over 80 lines" "${long_functions[@]}"
 
 echo "1..$n"
 exit "$failed"

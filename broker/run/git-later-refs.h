@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The repository's index and refs read from the files, without git
+ * (git-later-refs.c), for git-later.c.
+ * Not for: anyone but git-later.c; git-later.h is the check's interface.
+ */
+#ifndef SLUICE_GIT_LATER_REFS_H
+#define SLUICE_GIT_LATER_REFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "run/git-later.h"
+
+/* Whether two stats of one file say it did not change. */
+bool git_later_same_stat(const struct git_later_stat *a, const struct git_later_stat *b);
+
+/* Whether s holds n hex digits. */
+bool git_later_is_hex(const char *s, size_t n);
+
+/* The gitdir and the common directory, opened to read in (-errno). */
+int git_later_open_dirs(const struct git_later *g, int *gfd, int *cfd);
+
+/* The stats of the index, HEAD, packed-refs and the branch ref (NULL or
+ * "": none) into st. */
+void git_later_take_stats(int gfd, int cfd, struct git_later_stat st[GIT_LATER_FILES],
+                          const char *ref);
+
+/* What HEAD names now, read as git writes it, into *h; -errno when it
+ * cannot be read. */
+int git_later_read_head(struct git_later *g, int gfd, int cfd, struct git_later_head *h);
+
+/* The pre-run branch's commit now (HEAD's, where HEAD was detached). */
+void git_later_read_branch_now(struct git_later *g, const struct git_later_head *head_now,
+                               struct git_later_head *h);
+
+/* git_later_read_head() from the paths. */
+void git_later_read_head_now(struct git_later *g, struct git_later_head *h);
+
+#endif
