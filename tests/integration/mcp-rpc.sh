@@ -132,13 +132,16 @@ pidfile="$TEST_TMP/child.pid"
 timeout -k 5 30 "$SLUICE" mcp -C "$TEST_TMP" <"$fifo" >"$TEST_TMP/eof.out" 2>"$TEST_TMP/eof.err" &
 server=$!
 exec 3>"$fifo"
-printf '%s\n' "$init" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"bash\",\"arguments\":{\"command\":\"sleep 60 & echo \$! > $pidfile; wait\"}}}" >&3
-if wait_for 10 test -s "$pidfile"; then
-  child=$(cat "$pidfile")
+# the child found from outside by a mark in its argv: a pid the command
+# prints is its PID namespace's, which names another process here
+mark="mcp-eof-$$-$RANDOM"
+child_runs() { pgrep -f -- "^$mark" >/dev/null; }
+printf '%s\n' "$init" "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"bash\",\"arguments\":{\"command\":\"bash -c 'exec -a $mark sleep 60' & echo started > $pidfile; wait\"}}}" >&3
+if wait_for 10 test -s "$pidfile" && wait_for 5 child_runs; then
   exec 3>&-
   wait "$server" && rc=0 || rc=$?
-  [ "$rc" -eq 0 ] && ! alive "$child"
-  report $? "end of input: the server ends the running command's tree and exits 0" "status $rc, child alive: $(alive "$child" && echo yes)" "$(cat "$TEST_TMP/eof.err")"
+  [ "$rc" -eq 0 ] && ! child_runs
+  report $? "end of input: the server ends the running command's tree and exits 0" "status $rc, child alive: $(pgrep -a -f -- "^$mark")" "$(cat "$TEST_TMP/eof.err")"
 else
   exec 3>&-
   wait "$server"

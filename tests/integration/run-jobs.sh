@@ -49,17 +49,23 @@ id2=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 wait_for 10 grep -q "^\[sluice: job $id2 failed with exit code 4\]$" "$jobs_dir/$id2.out"
 report $? "a failing job's completion line has its exit code" "$out"
 
+# The escapee is found from outside by a mark in its argv: a pid the
+# command prints is its PID namespace's, which names another process here.
 pids="$TEST_TMP/pids"
-run timeout -k 5 20 "$SLUICE" run --mode background -- "setsid sleep 320 & echo \$! > '$pids'; sleep 321"
+mark="jobs-escapee-$$-$RANDOM"
+run timeout -k 5 20 "$SLUICE" run --mode background -- "setsid bash -c 'exec -a $mark sleep 320' & echo started > '$pids'; sleep 321"
 id3=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 grep -q "^\[stop it with: sluice kill $id3" <<<"$out"
 report $? "the text says how to stop it" "$out"
 wait_for 10 test -s "$pids"
-escapee=$(cat "$pids")
+escapee_runs() { pgrep -f -- "^$mark" >/dev/null; }
+escapee_gone() { ! escapee_runs; }
+wait_for 5 escapee_runs && seen=yes || seen=no
 run timeout -k 5 20 "$SLUICE" kill "$id3"
 expect "kill ends the job" 0
-! alive "$escapee"
-report $? "kill ends the whole tree, the setsid escapee too" || kill -9 "$escapee"
+[ "$seen" = yes ] && wait_for 5 escapee_gone
+report $? "kill ends the whole tree, the setsid escapee too (found by its mark from outside)" \
+  "seen before the kill: $seen" "left: $(pgrep -a -f -- "^$mark")" || pkill -9 -f -- "^$mark"
 run "$SLUICE" jobs
 expect "jobs shows it killed" 0 "^$id3 +killed "
 run "$SLUICE" kill "$id3"

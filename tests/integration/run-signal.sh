@@ -82,15 +82,20 @@ report $? "$name" "$out"
 # SIGKILL cannot be caught: sluice cannot kill the tree then, but the shell
 # it started must not run on with nothing to enforce its timeout. It dies
 # with sluice (sluice-launch --die-with-parent).
+# The shell is found from outside by the mark it execs under: the pid it
+# would print is its PID namespace's, which names another process here.
 pidfile="$TEST_TMP/pid-KILL"
-"$SLUICE" run --timeout 20s -- "echo \$\$ > '$pidfile'; exec sleep 312" >/dev/null 2>&1 &
+mark="signal-mark-$$-$RANDOM-KILL"
+"$SLUICE" run --timeout 20s -- "echo started > '$pidfile'; exec -a $mark sleep 312" >/dev/null 2>&1 &
 sluice_pid=$!
-if wait_for 10 test -s "$pidfile"; then
-  shell=$(cat "$pidfile")
+shell_runs() { pgrep -f -- "^$mark" >/dev/null; }
+shell_gone() { ! shell_runs; }
+if wait_for 10 test -s "$pidfile" && wait_for 5 shell_runs; then
   kill -s KILL "$sluice_pid"
   wait "$sluice_pid"
-  wait_for 5 gone "$shell"
-  report $? "SIGKILL to sluice run: the command's shell dies with it" "shell $shell still runs" || kill -9 "$shell"
+  wait_for 5 shell_gone
+  report $? "SIGKILL to sluice run: the command's shell dies with it" \
+    "still running: $(pgrep -a -f -- "^$mark")" || pkill -9 -f -- "^$mark"
 else
   not_ok "SIGKILL to sluice run: the command started" "no pid in $pidfile"
   kill -s KILL "$sluice_pid"
