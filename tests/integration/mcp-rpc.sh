@@ -155,10 +155,9 @@ gate="$TEST_TMP/gate"
 mkfifo "$gate"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP" "$gate" <<'PY'
 import os, signal, sys
-from mcp_client import Server, gone, wait_for
+from mcp_client import Server, marked, wait_for
 sluice, root, gate = sys.argv[1:4]
 srv = Server(sluice, root)
-pidfile = os.path.join(root, "gated.pid")
 srv.call(1, f"read x < {gate}; echo first")
 srv.call(2, "echo second")
 order = [srv.read()["id"]]
@@ -166,19 +165,15 @@ with open(gate, "w") as g:
     g.write("go\n")
 order.append(srv.read()["id"])
 print("order", order)
-srv.call(3, f"sleep 60 & echo $! > {pidfile}.2; wait")
-def read_pid():
-    try:
-        return int(open(pidfile + ".2").read())
-    except (OSError, ValueError):  # not there yet, or half-written
-        return None
-if not wait_for(read_pid, 10):
+# the child found from outside by its mark (mcp_client.marked())
+mark = f"mcp-gated-{os.getpid()}"
+srv.call(3, f"bash -c 'exec -a {mark} sleep 60' & wait")
+if not wait_for(lambda: marked(mark), 10):
     print("the command did not start")
     sys.exit(0)
-child = read_pid()
 srv.proc.send_signal(signal.SIGTERM)
 srv.proc.wait()
-print("child gone" if wait_for(lambda: gone(child), 10) else "child alive")
+print("child gone" if wait_for(lambda: not marked(mark), 10) else "child alive")
 PY
 )
 grep -q '^order \[2, 1\]$' <<<"$res"
@@ -396,21 +391,22 @@ report $? "a cancelled running call is never answered; the server answers the ne
 mkdir -p "$TEST_TMP/ws-died"
 res=$(timeout 30 python3 - "$SLUICE" "$TEST_TMP/ws-died" "$init" <<'PY'
 import os, signal, sys
-from mcp_client import Server, gone, wait_for
+from mcp_client import Server, marked, wait_for
 sluice, root, init = sys.argv[1:4]
 srv = Server(sluice, root, init=init)
 started, gate = os.path.join(root, "started"), os.path.join(root, "gate")
 os.mkfifo(gate)
-srv.call(1, f"echo $$ > {started}.pid; touch {started}; read x < {gate}")
-wait_for(lambda: os.path.exists(started), 10)
-shell = int(open(started + ".pid").read())
+# the command found from outside by its mark (mcp_client.marked())
+mark = f"mcp-died-{os.getpid()}"
+srv.call(1, f"touch {started}; exec -a {mark} bash -c 'read x < {gate}'")
+print("command seen:", wait_for(lambda: os.path.exists(started) and bool(marked(mark)), 10))
 workers = srv.workers()
 print("workers:", len(workers))
 for w in workers:
     os.kill(int(w), signal.SIGKILL)
 r = srv.read()
 print("answer:", r.get("id"), r.get("error", {}).get("code"))
-print("command gone:", wait_for(lambda: gone(shell), 5))
+print("command gone:", wait_for(lambda: not marked(mark), 5))
 srv.call(2, "echo after")
 r = srv.read()
 print("next:", r.get("id"), r.get("result", {}).get("content", [{}])[0].get("text"))
@@ -421,8 +417,8 @@ except OSError:
     pass
 PY
 )
-grep -q '^workers: 1$' <<<"$res" && grep -q '^answer: 1 -32603$' <<<"$res" &&
-  grep -q '^command gone: True$' <<<"$res" &&
+grep -q '^command seen: True$' <<<"$res" && grep -q '^workers: 1$' <<<"$res" &&
+  grep -q '^answer: 1 -32603$' <<<"$res" && grep -q '^command gone: True$' <<<"$res" &&
   grep -q "^next: 2 after$" <<<"$res" &&
   grep -q '^status: 0$' <<<"$res"
 report $? "a worker that dies: its call gets -32603, its command dies with it, and the next call is served" "$res"

@@ -3,6 +3,7 @@
 requests its checks send, and the waits they share. The script puts this
 directory on PYTHONPATH for its Python snippets. Not a test itself."""
 import json
+import os
 import subprocess
 import time
 
@@ -67,6 +68,23 @@ def wait_for(cond, seconds):
             return True
         time.sleep(0.025)
     return bool(cond())
+
+
+def marked(mark):
+    """The pids of the processes whose argv[0] is mark (a command's
+    process, found from outside: the pids it prints are its PID
+    namespace's, which name other processes here)."""
+    found = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            argv0 = open(f"/proc/{d}/cmdline", "rb").read().split(b"\0", 1)[0]
+        except OSError:
+            continue
+        if argv0 == mark.encode() and not gone(int(d)):
+            found.append(int(d))
+    return found
 
 
 def gone(pid):
