@@ -51,13 +51,7 @@ report $? "nothing dropped: no networkDropped key" "$(tail -n 1 "$audit")"
 # record must be written before the answer, or the run finds it missing
 # and counts the connection dropped. slow-writes holds every record write
 # (pwrite) 600 ms, wider than any machine's gap between the two.
-SLOW=$SLUICE_BUILDDIR/tests/launcher/slow-writes
-"$SLOW" serve "$TEST_TMP/slow.sock" 600 &
-slow_srv=$!
-for _ in $(seq 100); do [ -S "$TEST_TMP/slow.sock" ] && break; sleep 0.05; done
-printf '#!/bin/sh\nexec "%s" wrap "%s" "%s" "$@"\n' "$SLOW" "$TEST_TMP/slow.sock" "$SLUICE_LAUNCH" \
-  >"$TEST_TMP/slow-launch"
-chmod 755 "$TEST_TMP/slow-launch"
+slow_launcher 600
 t0=$(date +%s%N)
 run env SLUICE_LAUNCH="$TEST_TMP/slow-launch" "$SLUICE" run -C "$ws" --config "$TEST_TMP/allow.ini" \
   --format json -- "curl -sS -m 10 -p http://127.0.0.3:$port/index.html"
@@ -67,8 +61,7 @@ net=$(last_line 'json.dumps(d.get("network"))')
   [ "$(json_get "$net" '[(c["host"], c["verdict"], c["reason"]) for c in d]')" = "[('127.0.0.3', 'refused', 'not-listed')]" ]
 report $? "a refused connection's record is written before the client hears why: with record writes held, the run still finds it" \
   "${ms} ms" "$net" "$(tail -n 1 "$audit")" "$out" "$err"
-kill "$slow_srv" 2>/dev/null
-wait "$slow_srv" 2>/dev/null
+slow_launcher_stop
 
 # plain HTTP, and a request that is not a proxy's (no absolute URI)
 # (scripts in files: the policies ask about what they cannot read)

@@ -91,20 +91,14 @@ $want  -
     # The same upload last, with every record write held 100 ms
     # (slow-writes): its last record is written after the client has gone
     # and the run has ended, and must still be there, whole.
-    SLOW=$SLUICE_BUILDDIR/tests/launcher/slow-writes
-    "$SLOW" serve "$TEST_TMP/slow.sock" 100 &
-    slow_srv=$!
-    for _ in $(seq 100); do [ -S "$TEST_TMP/slow.sock" ] && break; sleep 0.05; done
-    printf '#!/bin/sh\nexec "%s" wrap "%s" "%s" "$@"\n' "$SLOW" "$TEST_TMP/slow.sock" "$SLUICE_LAUNCH" \
-      >"$TEST_TMP/slow-launch"
-    chmod 755 "$TEST_TMP/slow-launch"
+    slow_launcher 100
     python3 "$SLUICE_SRCDIR/tests/integration/egress_echo_http.py" 127.0.0.2 "$echo_port" "$TEST_TMP/echo.log" &
     echo_srv=$!
     wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$echo_port/ready"
     run env SLUICE_LAUNCH="$TEST_TMP/slow-launch" "$SLUICE" run -C "$ws" --config "$TEST_TMP/whole.ini" \
       --format json -- "curl -sS -m 20 -p --data-binary @upload.bin http://127.0.0.2:$echo_port/last"
-    kill "$echo_srv" "$slow_srv" 2>/dev/null
-    wait "$slow_srv" 2>/dev/null
+    kill "$echo_srv" 2>/dev/null
+    slow_launcher_stop
     net=$(json_get "$(tail -n 1 "$whole_audit")" 'json.dumps(d["network"])')
     [ "$(json_get "$out" 'd["stdout"]')" = "/last 127.0.0.2:$echo_port $up" ] &&
       [ "$(json_get "$net" '[(c["kind"], c["reason"], '"$up"' < c["bytesUp"] < '"$up"' + 1024) for c in d]')" = "[('tunnel', None, True)]" ]

@@ -110,3 +110,21 @@ serve_on_host_loopback() {
   wait_for 20 curl -sf -o /dev/null "http://127.0.0.2:$port/index.html" &&
     wait_for 20 curl -sf -o /dev/null "http://127.0.0.3:$port/index.html"
 }
+
+# slow_launcher MS: a launcher at $TEST_TMP/slow-launch (for SLUICE_LAUNCH)
+# whose every pwrite(2), the egress proxy's records among them, is held MS
+# ms (tests/launcher/slow-writes); its server in slow_srv, ended by
+# slow_launcher_stop.
+slow_launcher() {
+  local slow=$SLUICE_BUILDDIR/tests/launcher/slow-writes sock=$TEST_TMP/slow-$1.sock
+  "$slow" serve "$sock" "$1" &
+  slow_srv=$!
+  wait_for 5 test -S "$sock"
+  printf '#!/bin/sh\nexec "%s" wrap "%s" "%s" "$@"\n' "$slow" "$sock" "$SLUICE_LAUNCH" \
+    >"$TEST_TMP/slow-launch"
+  chmod 755 "$TEST_TMP/slow-launch"
+}
+slow_launcher_stop() {
+  kill "$slow_srv" 2>/dev/null
+  wait "$slow_srv" 2>/dev/null
+}
