@@ -2,10 +2,11 @@
 /*
  * What git restores later (git-later.h): the stat(2)s before the run, and
  * after it, where they changed, git's own view of the index and the
- * branch against the pre-run HEAD, through git run in a hardened way
- * (git-command.c) with no external diff or textconv and no filter
- * (hash-object --no-filters). The repository's config is the user's, less
- * what the sweep just disabled; what the command line sets wins over it.
+ * branch against the pre-run HEAD (git-later-diff.c), through git run in
+ * a hardened way (git-later-git.c, git-command.c) with no external diff
+ * or textconv and no filter (hash-object --no-filters). The repository's
+ * config is the user's, less what the sweep just disabled; what the
+ * command line sets wins over it. This file undoes what it finds.
  */
 #include "config.h"
 
@@ -24,231 +25,14 @@
 #include "monotonic.h"
 #include "strv.h"
 #include "run/git-command.h"
+#include "run/git-later-diff.h"
+#include "run/git-later-git.h"
 #include "run/git-index.h"
 #include "run/git-later.h"
 #include "run/git-later-refs.h"
 #include "run/git-sweep-state.h"
 
-/* --- git, hardened (git-command.c) ------------------------------------- */
-
-/* git_command_run() in the workspace's repository, counted. */
-static int git_run(struct git_later *g, const char *const args[], int stdin_fd,
-                   struct git_output *o)
-{
-	int r = git_command_run(g->workspace, g->gitdir, args, stdin_fd, o);
-	if (o->spawned)
-		g->gits++;
-	return r;
-}
-
-/* git_run(), and a failure (not run, or not exit 0) noted in the sweep's
- * error naming what. */
-static int git_ok(struct git_later *g, struct git_sweep *s, const char *what,
-                  const char *const args[], int stdin_fd, struct git_output *o)
-{
-	int r = git_run(g, args, stdin_fd, o);
-	if (r < 0) {
-		git_sweep_fail(s, "the check of what git would restore later: %s: %s", what,
-		               strerror(-r));
-		return r;
-	}
-	if (!WIFEXITED(o->status) || WEXITSTATUS(o->status) != 0) {
-		git_sweep_fail(s, "the check of what git would restore later: %s: %s", what,
-		               o->err[0] ? o->err : "git failed");
-		return -EIO;
-	}
-	return 0;
-}
-
-/* --- what the index and the commits hold ---------------------------------- */
-
-/* One record of `git diff-* --raw -z`. */
-struct later_change {
-	unsigned old_mode, new_mode;
-	char old_id[65], new_id[65];
-	char status;
-	const char *path; /* into the output */
-};
-
-/* The next record of raw -z output at *p, or false at its end (or at
- * anything malformed, which the caller then reports). */
-static bool next_change(const struct git_later *g, char **p, char *end, struct later_change *c,
-                        bool *malformed)
-{
-	*malformed = false;
-	if (*p >= end)
-		return false;
-	char *head = *p;
-	char *z = memchr(head, '\0', (size_t)(end - head));
-	if (!z || head[0] != ':') {
-		*malformed = true;
-		return false;
-	}
-	char *path = z + 1;
-	char *pz = path < end ? memchr(path, '\0', (size_t)(end - path)) : NULL;
-	char old_id[80], new_id[80], status[8];
-	if (!pz ||
-	    sscanf(head, ":%o %o %79s %79s %7s", &c->old_mode, &c->new_mode, old_id, new_id,
-	           status) != 5 ||
-	    strlen(old_id) != g->hex_len || strlen(new_id) != g->hex_len) {
-		*malformed = true;
-		return false;
-	}
-	memcpy(c->old_id, old_id, g->hex_len + 1);
-	memcpy(c->new_id, new_id, g->hex_len + 1);
-	c->status = status[0];
-	c->path = path;
-	*p = pz + 1;
-	return true;
-}
-
-/* Whether the work tree's file at path is what git would store as mode
- * and id: then it is the user's (the run could not write it: protected,
- * or renamed away after the run), staged or committed as it is. */
-static bool work_tree_has(struct git_later *g, struct git_sweep *s, const char *path, unsigned mode,
-                          const char *id)
-{
-	if (mode != 0100644 && mode != 0100755 && mode != 0120000)
-		return false;
-	_cleanup_close_ int fd = open(g->workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	/* each folder on the way opened without following a symlink */
-	const char *name = path;
-	for (const char *slash; (slash = strchr(name, '/')) != NULL; name = slash + 1) {
-		char part[NAME_MAX + 1];
-		size_t n = (size_t)(slash - name);
-		if (n == 0 || n >= sizeof(part))
-			return false;
-		memcpy(part, name, n);
-		part[n] = '\0';
-		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0)
-			return false;
-		(void)close(fd);
-		fd = next;
-	}
-	struct stat st;
-	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return false;
-	_cleanup_close_ int in = -1;
-	if (mode == 0120000) {
-		char target[PATH_MAX];
-		ssize_t n = S_ISLNK(st.st_mode) ? readlinkat(fd, name, target, sizeof(target)) : -1;
-		if (n < 0 || (size_t)n >= sizeof(target))
-			return false;
-		in = git_command_memfd("sluice-git-link", target, (size_t)n);
-	} else {
-		bool exec = (st.st_mode & S_IXUSR) != 0;
-		if (!S_ISREG(st.st_mode) || exec != (mode == 0100755))
-			return false;
-		in = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	}
-	if (in < 0)
-		return false;
-	const char *args[] = { "hash-object", "--no-filters", "-t", "blob", "--stdin", NULL };
-	struct git_output o;
-	bool same = git_ok(g, s, "hashing a file of the work tree", args, in, &o) == 0 &&
-	            strncmp(o.data, id, g->hex_len) == 0 && o.data[g->hex_len] == '\n';
-	git_output_done(&o);
-	return same;
-}
-
-/* Whether a change (an entry added or changed, not deleted) puts content
- * at a name that runs later, other than the work tree's. */
-static bool plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                   const struct later_change *c)
-{
-	if (c->status == 'D')
-		return false;
-	/* an unmerged entry: its stages are the run's, whatever they hold */
-	unsigned mode = c->status == 'U' ? 0100755 : c->new_mode;
-	if (!protect_watch_runs_later(w, c->path, mode))
-		return false;
-	return c->status == 'U' || !work_tree_has(g, s, c->path, c->new_mode, c->new_id);
-}
-
-/* The empty tree's id in this repository's hash. */
-static const char *empty_tree(const struct git_later *g)
-{
-	return g->hex_len == 64 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
-	                        : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
-}
-
-/* `git diff-tree`/`diff-index --cached` of the pre-run HEAD against
- * against (a commit; NULL: the index), limited to pathspecs. */
-static int diff_names(struct git_later *g, struct git_sweep *s, const char *against,
-                      char **pathspecs, struct git_output *o)
-{
-	*o = (struct git_output){ .data = NULL };
-	const char *base = g->head.id[0] ? g->head.id : empty_tree(g);
-	_cleanup_free_ const char **args = calloc(16 + strv_length(pathspecs), sizeof(*args));
-	if (!args)
-		return -ENOMEM;
-	size_t n = 0;
-	args[n++] = against ? "diff-tree" : "diff-index";
-	args[n++] = "-r";
-	args[n++] = "-z";
-	args[n++] = "--raw";
-	args[n++] = "--no-renames";
-	args[n++] = "--no-ext-diff";
-	args[n++] = "--no-textconv";
-	args[n++] = "--ignore-submodules=none";
-	if (!against)
-		args[n++] = "--cached";
-	args[n++] = base;
-	if (against)
-		args[n++] = against;
-	args[n++] = "--";
-	for (size_t i = 0; pathspecs && pathspecs[i]; i++)
-		args[n++] = pathspecs[i];
-	args[n] = NULL;
-	return git_ok(g, s, against ? "git diff-tree" : "git diff-index", args, -1, o);
-}
-
-/* The names a commit of the run plants (comma-separated into *ret, NULL
- * for none). */
-static int commit_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                         const char *commit, char **pathspecs, char **ret)
-{
-	*ret = NULL;
-	struct git_output o;
-	int r = diff_names(g, s, commit, pathspecs, &o);
-	if (r < 0) {
-		git_output_done(&o);
-		return r;
-	}
-	char *p = o.data, *end = o.data + o.len;
-	struct later_change c;
-	bool bad;
-	_cleanup_free_ char *names = NULL;
-	while (next_change(g, &p, end, &c, &bad)) {
-		if (!plants(g, s, w, &c))
-			continue;
-		char *more = NULL;
-		if (asprintf(&more, "%s%s%s", names ? names : "", names ? ", " : "", c.path) < 0) {
-			git_output_done(&o);
-			return -ENOMEM;
-		}
-		free(names);
-		names = more;
-	}
-	git_output_done(&o);
-	if (bad) {
-		git_sweep_fail(s, "the check of what git would restore later: git diff-tree's "
-		                  "output could not be read");
-		return -EIO;
-	}
-	*ret = TAKE_PTR(names);
-	return 0;
-}
-
 /* --- undoing ------------------------------------------------------------ */
-
-static void short_id(const char *id, char out[13])
-{
-	snprintf(out, 13, "%.12s", id[0] ? id : "(none)");
-}
 
 /* HEAD as it was before the run, written as git writes it (a lock file
  * renamed onto it), where git itself would not start: the run left HEAD
@@ -297,13 +81,13 @@ static int put_head_back(struct git_later *g, struct git_sweep *s, const struct 
 			"symbolic-ref", "-m",        "sluice: HEAD put back after a run",
 			"HEAD",         g->head.ref, NULL
 		};
-		r = git_ok(g, s, "git symbolic-ref HEAD", args, -1, &o);
+		r = git_later_ok(g, s, "git symbolic-ref HEAD", args, -1, &o);
 	} else {
 		const char *args[] = { "update-ref", "--no-deref",
 			               "-m",         "sluice: HEAD put back after a run",
 			               "HEAD",       g->head.id,
 			               NULL };
-		r = git_ok(g, s, "git update-ref HEAD", args, -1, &o);
+		r = git_later_ok(g, s, "git update-ref HEAD", args, -1, &o);
 	}
 	git_output_done(&o);
 	if (r < 0)
@@ -342,61 +126,29 @@ static int put_head_back(struct git_later *g, struct git_sweep *s, const struct 
 static int hold_commits(struct git_later *g, struct git_sweep *s, const char *commit,
                         const char *names)
 {
-	char stamp[32], held[96];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	/* never over another run's (an MCP server's runs share its pid): the
-	 * old value of zeros makes git refuse a ref that exists, and the
-	 * next number is tried */
-	static const char zeros[65] =
-	        "0000000000000000000000000000000000000000000000000000000000000000";
-	char none[65];
-	snprintf(none, sizeof(none), "%.*s", (int)g->hex_len, zeros);
-	struct git_output o = { .data = NULL };
-	int r = -EEXIST;
-	for (int n = 1; n <= 9 && r < 0; n++) {
-		if (n == 1)
-			snprintf(held, sizeof(held), "refs/sluice/held/%s-%d", stamp,
-			         (int)getpid());
-		else
-			snprintf(held, sizeof(held), "refs/sluice/held/%s-%d-%d", stamp,
-			         (int)getpid(), n);
-		const char *keep[] = { "update-ref", "-m",   "sluice: the run's commits, held",
-			               held,         commit, none,
-			               NULL };
-		git_output_done(&o);
-		r = git_run(g, keep, -1, &o);
-		if (r == 0 && (!WIFEXITED(o.status) || WEXITSTATUS(o.status) != 0))
-			r = -EEXIST;
-	}
-	if (r < 0)
-		git_sweep_fail(s,
-		               "the check of what git would restore later: git update-ref "
-		               "(holding the run's commits): %s",
-		               o.err[0] ? o.err : strerror(-r));
-	git_output_done(&o);
+	char held[96];
+	int r = git_later_hold(g, s, commit, held);
 	if (r < 0)
 		return r;
+	struct git_output o = { .data = NULL };
 	const char *target = g->head.ref[0] ? g->head.ref : "HEAD";
 	if (g->head.id[0]) {
 		const char *back[] = { "update-ref", "--no-deref",
 			               "-m",         "sluice: put back where it was before a run",
 			               target,       g->head.id,
 			               commit,       NULL };
-		r = git_ok(g, s, "git update-ref (the branch put back)", back, -1, &o);
+		r = git_later_ok(g, s, "git update-ref (the branch put back)", back, -1, &o);
 	} else {
 		/* unborn before the run: unborn again */
 		const char *del[] = { "update-ref", "--no-deref", "-d", target, commit, NULL };
-		r = git_ok(g, s, "git update-ref -d (the branch put back)", del, -1, &o);
+		r = git_later_ok(g, s, "git update-ref -d (the branch put back)", del, -1, &o);
 	}
 	git_output_done(&o);
 	if (r < 0)
 		return r;
 	char was[13], now[13];
-	short_id(g->head.id, was);
-	short_id(commit, now);
+	git_later_short_id(g->head.id, was);
+	git_later_short_id(commit, now);
 	_cleanup_free_ char *path = NULL, *what = NULL;
 	if (asprintf(&path, "%s/%s", g->head.ref[0] ? g->common : g->gitdir, target) < 0 ||
 	    asprintf(&what,
@@ -415,7 +167,7 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
                      char **pathspecs)
 {
 	struct git_output o;
-	int r = diff_names(g, s, NULL, pathspecs, &o);
+	int r = git_later_diff(g, s, NULL, pathspecs, &o);
 	if (r < 0) {
 		git_output_done(&o);
 		return r;
@@ -427,12 +179,12 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 	FILE *rf = open_memstream(&removals, &rlen), *af = open_memstream(&additions, &alen);
 	int found = 0;
 	char *p = o.data, *end = o.data + o.len;
-	struct later_change c;
+	struct git_later_change c;
 	bool bad = false;
 	static const char zeros[65] =
 	        "0000000000000000000000000000000000000000000000000000000000000000";
-	while (rf && af && next_change(g, &p, end, &c, &bad)) {
-		if (!plants(g, s, w, &c))
+	while (rf && af && git_later_next_change(g, &p, end, &c, &bad)) {
+		if (!git_later_plants(g, s, w, &c))
 			continue;
 		fprintf(rf, "0 %.*s\t%s%c", (int)g->hex_len, zeros, c.path, '\0');
 		if (c.old_mode != 0 && strncmp(c.old_id, zeros, g->hex_len) != 0)
@@ -483,7 +235,7 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 	if (in < 0)
 		return in;
 	const char *args[] = { "update-index", "-z", "--index-info", NULL };
-	r = git_ok(g, s, "git update-index --index-info", args, in, &o);
+	r = git_later_ok(g, s, "git update-index --index-info", args, in, &o);
 	git_output_done(&o);
 	return r < 0 ? r : found;
 }
@@ -519,8 +271,8 @@ static void head_by_git(struct git_later *g, struct git_sweep *s, struct git_lat
 {
 	struct git_output o;
 	const char *args[] = { "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
-	if (git_run(g, args, -1, &o) == 0 && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0 &&
-	    o.len >= g->hex_len) {
+	if (git_later_run(g, args, -1, &o) == 0 && WIFEXITED(o.status) &&
+	    WEXITSTATUS(o.status) == 0 && o.len >= g->hex_len) {
 		memcpy(h->id, o.data, g->hex_len);
 		h->id[g->hex_len] = '\0';
 		h->ok = git_later_is_hex(h->id, g->hex_len);
@@ -578,7 +330,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 		git_later_read_head_now(g, &now);
 	} else if (moved && now.id[0] && strcmp(now.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
-		r = commit_plants(g, s, w, now.id, pathspecs, &names);
+		r = git_later_commit_plants(g, s, w, now.id, pathspecs, &names);
 		if (r >= 0 && names) {
 			r = put_head_back(g, s, &now, names);
 			found += r > 0;
@@ -590,7 +342,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	git_later_read_branch_now(g, &now, &branch);
 	if (branch.ok && branch.id[0] && strcmp(branch.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
-		r = commit_plants(g, s, w, branch.id, pathspecs, &names);
+		r = git_later_commit_plants(g, s, w, branch.id, pathspecs, &names);
 		if (r >= 0 && names) {
 			r = hold_commits(g, s, branch.id, names);
 			found += r > 0;
