@@ -30,6 +30,8 @@
 #include "run/git-index.h"
 #include "run/git-later.h"
 #include "run/git-later-refs.h"
+#include "run/git-later-replace.h"
+#include "run/git-later-stash.h"
 #include "run/git-sweep-state.h"
 
 /* --- undoing ------------------------------------------------------------ */
@@ -261,6 +263,8 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	if (g->hex_len == 0) /* an unborn branch, nothing packed */
 		g->hex_len = git_index_hash_length(cfd) * 2;
 	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
+	git_later_replace_begin(&g->replace, cfd);
+	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
 	return 0;
 }
@@ -283,40 +287,13 @@ static void head_by_git(struct git_later *g, struct git_sweep *s, struct git_lat
 		               "the check of what git would restore later: HEAD could not be read");
 }
 
-int git_later_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s)
+/* The index, HEAD and the pre-run branch, which changed: what reached them
+ * at the names of pathspecs undone (see git-later.h); the number found,
+ * or -errno. */
+static int index_and_branch(struct git_later *g, const struct protect_watch *w, struct git_sweep *s,
+                            char **pathspecs)
 {
-	if (!g->active)
-		return 0;
-	uint64_t t0 = monotonic_us();
-	struct git_later_stat after[GIT_LATER_FILES];
-	{
-		_cleanup_close_ int gfd = -1, cfd = -1;
-		(void)git_later_open_dirs(g, &gfd, &cfd); /* one that cannot be opened: a change */
-		git_later_take_stats(gfd, cfd, after, g->head.ref);
-	}
-	bool changed = false;
-	for (int i = 0; i < GIT_LATER_FILES; i++)
-		changed |= !git_later_same_stat(&g->before[i], &after[i]);
-	if (!changed)
-		return 0;
-	if (!g->head.ok) {
-		/* not read before the run as the files are: nothing to compare
-		 * with, said, never guessed */
-		git_sweep_fail(s, "the check of what git would restore later: HEAD before the run "
-		                  "could not be read; look at the index and the branch before "
-		                  "git reset --hard");
-		g->duration_us = monotonic_us() - t0;
-		return -EIO;
-	}
-	_cleanup_strv_free_ char **pathspecs = NULL;
-	int r = protect_watch_pathspecs(w, &pathspecs);
-	if (r < 0)
-		return r;
-	if (!pathspecs) { /* no name runs later: nothing to look for */
-		g->duration_us = monotonic_us() - t0;
-		return 0;
-	}
-	int found = 0;
+	int found = 0, r;
 	struct git_later_head now;
 	git_later_read_head_now(g, &now);
 	if (now.ref[0] && !now.ok)
@@ -354,14 +331,60 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 		               g->head.ref[0] ? g->head.ref : "HEAD");
 	}
 	r = fix_index(g, s, w, pathspecs);
-	if (r > 0)
-		found += r;
+	return r < 0 ? r : found + r;
+}
+
+int git_later_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s)
+{
+	if (!g->active)
+		return 0;
+	uint64_t t0 = monotonic_us();
+	/* a replace ref changes what any name reads as: whatever the names */
+	int r = git_later_replace_end(g, s);
+	int found = r > 0 ? r : 0;
+	struct git_later_stat after[GIT_LATER_FILES];
+	{
+		_cleanup_close_ int gfd = -1, cfd = -1;
+		(void)git_later_open_dirs(g, &gfd, &cfd); /* one that cannot be opened: a change */
+		git_later_take_stats(gfd, cfd, after, g->head.ref);
+	}
+	bool changed = false;
+	for (int i = 0; i < GIT_LATER_FILES; i++)
+		changed |= !git_later_same_stat(&g->before[i], &after[i]);
+	bool stashed = git_later_stash_changed(g);
+	if (!changed && !stashed)
+		return found;
+	if (!g->head.ok) {
+		/* not read before the run as the files are: nothing to compare
+		 * with, said, never guessed */
+		git_sweep_fail(s, "the check of what git would restore later: HEAD before the run "
+		                  "could not be read; look at the index, the branch and the stash "
+		                  "before git reset --hard or git stash pop");
+		g->duration_us = monotonic_us() - t0;
+		return -EIO;
+	}
+	_cleanup_strv_free_ char **pathspecs = NULL;
+	r = protect_watch_pathspecs(w, &pathspecs);
+	if (r < 0)
+		return r;
+	if (pathspecs && stashed) {
+		r = git_later_stash_end(g, s, w, pathspecs);
+		found += r > 0 ? r : 0;
+	}
+	if (pathspecs && changed) {
+		r = index_and_branch(g, w, s, pathspecs);
+		found += r > 0 ? r : 0;
+	}
 	g->duration_us = monotonic_us() - t0;
 	return r < 0 ? r : found;
 }
 
 void git_later_done(struct git_later *g)
 {
+	if (g->active) {
+		git_later_replace_done(&g->replace);
+		git_later_stash_done(&g->stash);
+	}
 	free(g->workspace);
 	free(g->gitdir);
 	free(g->common);

@@ -11,14 +11,18 @@
  * `git status` or `git commit` run it.
  *
  * Before the run only a few stat(2)s and the HEAD commit's id are taken;
- * after it, git is run (hardened: git_later_git()) only when the index,
- * HEAD, packed-refs or the branch's ref changed. A commit of the run that
+ * after it, git is run (hardened: git-later-git.c) only when the index,
+ * HEAD, packed-refs, the branch's ref or the stash changed, or a replace
+ * ref is new. A commit of the run that
  * changes such a name is kept at refs/sluice/held/STAMP-PID and the
  * branch moved back to the commit it was at (its other changes stay
  * staged); an index entry is put back to the pre-run HEAD's (or removed).
  * Content equal to the work tree's file (which the run could not change:
  * the user's own edit, staged or committed by the run) and deletions are
- * left alone. Reported as items of the sweep (git-sweep.h).
+ * left alone. Two more ways to the work tree are checked after every run:
+ * replace refs (git-later-replace.c: any the run added is taken out) and
+ * the stash (git-later-stash.c: an entry of the run's that plants is
+ * dropped). Reported as items of the sweep (git-sweep.h).
  * Not for: the work tree (protect-watch.c), the gitdir's files
  * (git-sweep.c), background jobs (their repository is read-only).
  */
@@ -29,6 +33,8 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
+#include "run/git-later-replace.h"
+#include "run/git-later-stash.h"
 #include "run/git-sweep.h"
 #include "run/protect-watch.h"
 
@@ -63,6 +69,8 @@ struct git_later {
 	size_t hex_len; /* 40, or 64 in a sha256 repository */
 	struct git_later_stat before[GIT_LATER_FILES];
 	struct git_later_head head;
+	struct git_later_replace replace;
+	struct git_later_stash stash;
 	uint64_t duration_us; /* of git_later_end() */
 	unsigned gits;        /* git commands it ran */
 };

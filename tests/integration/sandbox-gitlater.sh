@@ -10,8 +10,15 @@
 # control: the user's own git then runs the command's code, checked on the
 # mark it leaves), then as shipped (no mark; the index and branch as they
 # were, the commits kept at refs/sluice/held/..., the result names it).
+# The same through the refs that reach the work tree without the index or
+# the branch: a replace ref (git replace, loose or packed: the user's
+# `git reset --hard` reads HEAD's tree as the command's) and the stash (an
+# entry the command stored, wrote into the reflog, or a refs/stash made
+# symbolic: the user's `git stash pop` writes it), broker/run/
+# git-later-replace.c and git-later-stash.c.
 # Then the everyday: a plain add and commit in a run reports nothing; a
-# protected file the user staged before the run stays staged.
+# protected file the user staged before the run stays staged; a stash the
+# run makes of an ordinary change stays.
 # Its scratch folder lies outside /tmp: the sandbox's /tmp is its own.
 export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
@@ -188,6 +195,81 @@ else
   skip "husky's scripts through git" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
 fi
 
+# --- 15-20. replace refs and the stash
+# tree.sh NAME, run in the sandbox, prints a tree of HEAD's with
+# lefthook.yml as evil_lefthook NAME has it (the work tree's file is
+# protected: only git's objects can hold the command's)
+cat >"$TEST_TMP/tree.sh" <<EOF
+b=\$(printf 'pre-commit:\\n  commands:\\n    evil:\\n      run: touch $marks/%s\\n' "\$1" | git hash-object -w --stdin)
+{ git ls-tree HEAD | grep -v '	lefthook.yml\$'; printf '100644 blob %s\\tlefthook.yml\\n' "\$b"; } | git mktree
+EOF
+# stash.sh NAME prints a stash entry's commit (work tree: that tree;
+# index: HEAD's)
+cat >"$TEST_TMP/stash.sh" <<EOF
+i=\$(git commit-tree HEAD^{tree} -p HEAD -m index) &&
+git commit-tree "\$(sh $TEST_TMP/tree.sh "\$1")" -p HEAD -p "\$i" -m 'WIP on main: tidy'
+EOF
+# untracked.sh NAME prints a stash entry whose untracked files (its third
+# parent) hold an executable bin/git touching the mark NAME
+cat >"$TEST_TMP/untracked.sh" <<EOF
+g=\$(printf '#!/bin/sh\\ntouch $marks/%s\\nexec /usr/bin/git "\$@"\\n' "\$1" | git hash-object -w --stdin) &&
+b=\$(printf '100755 blob %s\\tgit\\n' "\$g" | git mktree) &&
+u=\$(git commit-tree "\$(printf '040000 tree %s\\tbin\\n' "\$b" | git mktree)" -m untracked) &&
+i=\$(git commit-tree HEAD^{tree} -p HEAD -m index) &&
+git commit-tree HEAD^{tree} -p HEAD -p "\$i" -p "\$u" -m 'WIP on main: tidy'
+EOF
+pop_then_commit() { git -C "$1" stash pop -q >/dev/null 2>&1; commit_outside "$1"; }
+pop_then_status() { git -C "$1" stash pop -q >/dev/null 2>&1; user_status "$1"; }
+# a stash of the user's own, made before the run
+stashed_lefthook_repo() {
+  lefthook_repo "$1"
+  echo mine >>"$1/README"
+  git -C "$1" stash -q
+}
+if [ -x "$lefthook" ]; then
+  # --- 15. HEAD's tree replaced (a loose refs/replace/ID)
+  attack replace-tree lefthook_repo \
+    "git replace HEAD^{tree} \$(sh $TEST_TMP/tree.sh replace-tree)" reset_then_commit
+  [ -z "$(git -C "$dir" replace -l)" ] && [ "$(git -C "$dir" rev-parse HEAD~1)" = "$before" ] &&
+    git -C "$dir" cat-file -p "$(held):lefthook.yml" | grep -q replace-tree &&
+    items | grep -q 'added a replace ref'
+  report $? "replace-tree: no replace ref left, the branch as it was (then the user's commit), the command's tree held" \
+    "$out" "$(items)" "$(git -C "$dir" replace -l)"
+  # --- 16. HEAD's commit replaced, the ref then packed
+  attack replace-packed lefthook_repo \
+    "git replace HEAD \$(git commit-tree -m tidy \$(sh $TEST_TMP/tree.sh replace-packed)) && git pack-refs --all" \
+    reset_then_commit
+  [ -z "$(git -C "$dir" replace -l)" ] && ! grep -q refs/replace "$dir/.git/packed-refs"
+  report $? "replace-packed: the packed replace ref is gone too" "$out" "$(items)"
+  # --- 17. an entry stored on top of the user's own stash
+  attack stash-store stashed_lefthook_repo \
+    "git stash store -m 'WIP on main: tidy' \$(sh $TEST_TMP/stash.sh stash-store)" pop_then_commit
+  git -C "$dir" show HEAD:README | grep -q mine && [ -z "$(git -C "$dir" stash list)" ] &&
+    git -C "$dir" cat-file -p "$(held):lefthook.yml" | grep -q stash-store &&
+    items | grep -q 'stashed content at names that run later (lefthook.yml)'
+  report $? "stash-store: the command's entry dropped and held, the user's pop took the user's own stash" \
+    "$out" "$(items)" "$(git -C "$dir" stash list)"
+  # --- 18. the user's own entry replaced in the reflog
+  attack stash-reflog stashed_lefthook_repo \
+    "w=\$(sh $TEST_TMP/stash.sh stash-reflog) && sed -i \"s/ [0-9a-f]\\{40\\} / \$w /\" .git/logs/refs/stash && git update-ref refs/stash \$w" \
+    pop_then_commit
+  # --- 19. refs/stash made a symbolic ref to a branch of the command's
+  # (git stash needs the stash's reflog: the user's own stash made it;
+  # pop refuses a symbolic ref, apply follows it)
+  apply_then_commit() { git -C "$1" stash apply -q >/dev/null 2>&1; commit_outside "$1"; }
+  attack stash-symbolic stashed_lefthook_repo \
+    "git update-ref refs/heads/tidy \$(sh $TEST_TMP/stash.sh stash-symbolic) && git symbolic-ref refs/stash refs/heads/tidy" \
+    apply_then_commit
+  [ "$(git -C "$dir" symbolic-ref -q refs/stash)" = "" ] && git -C "$dir" show HEAD:README | grep -q mine
+  report $? "stash-symbolic: refs/stash names the user's own entry again, which the user's apply took" \
+    "$out" "$(items)"
+fi
+# --- 20. an executable bin/git among a stash entry's untracked files
+attack stash-untracked plain_repo \
+  "git stash store -m 'WIP on main: tidy' \$(sh $TEST_TMP/untracked.sh stash-untracked)" pop_then_status
+[ ! -e "$dir/bin/git" ] && items | grep -q 'stashed content at names that run later (bin/git)'
+report $? "stash-untracked: the entry dropped, the user's pop wrote no bin/git" "$out" "$(items)"
+
 # --- 12. the everyday: a plain add and commit reports nothing
 dir=$TEST_TMP/everyday
 new_repo "$dir"
@@ -198,6 +280,12 @@ sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
 [ "$sweep" = null ] && [ "$(git -C "$dir" rev-parse HEAD~1)" = "$before" ] &&
   [ -n "$(git -C "$dir" ls-files bin/deploy)" ] && [ -z "$(git -C "$dir" for-each-ref refs/sluice)" ]
 report $? "a plain add and commit (a project's own bin/deploy too) is kept and reports nothing" "$out"
+# and a stash of an ordinary change, made in the run, stays
+run "$SLUICE" run -C "$dir" --format json -- 'echo two >>README && git stash -q && git stash list'
+sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+[ "$sweep" = null ] && [ "$(git -C "$dir" stash list | wc -l)" = 1 ] &&
+  git -C "$dir" stash pop -q && grep -q two "$dir/README"
+report $? "a stash the run made of an ordinary change stays, and pops, nothing reported" "$out"
 
 # --- 13. a protected file the user staged before the run stays staged
 if [ -x "$lefthook" ]; then

@@ -1,0 +1,324 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: the stash (git-later-stash.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "errors.h"
+#include "fd-util.h"
+#include "strv.h"
+#include "run/git-later-diff.h"
+#include "run/git-later-git.h"
+#include "run/git-later-refs.h"
+#include "run/git-later-stash.h"
+#include "run/git-sweep-state.h"
+
+/* The reflog read at most, and the run's entries checked at most (each
+ * costs up to three git diffs); past either the check says it could not
+ * look. */
+#define STASH_LOG_MAX (1024 * 1024)
+#define STASH_CHECK_MAX 32
+
+static const char stash_ref[] = "refs/stash", stash_log[] = "logs/refs/stash";
+
+static bool listed(char **l, const char *s)
+{
+	STRV_FOREACH (x, l)
+		if (strcmp(*x, s) == 0)
+			return true;
+	return false;
+}
+
+static void take(int cfd, const char *name, struct git_later_stash_file *f)
+{
+	*f = (struct git_later_stash_file){ 0 };
+	if (fstatat(cfd, name, &f->st, AT_SYMLINK_NOFOLLOW) < 0)
+		f->error = neg_errno();
+}
+
+static bool same(const struct git_later_stash_file *a, const struct git_later_stash_file *b)
+{
+	if (a->error || b->error)
+		return a->error == b->error;
+	return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
+	       a->st.st_size == b->st.st_size && a->st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
+	       a->st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec &&
+	       a->st.st_ctim.tv_sec == b->st.st_ctim.tv_sec &&
+	       a->st.st_ctim.tv_nsec == b->st.st_ctim.tv_nsec;
+}
+
+/* The new ids of the reflog's lines ("OLD NEW NAME <MAIL> TIME TZ\tMSG"),
+ * oldest first, into *l (none without a reflog). */
+static int read_log(int cfd, char ***l)
+{
+	*l = NULL;
+	_cleanup_close_ int fd =
+	        openat(cfd, stash_log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0)
+		return errno == ENOENT ? 0 : neg_errno();
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return fd < 0 ? neg_errno() : -EINVAL;
+	if (st.st_size > STASH_LOG_MAX)
+		return -E2BIG;
+	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
+	if (!text)
+		return -ENOMEM;
+	ssize_t n = read_full(fd, text, (size_t)st.st_size);
+	if (n < 0)
+		return (int)n;
+	text[n] = '\0';
+	for (char *line = text; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		char *id = strchr(line, ' ');
+		if (id) {
+			id++;
+			id[strcspn(id, " \t")] = '\0';
+			if (strv_extend(l, id) < 0)
+				return -ENOMEM;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+/* refs/stash's text ("" without one) and the reflog's ids into *l. */
+static int read_entries(int cfd, char **ref_text, char ***log)
+{
+	char text[320];
+	int r = read_first_line_at(cfd, stash_ref, false, text, sizeof(text));
+	if (r == -ENOENT)
+		text[0] = '\0';
+	else if (r < 0)
+		snprintf(text, sizeof(text), "(unreadable)");
+	*ref_text = strdup(text);
+	if (!*ref_text)
+		return -ENOMEM;
+	return read_log(cfd, log);
+}
+
+void git_later_stash_begin(struct git_later_stash *t, int cfd)
+{
+	*t = (struct git_later_stash){ .unknown = false };
+	take(cfd, stash_ref, &t->ref);
+	take(cfd, stash_log, &t->log);
+	if (t->ref.error == -ENOENT && t->log.error == -ENOENT)
+		return; /* no stash: most runs */
+	_cleanup_free_ char *ref_text = NULL;
+	if (read_entries(cfd, &ref_text, &t->before) < 0 ||
+	    (ref_text[0] && strv_extend(&t->before, ref_text) < 0))
+		t->unknown = true;
+}
+
+/* Whether the commit id (with its second and third parents: the index and
+ * the untracked files `git stash pop` also writes) plants a name against
+ * the pre-run HEAD; the names into *names. */
+static int entry_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                        const char *id, char **pathspecs, char **names)
+{
+	*names = NULL;
+	struct git_output o;
+	const char *args[] = { "rev-list", "--no-walk", "--parents", id, NULL };
+	int r = git_later_run(g, args, -1, &o);
+	bool commit = r == 0 && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0;
+	_cleanup_strv_free_ char **parts = NULL;
+	for (char *p = commit ? strtok(o.data, " \n") : NULL; p && r >= 0; p = strtok(NULL, " \n"))
+		r = strv_extend(&parts, p);
+	git_output_done(&o);
+	if (r < 0)
+		return r;
+	if (!commit) /* not a commit: git stash pop refuses it */
+		return 0;
+	size_t n = strv_length(parts);
+	for (size_t i = 0; i < n && i < 4 && !*names; i++) {
+		if (i == 1) /* the stash's base, which pop does not write */
+			continue;
+		r = git_later_commit_plants(g, s, w, parts[i], pathspecs, names);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* refs/stash set to the reflog's newest entry, written as git writes a
+ * ref (a lock file renamed onto it) so that the reflog gets no line of
+ * its own, or deleted where the reflog has none (*any: whether it had). */
+static int set_to_newest(struct git_later *g, struct git_sweep *s, int cfd, bool *any)
+{
+	_cleanup_strv_free_ char **log = NULL;
+	int r = read_log(cfd, &log);
+	size_t m = strv_length(log);
+	if (any)
+		*any = m > 0;
+	if (r == 0 && m > 0) {
+		_cleanup_free_ char *text = NULL;
+		_cleanup_close_ int fd = -1;
+		if (asprintf(&text, "%s\n", log[m - 1]) < 0)
+			return -ENOMEM;
+		const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+		fd = openat(cfd, "refs/stash.lock", flags, 0644);
+		if (fd < 0 && errno == EEXIST && unlinkat(cfd, "refs/stash.lock", 0) == 0)
+			fd = openat(cfd, "refs/stash.lock", flags, 0644); /* the run's, left */
+		r = fd < 0 ? neg_errno() : write_full(fd, text, strlen(text));
+		if (r == 0 && renameat(cfd, "refs/stash.lock", cfd, stash_ref) < 0)
+			r = neg_errno();
+		if (r < 0 && fd >= 0)
+			(void)unlinkat(cfd, "refs/stash.lock", 0);
+		if (r < 0)
+			git_sweep_fail(
+			        s,
+			        "the check of what git would restore later: refs/stash could "
+			        "not be set back: %s",
+			        strerror(-r));
+		return r;
+	}
+	struct git_output o = { .data = NULL };
+	const char *del[] = { "update-ref", "--no-deref", "-d", stash_ref, NULL };
+	if (r == 0)
+		r = git_later_ok(g, s, "git update-ref -d refs/stash", del, -1, &o);
+	git_output_done(&o);
+	return r;
+}
+
+/* The entry id dropped: each reflog line that names it (the oldest first,
+ * so that the newer ones keep their numbers), refs/stash set to what is
+ * left where it still names it; id kept at held first. */
+static int drop(struct git_later *g, struct git_sweep *s, int cfd, const char *id)
+{
+	_cleanup_strv_free_ char **log = NULL;
+	int r = read_log(cfd, &log);
+	size_t n = strv_length(log);
+	struct git_output o = { .data = NULL };
+	for (size_t i = 0; r >= 0 && i < n; i++) {
+		if (strcmp(log[i], id) != 0)
+			continue;
+		/* numbered from the newest: dropping an older one leaves them */
+		char entry[64];
+		snprintf(entry, sizeof(entry), "refs/stash@{%zu}", n - 1 - i);
+		const char *args[] = {
+			"reflog", "delete", "--updateref", "--rewrite", entry, NULL
+		};
+		r = git_later_ok(g, s, "git reflog delete (a stash entry of the run's)", args, -1,
+		                 &o);
+		git_output_done(&o);
+	}
+	if (r < 0)
+		return r;
+	char text[320];
+	if (read_first_line_at(cfd, stash_ref, false, text, sizeof(text)) < 0 ||
+	    strcmp(text, id) != 0)
+		return 0;
+	/* written without a reflog line */
+	return set_to_newest(g, s, cfd, NULL);
+}
+
+/* refs/stash, left by the run as no id (text), set to the reflog's newest
+ * entry, or deleted where there is none. */
+static int set_back_ref(struct git_later *g, struct git_sweep *s, int cfd, const char *text)
+{
+	bool any = false;
+	int r = set_to_newest(g, s, cfd, &any);
+	if (r < 0)
+		return r;
+	_cleanup_free_ char *path = NULL, *what = NULL;
+	if (asprintf(&path, "%s/%s", g->common, stash_ref) < 0 ||
+	    asprintf(&what,
+	             "the command left refs/stash as \"%s\", which git stash pop would follow; "
+	             "%s",
+	             text, any ? "set back to the stash's newest entry" : "removed") < 0)
+		return -ENOMEM;
+	git_sweep_note_item(s, path, what, NULL);
+	return 1;
+}
+
+bool git_later_stash_changed(const struct git_later *g)
+{
+	_cleanup_close_ int cfd = open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct git_later_stash_file ref, log;
+	take(cfd, stash_ref, &ref);
+	take(cfd, stash_log, &log);
+	return cfd < 0 || !same(&ref, &g->stash.ref) || !same(&log, &g->stash.log);
+}
+
+/* One entry of the run's that plants: held, dropped, reported. */
+static int drop_planting(struct git_later *g, struct git_sweep *s, int cfd, const char *id,
+                         const char *names)
+{
+	char held[96];
+	int r = git_later_hold(g, s, id, held);
+	if (r == 0)
+		r = drop(g, s, cfd, id);
+	if (r < 0)
+		return r;
+	char shown[13];
+	git_later_short_id(id, shown);
+	_cleanup_free_ char *path = NULL, *what = NULL;
+	if (asprintf(&path, "%s/%s", g->common, stash_ref) < 0 ||
+	    asprintf(&what,
+	             "the command stashed content at names that run later (%s), which the "
+	             "user's git stash pop would write; the stash entry %s dropped, kept at %s",
+	             names, shown, held) < 0)
+		return -ENOMEM;
+	git_sweep_note_item(s, path, what, held);
+	return 1;
+}
+
+int git_later_stash_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                        char **pathspecs)
+{
+	const struct git_later_stash *t = &g->stash;
+	_cleanup_close_ int cfd = open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_free_ char *ref_text = NULL;
+	_cleanup_strv_free_ char **now = NULL, **fresh = NULL;
+	int r = cfd < 0 ? neg_errno() : read_entries(cfd, &ref_text, &now);
+	if (r == 0 && ref_text[0])
+		r = strv_extend(&now, ref_text);
+	STRV_FOREACH (x, now)
+		if (r == 0 && (t->unknown || !listed(t->before, *x)) && !listed(fresh, *x))
+			r = strv_extend(&fresh, *x);
+	if (r == 0 && strv_length(fresh) > STASH_CHECK_MAX)
+		r = -E2BIG;
+	if (r < 0) {
+		git_sweep_fail(s,
+		               "the check of what git would restore later: the stash could not be "
+		               "read: %s; look at it (git stash list) before git stash pop",
+		               strerror(-r));
+		return r;
+	}
+	int found = 0;
+	STRV_FOREACH (x, fresh) {
+		_cleanup_free_ char *names = NULL;
+		if (!git_later_is_hex(*x, g->hex_len)) {
+			/* refs/stash made symbolic ("ref: refs/heads/..."), which git
+			 * stash pop follows, or made unreadable */
+			r = strcmp(*x, ref_text) == 0 ? set_back_ref(g, s, cfd, *x) : 0;
+			if (r < 0)
+				return r;
+			found += r > 0;
+			continue;
+		}
+		r = entry_plants(g, s, w, *x, pathspecs, &names);
+		if (r >= 0 && names)
+			r = drop_planting(g, s, cfd, *x, names);
+		if (r < 0)
+			return r;
+		found += r > 0;
+	}
+	return found;
+}
+
+void git_later_stash_done(struct git_later_stash *t)
+{
+	t->before = strv_free(t->before);
+}
