@@ -127,11 +127,12 @@ static const char *empty_tree(const struct git_later *g)
 
 /* `git diff-tree`/`diff-index --cached` of the pre-run HEAD against
  * against (a commit; NULL: the index), limited to pathspecs. */
-int git_later_diff(struct git_later *g, struct git_sweep *s, const char *against, char **pathspecs,
-                   struct git_output *o)
+int git_later_diff(struct git_later *g, struct git_sweep *s, const char *base, const char *against,
+                   char **pathspecs, struct git_output *o)
 {
 	*o = (struct git_output){ .data = NULL };
-	const char *base = g->head.id[0] ? g->head.id : empty_tree(g);
+	if (!base)
+		base = g->head.id[0] ? g->head.id : empty_tree(g);
 	_cleanup_free_ const char **args = calloc(16 + strv_length(pathspecs), sizeof(*args));
 	if (!args)
 		return -ENOMEM;
@@ -159,11 +160,11 @@ int git_later_diff(struct git_later *g, struct git_sweep *s, const char *against
 /* The names a commit of the run plants (comma-separated into *ret, NULL
  * for none). */
 int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                            const char *commit, char **pathspecs, char **ret)
+                            const char *base, const char *commit, char **pathspecs, char **ret)
 {
 	*ret = NULL;
 	struct git_output o;
-	int r = git_later_diff(g, s, commit, pathspecs, &o);
+	int r = git_later_diff(g, s, base, commit, pathspecs, &o);
 	if (r < 0) {
 		git_output_done(&o);
 		return r;

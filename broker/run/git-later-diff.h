@@ -30,15 +30,16 @@ bool git_later_next_change(const struct git_later *g, char **p, char *end,
 bool git_later_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                       const struct git_later_change *c);
 
-/* `git diff-tree`/`diff-index --cached` of the pre-run HEAD against
- * against (a commit or tree; NULL: the index), limited to pathspecs,
- * into *o (git_output_done() it in any case). */
-int git_later_diff(struct git_later *g, struct git_sweep *s, const char *against, char **pathspecs,
-                   struct git_output *o);
+/* `git diff-tree`/`diff-index --cached` of base (NULL: the pre-run HEAD)
+ * against against (a commit, tree or ref; NULL: the index), limited to
+ * pathspecs, into *o (git_output_done() it in any case). */
+int git_later_diff(struct git_later *g, struct git_sweep *s, const char *base, const char *against,
+                   char **pathspecs, struct git_output *o);
 
-/* The names a commit (or tree) plants against the pre-run HEAD
- * (comma-separated into *ret, NULL for none), or -errno noted in s. */
+/* The names a commit (or tree, or ref) plants against base (NULL: the
+ * pre-run HEAD), comma-separated into *ret (NULL for none), or -errno
+ * noted in s. */
 int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                            const char *commit, char **pathspecs, char **ret);
+                            const char *base, const char *commit, char **pathspecs, char **ret);
 
 #endif

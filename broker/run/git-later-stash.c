@@ -144,7 +144,7 @@ static int entry_plants(struct git_later *g, struct git_sweep *s, const struct p
 	for (size_t i = 0; i < n && i < 4 && !*names; i++) {
 		if (i == 1) /* the stash's base, which pop does not write */
 			continue;
-		r = git_later_commit_plants(g, s, w, parts[i], pathspecs, names);
+		r = git_later_commit_plants(g, s, w, NULL, parts[i], pathspecs, names);
 		if (r < 0)
 			return r;
 	}

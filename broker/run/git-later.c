@@ -30,7 +30,9 @@
 #include "run/git-index.h"
 #include "run/git-later.h"
 #include "run/git-later-refs.h"
+#include "run/git-later-moved.h"
 #include "run/git-later-replace.h"
+#include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
 #include "run/git-sweep-state.h"
 
@@ -169,7 +171,7 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
                      char **pathspecs)
 {
 	struct git_output o;
-	int r = git_later_diff(g, s, NULL, pathspecs, &o);
+	int r = git_later_diff(g, s, NULL, NULL, pathspecs, &o);
 	if (r < 0) {
 		git_output_done(&o);
 		return r;
@@ -263,7 +265,7 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	if (g->hex_len == 0) /* an unborn branch, nothing packed */
 		g->hex_len = git_index_hash_length(cfd) * 2;
 	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
-	git_later_replace_begin(&g->replace, cfd);
+	git_later_snapshot_take(&g->refs, cfd);
 	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
 	return 0;
@@ -307,7 +309,7 @@ static int index_and_branch(struct git_later *g, const struct protect_watch *w, 
 		git_later_read_head_now(g, &now);
 	} else if (moved && now.id[0] && strcmp(now.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
-		r = git_later_commit_plants(g, s, w, now.id, pathspecs, &names);
+		r = git_later_commit_plants(g, s, w, NULL, now.id, pathspecs, &names);
 		if (r >= 0 && names) {
 			r = put_head_back(g, s, &now, names);
 			found += r > 0;
@@ -319,7 +321,7 @@ static int index_and_branch(struct git_later *g, const struct protect_watch *w, 
 	git_later_read_branch_now(g, &now, &branch);
 	if (branch.ok && branch.id[0] && strcmp(branch.id, g->head.id) != 0) {
 		_cleanup_free_ char *names = NULL;
-		r = git_later_commit_plants(g, s, w, branch.id, pathspecs, &names);
+		r = git_later_commit_plants(g, s, w, NULL, branch.id, pathspecs, &names);
 		if (r >= 0 && names) {
 			r = hold_commits(g, s, branch.id, names);
 			found += r > 0;
@@ -334,14 +336,38 @@ static int index_and_branch(struct git_later *g, const struct protect_watch *w, 
 	return r < 0 ? r : found + r;
 }
 
-int git_later_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s)
+/* The refs the run changed (git-later-snapshot.c) into *c and *n, and the
+ * names there before the run into *before; a failure noted in s (the
+ * rest of the check goes on). */
+static void ref_changes(struct git_later *g, struct git_sweep *s, struct git_later_ref_change **c,
+                        size_t *n, char ***before)
 {
-	if (!g->active)
-		return 0;
-	uint64_t t0 = monotonic_us();
-	/* a replace ref changes what any name reads as: whatever the names */
-	int r = git_later_replace_end(g, s);
-	int found = r > 0 ? r : 0;
+	_cleanup_close_ int cfd = open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	int r = cfd < 0 ? neg_errno() : git_later_snapshot_changes(&g->refs, cfd, c, n, before);
+	if (r < 0)
+		git_sweep_fail(
+		        s,
+		        "the check of what git would restore later: the refs could not be "
+		        "compared with the ones before the run: %s; look at git replace -l, "
+		        "git stash list and the branches before git reset --hard or git switch",
+		        r == -E2BIG ? "too many loose refs" : strerror(-r));
+}
+
+/* Whether any of the n changes is not a replace ref's. */
+static bool moves(const struct git_later_ref_change *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(c[i].name, "refs/replace/", 13) != 0)
+			return true;
+	return false;
+}
+
+/* What git_later_end() found beyond the replace refs: refs moved, the
+ * stash, the index and the branch, where they changed. */
+static int names_that_run_later(struct git_later *g, const struct protect_watch *w,
+                                struct git_sweep *s, const struct git_later_ref_change *c, size_t n,
+                                char **before)
+{
 	struct git_later_stat after[GIT_LATER_FILES];
 	{
 		_cleanup_close_ int gfd = -1, cfd = -1;
@@ -351,38 +377,61 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	bool changed = false;
 	for (int i = 0; i < GIT_LATER_FILES; i++)
 		changed |= !git_later_same_stat(&g->before[i], &after[i]);
-	bool stashed = git_later_stash_changed(g);
-	if (!changed && !stashed)
-		return found;
+	bool stashed = git_later_stash_changed(g), moved = moves(c, n);
+	if (!changed && !stashed && !moved)
+		return 0;
 	if (!g->head.ok) {
 		/* not read before the run as the files are: nothing to compare
 		 * with, said, never guessed */
-		git_sweep_fail(s, "the check of what git would restore later: HEAD before the run "
-		                  "could not be read; look at the index, the branch and the stash "
-		                  "before git reset --hard or git stash pop");
-		g->duration_us = monotonic_us() - t0;
+		git_sweep_fail(s,
+		               "the check of what git would restore later: HEAD before the run "
+		               "could not be read; look at the index, the branches and the stash "
+		               "before git reset --hard, git switch or git stash pop");
 		return -EIO;
 	}
 	_cleanup_strv_free_ char **pathspecs = NULL;
-	r = protect_watch_pathspecs(w, &pathspecs);
-	if (r < 0)
+	int r = protect_watch_pathspecs(w, &pathspecs), found = 0;
+	if (r < 0 || !pathspecs) /* no name runs later: nothing to look for */
 		return r;
-	if (pathspecs && stashed) {
+	if (moved) {
+		r = git_later_moved_end(g, s, w, pathspecs, c, n, before);
+		found += r > 0 ? r : 0;
+	}
+	if (stashed) {
 		r = git_later_stash_end(g, s, w, pathspecs);
 		found += r > 0 ? r : 0;
 	}
-	if (pathspecs && changed) {
+	if (changed) {
 		r = index_and_branch(g, w, s, pathspecs);
 		found += r > 0 ? r : 0;
 	}
-	g->duration_us = monotonic_us() - t0;
+	return r < 0 ? r : found;
+}
+
+int git_later_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s)
+{
+	if (!g->active)
+		return 0;
+	uint64_t t0 = monotonic_us();
+	struct git_later_ref_change *changes = NULL;
+	size_t n = 0;
+	_cleanup_strv_free_ char **before = NULL;
+	ref_changes(g, s, &changes, &n, &before);
+	/* a replace ref changes what any name reads as: whatever the names */
+	int r = git_later_replace_end(g, s, changes, n);
+	int found = r > 0 ? r : 0;
+	r = names_that_run_later(g, w, s, changes, n, before);
+	found += r > 0 ? r : 0;
+	git_later_ref_changes_free(changes, n);
+	if (found || r < 0 || g->gits)
+		g->duration_us = monotonic_us() - t0;
 	return r < 0 ? r : found;
 }
 
 void git_later_done(struct git_later *g)
 {
 	if (g->active) {
-		git_later_replace_done(&g->replace);
+		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}
 	free(g->workspace);

@@ -10,19 +10,21 @@
  * would write the index's or the commit's version back, and the next
  * `git status` or `git commit` run it.
  *
- * Before the run only a few stat(2)s and the HEAD commit's id are taken;
- * after it, git is run (hardened: git-later-git.c) only when the index,
- * HEAD, packed-refs, the branch's ref or the stash changed, or a replace
- * ref is new. A commit of the run that
- * changes such a name is kept at refs/sluice/held/STAMP-PID and the
- * branch moved back to the commit it was at (its other changes stay
- * staged); an index entry is put back to the pre-run HEAD's (or removed).
- * Content equal to the work tree's file (which the run could not change:
- * the user's own edit, staged or committed by the run) and deletions are
- * left alone. Two more ways to the work tree are checked after every run:
- * replace refs (git-later-replace.c: any the run added is taken out) and
- * the stash (git-later-stash.c: an entry of the run's that plants is
- * dropped). Reported as items of the sweep (git-sweep.h).
+ * Before the run a few stat(2)s, the HEAD commit's id and the refs as
+ * files (git-later-snapshot.c: the loose refs read, packed-refs held
+ * open) are taken; after it, git is run (hardened: git-later-git.c) only
+ * when the index, HEAD, packed-refs, the branch's ref, a ref or the stash
+ * changed. A commit of the run that changes such a name is kept at
+ * refs/sluice/held/STAMP-PID and the branch moved back to the commit it
+ * was at (its other changes stay staged); an index entry is put back to
+ * the pre-run HEAD's (or removed). Content equal to the work tree's file
+ * (which the run could not change: the user's own edit, staged or
+ * committed by the run) and deletions are left alone. Three more ways to
+ * the work tree are checked: replace refs (git-later-replace.c: any the
+ * run added is taken out), the stash (git-later-stash.c: an entry of the
+ * run's that plants is dropped) and the user's other refs
+ * (git-later-moved.c: one moved to a commit that plants is put back).
+ * Reported as items of the sweep (git-sweep.h).
  * Not for: the work tree (protect-watch.c), the gitdir's files
  * (git-sweep.c), background jobs (their repository is read-only).
  */
@@ -33,7 +35,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "run/git-later-replace.h"
+#include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
 #include "run/git-sweep.h"
 #include "run/protect-watch.h"
@@ -69,7 +71,7 @@ struct git_later {
 	size_t hex_len; /* 40, or 64 in a sha256 repository */
 	struct git_later_stat before[GIT_LATER_FILES];
 	struct git_later_head head;
-	struct git_later_replace replace;
+	struct git_later_snapshot refs; /* before the run */
 	struct git_later_stash stash;
 	uint64_t duration_us; /* of git_later_end() */
 	unsigned gits;        /* git commands it ran */

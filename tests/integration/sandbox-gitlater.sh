@@ -11,14 +11,19 @@
 # mark it leaves), then as shipped (no mark; the index and branch as they
 # were, the commits kept at refs/sluice/held/..., the result names it).
 # The same through the refs that reach the work tree without the index or
-# the branch: a replace ref (git replace, loose or packed: the user's
-# `git reset --hard` reads HEAD's tree as the command's) and the stash (an
-# entry the command stored, wrote into the reflog, or a refs/stash made
-# symbolic: the user's `git stash pop` writes it), broker/run/
-# git-later-replace.c and git-later-stash.c.
+# the checked-out branch: a replace ref (git replace, loose or packed: the
+# user's `git reset --hard` reads HEAD's tree as the command's), the stash
+# (an entry the command stored, wrote into the reflog, or a refs/stash
+# made symbolic: the user's `git stash pop` or apply writes it), and a ref
+# of the user's the command moved (a branch, a packed origin/main, a tag)
+# or made to take one's place by its short name (refs/heads/origin/main):
+# the user's `git switch`, `git merge origin/main`, `git checkout v1`
+# writes it. broker/run/git-later-replace.c, git-later-stash.c,
+# git-later-snapshot.c and git-later-moved.c.
 # Then the everyday: a plain add and commit in a run reports nothing; a
 # protected file the user staged before the run stays staged; a stash the
-# run makes of an ordinary change stays.
+# run makes of an ordinary change stays, and so do its own new branch and
+# tag.
 # Its scratch folder lies outside /tmp: the sandbox's /tmp is its own.
 export TMPDIR=/var/tmp
 . "$SLUICE_SRCDIR/tests/lib.sh"
@@ -263,7 +268,44 @@ if [ -x "$lefthook" ]; then
   [ "$(git -C "$dir" symbolic-ref -q refs/stash)" = "" ] && git -C "$dir" show HEAD:README | grep -q mine
   report $? "stash-symbolic: refs/stash names the user's own entry again, which the user's apply took" \
     "$out" "$(items)"
+  # --- 21-24. refs of the user's the command moved, and one it made to
+  # take a ref's place by its short name: each trigger is the user's
+  # own git going to the ref it trusts
+  moved_repo() {
+    lefthook_repo "$1"
+    git -C "$1" branch feature
+    git -C "$1" tag v1
+    git -C "$1" update-ref refs/remotes/origin/main HEAD
+    git -C "$1" pack-refs --all # as a clone has them
+  }
+  planted_commit="\$(git commit-tree \$(sh $TEST_TMP/tree.sh NAME) -p HEAD -m tidy)"
+  switch_then_commit_feature() { git -C "$1" switch -q feature >/dev/null 2>&1; commit_outside "$1"; }
+  merge_then_commit() { git -C "$1" merge -q --ff-only origin/main >/dev/null 2>&1; commit_outside "$1"; }
+  tag_then_commit() { git -C "$1" checkout -q v1 >/dev/null 2>&1; commit_outside "$1"; }
+  attack moved-branch moved_repo "git update-ref refs/heads/feature ${planted_commit/NAME/moved-branch}" \
+    switch_then_commit_feature
+  [ "$(git -C "$dir" rev-parse feature~1)" = "$before" ] && items | grep -q "moved refs/heads/feature"
+  report $? "moved-branch: the user's branch feature was back at its commit (then the user's commit)" "$out" "$(items)"
+  attack moved-remote moved_repo "git update-ref refs/remotes/origin/main ${planted_commit/NAME/moved-remote}" \
+    merge_then_commit
+  [ "$(git -C "$dir" rev-parse origin/main)" = "$before" ]
+  report $? "moved-remote: the packed origin/main is back at its commit" "$out" "$(items)"
+  attack moved-tag moved_repo "git tag -f v1 ${planted_commit/NAME/moved-tag}" tag_then_commit
+  attack shadowing-ref moved_repo "git update-ref refs/heads/origin/main ${planted_commit/NAME/shadowing-ref}" \
+    merge_then_commit
+  [ -z "$(git -C "$dir" for-each-ref refs/heads/origin)" ] && items | grep -q 'takes for a ref of the user'
+  report $? "shadowing-ref: refs/heads/origin/main, which git merge origin/main would take, is gone" \
+    "$out" "$(items)"
 fi
+# --- 25. the run's own new branch and tag, with an ordinary commit, stay
+dir=$TEST_TMP/own-branch
+new_repo "$dir"
+run "$SLUICE" run -C "$dir" --format json -- \
+  'git switch -q -c agent/fix && echo fix >fix.txt && git add fix.txt && git commit -qm fix && git tag agent-v1 && git switch -q -'
+sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+[ "$sweep" = null ] && git -C "$dir" rev-parse -q --verify agent/fix >/dev/null &&
+  git -C "$dir" rev-parse -q --verify agent-v1 >/dev/null
+report $? "the run's own new branch and tag stay, nothing reported" "$out"
 # --- 20. an executable bin/git among a stash entry's untracked files
 attack stash-untracked plain_repo \
   "git stash store -m 'WIP on main: tidy' \$(sh $TEST_TMP/untracked.sh stash-untracked)" pop_then_status
