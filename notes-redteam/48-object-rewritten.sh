@@ -45,7 +45,7 @@ said() {
   python3 -c 'import json,sys
 d=json.load(open(sys.argv[1])); g=d.get("gitSweep") or {}
 e=d.get("error") or {}
-print("exit %s%s; git sweep: %s" % (d.get("exitCode"), " (" + str(e.get("message")) + ")" if e else "", "; ".join(i["what"] for i in g.get("items") or []) or g.get("error") or "nothing found"))' "$1" 2>/dev/null || head -c 300 "$1"
+print("exit %s%s; git sweep: %s" % (d.get("exitCode"), " (" + str(e.get("message")) + ")" if e else "", "; ".join([i["what"] for i in g.get("items") or []] + ["(error) " + str(g.get("error"))] * bool(g.get("error"))) or "nothing found"))' "$1" 2>/dev/null || head -c 300 "$1"
 }
 # one LABEL [CONFIG]: setup, the command in the box, the user's trigger;
 # true when the mark appeared (the user's git ran the command's bin/git)
