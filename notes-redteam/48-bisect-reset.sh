@@ -66,7 +66,7 @@ user_status() { (cd "$1" && PATH=$1/bin:$PATH git status) >/dev/null 2>&1; }
 setup() { new_repo "$1"; }
 attack() { plant "$1"; echo '&& echo $C >>.git/BISECT_START && touch .git/BISECT_LOG'; }
 trigger() {
-  echo "   git status: $(git -C "$1" status 2>&1 | grep -m1 'bisect reset')"
+  local st; st=$(git -C "$1" status 2>&1); echo "   git status: $(printf "%s\n" "$st" | grep -m1 'bisect reset')"
   git -C "$1" bisect reset >/dev/null 2>&1; user_status "$1"
 }
 finish

@@ -70,5 +70,12 @@ attack() {
   echo '&& u=$($G commit-tree -m untracked $(printf "040000 tree %s\tbin\n" $bt | $G mktree)) && s=$($G rev-parse refs/stash)'
   echo '&& echo "$s $($G rev-parse $s^1) $($G rev-parse $s^2) $u" >.git/info/grafts'
 }
-trigger() { (cd "$1" && git stash pop 2>&1 | grep -m1 -i graft | sed 's/^/   git stash pop said: /'); user_status "$1"; }
+# (its output read whole first: a grep -m1 on the pipe would stop git stash
+# pop by SIGPIPE half way)
+trigger() {
+  local said
+  said=$(cd "$1" && git stash pop 2>&1)
+  printf '%s\n' "$said" | grep -m1 -i graft | sed 's/^/   git stash pop said: /'
+  user_status "$1"
+}
 finish

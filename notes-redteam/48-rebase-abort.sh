@@ -76,7 +76,7 @@ attack() {
   echo '&& x=$($G rev-parse HEAD:a) && printf "0 %040d\ta\n100644 %s 1\ta\n100644 %s 2\ta\n100644 %s 3\ta\n" 0 $x $x $x | $G update-index --index-info'
 }
 trigger() {
-  echo "   git status: $(git -C "$1" status 2>&1 | grep -m1 'rebase --abort')"
+  local st; st=$(git -C "$1" status 2>&1); echo "   git status: $(printf "%s\n" "$st" | grep -m1 'rebase --abort')"
   git -C "$1" rebase --abort >/dev/null 2>&1; user_status "$1"
 }
 finish
