@@ -76,6 +76,11 @@ static int read_log(int cfd, char ***l)
 	ssize_t n = read_full(fd, text, (size_t)st.st_size);
 	if (n < 0)
 		return (int)n;
+	/* by length, as git reads it: a NUL in a line (which git skips as
+	 * malformed) must not end the reading before the lines after it */
+	for (ssize_t i = 0; i < n; i++)
+		if (text[i] == '\0')
+			text[i] = '\n';
 	text[n] = '\0';
 	for (char *line = text; line && *line;) {
 		char *nl = strchr(line, '\n');
@@ -151,20 +156,34 @@ static int entry_plants(struct git_later *g, struct git_sweep *s, const struct p
 	return 0;
 }
 
+/* The stash's entries as git numbers them (stash@{0} first: git skips a
+ * reflog line it cannot read, and counts only the others), into *ids. */
+static int git_entries(struct git_later *g, struct git_sweep *s, char ***ids)
+{
+	*ids = NULL;
+	struct git_output o;
+	const char *args[] = { "reflog", "show", "--format=%H", stash_ref, "--", NULL };
+	int r = git_later_ok(g, s, "git reflog show refs/stash", args, -1, &o);
+	for (char *p = r == 0 ? strtok(o.data, "\n") : NULL; p && r == 0; p = strtok(NULL, "\n"))
+		r = strv_extend(ids, p);
+	git_output_done(&o);
+	return r;
+}
+
 /* refs/stash set to the reflog's newest entry, written as git writes a
  * ref (a lock file renamed onto it) so that the reflog gets no line of
  * its own, or deleted where the reflog has none (*any: whether it had). */
 static int set_to_newest(struct git_later *g, struct git_sweep *s, int cfd, bool *any)
 {
 	_cleanup_strv_free_ char **log = NULL;
-	int r = read_log(cfd, &log);
+	int r = git_entries(g, s, &log);
 	size_t m = strv_length(log);
 	if (any)
 		*any = m > 0;
 	if (r == 0 && m > 0) {
 		_cleanup_free_ char *text = NULL;
 		_cleanup_close_ int fd = -1;
-		if (asprintf(&text, "%s\n", log[m - 1]) < 0)
+		if (asprintf(&text, "%s\n", log[0]) < 0)
 			return -ENOMEM;
 		const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
 		fd = openat(cfd, "refs/stash.lock", flags, 0644);
@@ -197,15 +216,15 @@ static int set_to_newest(struct git_later *g, struct git_sweep *s, int cfd, bool
 static int drop(struct git_later *g, struct git_sweep *s, int cfd, const char *id)
 {
 	_cleanup_strv_free_ char **log = NULL;
-	int r = read_log(cfd, &log);
+	int r = git_entries(g, s, &log);
 	size_t n = strv_length(log);
 	struct git_output o = { .data = NULL };
-	for (size_t i = 0; r >= 0 && i < n; i++) {
-		if (strcmp(log[i], id) != 0)
+	/* the oldest first: dropping one leaves the newer ones' numbers */
+	for (size_t k = n; r >= 0 && k-- > 0;) {
+		if (strcmp(log[k], id) != 0)
 			continue;
-		/* numbered from the newest: dropping an older one leaves them */
 		char entry[64];
-		snprintf(entry, sizeof(entry), "refs/stash@{%zu}", n - 1 - i);
+		snprintf(entry, sizeof(entry), "refs/stash@{%zu}", k);
 		const char *args[] = {
 			"reflog", "delete", "--updateref", "--rewrite", entry, NULL
 		};
@@ -287,8 +306,8 @@ int git_later_stash_end(struct git_later *g, struct git_sweep *s, const struct p
 	STRV_FOREACH (x, now)
 		if (r == 0 && (t->unknown || !listed(t->before, *x)) && !listed(fresh, *x))
 			r = strv_extend(&fresh, *x);
-	if (r == 0 && strv_length(fresh) > STASH_CHECK_MAX)
-		r = -E2BIG;
+	/* past the cap, every new entry is dropped unread (fail closed) */
+	bool unread = strv_length(fresh) > STASH_CHECK_MAX;
 	if (r < 0) {
 		git_sweep_fail(s,
 		               "the check of what git would restore later: the stash could not be "
@@ -308,7 +327,10 @@ int git_later_stash_end(struct git_later *g, struct git_sweep *s, const struct p
 			found += r > 0;
 			continue;
 		}
-		r = entry_plants(g, s, w, *x, pathspecs, &names);
+		r = unread ? ((names = strdup("not read: more new entries than the check reads"))
+		                      ? 0
+		                      : -ENOMEM)
+		           : entry_plants(g, s, w, *x, pathspecs, &names);
 		if (r >= 0 && names)
 			r = drop_planting(g, s, cfd, *x, names);
 		if (r < 0)

@@ -30,6 +30,7 @@
 #include "run/git-index.h"
 #include "run/git-later.h"
 #include "run/git-later-refs.h"
+#include "run/git-later-locks.h"
 #include "run/git-later-moved.h"
 #include "run/git-later-replace.h"
 #include "run/git-later-snapshot.h"
@@ -185,6 +186,9 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 	char *p = o.data, *end = o.data + o.len;
 	struct git_later_change c;
 	bool bad = false;
+	/* each entry's item, noted once git has put it back (or said it could
+	 * not): "\x01" in whats is where that goes */
+	_cleanup_strv_free_ char **paths = NULL, **whats = NULL;
 	static const char zeros[65] =
 	        "0000000000000000000000000000000000000000000000000000000000000000";
 	while (rf && af && git_later_next_change(g, &p, end, &c, &bad)) {
@@ -193,26 +197,25 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 		fprintf(rf, "0 %.*s\t%s%c", (int)g->hex_len, zeros, c.path, '\0');
 		if (c.old_mode != 0 && strncmp(c.old_id, zeros, g->hex_len) != 0)
 			fprintf(af, "%o %s\t%s%c", c.old_mode, c.old_id, c.path, '\0');
-		_cleanup_free_ char *path = NULL, *what = NULL;
+		char *path = NULL, *what = NULL;
 		if (asprintf(&path, "%s/%s", g->workspace, c.path) < 0 ||
+		    strv_consume(&paths, path) < 0 ||
 		    (c.status == 'U'
 		             ? asprintf(&what,
 		                        "the command left a conflict in the index at a name "
-		                        "that runs later; the entry put back to HEAD's before "
-		                        "the run")
+		                        "that runs later; the entry \x01 to HEAD's before the run")
 		             : asprintf(
 		                       &what,
 		                       "the command staged it (%o %s), a name that runs later, which "
 		                       "the user's git reset --hard or checkout would write; the "
 		                       "index entry %s",
 		                       c.new_mode, c.new_id,
-		                       c.old_mode ? "put back to HEAD's before the run"
-		                                  : "removed (HEAD had none before the run)")) <
-		            0) {
+		                       c.old_mode ? "\x01 to HEAD's before the run"
+		                                  : "\x01 (HEAD had none before the run)")) < 0 ||
+		    strv_consume(&whats, what) < 0) {
 			r = -ENOMEM;
 			break;
 		}
-		git_sweep_note_item(s, path, what, NULL);
 		found++;
 	}
 	git_output_done(&o);
@@ -241,6 +244,20 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 	const char *args[] = { "update-index", "-z", "--index-info", NULL };
 	r = git_later_ok(g, s, "git update-index --index-info", args, in, &o);
 	git_output_done(&o);
+	for (size_t i = 0; paths && paths[i] && whats && whats[i]; i++) {
+		_cleanup_free_ char *what = NULL;
+		bool removed = strstr(whats[i], "\x01 (HEAD had none") != NULL;
+		const char *done =
+		        r < 0     ? "NOT put back (git failed: see the error; look before git "
+		                    "reset --hard or checkout)"
+		        : removed ? "removed"
+		                  : "put back";
+		size_t at = strcspn(whats[i], "\x01");
+		if (asprintf(&what, "%.*s%s%s", (int)at, whats[i], done,
+		             whats[i][at] ? whats[i] + at + 1 : "") < 0)
+			return -ENOMEM;
+		git_sweep_note_item(s, paths[i], what, NULL);
+	}
 	return r < 0 ? r : found;
 }
 
@@ -266,6 +283,7 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 		g->hex_len = git_index_hash_length(cfd) * 2;
 	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
 	git_later_snapshot_take(&g->refs, cfd);
+	(void)clock_gettime(CLOCK_REALTIME_COARSE, &g->started); /* as file times are */
 	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
 	return 0;
@@ -417,9 +435,11 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	size_t n = 0;
 	_cleanup_strv_free_ char **before = NULL;
 	ref_changes(g, s, &changes, &n, &before);
+	/* the check's git first needs the locks the run left gone */
+	int found = git_later_locks_end(g, s, changes, n);
 	/* a replace ref changes what any name reads as: whatever the names */
 	int r = git_later_replace_end(g, s, changes, n);
-	int found = r > 0 ? r : 0;
+	found += r > 0 ? r : 0;
 	r = names_that_run_later(g, w, s, changes, n, before);
 	found += r > 0 ? r : 0;
 	git_later_ref_changes_free(changes, n);

@@ -34,6 +34,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
@@ -73,8 +74,9 @@ struct git_later {
 	struct git_later_head head;
 	struct git_later_snapshot refs; /* before the run */
 	struct git_later_stash stash;
-	uint64_t duration_us; /* of git_later_end() */
-	unsigned gits;        /* git commands it ran */
+	struct timespec started; /* the coarse wall clock (file times) before the run */
+	uint64_t duration_us;    /* of git_later_end() */
+	unsigned gits;           /* git commands it ran */
 };
 
 /* Before the command can start: the state of the workspace's repository
