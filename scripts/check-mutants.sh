@@ -22,8 +22,9 @@ mutants=(
   "seccomp-off@@launcher/seccomp-filter.c@@s/if \(syscall\(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog\) < 0\)/if (0)/@@tests/integration/launch-escape.sh"
   "no-new-privs-off@@launcher/privileges.c@@s/if \(prctl\(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0\) < 0\)/if (0)/@@tests/integration/launch-escape.sh"
   "close-fds-off@@launcher/session.c@@s/return \(int\)syscall\(SYS_close_range, first, last, 0\);/(void)first; (void)last; return 0;/@@tests/integration/launch-escape.sh"
-  "git-replace-off@@broker/run/git-later.c@@s/int r = git_later_replace_end\(g, s\);/int r = 0;/@@tests/integration/sandbox-gitlater.sh"
+  "git-replace-off@@broker/run/git-later.c@@s/int r = git_later_replace_end\(g, s, changes, n\);/int r = 0;/@@tests/integration/sandbox-gitlater.sh"
   "git-moved-off@@broker/run/git-later.c@@s/\tif \(moved\) \{/\tif (0) {/@@tests/integration/sandbox-gitlater.sh"
+  "git-pointers-off@@broker/run/git-later.c@@s/\tif \(pointed\) \{/\tif (0) {/@@tests/integration/sandbox-gitlater.sh"
   "git-stash-off@@broker/run/git-later.c@@s/bool stashed = git_later_stash_changed\(g\);/bool stashed = false;/@@tests/integration/sandbox-gitlater.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )

@@ -71,6 +71,8 @@ not_ok() {
   tap_count=$((tap_count + 1)) tap_last=not_ok
   echo "not ok $tap_count - $1"
   shift
+  # local: a failure must not change a variable of the test's own
+  local line
   for line in "$@"; do echo "# $line"; done
 }
 

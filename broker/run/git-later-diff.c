@@ -193,3 +193,68 @@ int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const stru
 	*ret = TAKE_PTR(names);
 	return 0;
 }
+
+static bool listed(char **l, const char *s)
+{
+	for (size_t i = 0; l && l[i]; i++)
+		if (strcmp(l[i], s) == 0)
+			return true;
+	return false;
+}
+
+int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                        char **ids, char **pathspecs, char ***planting)
+{
+	*planting = NULL;
+	_cleanup_free_ char *input = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&input, &len);
+	if (!f)
+		return -ENOMEM;
+	const char *base = g->head.id[0] ? g->head.id : empty_tree(g);
+	for (size_t i = 0; ids && ids[i]; i++)
+		fprintf(f, "%s %s\n", ids[i], base);
+	if (fclose(f) != 0)
+		return -ENOMEM;
+	_cleanup_free_ const char **args = calloc(12 + strv_length(pathspecs), sizeof(*args));
+	_cleanup_close_ int in = git_command_memfd("sluice-git-ids", input, len);
+	if (!args || in < 0)
+		return in < 0 ? in : -ENOMEM;
+	static const char *const fixed[] = { "diff-tree",
+		                             "--stdin",
+		                             "-r",
+		                             "-z",
+		                             "--raw",
+		                             "--no-renames",
+		                             "--no-ext-diff",
+		                             "--no-textconv",
+		                             "--ignore-submodules=none",
+		                             "--" };
+	size_t n = 0;
+	for (; n < sizeof(fixed) / sizeof(*fixed); n++)
+		args[n] = fixed[n];
+	for (size_t i = 0; pathspecs && pathspecs[i]; i++)
+		args[n++] = pathspecs[i];
+	args[n] = NULL;
+	struct git_output o;
+	int r = git_later_ok(g, s, "git diff-tree --stdin", args, in, &o);
+	/* "ID\0" before each id's records (only where it has some) */
+	char *p = o.data, *end = o.data + o.len, *id = NULL;
+	while (r == 0 && p < end) {
+		if (*p != ':') {
+			id = p;
+			p += strnlen(p, (size_t)(end - p)) + 1;
+			continue;
+		}
+		struct git_later_change c;
+		bool bad;
+		if (!git_later_next_change(g, &p, end, &c, &bad)) {
+			r = bad ? -EIO : 0;
+			break;
+		}
+		if (id && git_later_plants(g, s, w, &c) && !listed(*planting, id))
+			r = strv_extend(planting, id);
+	}
+	git_output_done(&o);
+	return r;
+}

@@ -42,4 +42,11 @@ int git_later_diff(struct git_later *g, struct git_sweep *s, const char *base, c
 int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                             const char *base, const char *commit, char **pathspecs, char **ret);
 
+/* The commits of ids (hex) that plant a name of pathspecs against the
+ * pre-run HEAD, found with one git diff-tree --stdin, into *planting;
+ * -errno (noted in s) when git cannot tell, which the caller takes as all
+ * of them. */
+int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                        char **ids, char **pathspecs, char ***planting);
+
 #endif

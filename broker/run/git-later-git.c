@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "strv.h"
 #include "run/git-later-git.h"
 #include "run/git-sweep-state.h"
 
@@ -41,6 +42,13 @@ int git_later_ok(struct git_later *g, struct git_sweep *s, const char *what,
 
 int git_later_hold(struct git_later *g, struct git_sweep *s, const char *id, char held[96])
 {
+	/* one ref for one id, whichever part of the check holds it again */
+	size_t idl = strlen(id);
+	for (size_t i = 0; g->held && g->held[i]; i++)
+		if (strncmp(g->held[i], id, idl) == 0 && g->held[i][idl] == '\t') {
+			snprintf(held, 96, "%s", g->held[i] + idl + 1);
+			return 0;
+		}
 	char stamp[32];
 	time_t t = time(NULL);
 	struct tm tm;
@@ -73,6 +81,9 @@ int git_later_hold(struct git_later *g, struct git_sweep *s, const char *id, cha
 		               "(holding the run's %s): %s",
 		               id, o.err[0] ? o.err : strerror(-r));
 	git_output_done(&o);
+	char *pair = NULL;
+	if (r == 0 && (asprintf(&pair, "%s\t%s", id, held) < 0 || strv_consume(&g->held, pair) < 0))
+		return -ENOMEM;
 	return r;
 }
 

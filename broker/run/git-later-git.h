@@ -22,7 +22,8 @@ int git_later_ok(struct git_later *g, struct git_sweep *s, const char *what,
                  const char *const args[], int stdin_fd, struct git_output *o);
 
 /* The object id kept at a new refs/sluice/held/STAMP-PID[-N] (its name
- * into held), never over another run's: 0, or -errno noted in s. */
+ * into held), never over another run's, or at the one this check made
+ * for it already (g->held): 0, or -errno noted in s. */
 int git_later_hold(struct git_later *g, struct git_sweep *s, const char *id, char held[96]);
 
 /* The first 12 digits of an id, or "(none)". */

@@ -166,6 +166,27 @@ static int hold_commits(struct git_later *g, struct git_sweep *s, const char *co
 	return 1;
 }
 
+/* The index's items, noted once git has put the entries back (failed:
+ * it could not): "\x01" in each of whats is where that goes. */
+static int note_index_items(struct git_sweep *s, char **paths, char **whats, bool failed)
+{
+	for (size_t i = 0; paths && paths[i] && whats && whats[i]; i++) {
+		_cleanup_free_ char *what = NULL;
+		bool removed = strstr(whats[i], "\x01 (HEAD had none") != NULL;
+		const char *done =
+		        failed    ? "NOT put back (git failed: see the error; look before git "
+		                    "reset --hard or checkout)"
+		        : removed ? "removed"
+		                  : "put back";
+		size_t at = strcspn(whats[i], "\x01");
+		if (asprintf(&what, "%.*s%s%s", (int)at, whats[i], done,
+		             whats[i][at] ? whats[i] + at + 1 : "") < 0)
+			return -ENOMEM;
+		git_sweep_note_item(s, paths[i], what, NULL);
+	}
+	return failed ? -EIO : 0;
+}
+
 /* The index's entries that plant a name, put back to the pre-run HEAD's
  * (or removed where it had none) with git update-index --index-info. */
 static int fix_index(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
@@ -244,20 +265,7 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
 	const char *args[] = { "update-index", "-z", "--index-info", NULL };
 	r = git_later_ok(g, s, "git update-index --index-info", args, in, &o);
 	git_output_done(&o);
-	for (size_t i = 0; paths && paths[i] && whats && whats[i]; i++) {
-		_cleanup_free_ char *what = NULL;
-		bool removed = strstr(whats[i], "\x01 (HEAD had none") != NULL;
-		const char *done =
-		        r < 0     ? "NOT put back (git failed: see the error; look before git "
-		                    "reset --hard or checkout)"
-		        : removed ? "removed"
-		                  : "put back";
-		size_t at = strcspn(whats[i], "\x01");
-		if (asprintf(&what, "%.*s%s%s", (int)at, whats[i], done,
-		             whats[i][at] ? whats[i] + at + 1 : "") < 0)
-			return -ENOMEM;
-		git_sweep_note_item(s, paths[i], what, NULL);
-	}
+	r = note_index_items(s, paths, whats, r < 0);
 	return r < 0 ? r : found;
 }
 
@@ -283,6 +291,7 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 		g->hex_len = git_index_hash_length(cfd) * 2;
 	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
 	git_later_snapshot_take(&g->refs, cfd);
+	git_later_pointers_take(&g->pointers, gfd);
 	(void)clock_gettime(CLOCK_REALTIME_COARSE, &g->started); /* as file times are */
 	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
@@ -380,11 +389,8 @@ static bool moves(const struct git_later_ref_change *c, size_t n)
 	return false;
 }
 
-/* What git_later_end() found beyond the replace refs: refs moved, the
- * stash, the index and the branch, where they changed. */
-static int names_that_run_later(struct git_later *g, const struct protect_watch *w,
-                                struct git_sweep *s, const struct git_later_ref_change *c, size_t n,
-                                char **before)
+/* Whether the index, HEAD, packed-refs or the branch's ref changed. */
+static bool index_or_heads_changed(struct git_later *g)
 {
 	struct git_later_stat after[GIT_LATER_FILES];
 	{
@@ -395,8 +401,19 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 	bool changed = false;
 	for (int i = 0; i < GIT_LATER_FILES; i++)
 		changed |= !git_later_same_stat(&g->before[i], &after[i]);
+	return changed;
+}
+
+/* What git_later_end() found beyond the replace refs: refs moved, the
+ * stash, the index and the branch, where they changed. */
+static int names_that_run_later(struct git_later *g, const struct protect_watch *w,
+                                struct git_sweep *s, const struct git_later_ref_change *c, size_t n,
+                                char **before)
+{
+	bool changed = index_or_heads_changed(g);
 	bool stashed = git_later_stash_changed(g), moved = moves(c, n);
-	if (!changed && !stashed && !moved)
+	bool pointed = git_later_pointers_changed(g);
+	if (!changed && !stashed && !moved && !pointed)
 		return 0;
 	if (!g->head.ok) {
 		/* not read before the run as the files are: nothing to compare
@@ -417,6 +434,10 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 	}
 	if (stashed) {
 		r = git_later_stash_end(g, s, w, pathspecs);
+		found += r > 0 ? r : 0;
+	}
+	if (pointed) {
+		r = git_later_pointers_end(g, s, w, pathspecs);
 		found += r > 0 ? r : 0;
 	}
 	if (changed) {
@@ -451,6 +472,7 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 void git_later_done(struct git_later *g)
 {
 	if (g->active) {
+		strv_free(g->held);
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}

@@ -36,6 +36,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "run/git-later-pointers.h"
 #include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
 #include "run/git-sweep.h"
@@ -74,9 +75,11 @@ struct git_later {
 	struct git_later_head head;
 	struct git_later_snapshot refs; /* before the run */
 	struct git_later_stash stash;
-	struct timespec started; /* the coarse wall clock (file times) before the run */
-	uint64_t duration_us;    /* of git_later_end() */
-	unsigned gits;           /* git commands it ran */
+	struct git_later_pointers pointers; /* before the run */
+	struct timespec started;            /* the coarse wall clock (file times) before the run */
+	char **held;                        /* "ID\tREF": what the check kept, each id once */
+	uint64_t duration_us;               /* of git_later_end() */
+	unsigned gits;                      /* git commands it ran */
 };
 
 /* Before the command can start: the state of the workspace's repository

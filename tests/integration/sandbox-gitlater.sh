@@ -97,7 +97,7 @@ attack() {
   dir=$TEST_TMP/control-$name
   "$setup" "$dir"
   run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --config "$TEST_TMP/sweep-off.ini" -- "$command"
-  "$trigger" "$dir"
+  eval "$trigger \"\$dir\""
   if [ ! -e "$marks/$name" ]; then
     not_ok "$name: the attack works with git_sweep = no (positive control)" "$out" "$err" \
       "$(git -C "$dir" status --short 2>&1)"
@@ -110,7 +110,7 @@ attack() {
   before=$(git -C "$dir" rev-parse HEAD)
   run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --format json -- "$command"
   local result=$out
-  "$trigger" "$dir"
+  eval "$trigger \"\$dir\""
   out=$result
   [ ! -e "$marks/$name" ]
   report $? "$name: stopped in the default sandbox" "$out" "$err" "$(git -C "$dir" status --short 2>&1)"
@@ -224,6 +224,9 @@ i=\$(git commit-tree HEAD^{tree} -p HEAD -m index) &&
 git commit-tree HEAD^{tree} -p HEAD -p "\$i" -p "\$u" -m 'WIP on main: tidy'
 EOF
 pop_then_commit() { git -C "$1" stash pop -q >/dev/null 2>&1; commit_outside "$1"; }
+# eval_then_commit 'GIT COMMAND' DIR: the user's git command in DIR, then
+# the next commit
+eval_then_commit() { (cd "$2" && eval "$1") >/dev/null 2>&1 </dev/null; commit_outside "$2"; }
 pop_then_status() { git -C "$1" stash pop -q >/dev/null 2>&1; user_status "$1"; }
 # a stash of the user's own, made before the run
 stashed_lefthook_repo() {
@@ -296,6 +299,27 @@ if [ -x "$lefthook" ]; then
   [ -z "$(git -C "$dir" for-each-ref refs/heads/origin)" ] && items | grep -q 'takes for a ref of the user'
   report $? "shadowing-ref: refs/heads/origin/main, which git merge origin/main would take, is gone" \
     "$out" "$(items)"
+  # --- 26-30. files besides refs that name a commit the user's git goes
+  # to, as git itself suggests (red team 48, holes 3, 4, 11, 12)
+  reflog_fmt="%s %s t <t@example.invalid> \$(date +%s) +0000"
+  attack orig-head lefthook_repo "echo ${planted_commit/NAME/orig-head} >.git/ORIG_HEAD" \
+    "eval_then_commit 'git reset -q --hard ORIG_HEAD'"
+  attack head-reflog lefthook_repo \
+    "h=\$(git rev-parse HEAD) c=${planted_commit/NAME/head-reflog} && printf \"$reflog_fmt\\tcommit: tidy\\n$reflog_fmt\\treset: moving to HEAD\\n\" \$h \$c \$c \$h >>.git/logs/HEAD" \
+    "eval_then_commit 'git reset -q --hard HEAD@{1}'"
+  attack checkout-dash lefthook_repo \
+    "h=\$(git rev-parse HEAD) c=${planted_commit/NAME/checkout-dash} && printf \"$reflog_fmt\\tcheckout: moving from %s to main\\n\" \$h \$h \$c >>.git/logs/HEAD" \
+    "eval_then_commit 'git checkout -q -'"
+  attack rebase-abort lefthook_repo \
+    "c=${planted_commit/NAME/rebase-abort} && mkdir .git/rebase-merge && echo refs/heads/main >>.git/rebase-merge/head-name && echo \$c >>.git/rebase-merge/orig-head && git rev-parse HEAD >>.git/rebase-merge/onto && touch .git/rebase-merge/interactive .git/rebase-merge/git-rebase-todo .git/rebase-merge/done" \
+    "eval_then_commit 'git rebase --abort'"
+  attack bisect-reset lefthook_repo \
+    "echo ${planted_commit/NAME/bisect-reset} >>.git/BISECT_START && touch .git/BISECT_LOG" \
+    "eval_then_commit 'git bisect reset'"
+  items | grep -q "where the user.s git bisect reset would go" &&
+    [ "$(git -C "$dir" symbolic-ref HEAD)" = refs/heads/main ]
+  report $? "bisect-reset: BISECT_START names main again, where the user's git bisect reset went" \
+    "$out" "$(items)"
 fi
 # --- 25. the run's own new branch and tag, with an ordinary commit, stay
 dir=$TEST_TMP/own-branch
@@ -355,6 +379,6 @@ new_repo "$dir"
 run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --config "$TEST_TMP/audit.ini" -- \
   "$(plant_git text) && $G add bin/git && $G commit -qm helper"
 grep -q 'refs/sluice/held/' <<<"$out" && grep -q 'bin/git' <<<"$out" &&
-  tail -n 1 "$TEST_TMP/audit.log" | grep -q '"swept":2'
-report $? "the text a model reads names bin/git and the held ref, the audit line counts both items" \
+  tail -n 1 "$TEST_TMP/audit.log" | grep -q '"swept":3'
+report $? "the text a model reads names bin/git and the held ref, the audit line counts the three items (the branch, the index, HEAD's reflog)" \
   "$out" "$(tail -n 1 "$TEST_TMP/audit.log" 2>&1)"

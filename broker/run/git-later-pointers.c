@@ -1,0 +1,354 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: the files that name a commit the user's git
+ * goes to later (git-later-pointers.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "errors.h"
+#include "fd-util.h"
+#include "strv.h"
+#include "run/git-later-diff.h"
+#include "run/git-later-git.h"
+#include "run/git-later-pointers.h"
+#include "run/git-later-refs.h"
+#include "run/git-later.h"
+#include "run/git-sweep-state.h"
+
+/* What is read of one at most, and the commits checked at most: past
+ * them, every commit named counts as planting (fail closed). */
+#define POINTER_READ_MAX (8 * 1024 * 1024)
+#define POINTER_IDS_MAX 256
+
+static const char *const files[POINTERS] = {
+	[POINTER_ORIG_HEAD] = "ORIG_HEAD",
+	[POINTER_FETCH_HEAD] = "FETCH_HEAD",
+	[POINTER_BISECT_START] = "BISECT_START",
+	[POINTER_REBASE_MERGE] = "rebase-merge/orig-head",
+	[POINTER_REBASE_APPLY] = "rebase-apply/orig-head",
+	[POINTER_SEQUENCER] = "sequencer/head",
+	[POINTER_HEAD_LOG] = "logs/HEAD",
+};
+
+/* What the user's git does with each, for the report. */
+static const char *const uses[POINTERS] = {
+	[POINTER_ORIG_HEAD] = "git reset --hard ORIG_HEAD",
+	[POINTER_FETCH_HEAD] = "git merge FETCH_HEAD",
+	[POINTER_BISECT_START] = "git bisect reset",
+	[POINTER_REBASE_MERGE] = "git rebase --abort",
+	[POINTER_REBASE_APPLY] = "git rebase --abort",
+	[POINTER_SEQUENCER] = "git cherry-pick --abort",
+	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
+};
+
+static bool listed(char **l, const char *s)
+{
+	for (size_t i = 0; l && l[i]; i++)
+		if (strcmp(l[i], s) == 0)
+			return true;
+	return false;
+}
+
+static bool same(int e1, const struct stat *a, int e2, const struct stat *b)
+{
+	if (e1 || e2)
+		return e1 == e2;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+void git_later_pointers_take(struct git_later_pointers *p, int gfd)
+{
+	*p = (struct git_later_pointers){ .log_tail_len = 0 };
+	for (int i = 0; i < POINTERS; i++)
+		if (fstatat(gfd, files[i], &p->st[i], AT_SYMLINK_NOFOLLOW) < 0)
+			p->error[i] = neg_errno();
+	const struct stat *log = &p->st[POINTER_HEAD_LOG];
+	if (p->error[POINTER_HEAD_LOG] || !S_ISREG(log->st_mode) || log->st_size == 0)
+		return;
+	_cleanup_close_ int fd = openat(gfd, files[POINTER_HEAD_LOG],
+	                                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	size_t want = log->st_size < (off_t)sizeof(p->log_tail) ? (size_t)log->st_size
+	                                                        : sizeof(p->log_tail);
+	ssize_t n = fd < 0 ? -1 : pread(fd, p->log_tail, want, log->st_size - (off_t)want);
+	p->log_tail_len = n == (ssize_t)want ? want : 0;
+}
+
+bool git_later_pointers_changed(const struct git_later *g)
+{
+	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (gfd < 0)
+		return true;
+	for (int i = 0; i < POINTERS; i++) {
+		struct stat st;
+		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
+		if (!same(e, &st, g->pointers.error[i], &g->pointers.st[i]))
+			return true;
+	}
+	return false;
+}
+
+/* The whole of files[i] in gfd (a NUL, which git's reading skips, taken
+ * as a line's end), into *ret; 0 with *ret NULL where it is gone. */
+static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
+{
+	*ret = NULL;
+	_cleanup_close_ int fd =
+	        openat(gfd, files[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : neg_errno();
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
+		return -EINVAL;
+	if (st->st_size > POINTER_READ_MAX)
+		return -E2BIG;
+	_cleanup_free_ char *text = malloc((size_t)st->st_size + 1);
+	if (!text)
+		return -ENOMEM;
+	ssize_t n = read_full(fd, text, (size_t)st->st_size);
+	if (n < 0)
+		return (int)n;
+	for (ssize_t k = 0; k < n; k++)
+		if (text[k] == '\0')
+			text[k] = '\n';
+	text[n] = '\0';
+	*len = (size_t)n;
+	*ret = TAKE_PTR(text);
+	return 0;
+}
+
+/* Where the HEAD reflog's lines the run added begin: after the pre-run
+ * size where the file only grew past its pre-run last bytes, else 0 (all
+ * of it, as it may have been rewritten). */
+static size_t new_lines_from(const struct git_later_pointers *p, const char *text, size_t len,
+                             const struct stat *now)
+{
+	const struct stat *was = &p->st[POINTER_HEAD_LOG];
+	if (p->error[POINTER_HEAD_LOG] || p->log_tail_len == 0 || now->st_ino != was->st_ino ||
+	    now->st_dev != was->st_dev || (off_t)len < was->st_size)
+		return 0;
+	size_t end = (size_t)was->st_size;
+	return memcmp(text + end - p->log_tail_len, p->log_tail, p->log_tail_len) == 0 ? end : 0;
+}
+
+/* The commit ids files[i] names now (from its lines the run added, for
+ * the reflog: their new ids and the commits "checkout: moving from X"
+ * names), appended to *ids; *lines: how many lines that was. */
+static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *lines)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	struct stat st;
+	*lines = 0;
+	int r = read_text(gfd, i, &text, &len, &st);
+	if (r < 0 || !text)
+		return r;
+	size_t from = i == POINTER_HEAD_LOG ? new_lines_from(&g->pointers, text, len, &st) : 0;
+	for (char *line = text + from; line && *line;) {
+		char *nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		(*lines)++;
+		char *fields[2] = { NULL, NULL };
+		char *msg = strchr(line, '\t'), *save = NULL;
+		if (msg)
+			*msg++ = '\0';
+		fields[0] = strtok_r(line, " \t", &save);
+		fields[1] = fields[0] ? strtok_r(NULL, " \t", &save) : NULL;
+		/* the reflog: "OLD NEW WHO <MAIL> TIME TZ\tMSG"; the others: "ID ..." */
+		char *id = i == POINTER_HEAD_LOG ? fields[1] : fields[0];
+		if (id && git_later_is_hex(id, g->hex_len) && !listed(*ids, id) &&
+		    strv_extend(ids, id) < 0)
+			return -ENOMEM;
+		static const char from_text[] = "checkout: moving from ";
+		if (i == POINTER_HEAD_LOG && msg &&
+		    strncmp(msg, from_text, strlen(from_text)) == 0) {
+			char *x = msg + strlen(from_text);
+			x[strcspn(x, " ")] = '\0';
+			if (git_later_is_hex(x, g->hex_len) && !listed(*ids, x) &&
+			    strv_extend(ids, x) < 0)
+				return -ENOMEM;
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
+/* files[i] written with text (as git writes: a temporary file renamed
+ * onto it), or removed where text is NULL. */
+static int put(int gfd, int i, const char *text)
+{
+	if (!text)
+		return unlinkat(gfd, files[i], 0) < 0 && errno != ENOENT ? neg_errno() : 0;
+	_cleanup_free_ char *tmp = NULL;
+	if (asprintf(&tmp, "%s.sluice-tmp", files[i]) < 0)
+		return -ENOMEM;
+	(void)unlinkat(gfd, tmp, 0);
+	_cleanup_close_ int fd =
+	        openat(gfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int r = fd < 0 ? neg_errno() : write_full(fd, text, strlen(text));
+	if (r == 0 && renameat(gfd, tmp, gfd, files[i]) < 0)
+		r = neg_errno();
+	if (r < 0)
+		(void)unlinkat(gfd, tmp, 0);
+	return r;
+}
+
+/* The HEAD reflog's entries among the newest lines (the run's) that name
+ * a planting commit, deleted by git (git reflog delete, its numbering:
+ * the oldest first, so that the newer keep theirs). */
+static int drop_log_lines(struct git_later *g, struct git_sweep *s, size_t lines, char **planting)
+{
+	struct git_output o;
+	const char *show[] = { "reflog", "show", "--format=%H%x09%gs", "HEAD", "--", NULL };
+	int r = git_later_ok(g, s, "git reflog show HEAD", show, -1, &o);
+	_cleanup_strv_free_ char **entries = NULL;
+	for (char *p = r == 0 ? strtok(o.data, "\n") : NULL; p && r == 0; p = strtok(NULL, "\n"))
+		r = strv_extend(&entries, p);
+	git_output_done(&o);
+	size_t n = strv_length(entries);
+	for (size_t k = n < lines ? n : lines; r == 0 && k-- > 0;) {
+		bool drop = false;
+		for (size_t j = 0; planting[j] && !drop; j++)
+			drop = strncmp(entries[k], planting[j], g->hex_len) == 0 ||
+			       strstr(entries[k], planting[j]) != NULL;
+		if (!drop)
+			continue;
+		char entry[64];
+		snprintf(entry, sizeof(entry), "HEAD@{%zu}", k);
+		const char *del[] = { "reflog", "delete", "--rewrite", entry, NULL };
+		r = git_later_ok(g, s, "git reflog delete HEAD@{N}", del, -1, &o);
+		git_output_done(&o);
+	}
+	return r;
+}
+
+/* files[i], which names the planting commits, undone: put back to where
+ * the run started, removed, or its reflog lines deleted. */
+static int undo(struct git_later *g, struct git_sweep *s, int gfd, int i, size_t lines,
+                char **planting)
+{
+	const char *branch = strncmp(g->head.ref, "refs/heads/", 11) == 0 ? g->head.ref + 11 : NULL;
+	_cleanup_free_ char *text = NULL;
+	switch (i) {
+	case POINTER_ORIG_HEAD:
+	case POINTER_FETCH_HEAD:
+		return put(gfd, i, NULL); /* git writes them again */
+	case POINTER_BISECT_START:
+		if (asprintf(&text, "%s\n", branch ? branch : g->head.id) < 0)
+			return -ENOMEM;
+		return put(gfd, i, text);
+	case POINTER_HEAD_LOG:
+		return drop_log_lines(g, s, lines, planting);
+	default: /* a rebase's or cherry-pick's: abort to where the run began */
+		if (!g->head.id[0])
+			return put(gfd, i, NULL);
+		if (asprintf(&text, "%s\n", g->head.id) < 0)
+			return -ENOMEM;
+		return put(gfd, i, text);
+	}
+}
+
+/* The report of files[i]: what it named, where that is kept. */
+static void report(struct git_later *g, struct git_sweep *s, int i, char **mine, char **held)
+{
+	_cleanup_free_ char *path = NULL, *what = NULL, *ids = NULL, *kept = NULL;
+	for (size_t k = 0; mine && mine[k]; k++) {
+		char *more = NULL, *more_kept = NULL;
+		if (asprintf(&more, "%s%s%.12s", ids ? ids : "", ids ? ", " : "", mine[k]) < 0 ||
+		    asprintf(&more_kept, "%s%s%s", kept ? kept : "", kept ? ", " : "", held[k]) <
+		            0) {
+			free(more);
+			return;
+		}
+		free(ids);
+		free(kept);
+		ids = more;
+		kept = more_kept;
+	}
+	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
+	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
+	                           ? "removed (git writes it again)"
+	                           : "put back to where the run began";
+	if (asprintf(&path, "%s/%s", g->gitdir, files[i]) < 0 ||
+	    asprintf(&what,
+	             "the command left it naming a commit with content at names that run later "
+	             "(%s), where the user's %s would go; %s, the commit kept at %s",
+	             ids ? ids : "", uses[i], done, kept ? kept : "") < 0)
+		return;
+	git_sweep_note_item(s, path, what, held && held[0] ? held[0] : NULL);
+}
+
+int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                           char **pathspecs)
+{
+	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (gfd < 0)
+		return 0;
+	char **named[POINTERS] = { NULL };
+	_cleanup_strv_free_ char **all = NULL, **planting = NULL, **held_ids = NULL,
+	                         **held_refs = NULL;
+	size_t lines[POINTERS] = { 0 };
+	int r = 0, found = 0;
+	for (int i = 0; r == 0 && i < POINTERS; i++) {
+		struct stat st;
+		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
+		if (same(e, &st, g->pointers.error[i], &g->pointers.st[i]) || e)
+			continue;
+		r = ids_of(g, gfd, i, &named[i], &lines[i]);
+		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++)
+			if (!listed(all, named[i][k]))
+				r = strv_extend(&all, named[i][k]);
+	}
+	if (r == 0 && strv_length(all) > 0 &&
+	    (strv_length(all) > POINTER_IDS_MAX ||
+	     git_later_ids_plant(g, s, w, all, pathspecs, &planting) < 0)) {
+		/* git could not tell (an id that is no commit, too many): all */
+		planting = strv_free(planting);
+		for (size_t k = 0; all[k] && r == 0; k++)
+			r = strv_extend(&planting, all[k]);
+	}
+	for (int i = 0; r == 0 && planting && i < POINTERS; i++) {
+		_cleanup_strv_free_ char **mine = NULL, **kept = NULL;
+		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++) {
+			if (!listed(planting, named[i][k]))
+				continue;
+			size_t at = 0;
+			while (held_ids && held_ids[at] && strcmp(held_ids[at], named[i][k]) != 0)
+				at++;
+			char held[96];
+			if (!held_ids || !held_ids[at]) { /* each commit held once */
+				r = git_later_hold(g, s, named[i][k], held);
+				if (r == 0 && (strv_extend(&held_ids, named[i][k]) < 0 ||
+				               strv_extend(&held_refs, held) < 0))
+					r = -ENOMEM;
+			}
+			if (r == 0 && (strv_extend(&mine, named[i][k]) < 0 ||
+			               strv_extend(&kept, held_refs[at]) < 0))
+				r = -ENOMEM;
+		}
+		if (r < 0 || !mine)
+			continue;
+		r = undo(g, s, gfd, i, lines[i], mine);
+		if (r < 0) {
+			git_sweep_fail(s,
+			               "the check of what git would restore later: %s/%s could not "
+			               "be undone: %s",
+			               g->gitdir, files[i], strerror(-r));
+			continue;
+		}
+		report(g, s, i, mine, kept);
+		found++;
+	}
+	for (int i = 0; i < POINTERS; i++)
+		strv_free(named[i]);
+	return r < 0 ? r : found;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: the files besides refs that name a commit the
+ * user's git goes to later, as git itself suggests (git-later-pointers.c):
+ * ORIG_HEAD (`git reset --hard ORIG_HEAD`), FETCH_HEAD (`git merge
+ * FETCH_HEAD`), a rebase's orig-head (`git status` says "use git rebase
+ * --abort", which moves the branch there), a cherry-pick's sequencer/head
+ * (`git cherry-pick --abort`), BISECT_START (`git bisect reset`), and the
+ * new lines of the HEAD reflog (`git reset --hard HEAD@{1}`, `git
+ * checkout -`, which takes the commit a "checkout: moving from X" line
+ * names). A run that writes one with a commit of its own gets that
+ * commit's lefthook.yml written by them. After the run, each that changed
+ * is read, and the commits it names are compared with the pre-run HEAD at
+ * the names that run later, all in one git diff-tree; one that plants is
+ * held at refs/sluice/held/..., and the file put back (a rebase's,
+ * cherry-pick's or bisect's to where the run started) or removed (ORIG_HEAD,
+ * FETCH_HEAD: git writes them again), or the reflog lines deleted (git
+ * reflog delete). Before the run: a few stat(2)s and the HEAD reflog's
+ * size and last bytes (to tell an append from a rewrite).
+ * Not for: anyone but git-later.c.
+ */
+#ifndef SLUICE_GIT_LATER_POINTERS_H
+#define SLUICE_GIT_LATER_POINTERS_H
+
+#include <stdbool.h>
+#include <sys/stat.h>
+
+#include "run/protect-watch.h"
+
+struct git_later;
+struct git_sweep;
+
+/* The files, in the gitdir. */
+enum git_later_pointer {
+	POINTER_ORIG_HEAD,
+	POINTER_FETCH_HEAD,
+	POINTER_BISECT_START,
+	POINTER_REBASE_MERGE,
+	POINTER_REBASE_APPLY,
+	POINTER_SEQUENCER,
+	POINTER_HEAD_LOG,
+	POINTERS
+};
+
+struct git_later_pointers {
+	int error[POINTERS]; /* 0, or the stat's -errno */
+	struct stat st[POINTERS];
+	char log_tail[256]; /* the HEAD reflog's last bytes before the run */
+	size_t log_tail_len;
+};
+
+/* Before the run, in the gitdir gfd. */
+void git_later_pointers_take(struct git_later_pointers *p, int gfd);
+
+/* Whether any of them changed since. */
+bool git_later_pointers_changed(const struct git_later *g);
+
+/* After the run: what the changed ones name that plants a name of
+ * pathspecs undone, each noted in s's items. Returns the number, or
+ * -errno (noted in s). */
+int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                           char **pathspecs);
+
+#endif
