@@ -145,6 +145,51 @@ run "$SLUICE" run -C "$dir" --format json -- "echo X=1 >.env.development"
 [ "$(json_get "$out" '",".join(d["sandbox"].get("protected_blocked", []))')" = .env.development ]
 report $? "a planted .env.development is listed in sandbox.protected_blocked" "$out"
 
+# Through `sluice mcp`, whose server starts the launcher of the next
+# request before it arrives: each call is protected alike.
+dir=$TEST_TMP/mcp
+new_repo "$dir"
+echo 'dotenv' >"$dir/.envrc"
+echo 'A=1' >"$dir/.env"
+call() { printf '{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"bash","arguments":{"command":"%s"}}}' "$1" "$2"; }
+answered() { grep -q "\"id\":$1," "$TEST_TMP/mcp.out"; }
+# the input stays open until each answer is in: its end cancels a call
+{
+  printf '%s\n' \
+    '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}' \
+    '{"jsonrpc":"2.0","method":"notifications/initialized"}' "$(call 2 'echo B=2 >>.env')"
+  wait_for 30 answered 2
+  printf '%s\n' "$(call 3 'echo C=3 >.env; echo D=4 >.env.fresh')"
+  wait_for 30 answered 3
+} | timeout 90 "$SLUICE" mcp -C "$dir" >"$TEST_TMP/mcp.out" 2>&1
+out=$(cat "$TEST_TMP/mcp.out")
+[ "$(cat "$dir/.env")" = A=1 ] && [ "$(grep -c 'protected path .env' <<<"$out")" -eq 2 ] &&
+  [ "$(cat "$dir/.env.fresh")" = D=4 ]
+report $? "through sluice mcp, .env stays read-only at each call (the launcher started ahead too)" "$out"
+
+# Where no namespace can be had, Landlock alone keeps a loaded file
+# read-only (an existing one, and one that did not exist: its folder is
+# then kept uncreatable, as for any missing protected file), the files
+# beside it writable.
+if ! fallback_works; then
+  skip "the fallback keeps what .envrc loads read-only" "cannot make a child user namespace here (unshare -U -r, setpriv)"
+else
+  dir=$TEST_TMP/fallback
+  new_repo "$dir"
+  mkdir -p "$dir/config"
+  printf 'dotenv "config/dev.env"\ndotenv_if_exists config/.env.development\n' >"$dir/.envrc"
+  echo 'A=1' >"$dir/config/dev.env"
+  echo 'one' >"$dir/config/notes.txt"
+  run fallback "$SLUICE" run -C "$dir" --sandbox workspace-write --format json -- \
+    "echo two >>config/notes.txt; p='PROMPT_COMMAND=\"touch $marks/fb\"'; echo \"\$p\" >>config/dev.env; echo \"\$p\" >config/.env.development"
+  if ran "the fallback keeps what .envrc loads read-only"; then
+    [ "$(cat "$dir/config/notes.txt")" = "$(printf 'one\ntwo')" ] && [ "$(cat "$dir/config/dev.env")" = A=1 ] &&
+      [ ! -e "$dir/config/.env.development" ] &&
+      [ "$(json_get "$out" '"protected-paths" in d["sandbox"]["enforced"] and "mount-namespace" in d["sandbox"]["missing"]')" = True ]
+    report $? "the fallback keeps what .envrc loads read-only (present and missing), the file beside them writable" "$out" "$(ls -la "$dir/config")"
+  fi
+fi
+
 # --- what stays writable
 # an agent's own .env, in a project whose .envrc loads no .env, or with no .envrc
 for setup in 'export FOO=1' 'dotenv_if_exists .env.other' ''; do
