@@ -33,6 +33,7 @@ struct loader {
 	struct run_settings *s;
 	char ***owned;
 	char **visited;   /* the direnv files read, relative (strv) */
+	unsigned depth;   /* the scripts being read, one sourcing the next */
 	const char *from; /* the configuration being read, relative (in owned) */
 	struct sluice_error *err;
 };
@@ -303,6 +304,13 @@ static int read_direnv(struct loader *l, const char *rel)
 	for (size_t i = 0; l->visited && l->visited[i]; i++)
 		if (strcmp(l->visited[i], rel) == 0)
 			return 0;
+	/* each level holds a file's text: a chain of scripts (each one the
+	 * user's, in a protected folder) is read so deep, then refused */
+	if (l->depth >= PROTECT_LOADED_DEPTH)
+		return sluice_error_set(l->err, -ELOOP,
+		                        "'%s' is sourced %d scripts deep: the files it loads "
+		                        "were not read, to be protected",
+		                        rel, PROTECT_LOADED_DEPTH);
 	const char *from = strv_extend(&l->visited, rel) < 0 ? NULL : own(l, rel);
 	if (!from)
 		return sluice_error_set(l->err, -ENOMEM, "the protected paths");
@@ -313,6 +321,7 @@ static int read_direnv(struct loader *l, const char *rel)
 		return r;
 	const char *saved_from = l->from;
 	l->from = from;
+	l->depth++;
 	struct sh_state st = { .at_start = true, .command = SH_OTHER };
 	const char *slash = strrchr(rel, '/');
 	snprintf(st.base, sizeof(st.base), "%.*s", slash ? (int)(slash - rel) : 0, rel);
@@ -341,6 +350,7 @@ static int read_direnv(struct loader *l, const char *rel)
 	}
 	if (r >= 0)
 		r = sh_end_command(l, &st);
+	l->depth--;
 	l->from = saved_from;
 	return r;
 }

@@ -21,8 +21,10 @@
 #include "core/run-settings.h"
 #include "errors.h"
 
-/* The most bytes read of one configuration: a larger one refuses the run. */
+/* The most bytes read of one configuration, and the most direnv scripts
+ * read one sourcing the next: more refuses the run. */
 #define PROTECT_LOADED_FILE_MAX (1024 * 1024)
+#define PROTECT_LOADED_DEPTH 8
 
 /*
  * Read the files at workspace's top level that s->protect covers and
@@ -34,7 +36,8 @@
  * canonical and absolute. The added strings are owned by *owned (a strv,
  * appended to; the caller frees it after the run). Returns 0, or -errno
  * with err saying why: -E2BIG (more than RUN_SETTINGS_PROTECT_MAX
- * entries), -EFBIG (a configuration over PROTECT_LOADED_FILE_MAX), -EINVAL
+ * entries), -EFBIG (a configuration over PROTECT_LOADED_FILE_MAX), -ELOOP
+ * (scripts sourced deeper than PROTECT_LOADED_DEPTH), -EINVAL
  * (a loaded path with a wildcard before its last component, which an
  * entry cannot hold), or what reading failed with. The run must then be
  * refused: a file it loads would be left writable.

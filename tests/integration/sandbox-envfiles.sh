@@ -145,6 +145,25 @@ run "$SLUICE" run -C "$dir" --format json -- "echo X=1 >.env.development"
 [ "$(json_get "$out" '",".join(d["sandbox"].get("protected_blocked", []))')" = .env.development ]
 report $? "a planted .env.development is listed in sandbox.protected_blocked" "$out"
 
+# scripts that source each other are read once each; a chain deeper than
+# the reader follows refuses the run
+dir=$TEST_TMP/cycle
+new_repo "$dir"
+mkdir -p "$dir/env"
+echo 'source_env env/a.sh' >"$dir/.envrc"
+printf 'source_env b.sh\ndotenv_if_exists a.env\n' >"$dir/env/a.sh"
+printf 'source_env ./a.sh\ndotenv b.env\n' >"$dir/env/b.sh"
+run "$SLUICE" run -C "$dir" -- "echo X=1 >env/a.env; echo Y=1 >env/b.env; echo ok >env/notes"
+[ "$(cat "$dir/env/notes")" = ok ] && [ -e "$dir/env/a.env.sluice-blocked" ] && [ -e "$dir/env/b.env.sluice-blocked" ]
+report $? "two scripts sourcing each other: each read once, what both load protected" "$out" "$err"
+dir=$TEST_TMP/deep
+new_repo "$dir"
+echo 'source_env s1.sh' >"$dir/.envrc"
+for i in 1 2 3 4 5 6 7 8 9; do echo "source_env s$((i + 1)).sh" >"$dir/s$i.sh"; done
+run "$SLUICE" run -C "$dir" --format json -- "echo ran >ran.txt"
+[ "$(json_get "$out" '(d["error"] or {}).get("kind", "")')" = config_error ] && [ ! -e "$dir/ran.txt" ]
+report $? "scripts sourced deeper than the reader follows refuse the run" "$out" "$err"
+
 # Through `sluice mcp`, whose server starts the launcher of the next
 # request before it arrives: each call is protected alike.
 dir=$TEST_TMP/mcp
