@@ -222,9 +222,9 @@
 	X(".zed/", "Zed runs its tasks and language servers") \
 	X(".devcontainer/", "the container's commands run on the user's next open") \
 	X(".devcontainer.json", "the container's commands run on the user's next open") \
-	X(".envrc*", "direnv runs it, and what it sources (.envrc.local), on the user's next cd") \
-	X("mise*.toml", "mise runs its hooks and tasks") \
-	X(".mise*.toml", "mise runs its hooks and tasks") \
+	X(".envrc*", "direnv runs it, what it sources and loads (.envrc.local, dotenv's .env), on the user's next cd") \
+	X("mise*.toml", "mise runs its hooks and tasks, and loads the files its [env] names") \
+	X(".mise*.toml", "mise runs its hooks and tasks, and loads the files its [env] names") \
 	X(".husky/", "husky's hooks source the scripts beside them") \
 	X("lefthook*", "lefthook runs what it says on the next git commit") \
 	X(".lefthook*", "lefthook runs what it says, and its scripts") \
@@ -321,6 +321,10 @@ struct run_settings {
 	/* workspace-write: read-only, relative to the workspace */
 	const char *protect[RUN_SETTINGS_PROTECT_MAX];
 	size_t n_protect;
+	/* for each protect entry a run added because a protected direnv or
+	 * mise configuration loads it (run/protect-loaded.h): that
+	 * configuration's name; NULL for a configured entry */
+	const char *protect_loader[RUN_SETTINGS_PROTECT_MAX];
 	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
 	/* sandboxed: the tools' caches in the workspace's folder (tool-caches.h) */
 	bool tool_caches;

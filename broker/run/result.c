@@ -499,6 +499,17 @@ static void write_protected_note(const struct run_result *r, const char *output,
 			if (!word_names_protected(path, s->protect[i]))
 				continue;
 			write_note(f, "[sandbox: protected path ", path, NULL);
+			if (s->protect_loader[i]) {
+				/* added for the run: the key covers the file that loads it */
+				fprintf(f,
+				        "[it is kept read-only by [sandbox] protect (entry '%s', "
+				        "added because '%s' loads it): direnv or mise puts what it "
+				        "says into the user's shell on the next cd, with the user's "
+				        "full rights. If it must change, tell the user: they can edit "
+				        "it themselves, or take the line that loads it out of '%s']\n",
+				        s->protect[i], s->protect_loader[i], s->protect_loader[i]);
+				return;
+			}
 			fprintf(f,
 			        "[it is kept read-only by [sandbox] protect (entry '%s'): programs the "
 			        "user runs later (agents, editors, git hooks) run what it says with the "

@@ -66,6 +66,7 @@ void run_outcome_done(struct run_outcome *o)
 	free(o->jobs_dir);
 	free(o->job.output_file);
 	strv_free(o->env);
+	strv_free(o->protect_loaded);
 	outbuf_free(o->output);
 	outbuf_free(o->out);
 	outbuf_free(o->err);

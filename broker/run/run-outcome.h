@@ -62,6 +62,10 @@ struct run_outcome {
 	struct job_started job;
 	char audit_id[64];          /* the start line's id ([audit] required), or "" */
 	struct protect_watch watch; /* protected files the run created */
+	/* the entries settings.protect has after the configured ones (their
+	 * protect_loader set): the files the workspace's direnv and mise
+	 * configurations load (run/protect-loaded.h), and their names */
+	char **protect_loaded;
 	/* the post-run sweep, begun before the command started (sweeping) */
 	struct git_sweep sweep;
 	bool sweeping;

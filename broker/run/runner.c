@@ -28,11 +28,13 @@
 #include "run/egress-log.h"
 #include "run/launch-report.h"
 #include "run/launcher-proc.h"
+#include "run/protect-loaded.h"
 #include "run/run-spawn.h"
 #include "run/run-warmup.h"
 #include "run/runner.h"
 #include "run/workdir.h"
 #include "run/workspace-guard.h"
+#include "strv.h"
 
 #include "launch-spec.h"
 
@@ -78,6 +80,30 @@ static int check_workspace(struct run_outcome *o)
 	return 0;
 }
 
+/* workspace-write: the files the workspace's protected direnv and mise
+ * configurations load, protected with them (protect-loaded.h), read again
+ * for each resolution of the workspace. One that cannot be read refuses
+ * the run: what it loads would be left writable. */
+static int protect_loaded(struct run_outcome *o)
+{
+	struct run_settings *s = &o->settings;
+	/* the configuration is read into the settings after the outcome is
+	 * made: the entries added last time are the ones with a loader */
+	while (s->n_protect > 0 && s->protect_loader[s->n_protect - 1])
+		s->protect_loader[--s->n_protect] = NULL;
+	o->protect_loaded = strv_free(o->protect_loaded);
+	if (s->sandbox_mode != SANDBOX_MODE_WORKSPACE_WRITE)
+		return 0;
+	struct sluice_error err = { 0 };
+	if (protect_loaded_add(s, o->root, &o->protect_loaded, &err) < 0)
+		return run_outcome_fail(o, ERROR_KIND_CONFIG_ERROR,
+		                        "the files the workspace's direnv or mise configuration "
+		                        "loads could not all be protected, so the command was "
+		                        "refused: %s",
+		                        err.detail);
+	return 0;
+}
+
 static int resolve_directory(const struct run_request *req, const struct runner_options *opt,
                              struct run_outcome *o)
 {
@@ -94,7 +120,7 @@ static int resolve_directory(const struct run_request *req, const struct runner_
 	if (r < 0)
 		return run_outcome_fail(o, ERROR_KIND_INVALID_WORKING_DIR, "%s: %s", err.detail,
 		                        strerror(-r));
-	return check_workspace(o);
+	return check_workspace(o) < 0 ? -1 : protect_loaded(o);
 }
 
 /* The wall time since *since as the result's step name (stepsUs), and
