@@ -25,7 +25,8 @@ mutants=(
   "git-replace-off@@broker/run/git-later.c@@s/int r = git_later_replace_end\(g, s, changes, n\);/int r = 0;/@@tests/integration/sandbox-gitlater.sh"
   "git-moved-off@@broker/run/git-later.c@@s/\tif \(moved\) \{/\tif (0) {/@@tests/integration/sandbox-gitlater.sh"
   "git-pointers-off@@broker/run/git-later.c@@s/\tif \(pointed\) \{/\tif (0) {/@@tests/integration/sandbox-gitlater.sh"
-  "git-stash-off@@broker/run/git-later.c@@s/bool stashed = git_later_stash_changed\(g\);/bool stashed = false;/@@tests/integration/sandbox-gitlater.sh"
+  "git-history-off@@broker/run/git-later.c@@s/\tfound \+= git_later_history_end\(g, s\);/\tfound += 0;/@@tests/integration/sandbox-gitlater.sh"
+  "git-stash-off@@broker/run/git-later.c@@s/bool stashed = git_later_stash_changed\(g\),/bool stashed = false,/@@tests/integration/sandbox-gitlater.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

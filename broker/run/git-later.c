@@ -292,6 +292,7 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
 	git_later_snapshot_take(&g->refs, cfd);
 	git_later_pointers_take(&g->pointers, gfd);
+	git_later_history_take(&g->history, cfd);
 	(void)clock_gettime(CLOCK_REALTIME_COARSE, &g->started); /* as file times are */
 	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
@@ -458,6 +459,8 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	ref_changes(g, s, &changes, &n, &before);
 	/* the check's git first needs the locks the run left gone */
 	int found = git_later_locks_end(g, s, changes, n);
+	/* grafts and alternates change what every commit reads as */
+	found += git_later_history_end(g, s);
 	/* a replace ref changes what any name reads as: whatever the names */
 	int r = git_later_replace_end(g, s, changes, n);
 	found += r > 0 ? r : 0;
@@ -473,6 +476,7 @@ void git_later_done(struct git_later *g)
 {
 	if (g->active) {
 		strv_free(g->held);
+		git_later_history_done(&g->history);
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}

@@ -19,12 +19,15 @@
  * was at (its other changes stay staged); an index entry is put back to
  * the pre-run HEAD's (or removed). Content equal to the work tree's file
  * (which the run could not change: the user's own edit, staged or
- * committed by the run) and deletions are left alone. Three more ways to
- * the work tree are checked: replace refs (git-later-replace.c: any the
- * run added is taken out), the stash (git-later-stash.c: an entry of the
- * run's that plants is dropped) and the user's other refs
- * (git-later-moved.c: one moved to a commit that plants is put back).
- * Reported as items of the sweep (git-sweep.h).
+ * committed by the run) and deletions are left alone. More ways to the
+ * work tree are checked: replace refs (git-later-replace.c: any the run
+ * added is taken out), the stash (git-later-stash.c: an entry of the
+ * run's that plants is dropped), the user's other refs (git-later-moved.c:
+ * one moved to a commit that plants is put back), the files that name a
+ * commit git goes to later (git-later-pointers.c: ORIG_HEAD, a rebase's
+ * orig-head, HEAD's reflog ...), grafts and alternates
+ * (git-later-history.c: set aside); the locks the run left go first
+ * (git-later-locks.c). Reported as items of the sweep (git-sweep.h).
  * Not for: the work tree (protect-watch.c), the gitdir's files
  * (git-sweep.c), background jobs (their repository is read-only).
  */
@@ -36,6 +39,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "run/git-later-history.h"
 #include "run/git-later-pointers.h"
 #include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
@@ -76,6 +80,7 @@ struct git_later {
 	struct git_later_snapshot refs; /* before the run */
 	struct git_later_stash stash;
 	struct git_later_pointers pointers; /* before the run */
+	struct git_later_history history;   /* before the run */
 	struct timespec started;            /* the coarse wall clock (file times) before the run */
 	char **held;                        /* "ID\tREF": what the check kept, each id once */
 	uint64_t duration_us;               /* of git_later_end() */

@@ -214,12 +214,16 @@ cat >"$TEST_TMP/stash.sh" <<EOF
 i=\$(git commit-tree HEAD^{tree} -p HEAD -m index) &&
 git commit-tree "\$(sh $TEST_TMP/tree.sh "\$1")" -p HEAD -p "\$i" -m 'WIP on main: tidy'
 EOF
-# untracked.sh NAME prints a stash entry whose untracked files (its third
-# parent) hold an executable bin/git touching the mark NAME
-cat >"$TEST_TMP/untracked.sh" <<EOF
+# bin-commit.sh NAME prints a commit holding only an executable bin/git
+# touching the mark NAME (a stash entry's untracked files); untracked.sh
+# NAME, a stash entry with it as its third parent
+cat >"$TEST_TMP/bin-commit.sh" <<EOF
 g=\$(printf '#!/bin/sh\\ntouch $marks/%s\\nexec /usr/bin/git "\$@"\\n' "\$1" | git hash-object -w --stdin) &&
 b=\$(printf '100755 blob %s\\tgit\\n' "\$g" | git mktree) &&
-u=\$(git commit-tree "\$(printf '040000 tree %s\\tbin\\n' "\$b" | git mktree)" -m untracked) &&
+git commit-tree "\$(printf '040000 tree %s\\tbin\\n' "\$b" | git mktree)" -m untracked
+EOF
+cat >"$TEST_TMP/untracked.sh" <<EOF
+u=\$(sh $TEST_TMP/bin-commit.sh "\$1") &&
 i=\$(git commit-tree HEAD^{tree} -p HEAD -m index) &&
 git commit-tree HEAD^{tree} -p HEAD -p "\$i" -p "\$u" -m 'WIP on main: tidy'
 EOF
@@ -335,6 +339,29 @@ attack stash-untracked plain_repo \
   "git stash store -m 'WIP on main: tidy' \$(sh $TEST_TMP/untracked.sh stash-untracked)" pop_then_status
 [ ! -e "$dir/bin/git" ] && items | grep -q 'stashed content at names that run later (bin/git)'
 report $? "stash-untracked: the entry dropped, the user's pop wrote no bin/git" "$out" "$(items)"
+# --- 31. grafts: the user's own stash entry given a third parent, read as
+# its untracked files (red team 48, hole 6)
+stashed_plain_repo() {
+  plain_repo "$1"
+  echo mine >>"$1/README"
+  git -C "$1" stash -q
+}
+attack grafts stashed_plain_repo \
+  "u=\$(sh $TEST_TMP/bin-commit.sh grafts) && s=\$(git rev-parse refs/stash) && echo \"\$s \$(git rev-parse \$s^1) \$(git rev-parse \$s^2) \$u\" >.git/info/grafts" \
+  pop_then_status
+[ ! -e "$dir/.git/info/grafts" ] && [ -e "$dir/.git/info/grafts.sluice-blocked" ] && grep -q mine "$dir/README"
+report $? "grafts: info/grafts moved aside, the user's pop took the user's own entry" "$out" "$(items)"
+# --- 32. alternates the command adds are set aside, the user's own kept
+dir=$TEST_TMP/alternates
+new_repo "$dir"
+mkdir -p "$TEST_TMP/store/objects"
+echo "$TEST_TMP/store/objects" >"$dir/.git/objects/info/alternates"
+run "$SLUICE" run -C "$dir" --format json -- \
+  "mkdir -p store/objects && echo \$PWD/store/objects >>.git/objects/info/alternates"
+[ "$(cat "$dir/.git/objects/info/alternates")" = "$TEST_TMP/store/objects" ] &&
+  grep -q "$dir/store/objects" "$dir/.git/objects/info/alternates.sluice-blocked" &&
+  items | grep -q "the user's own put back"
+report $? "alternates: the command's line set aside, the user's own alternates put back" "$out" "$(items)"
 
 # --- 12. the everyday: a plain add and commit reports nothing
 dir=$TEST_TMP/everyday
