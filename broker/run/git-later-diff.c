@@ -18,6 +18,7 @@
 #include "strv.h"
 #include "run/git-later-diff.h"
 #include "run/git-later-git.h"
+#include "run/git-later-refs.h"
 #include "run/git-sweep-state.h"
 
 /* The next record of raw -z output at *p, or false at its end (or at
@@ -194,14 +195,6 @@ int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const stru
 	return 0;
 }
 
-static bool listed(char **l, const char *s)
-{
-	for (size_t i = 0; l && l[i]; i++)
-		if (strcmp(l[i], s) == 0)
-			return true;
-	return false;
-}
-
 int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                         char **ids, char **pathspecs, char ***planting)
 {
@@ -252,7 +245,7 @@ int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct p
 			r = bad ? -EIO : 0;
 			break;
 		}
-		if (id && git_later_plants(g, s, w, &c) && !listed(*planting, id))
+		if (id && git_later_plants(g, s, w, &c) && !git_later_listed(*planting, id))
 			r = strv_extend(planting, id);
 	}
 	git_output_done(&o);

@@ -17,6 +17,7 @@
 #include "errors.h"
 #include "fd-util.h"
 #include "run/git-later-history.h"
+#include "run/git-later-refs.h"
 #include "run/git-later.h"
 #include "run/git-sweep-state.h"
 
@@ -33,15 +34,6 @@ static const char *const why[HISTORY_FILES] = {
 	[HISTORY_ALTERNATES] = "it names object stores git reads HEAD's files from when the "
 	                       "repository's own copy is gone",
 };
-
-static bool same(int e1, const struct stat *a, int e2, const struct stat *b)
-{
-	if (e1 || e2)
-		return e1 == e2;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
 
 void git_later_history_take(struct git_later_history *h, int cfd)
 {
@@ -86,18 +78,7 @@ static int set_aside(struct git_later_history *h, int cfd, int i, char aside[PAT
 	}
 	if (r < 0 || !h->text[i])
 		return r;
-	_cleanup_free_ char *tmp = NULL;
-	if (asprintf(&tmp, "%s.sluice-tmp", names[i]) < 0)
-		return -ENOMEM;
-	(void)unlinkat(cfd, tmp, 0);
-	_cleanup_close_ int fd =
-	        openat(cfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	r = fd < 0 ? neg_errno() : write_full(fd, h->text[i], h->len[i]);
-	if (r == 0 && renameat(cfd, tmp, cfd, names[i]) < 0)
-		r = neg_errno();
-	if (r < 0)
-		(void)unlinkat(cfd, tmp, 0);
-	return r;
+	return git_later_write_file(cfd, names[i], h->text[i], h->len[i]);
 }
 
 int git_later_history_end(struct git_later *g, struct git_sweep *s)
@@ -108,7 +89,7 @@ int git_later_history_end(struct git_later *g, struct git_sweep *s)
 	for (int i = 0; cfd >= 0 && i < HISTORY_FILES; i++) {
 		struct stat st;
 		int e = fstatat(cfd, names[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
-		if (e || same(e, &st, h->error[i], &h->st[i]))
+		if (e || git_later_same_file(e, &st, h->error[i], &h->st[i]))
 			continue; /* as it was, or gone */
 		char aside[PATH_MAX];
 		int r = set_aside(h, cfd, i, aside);

@@ -49,23 +49,6 @@ static const char *const uses[POINTERS] = {
 	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
 };
 
-static bool listed(char **l, const char *s)
-{
-	for (size_t i = 0; l && l[i]; i++)
-		if (strcmp(l[i], s) == 0)
-			return true;
-	return false;
-}
-
-static bool same(int e1, const struct stat *a, int e2, const struct stat *b)
-{
-	if (e1 || e2)
-		return e1 == e2;
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 void git_later_pointers_take(struct git_later_pointers *p, int gfd)
 {
 	*p = (struct git_later_pointers){ .log_tail_len = 0 };
@@ -91,7 +74,7 @@ bool git_later_pointers_changed(const struct git_later *g)
 	for (int i = 0; i < POINTERS; i++) {
 		struct stat st;
 		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
-		if (!same(e, &st, g->pointers.error[i], &g->pointers.st[i]))
+		if (!git_later_same_file(e, &st, g->pointers.error[i], &g->pointers.st[i]))
 			return true;
 	}
 	return false;
@@ -165,7 +148,7 @@ static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *line
 		fields[1] = fields[0] ? strtok_r(NULL, " \t", &save) : NULL;
 		/* the reflog: "OLD NEW WHO <MAIL> TIME TZ\tMSG"; the others: "ID ..." */
 		char *id = i == POINTER_HEAD_LOG ? fields[1] : fields[0];
-		if (id && git_later_is_hex(id, g->hex_len) && !listed(*ids, id) &&
+		if (id && git_later_is_hex(id, g->hex_len) && !git_later_listed(*ids, id) &&
 		    strv_extend(ids, id) < 0)
 			return -ENOMEM;
 		static const char from_text[] = "checkout: moving from ";
@@ -173,7 +156,7 @@ static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *line
 		    strncmp(msg, from_text, strlen(from_text)) == 0) {
 			char *x = msg + strlen(from_text);
 			x[strcspn(x, " ")] = '\0';
-			if (git_later_is_hex(x, g->hex_len) && !listed(*ids, x) &&
+			if (git_later_is_hex(x, g->hex_len) && !git_later_listed(*ids, x) &&
 			    strv_extend(ids, x) < 0)
 				return -ENOMEM;
 		}
@@ -182,24 +165,13 @@ static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *line
 	return 0;
 }
 
-/* files[i] written with text (as git writes: a temporary file renamed
- * onto it), or removed where text is NULL. */
+/* files[i] written with text (as git writes it), or removed where text is
+ * NULL. */
 static int put(int gfd, int i, const char *text)
 {
 	if (!text)
 		return unlinkat(gfd, files[i], 0) < 0 && errno != ENOENT ? neg_errno() : 0;
-	_cleanup_free_ char *tmp = NULL;
-	if (asprintf(&tmp, "%s.sluice-tmp", files[i]) < 0)
-		return -ENOMEM;
-	(void)unlinkat(gfd, tmp, 0);
-	_cleanup_close_ int fd =
-	        openat(gfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	int r = fd < 0 ? neg_errno() : write_full(fd, text, strlen(text));
-	if (r == 0 && renameat(gfd, tmp, gfd, files[i]) < 0)
-		r = neg_errno();
-	if (r < 0)
-		(void)unlinkat(gfd, tmp, 0);
-	return r;
+	return git_later_write_file(gfd, files[i], text, strlen(text));
 }
 
 /* The HEAD reflog's entries among the newest lines (the run's) that name
@@ -301,11 +273,11 @@ int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struc
 	for (int i = 0; r == 0 && i < POINTERS; i++) {
 		struct stat st;
 		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
-		if (same(e, &st, g->pointers.error[i], &g->pointers.st[i]) || e)
+		if (git_later_same_file(e, &st, g->pointers.error[i], &g->pointers.st[i]) || e)
 			continue;
 		r = ids_of(g, gfd, i, &named[i], &lines[i]);
 		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++)
-			if (!listed(all, named[i][k]))
+			if (!git_later_listed(all, named[i][k]))
 				r = strv_extend(&all, named[i][k]);
 	}
 	if (r == 0 && strv_length(all) > 0 &&
@@ -319,7 +291,7 @@ int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struc
 	for (int i = 0; r == 0 && planting && i < POINTERS; i++) {
 		_cleanup_strv_free_ char **mine = NULL, **kept = NULL;
 		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++) {
-			if (!listed(planting, named[i][k]))
+			if (!git_later_listed(planting, named[i][k]))
 				continue;
 			size_t at = 0;
 			while (held_ids && held_ids[at] && strcmp(held_ids[at], named[i][k]) != 0)

@@ -49,6 +49,38 @@ static void take_stat(int dir, const char *name, struct git_later_stat *st)
 	st->ctim = s.st_ctim;
 }
 
+bool git_later_same_file(int e1, const struct stat *a, int e2, const struct stat *b)
+{
+	if (e1 || e2)
+		return e1 == e2;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
+int git_later_write_file(int dir, const char *name, const char *text, size_t len)
+{
+	_cleanup_free_ char *lock = NULL;
+	if (asprintf(&lock, "%s.lock", name) < 0)
+		return -ENOMEM;
+	_cleanup_close_ int fd =
+	        openat(dir, lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int r = fd < 0 ? neg_errno() : write_full(fd, text, len);
+	if (r == 0 && renameat(dir, lock, dir, name) < 0)
+		r = neg_errno();
+	if (r < 0 && fd >= 0)
+		(void)unlinkat(dir, lock, 0);
+	return r;
+}
+
+bool git_later_listed(char **l, const char *s)
+{
+	for (size_t i = 0; l && l[i]; i++)
+		if (strcmp(l[i], s) == 0)
+			return true;
+	return false;
+}
+
 bool git_later_same_stat(const struct git_later_stat *a, const struct git_later_stat *b)
 {
 	return a->error == b->error && a->dev == b->dev && a->ino == b->ino && a->size == b->size &&

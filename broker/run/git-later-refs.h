@@ -9,8 +9,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 
 #include "run/git-later.h"
+
+/* Whether two stat(2)s of one file (e1, e2: 0 or their -errno) say it did
+ * not change: the same inode, size, mtime and ctime (which the command
+ * cannot set back), or the same failure. */
+bool git_later_same_file(int e1, const struct stat *a, int e2, const struct stat *b);
+
+/* name in dir written with text as git writes a file it owns: NAME.lock
+ * made (never over one that is there), then renamed onto it. 0, or
+ * -errno (-EEXIST: a lock is there). */
+int git_later_write_file(int dir, const char *name, const char *text, size_t len);
+
+/* Whether the string vector l holds s. */
+bool git_later_listed(char **l, const char *s);
 
 /* Whether two stats of one file say it did not change. */
 bool git_later_same_stat(const struct git_later_stat *a, const struct git_later_stat *b);

@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "fd-util.h"
 #include "strv.h"
+#include "run/git-later-refs.h"
 #include "run/git-later-snapshot.h"
 
 /* Loose refs read at most, how deep, and the packed-refs read after a run
@@ -154,13 +155,6 @@ static int read_packed(int fd, char ***l)
 	return list_packed(text, l);
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
-	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
-	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
-}
-
 void git_later_snapshot_take(struct git_later_snapshot *snap, int cfd)
 {
 	*snap = (struct git_later_snapshot){ .packed_fd = -1 };
@@ -280,7 +274,8 @@ static int packed_both(const struct git_later_snapshot *snap, int cfd, bool pack
 	if (same)
 		return copy_lines(*after, before);
 	if (snap->packed_fd >= 0)
-		*known = fstat(snap->packed_fd, &held) == 0 && same_file(&held, &snap->packed_st) &&
+		*known = fstat(snap->packed_fd, &held) == 0 &&
+		         git_later_same_file(0, &held, 0, &snap->packed_st) &&
 		         read_packed(snap->packed_fd, before) == 0;
 	return 0;
 }
@@ -302,7 +297,8 @@ int git_later_snapshot_changes(const struct git_later_snapshot *snap, int cfd,
 	bool packed_now = fstatat(cfd, "packed-refs", &st, AT_SYMLINK_NOFOLLOW) == 0;
 	if (!packed_now && errno != ENOENT)
 		return neg_errno();
-	bool packed_same = packed_now ? snap->packed_fd >= 0 && same_file(&st, &snap->packed_st)
+	bool packed_same = packed_now ? snap->packed_fd >= 0 &&
+	                                        git_later_same_file(0, &st, 0, &snap->packed_st)
 	                              : snap->packed_fd < 0;
 	if (copy_lines(snap->loose, &loose_before) < 0)
 		return -ENOMEM;

@@ -30,30 +30,11 @@
 
 static const char stash_ref[] = "refs/stash", stash_log[] = "logs/refs/stash";
 
-static bool listed(char **l, const char *s)
-{
-	STRV_FOREACH (x, l)
-		if (strcmp(*x, s) == 0)
-			return true;
-	return false;
-}
-
 static void take(int cfd, const char *name, struct git_later_stash_file *f)
 {
 	*f = (struct git_later_stash_file){ 0 };
 	if (fstatat(cfd, name, &f->st, AT_SYMLINK_NOFOLLOW) < 0)
 		f->error = neg_errno();
-}
-
-static bool same(const struct git_later_stash_file *a, const struct git_later_stash_file *b)
-{
-	if (a->error || b->error)
-		return a->error == b->error;
-	return a->st.st_dev == b->st.st_dev && a->st.st_ino == b->st.st_ino &&
-	       a->st.st_size == b->st.st_size && a->st.st_mtim.tv_sec == b->st.st_mtim.tv_sec &&
-	       a->st.st_mtim.tv_nsec == b->st.st_mtim.tv_nsec &&
-	       a->st.st_ctim.tv_sec == b->st.st_ctim.tv_sec &&
-	       a->st.st_ctim.tv_nsec == b->st.st_ctim.tv_nsec;
 }
 
 /* The new ids of the reflog's lines ("OLD NEW NAME <MAIL> TIME TZ\tMSG"),
@@ -182,18 +163,9 @@ static int set_to_newest(struct git_later *g, struct git_sweep *s, int cfd, bool
 		*any = m > 0;
 	if (r == 0 && m > 0) {
 		_cleanup_free_ char *text = NULL;
-		_cleanup_close_ int fd = -1;
 		if (asprintf(&text, "%s\n", log[0]) < 0)
 			return -ENOMEM;
-		const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
-		fd = openat(cfd, "refs/stash.lock", flags, 0644);
-		if (fd < 0 && errno == EEXIST && unlinkat(cfd, "refs/stash.lock", 0) == 0)
-			fd = openat(cfd, "refs/stash.lock", flags, 0644); /* the run's, left */
-		r = fd < 0 ? neg_errno() : write_full(fd, text, strlen(text));
-		if (r == 0 && renameat(cfd, "refs/stash.lock", cfd, stash_ref) < 0)
-			r = neg_errno();
-		if (r < 0 && fd >= 0)
-			(void)unlinkat(cfd, "refs/stash.lock", 0);
+		r = git_later_write_file(cfd, stash_ref, text, strlen(text));
 		if (r < 0)
 			git_sweep_fail(
 			        s,
@@ -267,7 +239,9 @@ bool git_later_stash_changed(const struct git_later *g)
 	struct git_later_stash_file ref, log;
 	take(cfd, stash_ref, &ref);
 	take(cfd, stash_log, &log);
-	return cfd < 0 || !same(&ref, &g->stash.ref) || !same(&log, &g->stash.log);
+	return cfd < 0 ||
+	       !git_later_same_file(ref.error, &ref.st, g->stash.ref.error, &g->stash.ref.st) ||
+	       !git_later_same_file(log.error, &log.st, g->stash.log.error, &g->stash.log.st);
 }
 
 /* One entry of the run's that plants: held, dropped, reported. */
@@ -304,7 +278,8 @@ int git_later_stash_end(struct git_later *g, struct git_sweep *s, const struct p
 	if (r == 0 && ref_text[0])
 		r = strv_extend(&now, ref_text);
 	STRV_FOREACH (x, now)
-		if (r == 0 && (t->unknown || !listed(t->before, *x)) && !listed(fresh, *x))
+		if (r == 0 && (t->unknown || !git_later_listed(t->before, *x)) &&
+		    !git_later_listed(fresh, *x))
 			r = strv_extend(&fresh, *x);
 	/* past the cap, every new entry is dropped unread (fail closed) */
 	bool unread = strv_length(fresh) > STASH_CHECK_MAX;

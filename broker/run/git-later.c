@@ -44,30 +44,17 @@
  * as no git reads it. */
 static int write_head(struct git_later *g, struct git_sweep *s)
 {
-	_cleanup_close_ int gfd = open(g->gitdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	_cleanup_free_ char *text = NULL;
-	int r = gfd < 0 ? neg_errno() : 0;
-	if (r == 0 && asprintf(&text, "%s%s\n", g->head.ref[0] ? "ref: " : "",
-	                       g->head.ref[0] ? g->head.ref : g->head.id) < 0)
+	if (asprintf(&text, "%s%s\n", g->head.ref[0] ? "ref: " : "",
+	             g->head.ref[0] ? g->head.ref : g->head.id) < 0)
 		return -ENOMEM;
-	_cleanup_close_ int fd =
-	        r < 0 ? -1
-	              : openat(gfd, "HEAD.lock",
-	                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (r == 0 && fd < 0)
-		r = neg_errno();
-	if (r == 0)
-		r = write_full(fd, text, strlen(text));
-	if (r == 0 && renameat(gfd, "HEAD.lock", gfd, "HEAD") < 0)
-		r = neg_errno();
-	if (r < 0) {
-		if (fd >= 0)
-			(void)unlinkat(gfd, "HEAD.lock", 0);
+	int r = gfd < 0 ? neg_errno() : git_later_write_file(gfd, "HEAD", text, strlen(text));
+	if (r < 0)
 		git_sweep_fail(s,
 		               "the check of what git would restore later: HEAD could not be "
 		               "put back: %s",
 		               strerror(-r));
-	}
 	return r;
 }
 
