@@ -17,58 +17,7 @@
 # usage: 48-object-rewritten.sh /path/to/sluice   (as root or a user)
 NAME=object-rewritten
 HOLE="the user's git reset --hard wrote the command's bin/git from a rewritten tree object; the next git status ran it"
-set -u
-S=${1:?path to sluice}
-base=$(mktemp -d "/var/tmp/rt48-$NAME.XXXXXX") || exit 1
-trap 'rm -rf "$base"' EXIT
-export HOME=$base/home
-mkdir -p "$HOME"
-git config --global user.name t; git config --global user.email t@example.invalid
-git config --global init.defaultBranch main; git config --global advice.detachedHead false
-printf '[sandbox]\ngit_sweep = no\n' >"$base/sweep-off.ini"
-# plant MARK [PARENT]: shell text, run in the box, that writes git objects only
-# (the work tree's bin/ is not touched): $b an executable bin/git touching
-# MARK then running git, $bt a bin/ tree holding it, $C a commit of
-# PARENT's tree (HEAD's) plus bin/git, child of PARENT
-plant() {
-  cat <<EOF
-G='env PATH=/usr/bin:/bin git'
-b=\$(printf '#!/bin/sh\\ntouch $1\\nexec /usr/bin/git "\$@"\\n' | \$G hash-object -w --stdin) &&
-bt=\$(printf '100755 blob %s\\tgit\\n' \$b | \$G mktree) &&
-t=\$( (\$G ls-tree ${2:-HEAD}; printf '040000 tree %s\\tbin\\n' \$bt) | \$G mktree) &&
-C=\$(\$G commit-tree -p ${2:-HEAD} -m 'format helper' \$t)
-EOF
-}
-new_repo() { mkdir -p "$1" && git -C "$1" init -q && echo a >"$1/a" && git -C "$1" add a && git -C "$1" commit -qm a; }
-# what the sweep said, from the run's JSON result
-said() {
-  python3 -c 'import json,sys
-d=json.load(open(sys.argv[1])); g=d.get("gitSweep") or {}
-e=d.get("error") or {}
-print("exit %s%s; git sweep: %s" % (d.get("exitCode"), " (" + str(e.get("message")) + ")" if e else "", "; ".join([i["what"] for i in g.get("items") or []] + ["(error) " + str(g.get("error"))] * bool(g.get("error"))) or "nothing found"))' "$1" 2>/dev/null || head -c 300 "$1"
-}
-# one LABEL [CONFIG]: setup, the command in the box, the user's trigger;
-# true when the mark appeared (the user's git ran the command's bin/git)
-one() {
-  local d=$base/$1 mark=$HOME/pwned-$1
-  setup "$d" || { echo "setup failed"; exit 3; }
-  PATH=$d/bin:$PATH "$S" run -C "$d" ${2:+--config "$2"} --format json -- "$(attack "$mark" | tr '\n' ' ')" \
-    >"$base/$1.json" 2>"$base/$1.err"
-  echo "== $1: the run: $(said "$base/$1.json")"
-  trigger "$d"
-  [ -e "$mark" ]
-}
-finish() {
-  if one control "$base/sweep-off.ini"; then
-    echo "== positive control (git_sweep = no): the user's git ran the command's bin/git"
-  else
-    echo "== positive control failed: the attack does not work here"; exit 2
-  fi
-  if one boxed; then echo "HOLE: $HOLE"; exit 1; fi
-  echo "stopped: the default sandbox undid it"; exit 0
-}
-# the user's git status with direnv's PATH_add bin (the workspace's bin/ first)
-user_status() { (cd "$1" && PATH=$1/bin:$PATH git status) >/dev/null 2>&1; }
+. "$(dirname "$0")/48-lib.sh"
 setup() {
   new_repo "$1" && mkdir "$1/bin" && printf '#!/bin/sh\necho formatted\n' >"$1/bin/fmt" &&
     chmod +x "$1/bin/fmt" && git -C "$1" add bin && git -C "$1" commit -qm 'bin/fmt'
