@@ -22,7 +22,7 @@
 #include "errors.h"
 
 /* More is refused (a repository with that much to protect is unusual). */
-#define GIT_PATHS_MAX 48
+#define GIT_PATHS_MAX 64
 
 enum git_path_access {
 	GIT_PATH_WRITABLE,  /* bound onto itself, writable: it cannot be renamed or removed */
