@@ -326,6 +326,35 @@ Test(git_paths, a_repository_s_linked_worktrees_gitdirs_are_writable_their_files
 	git_paths_done(&g);
 }
 
+/* Eight linked worktrees (those made writable), each with every name
+ * listed, and extensions.worktreeConfig: all fits, with room left. */
+Test(git_paths, eight_worktrees_with_every_name_fit)
+{
+	make_dir("main");
+	make_dir("main/.git");
+	make_dir("main/.git/worktrees");
+	write_file("main/.git/config", "[extensions]\n\tworktreeConfig = true\n");
+	write_file("main/.git/index", "");
+	write_file("main/.git/HEAD", "ref: refs/heads/main\n");
+	for (int i = 0; i < 8; i++) {
+		static const char *const names[] = { "commondir", "gitdir", "config.worktree",
+			                             "index", "HEAD" };
+		char rel[128];
+		snprintf(rel, sizeof(rel), "main/.git/worktrees/w%d", i);
+		make_dir(rel);
+		for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+			snprintf(rel, sizeof(rel), "main/.git/worktrees/w%d/%s", i, names[n]);
+			write_file(rel, "x\n");
+		}
+	}
+	struct git_paths g;
+	find("main", &g);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/w7/index"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/w7/HEAD"), GIT_PATH_READ_ONLY);
+	cr_assert_lt(g.n + 16, GIT_PATHS_MAX, "%zu listed", g.n);
+	git_paths_done(&g);
+}
+
 /* A common directory inside the workspace, its worktrees' gitdirs too (a
  * bare repository ws/.bare beside its worktrees): from worktree a, b's
  * index and HEAD and the common directory's HEAD are read-only, a's own
