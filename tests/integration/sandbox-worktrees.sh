@@ -56,10 +56,13 @@ C=\$(\$G commit-tree -p $2 -m 'format helper' \$t)
 EOF
 }
 
-# the user's git in DIR: TRIGGER (checkout -- ., or reset --hard), then
-# git status with DIR/bin first on PATH (direnv's PATH_add bin)
+# user_git DIR TRIGGER: the user's git in DIR, TRIGGER (its words:
+# checkout -- ., or reset --hard), then git status with DIR/bin first on
+# PATH (direnv's PATH_add bin)
 user_git() {
-  (cd "$1" && git $2 >/dev/null 2>&1 && PATH=$1/bin:$PATH git status >/dev/null 2>&1)
+  local words
+  read -ra words <<<"$2"
+  (cd "$1" && git "${words[@]}" >/dev/null 2>&1 && PATH=$1/bin:$PATH git status >/dev/null 2>&1)
 }
 
 # worktree_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: the run of
@@ -119,6 +122,7 @@ report $? "git's \"couldn't set 'HEAD'\" gets the sandbox note" "$out" "$err"
 
 # --- what must keep working: the run's own worktree, gc, reflog expire
 scene
+# shellcheck disable=SC2016 # expanded by the inner shell
 everyday='echo x >>x.txt && git add x.txt && git commit -q -m "work in $(basename "$PWD")" &&
   git switch -q -c "side-$(basename "$PWD")" && echo y >y.txt && git add y.txt &&
   git stash -q && git stash pop -q && git commit -q -m side &&
