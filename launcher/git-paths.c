@@ -12,7 +12,14 @@
  * (worktrees/). The gitdir is bound onto itself writable, so that it
  * cannot be renamed or replaced; the others are bound read-only on top,
  * after being made if missing, because a name that does not exist cannot
- * be covered by a mount.
+ * be covered by a mount. So are the index and HEAD of every worktree but
+ * the run's own (the common directory's for the main worktree, each
+ * worktrees/NAME/ for a linked one), where they exist: the user's `git
+ * checkout .` or `git reset --hard` in that other worktree writes the
+ * files its index or HEAD names, a bin/git or a hook manager's config of
+ * the command's making among them. None is made (git cannot read an
+ * empty index or HEAD): a worktree that has no index yet (`git worktree
+ * add --no-checkout`) can be given one by the command.
  *
  * A ".git" file is text the command may have written: the repository it
  * names is made writable only if it lies in the workspace, or if git
@@ -56,6 +63,9 @@ struct finder {
 	char *config_files[3];
 	size_t n_config_files;
 	struct git_trust trust; /* whether a repository outside may be trusted */
+	/* the gitdir of the run's own linked worktree (NULL in the main
+	 * worktree): its index and HEAD stay writable, the others' not */
+	const char *own_gitdir;
 	struct sluice_error *err;
 };
 
@@ -194,14 +204,27 @@ static int protect(struct finder *f, const char *dir, const char *name, enum pre
 	return add(f, TAKE_PTR(path), GIT_PATH_READ_ONLY);
 }
 
+/* The index and HEAD of a worktree the run is not in (dir: its gitdir,
+ * or the common directory for the main worktree), read-only where they
+ * exist; nothing is made (see the top). A rename onto them (git's lock
+ * files) then fails with EBUSY. */
+static int protect_other_worktree(struct finder *f, const char *dir)
+{
+	int r = protect(f, dir, "index", IF_PRESENT, NULL);
+	return r < 0 ? r : protect(f, dir, "HEAD", IF_PRESENT, NULL);
+}
+
 /* A linked worktree's gitdir: its own HEAD and index; config and hooks are
  * in the common directory its commondir names. Its "gitdir" file, which
- * registers it, stays as git wrote it. */
+ * registers it, stays as git wrote it; so do its index and HEAD when it is
+ * not the run's own worktree. */
 static int protect_worktree_dir(struct finder *f, const char *dir, bool inside)
 {
 	if (f->keep_only)
 		return 0;
 	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
+	if (r >= 0 && (!f->own_gitdir || strcmp(dir, f->own_gitdir) != 0))
+		r = protect_other_worktree(f, dir);
 	if (r >= 0)
 		r = protect(f, dir, "commondir", IF_PRESENT, NULL);
 	if (r >= 0)
@@ -214,9 +237,9 @@ static int protect_worktree_dir(struct finder *f, const char *dir, bool inside)
 
 /* The gitdirs of the linked worktrees a repository inside the workspace
  * has (its worktrees/ is read-only): writable on top, their commondir,
- * gitdir and config.worktree read-only, so that `git gc` and `git reflog
- * expire --all` can update their HEAD's log. At most this many; the
- * others stay read-only. */
+ * gitdir and config.worktree read-only (and index and HEAD, but for the
+ * run's own), so that `git gc` and `git reflog expire --all` can update
+ * their HEAD's log. At most this many; the others stay read-only. */
 #define WORKTREES_WRITABLE_MAX 8
 
 static int protect_worktrees(struct finder *f, const char *common)
@@ -298,12 +321,15 @@ static int protect_hook_targets(struct finder *f, const char *dir)
 
 /* A repository's own gitdir, where its config and hooks live. Inside the
  * workspace, what is missing is made; outside, the caller checked that
- * nothing is (has_names()). */
+ * nothing is (has_names()). From a linked worktree (own_gitdir set), its
+ * index and HEAD are the main worktree's: read-only. */
 static int protect_common_dir(struct finder *f, const char *dir, bool inside)
 {
 	if (f->keep_only)
 		return protect_hook_targets(f, dir);
 	int r = add(f, strdup(dir), GIT_PATH_WRITABLE);
+	if (r >= 0 && f->own_gitdir && strcmp(dir, f->own_gitdir) != 0)
+		r = protect_other_worktree(f, dir);
 	if (r >= 0)
 		r = protect(f, dir, "config", inside ? MAKE_FILE : IF_PRESENT, "");
 	if (r >= 0)
@@ -600,15 +626,21 @@ static int protect_git_file(struct finder *f, const char *dotgit)
 		              : protect_outside(f, dotgit, gitdir, NULL);
 	}
 	read_config(f, common, gitdir);
+	/* a linked worktree: the main worktree's and the others' index and
+	 * HEAD are not the run's to write */
+	f->own_gitdir = gitdir;
 	if (!inside)
-		return protect_outside(f, dotgit, gitdir, common);
-	if (path_within(common, f->workspace))
+		r = protect_outside(f, dotgit, gitdir, common);
+	else if (path_within(common, f->workspace))
 		r = protect_common_dir(f, common, true);
 	else
 		git_trust_note(&f->trust,
 		               "the common directory '%s' of '%s' lies outside the workspace",
 		               common, gitdir);
-	return r < 0 ? r : protect_worktree_dir(f, gitdir, true);
+	if (r >= 0 && inside)
+		r = protect_worktree_dir(f, gitdir, true);
+	f->own_gitdir = NULL; /* freed on return */
+	return r;
 }
 
 /* A ".git" symlink: nothing can be mounted on the link, which the command

@@ -21,8 +21,12 @@
 
 #include "errors.h"
 
-/* More is refused (a repository with that much to protect is unusual). */
-#define GIT_PATHS_MAX 48
+/* More is refused (a repository with that much to protect is unusual):
+ * 8 linked worktrees take up to 6 each (the gitdir, its commondir, gitdir,
+ * config.worktree, index, HEAD), the common directory 9, which leaves
+ * room for the files git's configuration includes and the hooks'
+ * targets (these only as room is left). */
+#define GIT_PATHS_MAX 80
 
 enum git_path_access {
 	GIT_PATH_WRITABLE,  /* bound onto itself, writable: it cannot be renamed or removed */

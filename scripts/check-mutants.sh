@@ -27,6 +27,7 @@ mutants=(
   "git-pointers-off@@broker/run/git-later.c@@s/\tif \(pointed\) \{/\tif (0) {/@@tests/integration/sandbox-gitlater.sh"
   "git-history-off@@broker/run/git-later.c@@s/\tfound \+= git_later_history_end\(g, s\);/\tfound += 0;/@@tests/integration/sandbox-gitlater.sh"
   "git-stash-off@@broker/run/git-later.c@@s/bool stashed = git_later_stash_changed\(g\),/bool stashed = false,/@@tests/integration/sandbox-gitlater.sh"
+  "git-other-worktrees-off@@launcher/git-paths.c@@s/int r = protect\(f, dir, \"index\", IF_PRESENT, NULL\);/(void)dir; return 0; int r = 0;/@@tests/integration/sandbox-worktrees.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

@@ -17,9 +17,10 @@ static const struct {
 } sandbox_modes[SANDBOX_MODE_COUNT] = {
 	[SANDBOX_MODE_UNRESTRICTED] = { LAUNCH_PROFILE_UNRESTRICTED, NULL },
 	[SANDBOX_MODE_WORKSPACE_WRITE] = { LAUNCH_PROFILE_WORKSPACE_WRITE,
-	                                   "writing outside the workspace, writing its repository's hooks and config and the "
-	                                   "files other programs run later (such as .claude/, .vscode/, lefthook.yml), reading "
-	                                   "credential files (such as ~/.ssh), and network access" },
+	                                   "writing outside the workspace, writing its repository's hooks and config, the index "
+	                                   "and HEAD of its other worktrees, and the files other programs run later (such as "
+	                                   ".claude/, .vscode/, lefthook.yml), reading credential files (such as ~/.ssh), and "
+	                                   "network access" },
 	[SANDBOX_MODE_RESTRICTED] = { LAUNCH_PROFILE_RESTRICTED,
 	                              "writing anywhere, the workspace included, reading credential files (such as "
 	                              "~/.ssh), and network access" },

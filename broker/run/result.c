@@ -48,6 +48,10 @@ static const char *const denial_patterns[] = {
 	/* git's receive-pack, pushed to a repository outside the workspace
 	 * (a local remote): git names no errno */
 	"unable to create temporary object directory",
+	/* git renaming its lock file onto another worktree's index or HEAD,
+	 * bound read-only (launcher/git-paths.c): git names no errno */
+	"unable to write new index file",
+	"couldn't set '",
 };
 
 /* The same for a network that is not there, matched the same way. */

@@ -50,6 +50,9 @@ static const char *const denials[] = {
 	/* git 2.39, a push to a repository outside the workspace */
 	"error: remote unpack failed: unable to create temporary object directory\n"
 	"To /srv/git/x.git\n ! [remote rejected] HEAD -> day (unpacker error)",
+	/* git 2.39, another worktree's index or HEAD bound read-only */
+	"fatal: unable to write new index file",
+	"fatal: update_ref failed for ref 'HEAD': couldn't set 'HEAD'",
 };
 
 static const char *const ordinary[] = {

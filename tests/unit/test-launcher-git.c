@@ -273,6 +273,17 @@ Test(git_paths, a_linked_worktree_protects_its_file_gitdir_and_common_directory)
 	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/commondir"), GIT_PATH_READ_ONLY);
 	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/gitdir"), GIT_PATH_READ_ONLY);
 	cr_assert_str_eq(g.outside_read_only, "");
+	git_paths_done(&g);
+	/* the main worktree's index and HEAD are not the run's; its own are */
+	write_file("main/.git/index", "");
+	write_file("main/.git/HEAD", "ref: refs/heads/main\n");
+	write_file("main/.git/worktrees/wt/index", "");
+	write_file("main/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	find("wt", &g);
+	cr_assert_eq(listed(&g, "main/.git/index"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/HEAD"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/index"), -1);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/HEAD"), -1);
 	/* the worktree's gitdir comes after the common directory's worktrees/,
 	 * so that it is mounted on top of it */
 	size_t common = 0, own = 0;
@@ -298,6 +309,87 @@ Test(git_paths, a_repository_s_linked_worktrees_gitdirs_are_writable_their_files
 	             "git gc updates its HEAD's log");
 	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/commondir"), GIT_PATH_READ_ONLY);
 	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/gitdir"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/index"), -1, "none: none made");
+	cr_assert(!exists("main/.git/worktrees/wt/index"));
+	git_paths_done(&g);
+	/* the other worktree's index and HEAD are read-only; the main
+	 * worktree's own (the run's) are not listed */
+	write_file("main/.git/index", "");
+	write_file("main/.git/HEAD", "ref: refs/heads/main\n");
+	write_file("main/.git/worktrees/wt/index", "");
+	write_file("main/.git/worktrees/wt/HEAD", "ref: refs/heads/wt\n");
+	find("main", &g);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/index"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/wt/HEAD"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/index"), -1);
+	cr_assert_eq(listed(&g, "main/.git/HEAD"), -1);
+	git_paths_done(&g);
+}
+
+/* Eight linked worktrees (those made writable), each with every name
+ * listed, and extensions.worktreeConfig: all fits, with room left. */
+Test(git_paths, eight_worktrees_with_every_name_fit)
+{
+	make_dir("main");
+	make_dir("main/.git");
+	make_dir("main/.git/worktrees");
+	write_file("main/.git/config", "[extensions]\n\tworktreeConfig = true\n");
+	write_file("main/.git/index", "");
+	write_file("main/.git/HEAD", "ref: refs/heads/main\n");
+	for (int i = 0; i < 8; i++) {
+		static const char *const names[] = { "commondir", "gitdir", "config.worktree",
+			                             "index", "HEAD" };
+		char rel[128];
+		snprintf(rel, sizeof(rel), "main/.git/worktrees/w%d", i);
+		make_dir(rel);
+		for (size_t n = 0; n < sizeof(names) / sizeof(names[0]); n++) {
+			snprintf(rel, sizeof(rel), "main/.git/worktrees/w%d/%s", i, names[n]);
+			write_file(rel, "x\n");
+		}
+	}
+	struct git_paths g;
+	find("main", &g);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/w7/index"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "main/.git/worktrees/w7/HEAD"), GIT_PATH_READ_ONLY);
+	cr_assert_lt(g.n + 16, GIT_PATHS_MAX, "%zu listed", g.n);
+	git_paths_done(&g);
+}
+
+/* A common directory inside the workspace, its worktrees' gitdirs too (a
+ * bare repository ws/.bare beside its worktrees): from worktree a, b's
+ * index and HEAD and the common directory's HEAD are read-only, a's own
+ * are not. */
+Test(git_paths, from_a_worktree_whose_common_directory_is_inside_the_others_state_is_read_only)
+{
+	make_dir("ws");
+	make_dir("ws/.bare");
+	make_dir("ws/.bare/worktrees");
+	write_file("ws/.bare/HEAD", "ref: refs/heads/main\n");
+	const char *names[] = { "a", "b" };
+	for (size_t i = 0; i < 2; i++) {
+		char rel[64];
+		snprintf(rel, sizeof(rel), "ws/.bare/worktrees/%s", names[i]);
+		make_dir(rel);
+		snprintf(rel, sizeof(rel), "ws/.bare/worktrees/%s/commondir", names[i]);
+		write_file(rel, "../..\n");
+		snprintf(rel, sizeof(rel), "ws/.bare/worktrees/%s/index", names[i]);
+		write_file(rel, "");
+		snprintf(rel, sizeof(rel), "ws/.bare/worktrees/%s/HEAD", names[i]);
+		write_file(rel, "ref: refs/heads/x\n");
+	}
+	char text[600];
+	snprintf(text, sizeof(text), "gitdir: %s/ws/.bare/worktrees/a\n", scratch);
+	write_file("ws/.git", text);
+	struct git_paths g;
+	find("ws", &g);
+	cr_assert_eq(listed(&g, "ws/.bare/worktrees/a"), GIT_PATH_WRITABLE);
+	cr_assert_eq(listed(&g, "ws/.bare/worktrees/a/index"), -1);
+	cr_assert_eq(listed(&g, "ws/.bare/worktrees/a/HEAD"), -1);
+	cr_assert_eq(listed(&g, "ws/.bare/worktrees/b"), GIT_PATH_WRITABLE);
+	cr_assert_eq(listed(&g, "ws/.bare/worktrees/b/index"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "ws/.bare/worktrees/b/HEAD"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "ws/.bare/HEAD"), GIT_PATH_READ_ONLY);
+	cr_assert_eq(listed(&g, "ws/.bare/index"), -1, "a bare repository has none; none made");
 	git_paths_done(&g);
 }
 

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The state of the user's other worktrees (red team 48, hole 7;
+# launcher/git-paths.c). A repository with a linked worktree w2: a run in
+# the main worktree may write the repository's .git, its objects, refs
+# and its own index, but not w2's index (.git/worktrees/w2/index) or HEAD;
+# a run in w2 not the main worktree's index or HEAD (in the common
+# directory). The command stages, or points HEAD at, a commit holding an
+# executable bin/git of its own, writing git objects and that file only;
+# the user's routine `git checkout .` (or `git reset --hard`) in that other
+# worktree would write bin/git, and the next `git status` there with
+# direnv's PATH_add bin runs it (the mark, checked from outside). Each
+# attack runs with `[sandbox] git_writable = yes` first (the positive
+# control: those binds given up, the sweep still on; the main worktree's
+# .git also in `writable`, since from w2 it lies outside the workspace),
+# then as shipped.
+# Then what must keep working beside it: add, commit, switch, stash in the
+# run's own worktree, from the main one and from w2; git gc and git reflog
+# expire --all; and the text a model reads when git is refused names the
+# protection.
+# Its scratch folder lies outside /tmp: the sandbox's /tmp is its own, and
+# the commands must meet the repositories there.
+export TMPDIR=/var/tmp
+. "$SLUICE_SRCDIR/tests/lib.sh"
+. "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
+sandbox_subject="the index and HEAD of the user's other worktrees"
+. "$SLUICE_SRCDIR/tests/integration/sandbox-lib.sh"
+if [ -z "$namespace" ]; then
+  skip_rest "$sandbox_subject" "no mount namespace here: .git is read-only as a whole"
+fi
+main=$HOME/main
+w2=$HOME/w2
+# the control: git's binds given up, and the common directory (outside
+# w2, the workspace of a run there) writable too
+printf '[sandbox]\ngit_writable = yes\nwritable = %s\n' "$main/.git" >"$TEST_TMP/git-writable.ini"
+
+# scene: the user's repository with a linked worktree w2 on branch
+# feature, and one ordinary run in the main worktree before (which gives
+# the common directory the commondir a run from w2 needs to write there).
+scene() {
+  rm -rf "$main" "$w2"
+  new_repo "$main" && git -C "$main" worktree add -q "$w2" -b feature &&
+    "$SLUICE" run -C "$main" -- true >/dev/null 2>&1
+}
+
+# plant MARK PARENT: shell text, run in the box, that writes git objects
+# only: $C a commit of PARENT's tree plus bin/git, an executable that
+# touches MARK and then runs git.
+plant() {
+  cat <<EOF
+G='env PATH=/usr/bin:/bin git' &&
+b=\$(printf '#!/bin/sh\\ntouch $1\\nexec /usr/bin/git "\$@"\\n' | \$G hash-object -w --stdin) &&
+bt=\$(printf '100755 blob %s\\tgit\\n' \$b | \$G mktree) &&
+t=\$( (\$G ls-tree $2; printf '040000 tree %s\\tbin\\n' \$bt) | \$G mktree) &&
+C=\$(\$G commit-tree -p $2 -m 'format helper' \$t)
+EOF
+}
+
+# user_git DIR TRIGGER: the user's git in DIR, TRIGGER (its words:
+# checkout -- ., or reset --hard), then git status with DIR/bin first on
+# PATH (direnv's PATH_add bin)
+user_git() {
+  local words
+  read -ra words <<<"$2"
+  (cd "$1" && git "${words[@]}" >/dev/null 2>&1 && PATH=$1/bin:$PATH git status >/dev/null 2>&1)
+}
+
+# worktree_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: the run of
+# COMMAND (a plant, then its use; $mark the mark, named SLUG) in DIR, the
+# user's TRIGGER in VICTIM; once with git_writable (harmed), once as
+# shipped (not harmed: no bin/git written, no mark).
+worktree_attack() {
+  local name=$2 dir=$3 command=$4 victim=$5 trigger=$6 mark=$marks/$1 how config
+  for how in control shipped; do
+    scene || { not_ok "$name: the scene" "git or the first run failed"; return; }
+    rm -f "$mark"
+    config=()
+    [ "$how" = control ] && config=(--config "$TEST_TMP/git-writable.ini")
+    run "$SLUICE" run -C "$dir" --format json "${config[@]}" -- "$(eval "$command" | tr '\n' ' ')"
+    ran "$name ($how)" || continue
+    user_git "$victim" "$trigger"
+    if [ "$how" = control ]; then
+      [ -e "$mark" ]
+      report $? "$name: with git_writable, the user's $trigger there runs the command's bin/git (positive control)" "$out" "$err"
+    else
+      [ ! -e "$mark" ] && [ ! -e "$victim/bin/git" ] && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ]
+      report $? "$name: stopped as shipped (the run's git fails, the user's $trigger writes no bin/git)" "$out" "$err"
+    fi
+  done
+}
+
+# shellcheck disable=SC2016 # expanded by the inner shell
+worktree_attack main-w2-index "from the main worktree, w2's index" "$main" \
+  'plant "$mark" HEAD; echo "&& GIT_INDEX_FILE=.git/worktrees/w2/index \$G read-tree \$C"' \
+  "$w2" "checkout -q -- ."
+# shellcheck disable=SC2016
+worktree_attack main-w2-head "from the main worktree, w2's HEAD" "$main" \
+  'plant "$mark" feature; echo "&& \$G --git-dir=.git/worktrees/w2 update-ref --no-deref HEAD \$C"' \
+  "$w2" "reset -q --hard"
+# shellcheck disable=SC2016
+worktree_attack w2-main-index "from w2, the main worktree's index" "$w2" \
+  'plant "$mark" main; echo "&& GIT_INDEX_FILE=\$(\$G rev-parse --git-common-dir)/index \$G read-tree \$C"' \
+  "$main" "checkout -q -- ."
+# shellcheck disable=SC2016
+worktree_attack w2-main-head "from w2, the main worktree's HEAD" "$w2" \
+  'plant "$mark" main; echo "&& \$G update-ref --no-deref main-worktree/HEAD \$C"' \
+  "$main" "reset -q --hard"
+# A direct write (not git's rename of a lock file) is refused as well.
+scene
+run "$SLUICE" run -C "$main" --format json -- "git rev-parse HEAD >.git/worktrees/w2/HEAD"
+[ "$(git -C "$w2" symbolic-ref HEAD 2>/dev/null)" = refs/heads/feature ]
+report $? "from the main worktree, a redirection into w2's HEAD is refused" "$out"
+
+# The text a model reads when git is refused names the protection.
+note="the index and HEAD of its other worktrees"
+run "$SLUICE" run -C "$main" -- 'GIT_INDEX_FILE=.git/worktrees/w2/index git read-tree HEAD'
+grep -q 'unable to write new index file' <<<"$out$err" && grep -qF "$note" <<<"$out$err"
+report $? "git's 'unable to write new index file' gets the sandbox note naming other worktrees' index" "$out" "$err"
+run "$SLUICE" run -C "$w2" -- 'git update-ref --no-deref main-worktree/HEAD HEAD'
+grep -q "couldn't set" <<<"$out$err" && grep -qF "$note" <<<"$out$err"
+report $? "git's \"couldn't set 'HEAD'\" gets the sandbox note" "$out" "$err"
+
+# --- what must keep working: the run's own worktree, gc, reflog expire
+scene
+# shellcheck disable=SC2016 # expanded by the inner shell
+everyday='echo x >>x.txt && git add x.txt && git commit -q -m "work in $(basename "$PWD")" &&
+  git switch -q -c "side-$(basename "$PWD")" && echo y >y.txt && git add y.txt &&
+  git stash -q && git stash pop -q && git commit -q -m side &&
+  git switch -q -'
+run "$SLUICE" run -C "$main" --format json -- "$everyday"
+[ "$(json_get "$out" 'd["exitCode"]')" = 0 ] && [ "$(git -C "$main" log -1 --format=%s)" = "work in main" ] &&
+  [ "$(git -C "$main" log -1 --format=%s side-main)" = side ] && [ -z "$(git -C "$main" status --porcelain)" ]
+report $? "in the main worktree, with w2: add, commit, switch, stash work" "$out"
+run "$SLUICE" run -C "$w2" --format json -- "$everyday"
+[ "$(json_get "$out" 'd["exitCode"]')" = 0 ] && [ "$(git -C "$w2" log -1 --format=%s)" = "work in w2" ] &&
+  [ "$(git -C "$w2" log -1 --format=%s side-w2)" = side ] && [ -z "$(git -C "$w2" status --porcelain)" ] &&
+  [ "$(git -C "$main" symbolic-ref HEAD)" = refs/heads/main ]
+report $? "in w2: add, commit, switch, stash work; the main worktree's HEAD as it was" "$out"
+for dir in "$main" "$w2"; do
+  run "$SLUICE" run -C "$dir" --format json -- 'git reflog expire --all && git gc -q && git commit -q --allow-empty -m after-gc'
+  [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] && [ "$(git -C "$dir" log -1 --format=%s)" = after-gc ] &&
+    git -C "$main" fsck --no-progress >/dev/null 2>&1 && [ -z "$(git -C "$main" status --porcelain)" ] &&
+    [ -z "$(git -C "$w2" status --porcelain)" ]
+  report $? "git reflog expire --all and git gc in $(basename "$dir"), with the other worktree" "$out"
+done
+# A worktree added in one run (the repository has no worktrees/ yet) is
+# committed to in the next, and the one after in the main worktree still
+# commits.
+rm -rf "$main" "$w2"
+new_repo "$main"
+echo wt3/ >"$main/.git/info/exclude"
+run "$SLUICE" run -C "$main" --format json -- "git worktree add -q wt3 -b w3"
+run "$SLUICE" run -C "$main/wt3" --format json -- 'echo w >w.txt && git add w.txt && git commit -q -m in-w3'
+[ "$(git -C "$main/wt3" log -1 --format=%s)" = in-w3 ] && [ -z "$(git -C "$main/wt3" status --porcelain)" ]
+report $? "a worktree added in one run is committed to in the next" "$out"
+run "$SLUICE" run -C "$main" --format json -- 'git commit -q --allow-empty -m main-after && git -C wt3 status --porcelain'
+[ "$(json_get "$out" 'd["exitCode"]')" = 0 ] && [ "$(git -C "$main" log -1 --format=%s)" = main-after ] &&
+  [ -z "$(git -C "$main/wt3" status --porcelain)" ]
+report $? "then the main worktree commits, and w3's state is untouched" "$out"
