@@ -310,9 +310,12 @@ Test(approval, a_program_killed_at_the_timeout_takes_its_children_with_it)
 	int child = 0;
 	cr_assert_eq(fscanf(f, "%d", &child), 1);
 	fclose(f);
-	bool gone = process_gone_within(child, 2000);
+	/* learned after the approver's end: the pid is its child only while it
+	 * runs sleep */
+	struct process_ref sleeper = process_ref_named(child, "sleep");
+	bool gone = process_ref_gone_within(sleeper, 2000);
 	if (!gone)
-		(void)kill(child, SIGKILL);
+		process_ref_kill(sleeper);
 	cr_assert(gone, "the approver's child %d outlived the refusal", child);
 }
 

@@ -82,9 +82,10 @@ Test(launcher_proc, a_running_launcher_withdrawn_is_ended_with_its_group_not_wai
 	cr_assert_eq(launcher_proc_state(&lp), LAUNCHER_PROC_RUNNING);
 	pid_t launcher_pid = lp.pid;
 	/* positive control: the command runs, its child alive */
-	pid_t sleeper = read_pid_file(pid_file);
-	cr_assert_gt(sleeper, 0, "the command did not start");
-	cr_assert_not(process_gone(sleeper), "the command's child is not running");
+	pid_t sleeper_pid = read_pid_file(pid_file);
+	cr_assert_gt(sleeper_pid, 0, "the command did not start");
+	struct process_ref sleeper = process_ref(sleeper_pid);
+	cr_assert_not(process_ref_gone(sleeper), "the command's child is not running");
 
 	uint64_t start = monotonic_ms();
 	launcher_proc_withdraw(&lp);
@@ -96,7 +97,8 @@ Test(launcher_proc, a_running_launcher_withdrawn_is_ended_with_its_group_not_wai
 	errno = 0;
 	cr_assert_eq(waitpid(launcher_pid, NULL, WNOHANG), -1, "the launcher was not reaped");
 	cr_assert_eq(errno, ECHILD);
-	cr_assert(process_gone_within(sleeper, 2000), "the command's child outlived the withdraw");
+	cr_assert(process_ref_gone_within(sleeper, 2000),
+	          "the command's child outlived the withdraw");
 	while (waitpid(-1, NULL, WNOHANG) > 0) /* the killed child, given to this subreaper */
 		;
 }

@@ -865,12 +865,13 @@ Test(policy_chain, a_child_forked_ahead_does_not_outlive_its_parent)
 	int child = 0;
 	cr_assert_eq(fscanf(f, "%d", &child), 1, "no child forked ahead");
 	fclose(f);
+	struct process_ref ahead = process_ref(child); /* alive: it waits */
 	/* the server dies (say, killed): its waiting child goes with it */
 	cr_assert_eq(kill(parent, SIGKILL), 0);
 	cr_assert_eq(waitpid(parent, NULL, 0), parent);
-	bool gone = process_gone_within(child, 2000);
+	bool gone = process_ref_gone_within(ahead, 2000);
 	if (!gone)
-		(void)kill(child, SIGKILL);
+		process_ref_kill(ahead);
 	cr_assert(gone, "the child forked ahead (%d) outlived its parent", child);
 }
 
