@@ -108,18 +108,38 @@ static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
 	return 0;
 }
 
-/* Where the HEAD reflog's lines the run added begin: after the pre-run
- * size where the file only grew past its pre-run last bytes, else 0 (all
- * of it, as it may have been rewritten). */
+/* The HEAD reflog's newest lines read where it was rewritten and its
+ * lines before the run cannot be told apart: the ones `HEAD@{N}` and
+ * `git checkout -` use. */
+#define POINTER_LOG_WINDOW 64
+
+/* Where the HEAD reflog's lines the run added begin: after its pre-run
+ * last bytes (at the pre-run size, where it only grew; else where they
+ * last stand, as `git reflog expire` or `git gc` keep the newest lines of
+ * a log they rewrite), else at the newest POINTER_LOG_WINDOW lines. */
 static size_t new_lines_from(const struct git_later_pointers *p, const char *text, size_t len,
                              const struct stat *now)
 {
 	const struct stat *was = &p->st[POINTER_HEAD_LOG];
-	if (p->error[POINTER_HEAD_LOG] || p->log_tail_len == 0 || now->st_ino != was->st_ino ||
-	    now->st_dev != was->st_dev || (off_t)len < was->st_size)
-		return 0;
-	size_t end = (size_t)was->st_size;
-	return memcmp(text + end - p->log_tail_len, p->log_tail, p->log_tail_len) == 0 ? end : 0;
+	size_t tail = p->log_tail_len;
+	if (!p->error[POINTER_HEAD_LOG] && tail > 0 && now->st_ino == was->st_ino &&
+	    now->st_dev == was->st_dev && (off_t)len >= was->st_size &&
+	    memcmp(text + (size_t)was->st_size - tail, p->log_tail, tail) == 0)
+		return (size_t)was->st_size;
+	const char *last = NULL;
+	for (const char *s = text; tail > 0 && s < text + len;) {
+		s = memmem(s, (size_t)(text + len - s), p->log_tail, tail);
+		if (!s)
+			break;
+		last = s++;
+	}
+	if (last)
+		return (size_t)(last - text) + tail;
+	size_t from = len, lines = 0;
+	while (from > 0 && lines <= POINTER_LOG_WINDOW)
+		if (text[--from] == '\n' && from + 1 < len)
+			lines++;
+	return lines > POINTER_LOG_WINDOW ? from + 1 : 0;
 }
 
 /* The commit ids files[i] names now (from its lines the run added, for
@@ -146,8 +166,11 @@ static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *line
 			*msg++ = '\0';
 		fields[0] = strtok_r(line, " \t", &save);
 		fields[1] = fields[0] ? strtok_r(NULL, " \t", &save) : NULL;
-		/* the reflog: "OLD NEW WHO <MAIL> TIME TZ\tMSG"; the others: "ID ..." */
+		/* the reflog: "OLD NEW WHO <MAIL> TIME TZ\tMSG"; the others: "ID
+		 * ..."; FETCH_HEAD's lines that git merge FETCH_HEAD takes only */
 		char *id = i == POINTER_HEAD_LOG ? fields[1] : fields[0];
+		if (i == POINTER_FETCH_HEAD && msg && strncmp(msg, "not-for-merge", 13) == 0)
+			id = NULL;
 		if (id && git_later_is_hex(id, g->hex_len) && !git_later_listed(*ids, id) &&
 		    strv_extend(ids, id) < 0)
 			return -ENOMEM;

@@ -373,6 +373,24 @@ sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
 [ "$sweep" = null ] && [ "$(git -C "$dir" rev-parse HEAD~1)" = "$before" ] &&
   [ -n "$(git -C "$dir" ls-files bin/deploy)" ] && [ -z "$(git -C "$dir" for-each-ref refs/sluice)" ]
 report $? "a plain add and commit (a project's own bin/deploy too) is kept and reports nothing" "$out"
+# a git gc in the run (HEAD's reflog rewritten) where the user's own
+# history changed lefthook.yml: nothing reported, the reflog kept
+if [ -x "$lefthook" ]; then
+  dir=$TEST_TMP/gc
+  lefthook_repo "$dir"
+  printf 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n' >"$dir/lefthook.yml"
+  git -C "$dir" commit -qam "the user's lefthook change"
+  echo more >>"$dir/README"
+  git -C "$dir" commit -qam more
+  entries=$(git -C "$dir" reflog | wc -l)
+  ino=$(stat -c %i "$dir/.git/logs/HEAD")
+  run "$SLUICE" run -C "$dir" --format json -- 'git gc -q'
+  sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+  [ "$sweep" = null ] && [ -z "$(git -C "$dir" for-each-ref refs/sluice)" ] &&
+    [ "$(git -C "$dir" reflog | wc -l)" = "$entries" ] && [ "$(stat -c %i "$dir/.git/logs/HEAD")" != "$ino" ]
+  report $? "a git gc in the run (HEAD's reflog rewritten, its $entries entries kept) reports nothing and holds nothing" \
+    "$out"
+fi
 # and a stash of an ordinary change, made in the run, stays
 run "$SLUICE" run -C "$dir" --format json -- 'echo two >>README && git stash -q && git stash list'
 sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
