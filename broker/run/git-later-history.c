@@ -15,7 +15,6 @@
 
 #include "cleanup.h"
 #include "errors.h"
-#include "fd-util.h"
 #include "run/git-later-history.h"
 #include "run/git-later-refs.h"
 #include "run/git-later.h"
@@ -48,14 +47,17 @@ void git_later_history_take(struct git_later_history *h, int cfd)
 			continue;
 		_cleanup_close_ int fd =
 		        openat(cfd, names[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		char *text = fd < 0 ? NULL : malloc((size_t)h->st[i].st_size + 1);
-		ssize_t n = text ? read_full(fd, text, (size_t)h->st[i].st_size) : -1;
-		if (n != (ssize_t)h->st[i].st_size) {
+		struct stat st;
+		char *text = NULL;
+		size_t len;
+		if (fd < 0 || git_later_read_small(fd, HISTORY_TEXT_MAX, &st, &text, &len) < 0)
+			continue;
+		if (!git_later_same_file(0, &h->st[i], 0, &st) || len != (size_t)st.st_size) {
 			free(text);
 			continue;
 		}
 		h->text[i] = text;
-		h->len[i] = (size_t)n;
+		h->len[i] = len;
 		h->unread[i] = false;
 	}
 }

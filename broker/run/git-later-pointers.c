@@ -14,7 +14,6 @@
 
 #include "cleanup.h"
 #include "errors.h"
-#include "fd-util.h"
 #include "strv.h"
 #include "run/git-later-diff.h"
 #include "run/git-later-git.h"
@@ -89,23 +88,10 @@ static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
 	        openat(gfd, files[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
 		return errno == ENOENT ? 0 : neg_errno();
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode))
-		return -EINVAL;
-	if (st->st_size > POINTER_READ_MAX)
-		return -E2BIG;
-	_cleanup_free_ char *text = malloc((size_t)st->st_size + 1);
-	if (!text)
-		return -ENOMEM;
-	ssize_t n = read_full(fd, text, (size_t)st->st_size);
-	if (n < 0)
-		return (int)n;
-	for (ssize_t k = 0; k < n; k++)
-		if (text[k] == '\0')
-			text[k] = '\n';
-	text[n] = '\0';
-	*len = (size_t)n;
-	*ret = TAKE_PTR(text);
-	return 0;
+	int r = git_later_read_small(fd, POINTER_READ_MAX, st, ret, len);
+	if (r == 0)
+		git_later_nul_to_newline(*ret, *len);
+	return r;
 }
 
 /* The HEAD reflog's newest lines read where it was rewritten and its

@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,43 @@ static bool plain_ref(const char *ref)
 	return true;
 }
 
+int git_later_read_small(int fd, size_t max, struct stat *st, char **text, size_t *len)
+{
+	*text = NULL;
+	*len = 0;
+	if (fstat(fd, st) < 0)
+		return neg_errno();
+	if (!S_ISREG(st->st_mode))
+		return -EINVAL;
+	if ((uintmax_t)st->st_size > max)
+		return -E2BIG;
+	_cleanup_free_ char *t = malloc((size_t)st->st_size + 1);
+	if (!t)
+		return -ENOMEM;
+	size_t got = 0;
+	while (got < (size_t)st->st_size) {
+		ssize_t n = pread(fd, t + got, (size_t)st->st_size - got, (off_t)got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return neg_errno();
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	t[got] = '\0';
+	*len = got;
+	*text = TAKE_PTR(t);
+	return 0;
+}
+
+void git_later_nul_to_newline(char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (text[i] == '\0')
+			text[i] = '\n';
+}
+
 /* The branch's commit from packed-refs in the common directory: "" when
  * it is not there, -E2BIG when the file is too large to read here. */
 static int packed_ref(int common_fd, const char *ref, size_t hex_len, char id[65])
@@ -112,20 +150,14 @@ static int packed_ref(int common_fd, const char *ref, size_t hex_len, char id[65
 	_cleanup_close_ int fd =
 	        openat(common_fd, "packed-refs", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	_cleanup_free_ char *text = NULL;
+	size_t len;
 	id[0] = '\0';
 	if (fd < 0)
 		return errno == ENOENT ? 0 : neg_errno();
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return -EINVAL;
-	if (st.st_size > LATER_PACKED_REFS_MAX)
-		return -E2BIG;
-	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
-	if (!text)
-		return -ENOMEM;
-	ssize_t n = read_full(fd, text, (size_t)st.st_size);
-	if (n < 0)
-		return (int)n;
-	text[n] = '\0';
+	int r = git_later_read_small(fd, LATER_PACKED_REFS_MAX, &st, &text, &len);
+	if (r < 0)
+		return r;
 	size_t rl = strlen(ref);
 	for (char *line = text; line && *line;) {
 		char *nl = strchr(line, '\n');

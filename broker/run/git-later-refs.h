@@ -23,6 +23,16 @@ bool git_later_same_file(int e1, const struct stat *a, int e2, const struct stat
  * -errno (-EEXIST: a lock is there). */
 int git_later_write_file(int dir, const char *name, const char *text, size_t len);
 
+/* The whole of the regular file fd, read from its start with pread(2)
+ * (its offset untouched), into *text (NUL-terminated; free()) and *len,
+ * its fstat(2) into *st. -EINVAL where it is not a regular file, -E2BIG
+ * where it is larger than max, else 0 or -errno. */
+int git_later_read_small(int fd, size_t max, struct stat *st, char **text, size_t *len);
+
+/* Each NUL of text[0..len) made a '\n': a line git's reading skips as
+ * malformed must not end the reading of the lines after it. */
+void git_later_nul_to_newline(char *text, size_t len);
+
 /* Whether the string vector l holds s. */
 bool git_later_listed(char **l, const char *s);
 

@@ -130,29 +130,11 @@ static int list_packed(char *text, char ***l)
 static int read_packed(int fd, char ***l)
 {
 	struct stat st;
+	_cleanup_free_ char *text = NULL;
+	size_t len;
 	*l = NULL;
-	if (fstat(fd, &st) < 0)
-		return neg_errno();
-	if (!S_ISREG(st.st_mode))
-		return -EINVAL;
-	if (st.st_size > SNAPSHOT_PACKED_MAX)
-		return -E2BIG;
-	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
-	if (!text)
-		return -ENOMEM;
-	size_t got = 0;
-	while (got < (size_t)st.st_size) {
-		ssize_t n = pread(fd, text + got, (size_t)st.st_size - got, (off_t)got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return neg_errno();
-		if (n == 0)
-			break;
-		got += (size_t)n;
-	}
-	text[got] = '\0';
-	return list_packed(text, l);
+	int r = git_later_read_small(fd, SNAPSHOT_PACKED_MAX, &st, &text, &len);
+	return r < 0 ? r : list_packed(text, l);
 }
 
 void git_later_snapshot_take(struct git_later_snapshot *snap, int cfd)

@@ -45,24 +45,15 @@ static int read_log(int cfd, char ***l)
 	_cleanup_close_ int fd =
 	        openat(cfd, stash_log, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
+	_cleanup_free_ char *text = NULL;
+	size_t len;
 	if (fd < 0)
 		return errno == ENOENT ? 0 : neg_errno();
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return fd < 0 ? neg_errno() : -EINVAL;
-	if (st.st_size > STASH_LOG_MAX)
-		return -E2BIG;
-	_cleanup_free_ char *text = malloc((size_t)st.st_size + 1);
-	if (!text)
-		return -ENOMEM;
-	ssize_t n = read_full(fd, text, (size_t)st.st_size);
-	if (n < 0)
-		return (int)n;
-	/* by length, as git reads it: a NUL in a line (which git skips as
-	 * malformed) must not end the reading before the lines after it */
-	for (ssize_t i = 0; i < n; i++)
-		if (text[i] == '\0')
-			text[i] = '\n';
-	text[n] = '\0';
+	int r = git_later_read_small(fd, STASH_LOG_MAX, &st, &text, &len);
+	if (r < 0)
+		return r;
+	/* by length, as git reads it */
+	git_later_nul_to_newline(text, len);
 	for (char *line = text; line && *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
