@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -608,8 +609,18 @@ static void restore_replaced(struct out *o, const char *before, size_t before_le
 	}
 }
 
-int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
-                            char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+/* Whether keep says to keep entry e of section s. */
+static bool kept_by(git_defuse_keep_fn keep, const struct section *s, const struct entry *e,
+                    void *userdata)
+{
+	char value[PATH_MAX];
+	return keep && read_value(e, value, sizeof(value)) &&
+	       keep(s->name, s->has_sub, e->key, value, userdata);
+}
+
+int git_defuse_config_keeping(const char *text, size_t len, const char *before, size_t before_len,
+                              git_defuse_keep_fn keep, char **ret, size_t *ret_len,
+                              git_defuse_fn fn, void *userdata)
 {
 	struct out o = { 0 };
 	struct cursor c = { .p = text, .end = text + len };
@@ -626,7 +637,8 @@ int git_defuse_config_since(const char *text, size_t len, const char *before, si
 		if (!e.key_at ||
 		    !(git_defuse_key_runs(c.s.name, c.s.has_sub, e.key, e.value) ||
 		      sends_elsewhere(&c.s, &e, known)) ||
-		    (before && lookups++ < KEEP_LOOKUPS_MAX && entry_in(before, before_len, &e))) {
+		    (before && lookups++ < KEEP_LOOKUPS_MAX && entry_in(before, before_len, &e)) ||
+		    kept_by(keep, &c.s, &e, userdata)) {
 			put(&o, e.start, (size_t)(e.end - e.start));
 			continue;
 		}
@@ -648,6 +660,13 @@ int git_defuse_config_since(const char *text, size_t len, const char *before, si
 		n++;
 	}
 	return finish(&o, n, ret, ret_len);
+}
+
+int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
+                            char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+{
+	return git_defuse_config_keeping(text, len, before, before_len, NULL, ret, ret_len, fn,
+	                                 userdata);
 }
 
 int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len, git_defuse_fn fn,

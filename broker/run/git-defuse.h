@@ -53,6 +53,20 @@ int git_defuse_config(const char *text, size_t len, char **ret, size_t *ret_len,
 int git_defuse_config_since(const char *text, size_t len, const char *before, size_t before_len,
                             char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
 
+/* Asked about each entry git_defuse_config_keeping() would disable, with
+ * its section and key (any case) and its value as git reads it: true
+ * keeps it as it is. Not asked about an entry whose value does not read
+ * cleanly (none, continued on another line, an unknown escape). */
+typedef bool (*git_defuse_keep_fn)(const char *section, bool has_sub, const char *key,
+                                   const char *value, void *userdata);
+
+/* git_defuse_config_since(), but an entry that keep (with userdata, as fn)
+ * says to keep stays: for what git itself writes there and the caller can
+ * tell apart (a submodule's core.worktree). */
+int git_defuse_config_keeping(const char *text, size_t len, const char *before, size_t before_len,
+                              git_defuse_keep_fn keep, char **ret, size_t *ret_len,
+                              git_defuse_fn fn, void *userdata);
+
 /* Whether section[.subsection].key (any case; has_sub: a subsection was
  * given) with value (may be NULL) makes git run a program, or read a file
  * of the command's choosing (a FIFO there hangs git). */

@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "errors.h"
 #include "fd-util.h"
+#include "path-text.h"
 #include "run/git-defuse.h"
 #include "run/git-quarantine.h"
 #include "run/git-sweep-state.h"
@@ -39,6 +41,41 @@ static int defuse_todo(const char *text, size_t len, const char *before, size_t 
 	(void)before;
 	(void)before_len;
 	return git_defuse_todo(text, len, ret, ret_len, fn, userdata);
+}
+
+/* Whether core.worktree = value in the gitdir w->path is what git writes
+ * for a submodule (`git submodule add`, `update --init`, `absorbgitdirs`):
+ * a folder of the workspace whose .git file names this gitdir back. git's
+ * checkouts then write into the workspace, where the command could write
+ * itself; any other work tree (outside the workspace, or not git's own
+ * layout) is disabled, as the rest of the table is. The run is over: its
+ * processes cannot move the paths between these checks and git's use. */
+static bool is_submodule_worktree(const char *section, bool has_sub, const char *key,
+                                  const char *value, void *userdata)
+{
+	const struct sweeper *w = userdata;
+	if (has_sub || strcasecmp(section, "core") != 0 || strcasecmp(key, "worktree") != 0 ||
+	    !value[0])
+		return false;
+	_cleanup_free_ char *tree = path_resolve_from(w->path, value);
+	_cleanup_free_ char *top = realpath(w->s->workspace, NULL);
+	_cleanup_free_ char *dotgit = tree ? path_join(tree, ".git") : NULL;
+	char line[PATH_MAX + 16];
+	if (!top || !dotgit || !path_within(tree, top) ||
+	    read_first_line_at(AT_FDCWD, dotgit, false, line, sizeof(line)) < 0 ||
+	    strncmp(line, "gitdir: ", 8) != 0)
+		return false;
+	_cleanup_free_ char *back = path_resolve_from(tree, line + 8);
+	struct stat a, b;
+	return back && stat(back, &a) == 0 && stat(w->path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+int git_sweep_defuse_config(const char *text, size_t len, const char *before, size_t before_len,
+                            char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+{
+	return git_defuse_config_keeping(text, len, before, before_len, is_submodule_worktree, ret,
+	                                 ret_len, fn, userdata);
 }
 
 /* Rewrite dir/name (dir is w->path) with defuse when it holds what runs

@@ -84,6 +84,12 @@ typedef int (*git_sweep_defuse_fn)(const char *text, size_t len, const char *bef
                                    size_t before_len, char **ret, size_t *ret_len, git_defuse_fn fn,
                                    void *userdata);
 
+/* A config file's defuse for the sweeper w (userdata): git_defuse_config_since(),
+ * keeping a submodule's core.worktree that git itself wrote
+ * (git-sweep-defuse.c). */
+int git_sweep_defuse_config(const char *text, size_t len, const char *before, size_t before_len,
+                            char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
+
 /* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
  * (and, for a config file, what before, when not NULL, did not hold): the
  * original copied into the quarantine first; label names the kind

@@ -390,7 +390,7 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 		if (all || (fstatat(fd, git_sweep_config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 		            git_sweep_changed(w, &st)))
 			git_sweep_defuse_file(
-			        w, fd, git_sweep_config_files[i], git_defuse_config_since,
+			        w, fd, git_sweep_config_files[i], git_sweep_defuse_config,
 			        root_before(w->s, root, i),
 			        root < 0 ? 0 : w->s->config_before_len[root][i],
 			        "config keys that run programs or send data elsewhere");

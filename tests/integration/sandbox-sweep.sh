@@ -191,6 +191,16 @@ attack "a nested repository with a pre-commit hook, then git commit in it" \
 attack "a nested repository with a ! alias, then the alias" \
   'git init -q sub && git -C sub commit -q --allow-empty -m s && git -C sub config alias.st "!touch '"$HOME"'/MARK-alias" && git add sub 2>/dev/null' \
   'git -C sub st' '[ -e "$HOME/MARK-alias" ]'
+# A submodule's gitdir (.git/modules/NAME) whose core.worktree leads out
+# of the workspace: the user's git in the submodule checks its files out
+# there. Directly, and through a symlink of the workspace.
+sub_bashrc='mkdir -p .git/modules && git init -q --separate-git-dir=.git/modules/lib lib && printf "echo PWNED-%s\n" "$0" >lib/.bashrc && git -C lib add .bashrc && git -C lib commit -q -m s && git add lib 2>/dev/null && '
+attack "a submodule whose core.worktree is the home, then git reset --hard in it" \
+  "${sub_bashrc/\$0/wt}"'git -C lib config core.worktree "$HOME"' \
+  'git -C lib reset -q --hard' 'bashrc_has PWNED-wt'
+attack "a submodule whose core.worktree is a symlink of the workspace to the home, then git reset --hard in it" \
+  "${sub_bashrc/\$0/wtlink}"'ln -s "$HOME" home-link && git -C lib config core.worktree ../../../home-link' \
+  'git -C lib reset -q --hard' 'bashrc_has PWNED-wtlink'
 attack "a paused interactive rebase with an exec line, then git rebase --continue" \
   'git switch -q side && GIT_SEQUENCE_EDITOR="sed -i 1ibreak" git rebase -q -i main; echo "exec touch $HOME/MARK-rb" >>.git/rebase-merge/git-rebase-todo' \
   'git rebase --continue' '[ -e "$HOME/MARK-rb" ]'
@@ -270,6 +280,8 @@ if [ -n "$why" ]; then
   skip "a repository past the sweep's bounds is set aside, said in the text; the user's git status works" "$why"
   skip "a background job is swept when it ends" "$why"
   skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
+  skip "a submodule the run checks out keeps git's core.worktree; git works in it and in its gitdir" "$why"
+  skip "a submodule the user checked out just before the run keeps git's core.worktree" "$why"
   skip "a restricted run that could write nothing lasting is not swept; the attack fails in it" "$why"
   skip "a restricted run is swept where the report does not show everything read-only" "$why"
 else
@@ -362,4 +374,35 @@ else
     [ "$(git -C "$repo" config credential.helper)" = store ] && [ -x "$repo/.git/hooks/pre-commit" ] &&
     [ "$(git -C "$repo/lib" config core.pager)" = "less -R" ]
   report $? "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$out" "$err"
+
+  # A submodule's gitdir (.git/modules/lib) gets core.worktree from git
+  # itself: `git submodule update --init` in the run, or the user's own
+  # just before it (inside the sweep's margin), is not an attack. The
+  # value stays, and git run with that gitdir alone still finds its work
+  # tree (disabled, it says "must be run in a work tree").
+  # sub_fresh: a repository whose submodule lib (from subsrc, outside the
+  # workspace) is committed but not checked out, as after a clone.
+  sub_fresh() {
+    fresh
+    rm -rf "$TEST_TMP/subsrc"
+    git init -q "$TEST_TMP/subsrc" && git -C "$TEST_TMP/subsrc" commit -q --allow-empty -m s &&
+      git -C "$repo" -c protocol.file.allow=always submodule -q add "$TEST_TMP/subsrc" lib &&
+      git -C "$repo" commit -q -m lib && rm -rf "$repo/lib" "$repo/.git/modules" && mkdir "$repo/lib"
+  }
+  sub_works() {
+    [ "$(git --git-dir="$repo/.git/modules/lib" rev-parse --show-toplevel 2>&1)" = "$repo/lib" ] &&
+      git -C "$repo/lib" status --short >/dev/null && git -C "$repo" submodule status | grep -q '^ '
+  }
+  sub_fresh
+  run "$SLUICE" run -C "$repo" --format json -- 'git -c protocol.file.allow=always submodule -q update --init'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] &&
+    grep -q '^[[:space:]]*worktree = ' "$repo/.git/modules/lib/config" && sub_works
+  report $? "a submodule the run checks out keeps git's core.worktree; git works in it and in its gitdir" \
+    "$out" "$(cat "$repo/.git/modules/lib/config" 2>&1)"
+  sub_fresh
+  git -C "$repo" -c protocol.file.allow=always submodule -q update --init
+  run "$SLUICE" run -C "$repo" --format json -- true
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] && sub_works
+  report $? "a submodule the user checked out just before the run keeps git's core.worktree" \
+    "$out" "$(cat "$repo/.git/modules/lib/config" 2>&1)"
 fi

@@ -37,6 +37,43 @@ static int defused(const char *text, char **out)
 	return git_defuse_config(text, strlen(text), out, &len, NULL, NULL);
 }
 
+/* keep: asked about core.worktree only here, and keeps "../../../lib" */
+static int keep_asked;
+static bool keep_lib(const char *section, bool has_sub, const char *key, const char *value,
+                     void *userdata)
+{
+	(void)userdata;
+	keep_asked++;
+	return !has_sub && strcmp(section, "core") == 0 && strcmp(key, "worktree") == 0 &&
+	       strcmp(value, "../../../lib") == 0;
+}
+
+Test(git_defuse, an_entry_the_caller_keeps_stays_the_rest_goes)
+{
+	const char *text = "[core]\n\tworktree = \"../../../lib\" # git's\n"
+	                   "\tfsmonitor = touch /x\n[core]\n\tworktree = /home/u\n"
+	                   "\tworktree = ../../../lib\\\n/more\n";
+	char *out = NULL;
+	size_t len;
+	names[0] = '\0';
+	keep_asked = 0;
+	cr_assert_eq(git_defuse_config_keeping(text, strlen(text), NULL, 0, keep_lib, &out, &len,
+	                                       collect, NULL),
+	             3);
+	/* the quoted value with a comment reads as git reads it: kept; a
+	 * continued one is not asked about */
+	cr_assert_str_eq(names, "core.fsmonitor|core.worktree|core.worktree|");
+	cr_assert_eq(keep_asked, 3);
+	cr_assert(strstr(out, "\n\tworktree = \"../../../lib\" # git's\n"));
+	cr_assert(strstr(out, GIT_DEFUSE_MARK "worktree = /home/u\n"));
+	free(out);
+	/* no keep: as git_defuse_config_since() */
+	cr_assert_eq(git_defuse_config_keeping(text, strlen(text), NULL, 0, NULL, &out, &len, NULL,
+	                                       NULL),
+	             4);
+	free(out);
+}
+
 Test(git_defuse, a_plain_clone_config_is_left_alone)
 {
 	const char *text = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
