@@ -196,7 +196,7 @@ int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const stru
 }
 
 int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                        char **ids, char **pathspecs, char ***planting)
+                        char **ids, char **pathspecs, const char *base_id, char ***planting)
 {
 	*planting = NULL;
 	_cleanup_free_ char *input = NULL;
@@ -204,7 +204,7 @@ int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct p
 	FILE *f = open_memstream(&input, &len);
 	if (!f)
 		return -ENOMEM;
-	const char *base = g->head.id[0] ? g->head.id : empty_tree(g);
+	const char *base = base_id[0] ? base_id : empty_tree(g);
 	for (size_t i = 0; ids && ids[i]; i++)
 		fprintf(f, "%s %s\n", ids[i], base);
 	if (fclose(f) != 0)

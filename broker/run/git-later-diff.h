@@ -43,10 +43,10 @@ int git_later_commit_plants(struct git_later *g, struct git_sweep *s, const stru
                             const char *base, const char *commit, char **pathspecs, char **ret);
 
 /* The commits of ids (hex) that plant a name of pathspecs against the
- * pre-run HEAD, found with one git diff-tree --stdin, into *planting;
- * -errno (noted in s) when git cannot tell, which the caller takes as all
- * of them. */
+ * commit base_id (a worktree's HEAD before the run; "": the empty tree),
+ * found with one git diff-tree --stdin, into *planting; -errno (noted in
+ * s) when git cannot tell, which the caller takes as all of them. */
 int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                        char **ids, char **pathspecs, char ***planting);
+                        char **ids, char **pathspecs, const char *base_id, char ***planting);
 
 #endif

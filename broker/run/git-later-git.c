@@ -15,18 +15,30 @@
 #include "run/git-later-git.h"
 #include "run/git-sweep-state.h"
 
-int git_later_run(struct git_later *g, const char *const args[], int stdin_fd, struct git_output *o)
+static int run_in(struct git_later *g, const char *gitdir, const char *const args[], int stdin_fd,
+                  struct git_output *o)
 {
-	int r = git_command_run(g->workspace, g->gitdir, args, stdin_fd, o);
+	int r = git_command_run(g->workspace, gitdir, args, stdin_fd, o);
 	if (o->spawned)
 		g->gits++;
 	return r;
 }
 
+int git_later_run(struct git_later *g, const char *const args[], int stdin_fd, struct git_output *o)
+{
+	return run_in(g, g->gitdir, args, stdin_fd, o);
+}
+
 int git_later_ok(struct git_later *g, struct git_sweep *s, const char *what,
                  const char *const args[], int stdin_fd, struct git_output *o)
 {
-	int r = git_later_run(g, args, stdin_fd, o);
+	return git_later_ok_in(g, s, g->gitdir, what, args, stdin_fd, o);
+}
+
+int git_later_ok_in(struct git_later *g, struct git_sweep *s, const char *gitdir, const char *what,
+                    const char *const args[], int stdin_fd, struct git_output *o)
+{
+	int r = run_in(g, gitdir, args, stdin_fd, o);
 	if (r < 0) {
 		git_sweep_fail(s, "the check of what git would restore later: %s: %s", what,
 		               strerror(-r));

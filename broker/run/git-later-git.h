@@ -21,6 +21,11 @@ int git_later_run(struct git_later *g, const char *const args[], int stdin_fd,
 int git_later_ok(struct git_later *g, struct git_sweep *s, const char *what,
                  const char *const args[], int stdin_fd, struct git_output *o);
 
+/* git_later_ok() with GIT_DIR=gitdir: another worktree's (its HEAD is
+ * then the HEAD git reads), of the same repository. */
+int git_later_ok_in(struct git_later *g, struct git_sweep *s, const char *gitdir, const char *what,
+                    const char *const args[], int stdin_fd, struct git_output *o);
+
 /* The object id kept at a new refs/sluice/held/STAMP-PID[-N] (its name
  * into held), never over another run's, or at the one this check made
  * for it already (g->held): 0, or -errno noted in s. */

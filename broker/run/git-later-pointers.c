@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "cleanup.h"
 #include "errors.h"
+#include "fd-util.h"
 #include "strv.h"
 #include "run/git-later-diff.h"
 #include "run/git-later-git.h"
@@ -48,34 +50,111 @@ static const char *const uses[POINTERS] = {
 	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
 };
 
-void git_later_pointers_take(struct git_later_pointers *p, int gfd)
+/* The files of the gitdir gfd into site (its HEAD already there). */
+static void take_site(struct git_later_pointer_site *site, int gfd)
 {
-	*p = (struct git_later_pointers){ .log_tail_len = 0 };
 	for (int i = 0; i < POINTERS; i++)
-		if (fstatat(gfd, files[i], &p->st[i], AT_SYMLINK_NOFOLLOW) < 0)
-			p->error[i] = neg_errno();
-	const struct stat *log = &p->st[POINTER_HEAD_LOG];
-	if (p->error[POINTER_HEAD_LOG] || !S_ISREG(log->st_mode) || log->st_size == 0)
+		if (fstatat(gfd, files[i], &site->st[i], AT_SYMLINK_NOFOLLOW) < 0)
+			site->error[i] = neg_errno();
+	const struct stat *log = &site->st[POINTER_HEAD_LOG];
+	if (site->error[POINTER_HEAD_LOG] || !S_ISREG(log->st_mode) || log->st_size == 0)
 		return;
 	_cleanup_close_ int fd = openat(gfd, files[POINTER_HEAD_LOG],
 	                                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	size_t want = log->st_size < (off_t)sizeof(p->log_tail) ? (size_t)log->st_size
-	                                                        : sizeof(p->log_tail);
-	ssize_t n = fd < 0 ? -1 : pread(fd, p->log_tail, want, log->st_size - (off_t)want);
-	p->log_tail_len = n == (ssize_t)want ? want : 0;
+	size_t want = log->st_size < (off_t)sizeof(site->log_tail) ? (size_t)log->st_size
+	                                                           : sizeof(site->log_tail);
+	ssize_t n = fd < 0 ? -1 : pread(fd, site->log_tail, want, log->st_size - (off_t)want);
+	site->log_tail_len = n == (ssize_t)want ? want : 0;
 }
 
-bool git_later_pointers_changed(const struct git_later *g)
+/* The worktree whose gitdir is dir in parent (its path path), other than
+ * the run's (own: its gitdir's stat), added to p when it has a HEAD. */
+static int add_other(struct git_later *g, int cfd, int parent, const char *dir, const char *path,
+                     const struct stat *own)
 {
-	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	struct git_later_pointers *p = &g->pointers;
+	_cleanup_close_ int fd = openat(parent, dir, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	if (p->n >= POINTER_SITES_MAX || fd < 0 || fstat(fd, &st) < 0 ||
+	    (st.st_dev == own->st_dev && st.st_ino == own->st_ino))
+		return 0;
+	struct git_later_pointer_site *site = &p->site[p->n];
+	*site = (struct git_later_pointer_site){ .gitdir = NULL };
+	/* no HEAD: not a worktree git would use; one not read as git writes
+	 * it (a reftable repository's) gives nothing to compare with, so
+	 * nothing of it is rewritten (its own runs check it) */
+	if (git_later_read_head(g, fd, cfd, &site->head) < 0 || !site->head.ok)
+		return 0;
+	site->gitdir = strdup(path);
+	if (!site->gitdir)
+		return -ENOMEM;
+	take_site(site, fd);
+	p->n++;
+	return 0;
+}
+
+int git_later_pointers_take(struct git_later *g, int gfd, int cfd)
+{
+	struct git_later_pointers *p = &g->pointers;
+	struct stat own;
+	*p = (struct git_later_pointers){ .n = 1 };
+	p->site[0].head = g->head;
+	p->site[0].gitdir = strdup(g->gitdir);
+	if (!p->site[0].gitdir)
+		return -ENOMEM;
+	take_site(&p->site[0], gfd);
+	if (fstat(gfd, &own) < 0)
+		return 0;
+	/* the main worktree's gitdir is the common directory */
+	int r = add_other(g, cfd, cfd, ".", g->common, &own);
+	int wfd = openat(cfd, "worktrees", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = wfd < 0 ? NULL : fdopendir(wfd);
+	if (!d) {
+		safe_close(wfd);
+		return r;
+	}
+	struct dirent *de;
+	while (r == 0 && (de = readdir(d)) != NULL) {
+		char *path = NULL;
+		if (de->d_name[0] == '.')
+			continue; /* ".", "..": git names no worktree so */
+		if (asprintf(&path, "%s/worktrees/%s", g->common, de->d_name) < 0)
+			r = -ENOMEM;
+		else
+			r = add_other(g, cfd, dirfd(d), de->d_name, path, &own);
+		free(path);
+	}
+	closedir(d);
+	return r;
+}
+
+void git_later_pointers_done(struct git_later_pointers *p)
+{
+	for (size_t k = 0; k < p->n; k++)
+		free(p->site[k].gitdir);
+	*p = (struct git_later_pointers){ .n = 0 };
+}
+
+/* Whether a file of site changed since the run began. */
+static bool site_changed(const struct git_later_pointer_site *site)
+{
+	_cleanup_close_ int gfd = open(site->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (gfd < 0)
 		return true;
 	for (int i = 0; i < POINTERS; i++) {
 		struct stat st;
 		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
-		if (!git_later_same_file(e, &st, g->pointers.error[i], &g->pointers.st[i]))
+		if (!git_later_same_file(e, &st, site->error[i], &site->st[i]))
 			return true;
 	}
+	return false;
+}
+
+bool git_later_pointers_changed(const struct git_later *g)
+{
+	for (size_t k = 0; k < g->pointers.n; k++)
+		if (site_changed(&g->pointers.site[k]))
+			return true;
 	return false;
 }
 
@@ -103,7 +182,7 @@ static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
  * last bytes (at the pre-run size, where it only grew; else where they
  * last stand, as `git reflog expire` or `git gc` keep the newest lines of
  * a log they rewrite), else at the newest POINTER_LOG_WINDOW lines. */
-static size_t new_lines_from(const struct git_later_pointers *p, const char *text, size_t len,
+static size_t new_lines_from(const struct git_later_pointer_site *p, const char *text, size_t len,
                              const struct stat *now)
 {
 	const struct stat *was = &p->st[POINTER_HEAD_LOG];
@@ -131,7 +210,8 @@ static size_t new_lines_from(const struct git_later_pointers *p, const char *tex
 /* The commit ids files[i] names now (from its lines the run added, for
  * the reflog: their new ids and the commits "checkout: moving from X"
  * names), appended to *ids; *lines: how many lines that was. */
-static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *lines)
+static int ids_of(struct git_later *g, const struct git_later_pointer_site *site, int gfd, int i,
+                  char ***ids, size_t *lines)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
@@ -140,7 +220,7 @@ static int ids_of(struct git_later *g, int gfd, int i, char ***ids, size_t *line
 	int r = read_text(gfd, i, &text, &len, &st);
 	if (r < 0 || !text)
 		return r;
-	size_t from = i == POINTER_HEAD_LOG ? new_lines_from(&g->pointers, text, len, &st) : 0;
+	size_t from = i == POINTER_HEAD_LOG ? new_lines_from(site, text, len, &st) : 0;
 	for (char *line = text + from; line && *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
@@ -186,11 +266,12 @@ static int put(int gfd, int i, const char *text)
 /* The HEAD reflog's entries among the newest lines (the run's) that name
  * a planting commit, deleted by git (git reflog delete, its numbering:
  * the oldest first, so that the newer keep theirs). */
-static int drop_log_lines(struct git_later *g, struct git_sweep *s, size_t lines, char **planting)
+static int drop_log_lines(struct git_later *g, struct git_sweep *s,
+                          const struct git_later_pointer_site *site, size_t lines, char **planting)
 {
 	struct git_output o;
 	const char *show[] = { "reflog", "show", "--format=%H%x09%gs", "HEAD", "--", NULL };
-	int r = git_later_ok(g, s, "git reflog show HEAD", show, -1, &o);
+	int r = git_later_ok_in(g, s, site->gitdir, "git reflog show HEAD", show, -1, &o);
 	_cleanup_strv_free_ char **entries = NULL;
 	for (char *p = r == 0 ? strtok(o.data, "\n") : NULL; p && r == 0; p = strtok(NULL, "\n"))
 		r = strv_extend(&entries, p);
@@ -206,7 +287,7 @@ static int drop_log_lines(struct git_later *g, struct git_sweep *s, size_t lines
 		char entry[64];
 		snprintf(entry, sizeof(entry), "HEAD@{%zu}", k);
 		const char *del[] = { "reflog", "delete", "--rewrite", entry, NULL };
-		r = git_later_ok(g, s, "git reflog delete HEAD@{N}", del, -1, &o);
+		r = git_later_ok_in(g, s, site->gitdir, "git reflog delete HEAD@{N}", del, -1, &o);
 		git_output_done(&o);
 	}
 	return r;
@@ -214,32 +295,34 @@ static int drop_log_lines(struct git_later *g, struct git_sweep *s, size_t lines
 
 /* files[i], which names the planting commits, undone: put back to where
  * the run started, removed, or its reflog lines deleted. */
-static int undo(struct git_later *g, struct git_sweep *s, int gfd, int i, size_t lines,
-                char **planting)
+static int undo(struct git_later *g, struct git_sweep *s, const struct git_later_pointer_site *site,
+                int gfd, int i, size_t lines, char **planting)
 {
-	const char *branch = strncmp(g->head.ref, "refs/heads/", 11) == 0 ? g->head.ref + 11 : NULL;
+	const struct git_later_head *head = &site->head;
+	const char *branch = strncmp(head->ref, "refs/heads/", 11) == 0 ? head->ref + 11 : NULL;
 	_cleanup_free_ char *text = NULL;
 	switch (i) {
 	case POINTER_ORIG_HEAD:
 	case POINTER_FETCH_HEAD:
 		return put(gfd, i, NULL); /* git writes them again */
 	case POINTER_BISECT_START:
-		if (asprintf(&text, "%s\n", branch ? branch : g->head.id) < 0)
+		if (asprintf(&text, "%s\n", branch ? branch : head->id) < 0)
 			return -ENOMEM;
 		return put(gfd, i, text);
 	case POINTER_HEAD_LOG:
-		return drop_log_lines(g, s, lines, planting);
+		return drop_log_lines(g, s, site, lines, planting);
 	default: /* a rebase's or cherry-pick's: abort to where the run began */
-		if (!g->head.id[0])
+		if (!head->id[0])
 			return put(gfd, i, NULL);
-		if (asprintf(&text, "%s\n", g->head.id) < 0)
+		if (asprintf(&text, "%s\n", head->id) < 0)
 			return -ENOMEM;
 		return put(gfd, i, text);
 	}
 }
 
 /* The report of files[i]: what it named, where that is kept. */
-static void report(struct git_later *g, struct git_sweep *s, int i, char **mine, char **held)
+static void report(struct git_sweep *s, const struct git_later_pointer_site *site, int i,
+                   char **mine, char **held)
 {
 	_cleanup_free_ char *path = NULL, *what = NULL, *ids = NULL, *kept = NULL;
 	for (size_t k = 0; mine && mine[k]; k++) {
@@ -259,7 +342,7 @@ static void report(struct git_later *g, struct git_sweep *s, int i, char **mine,
 	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
 	                           ? "removed (git writes it again)"
 	                           : "put back to where the run began";
-	if (asprintf(&path, "%s/%s", g->gitdir, files[i]) < 0 ||
+	if (asprintf(&path, "%s/%s", site->gitdir, files[i]) < 0 ||
 	    asprintf(&what,
 	             "the command left it naming a commit with content at names that run later "
 	             "(%s), where the user's %s would go; %s, the commit kept at %s",
@@ -268,10 +351,11 @@ static void report(struct git_later *g, struct git_sweep *s, int i, char **mine,
 	git_sweep_note_item(s, path, what, held && held[0] ? held[0] : NULL);
 }
 
-int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
-                           char **pathspecs)
+/* git_later_pointers_end() in one worktree: the number undone, or -errno. */
+static int end_site(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                    char **pathspecs, const struct git_later_pointer_site *site)
 {
-	_cleanup_close_ int gfd = open(g->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int gfd = open(site->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (gfd < 0)
 		return 0;
 	char **named[POINTERS] = { NULL };
@@ -282,16 +366,16 @@ int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struc
 	for (int i = 0; r == 0 && i < POINTERS; i++) {
 		struct stat st;
 		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
-		if (git_later_same_file(e, &st, g->pointers.error[i], &g->pointers.st[i]) || e)
+		if (git_later_same_file(e, &st, site->error[i], &site->st[i]) || e)
 			continue;
-		r = ids_of(g, gfd, i, &named[i], &lines[i]);
+		r = ids_of(g, site, gfd, i, &named[i], &lines[i]);
 		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++)
 			if (!git_later_listed(all, named[i][k]))
 				r = strv_extend(&all, named[i][k]);
 	}
 	if (r == 0 && strv_length(all) > 0 &&
 	    (strv_length(all) > POINTER_IDS_MAX ||
-	     git_later_ids_plant(g, s, w, all, pathspecs, &planting) < 0)) {
+	     git_later_ids_plant(g, s, w, all, pathspecs, site->head.id, &planting) < 0)) {
 		/* git could not tell (an id that is no commit, too many): all */
 		planting = strv_free(planting);
 		for (size_t k = 0; all[k] && r == 0; k++)
@@ -318,18 +402,33 @@ int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struc
 		}
 		if (r < 0 || !mine)
 			continue;
-		r = undo(g, s, gfd, i, lines[i], mine);
+		r = undo(g, s, site, gfd, i, lines[i], mine);
 		if (r < 0) {
 			git_sweep_fail(s,
 			               "the check of what git would restore later: %s/%s could not "
 			               "be undone: %s",
-			               g->gitdir, files[i], strerror(-r));
+			               site->gitdir, files[i], strerror(-r));
 			continue;
 		}
-		report(g, s, i, mine, kept);
+		report(s, site, i, mine, kept);
 		found++;
 	}
 	for (int i = 0; i < POINTERS; i++)
 		strv_free(named[i]);
+	return r < 0 ? r : found;
+}
+
+int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
+                           char **pathspecs)
+{
+	int found = 0, r = 0;
+	for (size_t k = 0; k < g->pointers.n; k++) {
+		const struct git_later_pointer_site *site = &g->pointers.site[k];
+		if (!site_changed(site))
+			continue;
+		int n = end_site(g, s, w, pathspecs, site);
+		found += n > 0 ? n : 0;
+		r = n < 0 ? n : r;
+	}
 	return r < 0 ? r : found;
 }

@@ -15,8 +15,12 @@
  * held at refs/sluice/held/..., and the file put back (a rebase's,
  * cherry-pick's or bisect's to where the run started) or removed (ORIG_HEAD,
  * FETCH_HEAD: git writes them again), or the reflog lines deleted (git
- * reflog delete). Before the run: a few stat(2)s and the HEAD reflog's
- * size and last bytes (to tell an append from a rewrite).
+ * reflog delete). The same in each of the user's other worktrees, whose
+ * files the command can write as well (a paused rebase planted there, its
+ * orig-head a commit of the run's: the user's `git rebase --abort` there
+ * checks it out, outside the workspace). Before the run: a few stat(2)s
+ * per worktree, its HEAD, and its HEAD reflog's size and last bytes (to
+ * tell an append from a rewrite).
  * Not for: anyone but git-later.c.
  */
 #ifndef SLUICE_GIT_LATER_POINTERS_H
@@ -25,6 +29,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
+#include "run/git-later-head.h"
 #include "run/protect-watch.h"
 
 struct git_later;
@@ -42,23 +47,43 @@ enum git_later_pointer {
 	POINTERS
 };
 
-struct git_later_pointers {
-	int error[POINTERS]; /* 0, or the stat's -errno */
+/* The gitdirs whose files are read, at most: the run's own, then the
+ * user's other worktrees (the main one's, the common directory, and each
+ * worktrees/NAME). A command in one worktree can write them all (the
+ * objects and refs they share are in the common directory, and git gc
+ * rewrites every worktree's HEAD log), and the user's git there writes
+ * that worktree's files, outside the workspace. */
+#define POINTER_SITES_MAX 9
+
+/* One worktree's files before the run. */
+struct git_later_pointer_site {
+	char *gitdir;               /* malloc'd */
+	struct git_later_head head; /* its HEAD before the run */
+	int error[POINTERS];        /* 0, or the stat's -errno */
 	struct stat st[POINTERS];
-	char log_tail[256]; /* the HEAD reflog's last bytes before the run */
+	char log_tail[256]; /* its HEAD reflog's last bytes */
 	size_t log_tail_len;
 };
 
-/* Before the run, in the gitdir gfd. */
-void git_later_pointers_take(struct git_later_pointers *p, int gfd);
+struct git_later_pointers {
+	struct git_later_pointer_site site[POINTER_SITES_MAX]; /* [0]: the run's */
+	size_t n;
+};
+
+/* Before the run: the run's gitdir gfd (g->gitdir, its HEAD g->head), and
+ * the other worktrees of the common directory cfd, into g->pointers.
+ * Returns 0 or -ENOMEM. */
+int git_later_pointers_take(struct git_later *g, int gfd, int cfd);
 
 /* Whether any of them changed since. */
 bool git_later_pointers_changed(const struct git_later *g);
 
 /* After the run: what the changed ones name that plants a name of
- * pathspecs undone, each noted in s's items. Returns the number, or
- * -errno (noted in s). */
+ * pathspecs (against that worktree's HEAD before the run) undone, each
+ * noted in s's items. Returns the number, or -errno (noted in s). */
 int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                            char **pathspecs);
+
+void git_later_pointers_done(struct git_later_pointers *p);
 
 #endif

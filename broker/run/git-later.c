@@ -278,7 +278,8 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 		g->hex_len = git_index_hash_length(cfd) * 2;
 	git_later_take_stats(gfd, cfd, g->before, g->head.ref);
 	git_later_snapshot_take(&g->refs, cfd);
-	git_later_pointers_take(&g->pointers, gfd);
+	if (git_later_pointers_take(g, gfd, cfd) < 0)
+		return -ENOMEM;
 	git_later_history_take(&g->history, cfd);
 	(void)clock_gettime(CLOCK_REALTIME_COARSE, &g->started); /* as file times are */
 	git_later_stash_begin(&g->stash, cfd);
@@ -467,6 +468,7 @@ void git_later_done(struct git_later *g)
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}
+	git_later_pointers_done(&g->pointers);
 	free(g->workspace);
 	free(g->gitdir);
 	free(g->common);

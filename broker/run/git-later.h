@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "run/git-later-head.h"
 #include "run/git-later-history.h"
 #include "run/git-later-pointers.h"
 #include "run/git-later-snapshot.h"
@@ -61,14 +62,6 @@ struct git_later_stat {
 	ino_t ino;
 	off_t size;
 	struct timespec mtim, ctim;
-};
-
-/* What HEAD named: a branch (ref) or nothing (detached), and the commit
- * (id, "" for an unborn branch). */
-struct git_later_head {
-	bool ok; /* read; false: HEAD could not be read as git writes it */
-	char ref[256];
-	char id[65];
 };
 
 struct git_later {

@@ -105,6 +105,69 @@ worktree_attack w2-main-index "from w2, the main worktree's index" "$w2" \
 worktree_attack w2-main-head "from w2, the main worktree's HEAD" "$w2" \
   'plant "$mark" main; echo "&& \$G update-ref --no-deref main-worktree/HEAD \$C"' \
   "$main" "reset -q --hard"
+
+# --- the other worktree's operation state: files git must be able to
+# write there (git gc rewrites every worktree's HEAD log), so they stay
+# writable, and are checked after the run instead (git-later-pointers.c):
+# one that names a commit of the run's with content at a name that runs
+# later is undone, and reported.
+printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
+# pointer_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: as worktree_attack,
+# but the control turns the sweep (and the check after the run) off, and
+# as shipped the run succeeds and its report names what it undid.
+pointer_attack() {
+  local name=$2 dir=$3 command=$4 victim=$5 trigger=$6 mark=$marks/$1 how config
+  for how in control shipped; do
+    scene || { not_ok "$name: the scene" "git or the first run failed"; return; }
+    rm -f "$mark"
+    config=()
+    [ "$how" = control ] && config=(--config "$TEST_TMP/sweep-off.ini")
+    # the run's workspace's bin/ on the PATH (direnv's PATH_add bin, in
+    # the .envrc both worktrees share): bin/git is a name that runs later
+    run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --format json "${config[@]}" -- \
+      "$(eval "$command" | tr '\n' ' ')"
+    ran "$name ($how)" || continue
+    local found
+    found=$(json_get "$out" '(d["gitSweep"] or {}).get("found", 0)' 2>/dev/null)
+    user_git "$victim" "$trigger"
+    if [ "$how" = control ]; then
+      [ -e "$mark" ]
+      report $? "$name: with the sweep off, the user's git $trigger there runs the command's bin/git (positive control)" "$out" "$err"
+    else
+      [ ! -e "$mark" ] && [ ! -e "$victim/bin/git" ] && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+        [ "${found:-0}" -ge 1 ] && grep -q "where the user's git .* would go" <<<"$out"
+      report $? "$name: undone after the run and reported (the user's git $trigger writes no bin/git)" "$out" "$err"
+    fi
+  done
+}
+# shellcheck disable=SC2016 # expanded by the inner shell
+pointer_attack main-w2-rebase "from the main worktree, a paused rebase in w2" "$main" \
+  'plant "$mark" feature; echo "&& d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$C >\$d/orig-head && \$G rev-parse feature >\$d/onto && touch \$d/interactive \$d/done \$d/git-rebase-todo"' \
+  "$w2" "rebase --abort"
+# shellcheck disable=SC2016
+pointer_attack main-w2-orig "from the main worktree, w2's ORIG_HEAD" "$main" \
+  'plant "$mark" feature; echo "&& echo \$C >.git/worktrees/w2/ORIG_HEAD"' \
+  "$w2" "reset -q --hard ORIG_HEAD"
+# shellcheck disable=SC2016
+pointer_attack main-w2-reflog "from the main worktree, a line of w2's HEAD reflog" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C >>.git/worktrees/w2/logs/HEAD"' \
+  "$w2" "checkout -q -"
+# shellcheck disable=SC2016
+pointer_attack w2-main-orig "from w2, the main worktree's ORIG_HEAD" "$w2" \
+  'plant "$mark" main; echo "&& echo \$C >\$(\$G rev-parse --git-common-dir)/ORIG_HEAD"' \
+  "$main" "reset -q --hard ORIG_HEAD"
+# The user's own rebase, paused in w2 before the run, stays through the
+# run's git gc in the main worktree (which rewrites w2's HEAD log).
+scene
+(cd "$w2" && echo b >b.txt && git add b.txt && git commit -q -m b && echo c >c.txt && git add c.txt &&
+  git commit -q -m c && GIT_SEQUENCE_EDITOR='sed -i 1s/^pick/edit/' git rebase -q -i HEAD~2) >/dev/null 2>&1
+before=$(cat "$main/.git/worktrees/w2/rebase-merge/orig-head" 2>/dev/null)
+run "$SLUICE" run -C "$main" --format json -- 'git reflog expire --all && git gc -q'
+[ -n "$before" ] && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] &&
+  [ "$(cat "$main/.git/worktrees/w2/rebase-merge/orig-head")" = "$before" ] &&
+  git -C "$w2" rebase --abort && [ "$(git -C "$w2" rev-parse HEAD)" = "$before" ]
+report $? "the user's rebase paused in w2 stays through a run's git gc in the main worktree" "$out"
+
 # A direct write (not git's rename of a lock file) is refused as well.
 scene
 run "$SLUICE" run -C "$main" --format json -- "git rev-parse HEAD >.git/worktrees/w2/HEAD"
