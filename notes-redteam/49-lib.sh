@@ -41,10 +41,13 @@ e=d.get("error") or {}
 print("exit %s%s; git sweep: %s" % (d.get("exitCode"), " (" + str(e.get("message")) + ")" if e else "", "; ".join([i["what"][:160] for i in g.get("items") or []] + ["(error) " + str(g.get("error"))] * bool(g.get("error"))) or "nothing found"))' "$1" 2>/dev/null || head -c 300 "$1"
 }
 declare -f run_dir >/dev/null || run_dir() { echo "$1"; }
+# the workspace folder on the user's PATH (direnv's PATH_add), for the run
+# as for the user's git
+declare -f path_dir >/dev/null || path_dir() { echo "$1/bin"; }
 # box N LABEL DIR CONFIG TEXT: one run, its result said
 box() {
   local rd; rd=$(run_dir "$3")
-  PATH=$rd/bin:$PATH "$S" run -C "$rd" ${4:+--config "$4"} --format json -- "$(printf '%s\n' "$5" | tr '\n' ' ')" \
+  PATH=$(path_dir "$rd"):$PATH "$S" run -C "$rd" ${4:+--config "$4"} --format json -- "$(printf '%s\n' "$5" | tr '\n' ' ')" \
     >"$base/$2.$1.json" 2>"$base/$2.$1.err"
   echo "== $2: run $1: $(said "$base/$2.$1.json")"
 }
@@ -70,4 +73,4 @@ finish() {
   echo "stopped: the default sandbox undid it"; exit 0
 }
 # the user's git status with direnv's PATH_add bin (the folder's bin/ first)
-user_status() { (cd "$1" && PATH=$1/bin:$PATH git status) >/dev/null 2>&1; }
+user_status() { (cd "$1" && PATH=$(path_dir "$1"):$PATH git status) >/dev/null 2>&1; }

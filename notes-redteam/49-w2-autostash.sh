@@ -27,7 +27,7 @@ attack() {
 EOA
 }
 trigger() {
-  echo "   w2's git status: $(git -C "$1/w2" status 2>&1 | grep -m1 'rebase in progress')"
+  echo "   w2's git status: $(git -C "$1/w2" status 2>&1 | grep -m1 'while rebasing')"
   git -C "$1/w2" rebase --abort >/dev/null 2>&1; user_status "$1/w2"
 }
 finish
