@@ -216,9 +216,11 @@ static int finish(struct out *o, int n, char **ret, size_t *ret_len)
 	return n;
 }
 
+/* A blank as git's config reader takes one (its isspace(): not \f or \v,
+ * which it keeps in a value, and which a path may end with). */
 static bool is_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+	return c == ' ' || c == '\t' || c == '\r';
 }
 
 static const char *skip_space(const char *p, const char *end)
@@ -294,12 +296,12 @@ static const char *read_header(const char *p, const char *end, struct section *s
 
 /* Scan a value from p to the line's end, quotes carried in *quoted:
  * whether it goes on to the next line (a backslash ends the line outside a
- * comment). */
+ * comment; before a CRLF too, which git reads as a newline). */
 static bool value_continues(const char *p, const char *end, bool *quoted)
 {
 	for (const char *v = p; v < end; v++) {
 		if (*v == '\\') {
-			if (v + 1 >= end)
+			if (v + 1 >= end || (v[1] == '\r' && v + 2 >= end))
 				return true;
 			v++;
 		} else if (*v == '"') {
@@ -369,6 +371,19 @@ struct entry {
 	size_t header_len;
 };
 
+/* git skips a UTF-8 byte order mark at a config file's start. */
+static const char utf8_bom[] = "\xef\xbb\xbf";
+
+/* A cursor at text[0..len)'s first line, past a byte order mark. */
+static struct cursor cursor_at(const char *text, size_t len)
+{
+	size_t bom = strlen(utf8_bom);
+	struct cursor c = { .p = text, .end = text + len };
+	if (len >= bom && memcmp(text, utf8_bom, bom) == 0)
+		c.p += bom;
+	return c;
+}
+
 static bool next_entry(struct cursor *c, struct entry *e)
 {
 	if (c->p >= c->end)
@@ -413,7 +428,7 @@ static bool next_entry(struct cursor *c, struct entry *e)
  * lines, under the same header as written. */
 static bool entry_in(const char *text, size_t len, const struct entry *e)
 {
-	struct cursor c = { .p = text, .end = text + len };
+	struct cursor c = cursor_at(text, len);
 	struct entry k;
 	size_t n = (size_t)(e->end - e->key_at);
 	while (next_entry(&c, &k))
@@ -503,7 +518,7 @@ static void remotes_add(struct remotes *r, struct names *l, const char *name)
 
 static void remotes_read(struct remotes *r, const char *before, size_t before_len)
 {
-	struct cursor c = { .p = before, .end = before + before_len };
+	struct cursor c = cursor_at(before, before_len);
 	struct entry e;
 	*r = (struct remotes){ .overflow = false };
 	while (next_entry(&c, &e)) {
@@ -589,7 +604,7 @@ static void restore_replaced(struct out *o, const char *before, size_t before_le
 	 * that the sweep's worst case stays what it was without this */
 	if ((*lookups)++ >= KEEP_LOOKUPS_MAX)
 		return;
-	struct cursor c = { .p = before, .end = before + before_len };
+	struct cursor c = cursor_at(before, before_len);
 	struct entry k;
 	while (next_entry(&c, &k)) {
 		if (!k.key_at || strcmp(k.key, e->key) != 0 || k.header_len != e->header_len ||
@@ -623,10 +638,11 @@ int git_defuse_config_keeping(const char *text, size_t len, const char *before, 
                               git_defuse_fn fn, void *userdata)
 {
 	struct out o = { 0 };
-	struct cursor c = { .p = text, .end = text + len };
+	struct cursor c = cursor_at(text, len);
 	struct entry e;
 	int n = 0, lookups = 0;
 	_cleanup_free_ struct remotes *known = NULL;
+	put(&o, text, (size_t)(c.p - text)); /* the byte order mark, kept */
 	if (before) {
 		known = malloc(sizeof(*known));
 		if (!known)

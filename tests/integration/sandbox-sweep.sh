@@ -201,6 +201,19 @@ attack "a submodule whose core.worktree is the home, then git reset --hard in it
 attack "a submodule whose core.worktree is a symlink of the workspace to the home, then git reset --hard in it" \
   "${sub_bashrc/\$0/wtlink}"'ln -s "$HOME" home-link && git -C lib config core.worktree ../../../home-link' \
   'git -C lib reset -q --hard' 'bashrc_has PWNED-wtlink'
+attack "a submodule whose core.worktree ends in a form feed (a symlink by that name to the home), then git reset --hard in it" \
+  "${sub_bashrc/\$0/wtff}"'ff=$(printf "\f") && ln -s "$HOME" "lib$ff" && git -C lib config core.worktree "../../../lib$ff"' \
+  'git -C lib reset -q --hard' 'bashrc_has PWNED-wtff'
+# The sweep's config reader reads as git's (red team 49): a backslash
+# before a CRLF continues the value (git reads CRLF as a newline), so the
+# "[other]" header after it is value text and the fsmonitor below is
+# core's; a byte order mark before the first header is skipped.
+attack "a nested repository's config whose value ends in a backslash and CRLF, hiding a header, then git status" \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && printf "[core]\n\tx = y\\\\\r\n[other]\n\tfsmonitor = \"touch '"$HOME"'/MARK-crlf; false\"\n" >>sub/.git/config && git add sub 2>/dev/null' \
+  'git status --short' '[ -e "$HOME/MARK-crlf" ]'
+attack "a nested repository's config starting with a byte order mark, then git status" \
+  'git init -q sub && git -C sub commit -q --allow-empty -m s && { printf "\357\273\277"; cat sub/.git/config; printf "\tfsmonitor = \"touch '"$HOME"'/MARK-bom; false\"\n"; } >sub/.git/c && mv sub/.git/c sub/.git/config && git add sub 2>/dev/null' \
+  'git status --short' '[ -e "$HOME/MARK-bom" ]'
 attack "a paused interactive rebase with an exec line, then git rebase --continue" \
   'git switch -q side && GIT_SEQUENCE_EDITOR="sed -i 1ibreak" git rebase -q -i main; echo "exec touch $HOME/MARK-rb" >>.git/rebase-merge/git-rebase-todo' \
   'git rebase --continue' '[ -e "$HOME/MARK-rb" ]'

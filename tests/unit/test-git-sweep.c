@@ -74,6 +74,36 @@ Test(git_defuse, an_entry_the_caller_keeps_stays_the_rest_goes)
 	free(out);
 }
 
+/* The config reader reads as git's does: a backslash before a CRLF goes
+ * on to the next line (git reads CRLF as a newline), a byte order mark at
+ * the start is skipped (and kept), and \f or \v are no blanks. */
+Test(git_defuse, the_reader_reads_crlf_a_bom_and_form_feeds_as_git_does)
+{
+	char *out = NULL;
+	size_t len;
+	/* for git, "[other]" is part of x's value: fsmonitor is core's */
+	const char *crlf = "[core]\r\n\tx = y\\\r\n[other]\r\n\tfsmonitor = touch /x\r\n";
+	names[0] = '\0';
+	cr_assert_eq(git_defuse_config(crlf, strlen(crlf), &out, &len, collect, NULL), 1);
+	cr_assert_str_eq(names, "core.fsmonitor|");
+	free(out);
+	const char *bom = "\xef\xbb\xbf[core]\n\tfsmonitor = touch /x\n";
+	names[0] = '\0';
+	cr_assert_eq(git_defuse_config(bom, strlen(bom), &out, &len, collect, NULL), 1);
+	cr_assert_str_eq(names, "core.fsmonitor|");
+	cr_assert_eq(memcmp(out, "\xef\xbb\xbf[core]\n\t" GIT_DEFUSE_MARK, 10 + strlen(GIT_DEFUSE_MARK)),
+	             0);
+	free(out);
+	/* a value ending in a form feed is not the value without it */
+	const char *ff = "[core]\n\tworktree = ../../../lib\f\n";
+	keep_asked = 0;
+	cr_assert_eq(git_defuse_config_keeping(ff, strlen(ff), NULL, 0, keep_lib, &out, &len, NULL,
+	                                       NULL),
+	             1);
+	cr_assert_eq(keep_asked, 1);
+	free(out);
+}
+
 Test(git_defuse, a_plain_clone_config_is_left_alone)
 {
 	const char *text = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
