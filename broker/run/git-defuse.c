@@ -4,7 +4,9 @@
  * config reader follows git's syntax as far as a line's meaning goes:
  * "[section]", "[section \"sub\"]" and the old "[section.sub]" headers, a
  * key on the header's own line, quoted values, comments (# and ;) and a
- * backslash at the end of a line continuing the value. A line it cannot
+ * backslash at the end of a line continuing the value (before a CRLF too:
+ * git reads CRLF as a newline), a byte order mark at the start skipped,
+ * and blanks as git's isspace() has them (not \f or \v). A line it cannot
  * read is left alone: git refuses that file too.
  */
 #include "config.h"
