@@ -7,7 +7,12 @@
 #            namespace layer and with a network namespace per run instead
 #            of joining the workspace's (what joining costs), and
 #            unrestricted with every plugin off, so that
-#            what the plugins' modules cost shows,
+#            what the plugins' modules cost shows, and two programs that
+#            do nothing, /bin/true (glibc) and sluice-launch --version
+#            (static against musl where configure found it): what starting
+#            a glibc program costs here (glibc's start asks the CPU for its
+#            features and caches with cpuid, which a virtual machine may
+#            trap at microseconds each; bash, git and sluice pay it),
 #            back to back, then (for reference) each after a pause;
 #   output:  1 GiB through `sluice run` against the same through a plain pipe
 #            to `cat > /dev/null` (target >= 70 %), with the peak RSS of the
@@ -56,10 +61,11 @@ bench_alternate "$rounds" "bash -c true" "$sluice run --sandbox unrestricted -- 
   "env $launch_unrestricted bash -c true" "$sluice run -C $repo --sandbox workspace-write -- true" \
   "$sluice run -C $repo --sandbox workspace-write --config $scratch/namespace-off.ini -- true" \
   "$sluice run --sandbox unrestricted --config $scratch/no-plugins.ini -- true" \
-  "$sluice run -C $repo --sandbox workspace-write --config $scratch/own-network.ini -- true"
+  "$sluice run -C $repo --sandbox workspace-write --config $scratch/own-network.ini -- true" \
+  "/bin/true" "$SLUICE_LAUNCH --version"
 m0=${bench_medians[0]} m1=${bench_medians[1]} m2=${bench_medians[2]}
 m3=${bench_medians[3]} m4=${bench_medians[4]} m5=${bench_medians[5]} m6=${bench_medians[6]}
-m7=${bench_medians[7]} m8=${bench_medians[8]}
+m7=${bench_medians[7]} m8=${bench_medians[8]} m9=${bench_medians[9]} m10=${bench_medians[10]}
 namespace=$("$SLUICE_LAUNCH" --print-features | sed -n 's/.*"namespace":"\([a-z]*\)".*/\1/p')
 # configure builds the launcher static against musl, or dynamic against
 # glibc (docs/building.md): only the latter names glibc's dynamic linker.
@@ -67,7 +73,7 @@ libc="static (musl)"
 grep -q 'ld-linux' "$SLUICE_LAUNCH" && libc="glibc"
 echo "startup, $rounds rounds alternating, kernel $(uname -r), sluice-launch: $libc, namespace: ${namespace:-?}"
 awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" -v m5="$m5" -v m6="$m6" \
-  -v m7="$m7" -v m8="$m8" -v n="$n_plugins" 'BEGIN {
+  -v m7="$m7" -v m8="$m8" -v m9="$m9" -v m10="$m10" -v n="$n_plugins" -v libc="$libc" 'BEGIN {
   printf "  bash -c true                     median %7.3f ms\n", m0 / 1000
   printf "  run --sandbox unrestricted      median %7.3f ms  %5.2f x  (target <= 2.0 x)\n", m1 / 1000, m1 / m0
   printf "  sluice run --sandbox restricted  median %7.3f ms  %5.2f x  (target <= 2.2 x)\n", m2 / 1000, m2 / m0
@@ -78,6 +84,9 @@ awk -v m0="$m0" -v m1="$m1" -v m2="$m2" -v m3="$m3" -v m4="$m4" -v m5="$m5" -v m
   printf "  %-32s median %7.3f ms  %5.2f x\n", "lower bound: 3 execs in a row", m4 / 1000, m4 / m0
   printf "  %-32s median %7.3f ms  %5.2f x  (the %d plugins on by default add %+.3f ms)\n", \
     "sluice run, every plugin off", m7 / 1000, m7 / m0, n, (m1 - m7) / 1000
+  printf "  %-32s median %7.3f ms  %5.2f x\n", "/bin/true (glibc)", m9 / 1000, m9 / m0
+  printf "  %-32s median %7.3f ms  %5.2f x  (%s; /bin/true %+.3f ms)\n", \
+    "sluice-launch --version", m10 / 1000, m10 / m0, libc, (m9 - m10) / 1000
 }'
 
 # --- what each step costs: sluice times its own steps (the result's
