@@ -179,9 +179,11 @@ static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
 #define POINTER_LOG_WINDOW 64
 
 /* Where the HEAD reflog's lines the run added begin: after its pre-run
- * last bytes (at the pre-run size, where it only grew; else where they
- * last stand, as `git reflog expire` or `git gc` keep the newest lines of
- * a log they rewrite), else at the newest POINTER_LOG_WINDOW lines. */
+ * last bytes where it only grew (the same file, its old size a prefix);
+ * where it was rewritten (git reflog expire, git gc, or the command's own
+ * text), at the newest POINTER_LOG_WINDOW lines, or earlier where its
+ * pre-run last bytes stand earlier still: the command chooses where a copy
+ * of them stands, so a copy never shortens what is read (fail closed). */
 static size_t new_lines_from(const struct git_later_pointer_site *p, const char *text, size_t len,
                              const struct stat *now)
 {
@@ -191,20 +193,16 @@ static size_t new_lines_from(const struct git_later_pointer_site *p, const char 
 	    now->st_dev == was->st_dev && (off_t)len >= was->st_size &&
 	    memcmp(text + (size_t)was->st_size - tail, p->log_tail, tail) == 0)
 		return (size_t)was->st_size;
-	const char *last = NULL;
-	for (const char *s = text; tail > 0 && s < text + len;) {
-		s = memmem(s, (size_t)(text + len - s), p->log_tail, tail);
-		if (!s)
-			break;
-		last = s++;
-	}
-	if (last)
-		return (size_t)(last - text) + tail;
 	size_t from = len, lines = 0;
 	while (from > 0 && lines <= POINTER_LOG_WINDOW)
 		if (text[--from] == '\n' && from + 1 < len)
 			lines++;
-	return lines > POINTER_LOG_WINDOW ? from + 1 : 0;
+	from = lines > POINTER_LOG_WINDOW ? from + 1 : 0;
+	/* the first place the old last bytes stand: lines after it that lie
+	 * before the window are read too */
+	const char *first = tail > 0 ? memmem(text, len, p->log_tail, tail) : NULL;
+	size_t after = first ? (size_t)(first - text) + tail : len;
+	return after < from ? after : from;
 }
 
 /* The commit ids files[i] names now (from its lines the run added, for

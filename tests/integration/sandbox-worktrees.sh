@@ -152,6 +152,13 @@ pointer_attack main-w2-orig "from the main worktree, w2's ORIG_HEAD" "$main" \
 pointer_attack main-w2-reflog "from the main worktree, a line of w2's HEAD reflog" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C >>.git/worktrees/w2/logs/HEAD"' \
   "$w2" "checkout -q -"
+# The log rewritten (another inode): its old text, the planted line, then
+# a copy of its old last bytes, where a search for them would begin the
+# run's lines (red team 49, 13). A rewritten log's newest lines count.
+# shellcheck disable=SC2016
+pointer_attack main-w2-reflog-tail "from the main worktree, w2's HEAD reflog rewritten with its old tail copied last" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && l=.git/worktrees/w2/logs/HEAD && { cat \$l; printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C; tail -c 256 \$l; } >\$l.new && mv \$l.new \$l"' \
+  "$w2" "checkout -q -"
 # shellcheck disable=SC2016
 pointer_attack w2-main-orig "from w2, the main worktree's ORIG_HEAD" "$w2" \
   'plant "$mark" main; echo "&& echo \$C >\$(\$G rev-parse --git-common-dir)/ORIG_HEAD"' \
