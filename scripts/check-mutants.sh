@@ -32,6 +32,7 @@ mutants=(
   "submodule-worktree-never@@broker/run/git-sweep-defuse.c@@s/return git_defuse_config_keeping\(text, len, before, before_len, is_submodule_worktree,/return git_defuse_config_keeping(text, len, before, before_len, NULL,/@@tests/integration/sandbox-sweep.sh"
   "git-other-worktrees-pointers-off@@broker/run/git-later-pointers.c@@s/\tint r = add_other\(g, cfd, cfd, "\.", g->common, &own\);/\treturn 0;\n\tint r = add_other(g, cfd, cfd, ".", g->common, \&own);/@@tests/integration/sandbox-worktrees.sh"
   "reflog-tail-copy-trusted@@broker/run/git-later-pointers.c@@s/\treturn after < from \? after : from;/\treturn tail > 0 \&\& len >= tail \&\& memcmp(text + len - tail, p->log_tail, tail) == 0 ? len : after < from ? after : from;/@@tests/integration/sandbox-worktrees.sh"
+  "user-worked-ignored@@broker/run/git-later-pointers.c@@s/ \|\| \(k > 0 \&\& user_worked\(site\)\)//@@tests/integration/sandbox-worktrees.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

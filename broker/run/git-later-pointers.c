@@ -67,6 +67,9 @@ static void take_site(struct git_later_pointer_site *site, int gfd)
 	site->log_tail_len = n == (ssize_t)want ? want : 0;
 }
 
+/* Another worktree's files that only the user's git writes during a run. */
+static const char *const users[2] = { "index", "HEAD" };
+
 /* The worktree whose gitdir is dir in parent (its path path), other than
  * the run's (own: its gitdir's stat), added to p when it has a HEAD. */
 static int add_other(struct git_later *g, int cfd, int parent, const char *dir, const char *path,
@@ -89,6 +92,9 @@ static int add_other(struct git_later *g, int cfd, int parent, const char *dir, 
 	if (!site->gitdir)
 		return -ENOMEM;
 	take_site(site, fd);
+	for (int i = 0; i < 2; i++)
+		if (fstatat(fd, users[i], &site->own_st[i], AT_SYMLINK_NOFOLLOW) < 0)
+			site->own_error[i] = neg_errno();
 	p->n++;
 	return 0;
 }
@@ -133,6 +139,33 @@ void git_later_pointers_done(struct git_later_pointers *p)
 	for (size_t k = 0; k < p->n; k++)
 		free(p->site[k].gitdir);
 	*p = (struct git_later_pointers){ .n = 0 };
+}
+
+/* Whether the user's git worked in site (not the run's) while the run
+ * lasted: its index or HEAD, there before, is another file now or changed.
+ * One that was not there (an index `git worktree add --no-checkout` left
+ * out, writable in the run) tells nothing. */
+static bool user_worked(const struct git_later_pointer_site *site)
+{
+	_cleanup_close_ int gfd = open(site->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (int i = 0; gfd >= 0 && i < 2; i++) {
+		struct stat st;
+		if (site->own_error[i] || fstatat(gfd, users[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (!git_later_same_file(0, &st, 0, &site->own_st[i]))
+			return true;
+	}
+	return false;
+}
+
+bool git_later_pointers_users_branch(const struct git_later *g, const char *ref)
+{
+	for (size_t k = 1; k < g->pointers.n; k++) {
+		const struct git_later_pointer_site *site = &g->pointers.site[k];
+		if (site->head.ref[0] && strcmp(site->head.ref, ref) == 0 && user_worked(site))
+			return true;
+	}
+	return false;
 }
 
 /* Whether a file of site changed since the run began. */
@@ -422,7 +455,7 @@ int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struc
 	int found = 0, r = 0;
 	for (size_t k = 0; k < g->pointers.n; k++) {
 		const struct git_later_pointer_site *site = &g->pointers.site[k];
-		if (!site_changed(site))
+		if (!site_changed(site) || (k > 0 && user_worked(site)))
 			continue;
 		int n = end_site(g, s, w, pathspecs, site);
 		found += n > 0 ? n : 0;

@@ -20,7 +20,11 @@
  * orig-head a commit of the run's: the user's `git rebase --abort` there
  * checks it out, outside the workspace). Before the run: a few stat(2)s
  * per worktree, its HEAD, and its HEAD reflog's size and last bytes (to
- * tell an append from a rewrite).
+ * tell an append from a rewrite). A worktree other than the run's whose
+ * index or HEAD changed while the run lasted is left alone: the run cannot
+ * write them (launcher/git-paths.c), so the user's own git worked there
+ * (a merge or pull writes ORIG_HEAD and a reflog line), and the check
+ * would undo the user's work.
  * Not for: anyone but git-later.c.
  */
 #ifndef SLUICE_GIT_LATER_POINTERS_H
@@ -63,6 +67,10 @@ struct git_later_pointer_site {
 	struct stat st[POINTERS];
 	char log_tail[256]; /* its HEAD reflog's last bytes */
 	size_t log_tail_len;
+	/* another worktree's index and HEAD (the run cannot write them: a
+	 * change is the user's own git at work there) */
+	int own_error[2];
+	struct stat own_st[2];
 };
 
 struct git_later_pointers {
@@ -83,6 +91,11 @@ bool git_later_pointers_changed(const struct git_later *g);
  * noted in s's items. Returns the number, or -errno (noted in s). */
 int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                            char **pathspecs);
+
+/* Whether ref is the branch checked out (before the run) in another
+ * worktree of the user's whose index or HEAD changed while the run lasted:
+ * the user's own git worked there (a merge, a pull), which no check undoes. */
+bool git_later_pointers_users_branch(const struct git_later *g, const char *ref);
 
 void git_later_pointers_done(struct git_later_pointers *p);
 

@@ -175,6 +175,23 @@ run "$SLUICE" run -C "$main" --format json -- 'git reflog expire --all && git gc
   git -C "$w2" rebase --abort && [ "$(git -C "$w2" rev-parse HEAD)" = "$before" ]
 report $? "the user's rebase paused in w2 stays through a run's git gc in the main worktree" "$out"
 
+# The user's own merge in w2 while a run lasts in the main worktree (red
+# team 49, 15): a teammate's commit adding lefthook.yml, fast-forwarded
+# there. The run cannot write w2's index or HEAD, so their change is the
+# user's work: w2's files and its branch are left alone, as the user left
+# them (not moved back, the reflog's merge line kept).
+scene && git -C "$main" switch -q -c upstream && printf 'pre-commit:\n  commands: {}\n' >"$main/lefthook.yml" &&
+  git -C "$main" add lefthook.yml && git -C "$main" commit -q -m "a teammate's lefthook" && git -C "$main" switch -q main
+"$SLUICE" run -C "$main" --format json -- 'sleep 4' >"$TEST_TMP/fp.json" 2>"$TEST_TMP/fp.err" &
+sleep 1.5
+git -C "$w2" merge -q --ff-only upstream
+wait $!
+out=$(cat "$TEST_TMP/fp.json")
+[ "$(git -C "$w2" rev-parse HEAD)" = "$(git -C "$main" rev-parse upstream)" ] &&
+  [[ $(git -C "$w2" reflog -1 --format=%gs) == merge* ]] && [ -z "$(git -C "$w2" status --porcelain)" ] &&
+  [ "$(json_get "$out" 'd["gitSweep"]')" = None ]
+report $? "the user's own merge in w2 during a run in the main worktree stays (branch, reflog)" "$out" "$(cat "$TEST_TMP/fp.err")"
+
 # A direct write (not git's rename of a lock file) is refused as well.
 scene
 run "$SLUICE" run -C "$main" --format json -- "git rev-parse HEAD >.git/worktrees/w2/HEAD"
