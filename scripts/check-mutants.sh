@@ -33,6 +33,7 @@ mutants=(
   "git-other-worktrees-pointers-off@@broker/run/git-later-pointers.c@@s/\tint r = add_other\(g, cfd, cfd, "\.", g->common, &own\);/\treturn 0;\n\tint r = add_other(g, cfd, cfd, ".", g->common, \&own);/@@tests/integration/sandbox-worktrees.sh"
   "reflog-tail-copy-trusted@@broker/run/git-later-pointers.c@@s/\treturn after < from \? after : from;/\treturn tail > 0 \&\& len >= tail \&\& memcmp(text + len - tail, p->log_tail, tail) == 0 ? len : after < from ? after : from;/@@tests/integration/sandbox-worktrees.sh"
   "user-worked-ignored@@broker/run/git-later-pointers.c@@s/ \|\| \(k > 0 \&\& user_worked\(site\)\)//@@tests/integration/sandbox-worktrees.sh"
+  "site-head-by-git-off@@broker/run/git-later-pointers.c@@s/if \(!site->head.ok \&\& site_head_by_git\(g, s, site\) < 0\) \{/if (!site->head.ok) {/@@tests/integration/sandbox-worktrees.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

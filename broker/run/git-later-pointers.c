@@ -84,9 +84,9 @@ static int add_other(struct git_later *g, int cfd, int parent, const char *dir, 
 	struct git_later_pointer_site *site = &p->site[p->n];
 	*site = (struct git_later_pointer_site){ .gitdir = NULL };
 	/* no HEAD: not a worktree git would use; one not read as git writes
-	 * it (a reftable repository's) gives nothing to compare with, so
-	 * nothing of it is rewritten (its own runs check it) */
-	if (git_later_read_head(g, fd, cfd, &site->head) < 0 || !site->head.ok)
+	 * it (a reftable repository's, a packed-refs past what is read) is
+	 * kept, and read by git after the run where its files changed */
+	if (git_later_read_head(g, fd, cfd, &site->head) < 0)
 		return 0;
 	site->gitdir = strdup(path);
 	if (!site->gitdir)
@@ -449,14 +449,44 @@ static int end_site(struct git_later *g, struct git_sweep *s, const struct prote
 	return r < 0 ? r : found;
 }
 
+/* The HEAD of site not read before the run (reftable, a large
+ * packed-refs), read by git now (GIT_DIR its gitdir: the commit its HEAD
+ * names), as head_by_git() in git-later.c: 0, or -EIO noted in s where git
+ * cannot tell either (fail closed: the sweep's error, never silence). */
+static int site_head_by_git(struct git_later *g, struct git_sweep *s,
+                            struct git_later_pointer_site *site)
+{
+	struct git_output o = { .data = NULL };
+	const char *args[] = { "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
+	int r = git_later_ok_in(g, s, site->gitdir, "git rev-parse HEAD (another worktree's)", args,
+	                        -1, &o);
+	if (r == 0 && o.len >= g->hex_len && g->hex_len < sizeof(site->head.id)) {
+		memcpy(site->head.id, o.data, g->hex_len);
+		site->head.id[g->hex_len] = '\0';
+		site->head.ok = git_later_is_hex(site->head.id, g->hex_len);
+	}
+	git_output_done(&o);
+	if (site->head.ok)
+		return 0;
+	git_sweep_fail(s,
+	               "the check of what git would restore later: the HEAD of %s could not be "
+	               "read, so the files there that name a commit were not checked",
+	               site->gitdir);
+	return -EIO;
+}
+
 int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                            char **pathspecs)
 {
 	int found = 0, r = 0;
 	for (size_t k = 0; k < g->pointers.n; k++) {
-		const struct git_later_pointer_site *site = &g->pointers.site[k];
+		struct git_later_pointer_site *site = &g->pointers.site[k];
 		if (!site_changed(site) || (k > 0 && user_worked(site)))
 			continue;
+		if (!site->head.ok && site_head_by_git(g, s, site) < 0) {
+			r = -EIO;
+			continue;
+		}
 		int n = end_site(g, s, w, pathspecs, site);
 		found += n > 0 ? n : 0;
 		r = n < 0 ? n : r;

@@ -118,7 +118,7 @@ printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
 pointer_attack() {
   local name=$2 dir=$3 command=$4 victim=$5 trigger=$6 mark=$marks/$1 how config
   for how in control shipped; do
-    scene || { not_ok "$name: the scene" "git or the first run failed"; return; }
+    { scene && ${scene_more:-true}; } || { not_ok "$name: the scene" "git or the first run failed"; return; }
     rm -f "$mark"
     config=()
     [ "$how" = control ] && config=(--config "$TEST_TMP/sweep-off.ini")
@@ -163,6 +163,23 @@ pointer_attack main-w2-reflog-tail "from the main worktree, w2's HEAD reflog rew
 pointer_attack w2-main-orig "from w2, the main worktree's ORIG_HEAD" "$w2" \
   'plant "$mark" main; echo "&& echo \$C >\$(\$G rev-parse --git-common-dir)/ORIG_HEAD"' \
   "$main" "reset -q --hard ORIG_HEAD"
+# A repository whose packed-refs is larger than the check reads as a file
+# (4 MiB: 30,000 long tags, a user's or a command's), with w2's branch
+# packed only (red team 49, 14): w2's HEAD is read by git after the run.
+big_packed_refs() {
+  python3 - "$main/.git" <<'PY' && git -C "$main" pack-refs --all
+import subprocess, sys
+h = subprocess.run(["git", "--git-dir", sys.argv[1], "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+with open(sys.argv[1] + "/packed-refs", "w") as f:
+    f.write("# pack-refs with: peeled fully-peeled sorted \n")
+    for i in range(30000):
+        f.write("%s refs/tags/release-candidate-build-artifact-%0120d\n" % (h, i))
+PY
+}
+# shellcheck disable=SC2016
+scene_more=big_packed_refs pointer_attack main-w2-orig-big "from the main worktree, w2's ORIG_HEAD, with a packed-refs past 4 MiB" "$main" \
+  'plant "$mark" feature; echo "&& echo \$C >.git/worktrees/w2/ORIG_HEAD"' \
+  "$w2" "reset -q --hard ORIG_HEAD"
 # The user's own rebase, paused in w2 before the run, stays through the
 # run's git gc in the main worktree (which rewrites w2's HEAD log).
 scene
