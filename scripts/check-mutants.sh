@@ -34,6 +34,9 @@ mutants=(
   "reflog-tail-copy-trusted@@broker/run/git-later-pointers.c@@s/\treturn after < from \? after : from;/\treturn tail > 0 \&\& len >= tail \&\& memcmp(text + len - tail, p->log_tail, tail) == 0 ? len : after < from ? after : from;/@@tests/integration/sandbox-worktrees.sh"
   "user-worked-ignored@@broker/run/git-later-pointers.c@@s/ \|\| \(k > 0 \&\& user_worked\(site\)\)//@@tests/integration/sandbox-worktrees.sh"
   "site-head-by-git-off@@broker/run/git-later-pointers.c@@s/if \(!site->head.ok \&\& site_head_by_git\(g, s, site\) < 0\) \{/if (!site->head.ok) {/@@tests/integration/sandbox-worktrees.sh"
+  "merge-autostash-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_MERGE_AUTOSTASH\] = \x22MERGE_AUTOSTASH\x22,/[POINTER_MERGE_AUTOSTASH] = \x22MERGE_AUTOSTASH.unread\x22,/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
+  "autostash-untracked-unread@@broker/run/git-later-pointers.c@@s/if \(\(k == 2 \|\| k == 3\)/if ((k == 2)/@@tests/integration/sandbox-gitlater.sh"
+  "reflog-kept-lines-unknown@@broker/run/git-later-pointer-log.c@@s/s\[len\] == '\\n'\)\n\t\t\treturn true;/s[len] == '\\n')\n\t\t\treturn false;/@@tests/integration/sandbox-gitlater.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

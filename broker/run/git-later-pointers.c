@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -36,6 +37,9 @@ static const char *const files[POINTERS] = {
 	[POINTER_REBASE_MERGE] = "rebase-merge/orig-head",
 	[POINTER_REBASE_APPLY] = "rebase-apply/orig-head",
 	[POINTER_SEQUENCER] = "sequencer/head",
+	[POINTER_REBASE_MERGE_AUTOSTASH] = "rebase-merge/autostash",
+	[POINTER_REBASE_APPLY_AUTOSTASH] = "rebase-apply/autostash",
+	[POINTER_MERGE_AUTOSTASH] = "MERGE_AUTOSTASH",
 	[POINTER_HEAD_LOG] = "logs/HEAD",
 };
 
@@ -47,24 +51,25 @@ static const char *const uses[POINTERS] = {
 	[POINTER_REBASE_MERGE] = "git rebase --abort",
 	[POINTER_REBASE_APPLY] = "git rebase --abort",
 	[POINTER_SEQUENCER] = "git cherry-pick --abort",
+	[POINTER_REBASE_MERGE_AUTOSTASH] = "git rebase --abort or --continue",
+	[POINTER_REBASE_APPLY_AUTOSTASH] = "git rebase --abort or --continue",
+	[POINTER_MERGE_AUTOSTASH] = "git merge --abort or git commit",
 	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
 };
 
-/* The files of the gitdir gfd into site (its HEAD already there). */
-static void take_site(struct git_later_pointer_site *site, int gfd)
+/* The files of the gitdir gfd into site (its HEAD already there): 0 or
+ * -ENOMEM. */
+static int take_site(struct git_later_pointer_site *site, int gfd)
 {
 	for (int i = 0; i < POINTERS; i++)
 		if (fstatat(gfd, files[i], &site->st[i], AT_SYMLINK_NOFOLLOW) < 0)
 			site->error[i] = neg_errno();
 	const struct stat *log = &site->st[POINTER_HEAD_LOG];
 	if (site->error[POINTER_HEAD_LOG] || !S_ISREG(log->st_mode) || log->st_size == 0)
-		return;
+		return 0;
 	_cleanup_close_ int fd = openat(gfd, files[POINTER_HEAD_LOG],
 	                                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	size_t want = log->st_size < (off_t)sizeof(site->log_tail) ? (size_t)log->st_size
-	                                                           : sizeof(site->log_tail);
-	ssize_t n = fd < 0 ? -1 : pread(fd, site->log_tail, want, log->st_size - (off_t)want);
-	site->log_tail_len = n == (ssize_t)want ? want : 0;
+	return git_later_log_take(&site->log, fd, log);
 }
 
 /* Another worktree's files that only the user's git writes during a run. */
@@ -91,7 +96,11 @@ static int add_other(struct git_later *g, int cfd, int parent, const char *dir, 
 	site->gitdir = strdup(path);
 	if (!site->gitdir)
 		return -ENOMEM;
-	take_site(site, fd);
+	if (take_site(site, fd) < 0) {
+		git_later_log_done(&site->log);
+		free(site->gitdir);
+		return -ENOMEM;
+	}
 	for (int i = 0; i < 2; i++)
 		if (fstatat(fd, users[i], &site->own_st[i], AT_SYMLINK_NOFOLLOW) < 0)
 			site->own_error[i] = neg_errno();
@@ -108,7 +117,8 @@ int git_later_pointers_take(struct git_later *g, int gfd, int cfd)
 	p->site[0].gitdir = strdup(g->gitdir);
 	if (!p->site[0].gitdir)
 		return -ENOMEM;
-	take_site(&p->site[0], gfd);
+	if (take_site(&p->site[0], gfd) < 0)
+		return -ENOMEM;
 	if (fstat(gfd, &own) < 0)
 		return 0;
 	/* the main worktree's gitdir is the common directory */
@@ -136,8 +146,10 @@ int git_later_pointers_take(struct git_later *g, int gfd, int cfd)
 
 void git_later_pointers_done(struct git_later_pointers *p)
 {
-	for (size_t k = 0; k < p->n; k++)
+	for (size_t k = 0; k < p->n; k++) {
 		free(p->site[k].gitdir);
+		git_later_log_done(&p->site[k].log);
+	}
 	*p = (struct git_later_pointers){ .n = 0 };
 }
 
@@ -206,36 +218,32 @@ static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
 	return r;
 }
 
-/* The HEAD reflog's newest lines read where it was rewritten and its
- * lines before the run cannot be told apart: the ones `HEAD@{N}` and
- * `git checkout -` use. */
-#define POINTER_LOG_WINDOW 64
-
-/* Where the HEAD reflog's lines the run added begin: after its pre-run
- * last bytes where it only grew (the same file, its old size a prefix);
- * where it was rewritten (git reflog expire, git gc, or the command's own
- * text), at the newest POINTER_LOG_WINDOW lines, or earlier where its
- * pre-run last bytes stand earlier still: the command chooses where a copy
- * of them stands, so a copy never shortens what is read (fail closed). */
-static size_t new_lines_from(const struct git_later_pointer_site *p, const char *text, size_t len,
-                             const struct stat *now)
+/* Whether files[i] is an autostash: a stash-like commit git applies. */
+static bool autostash(int i)
 {
-	const struct stat *was = &p->st[POINTER_HEAD_LOG];
-	size_t tail = p->log_tail_len;
-	if (!p->error[POINTER_HEAD_LOG] && tail > 0 && now->st_ino == was->st_ino &&
-	    now->st_dev == was->st_dev && (off_t)len >= was->st_size &&
-	    memcmp(text + (size_t)was->st_size - tail, p->log_tail, tail) == 0)
-		return (size_t)was->st_size;
-	size_t from = len, lines = 0;
-	while (from > 0 && lines <= POINTER_LOG_WINDOW)
-		if (text[--from] == '\n' && from + 1 < len)
-			lines++;
-	from = lines > POINTER_LOG_WINDOW ? from + 1 : 0;
-	/* the first place the old last bytes stand: lines after it that lie
-	 * before the window are read too */
-	const char *first = tail > 0 ? memmem(text, len, p->log_tail, tail) : NULL;
-	size_t after = first ? (size_t)(first - text) + tail : len;
-	return after < from ? after : from;
+	return i == POINTER_REBASE_MERGE_AUTOSTASH || i == POINTER_REBASE_APPLY_AUTOSTASH ||
+	       i == POINTER_MERGE_AUTOSTASH;
+}
+
+/* The autostash id's second and third parents (the index and the
+ * untracked files `git stash apply` also writes), appended to *ids; one
+ * that is no commit adds none (git applies nothing: the id itself is then
+ * taken as planting, as git cannot compare it). */
+static int stash_parents(struct git_later *g, const char *id, char ***ids)
+{
+	struct git_output o;
+	const char *args[] = { "rev-list", "--no-walk", "--parents", id, NULL };
+	int r = git_later_run(g, args, -1, &o);
+	bool commit = r == 0 && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0;
+	size_t k = 0;
+	char *save = NULL;
+	for (char *p = commit ? strtok_r(o.data, " \n", &save) : NULL; p && r == 0;
+	     p = strtok_r(NULL, " \n", &save), k++)
+		if ((k == 2 || k == 3) && git_later_is_hex(p, g->hex_len) &&
+		    !git_later_listed(*ids, p) && strv_extend(ids, p) < 0)
+			r = -ENOMEM;
+	git_output_done(&o);
+	return r < 0 ? r : 0;
 }
 
 /* The commit ids files[i] names now (from its lines the run added, for
@@ -251,12 +259,20 @@ static int ids_of(struct git_later *g, const struct git_later_pointer_site *site
 	int r = read_text(gfd, i, &text, &len, &st);
 	if (r < 0 || !text)
 		return r;
-	size_t from = i == POINTER_HEAD_LOG ? new_lines_from(site, text, len, &st) : 0;
+	bool rewritten = false;
+	size_t from = i != POINTER_HEAD_LOG
+	                      ? 0
+	                      : git_later_log_new_from(&site->log, !site->error[i], &site->st[i], text,
+	                                               len, &st, &rewritten);
 	for (char *line = text + from; line && *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
 		(*lines)++;
+		if (rewritten && git_later_log_was_there(&site->log, line, strlen(line))) {
+			line = nl ? nl + 1 : NULL; /* the user's, kept by the rewrite */
+			continue;
+		}
 		char *fields[2] = { NULL, NULL };
 		char *msg = strchr(line, '\t'), *save = NULL;
 		if (msg)
@@ -281,6 +297,8 @@ static int ids_of(struct git_later *g, const struct git_later_pointer_site *site
 				return -ENOMEM;
 		}
 		line = nl ? nl + 1 : NULL;
+		if (autostash(i) && id && git_later_is_hex(id, g->hex_len))
+			return stash_parents(g, id, ids); /* git reads its first line */
 	}
 	return 0;
 }
@@ -335,7 +353,10 @@ static int undo(struct git_later *g, struct git_sweep *s, const struct git_later
 	switch (i) {
 	case POINTER_ORIG_HEAD:
 	case POINTER_FETCH_HEAD:
-		return put(gfd, i, NULL); /* git writes them again */
+	case POINTER_REBASE_MERGE_AUTOSTASH:
+	case POINTER_REBASE_APPLY_AUTOSTASH:
+	case POINTER_MERGE_AUTOSTASH:
+		return put(gfd, i, NULL); /* git writes them again; a stash dropped */
 	case POINTER_BISECT_START:
 		if (asprintf(&text, "%s\n", branch ? branch : head->id) < 0)
 			return -ENOMEM;
@@ -370,6 +391,7 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 		kept = more_kept;
 	}
 	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
+	                   : autostash(i)        ? "removed (the autostash dropped: git applies nothing)"
 	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
 	                           ? "removed (git writes it again)"
 	                           : "put back to where the run began";

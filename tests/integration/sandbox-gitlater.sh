@@ -339,6 +339,15 @@ attack stash-untracked plain_repo \
   "git stash store -m 'WIP on main: tidy' \$(sh $TEST_TMP/untracked.sh stash-untracked)" pop_then_status
 [ ! -e "$dir/bin/git" ] && items | grep -q 'stashed content at names that run later (bin/git)'
 report $? "stash-untracked: the entry dropped, the user's pop wrote no bin/git" "$out" "$(items)"
+# --- 32. MERGE_AUTOSTASH: a stash-like commit git merge --abort (or the
+# commit that concludes the merge) applies to the work tree, its third
+# parent (untracked files) an executable bin/git (red team 49, 10)
+abort_then_status() { git -C "$1" merge --abort >/dev/null 2>&1; user_status "$1"; }
+attack merge-autostash plain_repo \
+  "git rev-parse HEAD >.git/MERGE_HEAD && echo x >.git/MERGE_MSG && touch .git/MERGE_MODE && sh $TEST_TMP/untracked.sh merge-autostash >.git/MERGE_AUTOSTASH" \
+  abort_then_status
+[ ! -e "$dir/bin/git" ] && [ ! -e "$dir/.git/MERGE_AUTOSTASH" ] && items | grep -q 'git merge --abort'
+report $? "merge-autostash: MERGE_AUTOSTASH removed and reported, the user's merge --abort wrote no bin/git" "$out" "$(items)"
 # --- 31. grafts: the user's own stash entry given a third parent, read as
 # its untracked files (red team 48, hole 6)
 stashed_plain_repo() {

@@ -152,6 +152,23 @@ pointer_attack main-w2-orig "from the main worktree, w2's ORIG_HEAD" "$main" \
 pointer_attack main-w2-reflog "from the main worktree, a line of w2's HEAD reflog" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C >>.git/worktrees/w2/logs/HEAD"' \
   "$w2" "checkout -q -"
+# The autostash of a paused rebase or merge: a stash-like commit of the
+# command's that git rebase --abort, git merge --abort or the commit that
+# concludes the merge applies to the work tree (red team 49, 8-10).
+# shellcheck disable=SC2016
+stash_like='plant "$mark" $1; echo "&& f=\$(\$G rev-parse $1) && I=\$(\$G commit-tree -p \$f -m index \$(\$G rev-parse $1^{tree})) && S=\$(\$G commit-tree -p \$f -p \$I -m wip \$t)"'
+# shellcheck disable=SC2016
+pointer_attack main-w2-autostash "from the main worktree, a paused rebase's autostash in w2" "$main" \
+  "set -- feature; $stash_like"'; echo "&& d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \$S >\$d/autostash && touch \$d/interactive \$d/done \$d/git-rebase-todo"' \
+  "$w2" "rebase --abort"
+# shellcheck disable=SC2016
+pointer_attack main-w2-merge-autostash "from the main worktree, a paused merge's MERGE_AUTOSTASH in w2" "$main" \
+  "set -- feature; $stash_like"'; echo "&& d=.git/worktrees/w2 && echo \$f >\$d/MERGE_HEAD && echo \$S >\$d/MERGE_AUTOSTASH && echo merge >\$d/MERGE_MSG && touch \$d/MERGE_MODE"' \
+  "$w2" "commit -q --no-edit"
+# shellcheck disable=SC2016
+pointer_attack w2-main-autostash "from w2, a paused rebase's autostash in the main worktree" "$w2" \
+  "set -- main; $stash_like"'; echo "&& d=\$(\$G rev-parse --git-common-dir)/rebase-apply && mkdir -p \$d && echo refs/heads/main >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \$S >\$d/autostash && touch \$d/rebasing && echo 1 >\$d/next && echo 1 >\$d/last"' \
+  "$main" "rebase --abort"
 # The log rewritten (another inode): its old text, the planted line, then
 # a copy of its old last bytes, where a search for them would begin the
 # run's lines (red team 49, 13). A rewritten log's newest lines count.
