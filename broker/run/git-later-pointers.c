@@ -262,8 +262,8 @@ static int ids_of(struct git_later *g, const struct git_later_pointer_site *site
 	bool rewritten = false;
 	size_t from = i != POINTER_HEAD_LOG
 	                      ? 0
-	                      : git_later_log_new_from(&site->log, !site->error[i], &site->st[i], text,
-	                                               len, &st, &rewritten);
+	                      : git_later_log_new_from(&site->log, !site->error[i], &site->st[i],
+	                                               text, len, &st, &rewritten);
 	for (char *line = text + from; line && *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
@@ -391,7 +391,7 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 		kept = more_kept;
 	}
 	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
-	                   : autostash(i)        ? "removed (the autostash dropped: git applies nothing)"
+	                   : autostash(i) ? "removed (the autostash dropped: git applies nothing)"
 	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
 	                           ? "removed (git writes it again)"
 	                           : "put back to where the run began";
