@@ -22,6 +22,7 @@
 #include "run/git-later-git.h"
 #include "run/git-later-pointers.h"
 #include "run/git-later-refs.h"
+#include "run/git-later-todo.h"
 #include "run/git-later.h"
 #include "run/git-sweep-state.h"
 
@@ -40,6 +41,8 @@ static const char *const files[POINTERS] = {
 	[POINTER_REBASE_MERGE_AUTOSTASH] = "rebase-merge/autostash",
 	[POINTER_REBASE_APPLY_AUTOSTASH] = "rebase-apply/autostash",
 	[POINTER_MERGE_AUTOSTASH] = "MERGE_AUTOSTASH",
+	[POINTER_REBASE_TODO] = "rebase-merge/git-rebase-todo",
+	[POINTER_SEQUENCER_TODO] = "sequencer/todo",
 	[POINTER_HEAD_LOG] = "logs/HEAD",
 };
 
@@ -54,6 +57,8 @@ static const char *const uses[POINTERS] = {
 	[POINTER_REBASE_MERGE_AUTOSTASH] = "git rebase --abort or --continue",
 	[POINTER_REBASE_APPLY_AUTOSTASH] = "git rebase --abort or --continue",
 	[POINTER_MERGE_AUTOSTASH] = "git merge --abort or git commit",
+	[POINTER_REBASE_TODO] = "git rebase --continue",
+	[POINTER_SEQUENCER_TODO] = "git cherry-pick --continue",
 	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
 };
 
@@ -249,8 +254,9 @@ static int stash_parents(struct git_later *g, const char *id, char ***ids)
 /* The commit ids files[i] names now (from its lines the run added, for
  * the reflog: their new ids and the commits "checkout: moving from X"
  * names), appended to *ids; *lines: how many lines that was. */
-static int ids_of(struct git_later *g, const struct git_later_pointer_site *site, int gfd, int i,
-                  char ***ids, size_t *lines)
+static int ids_of(struct git_later *g, struct git_sweep *s,
+                  const struct git_later_pointer_site *site, int gfd, int i, char ***ids,
+                  size_t *lines)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
@@ -259,6 +265,8 @@ static int ids_of(struct git_later *g, const struct git_later_pointer_site *site
 	int r = read_text(gfd, i, &text, &len, &st);
 	if (r < 0 || !text)
 		return r;
+	if (i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO)
+		return git_later_todo_ids(g, s, site->gitdir, text, ids);
 	bool rewritten = false;
 	size_t from = i != POINTER_HEAD_LOG
 	                      ? 0
@@ -363,6 +371,16 @@ static int undo(struct git_later *g, struct git_sweep *s, const struct git_later
 		return put(gfd, i, text);
 	case POINTER_HEAD_LOG:
 		return drop_log_lines(g, s, site, lines, planting);
+	case POINTER_REBASE_TODO:
+	case POINTER_SEQUENCER_TODO: {
+		_cleanup_free_ char *was = NULL;
+		size_t len;
+		struct stat st;
+		int r = read_text(gfd, i, &was, &len, &st);
+		if (r == 0 && was)
+			r = git_later_todo_drop(g, s, site->gitdir, was, planting, &text);
+		return r < 0 || !text ? r : put(gfd, i, text);
+	}
 	default: /* a rebase's or cherry-pick's: abort to where the run began */
 		if (!head->id[0])
 			return put(gfd, i, NULL);
@@ -392,6 +410,8 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 	}
 	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
 	                   : autostash(i) ? "removed (the autostash dropped: git applies nothing)"
+	                   : i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO
+	                           ? "its lines that pick it made drop"
 	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
 	                           ? "removed (git writes it again)"
 	                           : "put back to where the run began";
@@ -421,7 +441,7 @@ static int end_site(struct git_later *g, struct git_sweep *s, const struct prote
 		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
 		if (git_later_same_file(e, &st, site->error[i], &site->st[i]) || e)
 			continue;
-		r = ids_of(g, site, gfd, i, &named[i], &lines[i]);
+		r = ids_of(g, s, site, gfd, i, &named[i], &lines[i]);
 		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++)
 			if (!git_later_listed(all, named[i][k]))
 				r = strv_extend(&all, named[i][k]);

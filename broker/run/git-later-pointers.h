@@ -11,7 +11,9 @@
  * names), and the autostash of a rebase or merge (rebase-merge/autostash,
  * rebase-apply/autostash, MERGE_AUTOSTASH: a stash-like commit that `git
  * rebase --abort`/`--continue`, `git merge --abort` or the commit that
- * concludes the merge applies to the work tree, its untracked files too). A run that writes one with a commit of its own gets that
+ * concludes the merge applies to the work tree, its untracked files too),
+ * and the commits a paused rebase's or cherry-pick's todo list picks
+ * (git-later-todo.h: those lines made `drop`). A run that writes one with a commit of its own gets that
  * commit's lefthook.yml written by them. After the run, each that changed
  * is read, and the commits it names are compared with the pre-run HEAD at
  * the names that run later, all in one git diff-tree; one that plants is
@@ -56,6 +58,8 @@ enum git_later_pointer {
 	POINTER_REBASE_MERGE_AUTOSTASH,
 	POINTER_REBASE_APPLY_AUTOSTASH,
 	POINTER_MERGE_AUTOSTASH,
+	POINTER_REBASE_TODO,
+	POINTER_SEQUENCER_TODO,
 	POINTER_HEAD_LOG,
 	POINTERS
 };

@@ -324,6 +324,13 @@ if [ -x "$lefthook" ]; then
     [ "$(git -C "$dir" symbolic-ref HEAD)" = refs/heads/main ]
   report $? "bisect-reset: BISECT_START names main again, where the user's git bisect reset went" \
     "$out" "$(items)"
+  # red team 49, 11: a todo list whose pick names the command's commit,
+  # in an abbreviated id and a revision (git resolves any name there)
+  attack rebase-todo lefthook_repo \
+    "c=${planted_commit/NAME/rebase-todo} && h=\$(git rev-parse HEAD) && mkdir .git/rebase-merge && echo refs/heads/main >>.git/rebase-merge/head-name && echo \$h >>.git/rebase-merge/orig-head && echo \$h >>.git/rebase-merge/onto && git update-ref refs/tags/fmt \$c && printf 'pick %.9s tidy\\n  f fmt~0 x\\n' \$c >.git/rebase-merge/git-rebase-todo && touch .git/rebase-merge/interactive .git/rebase-merge/done" \
+    "eval_then_commit 'git rebase --continue'"
+  [ "$(items | grep -c 'git rebase --continue would go')" = 1 ] && items | grep -q 'made drop'
+  report $? "rebase-todo: its lines that pick the command's commit made drop, and reported" "$out" "$(items)"
 fi
 # --- 25. the run's own new branch and tag, with an ordinary commit, stay
 dir=$TEST_TMP/own-branch

@@ -58,11 +58,12 @@ EOF
 
 # user_git DIR TRIGGER: the user's git in DIR, TRIGGER (its words:
 # checkout -- ., or reset --hard), then git status with DIR/bin first on
-# PATH (direnv's PATH_add bin)
+# PATH (direnv's PATH_add bin), whether TRIGGER succeeded or not (a git
+# that writes the work tree and then fails still wrote it)
 user_git() {
   local words
   read -ra words <<<"$2"
-  (cd "$1" && git "${words[@]}" >/dev/null 2>&1 && PATH=$1/bin:$PATH git status >/dev/null 2>&1)
+  (cd "$1" && { git "${words[@]}" >/dev/null 2>&1; PATH=$1/bin:$PATH git status >/dev/null 2>&1; })
 }
 
 # worktree_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: the run of
@@ -169,6 +170,12 @@ pointer_attack main-w2-merge-autostash "from the main worktree, a paused merge's
 pointer_attack w2-main-autostash "from w2, a paused rebase's autostash in the main worktree" "$w2" \
   "set -- main; $stash_like"'; echo "&& d=\$(\$G rev-parse --git-common-dir)/rebase-apply && mkdir -p \$d && echo refs/heads/main >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \$S >\$d/autostash && touch \$d/rebasing && echo 1 >\$d/next && echo 1 >\$d/last"' \
   "$main" "rebase --abort"
+# A paused rebase's todo list that picks a commit of the command's: git
+# rebase --continue applies it (red team 49, 11).
+# shellcheck disable=SC2016
+pointer_attack main-w2-todo "from the main worktree, a paused rebase's todo list in w2" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \"pick \$C format helper\" >\$d/git-rebase-todo && touch \$d/interactive \$d/done"' \
+  "$w2" "rebase --continue"
 # The log rewritten (another inode): its old text, the planted line, then
 # a copy of its old last bytes, where a search for them would begin the
 # run's lines (red team 49, 13). A rewritten log's newest lines count.
