@@ -143,6 +143,7 @@ int git_later_todo_drop(struct git_later *g, struct git_sweep *s, const char *gi
 		line = *end ? end + 1 : end;
 	}
 	if (fclose(f) != 0) {
+		free(*ret);
 		*ret = NULL;
 		return -ENOMEM;
 	}
