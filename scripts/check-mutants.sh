@@ -38,6 +38,7 @@ mutants=(
   "autostash-untracked-unread@@broker/run/git-later-pointers.c@@s/if \(\(k == 2 \|\| k == 3\)/if ((k == 2)/@@tests/integration/sandbox-gitlater.sh"
   "reflog-kept-lines-unknown@@broker/run/git-later-pointer-log.c@@s/s\[len\] == .{4}\)\n\t\t\treturn \Ktrue;/false;/@@tests/integration/sandbox-gitlater.sh"
   "todo-picks-kept@@broker/run/git-later-todo.c@@s/if \(id \&\& id\[0\] \&\& git_later_listed\(planting, id\)\)/if (0)/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
+  "bisect-range-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_BISECT_BAD\] = \x22refs\/bisect\/bad\x22,/[POINTER_BISECT_BAD] = \x22refs\/bisect\/bad.unread\x22,/@@tests/integration/sandbox-worktrees.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

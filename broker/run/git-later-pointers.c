@@ -43,6 +43,7 @@ static const char *const files[POINTERS] = {
 	[POINTER_MERGE_AUTOSTASH] = "MERGE_AUTOSTASH",
 	[POINTER_REBASE_TODO] = "rebase-merge/git-rebase-todo",
 	[POINTER_SEQUENCER_TODO] = "sequencer/todo",
+	[POINTER_BISECT_BAD] = "refs/bisect/bad",
 	[POINTER_HEAD_LOG] = "logs/HEAD",
 };
 
@@ -59,6 +60,7 @@ static const char *const uses[POINTERS] = {
 	[POINTER_MERGE_AUTOSTASH] = "git merge --abort or git commit",
 	[POINTER_REBASE_TODO] = "git rebase --continue",
 	[POINTER_SEQUENCER_TODO] = "git cherry-pick --continue",
+	[POINTER_BISECT_BAD] = "git bisect good or bad",
 	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
 };
 
@@ -251,6 +253,36 @@ static int stash_parents(struct git_later *g, const char *id, char ***ids)
 	return r < 0 ? r : 0;
 }
 
+/* The commits a bisect checks out next: between its bad commit (bad, a
+ * name) and its good ones (refs/bisect/good-*, of the worktree whose gitdir
+ * is gitdir), at most POINTER_IDS_MAX + 1 of them (past that, all count as
+ * planting), appended to *ids. */
+static int bisect_range(struct git_later *g, struct git_sweep *s, const char *gitdir,
+                        const char *bad, char ***ids)
+{
+	char max[32];
+	snprintf(max, sizeof(max), "--max-count=%d", POINTER_IDS_MAX + 1);
+	const char *args[] = { "rev-list", max, bad, "--not", "--glob=refs/bisect/good-*",
+		               "--",       NULL };
+	struct git_output o;
+	int r = git_later_ok_in(g, s, gitdir, "git rev-list (a bisect's range)", args, -1, &o);
+	char *save = NULL;
+	for (char *p = r == 0 ? strtok_r(o.data, "\n", &save) : NULL; p && r == 0;
+	     p = strtok_r(NULL, "\n", &save))
+		if (git_later_is_hex(p, g->hex_len) && !git_later_listed(*ids, p) &&
+		    strv_extend(ids, p) < 0)
+			r = -ENOMEM;
+	git_output_done(&o);
+	if (r != -EIO)
+		return r;
+	/* git could not walk it (a broken good ref): the null id, which git
+	 * cannot compare, makes all the worktree's ids count (fail closed) */
+	char null_id[65];
+	memset(null_id, '0', g->hex_len);
+	null_id[g->hex_len] = '\0';
+	return git_later_listed(*ids, null_id) ? 0 : strv_extend(ids, null_id);
+}
+
 /* The commit ids files[i] names now (from its lines the run added, for
  * the reflog: their new ids and the commits "checkout: moving from X"
  * names), appended to *ids; *lines: how many lines that was. */
@@ -307,6 +339,8 @@ static int ids_of(struct git_later *g, struct git_sweep *s,
 		line = nl ? nl + 1 : NULL;
 		if (autostash(i) && id && git_later_is_hex(id, g->hex_len))
 			return stash_parents(g, id, ids); /* git reads its first line */
+		if (i == POINTER_BISECT_BAD && id && git_later_is_hex(id, g->hex_len))
+			return bisect_range(g, s, site->gitdir, id, ids);
 	}
 	return 0;
 }
@@ -364,6 +398,7 @@ static int undo(struct git_later *g, struct git_sweep *s, const struct git_later
 	case POINTER_REBASE_MERGE_AUTOSTASH:
 	case POINTER_REBASE_APPLY_AUTOSTASH:
 	case POINTER_MERGE_AUTOSTASH:
+	case POINTER_BISECT_BAD:
 		return put(gfd, i, NULL); /* git writes them again; a stash dropped */
 	case POINTER_BISECT_START:
 		if (asprintf(&text, "%s\n", branch ? branch : head->id) < 0)
@@ -412,6 +447,9 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 	                   : autostash(i) ? "removed (the autostash dropped: git applies nothing)"
 	                   : i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO
 	                           ? "its lines that pick it made drop"
+	                   : i == POINTER_BISECT_BAD
+	                           ? "removed (git bisect checks out nothing until a bad commit is "
+	                             "marked again)"
 	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
 	                           ? "removed (git writes it again)"
 	                           : "put back to where the run began";

@@ -13,7 +13,9 @@
  * rebase --abort`/`--continue`, `git merge --abort` or the commit that
  * concludes the merge applies to the work tree, its untracked files too),
  * and the commits a paused rebase's or cherry-pick's todo list picks
- * (git-later-todo.h: those lines made `drop`). A run that writes one with a commit of its own gets that
+ * (git-later-todo.h: those lines made `drop`), and a bisect's bad commit
+ * (refs/bisect/bad, per worktree: `git bisect good` checks out a commit
+ * between it and the good ones, each of which is compared; removed). A run that writes one with a commit of its own gets that
  * commit's lefthook.yml written by them. After the run, each that changed
  * is read, and the commits it names are compared with the pre-run HEAD at
  * the names that run later, all in one git diff-tree; one that plants is
@@ -60,6 +62,7 @@ enum git_later_pointer {
 	POINTER_MERGE_AUTOSTASH,
 	POINTER_REBASE_TODO,
 	POINTER_SEQUENCER_TODO,
+	POINTER_BISECT_BAD,
 	POINTER_HEAD_LOG,
 	POINTERS
 };

@@ -176,6 +176,12 @@ pointer_attack w2-main-autostash "from w2, a paused rebase's autostash in the ma
 pointer_attack main-w2-todo "from the main worktree, a paused rebase's todo list in w2" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \"pick \$C format helper\" >\$d/git-rebase-todo && touch \$d/interactive \$d/done"' \
   "$w2" "rebase --continue"
+# A bisect planted in w2, its bad commit a child of the command's: git
+# bisect good checks out a commit between bad and good (red team 49, 12).
+# shellcheck disable=SC2016
+pointer_attack main-w2-bisect "from the main worktree, a bisect's refs/bisect/bad in w2" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && E=\$(\$G commit-tree -p \$C -m more \$t) && d=.git/worktrees/w2 && echo feature >\$d/BISECT_START && touch \$d/BISECT_NAMES && mkdir -p \$d/refs/bisect && echo \$E >\$d/refs/bisect/bad && echo \$f >\$d/refs/bisect/good-\$f && printf \"git bisect start\ngit bisect bad %s\ngit bisect good %s\n\" \$E \$f >\$d/BISECT_LOG"' \
+  "$w2" "bisect good"
 # The log rewritten (another inode): its old text, the planted line, then
 # a copy of its old last bytes, where a search for them would begin the
 # run's lines (red team 49, 13). A rewritten log's newest lines count.
