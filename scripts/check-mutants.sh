@@ -31,6 +31,14 @@ mutants=(
   "submodule-worktree-any@@broker/run/git-sweep-defuse.c@@s/\t\treturn false;\n\K(?=\t_cleanup_free_ char \*tree = )/\treturn true;\n/@@tests/integration/sandbox-sweep.sh"
   "submodule-worktree-never@@broker/run/git-sweep-defuse.c@@s/return git_defuse_config_keeping\(text, len, before, before_len, is_submodule_worktree,/return git_defuse_config_keeping(text, len, before, before_len, NULL,/@@tests/integration/sandbox-sweep.sh"
   "git-other-worktrees-pointers-off@@broker/run/git-later-pointers.c@@s/\tint r = add_other\(g, cfd, cfd, \x22\.\x22, g->common, &own\);/\treturn 0;\n\tint r = add_other(g, cfd, cfd, \x22.\x22, g->common, \&own);/@@tests/integration/sandbox-worktrees.sh"
+  "reflog-tail-copy-trusted@@broker/run/git-later-pointer-log.c@@s/\treturn after < from \? after : from;/\treturn tail > 0 \&\& len >= tail \&\& memcmp(text + len - tail, b->tail, tail) == 0 ? len : after < from ? after : from;/@@tests/integration/sandbox-worktrees.sh"
+  "user-worked-ignored@@broker/run/git-later-pointers.c@@s/ \|\| \(k > 0 \&\& user_worked\(site\)\)//@@tests/integration/sandbox-worktrees.sh"
+  "site-head-by-git-off@@broker/run/git-later-pointers.c@@s/if \(!site->head.ok \&\& site_head_by_git\(g, s, site\) < 0\) \{/if (!site->head.ok) {/@@tests/integration/sandbox-worktrees.sh"
+  "merge-autostash-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_MERGE_AUTOSTASH\] = \x22MERGE_AUTOSTASH\x22,/[POINTER_MERGE_AUTOSTASH] = \x22MERGE_AUTOSTASH.unread\x22,/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
+  "autostash-untracked-unread@@broker/run/git-later-pointers.c@@s/if \(\(k == 2 \|\| k == 3\)/if ((k == 2)/@@tests/integration/sandbox-gitlater.sh"
+  "reflog-kept-lines-unknown@@broker/run/git-later-pointer-log.c@@s/s\[len\] == .{4}\)\n\t\t\treturn \Ktrue;/false;/@@tests/integration/sandbox-gitlater.sh"
+  "todo-picks-kept@@broker/run/git-later-todo.c@@s/if \(id \&\& id\[0\] \&\& git_later_listed\(planting, id\)\)/if (0)/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
+  "bisect-range-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_BISECT_BAD\] = \x22refs\/bisect\/bad\x22,/[POINTER_BISECT_BAD] = \x22refs\/bisect\/bad.unread\x22,/@@tests/integration/sandbox-worktrees.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

@@ -13,6 +13,7 @@
 #include "run/git-later-diff.h"
 #include "run/git-later-git.h"
 #include "run/git-later-moved.h"
+#include "run/git-later-pointers.h"
 #include "run/git-later-refs.h"
 #include "run/git-sweep-state.h"
 
@@ -117,8 +118,9 @@ int git_later_moved_end(struct git_later *g, struct git_sweep *s, const struct p
 		const struct git_later_ref_change *c = &changes[i];
 		if (!c->after || strncmp(c->name, "refs/replace/", 13) == 0 ||
 		    strcmp(c->name, "refs/stash") == 0 ||
-		    (g->head.ref[0] && strcmp(c->name, g->head.ref) == 0))
-			continue;
+		    (g->head.ref[0] && strcmp(c->name, g->head.ref) == 0) ||
+		    git_later_pointers_users_branch(g, c->name))
+			continue; /* the last: the user's merge there, as they left it */
 		if (!c->before && !shadows(c->name, before))
 			continue; /* a branch or tag of the run's own */
 		/* against its own commit before the run; one not known (a

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cleanup.h"
@@ -21,6 +22,7 @@
 #include "run/git-later-git.h"
 #include "run/git-later-pointers.h"
 #include "run/git-later-refs.h"
+#include "run/git-later-todo.h"
 #include "run/git-later.h"
 #include "run/git-sweep-state.h"
 
@@ -36,6 +38,12 @@ static const char *const files[POINTERS] = {
 	[POINTER_REBASE_MERGE] = "rebase-merge/orig-head",
 	[POINTER_REBASE_APPLY] = "rebase-apply/orig-head",
 	[POINTER_SEQUENCER] = "sequencer/head",
+	[POINTER_REBASE_MERGE_AUTOSTASH] = "rebase-merge/autostash",
+	[POINTER_REBASE_APPLY_AUTOSTASH] = "rebase-apply/autostash",
+	[POINTER_MERGE_AUTOSTASH] = "MERGE_AUTOSTASH",
+	[POINTER_REBASE_TODO] = "rebase-merge/git-rebase-todo",
+	[POINTER_SEQUENCER_TODO] = "sequencer/todo",
+	[POINTER_BISECT_BAD] = "refs/bisect/bad",
 	[POINTER_HEAD_LOG] = "logs/HEAD",
 };
 
@@ -47,25 +55,32 @@ static const char *const uses[POINTERS] = {
 	[POINTER_REBASE_MERGE] = "git rebase --abort",
 	[POINTER_REBASE_APPLY] = "git rebase --abort",
 	[POINTER_SEQUENCER] = "git cherry-pick --abort",
+	[POINTER_REBASE_MERGE_AUTOSTASH] = "git rebase --abort or --continue",
+	[POINTER_REBASE_APPLY_AUTOSTASH] = "git rebase --abort or --continue",
+	[POINTER_MERGE_AUTOSTASH] = "git merge --abort or git commit",
+	[POINTER_REBASE_TODO] = "git rebase --continue",
+	[POINTER_SEQUENCER_TODO] = "git cherry-pick --continue",
+	[POINTER_BISECT_BAD] = "git bisect good or bad",
 	[POINTER_HEAD_LOG] = "git reset --hard HEAD@{1} or git checkout -",
 };
 
-/* The files of the gitdir gfd into site (its HEAD already there). */
-static void take_site(struct git_later_pointer_site *site, int gfd)
+/* The files of the gitdir gfd into site (its HEAD already there): 0 or
+ * -ENOMEM. */
+static int take_site(struct git_later_pointer_site *site, int gfd)
 {
 	for (int i = 0; i < POINTERS; i++)
 		if (fstatat(gfd, files[i], &site->st[i], AT_SYMLINK_NOFOLLOW) < 0)
 			site->error[i] = neg_errno();
 	const struct stat *log = &site->st[POINTER_HEAD_LOG];
 	if (site->error[POINTER_HEAD_LOG] || !S_ISREG(log->st_mode) || log->st_size == 0)
-		return;
+		return 0;
 	_cleanup_close_ int fd = openat(gfd, files[POINTER_HEAD_LOG],
 	                                O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	size_t want = log->st_size < (off_t)sizeof(site->log_tail) ? (size_t)log->st_size
-	                                                           : sizeof(site->log_tail);
-	ssize_t n = fd < 0 ? -1 : pread(fd, site->log_tail, want, log->st_size - (off_t)want);
-	site->log_tail_len = n == (ssize_t)want ? want : 0;
+	return git_later_log_take(&site->log, fd, log);
 }
+
+/* Another worktree's files that only the user's git writes during a run. */
+static const char *const users[2] = { "index", "HEAD" };
 
 /* The worktree whose gitdir is dir in parent (its path path), other than
  * the run's (own: its gitdir's stat), added to p when it has a HEAD. */
@@ -81,14 +96,21 @@ static int add_other(struct git_later *g, int cfd, int parent, const char *dir, 
 	struct git_later_pointer_site *site = &p->site[p->n];
 	*site = (struct git_later_pointer_site){ .gitdir = NULL };
 	/* no HEAD: not a worktree git would use; one not read as git writes
-	 * it (a reftable repository's) gives nothing to compare with, so
-	 * nothing of it is rewritten (its own runs check it) */
-	if (git_later_read_head(g, fd, cfd, &site->head) < 0 || !site->head.ok)
+	 * it (a reftable repository's, a packed-refs past what is read) is
+	 * kept, and read by git after the run where its files changed */
+	if (git_later_read_head(g, fd, cfd, &site->head) < 0)
 		return 0;
 	site->gitdir = strdup(path);
 	if (!site->gitdir)
 		return -ENOMEM;
-	take_site(site, fd);
+	if (take_site(site, fd) < 0) {
+		git_later_log_done(&site->log);
+		free(site->gitdir);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < 2; i++)
+		if (fstatat(fd, users[i], &site->own_st[i], AT_SYMLINK_NOFOLLOW) < 0)
+			site->own_error[i] = neg_errno();
 	p->n++;
 	return 0;
 }
@@ -102,7 +124,8 @@ int git_later_pointers_take(struct git_later *g, int gfd, int cfd)
 	p->site[0].gitdir = strdup(g->gitdir);
 	if (!p->site[0].gitdir)
 		return -ENOMEM;
-	take_site(&p->site[0], gfd);
+	if (take_site(&p->site[0], gfd) < 0)
+		return -ENOMEM;
 	if (fstat(gfd, &own) < 0)
 		return 0;
 	/* the main worktree's gitdir is the common directory */
@@ -130,9 +153,38 @@ int git_later_pointers_take(struct git_later *g, int gfd, int cfd)
 
 void git_later_pointers_done(struct git_later_pointers *p)
 {
-	for (size_t k = 0; k < p->n; k++)
+	for (size_t k = 0; k < p->n; k++) {
 		free(p->site[k].gitdir);
+		git_later_log_done(&p->site[k].log);
+	}
 	*p = (struct git_later_pointers){ .n = 0 };
+}
+
+/* Whether the user's git worked in site (not the run's) while the run
+ * lasted: its index or HEAD, there before, is another file now or changed.
+ * One that was not there (an index `git worktree add --no-checkout` left
+ * out, writable in the run) tells nothing. */
+static bool user_worked(const struct git_later_pointer_site *site)
+{
+	_cleanup_close_ int gfd = open(site->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	for (int i = 0; gfd >= 0 && i < 2; i++) {
+		struct stat st;
+		if (site->own_error[i] || fstatat(gfd, users[i], &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (!git_later_same_file(0, &st, 0, &site->own_st[i]))
+			return true;
+	}
+	return false;
+}
+
+bool git_later_pointers_users_branch(const struct git_later *g, const char *ref)
+{
+	for (size_t k = 1; k < g->pointers.n; k++) {
+		const struct git_later_pointer_site *site = &g->pointers.site[k];
+		if (site->head.ref[0] && strcmp(site->head.ref, ref) == 0 && user_worked(site))
+			return true;
+	}
+	return false;
 }
 
 /* Whether a file of site changed since the run began. */
@@ -173,45 +225,70 @@ static int read_text(int gfd, int i, char **ret, size_t *len, struct stat *st)
 	return r;
 }
 
-/* The HEAD reflog's newest lines read where it was rewritten and its
- * lines before the run cannot be told apart: the ones `HEAD@{N}` and
- * `git checkout -` use. */
-#define POINTER_LOG_WINDOW 64
-
-/* Where the HEAD reflog's lines the run added begin: after its pre-run
- * last bytes (at the pre-run size, where it only grew; else where they
- * last stand, as `git reflog expire` or `git gc` keep the newest lines of
- * a log they rewrite), else at the newest POINTER_LOG_WINDOW lines. */
-static size_t new_lines_from(const struct git_later_pointer_site *p, const char *text, size_t len,
-                             const struct stat *now)
+/* Whether files[i] is an autostash: a stash-like commit git applies. */
+static bool autostash(int i)
 {
-	const struct stat *was = &p->st[POINTER_HEAD_LOG];
-	size_t tail = p->log_tail_len;
-	if (!p->error[POINTER_HEAD_LOG] && tail > 0 && now->st_ino == was->st_ino &&
-	    now->st_dev == was->st_dev && (off_t)len >= was->st_size &&
-	    memcmp(text + (size_t)was->st_size - tail, p->log_tail, tail) == 0)
-		return (size_t)was->st_size;
-	const char *last = NULL;
-	for (const char *s = text; tail > 0 && s < text + len;) {
-		s = memmem(s, (size_t)(text + len - s), p->log_tail, tail);
-		if (!s)
-			break;
-		last = s++;
-	}
-	if (last)
-		return (size_t)(last - text) + tail;
-	size_t from = len, lines = 0;
-	while (from > 0 && lines <= POINTER_LOG_WINDOW)
-		if (text[--from] == '\n' && from + 1 < len)
-			lines++;
-	return lines > POINTER_LOG_WINDOW ? from + 1 : 0;
+	return i == POINTER_REBASE_MERGE_AUTOSTASH || i == POINTER_REBASE_APPLY_AUTOSTASH ||
+	       i == POINTER_MERGE_AUTOSTASH;
+}
+
+/* The autostash id's second and third parents (the index and the
+ * untracked files `git stash apply` also writes), appended to *ids; one
+ * that is no commit adds none (git applies nothing: the id itself is then
+ * taken as planting, as git cannot compare it). */
+static int stash_parents(struct git_later *g, const char *id, char ***ids)
+{
+	struct git_output o;
+	const char *args[] = { "rev-list", "--no-walk", "--parents", id, NULL };
+	int r = git_later_run(g, args, -1, &o);
+	bool commit = r == 0 && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0;
+	size_t k = 0;
+	char *save = NULL;
+	for (char *p = commit ? strtok_r(o.data, " \n", &save) : NULL; p && r == 0;
+	     p = strtok_r(NULL, " \n", &save), k++)
+		if ((k == 2 || k == 3) && git_later_is_hex(p, g->hex_len) &&
+		    !git_later_listed(*ids, p) && strv_extend(ids, p) < 0)
+			r = -ENOMEM;
+	git_output_done(&o);
+	return r < 0 ? r : 0;
+}
+
+/* The commits a bisect checks out next: between its bad commit (bad, a
+ * name) and its good ones (refs/bisect/good-*, of the worktree whose gitdir
+ * is gitdir), at most POINTER_IDS_MAX + 1 of them (past that, all count as
+ * planting), appended to *ids. */
+static int bisect_range(struct git_later *g, struct git_sweep *s, const char *gitdir,
+                        const char *bad, char ***ids)
+{
+	char max[32];
+	snprintf(max, sizeof(max), "--max-count=%d", POINTER_IDS_MAX + 1);
+	const char *args[] = { "rev-list", max, bad, "--not", "--glob=refs/bisect/good-*",
+		               "--",       NULL };
+	struct git_output o;
+	int r = git_later_ok_in(g, s, gitdir, "git rev-list (a bisect's range)", args, -1, &o);
+	char *save = NULL;
+	for (char *p = r == 0 ? strtok_r(o.data, "\n", &save) : NULL; p && r == 0;
+	     p = strtok_r(NULL, "\n", &save))
+		if (git_later_is_hex(p, g->hex_len) && !git_later_listed(*ids, p) &&
+		    strv_extend(ids, p) < 0)
+			r = -ENOMEM;
+	git_output_done(&o);
+	if (r != -EIO)
+		return r;
+	/* git could not walk it (a broken good ref): the null id, which git
+	 * cannot compare, makes all the worktree's ids count (fail closed) */
+	char null_id[65];
+	memset(null_id, '0', g->hex_len);
+	null_id[g->hex_len] = '\0';
+	return git_later_listed(*ids, null_id) ? 0 : strv_extend(ids, null_id);
 }
 
 /* The commit ids files[i] names now (from its lines the run added, for
  * the reflog: their new ids and the commits "checkout: moving from X"
  * names), appended to *ids; *lines: how many lines that was. */
-static int ids_of(struct git_later *g, const struct git_later_pointer_site *site, int gfd, int i,
-                  char ***ids, size_t *lines)
+static int ids_of(struct git_later *g, struct git_sweep *s,
+                  const struct git_later_pointer_site *site, int gfd, int i, char ***ids,
+                  size_t *lines)
 {
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
@@ -220,12 +297,22 @@ static int ids_of(struct git_later *g, const struct git_later_pointer_site *site
 	int r = read_text(gfd, i, &text, &len, &st);
 	if (r < 0 || !text)
 		return r;
-	size_t from = i == POINTER_HEAD_LOG ? new_lines_from(site, text, len, &st) : 0;
+	if (i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO)
+		return git_later_todo_ids(g, s, site->gitdir, text, ids);
+	bool rewritten = false;
+	size_t from = i != POINTER_HEAD_LOG
+	                      ? 0
+	                      : git_later_log_new_from(&site->log, !site->error[i], &site->st[i],
+	                                               text, len, &st, &rewritten);
 	for (char *line = text + from; line && *line;) {
 		char *nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
 		(*lines)++;
+		if (rewritten && git_later_log_was_there(&site->log, line, strlen(line))) {
+			line = nl ? nl + 1 : NULL; /* the user's, kept by the rewrite */
+			continue;
+		}
 		char *fields[2] = { NULL, NULL };
 		char *msg = strchr(line, '\t'), *save = NULL;
 		if (msg)
@@ -250,6 +337,10 @@ static int ids_of(struct git_later *g, const struct git_later_pointer_site *site
 				return -ENOMEM;
 		}
 		line = nl ? nl + 1 : NULL;
+		if (autostash(i) && id && git_later_is_hex(id, g->hex_len))
+			return stash_parents(g, id, ids); /* git reads its first line */
+		if (i == POINTER_BISECT_BAD && id && git_later_is_hex(id, g->hex_len))
+			return bisect_range(g, s, site->gitdir, id, ids);
 	}
 	return 0;
 }
@@ -304,13 +395,27 @@ static int undo(struct git_later *g, struct git_sweep *s, const struct git_later
 	switch (i) {
 	case POINTER_ORIG_HEAD:
 	case POINTER_FETCH_HEAD:
-		return put(gfd, i, NULL); /* git writes them again */
+	case POINTER_REBASE_MERGE_AUTOSTASH:
+	case POINTER_REBASE_APPLY_AUTOSTASH:
+	case POINTER_MERGE_AUTOSTASH:
+	case POINTER_BISECT_BAD:
+		return put(gfd, i, NULL); /* git writes them again; a stash dropped */
 	case POINTER_BISECT_START:
 		if (asprintf(&text, "%s\n", branch ? branch : head->id) < 0)
 			return -ENOMEM;
 		return put(gfd, i, text);
 	case POINTER_HEAD_LOG:
 		return drop_log_lines(g, s, site, lines, planting);
+	case POINTER_REBASE_TODO:
+	case POINTER_SEQUENCER_TODO: {
+		_cleanup_free_ char *was = NULL;
+		size_t len;
+		struct stat st;
+		int r = read_text(gfd, i, &was, &len, &st);
+		if (r == 0 && was)
+			r = git_later_todo_drop(g, s, site->gitdir, was, planting, &text);
+		return r < 0 || !text ? r : put(gfd, i, text);
+	}
 	default: /* a rebase's or cherry-pick's: abort to where the run began */
 		if (!head->id[0])
 			return put(gfd, i, NULL);
@@ -339,6 +444,12 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 		kept = more_kept;
 	}
 	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
+	                   : autostash(i) ? "removed (the autostash dropped: git applies nothing)"
+	                   : i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO
+	                           ? "its lines that pick it made drop"
+	                   : i == POINTER_BISECT_BAD
+	                           ? "removed (git bisect checks out nothing until a bad commit is "
+	                             "marked again)"
 	                   : i == POINTER_ORIG_HEAD || i == POINTER_FETCH_HEAD
 	                           ? "removed (git writes it again)"
 	                           : "put back to where the run began";
@@ -368,7 +479,7 @@ static int end_site(struct git_later *g, struct git_sweep *s, const struct prote
 		int e = fstatat(gfd, files[i], &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
 		if (git_later_same_file(e, &st, site->error[i], &site->st[i]) || e)
 			continue;
-		r = ids_of(g, site, gfd, i, &named[i], &lines[i]);
+		r = ids_of(g, s, site, gfd, i, &named[i], &lines[i]);
 		for (size_t k = 0; r == 0 && named[i] && named[i][k]; k++)
 			if (!git_later_listed(all, named[i][k]))
 				r = strv_extend(&all, named[i][k]);
@@ -418,14 +529,44 @@ static int end_site(struct git_later *g, struct git_sweep *s, const struct prote
 	return r < 0 ? r : found;
 }
 
+/* The HEAD of site not read before the run (reftable, a large
+ * packed-refs), read by git now (GIT_DIR its gitdir: the commit its HEAD
+ * names), as head_by_git() in git-later.c: 0, or -EIO noted in s where git
+ * cannot tell either (fail closed: the sweep's error, never silence). */
+static int site_head_by_git(struct git_later *g, struct git_sweep *s,
+                            struct git_later_pointer_site *site)
+{
+	struct git_output o = { .data = NULL };
+	const char *args[] = { "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL };
+	int r = git_later_ok_in(g, s, site->gitdir, "git rev-parse HEAD (another worktree's)", args,
+	                        -1, &o);
+	if (r == 0 && o.len >= g->hex_len && g->hex_len < sizeof(site->head.id)) {
+		memcpy(site->head.id, o.data, g->hex_len);
+		site->head.id[g->hex_len] = '\0';
+		site->head.ok = git_later_is_hex(site->head.id, g->hex_len);
+	}
+	git_output_done(&o);
+	if (site->head.ok)
+		return 0;
+	git_sweep_fail(s,
+	               "the check of what git would restore later: the HEAD of %s could not be "
+	               "read, so the files there that name a commit were not checked",
+	               site->gitdir);
+	return -EIO;
+}
+
 int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                            char **pathspecs)
 {
 	int found = 0, r = 0;
 	for (size_t k = 0; k < g->pointers.n; k++) {
-		const struct git_later_pointer_site *site = &g->pointers.site[k];
-		if (!site_changed(site))
+		struct git_later_pointer_site *site = &g->pointers.site[k];
+		if (!site_changed(site) || (k > 0 && user_worked(site)))
 			continue;
+		if (!site->head.ok && site_head_by_git(g, s, site) < 0) {
+			r = -EIO;
+			continue;
+		}
 		int n = end_site(g, s, w, pathspecs, site);
 		found += n > 0 ? n : 0;
 		r = n < 0 ? n : r;

@@ -8,19 +8,32 @@
  * (`git cherry-pick --abort`), BISECT_START (`git bisect reset`), and the
  * new lines of the HEAD reflog (`git reset --hard HEAD@{1}`, `git
  * checkout -`, which takes the commit a "checkout: moving from X" line
- * names). A run that writes one with a commit of its own gets that
+ * names), and the autostash of a rebase or merge (rebase-merge/autostash,
+ * rebase-apply/autostash, MERGE_AUTOSTASH: a stash-like commit that `git
+ * rebase --abort`/`--continue`, `git merge --abort` or the commit that
+ * concludes the merge applies to the work tree, its untracked files too),
+ * and the commits a paused rebase's or cherry-pick's todo list picks
+ * (git-later-todo.h: those lines made `drop`), and a bisect's bad commit
+ * (refs/bisect/bad, per worktree: `git bisect good` checks out a commit
+ * between it and the good ones, each of which is compared; removed). A run that writes one with a commit of its own gets that
  * commit's lefthook.yml written by them. After the run, each that changed
  * is read, and the commits it names are compared with the pre-run HEAD at
  * the names that run later, all in one git diff-tree; one that plants is
  * held at refs/sluice/held/..., and the file put back (a rebase's,
  * cherry-pick's or bisect's to where the run started) or removed (ORIG_HEAD,
- * FETCH_HEAD: git writes them again), or the reflog lines deleted (git
+ * FETCH_HEAD: git writes them again; an autostash: dropped, its commit
+ * held), or the reflog lines deleted (git
  * reflog delete). The same in each of the user's other worktrees, whose
  * files the command can write as well (a paused rebase planted there, its
  * orig-head a commit of the run's: the user's `git rebase --abort` there
  * checks it out, outside the workspace). Before the run: a few stat(2)s
- * per worktree, its HEAD, and its HEAD reflog's size and last bytes (to
- * tell an append from a rewrite).
+ * per worktree, its HEAD, and its HEAD reflog's size and newest lines (to
+ * tell an append from a rewrite, and the user's lines a rewrite kept:
+ * git-later-pointer-log.h). A worktree other than the run's whose
+ * index or HEAD changed while the run lasted is left alone: the run cannot
+ * write them (launcher/git-paths.c), so the user's own git worked there
+ * (a merge or pull writes ORIG_HEAD and a reflog line), and the check
+ * would undo the user's work.
  * Not for: anyone but git-later.c.
  */
 #ifndef SLUICE_GIT_LATER_POINTERS_H
@@ -30,6 +43,7 @@
 #include <sys/stat.h>
 
 #include "run/git-later-head.h"
+#include "run/git-later-pointer-log.h"
 #include "run/protect-watch.h"
 
 struct git_later;
@@ -43,6 +57,12 @@ enum git_later_pointer {
 	POINTER_REBASE_MERGE,
 	POINTER_REBASE_APPLY,
 	POINTER_SEQUENCER,
+	POINTER_REBASE_MERGE_AUTOSTASH,
+	POINTER_REBASE_APPLY_AUTOSTASH,
+	POINTER_MERGE_AUTOSTASH,
+	POINTER_REBASE_TODO,
+	POINTER_SEQUENCER_TODO,
+	POINTER_BISECT_BAD,
 	POINTER_HEAD_LOG,
 	POINTERS
 };
@@ -61,8 +81,11 @@ struct git_later_pointer_site {
 	struct git_later_head head; /* its HEAD before the run */
 	int error[POINTERS];        /* 0, or the stat's -errno */
 	struct stat st[POINTERS];
-	char log_tail[256]; /* its HEAD reflog's last bytes */
-	size_t log_tail_len;
+	struct git_later_log_before log; /* its HEAD reflog's newest text */
+	/* another worktree's index and HEAD (the run cannot write them: a
+	 * change is the user's own git at work there) */
+	int own_error[2];
+	struct stat own_st[2];
 };
 
 struct git_later_pointers {
@@ -83,6 +106,11 @@ bool git_later_pointers_changed(const struct git_later *g);
  * noted in s's items. Returns the number, or -errno (noted in s). */
 int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                            char **pathspecs);
+
+/* Whether ref is the branch checked out (before the run) in another
+ * worktree of the user's whose index or HEAD changed while the run lasted:
+ * the user's own git worked there (a merge, a pull), which no check undoes. */
+bool git_later_pointers_users_branch(const struct git_later *g, const char *ref);
 
 void git_later_pointers_done(struct git_later_pointers *p);
 

@@ -404,17 +404,20 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 	bool pointed = git_later_pointers_changed(g);
 	if (!changed && !stashed && !moved && !pointed)
 		return 0;
+	_cleanup_strv_free_ char **pathspecs = NULL;
+	int r = protect_watch_pathspecs(w, &pathspecs), found = 0;
 	if (!g->head.ok) {
 		/* not read before the run as the files are: nothing to compare
-		 * with, said, never guessed */
+		 * with, said, never guessed; the other worktrees' files are
+		 * still checked, each against its own HEAD, read by git */
+		if (r == 0 && pathspecs && pointed)
+			(void)git_later_pointers_end(g, s, w, pathspecs);
 		git_sweep_fail(s,
 		               "the check of what git would restore later: HEAD before the run "
 		               "could not be read; look at the index, the branches and the stash "
 		               "before git reset --hard, git switch or git stash pop");
 		return -EIO;
 	}
-	_cleanup_strv_free_ char **pathspecs = NULL;
-	int r = protect_watch_pathspecs(w, &pathspecs), found = 0;
 	if (r < 0 || !pathspecs) /* no name runs later: nothing to look for */
 		return r;
 	if (moved) {

@@ -324,6 +324,13 @@ if [ -x "$lefthook" ]; then
     [ "$(git -C "$dir" symbolic-ref HEAD)" = refs/heads/main ]
   report $? "bisect-reset: BISECT_START names main again, where the user's git bisect reset went" \
     "$out" "$(items)"
+  # red team 49, 11: a todo list whose pick names the command's commit,
+  # in an abbreviated id and a revision (git resolves any name there)
+  attack rebase-todo lefthook_repo \
+    "c=${planted_commit/NAME/rebase-todo} && h=\$(git rev-parse HEAD) && mkdir .git/rebase-merge && echo refs/heads/main >>.git/rebase-merge/head-name && echo \$h >>.git/rebase-merge/orig-head && echo \$h >>.git/rebase-merge/onto && git update-ref refs/tags/fmt \$c && printf 'pick %.9s tidy\\n  f fmt~0 x\\n' \$c >.git/rebase-merge/git-rebase-todo && touch .git/rebase-merge/interactive .git/rebase-merge/done" \
+    "eval_then_commit 'git rebase --continue'"
+  [ "$(items | grep -c 'git rebase --continue would go')" = 1 ] && items | grep -q 'made drop'
+  report $? "rebase-todo: its lines that pick the command's commit made drop, and reported" "$out" "$(items)"
 fi
 # --- 25. the run's own new branch and tag, with an ordinary commit, stay
 dir=$TEST_TMP/own-branch
@@ -339,6 +346,15 @@ attack stash-untracked plain_repo \
   "git stash store -m 'WIP on main: tidy' \$(sh $TEST_TMP/untracked.sh stash-untracked)" pop_then_status
 [ ! -e "$dir/bin/git" ] && items | grep -q 'stashed content at names that run later (bin/git)'
 report $? "stash-untracked: the entry dropped, the user's pop wrote no bin/git" "$out" "$(items)"
+# --- 32. MERGE_AUTOSTASH: a stash-like commit git merge --abort (or the
+# commit that concludes the merge) applies to the work tree, its third
+# parent (untracked files) an executable bin/git (red team 49, 10)
+abort_then_status() { git -C "$1" merge --abort >/dev/null 2>&1; user_status "$1"; }
+attack merge-autostash plain_repo \
+  "git rev-parse HEAD >.git/MERGE_HEAD && echo x >.git/MERGE_MSG && touch .git/MERGE_MODE && sh $TEST_TMP/untracked.sh merge-autostash >.git/MERGE_AUTOSTASH" \
+  abort_then_status
+[ ! -e "$dir/bin/git" ] && [ ! -e "$dir/.git/MERGE_AUTOSTASH" ] && items | grep -q 'git merge --abort'
+report $? "merge-autostash: MERGE_AUTOSTASH removed and reported, the user's merge --abort wrote no bin/git" "$out" "$(items)"
 # --- 31. grafts: the user's own stash entry given a third parent, read as
 # its untracked files (red team 48, hole 6)
 stashed_plain_repo() {

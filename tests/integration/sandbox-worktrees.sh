@@ -58,11 +58,12 @@ EOF
 
 # user_git DIR TRIGGER: the user's git in DIR, TRIGGER (its words:
 # checkout -- ., or reset --hard), then git status with DIR/bin first on
-# PATH (direnv's PATH_add bin)
+# PATH (direnv's PATH_add bin), whether TRIGGER succeeded or not (a git
+# that writes the work tree and then fails still wrote it)
 user_git() {
   local words
   read -ra words <<<"$2"
-  (cd "$1" && git "${words[@]}" >/dev/null 2>&1 && PATH=$1/bin:$PATH git status >/dev/null 2>&1)
+  (cd "$1" && { git "${words[@]}" >/dev/null 2>&1; PATH=$1/bin:$PATH git status >/dev/null 2>&1; })
 }
 
 # worktree_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: the run of
@@ -118,7 +119,7 @@ printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
 pointer_attack() {
   local name=$2 dir=$3 command=$4 victim=$5 trigger=$6 mark=$marks/$1 how config
   for how in control shipped; do
-    scene || { not_ok "$name: the scene" "git or the first run failed"; return; }
+    { scene && ${scene_more:-true}; } || { not_ok "$name: the scene" "git or the first run failed"; return; }
     rm -f "$mark"
     config=()
     [ "$how" = control ] && config=(--config "$TEST_TMP/sweep-off.ini")
@@ -152,10 +153,63 @@ pointer_attack main-w2-orig "from the main worktree, w2's ORIG_HEAD" "$main" \
 pointer_attack main-w2-reflog "from the main worktree, a line of w2's HEAD reflog" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C >>.git/worktrees/w2/logs/HEAD"' \
   "$w2" "checkout -q -"
+# The autostash of a paused rebase or merge: a stash-like commit of the
+# command's that git rebase --abort, git merge --abort or the commit that
+# concludes the merge applies to the work tree (red team 49, 8-10).
+# shellcheck disable=SC2016
+stash_like='plant "$mark" $1; echo "&& f=\$(\$G rev-parse $1) && I=\$(\$G commit-tree -p \$f -m index \$(\$G rev-parse $1^{tree})) && S=\$(\$G commit-tree -p \$f -p \$I -m wip \$t)"'
+# shellcheck disable=SC2016
+pointer_attack main-w2-autostash "from the main worktree, a paused rebase's autostash in w2" "$main" \
+  "set -- feature; $stash_like"'; echo "&& d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \$S >\$d/autostash && touch \$d/interactive \$d/done \$d/git-rebase-todo"' \
+  "$w2" "rebase --abort"
+# shellcheck disable=SC2016
+pointer_attack main-w2-merge-autostash "from the main worktree, a paused merge's MERGE_AUTOSTASH in w2" "$main" \
+  "set -- feature; $stash_like"'; echo "&& d=.git/worktrees/w2 && echo \$f >\$d/MERGE_HEAD && echo \$S >\$d/MERGE_AUTOSTASH && echo merge >\$d/MERGE_MSG && touch \$d/MERGE_MODE"' \
+  "$w2" "commit -q --no-edit"
+# shellcheck disable=SC2016
+pointer_attack w2-main-autostash "from w2, a paused rebase's autostash in the main worktree" "$w2" \
+  "set -- main; $stash_like"'; echo "&& d=\$(\$G rev-parse --git-common-dir)/rebase-apply && mkdir -p \$d && echo refs/heads/main >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \$S >\$d/autostash && touch \$d/rebasing && echo 1 >\$d/next && echo 1 >\$d/last"' \
+  "$main" "rebase --abort"
+# A paused rebase's todo list that picks a commit of the command's: git
+# rebase --continue applies it (red team 49, 11).
+# shellcheck disable=SC2016
+pointer_attack main-w2-todo "from the main worktree, a paused rebase's todo list in w2" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \"pick \$C format helper\" >\$d/git-rebase-todo && touch \$d/interactive \$d/done"' \
+  "$w2" "rebase --continue"
+# A bisect planted in w2, its bad commit a child of the command's: git
+# bisect good checks out a commit between bad and good (red team 49, 12).
+# shellcheck disable=SC2016
+pointer_attack main-w2-bisect "from the main worktree, a bisect's refs/bisect/bad in w2" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && E=\$(\$G commit-tree -p \$C -m more \$t) && d=.git/worktrees/w2 && echo feature >\$d/BISECT_START && touch \$d/BISECT_NAMES && mkdir -p \$d/refs/bisect && echo \$E >\$d/refs/bisect/bad && echo \$f >\$d/refs/bisect/good-\$f && printf \"git bisect start\ngit bisect bad %s\ngit bisect good %s\n\" \$E \$f >\$d/BISECT_LOG"' \
+  "$w2" "bisect good"
+# The log rewritten (another inode): its old text, the planted line, then
+# a copy of its old last bytes, where a search for them would begin the
+# run's lines (red team 49, 13). A rewritten log's newest lines count.
+# shellcheck disable=SC2016
+pointer_attack main-w2-reflog-tail "from the main worktree, w2's HEAD reflog rewritten with its old tail copied last" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && l=.git/worktrees/w2/logs/HEAD && { cat \$l; printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C; tail -c 256 \$l; } >\$l.new && mv \$l.new \$l"' \
+  "$w2" "checkout -q -"
 # shellcheck disable=SC2016
 pointer_attack w2-main-orig "from w2, the main worktree's ORIG_HEAD" "$w2" \
   'plant "$mark" main; echo "&& echo \$C >\$(\$G rev-parse --git-common-dir)/ORIG_HEAD"' \
   "$main" "reset -q --hard ORIG_HEAD"
+# A repository whose packed-refs is larger than the check reads as a file
+# (4 MiB: 30,000 long tags, a user's or a command's), with w2's branch
+# packed only (red team 49, 14): w2's HEAD is read by git after the run.
+big_packed_refs() {
+  python3 - "$main/.git" <<'PY' && git -C "$main" pack-refs --all
+import subprocess, sys
+h = subprocess.run(["git", "--git-dir", sys.argv[1], "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+with open(sys.argv[1] + "/packed-refs", "w") as f:
+    f.write("# pack-refs with: peeled fully-peeled sorted \n")
+    for i in range(30000):
+        f.write("%s refs/tags/release-candidate-build-artifact-%0120d\n" % (h, i))
+PY
+}
+# shellcheck disable=SC2016
+scene_more=big_packed_refs pointer_attack main-w2-orig-big "from the main worktree, w2's ORIG_HEAD, with a packed-refs past 4 MiB" "$main" \
+  'plant "$mark" feature; echo "&& echo \$C >.git/worktrees/w2/ORIG_HEAD"' \
+  "$w2" "reset -q --hard ORIG_HEAD"
 # The user's own rebase, paused in w2 before the run, stays through the
 # run's git gc in the main worktree (which rewrites w2's HEAD log).
 scene
@@ -167,6 +221,23 @@ run "$SLUICE" run -C "$main" --format json -- 'git reflog expire --all && git gc
   [ "$(cat "$main/.git/worktrees/w2/rebase-merge/orig-head")" = "$before" ] &&
   git -C "$w2" rebase --abort && [ "$(git -C "$w2" rev-parse HEAD)" = "$before" ]
 report $? "the user's rebase paused in w2 stays through a run's git gc in the main worktree" "$out"
+
+# The user's own merge in w2 while a run lasts in the main worktree (red
+# team 49, 15): a teammate's commit adding lefthook.yml, fast-forwarded
+# there. The run cannot write w2's index or HEAD, so their change is the
+# user's work: w2's files and its branch are left alone, as the user left
+# them (not moved back, the reflog's merge line kept).
+scene && git -C "$main" switch -q -c upstream && printf 'pre-commit:\n  commands: {}\n' >"$main/lefthook.yml" &&
+  git -C "$main" add lefthook.yml && git -C "$main" commit -q -m "a teammate's lefthook" && git -C "$main" switch -q main
+"$SLUICE" run -C "$main" --format json -- 'sleep 4' >"$TEST_TMP/fp.json" 2>"$TEST_TMP/fp.err" &
+sleep 1.5
+git -C "$w2" merge -q --ff-only upstream
+wait $!
+out=$(cat "$TEST_TMP/fp.json")
+[ "$(git -C "$w2" rev-parse HEAD)" = "$(git -C "$main" rev-parse upstream)" ] &&
+  [[ $(git -C "$w2" reflog -1 --format=%gs) == merge* ]] && [ -z "$(git -C "$w2" status --porcelain)" ] &&
+  [ "$(json_get "$out" 'd["gitSweep"]')" = None ]
+report $? "the user's own merge in w2 during a run in the main worktree stays (branch, reflog)" "$out" "$(cat "$TEST_TMP/fp.err")"
 
 # A direct write (not git's rename of a lock file) is refused as well.
 scene

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: the lines of a HEAD reflog the run added
+ * (git-later-pointer-log.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/git-later-pointer-log.h"
+#include "run/git-later-refs.h"
+
+/* What is read of the log before the run for its newest lines. */
+#define LOG_READ_BEFORE (16 * 1024)
+
+int git_later_log_take(struct git_later_log_before *b, int fd, const struct stat *st)
+{
+	*b = (struct git_later_log_before){ .tail_len = 0 };
+	size_t want = st->st_size < LOG_READ_BEFORE ? (size_t)st->st_size : LOG_READ_BEFORE;
+	char *buf = want > 0 ? malloc(want + 1) : NULL;
+	if (want > 0 && !buf)
+		return -ENOMEM;
+	ssize_t n = fd < 0 || !buf ? -1 : pread(fd, buf, want, st->st_size - (off_t)want);
+	if (n != (ssize_t)want) {
+		free(buf);
+		return 0;
+	}
+	size_t tail = want < sizeof(b->tail) ? want : sizeof(b->tail);
+	memcpy(b->tail, buf + want - tail, tail);
+	b->tail_len = tail;
+	git_later_nul_to_newline(buf, want); /* as the text after the run is read */
+	/* whole lines only: the first is whole at the file's start alone */
+	size_t from = 0;
+	if (want < (size_t)st->st_size) {
+		const char *nl = memchr(buf, '\n', want);
+		from = nl ? (size_t)(nl - buf) + 1 : want;
+	}
+	size_t end = want;
+	while (end > from && buf[end - 1] != '\n')
+		end--;
+	memmove(buf, buf + from, end - from);
+	buf[end - from] = '\0';
+	b->lines = buf;
+	b->lines_len = end - from;
+	return 0;
+}
+
+void git_later_log_done(struct git_later_log_before *b)
+{
+	free(b->lines);
+	b->lines = NULL;
+	b->lines_len = 0;
+}
+
+size_t git_later_log_new_from(const struct git_later_log_before *b, bool known,
+                              const struct stat *was, const char *text, size_t len,
+                              const struct stat *now, bool *rewritten)
+{
+	size_t tail = b->tail_len;
+	*rewritten = false;
+	if (known && tail > 0 && now->st_ino == was->st_ino && now->st_dev == was->st_dev &&
+	    (off_t)len >= was->st_size &&
+	    memcmp(text + (size_t)was->st_size - tail, b->tail, tail) == 0)
+		return (size_t)was->st_size;
+	*rewritten = true;
+	size_t from = len, lines = 0;
+	while (from > 0 && lines <= POINTER_LOG_WINDOW)
+		if (text[--from] == '\n' && from + 1 < len)
+			lines++;
+	from = lines > POINTER_LOG_WINDOW ? from + 1 : 0;
+	/* the first place the old last bytes stand: lines after it that lie
+	 * before the window are read too (a copy of them never shortens it) */
+	const char *first = tail > 0 ? memmem(text, len, b->tail, tail) : NULL;
+	size_t after = first ? (size_t)(first - text) + tail : len;
+	return after < from ? after : from;
+}
+
+bool git_later_log_was_there(const struct git_later_log_before *b, const char *line, size_t len)
+{
+	const char *s = b->lines, *end = b->lines + b->lines_len;
+	while (s && s + len < end) {
+		if (memcmp(s, line, len) == 0 && s[len] == '\n')
+			return true;
+		s = memchr(s, '\n', (size_t)(end - s));
+		s = s ? s + 1 : NULL;
+	}
+	return false;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: which lines of a worktree's HEAD reflog the run
+ * added (git-later-pointer-log.c), for git-later-pointers.c. Before the
+ * run: the log's last 256 bytes and its last 16 KiB of whole lines. After: where the
+ * log only grew (the same file, the old last bytes at the old size), the
+ * lines after them; where it was rewritten (git gc, git reflog expire, or
+ * the command's own text, which can put a copy of the old last bytes
+ * anywhere: red team 49, 13), the newest POINTER_LOG_WINDOW lines, and
+ * any after the place the old last bytes first stand, less the lines that
+ * stood among the newest before the run (which git gc keeps byte for
+ * byte: the user's, not the run's).
+ * Not for: anyone but git-later-pointers.c.
+ */
+#ifndef SLUICE_GIT_LATER_POINTER_LOG_H
+#define SLUICE_GIT_LATER_POINTER_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+/* The newest lines read where a log was rewritten: the ones `HEAD@{N}`
+ * and `git checkout -` use. */
+#define POINTER_LOG_WINDOW 64
+
+struct git_later_log_before {
+	char tail[256]; /* the last bytes */
+	size_t tail_len;
+	char *lines; /* malloc'd: its newest whole lines, each ending in '\n' */
+	size_t lines_len;
+};
+
+/* Of the log fd (its stat st), before the run: 0 or -ENOMEM. */
+int git_later_log_take(struct git_later_log_before *b, int fd, const struct stat *st);
+
+void git_later_log_done(struct git_later_log_before *b);
+
+/* Where the lines the run added begin in text (the log now, its stat now;
+ * was: its stat before the run, not known where known is false), and
+ * whether the log was rewritten (its lines then to be passed through
+ * git_later_log_was_there()). */
+size_t git_later_log_new_from(const struct git_later_log_before *b, bool known,
+                              const struct stat *was, const char *text, size_t len,
+                              const struct stat *now, bool *rewritten);
+
+/* Whether line (len bytes, no '\n') stood among the newest before the run. */
+bool git_later_log_was_there(const struct git_later_log_before *b, const char *line, size_t len);
+
+#endif
