@@ -91,8 +91,9 @@ Test(git_defuse, the_reader_reads_crlf_a_bom_and_form_feeds_as_git_does)
 	names[0] = '\0';
 	cr_assert_eq(git_defuse_config(bom, strlen(bom), &out, &len, collect, NULL), 1);
 	cr_assert_str_eq(names, "core.fsmonitor|");
-	cr_assert_eq(memcmp(out, "\xef\xbb\xbf[core]\n\t" GIT_DEFUSE_MARK, 10 + strlen(GIT_DEFUSE_MARK)),
-	             0);
+	cr_assert_eq(
+	        memcmp(out, "\xef\xbb\xbf[core]\n\t" GIT_DEFUSE_MARK, 10 + strlen(GIT_DEFUSE_MARK)),
+	        0);
 	free(out);
 	/* a value ending in a form feed is not the value without it */
 	const char *ff = "[core]\n\tworktree = ../../../lib\f\n";
