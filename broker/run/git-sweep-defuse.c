@@ -78,6 +78,42 @@ int git_sweep_defuse_config(const char *text, size_t len, const char *before, si
 	                                 ret_len, fn, userdata);
 }
 
+/* For a config file the run did not change: every entry kept but a
+ * core.worktree that no longer passes is_submodule_worktree(), noted in
+ * w->worktree_gone. */
+static bool keep_but_worktree_gone(const char *section, bool has_sub, const char *key,
+                                   const char *value, void *userdata)
+{
+	struct sweeper *w = userdata;
+	if (has_sub || strcasecmp(section, "core") != 0 || strcasecmp(key, "worktree") != 0 ||
+	    is_submodule_worktree(section, has_sub, key, value, userdata))
+		return true;
+	w->worktree_gone = true;
+	return false;
+}
+
+int git_sweep_recheck_worktree(const char *text, size_t len, const char *before, size_t before_len,
+                               char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+{
+	(void)before;
+	(void)before_len;
+	struct sweeper *w = userdata;
+	w->worktree_gone = false;
+	/* a first reading, which changes nothing: the rewrite below would
+	 * also disable the entries keep is not asked about (a value that
+	 * does not read cleanly), which in a file the run did not change
+	 * are the user's; they go only along with a core.worktree that is
+	 * gone */
+	_cleanup_free_ char *probe = NULL;
+	size_t probe_len = 0;
+	int r = git_defuse_config_keeping(text, len, NULL, 0, keep_but_worktree_gone, &probe,
+	                                  &probe_len, NULL, userdata);
+	if (r < 0 || !w->worktree_gone)
+		return r < 0 ? r : 0;
+	return git_defuse_config_keeping(text, len, NULL, 0, keep_but_worktree_gone, ret, ret_len,
+	                                 fn, userdata);
+}
+
 /* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
  * (and, for a config file, what the text before, when not NULL, did not
  * hold): the original copied into the quarantine first. label names the

@@ -386,14 +386,22 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 	struct stat st, parent;
 	bool all = root < 0 && fstat(fd, &st) == 0 && git_sweep_changed(w, &st) &&
 	           fstatat(fd, "..", &parent, 0) == 0 && git_sweep_changed(w, &parent);
-	for (size_t i = 0; i < ELEMENTSOF(git_sweep_config_files); i++)
-		if (all || (fstatat(fd, git_sweep_config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		            git_sweep_changed(w, &st)))
+	for (size_t i = 0; i < ELEMENTSOF(git_sweep_config_files); i++) {
+		const char *name = git_sweep_config_files[i];
+		bool there = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		if (all || (there && git_sweep_changed(w, &st)))
 			git_sweep_defuse_file(
-			        w, fd, git_sweep_config_files[i], git_sweep_defuse_config,
-			        root_before(w->s, root, i),
+			        w, fd, name, git_sweep_defuse_config, root_before(w->s, root, i),
 			        root < 0 ? 0 : w->s->config_before_len[root][i],
 			        "config keys that run programs or send data elsewhere");
+		else if (root < 0 && there && S_ISREG(st.st_mode) && st.st_size <= SWEEP_TEXT_MAX)
+			/* kept in an earlier sweep, or the user's: the folder it
+			 * names may have been swapped since (a later run, a
+			 * background job), with no change to the file */
+			git_sweep_defuse_file(w, fd, name, git_sweep_recheck_worktree, NULL, 0,
+			                      "core.worktree that no longer leads to its "
+			                      "submodule's folder in the workspace");
+	}
 	sweep_legacy_remotes(w, fd, all);
 	if (root >= 0 && !w->s->roots_config_writable)
 		return;
