@@ -432,9 +432,31 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 	w->path[len] = '\0';
 }
 
+static bool in_roots(const struct git_sweep *s, const char *path);
+static int root_index(const struct git_sweep *s, const char *path);
+
+/* The common directory that the commondir file of the nested gitdir fd
+ * (w->path) names, when it lies in the workspace and is not a root:
+ * git reads that one's config (and hooks, refs, objects) for this
+ * repository, so it is a repository to sweep too, in the list or on the
+ * way (and set aside past the bounds), like any other. One outside the
+ * workspace is not the run's. */
+static void follow_commondir(struct sweeper *w, int fd)
+{
+	char text[PATH_MAX];
+	if (read_first_line_at(fd, "commondir", false, text, sizeof(text)) < 0 || !text[0])
+		return;
+	_cleanup_free_ char *common = path_resolve_from(w->path, text);
+	_cleanup_free_ char *top = realpath(w->s->workspace, NULL);
+	if (!common || !top || root_index(w->s, common) >= 0 ||
+	    !(path_within(common, top) || in_roots(w->s, common)))
+		return;
+	remember_nested(w, common);
+}
+
 /* A repository at path (root: the index of the root it is, or -1): its own
  * walk (a nested one not inside a root, whose walk saw it), its config and
- * hooks, its sequencer. */
+ * hooks, its sequencer, and the common directory it names. */
 static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, int root)
 {
 	if (walk_it) {
@@ -455,6 +477,8 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, 
 	}
 	sweep_nested(w, fd, root);
 	git_sweep_sequencer(w, fd);
+	if (root < 0)
+		follow_commondir(w, fd);
 }
 
 /* The index of the root path is, or -1. */
