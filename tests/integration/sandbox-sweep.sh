@@ -305,6 +305,7 @@ if [ -n "$why" ]; then
   skip "a submodule the run checks out keeps git's core.worktree; git works in it and in its gitdir" "$why"
   skip "a submodule the user checked out just before the run keeps git's core.worktree" "$why"
   skip "a submodule inside a submodule keeps git's core.worktree, run after run" "$why"
+  skip "the main worktree's submodule keeps its core.worktree after a run in a linked worktree" "$why"
   skip "the user's own submodule whose folder a run made a link: core.worktree disabled, git submodule update restores it" "$why"
   skip "a restricted run that could write nothing lasting is not swept; the attack fails in it" "$why"
   skip "a restricted run is swept where the report does not show everything read-only" "$why"
@@ -452,6 +453,19 @@ else
     [ "$(git --git-dir="$repo/.git/modules/lib/modules/inner" rev-parse --show-toplevel 2>&1)" = "$repo/lib/inner" ]
   report $? "a submodule inside a submodule keeps git's core.worktree, run after run" \
     "$first" "$out" "$(cat "$inner_cfg" 2>&1)"
+
+  # The user's own submodule in the main worktree, seen from a run in a
+  # linked worktree (whose sweep walks the main repository's gitdir): its
+  # core.worktree leads out of that workspace through nothing a run could
+  # change, and stays.
+  sub_fresh
+  git -C "$repo" -c protocol.file.allow=always submodule -q update --init
+  git -C "$repo" worktree add -q "$HOME/wt" side
+  sleep 2.1
+  run "$SLUICE" run -C "$HOME/wt" --format json -- 'git status --short'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] && sub_works
+  report $? "the main worktree's submodule keeps its core.worktree after a run in a linked worktree" \
+    "$out" "$(cat "$repo/.git/modules/lib/config" 2>&1)"
 
   # The user's own submodule, whose folder a run replaces by a symbolic
   # link out of the workspace: its core.worktree no longer leads to its
