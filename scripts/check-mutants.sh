@@ -30,7 +30,7 @@ mutants=(
   "git-other-worktrees-off@@launcher/git-paths.c@@s/int r = protect\(f, dir, \"index\", IF_PRESENT, NULL\);/(void)dir; return 0; int r = 0;/@@tests/integration/sandbox-worktrees.sh"
   "submodule-worktree-any@@broker/run/git-sweep-defuse.c@@s/\t\treturn false;\n\K(?=\t_cleanup_free_ char \*tree = )/\treturn true;\n/@@tests/integration/sandbox-sweep.sh"
   "submodule-worktree-never@@broker/run/git-sweep-defuse.c@@s/return git_defuse_config_keeping\(text, len, before, before_len, is_submodule_worktree,/return git_defuse_config_keeping(text, len, before, before_len, NULL,/@@tests/integration/sandbox-sweep.sh"
-  "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/integration/sandbox-sweep.sh"
+  "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/unit/test-git-sweep tests/integration/sandbox-sweep.sh"
   "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"
   "nested-commondir-off@@broker/run/git-sweep.c@@s/\t\tfollow_commondir\(w, fd\);/\t\t(void)fd;/@@tests/integration/sandbox-sweep.sh"
   "git-other-worktrees-pointers-off@@broker/run/git-later-pointers.c@@s/\tint r = add_other\(g, cfd, cfd, "\.", g->common, &own\);/\treturn 0;\n\tint r = add_other(g, cfd, cfd, ".", g->common, \&own);/@@tests/integration/sandbox-worktrees.sh"
