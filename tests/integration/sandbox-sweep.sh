@@ -301,6 +301,7 @@ if [ -n "$why" ]; then
   skip "a nested clone keeps working" "$why"
   skip "a repository past the sweep's bounds is set aside, said in the text; the user's git status works" "$why"
   skip "a background job is swept when it ends" "$why"
+  skip "a background job cannot write the common directory a nested gitdir names (positive control: no sweep)" "$why"
   skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
   skip "a submodule the run checks out keeps git's core.worktree; git works in it and in its gitdir" "$why"
   skip "a submodule the user checked out just before the run keeps git's core.worktree" "$why"
@@ -384,6 +385,35 @@ else
     [ "$(json_get "$(cat "$jobs_dir/$job.status")" 'd.get("gitSweep")')" = None ]
   report $? "a background job plants nothing in a nested repository's gitdir; nothing is left to sweep" \
     "$(cat "$jobs_dir/$job.out" 2>/dev/null)" "$(cat "$jobs_dir/$job.status" 2>/dev/null)"
+
+  # ... nor in the common directory a nested gitdir's commondir names (a
+  # bare clone in a plain folder, .cache), where git reads the nested
+  # repository's config: the user's git status while the job runs would
+  # run what it wrote there. Positive control: the sweep off, which lists
+  # no nested gitdir to keep read-only.
+  job_commondir() { # CONFIG: MARK-jobcommon when the user's git status ran it
+    fresh
+    (cd "$repo" && git init -q vendor && echo v >vendor/v && git -C vendor add v &&
+      git -C vendor commit -q -m v && git add vendor && git commit -q -m vendor &&
+      git clone -q --bare vendor .cache && echo ../../.cache >vendor/.git/commondir) >/dev/null 2>&1
+    run "$SLUICE" run -C "$repo" --config "$1" --mode background --format json -- \
+      'git config -f .cache/config core.fsmonitor "touch '"$HOME"'/MARK-jobcommon; false"; sleep 4'
+    job=$(json_get "$out" 'd["jobId"]')
+    local jobs_out=$XDG_RUNTIME_DIR/sluice/jobs/$job.out
+    # while the job lasts: once it wrote, or failed to
+    wait_for 20 bash -c "grep -q fsmonitor '$repo/.cache/config' || grep -q 'Read-only' '$jobs_out'"
+    trigger "$repo" 'git status --short'
+    wait_for 30 test -e "$XDG_RUNTIME_DIR/sluice/jobs/$job.status"
+    [ -e "$HOME/MARK-jobcommon" ]
+  }
+  job_commondir "$TEST_TMP/sweep-off.ini"
+  control=$?
+  job_commondir "$TEST_TMP/audit.ini"
+  hit=$?
+  [ "$control" -eq 0 ] && [ "$hit" -ne 0 ] &&
+    grep -q "Read-only file system" "$XDG_RUNTIME_DIR/sluice/jobs/$job.out"
+  report $? "a background job cannot write the common directory a nested gitdir names (positive control: no sweep)" \
+    "control: $control" "$(cat "$XDG_RUNTIME_DIR/sluice/jobs/$job.out" 2>/dev/null)"
 
   fresh
   git -C "$repo" config credential.helper store
