@@ -666,12 +666,26 @@ static void forget_nested(struct sweeper *w)
 	w->n_nested = 0;
 }
 
+/* The common directory the i-th nested repository's commondir names,
+ * into the list (follow_commondir()). */
+static void find_nested_commondir(struct sweeper *w, size_t i)
+{
+	_cleanup_close_ int fd =
+	        open(w->nested[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	snprintf(w->path, sizeof(w->path), "%s", w->nested[i]);
+	follow_commondir(w, fd);
+}
+
 int git_sweep_nested_gitdirs(struct git_sweep *s, char ***ret)
 {
 	struct sweeper w = { .s = s, .qfd = -1 };
 	find_gitlinks(&w);
-	for (size_t i = 0; i < w.n_nested; i++)
+	for (size_t i = 0; i < w.n_nested; i++) {
 		find_nested_gitlinks(&w, i);
+		find_nested_commondir(&w, i);
+	}
 	/* a list that is not whole would leave the rest writable */
 	int r = w.overflow ? -E2BIG : 0;
 	for (size_t i = 0; r >= 0 && i < w.n_nested; i++)
