@@ -33,6 +33,7 @@ mutants=(
   "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/unit/test-git-sweep tests/integration/sandbox-sweep.sh"
   "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"
   "nested-commondir-off@@broker/run/git-sweep.c@@s/\t\tfollow_commondir\(w, fd\);/\t\t(void)fd;/@@tests/integration/sandbox-sweep.sh"
+  "nested-commondir-job-writable@@broker/run/git-sweep.c@@s/\t\tfind_nested_commondir\(&w, i\);\n//@@tests/integration/sandbox-sweep.sh"
   "git-other-worktrees-pointers-off@@broker/run/git-later-pointers.c@@s/\tint r = add_other\(g, cfd, cfd, "\.", g->common, &own\);/\treturn 0;\n\tint r = add_other(g, cfd, cfd, ".", g->common, \&own);/@@tests/integration/sandbox-worktrees.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
