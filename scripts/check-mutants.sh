@@ -39,6 +39,10 @@ mutants=(
   "reflog-kept-lines-unknown@@broker/run/git-later-pointer-log.c@@s/s\[len\] == .{4}\)\n\t\t\treturn \Ktrue;/false;/@@tests/integration/sandbox-gitlater.sh"
   "todo-picks-kept@@broker/run/git-later-todo.c@@s/if \(id \&\& id\[0\] \&\& git_later_listed\(planting, id\)\)/if (0)/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
   "bisect-range-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_BISECT_BAD\] = \x22refs\/bisect\/bad\x22,/[POINTER_BISECT_BAD] = \x22refs\/bisect\/bad.unread\x22,/@@tests/integration/sandbox-worktrees.sh"
+  "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/unit/test-git-sweep tests/integration/sandbox-sweep.sh"
+  "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"
+  "nested-commondir-off@@broker/run/git-sweep.c@@s/\t\tfollow_commondir\(w, fd\);/\t\t(void)fd;/@@tests/integration/sandbox-sweep.sh"
+  "nested-commondir-job-writable@@broker/run/git-sweep.c@@s/\t\tfind_nested_commondir\(&w, i\);\n//@@tests/integration/sandbox-sweep.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

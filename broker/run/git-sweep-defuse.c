@@ -78,6 +78,77 @@ int git_sweep_defuse_config(const char *text, size_t len, const char *before, si
 	                                 ret_len, fn, userdata);
 }
 
+/* Whether following value from the gitdir w->path, one component at a
+ * time as the kernel does (symbolic links resolved on the way), passes
+ * through a folder of the workspace (top): only there could a run have
+ * changed where it leads since the config was written (a symbolic link
+ * a run leaves in a swept gitdir is moved away before this check).
+ * Otherwise (the main worktree's submodule seen from a linked worktree,
+ * a value the user set to a folder outside) nothing of the run's is
+ * involved. */
+static bool resolves_through_run(const struct sweeper *w, const char *value)
+{
+	_cleanup_free_ char *top = realpath(w->s->workspace, NULL);
+	_cleanup_free_ char *cur = value[0] == '/' ? strdup("/") : realpath(w->path, NULL);
+	_cleanup_free_ char *copy = strdup(value);
+	if (!top || !cur || !copy)
+		return true; /* cannot tell: judged */
+	char *save = NULL;
+	for (char *c = strtok_r(copy, "/", &save); c; c = strtok_r(NULL, "/", &save)) {
+		if (strcmp(c, ".") == 0)
+			continue;
+		char *slash = strrchr(cur, '/');
+		_cleanup_free_ char *next =
+		        strcmp(c, "..") == 0 ? strndup(cur, slash > cur ? (size_t)(slash - cur) : 1)
+		                             : path_join(strcmp(cur, "/") == 0 ? "" : cur, c);
+		char *real = next ? realpath(next, NULL) : NULL;
+		if (!real)
+			return !next || path_within(next, top); /* the rest leads nowhere */
+		free(cur);
+		cur = real;
+		if (path_within(cur, top))
+			return true;
+	}
+	return false;
+}
+
+/* For a config file the run did not change: every entry kept but a
+ * core.worktree that no longer passes is_submodule_worktree() where a
+ * run could have changed where it leads, noted in w->worktree_gone. */
+static bool keep_but_worktree_gone(const char *section, bool has_sub, const char *key,
+                                   const char *value, void *userdata)
+{
+	struct sweeper *w = userdata;
+	if (has_sub || strcasecmp(section, "core") != 0 || strcasecmp(key, "worktree") != 0 ||
+	    is_submodule_worktree(section, has_sub, key, value, userdata) ||
+	    !resolves_through_run(w, value))
+		return true;
+	w->worktree_gone = true;
+	return false;
+}
+
+int git_sweep_recheck_worktree(const char *text, size_t len, const char *before, size_t before_len,
+                               char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata)
+{
+	(void)before;
+	(void)before_len;
+	struct sweeper *w = userdata;
+	w->worktree_gone = false;
+	/* a first reading, which changes nothing: the rewrite below would
+	 * also disable the entries keep is not asked about (a value that
+	 * does not read cleanly), which in a file the run did not change
+	 * are the user's; they go only along with a core.worktree that is
+	 * gone */
+	_cleanup_free_ char *probe = NULL;
+	size_t probe_len = 0;
+	int r = git_defuse_config_keeping(text, len, NULL, 0, keep_but_worktree_gone, &probe,
+	                                  &probe_len, NULL, userdata);
+	if (r < 0 || !w->worktree_gone)
+		return r < 0 ? r : 0;
+	return git_defuse_config_keeping(text, len, NULL, 0, keep_but_worktree_gone, ret, ret_len,
+	                                 fn, userdata);
+}
+
 /* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
  * (and, for a config file, what the text before, when not NULL, did not
  * hold): the original copied into the quarantine first. label names the

@@ -56,6 +56,8 @@ struct sweeper {
 	const char *tree; /* the work tree the gitlinks at hand are relative to */
 	char keys[512];   /* the names git_defuse_* reported for the file at hand */
 	int n_keys;
+	/* git_sweep_recheck_worktree() met a core.worktree that is gone */
+	bool worktree_gone;
 	/* git_sweep_run(), which sweeps what is past the list; not
 	 * git_sweep_nested_gitdirs(), which lists (overflow: it could not) */
 	bool sweeping, overflow;
@@ -89,6 +91,14 @@ typedef int (*git_sweep_defuse_fn)(const char *text, size_t len, const char *bef
  * (git-sweep-defuse.c). */
 int git_sweep_defuse_config(const char *text, size_t len, const char *before, size_t before_len,
                             char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
+
+/* A config file's defuse, for one the run did not change in a nested
+ * repository's gitdir (w->path, the sweeper w as userdata): its
+ * core.worktree disabled when it no longer leads to a folder of the
+ * workspace whose .git names this gitdir back (a later run may have made
+ * that folder a link out of it); nothing else (git-sweep-defuse.c). */
+int git_sweep_recheck_worktree(const char *text, size_t len, const char *before, size_t before_len,
+                               char **ret, size_t *ret_len, git_defuse_fn fn, void *userdata);
 
 /* Rewrite dir/name (dir is w->path) with defuse when it holds what runs
  * (and, for a config file, what before, when not NULL, did not hold): the

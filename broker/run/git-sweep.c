@@ -386,14 +386,22 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 	struct stat st, parent;
 	bool all = root < 0 && fstat(fd, &st) == 0 && git_sweep_changed(w, &st) &&
 	           fstatat(fd, "..", &parent, 0) == 0 && git_sweep_changed(w, &parent);
-	for (size_t i = 0; i < ELEMENTSOF(git_sweep_config_files); i++)
-		if (all || (fstatat(fd, git_sweep_config_files[i], &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		            git_sweep_changed(w, &st)))
+	for (size_t i = 0; i < ELEMENTSOF(git_sweep_config_files); i++) {
+		const char *name = git_sweep_config_files[i];
+		bool there = fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+		if (all || (there && git_sweep_changed(w, &st)))
 			git_sweep_defuse_file(
-			        w, fd, git_sweep_config_files[i], git_sweep_defuse_config,
-			        root_before(w->s, root, i),
+			        w, fd, name, git_sweep_defuse_config, root_before(w->s, root, i),
 			        root < 0 ? 0 : w->s->config_before_len[root][i],
 			        "config keys that run programs or send data elsewhere");
+		else if (root < 0 && there && S_ISREG(st.st_mode) && st.st_size <= SWEEP_TEXT_MAX)
+			/* kept in an earlier sweep, or the user's: the folder it
+			 * names may have been swapped since (a later run, a
+			 * background job), with no change to the file */
+			git_sweep_defuse_file(w, fd, name, git_sweep_recheck_worktree, NULL, 0,
+			                      "core.worktree that no longer leads to its "
+			                      "submodule's folder in the workspace");
+	}
 	sweep_legacy_remotes(w, fd, all);
 	if (root >= 0 && !w->s->roots_config_writable)
 		return;
@@ -424,9 +432,31 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 	w->path[len] = '\0';
 }
 
+static bool in_roots(const struct git_sweep *s, const char *path);
+static int root_index(const struct git_sweep *s, const char *path);
+
+/* The common directory that the commondir file of the nested gitdir fd
+ * (w->path) names, when it lies in the workspace and is not a root:
+ * git reads that one's config (and hooks, refs, objects) for this
+ * repository, so it is a repository to sweep too, in the list or on the
+ * way (and set aside past the bounds), like any other. One outside the
+ * workspace is not the run's. */
+static void follow_commondir(struct sweeper *w, int fd)
+{
+	char text[PATH_MAX];
+	if (read_first_line_at(fd, "commondir", false, text, sizeof(text)) < 0 || !text[0])
+		return;
+	_cleanup_free_ char *common = path_resolve_from(w->path, text);
+	_cleanup_free_ char *top = realpath(w->s->workspace, NULL);
+	if (!common || !top || root_index(w->s, common) >= 0 ||
+	    !(path_within(common, top) || in_roots(w->s, common)))
+		return;
+	remember_nested(w, common);
+}
+
 /* A repository at path (root: the index of the root it is, or -1): its own
  * walk (a nested one not inside a root, whose walk saw it), its config and
- * hooks, its sequencer. */
+ * hooks, its sequencer, and the common directory it names. */
 static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, int root)
 {
 	if (walk_it) {
@@ -447,6 +477,8 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, 
 	}
 	sweep_nested(w, fd, root);
 	git_sweep_sequencer(w, fd);
+	if (root < 0)
+		follow_commondir(w, fd);
 }
 
 /* The index of the root path is, or -1. */
@@ -634,12 +666,26 @@ static void forget_nested(struct sweeper *w)
 	w->n_nested = 0;
 }
 
+/* The common directory the i-th nested repository's commondir names,
+ * into the list (follow_commondir()). */
+static void find_nested_commondir(struct sweeper *w, size_t i)
+{
+	_cleanup_close_ int fd =
+	        open(w->nested[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	snprintf(w->path, sizeof(w->path), "%s", w->nested[i]);
+	follow_commondir(w, fd);
+}
+
 int git_sweep_nested_gitdirs(struct git_sweep *s, char ***ret)
 {
 	struct sweeper w = { .s = s, .qfd = -1 };
 	find_gitlinks(&w);
-	for (size_t i = 0; i < w.n_nested; i++)
+	for (size_t i = 0; i < w.n_nested; i++) {
 		find_nested_gitlinks(&w, i);
+		find_nested_commondir(&w, i);
+	}
 	/* a list that is not whole would leave the rest writable */
 	int r = w.overflow ? -E2BIG : 0;
 	for (size_t i = 0; r >= 0 && i < w.n_nested; i++)

@@ -110,7 +110,8 @@ struct git_sweep {
 int git_sweep_begin(struct git_sweep *s, const char *workspace);
 
 /* The gitdirs of the nested repositories the workspace's index names (and
- * theirs, in turn), found as the sweep finds them, that lie outside the
+ * theirs, in turn, and the common directories their commondir files name
+ * in the workspace), found as the sweep finds them, that lie outside the
  * workspace's own gitdirs: before a background job starts, to be kept
  * read-only, since it outlives the sweep (spawner.h). Appended to *ret
  * (a strv); 0 or -ENOMEM. */

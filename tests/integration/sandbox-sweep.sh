@@ -70,7 +70,14 @@ trigger() {
 
 # attack NAME PLANT TRIGGER EFFECT [DIR]: PLANT through `sluice run` in the
 # default mode (in DIR, the repository by default), then the user's
-# TRIGGER; EFFECT (bash, outside) holds when the harm happened.
+# TRIGGER; EFFECT (bash, outside) holds when the harm happened. With
+# $later set, a second, later run (past the sweep's 2 s margin, as an
+# agent's next command is) runs it after PLANT, the same way; the result
+# and audit line checked are its.
+plant_runs() { # CONFIG-ARGS...: PLANT, then $later
+  run "$SLUICE" run -C "$dir" "$@" -- "$plant"
+  [ -z "${later:-}" ] || [ "$rc" -ne 0 ] || { sleep 2.1; run "$SLUICE" run -C "$dir" "$@" -- "$later"; }
+}
 attack() {
   local name=$1 plant=$2 user=$3 effect=$4 dir=${5:-$repo}
   if [ -n "$why" ]; then
@@ -80,7 +87,7 @@ attack() {
   fi
   fresh
   [ "$dir" = "$repo" ] || git -C "$repo" worktree add -q "$dir" side 2>/dev/null
-  run "$SLUICE" run -C "$dir" --config "$TEST_TMP/sweep-off.ini" -- "$plant"
+  plant_runs --config "$TEST_TMP/sweep-off.ini"
   local planted=$rc
   trigger "$repo" "$user"
   if [ "$planted" -eq 0 ] && (eval "$effect"); then
@@ -92,7 +99,7 @@ attack() {
 
   fresh
   [ "$dir" = "$repo" ] || git -C "$repo" worktree add -q "$dir" side 2>/dev/null
-  run "$SLUICE" run -C "$dir" --config "$TEST_TMP/audit.ini" --format json -- "$plant"
+  plant_runs --config "$TEST_TMP/audit.ini" --format json
   local found
   found=$(json_get "$out" '(d["gitSweep"] or {}).get("found", 0)' 2>/dev/null)
   trigger "$repo" "$user"
@@ -214,6 +221,21 @@ attack "a nested repository's config whose value ends in a backslash and CRLF, h
 attack "a nested repository's config starting with a byte order mark, then git status" \
   'git init -q sub && git -C sub commit -q --allow-empty -m s && { printf "\357\273\277"; cat sub/.git/config; printf "\tfsmonitor = \"touch '"$HOME"'/MARK-bom; false\"\n"; } >sub/.git/c && mv sub/.git/c sub/.git/config && git add sub 2>/dev/null' \
   'git status --short' '[ -e "$HOME/MARK-bom" ]'
+# A submodule in git's layout plus a second folder, side, whose .git names
+# the same gitdir, and core.worktree = ../../../side: kept (every check
+# holds). A later run (or a background job) replaces side by a symbolic
+# link to the home, touching no config: the user's git in lib checks out
+# into the home. Every sweep checks a nested gitdir's core.worktree again.
+later='rm -rf side && ln -s "$HOME" side'
+attack "a submodule's kept core.worktree whose folder a later run makes a link to the home, then git reset --hard in it" \
+  'mkdir -p .git/modules && git init -q --separate-git-dir=.git/modules/lib side && git init -q --separate-git-dir=.git/modules/lib lib && echo x >lib/MARK-later && git -C lib add MARK-later && git -C lib commit -q -m s && git config -f .git/modules/lib/config core.worktree ../../../side && rm -f lib/MARK-later' \
+  'git -C lib reset -q --hard' '[ -e "$HOME/MARK-later" ]'
+later=
+# A gitlink whose gitdir's commondir names a bare clone in a plain folder
+# of the workspace, with core.fsmonitor: git reads the config there.
+attack "a nested repository whose commondir names a bare clone in the workspace with core.fsmonitor, then git status" \
+  'git init -q vendor && echo v >vendor/v && git -C vendor add v && git -C vendor commit -q -m v && git add vendor 2>/dev/null && git clone -q --bare vendor .cache && git config -f .cache/config core.fsmonitor "touch '"$HOME"'/MARK-common; false" && echo ../../.cache >>vendor/.git/commondir' \
+  'git status --short' '[ -e "$HOME/MARK-common" ]'
 attack "a paused interactive rebase with an exec line, then git rebase --continue" \
   'git switch -q side && GIT_SEQUENCE_EDITOR="sed -i 1ibreak" git rebase -q -i main; echo "exec touch $HOME/MARK-rb" >>.git/rebase-merge/git-rebase-todo' \
   'git rebase --continue' '[ -e "$HOME/MARK-rb" ]'
@@ -292,9 +314,13 @@ if [ -n "$why" ]; then
   skip "a nested clone keeps working" "$why"
   skip "a repository past the sweep's bounds is set aside, said in the text; the user's git status works" "$why"
   skip "a background job is swept when it ends" "$why"
+  skip "a background job cannot write the common directory a nested gitdir names (positive control: no sweep)" "$why"
   skip "git's everyday work leaves nothing to sweep; the user's own config, hooks and nested repository stay" "$why"
   skip "a submodule the run checks out keeps git's core.worktree; git works in it and in its gitdir" "$why"
   skip "a submodule the user checked out just before the run keeps git's core.worktree" "$why"
+  skip "a submodule inside a submodule keeps git's core.worktree, run after run" "$why"
+  skip "the main worktree's submodule keeps its core.worktree after a run in a linked worktree" "$why"
+  skip "the user's own submodule whose folder a run made a link: core.worktree disabled, git submodule update restores it" "$why"
   skip "a restricted run that could write nothing lasting is not swept; the attack fails in it" "$why"
   skip "a restricted run is swept where the report does not show everything read-only" "$why"
 else
@@ -373,6 +399,35 @@ else
   report $? "a background job plants nothing in a nested repository's gitdir; nothing is left to sweep" \
     "$(cat "$jobs_dir/$job.out" 2>/dev/null)" "$(cat "$jobs_dir/$job.status" 2>/dev/null)"
 
+  # ... nor in the common directory a nested gitdir's commondir names (a
+  # bare clone in a plain folder, .cache), where git reads the nested
+  # repository's config: the user's git status while the job runs would
+  # run what it wrote there. Positive control: the sweep off, which lists
+  # no nested gitdir to keep read-only.
+  job_commondir() { # CONFIG: MARK-jobcommon when the user's git status ran it
+    fresh
+    (cd "$repo" && git init -q vendor && echo v >vendor/v && git -C vendor add v &&
+      git -C vendor commit -q -m v && git add vendor && git commit -q -m vendor &&
+      git clone -q --bare vendor .cache && echo ../../.cache >vendor/.git/commondir) >/dev/null 2>&1
+    run "$SLUICE" run -C "$repo" --config "$1" --mode background --format json -- \
+      'git config -f .cache/config core.fsmonitor "touch '"$HOME"'/MARK-jobcommon; false"; sleep 4'
+    job=$(json_get "$out" 'd["jobId"]')
+    local jobs_out=$XDG_RUNTIME_DIR/sluice/jobs/$job.out
+    # while the job lasts: once it wrote, or failed to
+    wait_for 20 bash -c "grep -q fsmonitor '$repo/.cache/config' || grep -q 'Read-only' '$jobs_out'"
+    trigger "$repo" 'git status --short'
+    wait_for 30 test -e "$XDG_RUNTIME_DIR/sluice/jobs/$job.status"
+    [ -e "$HOME/MARK-jobcommon" ]
+  }
+  job_commondir "$TEST_TMP/sweep-off.ini"
+  control=$?
+  job_commondir "$TEST_TMP/audit.ini"
+  hit=$?
+  [ "$control" -eq 0 ] && [ "$hit" -ne 0 ] &&
+    grep -q "Read-only file system" "$XDG_RUNTIME_DIR/sluice/jobs/$job.out"
+  report $? "a background job cannot write the common directory a nested gitdir names (positive control: no sweep)" \
+    "control: $control" "$(cat "$XDG_RUNTIME_DIR/sluice/jobs/$job.out" 2>/dev/null)"
+
   fresh
   git -C "$repo" config credential.helper store
   git -C "$repo" config alias.hi '!echo hi'
@@ -418,4 +473,56 @@ else
   [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] && sub_works
   report $? "a submodule the user checked out just before the run keeps git's core.worktree" \
     "$out" "$(cat "$repo/.git/modules/lib/config" 2>&1)"
+
+  # A submodule inside a submodule, checked out by the run, then a later
+  # run: both core.worktree values pass every sweep's check and stay.
+  fresh
+  rm -rf "$TEST_TMP/innersrc" "$TEST_TMP/subsrc"
+  git init -q "$TEST_TMP/innersrc" && git -C "$TEST_TMP/innersrc" commit -q --allow-empty -m i &&
+    git init -q "$TEST_TMP/subsrc" &&
+    git -C "$TEST_TMP/subsrc" -c protocol.file.allow=always submodule -q add "$TEST_TMP/innersrc" inner &&
+    git -C "$TEST_TMP/subsrc" commit -q -m inner &&
+    git -C "$repo" -c protocol.file.allow=always submodule -q add "$TEST_TMP/subsrc" lib &&
+    git -C "$repo" commit -q -m lib && rm -rf "$repo/lib" "$repo/.git/modules" && mkdir "$repo/lib"
+  run "$SLUICE" run -C "$repo" --format json -- 'git -c protocol.file.allow=always submodule -q update --init --recursive'
+  first=$out
+  sleep 2.1
+  run "$SLUICE" run -C "$repo" --format json -- 'git -C lib/inner status --short && git submodule status --recursive'
+  inner_cfg=$repo/.git/modules/lib/modules/inner/config
+  [ "$rc" -eq 0 ] && [ "$(json_get "$first" 'd["gitSweep"]')" = None ] &&
+    [ "$(json_get "$out" 'd["gitSweep"]')" = None ] &&
+    grep -q '^[[:space:]]*worktree = ' "$repo/.git/modules/lib/config" &&
+    grep -q '^[[:space:]]*worktree = ' "$inner_cfg" &&
+    [ "$(git --git-dir="$repo/.git/modules/lib/modules/inner" rev-parse --show-toplevel 2>&1)" = "$repo/lib/inner" ]
+  report $? "a submodule inside a submodule keeps git's core.worktree, run after run" \
+    "$first" "$out" "$(cat "$inner_cfg" 2>&1)"
+
+  # The user's own submodule in the main worktree, seen from a run in a
+  # linked worktree (whose sweep walks the main repository's gitdir): its
+  # core.worktree leads out of that workspace through nothing a run could
+  # change, and stays.
+  sub_fresh
+  git -C "$repo" -c protocol.file.allow=always submodule -q update --init
+  git -C "$repo" worktree add -q "$HOME/wt" side
+  sleep 2.1
+  run "$SLUICE" run -C "$HOME/wt" --format json -- 'git status --short'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]')" = None ] && sub_works
+  report $? "the main worktree's submodule keeps its core.worktree after a run in a linked worktree" \
+    "$out" "$(cat "$repo/.git/modules/lib/config" 2>&1)"
+
+  # The user's own submodule, whose folder a run replaces by a symbolic
+  # link out of the workspace: its core.worktree no longer leads to its
+  # folder, so it is disabled and reported; the user's git submodule
+  # update, once the link is removed, checks it out again and writes
+  # core.worktree back.
+  sub_fresh
+  git -C "$repo" -c protocol.file.allow=always submodule -q update --init
+  sleep 2.1
+  run "$SLUICE" run -C "$repo" --format json -- 'rm -rf lib && ln -s "$HOME" lib'
+  trigger "$repo" 'rm lib && git -c protocol.file.allow=always submodule -q update && git -C lib status --short'
+  [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'd["gitSweep"]["found"]')" = 1 ] &&
+    grep -q "core.worktree" <<<"$(json_get "$out" 'd["gitSweep"]["items"][0]["what"]')" &&
+    [ "$trc" -eq 0 ] && sub_works && [ ! -e "$HOME/.git" ]
+  report $? "the user's own submodule whose folder a run made a link: core.worktree disabled, git submodule update restores it" \
+    "$out" "$(cat "$TEST_TMP/trigger.out")" "$(cat "$repo/.git/modules/lib/config" 2>&1)"
 fi

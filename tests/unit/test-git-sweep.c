@@ -685,3 +685,36 @@ Test(git_sweep, no_repository_nothing_to_do)
 	cr_assert_eq(git_sweep_run(&s, jobs), 0);
 	git_sweep_done(&s);
 }
+
+Test(git_sweep, a_kept_core_worktree_is_judged_again_in_every_sweep)
+{
+	/* two submodules' gitdirs, older than the run: lib's folder was
+	 * replaced by a link out of the workspace since (a later run), its
+	 * core.worktree (in config.worktree) goes; lib2's still leads to its
+	 * folder, and its file stays whole, the user's continued alias too */
+	make_repository();
+	make_dir(".git/modules");
+	make_dir(".git/modules/lib");
+	make_file(".git/modules/lib/HEAD", "ref: refs/heads/main\n", 0644);
+	make_file(".git/modules/lib/config", "[core]\n\tbare = false\n", 0644);
+	make_file(".git/modules/lib/config.worktree", "[core]\n\tworktree = ../../../lib\n", 0644);
+	make_dir(".git/modules/lib2");
+	make_file(".git/modules/lib2/HEAD", "ref: refs/heads/main\n", 0644);
+	const char *lib2 =
+	        "[core]\n\tworktree = ../../../lib2\n[alias]\n\tst = !git \\\n\tstatus\n";
+	make_file(".git/modules/lib2/config", lib2, 0644);
+	make_dir("lib2");
+	make_file("lib2/.git", "gitdir: ../.git/modules/lib2\n", 0644);
+	char p[PATH_MAX];
+	at(p, "lib");
+	cr_assert_eq(symlink("/", p), 0);
+	struct git_sweep s;
+	begin(&s);
+	cr_assert_eq(git_sweep_run(&s, jobs), 1);
+	cr_assert(strstr(s.items[0].what, "core.worktree"), "%s", s.items[0].what);
+	_cleanup_free_ char *text = read_text(".git/modules/lib/config.worktree");
+	cr_assert(strstr(text, GIT_DEFUSE_MARK "worktree = ../../../lib"), "%s", text);
+	_cleanup_free_ char *text2 = read_text(".git/modules/lib2/config");
+	cr_assert_str_eq(text2, lib2);
+	git_sweep_done(&s);
+}
