@@ -66,29 +66,48 @@ user_git() {
   (cd "$1" && { git "${words[@]}" >/dev/null 2>&1; PATH=$1/bin:$PATH git status >/dev/null 2>&1; })
 }
 
-# worktree_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: the run of
+# other_attack KIND SLUG NAME DIR COMMAND VICTIM TRIGGER: the run of
 # COMMAND (a plant, then its use; $mark the mark, named SLUG) in DIR, the
-# user's TRIGGER in VICTIM; once with git_writable (harmed), once as
-# shipped (not harmed: no bin/git written, no mark).
-worktree_attack() {
-  local name=$2 dir=$3 command=$4 victim=$5 trigger=$6 mark=$marks/$1 how config
+# user's TRIGGER in VICTIM; once as the positive control (harmed), once as
+# shipped (not harmed: no bin/git written, no mark). KIND bind: what the
+# launcher's read-only binds refuse (the control gives them up with
+# git_writable; as shipped the run's git fails). KIND check: what the
+# check after the run undoes (the control turns the sweep, and that check,
+# off; as shipped the run succeeds and its report names what it undid),
+# with the run's workspace's bin/ on the PATH (direnv's PATH_add bin, in
+# the .envrc both worktrees share): bin/git is a name that runs later.
+other_attack() {
+  local kind=$1 name=$3 dir=$4 command=$5 victim=$6 trigger=$7 mark=$marks/$2 how config found
+  local env=() control=$TEST_TMP/git-writable.ini off="with git_writable, the user's"
+  if [ "$kind" = check ]; then
+    env=(env PATH="$dir/bin:$PATH") control=$TEST_TMP/sweep-off.ini off="with the sweep off, the user's git"
+  fi
   for how in control shipped; do
-    scene || { not_ok "$name: the scene" "git or the first run failed"; return; }
+    { scene && ${scene_more:-true}; } || { not_ok "$name: the scene" "git or the first run failed"; return; }
     rm -f "$mark"
     config=()
-    [ "$how" = control ] && config=(--config "$TEST_TMP/git-writable.ini")
-    run "$SLUICE" run -C "$dir" --format json "${config[@]}" -- "$(eval "$command" | tr '\n' ' ')"
+    [ "$how" = control ] && config=(--config "$control")
+    run "${env[@]}" "$SLUICE" run -C "$dir" --format json "${config[@]}" -- "$(eval "$command" | tr '\n' ' ')"
     ran "$name ($how)" || continue
+    found=$(json_get "$out" '(d["gitSweep"] or {}).get("found", 0)' 2>/dev/null)
     user_git "$victim" "$trigger"
     if [ "$how" = control ]; then
       [ -e "$mark" ]
-      report $? "$name: with git_writable, the user's $trigger there runs the command's bin/git (positive control)" "$out" "$err"
-    else
+      report $? "$name: $off $trigger there runs the command's bin/git (positive control)" "$out" "$err"
+    elif [ "$kind" = bind ]; then
       [ ! -e "$mark" ] && [ ! -e "$victim/bin/git" ] && [ "$(json_get "$out" 'd["exitCode"]')" != 0 ]
       report $? "$name: stopped as shipped (the run's git fails, the user's $trigger writes no bin/git)" "$out" "$err"
+    else
+      [ ! -e "$mark" ] && [ ! -e "$victim/bin/git" ] && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
+        [ "${found:-0}" -ge 1 ] && grep -q "where the user's git .* would go" <<<"$out"
+      report $? "$name: undone after the run and reported (the user's git $trigger writes no bin/git)" "$out" "$err"
     fi
   done
 }
+worktree_attack() { other_attack bind "$@"; }
+pointer_attack() { other_attack check "$@"; }
+# the control of the check after the run
+printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
 
 # shellcheck disable=SC2016 # expanded by the inner shell
 worktree_attack main-w2-index "from the main worktree, w2's index" "$main" \
@@ -112,35 +131,6 @@ worktree_attack w2-main-head "from w2, the main worktree's HEAD" "$w2" \
 # writable, and are checked after the run instead (git-later-pointers.c):
 # one that names a commit of the run's with content at a name that runs
 # later is undone, and reported.
-printf '[sandbox]\ngit_sweep = no\n' >"$TEST_TMP/sweep-off.ini"
-# pointer_attack SLUG NAME DIR COMMAND VICTIM TRIGGER: as worktree_attack,
-# but the control turns the sweep (and the check after the run) off, and
-# as shipped the run succeeds and its report names what it undid.
-pointer_attack() {
-  local name=$2 dir=$3 command=$4 victim=$5 trigger=$6 mark=$marks/$1 how config
-  for how in control shipped; do
-    { scene && ${scene_more:-true}; } || { not_ok "$name: the scene" "git or the first run failed"; return; }
-    rm -f "$mark"
-    config=()
-    [ "$how" = control ] && config=(--config "$TEST_TMP/sweep-off.ini")
-    # the run's workspace's bin/ on the PATH (direnv's PATH_add bin, in
-    # the .envrc both worktrees share): bin/git is a name that runs later
-    run env PATH="$dir/bin:$PATH" "$SLUICE" run -C "$dir" --format json "${config[@]}" -- \
-      "$(eval "$command" | tr '\n' ' ')"
-    ran "$name ($how)" || continue
-    local found
-    found=$(json_get "$out" '(d["gitSweep"] or {}).get("found", 0)' 2>/dev/null)
-    user_git "$victim" "$trigger"
-    if [ "$how" = control ]; then
-      [ -e "$mark" ]
-      report $? "$name: with the sweep off, the user's git $trigger there runs the command's bin/git (positive control)" "$out" "$err"
-    else
-      [ ! -e "$mark" ] && [ ! -e "$victim/bin/git" ] && [ "$(json_get "$out" 'd["exitCode"]')" = 0 ] &&
-        [ "${found:-0}" -ge 1 ] && grep -q "where the user's git .* would go" <<<"$out"
-      report $? "$name: undone after the run and reported (the user's git $trigger writes no bin/git)" "$out" "$err"
-    fi
-  done
-}
 # shellcheck disable=SC2016 # expanded by the inner shell
 pointer_attack main-w2-rebase "from the main worktree, a paused rebase in w2" "$main" \
   'plant "$mark" feature; echo "&& d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$C >\$d/orig-head && \$G rev-parse feature >\$d/onto && touch \$d/interactive \$d/done \$d/git-rebase-todo"' \
