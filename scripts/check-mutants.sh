@@ -38,6 +38,8 @@ mutants=(
   "autostash-untracked-unread@@broker/run/git-later-pointers.c@@s/if \(\(k == 2 \|\| k == 3\)/if ((k == 2)/@@tests/integration/sandbox-gitlater.sh"
   "reflog-kept-lines-unknown@@broker/run/git-later-pointer-log.c@@s/s\[len\] == .{4}\)\n\t\t\treturn \Ktrue;/false;/@@tests/integration/sandbox-gitlater.sh"
   "todo-picks-kept@@broker/run/git-later-todo.c@@s/if \(id \&\& id\[0\] \&\& git_later_listed\(planting, id\)\)/if (0)/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
+  "todo-reset-merge-unread@@broker/run/git-later-todo.c@@s/\*v = verb_of\(line, end, &p\);\n\tif \(\*v == VERBS\)/*v = verb_of(line, end, \&p);\n\tif (*v == VERBS || *v == V_RESET || *v == V_MERGE)/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
+  "todo-labels-unread@@broker/run/git-later-todo.c@@s/\t\tquery\(q, &n, \x22refs\/rewritten\/\x22, p, \(size_t\)\(e - p\), \x22\^\{commit\}\x22\);\n//@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
   "bisect-range-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_BISECT_BAD\] = \x22refs\/bisect\/bad\x22,/[POINTER_BISECT_BAD] = \x22refs\/bisect\/bad.unread\x22,/@@tests/integration/sandbox-worktrees.sh"
   "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/unit/test-git-sweep tests/integration/sandbox-sweep.sh"
   "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"

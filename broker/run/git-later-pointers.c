@@ -446,7 +446,8 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
 	                   : autostash(i) ? "removed (the autostash dropped: git applies nothing)"
 	                   : i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO
-	                           ? "its lines that pick it made drop"
+	                           ? "its lines that name it made drop (a pick) or commented "
+	                             "out (a reset, a merge)"
 	                   : i == POINTER_BISECT_BAD
 	                           ? "removed (git bisect checks out nothing until a bad commit is "
 	                             "marked again)"

@@ -331,6 +331,21 @@ if [ -x "$lefthook" ]; then
     "eval_then_commit 'git rebase --continue'"
   [ "$(items | grep -c 'git rebase --continue would go')" = 1 ] && items | grep -q 'made drop'
   report $? "rebase-todo: its lines that pick the command's commit made drop, and reported" "$out" "$(items)"
+  # red team 50: a reset line (its short form, an abbreviated id) and a
+  # merge line naming a label the command planted (refs/rewritten/fmt,
+  # which git reads before the revision fmt): commented out
+  rebase_todo_with() {
+    echo "c=${planted_commit/NAME/$1} && h=\$(git rev-parse HEAD) && mkdir .git/rebase-merge && echo refs/heads/main >>.git/rebase-merge/head-name && echo \$h >>.git/rebase-merge/orig-head && echo \$h >>.git/rebase-merge/onto && touch .git/rebase-merge/interactive .git/rebase-merge/done && $2 >.git/rebase-merge/git-rebase-todo"
+  }
+  attack rebase-todo-reset lefthook_repo "$(rebase_todo_with rebase-todo-reset "printf 't %.9s\\n' \$c")" \
+    "eval_then_commit 'git rebase --continue'"
+  items | grep -q 'git rebase --continue would go.*commented out'
+  report $? "rebase-todo-reset: its reset line commented out, and reported" "$out" "$(items)"
+  attack rebase-todo-merge lefthook_repo \
+    "$(rebase_todo_with rebase-todo-merge "git update-ref refs/rewritten/fmt \$c && echo 'merge fmt # tidy'")" \
+    "eval_then_commit 'git rebase --continue'"
+  items | grep -q 'git rebase --continue would go.*commented out'
+  report $? "rebase-todo-merge: its merge line commented out, and reported" "$out" "$(items)"
 fi
 # --- 25. the run's own new branch and tag, with an ordinary commit, stay
 dir=$TEST_TMP/own-branch

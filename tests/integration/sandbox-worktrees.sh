@@ -166,6 +166,12 @@ pointer_attack w2-main-autostash "from w2, a paused rebase's autostash in the ma
 pointer_attack main-w2-todo "from the main worktree, a paused rebase's todo list in w2" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-merge && mkdir -p \$d && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \"pick \$C format helper\" >\$d/git-rebase-todo && touch \$d/interactive \$d/done"' \
   "$w2" "rebase --continue"
+# Its reset line naming a label the command planted in w2's own refs
+# (refs/rewritten/fmt, read before the revision): commented out (red team 50).
+# shellcheck disable=SC2016
+pointer_attack main-w2-todo-reset "from the main worktree, a todo list's reset to a label in w2" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-merge && mkdir -p \$d \$d/../refs/rewritten && echo \$C >\$d/../refs/rewritten/fmt && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \"reset fmt\" >\$d/git-rebase-todo && touch \$d/interactive \$d/done"' \
+  "$w2" "rebase --continue"
 # A bisect planted in w2, its bad commit a child of the command's: git
 # bisect good checks out a commit between bad and good (red team 49, 12).
 # shellcheck disable=SC2016
