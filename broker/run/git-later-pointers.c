@@ -71,6 +71,8 @@ static int take_site(struct git_later_pointer_site *site, int gfd)
 	for (int i = 0; i < POINTERS; i++)
 		if (fstatat(gfd, files[i], &site->st[i], AT_SYMLINK_NOFOLLOW) < 0)
 			site->error[i] = neg_errno();
+	if (git_later_am_take(gfd, &site->am) < 0)
+		return -ENOMEM;
 	const struct stat *log = &site->st[POINTER_HEAD_LOG];
 	if (site->error[POINTER_HEAD_LOG] || !S_ISREG(log->st_mode) || log->st_size == 0)
 		return 0;
@@ -105,6 +107,7 @@ static int add_other(struct git_later *g, int cfd, int parent, const char *dir, 
 		return -ENOMEM;
 	if (take_site(site, fd) < 0) {
 		git_later_log_done(&site->log);
+		git_later_am_done(&site->am);
 		free(site->gitdir);
 		return -ENOMEM;
 	}
@@ -156,6 +159,7 @@ void git_later_pointers_done(struct git_later_pointers *p)
 	for (size_t k = 0; k < p->n; k++) {
 		free(p->site[k].gitdir);
 		git_later_log_done(&p->site[k].log);
+		git_later_am_done(&p->site[k].am);
 	}
 	*p = (struct git_later_pointers){ .n = 0 };
 }
@@ -188,10 +192,12 @@ bool git_later_pointers_users_branch(const struct git_later *g, const char *ref)
 }
 
 /* Whether a file of site changed since the run began. */
-static bool site_changed(const struct git_later_pointer_site *site)
+static bool site_changed(const struct git_later *g, const struct git_later_pointer_site *site)
 {
 	_cleanup_close_ int gfd = open(site->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (gfd < 0)
+		return true;
+	if (git_later_am_changed(gfd, &site->am, &g->started))
 		return true;
 	for (int i = 0; i < POINTERS; i++) {
 		struct stat st;
@@ -205,7 +211,7 @@ static bool site_changed(const struct git_later_pointer_site *site)
 bool git_later_pointers_changed(const struct git_later *g)
 {
 	for (size_t k = 0; k < g->pointers.n; k++)
-		if (site_changed(&g->pointers.site[k]))
+		if (site_changed(g, &g->pointers.site[k]))
 			return true;
 	return false;
 }
@@ -556,19 +562,33 @@ static int site_head_by_git(struct git_later *g, struct git_sweep *s,
 	return -EIO;
 }
 
+/* git_later_am_end() in site. */
+static int am_end(struct git_later *g, struct git_sweep *s,
+                  const struct git_later_pointer_site *site)
+{
+	_cleanup_close_ int gfd = open(site->gitdir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (gfd < 0)
+		return 0;
+	return git_later_am_end(s, gfd, site->gitdir, &site->am, &g->started);
+}
+
 int git_later_pointers_end(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                            char **pathspecs)
 {
 	int found = 0, r = 0;
 	for (size_t k = 0; k < g->pointers.n; k++) {
 		struct git_later_pointer_site *site = &g->pointers.site[k];
-		if (!site_changed(site) || (k > 0 && user_worked(site)))
+		if (!site_changed(g, site) || (k > 0 && user_worked(site)))
 			continue;
 		if (!site->head.ok && site_head_by_git(g, s, site) < 0) {
 			r = -EIO;
 			continue;
 		}
 		int n = end_site(g, s, w, pathspecs, site);
+		found += n > 0 ? n : 0;
+		r = n < 0 ? n : r;
+		/* after its orig-head and autostash: moved aside with them */
+		n = am_end(g, s, site);
 		found += n > 0 ? n : 0;
 		r = n < 0 ? n : r;
 	}

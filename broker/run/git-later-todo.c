@@ -24,9 +24,10 @@
  * any revision or a label (commented out). */
 enum verb { V_PICK, V_REWORD, V_EDIT, V_SQUASH, V_FIXUP, V_REVERT, V_RESET, V_MERGE, VERBS };
 static const char *const verbs[VERBS][2] = {
-	[V_PICK] = { "pick", "p" },     [V_REWORD] = { "reword", "r" }, [V_EDIT] = { "edit", "e" },
-	[V_SQUASH] = { "squash", "s" }, [V_FIXUP] = { "fixup", "f" },   [V_REVERT] = { "revert", "" },
-	[V_RESET] = { "reset", "t" },   [V_MERGE] = { "merge", "m" },
+	[V_PICK] = { "pick", "p" },   [V_REWORD] = { "reword", "r" },
+	[V_EDIT] = { "edit", "e" },   [V_SQUASH] = { "squash", "s" },
+	[V_FIXUP] = { "fixup", "f" }, [V_REVERT] = { "revert", "" },
+	[V_RESET] = { "reset", "t" }, [V_MERGE] = { "merge", "m" },
 };
 
 /* The names a line makes git resolve, at most: a merge's parents past it
@@ -53,8 +54,8 @@ static const char *word_end(const char *p, const char *end)
 	return p;
 }
 
-static void query(struct todo_query *q, size_t *n, const char *prefix, const char *name,
-                  size_t len, const char *suffix)
+static void query(struct todo_query *q, size_t *n, const char *prefix, const char *name, size_t len,
+                  const char *suffix)
 {
 	if (*n < TODO_NAMES_MAX + 1 && len > 0)
 		q[*n] = (struct todo_query){ prefix, name, suffix, len };
@@ -142,7 +143,8 @@ static int resolve(struct git_later *g, struct git_sweep *s, const char *gitdir,
 		enum verb v;
 		size_t k = queries(line, end, q, &v);
 		for (size_t i = 0; k <= TODO_NAMES_MAX && i < k; i++, n++)
-			fprintf(f, "%s%.*s%s\n", q[i].prefix, (int)q[i].len, q[i].name, q[i].suffix);
+			fprintf(f, "%s%.*s%s\n", q[i].prefix, (int)q[i].len, q[i].name,
+			        q[i].suffix);
 		line = *end ? end + 1 : end;
 	}
 	if (fclose(f) != 0)

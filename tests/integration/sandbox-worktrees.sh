@@ -172,6 +172,25 @@ pointer_attack main-w2-todo "from the main worktree, a paused rebase's todo list
 pointer_attack main-w2-todo-reset "from the main worktree, a todo list's reset to a label in w2" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-merge && mkdir -p \$d \$d/../refs/rewritten && echo \$C >\$d/../refs/rewritten/fmt && echo refs/heads/feature >\$d/head-name && echo \$f >\$d/orig-head && echo \$f >\$d/onto && echo \"reset fmt\" >\$d/git-rebase-todo && touch \$d/interactive \$d/done"' \
   "$w2" "rebase --continue"
+# A git am session paused in w2, whose next patch (mail text, no commit)
+# adds bin/git: git am --skip applies it (red team 49, 16). Moved aside.
+# shellcheck disable=SC2016
+pointer_attack main-w2-am "from the main worktree, a paused git am session in w2" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && d=.git/worktrees/w2/rebase-apply && mkdir \$d && \$G format-patch -1 --stdout \$C >\$d/0001 && \$G format-patch -1 --stdout \$C >\$d/0002 && echo 1 >\$d/next && echo 2 >\$d/last && echo \$f >\$d/abort-safety && echo false >\$d/quiet && touch \$d/applying"' \
+  "$w2" "am --skip"
+# The user's own session, paused at its first patch of two, its second
+# written over in place by the command (the folder's entries unchanged).
+user_am_session() {
+  git -C "$main" switch -q -c patches && echo x >"$main/README" && git -C "$main" commit -qam one &&
+    echo n >"$main/n" && git -C "$main" add n && git -C "$main" commit -qm two &&
+    git -C "$main" format-patch -q -2 -o "$TEST_TMP/mbox" && git -C "$main" switch -q main &&
+    echo y >"$w2/README" && git -C "$w2" commit -qam mine &&
+    ! git -C "$w2" am -q "$TEST_TMP"/mbox/*.patch >/dev/null 2>&1
+}
+# shellcheck disable=SC2016
+scene_more=user_am_session pointer_attack main-w2-am-in-place "from the main worktree, the next patch of the user's paused git am session in w2 written over" "$main" \
+  'plant "$mark" feature; echo "&& \$G format-patch -1 --stdout \$C >.git/worktrees/w2/rebase-apply/0002"' \
+  "$w2" "am --skip"
 # A bisect planted in w2, its bad commit a child of the command's: git
 # bisect good checks out a commit between bad and good (red team 49, 12).
 # shellcheck disable=SC2016
@@ -234,6 +253,16 @@ out=$(cat "$TEST_TMP/fp.json")
   [[ $(git -C "$w2" reflog -1 --format=%gs) == merge* ]] && [ -z "$(git -C "$w2" status --porcelain)" ] &&
   [ "$(json_get "$out" 'd["gitSweep"]')" = None ]
 report $? "the user's own merge in w2 during a run in the main worktree stays (branch, reflog)" "$out" "$(cat "$TEST_TMP/fp.err")"
+
+# The user's own git am session, paused in w2 before a run in the main
+# worktree that writes w2's ORIG_HEAD (harmless: w2's files are checked):
+# the session stays, and git am --skip there goes on with it.
+scene && user_am_session
+run "$SLUICE" run -C "$main" --format json -- 'git rev-parse feature >.git/worktrees/w2/ORIG_HEAD'
+[ -d "$main/.git/worktrees/w2/rebase-apply" ] && [ ! -e "$main/.git/worktrees/w2/rebase-apply.sluice-blocked" ] &&
+  git -C "$w2" am --skip >/dev/null 2>&1 && [ -e "$w2/n" ] && ! grep -q 'git am' <<<"$out"
+report $? "the user's own git am session paused in w2 stays through a run that changes w2's files" "$out" \
+  "$(ls "$main/.git/worktrees/w2" "$w2"; git -C "$w2" log --oneline -3)"
 
 # A direct write (not git's rename of a lock file) is refused as well.
 scene

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What git restores later: a paused git am session (git-later-am.h).
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cleanup.h"
+#include "errors.h"
+#include "fd-util.h"
+#include "run/git-later-am.h"
+#include "run/git-later-refs.h"
+#include "run/git-sweep-state.h"
+
+static const char am_dir[] = "rebase-apply";
+
+int git_later_am_take(int gfd, struct git_later_am_before *b)
+{
+	*b = (struct git_later_am_before){ .entry = NULL };
+	if (fstatat(gfd, am_dir, &b->st, AT_SYMLINK_NOFOLLOW) < 0) {
+		b->error = neg_errno();
+		return 0;
+	}
+	int fd = openat(gfd, am_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		safe_close(fd);
+		return 0; /* not listed: its entries' ctime tells */
+	}
+	b->listed = true;
+	struct dirent *de;
+	int r = 0;
+	while (r == 0 && b->listed && (de = readdir(d)) != NULL) {
+		struct git_later_am_entry *e = NULL;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (b->n >= AM_ENTRIES_MAX) {
+			b->listed = false;
+			break;
+		}
+		if (b->n % 64 == 0) {
+			e = reallocarray(b->entry, b->n + 64, sizeof(*e));
+			if (!e) {
+				r = -ENOMEM;
+				break;
+			}
+			b->entry = e;
+		}
+		e = &b->entry[b->n];
+		if (fstatat(dirfd(d), de->d_name, &e->st, AT_SYMLINK_NOFOLLOW) < 0)
+			b->listed = false; /* gone already: its ctime tells */
+		else if (!(e->name = strdup(de->d_name)))
+			r = -ENOMEM;
+		else
+			b->n++;
+	}
+	closedir(d);
+	return r;
+}
+
+void git_later_am_done(struct git_later_am_before *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->entry[i].name);
+	free(b->entry);
+	*b = (struct git_later_am_before){ .entry = NULL };
+}
+
+static bool since(const struct stat *st, const struct timespec *started)
+{
+	return st->st_ctim.tv_sec > started->tv_sec ||
+	       (st->st_ctim.tv_sec == started->tv_sec && st->st_ctim.tv_nsec >= started->tv_nsec);
+}
+
+/* Whether the entry name (its stat now st) is not as it was before the
+ * run: where listed, another stat or none then; else written since. */
+static bool entry_changed(const struct git_later_am_before *b, const char *name,
+                          const struct stat *st, const struct timespec *started)
+{
+	if (!b->listed)
+		return since(st, started);
+	for (size_t i = 0; i < b->n; i++)
+		if (strcmp(b->entry[i].name, name) == 0)
+			return !git_later_same_file(0, st, 0, &b->entry[i].st) ||
+			       st->st_mode != b->entry[i].st.st_mode;
+	return true;
+}
+
+bool git_later_am_changed(int gfd, const struct git_later_am_before *b,
+                          const struct timespec *started)
+{
+	struct stat now;
+	int e = fstatat(gfd, am_dir, &now, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
+	if (e == -ENOENT)
+		return false; /* none now: git applies nothing */
+	if (e || !git_later_same_file(e, &now, b->error, &b->st) || !S_ISDIR(now.st_mode))
+		return true;
+	/* the same folder, no entry made or removed: one written in place */
+	int fd = openat(gfd, am_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		safe_close(fd);
+		return true;
+	}
+	bool changed = false;
+	size_t n = 0;
+	struct dirent *de;
+	while (!changed && (de = readdir(d)) != NULL) {
+		struct stat es;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		n++;
+		changed = fstatat(dirfd(d), de->d_name, &es, AT_SYMLINK_NOFOLLOW) < 0 ||
+		          entry_changed(b, de->d_name, &es, started);
+	}
+	closedir(d);
+	return changed || (b->listed && n != b->n);
+}
+
+int git_later_am_end(struct git_sweep *s, int gfd, const char *gitdir,
+                     const struct git_later_am_before *b, const struct timespec *started)
+{
+	if (!git_later_am_changed(gfd, b, started))
+		return 0;
+	char aside[64];
+	int r = -EEXIST;
+	for (int n = 1; n <= 9 && r == -EEXIST; n++) {
+		snprintf(aside, sizeof(aside),
+		         n == 1 ? "%s.sluice-blocked" : "%s.sluice-blocked-%d", am_dir, n);
+		struct stat was;
+		if (fstatat(gfd, aside, &was, AT_SYMLINK_NOFOLLOW) == 0)
+			continue;
+		r = renameat(gfd, am_dir, gfd, aside) < 0 ? neg_errno() : 0;
+	}
+	if (r < 0) {
+		git_sweep_fail(s,
+		               "the check of what git would restore later: %s/%s, a git am or "
+		               "rebase session the command made or changed, could not be set "
+		               "aside: %s; remove it before running git am or git rebase there",
+		               gitdir, am_dir, strerror(-r));
+		return r;
+	}
+	_cleanup_free_ char *path = NULL, *what = NULL;
+	if (asprintf(&path, "%s/%s", gitdir, am_dir) < 0 ||
+	    asprintf(&what,
+	             "the command %s this git am or rebase --apply session, whose next patch "
+	             "(mail text: no commit to compare) is where the user's git am --skip or "
+	             "--continue (git rebase --skip or --continue) would go; moved to "
+	             "%s/%s (if the session is your own: mv %s/%s %s/%s)",
+	             b->error ? "made" : "changed", gitdir, aside, gitdir, aside, gitdir,
+	             am_dir) < 0)
+		return 1;
+	git_sweep_note_item(s, path, what, NULL);
+	return 1;
+}
