@@ -89,3 +89,19 @@ bool git_later_log_was_there(const struct git_later_log_before *b, const char *l
 	}
 	return false;
 }
+
+size_t git_later_log_newest_checkout(const char *text, size_t len)
+{
+	static const char msg[] = "\tcheckout: moving from ";
+	size_t found = len;
+	for (size_t at = 0; at < len;) {
+		const char *nl = memchr(text + at, '\n', len - at);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		/* anywhere in the line: git reads the message after the time
+		 * zone, and a name the command wrote may hold a tab */
+		if (memmem(text + at, end - at, msg, sizeof(msg) - 1))
+			found = at;
+		at = end + 1;
+	}
+	return found;
+}

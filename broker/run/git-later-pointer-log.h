@@ -7,7 +7,8 @@
  * lines after them; where it was rewritten (git gc, git reflog expire, or
  * the command's own text, which can put a copy of the old last bytes
  * anywhere: red team 49, 13), the newest POINTER_LOG_WINDOW lines, and
- * any after the place the old last bytes first stand, less the lines that
+ * any after the place the old last bytes first stand, and the newest
+ * "checkout: moving from" line wherever it stands, less the lines that
  * stood among the newest before the run (which git gc keeps byte for
  * byte: the user's, not the run's).
  * Not for: anyone but git-later-pointers.c.
@@ -42,6 +43,14 @@ void git_later_log_done(struct git_later_log_before *b);
 size_t git_later_log_new_from(const struct git_later_log_before *b, bool known,
                               const struct stat *was, const char *text, size_t len,
                               const struct stat *now, bool *rewritten);
+
+/* Where the newest line of text (a log, len bytes) whose message begins
+ * "checkout: moving from " begins, or len where none does: in a rewritten
+ * log the run can put it past the newest POINTER_LOG_WINDOW lines, which
+ * then hold none (red team 50, 3), and `git checkout -` (@{-1}) takes it
+ * all the same. (@{-2} and older are not read: a user who asks for them
+ * names a branch switch by its number, not as git suggests.) */
+size_t git_later_log_newest_checkout(const char *text, size_t len);
 
 /* Whether line (len bytes, no '\n') stood among the newest before the run. */
 bool git_later_log_was_there(const struct git_later_log_before *b, const char *line, size_t len);

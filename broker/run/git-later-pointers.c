@@ -310,16 +310,25 @@ static int ids_of(struct git_later *g, struct git_sweep *s,
 	                      ? 0
 	                      : git_later_log_new_from(&site->log, !site->error[i], &site->st[i],
 	                                               text, len, &st, &rewritten);
-	for (char *line = text + from; line && *line;) {
+	/* a rewritten log's newest checkout line, wherever it lies: the one
+	 * `git checkout -` (@{-1}) takes; the lines between it and the
+	 * newest are counted, not read (*lines: how deep the run's go) */
+	size_t checkout = rewritten ? git_later_log_newest_checkout(text, len) : len;
+	for (char *line = text + (checkout < from ? checkout : from); line && *line;) {
 		char *nl = strchr(line, '\n');
+		size_t at = (size_t)(line - text);
 		if (nl)
 			*nl = '\0';
 		(*lines)++;
-		if (rewritten && git_later_log_was_there(&site->log, line, strlen(line))) {
+		if ((at < from && at != checkout) ||
+		    (rewritten && git_later_log_was_there(&site->log, line, strlen(line)))) {
 			line = nl ? nl + 1 : NULL; /* the user's, kept by the rewrite */
 			continue;
 		}
 		char *fields[2] = { NULL, NULL };
+		/* anywhere in the line: git reads the message after the time
+		 * zone, and a name the command wrote may hold a tab */
+		char *moving = strstr(line, "\tcheckout: moving from ");
 		char *msg = strchr(line, '\t'), *save = NULL;
 		if (msg)
 			*msg++ = '\0';
@@ -333,10 +342,8 @@ static int ids_of(struct git_later *g, struct git_sweep *s,
 		if (id && git_later_is_hex(id, g->hex_len) && !git_later_listed(*ids, id) &&
 		    strv_extend(ids, id) < 0)
 			return -ENOMEM;
-		static const char from_text[] = "checkout: moving from ";
-		if (i == POINTER_HEAD_LOG && msg &&
-		    strncmp(msg, from_text, strlen(from_text)) == 0) {
-			char *x = msg + strlen(from_text);
+		if (i == POINTER_HEAD_LOG && moving) {
+			char *x = moving + strlen("\tcheckout: moving from ");
 			x[strcspn(x, " ")] = '\0';
 			if (git_later_is_hex(x, g->hex_len) && !git_later_listed(*ids, x) &&
 			    strv_extend(ids, x) < 0)

@@ -204,6 +204,14 @@ pointer_attack main-w2-bisect "from the main worktree, a bisect's refs/bisect/ba
 pointer_attack main-w2-reflog-tail "from the main worktree, w2's HEAD reflog rewritten with its old tail copied last" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && l=.git/worktrees/w2/logs/HEAD && { cat \$l; printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C; tail -c 256 \$l; } >\$l.new && mv \$l.new \$l"' \
   "$w2" "checkout -q -"
+# The log rewritten with its old last line left out (no old tail to find):
+# the planted checkout line, then 70 lines that switch nothing, so that the
+# newest 64 hold no checkout line and git checkout - takes the planted one
+# (red team 50, 3). A rewritten log's newest checkout line counts too.
+# shellcheck disable=SC2016
+pointer_attack main-w2-reflog-deep "from the main worktree, w2's HEAD reflog rewritten with a checkout line past its newest 64" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && l=.git/worktrees/w2/logs/HEAD && { sed \"\\\$d\" \$l; printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C; for i in \$(seq 70); do printf \"%s %s x <x@x> 1700000000 +0000\tcommit: work %s\n\" \$f \$f \$i; done; } >\$l.new && mv \$l.new \$l"' \
+  "$w2" "checkout -q -"
 # shellcheck disable=SC2016
 pointer_attack w2-main-orig "from w2, the main worktree's ORIG_HEAD" "$w2" \
   'plant "$mark" main; echo "&& echo \$C >\$(\$G rev-parse --git-common-dir)/ORIG_HEAD"' \
