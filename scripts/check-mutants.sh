@@ -40,7 +40,7 @@ mutants=(
   "todo-picks-kept@@broker/run/git-later-todo.c@@s/else if \(r > 0\)\n/else if (0)\n/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
   "todo-reset-merge-unread@@broker/run/git-later-todo.c@@s/\*v = verb_of\(line, end, &p\);\n\tif \(\*v == VERBS\)/*v = verb_of(line, end, \&p);\n\tif (*v == VERBS || *v == V_RESET || *v == V_MERGE)/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
   "todo-labels-unread@@broker/run/git-later-todo.c@@s/\t\tquery\(q, &n, \x22refs\/rewritten\/\x22, p, \(size_t\)\(e - p\), \x22\^\{commit\}\x22\);\n//@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
-  "am-session-kept@@broker/run/git-later-am.c@@s/\tif \(!git_later_am_changed\(gfd, b, started\)\)\n\t\treturn 0;/\treturn 0;/@@tests/integration/sandbox-worktrees.sh"
+  "am-session-kept@@broker/run/git-later-am.c@@s/\tif \(!git_later_am_changed\(gfd, b, started\)\)\n\t\treturn 0;/\treturn 0;/@@tests/integration/sandbox-gitlater.sh tests/integration/sandbox-worktrees.sh"
   "am-in-place-unread@@broker/run/git-later-am.c@@s/ \|\|\n\s*entry_changed\(b, de->d_name, &es, started\);/;/@@tests/integration/sandbox-worktrees.sh"
   "am-own-session-moved@@broker/run/git-later-am.c@@s/\tif \(!b->listed\)\n\t\treturn since\(st, started\);/\treturn true;/@@tests/integration/sandbox-worktrees.sh"
   "reflog-newest-checkout-unread@@broker/run/git-later-pointers.c@@s/size_t checkout = rewritten \? git_later_log_newest_checkout\(text, len\) : len;/size_t checkout = len;/@@tests/integration/sandbox-worktrees.sh"

@@ -346,6 +346,13 @@ if [ -x "$lefthook" ]; then
     "eval_then_commit 'git rebase --continue'"
   items | grep -q 'git rebase --continue would go.*commented out'
   report $? "rebase-todo-merge: its merge line commented out, and reported" "$out" "$(items)"
+  # red team 50, 2: a paused git am session the command made in the run's
+  # own gitdir, its next patch (mail text) adding lefthook.yml: moved aside
+  attack am-skip lefthook_repo \
+    "c=${planted_commit/NAME/am-skip} && d=.git/rebase-apply && mkdir \$d && git format-patch -1 --stdout \$c >\$d/0001 && cp \$d/0001 \$d/0002 && echo 1 >\$d/next && echo 2 >\$d/last && git rev-parse HEAD >\$d/abort-safety && echo false >\$d/quiet && touch \$d/applying" \
+    "eval_then_commit 'git am --skip'"
+  [ -d "$dir/.git/rebase-apply.sluice-blocked" ] && items | grep -q 'git am --skip or --continue .* would go'
+  report $? "am-skip: the session moved to rebase-apply.sluice-blocked, and reported" "$out" "$(items)"
 fi
 # --- 25. the run's own new branch and tag, with an ordinary commit, stay
 dir=$TEST_TMP/own-branch
