@@ -44,6 +44,7 @@ mutants=(
   "am-in-place-unread@@broker/run/git-later-am.c@@s/ \|\|\n\s*entry_changed\(b, de->d_name, &es, started\);/;/@@tests/integration/sandbox-worktrees.sh"
   "am-own-session-moved@@broker/run/git-later-am.c@@s/\tif \(!b->listed\)\n\t\treturn since\(st, started\);/\treturn true;/@@tests/integration/sandbox-worktrees.sh"
   "reflog-newest-checkout-unread@@broker/run/git-later-pointers.c@@s/size_t checkout = rewritten \? git_later_log_newest_checkout\(text, len\) : len;/size_t checkout = len;/@@tests/integration/sandbox-worktrees.sh"
+  "reflog-user-checkout-unknown@@broker/run/git-later-pointer-log.c@@s/return take_checkout\(b, fd, [^;]*;/return 0;/@@tests/integration/sandbox-gitlater.sh"
   "bisect-range-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_BISECT_BAD\] = \x22refs\/bisect\/bad\x22,/[POINTER_BISECT_BAD] = \x22refs\/bisect\/bad.unread\x22,/@@tests/integration/sandbox-worktrees.sh"
   "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/unit/test-git-sweep tests/integration/sandbox-sweep.sh"
   "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"

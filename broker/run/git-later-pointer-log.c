@@ -10,11 +10,41 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "run/git-later-pointer-log.h"
 #include "run/git-later-refs.h"
 
 /* What is read of the log before the run for its newest lines. */
 #define LOG_READ_BEFORE (16 * 1024)
+/* And before those, for its newest checkout line where they hold none. */
+#define LOG_READ_CHECKOUT (1024 * 1024)
+
+/* The newest checkout line of the log fd before offset upto (where its
+ * newest lines kept begin), within LOG_READ_CHECKOUT of it, into
+ * b->checkout: 0 (none found: NULL) or -ENOMEM. */
+static int take_checkout(struct git_later_log_before *b, int fd, off_t upto)
+{
+	off_t start = upto > LOG_READ_CHECKOUT ? upto - LOG_READ_CHECKOUT : 0;
+	size_t want = (size_t)(upto - start);
+	_cleanup_free_ char *buf = want > 0 ? malloc(want) : NULL;
+	if (want == 0 || !buf)
+		return want == 0 ? 0 : -ENOMEM;
+	if (pread(fd, buf, want, start) != (ssize_t)want)
+		return 0;
+	git_later_nul_to_newline(buf, want);
+	size_t from = 0;
+	if (start > 0) { /* whole lines only */
+		const char *nl = memchr(buf, '\n', want);
+		from = nl ? (size_t)(nl - buf) + 1 : want;
+	}
+	size_t at = from + git_later_log_newest_checkout(buf + from, want - from);
+	if (at >= want)
+		return 0;
+	size_t len = strcspn(buf + at, "\n");
+	len = at + len > want ? want - at : len;
+	b->checkout = strndup(buf + at, len);
+	return b->checkout ? 0 : -ENOMEM;
+}
 
 int git_later_log_take(struct git_later_log_before *b, int fd, const struct stat *st)
 {
@@ -45,13 +75,17 @@ int git_later_log_take(struct git_later_log_before *b, int fd, const struct stat
 	buf[end - from] = '\0';
 	b->lines = buf;
 	b->lines_len = end - from;
-	return 0;
+	if (git_later_log_newest_checkout(b->lines, b->lines_len) < b->lines_len)
+		return 0;
+	return take_checkout(b, fd, st->st_size - (off_t)want + (off_t)from);
 }
 
 void git_later_log_done(struct git_later_log_before *b)
 {
 	free(b->lines);
+	free(b->checkout);
 	b->lines = NULL;
+	b->checkout = NULL;
 	b->lines_len = 0;
 }
 
@@ -80,6 +114,8 @@ size_t git_later_log_new_from(const struct git_later_log_before *b, bool known,
 
 bool git_later_log_was_there(const struct git_later_log_before *b, const char *line, size_t len)
 {
+	if (b->checkout && strlen(b->checkout) == len && memcmp(b->checkout, line, len) == 0)
+		return true; /* the newest checkout line before the run */
 	const char *s = b->lines, *end = b->lines + b->lines_len;
 	while (s && s + len < end) {
 		if (memcmp(s, line, len) == 0 && s[len] == '\n')

@@ -2,7 +2,9 @@
 /*
  * What git restores later: which lines of a worktree's HEAD reflog the run
  * added (git-later-pointer-log.c), for git-later-pointers.c. Before the
- * run: the log's last 256 bytes and its last 16 KiB of whole lines. After: where the
+ * run: the log's last 256 bytes and its last 16 KiB of whole lines (and,
+ * where those hold no checkout line, the newest in the 1 MiB before them,
+ * so that a rewrite's copy of the user's own is known). After: where the
  * log only grew (the same file, the old last bytes at the old size), the
  * lines after them; where it was rewritten (git gc, git reflog expire, or
  * the command's own text, which can put a copy of the old last bytes
@@ -29,6 +31,9 @@ struct git_later_log_before {
 	size_t tail_len;
 	char *lines; /* malloc'd: its newest whole lines, each ending in '\n' */
 	size_t lines_len;
+	/* malloc'd: where those hold no checkout line, the newest one in
+	 * the 1 MiB before them (no '\n'), or NULL */
+	char *checkout;
 };
 
 /* Of the log fd (its stat st), before the run: 0 or -ENOMEM. */
@@ -52,7 +57,8 @@ size_t git_later_log_new_from(const struct git_later_log_before *b, bool known,
  * names a branch switch by its number, not as git suggests.) */
 size_t git_later_log_newest_checkout(const char *text, size_t len);
 
-/* Whether line (len bytes, no '\n') stood among the newest before the run. */
+/* Whether line (len bytes, no '\n') stood among the newest before the run,
+ * or was the newest checkout line then. */
 bool git_later_log_was_there(const struct git_later_log_before *b, const char *line, size_t len);
 
 #endif

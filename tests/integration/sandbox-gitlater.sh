@@ -428,6 +428,23 @@ if [ -x "$lefthook" ]; then
     [ "$(git -C "$dir" reflog | wc -l)" = "$entries" ] && [ "$(stat -c %i "$dir/.git/logs/HEAD")" != "$ino" ]
   report $? "a git gc in the run (HEAD's reflog rewritten, its $entries entries kept) reports nothing and holds nothing" \
     "$out"
+  # the same where the user's own newest checkout line (git checkout -
+  # goes to lefthook.yml's old version) lies past the newest 16 KiB of the
+  # log: known from before the run, kept (red team 50, 3)
+  dir=$TEST_TMP/gc-checkout
+  lefthook_repo "$dir"
+  printf 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n' >"$dir/lefthook.yml"
+  git -C "$dir" commit -qam "the user's lefthook change"
+  git -C "$dir" checkout -q --detach HEAD~1 && git -C "$dir" checkout -q main
+  h=$(git -C "$dir" rev-parse HEAD)
+  for i in $(seq 150); do
+    printf '%s %s t <t@example.invalid> %s +0000\tcommit (amend): the user%s\n' "$h" "$h" "$(date +%s)" "$i"
+  done >>"$dir/.git/logs/HEAD"
+  run "$SLUICE" run -C "$dir" --format json -- 'git gc -q'
+  sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+  [ "$sweep" = null ] && [ "$(git -C "$dir" reflog | grep -c 'checkout: moving from')" = 2 ]
+  report $? "a git gc in the run, the user's newest checkout line past 16 KiB of the log: kept, nothing reported" \
+    "$out" "$(git -C "$dir" reflog | grep checkout)"
 fi
 # and a stash of an ordinary change, made in the run, stays
 run "$SLUICE" run -C "$dir" --format json -- 'echo two >>README && git stash -q && git stash list'
