@@ -45,6 +45,8 @@ mutants=(
   "am-own-session-moved@@broker/run/git-later-am.c@@s/\tif \(!b->listed\)\n\t\treturn since\(st, started\);/\treturn true;/@@tests/integration/sandbox-worktrees.sh"
   "reflog-newest-checkout-unread@@broker/run/git-later-pointers.c@@s/size_t checkout = rewritten \? git_later_log_newest_checkout\(text, len\) : len;/size_t checkout = len;/@@tests/integration/sandbox-worktrees.sh"
   "reflog-user-checkout-unknown@@broker/run/git-later-pointer-log.c@@s/return take_checkout\(b, fd, [^;]*;/return 0;/@@tests/integration/sandbox-gitlater.sh"
+  "reflog-old-id-unread@@broker/run/git-later-pointers.c@@s/if \(i == POINTER_HEAD_LOG && fields\[0\] && /if (0 \&\& fields[0] \&\& /@@tests/integration/sandbox-worktrees.sh"
+  "reflog-old-id-kept@@broker/run/git-later-pointers.c@@s/if \(r == 0 && git_later_log_unname_old\(text, len, planting, g->hex_len\) > 0\)/if (0)/@@tests/integration/sandbox-worktrees.sh"
   "bisect-range-unread@@broker/run/git-later-pointers.c@@s/\[POINTER_BISECT_BAD\] = \x22refs\/bisect\/bad\x22,/[POINTER_BISECT_BAD] = \x22refs\/bisect\/bad.unread\x22,/@@tests/integration/sandbox-worktrees.sh"
   "submodule-worktree-recheck-off@@broker/run/git-sweep.c@@s/else if \(root < 0 && there && S_ISREG/else if (0 \&\& root < 0 \&\& there \&\& S_ISREG/@@tests/unit/test-git-sweep tests/integration/sandbox-sweep.sh"
   "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"

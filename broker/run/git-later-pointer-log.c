@@ -141,3 +141,34 @@ size_t git_later_log_newest_checkout(const char *text, size_t len)
 	}
 	return found;
 }
+
+size_t git_later_log_unname_old(char *text, size_t len, char **planting, size_t hex_len)
+{
+	size_t n = 0;
+	const char *prev_new = NULL; /* the line before's new id */
+	char id[65];
+	for (size_t at = 0; at < len && hex_len < sizeof(id);) {
+		char *line = text + at;
+		size_t end = at;
+		while (end < len && text[end] != '\n' && text[end] != '\0')
+			end++; /* a NUL ends a line too, as git_later_nul_to_newline() */
+		bool ids = end - at > 2 * hex_len + 1 && line[hex_len] == ' ' &&
+		           line[2 * hex_len + 1] == ' ';
+		if (ids) {
+			memcpy(id, line, hex_len);
+			id[hex_len] = '\0';
+			if (git_later_listed(planting, id)) {
+				/* as git reflog delete --rewrite sets it: the id the
+				 * line before went to, or none */
+				if (prev_new)
+					memcpy(line, prev_new, hex_len);
+				else
+					memset(line, '0', hex_len);
+				n++;
+			}
+		}
+		prev_new = ids ? line + hex_len + 1 : NULL;
+		at = end + 1;
+	}
+	return n;
+}

@@ -61,4 +61,11 @@ size_t git_later_log_newest_checkout(const char *text, size_t len);
  * or was the newest checkout line then. */
 bool git_later_log_was_there(const struct git_later_log_before *b, const char *line, size_t len);
 
+/* In text (a log, len bytes), each line's old id that is listed in
+ * planting made the id the line before went to (the null id for the
+ * first): git's HEAD@{N} is the old id of the Nth newest line, so a line
+ * the command wrote with its commit there and an ordinary new id takes
+ * `git reset --hard HEAD@{1}` to it (red team 50, 4). Returns how many. */
+size_t git_later_log_unname_old(char *text, size_t len, char **planting, size_t hex_len);
+
 #endif

@@ -337,6 +337,11 @@ static int ids_of(struct git_later *g, struct git_sweep *s,
 		/* the reflog: "OLD NEW WHO <MAIL> TIME TZ\tMSG"; the others: "ID
 		 * ..."; FETCH_HEAD's lines that git merge FETCH_HEAD takes only */
 		char *id = i == POINTER_HEAD_LOG ? fields[1] : fields[0];
+		/* the old id too: what HEAD@{N+1} reads (not the null id) */
+		if (i == POINTER_HEAD_LOG && fields[0] && git_later_is_hex(fields[0], g->hex_len) &&
+		    strspn(fields[0], "0") < g->hex_len && !git_later_listed(*ids, fields[0]) &&
+		    strv_extend(ids, fields[0]) < 0)
+			return -ENOMEM;
 		if (i == POINTER_FETCH_HEAD && msg && strncmp(msg, "not-for-merge", 13) == 0)
 			id = NULL;
 		if (id && git_later_is_hex(id, g->hex_len) && !git_later_listed(*ids, id) &&
@@ -417,8 +422,17 @@ static int undo(struct git_later *g, struct git_sweep *s, const struct git_later
 		if (asprintf(&text, "%s\n", branch ? branch : head->id) < 0)
 			return -ENOMEM;
 		return put(gfd, i, text);
-	case POINTER_HEAD_LOG:
-		return drop_log_lines(g, s, site, lines, planting);
+	case POINTER_HEAD_LOG: {
+		_cleanup_close_ int fd = openat(
+		        gfd, files[i], O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+		struct stat st;
+		size_t len = 0;
+		int r = fd < 0 ? neg_errno()
+		               : git_later_read_small(fd, POINTER_READ_MAX, &st, &text, &len);
+		if (r == 0 && git_later_log_unname_old(text, len, planting, g->hex_len) > 0)
+			r = git_later_write_file(gfd, files[i], text, len);
+		return r < 0 ? r : drop_log_lines(g, s, site, lines, planting);
+	}
 	case POINTER_REBASE_TODO:
 	case POINTER_SEQUENCER_TODO: {
 		_cleanup_free_ char *was = NULL;

@@ -204,6 +204,20 @@ pointer_attack main-w2-bisect "from the main worktree, a bisect's refs/bisect/ba
 pointer_attack main-w2-reflog-tail "from the main worktree, w2's HEAD reflog rewritten with its old tail copied last" "$main" \
   'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && l=.git/worktrees/w2/logs/HEAD && { cat \$l; printf \"%s %s x <x@x> 1700000000 +0000\tcheckout: moving from %s to feature\n\" \$f \$f \$C; tail -c 256 \$l; } >\$l.new && mv \$l.new \$l"' \
   "$w2" "checkout -q -"
+# The same with a line git reset --hard HEAD@{2} takes (no checkout
+# line, which is read wherever it lies; git's HEAD@{N} is the old id of
+# the Nth newest line, the copy's one whole line the newest): the copy of
+# the old tail moves the start of the run's lines past nothing.
+# shellcheck disable=SC2016
+pointer_attack main-w2-reflog-tail-at2 "from the main worktree, w2's HEAD reflog rewritten with its old tail copied after a line HEAD@{2} reads" "$main" \
+  'plant "$mark" feature; echo "&& l=.git/worktrees/w2/logs/HEAD && { cat \$l; printf \"%s %s x <x@x> 1700000000 +0000\tcommit: tidy\n\" \$C \$C; tail -c 256 \$l; } >\$l.new && mv \$l.new \$l"' \
+  "$w2" "reset -q --hard HEAD@{2}"
+# A line whose old id is the command's commit and new id w2's own HEAD:
+# git reset --hard HEAD@{1} takes the old id (red team 50, 4).
+# shellcheck disable=SC2016
+pointer_attack main-w2-reflog-old-id "from the main worktree, a line of w2's HEAD reflog whose old id HEAD@{1} takes" "$main" \
+  'plant "$mark" feature; echo "&& f=\$(\$G rev-parse feature) && printf \"%s %s x <x@x> \$(date +%s) +0000\treset: moving to HEAD\n\" \$C \$f >>.git/worktrees/w2/logs/HEAD"' \
+  "$w2" "reset -q --hard HEAD@{1}"
 # The log rewritten with its old last line left out (no old tail to find):
 # the planted checkout line, then 70 lines that switch nothing, so that the
 # newest 64 hold no checkout line and git checkout - takes the planted one
