@@ -470,7 +470,8 @@ static void report(struct git_sweep *s, const struct git_later_pointer_site *sit
 		ids = more;
 		kept = more_kept;
 	}
-	const char *done = i == POINTER_HEAD_LOG ? "its lines deleted"
+	const char *done = i == POINTER_HEAD_LOG
+	                           ? "its lines deleted (an old id: set to the line before's new)"
 	                   : autostash(i) ? "removed (the autostash dropped: git applies nothing)"
 	                   : i == POINTER_REBASE_TODO || i == POINTER_SEQUENCER_TODO
 	                           ? "its lines that name it made drop (a pick) or commented "
