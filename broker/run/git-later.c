@@ -32,6 +32,7 @@
 #include "run/git-later-refs.h"
 #include "run/git-later-locks.h"
 #include "run/git-later-moved.h"
+#include "run/git-later-nested.h"
 #include "run/git-later-replace.h"
 #include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
@@ -308,8 +309,8 @@ static void head_by_git(struct git_later *g, struct git_sweep *s, struct git_lat
 /* The index, HEAD and the pre-run branch, which changed: what reached them
  * at the names of pathspecs undone (see git-later.h); the number found,
  * or -errno. */
-static int index_and_branch(struct git_later *g, const struct protect_watch *w, struct git_sweep *s,
-                            char **pathspecs)
+int git_later_index_and_branch(struct git_later *g, const struct protect_watch *w,
+                               struct git_sweep *s, char **pathspecs)
 {
 	int found = 0, r;
 	struct git_later_head now;
@@ -433,7 +434,7 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 		found += r > 0 ? r : 0;
 	}
 	if (changed) {
-		r = index_and_branch(g, w, s, pathspecs);
+		r = git_later_index_and_branch(g, w, s, pathspecs);
 		found += r > 0 ? r : 0;
 	}
 	return r < 0 ? r : found;
@@ -457,6 +458,9 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	found += r > 0 ? r : 0;
 	r = names_that_run_later(g, w, s, changes, n, before);
 	found += r > 0 ? r : 0;
+	/* the nested repositories', each against its own HEAD before the run */
+	int nr = git_later_nested_end(g, w, s);
+	found += nr > 0 ? nr : 0;
 	git_later_ref_changes_free(changes, n);
 	if (found || r < 0 || g->gits)
 		g->duration_us = monotonic_us() - t0;
@@ -472,6 +476,7 @@ void git_later_done(struct git_later *g)
 		git_later_stash_done(&g->stash);
 	}
 	git_later_pointers_done(&g->pointers);
+	git_later_nested_done(g);
 	free(g->workspace);
 	free(g->gitdir);
 	free(g->common);

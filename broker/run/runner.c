@@ -554,6 +554,12 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	/* before the command can run (an early launcher waits for it) */
 	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
 	step_done(o, "watch-begin", &t);
+	/* the nested repositories on the way to the names protect-watch
+	 * found (git-later.h); without memory, said after the run */
+	if (git_later_nested_begin(&o->later, &o->watch) < 0)
+		o->later.nested_over = true;
+	if (o->later.n_nested > 0)
+		step_done(o, "git-later-nested", &t);
 	struct launcher_proc *lp = &o->launcher_proc;
 	if (r >= 0)
 		r = launcher_ready(lp, sr);
