@@ -167,20 +167,32 @@ int git_later_nested_begin(struct git_later *g, const struct protect_watch *w)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		struct git_later *e = &g->nested[g->n_nested++];
-		e->prefix = strdup(folders[i]);
-		if (!e->prefix || asprintf(&e->workspace, "%s/%s", g->workspace, folders[i]) < 0)
+		_cleanup_free_ char *folder = NULL, *gitdir = NULL, *common = NULL;
+		if (asprintf(&folder, "%s/%s", g->workspace, folders[i]) < 0)
 			return -ENOMEM;
-		r = find_repository(e->workspace, &e->gitdir, &e->common);
+		r = find_repository(folder, &gitdir, &common);
 		if (r < 0)
 			return r;
-		if (e->gitdir && ++found >= GIT_LATER_NESTED_MAX && i + 1 < n) {
+		if (gitdir) {
+			/* the top's check, begun in it: its HEAD, the stats, its
+			 * refs, stash, pointers and history as they are */
+			struct git_sweep at = { .workspace = folder,
+				                .roots = { gitdir, common },
+				                .n_roots = strcmp(gitdir, common) != 0 ? 2 : 1 };
+			r = git_later_begin(e, &at, w->settings);
+			if (r < 0)
+				return r;
+		} else {
+			e->workspace = TAKE_PTR(folder);
+		}
+		e->prefix = strdup(folders[i]);
+		if (!e->prefix || !e->workspace)
+			return -ENOMEM;
+		if (gitdir && ++found >= GIT_LATER_NESTED_MAX && i + 1 < n) {
 			/* the folders past the bound not looked at: said after the run */
 			g->nested_over = true;
-			e->active = read_state(e);
 			break;
 		}
-		if (e->gitdir)
-			e->active = read_state(e);
 	}
 	return 0;
 }
@@ -290,18 +302,16 @@ static int check_one(struct git_later *g, struct git_later *n, const struct prot
 		return made_by_run(g, n, w, s, all, gitdir, common);
 	free(gitdir);
 	free(common);
+	if (n->active)
+		return git_later_end(n, w, s);
 	if (!changed(n))
 		return 0;
-	if (!n->active) {
-		git_sweep_fail(
-		        s,
-		        "the check of what git would restore later: the index or HEAD of "
-		        "the repository at %s changed, and its HEAD before the run could not "
-		        "be read; look before git -C %s reset --hard",
-		        n->prefix, n->prefix);
-		return -EIO;
-	}
-	return git_later_index_and_branch(n, w, s, all);
+	git_sweep_fail(s,
+	               "the check of what git would restore later: the index or HEAD of "
+	               "the repository at %s changed, and its HEAD before the run could not "
+	               "be read; look before git -C %s reset --hard",
+	               n->prefix, n->prefix);
+	return -EIO;
 }
 
 int git_later_nested_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s)
@@ -341,14 +351,8 @@ int git_later_nested_end(struct git_later *g, const struct protect_watch *w, str
 
 void git_later_nested_done(struct git_later *g)
 {
-	for (size_t i = 0; i < g->n_nested; i++) {
-		struct git_later *n = &g->nested[i];
-		strv_free(n->held);
-		free(n->workspace);
-		free(n->gitdir);
-		free(n->common);
-		free(n->prefix);
-	}
+	for (size_t i = 0; i < g->n_nested; i++)
+		git_later_done(&g->nested[i]);
 	free(g->nested);
 	g->nested = NULL;
 	g->n_nested = 0;

@@ -406,7 +406,11 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 	if (!changed && !stashed && !moved && !pointed)
 		return 0;
 	_cleanup_strv_free_ char **pathspecs = NULL;
-	int r = protect_watch_pathspecs(w, &pathspecs), found = 0;
+	/* a nested repository's: no pathspec, every path (each asked about
+	 * from the top: git-later-diff.c); the top's: the names' first parts */
+	int r = g->prefix ? ((pathspecs = calloc(1, sizeof(char *))) ? 0 : -ENOMEM)
+	                  : protect_watch_pathspecs(w, &pathspecs),
+	    found = 0;
 	if (!g->head.ok) {
 		/* not read before the run as the files are: nothing to compare
 		 * with, said, never guessed; the other worktrees' files are
@@ -480,5 +484,6 @@ void git_later_done(struct git_later *g)
 	free(g->workspace);
 	free(g->gitdir);
 	free(g->common);
+	free(g->prefix);
 	*g = (struct git_later){ .active = false };
 }

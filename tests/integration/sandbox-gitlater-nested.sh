@@ -143,7 +143,27 @@ h=$(held)
 report $? "writable-submodule: the submodule's HEAD (detached) is back at $first, the run's commit kept at $h" \
   "$out" "$(items)"
 
-# --- 6. the user's own: a submodule update before the run to a commit that
+# --- 6. the ways past the index and the branch, in tools' own repository
+# (the top's check, run in it): a replace ref of HEAD's tree (the user's
+# git -C tools reset --hard reads it) and ORIG_HEAD (git -C tools reset
+# --hard ORIG_HEAD). tools-tree.sh NAME, run in the sandbox, prints a tree
+# of tools' HEAD plus an executable bin/git touching the mark NAME
+cat >"$TEST_TMP/tools-tree.sh" <<EOF
+g=\$(printf '#!/bin/sh\\ntouch $marks/%s\\nexec /usr/bin/git "\$@"\\n' "\$1" | git -C tools hash-object -w --stdin) &&
+b=\$(printf '100755 blob %s\\tgit\\n' "\$g" | git -C tools mktree) &&
+{ git -C tools ls-tree HEAD; printf '040000 tree %s\\tbin\\n' "\$b"; } | git -C tools mktree
+EOF
+attack own-replace own_folder \
+  "t=\$(sh $TEST_TMP/tools-tree.sh own-replace) && $G -C tools replace -f \$($G -C tools rev-parse HEAD^{tree}) \$t" \
+  reset_then_status
+[ -z "$(git -C "$dir/tools" replace -l)" ]
+report $? "own-replace: the replace ref the run added in tools is taken out" "$out" "$(items)"
+orig_then_status() { git -C "$1/tools" reset -q --hard ORIG_HEAD >/dev/null 2>&1; user_status "$1"; }
+attack own-orig-head own_folder \
+  "t=\$(sh $TEST_TMP/tools-tree.sh own-orig-head) && c=\$($G -C tools commit-tree -p HEAD -m tidy \$t) && $G -C tools update-ref ORIG_HEAD \$c" \
+  orig_then_status
+
+# --- 7. the user's own: a submodule update before the run to a commit that
 # holds bin/git, then a run that commits an ordinary file there (and one
 # that only runs git status at the top): nothing undone, nothing reported
 for kind in own-folder writable; do
@@ -170,7 +190,7 @@ for kind in own-folder writable; do
     "$out" "$(git -C "$dir/tools" log --oneline -3 2>&1)"
 done
 
-# --- 7. the cost: stepsUs of a run that commits in tools (git-later), and
+# --- 8. the cost: stepsUs of a run that commits in tools (git-later), and
 # of one that does not touch it (git-later-nested: the stat(2)s before)
 dir=$TEST_TMP/cost
 own_folder "$dir"
