@@ -229,6 +229,39 @@ static bool made_in_run(const struct git_later *g, const char *gitdir)
 	return (time_t)stx.stx_btime.tv_sec + 1 >= g->started.tv_sec;
 }
 
+/* The repository the run made at n's folder, which planted: its ".git"
+ * (the folder, or the file naming the gitdir: the way the user's git
+ * enters it) renamed .git.sluice-blocked, which no git finds; reported. */
+static void set_aside(struct git_later *n, struct git_sweep *s)
+{
+	_cleanup_close_ int dfd =
+	        open(n->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int r = dfd < 0 ? neg_errno() : -EEXIST;
+	char aside[64];
+	for (int i = 0; dfd >= 0 && r == -EEXIST && i < 100; i++) {
+		snprintf(aside, sizeof(aside), i ? ".git.sluice-blocked-%d" : ".git.sluice-blocked",
+		         i);
+		r = renameat2(dfd, ".git", dfd, aside, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
+	}
+	_cleanup_free_ char *path = NULL, *what = NULL;
+	if (r < 0) {
+		git_sweep_fail(s,
+		               "the check of what git would restore later: the repository the run "
+		               "made at %s could not be set aside: %s; look before git -C %s "
+		               "reset --hard",
+		               n->prefix, strerror(-r), n->prefix);
+		return;
+	}
+	if (asprintf(&path, "%s/.git", n->workspace) < 0 ||
+	    asprintf(&what,
+	             "a repository the command made, on the way to names that run later: "
+	             "renamed %s, which no git finds (its reflog, ORIG_HEAD and stash are the "
+	             "command's; its gitdir %s)",
+	             aside, n->gitdir) < 0)
+		return;
+	git_sweep_note_item(s, path, what, NULL);
+}
+
 /* The repository at n's folder, which the run made (or pointed the folder
  * at): none of it was there before the run, so whatever its index and
  * branch hold at a name that runs later counts, against the empty tree.
@@ -278,7 +311,12 @@ static int made_by_run(struct git_later *g, struct git_later *n, const struct pr
 	}
 	/* the branch, as if unborn before the run */
 	n->head.id[0] = '\0';
-	return git_later_index_and_branch(n, w, s, all);
+	int r = git_later_index_and_branch(n, w, s, all);
+	/* its reflog, ORIG_HEAD and stash are the run's too, and still name
+	 * what it planted: no git is to find it from the folder */
+	if (r > 0)
+		set_aside(n, s);
+	return r;
 }
 
 /* One nested folder's repository after the run (see git-later-nested.h). */

@@ -108,11 +108,13 @@ made="$G init -q --separate-git-dir=.git/modules/tools tools && $(plant_in_tools
 printf '[submodule \"tools\"]\\n\\tpath = tools\\n\\turl = ./tools\\n' >>.gitmodules &&
 $G add .gitmodules tools && $G commit -qm 'add tools' && $G config -f .git/modules/tools/config core.worktree ../../../tools"
 attack made-submodule plain_top "mkdir -p .git/modules && $made" reset_then_status
-h=$(held)
-[ -n "$h" ] && git -C "$dir/tools" cat-file -e "$h:bin/git" && [ -z "$(git -C "$dir/tools" ls-files bin/git)" ] &&
-  ! git -C "$dir/tools" rev-parse -q --verify HEAD >/dev/null &&
-  items | grep -q 'committed content at names that run later (bin/git)'
-report $? "made-submodule: its branch is unborn again (nothing of it was there before the run), the commit kept at $h, bin/git not in its index" \
+m=$dir/.git/modules/tools
+h=$(git --git-dir="$m" for-each-ref --format='%(refname)' refs/sluice/held)
+[ -n "$h" ] && git --git-dir="$m" cat-file -e "$h:bin/git" && [ -z "$(git --git-dir="$m" ls-files bin/git)" ] &&
+  ! git --git-dir="$m" rev-parse -q --verify HEAD >/dev/null &&
+  [ -f "$dir/tools/.git.sluice-blocked" ] && [ ! -e "$dir/tools/.git" ] &&
+  items | grep -q 'committed content at names that run later (bin/git)' && items | grep -q 'renamed .git.sluice-blocked'
+report $? "made-submodule: its branch is unborn again (nothing of it was there before the run), the commit kept at $h, bin/git not in its index, tools/.git set aside" \
   "$out" "$(items)"
 
 # --- 2. a repository of its own (git init tools) the user had: committed
@@ -131,8 +133,10 @@ report $? "own-staged: the entry is out of tools' index, nothing held (no commit
 
 # --- 4. a repository of its own the run made (git init tools)
 attack made-own plain_top "$G init -q tools && $(plant_in_tools made-own)" reset_then_status
-[ -n "$(held)" ] && [ -z "$(git -C "$dir/tools" ls-files bin/git)" ]
-report $? "made-own: the commit held, bin/git not in the index of the repository the run made" "$out" "$(items)"
+m=$dir/tools/.git.sluice-blocked
+[ -n "$(git --git-dir="$m" for-each-ref refs/sluice/held)" ] && [ -z "$(git --git-dir="$m" ls-files bin/git)" ] &&
+  [ ! -e "$dir/tools/.git" ]
+report $? "made-own: the commit held, bin/git not in the index of the repository the run made, its .git set aside" "$out" "$(items)"
 
 # --- 5. a submodule the user had in .git/modules, with git_writable = yes
 # (otherwise the launcher keeps .git/modules read-only)
@@ -189,6 +193,15 @@ for kind in own-folder writable; do
   report $? "user-update ($kind): the user's submodule update to a commit holding bin/git stays, the run's ordinary commit after it too, nothing reported" \
     "$out" "$(git -C "$dir/tools" log --oneline -3 2>&1)"
 done
+
+# a repository the run makes at tools that plants nothing stays, unreported
+dir=$TEST_TMP/made-plain
+new_repo "$dir"
+run env PATH="$dir/tools/bin:$PATH" "$SLUICE" run -C "$dir" --format json -- \
+  "$G init -q tools && echo x >tools/README && $G -C tools add README && $G -C tools commit -qm readme"
+sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
+[ "$sweep" = null ] && [ -d "$dir/tools/.git" ] && [ -n "$(git -C "$dir/tools" ls-files README)" ]
+report $? "a repository the run makes at tools with an ordinary commit stays, nothing reported" "$out"
 
 # --- 8. the cost: stepsUs of a run that commits in tools (git-later), and
 # of one that does not touch it (git-later-nested: the stat(2)s before)
