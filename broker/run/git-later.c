@@ -473,8 +473,9 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 
 void git_later_done(struct git_later *g)
 {
+	/* a nested repository the run made holds without having begun */
+	strv_free(g->held);
 	if (g->active) {
-		strv_free(g->held);
 		git_later_history_done(&g->history);
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
