@@ -203,6 +203,16 @@ sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
 [ "$sweep" = null ] && [ -d "$dir/tools/.git" ] && [ -n "$(git -C "$dir/tools" ls-files README)" ]
 report $? "a repository the run makes at tools with an ordinary commit stays, nothing reported" "$out"
 
+# past the bound (16 nested repositories on the way to a PATH folder):
+# said, never silently unchecked
+dir=$TEST_TMP/many
+new_repo "$dir"
+deep=$dir
+for i in $(seq 17); do deep=$deep/r$i; git init -q "$deep"; done
+run env PATH="$deep/bin:$PATH" "$SLUICE" run -C "$dir" --format json -- true
+json_get "$out" '(d.get("gitSweep") or {}).get("error") or ""' 2>/dev/null | grep -q 'could not all be checked (more than 16'
+report $? "17 nested repositories on the way to a PATH folder: the sweep's error says not all were checked" "$out"
+
 # --- 8. the cost: stepsUs of a run that commits in tools (git-later), and
 # of one that does not touch it (git-later-nested: the stat(2)s before)
 dir=$TEST_TMP/cost
