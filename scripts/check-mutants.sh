@@ -48,6 +48,7 @@ mutants=(
   "git-nested-made-skipped@@broker/run/git-later-nested.c@@s/\t\treturn made_by_run\(g, n, w, s, all, gitdir, common\);/\t\treturn (free(gitdir), free(common), 0);/@@tests/integration/sandbox-gitlater-nested.sh"
   "git-nested-all-made@@broker/run/git-later-nested.c@@s/if \(!n->gitdir \|\| strcmp\(gitdir, n->gitdir\)/if (1 || !n->gitdir || strcmp(gitdir, n->gitdir)/@@tests/integration/sandbox-gitlater-nested.sh"
   "git-nested-index-only@@broker/run/git-later-nested.c@@s/\t\treturn git_later_end\(n, w, s\);/\t\treturn git_later_index_and_branch(n, w, s, NULL);/@@tests/integration/sandbox-gitlater-nested.sh"
+  "git-nested-born-ignored@@broker/run/git-later-nested.c@@s/\treturn stx.stx_btime.tv_sec > g->started.tv_sec \|\|/\treturn 1 || stx.stx_btime.tv_sec > g->started.tv_sec ||/@@tests/integration/sandbox-gitlater-nested.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

@@ -225,8 +225,11 @@ static bool made_in_run(const struct git_later *g, const char *gitdir)
 	struct statx stx;
 	if (statx(AT_FDCWD, gitdir, 0, STATX_BTIME, &stx) < 0 || !(stx.stx_mask & STATX_BTIME))
 		return true;
-	/* file times are the coarse clock's: a second's margin */
-	return (time_t)stx.stx_btime.tv_sec + 1 >= g->started.tv_sec;
+	/* file times are the coarse clock's, as started is: one born before
+	 * the run is at most equal to it, and the command starts later */
+	return stx.stx_btime.tv_sec > g->started.tv_sec ||
+	       (stx.stx_btime.tv_sec == g->started.tv_sec &&
+	        stx.stx_btime.tv_nsec > (uint32_t)g->started.tv_nsec);
 }
 
 /* The repository the run made at n's folder, which planted: its ".git"

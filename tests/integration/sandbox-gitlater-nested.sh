@@ -203,6 +203,23 @@ sweep=$(json_get "$out" 'json.dumps(d.get("gitSweep"))' 2>/dev/null)
 [ "$sweep" = null ] && [ -d "$dir/tools/.git" ] && [ -n "$(git -C "$dir/tools" ls-files README)" ]
 report $? "a repository the run makes at tools with an ordinary commit stays, nothing reported" "$out"
 
+# tools/.git pointed by the run at a repository of the user's (vendor/lib,
+# born before the run): not the run's to undo, said; its branch untouched
+dir=$TEST_TMP/pointed
+new_repo "$dir"
+new_repo "$dir/vendor/lib"
+mkdir -p "$dir/vendor/lib/bin"
+printf '#!/bin/sh\nexit 0\n' >"$dir/vendor/lib/bin/git"
+chmod +x "$dir/vendor/lib/bin/git"
+git -C "$dir/vendor/lib" add bin/git && git -C "$dir/vendor/lib" commit -q -m tool
+lib=$(git -C "$dir/vendor/lib" rev-parse HEAD)
+sleep 1 # its birth time before the run's start, as a user's repository is
+run env PATH="$dir/tools/bin:$PATH" "$SLUICE" run -C "$dir" --format json -- \
+  "mkdir tools && echo 'gitdir: ../vendor/lib/.git' >tools/.git"
+json_get "$out" '(d.get("gitSweep") or {}).get("error") or ""' 2>/dev/null | grep -q 'a repository that was there before it' &&
+  [ "$(git -C "$dir/vendor/lib" rev-parse HEAD)" = "$lib" ] && [ -z "$(git -C "$dir/vendor/lib" for-each-ref refs/sluice)" ]
+report $? "tools/.git pointed at the user's vendor/lib: said in the sweep's error, vendor/lib left as it was" "$out"
+
 # past the bound (16 nested repositories on the way to a PATH folder):
 # said, never silently unchecked
 dir=$TEST_TMP/many
