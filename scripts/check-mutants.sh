@@ -52,6 +52,12 @@ mutants=(
   "submodule-worktree-recheck-everywhere@@broker/run/git-sweep-defuse.c@@s/ \|\|\n\s*!resolves_through_run\(w, value\)\)/)/@@tests/integration/sandbox-sweep.sh"
   "nested-commondir-off@@broker/run/git-sweep.c@@s/\t\tfollow_commondir\(w, fd\);/\t\t(void)fd;/@@tests/integration/sandbox-sweep.sh"
   "nested-commondir-job-writable@@broker/run/git-sweep.c@@s/\t\tfind_nested_commondir\(&w, i\);\n//@@tests/integration/sandbox-sweep.sh"
+  "git-nested-off@@broker/run/git-later.c@@s/int nr = git_later_nested_end\(g, w, s\);/int nr = 0;/@@tests/integration/sandbox-gitlater-nested.sh"
+  "git-nested-prefix-lost@@broker/run/git-later-diff.c@@s/if \(g->prefix \&\& asprintf/if (0 \&\& g->prefix \&\& asprintf/@@tests/integration/sandbox-gitlater-nested.sh"
+  "git-nested-made-skipped@@broker/run/git-later-nested.c@@s/\t\treturn made_by_run\(g, n, w, s, all, gitdir, common\);/\t\treturn (free(gitdir), free(common), 0);/@@tests/integration/sandbox-gitlater-nested.sh"
+  "git-nested-all-made@@broker/run/git-later-nested.c@@s/if \(!n->gitdir \|\| strcmp\(gitdir, n->gitdir\)/if (1 || !n->gitdir || strcmp(gitdir, n->gitdir)/@@tests/integration/sandbox-gitlater-nested.sh"
+  "git-nested-index-only@@broker/run/git-later-nested.c@@s/\t\treturn git_later_end\(n, w, s\);/\t\treturn git_later_index_and_branch(n, w, s, NULL);/@@tests/integration/sandbox-gitlater-nested.sh"
+  "git-nested-born-ignored@@broker/run/git-later-nested.c@@s/\treturn stx.stx_btime.tv_sec > g->started.tv_sec \|\|/\treturn 1 || stx.stx_btime.tv_sec > g->started.tv_sec ||/@@tests/integration/sandbox-gitlater-nested.sh"
   "tmpdir-nofollow-off@@broker/run/run-tmpdir.c@@s/ \| O_NOFOLLOW//g@@tests/unit/test-run-tmpdir"
 )
 

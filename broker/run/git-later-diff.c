@@ -114,7 +114,12 @@ bool git_later_plants(struct git_later *g, struct git_sweep *s, const struct pro
 		return false;
 	/* an unmerged entry: its stages are the run's, whatever they hold */
 	unsigned mode = c->status == 'U' ? 0100755 : c->new_mode;
-	if (!protect_watch_runs_later(w, c->path, mode))
+	/* a nested repository's path, asked about from the workspace's top;
+	 * without memory to join it: taken as one that runs later */
+	_cleanup_free_ char *joined = NULL;
+	if (g->prefix && asprintf(&joined, "%s/%s", g->prefix, c->path) < 0)
+		return true;
+	if (!protect_watch_runs_later(w, joined ? joined : c->path, mode))
 		return false;
 	return c->status == 'U' || !work_tree_has(g, s, c->path, c->new_mode, c->new_id);
 }

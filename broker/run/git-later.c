@@ -32,6 +32,7 @@
 #include "run/git-later-refs.h"
 #include "run/git-later-locks.h"
 #include "run/git-later-moved.h"
+#include "run/git-later-nested.h"
 #include "run/git-later-replace.h"
 #include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
@@ -308,8 +309,8 @@ static void head_by_git(struct git_later *g, struct git_sweep *s, struct git_lat
 /* The index, HEAD and the pre-run branch, which changed: what reached them
  * at the names of pathspecs undone (see git-later.h); the number found,
  * or -errno. */
-static int index_and_branch(struct git_later *g, const struct protect_watch *w, struct git_sweep *s,
-                            char **pathspecs)
+int git_later_index_and_branch(struct git_later *g, const struct protect_watch *w,
+                               struct git_sweep *s, char **pathspecs)
 {
 	int found = 0, r;
 	struct git_later_head now;
@@ -405,7 +406,11 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 	if (!changed && !stashed && !moved && !pointed)
 		return 0;
 	_cleanup_strv_free_ char **pathspecs = NULL;
-	int r = protect_watch_pathspecs(w, &pathspecs), found = 0;
+	/* a nested repository's: no pathspec, every path (each asked about
+	 * from the top: git-later-diff.c); the top's: the names' first parts */
+	int r = g->prefix ? ((pathspecs = calloc(1, sizeof(char *))) ? 0 : -ENOMEM)
+	                  : protect_watch_pathspecs(w, &pathspecs),
+	    found = 0;
 	if (!g->head.ok) {
 		/* not read before the run as the files are: nothing to compare
 		 * with, said, never guessed; the other worktrees' files are
@@ -433,7 +438,7 @@ static int names_that_run_later(struct git_later *g, const struct protect_watch 
 		found += r > 0 ? r : 0;
 	}
 	if (changed) {
-		r = index_and_branch(g, w, s, pathspecs);
+		r = git_later_index_and_branch(g, w, s, pathspecs);
 		found += r > 0 ? r : 0;
 	}
 	return r < 0 ? r : found;
@@ -457,6 +462,9 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	found += r > 0 ? r : 0;
 	r = names_that_run_later(g, w, s, changes, n, before);
 	found += r > 0 ? r : 0;
+	/* the nested repositories', each against its own HEAD before the run */
+	int nr = git_later_nested_end(g, w, s);
+	found += nr > 0 ? nr : 0;
 	git_later_ref_changes_free(changes, n);
 	if (found || r < 0 || g->gits)
 		g->duration_us = monotonic_us() - t0;
@@ -465,15 +473,18 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 
 void git_later_done(struct git_later *g)
 {
+	/* a nested repository the run made holds without having begun */
+	strv_free(g->held);
 	if (g->active) {
-		strv_free(g->held);
 		git_later_history_done(&g->history);
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}
 	git_later_pointers_done(&g->pointers);
+	git_later_nested_done(g);
 	free(g->workspace);
 	free(g->gitdir);
 	free(g->common);
+	free(g->prefix);
 	*g = (struct git_later){ .active = false };
 }

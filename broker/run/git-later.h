@@ -27,7 +27,10 @@
  * commit git goes to later (git-later-pointers.c: ORIG_HEAD, a rebase's
  * orig-head, HEAD's reflog ...), grafts and alternates
  * (git-later-history.c: set aside); the locks the run left go first
- * (git-later-locks.c). Reported as items of the sweep (git-sweep.h).
+ * (git-later-locks.c). The index and branch of each nested repository
+ * (a submodule, a `git init sub`) whose folder lies on the way to such a
+ * name are checked the same way (git-later-nested.c). Reported as items
+ * of the sweep (git-sweep.h).
  * Not for: the work tree (protect-watch.c), the gitdir's files
  * (git-sweep.c), background jobs (their repository is read-only).
  */
@@ -78,6 +81,13 @@ struct git_later {
 	char **held;                        /* "ID\tREF": what the check kept, each id once */
 	uint64_t duration_us;               /* of git_later_end() */
 	unsigned gits;                      /* git commands it ran */
+	/* a nested repository's (git-later-nested.h): its folder in the
+	 * workspace ("tools"), which protect_watch_runs_later() is asked
+	 * about with each of its paths; NULL: the workspace's own */
+	char *prefix;
+	struct git_later *nested; /* the nested repositories' state before the run */
+	size_t n_nested;
+	bool nested_over; /* more than GIT_LATER_NESTED_MAX: not read, said after the run */
 };
 
 /* Before the command can start: the state of the workspace's repository
@@ -93,6 +103,11 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
  * index or refs changed, find and undo what reached them, each noted in
  * s's items (a failure in s->error). Returns the number found, or -errno. */
 int git_later_end(struct git_later *g, const struct protect_watch *w, struct git_sweep *s);
+
+/* After protect_watch_begin(), before the command can start: the nested
+ * repositories whose work tree holds a name that runs later, as they are
+ * (git-later-nested.c). Returns 0 or -ENOMEM. */
+int git_later_nested_begin(struct git_later *g, const struct protect_watch *w);
 
 void git_later_done(struct git_later *g);
 

@@ -538,6 +538,20 @@ static int after_command(struct run_outcome *o, int r, int egress_audit, uint64_
 	return 0;
 }
 
+/* Before the command can run: the protected paths' watch, then the nested
+ * repositories on the way to the names it found (git-later.h); a failure
+ * of either is said in the result (without memory for the nested ones:
+ * in the sweep's error, after the run). */
+static void begin_watch(struct run_outcome *o, uint64_t *t)
+{
+	(void)protect_watch_begin(&o->watch, o->root, &o->settings);
+	step_done(o, "watch-begin", t);
+	if (git_later_nested_begin(&o->later, &o->watch) < 0)
+		o->later.nested_over = true;
+	if (o->later.n_nested > 0)
+		step_done(o, "git-later-nested", t);
+}
+
 static int run_foreground(const struct runner_options *opt, struct run_outcome *o,
                           struct spawn_request *sr)
 {
@@ -552,8 +566,7 @@ static int run_foreground(const struct runner_options *opt, struct run_outcome *
 	int sigfd = pump_block_signals();
 	r = sigfd;
 	/* before the command can run (an early launcher waits for it) */
-	(void)protect_watch_begin(&o->watch, o->root, s); /* a failure is said in the result */
-	step_done(o, "watch-begin", &t);
+	begin_watch(o, &t);
 	struct launcher_proc *lp = &o->launcher_proc;
 	if (r >= 0)
 		r = launcher_ready(lp, sr);

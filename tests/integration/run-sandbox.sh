@@ -60,7 +60,7 @@ report $? "the result says what was enforced" "$out"
 # 0.9 s to decide: a command of 300 ms did not tell them apart).
 git init -q "$ws/repo"
 out=$("$SLUICE" run -C "$ws/repo" --sandbox workspace-write --format json -- 'sleep 2') && rc=0 || rc=$?
-[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'list(d["stepsUs"]) == ["workspace", "decide", "prepare", "sweep-begin", "git-later-begin", "audit-start", "watch-begin", "send", "command", "watch-end", "evaluate", "sweep", "git-later", "audit"] and all(isinstance(v, int) and v >= 0 for v in d["stepsUs"].values()) and d["stepsUs"]["command"] >= 2000000 and sum(v for k, v in d["stepsUs"].items() if k != "command") < 2000000 and "mounts" in d["sandbox"]["steps_us"]')" = True ]
+[ "$rc" -eq 0 ] && [ "$(json_get "$out" 'list(d["stepsUs"]) == ["workspace", "decide", "prepare", "sweep-begin", "git-later-begin", "audit-start", "watch-begin", "git-later-nested", "send", "command", "watch-end", "evaluate", "sweep", "git-later", "audit"] and all(isinstance(v, int) and v >= 0 for v in d["stepsUs"].values()) and d["stepsUs"]["command"] >= 2000000 and sum(v for k, v in d["stepsUs"].items() if k != "command") < 2000000 and "mounts" in d["sandbox"]["steps_us"]')" = True ]
 report $? "the result times sluice's steps in order (the command's in step command) and the launcher's" \
   "rc=$rc" "$(json_get "$out" 'd.get("stepsUs")')" "$(json_get "$out" 'd["sandbox"].get("steps_us")')"
 out=$("$SLUICE" run -C "$ws/repo" --sandbox unrestricted --format json -- true) && rc=0 || rc=$?
