@@ -36,7 +36,9 @@ left=
 for mode in unrestricted workspace-write restricted; do
   run timeout -k 5 20 "$SLUICE" run -C "$TEST_TMP/ws-withdrawn" --sandbox "$mode" -- "touch '$marker'; git push --force"
   [ "$rc" -eq 77 ] || left+=" $mode:rc=$rc"
-  pgrep -f -- "--workspace $TEST_TMP/ws-withdrawn" >/dev/null && left+=" $mode:launcher-alive"
+  # (the protected folders' tidier, which waits to remove what it made, aside)
+  pgrep -a -f -- "--workspace $TEST_TMP/ws-withdrawn" | grep -qv -- --tidy-protected &&
+    left+=" $mode:launcher-alive"
 done
 ls "$XDG_RUNTIME_DIR/sluice/jobs" 2>/dev/null | grep -q '^tmp-' && left+=" tmpdir-left"
 [ -z "$left" ] && [ ! -e "$marker" ]
