@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cleanup.h"
 #include "errors.h"
 #include "fd-util.h"
 
@@ -136,6 +138,29 @@ int fd_open_standard(void)
 		}
 	}
 	return 0;
+}
+
+int open_entry_folder(const char *base, const char *entry)
+{
+	_cleanup_close_ int fd = open(base, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	const char *last = strrchr(entry, '/');
+	for (const char *s = entry; last && s < last;) {
+		size_t n = strcspn(s, "/");
+		char part[NAME_MAX + 1];
+		if (n >= sizeof(part))
+			return -ENAMETOOLONG;
+		memcpy(part, s, n);
+		part[n] = '\0';
+		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (next < 0)
+			return neg_errno();
+		(void)close(fd);
+		fd = next;
+		s += n + 1;
+	}
+	return TAKE_FD(fd);
 }
 
 int read_first_line_at(int dir, const char *path, bool follow, char *buf, size_t size)

@@ -34,6 +34,12 @@ ssize_t read_full(int fd, void *buf, size_t len);
  * symbolic link as the last component is followed (else -ELOOP). */
 int read_first_line_at(int dir, const char *path, bool follow, char *buf, size_t size);
 
+/* The folder of entry (relative to base, its last component a name or a
+ * pattern: "a/b/NAME" opens base/a/b), opened O_PATH from base without
+ * following a symlink on the way, so that a folder replaced by a link
+ * cannot lead elsewhere; -errno. */
+int open_entry_folder(const char *base, const char *entry);
+
 /* Set or clear FD_CLOEXEC. */
 int fd_set_cloexec(int fd, bool cloexec);
 

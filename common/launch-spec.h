@@ -29,9 +29,15 @@
 /* DIR, repeatable: a tool's cache made writable through an overlay whose
  * layer lies in --overlay-state's folder */
 #define LAUNCH_OPT_OVERLAY "--overlay"
-#define LAUNCH_OPT_OVERLAY_STATE "--overlay-state"     /* DIR: where the overlays' layers are */
-#define LAUNCH_OPT_READ_ONLY "--read-only"             /* PATH, repeatable: kept read-only */
-#define LAUNCH_OPT_PROTECT "--protect"                 /* PATH in the workspace, repeatable */
+#define LAUNCH_OPT_OVERLAY_STATE "--overlay-state" /* DIR: where the overlays' layers are */
+#define LAUNCH_OPT_READ_ONLY "--read-only"         /* PATH, repeatable: kept read-only */
+#define LAUNCH_OPT_PROTECT "--protect"             /* PATH in the workspace, repeatable */
+/* The extended attribute the launcher gives a folder it made for a missing
+ * --protect folder entry, so that sluice can take it away once no run
+ * covers it (broker/run/protect-folders.h); a mark, not a proof: only an
+ * empty folder is ever removed. */
+#define LAUNCH_MADE_XATTR "user.sluice.made"
+#define LAUNCH_MADE_XATTR_VALUE "protect"
 #define LAUNCH_OPT_TMPDIR_SIZE "--tmpdir-size"         /* SIZE: the private TMPDIR's cap */
 #define LAUNCH_OPT_TMPDIR_FALLBACK "--tmpdir-fallback" /* DIR: made, the TMPDIR, if no tmpfs */
 #define LAUNCH_OPT_NAMESPACE "--namespace"             /* LAUNCH_NAMESPACE_* */
@@ -85,6 +91,14 @@
 /* DURATION: how long the holder stays without a connection (default 60s) */
 #define LAUNCH_OPT_HOLD_IDLE "--hold-idle"
 #define LAUNCH_HOLD_IDLE_DEFAULT "60s"
+/* LOCK: remove the --workspace's empty folders that a run made for its
+ * --protect folder entries and no run holds now (launcher/protect-tidy.h),
+ * --tidy-after from now; LOCK (taken without waiting) is held meanwhile,
+ * and a tidier that finds it held leaves at once. With a wait, the
+ * launcher's process exits 0 and the tidier stays in the background. */
+#define LAUNCH_OPT_TIDY_PROTECTED "--tidy-protected"
+#define LAUNCH_OPT_TIDY_AFTER "--tidy-after" /* DURATION (default 60s; 0: now) */
+#define LAUNCH_TIDY_AFTER_DEFAULT "60s"
 
 /* The holder answers each connection with this byte and, as SCM_RIGHTS,
  * the descriptors of its user and network namespaces (in that order). A

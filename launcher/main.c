@@ -39,6 +39,7 @@
 #include "mounts.h"
 #include "namespaces.h"
 #include "net-holder.h"
+#include "protect-tidy.h"
 #include "options.h"
 #include "overlays.h"
 #include "privileges.h"
@@ -243,6 +244,12 @@ int main(int argc, char **argv)
 	case LAUNCH_HOLD_NETWORK:
 		if (net_holder_start(spec.hold_network, spec.hold_idle_ms, &err) < 0) {
 			log_sluice_error(&err, "hold-network");
+			return LAUNCH_EXIT_FAILURE;
+		}
+		return 0;
+	case LAUNCH_TIDY_PROTECTED:
+		if (protect_tidy(&spec, &err) < 0) {
+			log_sluice_error(&err, "tidy-protected");
 			return LAUNCH_EXIT_FAILURE;
 		}
 		return 0;

@@ -366,6 +366,23 @@ static int opt_hold_idle(struct launch_spec *spec, const char *arg, struct sluic
 	return 0;
 }
 
+static int opt_tidy_protected(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	spec->tidy_lock = arg;
+	spec->action = LAUNCH_TIDY_PROTECTED;
+	return 0;
+}
+
+static int opt_tidy_after(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	int r = parse_duration_ms(arg, UINT32_MAX, &spec->tidy_after_ms);
+	if (r < 0)
+		return sluice_error_set(err, r, "bad duration '%s'", arg);
+	return 0;
+}
+
 static int opt_print_features(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	(void)arg;
@@ -493,6 +510,16 @@ static const struct option_def options[] = {
 	{ LAUNCH_OPT_HOLD_IDLE, "DURATION", opt_hold_idle,
 	  "with " LAUNCH_OPT_HOLD_NETWORK ": how long the holder stays once nothing uses it "
 	  "(default: " LAUNCH_HOLD_IDLE_DEFAULT ")" },
+	{ LAUNCH_OPT_TIDY_PROTECTED, "LOCK", opt_tidy_protected,
+	  "remove the empty folders a run made for the " LAUNCH_OPT_PROTECT
+	  " folder entries of " LAUNCH_OPT_WORKSPACE
+	  " (absolute) that no run holds, once " LAUNCH_OPT_TIDY_AFTER
+	  " has passed, holding the lock file LOCK meanwhile (none if another holds it); with a "
+	  "wait, exit 0 at once, the tidier staying in the background" },
+	{ LAUNCH_OPT_TIDY_AFTER, "DURATION", opt_tidy_after,
+	  "with " LAUNCH_OPT_TIDY_PROTECTED
+	  ": how long to wait first (default: " LAUNCH_TIDY_AFTER_DEFAULT
+	  "; 0: now, in the foreground)" },
 	{ LAUNCH_OPT_PRINT_FEATURES, NULL, opt_print_features,
 	  "print what each profile enforces on this kernel as JSON, and exit" },
 	{ LAUNCH_OPT_HELP, NULL, opt_help, "print this help and exit" },
@@ -592,6 +619,10 @@ static int check_combinations(const struct launch_spec *spec, struct sluice_erro
 	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
 		return sluice_error_set(err, -EINVAL, "%s needs %s N",
 		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
+	if (spec->action == LAUNCH_TIDY_PROTECTED &&
+	    (!spec->workspace || spec->workspace[0] != '/'))
+		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, absolute",
+		                        LAUNCH_OPT_TIDY_PROTECTED, LAUNCH_OPT_WORKSPACE);
 	if (spec->git_writable && spec->git_read_only)
 		return sluice_error_set(err, -EINVAL, "%s and %s contradict each other",
 		                        LAUNCH_OPT_GIT_WRITABLE, LAUNCH_OPT_GIT_READ_ONLY);
@@ -634,6 +665,7 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 	                        &spec->egress_ask_wait_ms);
 	(void)parse_size(LAUNCH_TMPDIR_SIZE_DEFAULT, UINT64_MAX, &spec->tmpdir_size);
 	(void)parse_duration_ms(LAUNCH_HOLD_IDLE_DEFAULT, UINT32_MAX, &spec->hold_idle_ms);
+	(void)parse_duration_ms(LAUNCH_TIDY_AFTER_DEFAULT, UINT32_MAX, &spec->tidy_after_ms);
 	int i = 1;
 	while (i < argc) {
 		const char *word = argv[i];

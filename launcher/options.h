@@ -32,7 +32,8 @@ enum launch_action {
 	LAUNCH_HELP,
 	LAUNCH_VERSION,
 	LAUNCH_PRINT_FEATURES,
-	LAUNCH_HOLD_NETWORK, /* --hold-network: become a workspace's holder */
+	LAUNCH_HOLD_NETWORK,   /* --hold-network: become a workspace's holder */
+	LAUNCH_TIDY_PROTECTED, /* --tidy-protected: remove the folders made */
 };
 
 /* What the caller asked for. Strings are borrowed from argv. */
@@ -73,6 +74,8 @@ struct launch_spec {
 	bool network_holder_none; /* --network-holder none: wanted, not had */
 	const char *hold_network; /* --hold-network: the holder's socket */
 	uint64_t hold_idle_ms;    /* --hold-idle */
+	const char *tidy_lock;    /* --tidy-protected: the tidier's lock file */
+	uint64_t tidy_after_ms;   /* --tidy-after */
 	bool network_allow;       /* --network allow */
 	/* --egress-allow: the hosts the egress proxy reaches (egress-proxy.h);
 	 * none: no proxy */

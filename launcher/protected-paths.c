@@ -7,23 +7,28 @@
  * exists read-only (it can then be neither written, nor removed, nor
  * renamed over: a mount point is busy); what does not exist cannot be
  * covered by a mount, so a missing folder is made empty first, as for a
- * core.hooksPath folder (git-paths.c), and a missing file is left to
- * Landlock where there are no mounts (its folder made uncreatable) and to
- * the check after the run where there are.
+ * core.hooksPath folder (git-paths.c; sluice removes it again once no run
+ * of the workspace covers it: broker/run/protect-folders.h), and a missing
+ * file is left to Landlock where there are no mounts (its folder made
+ * uncreatable) and to the check after the run where there are.
  */
 #include "config.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "cleanup.h"
+#include "launch-spec.h"
 #include "protected-paths.h"
 #include "path-text.h"
 
@@ -59,7 +64,14 @@ struct finder {
 	const char *workspace;
 	struct stat ws; /* the owner of what is made */
 	struct sluice_error *err;
+	/* the folder entries' parents locked (hold_parent()) */
+	char *held[PROTECTED_PATTERNS_MAX];
+	size_t n_held;
 };
+
+/* How long a launcher waits for a tidier that holds a folder entry's
+ * parent locked while it removes (microseconds for a dozen rmdirs). */
+#define PARENT_LOCK_WAIT_MS 2000
 
 /* The canonical form of path, a name below the (canonical) workspace: the
  * path itself when none of its components below the workspace is a
@@ -122,7 +134,10 @@ static int add_absent(struct finder *f, const char *path)
 }
 
 /* A missing folder entry: made empty, with the workspace's owner (only
- * root makes it as another user), when its parent exists. */
+ * root makes it as another user), when its parent exists, and marked as
+ * the launcher's, so that sluice takes it away again once no run covers it
+ * (a file system without user attributes keeps it, as it keeps one the
+ * user made). */
 static int make_folder(struct finder *f, const char *path)
 {
 	if (mkdir(path, 0755) < 0)
@@ -131,7 +146,56 @@ static int make_folder(struct finder *f, const char *path)
 	    lchown(path, f->ws.st_uid, f->ws.st_gid) < 0)
 		return sluice_error_set(f->err, neg_errno(), "giving '%s' the workspace's owner",
 		                        path);
+	(void)lsetxattr(path, LAUNCH_MADE_XATTR, LAUNCH_MADE_XATTR_VALUE,
+	                strlen(LAUNCH_MADE_XATTR_VALUE), 0);
 	return 0;
+}
+
+/* The parent of a folder entry's folder (path, absolute), locked shared
+ * for the run's life before the folder is made or bound, so that the
+ * tidier, which locks it exclusively, removes nothing there while the run
+ * covers it (protect-tidy.h; the defaults' folders share one parent, the
+ * workspace: one lock). The descriptor stays open in this process
+ * (close-on-exec: the command never has it), which with a PID namespace
+ * is its init, there until the run ends. Waits at most
+ * PARENT_LOCK_WAIT_MS for a tidier's removals. 0, or -errno (-ENOENT: no
+ * parent). */
+static int hold_parent(struct finder *f, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash && slash > path ? (size_t)(slash - path) : 1;
+	char parent[PATH_MAX];
+	if (len >= sizeof(parent))
+		return -ENAMETOOLONG;
+	memcpy(parent, path, len);
+	parent[len] = '\0';
+	for (size_t i = 0; i < f->n_held; i++)
+		if (strcmp(f->held[i], parent) == 0)
+			return 0;
+	if (f->n_held >= PROTECTED_PATTERNS_MAX)
+		return sluice_error_set(f->err, -E2BIG, "more than %d folders of protected paths",
+		                        PROTECTED_PATTERNS_MAX);
+	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return neg_errno();
+	int r;
+	for (int waited = 0; (r = flock(fd, LOCK_SH | LOCK_NB)) < 0 && errno == EWOULDBLOCK &&
+	                     waited < PARENT_LOCK_WAIT_MS;
+	     waited++)
+		(void)usleep(1000);
+	if (r < 0) {
+		r = errno == EWOULDBLOCK ? -EBUSY : neg_errno();
+		(void)close(fd);
+		return sluice_error_set(f->err, r, "locking '%s' (a process holds it locked)",
+		                        parent);
+	}
+	f->held[f->n_held] = strdup(parent);
+	if (!f->held[f->n_held]) {
+		(void)close(fd);
+		return sluice_error_set(f->err, -ENOMEM, "the protected paths");
+	}
+	f->n_held++;
+	return 0; /* fd deliberately left open */
 }
 
 /* Whether entry's last component is a pattern; *ret_dir_len is the length
@@ -253,12 +317,15 @@ static int find_entry(struct finder *f, const char *const *entries, size_t n, si
 	if (folder)
 		path[--path_len] = '\0';
 	struct stat st;
-	if (stat(path, &st) == 0)
-		return add_present(f, path);
-	if (errno != ENOENT)
+	bool exists = stat(path, &st) == 0;
+	if (!exists && errno != ENOENT)
 		return sluice_error_set(f->err, neg_errno(), "'%s'", path);
-	if (folder) {
-		int r = make_folder(f, path);
+	if (folder && (!exists || S_ISDIR(st.st_mode))) {
+		int r = hold_parent(f, path);
+		if (r == -EBUSY || r == -E2BIG || r == -ENOMEM)
+			return r; /* said */
+		if (r >= 0 && !exists)
+			r = make_folder(f, path);
 		if (r >= 0)
 			return add_present(f, path);
 		/* ENOENT: its parent is missing too; EACCES, EPERM, EROFS: the
@@ -266,7 +333,7 @@ static int find_entry(struct finder *f, const char *const *entries, size_t n, si
 		if (r != -ENOENT && r != -EACCES && r != -EPERM && r != -EROFS)
 			return sluice_error_set(f->err, r, "making '%s'", path);
 	}
-	return add_absent(f, path);
+	return exists ? add_present(f, path) : add_absent(f, path);
 }
 
 int protected_paths_find(const char *workspace, const char *const *entries, size_t n,
@@ -281,17 +348,20 @@ int protected_paths_find(const char *workspace, const char *const *entries, size
 		                        PROTECTED_PATTERNS_MAX);
 	if (stat(workspace, &f.ws) < 0)
 		return sluice_error_set(err, neg_errno(), "the workspace '%s'", workspace);
+	int r = 0;
 	for (size_t i = 0; i < n; i++) {
 		const char *why = protected_paths_check(entries[i]);
-		int r = why ? sluice_error_set(err, -EINVAL, "the protected path '%s': %s",
-		                               entries[i], why)
-		            : find_entry(&f, entries, n, i);
+		r = why ? sluice_error_set(err, -EINVAL, "the protected path '%s': %s", entries[i],
+		                           why)
+		        : find_entry(&f, entries, n, i);
 		if (r < 0) {
 			protected_paths_done(ret);
-			return r;
+			break;
 		}
 	}
-	return 0;
+	for (size_t i = 0; i < f.n_held; i++)
+		free(f.held[i]);
+	return r;
 }
 
 void protected_paths_done(struct protected_paths *paths)

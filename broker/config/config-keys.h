@@ -85,6 +85,9 @@
 	X(sandbox, protect, WORDS, CONFIG_DEFAULT_SANDBOX_PROTECT, APPEND, NULL,                  \
 	  "workspace-write: paths in the workspace (relative) kept read-only, as other programs " \
 	  "run them later")                                                                       \
+	X(sandbox, protect_folders_idle, DURATION, "60s", SYSTEM, NULL,                           \
+	  "workspace-write: how long the empty folders made for missing protect folders stay "    \
+	  "after the workspace's last run or job; 0: removed as each run ends")                   \
 	X(sandbox, tmpdir_size, SIZE, "1GiB", SYSTEM, NULL,                                       \
 	  "the size cap of a sandboxed command's private TMPDIR (a tmpfs)")                       \
 	X(sandbox, tool_caches, BOOL, "yes", SYSTEM, NULL,                                        \

@@ -109,6 +109,7 @@ static int sandbox_keys(const struct broker_config *cfg, struct run_settings *s,
 	s->tool_caches = cfg->sandbox_tool_caches;
 	s->tool_caches_size = cfg->sandbox_tool_caches_size;
 	s->workspace_network_idle = cfg->sandbox_workspace_network_idle;
+	s->protect_folders_idle = cfg->sandbox_protect_folders_idle;
 	/* the ask happens only where an approver exists */
 	s->egress_ask = cfg->network_ask && cfg->approval_method != CONFIG_APPROVAL_DENY;
 	s->egress_ask_wait_ms = cfg->approval_timeout;

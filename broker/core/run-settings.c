@@ -48,6 +48,7 @@ void run_settings_init_defaults(struct run_settings *s)
 		.tool_caches = true,
 		.tool_caches_size = 2ull * 1024 * 1024 * 1024,
 		.workspace_network_idle = 60 * 1000,
+		.protect_folders_idle = 60 * 1000,
 		.namespace_off = false,
 		.rlimits = { { "fsize", RUN_SETTINGS_DEFAULT_FSIZE_BYTES },
 		             { "pids", RUN_SETTINGS_DEFAULT_PIDS } },

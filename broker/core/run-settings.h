@@ -201,7 +201,8 @@
 /*
  * Paths inside the workspace that other programs run later with the
  * user's full rights, kept read-only in workspace-write (a trailing "/": a
- * folder, made empty when missing so that it cannot be made; wildcards in
+ * folder, made empty when missing so that it cannot be made, and removed
+ * again once no run covers it (run/protect-folders.h); wildcards in
  * the last component). X(path, why) for each, written once here: the
  * built-in defaults, the [sandbox] protect key's default and the list in
  * docs/configuration.md all come from it.
@@ -325,6 +326,10 @@ struct run_settings {
 	 * mise configuration loads it (run/protect-loaded.h): that
 	 * configuration's name; NULL for a configured entry */
 	const char *protect_loader[RUN_SETTINGS_PROTECT_MAX];
+	/* ms the empty folders made for missing protect folders stay after
+	 * the workspace's last run (run/protect-folders.h): 60 s; 0: removed
+	 * as each run ends */
+	uint64_t protect_folders_idle;
 	uint64_t tmpdir_size; /* the private TMPDIR's cap: 1GiB */
 	/* sandboxed: the tools' caches in the workspace's folder (tool-caches.h) */
 	bool tool_caches;

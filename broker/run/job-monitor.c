@@ -38,6 +38,7 @@
 #include "run/job-monitor.h"
 #include "run/jobs.h"
 #include "run/launch-report.h"
+#include "run/protect-folders.h"
 #include "run/protect-watch.h"
 #include "run/result.h"
 #include "run/run-tmpdir.h"
@@ -575,6 +576,8 @@ _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spa
 	 * can plant anything after the sweep */
 	if (sweep)
 		(void)git_sweep_run(sweep, dir);
+	/* a failure leaves them to the next run's tidy */
+	(void)protect_folders_tidy(req->launcher, dir, req->workspace, req->settings);
 	job_finish(dir, id, ms.log_fd, &end, sweep, &ms.watch, network,
 	           req->settings->sandbox_mode);
 	write_audit_end(audit, &end, duration_ms, sweep, network);

@@ -21,35 +21,11 @@
 
 #include "cleanup.h"
 #include "errors.h"
+#include "fd-util.h"
 #include "path-text.h"
 #include "run/protect-watch.h"
 #include "util/terminal-text.h"
 #include "strv.h"
-
-/* The folder of entry (relative, its last component a name or a pattern),
- * opened from the workspace without following a symlink; -errno. */
-static int open_folder(const char *workspace, const char *entry)
-{
-	_cleanup_close_ int fd = open(workspace, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return neg_errno();
-	const char *last = strrchr(entry, '/');
-	for (const char *s = entry; last && s < last;) {
-		size_t n = strcspn(s, "/");
-		char part[NAME_MAX + 1];
-		if (n >= sizeof(part))
-			return -ENAMETOOLONG;
-		memcpy(part, s, n);
-		part[n] = '\0';
-		int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (next < 0)
-			return neg_errno();
-		(void)close(fd);
-		fd = next;
-		s += n + 1;
-	}
-	return TAKE_FD(fd);
-}
 
 /* Folder entries ("NAME/") are made by the launcher; only files are
  * watched. */
@@ -389,7 +365,7 @@ static int open_followed(struct protect_watch *w, const char *folder, bool end, 
 			const char *rel = canon[wsc] == '/' ? canon + wsc + 1 : "";
 			if (asprintf(&entry, "%s%s.", rel, *rel ? "/" : "") < 0)
 				return -ENOMEM;
-			int next = open_folder(w->workspace, entry);
+			int next = open_entry_folder(w->workspace, entry);
 			if (next < 0) /* changed since: a background job's race */
 				return next == -ELOOP ? -EAGAIN : next;
 			(void)close(fd);

@@ -13,6 +13,7 @@
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "run/launch-report.h"
+#include "run/protect-folders.h"
 #include "run/run-outcome.h"
 #include "run/run-tmpdir.h"
 #include "strv.h"
@@ -39,6 +40,10 @@ void run_outcome_init(struct run_outcome *o, const struct run_settings *settings
 void run_outcome_done(struct run_outcome *o)
 {
 	launcher_proc_withdraw(&o->launcher_proc);
+	/* the launcher is gone (a prepared one's too, which ran nothing): the
+	 * folders it made go once the workspace is idle; a failure leaves
+	 * them to the next run's tidy */
+	(void)protect_folders_tidy(o->launcher, o->jobs_dir, o->root, &o->settings);
 	policy_decision_done(&o->decision);
 	o->egress_log = egress_log_free(o->egress_log);
 	json_decref(o->network_asks);

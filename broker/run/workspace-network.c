@@ -14,29 +14,23 @@
  * holder does not leave between being found and answering; the holder
  * removes it as it leaves, and so does a start that failed.
  *
- * The holder must not become this process's child: sluice is a child
- * subreaper and kills its own children after each run. It is started with
- * the subreaper setting off for the moment of the start, so that once its
- * first process exits, the holder belongs to the next subreaper up or to
- * init.
+ * The holder must not become this process's child (detached.h).
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cleanup.h"
 #include "fd-util.h"
 #include "launch-spec.h"
 #include "net-holder-client.h"
+#include "run/detached.h"
 #include "run/workspace-key.h"
 #include "run/workspace-network.h"
 
@@ -47,50 +41,13 @@ static int start_holder(const char *launcher, const char *path, uint64_t idle_ms
 {
 	char idle[32];
 	snprintf(idle, sizeof(idle), "%llums", (unsigned long long)idle_ms);
-	int errpipe[2];
-	if (pipe2(errpipe, O_CLOEXEC) < 0)
-		return sluice_error_set(err, neg_errno(), "a pipe");
-	int was_subreaper = 0;
-	(void)prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
-	if (was_subreaper)
-		(void)prctl(PR_SET_CHILD_SUBREAPER, 0);
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigset_t none;
-		sigemptyset(&none);
-		(void)sigprocmask(SIG_SETMASK, &none, NULL);
-		int null_fd = open("/dev/null", O_RDWR);
-		if (null_fd >= 0) {
-			(void)dup2(null_fd, STDIN_FILENO);
-			(void)dup2(null_fd, STDOUT_FILENO);
-		}
-		(void)dup2(errpipe[1], STDERR_FILENO);
-		execl(launcher, launcher, LAUNCH_OPT_HOLD_NETWORK, path, LAUNCH_OPT_HOLD_IDLE, idle,
-		      (char *)NULL);
-		_exit(127);
-	}
-	int r = pid < 0 ? neg_errno() : 0;
-	(void)close(errpipe[1]);
-	int status = 0;
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (was_subreaper)
-		(void)prctl(PR_SET_CHILD_SUBREAPER, 1);
-	char said[512] = "";
-	if (r >= 0 && status != 0) {
-		/* the holder's process is gone: what it wrote is all there */
-		(void)fcntl(errpipe[0], F_SETFL, O_NONBLOCK);
-		ssize_t n = read(errpipe[0], said, sizeof(said) - 1);
-		said[n > 0 ? n : 0] = '\0';
-		said[strcspn(said, "\n")] = '\0';
-	}
-	(void)close(errpipe[0]);
-	if (r < 0)
-		return sluice_error_set(err, r, "starting the holder");
-	if (status != 0)
-		return sluice_error_set(err, -ECHILD, "the holder could not start: %s",
-		                        said[0] ? said : "no reason given");
-	return 0;
+	char *const argv[] = { (char *)launcher,
+		               (char *)LAUNCH_OPT_HOLD_NETWORK,
+		               (char *)path,
+		               (char *)LAUNCH_OPT_HOLD_IDLE,
+		               idle,
+		               NULL };
+	return detached_start(argv, "the holder", err);
 }
 
 int workspace_network_attach(const char *path)
