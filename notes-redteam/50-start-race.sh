@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# red team 50: a launcher starting while a tidier removes. find_entry()
+# (launcher/protected-paths.c) stat()s the first folder entry (.claude/,
+# the first of the defaults) BEFORE hold_parent() locks the workspace
+# shared; when a tidier (another run's end, protect_folders_idle = 0, or a
+# waiting one waking up) holds the workspace exclusively in between and
+# removes .claude, the launcher gets its lock, finds "exists" true, makes
+# nothing, and add_present() drops the now missing path silently
+# (resolve_below ENOENT -> return 0): the run starts with no bind on
+# .claude and the command makes .claude/settings.json. Triggered the way an
+# agent does: runs of the workspace in parallel (parallel tool calls), one
+# of them planting. Usage: 50-start-race.sh SLUICE [SECONDS] [now|idle]
+NAME=start-race
+. "$(dirname "$0")/50-lib.sh"
+secs=${2:-120}
+cfg=$base/${3:-now}.ini
+# positive control: .claude taken away while a run covers it (what the
+# race does) lets the plant work
+r=$base/control; new_repo "$r"
+"$S" run -C "$r" --config "$base/now.ini" -- "touch .ready; while [ ! -e .go ]; do sleep 0.1; done; $plant" >"$base/control.out" 2>&1 &
+p=$!; bg="$bg $p"
+for _ in $(seq 100); do [ -e "$r/.ready" ] && break; sleep 0.1; done
+rmdir "$r/.claude" 2>/dev/null; touch "$r/.go"; wait $p
+if planted "$r"; then echo "positive control: the plant works once .claude is gone under a run"
+else control_failed "$(cat "$base/control.out")"; finish; exit 1; fi
+
+# the attack: two loops of ordinary runs, each ending with a tidy, and the
+# planting runs beside them, until one plants or the time is up
+r=$base/ws; new_repo "$r"
+end=$((SECONDS + secs))
+for i in 1 2; do
+  ( while [ $SECONDS -lt $end ] && [ ! -e "$base/stop" ]; do "$S" run -C "$r" --config "$cfg" -- true >/dev/null 2>&1; done ) &
+  bg="$bg $!"
+done
+n=0
+while [ $SECONDS -lt $end ]; do
+  n=$((n + 1))
+  o=$("$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
+  case $o in *PLANTED*) break ;; esac
+done
+touch "$base/stop"; for p in $bg; do wait "$p" 2>/dev/null; done; bg=
+sleep 3 # a waiting tidier (idle) has its turn
+echo "planting runs: $n in $secs s at most; left in the work tree: $(left_in "$r")"
+# checked from outside, after every run ended
+if planted "$r"; then hole "$r/.claude/settings.json holds the command's hook: $(cat "$r/.claude/settings.json")"; fi
+finish
