@@ -30,7 +30,7 @@ new_repo() { mkdir -p "$1" && git -C "$1" init -q && echo a >"$1/a" && git -C "$
 left_in() { ls -A "$1" | grep -vx '.git\|a\|.ready\|.go\|sub\|pkg\|pkg.x' | tr '\n' ' '; }
 hook='{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/x"}]}]}}'
 # the command's plant of .claude/settings.json (made if it is missing)
-plant="mkdir .claude 2>/dev/null; echo '$hook' >.claude/settings.json 2>/dev/null && echo PLANTED"
+plant="mkdir .claude 2>/dev/null; echo '$hook' >.claude/settings.json 2>/dev/null && echo PLANT\$((1))ED"
 planted() { grep -qs SessionStart "$1/.claude/settings.json"; }
 verdict=stopped
 hole() { verdict=HOLE; echo "HOLE: $*"; }

@@ -10,10 +10,18 @@
 # .claude and the command makes .claude/settings.json. Triggered the way an
 # agent does: runs of the workspace in parallel (parallel tool calls), one
 # of them planting. Usage: 50-start-race.sh SLUICE [SECONDS] [now|idle]
+# [fallback]: with "fallback", the planting runs are Landlock-only (no user
+# namespaces: tests/integration/sandbox-lib.sh's fallback), the others not.
 NAME=start-race
 . "$(dirname "$0")/50-lib.sh"
 secs=${2:-120}
 cfg=$base/${3:-now}.ini
+wrap=
+if [ "${4:-}" = fallback ]; then
+  wrap() { unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"; }
+  wrap true 2>/dev/null || { echo "positive control failed: no Landlock-only fallback here"; exit 1; }
+  wrap=wrap
+fi
 # positive control: .claude taken away while a run covers it (what the
 # race does) lets the plant work
 r=$base/control; new_repo "$r"
@@ -35,8 +43,8 @@ done
 n=0
 while [ $SECONDS -lt $end ]; do
   n=$((n + 1))
-  o=$("$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
-  case $o in *PLANTED*) break ;; esac
+  o=$($wrap "$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
+  case $o in *PLANT1ED*) break ;; esac
 done
 touch "$base/stop"; for p in $bg; do wait "$p" 2>/dev/null; done; bg=
 sleep 3 # a waiting tidier (idle) has its turn
