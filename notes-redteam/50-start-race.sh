@@ -32,6 +32,17 @@ rmdir "$r/.claude" 2>/dev/null; touch "$r/.go"; wait $p
 if planted "$r"; then echo "positive control: the plant works once .claude is gone under a run"
 else control_failed "$(cat "$base/control.out")"; finish; exit 1; fi
 
+# the mechanism, deterministic: a process that does what the tidier does
+# (the workspace locked exclusively, .claude removed, unlocked), 1 s long,
+# while a run starts: the launcher has stat()ed .claude before it waits
+r=$base/mech; new_repo "$r"; mkdir "$r/.claude"
+flock -x "$r" sh -c "sleep 1; rmdir '$r/.claude'" & bg="$bg $!"
+sleep 0.2
+o=$($wrap "$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
+wait; bg=
+if planted "$r"; then hole "mechanism: a run started while the workspace was locked by a remover plants $r/.claude/settings.json ($o)"
+else echo "mechanism: not planted: $(echo $o | head -c 300)"; fi
+
 # the attack: two loops of ordinary runs, each ending with a tidy, and the
 # planting runs beside them, until one plants or the time is up
 r=$base/ws; new_repo "$r"
