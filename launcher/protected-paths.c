@@ -324,7 +324,7 @@ static int find_entry(struct finder *f, const char *const *entries, size_t n, si
 		int r = hold_parent(f, path);
 		if (r == -EBUSY || r == -E2BIG || r == -ENOMEM)
 			return r; /* said */
-		if (r >= 0 && !exists)
+		if (r >= 0 && (!exists || stat(path, &st) < 0)) /* gone while a tidier held it */
 			r = make_folder(f, path);
 		if (r >= 0)
 			return add_present(f, path);
