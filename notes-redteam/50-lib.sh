@@ -35,4 +35,8 @@ planted() { grep -qs SessionStart "$1/.claude/settings.json"; }
 verdict=stopped
 hole() { verdict=HOLE; echo "HOLE: $*"; }
 control_failed() { echo "positive control failed: $*"; verdict="positive control failed"; }
-finish() { echo "== $NAME ($(id -un)): $verdict"; }
+# the verdict, and the status: 1 HOLE, 2 positive control failed, 0 stopped
+finish() {
+  echo "== $NAME ($(id -un)): $verdict"
+  case $verdict in HOLE) exit 1 ;; stopped) exit 0 ;; *) exit 2 ;; esac
+}
