@@ -47,4 +47,18 @@ case $o in *GOTEX*) hole "a command locked its own workspace exclusively" ;; *) 
 flock -x "$A" sleep 6 & bg="$bg $!"; sleep 0.5
 fails "a user's process holds it" "$A"
 wait; bg=
+# 5. the Landlock-only fallback with [broker] background_survivors = leave:
+# what the command leaves running takes the lock once the run ended, for as
+# long as it lives (8 s here; sleep infinity would do)
+fb() { unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"; }
+if command -v setpriv >/dev/null && fb true 2>/dev/null; then
+  printf '[broker]\nbackground_survivors = leave\n[sandbox]\nprotect_folders_idle = 0\n' >"$base/leave.ini"
+  fb "$S" run -C "$A" --config "$base/leave.ini" -- 'setsid flock -x . sleep 8 </dev/null >/dev/null 2>&1 & echo LEFT' >"$base/leave.out" 2>&1
+  sleep 1
+  if grep -q LEFT "$base/leave.out"; then fails "a survivor of a Landlock-only run holds it" "$A"
+  else echo "5: the survivor did not start: $(cat "$base/leave.out")"; fi
+  sleep 8
+else
+  echo "5: no Landlock-only fallback here"
+fi
 finish
