@@ -14,7 +14,7 @@ NAME=cross-user
 SD=${2:-/home/sluicedev/rt50/build/dev/sluice}
 su - sluicedev -c "test -x '$SD'" || { echo "positive control failed: no sluice for sluicedev at $SD"; exit 1; }
 chmod 755 "$base"; chmod 644 "$base"/*.ini
-mkdir -p "$base/xdg"; chmod 700 "$base/xdg"
+:
 waiter="touch .ready; while [ ! -e .go ]; do sleep 0.1; done; $plant"
 as_sd() { su - sluicedev -c "env -u XDG_RUNTIME_DIR $*"; }
 attempt() { # LABEL WAITER(root|sd) TIDY(root|sd|outside)

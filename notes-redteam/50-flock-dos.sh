@@ -53,7 +53,7 @@ wait; bg=
 fb() { unshare -U -r "$BASH" -c 'echo 0 >/proc/sys/user/max_user_namespaces && exec setpriv --bounding-set -all -- "$@"' fallback "$@"; }
 if command -v setpriv >/dev/null && fb true 2>/dev/null; then
   printf '[broker]\nbackground_survivors = leave\n[sandbox]\nprotect_folders_idle = 0\n' >"$base/leave.ini"
-  TMPDIR=$base fb "$S" run -C "$A" --config "$base/leave.ini" -- 'setsid flock -x . sleep 8 </dev/null >/dev/null 2>&1 & echo LEFT' >"$base/leave.out" 2>&1
+  XDG_RUNTIME_DIR=$base/xdg fb "$S" run -C "$A" --config "$base/leave.ini" -- 'setsid flock -x . sleep 8 </dev/null >/dev/null 2>&1 & echo LEFT' >"$base/leave.out" 2>&1
   sleep 1
   if grep -q LEFT "$base/leave.out"; then fails "a survivor of a Landlock-only run holds it" "$A"
   else echo "5: the survivor did not start: $(cat "$base/leave.out")"; fi

@@ -9,6 +9,9 @@ S=${1:?path to sluice}
 S=$(realpath "$S")
 base=$(mktemp -d "/var/tmp/rt50-$NAME.XXXXXX") || exit 1
 chmod 755 "$base"
+# a jobs directory of its own for the Landlock-only runs (in a user namespace
+# mapping the caller to 0, /tmp/sluice-0 would be root's)
+mkdir -m 700 "$base/xdg"
 bg=
 cleanup() {
   local p

@@ -38,7 +38,7 @@ else control_failed "$(cat "$base/control.out")"; finish; exit 1; fi
 r=$base/mech; new_repo "$r"; mkdir "$r/.claude"
 flock -x "$r" sh -c "sleep 1; rmdir '$r/.claude'" & bg="$bg $!"
 sleep 0.2
-o=$(TMPDIR=$base $wrap "$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
+o=$(XDG_RUNTIME_DIR=$base/xdg $wrap "$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
 wait; bg=
 if planted "$r"; then hole "mechanism: a run started while the workspace was locked by a remover plants $r/.claude/settings.json ($o)"
 else echo "mechanism: not planted: $(echo $o | head -c 300)"; fi
@@ -54,7 +54,7 @@ done
 n=0
 while [ $SECONDS -lt $end ]; do
   n=$((n + 1))
-  o=$(TMPDIR=$base $wrap "$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
+  o=$(XDG_RUNTIME_DIR=$base/xdg $wrap "$S" run -C "$r" --config "$cfg" -- "$plant" 2>&1)
   case $o in *PLANT1ED*) break ;; *"sluice error"*) echo "a planting run was refused: $o"; break ;; esac
 done
 touch "$base/stop"; for p in $bg; do wait "$p" 2>/dev/null; done; bg=
