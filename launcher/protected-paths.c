@@ -324,7 +324,9 @@ static int find_entry(struct finder *f, const char *const *entries, size_t n, si
 		int r = hold_parent(f, path);
 		if (r == -EBUSY || r == -E2BIG || r == -ENOMEM)
 			return r; /* said */
-		if (r >= 0 && !exists)
+		/* looked at again under the lock: a tidier may have removed it
+		 * since the stat() above (notes-redteam/50-start-race.sh) */
+		if (r >= 0 && (!exists || stat(path, &st) < 0))
 			r = make_folder(f, path);
 		if (r >= 0)
 			return add_present(f, path);
