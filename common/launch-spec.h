@@ -97,6 +97,11 @@
  * and a tidier that finds it held leaves at once. With a wait, the
  * launcher's process exits 0 and the tidier stays in the background. */
 #define LAUNCH_OPT_TIDY_PROTECTED "--tidy-protected"
+/* PATH: the lock file of the workspace's runs in sluice's jobs directory,
+ * which no sandboxed command sees: a run's launcher holds it shared while
+ * it covers --protect folders, a tidier takes it exclusively before it
+ * removes any (launcher/protect-tidy.h) */
+#define LAUNCH_OPT_PROTECT_LOCK "--protect-lock"
 #define LAUNCH_OPT_TIDY_AFTER "--tidy-after" /* DURATION (default 60s; 0: now) */
 #define LAUNCH_TIDY_AFTER_DEFAULT "60s"
 

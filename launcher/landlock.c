@@ -253,7 +253,8 @@ static int keep_protected(const struct launch_spec *spec, const char *canonical,
                           struct path_set *keep, struct sluice_error *err)
 {
 	struct protected_paths found;
-	int r = protected_paths_find(canonical, spec->protect, spec->n_protect, &found, err);
+	int r = protected_paths_find(canonical, spec->protect, spec->n_protect, spec->protect_lock,
+	                             &found, err);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < found.n_present; i++)

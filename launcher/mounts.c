@@ -222,7 +222,8 @@ static int plan_protected(struct mount_plan *plan, const struct launch_spec *spe
                           struct launch_state *state, struct sluice_error *err)
 {
 	struct protected_paths found;
-	int r = protected_paths_find(ws, spec->protect, spec->n_protect, &found, err);
+	int r = protected_paths_find(ws, spec->protect, spec->n_protect, spec->protect_lock, &found,
+	                             err);
 	for (size_t i = 0; r >= 0 && i < found.n_present; i++)
 		r = plan_add(plan, TAKE_PTR(found.present[i]), ENTRY_READ_ONLY, true, err);
 	protected_paths_done(&found);

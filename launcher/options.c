@@ -375,6 +375,14 @@ static int opt_tidy_protected(struct launch_spec *spec, const char *arg, struct 
 	return 0;
 }
 
+static int opt_protect_lock(struct launch_spec *spec, const char *arg, struct sluice_error *err)
+{
+	if (arg[0] != '/')
+		return sluice_error_set(err, -EINVAL, "'%s' is not an absolute path", arg);
+	spec->protect_lock = arg;
+	return 0;
+}
+
 static int opt_tidy_after(struct launch_spec *spec, const char *arg, struct sluice_error *err)
 {
 	int r = parse_duration_ms(arg, UINT32_MAX, &spec->tidy_after_ms);
@@ -439,6 +447,10 @@ static const struct option_def options[] = {
 	  "workspace-write: keep PATH (relative to the workspace; NAME/ a folder, made when "
 	  "missing; wildcards in the last component) read-only, and its name uncreatable where "
 	  "possible (repeatable)" },
+	{ LAUNCH_OPT_PROTECT_LOCK, "PATH", opt_protect_lock,
+	  "the lock file of the workspace's runs (made when missing), held shared while the " LAUNCH_OPT_PROTECT
+	  " folders are covered, so that a " LAUNCH_OPT_TIDY_PROTECTED
+	  " tidier removes none meanwhile; a tidier takes it exclusively" },
 	{ LAUNCH_OPT_NAMESPACE, "auto|off", opt_namespace,
 	  "a private mount and IPC namespace where one can be had (default: auto)" },
 	{ LAUNCH_OPT_NETWORK, "allow|deny", opt_network,

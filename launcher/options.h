@@ -75,6 +75,7 @@ struct launch_spec {
 	const char *hold_network; /* --hold-network: the holder's socket */
 	uint64_t hold_idle_ms;    /* --hold-idle */
 	const char *tidy_lock;    /* --tidy-protected: the tidier's lock file */
+	const char *protect_lock; /* --protect-lock: the workspace's runs' lock file */
 	uint64_t tidy_after_ms;   /* --tidy-after */
 	bool network_allow;       /* --network allow */
 	/* --egress-allow: the hosts the egress proxy reaches (egress-proxy.h);

@@ -98,8 +98,17 @@ static bool grouped_before(const struct launch_spec *spec, unsigned i, size_t di
 	return false;
 }
 
+/* Every group of folder entries, unless a run of the same jobs directory
+ * holds the runs' lock (--protect-lock): taken exclusively without
+ * waiting, and held while the folders go. */
 static void remove_all(const struct launch_spec *spec)
 {
+	_cleanup_close_ int runs = -1;
+	if (spec->protect_lock) {
+		runs = open(spec->protect_lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (runs < 0 || flock(runs, LOCK_EX | LOCK_NB) < 0)
+			return; /* a run covers them */
+	}
 	char name[NAME_MAX + 1];
 	for (unsigned i = 0; i < spec->n_protect; i++) {
 		size_t dir_len;

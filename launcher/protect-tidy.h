@@ -8,13 +8,14 @@
  * Removing one that a run still covers would detach that run's read-only
  * bind (the kernel lets a folder that is a mount point in another mount
  * namespace go, and takes the mount with it): its command could then make
- * the folder and fill it. Each launcher holds the folder that holds the
- * folder entries (the workspace, for the defaults) locked shared
- * (flock(2)) from before it makes or binds them until its run ends
- * (protected-paths.c), so a folder is removed only under an exclusive lock
- * of that folder taken without waiting (no run covers it, whichever user
- * or jobs directory started that run), when it carries the mark and is
- * empty (rmdir(2) removes nothing else).
+ * the folder and fill it. Each launcher holds the workspace's runs' lock
+ * (--protect-lock, in sluice's jobs directory) and the folder that holds
+ * the folder entries (the workspace, for the defaults; runs of another
+ * user or jobs directory share it) locked shared (flock(2)) from before it
+ * looks at them until its run ends (protected-paths.c), so a folder is
+ * removed only under both locks taken exclusively without waiting (no run
+ * covers it), when it carries the mark and is empty (rmdir(2) removes
+ * nothing else).
  *
  * sluice starts one after a run (broker/run/protect-folders.h), with the
  * wait [sandbox] protect_folders_idle, so that an agent's runs in a row

@@ -64,14 +64,17 @@ struct finder {
 	const char *workspace;
 	struct stat ws; /* the owner of what is made */
 	struct sluice_error *err;
-	/* the folder entries' parents locked (hold_parent()) */
+	const char *runs_lock; /* --protect-lock, or NULL */
+	bool runs_held;
+	/* the folder entries' parents tried (hold_parent()) */
 	char *held[PROTECTED_PATTERNS_MAX];
 	size_t n_held;
 };
 
-/* How long a launcher waits for a tidier that holds a folder entry's
- * parent locked while it removes (microseconds for a dozen rmdirs). */
-#define PARENT_LOCK_WAIT_MS 2000
+/* How long a launcher waits for a tidier that holds the runs' lock, or a
+ * folder entry's parent, while it removes (a dozen rmdirs: milliseconds). */
+#define RUNS_LOCK_WAIT_MS 2000
+#define PARENT_LOCK_WAIT_MS 100
 
 /* The canonical form of path, a name below the (canonical) workspace: the
  * path itself when none of its components below the workspace is a
@@ -151,22 +154,66 @@ static int make_folder(struct finder *f, const char *path)
 	return 0;
 }
 
-/* The parent of a folder entry's folder (path, absolute), locked shared
- * for the run's life before the folder is made or bound, so that the
- * tidier, which locks it exclusively, removes nothing there while the run
- * covers it (protect-tidy.h; the defaults' folders share one parent, the
- * workspace: one lock). The descriptor stays open in this process
- * (close-on-exec: the command never has it), which with a PID namespace
- * is its init, there until the run ends. Waits at most
- * PARENT_LOCK_WAIT_MS for a tidier's removals. 0, or -errno (-ENOENT: no
+/* Lock fd shared, trying for at most wait_ms: 0, or -errno (-EBUSY: held
+ * exclusively all that time). */
+static int lock_shared(int fd, int wait_ms)
+{
+	for (int waited = 0;; waited++) {
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+			return 0;
+		if (errno != EWOULDBLOCK && errno != EINTR)
+			return neg_errno();
+		if (waited >= wait_ms)
+			return -EBUSY;
+		(void)usleep(1000);
+	}
+}
+
+/* Before the first folder entry is looked at: the workspace's runs' lock
+ * (--protect-lock, in sluice's jobs directory, which no sandboxed command
+ * sees) held shared for the run's life, so that no tidier of the same
+ * jobs directory removes a folder the run covers (protect-tidy.h). Only a
+ * tidier holds it exclusively, for a dozen rmdirs: one that cannot be had
+ * in RUNS_LOCK_WAIT_MS refuses the run. The descriptor stays open in this
+ * process (close-on-exec: the command never has it), which with a PID
+ * namespace is its init, there until the run ends. */
+static int hold_runs_lock(struct finder *f)
+{
+	if (!f->runs_lock || f->runs_held)
+		return 0;
+	/* read-only: a file open for writing would keep the mounts from
+	 * being made read-only */
+	int fd = open(f->runs_lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return sluice_error_set(f->err, neg_errno(), "the lock file '%s'", f->runs_lock);
+	int r = lock_shared(fd, RUNS_LOCK_WAIT_MS);
+	if (r < 0) {
+		(void)close(fd);
+		return sluice_error_set(f->err, r, "locking '%s'", f->runs_lock);
+	}
+	f->runs_held = true;
+	return 0; /* fd deliberately left open */
+}
+
+/* The parent of a folder entry's folder (path, absolute) locked shared
+ * too, for the same life, so that the tidier of another user or jobs
+ * directory (which takes it exclusively) removes nothing there while the
+ * run covers it (the defaults' folders share one parent, the workspace:
+ * one lock). Anyone who can read the folder can lock it, a command of
+ * another workspace's run among them: one that holds it exclusively for
+ * PARENT_LOCK_WAIT_MS is let be (the run goes on without it; no tidier
+ * can have that lock either while it is held). 0, or -errno (-ENOENT: no
  * parent). */
 static int hold_parent(struct finder *f, const char *path)
 {
+	int r = hold_runs_lock(f);
+	if (r < 0)
+		return r;
 	const char *slash = strrchr(path, '/');
 	size_t len = slash && slash > path ? (size_t)(slash - path) : 1;
 	char parent[PATH_MAX];
 	if (len >= sizeof(parent))
-		return -ENAMETOOLONG;
+		return sluice_error_set(f->err, -ENAMETOOLONG, "'%s'", path);
 	memcpy(parent, path, len);
 	parent[len] = '\0';
 	for (size_t i = 0; i < f->n_held; i++)
@@ -176,26 +223,23 @@ static int hold_parent(struct finder *f, const char *path)
 		return sluice_error_set(f->err, -E2BIG, "more than %d folders of protected paths",
 		                        PROTECTED_PATTERNS_MAX);
 	int fd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return neg_errno();
-	int r;
-	for (int waited = 0; (r = flock(fd, LOCK_SH | LOCK_NB)) < 0 && errno == EWOULDBLOCK &&
-	                     waited < PARENT_LOCK_WAIT_MS;
-	     waited++)
-		(void)usleep(1000);
-	if (r < 0) {
-		r = errno == EWOULDBLOCK ? -EBUSY : neg_errno();
-		(void)close(fd);
-		return sluice_error_set(f->err, r, "locking '%s' (a process holds it locked)",
-		                        parent);
+	if (fd < 0) {
+		r = neg_errno();
+		/* as for making the folder (find_entry()) */
+		return r == -ENOENT || r == -EACCES || r == -EPERM || r == -EROFS
+		               ? r
+		               : sluice_error_set(f->err, r, "opening '%s'", parent);
 	}
+	r = lock_shared(fd, PARENT_LOCK_WAIT_MS);
+	if (r < 0)
+		(void)close(fd); /* fd deliberately left open otherwise */
+	if (r < 0 && r != -EBUSY)
+		return sluice_error_set(f->err, r, "locking '%s'", parent);
 	f->held[f->n_held] = strdup(parent);
-	if (!f->held[f->n_held]) {
-		(void)close(fd);
+	if (!f->held[f->n_held])
 		return sluice_error_set(f->err, -ENOMEM, "the protected paths");
-	}
 	f->n_held++;
-	return 0; /* fd deliberately left open */
+	return 0;
 }
 
 /* Whether entry's last component is a pattern; *ret_dir_len is the length
@@ -322,9 +366,11 @@ static int find_entry(struct finder *f, const char *const *entries, size_t n, si
 		return sluice_error_set(f->err, neg_errno(), "'%s'", path);
 	if (folder && (!exists || S_ISDIR(st.st_mode))) {
 		int r = hold_parent(f, path);
-		if (r == -EBUSY || r == -E2BIG || r == -ENOMEM)
+		if (r < 0 && r != -ENOENT && r != -EACCES && r != -EPERM && r != -EROFS)
 			return r; /* said */
-		if (r >= 0 && !exists)
+		/* looked at again under the lock: a tidier may have removed it
+		 * since the stat() above (notes-redteam/50-start-race.sh) */
+		if (r >= 0 && (!exists || stat(path, &st) < 0))
 			r = make_folder(f, path);
 		if (r >= 0)
 			return add_present(f, path);
@@ -337,10 +383,13 @@ static int find_entry(struct finder *f, const char *const *entries, size_t n, si
 }
 
 int protected_paths_find(const char *workspace, const char *const *entries, size_t n,
-                         struct protected_paths *ret, struct sluice_error *err)
+                         const char *runs_lock, struct protected_paths *ret,
+                         struct sluice_error *err)
 {
 	*ret = (struct protected_paths){ .n_present = 0 };
-	struct finder f = { .out = ret, .workspace = workspace, .err = err };
+	struct finder f = {
+		.out = ret, .workspace = workspace, .err = err, .runs_lock = runs_lock
+	};
 	/* a folder's group of patterns has PROTECTED_PATTERNS_MAX slots: refused
 	 * here rather than patterns left out of it */
 	if (n > PROTECTED_PATTERNS_MAX)

@@ -43,13 +43,14 @@ const char *protected_paths_check(const char *entry);
  * pattern matches the names its folder holds now; a missing folder entry
  * ("NAME/") whose parent exists is made, empty and owned like the
  * workspace, so that the command cannot make it (git ignores an empty
- * folder), and marked as made here; the folder entries' parents (the
- * workspace, for the defaults) are held locked shared until this process
- * ends or execs, so that the tidier removes none that a run covers
- * (protect-tidy.h). A symlink is followed: what it points to inside the workspace
+ * folder), and marked as made here; runs_lock (--protect-lock, or NULL)
+ * and the folder entries' parents (the workspace, for the defaults) are
+ * held locked shared until this process ends or execs, so that the tidier
+ * removes none that a run covers (protect-tidy.h). A symlink is followed: what it points to inside the workspace
  * is protected. Returns 0 or -errno. */
 int protected_paths_find(const char *workspace, const char *const *entries, size_t n,
-                         struct protected_paths *ret, struct sluice_error *err);
+                         const char *runs_lock, struct protected_paths *ret,
+                         struct sluice_error *err);
 
 void protected_paths_done(struct protected_paths *paths);
 

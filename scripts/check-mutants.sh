@@ -26,6 +26,8 @@ mutants=(
   "protect-folders-kept@@launcher/protect-tidy.c@@s/\(void\)unlinkat\(dir, name, AT_REMOVEDIR\);/(void)name;/@@tests/integration/sandbox-protect-folders.sh"
   "protect-folders-unmarked-removed@@launcher/protect-tidy.c@@s/if \(fd >= 0 \&\& marked\(fd\)\)/if (fd >= 0)/@@tests/integration/sandbox-protect-folders.sh"
   "protect-folders-let-go@@launcher/protected-paths.c@@s/return 0; \/\* fd deliberately left open \*\//(void)close(fd);\n\treturn 0;/@@tests/integration/sandbox-protect-folders.sh"
+  "protect-folders-tidier-runs-unlocked@@broker/run/protect-folders.c@@s/LAUNCH_OPT_PROTECT_LOCK,\s+runs,//@@tests/integration/sandbox-protect-folders.sh"
+  "protect-folders-runs-unheld@@launcher/protected-paths.c@@s/if \(!f->runs_lock \|\| f->runs_held\)/if (1)/@@tests/integration/sandbox-protect-folders.sh"
   "protect-folders-no-wait@@launcher/protect-tidy.c@@s/if \(spec->tidy_after_ms == 0\) \{/if (1) {/@@tests/integration/sandbox-protect-folders.sh"
   "git-replace-off@@broker/run/git-later.c@@s/int r = git_later_replace_end\(g, s, changes, n\);/int r = 0;/@@tests/integration/sandbox-gitlater.sh"
   "git-moved-off@@broker/run/git-later.c@@s/\tif \(moved\) \{/\tif (0) {/@@tests/integration/sandbox-gitlater.sh"

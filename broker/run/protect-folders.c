@@ -19,18 +19,24 @@
 #include "run/protect-folders.h"
 #include "strv.h"
 
-/* The workspace's tidy lock: in jobs_dir (sluice's own, which no
- * sandboxed command sees), named by the workspace root's device and inode
- * so that every path to it names the same one. */
-static int lock_path(const char *jobs_dir, const char *workspace, char *buf, size_t size)
+/* The workspace's lock file named by suffix: in jobs_dir (sluice's own,
+ * which no sandboxed command sees), named by the workspace root's device
+ * and inode so that every path to it names the same one. */
+static int lock_path(const char *jobs_dir, const char *workspace, const char *suffix, char *buf,
+                     size_t size)
 {
 	struct stat st;
 	if (stat(workspace, &st) < 0)
 		return neg_errno();
-	if (snprintf(buf, size, "%s/folders-%llx-%llx.lock", jobs_dir,
-	             (unsigned long long)st.st_dev, (unsigned long long)st.st_ino) >= (int)size)
+	if (snprintf(buf, size, "%s/folders-%llx-%llx%s", jobs_dir, (unsigned long long)st.st_dev,
+	             (unsigned long long)st.st_ino, suffix) >= (int)size)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+int protect_folders_runs_lock(const char *jobs_dir, const char *workspace, char *buf, size_t size)
+{
+	return lock_path(jobs_dir, workspace, ".runs", buf, size);
 }
 
 /* Whether a tidier waits already: its lock held (a look, not a claim: the
@@ -47,8 +53,10 @@ int protect_folders_tidy(const char *launcher, const char *jobs_dir, const char 
 	if (!launcher || !jobs_dir || !workspace ||
 	    s->sandbox_mode != SANDBOX_MODE_WORKSPACE_WRITE || s->n_protect == 0)
 		return 0;
-	char lock[4096];
-	int r = lock_path(jobs_dir, workspace, lock, sizeof(lock));
+	char lock[4096], runs[4096];
+	int r = lock_path(jobs_dir, workspace, ".lock", lock, sizeof(lock));
+	if (r >= 0)
+		r = protect_folders_runs_lock(jobs_dir, workspace, runs, sizeof(runs));
 	if (r < 0)
 		return r;
 	if (s->protect_folders_idle > 0 && tidier_waits(lock))
@@ -59,6 +67,7 @@ int protect_folders_tidy(const char *launcher, const char *jobs_dir, const char 
 	r = strv_extend(&argv, launcher);
 	const char *const fixed[] = { LAUNCH_OPT_TIDY_PROTECTED, lock,
 		                      LAUNCH_OPT_TIDY_AFTER,     after,
+		                      LAUNCH_OPT_PROTECT_LOCK,   runs,
 		                      LAUNCH_OPT_WORKSPACE,      workspace };
 	for (size_t i = 0; r >= 0 && i < sizeof(fixed) / sizeof(fixed[0]); i++)
 		r = strv_extend(&argv, fixed[i]);

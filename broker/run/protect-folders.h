@@ -15,6 +15,11 @@
 
 #include "core/run-settings.h"
 
+/* The lock file of workspace's runs in jobs_dir, which a run's launcher
+ * holds shared while it covers protected folders and a tidier takes
+ * exclusively (--protect-lock), into buf. 0, or -errno. */
+int protect_folders_runs_lock(const char *jobs_dir, const char *workspace, char *buf, size_t size);
+
 /* After a run of workspace under s (workspace-write with a protect list;
  * nothing otherwise): unless a tidier of the workspace waits already (its
  * lock file in jobs_dir held), start one with launcher (detached.h), which

@@ -30,6 +30,7 @@
 #include "fd-util.h"
 #include "monotonic.h"
 #include "run/clone-exec.h"
+#include "run/protect-folders.h"
 #include "run/spawner.h"
 #include "run/tool-caches.h"
 #include "strv.h"
@@ -317,6 +318,11 @@ static int add_protected_paths(char ***argv, const struct spawn_request *req)
 		r = add2(argv, LAUNCH_OPT_HIDE, s->audit_file);
 	for (size_t i = 0; r >= 0 && i < s->n_protect; i++)
 		r = add2(argv, LAUNCH_OPT_PROTECT, s->protect[i]);
+	/* the workspace's runs' lock, held while its folders are covered */
+	char lock[PATH_MAX];
+	if (r >= 0 && s->n_protect > 0 && req->jobs_dir && req->workspace &&
+	    protect_folders_runs_lock(req->jobs_dir, req->workspace, lock, sizeof(lock)) >= 0)
+		r = add2(argv, LAUNCH_OPT_PROTECT_LOCK, lock);
 	for (size_t i = 0; r >= 0 && req->read_only && req->read_only[i]; i++)
 		r = add2(argv, LAUNCH_OPT_READ_ONLY, req->read_only[i]);
 	/* sluice's own configuration, should a writable path hold it */

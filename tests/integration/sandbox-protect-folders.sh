@@ -118,6 +118,41 @@ for other in foreground background; do
     "$(left_in "$repo")" "$(cat "$TEST_TMP/waiter-$other.json")"
 done
 
+# --- anyone who can read the workspace can lock it (a command of another
+# workspace's run, which sees the file system read-only, among them):
+# runs are not held up by that, and a tidier still removes nothing a run
+# covers (the runs' own lock in sluice's jobs directory, which no sandboxed
+# command sees; notes-redteam/50-flock-dos.sh)
+repo=$TEST_TMP/locked
+new_repo "$repo"
+flock -x "$repo" sleep 60 &
+locker=$!
+wait_for 10 sh -c "! flock -n -s '$repo' true"
+run timeout 30 "$SLUICE" run -C "$repo" --config "$now" -- "$check"
+[ "$rc" -eq 0 ] && grep -qx "folders=$n_folders" <<<"$out"
+report $? "a process holding the workspace folder locked does not stop a run" "rc=$rc" "$out" "$err"
+if waiting_run "$TEST_TMP/locked.json" "$waiter" --config "$now"; then
+  # the waiting run could not lock the folder; now no one holds it, and
+  # another run's end tidies
+  # (flock(1) keeps the lock in its child, the sleep)
+  pkill -P "$locker" sleep
+  wait "$locker" 2>/dev/null
+  flock -n -x "$repo" true
+  report $? "the workspace folder is let go of" "$(ls -l /proc/locks 2>&1)"
+  run "$SLUICE" run -C "$repo" --config "$now" -- true
+  [ -d "$repo/.claude" ]
+  report $? "with the folder let go, another run's end still removes nothing the waiting run covers" \
+    "$(left_in "$repo")" "$out"
+  touch "$repo/.go"
+  wait "$boxed_pid"
+  ! grep -qs SessionStart "$repo/.claude/settings.json" && [ -z "$(left_in "$repo")" ]
+  report $? "the waiting command could not plant .claude/settings.json, and the last run's end removed the folders" \
+    "$(left_in "$repo")" "$(cat "$TEST_TMP/locked.json")"
+else
+  not_ok "the waiting command started beside a locked workspace folder" "$(cat "$TEST_TMP/locked.json")"
+  pkill -P "$locker" sleep
+fi
+
 # --- a background job covers the folders while it lives; a foreground run
 # ending meanwhile leaves them, the job's end removes them
 repo=$TEST_TMP/job
