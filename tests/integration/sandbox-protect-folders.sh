@@ -153,6 +153,27 @@ else
   pkill -P "$locker" sleep
 fi
 
+# --- a run of another jobs directory (another user's, or an agent's
+# started without XDG_RUNTIME_DIR) has another runs' lock: the workspace
+# folder's lock, which every run holds too, keeps its tidier off the
+# folders a run covers (notes-redteam/50-cross-user.sh)
+repo=$TEST_TMP/other-jobs
+new_repo "$repo"
+mkdir -m 0700 "$TEST_TMP/xdg-other"
+if waiting_run "$TEST_TMP/other-jobs.json" "$waiter" --config "$now"; then
+  XDG_RUNTIME_DIR=$TEST_TMP/xdg-other run "$SLUICE" run -C "$repo" --config "$now" -- true
+  [ -d "$repo/.claude" ] && ls "$TEST_TMP/xdg-other/sluice/jobs" | grep -q '^folders-.*\.runs$'
+  report $? "a run of another jobs directory that ends while a run covers the folders leaves them" \
+    "$(left_in "$repo")" "$(ls "$TEST_TMP/xdg-other/sluice/jobs" 2>&1)" "$out" "$err"
+  touch "$repo/.go"
+  wait "$boxed_pid"
+  ! grep -qs SessionStart "$repo/.claude/settings.json" && [ -z "$(left_in "$repo")" ]
+  report $? "the waiting command could not plant .claude/settings.json (another jobs directory)" \
+    "$(left_in "$repo")" "$(cat "$TEST_TMP/other-jobs.json")"
+else
+  not_ok "the waiting command started (another jobs directory)" "$(cat "$TEST_TMP/other-jobs.json")"
+fi
+
 # --- a background job covers the folders while it lives; a foreground run
 # ending meanwhile leaves them, the job's end removes them
 repo=$TEST_TMP/job
