@@ -631,10 +631,6 @@ static int check_combinations(const struct launch_spec *spec, struct sluice_erro
 	if (spec->egress_ask_internal && spec->egress_ask_fd < 0)
 		return sluice_error_set(err, -EINVAL, "%s needs %s N",
 		                        LAUNCH_OPT_EGRESS_ASK_INTERNAL, LAUNCH_OPT_EGRESS_ASK_FD);
-	if (spec->action == LAUNCH_TIDY_PROTECTED &&
-	    (!spec->workspace || spec->workspace[0] != '/'))
-		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, absolute",
-		                        LAUNCH_OPT_TIDY_PROTECTED, LAUNCH_OPT_WORKSPACE);
 	if (spec->git_writable && spec->git_read_only)
 		return sluice_error_set(err, -EINVAL, "%s and %s contradict each other",
 		                        LAUNCH_OPT_GIT_WRITABLE, LAUNCH_OPT_GIT_READ_ONLY);
@@ -704,6 +700,11 @@ int options_parse(int argc, char **argv, struct launch_spec *spec, struct sluice
 		}
 		i++;
 	}
+	/* a tidier runs no program, but removes in one workspace only */
+	if (spec->action == LAUNCH_TIDY_PROTECTED &&
+	    (!spec->workspace || spec->workspace[0] != '/'))
+		return sluice_error_set(err, -EINVAL, "%s needs %s DIR, absolute",
+		                        LAUNCH_OPT_TIDY_PROTECTED, LAUNCH_OPT_WORKSPACE);
 	if (spec->action != LAUNCH_RUN)
 		return 0;
 	if (i >= argc)

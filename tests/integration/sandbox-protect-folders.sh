@@ -230,3 +230,15 @@ report $? "the next run keeps the same folders, and starts no second tidier" "$(
 wait_for 20 test -z "$(left_in "$repo")"
 [ -z "$(left_in "$repo")" ] && ! pgrep -f -- "--tidy-protected .* --workspace $repo " >/dev/null
 report $? "once the workspace has been idle, the folders are gone and the tidier with them" "$(left_in "$repo")"
+
+# --- the tidier called wrongly says so, and removes nothing
+launch=${LAUNCH:-$(dirname "$SLUICE")/sluice-launch}
+repo=$TEST_TMP/bad-call
+new_repo "$repo"
+run "$SLUICE" run -C "$repo" -- true
+run "$launch" --tidy-protected "$TEST_TMP/bad.lock" --tidy-after 0 --protect .claude/
+[ "$rc" -eq 125 ] && grep -q -- '--tidy-protected needs --workspace DIR, absolute' <<<"$err" && [ -d "$repo/.claude" ]
+report $? "--tidy-protected without --workspace is refused, naming what it needs" "rc=$rc" "$err"
+run "$launch" --tidy-protected relative.lock --workspace "$repo"
+[ "$rc" -eq 125 ] && grep -q "'relative.lock' is not an absolute path" <<<"$err"
+report $? "--tidy-protected with a relative lock file is refused, naming it" "rc=$rc" "$err"
