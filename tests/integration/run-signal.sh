@@ -52,7 +52,10 @@ signal_in_drain_window() {
   "$SLUICE" run --sandbox unrestricted --config "$TEST_TMP/drain.ini" --format "$1" --timeout 20s -- \
     "sleep 313 & echo \$! \$\$ > '$pids'; exit 4" >"$TEST_TMP/out-drain" 2>&1 &
   sluice_pid=$!
-  if ! wait_for 10 test -s "$pids" || ! read -r child shell <"$pids" || ! wait_for 10 gone "$shell"; then
+  # the shell gone, and its launcher (which exits with it) reaped by sluice
+  # (pgrep lists a zombie too): sluice knows the exit code before the signal
+  if ! wait_for 10 test -s "$pids" || ! read -r child shell <"$pids" || ! wait_for 10 gone "$shell" ||
+    ! wait_for 10 sh -c "! pgrep -P $sluice_pid -x sluice-launch >/dev/null"; then
     kill -s KILL "$sluice_pid"
     wait "$sluice_pid"
     return 1
