@@ -19,6 +19,7 @@
 #include "run/git-later-am.h"
 #include "run/git-later-refs.h"
 #include "run/git-sweep-state.h"
+#include "run/protect-watch.h"
 
 static const char am_dir[] = "rebase-apply";
 
@@ -130,16 +131,8 @@ int git_later_am_end(struct git_sweep *s, int gfd, const char *gitdir,
 {
 	if (!git_later_am_changed(gfd, b, started))
 		return 0;
-	char aside[64];
-	int r = -EEXIST;
-	for (int n = 1; n <= 9 && r == -EEXIST; n++) {
-		snprintf(aside, sizeof(aside),
-		         n == 1 ? "%s.sluice-blocked" : "%s.sluice-blocked-%d", am_dir, n);
-		struct stat was;
-		if (fstatat(gfd, aside, &was, AT_SYMLINK_NOFOLLOW) == 0)
-			continue;
-		r = renameat(gfd, am_dir, gfd, aside) < 0 ? neg_errno() : 0;
-	}
+	char aside[NAME_MAX + 1];
+	int r = protect_watch_set_aside(gfd, am_dir, aside, sizeof(aside));
 	if (r < 0) {
 		git_sweep_fail(s,
 		               "the check of what git would restore later: %s/%s, a git am or "

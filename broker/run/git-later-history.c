@@ -19,6 +19,7 @@
 #include "run/git-later-refs.h"
 #include "run/git-later.h"
 #include "run/git-sweep-state.h"
+#include "run/protect-watch.h"
 
 #define HISTORY_TEXT_MAX (64 * 1024)
 
@@ -62,22 +63,12 @@ void git_later_history_take(struct git_later_history *h, int cfd)
 	}
 }
 
-/* names[i], which the run made or changed, moved aside to a free
- * NAME.sluice-blocked[-N] (its name into aside), and the user's text put
- * back where there was one. */
+/* names[i], which the run made or changed, moved aside
+ * (protect_watch_set_aside(): its name into aside), and the user's text
+ * put back where there was one. */
 static int set_aside(struct git_later_history *h, int cfd, int i, char aside[PATH_MAX])
 {
-	int r = -EEXIST;
-	for (int n = 1; n <= 9 && r == -EEXIST; n++) {
-		if (n == 1)
-			snprintf(aside, PATH_MAX, "%s.sluice-blocked", names[i]);
-		else
-			snprintf(aside, PATH_MAX, "%s.sluice-blocked-%d", names[i], n);
-		struct stat st;
-		if (fstatat(cfd, aside, &st, AT_SYMLINK_NOFOLLOW) == 0)
-			continue;
-		r = renameat(cfd, names[i], cfd, aside) < 0 ? neg_errno() : 0;
-	}
+	int r = protect_watch_set_aside(cfd, names[i], aside, PATH_MAX);
 	if (r < 0 || !h->text[i])
 		return r;
 	return git_later_write_file(cfd, names[i], h->text[i], h->len[i]);

@@ -25,6 +25,7 @@
 #include "run/git-later-nested.h"
 #include "run/git-later-refs.h"
 #include "run/git-sweep-state.h"
+#include "run/protect-watch.h"
 
 /* Each folder on the way to path[0..len) ("a", "a/b"), relative to the
  * workspace, added to *folders once; none through "." or "..". */
@@ -239,13 +240,8 @@ static void set_aside(struct git_later *n, struct git_sweep *s)
 {
 	_cleanup_close_ int dfd =
 	        open(n->workspace, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	int r = dfd < 0 ? neg_errno() : -EEXIST;
-	char aside[64];
-	for (int i = 0; dfd >= 0 && r == -EEXIST && i < 100; i++) {
-		snprintf(aside, sizeof(aside), i ? ".git.sluice-blocked-%d" : ".git.sluice-blocked",
-		         i);
-		r = renameat2(dfd, ".git", dfd, aside, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
-	}
+	char aside[NAME_MAX + 1];
+	int r = dfd < 0 ? neg_errno() : protect_watch_set_aside(dfd, ".git", aside, sizeof(aside));
 	_cleanup_free_ char *path = NULL, *what = NULL;
 	if (r < 0) {
 		git_sweep_fail(s,

@@ -124,20 +124,16 @@ static int note_before(struct protect_watch *w, int dir, const char *entry, cons
 	return p ? strv_extend(&w->before, p) : -ENOMEM;
 }
 
-/* Rename name in dir NAME.sluice-blocked, and list p (its path relative to
- * the workspace) in w->blocked. */
-static int block(struct protect_watch *w, int dir, const char *name, char *p)
+int protect_watch_set_aside(int dir, const char *name, char *to, size_t size)
 {
 	/* Never over what is there: the command may have made a folder under
 	 * the blocked name, which a plain rename of a file fails on (leaving
 	 * the file where it runs); another number is tried then. */
-	char to[NAME_MAX + 1];
 	int r = -EEXIST;
 	for (int n = 1; n <= PROTECT_WATCH_TRIES && r == -EEXIST; n++) {
-		int len =
-		        n == 1 ? snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX, name)
-		               : snprintf(to, sizeof(to), "%s" PROTECT_WATCH_SUFFIX "-%d", name, n);
-		if (len >= (int)sizeof(to)) {
+		int len = n == 1 ? snprintf(to, size, "%s" PROTECT_WATCH_SUFFIX, name)
+		                 : snprintf(to, size, "%s" PROTECT_WATCH_SUFFIX "-%d", name, n);
+		if (len >= (int)size) {
 			r = -ENAMETOOLONG;
 			break;
 		}
@@ -150,10 +146,18 @@ static int block(struct protect_watch *w, int dir, const char *name, char *p)
 		uint64_t random;
 		if (getrandom(&random, sizeof(random), 0) != (ssize_t)sizeof(random))
 			return -EIO;
-		snprintf(to, sizeof(to), "." PROTECT_WATCH_SUFFIX "-%016llx",
-		         (unsigned long long)random);
+		snprintf(to, size, "." PROTECT_WATCH_SUFFIX "-%016llx", (unsigned long long)random);
 		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
 	}
+	return r;
+}
+
+/* Rename name in dir aside (protect_watch_set_aside()), and list p (its
+ * path relative to the workspace) in w->blocked. */
+static int block(struct protect_watch *w, int dir, const char *name, char *p)
+{
+	char to[NAME_MAX + 1];
+	int r = protect_watch_set_aside(dir, name, to, sizeof(to));
 	if (r < 0)
 		return r;
 	/* the name is the command's: no control character reaches a report */

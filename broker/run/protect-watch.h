@@ -76,4 +76,14 @@ int protect_watch_pathspecs(const struct protect_watch *w, char ***ret);
 
 void protect_watch_done(struct protect_watch *w);
 
+/* Rename name in dir to a free NAME.sluice-blocked, then NAME
+ * .sluice-blocked-2 and on to PROTECT_WATCH_TRIES, never over what is
+ * there (RENAME_NOREPLACE); where every one is taken (the command made
+ * them first) or the name is too long for the suffix, a random
+ * .sluice-blocked-HEX. The new name in to (size bytes, NAME_MAX + 1 at
+ * least); 0, or -errno. What sluice sets aside after a run takes this one
+ * way (protected files, git's pointers, an am session, a nested
+ * repository). */
+int protect_watch_set_aside(int dir, const char *name, char *to, size_t size);
+
 #endif
