@@ -15,6 +15,8 @@ packages=(
   # libraries (configure names each one when it is missing)
   libtree-sitter-dev libinih-dev libseccomp-dev libjansson-dev
   libpcre2-dev libcriterion-dev libcap-ng-dev
+  # the object store's check after a run inflates and hashes git's objects
+  zlib1g-dev nettle-dev
   # sluice-launch is built static against musl (docs/building.md)
   musl-tools
   # fuzzing (libFuzzer) and the escape suite's tools

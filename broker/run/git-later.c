@@ -282,6 +282,7 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	if (git_later_pointers_take(g, gfd, cfd) < 0)
 		return -ENOMEM;
 	git_later_history_take(&g->history, cfd);
+	git_later_objects_take(&g->objects, cfd);
 	(void)clock_gettime(CLOCK_REALTIME_COARSE, &g->started); /* as file times are */
 	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
@@ -457,6 +458,8 @@ int git_later_end(struct git_later *g, const struct protect_watch *w, struct git
 	int found = git_later_locks_end(g, s, changes, n);
 	/* grafts and alternates change what every commit reads as */
 	found += git_later_history_end(g, s);
+	/* an object rewritten is what every check below would read */
+	found += git_later_objects_end(g, s);
 	/* a replace ref changes what any name reads as: whatever the names */
 	int r = git_later_replace_end(g, s, changes, n);
 	found += r > 0 ? r : 0;
@@ -477,6 +480,7 @@ void git_later_done(struct git_later *g)
 	strv_free(g->held);
 	if (g->active) {
 		git_later_history_done(&g->history);
+		git_later_objects_done(&g->objects);
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}

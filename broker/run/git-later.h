@@ -44,6 +44,7 @@
 
 #include "run/git-later-head.h"
 #include "run/git-later-history.h"
+#include "run/git-later-objects.h"
 #include "run/git-later-pointers.h"
 #include "run/git-later-snapshot.h"
 #include "run/git-later-stash.h"
@@ -77,6 +78,7 @@ struct git_later {
 	struct git_later_stash stash;
 	struct git_later_pointers pointers; /* before the run */
 	struct git_later_history history;   /* before the run */
+	struct git_later_objects objects;   /* before the run */
 	struct timespec started;            /* the coarse wall clock (file times) before the run */
 	char **held;                        /* "ID\tREF": what the check kept, each id once */
 	uint64_t duration_us;               /* of git_later_end() */

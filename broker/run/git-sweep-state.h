@@ -111,6 +111,11 @@ void git_sweep_defuse_file(struct sweeper *w, int dir, const char *name, git_swe
  * lines disabled when the run made or changed them (git-sweep-defuse.c). */
 void git_sweep_sequencer(struct sweeper *w, int fd);
 
+/* Whether the file system of fd sets a file's ctime from this kernel's
+ * clock on every change (the table in git-sweep.c), so that a ctime older
+ * than the run's start says the run did not change the file. */
+bool git_sweep_ctime_trusted(int fd);
+
 /* Note an item found without the quarantine folder (git-later.c: an index
  * entry put back, a branch moved back, kept: the ref that holds the run's
  * commits, or NULL): listed and counted as the sweep's own are. */

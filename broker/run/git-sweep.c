@@ -53,6 +53,20 @@ static const unsigned long trusted_fs[] = {
 	0xF2F52010, /* f2fs */
 };
 
+static bool ctime_trusted(const struct statfs *sf)
+{
+	for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
+		if ((unsigned long)sf->f_type == trusted_fs[i])
+			return true;
+	return false;
+}
+
+bool git_sweep_ctime_trusted(int fd)
+{
+	struct statfs sf;
+	return fstatfs(fd, &sf) == 0 && ctime_trusted(&sf);
+}
+
 static void closedirp(DIR **d)
 {
 	if (*d)
@@ -314,9 +328,7 @@ static int sweep_tree(struct sweeper *w, const char *path)
 	if (fstat(fd, &st) < 0 || fstatfs(fd, &sf) < 0)
 		return neg_errno();
 	w->dev = st.st_dev;
-	w->ctime_ok = false;
-	for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
-		w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
+	w->ctime_ok = ctime_trusted(&sf);
 	snprintf(w->path, sizeof(w->path), "%s", path);
 	return walk(w, fd, false, false, 0);
 }
@@ -471,9 +483,7 @@ static void sweep_repository(struct sweeper *w, const char *path, bool walk_it, 
 	struct stat st;
 	struct statfs sf;
 	if (fstat(fd, &st) == 0 && fstatfs(fd, &sf) == 0) {
-		w->ctime_ok = false;
-		for (size_t i = 0; i < ELEMENTSOF(trusted_fs); i++)
-			w->ctime_ok |= (unsigned long)sf.f_type == trusted_fs[i];
+		w->ctime_ok = ctime_trusted(&sf);
 	}
 	sweep_nested(w, fd, root);
 	git_sweep_sequencer(w, fd);
