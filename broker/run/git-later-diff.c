@@ -124,8 +124,7 @@ bool git_later_plants(struct git_later *g, struct git_sweep *s, const struct pro
 	return c->status == 'U' || !work_tree_has(g, s, c->path, c->new_mode, c->new_id);
 }
 
-/* The empty tree's id in this repository's hash. */
-static const char *empty_tree(const struct git_later *g)
+const char *git_later_empty_tree(const struct git_later *g)
 {
 	return g->hex_len == 64 ? "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 	                        : "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -138,7 +137,7 @@ int git_later_diff(struct git_later *g, struct git_sweep *s, const char *base, c
 {
 	*o = (struct git_output){ .data = NULL };
 	if (!base)
-		base = g->head.id[0] ? g->head.id : empty_tree(g);
+		base = g->head.id[0] ? g->head.id : git_later_empty_tree(g);
 	_cleanup_free_ const char **args = calloc(16 + strv_length(pathspecs), sizeof(*args));
 	if (!args)
 		return -ENOMEM;
@@ -209,7 +208,7 @@ int git_later_ids_plant(struct git_later *g, struct git_sweep *s, const struct p
 	FILE *f = open_memstream(&input, &len);
 	if (!f)
 		return -ENOMEM;
-	const char *base = base_id[0] ? base_id : empty_tree(g);
+	const char *base = base_id[0] ? base_id : git_later_empty_tree(g);
 	for (size_t i = 0; ids && ids[i]; i++)
 		fprintf(f, "%s %s\n", ids[i], base);
 	if (fclose(f) != 0)

@@ -30,6 +30,9 @@ bool git_later_next_change(const struct git_later *g, char **p, char *end,
 bool git_later_plants(struct git_later *g, struct git_sweep *s, const struct protect_watch *w,
                       const struct git_later_change *c);
 
+/* The empty tree's id in this repository's hash. */
+const char *git_later_empty_tree(const struct git_later *g);
+
 /* `git diff-tree`/`diff-index --cached` of base (NULL: the pre-run HEAD)
  * against against (a commit, tree or ref; NULL: the index), limited to
  * pathspecs, into *o (git_output_done() it in any case). */

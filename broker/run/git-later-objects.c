@@ -212,8 +212,10 @@ static void check_fanout(struct git_later *g, struct git_sweep *s, int fd, const
 		}
 		if (c->n < LOOSE_BAD_MAX)
 			c->bad[c->n++] = b;
-		else
+		else { /* past the list: not written again */
+			g->objects_lost = true;
 			note_loose(g, s, &b);
+		}
 	}
 }
 
@@ -272,6 +274,7 @@ static int check_loose(struct git_later *g, struct git_sweep *s, int cfd)
 		write_again(g, c);
 	int found = (int)c->n;
 	for (size_t i = 0; i < c->n; i++) {
+		g->objects_lost |= !c->bad[i].path;
 		note_loose(g, s, &c->bad[i]);
 		free(c->bad[i].path);
 	}

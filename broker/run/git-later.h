@@ -79,10 +79,13 @@ struct git_later {
 	struct git_later_pointers pointers; /* before the run */
 	struct git_later_history history;   /* before the run */
 	struct git_later_objects objects;   /* before the run */
-	struct timespec started;            /* the coarse wall clock (file times) before the run */
-	char **held;                        /* "ID\tREF": what the check kept, each id once */
-	uint64_t duration_us;               /* of git_later_end() */
-	unsigned gits;                      /* git commands it ran */
+	/* an object of the user's that the run wrote over was set aside and
+	 * could not be written again: HEAD's tree may not be read whole */
+	bool objects_lost;
+	struct timespec started; /* the coarse wall clock (file times) before the run */
+	char **held;             /* "ID\tREF": what the check kept, each id once */
+	uint64_t duration_us;    /* of git_later_end() */
+	unsigned gits;           /* git commands it ran */
 	/* a nested repository's (git-later-nested.h): its folder in the
 	 * workspace ("tools"), which protect_watch_runs_later() is asked
 	 * about with each of its paths; NULL: the workspace's own */

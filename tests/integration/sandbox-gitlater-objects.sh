@@ -88,6 +88,16 @@ n=\$({ git ls-tree HEAD:.husky | grep -v '	pre-commit\$'; printf '100644 blob %s
 . "\$1"; overwrite "\$(loose \$t)" "\$(loose \$n)" &&
   git update-index --cacheinfo 100644,\$(git rev-parse :.husky/pre-commit),.husky/pre-commit
 EOF
+# 2b. red team 48's: the tree of bin/ (on the user's PATH, direnv's
+# PATH_add bin) written over with one that adds an executable git, then
+# `git read-tree HEAD`: the index holds bin/git, and so does HEAD as any
+# git reads it
+cat >"$TEST_TMP/loose-path.sh" <<EOF
+. "\$1"; G=/usr/bin/git  # the other attack's bin/ is on this PATH too
+b=\$(printf '#!/bin/sh\\ntouch $marks/%s\\nexec /usr/bin/git "\$@"\\n' "\$2" | \$G hash-object -w --stdin)
+e=\$( (\$G ls-tree HEAD:bin; printf "100755 blob %s\\tgit\\n" \$b) | \$G mktree); o=\$(\$G rev-parse HEAD:bin)
+overwrite "\$(loose \$o)" "\$(loose \$e)" && \$G read-tree HEAD
+EOF
 # 3. a new pack whose index names HEAD's lefthook.yml blob at the
 # command's content (git reads the newest pack first)
 cat >"$TEST_TMP/pack.sh" <<'EOF'
@@ -190,6 +200,29 @@ if [ -e "$husky_bin" ] && command -v node >/dev/null; then
 else
   skip "a rewritten tree of husky's" "husky is not installed (scripts/setup.sh installs it with npm) or node is missing"
 fi
+
+bin_repo() {
+  new_repo "$1" && mkdir "$1/bin" && printf '#!/bin/sh\necho formatted\n' >"$1/bin/fmt" &&
+    chmod +x "$1/bin/fmt" && git -C "$1" add bin && git -C "$1" commit -qm 'bin/fmt'
+}
+# the user's git reset --hard, then git status with bin/ first on the PATH
+reset_then_status() { git -C "$1" reset -q --hard >/dev/null 2>&1; (cd "$1" && PATH="$1/bin:$PATH" git status) >/dev/null 2>&1; }
+# (each run with its own bin/ on the PATH, as direnv gives it)
+dir=$TEST_TMP/control-loose-path
+bin_repo "$dir"
+PATH="$dir/bin:$PATH" run "$SLUICE" run -C "$dir" --config "$TEST_TMP/sweep-off.ini" -- \
+  "sh $TEST_TMP/loose-path.sh $TEST_TMP/lib.sh loose-path"
+reset_then_status "$dir"
+[ -e "$marks/loose-path" ]
+report $? "loose-path: the attack works with git_sweep = no (positive control)" "$out" "$err"
+rm -f "$marks/loose-path"
+dir=$TEST_TMP/boxed-loose-path
+bin_repo "$dir"
+PATH="$dir/bin:$PATH" run "$SLUICE" run -C "$dir" --format json -- "sh $TEST_TMP/loose-path.sh $TEST_TMP/lib.sh loose-path"
+reset_then_status "$dir"
+[ ! -e "$marks/loose-path" ] && [ -z "$(git -C "$dir" ls-files bin/git)" ] && items | grep -q 'the index entry removed'
+report $? "loose-path: stopped; bin/git out of the index (HEAD's tree lacks the object the command wrote over)" \
+  "$out" "$(items)"
 
 attack pack packed_repo checkout_then_commit
 items | grep -q 'a pack whose objects are not what its index names' &&
