@@ -255,20 +255,24 @@ static void write_again(struct git_later *g, struct loose_check *c)
 
 static int check_loose(struct git_later *g, struct git_sweep *s, int cfd)
 {
-	_cleanup_close_ int ofd =
-	        openat(cfd, "objects", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (ofd < 0)
+	int ofd = openat(cfd, "objects", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	_cleanup_(closedirp) DIR *objects = ofd < 0 ? NULL : fdopendir(ofd);
+	if (!objects) {
+		if (ofd >= 0)
+			close(ofd);
 		return 0;
+	}
 	bool ctime_ok = git_sweep_ctime_trusted(ofd);
 	struct loose_check *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
-	for (unsigned i = 0; i < 256; i++) {
-		char fan[3];
-		snprintf(fan, sizeof(fan), "%02x", i);
-		int fd = openat(ofd, fan, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* the fan-out folders there are (one readdir, not 256 opens) */
+	for (struct dirent *de; (de = readdir(objects));) {
+		if (!is_hex(de->d_name, 2))
+			continue;
+		int fd = openat(ofd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (fd >= 0)
-			check_fanout(g, s, fd, fan, ctime_ok, c);
+			check_fanout(g, s, fd, de->d_name, ctime_ok, c);
 	}
 	if (c->n)
 		write_again(g, c);
