@@ -92,6 +92,15 @@ void git_later_objects_done(struct git_later_objects *o)
 	*o = (struct git_later_objects){ .whole = false };
 }
 
+/* Whether folder/name was there before the run. */
+static bool listed(const struct git_later_objects *o, unsigned folder, const char *name)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->files[i].folder == folder && strcmp(o->files[i].name, name) == 0)
+			return true;
+	return false;
+}
+
 /* Whether folder/name is not as it was before the run (new, or another
  * file, or written: its ctime). */
 static bool changed(const struct git_later_objects *o, unsigned folder, int dir, const char *name)
@@ -348,6 +357,8 @@ static int check_packs(struct git_later *g, struct git_sweep *s, int cfd)
 		         "index-pack --verify: %s; git reads them without checking)",
 		         why);
 		r = set_aside(g, s, dirfd(d), folders[FOLDER_PACK], de->d_name, what);
+		/* the user's own pack, written over: its objects are gone */
+		g->objects_lost |= r > 0 && listed(&g->objects, FOLDER_PACK, de->d_name);
 		if (r > 0) {
 			found++;
 			(void)set_aside(g, s, dirfd(d), folders[FOLDER_PACK], pack,
