@@ -32,26 +32,12 @@ lefthook=$tools/.bin/lefthook
 [ -x "$lefthook" ] || skip_rest "$sandbox_subject" "lefthook is not installed (scripts/setup.sh installs it with npm)"
 export LEFTHOOK_BIN=$lefthook
 
-lefthook_repo() {
-  new_repo "$1"
-  printf 'pre-commit:\n  commands:\n    fine:\n      run: "true"\n' >"$1/lefthook.yml"
-  (cd "$1" && "$lefthook" install >/dev/null 2>&1 && git add -A && git commit -q -m lefthook)
-}
 # the same, every object in one pack (as a clone has them), made an hour
 # ago (git reads the newest pack first)
 packed_repo() {
   lefthook_repo "$1" && git -C "$1" gc -q 2>/dev/null && touch -d '-1 hour' "$1"/.git/objects/pack/*
 }
-# husky's hooks in .husky/ (husky 9: core.hooksPath .husky/_, whose
-# runner sources .husky/pre-commit)
 husky_bin=$tools/husky/bin.js
-husky_repo() {
-  new_repo "$1"
-  echo '{"name":"x","private":true}' >"$1/package.json"
-  (cd "$1" && node "$husky_bin" >/dev/null 2>&1)
-  echo 'exit 0' >"$1/.husky/pre-commit"
-  (cd "$1" && git add -A && git commit -q -m husky)
-}
 
 # the user, after the run: git reset --hard, then a commit (lefthook's
 # pre-commit runs)

@@ -58,18 +58,6 @@ checkout_then_commit() { git -C "$1" checkout -q -- . >/dev/null 2>&1; commit_ou
 
 # --- setups
 plain_repo() { new_repo "$1"; }
-lefthook_repo() {
-  new_repo "$1"
-  printf 'pre-commit:\n  commands:\n    fine:\n      run: "true"\n' >"$1/lefthook.yml"
-  (cd "$1" && "$lefthook" install >/dev/null 2>&1 && git add -A && git commit -q -m lefthook)
-}
-husky_repo() {
-  new_repo "$1"
-  echo '{"name":"x","private":true}' >"$1/package.json"
-  (cd "$1" && node "$husky_bin" >/dev/null 2>&1)
-  echo 'exit 0' >"$1/.husky/pre-commit"
-  (cd "$1" && git add -A && git commit -q -m husky)
-}
 # a user's template kept in bin/, not executable
 template_repo() {
   new_repo "$1"

@@ -37,6 +37,24 @@ new_repo() {
   git -C "$1" commit -q -m init
 }
 
+# lefthook_repo DIR: new_repo with a lefthook.yml whose pre-commit runs
+# "true", installed with $lefthook (the caller's) and committed.
+lefthook_repo() {
+  new_repo "$1"
+  printf 'pre-commit:\n  commands:\n    fine:\n      run: "true"\n' >"$1/lefthook.yml"
+  (cd "$1" && "$lefthook" install >/dev/null 2>&1 && git add -A && git commit -q -m lefthook)
+}
+# husky_repo DIR: new_repo with husky 9 set up by $husky_bin (the
+# caller's: core.hooksPath .husky/_, whose runner sources
+# .husky/pre-commit) and an .husky/pre-commit of "exit 0", committed.
+husky_repo() {
+  new_repo "$1"
+  echo '{"name":"x","private":true}' >"$1/package.json"
+  (cd "$1" && node "$husky_bin" >/dev/null 2>&1)
+  echo 'exit 0' >"$1/.husky/pre-commit"
+  (cd "$1" && git add -A && git commit -q -m husky)
+}
+
 # boxed_as MODE DIR COMMAND [SLUICE-OPTION...]: COMMAND through sluice run
 # in the sandbox mode MODE, the JSON result in out; fails only when the
 # command did not run at all (the broker refused it, the launcher failed).
