@@ -181,12 +181,9 @@ static int fix_index(struct git_later *g, struct git_sweep *s, const struct prot
                      char **pathspecs)
 {
 	struct git_output o;
-	/* HEAD's tree lacks an object the run wrote over (and git's diff
-	 * skips a folder whose tree id the index's cache holds, which the
-	 * command may have made that id): each entry at a name that runs
-	 * later is compared with the empty tree instead, so what the work
-	 * tree does not hold goes, and the user's own protected file, which
-	 * the command could not change, stays */
+	/* HEAD's tree lacking an object the run wrote over (git's diff also
+	 * skips a folder whose tree id the index's cache holds): the empty
+	 * tree instead, so what the work tree does not hold goes */
 	int r = git_later_diff(g, s, g->objects_lost ? git_later_empty_tree(g) : NULL, NULL,
 	                       pathspecs, &o);
 	if (r < 0) {
