@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Scope-bound cleanup for both programs: _cleanup_free_, _cleanup_close_,
- * _cleanup_fclose_ and the TAKE_PTR / TAKE_FD hand-off macros.
+ * _cleanup_fclose_, _cleanup_closedir_ and the TAKE_PTR / TAKE_FD hand-off macros.
  * Not for: anything that can fail; destructors here only release.
  */
 #ifndef SLUICE_CLEANUP_H
 #define SLUICE_CLEANUP_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +39,19 @@ static inline void fclosep(FILE **f)
 	}
 }
 
+static inline void closedirp(DIR **d)
+{
+	if (*d) {
+		int saved = errno;
+		(void)closedir(*d);
+		errno = saved;
+	}
+}
+
 #define _cleanup_free_ _cleanup_(freep)
 #define _cleanup_close_ _cleanup_(closep)
 #define _cleanup_fclose_ _cleanup_(fclosep)
+#define _cleanup_closedir_ _cleanup_(closedirp)
 
 /* Hand an owned pointer or descriptor out of a cleanup scope. */
 #define TAKE_PTR(p)                                \

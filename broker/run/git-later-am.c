@@ -23,80 +23,17 @@
 
 static const char am_dir[] = "rebase-apply";
 
-int git_later_am_take(int gfd, struct git_later_am_before *b)
+int git_later_am_take(int gfd, struct folder_snapshot *b)
 {
-	*b = (struct git_later_am_before){ .entry = NULL };
-	if (fstatat(gfd, am_dir, &b->st, AT_SYMLINK_NOFOLLOW) < 0) {
-		b->error = neg_errno();
-		return 0;
-	}
-	int fd = openat(gfd, am_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		safe_close(fd);
-		return 0; /* not listed: its entries' ctime tells */
-	}
-	b->listed = true;
-	struct dirent *de;
-	int r = 0;
-	while (r == 0 && b->listed && (de = readdir(d)) != NULL) {
-		struct git_later_am_entry *e = NULL;
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		if (b->n >= AM_ENTRIES_MAX) {
-			b->listed = false;
-			break;
-		}
-		if (b->n % 64 == 0) {
-			e = reallocarray(b->entry, b->n + 64, sizeof(*e));
-			if (!e) {
-				r = -ENOMEM;
-				break;
-			}
-			b->entry = e;
-		}
-		e = &b->entry[b->n];
-		if (fstatat(dirfd(d), de->d_name, &e->st, AT_SYMLINK_NOFOLLOW) < 0)
-			b->listed = false; /* gone already: its ctime tells */
-		else if (!(e->name = strdup(de->d_name)))
-			r = -ENOMEM;
-		else
-			b->n++;
-	}
-	closedir(d);
-	return r;
+	return folder_snapshot_take(gfd, am_dir, AM_ENTRIES_MAX, b);
 }
 
-void git_later_am_done(struct git_later_am_before *b)
+void git_later_am_done(struct folder_snapshot *b)
 {
-	for (size_t i = 0; i < b->n; i++)
-		free(b->entry[i].name);
-	free(b->entry);
-	*b = (struct git_later_am_before){ .entry = NULL };
+	folder_snapshot_done(b);
 }
 
-static bool since(const struct stat *st, const struct timespec *started)
-{
-	return st->st_ctim.tv_sec > started->tv_sec ||
-	       (st->st_ctim.tv_sec == started->tv_sec && st->st_ctim.tv_nsec >= started->tv_nsec);
-}
-
-/* Whether the entry name (its stat now st) is not as it was before the
- * run: where listed, another stat or none then; else written since. */
-static bool entry_changed(const struct git_later_am_before *b, const char *name,
-                          const struct stat *st, const struct timespec *started)
-{
-	if (!b->listed)
-		return since(st, started);
-	for (size_t i = 0; i < b->n; i++)
-		if (strcmp(b->entry[i].name, name) == 0)
-			return !git_later_same_file(0, st, 0, &b->entry[i].st) ||
-			       st->st_mode != b->entry[i].st.st_mode;
-	return true;
-}
-
-bool git_later_am_changed(int gfd, const struct git_later_am_before *b,
-                          const struct timespec *started)
+bool git_later_am_changed(int gfd, const struct folder_snapshot *b, const struct timespec *started)
 {
 	struct stat now;
 	int e = fstatat(gfd, am_dir, &now, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
@@ -106,7 +43,7 @@ bool git_later_am_changed(int gfd, const struct git_later_am_before *b,
 		return true;
 	/* the same folder, no entry made or removed: one written in place */
 	int fd = openat(gfd, am_dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	DIR *d = fd < 0 ? NULL : fdopendir(fd);
+	_cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	if (!d) {
 		safe_close(fd);
 		return true;
@@ -120,14 +57,13 @@ bool git_later_am_changed(int gfd, const struct git_later_am_before *b,
 			continue;
 		n++;
 		changed = fstatat(dirfd(d), de->d_name, &es, AT_SYMLINK_NOFOLLOW) < 0 ||
-		          entry_changed(b, de->d_name, &es, started);
+		          folder_snapshot_changed(b, de->d_name, &es, started);
 	}
-	closedir(d);
 	return changed || (b->listed && n != b->n);
 }
 
 int git_later_am_end(struct git_sweep *s, int gfd, const char *gitdir,
-                     const struct git_later_am_before *b, const struct timespec *started)
+                     const struct folder_snapshot *b, const struct timespec *started)
 {
 	if (!git_later_am_changed(gfd, b, started))
 		return 0;

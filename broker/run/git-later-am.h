@@ -16,6 +16,7 @@
  * paused before it) stays. Before the run: the folder's entries' stat
  * (at most AM_ENTRIES_MAX; past them, an entry whose ctime is not before
  * the run began counts: a file written just before may then count too).
+ * The list is a folder_snapshot (folder-snapshot.c).
  * git-later-pointers.c calls it for each
  * worktree's gitdir, after its rebase-apply/orig-head and autostash are
  * checked.
@@ -28,39 +29,26 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "run/folder-snapshot.h"
+
 struct git_sweep;
 
 #define AM_ENTRIES_MAX 4096
 
-struct git_later_am_entry {
-	char *name; /* malloc'd */
-	struct stat st;
-};
-
-/* rebase-apply before the run. */
-struct git_later_am_before {
-	int error; /* 0, or its stat's -errno */
-	struct stat st;
-	bool listed; /* its entries are in entry (not past AM_ENTRIES_MAX) */
-	struct git_later_am_entry *entry;
-	size_t n;
-};
-
 /* Before the run: rebase-apply in the gitdir gfd, into b: 0 or -ENOMEM. */
-int git_later_am_take(int gfd, struct git_later_am_before *b);
+int git_later_am_take(int gfd, struct folder_snapshot *b);
 
-void git_later_am_done(struct git_later_am_before *b);
+void git_later_am_done(struct folder_snapshot *b);
 
 /* Whether rebase-apply in gfd was made or changed since b (started: the
  * coarse clock before the run, as file times are). One that cannot be
  * read counts as changed. */
-bool git_later_am_changed(int gfd, const struct git_later_am_before *b,
-                          const struct timespec *started);
+bool git_later_am_changed(int gfd, const struct folder_snapshot *b, const struct timespec *started);
 
 /* After the run: rebase-apply of gfd (gitdir its path), where changed,
  * moved aside and noted in s. Returns 1 where it was, 0, or -errno (noted
  * in s). */
 int git_later_am_end(struct git_sweep *s, int gfd, const char *gitdir,
-                     const struct git_later_am_before *b, const struct timespec *started);
+                     const struct folder_snapshot *b, const struct timespec *started);
 
 #endif

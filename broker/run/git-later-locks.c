@@ -24,9 +24,7 @@ static const char *const common_locks[] = { "packed-refs.lock", "refs/stash.lock
 
 static bool made_during_run(const struct git_later *g, const struct stat *st)
 {
-	return st->st_ctim.tv_sec > g->started.tv_sec ||
-	       (st->st_ctim.tv_sec == g->started.tv_sec &&
-	        st->st_ctim.tv_nsec >= g->started.tv_nsec);
+	return git_sweep_ctime_since(st, &g->started);
 }
 
 /* name in dir (at path), removed where the run made it: 1, or 0. */

@@ -25,92 +25,49 @@
 #include "run/git-sweep-state.h"
 #include "run/protect-watch.h"
 
-/* Entries listed before the run, at most: a repository has a few packs;
- * past this every pack is verified after a run. */
+/* Entries listed before the run in each folder, at most: a repository
+ * has a few packs; past this every pack is verified after a run. */
 #define OBJECT_FILES_MAX 4096
 
-enum { FOLDER_PACK, FOLDER_INFO, FOLDER_GRAPHS, FOLDERS };
-static const char *const folders[FOLDERS] = {
-	[FOLDER_PACK] = "objects/pack",
-	[FOLDER_INFO] = "objects/info",
-	[FOLDER_GRAPHS] = "objects/info/commit-graphs",
+static const char *const folders[OBJECTS_FOLDERS] = {
+	[OBJECTS_PACK] = "objects/pack",
+	[OBJECTS_INFO] = "objects/info",
+	[OBJECTS_GRAPHS] = "objects/info/commit-graphs",
 };
 
-static void closedirp(DIR **d)
+/* name in dir (at path), to read (NULL: none). */
+static DIR *open_dir(int dir, const char *name)
 {
-	if (*d)
-		closedir(*d);
-}
-
-/* folder i of cfd, to read (NULL: none). */
-static DIR *open_folder(int cfd, unsigned i)
-{
-	int fd = openat(cfd, folders[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	if (fd >= 0 && !d)
 		close(fd);
 	return d;
 }
 
-static bool is_dot(const char *name)
+int git_later_objects_take(struct git_later_objects *o, int cfd)
 {
-	return name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]));
-}
-
-void git_later_objects_take(struct git_later_objects *o, int cfd)
-{
-	*o = (struct git_later_objects){ .whole = true };
-	for (unsigned i = 0; i < FOLDERS && o->whole; i++) {
-		_cleanup_(closedirp) DIR *d = open_folder(cfd, i);
-		for (struct dirent *de; d && o->whole && (de = readdir(d));) {
-			if (is_dot(de->d_name))
-				continue;
-			struct git_later_object_file *f = NULL;
-			if (o->n < OBJECT_FILES_MAX &&
-			    (f = realloc(o->files, (o->n + 1) * sizeof(*f))))
-				o->files = f;
-			if (!f || !(o->files[o->n].name = strdup(de->d_name))) {
-				o->whole = false;
-				break;
-			}
-			f = &o->files[o->n];
-			f->folder = i;
-			if (fstatat(dirfd(d), de->d_name, &f->st, AT_SYMLINK_NOFOLLOW) < 0) {
-				free(f->name);
-				continue; /* gone meanwhile */
-			}
-			o->n++;
-		}
+	for (unsigned i = 0; i < OBJECTS_FOLDERS; i++) {
+		int r = folder_snapshot_take(cfd, folders[i], OBJECT_FILES_MAX, &o->folder[i]);
+		if (r < 0)
+			return r;
 	}
+	return 0;
 }
 
 void git_later_objects_done(struct git_later_objects *o)
 {
-	for (size_t i = 0; i < o->n; i++)
-		free(o->files[i].name);
-	free(o->files);
-	*o = (struct git_later_objects){ .whole = false };
+	for (unsigned i = 0; i < OBJECTS_FOLDERS; i++)
+		folder_snapshot_done(&o->folder[i]);
 }
 
-/* Whether folder/name was there before the run. */
-static bool listed(const struct git_later_objects *o, unsigned folder, const char *name)
-{
-	for (size_t i = 0; i < o->n; i++)
-		if (o->files[i].folder == folder && strcmp(o->files[i].name, name) == 0)
-			return true;
-	return false;
-}
-
-/* Whether folder/name is not as it was before the run (new, or another
- * file, or written: its ctime). */
-static bool changed(const struct git_later_objects *o, unsigned folder, int dir, const char *name)
+/* Whether name in dir (folder i) is not as it was before the run (new,
+ * another file, or written: its ctime); one gone since counts as not. */
+static bool changed(const struct git_later *g, unsigned i, int dir, const char *name)
 {
 	struct stat st;
-	int e = fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ? neg_errno() : 0;
-	for (size_t i = 0; o->whole && i < o->n; i++)
-		if (o->files[i].folder == folder && strcmp(o->files[i].name, name) == 0)
-			return !git_later_same_file(e, &st, 0, &o->files[i].st);
-	return e == 0; /* new (or not listed): changed, unless it is not there */
+	return fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       folder_snapshot_changed(&g->objects.folder[i], name, &st, NULL);
 }
 
 /* name in dir (folder, of the common directory) set aside and noted with
@@ -139,20 +96,6 @@ static int set_aside(struct git_later *g, struct git_sweep *s, int dir, const ch
 }
 
 /* --- loose objects ------------------------------------------------------- */
-
-static bool is_hex(const char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f')))
-			return false;
-	return p[n] == '\0';
-}
-
-static bool before_run(const struct stat *st, const struct timespec *since)
-{
-	return st->st_ctim.tv_sec < since->tv_sec ||
-	       (st->st_ctim.tv_sec == since->tv_sec && st->st_ctim.tv_nsec < since->tv_nsec);
-}
 
 /* Loose objects set aside, kept to be written again where the work tree
  * holds them, then noted. */
@@ -184,24 +127,19 @@ static void note_loose(struct git_later *g, struct git_sweep *s, const struct lo
 	git_sweep_note_item(s, path, text, NULL);
 }
 
-/* The loose objects of the fan-out folder fd (called fan, "ab") made or
+/* The loose objects of the fan-out folder d (called fan, "ab") made or
  * written since the run began (every one where ctime cannot tell),
  * checked, and those that fail set aside into c. A file written in place
  * leaves its folder's ctime as it was, so each file's own is read. */
-static void check_fanout(struct git_later *g, struct git_sweep *s, int fd, const char *fan,
+static void check_fanout(struct git_later *g, struct git_sweep *s, DIR *d, const char *fan,
                          bool ctime_ok, struct loose_check *c)
 {
-	_cleanup_(closedirp) DIR *d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	for (struct dirent *de; (de = readdir(d));) {
-		if (!is_hex(de->d_name, g->hex_len - 2))
+		if (!git_later_is_hex(de->d_name, g->hex_len - 2))
 			continue; /* not an object git reads (tmp_obj_..., .sluice-blocked) */
 		struct stat st;
 		if (fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISREG(st.st_mode) || (ctime_ok && before_run(&st, &s->since)))
+		    !S_ISREG(st.st_mode) || (ctime_ok && !git_sweep_ctime_since(&st, &s->since)))
 			continue; /* gone, not a file (the sweep's), or the user's before */
 		struct loose_bad b = { .path = NULL };
 		snprintf(b.hex, sizeof(b.hex), "%s%.62s", fan, de->d_name);
@@ -264,24 +202,20 @@ static void write_again(struct git_later *g, struct loose_check *c)
 
 static int check_loose(struct git_later *g, struct git_sweep *s, int cfd)
 {
-	int ofd = openat(cfd, "objects", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	_cleanup_(closedirp) DIR *objects = ofd < 0 ? NULL : fdopendir(ofd);
-	if (!objects) {
-		if (ofd >= 0)
-			close(ofd);
+	_cleanup_closedir_ DIR *objects = open_dir(cfd, "objects");
+	if (!objects)
 		return 0;
-	}
-	bool ctime_ok = git_sweep_ctime_trusted(ofd);
+	bool ctime_ok = git_sweep_ctime_trusted(dirfd(objects));
 	struct loose_check *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	/* the fan-out folders there are (one readdir, not 256 opens) */
 	for (struct dirent *de; (de = readdir(objects));) {
-		if (!is_hex(de->d_name, 2))
+		if (!git_later_is_hex(de->d_name, 2))
 			continue;
-		int fd = openat(ofd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd >= 0)
-			check_fanout(g, s, fd, de->d_name, ctime_ok, c);
+		_cleanup_closedir_ DIR *fan = open_dir(dirfd(objects), de->d_name);
+		if (fan)
+			check_fanout(g, s, fan, de->d_name, ctime_ok, c);
 	}
 	if (c->n)
 		write_again(g, c);
@@ -303,14 +237,16 @@ static int git_says_ok(struct git_later *g, const char *const args[], char why[2
 {
 	struct git_output o = { .data = NULL };
 	int r = git_later_run(g, args, -1, &o);
-	if (r == 0 && !(WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0)) {
+	if (r == 0 && !WIFEXITED(o.status))
+		r = -EINTR; /* killed */
+	else if (r == 0 && WEXITSTATUS(o.status) == 0)
+		r = 1;
+	else if (r == 0) {
 		snprintf(why, 200, "%s", o.err[0] ? o.err : "it failed");
 		why[strcspn(why, "\n")] = '\0';
 	}
-	bool ok = r == 0 && WIFEXITED(o.status) && WEXITSTATUS(o.status) == 0;
-	bool killed = r == 0 && !WIFEXITED(o.status);
 	git_output_done(&o);
-	return r < 0 ? r : killed ? -EINTR : ok ? 1 : 0;
+	return r;
 }
 
 static void could_not_verify(struct git_sweep *s, const char *what, int r)
@@ -326,7 +262,7 @@ static void could_not_verify(struct git_sweep *s, const char *what, int r)
  * that fails set aside, its index first (without it git reads no pack). */
 static int check_packs(struct git_later *g, struct git_sweep *s, int cfd)
 {
-	_cleanup_(closedirp) DIR *d = open_folder(cfd, FOLDER_PACK);
+	_cleanup_closedir_ DIR *d = open_dir(cfd, folders[OBJECTS_PACK]);
 	int found = 0;
 	for (struct dirent *de; d && (de = readdir(d));) {
 		size_t len = strlen(de->d_name);
@@ -338,11 +274,11 @@ static int check_packs(struct git_later *g, struct git_sweep *s, int cfd)
 		struct stat st;
 		if (fstatat(dirfd(d), pack, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue; /* an index with no pack: git reads neither */
-		if (!changed(&g->objects, FOLDER_PACK, dirfd(d), de->d_name) &&
-		    !changed(&g->objects, FOLDER_PACK, dirfd(d), pack))
+		if (!changed(g, OBJECTS_PACK, dirfd(d), de->d_name) &&
+		    !changed(g, OBJECTS_PACK, dirfd(d), pack))
 			continue;
 		_cleanup_free_ char *path = NULL;
-		if (asprintf(&path, "%s/%s/%s", g->common, folders[FOLDER_PACK], pack) < 0)
+		if (asprintf(&path, "%s/%s/%s", g->common, folders[OBJECTS_PACK], pack) < 0)
 			return -ENOMEM;
 		const char *args[] = { "index-pack", "--verify", path, NULL };
 		char why[200] = "";
@@ -356,12 +292,13 @@ static int check_packs(struct git_later *g, struct git_sweep *s, int cfd)
 		         "the run wrote a pack whose objects are not what its index names (git "
 		         "index-pack --verify: %s; git reads them without checking)",
 		         why);
-		r = set_aside(g, s, dirfd(d), folders[FOLDER_PACK], de->d_name, what);
+		r = set_aside(g, s, dirfd(d), folders[OBJECTS_PACK], de->d_name, what);
 		/* the user's own pack, written over: its objects are gone */
-		g->objects_lost |= r > 0 && listed(&g->objects, FOLDER_PACK, de->d_name);
+		g->objects_lost |=
+		        r > 0 && folder_snapshot_find(&g->objects.folder[OBJECTS_PACK], de->d_name);
 		if (r > 0) {
 			found++;
-			(void)set_aside(g, s, dirfd(d), folders[FOLDER_PACK], pack,
+			(void)set_aside(g, s, dirfd(d), folders[OBJECTS_PACK], pack,
 			                "the pack of that index");
 		}
 	}
@@ -379,26 +316,27 @@ struct object_cache {
 };
 
 static const struct object_cache caches[] = {
-	{ "commit-graph", FOLDER_INFO, "commit-graph",
+	{ "commit-graph", OBJECTS_INFO, "commit-graph",
 	  "the run wrote a commit-graph that does not match the commits (git commit-graph "
 	  "verify: ",
 	  "; git reads a commit's tree from it, and git reset --hard would write that tree)" },
-	{ "commit-graph", FOLDER_INFO, "commit-graphs",
+	{ "commit-graph", OBJECTS_INFO, "commit-graphs",
 	  "the run wrote commit-graphs that do not match the commits (git commit-graph verify: ",
 	  "; git reads a commit's tree from them, and git reset --hard would write that tree)" },
-	{ "multi-pack-index", FOLDER_PACK, "multi-pack-index",
+	{ "multi-pack-index", OBJECTS_PACK, "multi-pack-index",
 	  "the run wrote a multi-pack-index that does not match the packs (git "
 	  "multi-pack-index verify: ",
 	  "; git finds objects through it)" },
 };
 
-/* Whether folder FOLDER_GRAPHS has an entry the run made or changed. */
+/* Whether objects/info/commit-graphs has an entry the run made or
+ * changed (written in place, one leaves the folder as it was). */
 static bool graphs_changed(const struct git_later *g, int cfd)
 {
-	_cleanup_(closedirp) DIR *d = open_folder(cfd, FOLDER_GRAPHS);
+	_cleanup_closedir_ DIR *d = open_dir(cfd, folders[OBJECTS_GRAPHS]);
 	for (struct dirent *de; d && (de = readdir(d));)
-		if (!is_dot(de->d_name) &&
-		    changed(&g->objects, FOLDER_GRAPHS, dirfd(d), de->d_name))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0 &&
+		    changed(g, OBJECTS_GRAPHS, dirfd(d), de->d_name))
 			return true;
 	return false;
 }
@@ -406,16 +344,15 @@ static bool graphs_changed(const struct git_later *g, int cfd)
 static int check_caches(struct git_later *g, struct git_sweep *s, int cfd)
 {
 	int found = 0;
-	bool graphs = graphs_changed(g, cfd);
-	for (size_t i = 0; i < sizeof(caches) / sizeof(caches[0]); i++) {
+	for (size_t i = 0; i < ELEMENTSOF(caches); i++) {
 		const struct object_cache *c = &caches[i];
 		_cleanup_close_ int dir = openat(cfd, folders[c->folder],
 		                                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		struct stat st;
 		if (dir < 0 || fstatat(dir, c->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 			continue;
-		bool is_graphs = strcmp(c->name, "commit-graphs") == 0;
-		if (!(is_graphs && graphs) && !changed(&g->objects, c->folder, dir, c->name))
+		bool graphs = strcmp(c->name, "commit-graphs") == 0;
+		if (!(graphs && graphs_changed(g, cfd)) && !changed(g, c->folder, dir, c->name))
 			continue;
 		const char *args[] = { c->verb, "verify", NULL };
 		char why[200] = "", what[600];

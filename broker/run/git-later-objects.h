@@ -27,24 +27,25 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+#include "run/folder-snapshot.h"
+
 struct git_later;
 struct git_sweep;
 
-/* An entry of objects/pack, objects/info or objects/info/commit-graphs. */
-struct git_later_object_file {
-	unsigned folder;
-	char *name;
-	struct stat st;
+enum git_later_object_folder {
+	OBJECTS_PACK,   /* objects/pack */
+	OBJECTS_INFO,   /* objects/info */
+	OBJECTS_GRAPHS, /* objects/info/commit-graphs */
+	OBJECTS_FOLDERS
 };
 
 struct git_later_objects {
-	struct git_later_object_file *files;
-	size_t n;
-	bool whole; /* every entry listed: else every pack counts as changed */
+	struct folder_snapshot folder[OBJECTS_FOLDERS];
 };
 
-/* Before the run, in the common directory cfd: the folders' entries. */
-void git_later_objects_take(struct git_later_objects *o, int cfd);
+/* Before the run, in the common directory cfd: the folders' entries.
+ * 0, or -ENOMEM. */
+int git_later_objects_take(struct git_later_objects *o, int cfd);
 
 /* After the run: what the run made or changed in the object store that
  * does not hold what its name says set aside, each noted in s's items.

@@ -83,7 +83,7 @@ struct git_later_pointer_site {
 	int error[POINTERS];        /* 0, or the stat's -errno */
 	struct stat st[POINTERS];
 	struct git_later_log_before log; /* its HEAD reflog's newest text */
-	struct git_later_am_before am;   /* rebase-apply/ */
+	struct folder_snapshot am;       /* rebase-apply/ */
 	/* another worktree's index and HEAD (the run cannot write them: a
 	 * change is the user's own git at work there) */
 	int own_error[2];

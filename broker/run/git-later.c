@@ -286,7 +286,8 @@ int git_later_begin(struct git_later *g, const struct git_sweep *s,
 	if (git_later_pointers_take(g, gfd, cfd) < 0)
 		return -ENOMEM;
 	git_later_history_take(&g->history, cfd);
-	git_later_objects_take(&g->objects, cfd);
+	if (git_later_objects_take(&g->objects, cfd) < 0)
+		return -ENOMEM;
 	(void)clock_gettime(CLOCK_REALTIME_COARSE, &g->started); /* as file times are */
 	git_later_stash_begin(&g->stash, cfd);
 	g->active = true;
@@ -484,11 +485,11 @@ void git_later_done(struct git_later *g)
 	strv_free(g->held);
 	if (g->active) {
 		git_later_history_done(&g->history);
-		git_later_objects_done(&g->objects);
 		git_later_snapshot_done(&g->refs);
 		git_later_stash_done(&g->stash);
 	}
 	git_later_pointers_done(&g->pointers);
+	git_later_objects_done(&g->objects);
 	git_later_nested_done(g);
 	free(g->workspace);
 	free(g->gitdir);

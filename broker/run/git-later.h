@@ -27,7 +27,8 @@
  * commit git goes to later (git-later-pointers.c: ORIG_HEAD, a rebase's
  * orig-head, HEAD's reflog ...), grafts and alternates
  * (git-later-history.c: set aside); the locks the run left go first
- * (git-later-locks.c). The index and branch of each nested repository
+ * (git-later-locks.c), and an object store the run made to read as other
+ * content goes before any of them reads it (git-later-objects.c). The index and branch of each nested repository
  * (a submodule, a `git init sub`) whose folder lies on the way to such a
  * name are checked the same way (git-later-nested.c). Reported as items
  * of the sweep (git-sweep.h).

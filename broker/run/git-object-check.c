@@ -80,7 +80,7 @@ static bool header_matches(const struct object_reader *r)
 		return false;
 	static const char *const types[] = { "blob ", "tree ", "commit ", "tag " };
 	const char *h = r->header, *end = r->header + r->header_len, *size = NULL;
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && !size; i++) {
+	for (size_t i = 0; i < ELEMENTSOF(types) && !size; i++) {
 		size_t n = strlen(types[i]);
 		if ((size_t)(end - h) > n && memcmp(h, types[i], n) == 0)
 			size = h + n;

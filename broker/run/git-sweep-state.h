@@ -71,13 +71,19 @@ struct sweeper {
 	size_t n_unkept, n_unswept;
 };
 
+/* Whether st's ctime is not before t (a file time of the coarse clock):
+ * it was made, written, renamed, linked or had its mode changed since. */
+static inline bool git_sweep_ctime_since(const struct stat *st, const struct timespec *t)
+{
+	return st->st_ctim.tv_sec > t->tv_sec ||
+	       (st->st_ctim.tv_sec == t->tv_sec && st->st_ctim.tv_nsec >= t->tv_nsec);
+}
+
 /* Whether what st describes changed (an entry made, renamed, removed; its
  * mode or link count changed) since the run began. */
 static inline bool git_sweep_changed(const struct sweeper *w, const struct stat *st)
 {
-	const struct timespec *a = &st->st_ctim, *b = &w->s->since;
-	return !w->ctime_ok ||
-	       !(a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec < b->tv_nsec));
+	return !w->ctime_ok || git_sweep_ctime_since(st, &w->s->since);
 }
 
 /* How a file's text is rewritten without what runs (git-defuse.h's

@@ -67,12 +67,6 @@ bool git_sweep_ctime_trusted(int fd)
 	return fstatfs(fd, &sf) == 0 && ctime_trusted(&sf);
 }
 
-static void closedirp(DIR **d)
-{
-	if (*d)
-		closedir(*d);
-}
-
 void git_sweep_fail(struct git_sweep *s, const char *fmt, ...)
 {
 	if (s->error[0])
@@ -360,7 +354,7 @@ static void sweep_legacy_remotes(struct sweeper *w, int fd, bool all)
 		struct stat st;
 		if (dfd < 0 || fstat(dfd, &st) < 0 || !(all || git_sweep_changed(w, &st)))
 			continue; /* no entry made, renamed or removed there since the start */
-		_cleanup_(closedirp) DIR *d = dir_of(dfd);
+		_cleanup_closedir_ DIR *d = dir_of(dfd);
 		if (!d)
 			continue;
 		snprintf(w->path + len, sizeof(w->path) - len, "/%s", folders[i]);
@@ -419,7 +413,7 @@ static void sweep_nested(struct sweeper *w, int fd, int root)
 		return;
 	_cleanup_close_ int hfd =
 	        openat(fd, "hooks", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	_cleanup_(closedirp) DIR *hooks = hfd >= 0 ? dir_of(hfd) : NULL;
+	_cleanup_closedir_ DIR *hooks = hfd >= 0 ? dir_of(hfd) : NULL;
 	if (!hooks)
 		return;
 	all |= fstat(hfd, &st) == 0 && git_sweep_changed(w, &st);
