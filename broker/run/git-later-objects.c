@@ -103,7 +103,8 @@ static int set_aside(struct git_later *g, struct git_sweep *s, int dir, const ch
 struct loose_bad {
 	char hex[65];
 	char aside[NAME_MAX + 1];
-	char *path; /* the work tree's file it was written again from, or NULL */
+	char *path; /* the work tree's file it was written again from (relative to
+	              * the repository's work tree), or NULL */
 };
 
 struct loose_check {
@@ -118,8 +119,9 @@ static void note_loose(struct git_later *g, struct git_sweep *s, const struct lo
 	    asprintf(&text,
 	             "the run wrote a loose object whose content is not the object its name "
 	             "says (git reads it without checking: git reset --hard, checkout or "
-	             "switch would write that content); moved to %s%s%s",
+	             "switch would write that content); moved to %s%s%s%s%s",
 	             b->aside, b->path ? ", the object written again from " : "",
+	             b->path && g->prefix ? g->prefix : "", b->path && g->prefix ? "/" : "",
 	             b->path ? b->path
 	                     : " (git fsck names the object as missing if nothing else holds it)") <
 	            0)

@@ -167,6 +167,34 @@ attack own-orig-head own_folder \
   "t=\$(sh $TEST_TMP/tools-tree.sh own-orig-head) && c=\$($G -C tools commit-tree -p HEAD -m tidy \$t) && $G -C tools update-ref ORIG_HEAD \$c" \
   orig_then_status
 
+# --- 6b. tools' own object store: the loose object of the user's
+# tools/bin/git (committed by the user, so its folder is on the way to the
+# PATH) written over in place with the command's script, its index entry's
+# stat dropped; the user's git -C tools reset --hard writes the object's
+# content (git reads it without checking its hash), the next git status
+# runs it. As shipped: the object is set aside and written again from the
+# work tree's file, which the sandbox kept read-only.
+own_tool() {
+  own_folder "$1"
+  mkdir -p "$1/tools/bin"
+  printf '#!/bin/sh\nexec /usr/bin/git "$@"\n' >"$1/tools/bin/git"
+  chmod +x "$1/tools/bin/git"
+  git -C "$1/tools" add bin/git && git -C "$1/tools" commit -q -m tool
+}
+cat >"$TEST_TMP/tools-object.sh" <<'EOF'
+loose() { echo "tools/.git/objects/$(echo $1 | cut -c1-2)/$(echo $1 | cut -c3-)"; }
+o=$(git -C tools rev-parse HEAD:bin/git) &&
+e=$(printf '#!/bin/sh\ntouch %s\nexec /usr/bin/git "$@"\n' "$1" | git -C tools hash-object -w --stdin) &&
+python3 -c 'import os,sys; d=open(sys.argv[2],"rb").read(); os.chmod(sys.argv[1],0o644); open(sys.argv[1],"wb").write(d); os.chmod(sys.argv[1],0o444)' "$(loose $o)" "$(loose $e)" &&
+git -C tools update-index --cacheinfo 100755,$o,bin/git
+EOF
+attack own-object own_tool "PATH=/usr/bin:/bin sh $TEST_TMP/tools-object.sh $marks/own-object" reset_then_status
+items | grep -q 'the object written again from tools/bin/git' &&
+  git -C "$dir/tools" fsck --connectivity-only >/dev/null 2>&1 &&
+  [ "$(git -C "$dir/tools" cat-file blob HEAD:bin/git)" = "$(cat "$dir/tools/bin/git")" ]
+report $? "own-object: the loose object set aside and written again from tools/bin/git; tools' repository whole" \
+  "$out" "$(items)"
+
 # --- 7. the user's own: a submodule update before the run to a commit that
 # holds bin/git, then a run that commits an ordinary file there (and one
 # that only runs git status at the top): nothing undone, nothing reported
