@@ -53,6 +53,7 @@ mutants=(
   "objects-loose-unchecked@@broker/run/git-later-objects.c@@s/int r = git_loose_object_check\(dirfd\(d\), de->d_name, b.hex\);/int r = 1;/@@tests/integration/sandbox-gitlater-objects.sh"
   "objects-packs-unchecked@@broker/run/git-later-objects.c@@s/\tr = check_packs\(g, s, cfd\);/\tr = 0;/@@tests/integration/sandbox-gitlater-objects.sh"
   "objects-caches-unchecked@@broker/run/git-later-objects.c@@s/\tr = check_caches\(g, s, cfd\);/\tr = 0;/@@tests/integration/sandbox-gitlater-objects.sh"
+  "objects-aside-in-place@@broker/run/git-later-objects.c@@s/int r = bfd < 0 \? -ENOTDIR/int r = 1 ? -ENOTDIR/@@tests/integration/sandbox-gitlater-objects.sh"
   "objects-lost-ignored@@broker/run/git-later-objects.c@@s/g->objects_lost \|= !c->bad\[i\].path;/(void)0;/@@tests/integration/sandbox-gitlater-objects.sh"
   "reflog-newest-checkout-unread@@broker/run/git-later-pointers.c@@s/size_t checkout = rewritten \? git_later_log_newest_checkout\(text, len\) : len;/size_t checkout = len;/@@tests/integration/sandbox-worktrees.sh"
   "reflog-user-checkout-unknown@@broker/run/git-later-pointer-log.c@@s/return take_checkout\(b, fd, [^;]*;/return 0;/@@tests/integration/sandbox-gitlater.sh"
@@ -89,6 +90,7 @@ fi
 
 src=$(cd "$(dirname "$0")/.." && pwd)
 work=${MUTANTS_DIR:-$(mktemp -d /tmp/sluice-mutants.XXXXXX)}
+mkdir -p "$work" || { echo "check-mutants: cannot make '$work'"; exit 1; }
 build=$work/build
 log=$work/mutants.log
 echo "check-mutants: the copy in $work, the build's output in $log"

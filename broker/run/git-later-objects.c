@@ -70,13 +70,45 @@ static bool changed(const struct git_later *g, unsigned i, int dir, const char *
 	       folder_snapshot_changed(&g->objects.folder[i], name, &st, NULL);
 }
 
+/* What fails is moved out of the object store, into this folder of the
+ * common directory: git warns of every name it does not know there ("bad
+ * sha1 file", "garbage found") on each gc or count-objects after. */
+#define BLOCKED_FOLDER "sluice-blocked"
+
+/* name in dir (folder, of the common directory) moved into the common
+ * directory's BLOCKED_FOLDER (made on the first), as base.sluice-blocked;
+ * where that cannot be (the command made the name a link, another file
+ * system), set aside where it lies. Its new name, relative to the common
+ * directory, in aside; 0, or -errno. */
+static int move_aside(const struct git_later *g, int dir, const char *folder, const char *name,
+                      const char *base, char aside[PATH_MAX])
+{
+	char to[NAME_MAX + 1];
+	_cleanup_close_ int cfd = open(g->common, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (cfd >= 0)
+		(void)mkdirat(cfd, BLOCKED_FOLDER, 0700);
+	_cleanup_close_ int bfd = cfd < 0 ? -1
+	                                  : openat(cfd, BLOCKED_FOLDER,
+	                                           O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	int r = bfd < 0 ? -ENOTDIR
+	                : protect_watch_set_aside_at(dir, name, bfd, base, to, sizeof(to));
+	if (r == 0) {
+		snprintf(aside, PATH_MAX, BLOCKED_FOLDER "/%s", to);
+		return 0;
+	}
+	r = protect_watch_set_aside(dir, name, to, sizeof(to));
+	if (r == 0)
+		snprintf(aside, PATH_MAX, "%s/%s", folder, to);
+	return r;
+}
+
 /* name in dir (folder, of the common directory) set aside and noted with
  * what: 1, or -errno (noted as the sweep's failure). */
 static int set_aside(struct git_later *g, struct git_sweep *s, int dir, const char *folder,
                      const char *name, const char *what)
 {
-	char aside[NAME_MAX + 1];
-	int r = protect_watch_set_aside(dir, name, aside, sizeof(aside));
+	char aside[PATH_MAX];
+	int r = move_aside(g, dir, folder, name, name, aside);
 	_cleanup_free_ char *path = NULL, *text = NULL;
 	if (asprintf(&path, "%s/%s/%s", g->common, folder, name) < 0)
 		return -ENOMEM;
@@ -89,7 +121,7 @@ static int set_aside(struct git_later *g, struct git_sweep *s, int dir, const ch
 		        path, what, strerror(-r));
 		return r;
 	}
-	if (asprintf(&text, "%s; moved to %s", what, aside) < 0)
+	if (asprintf(&text, "%s; moved to %s/%s", what, g->common, aside) < 0)
 		return -ENOMEM;
 	git_sweep_note_item(s, path, text, NULL);
 	return 1;
@@ -102,8 +134,8 @@ static int set_aside(struct git_later *g, struct git_sweep *s, int dir, const ch
 #define LOOSE_BAD_MAX 64
 struct loose_bad {
 	char hex[65];
-	char aside[NAME_MAX + 1];
-	char *path; /* the work tree's file it was written again from (relative to
+	char aside[PATH_MAX]; /* relative to the common directory */
+	char *path;           /* the work tree's file it was written again from (relative to
 	              * the repository's work tree), or NULL */
 };
 
@@ -119,8 +151,8 @@ static void note_loose(struct git_later *g, struct git_sweep *s, const struct lo
 	    asprintf(&text,
 	             "the run wrote a loose object whose content is not the object its name "
 	             "says (git reads it without checking: git reset --hard, checkout or "
-	             "switch would write that content); moved to %s%s%s%s%s",
-	             b->aside, b->path ? ", the object written again from " : "",
+	             "switch would write that content); moved to %s/%s%s%s%s%s",
+	             g->common, b->aside, b->path ? ", the object written again from " : "",
 	             b->path && g->prefix ? g->prefix : "", b->path && g->prefix ? "/" : "",
 	             b->path ? b->path
 	                     : " (git fsck names the object as missing if nothing else holds it)") <
@@ -145,11 +177,13 @@ static void check_fanout(struct git_later *g, struct git_sweep *s, DIR *d, const
 			continue; /* gone, not a file (the sweep's), or the user's before */
 		struct loose_bad b = { .path = NULL };
 		snprintf(b.hex, sizeof(b.hex), "%s%.62s", fan, de->d_name);
+		char folder[sizeof("objects/") + 2];
+		snprintf(folder, sizeof(folder), "objects/%.2s", fan);
 		int r = git_loose_object_check(dirfd(d), de->d_name, b.hex);
 		if (r == 1 || r == -ENOENT)
 			continue;
 		if (r == 0)
-			r = protect_watch_set_aside(dirfd(d), de->d_name, b.aside, sizeof(b.aside));
+			r = move_aside(g, dirfd(d), folder, de->d_name, b.hex, b.aside);
 		if (r < 0) {
 			git_sweep_fail(
 			        s,

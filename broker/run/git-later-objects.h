@@ -16,8 +16,9 @@
  * the commit-graph and multi-pack-index, made or changed (against a list
  * of their folders taken before the run) is verified by git (`git
  * index-pack --verify`, `git commit-graph verify`, `git multi-pack-index
- * verify`). What does not hold what its name says is set aside
- * (NAME.sluice-blocked), where git no longer reads it, and reported.
+ * verify`). What does not hold what its name says is moved into the
+ * common directory's sluice-blocked/ (NAME.sluice-blocked), where git
+ * neither reads it nor warns of it, and reported.
  * Not for: anyone but git-later.c.
  */
 #ifndef SLUICE_GIT_LATER_OBJECTS_H

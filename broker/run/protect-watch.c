@@ -126,18 +126,24 @@ static int note_before(struct protect_watch *w, int dir, const char *entry, cons
 
 int protect_watch_set_aside(int dir, const char *name, char *to, size_t size)
 {
+	return protect_watch_set_aside_at(dir, name, dir, name, to, size);
+}
+
+int protect_watch_set_aside_at(int dir, const char *name, int to_dir, const char *base, char *to,
+                               size_t size)
+{
 	/* Never over what is there: the command may have made a folder under
 	 * the blocked name, which a plain rename of a file fails on (leaving
 	 * the file where it runs); another number is tried then. */
 	int r = -EEXIST;
 	for (int n = 1; n <= PROTECT_WATCH_TRIES && r == -EEXIST; n++) {
-		int len = n == 1 ? snprintf(to, size, "%s" PROTECT_WATCH_SUFFIX, name)
-		                 : snprintf(to, size, "%s" PROTECT_WATCH_SUFFIX "-%d", name, n);
+		int len = n == 1 ? snprintf(to, size, "%s" PROTECT_WATCH_SUFFIX, base)
+		                 : snprintf(to, size, "%s" PROTECT_WATCH_SUFFIX "-%d", base, n);
 		if (len >= (int)size) {
 			r = -ENAMETOOLONG;
 			break;
 		}
-		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
+		r = renameat2(dir, name, to_dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
 	}
 	/* every numbered name taken (the command made them all first), or the
 	 * name too long for the suffix: a random name it cannot have guessed,
@@ -147,7 +153,7 @@ int protect_watch_set_aside(int dir, const char *name, char *to, size_t size)
 		if (getrandom(&random, sizeof(random), 0) != (ssize_t)sizeof(random))
 			return -EIO;
 		snprintf(to, size, "." PROTECT_WATCH_SUFFIX "-%016llx", (unsigned long long)random);
-		r = renameat2(dir, name, dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
+		r = renameat2(dir, name, to_dir, to, RENAME_NOREPLACE) < 0 ? neg_errno() : 0;
 	}
 	return r;
 }

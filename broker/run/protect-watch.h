@@ -86,4 +86,10 @@ void protect_watch_done(struct protect_watch *w);
  * repository). */
 int protect_watch_set_aside(int dir, const char *name, char *to, size_t size);
 
+/* The same, into the folder to_dir (on the same file system), under a
+ * name made from base: for what must leave the folder it lies in (git
+ * warns of every name it does not know in its object store). */
+int protect_watch_set_aside_at(int dir, const char *name, int to_dir, const char *base, char *to,
+                               size_t size);
+
 #endif

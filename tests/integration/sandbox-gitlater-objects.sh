@@ -178,6 +178,15 @@ items | grep -q 'loose object whose content is not the object its name says.*wri
   git -C "$dir" fsck --connectivity-only >/dev/null 2>&1 && grep -q fine "$dir/lefthook.yml"
 report $? "loose-blob: the object set aside, written again from the work tree's file; the repository whole" \
   "$out" "$(items)" "$(git -C "$dir" fsck --connectivity-only 2>&1)"
+# out of the object store, where git would warn of it ("bad sha1 file",
+# "garbage found") on every gc, prune and count-objects after
+no_garbage() {
+  ! git -C "$dir" count-objects -v 2>&1 | grep -q sluice-blocked && [ -z "$(git -C "$dir" gc -q 2>&1)" ] &&
+    ls "$dir/.git/sluice-blocked/" | grep -q "$1"
+}
+no_garbage '^[0-9a-f]\{40\}\.sluice-blocked$'
+report $? "loose-blob: the object moved to .git/sluice-blocked/, so git gc and count-objects do not warn of it" \
+  "$(git -C "$dir" count-objects -v 2>&1; git -C "$dir" gc 2>&1)" "$(ls -R "$dir/.git/sluice-blocked" 2>&1)"
 
 if [ -e "$husky_bin" ] && command -v node >/dev/null; then
   attack loose-tree husky_repo reset_then_commit
@@ -215,6 +224,9 @@ items | grep -q 'a pack whose objects are not what its index names' &&
   [ -z "$(ls "$dir/.git/objects/pack/"*.idx | xargs -n1 basename | grep -v "^$(basename "$(ls -tr "$dir/.git/objects/pack/"*.idx | head -1)")$")" ]
 report $? "pack: the command's pack set aside (its index and pack), the user's kept" "$out" "$(items)" \
   "$(ls "$dir/.git/objects/pack")"
+no_garbage '^pack-[0-9a-f]*\.pack\.sluice-blocked$' && ls "$dir/.git/sluice-blocked/" | grep -q '\.idx\.sluice-blocked$'
+report $? "pack: its index and pack moved to .git/sluice-blocked/, so git gc and count-objects do not warn of them" \
+  "$(git -C "$dir" count-objects -v 2>&1)" "$(ls "$dir/.git/sluice-blocked" 2>&1)"
 
 # A commit-graph: git 2.39 reads a commit it is given by name from the
 # object itself (reset, checkout, switch, stash and rebase tried: none
