@@ -195,7 +195,44 @@
 	X("/etc/NetworkManager/system-connections", "Wi-Fi and VPN passwords") \
 	X("/etc/wireguard", "WireGuard private keys") \
 	X("/etc/krb5.keytab", "Kerberos keys") \
-	X("/var/lib/sss/secrets", "SSSD's stored secrets")
+	X("/etc/krb5kdc", "a Kerberos KDC's master key stash") \
+	X("/var/lib/krb5kdc", "a Kerberos KDC's database and stash") \
+	X("/var/lib/sss/secrets", "SSSD's stored secrets") \
+	X("/etc/sssd", "SSSD's LDAP bind passwords") \
+	X("/etc/security/opasswd", "old password hashes") \
+	X("/var/backups/*shadow*", "Debian's daily copies of the password hashes") \
+	X("/etc/pki/tls/private", "TLS private keys (Red Hat's /etc/ssl/private)") \
+	X("/etc/pki/CA/private", "a local CA's private key") \
+	X("/etc/letsencrypt/accounts", "ACME account keys") \
+	X("/etc/kubernetes/*.conf", "Kubernetes admin and component kubeconfigs (client keys)") \
+	X("/etc/kubernetes/pki", "the cluster's CA and service keys") \
+	X("/var/lib/etcd", "the cluster's etcd data: every Secret") \
+	X("/etc/rancher", "k3s and RKE2 admin kubeconfigs and tokens") \
+	X("/var/lib/rancher/k3s/server", "k3s's join token, CA keys and datastore") \
+	X("/var/lib/rancher/rke2/server", "RKE2's join token, CA keys and datastore") \
+	X("/etc/mysql/debian.cnf", "Debian's MySQL maintenance password") \
+	X("/var/lib/tailscale", "Tailscale node keys") \
+	X("/etc/wpa_supplicant", "Wi-Fi passwords") \
+	X("/etc/netplan", "Wi-Fi passwords and VPN keys in netplan's files") \
+	X("/etc/openvpn", "OpenVPN keys and passwords") \
+	X("/etc/ipsec.secrets", "IPsec pre-shared keys and private keys") \
+	X("/etc/ipsec.d/private", "IPsec private keys") \
+	X("/etc/swanctl", "strongSwan private keys and secrets") \
+	X("/etc/ppp/chap-secrets", "PPP passwords") \
+	X("/etc/ppp/pap-secrets", "PPP passwords") \
+	X("/etc/postfix/sasl_passwd*", "mail relay passwords") \
+	X("/var/lib/samba/private", "Samba's password database and keys") \
+	X("/etc/libvirt/secrets", "libvirt's stored secrets") \
+	X("/etc/ceph/*.keyring", "Ceph keys") \
+	X("/etc/gitlab-runner/config.toml", "GitLab runner tokens") \
+	X("/etc/gitlab/gitlab-secrets.json", "GitLab's secrets") \
+	X("/etc/gitlab/initial_root_password", "GitLab's first root password") \
+	X("/etc/cloudflared", "Cloudflare tunnel credentials") \
+	X("/var/lib/systemd/credential.secret", "the key of systemd's encrypted credentials") \
+	X("/etc/credstore", "systemd's credentials") \
+	X("/etc/credstore.encrypted", "systemd's credentials") \
+	X("/var/lib/cloud/instance/user-data.txt*", "cloud-init's user data (often holds secrets)") \
+	X("/var/lib/cloud/instances/*/user-data.txt*", "cloud-init's user data (often holds secrets)")
 /* clang-format on */
 
 /*

@@ -149,6 +149,49 @@ else
   report $? "as a user other than root, /etc/shadow's modes refuse it, sandboxed or not" "$out"
 fi
 
+# --- the rest of the system's secrets root owns (the table under the
+# hidden paths in docs/configuration.md, from RUN_SETTINGS_ROOT_COVER):
+# each one this machine lacks made for the test (a "*" given a name, a
+# folder given a file), read as root unsandboxed (the positive control),
+# then not in the default sandbox; removed after. One the machine has is
+# left alone (its secret is not the test's to read).
+if [ "$(id -u)" -eq 0 ]; then
+  mapfile -t covers < <(sed -n '/^| `\/etc\/shadow` |/,/^$/s/^| `\([^`]*\)` |.*/\1/p' \
+    "$SLUICE_SRCDIR/docs/configuration.md")
+  planted=() made_dirs=()
+  cleanup_planted() {
+    rm -f "${planted[@]}"
+    for d in "${made_dirs[@]}"; do rm -rf "$d"; done
+  }
+  # the system's folders are left as they were, also when the test stops
+  trap 'cleanup_planted; tap_end' EXIT
+  for c in "${covers[@]}"; do
+    case $c in /etc/shadow* | /etc/gshadow* | /etc/ssh/*) continue ;; esac
+    f=${c//\*/sluice-test}
+    [ -e "$f" ] && continue
+    # an entry without a dot in its last name is a folder: a file in it
+    case ${f##*/} in *.*) ;; *) f=$f/sluice-test.key ;; esac
+    [ -e "$f" ] && continue
+    d=${f%/*}
+    if [ ! -e "$d" ]; then
+      top=$d # the outermost folder made, removed after
+      while [ ! -e "${top%/*}" ]; do top=${top%/*}; done
+      mkdir -p "$d" && made_dirs+=("$top")
+    fi
+    printf 'ROOT-SECRET %s\n' "$c" >"$f" && chmod 600 "$f" && planted+=("$f")
+  done
+  reader="cat ${planted[*]} 2>/dev/null | grep -c ROOT-SECRET"
+  unboxed "$reader"
+  [ "${out%%$'\n'*}" = "${#planted[@]}" ] && [ "${#planted[@]}" -ge 20 ]
+  report $? "root reads the ${#planted[@]} system secrets planted unsandboxed (positive control)" "$out"
+  boxed "$reader"
+  grep -qx 0 <<<"$out"
+  report $? "root reads none of them in the default sandbox" "$out" \
+    "$(boxed "for f in ${planted[*]}; do grep -q ROOT-SECRET \$f 2>/dev/null && echo \$f; done"; echo "$out")"
+  cleanup_planted
+  trap tap_end EXIT
+fi
+
 # --- the audit log
 config=$TEST_TMP/audit.ini
 printf '[audit]\nfile = %s\n' "$TEST_TMP/audit.log" >"$config"
