@@ -267,7 +267,24 @@
 	X("lefthook*", "lefthook runs what it says on the next git commit") \
 	X(".lefthook*", "lefthook runs what it says, and its scripts") \
 	X(".config/lefthook*", "lefthook runs what it says on the next git commit") \
-	X(".pre-commit-config.y*ml", "pre-commit runs what it says on the next git commit")
+	X(".pre-commit-config.y*ml", "pre-commit runs what it says on the next git commit") \
+	X(".config/mise*.toml", "mise reads it as the project's own configuration (hooks, tasks, [env] templates that run programs)") \
+	X(".config/mise/config*.toml", "mise reads it as the project's own configuration") \
+	X(".config/mise/conf.d/*.toml", "mise reads it as the project's own configuration") \
+	X("mise/config*.toml", "mise reads it as the project's own configuration") \
+	X(".mise/config*.toml", "mise reads it as the project's own configuration") \
+	X(".tool-versions", "mise and asdf put the bin folder of a path: version first on the PATH, on the user's next cd") \
+	X("rust-toolchain.toml", "rustup runs the toolchain its path names for any rustc or cargo there (a prompt's rustc --version, an editor's cargo metadata)") \
+	X("rust-toolchain", "rustup runs the toolchain its path names (the older name)") \
+	X(".cargo/config.toml", "cargo runs the rustc-wrapper, rustc and runners it names, for cargo metadata (an editor's first call) too") \
+	X(".cargo/config", "cargo runs the rustc-wrapper, rustc and runners it names (the older name)") \
+	X(".yarnrc.yml", "yarn runs the file its yarnPath names in place of itself, for any yarn command") \
+	X(".yarnrc", "yarn 1 runs the file its yarn-path names in place of itself") \
+	X(".npmrc", "npm and pnpm take its settings over the user's own (ignore-scripts, script-shell, node-options, pnpmfile)") \
+	X(".pnpmfile.cjs", "pnpm loads it in every command, pnpm ls too") \
+	X(".pnpmfile.mjs", "pnpm loads it in every command, pnpm ls too") \
+	X(".pylintrc", "pylint runs its init-hook, and editors run pylint on open") \
+	X("pylintrc", "pylint runs its init-hook, and editors run pylint on open")
 /* clang-format on */
 
 enum background_survivors {

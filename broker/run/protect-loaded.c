@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The files a protected direnv or mise configuration loads, read from it
- * and added to the run's protect list (protect-loaded.h says why). Two
- * small readers: a shell word splitter that finds direnv's four loading
- * functions at the start of a command, and a TOML token walker that finds
- * mise's [env] _.file and _.source. Neither runs nor expands anything.
+ * The files a protected direnv, mise or yarn configuration loads, read
+ * from it and added to the run's protect list (protect-loaded.h says why).
+ * Three small readers: a shell word splitter that finds direnv's four
+ * loading functions and bash's source and . at the start of a command, a
+ * TOML token walker that finds mise's [env] _.file and _.source (in each
+ * of the places mise reads a project's configuration from), and a line
+ * reader for the release yarn runs in place of itself. None runs or
+ * expands anything.
  * Not for: the protection itself (launcher/protected-paths.c,
  * protect-watch.c).
  */
@@ -182,7 +185,9 @@ static int read_config(struct loader *l, const char *rel, char **ret, size_t *re
 
 /* --- direnv: the shell words of .envrc and what it sources */
 
-enum sh_command { SH_OTHER, SH_DOTENV, SH_SOURCE_ENV };
+/* bash's own source and . load a file too: direnv runs the .envrc with
+ * bash, in its folder (source .venv/bin/activate) */
+enum sh_command { SH_OTHER, SH_DOTENV, SH_SOURCE_ENV, SH_SOURCE };
 
 struct sh_state {
 	bool at_start;           /* the next word starts a command */
@@ -203,7 +208,7 @@ static int direnv_argument(struct loader *l, const struct sh_state *st, const ch
 	bool dotenv = st->command == SH_DOTENV;
 	if (resolve(l, st->base, arg, rel) == 0)
 		return 0;
-	if (arg[0] == '\0' || is_folder(l, rel)) {
+	if (st->command != SH_SOURCE && (arg[0] == '\0' || is_folder(l, rel))) {
 		size_t n = strlen(rel);
 		if (snprintf(rel + n, PATH_MAX - n, "%s%s", n ? "/" : "",
 		             dotenv ? ".env" : ".envrc") >= (int)(PATH_MAX - n))
@@ -239,10 +244,14 @@ static int sh_word(struct loader *l, struct sh_state *st, const char *w, bool pl
 		        : strcmp(w, "dotenv") == 0 || strcmp(w, "dotenv_if_exists") == 0 ? SH_DOTENV
 		        : strcmp(w, "source_env") == 0 || strcmp(w, "source_env_if_exists") == 0
 		                ? SH_SOURCE_ENV
-		                : SH_OTHER;
+		        : strcmp(w, "source") == 0 || strcmp(w, ".") == 0 ? SH_SOURCE
+		                                                          : SH_OTHER;
 		return 0;
 	}
 	if (st->command == SH_OTHER || !st->args_open)
+		return 0;
+	/* bash's source loads its first word; the rest are its arguments */
+	if (st->command == SH_SOURCE && st->n_args > 0)
 		return 0;
 	st->n_args++;
 	/* a word with an expansion is not read: what it names is not known */
@@ -296,7 +305,7 @@ static void sh_read_word(const char **p, const char *end, char w[PATH_MAX], bool
 }
 
 /* The direnv file rel (relative): each dotenv, dotenv_if_exists,
- * source_env and source_env_if_exists at the start of a command (after a
+ * source_env, source_env_if_exists, source and . at the start of a command (after a
  * newline, ;, &&, ||, |, a parenthesis, then, do, {...), and its plain
  * arguments, up to a redirection or the command's end. */
 static int read_direnv(struct loader *l, const char *rel)
@@ -577,6 +586,89 @@ static int read_mise(struct loader *l, const char *rel)
 	return r;
 }
 
+/* mise's configurations in folders of the top, which mise reads as the
+ * project's own ({{config_root}} is the top): a pattern per folder. */
+static const struct {
+	const char *folder, *pattern;
+} mise_folders[] = {
+	{ ".config", "mise*.toml" },         { ".config/mise", "config*.toml" },
+	{ ".config/mise/conf.d", "*.toml" }, { "mise", "config*.toml" },
+	{ ".mise", "config*.toml" },
+};
+
+static bool configured_covers(const struct run_settings *s, size_t n_configured, const char *name);
+
+static int read_mise_folders(struct loader *l, size_t n_configured)
+{
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(mise_folders); i++) {
+		int fd = openat(l->ws, mise_folders[i].folder,
+		                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		_cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
+		if (!d) {
+			if (fd >= 0)
+				(void)close(fd);
+			continue; /* none there (or not a folder): nothing mise reads */
+		}
+		for (const struct dirent *de; r >= 0 && (de = readdir(d));) {
+			char rel[PATH_MAX];
+			if (strstr(de->d_name, PROTECT_WATCH_SUFFIX) ||
+			    fnmatch(mise_folders[i].pattern, de->d_name, FNM_PERIOD) != 0 ||
+			    snprintf(rel, sizeof(rel), "%s/%s", mise_folders[i].folder,
+			             de->d_name) >= (int)sizeof(rel) ||
+			    !configured_covers(l->s, n_configured, rel))
+				continue;
+			l->from = own(l, rel);
+			r = l->from ? read_mise(l, rel)
+			            : sluice_error_set(l->err, -ENOMEM, "the protected paths");
+		}
+	}
+	return r;
+}
+
+/* --- yarn: the release it runs in place of itself */
+
+/* The file the yarn configuration rel (at the top) names on its line
+ * "KEY<sep>FILE": .yarnrc.yml's yarnPath, .yarnrc's yarn-path; quoted or
+ * not, relative to the top, a YAML comment after it left out. */
+static int read_yarn(struct loader *l, const char *rel, const char *key)
+{
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0, klen = strlen(key);
+	int r = read_config(l, rel, &text, &len);
+	for (const char *p = text, *end = text + len; r >= 0 && p && p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
+		const char *line = p;
+		p = nl ? nl + 1 : end;
+		if ((size_t)(eol - line) < klen + 2 || strncmp(line, key, klen) != 0 ||
+		    !strchr(": \t", line[klen]))
+			continue;
+		const char *v = line + klen;
+		v += strspn(v, ": \t");
+		const char *ve = v;
+		while (ve < eol && !(ve > v && *ve == '#' && (ve[-1] == ' ' || ve[-1] == '\t')))
+			ve++;
+		while (ve > v && strchr(" \t\r", ve[-1]))
+			ve--;
+		if (ve - v >= 2 && (*v == '"' || *v == '\'') && ve[-1] == *v) {
+			v++;
+			ve--;
+		}
+		char path[PATH_MAX], out[PATH_MAX];
+		if (ve <= v || (size_t)(ve - v) >= sizeof(path))
+			continue;
+		memcpy(path, v, (size_t)(ve - v));
+		path[ve - v] = '\0';
+		/* an expansion or a control character: what it names is not known */
+		bool plain = !strpbrk(path, "$`\\{");
+		for (const char *c = path; plain && *c; c++)
+			plain = (unsigned char)*c >= 0x20;
+		if (plain && resolve(l, "", path, out) && out[0])
+			r = add_entry(l, out);
+	}
+	return r;
+}
+
 /* --- the configurations at the workspace's top */
 
 /* Whether an entry of the configured list covers the top-level name. */
@@ -634,11 +726,18 @@ int protect_loaded_add(struct run_settings *s, const char *workspace, char ***ow
 			l.from = own(&l, name);
 			r = l.from ? read_mise(&l, name)
 			           : sluice_error_set(err, -ENOMEM, "the protected paths");
+		} else if (strcmp(name, ".yarnrc.yml") == 0 || strcmp(name, ".yarnrc") == 0) {
+			l.from = own(&l, name);
+			r = !l.from   ? sluice_error_set(err, -ENOMEM, "the protected paths")
+			    : name[7] ? read_yarn(&l, name, "yarnPath")
+			              : read_yarn(&l, name, "yarn-path");
 		}
 		if (r < 0)
 			break;
 	}
 	(void)closedir(d);
+	if (r >= 0)
+		r = read_mise_folders(&l, n_configured);
 	(void)close(l.ws);
 	strv_free(l.visited);
 	if (r < 0) {

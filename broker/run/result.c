@@ -445,13 +445,31 @@ static size_t protected_stem(const char *entry, char *buf, size_t size)
 	return n;
 }
 
+/* The workspace the protected paths are relative to, where known. */
+static const char *protected_workspace(const struct run_result *r)
+{
+	return r->protect_watch ? r->protect_watch->workspace : NULL;
+}
+
 /* Whether word, a path as the output shows it (absolute, relative, or a
  * bare name), names what entry protects: some tail of it that starts at a
  * component, cut to as many components as the entry has, matches the entry
  * (without its trailing "/"). A substring is not enough: "promises" holds
- * "mise" but is not "mise*.toml". */
-static bool word_names_protected(const char *word, const char *entry)
+ * "mise" but is not "mise*.toml". An absolute path names it only from the
+ * workspace's top (when workspace is known): the home's ~/.npmrc, which
+ * npm config set writes, is no protected .npmrc. */
+static bool word_names_protected(const char *word, const char *entry, const char *workspace)
 {
+	bool from_top = false;
+	if (word[0] == '/' && workspace) {
+		size_t w = strlen(workspace);
+		while (w > 0 && workspace[w - 1] == '/')
+			w--;
+		if (strncmp(word, workspace, w) != 0 || word[w] != '/')
+			return false;
+		word += w + 1;
+		from_top = true;
+	}
 	char pattern[256];
 	size_t n = strlen(entry);
 	if (n > 0 && entry[n - 1] == '/')
@@ -464,7 +482,7 @@ static bool word_names_protected(const char *word, const char *entry)
 	for (const char *c = pattern; *c; c++)
 		components += *c == '/';
 	for (const char *tail = word; tail;
-	     tail = strchr(tail, '/'), tail = tail ? tail + 1 : NULL) {
+	     tail = from_top ? NULL : strchr(tail, '/'), tail = tail ? tail + 1 : NULL) {
 		char head[512];
 		size_t len = 0, seen = 0;
 		while (tail[len] && !(tail[len] == '/' && ++seen == components))
@@ -500,7 +518,7 @@ static void write_protected_note(const struct run_result *r, const char *output,
 				end++;
 			char path[512];
 			snprintf(path, sizeof(path), "%.*s", (int)(end - start), start);
-			if (!word_names_protected(path, s->protect[i]))
+			if (!word_names_protected(path, s->protect[i], protected_workspace(r)))
 				continue;
 			write_note(f, "[sandbox: protected path ", path, NULL);
 			if (s->protect_loader[i]) {
@@ -544,7 +562,7 @@ static bool mkdir_enoent_in_protected(const struct run_result *r, const char *ou
 		char word[512];
 		snprintf(word, sizeof(word), "%.*s", (int)(close - path), path);
 		for (size_t i = 0; i < s->n_protect; i++)
-			if (word_names_protected(word, s->protect[i]))
+			if (word_names_protected(word, s->protect[i], protected_workspace(r)))
 				return true;
 	}
 	return false;

@@ -106,12 +106,32 @@ envattack sourced-loads dotenv scripts/local.env .envrc 'source_env scripts/env.
 envattack sourced-loads-missing dotenv scripts/local.env .envrc 'source_env scripts/env.sh' '' \
   "mkdir -p scripts && echo 'dotenv_if_exists local.env' >scripts/env.sh"
 envattack envrc-local-loads dotenv .env.personal .envrc.local 'dotenv_if_exists .env.personal'
+# bash's own source and . in the .envrc (direnv runs it with bash in its
+# folder): the commonest Python idiom, and a script by its path
+# (red team 51b, 4)
+envattack bash-source-activate source .venv/bin/activate .envrc 'source .venv/bin/activate' present
+envattack bash-dot-script source scripts/dev.sh .envrc '. ./scripts/dev.sh' present
+envattack bash-source-missing source .envrc.sh .envrc 'test -f .envrc.sh && source .envrc.sh'
 # --- mise
 envattack mise-file dotenv .env .mise.toml "$(printf '[env]\n_.file = ".env"')" present
 envattack mise-file-list dotenv .env.mise mise.toml "$(printf '[env]\n_.file = [\n  ".env.shared",\n  ".env.mise",\n]')"
 envattack mise-file-table dotenv secrets.env mise.local.toml "$(printf '[env]\n_.file = { path = "{{config_root}}/secrets.env", redact = true }')"
 envattack mise-source source env.sh mise.toml "$(printf '[env]\n_.source = "./env.sh"\nFOO = "bar"')"
 envattack mise-env-table dotenv .env.tbl mise.toml "$(printf '[tools]\nnode = "22"\n\n[env._]\nfile = ".env.tbl"')"
+# the other places mise reads a project's configuration from, each taken
+# as the project's own ({{config_root}} the top; red team 51b, 5)
+envattack mise-dot-config dotenv .env.a .config/mise.toml "$(printf '[env]\n_.file = ".env.a"')"
+envattack mise-config-folder dotenv .env.b .config/mise/config.toml "$(printf '[env]\n_.file = ".env.b"')" present
+envattack mise-conf-d source env.d.sh .config/mise/conf.d/dev.toml "$(printf '[env]\n_.source = "env.d.sh"')"
+envattack mise-folder dotenv .env.c mise/config.toml "$(printf '[env]\n_.file = ".env.c"')"
+envattack mise-dot-folder dotenv .env.d .mise/config.local.toml "$(printf '[env]\n_.file = ".env.d"')"
+# --- yarn: any yarn command (yarn --version too) runs the file yarnPath
+# names in place of itself (red team 51b, 2 and 3, with yarn 1.22: node
+# runs it; emulated here as a script run from the top, as yarn is not
+# installed by the suite)
+envattack yarn-path source .yarn/releases/yarn-4.5.0.cjs .yarnrc.yml 'yarnPath: .yarn/releases/yarn-4.5.0.cjs' present
+envattack yarn-path-quoted source .yarn/releases/yarn-4.6.0.cjs .yarnrc.yml "$(printf 'nodeLinker: node-modules\nyarnPath: "./.yarn/releases/yarn-4.6.0.cjs"  # pinned')"
+envattack yarn1-path source .yarn/releases/yarn-1.22.22.js .yarnrc 'yarn-path ".yarn/releases/yarn-1.22.22.js"' present
 
 # the sourced script itself, and the file it loads, in one run
 dir=$TEST_TMP/sourced-present

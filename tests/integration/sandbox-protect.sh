@@ -227,6 +227,49 @@ envrc_repo() {
 }
 planted envrc-local "echo 'touch ~/planted' >.envrc.local" '[ -e .envrc.local ]' envrc_repo
 
+# --- tools' project settings that make the user's routine command run a
+# program the file names (red team 51b): a path: version first on the
+# PATH (mise, asdf), a toolchain path (rustup), a rustc-wrapper (cargo
+# metadata), the yarn release run in place of yarn, npm's settings over
+# the user's own, the pnpmfile every pnpm command loads, pylint's
+# init-hook. Each one the project has, written over; one it lacks, made.
+tools_repo() {
+  agent_repo "$1"
+  printf 'nodejs 20.11.0\n' >"$1/.tool-versions"
+  printf '[toolchain]\nchannel = "stable"\n' >"$1/rust-toolchain.toml"
+  mkdir -p "$1/.cargo" && printf '[build]\njobs = 2\n' >"$1/.cargo/config.toml"
+  printf 'nodeLinker: node-modules\n' >"$1/.yarnrc.yml"
+  printf 'save-exact=true\n' >"$1/.npmrc"
+  printf '[MAIN]\njobs=2\n' >"$1/.pylintrc"
+  git -C "$1" add -A && git -C "$1" commit -q -m tools
+}
+planted tool-versions 'echo "nodejs path:$PWD/.tools/node" >>.tool-versions' 'grep -q path: .tool-versions' tools_repo
+planted rust-toolchain-path "printf '[toolchain]\\npath = \"/opt/x\"\\n' >rust-toolchain.toml" 'grep -q path rust-toolchain.toml' tools_repo
+planted rust-toolchain-new 'echo /opt/x >rust-toolchain' '[ -e rust-toolchain ]' tools_repo
+planted cargo-wrapper "printf 'rustc-wrapper = \"/opt/x\"\\n' >>.cargo/config.toml" 'grep -q wrapper .cargo/config.toml' tools_repo
+planted cargo-config-new 'echo "[build]" >.cargo/config' '[ -e .cargo/config ]' tools_repo
+planted yarn-path 'echo "yarnPath: x.cjs" >>.yarnrc.yml' 'grep -q yarnPath .yarnrc.yml' tools_repo
+planted yarn1-path 'echo "yarn-path x.js" >.yarnrc' '[ -e .yarnrc ]' tools_repo
+planted npmrc 'echo ignore-scripts=false >>.npmrc' 'grep -q ignore-scripts .npmrc' tools_repo
+planted pylint-init-hook 'echo "init-hook=import os" >>.pylintrc' 'grep -q init-hook .pylintrc' tools_repo
+planted pylintrc-new 'printf "[MAIN]\ninit-hook=1\n" >pylintrc' '[ -e pylintrc ]' tools_repo
+# pnpm loads .pnpmfile.cjs in every command, pnpm ls too: the user's own
+# pnpm pulls the trigger (pnpm from scripts/setup.sh's dev tools)
+pnpm=${SLUICE_DEV_TOOLS_DIR:-$SLUICE_SRCDIR/third_party/dev-tools}/node_modules/.bin/pnpm
+if [ -x "$pnpm" ] && command -v node >/dev/null; then
+  pnpm_repo() {
+    new_repo "$1"
+    printf '{"name":"p","version":"1.0.0"}\n' >"$1/package.json"
+    git -C "$1" add -A && git -C "$1" commit -q -m package
+  }
+  pnpm_ls() { (cd "$1" && "$pnpm" ls) >/dev/null 2>&1; }
+  attack pnpmfile pnpm_repo \
+    "printf 'require(\"fs\").writeFileSync(\"%s\", \"x\");\\nmodule.exports = { hooks: {} };\\n' '$marks/pnpmfile' >.pnpmfile.cjs" \
+    pnpm_ls
+else
+  skip "pnpm's .pnpmfile.cjs" "pnpm is not installed (scripts/setup.sh installs the dev tools) or node is missing"
+fi
+
 mcp='{"mcpServers":{"x":{"command":"sh"}}}'
 new_repo "$TEST_TMP/mcp-control"
 run "$SLUICE" run -C "$TEST_TMP/mcp-control" --sandbox unrestricted -- "echo '$mcp' >.mcp.json"
@@ -249,7 +292,12 @@ report $? "a denied edit names the file and [sandbox] protect" "$out"
 # names no protected path; a real one later in the same output still does.
 run "$SLUICE" run -C "$dir" -- "echo 'EACCES: permission denied, open /nonexistent/.npmrc'; echo '    at async Object.mkdir (node:internal/fs/promises:856:10)'; exit 1"
 grep -q 'sandbox: this looks like a denial' <<<"$out" && ! grep -q 'protected path' <<<"$out"
-report $? "a name inside another word (promises, mise*.toml) is not taken for a protected path" "$out"
+report $? "a name inside another word (promises, mise*.toml), or a path outside the workspace, is not taken for a protected path" "$out"
+# the home's .npmrc (npm config set, npm login write it; the home is
+# read-only) is not the workspace's protected .npmrc
+run "$SLUICE" run -C "$dir" -- 'echo x >>"$HOME/.npmrc"'
+grep -q 'sandbox: this looks like a denial' <<<"$out" && ! grep -q 'protected path' <<<"$out"
+report $? "a denied write of ~/.npmrc is not named a protected path (.npmrc is one only at the workspace's top)" "$out"
 echo '[tools]' >"$dir/mise.local.toml"
 run "$SLUICE" run -C "$dir" -- "echo 'at (node:internal/fs/promises:856:10)'; echo x >mise.local.toml"
 grep -q 'protected path mise.local.toml' <<<"$out" && grep -q "entry 'mise\*.toml'" <<<"$out"
