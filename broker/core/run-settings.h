@@ -38,7 +38,21 @@
 	X("*PASSWORD*") \
 	X("*PASSWD*") \
 	X("*PASSPHRASE*") \
+	X("*_PASS") \
+	X("SSHPASS") \
 	X("*_PWD") \
+	X("*_PW") \
+	X("*CREDENTIAL*") \
+	X("*_CREDS") \
+	X("*AUTHKEY*") \
+	X("*SERVICE_ACCOUNT*") \
+	X("KUBE_CONFIG*") \
+	X("ID_RSA*") \
+	X("ID_ED25519*") \
+	X("*_PEM") \
+	X("*SIGNINGKEY*") \
+	X("*INMEMORYKEY*") \
+	X("*_COOKIE") \
 	X("*_PAT") \
 	X("*ACCESS_KEY*") \
 	X("*PRIVATE_KEY*") \

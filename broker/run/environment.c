@@ -10,6 +10,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cleanup.h"
 #include "run/environment.h"
@@ -126,11 +127,25 @@ bool environment_is_dropped(const char *name, const char *const *drop, size_t n_
 	return dropped(name, strlen(name), drop, n_drop);
 }
 
-/* The length of the password in the URL userinfo that starts at p (just
- * after "://"), counting its ':', or 0 when the authority has none. The
- * authority ends at the first '/', '?', '#' or white space; its userinfo
- * ends at its last '@'; the password starts at the userinfo's first ':'. */
-static size_t url_password_len(char *p, char **start)
+/* A user name with no password that is a token, not a login: a known
+ * token's prefix, or 20 characters and more (git@, deploy@ stay). */
+static bool user_is_token(const char *user, size_t len)
+{
+	static const char *const prefixes[] = { "ghp_",        "gho_",   "ghu_", "ghs_", "ghr_",
+		                                "github_pat_", "glpat-", "xox",  "sk-" };
+	for (size_t i = 0; i < ELEMENTSOF(prefixes); i++)
+		if (len > strlen(prefixes[i]) &&
+		    strncmp(user, prefixes[i], strlen(prefixes[i])) == 0)
+			return true;
+	return len >= 20;
+}
+
+/* What of the URL userinfo that starts at p (just after "://") is a
+ * secret: its password (from its first ':', to its last '@'), or all of
+ * it and the '@' when it is a token alone; its start in *start and its
+ * length, 0 when none. The authority ends at the first '/', '?', '#' or
+ * white space. */
+static size_t url_secret_len(char *p, char **start)
 {
 	size_t authority = strcspn(p, "/?# \t\n");
 	char *at = NULL;
@@ -140,15 +155,53 @@ static size_t url_password_len(char *p, char **start)
 	if (!at)
 		return 0;
 	char *colon = memchr(p, ':', (size_t)(at - p));
+	if (!colon && user_is_token(p, (size_t)(at - p))) {
+		*start = p;
+		return (size_t)(at - p) + 1;
+	}
 	if (!colon || colon + 1 == at)
 		return 0;
 	*start = colon;
 	return (size_t)(at - colon);
 }
 
-/* A copy of entry ("NAME=VALUE") with the password of every URL in VALUE
- * removed (postgres://u:pw@h/db becomes postgres://u@h/db), or NULL with
- * errno ENOMEM. */
+/* Whether a query key (len bytes) names a secret: a password, a token, a
+ * signature (an Azure SAS's sig, S3's X-Amz-Signature), a key. */
+static bool query_key_is_secret(const char *key, size_t len)
+{
+	static const char *const keys[] = { "password",  "passwd",          "pwd",
+		                            "pass",      "token",           "access_token",
+		                            "secret",    "client_secret",   "sig",
+		                            "signature", "x-amz-signature", "key",
+		                            "apikey",    "api_key",         "auth" };
+	for (size_t i = 0; i < ELEMENTSOF(keys); i++)
+		if (len == strlen(keys[i]) && strncasecmp(key, keys[i], len) == 0)
+			return true;
+	return false;
+}
+
+/* The values of the secret keys of the query that starts at q (just after
+ * '?') emptied, up to the URL's end (white space) or its fragment. */
+static void without_query_secrets(char *q)
+{
+	while (*q && !strchr(" \t\n#", *q)) {
+		size_t param = strcspn(q, "&; \t\n#");
+		char *eq = memchr(q, '=', param);
+		if (eq && query_key_is_secret(q, (size_t)(eq - q))) {
+			memmove(eq + 1, q + param, strlen(q + param) + 1);
+			param = (size_t)(eq + 1 - q);
+		}
+		q += param;
+		if (*q == '&' || *q == ';')
+			q++;
+	}
+}
+
+/* A copy of entry ("NAME=VALUE") with the secrets of every URL in VALUE
+ * removed: a password (postgres://u:pw@h/db becomes postgres://u@h/db), a
+ * token given as the user (https://ghp_...@host/r becomes https://host/r),
+ * a query's password, token or signature (?password=pw becomes
+ * ?password=); or NULL with errno ENOMEM. */
 static char *without_url_passwords(const char *entry)
 {
 	char *copy = strdup(entry);
@@ -157,10 +210,14 @@ static char *without_url_passwords(const char *entry)
 	char *scheme_end = strchr(copy, '=');
 	while ((scheme_end = strstr(scheme_end, "://"))) {
 		char *authority = scheme_end + 3;
-		char *password = NULL;
-		size_t len = url_password_len(authority, &password);
+		char *secret = NULL;
+		size_t len = url_secret_len(authority, &secret);
 		if (len > 0)
-			memmove(password, password + len, strlen(password + len) + 1);
+			memmove(secret, secret + len, strlen(secret + len) + 1);
+		size_t url = strcspn(authority, " \t\n");
+		char *query = memchr(authority, '?', url);
+		if (query)
+			without_query_secrets(query + 1);
 		scheme_end = authority;
 	}
 	return copy;

@@ -147,39 +147,21 @@ Test(environment, default_patterns_catch_secrets_without_an_underscore)
 {
 	struct run_settings s;
 	run_settings_init_defaults(&s);
-	const char *secrets[] = { "PGPASSWORD",
-		                  "MYSQL_PWD",
-		                  "SECRET_KEY",
-		                  "API_KEY",
-		                  "TOKEN",
-		                  "PASSWORD",
-		                  "GITHUB_PAT",
-		                  "GH_TOKEN",
-		                  "NPM_TOKEN",
-		                  "github_token",
-		                  "DB_PASSWD",
-		                  "CLIENT_SECRET",
-		                  "OPENAI_API_KEY",
-		                  "AWS_SECRET_ACCESS_KEY",
-		                  "AWS_SESSION_TOKEN",
-		                  "AWS_ACCESS_KEY_ID",
-		                  "SSH_PRIVATE_KEY",
-		                  "GPG_PASSPHRASE",
-		                  "NPM_CONFIG__AUTH",
-		                  "SLACK_TOKEN_V2",
-		                  "XAPIKEY",
-		                  "RAILS_MASTER_KEY",
-		                  "KAGGLE_KEY",
-		                  "JWT_SIGNING_KEY",
-		                  "BW_SESSION",
-		                  "OP_SESSION_my",
-		                  "CI_JOB_JWT",
-		                  "CI_JOB_JWT_V2",
-		                  "SENTRY_DSN",
-		                  "SLACK_WEBHOOK_URL",
-		                  "DISCORD_WEBHOOK",
-		                  "AZURE_STORAGE_CONNECTION_STRING",
-		                  "DOCKER_AUTH_CONFIG" };
+	const char *secrets[] = {
+		"PGPASSWORD", "MYSQL_PWD", "SECRET_KEY", "API_KEY", "TOKEN", "PASSWORD",
+		"GITHUB_PAT", "GH_TOKEN", "NPM_TOKEN", "github_token", "DB_PASSWD", "CLIENT_SECRET",
+		"OPENAI_API_KEY", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ACCESS_KEY_ID",
+		"SSH_PRIVATE_KEY", "GPG_PASSPHRASE", "NPM_CONFIG__AUTH", "SLACK_TOKEN_V2",
+		"XAPIKEY", "RAILS_MASTER_KEY", "KAGGLE_KEY", "JWT_SIGNING_KEY", "BW_SESSION",
+		"OP_SESSION_my", "CI_JOB_JWT", "CI_JOB_JWT_V2", "SENTRY_DSN", "SLACK_WEBHOOK_URL",
+		"DISCORD_WEBHOOK", "AZURE_STORAGE_CONNECTION_STRING", "DOCKER_AUTH_CONFIG",
+		/* red team 51a: names the list missed */
+		"SSHPASS", "DB_PASS", "SMTP_PASS", "ANSIBLE_BECOME_PASS", "LDAP_BIND_PW",
+		"GOOGLE_CREDENTIALS", "CREDENTIALS", "DOCKERHUB_CREDS", "TS_AUTHKEY",
+		"TAILSCALE_AUTHKEY", "FIREBASE_SERVICE_ACCOUNT", "KUBE_CONFIG", "ID_RSA",
+		"TLS_KEY_PEM", "ORG_GRADLE_PROJECT_signingInMemoryKey",
+		"ORG_GRADLE_PROJECT_signingKey", "SESSION_COOKIE"
+	};
 	const char *kept[] = { "PWD",
 		               "OLDPWD",
 		               "PATH",
@@ -191,6 +173,8 @@ Test(environment, default_patterns_catch_secrets_without_an_underscore)
 		               "LANG",
 		               "GOPATH",
 		               "KUBECONFIG",
+		               "CACHE_BYPASS",
+		               "COMPASS_HOME",
 		               "AWS_REGION",
 		               "AWS_PROFILE",
 		               "DISPLAY",
@@ -224,6 +208,12 @@ Test(environment, url_passwords_are_removed_from_values)
 		           "USER_ONLY=https://token@host/repo",
 		           "EMPTY_PW=ftp://u:@h/",
 		           "NOT_URL=user:pw@host",
+		           "GIT_URL=https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r",
+		           "LONG_USER=https://x-oauth-basic-abcdefghijklmnop@h/r",
+		           "SSH_URL=ssh://git@example.org/o/r.git",
+		           "JDBC_URL=jdbc:postgresql://h/db?user=u&password=jdbcpw&ssl=true",
+		           "SAS_URL=https://a.example.org/c?sv=2020&sig=sassig#frag",
+		           "MAPS=https://maps.example.org/api?KEY=AIzaX;v=3 next://h/?q=1",
 		           NULL };
 	_cleanup_strv_free_ char **env = NULL;
 	cr_assert_eq(environment_build(parent, NULL, 0, NULL, 0, &env), 0);
@@ -235,4 +225,10 @@ Test(environment, url_passwords_are_removed_from_values)
 	cr_assert_str_eq(get(env, "USER_ONLY"), "https://token@host/repo");
 	cr_assert_str_eq(get(env, "EMPTY_PW"), "ftp://u:@h/");
 	cr_assert_str_eq(get(env, "NOT_URL"), "user:pw@host");
+	cr_assert_str_eq(get(env, "GIT_URL"), "https://github.com/o/r", "a token as the user");
+	cr_assert_str_eq(get(env, "LONG_USER"), "https://h/r", "20 characters or more");
+	cr_assert_str_eq(get(env, "SSH_URL"), "ssh://git@example.org/o/r.git", "a login stays");
+	cr_assert_str_eq(get(env, "JDBC_URL"), "jdbc:postgresql://h/db?user=u&password=&ssl=true");
+	cr_assert_str_eq(get(env, "SAS_URL"), "https://a.example.org/c?sv=2020&sig=#frag");
+	cr_assert_str_eq(get(env, "MAPS"), "https://maps.example.org/api?KEY=;v=3 next://h/?q=1");
 }
