@@ -154,9 +154,11 @@ static int add_rule_path(int ruleset, int dirfd, const char *path, int flags, __
 /* A set of canonical paths to leave out of a grant: the --hide paths, or
  * the workspace's .git, core.hooksPath folder and --protect paths (a
  * pattern among them keeps its folder uncreatable, matching nothing). */
+#define PATH_SET_GIT (1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX)
+#define PATH_SET_HIDDEN (LAUNCH_MAX_HIDE + LAUNCH_MAX_COVER)
 struct path_set {
-	/* .git, what git trusts, the --protect paths */
-	char *paths[1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX];
+	/* .git, what git trusts, the --protect paths; or the hidden ones */
+	char *paths[PATH_SET_GIT > PATH_SET_HIDDEN ? PATH_SET_GIT : PATH_SET_HIDDEN];
 	size_t n;
 	/* add_around() passes over the remounted folders (the monitor's
 	 * rules: its child grants those, below) */
@@ -177,8 +179,7 @@ static bool is_remounted(const char *path)
 			return true;
 	return false;
 }
-_Static_assert(LAUNCH_MAX_HIDE + LAUNCH_MAX_COVER <=
-                       1 + GIT_PATHS_MAX + PROTECTED_PATHS_MAX + PROTECTED_PATTERNS_MAX,
+_Static_assert(PATH_SET_HIDDEN <= ELEMENTSOF(((struct path_set *)0)->paths),
                "a path set holds every --hide and --cover path");
 
 static void path_set_done(struct path_set *set)

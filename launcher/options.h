@@ -20,7 +20,7 @@
 
 /* A cap on repeated --rw options, and on --hide and --read-only each. */
 #define LAUNCH_MAX_RW 64
-#define LAUNCH_MAX_HIDE 128
+#define LAUNCH_MAX_HIDE 256
 #define LAUNCH_MAX_COVER 128
 #define LAUNCH_MAX_READ_ONLY 64
 #define LAUNCH_MAX_PROTECT 64

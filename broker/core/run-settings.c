@@ -19,6 +19,10 @@ static const char *const default_env_drop[] = { RUN_SETTINGS_ENV_DROP(ENV_DROP_I
 #define PATH_ITEM(path, why) path,
 static const char *const default_hide[] = { RUN_SETTINGS_SANDBOX_HIDE(PATH_ITEM) };
 static const char *const default_protect[] = { RUN_SETTINGS_SANDBOX_PROTECT(PATH_ITEM) };
+/* the defaults leave room for what the user and the administrator add */
+_Static_assert(ELEMENTSOF(default_hide) + 32 <= RUN_SETTINGS_HIDE_MAX, "room for [sandbox] hide");
+_Static_assert(ELEMENTSOF(default_protect) + 16 <= RUN_SETTINGS_PROTECT_MAX,
+               "room for [sandbox] protect");
 
 void run_settings_init_defaults(struct run_settings *s)
 {

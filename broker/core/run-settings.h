@@ -184,7 +184,52 @@
 	X("~/.railway/config.json", "Railway CLI token") \
 	X("~/.tsh", "Teleport certificates and keys") \
 	X("~/.config/solana/id.json", "Solana wallet keypair") \
-	X("~/.ethereum/keystore", "Ethereum account keys")
+	X("~/.ethereum/keystore", "Ethereum account keys") \
+	X("~/.mylogin.cnf", "MySQL login paths (the same passwords as .my.cnf)") \
+	X("~/.pg_service.conf", "PostgreSQL service passwords") \
+	X("~/.config/pnpm/rc", "pnpm registry tokens") \
+	X("~/.yarnrc", "yarn 1 registry tokens") \
+	X("~/.bunfig.toml", "bun registry tokens") \
+	X("~/.m2/settings-security.xml", "Maven's master password") \
+	X("~/.ivy2/.credentials", "Ivy and sbt repository passwords") \
+	X("~/.sbt/.credentials", "sbt repository passwords") \
+	X("~/.docker/key.pem", "Docker's TLS client key") \
+	X("~/.minikube/profiles", "minikube clusters' admin keys") \
+	X("~/.talos", "Talos client certificates and keys") \
+	X("~/.config/openstack", "OpenStack passwords (clouds.yaml, secure.yaml)") \
+	X("~/.config/helm/repositories.yaml", "Helm repository passwords") \
+	X("~/.android/adbkey", "adb's private key") \
+	X("~/.local/share/opencode/auth.json", "opencode provider tokens") \
+	X("~/.qwen/oauth_creds.json", "Qwen Code tokens") \
+	X("~/.config/cursor/auth.json", "Cursor agent tokens") \
+	X("~/.continue/config.yaml", "Continue API keys") \
+	X("~/.continue/config.json", "Continue API keys") \
+	X("~/.aider.conf.yml", "aider API keys") \
+	X("~/.config/configstore/snyk.json", "Snyk token") \
+	X("~/.expo/state.json", "Expo session") \
+	X("~/.cloudflared", "Cloudflare tunnel credentials") \
+	X("~/.mc/config.json", "MinIO client access keys") \
+	X("~/.config/tea/config.yml", "Gitea CLI token") \
+	X("~/.ngrok2/ngrok.yml", "ngrok token (older path)") \
+	X("~/.huggingface/token", "Hugging Face token (older path)") \
+	X("~/.wakatime.cfg", "WakaTime API key") \
+	X("~/.msmtprc", "SMTP password") \
+	X("~/.config/msmtp/config", "SMTP password") \
+	X("~/.muttrc", "mail passwords") \
+	X("~/.config/filezilla", "FTP and SFTP passwords") \
+	X("~/.config/borg/keys", "borg repository keys") \
+	X("~/.aliyun/config.json", "Alibaba Cloud keys") \
+	X("~/.config/scw/config.yaml", "Scaleway keys") \
+	X("~/.ipython/profile_default/history.sqlite", "what the user typed into IPython") \
+	X("~/.config/Code/User/globalStorage/state.vscdb", "VS Code's state (extensions' tokens)") \
+	X("~/.config/Cursor/User/globalStorage/state.vscdb", "Cursor's state (its token)") \
+	X("~/.local/share/jupyter/runtime", "Jupyter servers' tokens") \
+	X("~/.smbcredentials", "SMB password") \
+	X("~/.vnc/passwd", "VNC password") \
+	X("~/.Xauthority", "the X display's cookie") \
+	X("~/.local/share/remmina", "Remmina's saved passwords") \
+	X("$XDG_RUNTIME_DIR/containers", "podman's and buildah's registry logins (auth.json)") \
+	X("$XDG_RUNTIME_DIR/krb5cc", "a Kerberos ticket cache kept in the runtime folder")
 /* clang-format on */
 
 /*
@@ -316,7 +361,7 @@ enum background_survivors {
 #define RUN_SETTINGS_RLIMITS_MAX 8
 /* The most [sandbox] hide paths and [sandbox] protect paths (the
  * launcher's own caps). */
-#define RUN_SETTINGS_HIDE_MAX 128
+#define RUN_SETTINGS_HIDE_MAX 224
 #define RUN_SETTINGS_PROTECT_MAX 64
 
 /* The limits a command gets unless the configuration says otherwise: what

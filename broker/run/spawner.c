@@ -117,24 +117,31 @@ static const char *hide_home(const struct run_settings *s)
 	return home && home[0] == '/' ? home : NULL;
 }
 
-/* --hide PATH for each [sandbox] hide path, "~/" expanded; without a home,
- * the "~/" ones are left out. */
+/* --hide PATH for each [sandbox] hide path, "~/" and "$XDG_RUNTIME_DIR/"
+ * (the user's runtime folder, sluice's own user's) expanded; without a
+ * home or a runtime folder, those are left out. */
 static int add_hidden(char ***argv, const struct run_settings *s)
 {
+	static const char runtime_var[] = "$XDG_RUNTIME_DIR/";
 	const char *home = s->n_hide ? hide_home(s) : NULL;
+	const char *runtime = s->user ? NULL : getenv("XDG_RUNTIME_DIR");
 	int r = 0;
 	for (size_t i = 0; r >= 0 && i < s->n_hide; i++) {
-		const char *p = s->hide[i];
-		if (strncmp(p, "~/", 2) != 0) {
+		const char *p = s->hide[i], *base = NULL;
+		if (strncmp(p, "~/", 2) == 0) {
+			base = home;
+			p += 2;
+		} else if (strncmp(p, runtime_var, sizeof(runtime_var) - 1) == 0) {
+			base = runtime && runtime[0] == '/' ? runtime : NULL;
+			p += sizeof(runtime_var) - 1;
+		} else {
 			r = add2(argv, LAUNCH_OPT_HIDE, p);
 			continue;
 		}
-		if (!home)
-			continue;
 		_cleanup_free_ char *full = NULL;
-		if (asprintf(&full, "%s/%s", home, p + 2) < 0)
+		if (base && asprintf(&full, "%s/%s", base, p) < 0)
 			return -ENOMEM;
-		r = add2(argv, LAUNCH_OPT_HIDE, full);
+		r = full ? add2(argv, LAUNCH_OPT_HIDE, full) : 0;
 	}
 	return r;
 }

@@ -121,6 +121,20 @@ latest=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
 ! grep -q JOB-SECRET "$latest" && grep -q bg-tmp-ok "$latest"
 report $? "a background job cannot read an earlier one's output either" "$out" "$(cat "$latest" 2>&1)"
 
+# --- the runtime folder's logins ($XDG_RUNTIME_DIR/containers: podman's
+# auth.json; $XDG_RUNTIME_DIR/krb5cc: a Kerberos ticket cache there)
+rt=$TEST_TMP/runtime
+mkdir -p "$rt/containers"
+echo RUNTIME-SECRET >"$rt/containers/auth.json"
+echo RUNTIME-SECRET >"$rt/krb5cc"
+rt_reader='cat "$XDG_RUNTIME_DIR/containers/auth.json" "$XDG_RUNTIME_DIR/krb5cc" 2>/dev/null | grep -c RUNTIME-SECRET'
+XDG_RUNTIME_DIR=$rt unboxed "$rt_reader"
+grep -qx 2 <<<"$out"
+report $? "podman's auth.json and a ticket cache in XDG_RUNTIME_DIR are read unsandboxed (positive control)" "$out"
+XDG_RUNTIME_DIR=$rt boxed "$rt_reader"
+grep -qx 0 <<<"$out"
+report $? "neither is read in the default sandbox" "$out"
+
 # --- the system's secrets, which root owns: a command run by root has no
 # capability left but is their owner, so their modes let it read them;
 # covered when it runs as root (RUN_SETTINGS_ROOT_COVER), also where
