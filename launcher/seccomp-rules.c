@@ -35,12 +35,19 @@ static int add_socket_rules(scmp_filter_ctx ctx)
 }
 
 /* SECCOMP_PART_LOOPBACK's socket rules; with unix_socket false, socket(2)
- * of AF_UNIX is refused too. The domain is compared as the 64-bit
- * register: a value with high bits set is above AF_INET6, refused. */
+ * of AF_UNIX is refused too, and so is a datagram socketpair(2), whose
+ * sendto(2) reaches any pathname datagram socket outside (/dev/log, the
+ * journal: red team 51a, 6); a stream or seqpacket pair is connected to
+ * its other end only. The domain is compared as the 64-bit register: a
+ * value with high bits set is above AF_INET6, refused. */
 static int add_loopback_rules(scmp_filter_ctx ctx, bool unix_socket)
 {
 	int r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 1,
 	                         SCMP_A0(SCMP_CMP_NE, AF_UNIX));
+	/* the type's low bits; SOCK_CLOEXEC and SOCK_NONBLOCK lie above */
+	if (r >= 0 && !unix_socket)
+		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socketpair), 1,
+		                     SCMP_A1(SCMP_CMP_MASKED_EQ, 0xf, SOCK_DGRAM));
 	if (r >= 0)
 		r = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
 		                     SCMP_A0(SCMP_CMP_GT, AF_INET6));

@@ -90,6 +90,27 @@ run "$SLUICE" run -C "$ws_a" --config "$TEST_TMP/short.ini" -- "python3 -c '$con
 [ "${out%% *}" = refused ]
 report $? "a joined run connects to no unix socket outside (socket(AF_UNIX) refused)" "$out" "$err"
 kill "$unix_srv"
+# a datagram socket outside (/dev/log, the journal stand for it) is not
+# reached through a datagram socketpair's sendto either (red team 51a, 6);
+# a stream pair, which reaches only its other end, still works
+python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1]); s.settimeout(20)
+print(s.recv(100).decode(), flush=True)' "$TEST_TMP/outside-dgram.sock" >"$TEST_TMP/dgram-got" &
+dgram_srv=$!
+wait_for 10 test -S "$TEST_TMP/outside-dgram.sock"
+send_dgram='import socket, sys
+try:
+    a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); a.sendto(sys.argv[2].encode(), sys.argv[1]); print("sent")
+except OSError as e: print("refused", e.errno)
+c, d = socket.socketpair(); c.send(b"x"); print("stream pair", d.recv(1).decode())'
+run "$SLUICE" run -C "$ws_a" --config "$TEST_TMP/short.ini" -- "python3 -c '$send_dgram' '$TEST_TMP/outside-dgram.sock' forged-in-sandbox"
+boxed_out=$out
+python3 -c "$send_dgram" "$TEST_TMP/outside-dgram.sock" forged-outside >/dev/null
+wait "$dgram_srv"
+grep -qx forged-outside "$TEST_TMP/dgram-got" && grep -q '^refused' <<<"$boxed_out" && grep -qx 'stream pair x' <<<"$boxed_out"
+report $? "a joined run's datagram socketpair is refused (the datagram socket outside got only the unsandboxed control's), a stream pair works" \
+  "$boxed_out" "$(cat "$TEST_TMP/dgram-got")"
 
 # --- 5. the holder stays while the job lives, then leaves once idle
 sleep 3
