@@ -138,6 +138,20 @@ char *format_duration_ms(uint64_t ms, char *buf, unsigned size)
 	return buf;
 }
 
+char *format_size(uint64_t bytes, char *buf, unsigned size)
+{
+	static const char *const units[] = { "GiB", "MiB", "KiB" };
+	for (size_t i = 0; i < ELEMENTSOF(units); i++) {
+		uint64_t unit = 1ull << (10 * (ELEMENTSOF(units) - i));
+		if (bytes >= unit && bytes % unit == 0) {
+			snprintf(buf, size, "%llu%s", (unsigned long long)(bytes / unit), units[i]);
+			return buf;
+		}
+	}
+	snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
+	return buf;
+}
+
 int hex_digit_value(char c)
 {
 	if (c >= '0' && c <= '9')

@@ -33,4 +33,9 @@ int hex_digit_value(char c);
  * "30s", "1500ms") into buf; returns buf. */
 char *format_duration_ms(uint64_t ms, char *buf, unsigned size);
 
+/* Write a size in the largest unit that divides it exactly ("128KiB",
+ * "64MiB"), or in bytes ("1500 bytes") when none does, into buf; returns
+ * buf. */
+char *format_size(uint64_t bytes, char *buf, unsigned size);
+
 #endif

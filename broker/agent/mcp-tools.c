@@ -241,8 +241,10 @@ static int add_job(const struct job_info *job, void *userdata)
 	json_t *o = jobs_info_to_json(job);
 	if (!o || json_array_append_new(l->arr, o) < 0)
 		return -ENOMEM;
-	fprintf(l->text, "%s  %s  pid %d  %s\n", job->id, job_state_name(job->state), (int)job->pid,
-	        job->command);
+	char cut[96];
+	jobs_cut_text(job, cut, sizeof(cut));
+	fprintf(l->text, "%s  %s%s%s%s  pid %d  %s\n", job->id, job_state_name(job->state),
+	        cut[0] ? " (" : "", cut, cut[0] ? ")" : "", (int)job->pid, job->command);
 	return 0;
 }
 
@@ -339,15 +341,19 @@ static json_t *call_job_output(const struct mcp_context *ctx, json_t *args,
 	if (n < 0)
 		return tool_refusal(NULL, "cannot read the output of job '%s'", id);
 	_cleanup_free_ char *text = NULL;
-	if (asprintf(&text, "[job %s: %s; %s%s]\n%.*s", id, job_state_name(job.state),
-	             cut ? "the output is cut to its last bytes; the whole of it is in "
-	                 : "output in ",
+	char file_cut[96];
+	jobs_cut_text(&job, file_cut, sizeof(file_cut));
+	if (asprintf(&text, "[job %s: %s; %s%s%s%s]\n%.*s", id, job_state_name(job.state), file_cut,
+	             file_cut[0] ? "; " : "",
+	             !cut          ? "output in "
+	             : file_cut[0] ? "the output is cut to its last bytes; the file is "
+	                           : "the output is cut to its last bytes; the whole of it is in ",
 	             path, (int)n, buf) < 0)
 		return NULL;
 	return tool_result_full(text, strlen(text), NULL,
-	                        json_pack("{s:s, s:s, s:s, s:b}", "job", id, "status",
-	                                  job_state_name(job.state), "outputFile", path, "cut",
-	                                  cut),
+	                        json_pack("{s:s, s:s, s:s, s:b, s:b}", "job", id, "status",
+	                                  job_state_name(job.state), "outputFile", path, "cut", cut,
+	                                  "truncated", job.truncated),
 	                        false);
 }
 
@@ -386,7 +392,9 @@ typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
 	"\"timed out\",\"killed\",\"lost\"]},\"pid\":{\"type\":\"integer\"},\"command\":{"         \
 	"\"type\":\"string\"},\"workspace\":{\"type\":\"string\"},\"started\":{\"type\":"          \
 	"\"integer\",\"description\":\"ms since the epoch\"},\"exitCode\":{\"type\":[\"integer\"," \
-	"\"null\"]},\"signal\":{\"type\":[\"integer\",\"null\"]}},\"required\":[\"id\","           \
+	"\"null\"]},\"signal\":{\"type\":[\"integer\",\"null\"]},\"truncated\":{\"type\":"         \
+	"\"boolean\",\"description\":\"its output file was cut at outputFileCap\"},"               \
+	"\"outputFileCap\":{\"type\":\"integer\"}},\"required\":[\"id\","                          \
 	"\"status\",\"pid\",\"command\"]}}},\"required\":[\"jobs\"]}"
 
 static const struct tool {

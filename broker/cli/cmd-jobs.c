@@ -102,13 +102,18 @@ struct job_listing {
 
 static int print_job_text(const struct job_info *job)
 {
-	char status[48];
+	char status[64];
+	int n;
 	if (job->state == JOB_FAILED)
-		snprintf(status, sizeof(status), "failed (exit %d)", job->exit_code);
+		n = snprintf(status, sizeof(status), "failed (exit %d)", job->exit_code);
 	else if (job->state == JOB_SIGNALLED)
-		snprintf(status, sizeof(status), "signalled (%d)", job->signal);
+		n = snprintf(status, sizeof(status), "signalled (%d)", job->signal);
 	else
-		snprintf(status, sizeof(status), "%s", job_state_name(job->state));
+		n = snprintf(status, sizeof(status), "%s", job_state_name(job->state));
+	/* its output file stops at [broker] output_file_cap (sluice logs says
+	 * where, at its end) */
+	if (job->truncated && n > 0 && (size_t)n < sizeof(status))
+		snprintf(status + n, sizeof(status) - (size_t)n, ", output cut");
 	printf("%-24s %-18s %-8d ", job->id, status, (int)job->pid);
 	/* one line per job, and nothing in a command that a terminal obeys */
 	terminal_safe_write(stdout, job->command);

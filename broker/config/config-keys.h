@@ -57,7 +57,7 @@
 	X(broker, output_tail, SIZE, "4KiB", FREE, NULL,                                          \
 	  "bytes kept from the end when output is cut")                                           \
 	X(broker, output_file_cap, SIZE, "64MiB", FREE, NULL,                                     \
-	  "cap on a background job's output file")                                                \
+	  "cap on a background job's output file and on a cut run's whole-output file")           \
 	X(broker, max_command_size, SIZE, "64KiB", FREE, NULL,                                    \
 	  "the longest COMMAND accepted (at most 131071 bytes)")                                  \
 	X(broker, drain_window, DURATION, "250ms", FREE, NULL,                                    \

@@ -5,9 +5,12 @@
  * orphan of the command is re-parented to it, "no child left" (ECHILD)
  * means the job's last process is gone. It alone writes the job's files,
  * with O_EXCL/rename so readers never see half a file, and the end of the
- * job's audit line. It holds the egress proxy's audit channel, which the
- * command never does (the launcher closes it before anything of the
- * command's runs), and reads it once the proxy is gone with the rest.
+ * job's audit line. The command's stdout and stderr are a pipe, which a
+ * thread of the monitor reads into the output file up to its cap
+ * (job-output.c), to its end before the end lines. It holds the egress
+ * proxy's audit channel, which the command never does (the launcher
+ * closes it before anything of the command's runs), and reads it once the
+ * proxy is gone with the rest.
  * Not for: starting it and reading what it wrote (jobs.c).
  */
 #include "config.h"
@@ -36,6 +39,7 @@
 #include "run/egress-log.h"
 #include "run/job-files.h"
 #include "run/job-monitor.h"
+#include "run/job-output.h"
 #include "run/jobs.h"
 #include "run/launch-report.h"
 #include "run/protect-folders.h"
@@ -62,16 +66,31 @@ struct job_end {
  * there nearly always. */
 #define PROTECT_LOOK_MS 200
 
-/* What the checks after the job found (either may be NULL): the lines a
- * model reads of a foreground run. */
-static void write_notes(int log_fd, const struct protect_watch *watch,
-                        const struct git_sweep *sweep)
+/* The start of the command, as the monitor knows it. */
+struct monitor_start {
+	int log_fd;        /* the job's output file, or -1 */
+	int egress_audit;  /* the egress proxy's audit channel (an allowlist), or -1 */
+	uint64_t start_ms; /* monotonic, when its launcher was started */
+	pid_t pid;         /* the launcher, then the shell; or -1 */
+	struct protect_watch watch;
+	char report[JOB_REPORT_MAX]; /* the launcher's report lines */
+	struct launch_failure failure;
+	/* the command's stdout and stderr, a pipe read into log_fd */
+	struct job_output output;
+};
+
+/* What the checks after the job found (any may be NULL): the lines a
+ * model reads of a foreground run; and where its output was cut. */
+static void write_notes(int log_fd, const struct job_output *output,
+                        const struct protect_watch *watch, const struct git_sweep *sweep)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return;
+	if (output)
+		job_output_write_note(output, f);
 	protect_watch_write_text(watch, f);
 	git_sweep_write_text(sweep, f);
 	if (fclose(f) == 0 && len > 0)
@@ -107,32 +126,31 @@ static void write_denial_note(int log_fd, off_t size, enum sandbox_mode mode)
 	free(text);
 }
 
-static void job_finish(const char *dir, const char *id, int log_fd, const struct job_end *e,
-                       const struct git_sweep *sweep, const struct protect_watch *watch,
-                       const struct egress_log *network, enum sandbox_mode mode)
+/* The completion line of a job that ended as e says, into line. */
+static void format_end_line(const char *id, const struct job_end *e, char *line, size_t size)
 {
-	char line[256], limit[32];
+	char limit[32];
 	switch (e->state) {
 	case JOB_COMPLETED:
-		snprintf(line, sizeof(line), "\n[sluice: job %s completed]\n", id);
+		snprintf(line, size, "\n[sluice: job %s completed]\n", id);
 		break;
 	case JOB_FAILED:
-		snprintf(line, sizeof(line), "\n[sluice: job %s failed with exit code %d]\n", id,
+		snprintf(line, size, "\n[sluice: job %s failed with exit code %d]\n", id,
 		         e->exit_code);
 		break;
 	case JOB_SIGNALLED:
-		snprintf(line, sizeof(line), "\n[sluice: job %s killed by signal %d (SIG%s)]\n", id,
+		snprintf(line, size, "\n[sluice: job %s killed by signal %d (SIG%s)]\n", id,
 		         e->signal, sigabbrev_np(e->signal) ? sigabbrev_np(e->signal) : "?");
 		break;
 	case JOB_TIMED_OUT:
-		snprintf(line, sizeof(line),
+		snprintf(line, size,
 		         "\n[sluice: job %s timed out after %s; it and everything it started were "
 		         "killed]\n",
 		         id, format_duration_ms(e->timeout_ms, limit, sizeof(limit)));
 		break;
 	default:
 		snprintf(
-		        line, sizeof(line),
+		        line, size,
 		        e->protected_made
 		                ? "\n[sluice: job %s ended by sluice, with everything it started: it "
 		                  "made a protected file while it ran (above)]\n"
@@ -141,27 +159,23 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 		        id);
 		break;
 	}
-	/* Start on a line of its own, without an empty line before it. */
-	struct stat sb;
-	off_t size = fstat(log_fd, &sb) == 0 ? sb.st_size : 0;
-	char last = '\n';
-	if (size > 0)
-		(void)pread(log_fd, &last, 1, size - 1);
-	if (last != '\n')
-		(void)write_full(log_fd, "\n", 1);
-	/* the protected files renamed before the completion line, the sweep
-	 * after it */
-	write_notes(log_fd, watch, NULL);
-	(void)write_full(log_fd, line + 1, strlen(line + 1));
-	if (e->state != JOB_COMPLETED)
-		write_denial_note(log_fd, size, mode);
-	write_notes(log_fd, NULL, sweep);
+}
+
+/* ID.status: how it ended, how much it wrote and whether the file holds
+ * all of it, what the sweep and the proxy recorded. */
+static void write_status(const char *dir, const char *id, const struct job_end *e,
+                         const struct job_output *output, const struct git_sweep *sweep,
+                         const struct egress_log *network)
+{
 	json_t *st = json_pack(
-	        "{s:s, s:o, s:o, s:I}", "status", job_state_name(e->state), "exitCode",
+	        "{s:s, s:o, s:o, s:I, s:b, s:I, s:I}", "status", job_state_name(e->state),
+	        "exitCode",
 	        e->state == JOB_COMPLETED || e->state == JOB_FAILED ? json_integer(e->exit_code)
 	                                                            : json_null(),
 	        "signal", e->signal ? json_integer(e->signal) : json_null(), "ended",
-	        (json_int_t)job_files_wall_ms());
+	        (json_int_t)job_files_wall_ms(), "truncated", job_output_truncated(output),
+	        "outputBytes", (json_int_t)output->produced, "outputFileCap",
+	        (json_int_t)output->cap);
 	if (st && sweep)
 		json_object_set_new(st, "gitSweep", git_sweep_to_json(sweep));
 	if (st && network)
@@ -169,6 +183,33 @@ static void job_finish(const char *dir, const char *id, int log_fd, const struct
 	if (st)
 		(void)job_files_write_json(dir, id, ".status", st);
 	json_decref(st);
+}
+
+/* The job's end, after its output (read to its end): where the output was
+ * cut and the protected files renamed, the completion line, a denial
+ * note, the sweep's; then its status. */
+static void job_finish(const char *dir, const char *id, const struct monitor_start *ms,
+                       const struct job_end *e, const struct git_sweep *sweep,
+                       const struct egress_log *network, enum sandbox_mode mode)
+{
+	char line[256];
+	format_end_line(id, e, line, sizeof(line));
+	/* Start on a line of its own, without an empty line before it. */
+	struct stat sb;
+	off_t size = fstat(ms->log_fd, &sb) == 0 ? sb.st_size : 0;
+	char last = '\n';
+	if (size > 0)
+		(void)pread(ms->log_fd, &last, 1, size - 1);
+	if (last != '\n')
+		(void)write_full(ms->log_fd, "\n", 1);
+	/* the cut and the protected files renamed before the completion line,
+	 * the sweep after it */
+	write_notes(ms->log_fd, &ms->output, &ms->watch, NULL);
+	(void)write_full(ms->log_fd, line + 1, strlen(line + 1));
+	if (e->state != JOB_COMPLETED)
+		write_denial_note(ms->log_fd, size, mode);
+	write_notes(ms->log_fd, NULL, NULL, sweep);
+	write_status(dir, id, e, &ms->output, sweep, network);
 }
 
 /* SIGTERM to the tree, the grace period, then SIGKILL until nothing lives. */
@@ -296,32 +337,28 @@ static void monitor_detach(int report_fd, sigset_t *set)
 	}
 }
 
-/* The start of the command, as the monitor knows it. */
-struct monitor_start {
-	int log_fd;        /* the job's output, or -1 */
-	int egress_audit;  /* the egress proxy's audit channel (an allowlist), or -1 */
-	uint64_t start_ms; /* monotonic, when its launcher was started */
-	pid_t pid;         /* the launcher, then the shell; or -1 */
-	struct protect_watch watch;
-	char report[JOB_REPORT_MAX]; /* the launcher's report lines */
-	struct launch_failure failure;
-};
-
-/* Start req's launcher with the job's output as its stdout and stderr,
- * and wait for its report (ms->pid, ms->report, ms->failure). */
+/* Start req's launcher with a pipe as its stdout and stderr, read into
+ * the job's output file from then on (ms->output), and wait for its
+ * report (ms->pid, ms->report, ms->failure). */
 static int monitor_launch(const struct spawn_request *req, struct monitor_start *ms)
 {
 	/* The launcher's report, as a foreground run has it: the job has
 	 * started only once it says so. */
 	int rep[2] = { -1, -1 };
 	int r = pipe2(rep, O_CLOEXEC) < 0 ? neg_errno() : 0;
+	/* Never the file itself: the command would reach the file, outside
+	 * the workspace, through /proc/self/fd/1 (its mode, times, xattrs),
+	 * and write it past any cap. */
+	int out[2] = { -1, -1 };
+	if (r >= 0)
+		r = job_output_pipe(out);
 	/* made here, so that only this process and the launcher (which hands
 	 * it to the proxy alone) ever hold it */
 	if (r >= 0 && spawn_wants_egress_audit(req->settings))
 		r = ms->egress_audit = egress_log_channel_open();
 	struct spawn_request child = *req;
-	child.stdout_fd = ms->log_fd;
-	child.stderr_fd = ms->log_fd;
+	child.stdout_fd = out[1];
+	child.stderr_fd = out[1];
 	child.report_fd = rep[1];
 	child.egress_audit_fd = ms->egress_audit;
 	ms->start_ms = monotonic_ms();
@@ -330,8 +367,16 @@ static int monitor_launch(const struct spawn_request *req, struct monitor_start 
 	child.git_read_only = true;
 	if (r >= 0)
 		r = spawn_start(&child, &ms->pid);
-	/* only the launcher's copy is left: end of file once it execs or ends */
+	/* only the launcher's copies are left: end of file once it execs or
+	 * ends (the report), once the job's last process is gone (the output) */
 	safe_close(rep[1]);
+	safe_close(out[1]);
+	if (r >= 0)
+		r = job_output_start(&ms->output, out[0], ms->log_fd,
+		                     req->settings->output_file_cap,
+		                     req->settings->drain_window_ms);
+	else
+		safe_close(out[0]);
 	if (r >= 0)
 		r = await_launch(rep[0], req, ms->report, sizeof(ms->report), &ms->failure);
 	safe_close(rep[0]);
@@ -392,6 +437,8 @@ static int monitor_start_command(const char *dir, const char *id, const struct s
 		if (ms->pid > 0)
 			(void)spawn_tree_kill(getpid(), ms->pid, ms->pid, &status, &(bool){ false },
 			                      2000);
+		/* what it wrote is in the file once the pipe is read to its end */
+		job_output_finish(&ms->output);
 		if (ms->failure.failed)
 			take_launcher_stderr(ms->log_fd, status, ms->report, &ms->failure);
 		if (ms->log_fd >= 0)
@@ -567,6 +614,9 @@ _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spa
 
 	struct job_end end = monitor_wait(ms.pid, timeout_ms, grace_ms, &set, &ms.watch);
 	uint64_t duration_ms = monotonic_ms() - ms.start_ms;
+	/* nothing of the job writes its pipe any more: its output is read to
+	 * the end before anything is written after it */
+	job_output_finish(&ms.output);
 	/* every process of the job is gone (or killed), its proxy with them:
 	 * nothing writes the channel any more */
 	struct egress_log *network = read_network(req, ms.egress_audit);
@@ -578,8 +628,7 @@ _Noreturn void job_monitor_run(const char *dir, const char *id, const struct spa
 		(void)git_sweep_run(sweep, dir);
 	/* a failure leaves them to the next run's tidy */
 	(void)protect_folders_tidy(req->launcher, dir, req->workspace, req->settings);
-	job_finish(dir, id, ms.log_fd, &end, sweep, &ms.watch, network,
-	           req->settings->sandbox_mode);
+	job_finish(dir, id, &ms, &end, sweep, network, req->settings->sandbox_mode);
 	write_audit_end(audit, &end, duration_ms, sweep, network);
 	egress_log_free(network);
 	protect_watch_done(&ms.watch);

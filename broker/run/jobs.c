@@ -23,6 +23,7 @@
 
 #include "cleanup.h"
 #include "fd-util.h"
+#include "parse-number.h"
 #include "run/job-files.h"
 #include "run/job-monitor.h"
 #include "run/jobs.h"
@@ -217,6 +218,9 @@ int jobs_read(const char *dir, const char *id, struct job_info *ret)
 		ret->state = state_from_name(name ? name : "");
 		ret->exit_code = (int)json_integer_value(json_object_get(st, "exitCode"));
 		ret->signal = (int)json_integer_value(json_object_get(st, "signal"));
+		ret->truncated = json_is_true(json_object_get(st, "truncated"));
+		ret->output_file_cap =
+		        (uint64_t)json_integer_value(json_object_get(st, "outputFileCap"));
 		ret->network = network_keys(st);
 		json_decref(st);
 	} else {
@@ -465,9 +469,27 @@ json_t *jobs_info_to_json(const struct job_info *job)
 	                              ? json_integer(job->exit_code)
 	                              : json_null(),
 	                      "signal", job->signal ? json_integer(job->signal) : json_null());
+	if (o)
+		json_object_set_new(o, "truncated", json_boolean(job->truncated));
+	if (o && job->truncated)
+		json_object_set_new(o, "outputFileCap",
+		                    json_integer((json_int_t)job->output_file_cap));
 	if (o && job->network)
 		(void)json_object_update(o, job->network);
 	return o;
+}
+
+const char *jobs_cut_text(const struct job_info *job, char *buf, size_t size)
+{
+	char cap[32];
+	if (!job->truncated)
+		snprintf(buf, size, "%s", "");
+	else if (job->output_file_cap)
+		snprintf(buf, size, "output cut at %s, the [broker] output_file_cap",
+		         format_size(job->output_file_cap, cap, sizeof(cap)));
+	else
+		snprintf(buf, size, "output cut at the [broker] output_file_cap");
+	return buf;
 }
 
 /* The block the tail is searched backwards in. */

@@ -120,6 +120,10 @@ struct job_info {
 	uint64_t started_ms; /* wall clock, ms since the epoch */
 	enum job_state state;
 	int exit_code, signal;
+	/* a finished job whose output file lacks some of its output (cut at
+	 * its status's outputFileCap, the [broker] output_file_cap then) */
+	bool truncated;
+	uint64_t output_file_cap;
 	/* a finished job with an allowlist: its status's "network" and, when
 	 * some connections were not recorded, "networkDropped" (owned, a JSON
 	 * object; NULL: none), egress_log_add_keys()'s keys */
@@ -164,9 +168,14 @@ char *jobs_output_path(const char *dir, const char *id);
 bool jobs_in_workspace(const struct job_info *job, const char *root);
 
 /* A job as the JSON object `sluice jobs --format json` lists (a new
- * reference; with its network keys when it has them), or NULL on
- * allocation failure. */
+ * reference; "truncated", with "outputFileCap" when it is; with its
+ * network keys when it has them), or NULL on allocation failure. */
 json_t *jobs_info_to_json(const struct job_info *job);
+
+/* "output cut at 1MiB, the [broker] output_file_cap" (into buf, of size
+ * bytes) for a job whose output file lacks some of its output; "" for
+ * another. What the text a model reads of a job says of it. */
+const char *jobs_cut_text(const struct job_info *job, char *buf, size_t size);
 
 /* The offset where the last n lines of fd (size bytes long) begin; 0 when
  * it has fewer lines or cannot be read. */

@@ -178,21 +178,6 @@ static const char *signal_name(int sig)
 	return name ? name : "?";
 }
 
-/* "128KiB", "64MiB", or plain bytes when no unit divides exactly. */
-static const char *format_size_text(uint64_t bytes, char *buf, size_t size)
-{
-	static const char *const units[] = { "GiB", "MiB", "KiB" };
-	for (size_t i = 0; i < ELEMENTSOF(units); i++) {
-		uint64_t unit = 1ull << (10 * (ELEMENTSOF(units) - i));
-		if (bytes >= unit && bytes % unit == 0) {
-			snprintf(buf, size, "%llu%s", (unsigned long long)(bytes / unit), units[i]);
-			return buf;
-		}
-	}
-	snprintf(buf, size, "%llu bytes", (unsigned long long)bytes);
-	return buf;
-}
-
 static char *truncation_marker(const struct run_result *r, const struct outbuf *ob,
                                const char *what, bool with_file)
 {
@@ -212,9 +197,9 @@ static char *truncation_marker(const struct run_result *r, const struct outbuf *
 	                 "[... %s truncated: %llu bytes produced, over the %s cap; showing the "
 	                 "first %s and the last %s%s ...]",
 	                 what, (unsigned long long)outbuf_total(ob),
-	                 format_size_text(s->output_cap, cap, sizeof(cap)),
-	                 format_size_text(s->output_head, head, sizeof(head)),
-	                 format_size_text(s->output_tail, tail, sizeof(tail)), file);
+	                 format_size(s->output_cap, cap, sizeof(cap)),
+	                 format_size(s->output_head, head, sizeof(head)),
+	                 format_size(s->output_tail, tail, sizeof(tail)), file);
 	return n < 0 ? NULL : m;
 }
 

@@ -570,3 +570,22 @@ grep -q '^1 ran: .*reload-marker-1' <<<"$res" &&
   grep -q '^3 ran: False$' <<<"$res" && grep -q '^4 ran: fixed-4' <<<"$res" &&
   grep -q '^5 ran: reload-marker-5' <<<"$res" && grep -q '^status: 0$' <<<"$res"
 report $? "a running server reads a changed configuration before the next call: a new rule holds, an error refuses, a removed rule is gone" "$res"
+
+# A job whose output file stopped at [broker] output_file_cap (job-output.c):
+# the jobs tool and job_output say it was cut, naming the key; job_output's
+# first line and the file's end both say it.
+printf '[broker]\noutput_file_cap = 64KiB\n' >"$TEST_TMP/cap.ini"
+run "$SLUICE" run --config "$TEST_TMP/cap.ini" --mode background --format json -- \
+  'head -c 200K /dev/zero | tr "\0" x'
+idc=$(json_get "$out" 'd["jobId"]' 2>/dev/null)
+if [ -n "$idc" ] && wait_for 20 test -e "$XDG_RUNTIME_DIR/sluice/jobs/$idc.status"; then
+  out=$(session "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"jobs","arguments":{}}}' \
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"job_output\",\"arguments\":{\"job\":\"$idc\",\"tail\":3}}}")
+  check "the jobs tool lists a job whose output file was cut as cut, naming [broker] output_file_cap" 1 \
+    "[(j['truncated'], j['outputFileCap']) for j in r['result']['structuredContent']['jobs'] if j['id'] == '$idc'] == [(True, 65536)] and '$idc  completed (output cut at 64KiB, the [broker] output_file_cap)' in r['result']['content'][0]['text']"
+  check "... and job_output says so first, its end line too" 2 \
+    "r['result']['content'][0]['text'].startswith('[job $idc: completed; output cut at 64KiB, the [broker] output_file_cap; output in ') and '[sluice: output cut at 64KiB, the [broker] output_file_cap: the job wrote 204800 bytes' in r['result']['content'][0]['text']"
+else
+  not_ok "the job over the cap ran to its end" "$out" "$(ls "$XDG_RUNTIME_DIR/sluice/jobs")"
+fi

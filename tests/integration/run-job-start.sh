@@ -6,7 +6,8 @@
 # reports another sandbox than the one asked for each fail the run, with
 # no job listed and nothing of the command left running. The stand-ins are
 # small scripts; fake-launch.sh (which reports "unrestricted") is the
-# control that a reporting launcher still starts a job.
+# control that a reporting launcher still starts a job. A launcher's error
+# on its stderr alone is the failed start's message.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
@@ -46,6 +47,20 @@ report $? "a launcher that exits 0 without running anything: the job is not repo
 run "$SLUICE" jobs --format json
 [ "$rc" -eq 0 ] && [ "$(json_get "$out" 'len(d)')" = 0 ] && no_job_files
 report $? "... and no job is listed, no job file left" "$out" "$(ls -l "$jobs_dir")"
+
+# -- a launcher that fails a step, its error on stderr alone -----------------
+# (one started without --report-fd's support): its stderr goes down the
+# job's output pipe, and its first line is the error the start fails with.
+printf '#!/bin/sh\necho "sluice-launch: mounts: a step failed here" >&2\nexit 125\n' \
+  >"$TEST_TMP/stderr-launch"
+chmod 755 "$TEST_TMP/stderr-launch"
+run env SLUICE_LAUNCH="$TEST_TMP/stderr-launch" \
+  "$SLUICE" run --mode background --format json -C "$ws" -- 'true'
+[ "$rc" -eq 125 ] && [ "$(json_get "$out" 'd["ok"], d["error"]["kind"]')" = "(False, 'command_failed')" ] &&
+  [ "$(json_get "$out" 'd["error"]["message"]')" = "sluice-launch: mounts: a step failed here" ] &&
+  no_job_files
+report $? "a launcher's error line on its stderr alone is the failed start's message, no job left" \
+  "rc=$rc" "$out" "$(ls -l "$jobs_dir")"
 
 # -- a launcher that runs the command bare, without a report ---------------
 # (it closes the report descriptor and execs what follows "--")

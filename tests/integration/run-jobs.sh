@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Background mode: returns at once with pid, process group and output file;
 # the completion line comes when the job's LAST process is gone; jobs, logs
-# (--tail) and kill; files private to the user.
+# (--tail) and kill; files private to the user. The job's stdout and stderr
+# are a pipe its monitor reads into the output file (job-output.c): the
+# file stops at [broker] output_file_cap, and the command cannot reach the
+# file itself through /proc/self/fd.
 . "$SLUICE_SRCDIR/tests/lib.sh"
 . "$SLUICE_SRCDIR/tests/integration/run-lib.sh"
 
@@ -86,6 +89,67 @@ run timeout -k 5 20 "$SLUICE" run --mode background --timeout 300ms -- 'sleep 32
 id4=$(sed -n 's/^\[started in background: job \([0-9-]*\),.*/\1/p' <<<"$out")
 wait_for 10 grep -q "^\[sluice: job $id4 timed out after 300ms" "$jobs_dir/$id4.out"
 report $? "a timeout applies to background jobs too" "$(cat "$jobs_dir/$id4.out")"
+
+# -- the output file's cap (red team 51a, 04) ---------------------------------
+# A job writing 5MiB under a 1MiB cap: the file stops at the cap (the end
+# lines after it), the job is drained past it and completes, and its end,
+# its status and the listing say the output was cut, naming the key.
+printf '[broker]\noutput_file_cap = 1MiB\n' >"$TEST_TMP/cap.ini"
+run timeout -k 5 30 "$SLUICE" run --config "$TEST_TMP/cap.ini" --mode background --format json -- \
+  'head -c 5M /dev/zero | tr "\0" x; echo; echo wrote-all'
+idc=$(json_get "$out" 'd["jobId"]' 2>/dev/null)
+filec="$jobs_dir/$idc.out"
+if [ "$rc" -eq 0 ] && [ -n "$idc" ] && wait_for 20 test -e "$jobs_dir/$idc.status"; then
+  size=$(stat -c %s "$filec")
+  [ "$size" -ge 1048576 ] && [ "$size" -lt $((1048576 + 1024)) ] &&
+    [ "$(head -c 1048576 "$filec" | tr -d x | wc -c)" -eq 0 ]
+  report $? "a job's output file stops at output_file_cap (1MiB), the end lines after it" \
+    "size=$size" "$(tail -c 600 "$filec")"
+  grep -q "^\[sluice: job $idc completed\]$" "$filec" && ! grep -q wrote-all "$filec"
+  report $? "... the job, drained past the cap, runs to its end and completes" "$(tail -c 600 "$filec")"
+  # 5MiB, a newline, "wrote-all\n": the monitor counted every byte it dropped
+  grep -q '^\[sluice: output cut at 1MiB, the \[broker\] output_file_cap: the job wrote 5242891 bytes, the 4194315 past the cap were read and dropped\]$' "$filec"
+  report $? "... and its end says where the output was cut, naming [broker] output_file_cap" \
+    "$(tail -c 600 "$filec")"
+  [ "$(json_get "$(cat "$jobs_dir/$idc.status")" 'd.get("truncated"), d.get("outputBytes"), d.get("outputFileCap")')" = "(True, 5242891, 1048576)" ]
+  report $? "... its status says truncated, with the bytes written and the cap" "$(cat "$jobs_dir/$idc.status")"
+  run "$SLUICE" jobs
+  grep -Eq "^$idc +completed, output cut " <<<"$out"
+  report $? "... sluice jobs lists it as cut" "$out"
+  run "$SLUICE" jobs --format json
+  [ "$(json_get "$out" "[(j['truncated'], j.get('outputFileCap')) for j in d if j['id'] in ('$idc', '$id')]")" = "[(True, 1048576), (False, None)]" ] ||
+    [ "$(json_get "$out" "[(j['truncated'], j.get('outputFileCap')) for j in d if j['id'] in ('$idc', '$id')]")" = "[(False, None), (True, 1048576)]" ]
+  report $? "... and so does its JSON (truncated, outputFileCap; a job under the cap: false)" "$out"
+else
+  not_ok "the job over the cap ran to its end" "rc=$rc" "$out" "$(ls "$jobs_dir")"
+fi
+
+# -- the output file's metadata (red team 51a, 03) ----------------------------
+# The job's /proc/self/fd/1 and /proc/self/fd/2 are its pipe: a chmod, a
+# touch and a setxattr there leave the output file (outside the workspace)
+# as sluice made it. The job waits once it tried, so that no later write
+# of its output hides a planted mtime.
+meta="$TEST_TMP/meta-tried"
+run timeout -k 5 20 "$SLUICE" run --mode background --format json -- \
+  "chmod 0666 /proc/self/fd/1 /proc/self/fd/2; touch -m -d '2001-02-03 04:05:06' /proc/self/fd/1 /proc/self/fd/2; python3 -c 'import os; os.setxattr(\"/proc/self/fd/1\", \"user.x\", b\"planted\")'; echo tried > '$meta'; sleep 324"
+idm=$(json_get "$out" 'd["jobId"]' 2>/dev/null)
+filem="$jobs_dir/$idm.out"
+if [ "$rc" -eq 0 ] && [ -n "$idm" ] && wait_for 10 test -s "$meta"; then
+  st=$(stat -c '%a %Y' "$filem")
+  xattrs=$(python3 -c 'import os, sys; print(os.listxattr(sys.argv[1]))' "$filem" 2>&1)
+  [ "${st% *}" = 600 ]
+  report $? "a chmod of a job's /proc/self/fd/1 leaves its output file 0600" "$st"
+  [ "${st#* }" -gt "$(date -d '2020-01-01' +%s)" ]
+  report $? "... a touch there leaves its mtime" "$st" "$(stat "$filem")"
+  ! grep -q "user.x" <<<"$xattrs"
+  report $? "... a setxattr there leaves its xattrs" "$xattrs"
+  run timeout -k 5 20 "$SLUICE" kill "$idm"
+  wait_for 10 test -e "$jobs_dir/$idm.status"
+  report $? "... and the job is killed" "rc=$rc" "$out" "$err"
+else
+  not_ok "the job trying its /proc/self/fd/1 ran" "rc=$rc" "$out" "$err" "$(cat "$filem" 2>&1)"
+  [ -n "$idm" ] && "$SLUICE" kill "$idm" >/dev/null 2>&1
+fi
 
 start=$(date +%s%N)
 "$SLUICE" run --mode background -- 'sleep 0' >/dev/null

@@ -96,6 +96,17 @@ Test(parse_number, formats_durations_in_the_largest_exact_unit)
 	cr_assert_str_eq(format_duration_ms(0, buf, sizeof(buf)), "0s");
 }
 
+Test(parse_number, formats_sizes_in_the_largest_exact_unit)
+{
+	char buf[32];
+	cr_assert_str_eq(format_size(128 * 1024, buf, sizeof(buf)), "128KiB");
+	cr_assert_str_eq(format_size(64ull << 20, buf, sizeof(buf)), "64MiB");
+	cr_assert_str_eq(format_size(16ull << 30, buf, sizeof(buf)), "16GiB");
+	cr_assert_str_eq(format_size(1536ull << 10, buf, sizeof(buf)), "1536KiB");
+	cr_assert_str_eq(format_size(1500, buf, sizeof(buf)), "1500 bytes");
+	cr_assert_str_eq(format_size(0, buf, sizeof(buf)), "0 bytes");
+}
+
 Test(parse_number, reads_hex_digits_of_either_case)
 {
 	cr_assert_eq(hex_digit_value('0'), 0);
