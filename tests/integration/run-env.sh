@@ -31,13 +31,13 @@ fi
 leaky=(SSHPASS=s1 DB_PASS=s2 LDAP_BIND_PW=s3 GOOGLE_CREDENTIALS=s4 TS_AUTHKEY=s5
   FIREBASE_SERVICE_ACCOUNT=s6 KUBE_CONFIG=s7 ID_RSA=s8 ORG_GRADLE_PROJECT_signingInMemoryKey=s9
   DOCKERHUB_CREDS=s10
-  GIT_URL=https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r
+  GIT_URL=https://ghp_abcdefghijklmnopqrstuvwxyz0123@example.org/o/r
   JDBC_URL='jdbc:postgresql://h/db?user=u&password=s11'
   SAS_URL='https://a.example.org/c?sv=2020&sig=s12')
 [ "$(env -i "${leaky[@]}" env | grep -c 's[0-9]\|ghp_')" = 13 ]
 report $? "the secrets are in the environment sluice is given (positive control)"
 run env "${leaky[@]}" "$SLUICE" run -- env
-[ "$rc" -eq 0 ] && ! grep -q 's[0-9]\|ghp_' <<<"$out" && grep -qx 'GIT_URL=https://github.com/o/r' <<<"$out" &&
+[ "$rc" -eq 0 ] && ! grep -q 's[0-9]\|ghp_' <<<"$out" && grep -qx 'GIT_URL=https://example.org/o/r' <<<"$out" &&
   grep -qx 'JDBC_URL=jdbc:postgresql://h/db?user=u&password=' <<<"$out" &&
   grep -qx 'SAS_URL=https://a.example.org/c?sv=2020&sig=' <<<"$out"
 report $? "their names dropped, a token as a URL's user and a query's password or signature removed" "$out"

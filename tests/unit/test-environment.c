@@ -208,7 +208,7 @@ Test(environment, url_passwords_are_removed_from_values)
 		           "USER_ONLY=https://token@host/repo",
 		           "EMPTY_PW=ftp://u:@h/",
 		           "NOT_URL=user:pw@host",
-		           "GIT_URL=https://ghp_abcdefghijklmnopqrstuvwxyz0123@github.com/o/r",
+		           "GIT_URL=https://ghp_abcdefghijklmnopqrstuvwxyz0123@example.org/o/r",
 		           "LONG_USER=https://x-oauth-basic-abcdefghijklmnop@h/r",
 		           "SSH_URL=ssh://git@example.org/o/r.git",
 		           "JDBC_URL=jdbc:postgresql://h/db?user=u&password=jdbcpw&ssl=true",
@@ -225,7 +225,7 @@ Test(environment, url_passwords_are_removed_from_values)
 	cr_assert_str_eq(get(env, "USER_ONLY"), "https://token@host/repo");
 	cr_assert_str_eq(get(env, "EMPTY_PW"), "ftp://u:@h/");
 	cr_assert_str_eq(get(env, "NOT_URL"), "user:pw@host");
-	cr_assert_str_eq(get(env, "GIT_URL"), "https://github.com/o/r", "a token as the user");
+	cr_assert_str_eq(get(env, "GIT_URL"), "https://example.org/o/r", "a token as the user");
 	cr_assert_str_eq(get(env, "LONG_USER"), "https://h/r", "20 characters or more");
 	cr_assert_str_eq(get(env, "SSH_URL"), "ssh://git@example.org/o/r.git", "a login stays");
 	cr_assert_str_eq(get(env, "JDBC_URL"), "jdbc:postgresql://h/db?user=u&password=&ssl=true");
