@@ -430,12 +430,6 @@ static size_t protected_stem(const char *entry, char *buf, size_t size)
 	return n;
 }
 
-/* The workspace the protected paths are relative to, where known. */
-static const char *protected_workspace(const struct run_result *r)
-{
-	return r->protect_watch ? r->protect_watch->workspace : NULL;
-}
-
 /* Whether word, a path as the output shows it (absolute, relative, or a
  * bare name), names what entry protects: some tail of it that starts at a
  * component, cut to as many components as the entry has, matches the entry
@@ -491,6 +485,7 @@ static void write_protected_note(const struct run_result *r, const char *output,
                                  FILE *f)
 {
 	const struct run_settings *s = r->settings;
+	const char *ws = r->protect_watch ? r->protect_watch->workspace : NULL;
 	for (size_t i = 0; i < s->n_protect; i++) {
 		char stem[256];
 		size_t n = protected_stem(s->protect[i], stem, sizeof(stem));
@@ -503,7 +498,7 @@ static void write_protected_note(const struct run_result *r, const char *output,
 				end++;
 			char path[512];
 			snprintf(path, sizeof(path), "%.*s", (int)(end - start), start);
-			if (!word_names_protected(path, s->protect[i], protected_workspace(r)))
+			if (!word_names_protected(path, s->protect[i], ws))
 				continue;
 			write_note(f, "[sandbox: protected path ", path, NULL);
 			if (s->protect_loader[i]) {
@@ -539,7 +534,7 @@ static bool mkdir_enoent_in_protected(const struct run_result *r, const char *ou
 	static const char needle[] = "ENOENT: no such file or directory, mkdir '";
 	const size_t n = sizeof(needle) - 1;
 	const struct run_settings *s = r->settings;
-	const char *end = output + len;
+	const char *ws = r->protect_watch ? r->protect_watch->workspace : NULL, *end = output + len;
 	for (const char *at = output; (at = memmem(at, (size_t)(end - at), needle, n)); at++) {
 		const char *path = at + n, *close = memchr(path, '\'', (size_t)(end - path));
 		if (!close || close - path >= 512)
@@ -547,7 +542,7 @@ static bool mkdir_enoent_in_protected(const struct run_result *r, const char *ou
 		char word[512];
 		snprintf(word, sizeof(word), "%.*s", (int)(close - path), path);
 		for (size_t i = 0; i < s->n_protect; i++)
-			if (word_names_protected(word, s->protect[i], protected_workspace(r)))
+			if (word_names_protected(word, s->protect[i], ws))
 				return true;
 	}
 	return false;
