@@ -579,11 +579,14 @@ run "$SLUICE" run --config "$TEST_TMP/cap.ini" --mode background --format json -
   'head -c 200K /dev/zero | tr "\0" x'
 idc=$(json_get "$out" 'd["jobId"]' 2>/dev/null)
 if [ -n "$idc" ] && wait_for 20 test -e "$XDG_RUNTIME_DIR/sluice/jobs/$idc.status"; then
+  # one call per session: the server answers calls in any order, and a
+  # session ends with the answer to its last line
   out=$(session "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
-    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"jobs","arguments":{}}}' \
-    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"job_output\",\"arguments\":{\"job\":\"$idc\",\"tail\":3}}}")
+    '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"jobs","arguments":{}}}')
   check "the jobs tool lists a job whose output file was cut as cut, naming [broker] output_file_cap" 1 \
     "[(j['truncated'], j['outputFileCap']) for j in r['result']['structuredContent']['jobs'] if j['id'] == '$idc'] == [(True, 65536)] and '$idc  completed (output cut at 64KiB, the [broker] output_file_cap)' in r['result']['content'][0]['text']"
+  out=$(session "$init" '{"jsonrpc":"2.0","method":"notifications/initialized"}' \
+    "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":\"job_output\",\"arguments\":{\"job\":\"$idc\",\"tail\":3}}}")
   check "... and job_output says so first, its end line too" 2 \
     "r['result']['content'][0]['text'].startswith('[job $idc: completed; output cut at 64KiB, the [broker] output_file_cap; output in ') and '[sluice: output cut at 64KiB, the [broker] output_file_cap: the job wrote 204800 bytes' in r['result']['content'][0]['text']"
 else
