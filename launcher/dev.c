@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <linux/mount.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -69,4 +70,35 @@ int dev_populate(int tmpfs, struct sluice_error *err)
 		if (copies[i] >= 0)
 			(void)close(copies[i]);
 	return r;
+}
+
+int dev_reopen_standard(struct sluice_error *err)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		struct stat st;
+		if (fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode))
+			continue;
+		for (size_t i = 0; i < ELEMENTSOF(devices); i++) {
+			char path[32];
+			struct stat node;
+			snprintf(path, sizeof(path), "/dev/%s", devices[i]);
+			/* tty opens to the caller's terminal: never a stream's */
+			if (strcmp(devices[i], "tty") == 0 || stat(path, &node) < 0 ||
+			    node.st_rdev != st.st_rdev)
+				continue;
+			int flags = fcntl(fd, F_GETFL);
+			int f = flags < 0
+			                ? -1
+			                : open(path, (flags & (O_ACCMODE | O_APPEND | O_NONBLOCK)) |
+			                                     O_NOCTTY);
+			int r = f < 0 || dup2(f, fd) < 0 ? neg_errno() : 0;
+			if (f >= 0)
+				(void)close(f);
+			if (r < 0)
+				return sluice_error_set(
+				        err, r, "opening %s again for descriptor %d", path, fd);
+			break;
+		}
+	}
+	return 0;
 }

@@ -21,4 +21,12 @@
  * A node the host lacks is left out. Returns 0 or -errno. */
 int dev_populate(int tmpfs, struct sluice_error *err);
 
+/* Once /dev is in place: each of descriptors 0-2 that is one of its nodes
+ * (the broker's /dev/null as the command's stdin) opened again from it.
+ * Opened outside, the host's node is reached through /proc/self/fd/N,
+ * which no mount covers: a command run as root, the node's owner, could
+ * chmod or touch the host's /dev/null. Through the sandbox's read-only
+ * /dev: EROFS. Returns 0 or -errno. */
+int dev_reopen_standard(struct sluice_error *err);
+
 #endif

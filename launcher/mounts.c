@@ -549,6 +549,8 @@ static int plan_dev(const struct mount_plan *plan, struct launch_state *state,
 	int r = tmpfs_make(DEV_TMPFS_SIZE, "0755", geteuid(), getegid(), &fd, err);
 	if (r >= 0)
 		r = dev_populate(fd, err);
+	if (r >= 0)
+		r = dev_reopen_standard(err);
 	if (r < 0)
 		return r;
 	state->enforced |= PROT_MINIMAL_DEV;

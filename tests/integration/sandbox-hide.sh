@@ -83,6 +83,20 @@ else
   skip "keystrokes in /dev/pts" "no mount namespace here (minimal-dev named missing) or no /dev/ptmx"
 fi
 
+# --- the host's /dev/null, the command's stdin (the broker opens it
+# outside): root, its owner, could chmod or touch it through
+# /proc/self/fd/0, a path no mount covers (helper of red team 51). The
+# probe sets the mode it already has, so the positive control harms
+# nothing.
+if [ "$(id -u)" -eq 0 ] && [ -n "$namespace" ] && [ "$(stat -c %a /dev/null)" = 666 ]; then
+  unboxed 'chmod 0666 /proc/self/fd/0 && echo changed'
+  grep -qx changed <<<"$out"
+  report $? "root changes the host's /dev/null through its stdin unsandboxed (positive control)" "$out"
+  boxed 'chmod 0666 /proc/self/fd/0 && echo changed; head -c 1 | wc -c'
+  ! grep -q changed <<<"$out" && grep -q 'Read-only file system' <<<"$out" && grep -qx 0 <<<"$out"
+  report $? "not in the default sandbox (its stdin is the sandbox's read-only /dev/null, still empty)" "$out"
+fi
+
 # --- the host's /dev/shm
 shm=/dev/shm/sluice-test-$$
 if [ -n "$namespace" ] && echo SHM-SECRET 2>/dev/null >"$shm"; then
