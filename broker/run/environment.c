@@ -202,7 +202,7 @@ static void without_query_secrets(char *q)
  * token given as the user (https://ghp_...@host/r becomes https://host/r),
  * a query's password, token or signature (?password=pw becomes
  * ?password=); or NULL with errno ENOMEM. */
-static char *without_url_passwords(const char *entry)
+static char *without_url_secrets(const char *entry)
 {
 	char *copy = strdup(entry);
 	if (!copy)
@@ -262,7 +262,7 @@ int environment_build(char *const *parent, const char *const *drop, size_t n_dro
 		const char *eq = strchr(*e, '=');
 		if (!eq || eq == *e || dropped(*e, (size_t)(eq - *e), drop, n_drop))
 			continue;
-		env[n] = strstr(eq, "://") ? without_url_passwords(*e) : strdup(*e);
+		env[n] = strstr(eq, "://") ? without_url_secrets(*e) : strdup(*e);
 		if (!env[n++])
 			return -ENOMEM;
 	}

@@ -21,15 +21,12 @@
 #include "parse-number.h"
 #include "run/job-output.h"
 
-/* The pipe is widened to this, so that a writer waits less for reads
- * (as the foreground's pump.c; a failure leaves the default). */
-#define JOB_OUTPUT_PIPE_SIZE (256 * 1024)
-
 int job_output_pipe(int ret[2])
 {
 	if (pipe2(ret, O_CLOEXEC) < 0)
 		return neg_errno();
-	(void)fcntl(ret[1], F_SETPIPE_SZ, JOB_OUTPUT_PIPE_SIZE);
+	/* a failure leaves the default size */
+	(void)fcntl(ret[1], F_SETPIPE_SZ, PUMP_PIPE_SIZE);
 	return 0;
 }
 
@@ -85,6 +82,13 @@ static void *output_thread(void *userdata)
 		}
 		if (!p[0].revents)
 			continue;
+		/* past the drain window, a writer outside that never stops
+		 * would keep the thread reading: left as above. Without
+		 * POLLHUP there is a writer; with it, what is left is read. */
+		if (ended && !(p[0].revents & POLLHUP) && monotonic_ms() >= deadline) {
+			o->held_open = true;
+			break;
+		}
 		ssize_t got = read(o->pipe_fd, o->buf, sizeof(o->buf));
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;

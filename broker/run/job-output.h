@@ -18,8 +18,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* One read takes at most this much (as the foreground's pump.c). */
-#define JOB_OUTPUT_CHUNK (64 * 1024)
+#include "run/pump.h"
 
 struct job_output {
 	int pipe_fd;       /* the read end, the thread's while it runs */
@@ -30,16 +29,17 @@ struct job_output {
 	bool running;
 	pthread_t thread;
 	/* the thread's while it runs; final once job_output_finish() returns */
-	uint64_t produced; /* bytes read from the pipe */
-	uint64_t written;  /* bytes appended to the file */
-	int error;         /* an append failed (-errno): nothing more appended */
-	bool held_open;    /* the pipe was still open drain_ms after the end */
-	char buf[JOB_OUTPUT_CHUNK];
+	uint64_t produced;    /* bytes read from the pipe */
+	uint64_t written;     /* bytes appended to the file */
+	int error;            /* an append failed (-errno): nothing more appended */
+	bool held_open;       /* the pipe was still open drain_ms after the end */
+	char buf[PUMP_CHUNK]; /* one read, as the foreground's */
 };
 
 /* The job's pipe: ret[0] to read (job_output_start()), ret[1] the
  * command's stdout and stderr, both close-on-exec (the spawn's dup2 gives
- * the launcher its own), widened as the foreground's are. 0 or -errno. */
+ * the launcher its own), widened to PUMP_PIPE_SIZE as the foreground's
+ * are. 0 or -errno. */
 int job_output_pipe(int ret[2]);
 
 /* Start the thread that reads pipe_fd (taken: closed by

@@ -586,46 +586,6 @@ static int read_mise(struct loader *l, const char *rel)
 	return r;
 }
 
-/* mise's configurations in folders of the top, which mise reads as the
- * project's own ({{config_root}} is the top): a pattern per folder. */
-static const struct {
-	const char *folder, *pattern;
-} mise_folders[] = {
-	{ ".config", "mise*.toml" },         { ".config/mise", "config*.toml" },
-	{ ".config/mise/conf.d", "*.toml" }, { "mise", "config*.toml" },
-	{ ".mise", "config*.toml" },
-};
-
-static bool configured_covers(const struct run_settings *s, size_t n_configured, const char *name);
-
-static int read_mise_folders(struct loader *l, size_t n_configured)
-{
-	int r = 0;
-	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(mise_folders); i++) {
-		int fd = openat(l->ws, mise_folders[i].folder,
-		                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		_cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
-		if (!d) {
-			if (fd >= 0)
-				(void)close(fd);
-			continue; /* none there (or not a folder): nothing mise reads */
-		}
-		for (const struct dirent *de; r >= 0 && (de = readdir(d));) {
-			char rel[PATH_MAX];
-			if (strstr(de->d_name, PROTECT_WATCH_SUFFIX) ||
-			    fnmatch(mise_folders[i].pattern, de->d_name, FNM_PERIOD) != 0 ||
-			    snprintf(rel, sizeof(rel), "%s/%s", mise_folders[i].folder,
-			             de->d_name) >= (int)sizeof(rel) ||
-			    !configured_covers(l->s, n_configured, rel))
-				continue;
-			l->from = own(l, rel);
-			r = l->from ? read_mise(l, rel)
-			            : sluice_error_set(l->err, -ENOMEM, "the protected paths");
-		}
-	}
-	return r;
-}
-
 /* --- yarn: the release it runs in place of itself */
 
 /* The file the yarn configuration rel (at the top) names on its line
@@ -680,6 +640,44 @@ static bool configured_covers(const struct run_settings *s, size_t n_configured,
 	return false;
 }
 
+/* mise's configurations in folders of the top, which mise reads as the
+ * project's own ({{config_root}} is the top): a pattern per folder. */
+static const struct {
+	const char *folder, *pattern;
+} mise_folders[] = {
+	{ ".config", "mise*.toml" },         { ".config/mise", "config*.toml" },
+	{ ".config/mise/conf.d", "*.toml" }, { "mise", "config*.toml" },
+	{ ".mise", "config*.toml" },
+};
+
+static int read_mise_folders(struct loader *l, size_t n_configured)
+{
+	int r = 0;
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(mise_folders); i++) {
+		int fd = openat(l->ws, mise_folders[i].folder,
+		                O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		_cleanup_closedir_ DIR *d = fd < 0 ? NULL : fdopendir(fd);
+		if (!d) {
+			if (fd >= 0)
+				(void)close(fd);
+			continue; /* none there (or not a folder): nothing mise reads */
+		}
+		for (const struct dirent *de; r >= 0 && (de = readdir(d));) {
+			char rel[PATH_MAX];
+			if (strstr(de->d_name, PROTECT_WATCH_SUFFIX) ||
+			    fnmatch(mise_folders[i].pattern, de->d_name, FNM_PERIOD) != 0 ||
+			    snprintf(rel, sizeof(rel), "%s/%s", mise_folders[i].folder,
+			             de->d_name) >= (int)sizeof(rel) ||
+			    !configured_covers(l->s, n_configured, rel))
+				continue;
+			l->from = own(l, rel);
+			r = l->from ? read_mise(l, rel)
+			            : sluice_error_set(l->err, -ENOMEM, "the protected paths");
+		}
+	}
+	return r;
+}
+
 int protect_loaded_add(struct run_settings *s, const char *workspace, char ***owned,
                        struct sluice_error *err)
 {
@@ -728,9 +726,9 @@ int protect_loaded_add(struct run_settings *s, const char *workspace, char ***ow
 			           : sluice_error_set(err, -ENOMEM, "the protected paths");
 		} else if (strcmp(name, ".yarnrc.yml") == 0 || strcmp(name, ".yarnrc") == 0) {
 			l.from = own(&l, name);
-			r = !l.from   ? sluice_error_set(err, -ENOMEM, "the protected paths")
-			    : name[7] ? read_yarn(&l, name, "yarnPath")
-			              : read_yarn(&l, name, "yarn-path");
+			bool classic = strcmp(name, ".yarnrc") == 0; /* yarn 1's own */
+			r = l.from ? read_yarn(&l, name, classic ? "yarn-path" : "yarnPath")
+			           : sluice_error_set(err, -ENOMEM, "the protected paths");
 		}
 		if (r < 0)
 			break;

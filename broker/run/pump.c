@@ -23,13 +23,6 @@
 #include "run/pump.h"
 #include "run/spawner.h"
 
-/* One read takes at most this much. A read holds the pipe's lock while it
- * copies, and a writer waiting for the lock spins: reads of 256 KiB from a
- * full pipe let `head -c 1G /dev/zero` through at a third of a plain
- * pipe's speed, reads of 64 KiB at two thirds (docs/running.md). */
-#define PUMP_CHUNK (64 * 1024)
-/* The pipes are widened to this, so that a writer waits less for reads. */
-#define PUMP_PIPE_SIZE (256 * 1024)
 /* How often the killing state looks for survivors. */
 #define PUMP_TICK_MS 20
 /* The SIGKILL rounds give up after this (unkillable processes). */

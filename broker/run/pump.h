@@ -16,6 +16,15 @@
 
 #include "run/outbuf.h"
 
+/* One read takes at most this much. A read holds the pipe's lock while it
+ * copies, and a writer waiting for the lock spins: reads of 256 KiB from a
+ * full pipe let `head -c 1G /dev/zero` through at a third of a plain
+ * pipe's speed, reads of 64 KiB at two thirds (docs/running.md). A
+ * background job's output is read so too (job-output.c). */
+#define PUMP_CHUNK (64 * 1024)
+/* The pipes are widened to this, so that a writer waits less for reads. */
+#define PUMP_PIPE_SIZE (256 * 1024)
+
 /* The launcher's report line is kept up to this size. */
 #define PUMP_REPORT_MAX 4096
 /* The most descriptors watch_fds() names. */
