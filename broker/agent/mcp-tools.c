@@ -384,12 +384,14 @@ static json_t *call_job_kill(const struct mcp_context *ctx, json_t *args,
 typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
                            const struct mcp_call_io *io);
 
-/* The output schema of the jobs tool's structuredContent. */
+/* The output schema of the jobs tool's structuredContent. The status enum
+ * is added by jobs_output_schema() from job_state_name(), which writes the
+ * statuses: a client that validates results against the schema (the MCP
+ * SDKs do) rejects a status the enum does not list. */
 #define JOBS_OUTPUT_SCHEMA                                                                         \
 	"{\"type\":\"object\",\"properties\":{\"jobs\":{\"type\":\"array\",\"items\":{"            \
 	"\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"string\"},\"status\":{"            \
-	"\"type\":\"string\",\"enum\":[\"running\",\"completed\",\"failed\",\"signalled\","        \
-	"\"timed out\",\"killed\",\"lost\"]},\"pid\":{\"type\":\"integer\"},\"command\":{"         \
+	"\"type\":\"string\"},\"pid\":{\"type\":\"integer\"},\"command\":{"                        \
 	"\"type\":\"string\"},\"workspace\":{\"type\":\"string\"},\"started\":{\"type\":"          \
 	"\"integer\",\"description\":\"ms since the epoch\"},\"exitCode\":{\"type\":[\"integer\"," \
 	"\"null\"]},\"signal\":{\"type\":[\"integer\",\"null\"]},\"truncated\":{\"type\":"         \
@@ -397,15 +399,37 @@ typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
 	"\"outputFileCap\":{\"type\":\"integer\"}},\"required\":[\"id\","                          \
 	"\"status\",\"pid\",\"command\"]}}},\"required\":[\"jobs\"]}"
 
+static json_t *jobs_output_schema(void)
+{
+	json_t *schema = json_loads(JOBS_OUTPUT_SCHEMA, 0, NULL);
+	json_t *status = json_object_get(
+	        json_object_get(
+	                json_object_get(
+	                        json_object_get(json_object_get(schema, "properties"), "jobs"),
+	                        "items"),
+	                "properties"),
+	        "status");
+	json_t *names = json_array();
+	for (int s = JOB_RUNNING; names && s <= JOB_LOST; s++)
+		if (json_array_append_new(names, json_string(job_state_name((enum job_state)s))) <
+		    0)
+			json_decref(TAKE_PTR(names));
+	if (!status || !names || json_object_set_new(status, "enum", names) < 0) {
+		json_decref(schema);
+		return NULL;
+	}
+	return schema;
+}
+
 static const struct tool {
 	const char *name;
 	const char *title;
 	tool_fn call;
 	const char *description;  /* NULL: built from the settings */
 	const char *input_schema; /* JSON; NULL: the request schema */
-	/* JSON; NULL: none, and no structuredContent: bash and job_output,
-	 * whose output must reach the model in every client (top of file) */
-	const char *output_schema;
+	/* NULL: none, and no structuredContent: bash and job_output, whose
+	 * output must reach the model in every client (top of file) */
+	json_t *(*output_schema)(void);
 	/* annotations: hints for the client, not guarantees */
 	bool read_only, destructive, idempotent, open_world;
 } tools[] = {
@@ -415,7 +439,7 @@ static const struct tool {
 	  "status, pid and command; `all: true` lists every workspace's.",
 	  "{\"type\":\"object\",\"properties\":{\"all\":{\"type\":\"boolean\",\"description\":"
 	  "\"the jobs of every workspace, not only this one\"}},\"additionalProperties\":false}",
-	  JOBS_OUTPUT_SCHEMA, true, false, true, false },
+	  jobs_output_schema, true, false, true, false },
 	{ "job_output", "Read a background job's output", call_job_output,
 	  "Read the output of a background job: its last `tail` lines (default 200), at most the "
 	  "output cap from the end.",
@@ -508,7 +532,7 @@ static json_t *tool_definition(const struct mcp_context *ctx, const struct tool 
 		return def;
 	if (json_object_set_new(def, "title", json_string(t->title)) < 0 ||
 	    (t->output_schema &&
-	     json_object_set_new(def, "outputSchema", json_loads(t->output_schema, 0, NULL)) < 0)) {
+	     json_object_set_new(def, "outputSchema", t->output_schema()) < 0)) {
 		json_decref(def);
 		return NULL;
 	}

@@ -218,6 +218,29 @@ await check('background: a job, listed, its output read with a tail, then killed
   assert(none.isError === true, 'an unknown job is an error');
 });
 
+// The SDK validates structuredContent against the tool's outputSchema: a
+// status the schema's enum does not list makes callTool throw.
+await check('jobs lists a job of every end (timed out, failed, signalled) within its outputSchema; before, one timed-out job made every later jobs call fail the SDK check', async () => {
+  const started = [
+    ['timed_out', { command: 'sleep 30', mode: 'background', timeout_ms: 300 }],
+    ['failed', { command: 'exit 3', mode: 'background' }],
+    ['signalled', { command: 'kill -TERM $$', mode: 'background' }],
+  ];
+  for (const [want, args] of started) {
+    const r = await bash(args);
+    const id = meta(r).jobId;
+    assert(id, JSON.stringify(r));
+    await until(`a job ${want}`, async () => {
+      const l = await client.callTool({ name: 'jobs', arguments: {} });
+      const j = l.structuredContent.jobs.find((x) => x.id === id);
+      return j && j.status === want;
+    });
+  }
+  const { tools } = await client.listTools();
+  const statuses = tools.find((t) => t.name === 'jobs').outputSchema.properties.jobs.items.properties.status.enum;
+  assert(['running', 'completed', 'failed', 'signalled', 'timed_out', 'killed', 'lost'].every((s) => statuses.includes(s)), statuses.join());
+});
+
 await check('progress notifications arrive while a command runs (progressToken)', async () => {
   const seen = [];
   const r = await bash({ command: 'sleep 1.2; echo end' }, { onprogress: (p) => seen.push(p) });
