@@ -402,13 +402,10 @@ typedef json_t *(*tool_fn)(const struct mcp_context *ctx, json_t *args,
 static json_t *jobs_output_schema(void)
 {
 	json_t *schema = json_loads(JOBS_OUTPUT_SCHEMA, 0, NULL);
-	json_t *status = json_object_get(
-	        json_object_get(
-	                json_object_get(
-	                        json_object_get(json_object_get(schema, "properties"), "jobs"),
-	                        "items"),
-	                "properties"),
-	        "status");
+	static const char *const path[] = { "properties", "jobs", "items", "properties", "status" };
+	json_t *status = schema;
+	for (size_t i = 0; status && i < ELEMENTSOF(path); i++)
+		status = json_object_get(status, path[i]);
 	json_t *names = json_array();
 	for (int s = JOB_RUNNING; names && s <= JOB_LOST; s++)
 		if (json_array_append_new(names, json_string(job_state_name((enum job_state)s))) <
