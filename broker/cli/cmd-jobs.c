@@ -114,7 +114,8 @@ static int print_job_text(const struct job_info *job)
 	 * where, at its end) */
 	if (job->truncated && n > 0 && (size_t)n < sizeof(status))
 		snprintf(status + n, sizeof(status) - (size_t)n, ", output cut");
-	printf("%-24s %-18s %-8d ", job->id, status, (int)job->pid);
+	/* wide enough for the longest status: "failed (exit 255), output cut" */
+	printf("%-24s %-29s %-8d ", job->id, status, (int)job->pid);
 	/* one line per job, and nothing in a command that a terminal obeys */
 	terminal_safe_write(stdout, job->command);
 	putchar('\n');
