@@ -228,8 +228,15 @@
 	X("~/.vnc/passwd", "VNC password") \
 	X("~/.Xauthority", "the X display's cookie") \
 	X("~/.local/share/remmina", "Remmina's saved passwords") \
+	X("~/.local/share/kwalletd", "KDE wallets") \
+	X("~/.config/JetBrains/*/c.kdbx", "JetBrains IDEs' saved passwords (one folder per version)") \
+	X("~/.config/JetBrains/*/c.pwd", "the key of JetBrains IDEs' saved passwords") \
+	X("~/.vscode-server/data/User/globalStorage/state.vscdb", "VS Code's state on a remote machine (extensions' tokens)") \
+	X("~/.cursor-server/data/User/globalStorage/state.vscdb", "Cursor's state on a remote machine") \
 	X("$XDG_RUNTIME_DIR/containers", "podman's and buildah's registry logins (auth.json)") \
-	X("$XDG_RUNTIME_DIR/krb5cc", "a Kerberos ticket cache kept in the runtime folder")
+	X("$XDG_RUNTIME_DIR/krb5cc", "a Kerberos ticket cache kept in the runtime folder") \
+	X("$XDG_RUNTIME_DIR/.mutter-Xwaylandauth.*", "the Xwayland display's cookie (GNOME; a random name)") \
+	X("$XDG_RUNTIME_DIR/xauth_*", "the X display's cookie (SDDM; a random name)")
 /* clang-format on */
 
 /*

@@ -117,9 +117,29 @@ static const char *hide_home(const struct run_settings *s)
 	return home && home[0] == '/' ? home : NULL;
 }
 
+/* OPT PATH, or OPT MATCH for each path that matches now where PATH holds
+ * a wildcard ("*", "?", "[": a name with a random part, a folder per
+ * version); a pattern nothing matches adds nothing, as a path that does not
+ * exist is skipped. */
+static int add_matches(char ***argv, const char *opt, const char *path)
+{
+	if (!strpbrk(path, "*?["))
+		return add2(argv, opt, path);
+	glob_t g;
+	int q = glob(path, GLOB_NOSORT, NULL, &g);
+	if (q == GLOB_NOSPACE)
+		return -ENOMEM;
+	int r = 0;
+	for (size_t k = 0; q == 0 && r >= 0 && k < g.gl_pathc; k++)
+		r = add2(argv, opt, g.gl_pathv[k]);
+	if (q == 0)
+		globfree(&g);
+	return r;
+}
+
 /* --hide PATH for each [sandbox] hide path, "~/" and "$XDG_RUNTIME_DIR/"
- * (the user's runtime folder, sluice's own user's) expanded; without a
- * home or a runtime folder, those are left out. */
+ * (the user's runtime folder, sluice's own user's) expanded, wildcards
+ * matched now; without a home or a runtime folder, those are left out. */
 static int add_hidden(char ***argv, const struct run_settings *s)
 {
 	static const char runtime_var[] = "$XDG_RUNTIME_DIR/";
@@ -135,13 +155,13 @@ static int add_hidden(char ***argv, const struct run_settings *s)
 			base = runtime && runtime[0] == '/' ? runtime : NULL;
 			p += sizeof(runtime_var) - 1;
 		} else {
-			r = add2(argv, LAUNCH_OPT_HIDE, p);
+			r = add_matches(argv, LAUNCH_OPT_HIDE, p);
 			continue;
 		}
 		_cleanup_free_ char *full = NULL;
 		if (base && asprintf(&full, "%s/%s", base, p) < 0)
 			return -ENOMEM;
-		r = full ? add2(argv, LAUNCH_OPT_HIDE, full) : 0;
+		r = full ? add_matches(argv, LAUNCH_OPT_HIDE, full) : 0;
 	}
 	return r;
 }
@@ -167,20 +187,8 @@ static int add_root_covers(char ***argv, const struct run_settings *s)
 	if (!command_is_root(s))
 		return 0;
 	int r = 0;
-	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(covers); i++) {
-		if (!strchr(covers[i], '*')) {
-			r = add2(argv, LAUNCH_OPT_COVER, covers[i]);
-			continue;
-		}
-		glob_t g;
-		int q = glob(covers[i], GLOB_NOSORT, NULL, &g);
-		if (q == GLOB_NOSPACE)
-			return -ENOMEM;
-		for (size_t k = 0; q == 0 && r >= 0 && k < g.gl_pathc; k++)
-			r = add2(argv, LAUNCH_OPT_COVER, g.gl_pathv[k]);
-		if (q == 0)
-			globfree(&g);
-	}
+	for (size_t i = 0; r >= 0 && i < ELEMENTSOF(covers); i++)
+		r = add_matches(argv, LAUNCH_OPT_COVER, covers[i]);
 	return r;
 }
 

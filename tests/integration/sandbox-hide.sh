@@ -32,7 +32,8 @@ readers=
 i=0
 for p in "${paths[@]}"; do
   i=$((i + 1))
-  full=$HOME/${p#\~/}
+  # a wildcard given a name (as a version's folder would be)
+  full=$HOME/${p#\~/} full=${full//\*/2025.3}
   # a path another one lies beneath is a folder; the rest are files
   if printf '%s\n' "${paths[@]}" | grep -q "^$p/"; then
     mkdir -p "$full"
@@ -135,19 +136,26 @@ latest=$(sed -n 's/^\[output: \([^ ]*\) .*/\1/p' <<<"$out")
 ! grep -q JOB-SECRET "$latest" && grep -q bg-tmp-ok "$latest"
 report $? "a background job cannot read an earlier one's output either" "$out" "$(cat "$latest" 2>&1)"
 
-# --- the runtime folder's logins ($XDG_RUNTIME_DIR/containers: podman's
-# auth.json; $XDG_RUNTIME_DIR/krb5cc: a Kerberos ticket cache there)
+# --- the runtime folder's secrets, every $XDG_RUNTIME_DIR/ row of the
+# docs' table (podman's auth.json, a Kerberos ticket cache, the X
+# cookies whose names have a random part), planted: a name with no dot is
+# a folder holding auth.json, a "*" given a random name
 rt=$TEST_TMP/runtime
-mkdir -p "$rt/containers"
-echo RUNTIME-SECRET >"$rt/containers/auth.json"
-echo RUNTIME-SECRET >"$rt/krb5cc"
-rt_reader='cat "$XDG_RUNTIME_DIR/containers/auth.json" "$XDG_RUNTIME_DIR/krb5cc" 2>/dev/null | grep -c RUNTIME-SECRET'
+mapfile -t rt_paths < <(sed -n '/^### Hidden paths/,/^### /s/^| `\$XDG_RUNTIME_DIR\/\([^`]*\)` |.*/\1/p' \
+  "$SLUICE_SRCDIR/docs/configuration.md")
+rt_files=()
+for p in "${rt_paths[@]}"; do
+  f=$rt/${p//\*/Q7xk2L}
+  case $p in *.* | *\** | krb5cc) ;; *) f=$f/auth.json ;; esac
+  mkdir -p "${f%/*}" && echo RUNTIME-SECRET >"$f" && rt_files+=("\$XDG_RUNTIME_DIR/${f#"$rt"/}")
+done
+rt_reader="cat ${rt_files[*]} 2>/dev/null | grep -c RUNTIME-SECRET"
 XDG_RUNTIME_DIR=$rt unboxed "$rt_reader"
-grep -qx 2 <<<"$out"
-report $? "podman's auth.json and a ticket cache in XDG_RUNTIME_DIR are read unsandboxed (positive control)" "$out"
+[ "${#rt_paths[@]}" -ge 4 ] && grep -qx "${#rt_paths[@]}" <<<"$out"
+report $? "the ${#rt_paths[@]} runtime-folder secrets (${rt_paths[*]}) are read unsandboxed (positive control)" "$out"
 XDG_RUNTIME_DIR=$rt boxed "$rt_reader"
 grep -qx 0 <<<"$out"
-report $? "neither is read in the default sandbox" "$out"
+report $? "none is read in the default sandbox" "$out"
 
 # --- the system's secrets, which root owns: a command run by root has no
 # capability left but is their owner, so their modes let it read them;
