@@ -183,7 +183,7 @@ attack "a repository nested 9 deep past the sweep's list, with core.fsmonitor, t
 # Past the list and past the count of repositories the sweep takes on the
 # way (4096: 4400 distinct minimal gitdirs, each named by a .git file):
 # the last one is set aside. Triggered in it, where the user cd's.
-count='git init -q --template= z && git -C z commit -q --allow-empty -m z && h=$(git -C z rev-parse HEAD) && mkdir gd && for i in $(seq -w 1 4400); do mkdir -p gd/$i/objects gd/$i/refs b$i && echo "ref: refs/heads/main" >gd/$i/HEAD && echo "gitdir: ../gd/$i" >b$i/.git; done && { for i in $(seq -w 1 4400); do printf "160000 %s\tb%s\n" $h $i; done; printf "160000 %s\tz\n" $h; } | git update-index --index-info && '
+count='git init -q --template= z && git -C z commit -q --allow-empty -m z && h=$(git -C z rev-parse HEAD) && ids=$(seq -w 1 4400) && mkdir -p $(for i in $ids; do echo gd/$i/objects gd/$i/refs b$i; done) && for i in $ids; do echo "ref: refs/heads/main" >gd/$i/HEAD && echo "gitdir: ../gd/$i" >b$i/.git; done && { for i in $ids; do printf "160000 %s\tb%s\n" $h $i; done; printf "160000 %s\tz\n" $h; } | git update-index --index-info && '
 attack "a repository past the count the sweep takes on the way, with core.fsmonitor, then git status in it" \
   "$count"'git -C z config core.fsmonitor "touch '"$HOME"'/MARK-count; false"' \
   'git -C z status --short --ignore-submodules=all' '[ -e "$HOME/MARK-count" ]'
