@@ -406,12 +406,17 @@ static json_t *jobs_output_schema(void)
 	json_t *status = schema;
 	for (size_t i = 0; status && i < ELEMENTSOF(path); i++)
 		status = json_object_get(status, path[i]);
+	if (!status) {
+		json_decref(schema);
+		return NULL;
+	}
 	json_t *names = json_array();
 	for (int s = JOB_RUNNING; names && s <= JOB_LOST; s++)
 		if (json_array_append_new(names, json_string(job_state_name((enum job_state)s))) <
 		    0)
 			json_decref(TAKE_PTR(names));
-	if (!status || !names || json_object_set_new(status, "enum", names) < 0) {
+	/* json_object_set_new() takes names, also when it fails */
+	if (!names || json_object_set_new(status, "enum", names) < 0) {
 		json_decref(schema);
 		return NULL;
 	}

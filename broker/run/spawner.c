@@ -119,14 +119,15 @@ static const char *hide_home(const struct run_settings *s)
 
 /* OPT PATH, or OPT MATCH for each path that matches now where PATH holds
  * a wildcard ("*", "?", "[": a name with a random part, a folder per
- * version); a pattern nothing matches adds nothing, as a path that does not
- * exist is skipped. */
+ * version). A pattern nothing matches is passed as written: a name that
+ * holds those characters itself ("keys[old]") is hidden as named, and one
+ * that does not exist is skipped by the launcher. */
 static int add_matches(char ***argv, const char *opt, const char *path)
 {
 	if (!strpbrk(path, "*?["))
 		return add2(argv, opt, path);
 	glob_t g;
-	int q = glob(path, GLOB_NOSORT, NULL, &g);
+	int q = glob(path, GLOB_NOSORT | GLOB_NOCHECK, NULL, &g);
 	if (q == GLOB_NOSPACE)
 		return -ENOMEM;
 	int r = 0;

@@ -57,6 +57,21 @@ leaked=$(grep -o 'SECRET-[0-9]*' <<<"$out" | sort -u | tr '\n' ' ')
 [ -z "$leaked" ]
 report $? "no hidden path is readable in the default sandbox" "leaked: $leaked"
 
+# --- a [sandbox] hide path whose name holds a wildcard's characters
+# literally (a file named "keys[old]"): hidden as named, as before hide
+# matched wildcards; and a pattern of the user's, matched
+printf 'LITERAL-SECRET\n' >"$HOME/.sluice-keys[old]"
+printf 'LITERAL-SECRET\n' >"$HOME/.sluice-keys-2024.pem"
+printf '[sandbox]\nhide = ~/.sluice-keys[old] ~/.sluice-keys-*.pem\n' >"$TEST_TMP/hide-literal.ini"
+literal_reader='cat ~/".sluice-keys[old]" ~/.sluice-keys-2024.pem 2>/dev/null | grep -c LITERAL-SECRET'
+unboxed "$literal_reader"
+grep -qx 2 <<<"$out"
+report $? "both are read unsandboxed (positive control)" "$out"
+boxed "$literal_reader" --config "$TEST_TMP/hide-literal.ini"
+grep -qx 0 <<<"$out"
+report $? "a hide path named with [ ] literally, and a pattern, are hidden" "$out"
+rm -f "$HOME/.sluice-keys[old]" "$HOME/.sluice-keys-2024.pem"
+
 # --- the user's terminal: keys typed into a terminal another process holds
 if [ -n "$namespace" ] && [ -e /dev/ptmx ]; then
   start_coprocess typist python3 -c '
@@ -139,7 +154,7 @@ report $? "a background job cannot read an earlier one's output either" "$out" "
 # --- the runtime folder's secrets, every $XDG_RUNTIME_DIR/ row of the
 # docs' table (podman's auth.json, a Kerberos ticket cache, the X
 # cookies whose names have a random part), planted: a name with no dot is
-# a folder holding auth.json, a "*" given a random name
+# a folder holding auth.json (but krb5cc, a file), a "*" given a random name
 rt=$TEST_TMP/runtime
 mapfile -t rt_paths < <(sed -n '/^### Hidden paths/,/^### /s/^| `\$XDG_RUNTIME_DIR\/\([^`]*\)` |.*/\1/p' \
   "$SLUICE_SRCDIR/docs/configuration.md")
